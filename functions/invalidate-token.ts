@@ -1,0 +1,16 @@
+import { hasLoginFields, loginForm } from '#shared/auth/login-form.ts';
+import { invalidateToken, invalidateWithCredentials } from '#shared/auth/tokens.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+
+/** With user_id and password as in the reference; with only a valid token, a logout. */
+export const handler = endpoint('invalidate-token', {
+  handle: async ({ body, caller }) => {
+    if (caller && !hasLoginFields(body)) {
+      await invalidateToken(caller.token);
+    } else {
+      const { userId, password } = loginForm(body);
+      await invalidateWithCredentials(userId, password);
+    }
+    return null;
+  },
+});

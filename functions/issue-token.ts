@@ -1,0 +1,10 @@
+import { loginForm } from '#shared/auth/login-form.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+
+export const handler = endpoint('issue-token', {
+  handle: async ({ body }) => {
+    const { userId, password } = loginForm(body);
+    return { token: await issueToken(userId, password) };
+  },
+});

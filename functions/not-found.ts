@@ -1,0 +1,13 @@
+import middy from '@middy/core';
+import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
+import { envelope } from '#shared/http/middleware/envelope.ts';
+import { matchRoute } from '#shared/http/routes.ts';
+import type { ApiContext, ApiEvent, ApiResult } from '#shared/http/types.ts';
+
+/** The `$default` route: whatever no route matched gets an envelope, never API Gateway's own 404. */
+export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+  .use(envelope())
+  .handler((event) => {
+    const match = matchRoute(event.requestContext.http.method, event.rawPath);
+    throw match.kind === 'method-not-allowed' ? methodNotAllowed(match.allowed) : endpointNotFound();
+  });

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Context } from 'aws-lambda';
+import { maxBodyBytes } from '#shared/config.ts';
+import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope } from '#shared/http/envelope.ts';
+import { bodyTooLarge } from '#shared/http/failures.ts';
+import { matchRoute, routes, type RouteName } from '#shared/http/routes.ts';
+import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
+import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
+
+type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+/** API Gateway's own payload limit; smaller limits are the functions' to enforce. */
+const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+const FUNCTION_TIMEOUT_MS = 29_000;
+
+export interface LocalApi {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the route table over HTTP the way API Gateway would: each request becomes a payload 2.0
+ * event for the same handler export that runs in Lambda; unmatched requests go to the `$default`
+ * function.
+ */
+export async function startLocalApi(options: { port: number; host?: string; log?: boolean }): Promise<LocalApi> {
+  const handlers = await loadHandlers();
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    void handle(request, handlers).then((result) => {
+      writeResult(response, result);
+      if (options.log) {
+        const ms = (performance.now() - started).toFixed(0);
+        console.log(`${request.method} ${request.url?.split('?')[0]} ${result.statusCode} ${ms}ms`);
+      }
+    });
+  });
+  await new Promise<void>((done) => server.listen(options.port, options.host ?? '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  return { url: `http://localhost:${port}/api`, close: () => closeServer(server) };
+}
+
+async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
+  const names = [...(Object.keys(routes) as RouteName[]), 'not-found'];
+  const modules = await Promise.all(
+    names.map(async (name) => [name, (await import(`#functions/${name}.ts`)).handler as LambdaHandler] as const),
+  );
+  return new Map(modules);
+}
+
+async function handle(request: IncomingMessage, handlers: Map<string, LambdaHandler>): Promise<ApiResult> {
+  const requestId = randomUUID();
+  const preferHttpStatus = prefersHttpStatus([request.headers.prefer ?? []].flat().join(','));
+  try {
+    const body = await readBody(request, GATEWAY_PAYLOAD_LIMIT);
+    if (body === undefined) {
+      const failure = bodyTooLarge(maxBodyBytes());
+      return renderEnvelope(failEnvelope(failure.message), { httpStatus: 413, preferHttpStatus });
+    }
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const match = matchRoute(request.method ?? 'GET', path);
+    const [name, route]: [string, MatchedRoute] =
+      match.kind === 'route'
+        ? [match.name, { routeKey: match.routeKey, pathParameters: match.pathParameters }]
+        : ['not-found', { routeKey: '$default' }];
+    const event = toApiGatewayEvent(request, body, route, requestId);
+    return await handlers.get(name)!(event, lambdaContext(name, requestId));
+  } catch {
+    // API Gateway would answer 500 here; the envelope keeps clients working.
+    return renderEnvelope(errorEnvelope(`The request could not be completed (request ${requestId}).`), {
+      httpStatus: 500,
+      preferHttpStatus,
+    });
+  }
+}
+
+/** The whole body, or undefined once it passes the limit. */
+async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      request.resume();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function lambdaContext(functionName: string, awsRequestId: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.close(() => done());
+    server.closeAllConnections();
+  });
+}

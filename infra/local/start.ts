@@ -1,0 +1,35 @@
+import { JAVA_MISSING } from './dynamodb-local.ts';
+import { startLocalEnvironment, type LocalEnvironment } from './environment.ts';
+import { demoUsers } from './seed.ts';
+import { startLocalApi, type LocalApi } from './server.ts';
+
+const port = Number(process.env.PORT ?? 3000);
+let environment: LocalEnvironment | undefined;
+let api: LocalApi | undefined;
+
+async function stop(exitCode: number): Promise<never> {
+  await api?.close();
+  await environment?.stop();
+  process.exit(exitCode);
+}
+
+try {
+  environment = await startLocalEnvironment({ announce: true });
+  api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true });
+  console.log(`Course submission API on ${api.url}`);
+  console.log(`Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`);
+  console.log(
+    `Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`,
+  );
+  console.log(`Try: curl -s -X POST ${api.url}/token -d user_id=student -d password=student`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.log('Stopping…');
+      void stop(0);
+    });
+  }
+} catch (error) {
+  const message = (error as Error).message;
+  console.error(message === JAVA_MISSING ? message : `Could not start the local API: ${message}`);
+  await stop(1);
+}

@@ -1,0 +1,31 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/**
+ * The shared document client. `DYNAMODB_ENDPOINT` points it at DynamoDB Local.
+ * Retries are chosen, not defaulted: three attempts with the SDK's jittered back-off keep a
+ * throttled request inside API Gateway's 30 s limit; time-outs bound a hung connection.
+ */
+export function dynamo(): DynamoDBDocumentClient {
+  documentClient ??= DynamoDBDocumentClient.from(createClient(), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return documentClient;
+}
+
+function createClient(): DynamoDBClient {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  return new DynamoDBClient({
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+    ...(endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {}),
+  });
+}

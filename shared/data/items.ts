@@ -1,0 +1,67 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
+import { tableName, type TableDefinition } from './tables.ts';
+
+export type Item = Record<string, unknown>;
+export type Key = Record<string, string>;
+
+/** A reference to one item and how to read it: the unit a handler declares it needs. */
+export interface ItemRef<T> {
+  readonly table: TableDefinition;
+  readonly key: Key;
+  readonly decode: (item: Item) => T;
+}
+
+export type ItemRefs = Record<string, ItemRef<unknown>>;
+export type LoadedItems<Refs extends ItemRefs> = {
+  [Name in keyof Refs]: Refs[Name] extends ItemRef<infer T> ? T | undefined : never;
+};
+
+const MAX_UNPROCESSED_RETRIES = 5;
+
+/**
+ * Reads every referenced item in one strongly consistent BatchGetItem (one round trip, whatever
+ * the tables), retrying only keys DynamoDB leaves unprocessed.
+ */
+export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<LoadedItems<Refs>> {
+  const entries = Object.entries(refs);
+  const found = new Map<string, Item>();
+  const definitions = new Map<string, TableDefinition>();
+  let requestItems: Record<string, { Keys: Key[]; ConsistentRead: true }> = {};
+  for (const [, ref] of entries) {
+    const name = tableName(ref.table);
+    definitions.set(name, ref.table);
+    const request = (requestItems[name] ??= { Keys: [], ConsistentRead: true });
+    if (!request.Keys.some((key) => sameKey(key, ref.key))) request.Keys.push(ref.key);
+  }
+
+  for (let attempt = 0; Object.keys(requestItems).length > 0; attempt++) {
+    if (attempt > MAX_UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed');
+    if (attempt > 0) await sleep(25 * 2 ** attempt);
+    const output = await dynamo().send(new BatchGetCommand({ RequestItems: requestItems }));
+    for (const [name, items] of Object.entries(output.Responses ?? {})) {
+      for (const item of items) found.set(identity(definitions.get(name)!, name, item), item);
+    }
+    requestItems = (output.UnprocessedKeys ?? {}) as typeof requestItems;
+  }
+
+  const loaded: Record<string, unknown> = {};
+  for (const [refName, ref] of entries) {
+    const item = found.get(identity(ref.table, tableName(ref.table), ref.key));
+    loaded[refName] = item === undefined ? undefined : ref.decode(item);
+  }
+  return loaded as LoadedItems<Refs>;
+}
+
+/** The item's key attributes (as its table defines them), as a map key. */
+function identity(table: TableDefinition, name: string, item: Item): string {
+  const keyNames = table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey];
+  return JSON.stringify([name, ...keyNames.map((keyName) => item[keyName])]);
+}
+
+function sameKey(a: Key, b: Key): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,55 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { TokenClaims } from '#shared/auth/jwt.ts';
+import { epochSeconds } from '#shared/auth/jwt.ts';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
+
+const table = tables.sessions;
+
+/** The one valid token of a user: a token is honoured only while this item names its id. */
+export interface Session {
+  readonly userId: string;
+  readonly tokenId: string;
+}
+
+export const sessionRef = (userId: string): ItemRef<Session> => ({
+  table,
+  key: { userId },
+  decode: (item: Item) => ({ userId: item.userId as string, tokenId: item.tokenId as string }),
+});
+
+/** Replaces the user's session, so the previous token dies with this write. */
+export const putSession = (claims: TokenClaims): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: {
+      userId: claims.userId,
+      tokenId: claims.tokenId,
+      issuedAt: claims.issuedAt.toISOString(),
+      expiresAt: claims.expiresAt ? epochSeconds(claims.expiresAt) : undefined,
+    },
+  },
+});
+
+export const deleteSession = (userId: string): TransactItem => ({
+  Delete: { TableName: tableName(table), Key: { userId } },
+});
+
+/** Ends the session of this token; a session already replaced by a newer token is left alone. */
+export async function endSession(userId: string, tokenId: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(table),
+        Key: { userId },
+        ConditionExpression: 'tokenId = :tokenId',
+        ExpressionAttributeValues: { ':tokenId': tokenId },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

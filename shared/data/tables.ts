@@ -1,0 +1,40 @@
+/**
+ * The DynamoDB tables: one definition used by the CDK stack and by the local server.
+ * All keys are strings. Deployed functions get each table's name from its environment variable.
+ */
+export interface TableDefinition {
+  /** Logical name: the CDK construct id and the local table name. */
+  readonly id: string;
+  readonly environmentVariable: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes by. */
+  readonly timeToLiveAttribute?: string;
+}
+
+export const tables = {
+  /** User profiles: names, e-mail, system access level. No secrets. */
+  users: { id: 'Users', environmentVariable: 'USERS_TABLE', partitionKey: 'userId' },
+  /** The one valid token of each user. Read by every authenticated function. */
+  sessions: {
+    id: 'Sessions',
+    environmentVariable: 'SESSIONS_TABLE',
+    partitionKey: 'userId',
+    timeToLiveAttribute: 'expiresAt',
+  },
+  /** Password hashes and failed-login counters; read only by the token functions. */
+  credentials: {
+    id: 'Credentials',
+    environmentVariable: 'CREDENTIALS_TABLE',
+    partitionKey: 'userId',
+    sortKey: 'kind',
+    timeToLiveAttribute: 'expiresAt',
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export const allTables: readonly TableDefinition[] = Object.values(tables);
+
+/** The deployed name from the environment; locally the logical name, behind an optional prefix. */
+export function tableName(table: TableDefinition): string {
+  return process.env[table.environmentVariable] ?? `${process.env.TABLE_PREFIX ?? ''}${table.id}`;
+}

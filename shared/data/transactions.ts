@@ -1,0 +1,37 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const CONFLICT_RETRIES = 4;
+
+/**
+ * Writes all items or none. A transaction cancelled only because another one touched the same
+ * items at that moment is retried; any other cancellation is thrown for the caller to interpret.
+ */
+export async function transactWrite(items: TransactItem[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (attempt >= CONFLICT_RETRIES || !isConflictOnly(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
+
+/** The indexes of the items whose condition failed, when that is why the transaction was cancelled. */
+export function failedConditions(error: unknown): number[] {
+  if (!(error instanceof TransactionCanceledException)) return [];
+  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+  );
+}
+
+function isConflictOnly(error: unknown): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');
+}

@@ -1,0 +1,41 @@
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '#shared/users/user.ts';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { tableName, tables } from './tables.ts';
+
+const table = tables.users;
+
+const decode = (item: Item): User => ({
+  userId: item.userId as string,
+  givenName: item.givenName as string,
+  familyName: item.familyName as string,
+  email: item.email as string,
+  accessLevel: item.accessLevel as User['accessLevel'],
+});
+
+export const userRef = (userId: string): ItemRef<User> => ({ table, key: { userId }, decode });
+
+export async function getUser(userId: string): Promise<User | undefined> {
+  const { Item: item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(table), Key: { userId }, ConsistentRead: true }),
+  );
+  return item ? decode(item) : undefined;
+}
+
+export async function putUser(user: User): Promise<void> {
+  await dynamo().send(new PutCommand({ TableName: tableName(table), Item: { ...user } }));
+}
+
+export async function listUsers(): Promise<User[]> {
+  const users: User[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({ TableName: tableName(table), ExclusiveStartKey: startKey }),
+    );
+    users.push(...(page.Items ?? []).map(decode));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return users.sort((a, b) => a.userId.localeCompare(b.userId));
+}

@@ -1,0 +1,67 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import { ApiFailure, bodyTooLarge, invalidInput, unsupportedMediaType } from '../failures.ts';
+import type { ApiContext, ApiEvent, ApiResult, RequestBody } from '../types.ts';
+
+type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
+type Parse = (request: ApiRequest) => unknown;
+
+/** The @middy parsers, chosen here by media type (so a quoted multipart boundary works too). */
+const parsers: Record<string, { parse: Parse; malformed: string }> = {
+  'application/json': {
+    parse: httpJsonBodyParser({ disableContentTypeCheck: true }).before as Parse,
+    malformed: 'The request body is not valid JSON.',
+  },
+  'application/x-www-form-urlencoded': {
+    parse: httpUrlencodeBodyParser({ disableContentTypeCheck: true }).before as Parse,
+    malformed: 'The request body is not a valid url-encoded form.',
+  },
+  'multipart/form-data': {
+    parse: httpMultipartBodyParser({
+      disableContentTypeCheck: true,
+      busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
+    }).before as Parse,
+    malformed: 'The request body is not valid multipart/form-data.',
+  },
+};
+
+/**
+ * Parses JSON, url-encoded and multipart bodies (base64 or not) into `context.body`; a missing or
+ * empty body is `{}` whatever the Content-Type claims. Oversized, malformed and non-object bodies
+ * are refused before the handler runs.
+ */
+export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+  before: async (request) => {
+    const { body: raw, isBase64Encoded } = request.event;
+    request.context.body = {};
+    if (raw === undefined || raw === null || raw === '') return;
+    if (decodedLength(raw, isBase64Encoded) > options.maxBytes) throw bodyTooLarge(options.maxBytes);
+
+    const parser = parsers[mediaType(request.event.headers?.['content-type'])];
+    if (!parser) throw unsupportedMediaType();
+    try {
+      await parser.parse(request);
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 413) throw bodyTooLarge(options.maxBytes);
+      throw new ApiFailure(parser.malformed, 400);
+    }
+    const parsed: unknown = request.event.body;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw invalidInput('The request body must be a JSON object.');
+    }
+    request.context.body = parsed as RequestBody;
+  },
+});
+
+function mediaType(contentType: string | undefined): string {
+  const essence = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  return /^application\/[\w.-]+\+json$/.test(essence) ? 'application/json' : essence;
+}
+
+function decodedLength(raw: string, isBase64Encoded: boolean): number {
+  if (!isBase64Encoded) return Buffer.byteLength(raw, 'utf8');
+  const padding = raw.endsWith('==') ? 2 : raw.endsWith('=') ? 1 : 0;
+  return Math.floor((raw.length * 3) / 4) - padding;
+}

@@ -1,0 +1,125 @@
+/**
+ * The route table: the single source for the local server, the CDK stack and the API docs.
+ * Each key names the handler module `functions/<key>.ts` (one Lambda function per entry).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route.
+ * - `public`: no token is read (the token endpoints take credentials in the body);
+ * - `token-optional`: a token is checked when one is sent;
+ * - `user`: any valid token; `faculty`: access level faculty or superuser; `superuser`.
+ */
+export type Access = 'public' | 'token-optional' | 'user' | 'faculty' | 'superuser';
+
+export interface RouteDefinition {
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: `/api/{semester}/{course}/users`. */
+  readonly path: string;
+  /** Further paths served by the same function (the reference system moved some routes). */
+  readonly aliases?: readonly string[];
+  readonly access: Access;
+  readonly summary: string;
+}
+
+export const routes = {
+  'issue-token': {
+    method: 'POST',
+    path: '/api/token',
+    access: 'public',
+    summary: 'Log in with user_id and password; returns a token and invalidates the previous one.',
+  },
+  'invalidate-token': {
+    method: 'POST',
+    path: '/api/token/invalidate',
+    access: 'token-optional',
+    summary: "Invalidate the user's token, given user_id and password or the token itself.",
+  },
+  'token-info': {
+    method: 'GET',
+    path: '/api/token',
+    access: 'user',
+    summary: 'Who the presented token belongs to, when it was issued and when it expires.',
+  },
+  me: {
+    method: 'GET',
+    path: '/api/me',
+    access: 'user',
+    summary: "The caller's user id and names.",
+  },
+} as const satisfies Record<string, RouteDefinition>;
+
+export type RouteName = keyof typeof routes;
+
+export interface RouteKey {
+  readonly name: RouteName;
+  readonly method: HttpMethod;
+  readonly path: string;
+}
+
+/** Every (method, path) pair the API serves, aliases included: one API Gateway route each. */
+export const routeKeys: readonly RouteKey[] = Object.entries(routes).flatMap(([name, route]) =>
+  [route.path, ...((route as RouteDefinition).aliases ?? [])].map((path) => ({
+    name: name as RouteName,
+    method: route.method,
+    path,
+  })),
+);
+
+export type RouteMatch =
+  | { kind: 'route'; name: RouteName; routeKey: string; pathParameters: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'not-found' };
+
+const compiled = routeKeys.map((key) => ({ ...key, segments: key.path.split('/').slice(1) }));
+
+/**
+ * Matches a request the way API Gateway does: literal segments win over parameters. A path served
+ * only with other methods is "method not allowed"; anything else is "not found".
+ */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const decoded = path.split('/').slice(1).map(safeDecode);
+  if (decoded.some((segment) => segment === undefined || segment === '')) return { kind: 'not-found' };
+
+  const candidates = compiled
+    .map((route) => ({ route, score: matchScore(route.segments, decoded as string[]) }))
+    .filter((candidate) => candidate.score >= 0)
+    .sort((a, b) => b.score - a.score);
+  if (candidates.length === 0) return { kind: 'not-found' };
+
+  const best = candidates.find((candidate) => candidate.route.method === method.toUpperCase());
+  if (!best) {
+    return { kind: 'method-not-allowed', allowed: [...new Set(candidates.map((c) => c.route.method))] };
+  }
+  const pathParameters: Record<string, string> = {};
+  best.route.segments.forEach((segment, index) => {
+    const parameter = /^\{(\w+)\}$/.exec(segment)?.[1];
+    if (parameter) pathParameters[parameter] = decoded[index]!;
+  });
+  return {
+    kind: 'route',
+    name: best.route.name,
+    routeKey: `${best.route.method} ${best.route.path}`,
+    pathParameters,
+  };
+}
+
+/** -1 when the route does not match; otherwise higher for more literal segments, leftmost first. */
+function matchScore(routeSegments: readonly string[], requestSegments: readonly string[]): number {
+  if (routeSegments.length !== requestSegments.length) return -1;
+  let score = 0;
+  for (const [index, segment] of routeSegments.entries()) {
+    const literal = !segment.startsWith('{');
+    if (literal && segment !== requestSegments[index]) return -1;
+    score = score * 2 + (literal ? 1 : 0);
+  }
+  return score;
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
