@@ -34,7 +34,7 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
   };
   try {
     process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
-    process.env.SIGNING_SECRET_FILE ??= join(dataDir, 'signing-secret');
+    process.env.SIGNING_SECRET_FILE ||= join(dataDir, 'signing-secret');
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
     await createTables();
     if (empty) await seedDemoData();

@@ -24,7 +24,10 @@ export async function getUser(userId: string): Promise<User | undefined> {
 }
 
 export async function putUser(user: User): Promise<void> {
-  await dynamo().send(new PutCommand({ TableName: tableName(table), Item: { ...user } }));
+  const { userId, givenName, familyName, email, accessLevel } = user;
+  await dynamo().send(
+    new PutCommand({ TableName: tableName(table), Item: { userId, givenName, familyName, email, accessLevel } }),
+  );
 }
 
 export async function listUsers(): Promise<User[]> {

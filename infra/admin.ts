@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { runAdminCommand, UsageError } from './admin/commands.ts';
+import { JAVA_MISSING } from './local/dynamodb-local.ts';
+import { announcedEndpoint, dataDirectory, startLocalEnvironment, type LocalEnvironment } from './local/environment.ts';
+
+/**
+ * The admin command line. Locally it uses the DynamoDB Local of a running `npm start`, or starts
+ * one on the data folder for the length of the command; with --aws it uses the deployed tables.
+ */
+const argv = process.argv.slice(2);
+let environment: LocalEnvironment | undefined;
+try {
+  if (!argv.includes('--aws') && !argv.includes('--help') && argv.length > 0) {
+    const running = await announcedEndpoint();
+    if (running) {
+      process.env.DYNAMODB_ENDPOINT = running;
+      process.env.SIGNING_SECRET_FILE ||= join(dataDirectory(), 'signing-secret');
+    } else {
+      environment = await startLocalEnvironment({ announce: false });
+    }
+  }
+  await runAdminCommand(argv, (line) => console.log(line));
+} catch (error) {
+  const known = error instanceof UsageError || (error as Error).message === JAVA_MISSING;
+  console.error(known ? (error as Error).message : `Failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  await environment?.stop();
+}

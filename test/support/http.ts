@@ -1,0 +1,37 @@
+import { startLocalApi, type LocalApi } from '#infra/local/server.ts';
+
+export interface Answer {
+  readonly httpStatus: number;
+  readonly headers: Headers;
+  /** The parsed envelope. */
+  readonly json: { status: string; data?: any; message?: string; code?: string };
+  readonly text: string;
+}
+
+export interface TestApi {
+  readonly url: string;
+  call(method: string, path: string, init?: { headers?: Record<string, string>; body?: BodyInit }): Promise<Answer>;
+  postJson(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Answer>;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
+export async function startTestApi(): Promise<TestApi> {
+  const server: LocalApi = await startLocalApi({ port: 0 });
+  const call: TestApi['call'] = async (method, path, init = {}) => {
+    const response = await fetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
+    const text = await response.text();
+    return { httpStatus: response.status, headers: response.headers, json: JSON.parse(text), text };
+  };
+  return {
+    url: server.url,
+    call,
+    get: (path, headers) => call('GET', path, { headers }),
+    postJson: (path, body, headers = {}) =>
+      call('POST', path, { headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    postForm: (path, fields, headers = {}) => call('POST', path, { headers, body: new URLSearchParams(fields) }),
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/per-file-tables.ts'],
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
