@@ -46,8 +46,8 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
     .handler(async (event, context) =>
       definition.handle({
         caller: context.caller as CallerFor<(typeof routes)[Name]['access']>,
-        items: context.items as LoadedItems<Refs>,
-        body: context.body,
+        items: (context.items ?? {}) as LoadedItems<Refs>,
+        body: context.body ?? {},
         params: event.pathParameters ?? {},
         query: event.queryStringParameters ?? {},
         event,

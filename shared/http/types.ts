@@ -13,9 +13,9 @@ export interface Caller extends User {
   readonly token: TokenClaims;
 }
 
-/** What the middleware stack hands the handler through the Lambda context. */
+/** What the middleware stack hands the handler through the Lambda context (set before it runs). */
 export interface ApiContext extends Context {
   caller?: Caller;
-  items: Record<string, unknown>;
-  body: RequestBody;
+  items?: Record<string, unknown>;
+  body?: RequestBody;
 }

@@ -10,7 +10,7 @@ export interface Answer {
 
 export interface TestApi {
   readonly url: string;
-  call(method: string, path: string, init?: { headers?: Record<string, string>; body?: BodyInit }): Promise<Answer>;
+  call(method: string, path: string, init?: { headers?: Record<string, string>; body?: RequestInit['body'] }): Promise<Answer>;
   postJson(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
   postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Answer>;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
