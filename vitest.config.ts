@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/per-file-tables.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
