@@ -2,6 +2,8 @@
  * The route table: the single source for the local server, the CDK stack and the API docs.
  * Each key names the handler module `functions/<key>.ts` (one Lambda function per entry).
  */
+import type { tables } from '#shared/data/tables.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -20,6 +22,11 @@ export interface RouteDefinition {
   readonly aliases?: readonly string[];
   readonly access: Access;
   readonly summary: string;
+  /**
+   * The tables the handler itself uses, for least-privilege roles. The token check's reads
+   * (sessions, users) come with every route that is not `public` and need not be listed.
+   */
+  readonly tables?: Readonly<Partial<Record<keyof typeof tables, 'read' | 'read-write'>>>;
 }
 
 export const routes = {
@@ -28,12 +35,14 @@ export const routes = {
     path: '/api/token',
     access: 'public',
     summary: 'Log in with user_id and password; returns a token and invalidates the previous one.',
+    tables: { sessions: 'read-write', credentials: 'read-write' },
   },
   'invalidate-token': {
     method: 'POST',
     path: '/api/token/invalidate',
     access: 'token-optional',
     summary: "Invalidate the user's token, given user_id and password or the token itself.",
+    tables: { sessions: 'read-write', credentials: 'read-write' },
   },
   'token-info': {
     method: 'GET',
