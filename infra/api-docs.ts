@@ -10,6 +10,10 @@ const who: Record<RouteDefinition['access'], string> = {
   user: 'any valid token',
   faculty: 'faculty and superusers',
   superuser: 'superusers',
+  'course:member': 'course members',
+  'course:staff': 'course instructors and graders',
+  'course:instructor': 'course instructors',
+  'course:instructor-or-group-staff': "course instructors; staff of the course's access group may read",
 };
 
 /** The README's endpoint table, rendered from the route table. */

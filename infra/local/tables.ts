@@ -14,19 +14,33 @@ export async function createTables(): Promise<void> {
   await Promise.all(allTables.map(createTable));
 }
 
+function keySchema(keys: { partitionKey: string; sortKey?: string }): KeySchemaElement[] {
+  const schema: KeySchemaElement[] = [{ AttributeName: keys.partitionKey, KeyType: 'HASH' }];
+  if (keys.sortKey) schema.push({ AttributeName: keys.sortKey, KeyType: 'RANGE' });
+  return schema;
+}
+
 async function createTable(table: TableDefinition): Promise<void> {
-  const keys: [string, KeySchemaElement['KeyType']][] = [[table.partitionKey, 'HASH']];
-  if (table.sortKey) keys.push([table.sortKey, 'RANGE']);
   const TableName = tableName(table);
+  const indexes = table.globalIndexes ?? [];
+  const attributes = new Set([table, ...indexes].flatMap((keys) => [keys.partitionKey, keys.sortKey ?? []].flat()));
   try {
     await dynamo().send(
       new CreateTableCommand({
         TableName,
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: keys.map(([AttributeName, KeyType]) => ({ AttributeName, KeyType })),
-        AttributeDefinitions: keys.map(
-          ([AttributeName]): AttributeDefinition => ({ AttributeName, AttributeType: 'S' }),
+        KeySchema: keySchema(table),
+        AttributeDefinitions: [...attributes].map(
+          (AttributeName): AttributeDefinition => ({ AttributeName, AttributeType: 'S' }),
         ),
+        GlobalSecondaryIndexes:
+          indexes.length > 0
+            ? indexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: keySchema(index),
+                Projection: { ProjectionType: 'ALL' },
+              }))
+            : undefined,
       }),
     );
   } catch (error) {

@@ -18,32 +18,46 @@ export type LoadedItems<Refs extends ItemRefs> = {
 };
 
 const MAX_UNPROCESSED_RETRIES = 5;
+/** BatchGetItem's limit of keys per request. */
+const KEYS_PER_REQUEST = 100;
+
+type RequestItems = Record<string, { Keys: Key[]; ConsistentRead: true }>;
 
 /**
- * Reads every referenced item in one strongly consistent BatchGetItem (one round trip, whatever
- * the tables), retrying only keys DynamoDB leaves unprocessed.
+ * Reads every referenced item with strongly consistent BatchGetItem requests: one round trip for
+ * up to 100 keys whatever the tables (more keys go out in parallel), retrying only keys DynamoDB
+ * leaves unprocessed.
  */
 export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<LoadedItems<Refs>> {
   const entries = Object.entries(refs);
   const found = new Map<string, Item>();
   const definitions = new Map<string, TableDefinition>();
-  let requestItems: Record<string, { Keys: Key[]; ConsistentRead: true }> = {};
+  const unique = new Map<string, { name: string; key: Key }>();
   for (const [, ref] of entries) {
     const name = tableName(ref.table);
     definitions.set(name, ref.table);
-    const request = (requestItems[name] ??= { Keys: [], ConsistentRead: true });
-    if (!request.Keys.some((key) => sameKey(key, ref.key))) request.Keys.push(ref.key);
+    unique.set(identity(ref.table, name, ref.key), { name, key: ref.key });
   }
+  const requests: RequestItems[] = [];
+  [...unique.values()].forEach(({ name, key }, index) => {
+    const request = (requests[Math.floor(index / KEYS_PER_REQUEST)] ??= {});
+    (request[name] ??= { Keys: [], ConsistentRead: true }).Keys.push(key);
+  });
 
-  for (let attempt = 0; Object.keys(requestItems).length > 0; attempt++) {
-    if (attempt > MAX_UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed');
-    if (attempt > 0) await sleep(25 * 2 ** attempt);
-    const output = await dynamo().send(new BatchGetCommand({ RequestItems: requestItems }));
-    for (const [name, items] of Object.entries(output.Responses ?? {})) {
-      for (const item of items) found.set(identity(definitions.get(name)!, name, item), item);
-    }
-    requestItems = (output.UnprocessedKeys ?? {}) as typeof requestItems;
-  }
+  await Promise.all(
+    requests.map(async (initial) => {
+      let requestItems = initial;
+      for (let attempt = 0; Object.keys(requestItems).length > 0; attempt++) {
+        if (attempt > MAX_UNPROCESSED_RETRIES) throw new Error('BatchGetItem left keys unprocessed');
+        if (attempt > 0) await sleep(25 * 2 ** attempt);
+        const output = await dynamo().send(new BatchGetCommand({ RequestItems: requestItems }));
+        for (const [name, items] of Object.entries(output.Responses ?? {})) {
+          for (const item of items) found.set(identity(definitions.get(name)!, name, item), item);
+        }
+        requestItems = (output.UnprocessedKeys ?? {}) as RequestItems;
+      }
+    }),
+  );
 
   const loaded: Record<string, unknown> = {};
   for (const [refName, ref] of entries) {
@@ -57,11 +71,6 @@ export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<Loade
 function identity(table: TableDefinition, name: string, item: Item): string {
   const keyNames = table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey];
   return JSON.stringify([name, ...keyNames.map((keyName) => item[keyName])]);
-}
-
-function sameKey(a: Key, b: Key): boolean {
-  const names = Object.keys(a);
-  return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

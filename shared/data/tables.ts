@@ -10,6 +10,8 @@ export interface TableDefinition {
   readonly sortKey?: string;
   /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes by. */
   readonly timeToLiveAttribute?: string;
+  /** Global secondary indexes (all attributes projected; keys are strings). */
+  readonly globalIndexes?: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey?: string }[];
 }
 
 export const tables = {
@@ -29,6 +31,28 @@ export const tables = {
     partitionKey: 'userId',
     sortKey: 'kind',
     timeToLiveAttribute: 'expiresAt',
+  },
+  /** Terms: code, display name, start and end dates. */
+  terms: { id: 'Terms', environmentVariable: 'TERMS_TABLE', partitionKey: 'termId' },
+  /** Courses, keyed by term and course code. */
+  courses: { id: 'Courses', environmentVariable: 'COURSES_TABLE', partitionKey: 'term', sortKey: 'course' },
+  /** Who is in which course, in which group and section; `byUser` lists a user's courses. */
+  enrollments: {
+    id: 'Enrollments',
+    environmentVariable: 'ENROLLMENTS_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'userId',
+    globalIndexes: [{ name: 'byUser', partitionKey: 'userId', sortKey: 'courseId' }],
+  },
+  /**
+   * Access groups: which courses share one (`course#<courseId>`) and which users are staff in any
+   * of them (`staff#<userId>#<courseId>`), so staff of one course may read its siblings.
+   */
+  accessGroups: {
+    id: 'AccessGroups',
+    environmentVariable: 'ACCESS_GROUPS_TABLE',
+    partitionKey: 'accessGroup',
+    sortKey: 'member',
   },
 } as const satisfies Record<string, TableDefinition>;
 

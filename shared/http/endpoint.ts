@@ -5,6 +5,7 @@ import { authenticate, type ReadScope } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { envelope } from './middleware/envelope.ts';
 import { routes, type Access, type RouteName } from './routes.ts';
+import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, RequestBody } from './types.ts';
 
 type CallerFor<A extends Access> = A extends 'public'
@@ -13,9 +14,14 @@ type CallerFor<A extends Access> = A extends 'public'
     ? Caller | undefined
     : Caller;
 
+type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
+
 /** What a handler receives: everything parsed, checked and loaded. */
 export interface ApiRequest<A extends Access, Items> {
   readonly caller: CallerFor<A>;
+  /** On course routes: the course, and the caller's enrollment (absent for access-group staff). */
+  readonly course: CourseFor<A>;
+  readonly enrollment: Enrollment | undefined;
   readonly items: Items;
   readonly body: RequestBody;
   readonly params: Readonly<Record<string, string | undefined>>;
@@ -46,6 +52,8 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
     .handler(async (event, context) =>
       definition.handle({
         caller: context.caller as CallerFor<(typeof routes)[Name]['access']>,
+        course: context.course as CourseFor<(typeof routes)[Name]['access']>,
+        enrollment: context.enrollment,
         items: (context.items ?? {}) as LoadedItems<Refs>,
         body: context.body ?? {},
         params: event.pathParameters ?? {},

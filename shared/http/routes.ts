@@ -2,6 +2,7 @@
  * The route table: the single source for the local server, the CDK stack and the API docs.
  * Each key names the handler module `functions/<key>.ts` (one Lambda function per entry).
  */
+import type { CourseAccess } from '#shared/courses/access.ts';
 import type { tables } from '#shared/data/tables.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -10,9 +11,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call a route.
  * - `public`: no token is read (the token endpoints take credentials in the body);
  * - `token-optional`: a token is checked when one is sent;
- * - `user`: any valid token; `faculty`: access level faculty or superuser; `superuser`.
+ * - `user`: any valid token; `faculty`: access level faculty or superuser; `superuser`;
+ * - `course:…`: a role in the course named by the `{semester}` and `{course}` path parameters
+ *   (see CourseAccess); the course is loaded with the token check.
  */
-export type Access = 'public' | 'token-optional' | 'user' | 'faculty' | 'superuser';
+export type Access = 'public' | 'token-optional' | 'user' | 'faculty' | 'superuser' | CourseAccess;
 
 export interface RouteDefinition {
   readonly method: HttpMethod;
@@ -55,6 +58,43 @@ export const routes = {
     path: '/api/me',
     access: 'user',
     summary: "The caller's user id and names.",
+  },
+  'list-courses': {
+    method: 'GET',
+    path: '/api/courses',
+    access: 'user',
+    summary: "The caller's unarchived and archived courses; superusers may pass user_id for another user's.",
+    tables: { enrollments: 'read', courses: 'read', terms: 'read' },
+  },
+  'create-course': {
+    method: 'POST',
+    path: '/api/courses',
+    access: 'faculty',
+    summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
+    tables: { courses: 'read-write', enrollments: 'read-write', accessGroups: 'read-write', terms: 'read', users: 'read' },
+  },
+  'course-users': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/users',
+    aliases: ['/api/courses/{semester}/{course}/users'],
+    access: 'course:instructor-or-group-staff',
+    summary: 'Everyone in the course.',
+    tables: { enrollments: 'read', users: 'read', accessGroups: 'read' },
+  },
+  'course-graders': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/graders',
+    aliases: ['/api/courses/{semester}/{course}/graders'],
+    access: 'course:instructor-or-group-staff',
+    summary: 'The instructors and graders of the course, with the sections they grade.',
+    tables: { enrollments: 'read', users: 'read', accessGroups: 'read' },
+  },
+  'create-term': {
+    method: 'POST',
+    path: '/api/terms',
+    access: 'superuser',
+    summary: 'Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).',
+    tables: { terms: 'read-write' },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

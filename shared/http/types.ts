@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { TokenClaims } from '#shared/auth/jwt.ts';
+import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { User } from '#shared/users/user.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -16,6 +17,9 @@ export interface Caller extends User {
 /** What the middleware stack hands the handler through the Lambda context (set before it runs). */
 export interface ApiContext extends Context {
   caller?: Caller;
+  /** On course-scoped routes: the course and the caller's enrollment in it (if any). */
+  course?: Course;
+  enrollment?: Enrollment;
   items?: Record<string, unknown>;
   body?: RequestBody;
 }

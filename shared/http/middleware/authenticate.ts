@@ -1,11 +1,16 @@
 import type { MiddlewareObj } from '@middy/core';
 import { tokenFromAuthorization } from '#shared/auth/authorization-header.ts';
 import { verifyToken } from '#shared/auth/jwt.ts';
+import { courseAccess, isCourseAccess } from '#shared/courses/access.ts';
+import { isValidCode, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { isAccessGroupStaff } from '#shared/data/access-groups.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems, type ItemRefs } from '#shared/data/items.ts';
-import { sessionRef } from '#shared/data/sessions.ts';
+import { sessionRef, type Session } from '#shared/data/sessions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
-import { forbidden, unauthenticated } from '../failures.ts';
+import { forbidden, notFound, unauthenticated } from '../failures.ts';
 import type { Access } from '../routes.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
@@ -18,10 +23,14 @@ export interface ReadScope {
 
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
 
+export const courseNotFound = () => notFound('Failed to load course. Check course title and ensure it exists.');
+
 const SESSION = '#session';
 const CALLER = '#caller';
+const COURSE = '#course';
+const ENROLLMENT = '#enrollment';
 
-const allowedBy: Record<Access, (user: User) => boolean> = {
+const allowedBy: Record<Exclude<Access, `course:${string}`>, (user: User) => boolean> = {
   public: () => true,
   'token-optional': () => true,
   user: () => true,
@@ -31,8 +40,9 @@ const allowedBy: Record<Access, (user: User) => boolean> = {
 
 /**
  * The token check, folded into the handler's own reads: after the JWT is verified locally, the
- * user's session item, the caller's profile and every item the handler declared are fetched in
- * one BatchGetItem, so an authenticated read costs one DynamoDB round trip.
+ * user's session item, the caller's profile, on course routes the course and the caller's
+ * enrollment, and every item the handler declared are fetched in one BatchGetItem, so an
+ * authenticated read costs one DynamoDB round trip. Checks run in the order token, course, role.
  */
 export const authenticate = (
   access: Access,
@@ -48,18 +58,39 @@ export const authenticate = (
     const claims = token ? await verifyToken(token) : undefined;
     if (!claims) throw unauthenticated();
 
-    const declared = reads?.({
-      userId: claims.userId,
-      params: event.pathParameters ?? {},
-      query: event.queryStringParameters ?? {},
-    });
-    const {
-      [SESSION]: session,
-      [CALLER]: user,
-      ...items
-    } = await getItems({ ...declared, [SESSION]: sessionRef(claims.userId), [CALLER]: userRef(claims.userId) });
+    const params = event.pathParameters ?? {};
+    const { semester, course } = params;
+    const courseNamed = isCourseAccess(access) && !!semester && !!course && isValidCode(semester) && isValidCode(course);
+    const refs: ItemRefs = {
+      ...reads?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {} }),
+      [SESSION]: sessionRef(claims.userId),
+      [CALLER]: userRef(claims.userId),
+    };
+    if (courseNamed) {
+      refs[COURSE] = courseRef(semester!, course!);
+      refs[ENROLLMENT] = enrollmentRef(semester!, course!, claims.userId);
+    }
+    const { [SESSION]: session, [CALLER]: user, [COURSE]: loadedCourse, [ENROLLMENT]: enrollment, ...items } =
+      (await getItems(refs)) as Record<string, unknown> as {
+        [SESSION]?: Session;
+        [CALLER]?: User;
+        [COURSE]?: Course;
+        [ENROLLMENT]?: Enrollment;
+      } & Record<string, unknown>;
     if (!session || session.tokenId !== claims.tokenId || !user) throw unauthenticated();
-    if (!allowedBy[access](user)) throw forbidden();
+
+    if (isCourseAccess(access)) {
+      if (!loadedCourse) throw courseNotFound();
+      const decision = courseAccess(access, enrollment);
+      const allowed =
+        decision === 'allowed' ||
+        (decision === 'ask-access-group' && (await isAccessGroupStaff(loadedCourse.accessGroup, claims.userId)));
+      if (!allowed) throw forbidden();
+      context.course = loadedCourse;
+      context.enrollment = enrollment;
+    } else if (!allowedBy[access](user)) {
+      throw forbidden();
+    }
 
     context.caller = { ...user, token: claims };
     context.items = items;

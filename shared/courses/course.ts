@@ -1,0 +1,157 @@
+/** Terms, courses and enrollments, and the pure rules over them. */
+
+export interface Term {
+  readonly termId: string;
+  readonly name: string;
+  /** `YYYY-MM-DD` */
+  readonly startDate: string;
+  readonly endDate: string;
+}
+
+export interface Course {
+  readonly term: string;
+  readonly course: string;
+  readonly displayName: string;
+  readonly archived: boolean;
+  /** IANA time zone the course's dates are shown in. */
+  readonly timeZone: string;
+  readonly accessGroup: string;
+}
+
+/** Per-course groups of reference.md §4. */
+export const courseGroups = {
+  instructor: 1,
+  fullAccessGrader: 2,
+  limitedAccessGrader: 3,
+  student: 4,
+} as const;
+export type CourseGroup = 1 | 2 | 3 | 4;
+
+export const groupLabels: Record<CourseGroup, string> = {
+  1: 'Instructor',
+  2: 'Full Access Grader (Grad TA)',
+  3: 'Limited Access Grader (Mentor)',
+  4: 'Student',
+};
+
+export interface Enrollment {
+  readonly term: string;
+  readonly course: string;
+  readonly userId: string;
+  readonly group: CourseGroup;
+  readonly registrationSection: string | null;
+  readonly rotatingSection: string | null;
+  /** For limited and full access graders: the registration sections they grade. */
+  readonly gradingSections: readonly string[];
+}
+
+export const courseId = (term: string, course: string): string => `${term}/${course}`;
+
+const CODE = /^[a-z0-9_]{1,64}$/;
+/** Term and course codes: lowercase letters, digits and underscores, as in the reference. */
+export const isValidCode = (code: string): boolean => CODE.test(code);
+
+const SECTION = /^[A-Za-z0-9_-]{1,32}$/;
+export const isValidSection = (section: string): boolean => SECTION.test(section);
+
+export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrollment.group < courseGroups.student;
+
+/** Taking the course now: any staff role, or a student with a registration section (not dropped). */
+export const isActiveMember = (enrollment: Enrollment): boolean =>
+  isStaff(enrollment) || enrollment.registrationSection !== null;
+
+/** The course summary of `GET /api/courses` (api.md plus the fields clients read, reference.md §6). */
+export function courseSummary(course: Course, term: Term | undefined, enrollment: Pick<Enrollment, 'group' | 'registrationSection'>) {
+  return {
+    semester: course.term,
+    title: course.course,
+    display_name: course.displayName,
+    display_semester: term?.name ?? course.term,
+    user_group: enrollment.group,
+    registration_section: enrollment.registrationSection,
+  };
+}
+
+export interface CourseListing {
+  readonly course: Course;
+  readonly term: Term | undefined;
+  readonly enrollment: Enrollment;
+}
+
+/**
+ * A user's courses: unarchived ones they take now, and archived ones they taught; ordered by
+ * group, then term start (newest first), then course code.
+ */
+export function listCourses(listings: readonly CourseListing[]) {
+  const ordered = [...listings].sort(
+    (a, b) =>
+      a.enrollment.group - b.enrollment.group ||
+      (b.term?.startDate ?? '').localeCompare(a.term?.startDate ?? '') ||
+      a.course.course.localeCompare(b.course.course),
+  );
+  const summary = ({ course, term, enrollment }: CourseListing) => courseSummary(course, term, enrollment);
+  return {
+    unarchived_courses: ordered
+      .filter(({ course, enrollment }) => !course.archived && isActiveMember(enrollment))
+      .map(summary),
+    archived_courses: ordered
+      .filter(({ course, enrollment }) => course.archived && enrollment.group === courseGroups.instructor)
+      .map(summary),
+  };
+}
+
+export interface PersonName {
+  readonly userId: string;
+  readonly givenName: string;
+  readonly familyName: string;
+  readonly email: string;
+}
+
+const NULL_SECTION = 'NULL';
+
+/** A user record of the users and graders lists (api.md, with reference.md §7's extras). */
+export function userRecord(person: PersonName, enrollment: Enrollment, registrationSection: string) {
+  return {
+    first_name: person.givenName,
+    last_name: person.familyName,
+    user_id: person.userId,
+    email: person.email,
+    reg_section: registrationSection,
+    rot_section: enrollment.rotatingSection ?? NULL_SECTION,
+    group: groupLabels[enrollment.group],
+    given_name: person.givenName,
+    family_name: person.familyName,
+  };
+}
+
+type UserRecord = ReturnType<typeof userRecord>;
+
+/** Registration section, then user id; sections compare as numbers where they are numbers, NULL last. */
+function byRegistrationSection(a: UserRecord, b: UserRecord): number {
+  const nullOrder = Number(a.reg_section === NULL_SECTION) - Number(b.reg_section === NULL_SECTION);
+  return (
+    nullOrder ||
+    a.reg_section.localeCompare(b.reg_section, 'en', { numeric: true }) ||
+    a.user_id.localeCompare(b.user_id, 'en')
+  );
+}
+
+export function courseUsers(members: readonly { person: PersonName; enrollment: Enrollment }[]) {
+  return members
+    .map(({ person, enrollment }) => userRecord(person, enrollment, enrollment.registrationSection ?? NULL_SECTION))
+    .sort(byRegistrationSection);
+}
+
+/** Graders: `All` sections for instructors, the sections they grade for the other graders. */
+export function courseGraders(members: readonly { person: PersonName; enrollment: Enrollment }[]) {
+  return members
+    .filter(({ enrollment }) => isStaff(enrollment))
+    .map(({ person, enrollment }) =>
+      userRecord(
+        person,
+        enrollment,
+        enrollment.group === courseGroups.instructor ? 'All' : enrollment.gradingSections.join(',') || NULL_SECTION,
+      ),
+    )
+    .sort(byRegistrationSection);
+}

@@ -1,0 +1,116 @@
+import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
+import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
+import { enrollmentRef, putEnrollment } from '#shared/data/enrollments.ts';
+import { getItems } from '#shared/data/items.ts';
+import { termRef } from '#shared/data/terms.ts';
+import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
+import { userRef } from '#shared/data/users.ts';
+import { ApiFailure, conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import { booleanField, stringField } from '#shared/http/fields.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
+import { courseGroups, isStaff, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
+
+export interface NewCourseRequest {
+  readonly term: string;
+  readonly course: string;
+  readonly headInstructor: string;
+  readonly baseTerm: string;
+  readonly baseCourse: string;
+  readonly copyGradeables: boolean;
+}
+
+const invalidBaseCourse = () => invalidInput('Invalid base course.');
+const FIELD = { maxLength: 256 };
+
+/**
+ * The fields of `POST /api/courses`: api.md's five, or the web form's single `base_course`
+ * (`term|course`). Checked in the reference's order; format problems never reach the database.
+ */
+export function newCourseRequest(body: RequestBody): NewCourseRequest {
+  const term = stringField(body, 'course_semester', FIELD);
+  const course = stringField(body, 'course_title', FIELD);
+  const headInstructor = stringField(body, 'head_instructor', FIELD);
+  if (!term || !course || !headInstructor) throw invalidInput('Semester, course title or head instructor not set.');
+  if (!isValidCode(term)) throw invalidInput('The semester must be 1 to 64 lowercase letters, digits or underscores.');
+  if (!isValidCode(course)) {
+    throw invalidInput('The course title must be 1 to 64 lowercase letters, digits or underscores.');
+  }
+
+  const combined = stringField(body, 'base_course', FIELD)?.split('|');
+  const [baseTerm, baseCourse] = combined ?? [
+    stringField(body, 'base_course_semester', FIELD),
+    stringField(body, 'base_course_title', FIELD),
+  ];
+  if ((combined && combined.length !== 2) || !baseTerm || !baseCourse || !isValidCode(baseTerm) || !isValidCode(baseCourse)) {
+    throw invalidBaseCourse();
+  }
+  return { term, course, headInstructor, baseTerm, baseCourse, copyGradeables: booleanField(body, 'copy_gradeables') ?? false };
+}
+
+/**
+ * Creates a course from a base course, in one transaction: the course (joining the base course's
+ * access group), its head instructor's enrollment and the access-group membership.
+ */
+export async function createCourse(request: NewCourseRequest, caller: User): Promise<{ course: Course; term: Term }> {
+  if (!isSuperuser(caller) && request.headInstructor !== caller.userId) {
+    throw invalidInput('You can only create course for yourself.');
+  }
+  if (!isValidUserId(request.headInstructor)) throw invalidInput("Head instructor doesn't exist.");
+
+  const loaded = await getItems({
+    headInstructor: userRef(request.headInstructor),
+    base: courseRef(request.baseTerm, request.baseCourse),
+    instructorInBase: enrollmentRef(request.baseTerm, request.baseCourse, request.headInstructor),
+    existing: courseRef(request.term, request.course),
+    term: termRef(request.term),
+  });
+  if (!loaded.headInstructor) throw invalidInput("Head instructor doesn't exist.");
+  if (!loaded.base) throw invalidBaseCourse();
+  if (!loaded.term) throw notFound(`The semester ${request.term} does not exist.`);
+  if (loaded.existing) throw alreadyExists();
+  if (!(await isStaffOfBase(loaded.base, loaded.instructorInBase, request.headInstructor))) {
+    throw forbiddenGroup();
+  }
+
+  const course: Course = {
+    term: request.term,
+    course: request.course,
+    displayName: '',
+    archived: false,
+    timeZone: loaded.base.timeZone,
+    accessGroup: loaded.base.accessGroup,
+  };
+  const headEnrollment: Enrollment = {
+    term: course.term,
+    course: course.course,
+    userId: request.headInstructor,
+    group: courseGroups.instructor,
+    registrationSection: null,
+    rotatingSection: null,
+    gradingSections: [],
+  };
+  const items: TransactItem[] = [
+    createCourseItem(course),
+    putEnrollment(headEnrollment),
+    putCourseMembership(course.accessGroup, course.term, course.course),
+    putStaffMarker(course.accessGroup, headEnrollment.userId, course.term, course.course),
+    courseExists(request.baseTerm, request.baseCourse),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed.includes(0)) throw alreadyExists();
+    if (failed.length > 0) throw invalidBaseCourse();
+    throw error;
+  }
+  return { course, term: loaded.term };
+}
+
+async function isStaffOfBase(base: Course, enrollment: Enrollment | undefined, userId: string): Promise<boolean> {
+  return (enrollment !== undefined && isStaff(enrollment)) || isAccessGroupStaff(base.accessGroup, userId);
+}
+
+const alreadyExists = () => conflict('Course with that semester/title already exists.');
+const forbiddenGroup = () => new ApiFailure('The instructor is not in the correct group.', 403);

@@ -1,0 +1,35 @@
+import { enrollmentsOfCourse, enrollmentsOfUser } from '#shared/data/enrollments.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { getItems, type ItemRef } from '#shared/data/items.ts';
+import { termRef } from '#shared/data/terms.ts';
+import { userRef } from '#shared/data/users.ts';
+import type { User } from '#shared/users/user.ts';
+import { courseId, type Course, type CourseListing, type Enrollment, type Term } from './course.ts';
+
+/** Everyone in a course with their profile (a member without a profile is left out). */
+export async function membersOf(course: Pick<Course, 'term' | 'course'>) {
+  const enrollments = await enrollmentsOfCourse(course.term, course.course);
+  const refs: Record<string, ItemRef<User>> = {};
+  for (const enrollment of enrollments) refs[enrollment.userId] = userRef(enrollment.userId);
+  const people = await getItems(refs);
+  return enrollments.flatMap((enrollment: Enrollment) => {
+    const person = people[enrollment.userId];
+    return person ? [{ person, enrollment }] : [];
+  });
+}
+
+/** Every course a user is in, with the course and its term. */
+export async function courseListingsOf(userId: string): Promise<CourseListing[]> {
+  const enrollments = await enrollmentsOfUser(userId);
+  const refs: Record<string, ItemRef<Course> | ItemRef<Term>> = {};
+  for (const { term, course } of enrollments) {
+    refs[`course:${courseId(term, course)}`] = courseRef(term, course);
+    refs[`term:${term}`] = termRef(term);
+  }
+  const loaded = (await getItems(refs)) as Record<string, Course | Term | undefined>;
+  return enrollments.flatMap((enrollment) => {
+    const course = loaded[`course:${courseId(enrollment.term, enrollment.course)}`] as Course | undefined;
+    const term = loaded[`term:${enrollment.term}`] as Term | undefined;
+    return course ? [{ course, term, enrollment }] : [];
+  });
+}

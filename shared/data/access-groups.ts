@@ -1,0 +1,60 @@
+import { courseId } from '#shared/courses/course.ts';
+import { dynamo } from './client.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './paging.ts';
+import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
+
+const table = tables.accessGroups;
+
+const courseMember = (term: string, course: string) => `course#${courseId(term, course)}`;
+const staffMember = (userId: string, term: string, course: string) => `staff#${userId}#${courseId(term, course)}`;
+
+export const putCourseMembership = (accessGroup: string, term: string, course: string): TransactItem => ({
+  Put: { TableName: tableName(table), Item: { accessGroup, member: courseMember(term, course) } },
+});
+
+export const deleteCourseMembership = (accessGroup: string, term: string, course: string): TransactItem => ({
+  Delete: { TableName: tableName(table), Key: { accessGroup, member: courseMember(term, course) } },
+});
+
+/** Marks a user as staff of one course of the group. */
+export const staffMarker = (accessGroup: string, userId: string, term: string, course: string) => ({
+  accessGroup,
+  member: staffMember(userId, term, course),
+});
+
+export const putStaffMarker = (accessGroup: string, userId: string, term: string, course: string): TransactItem => ({
+  Put: { TableName: tableName(table), Item: staffMarker(accessGroup, userId, term, course) },
+});
+
+/** True when the user is staff of any course in the access group (one strongly consistent query). */
+export async function isAccessGroupStaff(accessGroup: string, userId: string): Promise<boolean> {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(table),
+      KeyConditionExpression: 'accessGroup = :group AND begins_with(#member, :prefix)',
+      ExpressionAttributeNames: { '#member': 'member' },
+      ExpressionAttributeValues: { ':group': accessGroup, ':prefix': `staff#${userId}#` },
+      ConsistentRead: true,
+      Limit: 1,
+    }),
+  );
+  return Items.length > 0;
+}
+
+/** Every item of an access group that belongs to one course: its membership and its staff markers. */
+export async function courseItemsOfGroup(accessGroup: string, term: string, course: string) {
+  const items = await queryAll({
+    TableName: tableName(table),
+    KeyConditionExpression: 'accessGroup = :group',
+    ExpressionAttributeValues: { ':group': accessGroup },
+    ConsistentRead: true,
+  });
+  const suffix = `#${courseId(term, course)}`;
+  return items
+    .map((item) => ({ accessGroup: item.accessGroup as string, member: item.member as string }))
+    .filter((item) => item.member === courseMember(term, course) || (item.member.startsWith('staff#') && item.member.endsWith(suffix)));
+}
+
+export const accessGroupsTableName = () => tableName(table);

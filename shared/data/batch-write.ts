@@ -1,0 +1,41 @@
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+const BATCH_SIZE = 25;
+const MAX_RETRIES = 8;
+
+/**
+ * Puts and deletes many items with BatchWriteItem, 25 a request and up to `parallel` requests at
+ * once, retrying whatever DynamoDB leaves unprocessed. Not atomic: for bulk imports only.
+ */
+export async function batchWrite(
+  requests: readonly { tableName: string; request: WriteRequest }[],
+  options: { parallel?: number; onProgress?: (written: number) => void } = {},
+): Promise<void> {
+  const chunks: (typeof requests)[] = [];
+  for (let start = 0; start < requests.length; start += BATCH_SIZE) chunks.push(requests.slice(start, start + BATCH_SIZE));
+  let written = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++]!;
+      await writeChunk(chunk);
+      written += chunk.length;
+      options.onProgress?.(written);
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel ?? 4 }, worker));
+}
+
+async function writeChunk(chunk: readonly { tableName: string; request: WriteRequest }[]): Promise<void> {
+  let pending: Record<string, WriteRequest[]> = {};
+  for (const { tableName, request } of chunk) (pending[tableName] ??= []).push(request);
+  for (let attempt = 0; Object.keys(pending).length > 0; attempt++) {
+    if (attempt > MAX_RETRIES) throw new Error('BatchWriteItem left items unprocessed');
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const output = await dynamo().send(new BatchWriteCommand({ RequestItems: pending }));
+    pending = (output.UnprocessedItems ?? {}) as typeof pending;
+  }
+}

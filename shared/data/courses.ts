@@ -1,0 +1,74 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Course } from '#shared/courses/course.ts';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
+
+const table = tables.courses;
+
+const decode = (item: Item): Course => ({
+  term: item.term as string,
+  course: item.course as string,
+  displayName: (item.displayName as string | undefined) ?? '',
+  archived: item.archived === true,
+  timeZone: (item.timeZone as string | undefined) ?? 'UTC',
+  accessGroup: item.accessGroup as string,
+});
+
+export const courseRef = (term: string, course: string): ItemRef<Course> => ({ table, key: { term, course }, decode });
+
+/** Creates the course; the transaction fails if it exists already. */
+export const createCourseItem = (course: Course): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: { ...course, createdAt: new Date().toISOString() },
+    ConditionExpression: 'attribute_not_exists(term)',
+  },
+});
+
+/** Guards a transaction on the course still existing. */
+export const courseExists = (term: string, course: string): TransactItem => ({
+  ConditionCheck: { TableName: tableName(table), Key: { term, course }, ConditionExpression: 'attribute_exists(term)' },
+});
+
+export const setCourseAccessGroup = (term: string, course: string, accessGroup: string): TransactItem => ({
+  Update: {
+    TableName: tableName(table),
+    Key: { term, course },
+    UpdateExpression: 'SET accessGroup = :accessGroup',
+    ConditionExpression: 'attribute_exists(term)',
+    ExpressionAttributeValues: { ':accessGroup': accessGroup },
+  },
+});
+
+/** Archives or unarchives an existing course; false when there is no such course. */
+export async function setArchived(term: string, course: string, archived: boolean): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: { term, course },
+        UpdateExpression: 'SET archived = :archived',
+        ConditionExpression: 'attribute_exists(term)',
+        ExpressionAttributeValues: { ':archived': archived },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+export async function allCourses(): Promise<Course[]> {
+  const courses: Course[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(new ScanCommand({ TableName: tableName(table), ExclusiveStartKey }));
+    courses.push(...(page.Items ?? []).map(decode));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return courses;
+}
