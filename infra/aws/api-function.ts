@@ -1,0 +1,119 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** ESM bundles still meet CommonJS code that calls `require` for Node built-ins. */
+const REQUIRE_SHIM = 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);';
+
+export interface ApiFunctionProps {
+  /** The handler module `functions/<handler>.ts`, which exports `handler`. */
+  readonly handler: string;
+  readonly description: string;
+  /** Variables beyond the defaults (table names, the secret's ARN). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** What happens to the function's log group when it leaves the stack. */
+  readonly logRemovalPolicy: RemovalPolicy;
+  readonly memorySize?: number;
+  readonly timeout?: Duration;
+}
+
+/**
+ * One API handler as a Lambda function, with the defaults every handler shares: Node 24 on arm64,
+ * bundled locally by esbuild as minified ESM with source maps and the AWS SDK inside, its own log
+ * group with limited retention, a role that may only write those logs, and alarms on errors and
+ * throttles. Grants (tables, secret) are the stack's to add.
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly errorsAlarm: Alarm;
+  readonly throttlesAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    assertLocalEsbuild();
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy,
+    });
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs functions/${props.handler}.ts`,
+    });
+    this.logGroup.grantWrite(role);
+    const stack = Stack.of(this);
+    const logGroupId = stack.resolve(stack.getLogicalId(this.logGroup.node.defaultChild as CfnLogGroup)) as string;
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
+      reason: "The function writes log streams in its own log group only; Lambda chooses the streams' names.",
+    });
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${PROJECT_ROOT}functions/${props.handler}.ts`,
+      handler: 'handler',
+      description: props.description,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      // Below API Gateway's 30 s, above the DynamoDB client's own retries and time-outs, so a slow
+      // dependency ends in the handler's error envelope rather than a gateway 503.
+      timeout: props.timeout ?? Duration.seconds(25),
+      role,
+      logGroup: this.logGroup,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'course-submission-api',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_SHIM,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+
+    this.errorsAlarm = new Alarm(this, 'ErrorsAlarm', {
+      alarmDescription: `functions/${props.handler}.ts failed (an uncaught error or a time-out)`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.throttlesAlarm = new Alarm(this, 'ThrottlesAlarm', {
+      alarmDescription: `functions/${props.handler}.ts was throttled (concurrency limit reached)`,
+      metric: this.function.metricThrottles({ period: Duration.minutes(5) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}
+
+/** Bundling must never fall back to Docker (there may be none): fail clearly instead. */
+function assertLocalEsbuild(): void {
+  try {
+    createRequire(import.meta.url).resolve('esbuild');
+  } catch {
+    throw new Error('esbuild is not installed: run `npm ci` (functions are bundled locally, never in Docker)');
+  }
+}
