@@ -3,6 +3,15 @@ import { runAdminCommand, UsageError } from './admin/commands.ts';
 import { JAVA_MISSING } from './local/dynamodb-local.ts';
 import { announcedEndpoint, dataDirectory, startLocalEnvironment, type LocalEnvironment } from './local/environment.ts';
 
+/** A progress bar on a terminal; nothing when the output is redirected. */
+function progressBar(done: number, total: number): void {
+  if (!process.stderr.isTTY) return;
+  const width = 30;
+  const filled = Math.round((done / Math.max(total, 1)) * width);
+  process.stderr.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}`);
+  if (done >= total) process.stderr.write('\n');
+}
+
 /**
  * The admin command line. Locally it uses the DynamoDB Local of a running `npm start`, or starts
  * one on the data folder for the length of the command; with --aws it uses the deployed tables.
@@ -19,7 +28,7 @@ try {
       environment = await startLocalEnvironment({ announce: false });
     }
   }
-  await runAdminCommand(argv, (line) => console.log(line));
+  await runAdminCommand(argv, (line) => console.log(line), progressBar);
 } catch (error) {
   const known = error instanceof UsageError || (error as Error).message === JAVA_MISSING;
   console.error(known ? (error as Error).message : `Failed: ${(error as Error).message}`);

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { readClassList } from '#shared/courses/class-list.ts';
+import { isValidCode, type Course } from '#shared/courses/course.ts';
+import { bootstrapCourse } from '#shared/courses/create-course.ts';
+import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
+import { termFrom } from '#shared/courses/terms.ts';
+import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { getItems } from '#shared/data/items.ts';
+import { putTerm, termRef } from '#shared/data/terms.ts';
+import { ApiFailure } from '#shared/http/failures.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { getUser, listUsers, putUser } from '#shared/data/users.ts';
 import { accessLevels, isAccessLevel, isValidUserId, type AccessLevel } from '#shared/users/user.ts';
@@ -18,6 +28,18 @@ Commands:
       Sets the system access level.
   list-users
       Lists every user with access level and e-mail.
+  add-term <term_id> --name <display name> --start <YYYY-MM-DD> --end <YYYY-MM-DD>
+      Adds a term, or updates it.
+  create-course <term> <course> --instructor <user_id> [--display-name <name>]
+           [--time-zone <IANA zone>] [--access-group <group>]
+      Creates a course directly (no base course), in an access group of its own by default.
+  archive-course <term> <course> | unarchive-course <term> <course>
+  set-access-group <term> <course> <group>
+      Moves a course to another access group (a new name gives it a group of its own).
+  enroll <term> <course> <class-list.csv>
+      Imports a class list (columns user_id, first_name, last_name, email, registration_section,
+      group; a header row). Creates missing users with a generated password, printed once; updates
+      changed rows; reports rejected rows by line. Running it twice changes nothing.
 
 Options:
   --aws     use the deployed tables (AWS credentials and the *_TABLE variables) instead of local ones
@@ -26,7 +48,11 @@ Options:
 export class UsageError extends Error {}
 
 /** Runs one admin command; its output lines go to `print`. */
-export async function runAdminCommand(argv: string[], print: (line: string) => void): Promise<void> {
+export async function runAdminCommand(
+  argv: string[],
+  print: (line: string) => void,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -36,6 +62,13 @@ export async function runAdminCommand(argv: string[], print: (line: string) => v
       email: { type: 'string' },
       level: { type: 'string' },
       password: { type: 'string' },
+      name: { type: 'string' },
+      start: { type: 'string' },
+      end: { type: 'string' },
+      instructor: { type: 'string' },
+      'display-name': { type: 'string' },
+      'time-zone': { type: 'string' },
+      'access-group': { type: 'string' },
       aws: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -72,6 +105,58 @@ export async function runAdminCommand(argv: string[], print: (line: string) => v
       }
       return;
     }
+    case 'add-term': {
+      const term = asUsageError(() =>
+        termFrom({ termId: rest[0], name: values.name, startDate: values.start, endDate: values.end }),
+      );
+      await putTerm(term);
+      return print(`Term ${term.termId} (${term.name}, ${term.startDate} to ${term.endDate}) saved.`);
+    }
+    case 'create-course': {
+      const [term, code] = requireCourseCodes(rest);
+      const instructor = await requireExistingUser(values.instructor);
+      const timeZone = values['time-zone'] ?? 'UTC';
+      if (!isTimeZone(timeZone)) throw new UsageError(`Unknown time zone ${timeZone}.`);
+      const { term: knownTerm } = await getItems({ term: termRef(term) });
+      if (!knownTerm) throw new UsageError(`No term ${term}; add it with add-term first.`);
+      const course: Course = {
+        term,
+        course: code,
+        displayName: values['display-name']?.trim() ?? '',
+        archived: false,
+        timeZone,
+        accessGroup: requireGroupName(values['access-group'] ?? `${term}.${code}`),
+      };
+      if (!(await bootstrapCourse(course, instructor))) throw new UsageError(`Course ${term}/${code} already exists.`);
+      return print(`Created ${term}/${code} with ${instructor} as instructor, in access group ${course.accessGroup}.`);
+    }
+    case 'archive-course':
+    case 'unarchive-course': {
+      const [term, code] = requireCourseCodes(rest);
+      const archived = command === 'archive-course';
+      if (!(await setArchived(term, code, archived))) throw new UsageError(`No course ${term}/${code}.`);
+      return print(`${term}/${code} is ${archived ? 'archived' : 'unarchived'}.`);
+    }
+    case 'set-access-group': {
+      const course = await requireCourse(rest);
+      const accessGroup = requireGroupName(rest[2]);
+      await moveToAccessGroup(course, accessGroup);
+      return print(`${course.term}/${course.course} is in access group ${accessGroup}.`);
+    }
+    case 'enroll': {
+      const course = await requireCourse(rest);
+      if (!rest[2]) throw new UsageError('Name the class list file.');
+      const { rows, rejected } = readClassList(await readFile(rest[2], 'utf8'));
+      const result = await importClassList(course, rows, onProgress);
+      for (const { userId, password } of result.passwords) print(`New user ${userId}: password ${password}`);
+      print(
+        `Imported ${rows.length} rows into ${course.term}/${course.course}: ${result.usersToCreate.length} users created, ` +
+          `${result.usersToUpdate.length} updated, ${result.enrollmentsToWrite.length} enrollments added or changed, ` +
+          `${result.unchanged} unchanged, ${rejected.length} rejected.`,
+      );
+      for (const { line, reason } of rejected) print(`Rejected line ${line}: ${reason}`);
+      return;
+    }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);
   }
@@ -105,4 +190,44 @@ function requireOption(value: string | undefined, name: string): string {
 function requireLevel(level: string | undefined): AccessLevel {
   if (!level || !isAccessLevel(level)) throw new UsageError(`The level must be one of ${accessLevels.join(', ')}.`);
   return level;
+}
+
+function requireCourseCodes(args: string[]): [string, string] {
+  const [term, course] = args;
+  if (!term || !course || !isValidCode(term) || !isValidCode(course)) {
+    throw new UsageError('Give a term and a course code (lowercase letters, digits, underscores).');
+  }
+  return [term, course];
+}
+
+async function requireCourse(args: string[]): Promise<Course> {
+  const [term, code] = requireCourseCodes(args);
+  const { course } = await getItems({ course: courseRef(term, code) });
+  if (!course) throw new UsageError(`No course ${term}/${code}.`);
+  return course;
+}
+
+function requireGroupName(name: string | undefined): string {
+  if (!name || !/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new UsageError('An access group name is 1–64 letters, digits or ._-');
+  }
+  return name;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function asUsageError<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ApiFailure) throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -8,12 +8,23 @@ const PARAMETERS = { N: 2 ** 15, r: 8, p: 3 } as const;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * For passwords the service generates (at least 96 random bits), stretching adds nothing against
+ * guessing, so a cheap profile keeps bulk imports fast.
+ */
+const GENERATED_PASSWORD_PARAMETERS = { N: 2 ** 12, r: 8, p: 1 } as const;
+
+export async function hashPassword(password: string, parameters: { N: number; r: number; p: number } = PARAMETERS): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const { N, r, p } = PARAMETERS;
+  const { N, r, p } = parameters;
   const hash = await derive(password, salt, KEY_BYTES, { N, r, p });
   return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
+
+export const hashGeneratedPassword = (password: string) => hashPassword(password, GENERATED_PASSWORD_PARAMETERS);
+
+/** A random password of 16 characters (96 bits). */
+export const generatePassword = (): string => randomBytes(12).toString('base64url');
 
 /** Constant-time comparison; a malformed stored hash never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -81,24 +81,12 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     timeZone: loaded.base.timeZone,
     accessGroup: loaded.base.accessGroup,
   };
-  const headEnrollment: Enrollment = {
-    term: course.term,
-    course: course.course,
-    userId: request.headInstructor,
-    group: courseGroups.instructor,
-    registrationSection: null,
-    rotatingSection: null,
-    gradingSections: [],
-  };
-  const items: TransactItem[] = [
-    createCourseItem(course),
-    putEnrollment(headEnrollment),
-    putCourseMembership(course.accessGroup, course.term, course.course),
-    putStaffMarker(course.accessGroup, headEnrollment.userId, course.term, course.course),
-    courseExists(request.baseTerm, request.baseCourse),
-  ];
+  const headEnrollment = instructorEnrollment(course, request.headInstructor);
   try {
-    await transactWrite(items);
+    await transactWrite([
+      ...newCourseItems(course, headEnrollment),
+      courseExists(request.baseTerm, request.baseCourse),
+    ]);
   } catch (error) {
     const failed = failedConditions(error);
     if (failed.includes(0)) throw alreadyExists();
@@ -106,6 +94,36 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     throw error;
   }
   return { course, term: loaded.term };
+}
+
+/** The course, its head instructor's enrollment and its access-group membership, written together. */
+export const newCourseItems = (course: Course, headEnrollment: Enrollment): TransactItem[] => [
+  createCourseItem(course),
+  putEnrollment(headEnrollment),
+  putCourseMembership(course.accessGroup, course.term, course.course),
+  putStaffMarker(course.accessGroup, headEnrollment.userId, course.term, course.course),
+];
+
+/** An instructor enrollment with no sections. */
+export const instructorEnrollment = (course: Pick<Course, 'term' | 'course'>, userId: string): Enrollment => ({
+  term: course.term,
+  course: course.course,
+  userId,
+  group: courseGroups.instructor,
+  registrationSection: null,
+  rotatingSection: null,
+  gradingSections: [],
+});
+
+/** Creates a course with no base (the admin command line's bootstrap); false if it exists. */
+export async function bootstrapCourse(course: Course, headInstructor: string): Promise<boolean> {
+  try {
+    await transactWrite(newCourseItems(course, instructorEnrollment(course, headInstructor)));
+    return true;
+  } catch (error) {
+    if (failedConditions(error).includes(0)) return false;
+    throw error;
+  }
 }
 
 async function isStaffOfBase(base: Course, enrollment: Enrollment | undefined, userId: string): Promise<boolean> {

@@ -77,9 +77,13 @@ export async function recordLoginFailure(
   }
 }
 
+export const passwordItem = (userId: string, passwordHash: string) => ({ userId, kind: PASSWORD, passwordHash });
+
 export const putPassword = (userId: string, passwordHash: string): TransactItem => ({
-  Put: { TableName: tableName(table), Item: { userId, kind: PASSWORD, passwordHash } },
+  Put: { TableName: tableName(table), Item: passwordItem(userId, passwordHash) },
 });
+
+export const credentialsTableName = () => tableName(table);
 
 /** Guards a token write against a password change that happened since the password was checked. */
 export const passwordStillIs = (userId: string, passwordHash: string): TransactItem => ({

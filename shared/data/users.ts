@@ -23,12 +23,20 @@ export async function getUser(userId: string): Promise<User | undefined> {
   return item ? decode(item) : undefined;
 }
 
+/** Only the profile's own fields: nothing else a caller's object carries is ever stored. */
+export const userItem = ({ userId, givenName, familyName, email, accessLevel }: User) => ({
+  userId,
+  givenName,
+  familyName,
+  email,
+  accessLevel,
+});
+
 export async function putUser(user: User): Promise<void> {
-  const { userId, givenName, familyName, email, accessLevel } = user;
-  await dynamo().send(
-    new PutCommand({ TableName: tableName(table), Item: { userId, givenName, familyName, email, accessLevel } }),
-  );
+  await dynamo().send(new PutCommand({ TableName: tableName(table), Item: userItem(user) }));
 }
+
+export const usersTableName = () => tableName(table);
 
 export async function listUsers(): Promise<User[]> {
   const users: User[] = [];

@@ -1,0 +1,92 @@
+import { generatePassword, hashGeneratedPassword } from '#shared/auth/passwords.ts';
+import {
+  accessGroupsTableName,
+  courseItemsOfGroup,
+  deleteCourseMembership,
+  putCourseMembership,
+  staffMarker,
+} from '#shared/data/access-groups.ts';
+import { setCourseAccessGroup } from '#shared/data/courses.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { batchWrite } from '#shared/data/batch-write.ts';
+import { credentialsTableName, passwordItem } from '#shared/data/credentials.ts';
+import { enrollmentItem, enrollmentsOfCourse, enrollmentsTableName } from '#shared/data/enrollments.ts';
+import { getItems, type ItemRef } from '#shared/data/items.ts';
+import { userItem, userRef, usersTableName } from '#shared/data/users.ts';
+import type { User } from '#shared/users/user.ts';
+import { planClassList, type ClassListPlan, type ClassListRow } from './class-list.ts';
+import { isStaff, type Course, type Enrollment } from './course.ts';
+
+/** The writes that put an enrollment in place, with its access-group staff marker kept in step. */
+export function enrollmentWrites(course: Course, enrollment: Enrollment) {
+  const marker = staffMarker(course.accessGroup, enrollment.userId, course.term, course.course);
+  return [
+    { tableName: enrollmentsTableName(), request: { PutRequest: { Item: enrollmentItem(enrollment) } } },
+    {
+      tableName: accessGroupsTableName(),
+      request: isStaff(enrollment) ? { PutRequest: { Item: marker } } : { DeleteRequest: { Key: marker } },
+    },
+  ];
+}
+
+export async function enroll(course: Course, enrollments: readonly Enrollment[]): Promise<void> {
+  await batchWrite(enrollments.flatMap((enrollment) => enrollmentWrites(course, enrollment)));
+}
+
+export interface ClassListImport extends ClassListPlan {
+  /** Generated passwords of the users created, to hand out once. */
+  readonly passwords: { userId: string; password: string }[];
+}
+
+/**
+ * Imports class-list rows into a course with batch writes: creates missing users (with generated
+ * passwords), updates changed profiles and enrollments, leaves everything else alone.
+ */
+export async function importClassList(
+  course: Course,
+  rows: readonly ClassListRow[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<ClassListImport> {
+  const userRefs: Record<string, ItemRef<User>> = {};
+  for (const row of rows) userRefs[row.userId] = userRef(row.userId);
+  const [users, enrollments] = await Promise.all([getItems(userRefs), enrollmentsOfCourse(course.term, course.course)]);
+  const existingUsers = new Map(Object.values(users).flatMap((user) => (user ? [[user.userId, user] as const] : [])));
+  const existingEnrollments = new Map(enrollments.map((enrollment) => [enrollment.userId, enrollment] as const));
+  const plan = planClassList(course, rows, existingUsers, existingEnrollments);
+
+  const passwords = plan.usersToCreate.map((user) => ({ userId: user.userId, password: generatePassword() }));
+  const hashes = await Promise.all(passwords.map(({ password }) => hashGeneratedPassword(password)));
+  const writes = [
+    ...[...plan.usersToCreate, ...plan.usersToUpdate].map((user) => ({
+      tableName: usersTableName(),
+      request: { PutRequest: { Item: userItem(user) } },
+    })),
+    ...passwords.map(({ userId }, index) => ({
+      tableName: credentialsTableName(),
+      request: { PutRequest: { Item: passwordItem(userId, hashes[index]!) } },
+    })),
+    ...plan.enrollmentsToWrite.flatMap((enrollment) => enrollmentWrites(course, enrollment)),
+  ];
+  await batchWrite(writes, { onProgress: (written) => onProgress?.(written, writes.length) });
+  return { ...plan, passwords };
+}
+
+/**
+ * Moves a course to another access group: the new group's items are written first, then the
+ * course switches (with its membership) in one transaction, then the old items go; a reader
+ * sees the course in one group or the other, never in neither.
+ */
+export async function moveToAccessGroup(course: Course, accessGroup: string): Promise<void> {
+  if (course.accessGroup === accessGroup) return;
+  const old = await courseItemsOfGroup(course.accessGroup, course.term, course.course);
+  const staff = old.filter((item) => item.member.startsWith('staff#'));
+  await batchWrite(
+    staff.map((item) => ({ tableName: accessGroupsTableName(), request: { PutRequest: { Item: { ...item, accessGroup } } } })),
+  );
+  await transactWrite([
+    setCourseAccessGroup(course.term, course.course, accessGroup),
+    putCourseMembership(accessGroup, course.term, course.course),
+    deleteCourseMembership(course.accessGroup, course.term, course.course),
+  ]);
+  await batchWrite(staff.map((item) => ({ tableName: accessGroupsTableName(), request: { DeleteRequest: { Key: item } } })));
+}

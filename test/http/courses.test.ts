@@ -1,0 +1,324 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getItems } from '#shared/data/items.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { addMember, createCourse, createCourseWorld, createTerm, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
+
+let api: TestApi;
+let world: CourseWorld;
+beforeAll(async () => {
+  api = await startTestApi();
+  world = await createCourseWorld(api);
+});
+afterAll(() => api.close());
+
+const FORBIDDEN = { status: 'fail', message: "You don't have access to this endpoint." };
+const NO_COURSE = { status: 'fail', message: 'Failed to load course. Check course title and ensure it exists.' };
+
+describe('GET /api/courses', () => {
+  it("lists a student's current courses with the fields clients read", async () => {
+    const answer = await api.get('/courses', world.tokens.student);
+    expect(answer.json).toEqual({
+      status: 'success',
+      data: {
+        unarchived_courses: [
+          {
+            semester: world.term,
+            title: world.course.course,
+            display_name: 'Test Course',
+            display_semester: 'Fall 2026',
+            user_group: 4,
+            registration_section: '1',
+          },
+        ],
+        archived_courses: [],
+      },
+    });
+  });
+
+  it('orders by group, then term start (newest first), then course code; archived only where instructor', async () => {
+    const teacher = await createUser('faculty');
+    const student = await createUser();
+    const older = await createTerm('2025-01-10', 'Spring 2025');
+    const newer = await createTerm('2026-01-10', 'Spring 2026');
+    const a = await createCourse(older, teacher, { code: 'a_course' });
+    const b = await createCourse(newer, teacher, { code: 'b_course' });
+    const c = await createCourse(newer, teacher, { code: 'c_course' });
+    const taught = await createCourse(newer, teacher, { code: 'z_old', archived: true });
+    const other = await createCourse(newer, await createUser('faculty'), { code: 'y_course' });
+    const attendedArchived = await createCourse(older, await createUser('faculty'), { archived: true });
+    await Promise.all([
+      addMember(a, student, 2),
+      addMember(b, student, 4, '3'),
+      addMember(c, student, 4, '1'),
+      addMember(other, student, 1),
+      addMember(taught, student, 1),
+      addMember(attendedArchived, student, 4, '1'),
+    ]);
+    const answer = await api.get('/courses', { Authorization: await tokenOf(api, student) });
+    const codes = (list: { title: string; semester: string }[]) => list.map((course) => `${course.semester}/${course.title}`);
+    expect(codes(answer.json.data.unarchived_courses)).toEqual([
+      `${newer}/y_course`,
+      `${older}/a_course`,
+      `${newer}/b_course`,
+      `${newer}/c_course`,
+    ]);
+    expect(codes(answer.json.data.archived_courses)).toEqual([`${newer}/z_old`]);
+  });
+
+  it('leaves out a course a student was dropped from', async () => {
+    const answer = await api.get('/courses', { Authorization: await tokenOf(api, world.users.dropped) });
+    expect(answer.json.data).toEqual({ unarchived_courses: [], archived_courses: [] });
+  });
+
+  it("lets superusers, and only them, see another user's courses", async () => {
+    const asSuperuser = await api.get(`/courses?user_id=${world.users.student.userId}`, world.tokens.superuser);
+    expect(asSuperuser.json.data.unarchived_courses).toHaveLength(1);
+    expect((await api.get(`/courses?user_id=${world.users.student.userId}`, world.tokens.faculty)).json).toEqual(FORBIDDEN);
+    expect((await api.get('/courses', {})).json.message).toBe('Unauthenticated access. Please log in.');
+  });
+});
+
+describe('GET /api/<semester>/<course>/users and /graders', () => {
+  it('lists everyone with the reference record fields, ordered by section then user id', async () => {
+    const { users, course } = world;
+    const answer = await api.get(`/${course.term}/${course.course}/users`, world.tokens.instructor);
+    expect(answer.json.status).toBe('success');
+    const records = answer.json.data as Record<string, string>[];
+    expect(records.map((record) => record.user_id)).toEqual([
+      users.student.userId,
+      users.student2.userId,
+      ...[users.dropped, users.instructor, users.mentor, users.ta].map((user) => user.userId).sort(),
+    ]);
+    expect(records[0]).toEqual({
+      first_name: 'Given',
+      last_name: 'Family',
+      user_id: users.student.userId,
+      email: users.student.email,
+      reg_section: '1',
+      rot_section: 'NULL',
+      group: 'Student',
+      given_name: 'Given',
+      family_name: 'Family',
+    });
+    expect(Object.keys(records[0]!)).toEqual([
+      'first_name', 'last_name', 'user_id', 'email', 'reg_section', 'rot_section', 'group', 'given_name', 'family_name',
+    ]);
+    const instructor = records.find((record) => record.user_id === users.instructor.userId)!;
+    expect(instructor).toMatchObject({ reg_section: 'NULL', group: 'Instructor' });
+  });
+
+  it('lists graders with All for instructors and the sections each grader grades', async () => {
+    const { users, course } = world;
+    const answer = await api.get(`/${course.term}/${course.course}/graders`, world.tokens.instructor);
+    const bySection = Object.fromEntries(
+      (answer.json.data as Record<string, string>[]).map((record) => [record.user_id, [record.reg_section, record.group]]),
+    );
+    expect(bySection).toEqual({
+      [users.instructor.userId]: ['All', 'Instructor'],
+      [users.ta.userId]: ['1,2', 'Full Access Grader (Grad TA)'],
+      [users.mentor.userId]: ['1', 'Limited Access Grader (Mentor)'],
+    });
+    expect((answer.json.data as { user_id: string }[]).map((record) => record.user_id)).toEqual([
+      users.mentor.userId,
+      users.ta.userId,
+      users.instructor.userId,
+    ]);
+  });
+
+  it('answers the same under /api/courses/<semester>/<course>/', async () => {
+    const { course } = world;
+    for (const list of ['users', 'graders']) {
+      const moved = await api.get(`/courses/${course.term}/${course.course}/${list}`, world.tokens.instructor);
+      const original = await api.get(`/${course.term}/${course.course}/${list}`, world.tokens.instructor);
+      expect(moved.json).toEqual(original.json);
+    }
+  });
+
+  it('checks the token before telling whether a course exists', async () => {
+    expect((await api.get('/nope/nothing/users')).json.message).toBe('Unauthenticated access. Please log in.');
+    expect((await api.get('/nope/nothing/users', world.tokens.instructor)).json).toEqual(NO_COURSE);
+    const real = await api.get('/nope/nothing/users', { ...world.tokens.instructor, Prefer: 'http-status' });
+    expect(real.httpStatus).toBe(404);
+  });
+
+  it('treats hostile course segments as unknown courses', async () => {
+    for (const path of ['/F26/Sample/users', `/${world.term}/..%2F..%2Fetc/users`, `/${world.term}/a%23b/users`, `/${world.term}/${'x'.repeat(300)}/users`]) {
+      expect((await api.get(path, world.tokens.instructor)).json, path).toEqual(NO_COURSE);
+    }
+  });
+});
+
+describe('authorization of course routes', () => {
+  const allowed = {
+    users: ['instructor', 'ta', 'mentor', 'groupStaff'],
+    graders: ['instructor', 'ta', 'mentor', 'groupStaff'],
+  } as const;
+  const personas = ['anonymous', 'student', 'mentor', 'ta', 'instructor', 'otherInstructor', 'groupStaff', 'faculty', 'superuser'] as const;
+
+  for (const [list, permitted] of Object.entries(allowed)) {
+    for (const persona of personas) {
+      const expected = persona === 'anonymous' ? 'unauthenticated' : (permitted as readonly string[]).includes(persona) ? 'allowed' : 'denied';
+      it(`${list}: ${persona} is ${expected}`, async () => {
+        const answer = await api.get(`/${world.course.term}/${world.course.course}/${list}`, {
+          ...world.tokens[persona],
+          Prefer: 'http-status',
+        });
+        const status = { allowed: 200, denied: 403, unauthenticated: 401 }[expected];
+        expect(answer.httpStatus, answer.text).toBe(status);
+        if (expected === 'denied') expect(answer.json).toEqual(FORBIDDEN);
+      });
+    }
+  }
+
+  const creators = { anonymous: 'unauthenticated', student: 'denied', mentor: 'denied', ta: 'denied', instructor: 'allowed', faculty: 'allowed', superuser: 'allowed' } as const;
+  for (const [persona, expected] of Object.entries(creators)) {
+    it(`POST /api/courses: ${persona} is ${expected}`, async () => {
+      const answer = await api.postJson('/courses', {}, world.tokens[persona as keyof typeof creators]);
+      const message = {
+        unauthenticated: 'Unauthenticated access. Please log in.',
+        denied: "You don't have access to this endpoint.",
+        allowed: 'Semester, course title or head instructor not set.',
+      }[expected];
+      expect(answer.json.message).toBe(message);
+    });
+  }
+});
+
+describe('POST /api/courses', () => {
+  const form = (overrides: Record<string, unknown> = {}) => ({
+    course_semester: world.term,
+    course_title: uniqueCode('new'),
+    head_instructor: world.users.instructor.userId,
+    base_course_semester: world.course.term,
+    base_course_title: world.course.course,
+    ...overrides,
+  });
+
+  async function exists(term: string, course: string) {
+    return (await getItems({ course: courseRef(term, course) })).course !== undefined;
+  }
+
+  it('creates a course from a base course and answers its summary', async () => {
+    const fields = form();
+    const answer = await api.postForm('/courses', fields as Record<string, string>, world.tokens.instructor);
+    expect(answer.json).toEqual({
+      status: 'success',
+      data: {
+        semester: world.term,
+        title: fields.course_title,
+        display_name: '',
+        display_semester: 'Fall 2026',
+        user_group: 1,
+        registration_section: null,
+      },
+    });
+    const graders = await api.get(`/${world.term}/${fields.course_title}/graders`, world.tokens.instructor);
+    expect(graders.json.data.map((record: { user_id: string }) => record.user_id)).toEqual([world.users.instructor.userId]);
+    // The new course joined the base course's access group: its staff may read the new course.
+    expect((await api.get(`/${world.term}/${fields.course_title}/users`, world.tokens.ta)).json.status).toBe('success');
+    expect((await api.get(`/${world.term}/${fields.course_title}/users`, world.tokens.otherInstructor)).json).toEqual(FORBIDDEN);
+    const listing = await api.get('/courses', world.tokens.instructor);
+    expect(listing.json.data.unarchived_courses.map((course: { title: string }) => course.title)).toContain(fields.course_title);
+  });
+
+  it("accepts the web form's single base_course field and multipart bodies", async () => {
+    const body = new FormData();
+    const fields = form({ base_course: `${world.course.term}|${world.course.course}` });
+    delete (fields as Record<string, unknown>).base_course_semester;
+    delete (fields as Record<string, unknown>).base_course_title;
+    for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+    const answer = await api.call('POST', '/courses', { headers: world.tokens.instructor, body });
+    expect(answer.json.status, answer.text).toBe('success');
+  });
+
+  it('lets superusers create courses for anyone, and faculty only for themselves', async () => {
+    expect((await api.postJson('/courses', form(), world.tokens.superuser)).json.status).toBe('success');
+    const forOther = await api.postJson('/courses', form({ head_instructor: world.users.instructor.userId }), world.tokens.faculty);
+    expect(forOther.json).toEqual({ status: 'fail', message: 'You can only create course for yourself.' });
+  });
+
+  it('requires the head instructor to be staff of the base course or its access group', async () => {
+    const ownCourse = await api.postJson('/courses', form({ head_instructor: world.users.faculty.userId }), world.tokens.faculty);
+    expect(ownCourse.json).toEqual({ status: 'fail', message: 'The instructor is not in the correct group.' });
+    const viaGroup = await api.postJson('/courses', form({ head_instructor: world.users.siblingInstructor.userId }), world.tokens.superuser);
+    expect(viaGroup.json.status, viaGroup.text).toBe('success');
+  });
+
+  it('answers one success and one "already exists" to two concurrent creations', async () => {
+    const fields = form();
+    const answers = await Promise.all([
+      api.postJson('/courses', fields, world.tokens.instructor),
+      api.postJson('/courses', fields, world.tokens.instructor),
+    ]);
+    expect(answers.map((answer) => answer.json.status).sort()).toEqual(['fail', 'success']);
+    expect(answers.find((answer) => answer.json.status === 'fail')!.json.message).toBe(
+      'Course with that semester/title already exists.',
+    );
+    const again = await api.postJson('/courses', fields, { ...world.tokens.instructor, Prefer: 'http-status' });
+    expect(again.httpStatus).toBe(409);
+  });
+
+  const refusals: [string, Record<string, unknown>, string][] = [
+    ['no semester', { course_semester: undefined }, 'Semester, course title or head instructor not set.'],
+    ['an empty title', { course_title: '' }, 'Semester, course title or head instructor not set.'],
+    ['no head instructor', { head_instructor: undefined }, 'Semester, course title or head instructor not set.'],
+    ['an upper-case title', { course_title: 'CSCI1100' }, 'The course title must be 1 to 64 lowercase letters, digits or underscores.'],
+    ['../ in the title', { course_title: '../etc' }, 'The course title must be 1 to 64 lowercase letters, digits or underscores.'],
+    ['# in the title', { course_title: 'a#b' }, 'The course title must be 1 to 64 lowercase letters, digits or underscores.'],
+    ['a very long title', { course_title: 'x'.repeat(65) }, 'The course title must be 1 to 64 lowercase letters, digits or underscores.'],
+    ['an oversized field', { course_title: 'x'.repeat(5000) }, 'The field course_title must be at most 256 characters long.'],
+    ['a semester with a slash', { course_semester: 'f26/x' }, 'The semester must be 1 to 64 lowercase letters, digits or underscores.'],
+    ['a number for the title', { course_title: 123 }, 'The field course_title must be a string.'],
+    ['an array for the instructor', { head_instructor: ['a'] }, 'The field head_instructor must be a string.'],
+    ['no base course', { base_course_semester: undefined, base_course_title: undefined }, 'Invalid base course.'],
+    ['an unknown base course', { base_course_title: 'no_such_course' }, 'Invalid base course.'],
+    ['a malformed base_course', { base_course: 'a|b|c' }, 'Invalid base course.'],
+    ['an unknown head instructor', { head_instructor: 'nobody-known' }, "Head instructor doesn't exist."],
+    ['an unknown semester', { course_semester: 'zz99' }, 'The semester zz99 does not exist.'],
+    ['an existing course', { course_title: 'EXISTING' }, 'Course with that semester/title already exists.'],
+    ['a non-boolean copy_gradeables', { copy_gradeables: 'maybe' }, 'The field copy_gradeables must be true or false.'],
+  ];
+  for (const [what, overrides, message] of refusals) {
+    it(`refuses ${what} and writes nothing`, async () => {
+      const fields = form(overrides.course_title === 'EXISTING' ? { course_title: world.course.course } : overrides);
+      const answer = await api.postJson('/courses', fields, world.tokens.superuser);
+      expect(answer.json).toEqual({ status: 'fail', message });
+      const title = fields.course_title;
+      if (typeof title === 'string' && title.length <= 64 && /^[a-z0-9_]+$/.test(title) && title !== world.course.course) {
+        expect(await exists(String(fields.course_semester ?? world.term), title)).toBe(false);
+      }
+      if (typeof fields.head_instructor === 'string' && typeof title === 'string' && /^[a-z0-9_]{1,64}$/.test(title)) {
+        const { enrollment } = await getItems({ enrollment: enrollmentRef(world.term, title, fields.head_instructor) });
+        if (title !== world.course.course) expect(enrollment).toBeUndefined();
+      }
+    });
+  }
+});
+
+describe('POST /api/terms', () => {
+  it('lets a superuser create a term once', async () => {
+    const termId = uniqueCode('term');
+    const fields = { term_id: termId, term_name: 'Summer 2027', start_date: '2027-05-15', end_date: '2027-08-01' };
+    expect((await api.postJson('/terms', fields, world.tokens.superuser)).json).toEqual({ status: 'success', data: fields });
+    const again = await api.postJson('/terms', fields, { ...world.tokens.superuser, Prefer: 'http-status' });
+    expect(again.httpStatus).toBe(409);
+    expect(again.json.message).toBe('Term already exists.');
+  });
+
+  it('refuses bad terms and non-superusers', async () => {
+    const good = { term_id: uniqueCode('term'), term_name: 'X', start_date: '2027-05-15', end_date: '2027-08-01' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...good, term_id: 'F27' }, 'The term id must be 1 to 64 lowercase letters, digits or underscores.'],
+      [{ ...good, start_date: '2027-02-30' }, 'Start and end dates must be dates of the form YYYY-MM-DD.'],
+      [{ ...good, start_date: '2027-09-01' }, 'The start date must not be after the end date.'],
+      [{ ...good, term_name: undefined }, 'Term id, term name, start date and end date are all required.'],
+    ];
+    for (const [body, message] of cases) {
+      expect((await api.postJson('/terms', body, world.tokens.superuser)).json).toEqual({ status: 'fail', message });
+    }
+    expect((await api.postJson('/terms', good, world.tokens.faculty)).json).toEqual(FORBIDDEN);
+  });
+});
