@@ -1,0 +1,76 @@
+import { App } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deploymentSettings } from '#infra/aws/settings.ts';
+import { routeKeys } from '#shared/http/routes.ts';
+import { logicalId, synthesize, tableEntries, type Synthesized } from './synth.ts';
+
+// One synthesis for the file, of a production stage with CORS and throttling set; settings only,
+// so esbuild bundling is skipped (stack.test.ts bundles for real).
+let synth: Synthesized;
+beforeAll(() => {
+  synth = synthesize(
+    {
+      stage: 'prod',
+      corsOrigins: 'https://app.example.edu, https://ide.example.edu',
+      throttleRate: '10',
+      throttleBurst: 20,
+    },
+    { bundle: false },
+  );
+}, 60_000);
+
+describe('a production stage from context', () => {
+  it('protects and retains every table', () => {
+    for (const [key, definition] of tableEntries) {
+      const table = synth.resources[logicalId(synth.stack.tables.get(key)!)]!;
+      expect(table.Properties.DeletionProtectionEnabled, definition.id).toBe(true);
+      expect(table.DeletionPolicy, definition.id).toBe('Retain');
+      expect(table.UpdateReplacePolicy, definition.id).toBe('Retain');
+    }
+  });
+
+  it('retains the signing secret and the logs', () => {
+    synth.template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    const logGroups = synth.template.findResources('AWS::Logs::LogGroup');
+    expect(Object.values(logGroups).every((group) => group.DeletionPolicy === 'Retain')).toBe(true);
+  });
+
+  it('allows the configured CORS origins, the route table’s methods and the API’s headers', () => {
+    const [api] = Object.values(synth.template.findResources('AWS::ApiGatewayV2::Api'));
+    const cors = api!.Properties.CorsConfiguration;
+    expect(cors.AllowOrigins).toEqual(['https://app.example.edu', 'https://ide.example.edu']);
+    expect([...cors.AllowMethods].sort()).toEqual([...new Set(routeKeys.map((key) => key.method))].sort());
+    expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'prefer']));
+    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['preference-applied', 'retry-after']));
+  });
+
+  it('throttles the stage as configured', () => {
+    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+    });
+  });
+});
+
+describe('deployment settings', () => {
+  const settings = (context: Record<string, unknown>) => deploymentSettings(new App({ context }).node);
+
+  it('defaults to a dev stage without CORS, at 50 requests per second with bursts of 100', () => {
+    expect(settings({})).toEqual({ stage: 'dev', production: false, corsOrigins: [], throttleRate: 50, throttleBurst: 100 });
+  });
+
+  it('takes CORS origins as a comma list (-c) or an array (cdk.json)', () => {
+    expect(settings({ corsOrigins: 'https://a.example.edu,https://b.example.edu' }).corsOrigins).toEqual([
+      'https://a.example.edu',
+      'https://b.example.edu',
+    ]);
+    expect(settings({ corsOrigins: ['https://a.example.edu'] }).corsOrigins).toEqual(['https://a.example.edu']);
+    expect(settings({ corsOrigins: '' }).corsOrigins).toEqual([]);
+  });
+
+  it('refuses values that would deploy something else than meant', () => {
+    expect(() => settings({ stage: 'Prod!' })).toThrow(/stage/);
+    expect(() => settings({ corsOrigins: 'app.example.edu/path' })).toThrow(/corsOrigins/);
+    expect(() => settings({ throttleRate: 'fast' })).toThrow(/throttleRate/);
+    expect(() => settings({ throttleBurst: 0 })).toThrow(/throttleBurst/);
+  });
+});

@@ -1,0 +1,42 @@
+import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { deploymentSettings } from '#infra/aws/settings.ts';
+import { CourseSubmissionStack } from '#infra/aws/stack.ts';
+import { tables, type TableDefinition } from '#shared/data/tables.ts';
+import { routes, type RouteDefinition } from '#shared/http/routes.ts';
+
+export interface Synthesized {
+  readonly app: App;
+  readonly stack: CourseSubmissionStack;
+  readonly template: Template;
+  /** Resources of the template by logical id. */
+  readonly resources: Record<string, CfnResourceJson>;
+}
+
+export interface CfnResourceJson {
+  readonly Type: string;
+  readonly Properties: Record<string, any>;
+  readonly DeletionPolicy?: string;
+  readonly UpdateReplacePolicy?: string;
+}
+
+/**
+ * Synthesizes the stack as `cdk synth` would, with the given context. `bundle: false` skips
+ * esbuild (CDK's own `aws:cdk:bundling-stacks` switch) for tests about settings only.
+ */
+export function synthesize(context: Record<string, unknown>, options: { bundle: boolean }): Synthesized {
+  const app = new App({ context: { ...context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+  const stack = new CourseSubmissionStack(app, 'Test', { settings: deploymentSettings(app.node) });
+  const template = Template.fromStack(stack);
+  return { app, stack, template, resources: template.toJSON().Resources };
+}
+
+export const logicalId = (construct: IConstruct): string => {
+  const stack = Stack.of(construct);
+  return stack.resolve(stack.getLogicalId(construct.node.defaultChild as CfnElement)) as string;
+};
+
+export const routeEntries = Object.entries(routes) as [string, RouteDefinition][];
+export const tableEntries = Object.entries(tables) as [keyof typeof tables, TableDefinition][];
+export const functionNames = [...routeEntries.map(([name]) => name), 'not-found'];
