@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { gradeableNotSpecified } from '#shared/gradeables/failures.ts';
 import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
 import { envelope } from '#shared/http/middleware/envelope.ts';
 import { matchRoute } from '#shared/http/routes.ts';
@@ -9,5 +10,7 @@ export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
   .use(envelope())
   .handler((event) => {
     const match = matchRoute(event.requestContext.http.method, event.rawPath);
-    throw match.kind === 'method-not-allowed' ? methodNotAllowed(match.allowed) : endpointNotFound();
+    if (match.kind === 'method-not-allowed') throw methodNotAllowed(match.allowed);
+    if (match.kind === 'missing-parameter' && match.parameter === 'gradeable_id') throw gradeableNotSpecified();
+    throw endpointNotFound();
   });

@@ -37,7 +37,7 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
     process.env.SIGNING_SECRET_FILE ||= join(dataDir, 'signing-secret');
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
     await createTables();
-    if (empty) await seedDemoData();
+    if (empty) await seedDemoData(dataDir);
     if (options.announce) await writeFile(join(dataDir, ENDPOINT_FILE), dynamoDb.endpoint);
   } catch (error) {
     await stop();

@@ -3,6 +3,7 @@ import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { enroll } from '#shared/courses/enroll.ts';
 import type { Course, CourseGroup, Enrollment, Term } from '#shared/courses/course.ts';
 import { setArchived } from '#shared/data/courses.ts';
+import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { putTerm } from '#shared/data/terms.ts';
 import { putUser } from '#shared/data/users.ts';
 import type { User } from '#shared/users/user.ts';
@@ -40,7 +41,63 @@ const member = (
   gradingSections: string[] = [],
 ): Enrollment => ({ term: course.term, course: course.course, userId, group, registrationSection, rotatingSection: null, gradingSections });
 
-export async function seedDemoData(): Promise<void> {
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The demo gradeables of f26/sample. `hw_vcs` reads each student's repository from
+ * `<data folder>/repositories/hw_vcs/<user id>`, where the local grading pipeline finds it.
+ */
+export function demoGradeables(now: Date, dataDir: string): Record<string, unknown>[] {
+  const at = (days: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + days * DAY).toISOString();
+  const electronic = (open: number, due: number) => ({
+    ta_view_start_date: at(open - 1),
+    submission_open_date: at(open),
+    submission_due_date: at(due),
+    team_lock_date: at(due),
+    grade_start_date: at(due + 1),
+    grade_due_date: at(due + 7),
+    grade_released_date: at(due + 8),
+    grade_inquiry_start_date: at(due + 8),
+    grade_inquiry_due_date: at(due + 15),
+    has_due_date: true,
+    has_release_date: true,
+    late_submission_allowed: true,
+    late_days: 2,
+  });
+  const test = (name: string, command: string, points: number, expect: object, extra: object = {}) => ({
+    name, details: '', command, points_available: points, is_extra_credit: false, is_hidden: false, timeout_seconds: 10, expect, ...extra,
+  });
+  return [
+    {
+      id: 'hw_vcs',
+      title: 'Homework 1: Hello (git)',
+      type: 'Electronic File',
+      syllabus_bucket: 'homework',
+      ta_grading: true,
+      vcs: { repository_type: 'self-hosted', vcs_path: `file://${dataDir}/repositories/{$gradeable_id}/{$user_id}`, vcs_subdirectory: '' },
+      dates: electronic(-1, 7),
+      autograding: {
+        test_cases: [
+          test('Program runs', 'sh hello.sh', 2, { exit_code: 0 }),
+          test('Prints a greeting', 'sh hello.sh', 3, { stdout_contains: 'Hello' }),
+          test('Has a README', 'true', 1, { files_exist: ['README.md'] }, { is_extra_credit: true }),
+          test('Greets by name', 'sh hello.sh World', 4, { stdout: 'Hello, World!\n' }, { is_hidden: true }),
+        ],
+      },
+    },
+    { id: 'open_homework', title: 'Homework 2: Essay', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(-1, 10) },
+    { id: 'future_homework', title: 'Homework 3: Later', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(30, 40) },
+    {
+      id: 'lab_checkpoints',
+      title: 'Lab 1',
+      type: 'Checkpoints',
+      syllabus_bucket: 'lab',
+      dates: { ta_view_start_date: at(-2), grade_start_date: at(-1), grade_due_date: at(6), grade_released_date: at(7) },
+    },
+  ];
+}
+
+export async function seedDemoData(dataDir: string, now = new Date()): Promise<void> {
   await Promise.all([
     ...demoUsers.map(async (user) => {
       await putUser(user);
@@ -60,4 +117,5 @@ export async function seedDemoData(): Promise<void> {
   ]);
   await enroll(spring, [member(spring, 'student', 4, '1')]);
   await setArchived('s26', 'sample', true);
+  for (const document of demoGradeables(now, dataDir)) await uploadGradeable(fall, document, now);
 }

@@ -1,6 +1,7 @@
 import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
 import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
 import { enrollmentRef, putEnrollment } from '#shared/data/enrollments.ts';
+import { createGradeableItem, gradeablesOfCourse } from '#shared/data/gradeables.ts';
 import { getItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
@@ -21,6 +22,8 @@ export interface NewCourseRequest {
 }
 
 const invalidBaseCourse = () => invalidInput('Invalid base course.');
+/** A transaction holds at most 100 items; the course itself takes five. */
+const MAX_COPIED_GRADEABLES = 95;
 const FIELD = { maxLength: 256 };
 
 /**
@@ -82,10 +85,15 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     accessGroup: loaded.base.accessGroup,
   };
   const headEnrollment = instructorEnrollment(course, request.headInstructor);
+  const copies = request.copyGradeables ? await gradeablesOfCourse(request.baseTerm, request.baseCourse) : [];
+  if (copies.length > MAX_COPIED_GRADEABLES) {
+    throw invalidInput(`The base course has ${copies.length} gradeables; at most ${MAX_COPIED_GRADEABLES} can be copied at once.`);
+  }
   try {
     await transactWrite([
       ...newCourseItems(course, headEnrollment),
       courseExists(request.baseTerm, request.baseCourse),
+      ...copies.map((document) => createGradeableItem(course.term, course.course, document)),
     ]);
   } catch (error) {
     const failed = failedConditions(error);

@@ -54,6 +54,13 @@ export const tables = {
     partitionKey: 'accessGroup',
     sortKey: 'member',
   },
+  /** Gradeables of each course: the canonical gradeable JSON (dates as UTC instants). */
+  gradeables: {
+    id: 'Gradeables',
+    environmentVariable: 'GRADEABLES_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'gradeableId',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const allTables: readonly TableDefinition[] = Object.values(tables);

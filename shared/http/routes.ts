@@ -71,7 +71,14 @@ export const routes = {
     path: '/api/courses',
     access: 'faculty',
     summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
-    tables: { courses: 'read-write', enrollments: 'read-write', accessGroups: 'read-write', terms: 'read', users: 'read' },
+    tables: {
+      courses: 'read-write',
+      enrollments: 'read-write',
+      accessGroups: 'read-write',
+      gradeables: 'read-write',
+      terms: 'read',
+      users: 'read',
+    },
   },
   'course-users': {
     method: 'GET',
@@ -96,6 +103,27 @@ export const routes = {
     summary: 'Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).',
     tables: { terms: 'read-write' },
   },
+  'upload-gradeable': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/upload',
+    access: 'course:instructor',
+    summary: 'Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.',
+    tables: { gradeables: 'read-write', courses: 'read' },
+  },
+  'download-gradeable': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/{gradeable_id}/download',
+    access: 'course:instructor-or-group-staff',
+    summary: 'The gradeable JSON, ready to upload again (into another course too).',
+    tables: { gradeables: 'read', accessGroups: 'read' },
+  },
+  'list-gradeables': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/gradeables',
+    access: 'course:member',
+    summary: "The gradeables the caller may see now, keyed by id, with the caller's own repository URL.",
+    tables: { gradeables: 'read' },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;
@@ -118,6 +146,8 @@ export const routeKeys: readonly RouteKey[] = Object.entries(routes).flatMap(([n
 export type RouteMatch =
   | { kind: 'route'; name: RouteName; routeKey: string; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  /** The path would match but for an empty parameter segment (`/api/f26/sample//download`). */
+  | { kind: 'missing-parameter'; parameter: string }
   | { kind: 'not-found' };
 
 const compiled = routeKeys.map((key) => ({ ...key, segments: key.path.split('/').slice(1) }));
@@ -128,7 +158,8 @@ const compiled = routeKeys.map((key) => ({ ...key, segments: key.path.split('/')
  */
 export function matchRoute(method: string, path: string): RouteMatch {
   const decoded = path.split('/').slice(1).map(safeDecode);
-  if (decoded.some((segment) => segment === undefined || segment === '')) return { kind: 'not-found' };
+  if (decoded.some((segment) => segment === undefined)) return { kind: 'not-found' };
+  if (decoded.some((segment) => segment === '')) return missingParameter(decoded as string[]);
 
   const candidates = compiled
     .map((route) => ({ route, score: matchScore(route.segments, decoded as string[]) }))
@@ -151,6 +182,18 @@ export function matchRoute(method: string, path: string): RouteMatch {
     routeKey: `${best.route.method} ${best.route.path}`,
     pathParameters,
   };
+}
+
+function missingParameter(segments: string[]): RouteMatch {
+  for (const route of compiled) {
+    if (route.segments.length !== segments.length) continue;
+    const empty = route.segments.findIndex((segment, index) => segments[index] === '' && segment.startsWith('{'));
+    const rest = segments.map((segment, index) => (index === empty ? 'x' : segment));
+    if (empty >= 0 && !rest.includes('') && matchScore(route.segments, rest) >= 0) {
+      return { kind: 'missing-parameter', parameter: route.segments[empty]!.slice(1, -1) };
+    }
+  }
+  return { kind: 'not-found' };
 }
 
 /** -1 when the route does not match; otherwise higher for more literal segments, leftmost first. */

@@ -61,8 +61,10 @@ export const authenticate = (
     const params = event.pathParameters ?? {};
     const { semester, course } = params;
     const courseNamed = isCourseAccess(access) && !!semester && !!course && isValidCode(semester) && isValidCode(course);
+    // A course route's own reads are built only from a well-formed course; a bad one is refused below.
+    const declare = isCourseAccess(access) && !courseNamed ? undefined : reads;
     const refs: ItemRefs = {
-      ...reads?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {} }),
+      ...declare?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {} }),
       [SESSION]: sessionRef(claims.userId),
       [CALLER]: userRef(claims.userId),
     };

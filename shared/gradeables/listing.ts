@@ -1,0 +1,67 @@
+import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import type { GradeableDocument } from './gradeable.ts';
+import { repositoryUrl } from './repository.ts';
+import { toLocalTime } from './time-zone.ts';
+
+/** The reference's gradeable list sections. */
+export const sections = { FUTURE: 0, BETA: 1, OPEN: 2, CLOSED: 3, GRADING: 4, GRADED: 5 } as const;
+type SectionName = keyof typeof sections;
+
+const passed = (instant: string | undefined, now: Date) => instant !== undefined && instant <= now.toISOString();
+
+/**
+ * Who sees a gradeable now: instructors always; graders from the TA view date; students once
+ * submission has opened (Electronic File) or grades are released (Checkpoints, Numeric).
+ */
+export function isVisible(document: GradeableDocument, enrollment: Pick<Enrollment, 'group'>, now: Date): boolean {
+  const { dates } = document;
+  if (enrollment.group === courseGroups.instructor) return true;
+  if (enrollment.group < courseGroups.student) return passed(dates.ta_view_start_date, now);
+  return document.type === 'Electronic File' ? passed(dates.submission_open_date, now) : passed(dates.grade_released_date, now);
+}
+
+export function sectionOf(document: GradeableDocument, now: Date): SectionName {
+  const { dates } = document;
+  if (!passed(dates.ta_view_start_date, now)) return 'FUTURE';
+  if (document.type !== 'Electronic File') return passed(dates.grade_released_date, now) ? 'GRADED' : 'GRADING';
+  if (!passed(dates.submission_open_date, now)) return 'BETA';
+  if (dates.has_due_date === false || !passed(dates.submission_due_date, now)) return 'OPEN';
+  if (passed(dates.grade_released_date, now)) return 'GRADED';
+  if (document.ta_grading && passed(dates.grade_start_date, now)) return 'GRADING';
+  return 'CLOSED';
+}
+
+/** One entry of `GET /api/<term>/<course>/gradeables` (reference.md §5). */
+export function listingEntry(document: GradeableDocument, course: Course, userId: string, now: Date) {
+  const section = sectionOf(document, now);
+  const due = document.type === 'Electronic File' && document.dates.has_due_date !== false ? document.dates.submission_due_date : undefined;
+  return {
+    id: document.id,
+    title: document.title,
+    instructions_url: document.instructions_url,
+    syllabus_bucket: document.syllabus_bucket,
+    gradeable_type: document.type,
+    section: sections[section],
+    section_name: section,
+    due_date: due ? { date: `${toLocalTime(due, course.timeZone)}.000000`, timezone_type: 3, timezone: course.timeZone } : null,
+    vcs_repository: document.vcs
+      ? repositoryUrl(document.vcs, { term: course.term, course: course.course, gradeableId: document.id, ownerId: userId })
+      : null,
+    vcs_subdirectory: document.vcs?.vcs_subdirectory ?? null,
+  };
+}
+
+export function listGradeables(documents: readonly GradeableDocument[], course: Course, enrollment: Enrollment, now: Date) {
+  const visible = documents.filter((document) => isVisible(document, enrollment, now));
+  return Object.fromEntries(visible.map((document) => [document.id, listingEntry(document, course, enrollment.userId, now)]));
+}
+
+/** The download form: the stored document with its dates in the course's time zone. */
+export function downloadForm(document: GradeableDocument, timeZone: string): GradeableDocument {
+  const dates = Object.fromEntries(
+    Object.entries(document.dates).map(([name, value]) =>
+      [name, name.endsWith('_date') && typeof value === 'string' ? toLocalTime(value, timeZone) : value],
+    ),
+  );
+  return { ...document, dates };
+}
