@@ -7,6 +7,7 @@ import { bodyTooLarge } from '#shared/http/failures.ts';
 import { matchRoute, routes, type RouteName } from '#shared/http/routes.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
+import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -16,6 +17,8 @@ const FUNCTION_TIMEOUT_MS = 29_000;
 
 export interface LocalApi {
   readonly url: string;
+  /** The in-process grading queue feeding the worker function. */
+  readonly gradingQueue: LocalGradingQueue;
   close(): Promise<void>;
 }
 
@@ -24,8 +27,9 @@ export interface LocalApi {
  * event for the same handler export that runs in Lambda; unmatched requests go to the `$default`
  * function.
  */
-export async function startLocalApi(options: { port: number; host?: string; log?: boolean }): Promise<LocalApi> {
+export async function startLocalApi(options: { port: number; host?: string; log?: boolean; workers?: number }): Promise<LocalApi> {
   const handlers = await loadHandlers();
+  const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const server = createServer((request, response) => {
     const started = performance.now();
     void handle(request, handlers).then((result) => {
@@ -38,7 +42,14 @@ export async function startLocalApi(options: { port: number; host?: string; log?
   });
   await new Promise<void>((done) => server.listen(options.port, options.host ?? '127.0.0.1', done));
   const { port } = server.address() as { port: number };
-  return { url: `http://localhost:${port}/api`, close: () => closeServer(server) };
+  return {
+    url: `http://localhost:${port}/api`,
+    gradingQueue,
+    close: async () => {
+      await closeServer(server);
+      await gradingQueue.stop();
+    },
+  };
 }
 
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {

@@ -61,6 +61,40 @@ export const tables = {
     partitionKey: 'courseId',
     sortKey: 'gradeableId',
   },
+  /**
+   * One item per (course gradeable, owner): highest and active version, a summary of every
+   * version, and the active version's results, so `values` and `attempts` are one read.
+   */
+  submissions: {
+    id: 'Submissions',
+    environmentVariable: 'SUBMISSIONS_TABLE',
+    partitionKey: 'gradeableKey',
+    sortKey: 'ownerId',
+  },
+  /** Full grading results of every version. */
+  results: {
+    id: 'Results',
+    environmentVariable: 'RESULTS_TABLE',
+    partitionKey: 'submissionKey',
+    sortKey: 'version',
+  },
+  /**
+   * Grading jobs keyed by their ticket number, and the `queue` item holding the last ticket issued
+   * (`tail`) and the last claimed (`head`). `byLease` lists jobs being graded by lease expiry.
+   */
+  jobs: {
+    id: 'Jobs',
+    environmentVariable: 'JOBS_TABLE',
+    partitionKey: 'job',
+    globalIndexes: [{ name: 'byLease', partitionKey: 'leaseState', sortKey: 'leaseExpiresAt' }],
+  },
+  /** Answers to requests sent with an Idempotency-Key, kept for 24 hours. */
+  idempotency: {
+    id: 'Idempotency',
+    environmentVariable: 'IDEMPOTENCY_TABLE',
+    partitionKey: 'key',
+    timeToLiveAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const allTables: readonly TableDefinition[] = Object.values(tables);

@@ -18,6 +18,9 @@ export function stringField(body: RequestBody, name: string, options: { maxLengt
 const TRUE_VALUES = new Set<unknown>([true, 'true', 'True', 'TRUE', '1', 1]);
 const FALSE_VALUES = new Set<unknown>([false, 'false', 'False', 'FALSE', '0', 0, '']);
 
+/** True for the loose spellings of true (`true`, `"true"`, `"True"`, `"1"`, `1`). */
+export const isTrue = (value: unknown): boolean => TRUE_VALUES.has(value);
+
 /** A loose boolean as the reference's clients send it (`true`, `"true"`, `"True"`, `"1"`, `1`). */
 export function booleanField(body: RequestBody, name: string): boolean | undefined {
   const value = body[name];

@@ -124,6 +124,29 @@ export const routes = {
     summary: "The gradeables the caller may see now, keyed by id, with the caller's own repository URL.",
     tables: { gradeables: 'read' },
   },
+  'submit-vcs': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/upload',
+    aliases: ['/api/{semester}/{course}/gradeable/{gradeable_id}/grade'],
+    access: 'course:member',
+    summary:
+      'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
+    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read-write', jobs: 'read-write', idempotency: 'read-write' },
+  },
+  'gradeable-values': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/values',
+    access: 'course:member',
+    summary: "Submission and autograding state of the caller's (or, for staff, user_id's) active version.",
+    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read', jobs: 'read' },
+  },
+  'gradeable-attempts': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
+    access: 'course:member',
+    summary: "The caller's (or, for staff, user_id's) versions, newest first.",
+    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read' },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

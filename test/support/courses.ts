@@ -62,6 +62,7 @@ export async function tokenOf(api: TestApi, user: TestUser): Promise<string> {
 export type Persona =
   | 'anonymous'
   | 'student'
+  | 'student2'
   | 'mentor'
   | 'ta'
   | 'instructor'
@@ -73,7 +74,7 @@ export type Persona =
 export interface CourseWorld {
   readonly term: string;
   readonly course: Course;
-  readonly users: Record<Exclude<Persona, 'anonymous'> | 'student2' | 'dropped' | 'siblingInstructor', TestUser>;
+  readonly users: Record<Exclude<Persona, 'anonymous'> | 'dropped' | 'siblingInstructor', TestUser>;
   /** Authorization header of each persona (anonymous: none). */
   readonly tokens: Record<Persona, Record<string, string>>;
 }
@@ -115,7 +116,7 @@ export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
   const users = {
     instructor, ta, mentor, student, student2, dropped, otherInstructor, groupStaff, faculty, superuser, siblingInstructor,
   } as CourseWorld['users'];
-  const personas = ['student', 'mentor', 'ta', 'instructor', 'otherInstructor', 'groupStaff', 'faculty', 'superuser'] as const;
+  const personas = ['student', 'student2', 'mentor', 'ta', 'instructor', 'otherInstructor', 'groupStaff', 'faculty', 'superuser'] as const;
   const tokens = { anonymous: {} } as CourseWorld['tokens'];
   for (const persona of personas) tokens[persona] = { Authorization: await tokenOf(api, users[persona]) };
   return { term, course, users, tokens };

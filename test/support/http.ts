@@ -10,6 +10,7 @@ export interface Answer {
 
 export interface TestApi {
   readonly url: string;
+  readonly server: LocalApi;
   call(method: string, path: string, init?: { headers?: Record<string, string>; body?: RequestInit['body'] }): Promise<Answer>;
   postJson(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
   postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Answer>;
@@ -18,8 +19,8 @@ export interface TestApi {
 }
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
-export async function startTestApi(): Promise<TestApi> {
-  const server: LocalApi = await startLocalApi({ port: 0 });
+export async function startTestApi(options: { workers?: number } = {}): Promise<TestApi> {
+  const server: LocalApi = await startLocalApi({ port: 0, workers: options.workers ?? 1 });
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await fetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
     const text = await response.text();
@@ -27,6 +28,7 @@ export async function startTestApi(): Promise<TestApi> {
   };
   return {
     url: server.url,
+    server,
     call,
     get: (path, headers) => call('GET', path, { headers }),
     postJson: (path, body, headers = {}) =>

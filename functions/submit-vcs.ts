@@ -1,0 +1,20 @@
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { isValidGradeableId } from '#shared/gradeables/gradeable.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { submitVcs } from '#shared/submissions/submit.ts';
+
+export const handler = endpoint('submit-vcs', {
+  reads: ({ params }) => ({
+    gradeable: gradeableRef(params.semester!, params.course!, isValidGradeableId(params.gradeable_id ?? '') ? params.gradeable_id! : '-'),
+  }),
+  handle: ({ caller, course, enrollment, params, items, body, event }) =>
+    submitVcs({
+      caller,
+      course,
+      enrollment: enrollment!,
+      gradeableId: params.gradeable_id!.slice(0, 64),
+      gradeable: isValidGradeableId(params.gradeable_id ?? '') ? items.gradeable : undefined,
+      body,
+      idempotencyKey: event.headers['idempotency-key'],
+    }),
+});

@@ -1,0 +1,28 @@
+import type { Item, ItemRef } from './items.ts';
+import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
+
+const table = tables.idempotency;
+const TTL_SECONDS = 24 * 60 * 60;
+
+/** The first answer to a request sent with an Idempotency-Key, and what that request was. */
+export interface StoredAnswer {
+  readonly fingerprint: string;
+  readonly data: unknown;
+}
+
+export const idempotencyRef = (key: string): ItemRef<StoredAnswer> => ({
+  table,
+  key: { key },
+  decode: (item: Item) => ({ fingerprint: item.fingerprint as string, data: JSON.parse(item.data as string) }),
+});
+
+export const putAnswer = (key: string, answer: StoredAnswer, now = new Date()): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: { key, fingerprint: answer.fingerprint, data: JSON.stringify(answer.data), expiresAt: Math.floor(now.getTime() / 1000) + TTL_SECONDS },
+    ConditionExpression: 'attribute_not_exists(#key) OR expiresAt < :now',
+    ExpressionAttributeNames: { '#key': 'key' },
+    ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },
+  },
+});

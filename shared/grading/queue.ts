@@ -1,0 +1,26 @@
+/**
+ * Wakes the grading workers for a newly queued job. In AWS the wake-up is an SQS message to the
+ * worker function (GRADING_QUEUE_URL); on the local API an in-process queue with the same
+ * semantics feeds the same worker code. A wake-up names a ticket only for the logs: workers always
+ * take the oldest queued job, so a lost wake-up delays grading and never loses a job.
+ */
+type Sender = (ticket: number) => Promise<void>;
+
+let localSender: Sender | undefined;
+
+export function useLocalQueue(sender: Sender | undefined): void {
+  localSender = sender;
+}
+
+export async function notifyWorkers(ticket: number): Promise<void> {
+  const queueUrl = process.env.GRADING_QUEUE_URL;
+  if (queueUrl) {
+    const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
+    sqs ??= new SQSClient({});
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ ticket }) }));
+  } else {
+    await localSender?.(ticket);
+  }
+}
+
+let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

@@ -1,0 +1,123 @@
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { getItems } from '#shared/data/items.ts';
+import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
+import { putResults } from '#shared/data/results.ts';
+import { setVersionState } from '#shared/data/submissions.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import { repositoryUrl } from '#shared/gradeables/repository.ts';
+import { logger } from '#shared/logger.ts';
+import type { GradingResults } from '#shared/submissions/submission.ts';
+import { runGrading } from './run.ts';
+import { defaultRunLimits } from './runner-protocol.ts';
+import { failedRun, scoreRun } from './score.ts';
+
+/** A job taken this many times without finishing is marked failed. */
+export const MAX_ATTEMPTS = 3;
+const DEFAULT_LEASE_SECONDS = 15 * 60;
+
+export interface ClaimedJob extends Job {
+  readonly lease: string;
+}
+
+/**
+ * Takes one job: first any job whose grading lease ran out (its worker died), else the oldest
+ * queued one, in ticket order. Every step is conditional, so no two workers hold one job.
+ */
+export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const expired = await expiredLease(now);
+    if (expired) {
+      const lease = leaseUntil(now);
+      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt! })])) {
+        return { ...expired, attempts: expired.attempts + 1, lease };
+      }
+      continue;
+    }
+    const { queue } = await getItems({ queue: queueRef() });
+    if (!queue || queue.head >= queue.tail) return undefined;
+    const { job } = await getItems({ job: jobRef(queue.head + 1) });
+    if (!job) continue;
+    const lease = leaseUntil(now);
+    const claimed = await tryTransaction([
+      advanceHead(queue),
+      leaseJob(job.ticket, lease, { state: 'queued' }),
+      setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
+    ]);
+    if (claimed) return { ...job, state: 'grading', attempts: job.attempts + 1, lease };
+  }
+  return undefined;
+}
+
+/** One wake-up of a worker: grade one job, if there is one. */
+export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' | 'failed' | 'lost'> {
+  const job = await claimJob(now);
+  if (!job) return 'idle';
+  if (job.attempts > MAX_ATTEMPTS) {
+    const message = `Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`;
+    logger.error({ message: 'Grading job failed for good', ticket: job.ticket, gradeableKey: job.gradeableKey });
+    return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
+  }
+  const { gradeable } = await getItems({ gradeable: gradeableRef(job.term, job.course, job.gradeableId) });
+  if (!gradeable?.vcs) {
+    const message = 'This gradeable no longer takes repository submissions.';
+    return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
+  }
+  const testCases = gradeable.autograding?.test_cases ?? [];
+  const run = await runGrading({
+    jobId: String(job.ticket),
+    repository: {
+      url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
+      subdirectory: gradeable.vcs.vcs_subdirectory,
+    },
+    testCases,
+    limits: defaultRunLimits,
+    allowedHosts: allowedGitHosts(),
+  });
+  const results = scoreRun(job.version, testCases, run);
+  await putResults(job.gradeableKey, job.ownerId, { version: job.version, testCases: results.testCases, points: results.visiblePoints });
+  return (await finish(job, 'graded', results, results.visiblePoints)) ? 'graded' : 'lost';
+}
+
+/**
+ * Records the outcome, provided this worker still holds the lease; the active version's results
+ * go onto the submission item too, so `values` stays one read.
+ */
+async function finish(job: ClaimedJob, state: 'graded' | 'failed', results: GradingResults, points: number, message?: string): Promise<boolean> {
+  const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
+  const update = { state, points, ...(message ? { message } : {}) };
+  for (const activeResults of [results, undefined]) {
+    try {
+      await transactWrite([finishJob(job.ticket, state, job.lease), setVersionState(key, job.version, { ...update, activeResults })]);
+      return true;
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed.includes(0)) return false; // the lease ran out and another worker took the job
+      if (!failed.includes(1)) throw error; // not the active version any more: record it without results
+    }
+  }
+  return false;
+}
+
+/**
+ * `GRADING_LEASE_SECONDS`: how long a worker may hold a job before another may take it over; at
+ * least the worker's own time limit (15 minutes, Lambda's maximum, by default).
+ */
+function leaseUntil(now: Date): string {
+  const configured = Number(process.env.GRADING_LEASE_SECONDS);
+  const seconds = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_LEASE_SECONDS;
+  return new Date(now.getTime() + seconds * 1000).toISOString();
+}
+
+/** `ALLOWED_GIT_HOSTS`: hosts that may be fetched although they resolve to private addresses. */
+export const allowedGitHosts = (): string[] =>
+  (process.env.ALLOWED_GIT_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
+
+async function tryTransaction(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
+  try {
+    await transactWrite(items);
+    return true;
+  } catch (error) {
+    if (failedConditions(error).length > 0) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+import { courseGroups, isActiveMember, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { queueRef } from '#shared/data/jobs.ts';
+import { submissionRef } from '#shared/data/submissions.ts';
+import { isValidGradeableId } from '#shared/gradeables/gradeable.ts';
+import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
+import { invalidInput, notFound } from '#shared/http/failures.ts';
+import { isValidUserId } from '#shared/users/user.ts';
+
+/**
+ * The items `values` and `attempts` need, read with the token check in one round trip: the
+ * gradeable, the named user's enrollment and submission, and the queue counters.
+ */
+export function submissionReads({ params, query, userId }: ReadScope) {
+  const term = params.semester!;
+  const course = params.course!;
+  const gradeableId = isValidGradeableId(params.gradeable_id ?? '') ? params.gradeable_id! : '-';
+  const target = query.user_id && isValidUserId(query.user_id) ? query.user_id : userId;
+  return {
+    gradeable: gradeableRef(term, course, gradeableId),
+    target: enrollmentRef(term, course, target),
+    submission: submissionRef(term, course, gradeableId, target),
+    queue: queueRef(),
+  };
+}
+
+/**
+ * Whose submission the caller may read: their own; instructors and full access graders anyone's
+ * in the course; limited access graders those of the sections they grade.
+ */
+export function readableTarget(caller: { userId: string }, enrollment: Enrollment | undefined, requested: string | undefined, target: Enrollment | undefined): string {
+  const userId = requested ?? caller.userId;
+  if (userId === caller.userId) return userId;
+  const group = enrollment?.group ?? courseGroups.student;
+  if (group === courseGroups.student) throw invalidInput('API key and specified user_id are not for the same user.');
+  const shown = userId.slice(0, 64);
+  if (!isValidUserId(userId) || !target || !isActiveMember(target)) {
+    throw notFound(`Graded gradeable for user with id ${shown} does not exist`);
+  }
+  if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
+    throw invalidInput('API key and specified user_id are not for the same user.');
+  }
+  return userId;
+}

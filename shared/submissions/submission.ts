@@ -1,0 +1,109 @@
+/** Submissions, versions and the rules over them (reference.md §9–§10). */
+
+export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
+
+/** The summary of one version kept on the submission item. */
+export interface VersionSummary {
+  readonly version: number;
+  readonly submittedAt: string;
+  readonly submittedBy: string;
+  readonly daysLate: number;
+  /** Queue ticket of its grading job. */
+  readonly ticket: number;
+  readonly state: VersionState;
+  readonly points?: number;
+  readonly message?: string;
+}
+
+/** One test case of `values` (reference.md §9). */
+export interface TestCaseResult {
+  readonly name: string;
+  readonly details: string;
+  readonly is_extra_credit: boolean;
+  readonly points_available: number;
+  readonly has_extra_results: boolean;
+  readonly points_received: number;
+  readonly testcase_message: string;
+  readonly autochecks: readonly unknown[];
+  /** Left out of what students see. */
+  readonly hidden: boolean;
+}
+
+export interface GradingResults {
+  readonly version: number;
+  readonly testCases: readonly TestCaseResult[];
+}
+
+export interface Submission {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly ownerId: string;
+  readonly highestVersion: number;
+  readonly activeVersion: number;
+  readonly versions: readonly VersionSummary[];
+  /** Results of the active version, once graded. */
+  readonly activeResults?: GradingResults;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whole days after the due date, counted as a student would: any part of a day is a day. */
+export function daysLate(submittedAt: Date, dueAt: string | undefined): number {
+  if (!dueAt) return 0;
+  const late = submittedAt.getTime() - Date.parse(dueAt);
+  return late <= 0 ? 0 : Math.ceil(late / DAY_MS);
+}
+
+/** Late submissions beyond the allowance are refused only when the gradeable does not allow late submission. */
+export function lateRefusal(
+  days: number,
+  policy: { late_submission_allowed?: boolean; late_days?: number; has_due_date?: boolean },
+): string | undefined {
+  if (days === 0 || policy.has_due_date === false || policy.late_submission_allowed !== false) return undefined;
+  const allowed = policy.late_days ?? 0;
+  if (days <= allowed) return undefined;
+  return `The due date has passed: this submission would be ${days} ${days === 1 ? 'day' : 'days'} late, and this gradeable accepts at most ${allowed} ${allowed === 1 ? 'day' : 'days'} late.`;
+}
+
+/**
+ * The values of reference.md §9 for the active version. `queuePosition` is the active job's
+ * 1-based place in the queue, 0 while it is graded, -1 otherwise. Hidden test cases, and their
+ * points, are left out unless the reader is staff; the percent never divides by zero.
+ */
+export function gradeableValues(submission: Submission | undefined, queueHead: number, options: { showHidden: boolean }) {
+  const active = submission?.versions.find((version) => version.version === submission.activeVersion);
+  const queuePosition = !active ? -1 : active.state === 'queued' ? Math.max(1, active.ticket - queueHead) : active.state === 'grading' ? 0 : -1;
+  const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
+  const testCases = (results?.testCases ?? []).filter((test) => options.showHidden || !test.hidden);
+  const earned = testCases.reduce((sum, test) => sum + test.points_received, 0);
+  const possible = testCases.filter((test) => !test.is_extra_credit).reduce((sum, test) => sum + test.points_available, 0);
+  return {
+    is_queued: queuePosition > 0,
+    queue_position: queuePosition,
+    is_grading: queuePosition === 0,
+    has_submission: (submission?.highestVersion ?? 0) > 0,
+    autograding_complete: results !== undefined,
+    has_active_version: active !== undefined,
+    highest_version: submission?.highestVersion ?? 0,
+    total_points: active ? round(earned) : null,
+    total_percent: active ? (possible > 0 ? round(earned / possible) : 0) : null,
+    test_cases: testCases.map(({ hidden, ...test }) => test),
+  };
+}
+
+/** `attempts`: every version, newest first. */
+export function attempts(submission: Submission | undefined) {
+  return [...(submission?.versions ?? [])].reverse().map((version) => ({
+    version: version.version,
+    submitted_at: version.submittedAt,
+    submitted_by: version.submittedBy,
+    days_late: version.daysLate,
+    active: version.version === submission!.activeVersion,
+    grading_state: version.state,
+    points: version.points ?? null,
+    message: version.message ?? null,
+  }));
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;

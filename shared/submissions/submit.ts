@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '#shared/http/types.ts';
+import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { getItems } from '#shared/data/items.ts';
+import { idempotencyRef, putAnswer } from '#shared/data/idempotency.ts';
+import { putJob, queueRef, takeTicket } from '#shared/data/jobs.ts';
+import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { ApiFailure, invalidInput, notFound } from '#shared/http/failures.ts';
+import { isTrue, stringField } from '#shared/http/fields.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+import { notifyWorkers } from '#shared/grading/queue.ts';
+import { daysLate, lateRefusal } from './submission.ts';
+
+export interface SubmitContext {
+  readonly caller: Caller;
+  readonly enrollment: Enrollment;
+  readonly course: Course;
+  readonly gradeableId: string;
+  readonly gradeable: GradeableDocument | undefined;
+  readonly body: RequestBody;
+  readonly idempotencyKey: string | undefined;
+}
+
+const ONLY_VCS = 'Student API for upload only supports VCS gradeables';
+const MAX_ATTEMPTS = 200;
+
+/**
+ * Submits a VCS gradeable (reference.md §10): checks in the reference's order, then creates
+ * version n = highest + 1, makes it active and queues it for grading in one transaction.
+ * With an Idempotency-Key, a retry within 24 hours gets the first answer and creates nothing.
+ */
+export async function submitVcs(context: SubmitContext, now = new Date()): Promise<string> {
+  const { caller, enrollment, course, gradeable, body } = context;
+  const target = stringField(body, 'user_id', { maxLength: 256 }) ?? caller.userId;
+  const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
+  if (target !== caller.userId && !staffSubmitter) throw invalidInput('API key and specified user_id are not for the same user.');
+  if (!isTrue(body.vcs_checkout)) throw invalidInput(ONLY_VCS);
+  if (body.git_repo_id === undefined || body.git_repo_id === null || body.git_repo_id === '') {
+    throw invalidInput('API requires git_repo_id variable to be set.');
+  }
+  const open = gradeable && (staffSubmitter || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
+  if (!gradeable || !open) throw notFound(`Invalid gradeable id '${context.gradeableId}'`);
+  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw invalidInput(ONLY_VCS);
+  if (target !== caller.userId) await requireStudentOf(course, target);
+
+  const late = daysLate(now, gradeable.dates.submission_due_date);
+  const refusal = lateRefusal(late, gradeable.dates);
+  if (refusal) throw invalidInput(refusal);
+
+  const idempotency = context.idempotencyKey
+    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, body) }
+    : undefined;
+  const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId: target };
+  const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { submission, queue, previous } = await getItems({
+      submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
+      queue: queueRef(),
+      ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
+    });
+    if (previous && idempotency) return repeatedAnswer(previous, idempotency.fingerprint);
+
+    const version = (submission?.highestVersion ?? 0) + 1;
+    const counters = queue ?? { head: 0, tail: 0 };
+    const ticket = counters.tail + 1;
+    const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
+    try {
+      await transactWrite([
+        addVersion(owner, { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' }),
+        takeTicket(counters),
+        putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
+        ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
+      ]);
+    } catch (error) {
+      // Another submission took the version number or the ticket first: read again and retry.
+      if (failedConditions(error).length === 0) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
+      continue;
+    }
+    await notifyWorkers(ticket);
+    return answer;
+  }
+  throw new Error('Could not queue the submission: too much contention');
+}
+
+async function requireStudentOf(course: Course, userId: string): Promise<void> {
+  const { member } = await getItems({ member: enrollmentRef(course.term, course.course, userId) });
+  if (!member || !isActiveMember(member)) throw notFound(`User ${userId} is not in this course.`);
+}
+
+function repeatedAnswer(previous: { fingerprint: string; data: unknown }, fingerprintNow: string): string {
+  if (previous.fingerprint !== fingerprintNow) {
+    throw new ApiFailure('This Idempotency-Key was already used for a different request.', 422);
+  }
+  return previous.data as string;
+}
+
+function fingerprint(course: Course, gradeableId: string, target: string, body: RequestBody): string {
+  const fields = { course: `${course.term}/${course.course}`, gradeableId, target, vcs_checkout: isTrue(body.vcs_checkout), git_repo_id: String(body.git_repo_id) };
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
+}

@@ -1,0 +1,204 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { claimJob } from '#shared/grading/worker.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+
+let api: TestApi;
+let world: CourseWorld;
+let repositories: string;
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+
+beforeAll(async () => {
+  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+  api = await startTestApi({ workers: 0 });
+  world = await createCourseWorld(api);
+  repositories = await mkdtemp(join(tmpdir(), 'repositories-'));
+});
+afterAll(async () => {
+  await api.close();
+  await rm(repositories, { recursive: true, force: true });
+  vi.unstubAllEnvs();
+});
+
+async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs?: unknown; type?: string } = {}) {
+  const id = uniqueCode('hw');
+  const document = {
+    id,
+    title: `Homework ${id}`,
+    type: overrides.type ?? 'Electronic File',
+    vcs: 'vcs' in overrides ? overrides.vcs : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+    dates: {
+      ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), team_lock_date: iso(5),
+      grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9),
+      ...overrides.dates,
+    },
+    autograding: {
+      test_cases: [
+        { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
+        { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
+        { name: 'Readme', command: 'true', points_available: 1, is_extra_credit: true, expect: { files_exist: ['README.md'] } },
+        { name: 'Secret', command: 'sh hello.sh', points_available: 4, is_hidden: true, expect: { stdout: 'Hello, World!\n' } },
+      ],
+    },
+  };
+  if (overrides.type && overrides.type !== 'Electronic File') delete (document as Record<string, unknown>).vcs;
+  const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, document, world.tokens.instructor);
+  expect(answer.json.status, answer.text).toBe('success');
+  return id;
+}
+
+const path = (id: string, action: string) => `/${world.course.term}/${world.course.course}/gradeable/${id}/${action}`;
+const submit = (id: string, persona: keyof CourseWorld['tokens'], body: Record<string, unknown> = {}, headers: Record<string, string> = {}, action = 'upload') =>
+  api.postJson(path(id, action), { vcs_checkout: true, git_repo_id: 'none', ...body }, { ...world.tokens[persona], ...headers });
+const values = (id: string, persona: keyof CourseWorld['tokens'], userId?: string) =>
+  api.get(`${path(id, 'values')}${userId ? `?user_id=${userId}` : ''}`, world.tokens[persona]);
+
+describe('submitting a VCS gradeable', () => {
+  it('creates version 1, 2, … and answers in the reference words', async () => {
+    const id = await createGradeable();
+    expect((await submit(id, 'student')).json).toEqual({ status: 'success', data: `Successfully uploaded version 1 for Homework ${id}` });
+    const form = await api.postForm(path(id, 'grade'), { vcs_checkout: 'True', git_repo_id: 'x' }, world.tokens.student);
+    expect(form.json.data).toBe(`Successfully uploaded version 2 for Homework ${id}`);
+    const attempts = await api.get(path(id, 'attempts'), world.tokens.student);
+    expect(attempts.json.data.map((attempt: { version: number; active: boolean }) => [attempt.version, attempt.active])).toEqual([[2, true], [1, false]]);
+    expect(attempts.json.data[0]).toMatchObject({ submitted_by: world.users.student.userId, days_late: 0, grading_state: 'queued', points: null });
+  });
+
+  it('lets instructors and full access graders submit for a student', async () => {
+    const id = await createGradeable();
+    const student = world.users.student.userId;
+    expect((await submit(id, 'instructor', { user_id: student })).json.data).toBe(`Successfully uploaded version 1 for Homework ${id} for ${student}`);
+    expect((await submit(id, 'ta', { user_id: student })).json.data).toBe(`Successfully uploaded version 2 for Homework ${id} for ${student}`);
+    expect((await submit(id, 'mentor', { user_id: student })).json.message).toBe('API key and specified user_id are not for the same user.');
+    expect((await submit(id, 'student2', { user_id: student })).json.message).toBe('API key and specified user_id are not for the same user.');
+    expect((await submit(id, 'instructor', { user_id: 'nobody-here' })).json.message).toBe('User nobody-here is not in this course.');
+  });
+
+  it('refuses in the reference order with the reference messages', async () => {
+    const id = await createGradeable();
+    const other = world.users.student2.userId;
+    expect((await submit(id, 'student', { user_id: other, vcs_checkout: false })).json.message).toBe('API key and specified user_id are not for the same user.');
+    expect((await submit(id, 'student', { vcs_checkout: 'false' })).json.message).toBe('Student API for upload only supports VCS gradeables');
+    expect((await submit(id, 'student', { git_repo_id: undefined })).json.message).toBe('API requires git_repo_id variable to be set.');
+    expect((await submit('no_such_hw', 'student')).json.message).toBe("Invalid gradeable id 'no_such_hw'");
+    const notOpen = await createGradeable({ dates: { submission_open_date: iso(1), ta_view_start_date: iso(0) } });
+    expect((await submit(notOpen, 'student')).json.message).toBe(`Invalid gradeable id '${notOpen}'`);
+    const noVcs = await createGradeable({ vcs: undefined });
+    expect((await submit(noVcs, 'student')).json.message).toBe('Student API for upload only supports VCS gradeables');
+    const checkpoints = await createGradeable({ type: 'Checkpoints', dates: {} });
+    expect((await submit(checkpoints, 'student')).json.status).toBe('fail');
+    expect((await values(id, 'student')).json.data.has_submission).toBe(false);
+  });
+
+  it('refuses late submissions beyond the allowance when late submission is not allowed', async () => {
+    const lateDates = { ta_view_start_date: iso(-10), submission_open_date: iso(-9), submission_due_date: iso(-2.5), team_lock_date: iso(-2.5), grade_start_date: iso(1), grade_due_date: iso(2), grade_released_date: iso(3), grade_inquiry_start_date: iso(3), grade_inquiry_due_date: iso(4) };
+    const strict = await createGradeable({ dates: { ...lateDates, late_submission_allowed: false, late_days: 2 } });
+    expect((await submit(strict, 'student')).json.message).toBe(
+      'The due date has passed: this submission would be 3 days late, and this gradeable accepts at most 2 days late.',
+    );
+    const lenient = await createGradeable({ dates: { ...lateDates, late_submission_allowed: false, late_days: 3 } });
+    expect((await submit(lenient, 'student')).json.status).toBe('success');
+    expect((await api.get(path(lenient, 'attempts'), world.tokens.student)).json.data[0].days_late).toBe(3);
+  });
+
+  it('gives 50 concurrent submissions of one student versions 1 to 50, each queued once', async () => {
+    const id = await createGradeable();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => submit(id, 'student2')));
+    const numbers = answers.map((answer) => Number(/version (\d+)/.exec(answer.json.data)?.[1])).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const attempts = (await api.get(path(id, 'attempts'), world.tokens.student2)).json.data as { version: number }[];
+    expect(attempts.map((attempt) => attempt.version)).toEqual(Array.from({ length: 50 }, (_, i) => 50 - i));
+    const tickets = new Set<number>();
+    for (let claimed = await claimJob(); claimed; claimed = await claimJob()) {
+      if (claimed.gradeableId === id) tickets.add(claimed.version);
+    }
+    expect(tickets.size).toBe(50);
+  }, 60_000);
+
+  it('returns the first answer to a retry with the same Idempotency-Key and creates nothing', async () => {
+    const id = await createGradeable();
+    const key = { 'Idempotency-Key': uniqueCode('key') };
+    const first = await submit(id, 'student', {}, key);
+    const retries = await Promise.all([submit(id, 'student', {}, key), submit(id, 'student', {}, key)]);
+    for (const retry of retries) expect(retry.json).toEqual(first.json);
+    expect((await values(id, 'student')).json.data.highest_version).toBe(1);
+    const reused = await submit(id, 'student', { git_repo_id: 'other' }, key);
+    expect(reused.json.message).toBe('This Idempotency-Key was already used for a different request.');
+    expect((await submit(id, 'student', {}, { 'Idempotency-Key': uniqueCode('key') })).json.data).toMatch(/version 2/);
+  });
+});
+
+describe('values and queue positions', () => {
+  it('counts positions across the whole queue, 0 while grading, and -1 once graded or never queued', async () => {
+    const id = await createGradeable();
+    while (await claimJob()) {
+      // drain jobs other tests left queued
+    }
+    await submit(id, 'student');
+    await submit(id, 'student2');
+    const student = await values(id, 'student');
+    expect(student.json.data).toMatchObject({ is_queued: true, queue_position: 1, is_grading: false, has_submission: true, highest_version: 1, has_active_version: true });
+    expect((await values(id, 'student2')).json.data.queue_position).toBe(2);
+    const claimed = await claimJob();
+    expect(claimed?.ownerId).toBe(world.users.student.userId);
+    expect((await values(id, 'student')).json.data).toMatchObject({ is_queued: false, queue_position: 0, is_grading: true, autograding_complete: false });
+    expect((await values(id, 'student2')).json.data.queue_position).toBe(1);
+    const fresh = await createGradeable();
+    expect((await values(fresh, 'student')).json.data).toEqual({
+      is_queued: false, queue_position: -1, is_grading: false, has_submission: false, autograding_complete: false,
+      has_active_version: false, highest_version: 0, total_points: null, total_percent: null, test_cases: [],
+    });
+  });
+
+  it("never shows a student another student's values", async () => {
+    const id = await createGradeable();
+    await submit(id, 'student2');
+    expect((await values(id, 'student', world.users.student2.userId)).json).toEqual({ status: 'fail', message: 'API key and specified user_id are not for the same user.' });
+    expect((await values(id, 'instructor', world.users.student2.userId)).json.data.highest_version).toBe(1);
+    expect((await values(id, 'ta', world.users.student2.userId)).json.status).toBe('success');
+    // The mentor grades section 1 only; student2 is in section 2.
+    expect((await values(id, 'mentor', world.users.student2.userId)).json.status).toBe('fail');
+    expect((await values(id, 'instructor', 'nobody-here')).json.message).toBe('Graded gradeable for user with id nobody-here does not exist');
+    expect((await values('no_such_hw', 'student')).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
+  });
+});
+
+describe('end to end', () => {
+  it('grades a submission from its repository: visible test cases, points and percent', async () => {
+    const graded = await startTestApi({ workers: 1 });
+    try {
+      while (await claimJob()) {
+        // jobs other tests left queued are not this test's business
+      }
+      const id = await createGradeable();
+      const repository = join(repositories, world.users.student.userId);
+      await mkdir(repository, { recursive: true });
+      await writeFile(join(repository, 'hello.sh'), 'echo "Hello, ${1:-World}!"\n');
+      await writeFile(join(repository, 'README.md'), '# hi\n');
+      const answer = await graded.postJson(path(id, 'upload'), { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+      expect(answer.json.status, answer.text).toBe('success');
+      let data: Record<string, any> = {};
+      for (let poll = 0; poll < 100 && !data.autograding_complete; poll++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        data = (await graded.get(path(id, 'values'), world.tokens.student)).json.data;
+      }
+      expect(data).toMatchObject({ autograding_complete: true, is_queued: false, is_grading: false, queue_position: -1, total_points: 6, total_percent: 1.2 });
+      expect(data.test_cases.map((test: { name: string; points_received: number }) => [test.name, test.points_received])).toEqual([
+        ['Runs', 2], ['Greets', 3], ['Readme', 1],
+      ]);
+      expect(data.test_cases[0]).toEqual({
+        name: 'Runs', details: '', is_extra_credit: false, points_available: 2, has_extra_results: false, points_received: 2,
+        testcase_message: expect.any(String), autochecks: expect.any(Array),
+      });
+      const staff = (await graded.get(`${path(id, 'values')}?user_id=${world.users.student.userId}`, world.tokens.instructor)).json.data;
+      expect(staff.test_cases).toHaveLength(4);
+      expect(staff.total_points).toBe(10);
+    } finally {
+      await graded.close();
+    }
+  }, 60_000);
+});
