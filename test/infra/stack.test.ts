@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
@@ -68,6 +69,7 @@ describe('functions', () => {
   it('bundles a self-contained ESM handler that answers with the envelope', () => {
     const hash = (functionResource('not-found').Properties.Code.S3Key as string).replace(/\.zip$/, '');
     const bundle = join(synth.app.outdir, `asset.${hash}`, 'index.mjs');
+    expect(readdirSync(join(synth.app.outdir, `asset.${hash}`)).sort()).toEqual(['index.mjs', 'index.mjs.map']);
     const script = `
       const { handler } = await import(${JSON.stringify(bundle)});
       const event = { version: '2.0', routeKey: '$default', rawPath: '/api/nope', rawQueryString: '', headers: {},

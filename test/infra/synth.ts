@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { App, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -26,10 +27,22 @@ export interface CfnResourceJson {
  * esbuild (CDK's own `aws:cdk:bundling-stacks` switch) for tests about settings only.
  */
 export function synthesize(context: Record<string, unknown>, options: { bundle: boolean }): Synthesized {
-  const app = new App({ context: { ...context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
-  const stack = new CourseSubmissionStack(app, 'Test', { settings: deploymentSettings(app.node) });
-  const template = Template.fromStack(stack);
-  return { app, stack, template, resources: template.toJSON().Resources };
+  // At the lowest CPU priority (esbuild inherits it), so the timing-sensitive HTTP tests running
+  // beside it keep the CPU they need.
+  const priority = os.getPriority();
+  os.setPriority(19);
+  try {
+    const app = new App({ context: { ...context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
+    const stack = new CourseSubmissionStack(app, 'Test', { settings: deploymentSettings(app.node) });
+    const template = Template.fromStack(stack);
+    return { app, stack, template, resources: template.toJSON().Resources };
+  } finally {
+    try {
+      os.setPriority(priority);
+    } catch {
+      // Only a privileged user may raise the priority again; the assertions need little CPU.
+    }
+  }
 }
 
 export const logicalId = (construct: IConstruct): string => {
