@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { claimJob } from '#shared/grading/worker.ts';
+import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 
@@ -202,3 +202,96 @@ describe('end to end', () => {
     }
   }, 60_000);
 });
+
+describe('workers that die', () => {
+  const drain = async () => {
+    while (await claimJob()) {
+      // other tests' jobs
+    }
+  };
+
+  it('leaves a job to the next worker once its lease runs out', async () => {
+    await drain();
+    const id = await createGradeable();
+    const repository = join(repositories, world.users.student2.userId);
+    await mkdir(repository, { recursive: true });
+    await writeFile(join(repository, 'hello.sh'), 'echo "Hello, ${1:-World}!"\n');
+    vi.stubEnv('GRADING_LEASE_SECONDS', '1');
+    await submit(id, 'student2');
+    const dead = await claimJob(); // a worker takes the job and dies
+    expect(dead?.gradeableId).toBe(id);
+    expect((await values(id, 'student2')).json.data.is_grading).toBe(true);
+    expect(await gradeNextJob()).toBe('idle'); // the lease still holds
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    vi.stubEnv('GRADING_LEASE_SECONDS', '60');
+    expect(await gradeNextJob()).toBe('graded');
+    const data = (await values(id, 'student2')).json.data;
+    expect(data).toMatchObject({ autograding_complete: true, total_points: 5, is_grading: false });
+  }, 30_000);
+
+  it('marks a job failed, with a message the student sees, after three attempts', async () => {
+    await drain();
+    const id = await createGradeable();
+    vi.stubEnv('GRADING_LEASE_SECONDS', '1');
+    await submit(id, 'student');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const claimed = await claimJob();
+      expect(claimed?.attempts).toBe(attempt);
+      await new Promise((resolve) => setTimeout(resolve, 1_050));
+    }
+    vi.stubEnv('GRADING_LEASE_SECONDS', '60');
+    expect(await gradeNextJob()).toBe('failed');
+    const data = (await values(id, 'student')).json.data;
+    expect(data).toMatchObject({ autograding_complete: true, total_points: 0, is_grading: false, queue_position: -1 });
+    expect(data.test_cases[0].testcase_message).toMatch(/^Grading failed 3 times/);
+    const [attempt] = (await api.get(path(id, 'attempts'), world.tokens.student)).json.data;
+    expect(attempt).toMatchObject({ grading_state: 'failed', message: expect.stringMatching(/^Grading failed 3 times/) });
+  }, 30_000);
+});
+
+describe('queue positions with several students and workers', () => {
+  it('keeps every position exact while two workers grade', async () => {
+    const drainApi = await startTestApi({ workers: 0 });
+    await drainApi.close();
+    while (await claimJob()) {
+      // other tests' jobs
+    }
+    const id = await createGradeable();
+    for (const persona of ['student', 'student2'] as const) {
+      const repository = join(repositories, world.users[persona].userId);
+      await mkdir(repository, { recursive: true });
+      await writeFile(join(repository, 'hello.sh'), 'sleep 0.3; echo "Hello, ${1:-World}!"\n');
+    }
+    for (let i = 0; i < 3; i++) {
+      await submit(id, 'student');
+      await submit(id, 'student2');
+    }
+    // Six jobs wait; the active versions are the last two, at positions 5 and 6.
+    expect((await values(id, 'student')).json.data.queue_position).toBe(5);
+    expect((await values(id, 'student2')).json.data.queue_position).toBe(6);
+    const workers = await startTestApi({ workers: 2 });
+    try {
+      await notify(6);
+      // Positions only ever move forward (queued n, …, 1, then 0 while graded, then -1), never back.
+      const order = (position: number) => (position === -1 ? Infinity : position === 0 ? 1e6 : -position);
+      let seen = [5, 6];
+      for (let poll = 0; poll < 150; poll++) {
+        const a = (await values(id, 'student')).json.data;
+        const b = (await values(id, 'student2')).json.data;
+        const positions = [a.queue_position, b.queue_position];
+        positions.forEach((position, index) => expect(order(position)).toBeGreaterThanOrEqual(order(seen[index]!)));
+        seen = positions;
+        if (a.autograding_complete && b.autograding_complete) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(seen).toEqual([-1, -1]);
+    } finally {
+      await workers.close();
+    }
+  }, 60_000);
+});
+
+async function notify(times: number) {
+  const { notifyWorkers } = await import('#shared/grading/queue.ts');
+  for (let i = 0; i < times; i++) await notifyWorkers(i);
+}
