@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { RunRequest, RunResult } from './runner-protocol.ts';
+
+const CLI = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
+
+/** Time on top of the test cases' own time limits: checkout, copying, start-up. */
+export const RUN_OVERHEAD_MS = 60_000;
+/** After SIGTERM, how long the runner may take to stop its command and clean up. */
+const STOP_GRACE_MS = 5_000;
+
+/** The runner's whole environment: no DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, AWS_* or tokens. */
+export function runnerEnvironment(): Record<string, string> {
+  const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tmpdir(), LANG: 'C.UTF-8' };
+  if (process.env.ALLOW_FILE_REPOSITORIES) env.ALLOW_FILE_REPOSITORIES = process.env.ALLOW_FILE_REPOSITORIES;
+  return env;
+}
+
+/**
+ * Runs `request` in a separate Node process (runner-cli.ts) that holds none of this process's
+ * environment, so student code cannot find credentials even by reading its parent's
+ * /proc/<pid>/environ. Rejects (a fault of this machine, worth a retry) when the runner crashes,
+ * answers nonsense or exceeds the sum of the test cases' time limits plus RUN_OVERHEAD_MS.
+ */
+export function runIsolated(request: RunRequest): Promise<RunResult> {
+  const limitMs = request.testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds * 1000, 0) + RUN_OVERHEAD_MS;
+  return new Promise<RunResult>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let stderrBytes = 0;
+    let timedOut = false;
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderrBytes < 64 * 1024) stderr.push(chunk);
+      stderrBytes += chunk.length;
+    });
+    let kill: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    }, limitMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      clearTimeout(kill);
+      reject(new Error(`The grading runner could not be started: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(kill);
+      const errors = Buffer.concat(stderr).toString('utf8').trim();
+      if (timedOut) return reject(new Error(`The grading runner took longer than ${Math.round(limitMs / 1000)} s and was stopped.`));
+      if (code !== 0) return reject(new Error(`The grading runner failed (${signal ?? `exit code ${code}`}): ${errors.slice(-2000)}`));
+      try {
+        resolve(JSON.parse(Buffer.concat(stdout).toString('utf8')) as RunResult);
+      } catch {
+        reject(new Error('The grading runner answered something other than JSON.'));
+      }
+    });
+    child.stdin.on('error', () => undefined); // a runner that died early is reported on close
+    child.stdin.end(JSON.stringify(request));
+  });
+}

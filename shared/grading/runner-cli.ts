@@ -1,0 +1,26 @@
+/**
+ * The runner as a process of its own: reads a RunRequest as JSON from stdin, writes the RunResult
+ * as JSON to stdout. Started by run-in-process.ts with an environment holding no credentials.
+ * SIGTERM stops the running command and exits with status 1; a fault of this machine exits
+ * with status 1 and a message on stderr.
+ */
+import { runSubmission } from './runner.ts';
+import type { RunRequest } from './runner-protocol.ts';
+
+const controller = new AbortController();
+process.on('SIGTERM', () => controller.abort(new Error('The runner was stopped.')));
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+try {
+  const request = JSON.parse(await readStdin()) as RunRequest;
+  const result = await runSubmission(request, { signal: controller.signal });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  process.stderr.write(`runner: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exitCode = 1;
+}

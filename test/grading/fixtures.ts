@@ -1,0 +1,62 @@
+import type { TestCase } from '#shared/gradeables/gradeable.ts';
+import type { RunRequest } from '#shared/grading/runner-protocol.ts';
+import type { Fixture } from '../support/git-server.ts';
+
+/** The fixture repositories the grading tests serve. */
+export const fixtures: Record<string, Fixture> = {
+  pass: {
+    'hello.sh': 'echo "Hello, World!"\n',
+    'README.md': '# Homework 1\n',
+    'part2/inner.sh': 'echo inner\n',
+    'escape': { link: '/etc' },
+  },
+  empty: {},
+  fail: {
+    'hello.sh': 'echo "Goodbye, World!"\nexit 1\n',
+  },
+  loop: {
+    // $1 is a marker unique to the test, so leftover processes can be found with pgrep -f.
+    'loop.sh': [
+      'sh -c "while :; do sleep 1; done" "child-$1" &',
+      'setsid sh -c "while :; do sleep 1; done" "escaped-$1" &',
+      'while :; do sleep 1; done',
+      '',
+    ].join('\n'),
+  },
+  flood: {
+    'flood.sh': 'yes "0123456789 0123456789 0123456789" | head -c 50000000\necho done\n',
+  },
+  snoop: {
+    'snoop.sh': [
+      'echo "uid=$(id -u)"',
+      'cat /proc/$PPID/environ',
+      'echo; echo "--- env"',
+      'env',
+      'echo "--- 1"',
+      'cat /proc/1/environ',
+      'for pid in "$@"; do echo "--- $pid"; cat /proc/$pid/environ; done',
+      'echo; echo "--- end"',
+      '',
+    ].join('\n'),
+  },
+};
+
+export const testCase = (overrides: Partial<TestCase> & Pick<TestCase, 'command'>): TestCase => ({
+  name: overrides.name ?? overrides.command,
+  details: '',
+  points_available: 1,
+  is_extra_credit: false,
+  is_hidden: false,
+  timeout_seconds: 5,
+  expect: { exit_code: 0 },
+  ...overrides,
+});
+
+export const request = (url: string, testCases: TestCase[], overrides: Partial<RunRequest> = {}): RunRequest => ({
+  jobId: 'job-1',
+  repository: { url, subdirectory: '' },
+  testCases,
+  limits: { maxRepositoryBytes: 10 * 1024 * 1024, maxRepositoryFiles: 100, maxOutputBytes: 64 * 1024 },
+  allowedHosts: [],
+  ...overrides,
+});

@@ -1,0 +1,148 @@
+import { execFile, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A fixture repository: file name → content (a `mode` of 0o755 makes it executable; `link` makes a symbolic link). */
+export type Fixture = Record<string, string | { content: string; mode: number } | { link: string }>;
+
+export interface GitServer {
+  /** e.g. http://127.0.0.1:43123 */
+  readonly url: string;
+  /** `127.0.0.1:<port>`, for allowedHosts. */
+  readonly host: string;
+  /** The address of the fixture `name`. */
+  repositoryUrl(name: string): string;
+  /** Where the fixture's working tree is (for file:// tests). */
+  workingTree(name: string): string;
+  close(): Promise<void>;
+}
+
+const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+
+async function git(cwd: string, ...args: string[]) {
+  await run('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.edu', '-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv });
+}
+
+/** Builds `repositories` (each committed once on `main`, then cloned bare; an empty fixture stays without commits) in a temporary folder. */
+async function buildRepositories(base: string, repositories: Record<string, Fixture>) {
+  const root = join(base, 'served');
+  await mkdir(root);
+  await Promise.all(
+    Object.entries(repositories).map(async ([name, files]) => {
+      if (Object.keys(files).length === 0) {
+        await git(base, 'init', '-q', '--bare', join(root, `${name}.git`)); // no commits at all
+        return;
+      }
+      const work = join(base, 'work', name);
+      await mkdir(work, { recursive: true });
+      await git(work, 'init', '-q');
+      for (const [path, file] of Object.entries(files)) {
+        const target = join(work, path);
+        await mkdir(dirname(target), { recursive: true });
+        if (typeof file === 'string') await writeFile(target, file);
+        else if ('link' in file) await symlink(file.link, target);
+        else {
+          await writeFile(target, file.content);
+          await chmod(target, file.mode);
+        }
+      }
+      await git(work, 'add', '-A');
+      await git(work, 'commit', '-q', '-m', 'Submission');
+      await git(base, 'clone', '-q', '--bare', work, join(root, `${name}.git`));
+    }),
+  );
+  return root;
+}
+
+/**
+ * A git server over real HTTP on 127.0.0.1 (a free port) serving fixture repositories at
+ * `/<name>.git` with `git http-backend`, spawned as a CGI program per request.
+ */
+export async function startGitServer(repositories: Record<string, Fixture>): Promise<GitServer> {
+  const base = await mkdtemp(join(tmpdir(), 'git-server-'));
+  const root = await buildRepositories(base, repositories);
+
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const backend = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        REQUEST_METHOD: request.method ?? 'GET',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: request.headers['content-type'] ?? '',
+        ...(request.headers['content-length'] ? { CONTENT_LENGTH: request.headers['content-length'] } : {}),
+        ...(request.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: request.headers['content-encoding'] } : {}),
+        ...(request.headers['git-protocol'] ? { GIT_PROTOCOL: String(request.headers['git-protocol']) } : {}),
+        REMOTE_ADDR: request.socket.remoteAddress ?? '127.0.0.1',
+        SERVER_PROTOCOL: 'HTTP/1.1',
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    request.pipe(backend.stdin);
+    backend.stdin.on('error', () => undefined);
+
+    // Translate the CGI answer: headers up to a blank line (Status: sets the code), then the body.
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    backend.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        response.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      let end = head.indexOf('\r\n\r\n');
+      let separator = 4;
+      if (end < 0) {
+        end = head.indexOf('\n\n');
+        separator = 2;
+      }
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split(/\r?\n/)) {
+        const colon = line.indexOf(':');
+        if (colon < 0) continue;
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10) || 200;
+        else response.setHeader(name, value);
+      }
+      response.statusCode = status;
+      response.write(head.subarray(end + separator));
+    });
+    backend.on('close', () => {
+      if (!headersDone && !response.headersSent) response.statusCode = 502;
+      response.end();
+    });
+    backend.on('error', () => {
+      if (!response.headersSent) response.statusCode = 500;
+      response.end();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    host: `127.0.0.1:${port}`,
+    repositoryUrl: (name) => `${url}/${name}.git`,
+    workingTree: (name) => join(base, 'work', name),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
