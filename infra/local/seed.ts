@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { enroll } from '#shared/courses/enroll.ts';
@@ -97,7 +99,21 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
   ];
 }
 
+/** The demo students' hw_vcs repositories: `student`'s passes every test, `student2`'s fails some. */
+async function createDemoRepositories(dataDir: string): Promise<void> {
+  const files: Record<string, Record<string, string>> = {
+    student: { 'hello.sh': 'echo "Hello, ${1:-World}!"\n', 'README.md': '# Homework 1\n' },
+    student2: { 'hello.sh': 'echo "Hi there"\n' },
+  };
+  for (const [userId, contents] of Object.entries(files)) {
+    const folder = join(dataDir, 'repositories', 'hw_vcs', userId);
+    await mkdir(folder, { recursive: true });
+    for (const [name, text] of Object.entries(contents)) await writeFile(join(folder, name), text);
+  }
+}
+
 export async function seedDemoData(dataDir: string, now = new Date()): Promise<void> {
+  await createDemoRepositories(dataDir);
   await Promise.all([
     ...demoUsers.map(async (user) => {
       await putUser(user);

@@ -4,6 +4,8 @@ import { demoUsers } from './seed.ts';
 import { startLocalApi, type LocalApi } from './server.ts';
 
 const port = Number(process.env.PORT ?? 3000);
+// The demo gradeable reads students' repositories from the data folder.
+process.env.ALLOW_FILE_REPOSITORIES ??= 'true';
 let environment: LocalEnvironment | undefined;
 let api: LocalApi | undefined;
 

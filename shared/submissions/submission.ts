@@ -88,7 +88,20 @@ export function gradeableValues(submission: Submission | undefined, queueHead: n
     highest_version: submission?.highestVersion ?? 0,
     total_points: active ? round(earned) : null,
     total_percent: active ? (possible > 0 ? round(earned / possible) : 0) : null,
-    test_cases: testCases.map(({ hidden, ...test }) => test),
+    // Rebuilt field by field: DynamoDB keeps no key order in maps.
+    test_cases: testCases.map((test) => ({
+      name: test.name,
+      details: test.details,
+      is_extra_credit: test.is_extra_credit,
+      points_available: test.points_available,
+      has_extra_results: test.has_extra_results,
+      points_received: test.points_received,
+      testcase_message: test.testcase_message,
+      autochecks: test.autochecks.map((check) => {
+        const { description, messages, diff_viewer, expected, actual } = check as Record<string, unknown>;
+        return { description, messages, diff_viewer, expected, actual };
+      }),
+    })),
   };
 }
 
