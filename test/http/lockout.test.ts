@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
@@ -58,18 +58,31 @@ describe('brute-force protection', () => {
   });
 
   it('lets the id log in again when the window ends, and the counter carries a TTL', async () => {
-    vi.stubEnv('LOGIN_WINDOW_SECONDS', '2');
     const user = await createUser();
     await fail(user.userId, 5);
     expect((await attempt(user.userId, user.password)).json.message).toMatch(LOCKED);
 
-    const { Item: counter } = await dynamo().send(
-      new GetCommand({ TableName: tableName(tables.credentials), Key: { userId: user.userId, kind: 'login-failures' } }),
-    );
+    const key = { userId: user.userId, kind: 'login-failures' };
+    const TableName = tableName(tables.credentials);
+    const { Item: counter } = await dynamo().send(new GetCommand({ TableName, Key: key }));
     expect(counter).toMatchObject({ failures: 5, expiresAt: counter!.windowEndsAt });
-    expect(counter!.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(counter!.expiresAt).toBeGreaterThan(Date.now() / 1000 + 890);
 
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // Time passes: the window now ends in a second (and TTL would remove the counter then).
+    const soon = Math.floor(Date.now() / 1000) + 1;
+    await dynamo().send(new PutCommand({ TableName, Item: { ...counter, windowEndsAt: soon, expiresAt: soon } }));
+    expect((await attempt(user.userId, user.password)).json.message).toMatch(LOCKED);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await attempt(user.userId, user.password)).json.status).toBe('success');
+  });
+
+  it('takes its window and limit from LOGIN_WINDOW_SECONDS and LOGIN_MAX_FAILURES', async () => {
+    vi.stubEnv('LOGIN_MAX_FAILURES', '2');
+    vi.stubEnv('LOGIN_WINDOW_SECONDS', '120');
+    const user = await createUser();
+    await fail(user.userId, 2);
+    const seconds = Number(LOCKED.exec((await attempt(user.userId, user.password)).json.message!)?.[1]);
+    expect(seconds).toBeGreaterThan(100);
+    expect(seconds).toBeLessThanOrEqual(120);
   });
 });
