@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
 import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
+import { asJson, gradeableDocument } from '../support/gradeable-arbitrary.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -41,6 +43,23 @@ describe('gradeable upload and download', () => {
     expect((await upload({ ...first, id: 'renamed' }, 'instructor', otherPath)).json.data).toBe('renamed');
     const second = (await download('renamed', 'instructor', otherPath)).json.data;
     expect({ ...second, id: first.id }).toEqual(first);
+  });
+
+  it('round-trips generated gradeables over HTTP, into another course too (property)', async () => {
+    const other = await createCourse(world.term, world.users.instructor, { accessGroup: world.course.accessGroup });
+    const otherPath = `/${other.term}/${other.course}`;
+    await fc.assert(
+      fc.asyncProperty(gradeableDocument, async (generated) => {
+        const id = uniqueCode('gen');
+        const uploaded = await upload(asJson({ ...generated, id }));
+        expect(uploaded.json.status, uploaded.text).toBe('success');
+        const first = (await download(id)).json.data;
+        expect((await upload({ ...first, id: `${id}_copy` }, 'instructor', otherPath)).json.status).toBe('success');
+        const second = (await download(`${id}_copy`, 'instructor', otherPath)).json.data;
+        expect({ ...second, id }).toEqual(first);
+      }),
+      { numRuns: 15 },
+    );
   });
 
   it('shows dates in the course time zone and stores them as instants', async () => {
