@@ -18,6 +18,8 @@ export interface GuardedHttpOptions {
   /** Response bytes allowed over the whole checkout. */
   readonly maxBytes: number;
   readonly signal?: AbortSignal;
+  /** Host name lookup (tests); node:dns lookup with all addresses by default. */
+  readonly resolve?: Resolve;
 }
 
 export interface CheckedAddress {
@@ -25,7 +27,7 @@ export interface CheckedAddress {
   readonly family: 4 | 6;
 }
 
-type Resolve = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+export type Resolve = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
 const resolveAll: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /**
@@ -132,7 +134,7 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & { readonl
     let currentMethod = method;
     let currentBody = body;
     for (let hop = 0; ; hop += 1) {
-      const target = await checkUrlAddress(url, options.allowedHosts).catch((error: unknown) => {
+      const target = await checkUrlAddress(url, options.allowedHosts, options.resolve).catch((error: unknown) => {
         throw error instanceof CheckoutError ? fail(error) : error;
       });
       const response = await send(url, target, currentMethod, request.headers ?? {}, currentBody);

@@ -155,7 +155,7 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
           const mode = await entry.mode();
           if (mode === 0o120000) await symlink(Buffer.from(content).toString('utf8'), target);
           else {
-            await writeFile(target, content);
+            await writeFile(target, content, { flag: 'wx' }); // never through an existing entry or link
             await chmod(target, mode === 0o100755 ? 0o755 : 0o644);
           }
           return null;

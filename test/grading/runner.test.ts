@@ -4,6 +4,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { guardedHttp } from '#shared/grading/checkout-http.ts';
 import { runSubmission } from '#shared/grading/runner.ts';
 import type { RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
@@ -134,6 +135,19 @@ describe('runaway commands', () => {
     expect(await processesWith(marker)).toEqual([]);
   });
 
+  it('stops the running command when the run is aborted', async () => {
+    const marker = `abort-marker-${randomUUID()}`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stopped by the test')), 1_000);
+    const started = Date.now();
+    const run = runSubmission(request(server.repositoryUrl('loop'), [testCase({ command: `sh loop.sh ${marker}`, timeout_seconds: 30 })], { allowedHosts: [server.host] }), {
+      signal: controller.signal,
+    });
+    await expect(run).rejects.toThrow('stopped by the test');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
   it('caps megabytes of output and stops the command quickly', async () => {
     const started = Date.now();
     const [flood, over] = graded(await submit('flood', [
@@ -162,6 +176,24 @@ describe('checkout failures', () => {
       expect(Date.now() - started).toBeLessThan(1_000);
     }
     expect(connect).not.toHaveBeenCalled();
+  });
+
+  it('follows redirects, checking every address again', async () => {
+    const outcomes = graded(await runSubmission(request(`${server.url}/moved/pass.git`, [testCase({ command: 'sh hello.sh' })], { allowedHosts: [server.host] })));
+    expect(outcomes[0]!.passed).toBe(true);
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    const message = checkoutFailure(await runSubmission(request(`${server.url}/to-metadata/pass.git`, [], { allowedHosts: [server.host] })));
+    expect(message).toBe('Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses');
+    expect(connect).toHaveBeenCalledTimes(1); // the allowed server only
+  });
+
+  it('connects to the checked address, not to a second lookup', async () => {
+    // git.invalid exists only for this resolver: the socket can reach the server only through the pinned address.
+    const http = guardedHttp({ allowedHosts: [`git.invalid:${server.host.split(':')[1]}`], maxBytes: 1024 * 1024, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const response = await http.request({ url: `http://git.invalid:${server.host.split(':')[1]}/pass.git/info/refs?service=git-upload-pack` });
+    expect(response.statusCode).toBe(200);
+    for await (const chunk of response.body!) expect(chunk).toBeInstanceOf(Uint8Array);
+    expect(http.received()).toBeGreaterThan(0);
   });
 
   it('refuses a host that is allowed only on another port', async () => {

@@ -62,7 +62,8 @@ async function buildRepositories(base: string, repositories: Record<string, Fixt
 
 /**
  * A git server over real HTTP on 127.0.0.1 (a free port) serving fixture repositories at
- * `/<name>.git` with `git http-backend`, spawned as a CGI program per request.
+ * `/<name>.git` with `git http-backend`, spawned as a CGI program per request. `/moved/<name>.git`
+ * redirects there; `/to-metadata/…` redirects to http://169.254.169.254/.
  */
 export async function startGitServer(repositories: Record<string, Fixture>): Promise<GitServer> {
   const base = await mkdtemp(join(tmpdir(), 'git-server-'));
@@ -70,6 +71,15 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
 
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    // /moved/<path> redirects to /<path>; /to-metadata/<path> to the cloud metadata address.
+    if (url.pathname.startsWith('/moved/')) {
+      response.writeHead(301, { location: `${url.pathname.slice('/moved'.length)}${url.search}` }).end();
+      return;
+    }
+    if (url.pathname.startsWith('/to-metadata/')) {
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      return;
+    }
     const backend = spawn('git', ['http-backend'], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
