@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
 import { isValidCode, type Course } from '#shared/courses/course.ts';
@@ -8,7 +9,9 @@ import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
+import { summariesOf } from '#shared/data/summaries.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
+import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { ApiFailure } from '#shared/http/failures.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { getUser, listUsers, putUser } from '#shared/data/users.ts';
@@ -36,6 +39,13 @@ Commands:
   archive-course <term> <course> | unarchive-course <term> <course>
   set-access-group <term> <course> <group>
       Moves a course to another access group (a new name gives it a group of its own).
+  generate-summaries <term> <course>
+      Generates the course's grade summaries now.
+  export-summaries <term> <course> <folder>
+      Writes the course's current summaries as <folder>/all_grades/<user_id>_summary.json, the
+      layout the grade-report tool (Rainbow Grades) reads.
+  nightly-summaries
+      Runs the nightly job now: summaries of every unarchived course.
   enroll <term> <course> <class-list.csv>
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
       group; a header row). Creates missing users with a generated password, printed once; updates
@@ -156,6 +166,26 @@ export async function runAdminCommand(
       );
       for (const { line, reason } of rejected) print(`Rejected line ${line}: ${reason}`);
       return;
+    }
+    case 'generate-summaries': {
+      const report = await generateSummaries(await requireCourse(rest));
+      return print(`Generated ${report.summaries} summaries of ${report.course} at ${report.generated_at}.`);
+    }
+    case 'export-summaries': {
+      const course = await requireCourse(rest);
+      if (!rest[2]) throw new UsageError('Name the folder to write into.');
+      if (!course.summaries) throw new UsageError(`${course.term}/${course.course} has no summaries yet; generate them first.`);
+      const folder = join(rest[2], 'all_grades');
+      await mkdir(folder, { recursive: true });
+      const summaries = await summariesOf(course.term, course.course, course.summaries.generation);
+      for (const summary of summaries) {
+        await writeFile(join(folder, `${summary.user_id}_summary.json`), `${JSON.stringify(summary, null, 2)}\n`);
+      }
+      return print(`Wrote ${summaries.length} summaries (generated ${course.summaries.generatedAt}) to ${folder}.`);
+    }
+    case 'nightly-summaries': {
+      const report = await generateAllSummaries();
+      return print(`Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`);
     }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);

@@ -16,6 +16,14 @@ export interface Course {
   /** IANA time zone the course's dates are shown in. */
   readonly timeZone: string;
   readonly accessGroup: string;
+  /** The grade summaries readers see: the last complete generation. */
+  readonly summaries?: SummaryGeneration;
+}
+
+export interface SummaryGeneration {
+  readonly generation: string;
+  readonly generatedAt: string;
+  readonly count: number;
 }
 
 /** Per-course groups of reference.md §4. */

@@ -15,6 +15,7 @@ const decode = (item: Item): Course => ({
   archived: item.archived === true,
   timeZone: (item.timeZone as string | undefined) ?? 'UTC',
   accessGroup: item.accessGroup as string,
+  ...(item.summaries ? { summaries: item.summaries as Course['summaries'] } : {}),
 });
 
 export const courseRef = (term: string, course: string): ItemRef<Course> => ({ table, key: { term, course }, decode });
@@ -42,6 +43,21 @@ export const setCourseAccessGroup = (term: string, course: string, accessGroup: 
     ExpressionAttributeValues: { ':accessGroup': accessGroup },
   },
 });
+
+/** Points readers at a complete generation of summaries; the previous one is returned for clean-up. */
+export async function switchSummaries(term: string, course: string, generation: NonNullable<Course['summaries']>) {
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(table),
+      Key: { term, course },
+      UpdateExpression: 'SET summaries = :generation',
+      ConditionExpression: 'attribute_exists(term)',
+      ExpressionAttributeValues: { ':generation': generation },
+      ReturnValues: 'UPDATED_OLD',
+    }),
+  );
+  return Attributes?.summaries as Course['summaries'] | undefined;
+}
 
 /** Archives or unarchives an existing course; false when there is no such course. */
 export async function setArchived(term: string, course: string, archived: boolean): Promise<boolean> {

@@ -88,6 +88,13 @@ export const tables = {
     partitionKey: 'job',
     globalIndexes: [{ name: 'byLease', partitionKey: 'leaseState', sortKey: 'leaseExpiresAt' }],
   },
+  /** Grade summaries, one per user and generation (`<generation>#<userId>`); the course names the current generation. */
+  summaries: {
+    id: 'Summaries',
+    environmentVariable: 'SUMMARIES_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'entry',
+  },
   /** Answers to requests sent with an Idempotency-Key, kept for 24 hours. */
   idempotency: {
     id: 'Idempotency',

@@ -147,6 +147,37 @@ export const routes = {
     summary: "The caller's (or, for staff, user_id's) versions, newest first.",
     tables: { gradeables: 'read', enrollments: 'read', submissions: 'read' },
   },
+  'generate-summaries': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/reports/summaries',
+    aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
+    access: 'course:instructor',
+    summary: 'Generate every grade summary of the course (the nightly schedule runs the same function for all courses).',
+    tables: {
+      summaries: 'read-write',
+      courses: 'read-write',
+      enrollments: 'read',
+      users: 'read',
+      gradeables: 'read',
+      submissions: 'read',
+    },
+  },
+  'list-summaries': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/reports/summaries',
+    aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
+    access: 'course:instructor',
+    summary: 'All grade summaries of the last generation, with its time.',
+    tables: { summaries: 'read' },
+  },
+  'user-summary': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/reports/summaries/{user_id}',
+    aliases: ['/api/courses/{semester}/{course}/reports/summaries/{user_id}'],
+    access: 'course:member',
+    summary: "One user's grade summary: instructors any, students their own.",
+    tables: { summaries: 'read' },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

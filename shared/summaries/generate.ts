@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Course } from '#shared/courses/course.ts';
+import { membersOf } from '#shared/courses/members.ts';
+import { allCourses, switchSummaries } from '#shared/data/courses.ts';
+import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
+import { submissionsOfGradeable } from '#shared/data/submissions.ts';
+import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
+import { logger } from '#shared/logger.ts';
+import type { Submission } from '#shared/submissions/submission.ts';
+import { releasedGradeables, userSummary } from './summary.ts';
+
+export interface GenerationReport {
+  readonly course: string;
+  readonly summaries: number;
+  readonly generated_at: string;
+  readonly generation: string;
+}
+
+/**
+ * Generates one summary per user of the course and makes them current all at once: the new
+ * generation is written in full, then the course's pointer switches to it, then the old one goes.
+ * Reads grow with gradeables + users: one paged query per released gradeable, batched writes.
+ */
+export async function generateSummaries(course: Course, now = new Date()): Promise<GenerationReport> {
+  const generatedAt = now.toISOString();
+  const generation = `${generatedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const [members, documents] = await Promise.all([membersOf(course), gradeablesOfCourse(course.term, course.course)]);
+  const gradeables = releasedGradeables(documents, now);
+  const submissions = new Map<string, Map<string, Submission>>();
+  await Promise.all(
+    gradeables
+      .filter((document) => document.type === 'Electronic File')
+      .map(async (document) => {
+        const list = await submissionsOfGradeable(course.term, course.course, document.id);
+        submissions.set(document.id, new Map(list.map((submission) => [submission.ownerId, submission])));
+      }),
+  );
+  const summaries = members.map(({ person, enrollment }) =>
+    userSummary(person, enrollment, gradeables, (gradeableId, userId) => submissions.get(gradeableId)?.get(userId), {
+      timeZone: course.timeZone,
+      generatedAt,
+    }),
+  );
+  let previous: Course['summaries'];
+  try {
+    await writeSummaries(course.term, course.course, generation, summaries);
+    previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count: summaries.length });
+  } catch (error) {
+    // Readers never saw this generation; leave no trace of it.
+    await deleteGeneration(course.term, course.course, generation).catch(() => undefined);
+    throw error;
+  }
+  if (previous) await deleteGeneration(course.term, course.course, previous.generation);
+  return { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
+}
+
+export interface NightlyReport {
+  readonly courses: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly summaries: number;
+}
+
+/**
+ * The nightly run: every unarchived course, a few at a time. A course that fails is logged with
+ * its name and counted; the others go on.
+ */
+export async function generateAllSummaries(options: { parallel?: number; generate?: typeof generateSummaries } = {}): Promise<NightlyReport> {
+  const generate = options.generate ?? generateSummaries;
+  const courses = (await allCourses()).filter((course) => !course.archived);
+  let next = 0;
+  let succeeded = 0;
+  let failed = 0;
+  let summaries = 0;
+  const worker = async () => {
+    while (next < courses.length) {
+      const course = courses[next++]!;
+      try {
+        summaries += (await generate(course)).summaries;
+        succeeded++;
+      } catch (error) {
+        failed++;
+        logger.error({ message: 'Summary generation failed', course: `${course.term}/${course.course}`, error: error as Error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel ?? 3 }, worker));
+  const report = { courses: courses.length, succeeded, failed, summaries };
+  logger.info({ message: 'Nightly summaries', ...report });
+  return report;
+}

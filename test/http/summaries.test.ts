@@ -1,0 +1,190 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runAdminCommand } from '#infra/admin/commands.ts';
+import { handler as generateHandler } from '#functions/generate-summaries.ts';
+import { dynamo } from '#shared/data/client.ts';
+import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { getItems } from '#shared/data/items.ts';
+import { gradeableKey } from '#shared/data/submissions.ts';
+import { summariesOf } from '#shared/data/summaries.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { lambdaContext } from '../support/events.ts';
+
+let api: TestApi;
+let world: CourseWorld;
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+const base = () => `/${world.course.term}/${world.course.course}`;
+
+/** A graded active version with the given points and lateness, written as the worker would leave it. */
+async function graded(gradeableId: string, userId: string, points: number, daysLate: number) {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(tables.submissions),
+      Item: {
+        gradeableKey: gradeableKey(world.course.term, world.course.course, gradeableId),
+        ownerId: userId,
+        term: world.course.term,
+        course: world.course.course,
+        gradeableId,
+        highestVersion: 1,
+        activeVersion: 1,
+        versions: [{ version: 1, submittedAt: iso(-1), submittedBy: userId, daysLate, ticket: 1, state: 'graded', points }],
+        activeResults: {
+          version: 1,
+          testCases: [
+            { name: 'a', details: '', is_extra_credit: false, points_available: 10, has_extra_results: false, points_received: points, testcase_message: '', autochecks: [], hidden: false },
+          ],
+        },
+      },
+    }),
+  );
+}
+
+async function gradeable(id: string, bucket: string, released: boolean, lateDays = 2) {
+  const released_at = released ? -1 : 5;
+  const answer = await api.postJson(`${base()}/upload`, {
+    id, title: `Title ${id}`, type: 'Electronic File', syllabus_bucket: bucket,
+    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+    dates: {
+      ta_view_start_date: iso(-20), submission_open_date: iso(-19), submission_due_date: iso(-10), team_lock_date: iso(-10),
+      grade_start_date: iso(-9), grade_due_date: iso(released_at - 1), grade_released_date: iso(released_at),
+      grade_inquiry_start_date: iso(released_at), grade_inquiry_due_date: iso(released_at + 1), late_days: lateDays,
+    },
+  }, world.tokens.instructor);
+  expect(answer.json.status, answer.text).toBe('success');
+}
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0 });
+  world = await createCourseWorld(api);
+  await gradeable('hw1', 'homework', true);
+  await gradeable('hw2', 'homework', true);
+  await gradeable('lab1', 'lab', true);
+  await gradeable('hw_future', 'homework', false);
+  const student = world.users.student.userId;
+  await graded('hw1', student, 8, 0); // on time
+  await graded('hw2', student, 9, 2); // late, within the allowance of 2
+  await graded('lab1', student, 7, 3); // late beyond it
+  await graded('hw_future', student, 10, 0); // not released
+  await graded('hw1', world.users.student2.userId, 4, 1);
+});
+afterAll(() => api.close());
+
+describe('grade summaries', () => {
+  it('generates one summary per user in the reference format', async () => {
+    const answer = await api.call('POST', `${base()}/reports/summaries`, { headers: world.tokens.instructor });
+    expect(answer.json).toEqual({
+      status: 'success',
+      data: { course: `${world.course.term}/${world.course.course}`, summaries: 6, generated_at: expect.any(String), generation: expect.any(String) },
+    });
+    const mine = await api.get(`${base()}/reports/summaries/${world.users.student.userId}`, world.tokens.student);
+    const summary = mine.json.data;
+    expect(Object.keys(summary)).toEqual([
+      'user_id', 'legal_first_name', 'preferred_first_name', 'legal_last_name', 'preferred_last_name',
+      'registration_section', 'rotating_section', 'last_update', 'Homework', 'Lab',
+    ]);
+    expect(summary).toMatchObject({ user_id: world.users.student.userId, legal_first_name: 'Given', registration_section: '1', rotating_section: null });
+    const entry = (key: string, id: string) => summary[key].find((item: { id: string }) => item.id === id);
+    expect(entry('Homework', 'hw1')).toEqual({
+      id: 'hw1', name: 'Title hw1', gradeable_type: 'Electronic File', grade_released_date: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      score: 8, status: 'Good', days_after_deadline: 0, days_charged: 0, autograding_score: 8, tagrading_score: 0, components: [],
+    });
+    expect(entry('Homework', 'hw2')).toMatchObject({ score: 9, status: 'Late', days_after_deadline: 2, days_charged: 2 });
+    expect(entry('Lab', 'lab1')).toMatchObject({ score: 0, status: 'Bad', days_after_deadline: 3, days_charged: 0, autograding_score: 7 });
+    expect(summary.Homework.map((item: { id: string }) => item.id)).toEqual(['hw1', 'hw2']);
+
+    const other = await api.get(`${base()}/reports/summaries/${world.users.student2.userId}`, world.tokens.instructor);
+    expect(other.json.data.Homework.find((item: { id: string }) => item.id === 'hw2')).toMatchObject({ status: 'Unsubmitted', score: 0 });
+  });
+
+  it('lets instructors read all summaries, and students only their own', async () => {
+    await api.call('POST', `${base()}/reports/summaries`, { headers: world.tokens.instructor });
+    const all = await api.get(`${base()}/reports/summaries`, world.tokens.instructor);
+    expect(all.json.data.summaries).toHaveLength(6);
+    expect(all.json.data.generated_at).toEqual(expect.any(String));
+    expect((await api.get(`/courses${base()}/reports/summaries`, world.tokens.instructor)).json).toEqual(all.json);
+    const denied = "You don't have access to this endpoint.";
+    expect((await api.get(`${base()}/reports/summaries`, world.tokens.student)).json.message).toBe(denied);
+    expect((await api.get(`${base()}/reports/summaries`, world.tokens.ta)).json.message).toBe(denied);
+    expect((await api.get(`${base()}/reports/summaries/${world.users.student2.userId}`, world.tokens.student)).json.message).toBe(denied);
+    expect((await api.call('POST', `${base()}/reports/summaries`, { headers: world.tokens.student })).json.message).toBe(denied);
+    expect((await api.call('POST', `${base()}/reports/summaries`, { headers: world.tokens.superuser })).json.message).toBe(denied);
+  });
+
+  it('replaces the previous run as a whole', async () => {
+    const first = await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
+    await graded('hw1', world.users.student.userId, 10, 0);
+    const second = await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
+    expect(await summariesOf(world.course.term, world.course.course, first.generation)).toEqual([]);
+    const current = await api.get(`${base()}/reports/summaries`, world.tokens.instructor);
+    expect(current.json.data.generated_at).toBe(second.generated_at);
+    const scores = current.json.data.summaries.map((summary: { last_update: string }) => summary.last_update);
+    expect(new Set(scores)).toEqual(new Set([second.generated_at]));
+  });
+
+  it('answers an error, never a false success, when generation fails', async () => {
+    vi.stubEnv('SUMMARIES_TABLE', 'no-such-table');
+    try {
+      const answer = await api.call('POST', `${base()}/reports/summaries`, { headers: { ...world.tokens.instructor, Prefer: 'http-status' } });
+      expect(answer.httpStatus).toBe(500);
+      expect(answer.json.status).toBe('error');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('exports all_grades/<user_id>_summary.json files from the admin command line', async () => {
+    await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
+    const folder = await mkdtemp(join(tmpdir(), 'summaries-'));
+    try {
+      const lines: string[] = [];
+      await runAdminCommand(['export-summaries', world.course.term, world.course.course, folder], (line) => lines.push(line));
+      expect(lines[0]).toMatch(/^Wrote 6 summaries/);
+      const files = await readdir(join(folder, 'all_grades'));
+      expect(files).toContain(`${world.users.student.userId}_summary.json`);
+      const summary = JSON.parse(await readFile(join(folder, 'all_grades', `${world.users.student.userId}_summary.json`), 'utf8'));
+      expect(summary.user_id).toBe(world.users.student.userId);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('nightly summaries', () => {
+  it('regenerates every unarchived course; one broken course neither stops the others nor hides', async () => {
+    const extra = await createCourse(world.term, world.users.instructor);
+    const archived = await createCourse(world.term, world.users.instructor);
+    await setArchived(archived.term, archived.course, true);
+    const broken = `${extra.term}/${extra.course}`;
+    const report = await generateAllSummaries({
+      generate: async (course) => {
+        if (`${course.term}/${course.course}` === broken) throw new Error('simulated failure');
+        return generateSummaries(course);
+      },
+    });
+    expect(report.failed).toBe(1);
+    expect(report.succeeded).toBe(report.courses - 1);
+    const { c: archivedCourse } = await getItems({ c: courseRef(archived.term, archived.course) });
+    expect(archivedCourse?.summaries).toBeUndefined();
+    const { c: worldCourse } = await getItems({ c: courseRef(world.course.term, world.course.course) });
+    expect(worldCourse?.summaries?.count).toBe(6);
+  });
+
+  it('runs from a scheduled event through the same function', async () => {
+    const report = await generateHandler({ source: 'aws.scheduler', 'detail-type': 'Scheduled Event' }, lambdaContext());
+    expect(report).toMatchObject({ failed: 0, courses: expect.any(Number), succeeded: expect.any(Number) });
+  });
+
+  it('is on the admin command line', async () => {
+    const lines: string[] = [];
+    await runAdminCommand(['nightly-summaries'], (line) => lines.push(line));
+    expect(lines[0]).toMatch(/^Nightly summaries: \d+ of \d+ courses, \d+ summaries, 0 failed\.$/);
+  });
+});
