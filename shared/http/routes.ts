@@ -30,6 +30,8 @@ export interface RouteDefinition {
    * (sessions, users) come with every route that is not `public` and need not be listed.
    */
   readonly tables?: Readonly<Partial<Record<keyof typeof tables, 'read' | 'read-write'>>>;
+  /** `send`: the handler wakes the grading workers (SQS SendMessage on the grading queue). */
+  readonly queue?: 'send';
 }
 
 export const routes = {
@@ -132,6 +134,7 @@ export const routes = {
     summary:
       'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
     tables: { gradeables: 'read', enrollments: 'read', submissions: 'read-write', jobs: 'read-write', idempotency: 'read-write' },
+    queue: 'send',
   },
   'gradeable-values': {
     method: 'GET',
