@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixtures } from '../grading/fixtures.ts';
+import { startGitServer, type GitServer } from '../support/git-server.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+
+/**
+ * End to end over HTTP: the local API, its in-process grading queue and worker, the runner in a
+ * separate process, and a git server over HTTP serving each student's repository.
+ */
+const SECRET = `secret-${Math.random().toString(36).slice(2)}`;
+let api: TestApi;
+let world: CourseWorld;
+let git: GitServer;
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+
+const gradeables: Record<string, unknown[]> = {
+  pass: [
+    { name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } },
+    { name: 'Has a README', command: 'true', points_available: 1, expect: { files_exist: ['README.md'] } },
+  ],
+  fail: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout: 'Hello, World!\n' } }],
+  loop: [{ name: 'Finishes', command: 'sh loop.sh e2e-loop-marker', points_available: 5, timeout_seconds: 1, expect: { exit_code: 0 } }],
+  flood: [{ name: 'Quiet', command: 'sh flood.sh', points_available: 5, expect: { stdout_contains: 'done' } }],
+  snoop: [{ name: 'Finds no secret', command: 'sh snoop.sh', points_available: 1, expect: { stdout_contains: SECRET } }],
+  missing: [{ name: 'Anything', command: 'true', points_available: 5, expect: { exit_code: 0 } }],
+};
+
+beforeAll(async () => {
+  vi.stubEnv('SECRET_FOR_TEST', SECRET);
+  api = await startTestApi({ workers: 2 });
+  world = await createCourseWorld(api);
+  const student = world.users.student.userId;
+  git = await startGitServer(
+    Object.fromEntries(Object.keys(fixtures).filter((name) => name in gradeables).map((name) => [`${name}-${student}`, fixtures[name]!])),
+  );
+  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  for (const [id, testCases] of Object.entries(gradeables)) {
+    const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
+      id, title: `E2E ${id}`, type: 'Electronic File',
+      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
+      dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
+      autograding: { test_cases: testCases },
+    }, world.tokens.instructor);
+    expect(answer.json.status, answer.text).toBe('success');
+  }
+}, 60_000);
+afterAll(async () => {
+  await api?.close();
+  await git?.close();
+  vi.unstubAllEnvs();
+});
+
+async function submitAndWait(id: string) {
+  const path = `/${world.course.term}/${world.course.course}/gradeable/${id}`;
+  const submitted = await api.postForm(`${path}/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+  expect(submitted.json.status, submitted.text).toBe('success');
+  for (let poll = 0; poll < 200; poll++) {
+    const values = (await api.get(`${path}/values`, world.tokens.student)).json.data;
+    if (values.autograding_complete) return values;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`${id} was not graded in time`);
+}
+
+describe('grading end to end', () => {
+  it('scores a passing repository in full', async () => {
+    const values = await submitAndWait('pass');
+    expect(values).toMatchObject({ total_points: 6, total_percent: 1, queue_position: -1 });
+    expect(values.test_cases.map((test: { testcase_message: string }) => test.testcase_message)).toEqual(['Passed', 'Passed']);
+  });
+
+  it('shows what was expected and what came out when a test fails', async () => {
+    const values = await submitAndWait('fail');
+    expect(values.total_points).toBe(0);
+    const check = values.test_cases[0].autochecks.find((item: { expected: string | null }) => item.expected !== null);
+    expect(check).toMatchObject({ expected: 'Hello, World!\n', actual: 'Goodbye, World!\n' });
+  });
+
+  it('grades a test that never ends as timed out, and leaves no process behind', async () => {
+    const values = await submitAndWait('loop');
+    expect(values.test_cases[0].testcase_message).toBe('Timed out after 1 s');
+    const { execFileSync } = await import('node:child_process');
+    const leftovers = (() => {
+      try {
+        return execFileSync('pgrep', ['-f', 'e2e-loop-marker']).toString().trim();
+      } catch {
+        return '';
+      }
+    })();
+    expect(leftovers).toBe('');
+  });
+
+  it('caps a flood of output', async () => {
+    const values = await submitAndWait('flood');
+    expect(values.total_points).toBe(0);
+    expect(JSON.stringify(values).length).toBeLessThan(100_000);
+  });
+
+  it("keeps the worker's environment and secrets out of student code's reach", async () => {
+    const values = await submitAndWait('snoop');
+    expect(values.total_points).toBe(0);
+    // What the student code printed (the expectation itself names the secret, of course).
+    const text = values.test_cases[0].autochecks.map((check: { actual: string | null; messages: { message: string }[] }) =>
+      [check.actual ?? '', ...check.messages.filter(() => check.actual === null).map((message) => message.message)].join('\n'),
+    ).join('\n');
+    expect(text).toContain('PATH=/usr/local/bin');
+    for (const secret of [SECRET, process.env.DYNAMODB_ENDPOINT!, process.env.SIGNING_SECRET_FILE!, 'AWS_', 'TABLE_PREFIX']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('grades a repository that cannot be checked out with a message, never leaving it stuck', async () => {
+    const values = await submitAndWait('missing');
+    expect(values.total_points).toBe(0);
+    expect(values.test_cases[0]).toMatchObject({ name: 'Checkout', testcase_message: expect.stringMatching(/^Could not check out the repository/) });
+  });
+});
