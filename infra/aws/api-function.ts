@@ -4,7 +4,7 @@ import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
@@ -59,13 +59,8 @@ export class ApiFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: `${PROJECT_ROOT}functions/${props.handler}.ts`,
-      handler: 'handler',
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`),
       description: props.description,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
       // Below API Gateway's 30 s, above the DynamoDB client's own retries and time-outs, so a slow
       // dependency ends in the handler's error envelope rather than a gateway 503.
@@ -76,17 +71,6 @@ export class ApiFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'course-submission-api',
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_SHIM,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        forceDockerBundling: false,
-        logLevel: LogLevel.WARNING,
       },
     });
 
@@ -107,6 +91,32 @@ export class ApiFunction extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
   }
+}
+
+/**
+ * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
+ * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
+ */
+export function bundledCode(entry: string) {
+  return {
+    entry,
+    handler: 'handler',
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+    runtime: Runtime.NODEJS_24_X,
+    architecture: Architecture.ARM_64,
+    bundling: {
+      format: OutputFormat.ESM,
+      mainFields: ['module', 'main'],
+      banner: REQUIRE_SHIM,
+      minify: true,
+      sourceMap: true,
+      sourcesContent: false,
+      bundleAwsSDK: true,
+      forceDockerBundling: false,
+      logLevel: LogLevel.WARNING,
+    },
+  } satisfies NodejsFunctionProps;
 }
 
 /** Bundling must never fall back to Docker (there may be none): fail clearly instead. */
