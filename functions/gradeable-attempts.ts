@@ -1,13 +1,13 @@
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { readableTarget, submissionReads } from '#shared/submissions/reading.ts';
+import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
 import { attempts } from '#shared/submissions/submission.ts';
 
 export const handler = endpoint('gradeable-attempts', {
   reads: submissionReads,
-  handle: ({ caller, enrollment, query, items }) => {
+  handle: async ({ caller, enrollment, query, items, params }) => {
     if (!items.gradeable) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return attempts(items.submission);
+    return attempts(await submissionToShow(items.gradeable, items, params));
   },
 });

@@ -1,13 +1,13 @@
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { readableTarget, submissionReads } from '#shared/submissions/reading.ts';
+import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
 import { gradeableValues } from '#shared/submissions/submission.ts';
 
 export const handler = endpoint('gradeable-values', {
   reads: submissionReads,
-  handle: ({ caller, enrollment, query, items }) => {
+  handle: async ({ caller, enrollment, query, items, params }) => {
     if (!items.gradeable) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return gradeableValues(items.submission, items.queue?.head ?? 0, { showHidden: (enrollment?.group ?? 4) < 4 });
+    return gradeableValues(await submissionToShow(items.gradeable, items, params), items.queue?.head ?? 0, { showHidden: (enrollment?.group ?? 4) < 4 });
   },
 });

@@ -3,13 +3,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
-import { isValidCode, type Course } from '#shared/courses/course.ts';
+import { isActiveMember, isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { gradeableRef } from '#shared/data/gradeables.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
+import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { ApiFailure } from '#shared/http/failures.ts';
@@ -39,6 +42,8 @@ Commands:
   archive-course <term> <course> | unarchive-course <term> <course>
   set-access-group <term> <course> <group>
       Moves a course to another access group (a new name gives it a group of its own).
+  create-team <term> <course> <gradeable_id> <team_id> <user_id>...
+      Forms a team for a team gradeable; its members then submit as the team.
   generate-summaries <term> <course>
       Generates the course's grade summaries now.
   export-summaries <term> <course> <folder>
@@ -166,6 +171,24 @@ export async function runAdminCommand(
       );
       for (const { line, reason } of rejected) print(`Rejected line ${line}: ${reason}`);
       return;
+    }
+    case 'create-team': {
+      const course = await requireCourse(rest);
+      const [, , gradeableId, teamId, ...members] = rest;
+      if (!gradeableId || !teamId || members.length === 0) throw new UsageError('Give the gradeable, a team id and its members.');
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(teamId)) throw new UsageError('A team id is 1–64 letters, digits, _ or -.');
+      const { gradeable } = await getItems({ gradeable: gradeableRef(course.term, course.course, gradeableId) });
+      if (!gradeable?.team_gradeable) throw new UsageError(`${gradeableId} is not a team gradeable of ${course.term}/${course.course}.`);
+      if (members.length > gradeable.team_gradeable.team_size_max) {
+        throw new UsageError(`Teams of ${gradeableId} have at most ${gradeable.team_gradeable.team_size_max} members.`);
+      }
+      const enrollments = await getItems(Object.fromEntries(members.map((userId) => [userId, enrollmentRef(course.term, course.course, userId)])));
+      const strangers = members.filter((userId) => !enrollments[userId] || !isActiveMember(enrollments[userId]!));
+      if (strangers.length > 0) throw new UsageError(`Not in the course: ${strangers.join(', ')}.`);
+      if (!(await createTeam(course.term, course.course, gradeableId, teamId, members))) {
+        throw new UsageError(`The team ${teamId} exists already, or one of its members is on another team.`);
+      }
+      return print(`Team ${teamId} of ${gradeableId}: ${members.join(', ')}.`);
     }
     case 'generate-summaries': {
       const report = await generateSummaries(await requireCourse(rest));

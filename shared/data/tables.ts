@@ -71,6 +71,13 @@ export const tables = {
     partitionKey: 'gradeableKey',
     sortKey: 'ownerId',
   },
+  /** Teams of team gradeables: `team#<teamId>` lists the members, `member#<userId>` names a member's team. */
+  teams: {
+    id: 'Teams',
+    environmentVariable: 'TEAMS_TABLE',
+    partitionKey: 'gradeableKey',
+    sortKey: 'entry',
+  },
   /** Full grading results of every version. */
   results: {
     id: 'Results',

@@ -133,7 +133,7 @@ export const routes = {
     access: 'course:member',
     summary:
       'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
-    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read-write', jobs: 'read-write', idempotency: 'read-write' },
+    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read-write', jobs: 'read-write', idempotency: 'read-write' },
     queue: 'send',
   },
   'gradeable-values': {
@@ -141,14 +141,14 @@ export const routes = {
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/values',
     access: 'course:member',
     summary: "Submission and autograding state of the caller's (or, for staff, user_id's) active version.",
-    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read', jobs: 'read' },
+    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read', jobs: 'read' },
   },
   'gradeable-attempts': {
     method: 'GET',
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
     access: 'course:member',
     summary: "The caller's (or, for staff, user_id's) versions, newest first.",
-    tables: { gradeables: 'read', enrollments: 'read', submissions: 'read' },
+    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read', jobs: 'read' },
   },
   'generate-summaries': {
     method: 'POST',
@@ -163,6 +163,7 @@ export const routes = {
       users: 'read',
       gradeables: 'read',
       submissions: 'read',
+      teams: 'read',
     },
   },
   'list-summaries': {

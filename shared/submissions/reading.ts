@@ -2,7 +2,11 @@ import { courseGroups, isActiveMember, type Enrollment } from '#shared/courses/c
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/data/gradeables.ts';
 import { queueRef } from '#shared/data/jobs.ts';
+import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
+import { teamMembershipRef } from '#shared/data/teams.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import type { Submission } from './submission.ts';
 import { isValidGradeableId } from '#shared/gradeables/gradeable.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import { invalidInput, notFound } from '#shared/http/failures.ts';
@@ -21,8 +25,24 @@ export function submissionReads({ params, query, userId }: ReadScope) {
     gradeable: gradeableRef(term, course, gradeableId),
     target: enrollmentRef(term, course, target),
     submission: submissionRef(term, course, gradeableId, target),
+    membership: teamMembershipRef(term, course, gradeableId, target),
     queue: queueRef(),
   };
+}
+
+/**
+ * The submission to show: the user's own, or on team gradeables their team's (one more read,
+ * since the team is known only once the membership is).
+ */
+export async function submissionToShow(
+  gradeable: GradeableDocument,
+  loaded: { submission?: Submission; membership?: { teamId: string } },
+  params: Readonly<Record<string, string | undefined>>,
+): Promise<Submission | undefined> {
+  if (!gradeable.team_gradeable) return loaded.submission;
+  if (!loaded.membership) return undefined;
+  const { team } = await getItems({ team: submissionRef(params.semester!, params.course!, gradeable.id, loaded.membership.teamId) });
+  return team;
 }
 
 /**

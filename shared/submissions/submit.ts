@@ -6,6 +6,7 @@ import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer } from '#shared/data/idempotency.ts';
 import { putJob, queueRef, takeTicket } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
+import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { ApiFailure, invalidInput, notFound } from '#shared/http/failures.ts';
@@ -45,6 +46,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (!gradeable || !open) throw notFound(`Invalid gradeable id '${context.gradeableId}'`);
   if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw invalidInput(ONLY_VCS);
   if (target !== caller.userId) await requireStudentOf(course, target);
+  const ownerId = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : target;
 
   const late = daysLate(now, gradeable.dates.submission_due_date);
   const refusal = lateRefusal(late, gradeable.dates);
@@ -53,7 +55,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const idempotency = context.idempotencyKey
     ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, body) }
     : undefined;
-  const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId: target };
+  const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -85,6 +87,13 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     return answer;
   }
   throw new Error('Could not queue the submission: too much contention');
+}
+
+/** On team gradeables a submission belongs to the submitter's team. */
+async function teamOf(course: Course, gradeableId: string, userId: string): Promise<string> {
+  const { membership } = await getItems({ membership: teamMembershipRef(course.term, course.course, gradeableId, userId) });
+  if (!membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  return membership.teamId;
 }
 
 async function requireStudentOf(course: Course, userId: string): Promise<void> {

@@ -5,6 +5,7 @@ import { allCourses, switchSummaries } from '#shared/data/courses.ts';
 import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
+import { teamsOfGradeable } from '#shared/data/teams.ts';
 import { logger } from '#shared/logger.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { releasedGradeables, userSummary } from './summary.ts';
@@ -27,16 +28,25 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
   const [members, documents] = await Promise.all([membersOf(course), gradeablesOfCourse(course.term, course.course)]);
   const gradeables = releasedGradeables(documents, now);
   const submissions = new Map<string, Map<string, Submission>>();
+  const teams = new Map<string, Map<string, string>>();
   await Promise.all(
     gradeables
       .filter((document) => document.type === 'Electronic File')
       .map(async (document) => {
-        const list = await submissionsOfGradeable(course.term, course.course, document.id);
+        const [list, members] = await Promise.all([
+          submissionsOfGradeable(course.term, course.course, document.id),
+          document.team_gradeable ? teamsOfGradeable(course.term, course.course, document.id) : undefined,
+        ]);
         submissions.set(document.id, new Map(list.map((submission) => [submission.ownerId, submission])));
+        if (members) teams.set(document.id, members);
       }),
   );
+  const submissionOf = (gradeableId: string, userId: string) => {
+    const owner = teams.has(gradeableId) ? teams.get(gradeableId)!.get(userId) : userId;
+    return owner === undefined ? undefined : submissions.get(gradeableId)?.get(owner);
+  };
   const summaries = members.map(({ person, enrollment }) =>
-    userSummary(person, enrollment, gradeables, (gradeableId, userId) => submissions.get(gradeableId)?.get(userId), {
+    userSummary(person, enrollment, gradeables, submissionOf, {
       timeZone: course.timeZone,
       generatedAt,
     }),

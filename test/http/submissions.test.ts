@@ -298,3 +298,32 @@ async function notify(times: number) {
   const { notifyWorkers } = await import('#shared/grading/queue.ts');
   for (let i = 0; i < times; i++) await notifyWorkers(i);
 }
+
+describe('team gradeables', () => {
+  it('lets any member submit for the team, and every member sees the team submission', async () => {
+    const { runAdminCommand } = await import('#infra/admin/commands.ts');
+    const id = uniqueCode('team');
+    const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
+      id, title: 'Team project', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' },
+      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
+      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5) },
+    }, world.tokens.instructor);
+    expect(answer.json.status, answer.text).toBe('success');
+    expect((await submit(id, 'student')).json.message).toBe(`${world.users.student.userId} is not on a team for this gradeable.`);
+
+    const lines: string[] = [];
+    const team = uniqueCode('t');
+    await runAdminCommand(['create-team', world.course.term, world.course.course, id, team, world.users.student.userId, world.users.student2.userId], (line) => lines.push(line));
+    expect(lines[0]).toMatch(new RegExp(`^Team ${team} of ${id}`));
+    await expect(
+      runAdminCommand(['create-team', world.course.term, world.course.course, id, uniqueCode('t'), world.users.student.userId], () => {}),
+    ).rejects.toThrow(/another team/);
+
+    expect((await submit(id, 'student')).json.data).toBe('Successfully uploaded version 1 for Team project');
+    expect((await submit(id, 'student2')).json.data).toBe('Successfully uploaded version 2 for Team project');
+    const seenByStudent = (await values(id, 'student')).json.data;
+    expect(seenByStudent).toMatchObject({ has_submission: true, highest_version: 2 });
+    const attempts = (await api.get(path(id, 'attempts'), world.tokens.student)).json.data;
+    expect(attempts.map((attempt: { submitted_by: string }) => attempt.submitted_by)).toEqual([world.users.student2.userId, world.users.student.userId]);
+  });
+});
