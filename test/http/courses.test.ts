@@ -77,6 +77,8 @@ describe('GET /api/courses', () => {
     const asSuperuser = await api.get(`/courses?user_id=${world.users.student.userId}`, world.tokens.superuser);
     expect(asSuperuser.json.data.unarchived_courses).toHaveLength(1);
     expect((await api.get(`/courses?user_id=${world.users.student.userId}`, world.tokens.faculty)).json).toEqual(FORBIDDEN);
+    const hostile = await api.get(`/courses?user_id=${'x'.repeat(3000)}`, world.tokens.superuser);
+    expect(hostile.json).toEqual({ status: 'success', data: { unarchived_courses: [], archived_courses: [] } });
     expect((await api.get('/courses', {})).json.message).toBe('Unauthenticated access. Please log in.');
   });
 });
