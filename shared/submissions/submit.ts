@@ -52,6 +52,9 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const refusal = lateRefusal(late, gradeable.dates);
   if (refusal) throw invalidInput(refusal);
 
+  if (context.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(context.idempotencyKey)) {
+    throw invalidInput('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+  }
   const idempotency = context.idempotencyKey
     ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, body) }
     : undefined;

@@ -129,6 +129,10 @@ describe('submitting a VCS gradeable', () => {
     const reused = await submit(id, 'student', { git_repo_id: 'other' }, key);
     expect(reused.json.message).toBe('This Idempotency-Key was already used for a different request.');
     expect((await submit(id, 'student', {}, { 'Idempotency-Key': uniqueCode('key') })).json.data).toMatch(/version 2/);
+    expect((await submit(id, 'student', {}, { 'Idempotency-Key': 'k'.repeat(3000) })).json.message).toBe(
+      'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
+    );
+    expect((await values(id, 'student')).json.data.highest_version).toBe(2);
   });
 });
 
