@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { App, Stack } from 'aws-cdk-lib';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { bundledCode, PROJECT_ROOT } from '#infra/aws/api-function.ts';
+import { routes } from '#shared/http/routes.ts';
+import { kb, median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
+
+const SECTION = 'Cold start';
+const RUNS = 20;
+const WARM_UP_RUNS = 1;
+const TARGET = 1.3;
+const BASELINE = 'baseline: one GetItem';
+const run = promisify(execFile);
+
+interface Bundle {
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+  /** Bytes in the output by contributor (an npm package, or a project folder). */
+  readonly contributors: Map<string, number>;
+}
+
+/** Every function the stack deploys, plus the pipeline's when their handlers exist. */
+export function functionNames(): string[] {
+  const extra = ['not-found', 'grading-worker', 'grading-runner'].filter((name) => existsSync(`${PROJECT_ROOT}functions/${name}.ts`));
+  return [...Object.keys(routes), ...extra];
+}
+
+/**
+ * Bundles each function with the CDK stack's own settings (`bundledCode` of
+ * infra/aws/api-function.ts, through NodejsFunction and CDK's local esbuild bundling, plus a
+ * metafile), then imports each bundle in fresh Node processes, round after round, and compares
+ * size and median import time with the one-GetItem baseline.
+ */
+export async function measureColdStart(): Promise<SectionResult> {
+  const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
+  try {
+    const entries: [string, string][] = [
+      [BASELINE, `${PROJECT_ROOT}bench/baseline/get-item.ts`],
+      ...functionNames().map((name): [string, string] => [name, `${PROJECT_ROOT}functions/${name}.ts`]),
+    ];
+    progress(`cold start: bundling ${entries.length} entries with the CDK stack's esbuild settings`);
+    const bundles = entries.map(([name, entry], index) => bundle(name, entry, join(outdir, String(index))));
+
+    progress(`cold start: importing each bundle in ${WARM_UP_RUNS + RUNS} fresh Node ${process.versions.node} processes`);
+    const times = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+    for (let round = 0; round < WARM_UP_RUNS + RUNS; round++) {
+      // Rotate the order each round, so no bundle always runs right after another.
+      const order = bundles.map((_, index) => bundles[(index + round) % bundles.length]!);
+      for (const b of order) {
+        const time = await importTime(b.file);
+        if (round >= WARM_UP_RUNS) times.get(b.name)!.push(time);
+      }
+    }
+    return report(bundles, times);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+function bundle(name: string, entry: string, outdir: string): Bundle {
+  const app = new App({ outdir });
+  const code = bundledCode(entry);
+  // The stack's settings untouched; `metafile` only adds index.meta.json beside the bundle.
+  new NodejsFunction(new Stack(app, 'Bench'), 'Function', { ...code, bundling: { ...code.bundling, metafile: true } });
+  const asset = readdirSync(outdir).find((file) => file.startsWith('asset.'));
+  if (!asset) throw new Error(`CDK produced no bundle for ${name}`);
+  const file = join(outdir, asset, 'index.mjs');
+  const meta = JSON.parse(readFileSync(join(outdir, asset, 'index.meta.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  const contributors = new Map<string, number>();
+  for (const output of Object.values(meta.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const key = contributor(input);
+      contributors.set(key, (contributors.get(key) ?? 0) + bytesInOutput);
+    }
+  }
+  return { name, file, bytes: statSync(file).size, contributors };
+}
+
+/** `@aws-sdk/client-dynamodb`, `jose`, or a project folder such as `shared/auth`. */
+function contributor(input: string): string {
+  const modules = input.lastIndexOf('node_modules/');
+  if (modules >= 0) {
+    const parts = input.slice(modules + 'node_modules/'.length).split('/');
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  }
+  return input.split('/').slice(0, 2).join('/');
+}
+
+/** Milliseconds from `import()` to its settling, in a fresh process with a Lambda-like environment. */
+async function importTime(file: string): Promise<number> {
+  const script = 'const t=performance.now();await import(process.env.BUNDLE_URL);process.stdout.write(String(performance.now()-t));';
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      PATH: process.env.PATH,
+      BUNDLE_URL: pathToFileURL(file).href,
+      AWS_REGION: 'us-east-1',
+      // As the stack configures every function.
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'course-submission-api',
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+    },
+  });
+  return Number(stdout);
+}
+
+function report(bundles: readonly Bundle[], times: Map<string, number[]>): SectionResult {
+  const baseline = bundles[0]!;
+  const baseTime = median(times.get(baseline.name)!);
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  for (const b of bundles) {
+    const time = median(times.get(b.name)!);
+    const timeRatio = time / baseTime;
+    const sizeRatio = b.bytes / baseline.bytes;
+    const isBaseline = b === baseline;
+    rows.push({
+      section: SECTION,
+      name: isBaseline ? `${b.name} (bundle, import)` : b.name,
+      target: isBaseline ? '—' : `import ≤ ${TARGET}× baseline`,
+      baseline: isBaseline ? '—' : `${kb(baseline.bytes)}, ${ms(baseTime)}`,
+      measured: `${kb(b.bytes)} (${ratio(sizeRatio)}), import ${ms(time)} (${ratio(timeRatio)})`,
+      met: isBaseline ? undefined : timeRatio <= TARGET,
+    });
+    if (!isBaseline && timeRatio > TARGET) {
+      notes.push(`- **${b.name}** imports in ${ratio(timeRatio)} the baseline's time, ${kb(b.bytes - baseline.bytes)} more code. Beyond the baseline it carries: ${heaviest(b, baseline)}.`);
+    }
+  }
+  return { rows, notes };
+}
+
+/** The largest contributors a bundle has beyond the baseline's, from the esbuild metafiles. */
+function heaviest(b: Bundle, baseline: Bundle): string {
+  const extra = [...b.contributors]
+    .map(([name, bytes]) => [name, bytes - (baseline.contributors.get(name) ?? 0)] as const)
+    .filter(([, bytes]) => bytes >= 4096)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 6);
+  return extra.length === 0 ? 'nothing over 4 KB' : extra.map(([name, bytes]) => `${name} +${kb(bytes)}`).join(', ');
+}

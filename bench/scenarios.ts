@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { routes } from '#shared/http/routes.ts';
+import type { ApiEvent } from '#shared/http/types.ts';
+import { request, sessionToken, submitEvent, vcsGradeable, type World } from './world.ts';
+
+/** The round-trip budget of an endpoint (issue 8). */
+export type Kind = 'read' | 'write' | 'token-issue' | 'batch';
+
+/** A realistic successful call of one endpoint against the bench world. */
+export interface Scenario {
+  readonly route: string;
+  readonly kind: Kind;
+  /** Builds the event of call number `i`; may prepare data first (untimed: it runs before the clock starts). */
+  readonly prepare: (i: number) => Promise<ApiEvent>;
+  /** Calls timed for latency (after warm-up). */
+  readonly iterations: number;
+}
+
+export const waveTarget: Record<Kind, number | undefined> = { read: 1, write: 2, 'token-issue': 2, batch: undefined };
+export const waveTargetText: Record<Kind, string> = {
+  read: '1 round trip',
+  write: '≤ 2 round trips',
+  'token-issue': '2 round trips',
+  batch: 'linear (see scale)',
+};
+
+const unique = () => randomUUID().slice(0, 8);
+
+/**
+ * One scenario per route of the route table that the bench knows how to call; routes added later
+ * show up as "no scenario" until one is written here.
+ */
+export function scenarios(world: World): Scenario[] {
+  const { course, gradeableId, tokens, users } = world;
+  const base = `/api/${course.term}/${course.course}`;
+  const get = (path: string, token: string, query?: Record<string, string>) => async () => request('GET', path, { token, query });
+  const known: Record<string, Omit<Scenario, 'route'>> = {
+    'issue-token': {
+      kind: 'token-issue',
+      iterations: 15,
+      prepare: async () => request('POST', '/api/token', { form: { user_id: users.login.userId, password: users.login.password } }),
+    },
+    'invalidate-token': {
+      kind: 'write',
+      iterations: 100,
+      // A logout needs a live token each time: its session is written before the call.
+      prepare: async () => request('POST', '/api/token/invalidate', { token: await sessionToken(users.logout.userId) }),
+    },
+    'token-info': { kind: 'read', iterations: 200, prepare: get('/api/token', tokens.student) },
+    me: { kind: 'read', iterations: 200, prepare: get('/api/me', tokens.student) },
+    'list-courses': { kind: 'read', iterations: 200, prepare: get('/api/courses', tokens.student) },
+    'create-course': {
+      kind: 'write',
+      iterations: 100,
+      prepare: async () =>
+        request('POST', '/api/courses', {
+          token: tokens.instructor,
+          json: {
+            course_semester: course.term,
+            course_title: `bench_${unique()}`,
+            head_instructor: users.instructor.userId,
+            base_course_semester: course.term,
+            base_course_title: course.course,
+          },
+        }),
+    },
+    'course-users': { kind: 'read', iterations: 200, prepare: get(`${base}/users`, tokens.instructor) },
+    'course-graders': { kind: 'read', iterations: 200, prepare: get(`${base}/graders`, tokens.instructor) },
+    'create-term': {
+      kind: 'write',
+      iterations: 100,
+      prepare: async () =>
+        request('POST', '/api/terms', {
+          token: tokens.superuser,
+          json: { term_id: `b${unique()}`, term_name: 'Bench Term', start_date: '2027-01-10', end_date: '2027-05-10' },
+        }),
+    },
+    'upload-gradeable': {
+      kind: 'write',
+      iterations: 100,
+      prepare: async () => request('POST', `${base}/upload`, { token: tokens.instructor, json: vcsGradeable(`hw_${unique()}`) }),
+    },
+    'download-gradeable': { kind: 'read', iterations: 200, prepare: get(`${base}/${gradeableId}/download`, tokens.instructor) },
+    'list-gradeables': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeables`, tokens.student) },
+    'submit-vcs': { kind: 'write', iterations: 100, prepare: async () => submitEvent(world, 'submitter') },
+    'gradeable-values': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
+    'gradeable-attempts': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
+    // The grade summaries (when their routes exist): generate first, so the reads find a generation.
+    'generate-summaries': {
+      kind: 'batch',
+      iterations: 20,
+      prepare: async () => request('POST', `${base}/reports/summaries`, { token: tokens.instructor }),
+    },
+    'list-summaries': { kind: 'read', iterations: 200, prepare: get(`${base}/reports/summaries`, tokens.instructor) },
+    'user-summary': {
+      kind: 'read',
+      iterations: 200,
+      prepare: get(`${base}/reports/summaries/${users.student.userId}`, tokens.student),
+    },
+  };
+  return Object.keys(routes).flatMap((route) => {
+    const scenario = known[route];
+    return scenario ? [{ route, ...scenario }] : [];
+  });
+}
+
+/** Routes of the table without a scenario here (reported, not measured). */
+export const unscripted = (world: World) => {
+  const scripted = new Set(scenarios(world).map((scenario) => scenario.route));
+  return Object.keys(routes).filter((route) => !scripted.has(route));
+};

@@ -1,0 +1,122 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon, { type Result } from 'autocannon';
+import { credentialsTableName } from '#shared/data/credentials.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { queueRef } from '#shared/data/jobs.ts';
+import { sessionRef } from '#shared/data/sessions.ts';
+import { submissionRef } from '#shared/data/submissions.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { userRef } from '#shared/data/users.ts';
+import { ms, progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
+import type { BaselineConfig } from './baseline/http-server.ts';
+import { createUser } from '../test/support/users.ts';
+import { createWorld, type World } from './world.ts';
+
+const SECTION = 'Local HTTP throughput';
+const CONNECTIONS = 10;
+const SECONDS = 6;
+const WARM_UP_SECONDS = 1;
+const TARGET = 0.8;
+const LOGIN_USERS = 20;
+
+/**
+ * GET …/values and POST /api/token through the local API server (infra/local/server.ts, workers: 0)
+ * under autocannon load, against plain node:http baselines making the same DynamoDB requests.
+ * Each server runs in a process of its own; the load comes from this one.
+ */
+export async function measureThroughput(): Promise<SectionResult> {
+  progress('throughput: setting up');
+  const world = await createWorld();
+  const logins = await Promise.all(Array.from({ length: LOGIN_USERS }, () => createUser('user', 'load')));
+  const { course, gradeableId, tokens } = world;
+  const valuesPath = `/api/${course.term}/${course.course}/gradeable/${gradeableId}/values`;
+  const valuesRequest = { method: 'GET', path: valuesPath, headers: { authorization: tokens.student, prefer: 'http-status' } };
+  let next = 0;
+  const tokenRequest = {
+    method: 'POST',
+    path: '/api/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', prefer: 'http-status' },
+    // Users in turn, so concurrent logins rarely race for one user's session.
+    setupRequest: (request: object) => {
+      const user = logins[next++ % logins.length]!;
+      return { ...request, body: new URLSearchParams({ user_id: user.userId, password: user.password }).toString() };
+    },
+  };
+
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const valuesBaseline: BaselineConfig = { batchGet: valuesBatchGet(world) };
+  const tokenBaseline: BaselineConfig = { credentialsTable: credentialsTableName(), sessionsTable: tableName(tables.sessions) };
+  for (const [name, request, baselineKind, baselineConfig, note] of [
+    ['GET …/gradeable/{id}/values', valuesRequest, 'values', valuesBaseline, 'one BatchGetItem'],
+    ['POST /api/token', tokenRequest, 'token', tokenBaseline, 'Query + scrypt + TransactWriteItems'],
+  ] as const) {
+    const service = await load(`${name}: local API`, 'api', {}, request);
+    const baseline = await load(`${name}: baseline`, baselineKind, baselineConfig, request);
+    const relative = service.requests.average / baseline.requests.average;
+    const failed = service.non2xx + service.errors + service.timeouts;
+    const met = relative >= TARGET && failed === 0;
+    rows.push({
+      section: SECTION,
+      name: `${name} (${CONNECTIONS} connections, ${SECONDS} s)`,
+      target: `≥ ${TARGET}× baseline`,
+      baseline: `node:http + ${note}: ${summary(baseline)}`,
+      measured: `${summary(service)} (${ratio(relative)})`,
+      met,
+    });
+    if (!met) {
+      notes.push(
+        `- **${name}**: ${ratio(relative)} the baseline's throughput${failed ? `, ${failed} failed requests` : ''}. The local server turns each request into an API Gateway event and runs the whole middy stack (JWT verification with jose, header/body parsing, the envelope) on one event loop shared with the SDK's request signing; the baseline does only the DynamoDB requests.`,
+      );
+    }
+  }
+  return { rows, notes };
+}
+
+/** The BatchGetItem the values call makes for the bench's student (the token check's and the handler's items). */
+function valuesBatchGet(world: World): BaselineConfig['batchGet'] {
+  const { course, gradeableId, users } = world;
+  const userId = users.student.userId;
+  const refs = [
+    sessionRef(userId),
+    userRef(userId),
+    courseRef(course.term, course.course),
+    enrollmentRef(course.term, course.course, userId),
+    gradeableRef(course.term, course.course, gradeableId),
+    submissionRef(course.term, course.course, gradeableId, userId),
+    queueRef(),
+  ];
+  const requestItems: Record<string, { Keys: Record<string, string>[]; ConsistentRead: true }> = {};
+  for (const ref of refs) (requestItems[tableName(ref.table)] ??= { Keys: [], ConsistentRead: true }).Keys.push(ref.key);
+  return requestItems;
+}
+
+async function load(label: string, kind: string, config: BaselineConfig, request: object): Promise<Result> {
+  const child = fork(new URL('./throughput-server.ts', import.meta.url), [kind], {
+    env: { ...process.env, BENCH_BASELINE: JSON.stringify(config) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+    progress(`throughput: ${label}`);
+    await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, requests: [request] });
+    return await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: [request] });
+  } finally {
+    await stop(child);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.disconnect();
+  await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);
+}
+
+const summary = (result: Result) =>
+  `${result.requests.average.toFixed(0)} req/s, p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}${
+    result.non2xx + result.errors + result.timeouts ? `, ${result.non2xx + result.errors + result.timeouts} failed` : ''
+  }`;
