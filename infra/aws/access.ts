@@ -9,6 +9,8 @@ export interface FunctionAccess {
   readonly tables: ReadonlyMap<TableKey, TableAccess>;
   /** Whether it signs or verifies tokens, so reads the signing secret. */
   readonly signingSecret: boolean;
+  /** Whether it wakes the grading workers, so sends to the grading queue. */
+  readonly sendsToGradingQueue: boolean;
 }
 
 /** The token check reads these for every route that is not `public` (one BatchGetItem). */
@@ -25,5 +27,14 @@ export function functionAccess(route: RouteDefinition): FunctionAccess {
     tables: granted,
     // Routes that are not public verify tokens; a public route that writes sessions issues them.
     signingSecret: route.access !== 'public' || granted.get('sessions') === 'read-write',
+    sendsToGradingQueue: route.queue === 'send',
   };
 }
+
+/** What the grading worker uses (`shared/grading/worker.ts`): it claims jobs, records versions' states and results. */
+export const GRADING_WORKER_TABLES: ReadonlyMap<TableKey, TableAccess> = new Map([
+  ['jobs', 'read-write'],
+  ['submissions', 'read-write'],
+  ['results', 'read-write'],
+  ['gradeables', 'read'],
+]);

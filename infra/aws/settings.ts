@@ -10,11 +10,20 @@ export interface DeploymentSettings {
   /** `throttleRate` / `throttleBurst`: the API stage's steady requests per second and burst. */
   readonly throttleRate: number;
   readonly throttleBurst: number;
+  /**
+   * `summariesSchedule` / `summariesTimeZone`: when the nightly run regenerates the grade summaries
+   * of every unarchived course, as an EventBridge Scheduler `cron(…)` or `rate(…)` expression read
+   * in an IANA time zone.
+   */
+  readonly summariesSchedule: string;
+  readonly summariesTimeZone: string;
 }
 
 export const DEFAULT_STAGE = 'dev';
 export const DEFAULT_THROTTLE_RATE = 50;
 export const DEFAULT_THROTTLE_BURST = 100;
+export const DEFAULT_SUMMARIES_SCHEDULE = 'cron(0 3 * * ? *)';
+export const DEFAULT_SUMMARIES_TIME_ZONE = 'UTC';
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const stage = String(node.tryGetContext('stage') ?? DEFAULT_STAGE);
@@ -27,7 +36,36 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     corsOrigins: origins(node.tryGetContext('corsOrigins')),
     throttleRate: positiveNumber('throttleRate', node.tryGetContext('throttleRate'), DEFAULT_THROTTLE_RATE),
     throttleBurst: positiveNumber('throttleBurst', node.tryGetContext('throttleBurst'), DEFAULT_THROTTLE_BURST),
+    summariesSchedule: scheduleExpression(node.tryGetContext('summariesSchedule')),
+    summariesTimeZone: timeZone(node.tryGetContext('summariesTimeZone')),
   };
+}
+
+/** A recurring EventBridge Scheduler expression: `cron(` six fields `)` or `rate(` n unit `)`. */
+function scheduleExpression(value: unknown): string {
+  if (value === undefined || value === null || value === '') return DEFAULT_SUMMARIES_SCHEDULE;
+  const expression = String(value).trim();
+  const cron = /^cron\((.*)\)$/.exec(expression)?.[1]?.trim().split(/\s+/);
+  const rate = /^rate\([1-9]\d* (minutes?|hours?|days?)\)$/.test(expression);
+  if (!rate && cron?.length !== 6) {
+    throw new Error(
+      `Context "summariesSchedule" takes a cron(minutes hours day-of-month month day-of-week year) or rate(n unit) expression, not "${expression}"`,
+    );
+  }
+  return expression;
+}
+
+function timeZone(value: unknown): string {
+  if (value === undefined || value === null || value === '') return DEFAULT_SUMMARIES_TIME_ZONE;
+  const zone = String(value).trim();
+  try {
+    // IANA names only: Node also knows offsets like +01:00, which EventBridge Scheduler refuses.
+    if (!/^[A-Z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) throw new RangeError(zone);
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new Error(`Context "summariesTimeZone" takes an IANA time zone like UTC or America/New_York, not "${zone}"`);
+  }
+  return zone;
 }
 
 function origins(value: unknown): string[] {

@@ -14,6 +14,8 @@ beforeAll(() => {
       corsOrigins: 'https://app.example.edu, https://ide.example.edu',
       throttleRate: '10',
       throttleBurst: 20,
+      summariesSchedule: 'cron(30 1 ? * MON-FRI *)',
+      summariesTimeZone: 'America/New_York',
     },
     { bundle: false },
   );
@@ -49,13 +51,36 @@ describe('a production stage from context', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
   });
+
+  it('schedules the nightly summaries as configured', () => {
+    synth.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(30 1 ? * MON-FRI *)',
+      ScheduleExpressionTimezone: 'America/New_York',
+    });
+  });
 });
 
 describe('deployment settings', () => {
   const settings = (context: Record<string, unknown>) => deploymentSettings(new App({ context }).node);
 
-  it('defaults to a dev stage without CORS, at 50 requests per second with bursts of 100', () => {
-    expect(settings({})).toEqual({ stage: 'dev', production: false, corsOrigins: [], throttleRate: 50, throttleBurst: 100 });
+  it('defaults to a dev stage without CORS, at 50 requests per second with bursts of 100, summaries at 03:00 UTC', () => {
+    expect(settings({})).toEqual({
+      stage: 'dev',
+      production: false,
+      corsOrigins: [],
+      throttleRate: 50,
+      throttleBurst: 100,
+      summariesSchedule: 'cron(0 3 * * ? *)',
+      summariesTimeZone: 'UTC',
+    });
+  });
+
+  it('takes the summaries schedule as a cron or rate expression in an IANA time zone', () => {
+    expect(settings({ summariesSchedule: 'rate(12 hours)', summariesTimeZone: 'Europe/Berlin' })).toMatchObject({
+      summariesSchedule: 'rate(12 hours)',
+      summariesTimeZone: 'Europe/Berlin',
+    });
+    expect(settings({ summariesSchedule: ' cron(0 4 * * ? *) ' }).summariesSchedule).toBe('cron(0 4 * * ? *)');
   });
 
   it('takes CORS origins as a comma list (-c) or an array (cdk.json)', () => {
@@ -72,5 +97,10 @@ describe('deployment settings', () => {
     expect(() => settings({ corsOrigins: 'app.example.edu/path' })).toThrow(/corsOrigins/);
     expect(() => settings({ throttleRate: 'fast' })).toThrow(/throttleRate/);
     expect(() => settings({ throttleBurst: 0 })).toThrow(/throttleBurst/);
+    expect(() => settings({ summariesSchedule: '0 3 * * *' })).toThrow(/summariesSchedule/);
+    expect(() => settings({ summariesSchedule: 'cron(0 3 * * *)' })).toThrow(/summariesSchedule/);
+    expect(() => settings({ summariesSchedule: 'rate(0 days)' })).toThrow(/summariesSchedule/);
+    expect(() => settings({ summariesTimeZone: 'Mars/Olympus_Mons' })).toThrow(/summariesTimeZone/);
+    expect(() => settings({ summariesTimeZone: '+01:00' })).toThrow(/summariesTimeZone/);
   });
 });

@@ -6,7 +6,15 @@ import cdkNag from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKeys, type RouteDefinition } from '#shared/http/routes.ts';
 import { tables } from '#shared/data/tables.ts';
-import { functionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
+import {
+  functionNames,
+  gradingFunctionNames,
+  logicalId,
+  routeEntries,
+  synthesize,
+  tableEntries,
+  type Synthesized,
+} from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.
 let synth: Synthesized;
@@ -15,18 +23,34 @@ beforeAll(() => {
 }, 180_000);
 
 const ofType = (type: string) => Object.entries(synth.resources).filter(([, resource]) => resource.Type === type);
-const functionResource = (name: string) => synth.resources[logicalId(synth.stack.functions.get(name)!.function)]!;
+const functionId = (name: string) => logicalId(synth.stack.functions.get(name)!.function);
+const functionResource = (name: string) => synth.resources[functionId(name)]!;
+const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
 
-/** The statements of every policy attached to the role of the named function. */
-function policyStatements(name: string): { Action: string | string[]; Resource: unknown }[] {
-  const roleId = functionResource(name).Properties.Role['Fn::GetAtt'][0] as string;
+/** The statements of every policy attached to the role with this logical id. */
+function roleStatements(roleId: string): { Effect: string; Action: string | string[]; Resource: unknown }[] {
   expect(synth.resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+  expect(synth.resources[roleId]!.Properties.Policies).toBeUndefined();
   return ofType('AWS::IAM::Policy')
     .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
     .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
 }
 
+/** The statements of every policy attached to the role of the named function. */
+const policyStatements = (name: string) => roleStatements(functionResource(name).Properties.Role['Fn::GetAtt'][0] as string);
+
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Everything the named function's role allows, as sorted `action resource` pairs. */
+function grants(name: string): string[] {
+  const pairs = policyStatements(name).flatMap((statement) => {
+    expect(statement.Effect, name).toBe('Allow');
+    return asArray(statement.Action).flatMap((action) =>
+      asArray(statement.Resource).map((resource) => `${action} ${JSON.stringify(resource)}`),
+    );
+  });
+  return [...new Set(pairs)].sort();
+}
 
 /** What the route table says a route's function may do with each table (read-write wins). */
 function expectedTables(route: RouteDefinition): Map<string, 'read' | 'read-write'> {
@@ -41,12 +65,35 @@ function expectedTables(route: RouteDefinition): Map<string, 'read' | 'read-writ
   return expected;
 }
 
+/** The grading worker's tables (shared/grading/worker.ts): it claims jobs, records states and results. */
+const WORKER_TABLES = new Map<string, 'read' | 'read-write'>([
+  ['jobs', 'read-write'],
+  ['submissions', 'read-write'],
+  ['results', 'read-write'],
+  ['gradeables', 'read'],
+]);
+
+/** Every function with the table access it must have, exactly. */
+const expectedTableAccess = (): [string, Map<string, 'read' | 'read-write'>][] => [
+  ...routeEntries.map(([name, route]): [string, Map<string, 'read' | 'read-write'>] => [name, expectedTables(route)]),
+  ['not-found', new Map()],
+  ['grading-worker', WORKER_TABLES],
+  ['grading-runner', new Map()],
+];
+
+/** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
+const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
+  'generate-summaries': { Timeout: 900, MemorySize: 1024 },
+  'grading-worker': { Timeout: 900, MemorySize: 1024 },
+  'grading-runner': { Timeout: 840, MemorySize: 2048 },
+};
+
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const READS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1);
+  it('has one function per route-table entry plus the $default one and the grading worker and runner', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
@@ -57,8 +104,7 @@ describe('functions', () => {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: 1024,
-        Timeout: 25,
+        ...(LIMITS[name] ?? { Timeout: 25, MemorySize: 1024 }),
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
       const logGroup = synth.resources[Properties.LoggingConfig.LogGroup.Ref]!;
@@ -81,6 +127,23 @@ describe('functions', () => {
       env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
     expect(JSON.parse(output.toString())).toEqual({ status: 'fail', message: 'Endpoint not found.' });
+  });
+
+  it('bundles the grading worker and runner as loadable handlers', () => {
+    const bundle = (name: string) => {
+      const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      return join(synth.app.outdir, `asset.${hash}`, 'index.mjs');
+    };
+    const script = `
+      const worker = await import(${JSON.stringify(bundle('grading-worker'))});
+      const runner = await import(${JSON.stringify(bundle('grading-runner'))});
+      const answer = await worker.handler({ Records: [] });
+      process.stdout.write(JSON.stringify({ answer, runner: typeof runner.handler }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: synth.app.outdir,
+      env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    });
+    expect(JSON.parse(output.toString())).toEqual({ answer: { batchItemFailures: [] }, runner: 'function' });
   });
 
   it('alarms on each function’s errors and throttles', () => {
@@ -176,10 +239,11 @@ describe('tables', () => {
 });
 
 describe('least privilege', () => {
-  it('grants each function exactly the table access its route declares, plus the token check’s reads', () => {
+  it('grants each function exactly the table access its route declares (plus the token check’s reads) or the worker’s', () => {
     const tableKeyById = new Map(tableEntries.map(([key]) => [logicalId(synth.stack.tables.get(key)!), key as string]));
-    const entries: [string, RouteDefinition | undefined][] = [...routeEntries, ['not-found', undefined]];
-    for (const [name, route] of entries) {
+    const entries = expectedTableAccess();
+    expect(entries.map(([name]) => name).sort()).toEqual([...functionNames].sort());
+    for (const [name, expected] of entries) {
       const actionsByTable = new Map<string, Set<string>>();
       for (const statement of policyStatements(name)) {
         const actions = asArray(statement.Action);
@@ -196,7 +260,6 @@ describe('least privilege', () => {
           actionsByTable.set(key!, set);
         }
       }
-      const expected = route ? expectedTables(route) : new Map();
       expect([...actionsByTable.keys()].sort(), name).toEqual([...expected.keys()].sort());
       for (const [key, level] of expected) {
         const actions = [...actionsByTable.get(key)!];
@@ -218,7 +281,11 @@ describe('least privilege', () => {
     const [secretId, secret] = ofType('AWS::SecretsManager::Secret')[0]!;
     expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(64);
 
-    const entries: [string, RouteDefinition | undefined][] = [...routeEntries, ['not-found', undefined]];
+    const entries: [string, RouteDefinition | undefined][] = [
+      ...routeEntries,
+      ['not-found', undefined],
+      ...gradingFunctionNames.map((name): [string, undefined] => [name, undefined]),
+    ];
     for (const [name, route] of entries) {
       // Every route that checks a token verifies it; the token routes sign them.
       const expected = route !== undefined && (route.access !== 'public' || route.path.startsWith('/api/token'));
@@ -234,11 +301,161 @@ describe('least privilege', () => {
     }
   });
 
+  it('lets exactly the routes with queue: send send wake-ups, and gives them the queue URL', () => {
+    const queueId = logicalId(synth.stack.gradingQueue);
+    const senders = functionNames.filter((name) => grants(name).some((grant) => grant.startsWith('sqs:SendMessage ')));
+    expect(senders).toEqual(routeEntries.filter(([, route]) => route.queue === 'send').map(([name]) => name));
+    expect(senders).toEqual(['submit-vcs']);
+    expect(grants('submit-vcs').filter((grant) => grant.startsWith('sqs:'))).toEqual(
+      ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((action) => `${action} ${JSON.stringify(getAtt(queueId))}`),
+    );
+    for (const name of functionNames) {
+      expect(functionResource(name).Properties.Environment.Variables.GRADING_QUEUE_URL, name).toEqual(
+        senders.includes(name) ? { Ref: queueId } : undefined,
+      );
+    }
+  });
+
+  it('lets the runner, where students’ code runs, write its own logs and nothing else', () => {
+    const runner = synth.stack.functions.get('grading-runner')!;
+    expect(policyStatements('grading-runner')).toEqual([
+      { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Effect: 'Allow', Resource: getAtt(logicalId(runner.logGroup)) },
+    ]);
+    // No table, secret, queue or function names: only the defaults every function has.
+    expect(Object.keys(functionResource('grading-runner').Properties.Environment.Variables).sort()).toEqual([
+      'NODE_OPTIONS',
+      'POWERTOOLS_SERVICE_NAME',
+    ]);
+    // Nothing but the worker's role may invoke it (no resource policy for other principals).
+    const permissions = ofType('AWS::Lambda::Permission').filter(
+      ([, permission]) => JSON.stringify(permission.Properties.FunctionName).includes(functionId('grading-runner')),
+    );
+    expect(permissions).toEqual([]);
+  });
+
+  it('lets the worker use its tables, consume the grading queue and invoke the runner only', () => {
+    const worker = synth.stack.functions.get('grading-worker')!;
+    const queue = JSON.stringify(getAtt(logicalId(synth.stack.gradingQueue)));
+    const logs = JSON.stringify(getAtt(logicalId(worker.logGroup)));
+    const runner = JSON.stringify(getAtt(functionId('grading-runner')));
+    // The table grants are checked with every function's above; here everything else, exactly.
+    expect(grants('grading-worker').filter((grant) => !grant.startsWith('dynamodb:'))).toEqual(
+      [
+        `lambda:InvokeFunction ${runner}`,
+        `logs:CreateLogStream ${logs}`,
+        `logs:PutLogEvents ${logs}`,
+        ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
+          (action) => `sqs:${action} ${queue}`,
+        ),
+      ].sort(),
+    );
+    const variables = functionResource('grading-worker').Properties.Environment.Variables;
+    expect(variables).toEqual({
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'course-submission-api',
+      ...Object.fromEntries(
+        [...WORKER_TABLES.keys()].map((key) => [
+          tables[key as keyof typeof tables].environmentVariable,
+          { Ref: logicalId(synth.stack.tables.get(key as keyof typeof tables)!) },
+        ]),
+      ),
+      GRADING_RUNNER_FUNCTION: { Ref: functionId('grading-runner') },
+      GRADING_LEASE_SECONDS: '900',
+    });
+  });
+
   it('has no unacknowledged cdk-nag (AwsSolutions) errors', () => {
     const report = new cdkNag.AwsSolutionsChecks().validateScope(synth.stack);
     const errors = report.violations
       .filter((violation) => violation.severity === 'error')
       .map((violation) => `${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('grading queue', () => {
+  const queueId = () => logicalId(synth.stack.gradingQueue);
+  const deadLetterId = () => logicalId(synth.stack.gradingDeadLetterQueue);
+
+  it('moves a wake-up received 3 times to a dead-letter queue; both encrypted, TLS only', () => {
+    expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual([queueId(), deadLetterId()].sort());
+    expect(synth.resources[queueId()]!.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(deadLetterId()),
+      maxReceiveCount: 3,
+    });
+    expect(synth.resources[deadLetterId()]!.Properties.RedrivePolicy).toBeUndefined();
+    for (const id of [queueId(), deadLetterId()]) {
+      expect(synth.resources[id]!.Properties.SqsManagedSseEnabled, id).toBe(true);
+      const policies = ofType('AWS::SQS::QueuePolicy').filter(([, policy]) => policy.Properties.Queues[0].Ref === id);
+      expect(policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement), id).toEqual([
+        {
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'sqs:*',
+          Resource: getAtt(id),
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        },
+      ]);
+    }
+  });
+
+  it('feeds the worker one wake-up at a time, reporting failures per message', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]![1].Properties).toEqual({
+      EventSourceArn: getAtt(queueId()),
+      FunctionName: { Ref: functionId('grading-worker') },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('hides a wake-up longer than a worker runs, leases its job as long, and outlives the runner', () => {
+    const worker = functionResource('grading-worker').Properties;
+    const runner = functionResource('grading-runner').Properties;
+    expect(synth.resources[queueId()]!.Properties.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
+    expect(Number(worker.Environment.Variables.GRADING_LEASE_SECONDS)).toBeGreaterThanOrEqual(worker.Timeout);
+    expect(runner.Timeout).toBeLessThan(worker.Timeout);
+  });
+
+  it('alarms as soon as a wake-up reaches the dead-letter queue', () => {
+    synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(deadLetterId(), 'QueueName') }],
+      Statistic: 'Maximum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+});
+
+describe('nightly summaries', () => {
+  it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
+    const schedules = ofType('AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const { Properties } = schedules[0]![1];
+    expect(Properties).toMatchObject({
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      ScheduleExpressionTimezone: 'UTC',
+      State: 'ENABLED',
+      Target: { Arn: getAtt(functionId('generate-summaries')) },
+    });
+    expect(JSON.parse(Properties.Target.Input)).toEqual({ source: 'nightly-summaries' });
+  });
+
+  it('runs as a role the scheduler assumes, which may invoke that function only', () => {
+    const { Properties } = ofType('AWS::Scheduler::Schedule')[0]![1];
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
+    const summaries = getAtt(functionId('generate-summaries'));
+    expect(roleStatements(roleId)).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        Effect: 'Allow',
+        Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
+      },
+    ]);
   });
 });

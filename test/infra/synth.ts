@@ -52,4 +52,6 @@ export const logicalId = (construct: IConstruct): string => {
 
 export const routeEntries = Object.entries(routes) as [string, RouteDefinition][];
 export const tableEntries = Object.entries(tables) as [keyof typeof tables, TableDefinition][];
-export const functionNames = [...routeEntries.map(([name]) => name), 'not-found'];
+/** The functions that serve no route: the grading queue's consumer and the runner it invokes. */
+export const gradingFunctionNames = ['grading-worker', 'grading-runner'];
+export const functionNames = [...routeEntries.map(([name]) => name), 'not-found', ...gradingFunctionNames];
