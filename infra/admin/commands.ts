@@ -17,6 +17,7 @@ import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { ApiFailure } from '#shared/http/failures.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
+import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { getUser, listUsers, putUser } from '#shared/data/users.ts';
 import { accessLevels, isAccessLevel, isValidUserId, type AccessLevel } from '#shared/users/user.ts';
 
@@ -55,6 +56,8 @@ Commands:
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
       group; a header row). Creates missing users with a generated password, printed once; updates
       changed rows; reports rejected rows by line. Running it twice changes nothing.
+  rotate-signing-secret
+      Local API only: a new token signing secret; tokens of the previous one work for the grace period.
 
 Options:
   --aws     use the deployed tables (AWS credentials and the *_TABLE variables) instead of local ones
@@ -209,6 +212,11 @@ export async function runAdminCommand(
     case 'nightly-summaries': {
       const report = await generateAllSummaries();
       return print(`Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`);
+    }
+    case 'rotate-signing-secret': {
+      if (values.aws || !process.env.SIGNING_SECRET_FILE) throw new UsageError('Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see README).');
+      const { graceEndsAt } = await rotateSecretFile(process.env.SIGNING_SECRET_FILE);
+      return print(`Signing secret rotated; tokens signed with the previous one work until ${graceEndsAt.toISOString()}.`);
     }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);

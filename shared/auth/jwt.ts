@@ -1,6 +1,6 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import { tokenIssuer } from '#shared/config.ts';
-import { signingKey } from './signing-secret.ts';
+import { previousSigningKey, signingKey } from './signing-secret.ts';
 
 const ALGORITHM = 'HS256';
 
@@ -23,10 +23,23 @@ export async function signToken(claims: TokenClaims): Promise<string> {
   return jwt.sign(await signingKey());
 }
 
-/** The claims of a genuine, unexpired token of ours; undefined for anything else. */
-export async function verifyToken(token: string): Promise<TokenClaims | undefined> {
+/**
+ * The claims of a genuine, unexpired token of ours; undefined for anything else. A token is checked
+ * with the current key, then, only if its signature does not match, with the previous key while
+ * the grace period after a rotation lasts.
+ */
+export async function verifyToken(token: string, now = new Date()): Promise<TokenClaims | undefined> {
+  const claims = await verifyWith(token, await signingKey());
+  if (claims !== 'wrong-key') return claims;
+  const previous = await previousSigningKey(now);
+  if (!previous) return undefined;
+  const again = await verifyWith(token, previous);
+  return again === 'wrong-key' ? undefined : again;
+}
+
+async function verifyWith(token: string, key: Uint8Array): Promise<TokenClaims | undefined | 'wrong-key'> {
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],
       issuer: tokenIssuer(),
       requiredClaims: ['sub', 'jti', 'iat'],
@@ -38,8 +51,8 @@ export async function verifyToken(token: string): Promise<TokenClaims | undefine
       issuedAt: new Date(payload.iat! * 1000),
       expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
     };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error instanceof errors.JWSSignatureVerificationFailed ? 'wrong-key' : undefined;
   }
 }
 
