@@ -86,7 +86,7 @@ if (chosen.length === 0) {
       '',
       table,
       '',
-      '## Targets missed, why, and what it would take',
+      '## Notes: targets missed, why, and what it would take',
       '',
       notes.length > 0 ? notes.join('\n') : 'None.',
       '',

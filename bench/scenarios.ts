@@ -42,16 +42,16 @@ export function scenarios(world: World): Scenario[] {
     },
     'invalidate-token': {
       kind: 'write',
-      iterations: 100,
+      iterations: 60,
       // A logout needs a live token each time: its session is written before the call.
       prepare: async () => request('POST', '/api/token/invalidate', { token: await sessionToken(users.logout.userId) }),
     },
-    'token-info': { kind: 'read', iterations: 200, prepare: get('/api/token', tokens.student) },
-    me: { kind: 'read', iterations: 200, prepare: get('/api/me', tokens.student) },
-    'list-courses': { kind: 'read', iterations: 200, prepare: get('/api/courses', tokens.student) },
+    'token-info': { kind: 'read', iterations: 120, prepare: get('/api/token', tokens.student) },
+    me: { kind: 'read', iterations: 120, prepare: get('/api/me', tokens.student) },
+    'list-courses': { kind: 'read', iterations: 120, prepare: get('/api/courses', tokens.student) },
     'create-course': {
       kind: 'write',
-      iterations: 100,
+      iterations: 60,
       prepare: async () =>
         request('POST', '/api/courses', {
           token: tokens.instructor,
@@ -64,11 +64,11 @@ export function scenarios(world: World): Scenario[] {
           },
         }),
     },
-    'course-users': { kind: 'read', iterations: 200, prepare: get(`${base}/users`, tokens.instructor) },
-    'course-graders': { kind: 'read', iterations: 200, prepare: get(`${base}/graders`, tokens.instructor) },
+    'course-users': { kind: 'read', iterations: 120, prepare: get(`${base}/users`, tokens.instructor) },
+    'course-graders': { kind: 'read', iterations: 120, prepare: get(`${base}/graders`, tokens.instructor) },
     'create-term': {
       kind: 'write',
-      iterations: 100,
+      iterations: 60,
       prepare: async () =>
         request('POST', '/api/terms', {
           token: tokens.superuser,
@@ -77,24 +77,24 @@ export function scenarios(world: World): Scenario[] {
     },
     'upload-gradeable': {
       kind: 'write',
-      iterations: 100,
+      iterations: 60,
       prepare: async () => request('POST', `${base}/upload`, { token: tokens.instructor, json: vcsGradeable(`hw_${unique()}`) }),
     },
-    'download-gradeable': { kind: 'read', iterations: 200, prepare: get(`${base}/${gradeableId}/download`, tokens.instructor) },
-    'list-gradeables': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeables`, tokens.student) },
-    'submit-vcs': { kind: 'write', iterations: 100, prepare: async () => submitEvent(world, 'submitter') },
-    'gradeable-values': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
-    'gradeable-attempts': { kind: 'read', iterations: 200, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
+    'download-gradeable': { kind: 'read', iterations: 120, prepare: get(`${base}/${gradeableId}/download`, tokens.instructor) },
+    'list-gradeables': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeables`, tokens.student) },
+    'submit-vcs': { kind: 'write', iterations: 60, prepare: async () => submitEvent(world, 'submitter') },
+    'gradeable-values': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
+    'gradeable-attempts': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
     // The grade summaries (when their routes exist): generate first, so the reads find a generation.
     'generate-summaries': {
       kind: 'batch',
       iterations: 20,
       prepare: async () => request('POST', `${base}/reports/summaries`, { token: tokens.instructor }),
     },
-    'list-summaries': { kind: 'read', iterations: 200, prepare: get(`${base}/reports/summaries`, tokens.instructor) },
+    'list-summaries': { kind: 'read', iterations: 120, prepare: get(`${base}/reports/summaries`, tokens.instructor) },
     'user-summary': {
       kind: 'read',
-      iterations: 200,
+      iterations: 120,
       prepare: get(`${base}/reports/summaries/${users.student.userId}`, tokens.student),
     },
   };

@@ -17,7 +17,7 @@ import { createWorld, type World } from './world.ts';
 
 const SECTION = 'Local HTTP throughput';
 /** values: 10 connections; token: as many as libuv's thread pool runs scrypt at once (more only queue). */
-const LOADS = { values: { connections: 10, seconds: 6, warmUp: 20 }, token: { connections: 4, seconds: 10, warmUp: 2 } } as const;
+const LOADS = { values: { connections: 10, seconds: 5, warmUp: 20 }, token: { connections: 4, seconds: 10, warmUp: 2 } } as const;
 const TARGET = 0.8;
 const LOGIN_USERS = 20;
 
