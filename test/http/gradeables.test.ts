@@ -13,7 +13,7 @@ let example: Record<string, any>;
 beforeAll(async () => {
   api = await startTestApi();
   world = await createCourseWorld(api);
-  example = JSON.parse(await readFile('../shared/spec/example-gradeable.json', 'utf8'));
+  example = JSON.parse(await readFile('test/fixtures/example-gradeable.json', 'utf8'));
 });
 afterAll(() => api.close());
 
