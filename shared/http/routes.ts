@@ -182,6 +182,12 @@ export const routes = {
     summary: "One user's grade summary: instructors any, students their own.",
     tables: { summaries: 'read' },
   },
+  openapi: {
+    method: 'GET',
+    path: '/api/openapi.json',
+    access: 'public',
+    summary: 'This API as an OpenAPI 3.1 document (served as is, not in an envelope).',
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

@@ -1,0 +1,477 @@
+/**
+ * The API contract beside the route table: for every route, what it accepts (query parameters,
+ * body fields, headers), the `data` of its success envelope and the `fail` messages it can answer
+ * with their HTTP status (sent with `Prefer: http-status`). `shared/http/openapi.ts` renders it,
+ * together with routes.ts, as an OpenAPI 3.1 document. The failures every route shares (token,
+ * course, body parsing) are added there from the route's access, so only each route's own are
+ * listed here. Light on purpose: the openapi function bundles it.
+ */
+import { MAX_DOCUMENT_BYTES, gradeableTypes, repositoryTypes, syllabusBuckets } from '#shared/gradeables/gradeable.ts';
+import type { RouteName } from './routes.ts';
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** The statuses `Prefer: http-status` brings out. */
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+
+export interface FailCase {
+  readonly status: HttpStatus;
+  /** The message; `{name}` marks a part filled in per request. */
+  readonly message: string;
+  /** Present when the envelope carries `data` with the message. */
+  readonly data?: JsonSchema;
+  /** Response headers sent with it (`Retry-After`). */
+  readonly headers?: readonly string[];
+}
+
+/** A body field, read alike from JSON, url-encoded and multipart bodies. */
+export interface BodyField {
+  readonly description: string;
+  /** `boolean`: JSON true/false or the strings `true`/`1`/`false`/`0` (any case of true/false). */
+  readonly type: 'string' | 'boolean' | 'scalar';
+  readonly required?: boolean;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly format?: string;
+}
+
+export interface Parameter {
+  readonly description: string;
+  readonly schema: JsonSchema;
+}
+
+export interface RouteContract {
+  /** Query string parameters. */
+  readonly query?: Readonly<Record<string, Parameter>>;
+  /** Request headers beyond Authorization and Prefer. */
+  readonly headers?: Readonly<Record<string, Parameter>>;
+  /** Form fields (any of the three encodings), or one JSON document (JSON only). */
+  readonly body?:
+    | { readonly fields: Readonly<Record<string, BodyField>> }
+    | { readonly document: JsonSchema; readonly description: string };
+  /** The success envelope's `data`. */
+  readonly data: JsonSchema;
+  /** This route's own fail messages (the shared ones are added from its access). */
+  readonly fails: readonly FailCase[];
+  /** Answered as is, not in an envelope (the OpenAPI document). */
+  readonly raw?: true;
+  readonly tag: Tag;
+}
+
+export const tags = {
+  Tokens: 'Logging in and out.',
+  Users: 'The caller and course memberships.',
+  Courses: 'Terms, courses and the people in them.',
+  Gradeables: 'Assignments as gradeable JSON.',
+  Submissions: 'Submitting and autograding.',
+  Summaries: 'Grade summaries (Rainbow Grades).',
+  Meta: 'This document.',
+} as const;
+export type Tag = keyof typeof tags;
+
+const CODE_PATTERN = '^[a-z0-9_]{1,64}$';
+const USER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$';
+const GRADEABLE_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+/** Every `{name}` of a route path. */
+export const pathParameters: Readonly<Record<string, Parameter>> = {
+  semester: { description: 'The term code (e.g. `f26`).', schema: { type: 'string', pattern: CODE_PATTERN } },
+  course: { description: 'The course code (e.g. `sample`).', schema: { type: 'string', pattern: CODE_PATTERN } },
+  gradeable_id: { description: 'The gradeable id.', schema: { type: 'string', pattern: GRADEABLE_ID_PATTERN } },
+  user_id: { description: 'A user id.', schema: { type: 'string', pattern: USER_ID_PATTERN } },
+};
+
+const ref = (name: keyof typeof schemas): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+const object = (properties: Record<string, JsonSchema>, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  ...extra,
+});
+const string: JsonSchema = { type: 'string' };
+const integer: JsonSchema = { type: 'integer' };
+const number: JsonSchema = { type: 'number' };
+const boolean: JsonSchema = { type: 'boolean' };
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const localDate: JsonSchema = { type: 'string', description: '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload).' };
+
+const userIdQuery: Parameter = {
+  description: "Another user's id (staff of the course; see the route's description).",
+  schema: { type: 'string', maxLength: 256 },
+};
+
+const courseRecord = object({
+  semester: string,
+  title: string,
+  display_name: string,
+  display_semester: string,
+  user_group: { type: 'integer', enum: [1, 2, 3, 4], description: '1 instructor, 2 full access grader, 3 limited access grader, 4 student.' },
+  registration_section: nullable(string),
+});
+
+const gradeableDates: JsonSchema = {
+  type: 'object',
+  description: 'Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.',
+  properties: {
+    ...Object.fromEntries(
+      [
+        'ta_view_start_date', 'submission_open_date', 'submission_due_date', 'team_lock_date', 'grade_start_date',
+        'grade_due_date', 'grade_released_date', 'grade_inquiry_start_date', 'grade_inquiry_due_date',
+      ].map((name) => [name, localDate]),
+    ),
+    has_due_date: boolean,
+    has_release_date: boolean,
+    late_submission_allowed: boolean,
+    late_days: { type: 'integer', minimum: 0, maximum: 1000 },
+  },
+};
+
+const testCase: JsonSchema = {
+  type: 'object',
+  required: ['name', 'command'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    details: { type: 'string', maxLength: 2000, default: '' },
+    command: { type: 'string', minLength: 1, maxLength: 4096 },
+    points_available: { type: 'number', minimum: 0, maximum: 1000, default: 0 },
+    is_extra_credit: { type: 'boolean', default: false },
+    is_hidden: { type: 'boolean', default: false },
+    timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 10 },
+    expect: {
+      type: 'object',
+      properties: {
+        exit_code: { type: 'integer', minimum: 0, maximum: 255 },
+        stdout: { type: 'string', maxLength: 65_536 },
+        stdout_contains: { type: 'string', maxLength: 65_536 },
+        files_exist: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 255 } },
+      },
+    },
+  },
+};
+
+/** Reusable schemas: components.schemas of the document. */
+export const schemas = {
+  Course: courseRecord,
+  CourseUser: object({
+    first_name: string,
+    last_name: string,
+    user_id: string,
+    email: string,
+    reg_section: { type: 'string', description: 'Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors.' },
+    rot_section: string,
+    group: { type: 'string', enum: ['Instructor', 'Full Access Grader (Grad TA)', 'Limited Access Grader (Mentor)', 'Student'] },
+    given_name: string,
+    family_name: string,
+  }),
+  Term: object({
+    term_id: { type: 'string', pattern: CODE_PATTERN },
+    term_name: string,
+    start_date: { type: 'string', format: 'date' },
+    end_date: { type: 'string', format: 'date' },
+  }),
+  Gradeable: {
+    type: 'object',
+    description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
+    required: ['id', 'title', 'type'],
+    properties: {
+      title: { type: 'string', maxLength: 200 },
+      type: { type: 'string', enum: [...gradeableTypes] },
+      id: { type: 'string', pattern: GRADEABLE_ID_PATTERN },
+      instructions_url: { type: 'string', maxLength: 2000 },
+      syllabus_bucket: { type: 'string', enum: [...syllabusBuckets], default: 'homework' },
+      autograding_config_path: { type: 'string', maxLength: 1000 },
+      bulk_upload: boolean,
+      team_gradeable: {
+        type: 'object',
+        required: ['team_size_max'],
+        properties: { team_size_max: { type: 'integer', minimum: 1, maximum: 100 }, inherit_from: { type: 'string', maxLength: 64 } },
+      },
+      ta_grading: boolean,
+      grade_inquiries: boolean,
+      vcs: {
+        type: 'object',
+        required: ['repository_type', 'vcs_path'],
+        properties: {
+          repository_type: { type: 'string', enum: [...repositoryTypes] },
+          vcs_path: { type: 'string', maxLength: 1000 },
+          vcs_subdirectory: { type: 'string', maxLength: 255 },
+        },
+      },
+      dates: gradeableDates,
+      rubric: { type: 'array', maxItems: 100, items: { type: 'object', description: 'A rubric component with every reference field and up to 50 marks.' } },
+      autograding: {
+        type: 'object',
+        required: ['test_cases'],
+        properties: { test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase } },
+      },
+    },
+  },
+  GradeableListing: object({
+    id: string,
+    title: string,
+    instructions_url: string,
+    syllabus_bucket: string,
+    gradeable_type: { type: 'string', enum: [...gradeableTypes] },
+    section: { type: 'integer', minimum: 0, maximum: 5 },
+    section_name: { type: 'string', enum: ['FUTURE', 'BETA', 'OPEN', 'CLOSED', 'GRADING', 'GRADED'] },
+    due_date: nullable(object({ date: string, timezone_type: integer, timezone: string })),
+    vcs_repository: nullable(string),
+    vcs_subdirectory: nullable(string),
+  }),
+  Values: object({
+    is_queued: boolean,
+    queue_position: { type: 'integer', minimum: -1, description: '1-based place in the queue, 0 while grading, -1 otherwise.' },
+    is_grading: boolean,
+    has_submission: boolean,
+    autograding_complete: boolean,
+    has_active_version: boolean,
+    highest_version: integer,
+    total_points: nullable(number),
+    total_percent: nullable(number),
+    test_cases: {
+      type: 'array',
+      items: object({
+        name: string,
+        details: string,
+        is_extra_credit: boolean,
+        points_available: number,
+        has_extra_results: boolean,
+        points_received: number,
+        testcase_message: string,
+        autochecks: { type: 'array', items: { type: 'object' } },
+      }),
+    },
+  }),
+  Attempt: object({
+    version: integer,
+    submitted_at: dateTime,
+    submitted_by: string,
+    days_late: integer,
+    active: boolean,
+    grading_state: { type: 'string', enum: ['queued', 'grading', 'graded', 'failed'] },
+    points: nullable(number),
+    message: nullable(string),
+  }),
+  Summary: {
+    type: 'object',
+    description: 'A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables.',
+    required: ['user_id', 'last_update'],
+    properties: {
+      user_id: string,
+      legal_first_name: string,
+      preferred_first_name: string,
+      legal_last_name: string,
+      preferred_last_name: string,
+      registration_section: nullable(string),
+      rotating_section: nullable(string),
+      last_update: dateTime,
+    },
+    additionalProperties: {
+      type: 'array',
+      items: object({
+        id: string,
+        name: string,
+        gradeable_type: string,
+        grade_released_date: nullable(string),
+        score: number,
+        status: { type: 'string', enum: ['Good', 'Late', 'Bad', 'Unsubmitted'] },
+        days_after_deadline: integer,
+        days_charged: integer,
+        autograding_score: number,
+        tagrading_score: number,
+        components: { type: 'array' },
+      }),
+    },
+  },
+  ValidationProblem: object({ path: string, message: string }),
+} as const satisfies Record<string, JsonSchema>;
+
+const loginFields: Record<string, BodyField> = {
+  user_id: { type: 'string', required: true, maxLength: 256, description: 'The user id.' },
+  password: { type: 'string', required: true, maxLength: 1024, format: 'password', description: 'The password.' },
+};
+const blank: FailCase = { status: 400, message: 'Cannot leave user id or password blank.' };
+const wrong: FailCase = { status: 401, message: 'Could not login using that user id or password.' };
+const lockedOut: FailCase = {
+  status: 429,
+  message: 'Too many failed logins for this user id. Try again in {seconds}.',
+  headers: ['Retry-After'],
+};
+const notString = (field: string): FailCase => ({ status: 400, message: `The field ${field} must be a string.` });
+const tooLong = (field: string): FailCase => ({ status: 400, message: `The field ${field} must be at most {limit} characters long.` });
+const fieldFails = (...fields: string[]): FailCase[] => fields.flatMap((field) => [notString(field), tooLong(field)]);
+const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
+const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
+const notSameUser: FailCase = { status: 400, message: 'API key and specified user_id are not for the same user.' };
+const noGradedGradeable: FailCase = { status: 404, message: 'Graded gradeable for user with id {user_id} does not exist' };
+
+export const contract: Record<RouteName, RouteContract> = {
+  'issue-token': {
+    tag: 'Tokens',
+    body: { fields: loginFields },
+    data: object({ token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' } }),
+    fails: [blank, wrong, lockedOut, ...fieldFails('user_id', 'password')],
+  },
+  'invalidate-token': {
+    tag: 'Tokens',
+    body: {
+      fields: {
+        user_id: { ...loginFields.user_id!, required: false, description: 'The user id (not needed when a valid token is sent).' },
+        password: { ...loginFields.password!, required: false, description: 'The password (not needed when a valid token is sent).' },
+      },
+    },
+    data: { type: 'null' },
+    fails: [blank, wrong, lockedOut, ...fieldFails('user_id', 'password')],
+  },
+  'token-info': {
+    tag: 'Tokens',
+    data: object({ user_id: string, issued_at: dateTime, expires_at: nullable(dateTime) }),
+    fails: [],
+  },
+  me: {
+    tag: 'Users',
+    data: object({ user_id: string, user_given_name: string, user_family_name: string }),
+    fails: [],
+  },
+  'list-courses': {
+    tag: 'Users',
+    query: { user_id: { ...userIdQuery, description: "Superusers: another user's courses." } },
+    data: object({ unarchived_courses: { type: 'array', items: ref('Course') }, archived_courses: { type: 'array', items: ref('Course') } }),
+    fails: [{ status: 403, message: "You don't have access to this endpoint." }],
+  },
+  'create-course': {
+    tag: 'Courses',
+    body: {
+      fields: {
+        course_semester: { type: 'string', required: true, maxLength: 256, pattern: CODE_PATTERN, description: 'The new course’s term.' },
+        course_title: { type: 'string', required: true, maxLength: 256, pattern: CODE_PATTERN, description: 'The new course’s code.' },
+        head_instructor: { type: 'string', required: true, maxLength: 256, description: 'Its instructor (faculty: themselves).' },
+        base_course_semester: { type: 'string', maxLength: 256, pattern: CODE_PATTERN, description: 'The base course’s term …' },
+        base_course_title: { type: 'string', maxLength: 256, pattern: CODE_PATTERN, description: '… and code.' },
+        base_course: { type: 'string', maxLength: 256, description: 'Or both as `term|course` (the web form).' },
+        copy_gradeables: { type: 'boolean', description: 'Copy the base course’s gradeables (at most 95).' },
+      },
+    },
+    data: ref('Course'),
+    fails: [
+      { status: 400, message: 'Semester, course title or head instructor not set.' },
+      { status: 400, message: 'The semester must be 1 to 64 lowercase letters, digits or underscores.' },
+      { status: 400, message: 'The course title must be 1 to 64 lowercase letters, digits or underscores.' },
+      { status: 400, message: 'Invalid base course.' },
+      { status: 400, message: 'You can only create course for yourself.' },
+      { status: 400, message: "Head instructor doesn't exist." },
+      { status: 404, message: 'The semester {semester} does not exist.' },
+      { status: 409, message: 'Course with that semester/title already exists.' },
+      { status: 403, message: 'The instructor is not in the correct group.' },
+      { status: 400, message: 'The base course has {count} gradeables; at most {limit} can be copied at once.' },
+      { status: 400, message: 'The field copy_gradeables must be true or false.' },
+      ...fieldFails('course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title'),
+    ],
+  },
+  'course-users': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
+  'course-graders': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
+  'create-term': {
+    tag: 'Courses',
+    body: {
+      fields: {
+        term_id: { type: 'string', required: true, maxLength: 64, pattern: CODE_PATTERN, description: 'The term code.' },
+        term_name: { type: 'string', required: true, maxLength: 100, description: 'Its display name.' },
+        start_date: { type: 'string', required: true, maxLength: 10, format: 'date', description: 'First day, `YYYY-MM-DD`.' },
+        end_date: { type: 'string', required: true, maxLength: 10, format: 'date', description: 'Last day, `YYYY-MM-DD`.' },
+      },
+    },
+    data: ref('Term'),
+    fails: [
+      { status: 400, message: 'Term id, term name, start date and end date are all required.' },
+      { status: 400, message: 'The term id must be 1 to 64 lowercase letters, digits or underscores.' },
+      { status: 400, message: 'The term name cannot be blank.' },
+      { status: 400, message: 'Start and end dates must be dates of the form YYYY-MM-DD.' },
+      { status: 400, message: 'The start date must not be after the end date.' },
+      { status: 409, message: 'Term already exists.' },
+      ...fieldFails('term_id', 'term_name', 'start_date', 'end_date'),
+    ],
+  },
+  'upload-gradeable': {
+    tag: 'Gradeables',
+    body: { document: ref('Gradeable'), description: 'Gradeable JSON (application/json only).' },
+    data: { type: 'string', description: 'The new gradeable’s id.' },
+    fails: [
+      { status: 400, message: 'JSON requires id, title, and type. See documentation for information', data: { type: 'array', items: ref('ValidationProblem') } },
+      { status: 422, message: '{the first problem}', data: { type: 'array', items: ref('ValidationProblem'), description: 'Every problem found.' } },
+      { status: 409, message: 'An error has occurred: Gradeable already exists' },
+    ],
+  },
+  'download-gradeable': { tag: 'Gradeables', data: ref('Gradeable'), fails: [gradeableNotFound, gradeableNotSpecified] },
+  'list-gradeables': {
+    tag: 'Gradeables',
+    data: { type: 'object', description: 'Keyed by gradeable id.', additionalProperties: ref('GradeableListing') },
+    fails: [],
+  },
+  'submit-vcs': {
+    tag: 'Submissions',
+    headers: {
+      'Idempotency-Key': {
+        description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
+        schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+      },
+    },
+    body: {
+      fields: {
+        user_id: { type: 'string', maxLength: 256, description: 'Instructors and full access graders: submit for this student.' },
+        vcs_checkout: { type: 'boolean', required: true, description: 'Must be true.' },
+        git_repo_id: { type: 'scalar', required: true, description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' },
+      },
+    },
+    data: { type: 'string', description: 'e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).' },
+    fails: [
+      notSameUser,
+      { status: 400, message: 'Student API for upload only supports VCS gradeables' },
+      { status: 400, message: 'API requires git_repo_id variable to be set.' },
+      { status: 404, message: "Invalid gradeable id '{gradeable_id}'" },
+      { status: 404, message: 'User {user_id} is not in this course.' },
+      { status: 400, message: '{user_id} is not on a team for this gradeable.' },
+      { status: 400, message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.' },
+      { status: 400, message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
+      { status: 422, message: 'This Idempotency-Key was already used for a different request.' },
+      ...fieldFails('user_id'),
+    ],
+  },
+  'gradeable-values': {
+    tag: 'Submissions',
+    query: { user_id: userIdQuery },
+    data: ref('Values'),
+    fails: [gradeableNotFound, notSameUser, noGradedGradeable],
+  },
+  'gradeable-attempts': {
+    tag: 'Submissions',
+    query: { user_id: userIdQuery },
+    data: { type: 'array', items: ref('Attempt') },
+    fails: [gradeableNotFound, notSameUser, noGradedGradeable],
+  },
+  'generate-summaries': {
+    tag: 'Summaries',
+    data: object({ course: string, summaries: integer, generated_at: dateTime, generation: string }),
+    fails: [],
+  },
+  'list-summaries': {
+    tag: 'Summaries',
+    data: object({ generated_at: nullable(dateTime), summaries: { type: 'array', items: ref('Summary') } }),
+    fails: [],
+  },
+  'user-summary': {
+    tag: 'Summaries',
+    data: ref('Summary'),
+    fails: [
+      { status: 403, message: "You don't have access to this endpoint." },
+      { status: 404, message: 'No grade summary for {user_id} yet.' },
+    ],
+  },
+  openapi: {
+    tag: 'Meta',
+    raw: true,
+    data: { type: 'object', description: 'This OpenAPI 3.1 document, as is (no envelope).' },
+    fails: [],
+  },
+};

@@ -1,0 +1,313 @@
+/**
+ * The OpenAPI 3.1 document of the API, built from the route table (paths, aliases, methods,
+ * access) and the contract (parameters, bodies, data, fail messages). Imports nothing but those
+ * and the failure factories, so the function serving it stays small.
+ */
+import { maxBodyBytes } from '#shared/config.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { contract, pathParameters, schemas, tags, type BodyField, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
+import {
+  bodyTooLarge,
+  endpointNotFound,
+  forbidden,
+  methodNotAllowed,
+  unauthenticated,
+  unsupportedMediaType,
+} from './failures.ts';
+import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+
+type Json = Record<string, unknown>;
+
+/** The statuses `Prefer: http-status` can bring out, with what they mean here. */
+export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
+  400: 'Bad request: a missing, malformed or invalid input.',
+  401: 'Unauthenticated: no valid token, or wrong credentials.',
+  403: 'Forbidden: the caller may not do this.',
+  404: 'Not found: the endpoint, course, gradeable or user does not exist.',
+  405: 'Method not allowed (with `Allow`).',
+  409: 'Conflict: it exists already.',
+  413: 'The body is too large.',
+  415: 'Unsupported Content-Type.',
+  422: 'Well-formed but refused (validation problems, a reused Idempotency-Key).',
+  429: 'Too many failed logins (with `Retry-After`).',
+  500: 'The service failed (an `error` envelope).',
+};
+
+/** `Failed to load course…`: the course check's message (middleware/authenticate.ts; checked by a test). */
+export const COURSE_NOT_FOUND = 'Failed to load course. Check course title and ensure it exists.';
+/** The body parser's messages (middleware/body.ts; checked by a test). */
+export const BODY_FAILS: readonly string[] = [
+  'The request body is not valid JSON.',
+  'The request body is not a valid url-encoded form.',
+  'The request body is not valid multipart/form-data.',
+  'The request body must be a JSON object.',
+];
+
+const ACCESS_TEXT: Record<Access, string> = {
+  public: 'Anyone; no token is read.',
+  'token-optional': 'Anyone; a token, when sent, must be valid.',
+  user: 'Any valid token.',
+  faculty: 'Faculty and superusers.',
+  superuser: 'Superusers.',
+  'course:member': 'Members of the course.',
+  'course:staff': 'Instructors and graders of the course.',
+  'course:instructor': 'Instructors of the course.',
+  'course:instructor-or-group-staff': "Instructors of the course; staff of the course's access group may read.",
+};
+
+/** The route's own fails and those of the shared stack (token, course and role checks, body parsing). */
+export function failsOf(name: RouteName): FailCase[] {
+  const route = routes[name] as RouteDefinition;
+  const own = contract[name];
+  if (own.raw) return [];
+  const fails: FailCase[] = [];
+  if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
+  if (route.access.startsWith('course:')) fails.push({ status: 404, message: COURSE_NOT_FOUND });
+  if (route.access === 'faculty' || route.access === 'superuser' || route.access.startsWith('course:')) {
+    fails.push({ status: 403, message: forbidden().message });
+  }
+  if (route.method !== 'GET') {
+    fails.push(
+      { status: 413, message: bodyTooLarge(maxBodyBytes()).message },
+      { status: 415, message: unsupportedMediaType().message },
+      ...BODY_FAILS.map((message): FailCase => ({ status: 400, message })),
+    );
+  }
+  const seen = new Set<string>();
+  return [...fails, ...own.fails].filter((fail) => {
+    const key = `${fail.status} ${fail.message}`;
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+/** The OpenAPI 3.1 document; `serverUrl` is where the API is reached (without `/api`). */
+export function openApiDocument(options: { serverUrl?: string } = {}): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [name, route] of Object.entries(routes) as [RouteName, RouteDefinition][]) {
+    [route.path, ...(route.aliases ?? [])].forEach((path, index) => {
+      (paths[path] ??= {})[route.method.toLowerCase()] = operation(name, route, path, index);
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Course Submission API',
+      version: packageJson.version,
+      summary: 'Course submission and grading: tokens, courses, gradeables, submissions, grade summaries.',
+      description: infoDescription(),
+    },
+    servers: [{ url: options.serverUrl ?? 'http://localhost:3000', description: 'The API (paths start with /api)' }],
+    tags: Object.entries(tags).map(([tag, description]) => ({ name: tag, description })),
+    paths,
+    components: {
+      schemas: {
+        ...schemas,
+        FailEnvelope: {
+          type: 'object',
+          description: 'Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message.',
+          required: ['status', 'message'],
+          properties: { status: { const: 'fail' }, data: {}, message: { type: 'string' } },
+        },
+        ErrorEnvelope: {
+          type: 'object',
+          description: 'The service failed. Keys in this order: status, message, code. The message names a request id, never internals.',
+          required: ['status', 'message'],
+          properties: {
+            status: { const: 'error' },
+            message: { type: 'string' },
+            code: { type: 'string', description: 'When present, a machine-readable reason (e.g. whether retrying is safe).' },
+          },
+        },
+      },
+      parameters: {
+        Prefer: {
+          name: 'Prefer',
+          in: 'header',
+          required: false,
+          description:
+            'Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`.',
+          schema: { type: 'string', examples: ['http-status'] },
+        },
+      },
+      headers: {
+        'Preference-Applied': {
+          description: '`http-status` when the request sent `Prefer: http-status`.',
+          schema: { type: 'string', const: 'http-status' },
+        },
+        'Retry-After': { description: 'Seconds until logins for this user id are accepted again.', schema: { type: 'integer', minimum: 1 } },
+        'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+      },
+      responses: {
+        Error: {
+          description: httpStatuses[500],
+          headers: { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        },
+      },
+      securitySchemes: {
+        token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The bare token from `POST /api/token`: `Authorization: <token>` (what the reference clients send).',
+        },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same token as `Authorization: Bearer <token>`.' },
+      },
+    },
+  };
+}
+
+function infoDescription(): string {
+  return [
+    'Every answer is JSON in a JSend-style envelope, keys in this order: `status`, `data`, `message`, `code`.',
+    '`success` carries `data` (null when there is nothing to return); `fail` (bad input, or a precondition is not met) carries `message` and, when it has content, `data`; `error` (the service failed) carries `message`, naming a request id, and optionally `code`.',
+    '',
+    'The HTTP status is **200 for every envelope**, as the reference clients expect. Send `Prefer: http-status` to get the status that fits instead; the answer then carries `Preference-Applied: http-status`. Statuses used:',
+    '',
+    ...Object.entries(httpStatuses).map(([status, meaning]) => `- ${status}: ${meaning}`),
+    '',
+    `Any other path answers \`${endpointNotFound().message}\` (404); a known path with another method \`${methodNotAllowed([]).message}\` (405, with \`Allow\`).`,
+    '',
+    'Bodies may be `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`; form fields are strings, so booleans are written `true`/`1` or `false`/`0`.',
+    `Bodies are at most ${bodyTooLarge(maxBodyBytes()).message.split(' ').at(-1)} (\`MAX_BODY_BYTES\`).`,
+    '',
+    'Authenticated routes take the token as `Authorization: <token>` or `Authorization: Bearer <token>`.',
+  ].join('\n');
+}
+
+function operation(name: RouteName, route: RouteDefinition, path: string, aliasIndex: number): Json {
+  const own: RouteContract = contract[name];
+  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter]) => {
+    const definition = pathParameters[parameter!];
+    if (!definition) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in contract.ts`);
+    return { name: parameter, in: 'path', required: true, ...definition };
+  });
+  for (const [parameter, definition] of Object.entries(own.query ?? {})) parameters.push({ name: parameter, in: 'query', required: false, ...definition });
+  for (const [header, definition] of Object.entries(own.headers ?? {})) parameters.push({ name: header, in: 'header', required: false, ...definition });
+  if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
+
+  const alias = aliasIndex > 0 ? ` Also served at ${route.path}.` : '';
+  const result: Json = {
+    operationId: aliasIndex === 0 ? name : `${name}-alias-${aliasIndex}`,
+    summary: route.summary,
+    description: `**Who may call it:** ${ACCESS_TEXT[route.access]}${alias}`,
+    tags: [own.tag],
+    'x-access': route.access,
+    security: security(route.access),
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  const body = requestBody(own);
+  if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
+  result.responses = own.raw ? rawResponses(own) : responses(name, own);
+  return result;
+}
+
+function security(access: Access): Json[] {
+  const token = [{ token: [] }, { bearer: [] }];
+  if (access === 'public') return [];
+  if (access === 'token-optional') return [{}, ...token];
+  return token;
+}
+
+/** JSON fields keep their JSON types; form fields are strings (booleans as `true`/`1`/`false`/`0`). */
+function fieldSchema(field: BodyField, encoding: 'json' | 'form'): JsonSchema {
+  const limits = {
+    ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+    ...(field.pattern ? { pattern: field.pattern } : {}),
+    ...(field.format ? { format: field.format } : {}),
+  };
+  const description = { description: field.description };
+  if (field.type === 'boolean') {
+    const strings = { type: 'string', enum: ['true', 'True', 'TRUE', '1', 'false', 'False', 'FALSE', '0', ''] };
+    return encoding === 'json'
+      ? { ...description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] }
+      : { ...description, ...strings };
+  }
+  if (field.type === 'scalar') {
+    return encoding === 'json' ? { ...description, type: ['string', 'number', 'boolean'], minLength: 1 } : { ...description, type: 'string', minLength: 1 };
+  }
+  return { ...description, type: 'string', ...limits };
+}
+
+function requestBody(own: RouteContract): Json | undefined {
+  if (!own.body) return undefined;
+  if ('document' in own.body) {
+    return { description: own.body.description, content: { 'application/json': { schema: own.body.document } } };
+  }
+  const fields = Object.entries(own.body.fields);
+  const required = fields.filter(([, field]) => field.required).map(([key]) => key);
+  const schema = (encoding: 'json' | 'form'): JsonSchema => ({
+    type: 'object',
+    properties: Object.fromEntries(fields.map(([key, field]) => [key, fieldSchema(field, encoding)])),
+    ...(required.length > 0 ? { required } : {}),
+  });
+  return {
+    description: 'The same fields in any of the three encodings.',
+    content: {
+      'application/json': { schema: schema('json') },
+      'application/x-www-form-urlencoded': { schema: schema('form') },
+      'multipart/form-data': { schema: schema('form') },
+    },
+  };
+}
+
+const preferenceApplied = { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } };
+
+function responses(name: RouteName, own: RouteContract): Json {
+  const fails = failsOf(name);
+  const success: JsonSchema = {
+    type: 'object',
+    description: 'Keys in this order: status, data.',
+    required: ['status', 'data'],
+    properties: { status: { const: 'success' }, data: own.data },
+  };
+  const result: Json = {
+    200: {
+      description:
+        'Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only.',
+      headers: preferenceApplied,
+      content: {
+        'application/json': {
+          schema: { oneOf: [success, { $ref: '#/components/schemas/FailEnvelope' }, { $ref: '#/components/schemas/ErrorEnvelope' }] },
+        },
+      },
+    },
+  };
+  const statuses = [...new Set(fails.map((fail) => fail.status))].sort((a, b) => a - b);
+  for (const status of statuses) {
+    const cases = fails.filter((fail) => fail.status === status);
+    const withData = cases.find((fail) => fail.data);
+    const headers: Json = { ...preferenceApplied };
+    for (const header of new Set(cases.flatMap((fail) => fail.headers ?? []))) {
+      headers[header] = { $ref: `#/components/headers/${header}` };
+    }
+    result[status] = {
+      description: [
+        `${httpStatuses[status]} With \`Prefer: http-status\`; otherwise the same envelope comes with 200. Messages (\`{…}\` is filled in):`,
+        '',
+        ...cases.map((fail) => `- \`${fail.message}\``),
+      ].join('\n'),
+      headers,
+      'x-fail-messages': cases.map((fail) => fail.message),
+      content: {
+        'application/json': {
+          schema: withData
+            ? { allOf: [{ $ref: '#/components/schemas/FailEnvelope' }, { properties: { data: withData.data } }] }
+            : { $ref: '#/components/schemas/FailEnvelope' },
+          examples: Object.fromEntries(
+            cases.map((fail, index) => [
+              `message${index + 1}`,
+              { summary: fail.message.slice(0, 80), value: { status: 'fail', message: fail.message } },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  result[500] = { $ref: '#/components/responses/Error' };
+  return result;
+}
+
+function rawResponses(own: RouteContract): Json {
+  return { 200: { description: 'The document, as is.', content: { 'application/json': { schema: own.data } } } };
+}

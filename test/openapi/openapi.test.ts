@@ -1,0 +1,210 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockoutMessage } from '#shared/auth/lockout.ts';
+import { contract, pathParameters } from '#shared/http/contract.ts';
+import { courseNotFound } from '#shared/http/middleware/authenticate.ts';
+import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
+import { BODY_FAILS, COURSE_NOT_FOUND, failsOf, httpStatuses, openApiDocument } from '#shared/http/openapi.ts';
+import { routeKeys, routes, type RouteName } from '#shared/http/routes.ts';
+import { lateRefusal } from '#shared/submissions/submission.ts';
+import { handler as issueToken } from '#functions/issue-token.ts';
+import { apiEvent, lambdaContext } from '../support/events.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+
+const run = promisify(execFile);
+type Json = Record<string, any>;
+const document = openApiDocument() as Json;
+const names = Object.keys(routes) as RouteName[];
+
+/** A documented message (`{…}` filled in per request) as a pattern. */
+const templatePattern = (message: string) =>
+  new RegExp(`^${message.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('.+')}$`);
+const documented = [
+  ...new Set([...names.flatMap((name) => failsOf(name).map((fail) => fail.message)), endpointNotFound().message, methodNotAllowed([]).message]),
+];
+const isDocumented = (message: string) => documented.some((template) => template === message || templatePattern(template).test(message));
+
+describe('the contract', () => {
+  it('has an entry for every route, and none for a route that does not exist', () => {
+    for (const name of names) expect(contract[name], `contract.ts has no entry for the route ${name}`).toBeDefined();
+    expect(Object.keys(contract).sort()).toEqual([...names].sort());
+  });
+
+  it('defines every path parameter of every route and alias', () => {
+    for (const key of routeKeys) {
+      for (const [, parameter] of key.path.matchAll(/\{(\w+)\}/g)) expect(pathParameters[parameter!], `${key.path}: {${parameter}}`).toBeDefined();
+    }
+  });
+
+  it('lists every fail message the code can answer with', () => {
+    const files = [
+      ...readdirSync('shared', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join('shared', file)),
+      ...readdirSync('functions').filter((file) => file.endsWith('.ts')).map((file) => join('functions', file)),
+    ];
+    const call = /\b(?:invalidInput|notFound|conflict|tooManyRequests|new ApiFailure)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+    const found: string[] = [];
+    for (const file of files) {
+      for (const [, , literal] of readFileSync(file, 'utf8').matchAll(call)) {
+        const message = literal!.replace(/\$\{[^}]*\}/g, '{x}').replace(/\\(.)/g, '$1');
+        found.push(message);
+        const pattern = templatePattern(message);
+        expect(documented.some((template) => pattern.test(template) || template === message), `${file}: "${message}" is not in contract.ts`).toBe(true);
+      }
+    }
+    expect(found.length).toBeGreaterThan(30);
+    // Messages built elsewhere than at the call.
+    expect(COURSE_NOT_FOUND).toBe(courseNotFound().message);
+    for (const message of [lockoutMessage(1), lockoutMessage(600), lateRefusal(3, { late_submission_allowed: false, late_days: 1 })!]) {
+      expect(isDocumented(message), message).toBe(true);
+    }
+  });
+
+  it('lists the body parser’s messages', async () => {
+    const bodies: [string, string][] = [
+      ['application/json', '{"user_id":'],
+      ['application/json', '[1,2]'],
+      ['multipart/form-data; boundary=x', '--y\r\nbroken'],
+    ];
+    for (const [contentType, body] of bodies) {
+      const answer = await issueToken(apiEvent({ method: 'POST', path: '/api/token', headers: { 'content-type': contentType }, body }), lambdaContext());
+      const { message } = JSON.parse(answer.body!) as { message: string };
+      expect(BODY_FAILS, `${contentType}: ${message}`).toContain(message);
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('has every route and alias, with unique operation ids', () => {
+    const ids: string[] = [];
+    for (const key of routeKeys) {
+      const operation = document.paths[key.path]?.[key.method.toLowerCase()];
+      expect(operation, `${key.method} ${key.path}`).toBeDefined();
+      ids.push(operation.operationId);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Object.values(document.paths).flatMap((item: any) => Object.keys(item))).toHaveLength(routeKeys.length);
+  });
+
+  it('describes the envelopes, Prefer: http-status, the statuses, the token and Idempotency-Key', () => {
+    const { components } = document;
+    expect(Object.keys(components.schemas.FailEnvelope.properties)).toEqual(['status', 'data', 'message']);
+    expect(Object.keys(components.schemas.ErrorEnvelope.properties)).toEqual(['status', 'message', 'code']);
+    expect(components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header' });
+    expect(components.headers['Preference-Applied']).toBeDefined();
+    expect(components.securitySchemes).toMatchObject({ token: { type: 'apiKey', name: 'Authorization' }, bearer: { type: 'http', scheme: 'bearer' } });
+
+    const me = document.paths['/api/me'].get;
+    expect(me.security).toEqual([{ token: [] }, { bearer: [] }]);
+    expect(me.responses[200].content['application/json'].schema.oneOf[0].properties.data.properties).toHaveProperty('user_id');
+    expect(me.responses[401]['x-fail-messages']).toEqual(['Unauthenticated access. Please log in.']);
+    expect(me.responses[401].headers).toHaveProperty('Preference-Applied');
+    expect(document.paths['/api/token'].post.security).toEqual([]);
+    expect(document.paths['/api/token/invalidate'].post.security).toEqual([{}, { token: [] }, { bearer: [] }]);
+
+    const submit = document.paths['/api/{semester}/{course}/gradeable/{gradeable_id}/upload'].post;
+    expect(submit.parameters.map((parameter: Json) => parameter.name ?? parameter.$ref)).toEqual([
+      'semester', 'course', 'gradeable_id', 'Idempotency-Key', '#/components/parameters/Prefer',
+    ]);
+    expect(Object.keys(submit.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect(submit.requestBody.content['application/x-www-form-urlencoded'].schema.properties.vcs_checkout.type).toBe('string');
+    expect(submit.responses[422]['x-fail-messages']).toContain('This Idempotency-Key was already used for a different request.');
+    const alias = document.paths['/api/{semester}/{course}/gradeable/{gradeable_id}/grade'].post;
+    expect(alias.operationId).toBe('submit-vcs-alias-1');
+
+    const login = document.paths['/api/token'].post;
+    expect(login.responses[429].headers).toHaveProperty('Retry-After');
+    expect(login.requestBody.content['application/json'].schema.properties.password).toMatchObject({ type: 'string', maxLength: 1024 });
+
+    const used = new Set<string>();
+    for (const item of Object.values(document.paths) as Json[]) for (const operation of Object.values(item)) for (const status of Object.keys(operation.responses)) used.add(status);
+    for (const status of used) expect(status === '200' || status in httpStatuses, status).toBe(true);
+    for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429', '500']) expect(used, status).toContain(status);
+    expect(document.components.parameters.Prefer.description).toContain('405');
+  });
+
+  describe('linted by Redocly, offline', () => {
+    let folder: string;
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+    });
+    afterAll(() => rm(folder, { recursive: true, force: true }));
+
+    it('is valid OpenAPI 3.1 with no errors and only the expected warnings', async () => {
+      const spec = join(folder, 'openapi.json');
+      const config = join(folder, 'redocly.yaml');
+      const blocker = join(folder, 'no-network.mjs');
+      const networkLog = join(folder, 'network.log');
+      await writeFile(spec, JSON.stringify(document, null, 2));
+      await writeFile(config, 'extends:\n  - recommended\ntelemetry: off\n');
+      // Any connection or lookup the linter attempts is refused and recorded.
+      await writeFile(
+        blocker,
+        [
+          "import net from 'node:net'; import dns from 'node:dns'; import { appendFileSync } from 'node:fs';",
+          `const log = (what) => appendFileSync(${JSON.stringify(networkLog)}, what + '\\n');`,
+          "net.Socket.prototype.connect = function (options) { log('connect ' + JSON.stringify(options?.host ?? options)); throw new Error('no network in tests'); };",
+          "dns.lookup = (host, ...rest) => { log('lookup ' + host); rest.at(-1)(new Error('no network in tests')); };",
+          "globalThis.fetch = async (url) => { log('fetch ' + url); throw new Error('no network in tests'); };",
+        ].join('\n'),
+      );
+      const cli = join('node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', pathToFileURL(blocker).href, cli, 'lint', spec, '--config', config, '--format=json'],
+        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, maxBuffer: 64 * 1024 * 1024 },
+      ).catch((error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`redocly lint failed:\n${error.stdout}\n${error.stderr}`);
+      });
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+      const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}`);
+      expect(report.totals.errors, problems.join('\n')).toBe(0);
+      // Accepted: no license (each institution deploys its own copy); localhost is the default
+      // server (the served document names the host it was fetched from); the document route
+      // itself cannot fail.
+      expect(problems.sort()).toEqual([
+        'warn info-license #/info',
+        'warn no-server-example.com #/servers/0/url',
+        'warn operation-4xx-response #/paths/~1api~1openapi.json/get/responses',
+      ]);
+      expect(await readFile(networkLog, 'utf8').catch(() => '')).toBe('');
+    }, 60_000);
+  });
+
+  it('is bundled without handler modules, data access or the AWS SDK', async () => {
+    const { metafile } = await build({
+      entryPoints: ['functions/openapi.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+    });
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs.filter((input) => input.startsWith('functions/'))).toEqual(['functions/openapi.ts']);
+    expect(inputs.filter((input) => /node_modules|shared\/(data|auth)\/|middleware/.test(input))).toEqual([]);
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(() => api?.close());
+
+  it('serves the document as is, naming the server it was reached at', async () => {
+    const answer = await api.get('/openapi.json');
+    expect(answer.httpStatus).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.json).toMatchObject({ openapi: '3.1.0', servers: [{ url: api.url.replace(/\/api$/, '') }] });
+    expect((answer.json as Json).paths).toEqual(document.paths);
+    expect((await api.call('POST', '/openapi.json')).json).toMatchObject({ status: 'fail', message: 'Method not allowed.' });
+  });
+});
