@@ -17,6 +17,11 @@ export interface DeploymentSettings {
    */
   readonly summariesSchedule: string;
   readonly summariesTimeZone: string;
+  /**
+   * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading runner may
+   * fetch repositories from although they resolve to private addresses, e.g. a campus git server.
+   */
+  readonly allowedGitHosts: readonly string[];
 }
 
 export const DEFAULT_STAGE = 'dev';
@@ -38,7 +43,20 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     throttleBurst: positiveNumber('throttleBurst', node.tryGetContext('throttleBurst'), DEFAULT_THROTTLE_BURST),
     summariesSchedule: scheduleExpression(node.tryGetContext('summariesSchedule')),
     summariesTimeZone: timeZone(node.tryGetContext('summariesTimeZone')),
+    allowedGitHosts: gitHosts(node.tryGetContext('allowedGitHosts')),
   };
+}
+
+function gitHosts(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const result = list.map((host) => host.trim()).filter((host) => host !== '');
+  for (const host of result) {
+    if (!/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host)) {
+      throw new Error(`Context "allowedGitHosts" takes hosts like git.example.edu or 10.0.0.5:8080, not "${host}"`);
+    }
+  }
+  return result;
 }
 
 /** A recurring EventBridge Scheduler expression: `cron(` six fields `)` or `rate(` n unit `)`. */

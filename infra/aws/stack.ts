@@ -152,6 +152,7 @@ export class CourseSubmissionStack extends Stack {
         GRADING_RUNNER_FUNCTION: runner.function.functionName,
         // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
         GRADING_LEASE_SECONDS: String(WORKER_TIMEOUT.toSeconds()),
+        ...(settings.allowedGitHosts.length > 0 ? { ALLOWED_GIT_HOSTS: settings.allowedGitHosts.join(',') } : {}),
       },
       logRemovalPolicy: dataRemovalPolicy,
     });

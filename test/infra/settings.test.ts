@@ -72,7 +72,13 @@ describe('deployment settings', () => {
       throttleBurst: 100,
       summariesSchedule: 'cron(0 3 * * ? *)',
       summariesTimeZone: 'UTC',
+      allowedGitHosts: [],
     });
+  });
+
+  it('takes the git hosts the runner may reach on private addresses', () => {
+    expect(settings({ allowedGitHosts: 'git.example.edu, 10.0.0.5:8080' }).allowedGitHosts).toEqual(['git.example.edu', '10.0.0.5:8080']);
+    expect(() => settings({ allowedGitHosts: 'https://git.example.edu' })).toThrow(/allowedGitHosts/);
   });
 
   it('takes the summaries schedule as a cron or rate expression in an IANA time zone', () => {
