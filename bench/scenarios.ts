@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/http/routes.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
-import { request, sessionToken, submitEvent, vcsGradeable, type World } from './world.ts';
+import { request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
 
 /** The round-trip budget of an endpoint (issue 8). */
-export type Kind = 'read' | 'write' | 'token-issue' | 'batch';
+export type Kind = 'read' | 'write' | 'token-issue' | 'batch' | 'static';
 
 /** A realistic successful call of one endpoint against the bench world. */
 export interface Scenario {
@@ -14,14 +14,17 @@ export interface Scenario {
   readonly prepare: (i: number) => Promise<ApiEvent>;
   /** Calls timed for latency (after warm-up). */
   readonly iterations: number;
+  /** Whether the answer is a success (default: a `success` envelope). */
+  readonly ok?: (answer: Envelope) => boolean;
 }
 
-export const waveTarget: Record<Kind, number | undefined> = { read: 1, write: 2, 'token-issue': 2, batch: undefined };
+export const waveTarget: Record<Kind, number | undefined> = { read: 1, write: 2, 'token-issue': 2, batch: undefined, static: 0 };
 export const waveTargetText: Record<Kind, string> = {
   read: '1 round trip',
   write: '≤ 2 round trips',
   'token-issue': '2 round trips',
   batch: 'linear (see scale)',
+  static: 'no DynamoDB request',
 };
 
 const unique = () => randomUUID().slice(0, 8);
@@ -85,6 +88,12 @@ export function scenarios(world: World): Scenario[] {
     'submit-vcs': { kind: 'write', iterations: 60, prepare: async () => submitEvent(world, 'submitter') },
     'gradeable-values': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
     'gradeable-attempts': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
+    openapi: {
+      kind: 'static',
+      iterations: 120,
+      prepare: async () => request('GET', '/api/openapi.json'),
+      ok: (answer) => typeof (answer as unknown as { openapi?: unknown }).openapi === 'string',
+    },
     // The grade summaries (when their routes exist): generate first, so the reads find a generation.
     'generate-summaries': {
       kind: 'batch',
