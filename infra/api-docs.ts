@@ -5,7 +5,7 @@ const START = '<!-- routes:start (generated from shared/http/routes.ts by `npm r
 const END = '<!-- routes:end -->';
 
 const who: Record<RouteDefinition['access'], string> = {
-  public: 'anyone (credentials in the body)',
+  public: 'anyone, no token needed',
   'token-optional': 'anyone; a token, when sent, must be valid',
   user: 'any valid token',
   faculty: 'faculty and superusers',
