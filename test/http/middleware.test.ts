@@ -80,6 +80,7 @@ describe('error mapping', () => {
       expect(envelope).toEqual({
         status: 'error',
         message: 'The request could not be completed. Please try again later (request req-42).',
+        code: 'INTERNAL',
       });
     } finally {
       for (const spy of spies) spy.mockRestore();

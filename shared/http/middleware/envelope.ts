@@ -12,8 +12,9 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /**
  * Outermost middleware: the handler's return value becomes a success envelope, an ApiFailure a
- * fail envelope, and anything else an error envelope that names only the request id. Unexpected
- * errors are logged as one structured line (never with headers or body).
+ * fail envelope, and anything else an error envelope that names only the request id and whether
+ * retrying is safe (`code`). Unexpected errors are logged as one structured line (never with
+ * headers or body).
  */
 export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
@@ -34,15 +35,54 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
       return;
     }
     const requestId = request.context.awsRequestId;
+    const code = isTransient(error) ? 'RETRYABLE' : 'INTERNAL';
     logger.error({
       message: 'Unhandled error',
       requestId,
       routeKey: request.event.routeKey,
+      code,
       error: error instanceof Error ? error : new Error(String(error)),
     });
     request.response = renderEnvelope(
-      errorEnvelope(`The request could not be completed. Please try again later (request ${requestId}).`),
+      errorEnvelope(`The request could not be completed. Please try again later (request ${requestId}).`, code),
       { httpStatus: 500, preferHttpStatus },
     );
   },
 });
+
+/** Errors DynamoDB (or the SDK) reports before writing anything, and that a later attempt may not meet. */
+const TRANSIENT_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TransactionConflictException',
+  'TransactionInProgressException',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+/** Cancellation reasons that say only "not now": a transaction cancelled for these wrote nothing. */
+const TRANSIENT_CANCELLATIONS = new Set(['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+
+/**
+ * True when the failure is transient and nothing was written, so the client may simply retry:
+ * throttling, time-outs, transaction conflicts, SDK errors marked `$retryable` and DynamoDB's 5xx.
+ */
+export function isTransient(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, $retryable, $metadata, CancellationReasons } = error as {
+    name?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+    CancellationReasons?: { Code?: string }[];
+  };
+  if (name === 'TransactionCanceledException') {
+    const codes = (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+    return codes.some((code) => code !== 'None') && codes.every((code) => TRANSIENT_CANCELLATIONS.has(code));
+  }
+  if (name !== undefined && TRANSIENT_NAMES.has(name)) return true;
+  if ($retryable) return true;
+  return ($metadata?.httpStatusCode ?? 0) >= 500;
+}
