@@ -13,6 +13,7 @@ import { ApiFailure, invalidInput, notFound } from '#shared/http/failures.ts';
 import { isTrue, stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
+import { isValidUserId } from '#shared/users/user.ts';
 import { daysLate, lateRefusal } from './submission.ts';
 
 export interface SubmitContext {
@@ -100,6 +101,8 @@ async function teamOf(course: Course, gradeableId: string, userId: string): Prom
 }
 
 async function requireStudentOf(course: Course, userId: string): Promise<void> {
+  // A malformed id (empty, too long) is in no course; it must not reach DynamoDB as a key.
+  if (!isValidUserId(userId)) throw notFound(`User ${userId.slice(0, 64)} is not in this course.`);
   const { member } = await getItems({ member: enrollmentRef(course.term, course.course, userId) });
   if (!member || !isActiveMember(member)) throw notFound(`User ${userId} is not in this course.`);
 }
