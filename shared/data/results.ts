@@ -2,21 +2,27 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GradingResults } from '#shared/submissions/submission.ts';
 import { dynamo } from './client.ts';
 import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
 
 const table = tables.results;
 
+const resultsItem = (gradeableKey: string, ownerId: string, results: GradingResults & { points: number }) => ({
+  TableName: tableName(table),
+  Item: {
+    submissionKey: `${gradeableKey}/${ownerId}`,
+    version: String(results.version).padStart(6, '0'),
+    testCases: results.testCases,
+    points: results.points,
+    gradedAt: new Date().toISOString(),
+  },
+});
+
 /** Keeps a version's full results (the submission item keeps only the active version's). */
 export async function putResults(gradeableKey: string, ownerId: string, results: GradingResults & { points: number }) {
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(table),
-      Item: {
-        submissionKey: `${gradeableKey}/${ownerId}`,
-        version: String(results.version).padStart(6, '0'),
-        testCases: results.testCases,
-        points: results.points,
-        gradedAt: new Date().toISOString(),
-      },
-    }),
-  );
+  await dynamo().send(new PutCommand(resultsItem(gradeableKey, ownerId, results)));
 }
+
+/** The same, as part of the transaction that finishes the grading job. */
+export const putResultsItem = (gradeableKey: string, ownerId: string, results: GradingResults & { points: number }): TransactItem => ({
+  Put: resultsItem(gradeableKey, ownerId, results),
+});

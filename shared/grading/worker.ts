@@ -1,7 +1,7 @@
 import { gradeableRef } from '#shared/data/gradeables.ts';
 import { getItems } from '#shared/data/items.ts';
 import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
-import { putResults } from '#shared/data/results.ts';
+import { putResultsItem } from '#shared/data/results.ts';
 import { setVersionState } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
@@ -74,20 +74,28 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     allowedHosts: allowedGitHosts(),
   });
   const results = scoreRun(job.version, testCases, run);
-  await putResults(job.gradeableKey, job.ownerId, { version: job.version, testCases: results.testCases, points: results.visiblePoints });
-  return (await finish(job, 'graded', results, results.visiblePoints)) ? 'graded' : 'lost';
+  // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
+  const full = putResultsItem(job.gradeableKey, job.ownerId, { version: job.version, testCases: results.testCases, points: results.visiblePoints });
+  return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full])) ? 'graded' : 'lost';
 }
 
 /**
  * Records the outcome, provided this worker still holds the lease; the active version's results
  * go onto the submission item too, so `values` stays one read.
  */
-async function finish(job: ClaimedJob, state: 'graded' | 'failed', results: GradingResults, points: number, message?: string): Promise<boolean> {
+async function finish(
+  job: ClaimedJob,
+  state: 'graded' | 'failed',
+  results: GradingResults,
+  points: number,
+  message?: string,
+  also: Parameters<typeof transactWrite>[0] = [],
+): Promise<boolean> {
   const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   const update = { state, points, ...(message ? { message } : {}) };
   for (const activeResults of [results, undefined]) {
     try {
-      await transactWrite([finishJob(job.ticket, state, job.lease), setVersionState(key, job.version, { ...update, activeResults })]);
+      await transactWrite([finishJob(job.ticket, state, job.lease), setVersionState(key, job.version, { ...update, activeResults }), ...also]);
       return true;
     } catch (error) {
       const failed = failedConditions(error);
