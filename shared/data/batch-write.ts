@@ -18,15 +18,24 @@ export async function batchWrite(
   for (let start = 0; start < requests.length; start += BATCH_SIZE) chunks.push(requests.slice(start, start + BATCH_SIZE));
   let written = 0;
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < chunks.length) {
+    while (next < chunks.length && !failure) {
       const chunk = chunks[next++]!;
-      await writeChunk(chunk);
+      try {
+        await writeChunk(chunk);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
       written += chunk.length;
       options.onProgress?.(written);
     }
   };
+  // On a failure no new chunk starts, and the call returns only once no write is in flight, so a
+  // caller that cleans up after a failure sees every item that was written.
   await Promise.all(Array.from({ length: options.parallel ?? 4 }, worker));
+  if (failure) throw failure.error;
 }
 
 async function writeChunk(chunk: readonly { tableName: string; request: WriteRequest }[]): Promise<void> {

@@ -60,7 +60,13 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
     await deleteGeneration(course.term, course.course, generation).catch(() => undefined);
     throw error;
   }
-  if (previous) await deleteGeneration(course.term, course.course, previous.generation);
+  // The new generation is current: the run is done. Removing the old one is housekeeping whose
+  // failure must not report the run as failed (a retry would only write yet another generation).
+  if (previous) {
+    await deleteGeneration(course.term, course.course, previous.generation).catch((error: unknown) =>
+      logger.warn({ message: 'Could not remove an old summary generation', course: `${course.term}/${course.course}`, generation: previous.generation, error: error as Error }),
+    );
+  }
   return { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
 }
 
