@@ -1,0 +1,215 @@
+/**
+ * The expected authorization table: for every route of shared/http/routes.ts, the requests that
+ * matter (one per object-level variation) and the answer each persona must get. The test in
+ * authorization.test.ts runs every row on every path of the route (aliases too) and fails for a
+ * route without a row here.
+ */
+
+/** Who calls. `outsider` holds a valid token of a user who is in no course. */
+export const personas = [
+  'anonymous',
+  'outsider',
+  'student',
+  'mentor',
+  'ta',
+  'instructor',
+  'otherInstructor',
+  'groupStaff',
+  'faculty',
+  'superuser',
+] as const;
+export type MatrixPersona = (typeof personas)[number];
+
+/**
+ * - `allowed`: a success envelope (HTTP 200 with `Prefer: http-status`);
+ * - `denied`: "You don't have access to this endpoint." (403);
+ * - `unauthenticated`: "Unauthenticated access. Please log in." (401);
+ * - `{ fail, status }`: an object-level rule refuses with exactly this message and status
+ *   (`{future}` stands for the future gradeable's id).
+ */
+export type Outcome = 'allowed' | 'denied' | 'unauthenticated' | { readonly fail: string; readonly status: number };
+
+/** What the test knows when it builds a request (filled in by the test's world). */
+export interface MatrixWorld {
+  readonly term: string;
+  readonly course: string;
+  readonly userIds: Record<Exclude<MatrixPersona, 'anonymous'> | 'student2', string>;
+  /** A VCS gradeable open for submission. */
+  readonly openGradeable: string;
+  readonly openTitle: string;
+  /** A VCS gradeable graders may see but whose submission opens tomorrow. */
+  readonly futureGradeable: string;
+  /** Credentials of a user kept for the token endpoints, so the personas' own tokens survive. */
+  readonly login: { readonly user_id: string; readonly password: string };
+  /** A fresh code each call (course, term and gradeable ids of writing routes). */
+  readonly unique: (prefix: string) => string;
+}
+
+export interface MatrixRequest {
+  /** Values of the path parameters; `{semester}` and `{course}` default to the world's course. */
+  readonly params?: Record<string, string>;
+  readonly query?: Record<string, string>;
+  readonly body?: Record<string, unknown>;
+}
+
+export interface MatrixCase {
+  readonly variation: string;
+  readonly request: (world: MatrixWorld, persona: MatrixPersona) => MatrixRequest;
+  readonly expect: Readonly<Record<MatrixPersona, Outcome>>;
+}
+
+export interface MatrixRow {
+  /** The route may be absent from the route table (added by other work); its row is then skipped. */
+  readonly optional?: boolean;
+  readonly cases: readonly MatrixCase[];
+}
+
+const A = 'allowed' as const;
+const D = 'denied' as const;
+const U = 'unauthenticated' as const;
+const fail = (message: string, status: number): Outcome => ({ fail: message, status });
+
+const NOT_SAME_USER = fail('API key and specified user_id are not for the same user.', 400);
+const NOT_GROUP = fail('The instructor is not in the correct group.', 403);
+
+/** Every persona the same. */
+const everyone = (outcome: Outcome): Record<MatrixPersona, Outcome> =>
+  Object.fromEntries(personas.map((persona) => [persona, outcome])) as Record<MatrixPersona, Outcome>;
+
+/** Any valid token; anonymous callers are unauthenticated. */
+const anyToken = { ...everyone(A), anonymous: U };
+
+/** course:member. */
+const members = { anonymous: U, outsider: D, student: A, mentor: A, ta: A, instructor: A, otherInstructor: D, groupStaff: D, faculty: D, superuser: D };
+/** course:instructor-or-group-staff. */
+const staffOrGroup = { anonymous: U, outsider: D, student: D, mentor: A, ta: A, instructor: A, otherInstructor: D, groupStaff: A, faculty: D, superuser: D };
+/** course:instructor. */
+const instructorOnly = { anonymous: U, outsider: D, student: D, mentor: D, ta: D, instructor: A, otherInstructor: D, groupStaff: D, faculty: D, superuser: D };
+
+const submission = (gradeable: string, extra: Record<string, unknown> = {}): MatrixRequest => ({
+  params: { gradeable_id: gradeable },
+  body: { vcs_checkout: true, git_repo_id: 'none', ...extra },
+});
+
+export const expectedAccess: Record<string, MatrixRow> = {
+  'issue-token': {
+    cases: [{ variation: 'credentials of another user', request: (world) => ({ body: { ...world.login } }), expect: everyone(A) }],
+  },
+  'invalidate-token': {
+    cases: [{ variation: 'credentials of another user', request: (world) => ({ body: { ...world.login } }), expect: everyone(A) }],
+  },
+  'token-info': { cases: [{ variation: 'own token', request: () => ({}), expect: anyToken }] },
+  me: { cases: [{ variation: 'own profile', request: () => ({}), expect: anyToken }] },
+  'list-courses': {
+    cases: [
+      { variation: 'own courses', request: () => ({}), expect: anyToken },
+      {
+        variation: "another user's courses (user_id)",
+        request: (world) => ({ query: { user_id: world.userIds.student } }),
+        expect: { ...everyone(D), anonymous: U, student: A, superuser: A },
+      },
+    ],
+  },
+  'create-course': {
+    cases: [
+      {
+        variation: 'for themselves (superusers: for the instructor) from this course',
+        request: (world, persona) => ({
+          body: {
+            course_semester: world.term,
+            course_title: world.unique('new'),
+            head_instructor: persona === 'superuser' || persona === 'anonymous' ? world.userIds.instructor : world.userIds[persona],
+            base_course_semester: world.term,
+            base_course_title: world.course,
+          },
+        }),
+        expect: { ...everyone(D), anonymous: U, instructor: A, otherInstructor: NOT_GROUP, faculty: NOT_GROUP, superuser: A },
+      },
+    ],
+  },
+  'course-users': { cases: [{ variation: 'the course', request: () => ({}), expect: staffOrGroup }] },
+  'course-graders': { cases: [{ variation: 'the course', request: () => ({}), expect: staffOrGroup }] },
+  'create-term': {
+    cases: [
+      {
+        variation: 'a new term',
+        request: (world) => ({ body: { term_id: world.unique('t'), term_name: 'Matrix Term', start_date: '2027-01-10', end_date: '2027-05-10' } }),
+        expect: { ...everyone(D), anonymous: U, superuser: A },
+      },
+    ],
+  },
+  'upload-gradeable': {
+    cases: [
+      {
+        variation: 'a new gradeable',
+        request: (world) => ({ body: { id: world.unique('hw'), title: 'Matrix homework', type: 'Electronic File' } }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'download-gradeable': {
+    cases: [{ variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: staffOrGroup }],
+  },
+  'list-gradeables': { cases: [{ variation: 'the course', request: () => ({}), expect: members }] },
+  'submit-vcs': {
+    cases: [
+      { variation: 'own submission', request: (world) => submission(world.openGradeable), expect: members },
+      {
+        variation: 'for student2 (user_id)',
+        request: (world) => submission(world.openGradeable, { user_id: world.userIds.student2 }),
+        expect: { ...members, student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+      },
+      {
+        variation: 'a gradeable not yet open for students',
+        request: (world) => submission(world.futureGradeable),
+        expect: {
+          ...members,
+          student: fail("Invalid gradeable id '{future}'", 404),
+          mentor: fail("Invalid gradeable id '{future}'", 404),
+        },
+      },
+    ],
+  },
+  'gradeable-values': { cases: submissionReadCases() },
+  'gradeable-attempts': { cases: submissionReadCases() },
+  'generate-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'list-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'user-summary': {
+    cases: [
+      {
+        variation: 'own summary',
+        request: (world, persona) => ({ params: { user_id: persona === 'anonymous' ? world.userIds.student : world.userIds[persona] } }),
+        expect: members,
+      },
+      {
+        variation: "student2's summary",
+        request: (world) => ({ params: { user_id: world.userIds.student2 } }),
+        expect: { ...members, student: D, mentor: D, ta: D },
+      },
+    ],
+  },
+  openapi: { optional: true, cases: [{ variation: 'the document', request: () => ({}), expect: everyone(A) }] },
+};
+
+/** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */
+function submissionReadCases(): MatrixCase[] {
+  const gradeableMissing = fail('Gradeable does not exist', 404);
+  return [
+    { variation: 'own', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: members },
+    {
+      variation: 'student (section 1) via user_id',
+      request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { user_id: world.userIds.student } }),
+      expect: members,
+    },
+    {
+      variation: 'student2 (section 2, outside the mentor\'s) via user_id',
+      request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { user_id: world.userIds.student2 } }),
+      expect: { ...members, student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+    },
+    {
+      variation: 'a gradeable not yet open for students',
+      request: (world) => ({ params: { gradeable_id: world.futureGradeable } }),
+      expect: { ...members, student: gradeableMissing },
+    },
+  ];
+}

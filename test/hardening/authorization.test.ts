@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeKeys, routes, type RouteKey } from '#shared/http/routes.ts';
+import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
+import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
+import { expectedAccess, personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
+import { mapLimit } from './support.ts';
+
+let api: TestApi;
+let course: CourseWorld;
+let world: MatrixWorld;
+let tokens: Record<MatrixPersona, Record<string, string>>;
+
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0 });
+  course = await createCourseWorld(api);
+  const [outsider, login] = await Promise.all([createUser('user', 'outsider'), createUser('user', 'login')]);
+  const outsiderToken = (await api.postJson('/token', { user_id: outsider.userId, password: outsider.password })).json.data.token;
+  const { term, course: code } = course.course;
+  const upload = async (id: string, dates: Record<string, string>) => {
+    const answer = await api.postJson(
+      `/${term}/${code}/upload`,
+      { id, title: `Title of ${id}`, type: 'Electronic File', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' }, dates },
+      course.tokens.instructor,
+    );
+    expect(answer.json.status, answer.text).toBe('success');
+  };
+  const openGradeable = uniqueCode('open');
+  const futureGradeable = uniqueCode('future');
+  await upload(openGradeable, { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
+  await upload(futureGradeable, { ta_view_start_date: iso(-1), submission_open_date: iso(1), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
+  const summaries = await api.postJson(`/${term}/${code}/reports/summaries`, {}, course.tokens.instructor);
+  expect(summaries.json.status, summaries.text).toBe('success');
+
+  const u = course.users;
+  world = {
+    term,
+    course: code,
+    userIds: {
+      outsider: outsider.userId, student: u.student.userId, student2: u.student2.userId, mentor: u.mentor.userId, ta: u.ta.userId,
+      instructor: u.instructor.userId, otherInstructor: u.otherInstructor.userId, groupStaff: u.groupStaff.userId,
+      faculty: u.faculty.userId, superuser: u.superuser.userId,
+    },
+    openGradeable,
+    openTitle: `Title of ${openGradeable}`,
+    futureGradeable,
+    login: { user_id: login.userId, password: login.password },
+    unique: (prefix) => uniqueCode(prefix),
+  };
+  tokens = { ...course.tokens, outsider: { Authorization: outsiderToken } } as Record<MatrixPersona, Record<string, string>>;
+}, 120_000);
+afterAll(() => api.close());
+
+function urlOf(key: RouteKey, params: Record<string, string>, query: Record<string, string> | undefined): string {
+  const filled = { semester: world.term, course: world.course, ...params };
+  const path = key.path.replace(/^\/api/, '').replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in filled)) throw new Error(`${key.method} ${key.path}: no value for {${name}}`);
+    return encodeURIComponent(filled[name as keyof typeof filled]!);
+  });
+  return query ? `${path}?${new URLSearchParams(query)}` : path;
+}
+
+/** The answer's outcome in the matrix's terms, or a description of what else came back. */
+function verdict(answer: Answer, expected: Outcome): string | undefined {
+  const { json, httpStatus } = answer;
+  const shown = `HTTP ${httpStatus} ${answer.text.slice(0, 300)}`;
+  if (expected === 'allowed') {
+    const ok = httpStatus === 200 && (json.status === 'success' || (json.status === undefined && typeof json === 'object'));
+    return ok ? undefined : shown;
+  }
+  const [message, status] =
+    expected === 'denied'
+      ? ["You don't have access to this endpoint.", 403]
+      : expected === 'unauthenticated'
+        ? ['Unauthenticated access. Please log in.', 401]
+        : [expected.fail.replace('{future}', world.futureGradeable), expected.status];
+  return json.status === 'fail' && json.message === message && httpStatus === status ? undefined : shown;
+}
+
+describe('the authorization matrix', () => {
+  it('has a row for every route, and no row for a route that does not exist', () => {
+    const names = Object.keys(routes);
+    expect(names.filter((name) => !(name in expectedAccess)), 'routes without a row in authorization-matrix.ts').toEqual([]);
+    const stale = Object.entries(expectedAccess).filter(([name, row]) => !row.optional && !names.includes(name));
+    expect(stale.map(([name]) => name), 'rows for routes that do not exist').toEqual([]);
+  });
+
+  it('answers every route (and alias) as every persona exactly as the table says', async () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    // Writing routes that replace what readers read (summaries) run after the rest.
+    const order = [...routeKeys].sort((a, b) => Number(a.name === 'generate-summaries') - Number(b.name === 'generate-summaries'));
+    for (const key of order) {
+      const row = expectedAccess[key.name];
+      if (!row) continue; // reported by the test above
+      const runs = row.cases.flatMap((testCase) => personas.map((persona) => ({ testCase, persona })));
+      await mapLimit(runs, 8, async ({ testCase, persona }) => {
+        const request = testCase.request(world, persona);
+        const headers: Record<string, string> = { Prefer: 'http-status', ...tokens[persona] };
+        const init: { headers: Record<string, string>; body?: string } = { headers };
+        if (key.method !== 'GET') {
+          headers['Content-Type'] = 'application/json';
+          init.body = JSON.stringify(request.body ?? {});
+        }
+        const answer = await api.call(key.method, urlOf(key, request.params ?? {}, request.query), init);
+        const expected = testCase.expect[persona];
+        const problem = verdict(answer, expected);
+        checked++;
+        if (problem) {
+          mismatches.push(`${key.method} ${key.path} [${testCase.variation}] as ${persona}: expected ${JSON.stringify(expected)}, got ${problem}`);
+        }
+      });
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThan(routeKeys.length * personas.length);
+  }, 120_000);
+});

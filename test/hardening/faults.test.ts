@@ -1,0 +1,339 @@
+import {
+  ConditionalCheckFailedException,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { dynamo } from '#shared/data/client.ts';
+import { gradeNextJob } from '#shared/grading/worker.ts';
+import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
+import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { differences, snapshotTables, type Snapshot } from './support.ts';
+
+/**
+ * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
+ * or not at all, and an HTTP caller gets an `error` envelope saying whether retrying is safe.
+ *
+ * Where the fault goes: the middleware sits in the `initialize` step, above the SDK's retry
+ * middleware (finalizeRequest), so one injected failure is one failed *command*, exactly what the
+ * application sees when DynamoDB throttles all three attempts (maxAttempts 3). A failure injected
+ * below the retry middleware is absorbed by the SDK's own retry; one test shows that too.
+ */
+
+// Grading itself is not under test here: the runner answers at once.
+vi.mock('#shared/grading/run.ts', () => ({
+  runGrading: async () => ({ status: 'checkout-failed', message: 'Fixture: no repository.' }),
+}));
+
+type Kind = 'throttle' | 'timeout' | 'condition' | 'conflict' | 'cancelled';
+const KINDS: readonly Kind[] = ['throttle', 'timeout', 'condition', 'conflict', 'cancelled'];
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
+const meta = { $metadata: { httpStatusCode: 400 } };
+
+/** The error DynamoDB (or the SDK) would raise for this command, or undefined where it cannot. */
+function faultFor(kind: Kind, command: string): Error | undefined {
+  const transaction = command === 'TransactWriteItemsCommand';
+  switch (kind) {
+    case 'throttle':
+      return new ProvisionedThroughputExceededException({ message: 'Injected: throughput exceeded', ...meta });
+    case 'timeout':
+      return Object.assign(new Error('Injected: the request socket timed out'), { name: 'TimeoutError' });
+    case 'condition':
+      if (transaction) return cancelled(['ConditionalCheckFailed']);
+      return WRITES.has(command) ? new ConditionalCheckFailedException({ message: 'Injected: condition failed', ...meta }) : undefined;
+    case 'conflict':
+      return transaction ? cancelled(['TransactionConflict']) : undefined;
+    case 'cancelled':
+      return transaction ? cancelled(['None', 'ThrottlingError']) : undefined;
+  }
+}
+const cancelled = (codes: string[]) =>
+  new TransactionCanceledException({
+    message: `Injected: transaction cancelled [${codes.join(', ')}]`,
+    CancellationReasons: codes.map((Code) => ({ Code })),
+    ...meta,
+  });
+
+interface Fault {
+  readonly count: () => number;
+  /** The commands seen, in order. */
+  readonly commands: () => string[];
+  readonly fired: () => string | undefined;
+  remove(): void;
+}
+
+/** Fails the nth DynamoDB command from now (0: none, only count) with the given kind of error. */
+function injectFault(nth: number, kind: Kind, options: { belowRetry?: boolean } = {}): Fault {
+  let count = 0;
+  let fired: string | undefined;
+  const seen: string[] = [];
+  const name = 'hardeningFault';
+  const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+    count++;
+    seen.push(context.commandName ?? '');
+    if (count === nth) {
+      const error = faultFor(kind, context.commandName ?? '');
+      if (error) {
+        fired = `${context.commandName} (${kind})`;
+        throw error;
+      }
+    }
+    return next(args);
+  };
+  const stack = dynamo().middlewareStack as unknown as {
+    add(m: unknown, o: object): void;
+    addRelativeTo(m: unknown, o: object): void;
+    remove(name: string): boolean;
+  };
+  if (options.belowRetry) stack.addRelativeTo(middleware, { relation: 'after', toMiddleware: 'retryMiddleware', name });
+  else stack.add(middleware, { step: 'initialize', priority: 'high', name });
+  return { count: () => count, commands: () => seen, fired: () => fired, remove: () => void stack.remove(name) };
+}
+
+let api: TestApi;
+let world: CourseWorld;
+let gradeable: string;
+let loginUser: TestUser;
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0 });
+  world = await createCourseWorld(api);
+  loginUser = await createUser('user', 'rotating');
+  gradeable = uniqueCode('hw');
+  const answer = await api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id: gradeable, title: 'Faults', type: 'Electronic File',
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
+      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(-1), grade_due_date: iso(-0.5), grade_released_date: iso(-0.2), grade_inquiry_start_date: iso(-0.1), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) },
+      autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1 }] },
+    },
+    world.tokens.instructor,
+  );
+  expect(answer.json.status, answer.text).toBe('success');
+}, 120_000);
+afterAll(() => api.close());
+
+/** Snapshots without the login-failure counters. */
+async function state(): Promise<Snapshot> {
+  const snapshot = await snapshotTables();
+  snapshot.Credentials = snapshot.Credentials!.filter((item) => item.kind !== 'login-failures');
+  return snapshot;
+}
+const items = (snapshot: Snapshot, table: string) => snapshot[table]!;
+const added = (before: Snapshot, after: Snapshot, table: string) => {
+  const old = new Set(items(before, table).map((item) => JSON.stringify(item)));
+  return items(after, table).filter((item) => !old.has(JSON.stringify(item)));
+};
+
+interface HttpOperation {
+  readonly name: string;
+  /** Sends the request (a fresh one each time: unique ids). */
+  readonly send: () => Promise<Answer>;
+  /** Asserts the operation is fully done. */
+  readonly done: (before: Snapshot, after: Snapshot, answer: Answer) => Promise<void> | void;
+  /** Asserts what else a failed attempt may leave (default: nothing). */
+  readonly notAtAll?: (before: Snapshot, after: Snapshot) => Promise<void> | void;
+}
+
+const course = () => `/${world.course.term}/${world.course.course}`;
+const tables = (...names: string[]) => (before: Snapshot, after: Snapshot) =>
+  expect(differences(before, after).map((line) => line.split(':')[0]).sort()).toEqual([...names].sort());
+
+let currentToken: string | undefined;
+const operations: HttpOperation[] = [
+  {
+    name: 'token rotation (issueToken)',
+    send: () => api.postJson('/token', { user_id: loginUser.userId, password: loginUser.password }, { Prefer: 'http-status' }),
+    done: async (before, after, answer) => {
+      tables('Sessions')(before, after);
+      expect((await api.get('/me', { Authorization: answer.json.data.token })).json.status).toBe('success');
+      if (currentToken) expect((await api.get('/me', { Authorization: currentToken })).json.status).toBe('fail');
+      currentToken = answer.json.data.token;
+    },
+    notAtAll: async () => {
+      if (currentToken) expect((await api.get('/me', { Authorization: currentToken })).json.status).toBe('success');
+    },
+  },
+  {
+    name: 'course creation (createCourse)',
+    send: () =>
+      api.postJson(
+        '/courses',
+        { course_semester: world.term, course_title: uniqueCode('fc'), head_instructor: world.users.instructor.userId, base_course: `${world.term}|${world.course.course}` },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      ),
+    done: (before, after) => {
+      tables('AccessGroups', 'Courses', 'Enrollments')(before, after);
+      expect([added(before, after, 'Courses').length, added(before, after, 'Enrollments').length, added(before, after, 'AccessGroups').length]).toEqual([1, 1, 2]);
+    },
+  },
+  {
+    name: 'gradeable upload',
+    send: () => api.postJson(`${course()}/upload`, { id: uniqueCode('up'), title: 'Upload', type: 'Electronic File' }, { ...world.tokens.instructor, Prefer: 'http-status' }),
+    done: (before, after) => {
+      tables('Gradeables')(before, after);
+      expect(added(before, after, 'Gradeables')).toHaveLength(1);
+    },
+  },
+  {
+    name: 'submission (submitVcs)',
+    send: () => api.postJson(`${course()}/gradeable/${gradeable}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, { ...world.tokens.student, Prefer: 'http-status' }),
+    done: (before, after, answer) => {
+      tables('Jobs', 'Submissions')(before, after);
+      const key = (snapshot: Snapshot) => items(snapshot, 'Submissions').find((item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`));
+      const version = Number(key(after)?.highestVersion);
+      expect(version).toBe(Number(key(before)?.highestVersion ?? 0) + 1);
+      expect(answer.json.data).toContain(`version ${version} `);
+      const jobs = added(before, after, 'Jobs');
+      expect(jobs.filter((job) => job.job !== 'queue').map((job) => job.version)).toEqual([version]);
+    },
+  },
+  {
+    name: 'summary generation (generateSummaries)',
+    send: () => api.postJson(`${course()}/reports/summaries`, {}, { ...world.tokens.instructor, Prefer: 'http-status' }),
+    done: (before, after, answer) => {
+      const courseItem = items(after, 'Courses').find((item) => item.term === world.course.term && item.course === world.course.course)!;
+      const generation = (courseItem.summaries as { generation: string }).generation;
+      expect(generation).toBe(answer.json.data.generation);
+      const entries = items(after, 'Summaries').filter((item) => item.courseId === `${world.course.term}/${world.course.course}`);
+      const current = entries.filter((item) => String(item.entry).startsWith(`${generation}#`));
+      expect(current).toHaveLength(answer.json.data.summaries);
+      // Older generations are unreachable once the pointer moved; only a failed removal (logged) leaves one behind.
+    },
+  },
+];
+
+/** The DynamoDB commands one undisturbed run sends, in order. */
+async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
+  const counter = injectFault(0, 'throttle');
+  try {
+    await run();
+  } finally {
+    counter.remove();
+  }
+  return counter.commands();
+}
+
+/** The kinds of fault that can happen to a command (a condition only on conditional writes, …). */
+const kindsFor = (command: string) => KINDS.filter((kind) => faultFor(kind, command) !== undefined);
+
+describe('injected DynamoDB failures', () => {
+  for (const operation of operations) {
+    it(`${operation.name}: done, or nothing written with a RETRYABLE/INTERNAL error`, async () => {
+      const sequence = await commandsOf(async () => {
+        const before = await state();
+        const answer = await operation.send();
+        expect(answer.json.status, answer.text).toBe('success');
+        await operation.done(before, await state(), answer);
+      });
+      const commands = sequence.length;
+      const outcomes: string[] = [];
+      for (let nth = 1; nth <= commands; nth++) {
+        for (const kind of kindsFor(sequence[nth - 1]!)) {
+          const before = await state();
+          const fault = injectFault(nth, kind);
+          let answer: Answer;
+          try {
+            answer = await operation.send();
+          } finally {
+            fault.remove();
+          }
+          const after = await state();
+          const where = `${operation.name}, command ${nth}/${commands} ${fault.fired() ?? `(${kind}: not applicable)`}: ${answer.text.slice(0, 200)}`;
+          outcomes.push(`${nth}:${kind}:${answer.json.status}${answer.json.code ? `/${answer.json.code}` : ''}`);
+          if (answer.json.status === 'success') {
+            await operation.done(before, after, answer);
+            continue;
+          }
+          expect(fault.fired(), where).toBeDefined();
+          expect(differences(before, after), where).toEqual([]);
+          await operation.notAtAll?.(before, after);
+          if (answer.json.status === 'error') {
+            expect(answer.httpStatus, where).toBe(500);
+            expect(Object.keys(answer.json), where).toEqual(['status', 'message', 'code']);
+            expect(answer.json.code, where).toBe(kind === 'condition' ? 'INTERNAL' : 'RETRYABLE');
+          }
+        }
+      }
+      expect(outcomes.length).toBe(sequence.reduce((sum, command) => sum + kindsFor(command).length, 0));
+    }, 120_000);
+  }
+
+  it('a throttle of one attempt, below the SDK retry middleware, is absorbed by the SDK (maxAttempts 3)', async () => {
+    const before = await state();
+    const fault = injectFault(2, 'throttle', { belowRetry: true });
+    let answer: Answer;
+    try {
+      answer = await operations[0]!.send();
+    } finally {
+      fault.remove();
+    }
+    expect(fault.fired()).toBeDefined();
+    expect(answer.json.status, answer.text).toBe('success');
+    await operations[0]!.done(before, await state(), answer);
+  });
+});
+
+describe('injected DynamoDB failures in the grading worker', () => {
+  const studentToken = () => world.tokens.student;
+  const later = () => new Date(Date.now() + 16 * 60 * 1000);
+
+  /** Grades whatever is queued or leased, so each attempt starts from one fresh queued job. */
+  async function drain() {
+    while ((await gradeNextJob()) !== 'idle');
+    while ((await gradeNextJob(later())) !== 'idle');
+  }
+  async function queueOne(): Promise<number> {
+    const answer = await api.postJson(`${course()}/gradeable/${gradeable}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, studentToken());
+    expect(answer.json.status, answer.text).toBe('success');
+    return Number(/version (\d+)/.exec(answer.json.data)![1]);
+  }
+  const submissionOf = (snapshot: Snapshot) =>
+    items(snapshot, 'Submissions').find((item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`))!;
+  const versionState = (snapshot: Snapshot, version: number) =>
+    (submissionOf(snapshot).versions as { version: number; state: string }[]).find((entry) => entry.version === version)?.state;
+  const resultsOf = (snapshot: Snapshot, version: number) =>
+    items(snapshot, 'Results').filter((item) => String(item.submissionKey).endsWith(`/${world.users.student.userId}`) && Number(item.version) === version);
+
+  it('job claim and result write: graded once, or left for the next worker with nothing half-written', async () => {
+    await drain();
+    await queueOne();
+    const sequence = await commandsOf(() => gradeNextJob());
+    const commands = sequence.length;
+    for (let nth = 1; nth <= commands; nth++) {
+      for (const kind of kindsFor(sequence[nth - 1]!)) {
+        await drain();
+        const version = await queueOne();
+        const before = await state();
+        const fault = injectFault(nth, kind);
+        let outcome: string;
+        try {
+          outcome = await gradeNextJob().catch((error: Error) => `threw ${error.name}`);
+        } finally {
+          fault.remove();
+        }
+        const after = await state();
+        const where = `worker, command ${nth}/${commands} ${fault.fired() ?? `(${kind}: not applicable)`}: ${outcome}`;
+        if (outcome === 'graded') {
+          expect(versionState(after, version), where).toBe('graded');
+          expect(resultsOf(after, version), where).toHaveLength(1);
+          continue;
+        }
+        expect(fault.fired(), where).toBeDefined();
+        expect(resultsOf(after, version), `${where}: results without a finished job`).toHaveLength(0);
+        const claimed = versionState(after, version) === 'grading';
+        if (!claimed) expect(differences(before, after), where).toEqual([]);
+        // Claimed but not finished: the lease runs out and the next worker grades it, once.
+        const next = claimed ? later() : new Date();
+        expect(await gradeNextJob(next), where).toBe('graded');
+        const recovered = await state();
+        expect(versionState(recovered, version), where).toBe('graded');
+        expect(resultsOf(recovered, version), where).toHaveLength(1);
+      }
+    }
+  }, 120_000);
+});

@@ -1,0 +1,428 @@
+import { appendFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeKeys, type RouteKey } from '#shared/http/routes.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { differences, snapshotTables, type Snapshot } from './support.ts';
+
+/**
+ * Hostile input over real HTTP: generated paths, query strings, headers and bodies sent to every
+ * route of the local API, with an instructor's token, a superuser's, garbage or none. Every answer
+ * must be a well-formed envelope with the right status in both status modes, never an `error`
+ * (a 5xx caused by input), and a refused request must change no item.
+ */
+
+let api: TestApi;
+let world: CourseWorld;
+let gradeable: string;
+let logoutUser: TestUser;
+let logoutToken: string;
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 30);
+
+const day = 24 * 60 * 60 * 1000;
+const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0 });
+  world = await createCourseWorld(api);
+  logoutUser = await createUser('user', 'logout');
+  logoutToken = await login(logoutUser);
+  gradeable = uniqueCode('hw');
+  const answer = await api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id: gradeable, title: 'Hostile homework', type: 'Electronic File',
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
+      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) },
+    },
+    world.tokens.instructor,
+  );
+  expect(answer.json.status, answer.text).toBe('success');
+}, 120_000);
+afterAll(() => api.close());
+
+async function login(user: TestUser): Promise<string> {
+  return (await api.postJson('/token', { user_id: user.userId, password: user.password })).json.data.token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+const special = fc.constantFrom(
+  '../', '../../etc/passwd', '..', '.', '#', '#frag', '%00', '\u0000', '%', '%zz', '%2F', 'a/b', '?x=1', '\r\n', '\t', ' ', '',
+  'null', 'undefined', 'true', '__proto__', 'constructor', 'NaN', '1e309', '-1', '0', '0x10', '{}', '[]', '"', "'", '\\',
+  '\uFEFF', '\u202E', '💥', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'ﷺ', 'é', '\u0301', '<script>', '${jndi:x}', 'a'.repeat(65), 'a'.repeat(257),
+);
+const longString = fc.tuple(fc.constantFrom('a', 'é', '💥', '\u0000', '/'), fc.integer({ min: 257, max: 3_000 })).map(([unit, n]) => unit.repeat(n));
+const text = fc.oneof(
+  { weight: 3, arbitrary: special },
+  { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  { weight: 1, arbitrary: longString },
+  { weight: 1, arbitrary: fc.integer().map(String) },
+);
+/** Text that survives encodeURIComponent (no lone surrogates). */
+const urlText = fc.oneof(special, fc.string({ unit: 'grapheme', maxLength: 30 }), longString, fc.integer().map(String));
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.array(text, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(text, text, { maxKeys: 3 }) },
+  { weight: 1, arbitrary: fc.constant(Array.from({ length: 2_000 }, (_, i) => i)) },
+);
+/** Header values fetch will send (visible Latin-1, no line breaks). */
+const headerText = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+  fc.integer({ min: 100, max: 2_000 }).map((n) => 'x'.repeat(n)),
+  fc.constantFrom('', ' ', '%00', '../', 'null', 'Bearer', 'Bearer ', 'Bearer a.b.c', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'),
+);
+
+const FIELDS = [
+  'user_id', 'password', 'course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title',
+  'copy_gradeables', 'term_id', 'term_name', 'start_date', 'end_date', 'id', 'title', 'type', 'vcs', 'dates', 'rubric', 'autograding',
+  'vcs_checkout', 'git_repo_id', 'syllabus_bucket', 'team_gradeable',
+];
+const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
+const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
+
+interface Body {
+  readonly contentType?: string;
+  readonly payload: string | Uint8Array;
+}
+
+const BOUNDARY = '----hostileBoundary7';
+function multipart(entries: [string, unknown][], boundary = BOUNDARY): string {
+  return (
+    entries
+      .map(([name, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`)
+      .join('') + `--${boundary}--\r\n`
+  );
+}
+const jsonObject = fields.map((entries) => JSON.stringify(Object.fromEntries(entries)));
+
+const hostileBody: fc.Arbitrary<Body | undefined> = fc.oneof(
+  fc.constant(undefined),
+  jsonObject.map((payload) => ({ contentType: 'application/json', payload })),
+  // Duplicated fields, the last of a different type.
+  fc.tuple(fc.constantFrom(...FIELDS), text, value).map(([name, a, b]) => ({
+    contentType: 'application/json',
+    payload: `{${JSON.stringify(name)}:${JSON.stringify(a)},${JSON.stringify(name)}:${JSON.stringify(b) ?? 'null'}}`,
+  })),
+  // Invalid JSON: truncated objects, bare text, JSON that is not an object.
+  fc.tuple(jsonObject, fc.nat()).map(([json, cut]) => ({ contentType: 'application/json', payload: json.slice(0, Math.max(1, cut % json.length)) })),
+  fc.constantFrom('[]', '[1,2]', '"text"', '42', 'null', 'true', '{', '{"a":}', '\u0000', '{"a":1}garbage', 'NaN').map((payload) => ({ contentType: 'application/json', payload })),
+  // url-encoded, with duplicated fields and broken escapes.
+  fc.array(fc.tuple(fieldName, text), { maxLength: 8 }).map((entries) => {
+    const form = new URLSearchParams();
+    for (const [name, v] of entries) form.append(name, v);
+    for (const [name, v] of entries.slice(0, 2)) form.append(name, `${v}-again`);
+    return { contentType: 'application/x-www-form-urlencoded', payload: form.toString() };
+  }),
+  fc.constantFrom('%', '%%%', 'a=%ZZ', '=', '&&&', 'user_id', 'a=1&a=2&a[]=3', 'user_id[]=x&password[a]=b').map((payload) => ({ contentType: 'application/x-www-form-urlencoded', payload })),
+  // multipart: well formed with hostile values, truncated, wrong or missing boundary.
+  fields.map((entries) => ({ contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: multipart(entries.map(([n, v]) => [String(n).replace(/["\r\n]/g, ''), v])) })),
+  fc.tuple(fields, fc.nat()).map(([entries, cut]) => {
+    const full = multipart(entries.map(([n, v]) => [String(n).replace(/["\r\n]/g, ''), v]));
+    return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: full.slice(0, cut % full.length) };
+  }),
+  fields.map((entries) => ({ contentType: 'multipart/form-data', payload: multipart(entries.map(([n, v]) => [String(n), v])) })),
+  fields.map((entries) => ({ contentType: `multipart/form-data; boundary="other"`, payload: multipart(entries.map(([n, v]) => [String(n), v])) })),
+  // Base64 garbage and binary bodies under every media type.
+  fc.tuple(fc.uint8Array({ maxLength: 200 }), fc.constantFrom('application/json', 'application/octet-stream', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'image/png'))
+    .map(([bytes, contentType]) => ({ contentType, payload: bytes })),
+  fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ contentType: 'application/json', payload: Buffer.from(bytes).toString('base64') })),
+  // Wrong or odd content types.
+  fc.tuple(jsonObject, fc.constantFrom('text/plain', 'application/xml', 'application/json; charset=utf-16', 'application/vnd.api+json', 'APPLICATION/JSON', '', 'json', '*/*', 'application/x-www-form-urlencoded'))
+    .map(([payload, contentType]) => ({ contentType, payload })),
+);
+
+/** A request body the route would accept, as each route's callers send it. */
+function validBody(name: RouteKey['name']): Record<string, unknown> {
+  const { term, course } = world.course;
+  switch (name) {
+    case 'issue-token':
+    case 'invalidate-token':
+      return { user_id: 'nobody-here', password: 'wrong' };
+    case 'create-course':
+      return { course_semester: term, course_title: uniqueCode('fz'), head_instructor: world.users.instructor.userId, base_course_semester: term, base_course_title: course, copy_gradeables: false };
+    case 'create-term':
+      return { term_id: uniqueCode('ft'), term_name: 'Fuzz term', start_date: '2027-01-10', end_date: '2027-05-10' };
+    case 'upload-gradeable':
+      return { id: uniqueCode('fz'), title: 'Fuzz', type: 'Electronic File', syllabus_bucket: 'homework', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' }, dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' }, rubric: [], autograding: { test_cases: [{ name: 'a', command: 'true' }] } };
+    case 'submit-vcs':
+      return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
+    default:
+      return {};
+  }
+}
+
+/** A valid body with one to three fields (top-level or one level down) replaced by hostile values. */
+function mutatedBody(name: RouteKey['name']): fc.Arbitrary<Body> {
+  return fc
+    .tuple(fc.array(fc.tuple(fieldName, fc.option(text, { nil: undefined }), value), { minLength: 1, maxLength: 3 }), fc.constantFrom('json', 'form', 'multipart'))
+    .map(([changes, encoding]) => {
+      const document: Record<string, unknown> = structuredClone(validBody(name));
+      for (const [field, inner, v] of changes) {
+        const current = document[field];
+        if (inner !== undefined && current && typeof current === 'object' && !Array.isArray(current)) (current as Record<string, unknown>)[inner] = v;
+        else document[field] = v;
+      }
+      const flat = Object.entries(document).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? '']);
+      if (encoding === 'form') return { contentType: 'application/x-www-form-urlencoded', payload: new URLSearchParams(flat).toString() };
+      if (encoding === 'multipart') return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: multipart(flat.map(([k, v]) => [k.replace(/["\r\n]/g, ''), v])) };
+      return { contentType: 'application/json', payload: JSON.stringify(document) };
+    });
+}
+
+type Auth = 'instructor' | 'superuser' | 'none' | 'garbage';
+const auth = fc.constantFrom<Auth>('instructor', 'instructor', 'superuser', 'none', 'none', 'garbage');
+
+interface HostileRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Record<string, string>;
+  readonly auth: Auth;
+  readonly garbageAuth: string;
+  readonly body: Body | undefined;
+}
+
+const segment = (valid: string) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constant(encodeURIComponent(valid)) },
+    { weight: 2, arbitrary: urlText.map(encodeURIComponent) },
+    { weight: 1, arbitrary: urlText.map((raw) => raw.replace(/[/?]/g, '')) }, // as typed: # cuts the path, ../ is resolved
+    { weight: 1, arbitrary: fc.constantFrom('%00', '%', '%zz', '..%2F..%2F', '%2e%2e', '%23', '%E2%82', '') },
+  );
+
+const hostileQuery = fc.oneof(
+  fc.constant(''),
+  fc.array(fc.tuple(fc.oneof(fc.constant('user_id'), urlText), urlText), { maxLength: 4 }).map((entries) =>
+    entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
+  ),
+  fc.tuple(urlText, urlText).map(([a, b]) => `user_id=${encodeURIComponent(a)}&user_id=${encodeURIComponent(b)}`),
+  fc.constantFrom('user_id', 'user_id=', 'user_id=%', '%00=%00', '&&', '=x', 'user_id[]=a', 'user_id=..%2F..%2Fadmin'),
+);
+
+/**
+ * API Gateway refuses a request whose request line and headers pass 10 KiB before any function
+ * runs (and Node's HTTP server at 16 KiB, without an envelope): such requests are not the API's.
+ */
+function withinGatewayLimits(request: HostileRequest): boolean {
+  const head = encodeURI(request.path).length + request.query.length + Object.values(request.headers).join('').length + request.garbageAuth.length;
+  return head < 9_000;
+}
+
+function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
+  const valid: Record<string, string> = { semester: world.course.term, course: world.course.course, gradeable_id: gradeable, user_id: world.users.student.userId };
+  const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const path = fc.tuple(...names.map((name) => segment(valid[name] ?? 'x'))).map((values) => {
+    let i = 0;
+    return key.path.replace(/\{(\w+)\}/g, () => values[i++]!);
+  });
+  const method = fc.oneof({ weight: 6, arbitrary: fc.constant(key.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') });
+  const headers = fc.record(
+    {
+      prefer: fc.constantFrom('http-status', 'HTTP-Status; x=1', 'return=minimal, http-status', 'return=minimal'),
+      'idempotency-key': headerText,
+      accept: fc.constantFrom('application/xml', '*/*', 'text/html'),
+      'x-forwarded-for': headerText,
+      'x-hostile': headerText,
+    },
+    { requiredKeys: [] },
+  );
+  return fc
+    .record({
+      method,
+      path,
+      query: fc.oneof(hostileQuery, fc.tuple(text, fc.constantFrom('user_id', 'user_id', 'x')).map(([v, k]) => `${k}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, ''))}`)),
+      headers,
+      auth,
+      garbageAuth: headerText,
+      body: fc.oneof({ weight: 2, arbitrary: hostileBody }, { weight: 3, arbitrary: mutatedBody(key.name) }),
+    })
+    .map((request) => ({ ...request, body: request.method === 'GET' ? undefined : request.body }))
+    .filter(withinGatewayLimits);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+const GENERIC_STATUS: Record<string, number> = {
+  'Unauthenticated access. Please log in.': 401,
+  "You don't have access to this endpoint.": 403,
+  'Endpoint not found.': 404,
+  'Method not allowed.': 405,
+  'Failed to load course. Check course title and ensure it exists.': 404,
+  'The request body is not valid JSON.': 400,
+  'The request body is not a valid url-encoded form.': 400,
+  'The request body is not valid multipart/form-data.': 400,
+  'The request body must be a JSON object.': 400,
+  'Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.': 415,
+  'POST request exceeds maximum size of 1M': 413,
+};
+
+async function send(request: HostileRequest, preferHttpStatus: boolean) {
+  const headers: Record<string, string> = { ...request.headers };
+  if (!preferHttpStatus) delete headers.prefer;
+  else if (!headers.prefer?.toLowerCase().includes('http-status')) headers.prefer = 'http-status';
+  if (request.auth === 'instructor') headers.authorization = world.tokens.instructor.Authorization!;
+  if (request.auth === 'superuser') headers.authorization = world.tokens.superuser.Authorization!;
+  if (request.auth === 'garbage') headers.authorization = request.garbageAuth;
+  // invalidate-token with a valid token and no credentials logs that token out: use a spare user's.
+  if (request.auth !== 'none' && request.auth !== 'garbage' && request.path.startsWith('/api/token/invalidate')) headers.authorization = logoutToken;
+  if (request.body?.contentType !== undefined) headers['content-type'] = request.body.contentType;
+  const url = `${api.url}${request.path.replace(/^\/api/, '')}${request.query ? `?${request.query}` : ''}`;
+  const response = await fetch(url, { method: request.method, headers, body: request.body?.payload });
+  const text = await response.text();
+  if (process.env.HOSTILE_TRACE) appendFileSync(process.env.HOSTILE_TRACE, `${response.status} ${text.slice(0, 80)} <= ${describeRequest(request).slice(0, 600)}\n`);
+  return { status: response.status, headers: response.headers, text };
+}
+
+/** Asserts the answer is a well-formed envelope with the right status; returns its status. */
+function checkEnvelope(answer: { status: number; headers: Headers; text: string }, preferHttpStatus: boolean, where: string): string {
+  expect(answer.headers.get('content-type'), where).toMatch(/^application\/json/);
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(answer.text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${where}: not JSON: ${answer.text.slice(0, 200)}`);
+  }
+  // The public OpenAPI document (GET /api/openapi.json) is served as itself, not in an envelope.
+  if (typeof json.openapi === 'string' && where.startsWith('GET /api/openapi.json')) {
+    expect(answer.status, where).toBe(200);
+    return 'success';
+  }
+  const keys = Object.keys(json);
+  const status = json.status as string;
+  expect(['success', 'fail', 'error'], `${where}: ${answer.text.slice(0, 300)}`).toContain(status);
+  expect(status, `${where}: an error answer to input: ${answer.text.slice(0, 300)}`).not.toBe('error');
+  if (status === 'success') expect(keys, where).toEqual(['status', 'data']);
+  if (status === 'fail') {
+    expect([['status', 'message'], ['status', 'data', 'message']], where).toContainEqual(keys);
+    expect(typeof json.message, where).toBe('string');
+  }
+  if (!preferHttpStatus) {
+    expect(answer.status, where).toBe(200);
+    return status;
+  }
+  expect(answer.headers.get('preference-applied'), where).toBe('http-status');
+  if (status === 'success') expect(answer.status, where).toBe(200);
+  if (status === 'fail') {
+    expect(answer.status, `${where}: ${answer.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+    expect(answer.status, where).toBeLessThan(500);
+    const generic = GENERIC_STATUS[json.message as string];
+    if (generic) expect(answer.status, `${where}: ${json.message}`).toBe(generic);
+  }
+  return status;
+}
+
+/** Snapshots without the login-failure counters (a wrong login legitimately counts). */
+async function state(): Promise<Snapshot> {
+  const snapshot = await snapshotTables();
+  snapshot.Credentials = snapshot.Credentials!.filter((item) => item.kind !== 'login-failures');
+  return snapshot;
+}
+
+const describeRequest = (request: HostileRequest) =>
+  `${request.method} ${request.path.slice(0, 200)}?${request.query.slice(0, 100)} auth=${request.auth} body=${request.body ? `${request.body.contentType} ${String(request.body.payload).slice(0, 120)}` : 'none'}`;
+
+async function fuzz(keys: readonly RouteKey[], options: { writes: boolean; numRuns: number }) {
+  let before = await state();
+  for (const key of keys) {
+    await fc.check(
+      fc.asyncProperty(requestFor(key), async (request) => {
+        const where = describeRequest(request);
+        const preferred = await send(request, true);
+        const outcome = checkEnvelope(preferred, true, where);
+        if (outcome === 'success') {
+          if (request.path.startsWith('/api/token/invalidate')) logoutToken = await login(logoutUser);
+          if (options.writes) before = await state();
+          return;
+        }
+        // The same request without Prefer: the same envelope, HTTP 200.
+        const plain = await send(request, false);
+        const plainOutcome = checkEnvelope(plain, false, where);
+        if (plainOutcome === 'success' && options.writes) before = await state();
+        if (!options.writes || plainOutcome === 'success') return;
+        const after = await state();
+        expect(differences(before, after), `${where}: a refused request changed items`).toEqual([]);
+      }),
+      { numRuns: options.numRuns, endOnFailure: true },
+    ).then(report);
+  }
+  if (!options.writes) expect(differences(before, await state()), 'reads changed items').toEqual([]);
+}
+
+/** Fails with the shrunk counterexample in a few lines (fast-check prints whole multi-KiB inputs). */
+function report(details: fc.RunDetails<[HostileRequest]>): void {
+  if (!details.failed) return;
+  const [example] = details.counterexample ?? [];
+  const shown = example && typeof example === 'object' && 'method' in example ? describeRequest(example as HostileRequest) : JSON.stringify(details.counterexample).slice(0, 500);
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  throw new Error(`Counterexample (seed ${details.seed}, path ${details.counterexamplePath}): ${shown}\n${error.slice(0, 1_500)}`);
+}
+
+const reads = () => routeKeys.filter((key) => key.method === 'GET');
+const writes = () => routeKeys.filter((key) => key.method !== 'GET');
+
+describe('hostile input', () => {
+  it('never breaks a reading route, nor changes anything', async () => {
+    await fuzz(reads(), { writes: false, numRuns: RUNS });
+  }, 120_000);
+
+  it('never breaks a writing route; a refused write changes no item', async () => {
+    await fuzz(writes(), { writes: true, numRuns: RUNS });
+  }, 180_000);
+
+  it('answers unknown paths and methods with an envelope', async () => {
+    const anyPath = fc.array(urlText.map(encodeURIComponent), { minLength: 0, maxLength: 7 }).map((segments) => `/api/${segments.join('/')}`);
+    const anyRequest = fc
+      .record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), path: anyPath, query: hostileQuery, headers: fc.constant({}), auth, garbageAuth: headerText, body: fc.constant(undefined) })
+      .filter(withinGatewayLimits)
+      // Writes are the other tests' business; here only what matches no route, or matches oddly.
+      .filter((request) => !/\/(token|invalidate|upload|grade|summaries|courses|terms)$/.test(request.path));
+    const before = await state();
+    await fc.check(
+      fc.asyncProperty(anyRequest, async (request: HostileRequest) => {
+        checkEnvelope(await send(request, true), true, describeRequest(request));
+        checkEnvelope(await send(request, false), false, describeRequest(request));
+      }),
+      { numRuns: RUNS * 2 },
+    ).then(report);
+    expect(differences(before, await state())).toEqual([]);
+  }, 60_000);
+
+  it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
+    const before = await state();
+    const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
+    for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
+      const answer = await api.postJson(path, { vcs_checkout: true, git_repo_id: 'none', user_id: userId }, { ...world.tokens.instructor, Prefer: 'http-status' });
+      expect(answer.httpStatus, answer.text).toBe(404);
+      expect(answer.json).toEqual({ status: 'fail', message: `User ${userId.slice(0, 64)} is not in this course.` });
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
+
+  it('refuses oversized bodies with 413 and writes nothing', async () => {
+    const before = await state();
+    const big = JSON.stringify({ user_id: 'x', pad: 'a'.repeat(1024 * 1024) });
+    const path = `/${world.course.term}/${world.course.course}/upload`;
+    for (const [target, payload] of [[path, big], ['/token', big], [path, 'a'.repeat(11 * 1024 * 1024)]] as const) {
+      const answer = await fetch(`${api.url}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'http-status', ...world.tokens.instructor },
+        body: payload,
+      });
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toEqual({ status: 'fail', message: 'POST request exceeds maximum size of 1M' });
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
+});
