@@ -79,7 +79,7 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
     return await handlers.get(name)!(event, lambdaContext(name, requestId));
   } catch {
     // API Gateway would answer 500 here; the envelope keeps clients working.
-    return renderEnvelope(errorEnvelope(`The request could not be completed (request ${requestId}).`), {
+    return renderEnvelope(errorEnvelope(`The request could not be completed (request ${requestId}).`, 'INTERNAL'), {
       httpStatus: 500,
       preferHttpStatus,
     });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Course } from '#shared/courses/course.ts';
 import { membersOf } from '#shared/courses/members.ts';
-import { allCourses, switchSummaries } from '#shared/data/courses.ts';
+import { allCourses, courseRef, switchSummaries } from '#shared/data/courses.ts';
+import { getItems } from '#shared/data/items.ts';
 import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
@@ -56,8 +57,12 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
     await writeSummaries(course.term, course.course, generation, summaries);
     previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count: summaries.length });
   } catch (error) {
-    // Readers never saw this generation; leave no trace of it.
-    await deleteGeneration(course.term, course.course, generation).catch(() => undefined);
+    // Unless the switch went through after all (a time-out after DynamoDB applied it), readers never
+    // saw this generation: leave no trace of it.
+    const { current } = await getItems({ current: courseRef(course.term, course.course) }).catch(() => ({ current: undefined }));
+    if (current && current.summaries?.generation !== generation) {
+      await deleteGeneration(course.term, course.course, generation).catch(() => undefined);
+    }
     throw error;
   }
   // The new generation is current: the run is done. Removing the old one is housekeeping whose

@@ -140,6 +140,30 @@ describe('grade summaries', () => {
     }
   });
 
+  it('keeps the new generation when the switch to it went through but its answer was lost', async () => {
+    const stack = dynamo().middlewareStack;
+    const name = 'switchAppliedThenTimedOut';
+    stack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if ((context as { commandName?: string }).commandName === 'UpdateItemCommand') {
+          throw Object.assign(new Error('Socket timed out'), { name: 'TimeoutError' });
+        }
+        return result;
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const { c } = await getItems({ c: courseRef(world.course.term, world.course.course) });
+      await expect(generateSummaries(c!)).rejects.toThrow('Socket timed out');
+    } finally {
+      stack.remove(name);
+    }
+    const { c: after } = await getItems({ c: courseRef(world.course.term, world.course.course) });
+    const current = await summariesOf(world.course.term, world.course.course, after!.summaries!.generation);
+    expect(current).toHaveLength(6);
+  });
+
   it('exports all_grades/<user_id>_summary.json files from the admin command line', async () => {
     await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
     const folder = await mkdtemp(join(tmpdir(), 'summaries-'));
