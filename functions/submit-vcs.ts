@@ -1,12 +1,9 @@
-import { gradeableRef } from '#shared/data/gradeables.ts';
 import { isValidGradeableId } from '#shared/gradeables/gradeable.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { submitVcs } from '#shared/submissions/submit.ts';
+import { submissionPreload, submitVcs } from '#shared/submissions/submit.ts';
 
 export const handler = endpoint('submit-vcs', {
-  reads: ({ params }) => ({
-    gradeable: gradeableRef(params.semester!, params.course!, isValidGradeableId(params.gradeable_id ?? '') ? params.gradeable_id! : '-'),
-  }),
+  reads: submissionPreload,
   handle: ({ caller, course, enrollment, params, items, body, event }) =>
     submitVcs({
       caller,
@@ -16,5 +13,6 @@ export const handler = endpoint('submit-vcs', {
       gradeable: isValidGradeableId(params.gradeable_id ?? '') ? items.gradeable : undefined,
       body,
       idempotencyKey: event.headers['idempotency-key'],
+      preloaded: { submission: items.submission, queue: items.queue, previous: items.previous },
     }),
 });

@@ -19,6 +19,7 @@ export interface ReadScope {
   readonly userId: string;
   readonly params: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  readonly headers: Readonly<Record<string, string | undefined>>;
 }
 
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
@@ -64,7 +65,7 @@ export const authenticate = (
     // A course route's own reads are built only from a well-formed course; a bad one is refused below.
     const declare = isCourseAccess(access) && !courseNamed ? undefined : reads;
     const refs: ItemRefs = {
-      ...declare?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {} }),
+      ...declare?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {}, headers: event.headers ?? {} }),
       [SESSION]: sessionRef(claims.userId),
       [CALLER]: userRef(claims.userId),
     };
