@@ -1,8 +1,20 @@
+import { webcrypto } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { tokenIssuer } from '#shared/config.ts';
 import { previousSigningKey, signingKey } from './signing-secret.ts';
 
 const ALGORITHM = 'HS256';
+
+/** Each secret is imported as an HMAC key once, not on every token check. */
+const hmacKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
 
 export interface TokenClaims {
   readonly userId: string;
@@ -20,7 +32,7 @@ export async function signToken(claims: TokenClaims): Promise<string> {
     .setIssuer(tokenIssuer())
     .setIssuedAt(epochSeconds(claims.issuedAt));
   if (claims.expiresAt) jwt.setExpirationTime(epochSeconds(claims.expiresAt));
-  return jwt.sign(await signingKey());
+  return jwt.sign(await hmacKey(await signingKey()));
 }
 
 /**
@@ -39,7 +51,7 @@ export async function verifyToken(token: string, now = new Date()): Promise<Toke
 
 async function verifyWith(token: string, key: Uint8Array): Promise<TokenClaims | undefined | 'wrong-key'> {
   try {
-    const { payload } = await jwtVerify(token, key, {
+    const { payload } = await jwtVerify(token, await hmacKey(key), {
       algorithms: [ALGORITHM],
       issuer: tokenIssuer(),
       requiredClaims: ['sub', 'jti', 'iat'],
