@@ -20,6 +20,9 @@ let gradeable: string;
 let logoutUser: TestUser;
 let logoutToken: string;
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 30);
+// Any write into Object.prototype (by the service or by this test) fails loudly instead of
+// silently changing every object in the process.
+Object.preventExtensions(Object.prototype);
 
 const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
@@ -168,10 +171,14 @@ function mutatedBody(name: RouteKey['name']): fc.Arbitrary<Body> {
     .tuple(fc.array(fc.tuple(fieldName, fc.option(text, { nil: undefined }), value), { minLength: 1, maxLength: 3 }), fc.constantFrom('json', 'form', 'multipart'))
     .map(([changes, encoding]) => {
       const document: Record<string, unknown> = structuredClone(validBody(name));
+      // Own properties only, defined rather than assigned: a generated "__proto__" must become a
+      // field of the body, never a write into Object.prototype of the test process itself.
+      const define = (target: Record<string, unknown>, key: string, v: unknown) =>
+        Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
       for (const [field, inner, v] of changes) {
-        const current = document[field];
-        if (inner !== undefined && current && typeof current === 'object' && !Array.isArray(current)) (current as Record<string, unknown>)[inner] = v;
-        else document[field] = v;
+        const current = Object.hasOwn(document, field) ? document[field] : undefined;
+        if (inner !== undefined && current && typeof current === 'object' && !Array.isArray(current)) define(current as Record<string, unknown>, inner, v);
+        else define(document, field, v);
       }
       const flat = Object.entries(document).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? '']);
       if (encoding === 'form') return { contentType: 'application/x-www-form-urlencoded', payload: new URLSearchParams(flat).toString() };
@@ -226,7 +233,10 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     let i = 0;
     return key.path.replace(/\{(\w+)\}/g, () => values[i++]!);
   });
-  const method = fc.oneof({ weight: 6, arbitrary: fc.constant(key.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') });
+  // Other methods on a read's path must not reach the write served there (POST …/reports/summaries).
+  const writesOnPath = new Set(routeKeys.filter((other) => other.path === key.path && other.method !== 'GET').map((other) => other.method));
+  const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((other) => key.method !== 'GET' || !writesOnPath.has(other));
+  const method = fc.oneof({ weight: 6, arbitrary: fc.constant(key.method) }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods) });
   const headers = fc.record(
     {
       prefer: fc.constantFrom('http-status', 'HTTP-Status; x=1', 'return=minimal, http-status', 'return=minimal'),
