@@ -234,7 +234,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     return key.path.replace(/\{(\w+)\}/g, () => values[i++]!);
   });
   // Other methods on a read's path must not reach the write served there (POST …/reports/summaries).
-  const writesOnPath = new Set(routeKeys.filter((other) => other.path === key.path && other.method !== 'GET').map((other) => other.method));
+  const writesOnPath = new Set<string>(routeKeys.filter((other) => other.path === key.path && other.method !== 'GET').map((other) => other.method));
   const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((other) => key.method !== 'GET' || !writesOnPath.has(other));
   const method = fc.oneof({ weight: 6, arbitrary: fc.constant(key.method) }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods) });
   const headers = fc.record(
