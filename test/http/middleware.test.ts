@@ -48,6 +48,18 @@ describe('body parsing of API Gateway events', () => {
   });
 });
 
+describe('content types', () => {
+  it('refuses media types that name properties of every object', async () => {
+    for (const contentType of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const result = await issueToken(
+        apiEvent({ method: 'POST', path: '/api/token', headers: { 'content-type': contentType }, body: '{}' }),
+        lambdaContext(),
+      );
+      expect(envelopeOf(result).message, contentType).toMatch(/^Unsupported Content-Type/);
+    }
+  });
+});
+
 describe('error mapping', () => {
   it('turns an unexpected failure into an error envelope that leaks nothing, logged once with the request id', async () => {
     const user = await createUser();

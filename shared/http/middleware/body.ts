@@ -39,7 +39,8 @@ export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, Api
     if (raw === undefined || raw === null || raw === '') return;
     if (decodedLength(raw, isBase64Encoded) > options.maxBytes) throw bodyTooLarge(options.maxBytes);
 
-    const parser = parsers[mediaType(request.event.headers?.['content-type'])];
+    const type = mediaType(request.event.headers?.['content-type']);
+    const parser = Object.hasOwn(parsers, type) ? parsers[type] : undefined;
     if (!parser) throw unsupportedMediaType();
     try {
       await parser.parse(request);
