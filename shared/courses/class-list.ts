@@ -29,7 +29,8 @@ const GROUP_NAMES: Record<string, CourseGroup> = {
 
 function parseGroup(value: string): CourseGroup | undefined {
   if (/^[1-4]$/.test(value)) return Number(value) as CourseGroup;
-  return GROUP_NAMES[value.toLowerCase()];
+  const name = value.toLowerCase();
+  return Object.hasOwn(GROUP_NAMES, name) ? GROUP_NAMES[name] : undefined;
 }
 
 /**

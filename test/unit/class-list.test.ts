@@ -42,6 +42,7 @@ describe('readClassList', () => {
         'eve,Eve,Eden,eve@x.edu,1 2,4',
         'fay,Fay,Fox,fay@x.edu,1,9',
         'gus,Gus,Gray,gus@x.edu,1',
+        'hal,Hal,Hill,hal@x.edu,1,constructor',
       ].join('\n'),
     );
     expect(rows.map((row) => row.userId)).toEqual(['amy']);
@@ -53,6 +54,7 @@ describe('readClassList', () => {
       '7: Invalid registration section "1 2"',
       '8: Invalid group "9"',
       '9: Expected 6 fields, found 5',
+      '10: Invalid group "constructor"',
     ]);
   });
 
