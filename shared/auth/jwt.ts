@@ -41,12 +41,39 @@ export async function signToken(claims: TokenClaims): Promise<string> {
  * the grace period after a rotation lasts.
  */
 export async function verifyToken(token: string, now = new Date()): Promise<TokenClaims | undefined> {
-  const claims = await verifyWith(token, await signingKey());
+  const key = await signingKey();
+  const known = recentlyVerified(key).get(token);
+  if (known && (known.expiresAt === null || known.expiresAt > now)) return known;
+  const claims = await verifyWith(token, key);
+  if (claims && claims !== 'wrong-key') remember(key, token, claims);
   if (claims !== 'wrong-key') return claims;
   const previous = await previousSigningKey(now);
   if (!previous) return undefined;
   const again = await verifyWith(token, previous);
   return again === 'wrong-key' ? undefined : again;
+}
+
+/**
+ * Tokens already verified with the current key: a client polling with one token (the editor
+ * extension asks every two seconds) is verified once per warm instance, not per request. The
+ * session check against DynamoDB still runs on every request; a new key starts an empty cache.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, TokenClaims>>();
+const MAX_REMEMBERED = 1_000;
+
+function recentlyVerified(key: Uint8Array): Map<string, TokenClaims> {
+  let tokens = verified.get(key);
+  if (!tokens) {
+    tokens = new Map();
+    verified.set(key, tokens);
+  }
+  return tokens;
+}
+
+function remember(key: Uint8Array, token: string, claims: TokenClaims): void {
+  const tokens = recentlyVerified(key);
+  if (tokens.size >= MAX_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+  tokens.set(token, claims);
 }
 
 async function verifyWith(token: string, key: Uint8Array): Promise<TokenClaims | undefined | 'wrong-key'> {
