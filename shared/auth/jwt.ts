@@ -44,12 +44,12 @@ export async function verifyToken(token: string, now = new Date()): Promise<Toke
   const key = await signingKey();
   const known = recentlyVerified(key).get(token);
   if (known && (known.expiresAt === null || known.expiresAt > now)) return known;
-  const claims = await verifyWith(token, key);
+  const claims = await verifyWith(token, key, now);
   if (claims && claims !== 'wrong-key') remember(key, token, claims);
   if (claims !== 'wrong-key') return claims;
   const previous = await previousSigningKey(now);
   if (!previous) return undefined;
-  const again = await verifyWith(token, previous);
+  const again = await verifyWith(token, previous, now);
   return again === 'wrong-key' ? undefined : again;
 }
 
@@ -76,12 +76,13 @@ function remember(key: Uint8Array, token: string, claims: TokenClaims): void {
   tokens.set(token, claims);
 }
 
-async function verifyWith(token: string, key: Uint8Array): Promise<TokenClaims | undefined | 'wrong-key'> {
+async function verifyWith(token: string, key: Uint8Array, now: Date): Promise<TokenClaims | undefined | 'wrong-key'> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(key), {
       algorithms: [ALGORITHM],
       issuer: tokenIssuer(),
       requiredClaims: ['sub', 'jti', 'iat'],
+      currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return undefined;
     return {
