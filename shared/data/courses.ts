@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Course } from '#shared/courses/course.ts';
 import { dynamo } from './client.ts';
+import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
@@ -79,12 +80,5 @@ export async function setArchived(term: string, course: string, archived: boolea
 }
 
 export async function allCourses(): Promise<Course[]> {
-  const courses: Course[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new ScanCommand({ TableName: tableName(table), ExclusiveStartKey }));
-    courses.push(...(page.Items ?? []).map(decode));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return courses;
+  return (await scanAll({ TableName: tableName(table) })).map(decode);
 }

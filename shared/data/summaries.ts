@@ -1,7 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { courseId } from '#shared/courses/course.ts';
 import { batchWrite } from './batch-write.ts';
-import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
@@ -42,20 +40,11 @@ export async function summariesOf(term: string, course: string, generation: stri
 
 /** Removes a generation nobody reads any more. */
 export async function deleteGeneration(term: string, course: string, generation: string): Promise<void> {
-  const keys: Record<string, string>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(table),
-        KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
-        ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
-        ProjectionExpression: 'courseId, entry',
-        ExclusiveStartKey,
-      }),
-    );
-    keys.push(...((page.Items ?? []) as Record<string, string>[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const keys = (await queryAll({
+    TableName: tableName(table),
+    KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
+    ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+    ProjectionExpression: 'courseId, entry',
+  })) as Record<string, string>[];
   await batchWrite(keys.map((Key) => ({ tableName: tableName(table), request: { DeleteRequest: { Key } } })));
 }

@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '#shared/users/user.ts';
 import { dynamo } from './client.ts';
+import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 
@@ -39,14 +40,6 @@ export async function putUser(user: User): Promise<void> {
 export const usersTableName = () => tableName(table);
 
 export async function listUsers(): Promise<User[]> {
-  const users: User[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({ TableName: tableName(table), ExclusiveStartKey: startKey }),
-    );
-    users.push(...(page.Items ?? []).map(decode));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return users.sort((a, b) => a.userId.localeCompare(b.userId));
+  const items = await scanAll({ TableName: tableName(table) });
+  return items.map(decode).sort((a, b) => a.userId.localeCompare(b.userId));
 }
