@@ -94,6 +94,13 @@ export const isElectronic = (document: Pick<GradeableDocument, 'type'>) => docum
 const GRADEABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id);
 
+/**
+ * The gradeable id a path names, for building reads before the handler runs: a malformed id
+ * becomes a placeholder that keeps the DynamoDB key well-formed (the handler refuses it).
+ */
+export const pathGradeableId = (value: string | undefined): string =>
+  value !== undefined && isValidGradeableId(value) ? value : '-';
+
 export const MAX_DOCUMENT_BYTES = 256 * 1024;
 export const MAX_TEST_CASES = 100;
 export const MAX_RUBRIC_COMPONENTS = 100;

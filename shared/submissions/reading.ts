@@ -7,7 +7,7 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
-import { isValidGradeableId } from '#shared/gradeables/gradeable.ts';
+import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import { invalidInput, notFound } from '#shared/http/failures.ts';
 import { isValidUserId } from '#shared/users/user.ts';
@@ -19,7 +19,7 @@ import { isValidUserId } from '#shared/users/user.ts';
 export function submissionReads({ params, query, userId }: ReadScope) {
   const term = params.semester!;
   const course = params.course!;
-  const gradeableId = isValidGradeableId(params.gradeable_id ?? '') ? params.gradeable_id! : '-';
+  const gradeableId = pathGradeableId(params.gradeable_id);
   const target = query.user_id && isValidUserId(query.user_id) ? query.user_id : userId;
   return {
     gradeable: gradeableRef(term, course, gradeableId),

@@ -9,7 +9,7 @@ import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/j
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { isValidGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { ApiFailure, invalidInput, notFound } from '#shared/http/failures.ts';
 import { isTrue, stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
@@ -38,7 +38,7 @@ export const isValidIdempotencyKey = (key: string): boolean => /^[\x21-\x7e]{1,2
 export function submissionPreload(scope: { userId: string; params: Readonly<Record<string, string | undefined>>; headers: Readonly<Record<string, string | undefined>> }) {
   const { semester, course, gradeable_id: gradeableId } = scope.params;
   const key = scope.headers['idempotency-key'];
-  const id = isValidGradeableId(gradeableId ?? '') ? gradeableId! : '-';
+  const id = pathGradeableId(gradeableId);
   return {
     gradeable: gradeableRef(semester!, course!, id),
     submission: submissionRef(semester!, course!, id, scope.userId),
