@@ -52,6 +52,28 @@ export interface Expectation {
   files_exist?: string[];
 }
 
+/**
+ * Limits a gradeable asks for its test commands (all optional): for the whole gradeable under
+ * `autograding.limits`, for one test case under its `limits`. The grading pipeline caps each at
+ * the bound the server's operator configured.
+ */
+export interface LimitSettings {
+  processes?: number;
+  memory_mib?: number;
+  cpu_seconds?: number;
+  file_size_mib?: number;
+  disk_mib?: number;
+}
+
+/** The range a gradeable may ask for, whatever the operator allows. */
+export const LIMIT_SETTING_RANGES: Record<keyof LimitSettings, { min: number; max: number }> = {
+  processes: { min: 4, max: 4096 },
+  memory_mib: { min: 16, max: 65_536 },
+  cpu_seconds: { min: 1, max: 3600 },
+  file_size_mib: { min: 1, max: 65_536 },
+  disk_mib: { min: 1, max: 65_536 },
+};
+
 /** One autograding test case; `name, details, is_extra_credit, points_available` are exactly
  * the fields of the reference's `values.test_cases`. */
 export interface TestCase {
@@ -63,6 +85,7 @@ export interface TestCase {
   is_hidden: boolean;
   timeout_seconds: number;
   expect: Expectation;
+  limits?: LimitSettings;
 }
 
 export interface GradeableDates extends Partial<Record<DateName, string>> {
@@ -86,7 +109,7 @@ export interface GradeableDocument {
   vcs?: { repository_type: string; vcs_path: string; vcs_subdirectory: string };
   dates: GradeableDates;
   rubric: RubricComponent[];
-  autograding?: { test_cases: TestCase[] };
+  autograding?: { test_cases: TestCase[]; limits?: LimitSettings };
 }
 
 export const isElectronic = (document: Pick<GradeableDocument, 'type'>) => document.type === 'Electronic File';

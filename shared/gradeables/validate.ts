@@ -3,6 +3,7 @@ import {
   gradeableTypes,
   gradingDates,
   isValidGradeableId,
+  LIMIT_SETTING_RANGES,
   MAX_DOCUMENT_BYTES,
   MAX_MARKS,
   MAX_RUBRIC_COMPONENTS,
@@ -15,6 +16,7 @@ import {
   type GradeableDates,
   type GradeableDocument,
   type GradeableType,
+  type LimitSettings,
   type Mark,
   type RubricComponent,
   type TestCase,
@@ -162,7 +164,11 @@ export function validateGradeable(
     readComponent(read, component, `rubric[${index}]`),
   );
   const autograding = read.object(input, 'autograding', '');
-  if (autograding) document.autograding = { test_cases: readTestCases(read, autograding) };
+  if (autograding) {
+    const testCases = readTestCases(read, autograding);
+    const limits = readLimits(read, autograding, 'autograding.');
+    document.autograding = { test_cases: testCases, ...(limits ? { limits } : {}) };
+  }
 
   return read.errors.length > 0 ? { errors: read.errors } : { document, errors: [] };
 }
@@ -319,7 +325,7 @@ function readTestCases(read: Reader, autograding: Json): TestCase[] {
     names.add(name);
     const command = read.string(testCase, 'command', at, { max: 4096 });
     if (!command.trim()) read.fail(`${at}command`, `${at}command cannot be blank.`);
-    return {
+    const result: TestCase = {
       name,
       details: read.string(testCase, 'details', at, { fallback: '', max: 2000 }),
       command,
@@ -329,7 +335,20 @@ function readTestCases(read: Reader, autograding: Json): TestCase[] {
       timeout_seconds: readTimeout(read, testCase, at),
       expect: readExpectation(read, read.object(testCase, 'expect', at) ?? { exit_code: 0 }, `${at}expect.`),
     };
+    const limits = readLimits(read, testCase, at);
+    return limits ? { ...result, limits } : result;
   });
+}
+
+/** The optional `limits` object of `object`: whole numbers within LIMIT_SETTING_RANGES; other keys are ignored. */
+function readLimits(read: Reader, object: Json, at: string): LimitSettings | undefined {
+  const input = read.object(object, 'limits', at);
+  if (!input) return undefined;
+  const limits: LimitSettings = {};
+  for (const [key, range] of Object.entries(LIMIT_SETTING_RANGES) as [keyof LimitSettings, { min: number; max: number }][]) {
+    if (input[key] !== undefined) limits[key] = read.number(input, key, `${at}limits.`, { ...range, integer: true });
+  }
+  return limits;
 }
 
 function readTimeout(read: Reader, testCase: Json, at: string): number {

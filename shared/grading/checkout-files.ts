@@ -73,6 +73,13 @@ export async function copyTree(source: string, destination: string, options: Cop
   return totals;
 }
 
+/** Gives `path` and everything below it (links themselves, never their targets) to `owner`. */
+export async function chownTree(path: string, owner: Owner): Promise<void> {
+  await lchown(path, owner.uid, owner.gid);
+  if (!(await lstat(path)).isDirectory()) return;
+  for (const entry of await readdir(path)) await chownTree(join(path, entry), owner);
+}
+
 /** Removes a folder even where a command took its permissions away. */
 export async function removeFolder(path: string): Promise<void> {
   try {

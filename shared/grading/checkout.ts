@@ -22,10 +22,10 @@ export interface Checkout {
 }
 
 /**
- * Fetches the repository of `request` as it is now into a fresh temporary folder and finds the
- * submission's subdirectory in it. Student-caused problems throw CheckoutError.
+ * Fetches the repository of `request` as it is now into a fresh folder inside `parent` and finds
+ * the submission's subdirectory in it. Student-caused problems throw CheckoutError.
  */
-export async function checkoutRepository(request: RunRequest, signal?: AbortSignal): Promise<Checkout> {
+export async function checkoutRepository(request: RunRequest, signal?: AbortSignal, parent = tmpdir()): Promise<Checkout> {
   let url: URL;
   try {
     url = new URL(request.repository.url);
@@ -39,7 +39,7 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
     throw new CheckoutError('file:// repository addresses are not allowed on this server');
   }
 
-  const root = await mkdtemp(join(tmpdir(), 'grading-checkout-'));
+  const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
     const files = join(root, 'files');

@@ -1,9 +1,19 @@
-import type { TestCase } from '#shared/gradeables/gradeable.ts';
+import type { HarnessTestCase, TestCaseOutcome } from './harness/protocol.ts';
+
+export type { Autocheck, CaseLimits, HarnessTestCase, TestCaseOutcome } from './harness/protocol.ts';
 
 /**
- * What the grading worker asks of the runner, the one place student code runs. The runner holds
- * no credentials: in AWS it is a separate function whose role grants nothing; locally it is a
- * separate process with an empty environment (as an unprivileged user when the server is root).
+ * How student code is isolated: `bwrap`, the bubblewrap sandbox (the default; without a working
+ * one nothing is graded), or `unsafe-none`, the operator's explicit development switch
+ * (GRADING_SANDBOX=unsafe-none) under which commands run as plain processes.
+ */
+export type SandboxMode = 'bwrap' | 'unsafe-none';
+
+/**
+ * What the grading worker asks of the runner. The runner holds no credentials: in AWS it is a
+ * separate function whose role grants nothing; locally it is a separate process with an empty
+ * environment. It checks the submission out (with network access, running nothing of it) and
+ * hands the files to the harness in the sandbox.
  */
 export interface RunRequest {
   readonly jobId: string;
@@ -13,10 +23,12 @@ export interface RunRequest {
     /** Folder inside the repository holding the submission ('' for the root). */
     readonly subdirectory: string;
   };
-  readonly testCases: readonly TestCase[];
+  /** The test cases with the limits in force (see limits.ts). */
+  readonly testCases: readonly HarnessTestCase[];
   readonly limits: RunLimits;
   /** Hosts (host or host:port) that may be fetched even though they resolve to loopback, link-local or private addresses. */
   readonly allowedHosts: readonly string[];
+  readonly sandbox: SandboxMode;
 }
 
 export interface RunLimits {
@@ -32,27 +44,9 @@ export const defaultRunLimits: RunLimits = {
   maxOutputBytes: 64 * 1024,
 };
 
-/** One check of a test case, in the reference's `autochecks` shape. */
-export interface Autocheck {
-  readonly description: string;
-  readonly messages: readonly { readonly message: string; readonly type: 'success' | 'failure' | 'warning' | 'information' }[];
-  readonly diff_viewer: null;
-  /** Set where a comparison failed: what was expected and what came out (both capped). */
-  readonly expected: string | null;
-  readonly actual: string | null;
-}
-
-export interface TestCaseOutcome {
-  readonly name: string;
-  readonly passed: boolean;
-  /** One line for the student: passed, wrong output, timed out after N s, exited with code N, … */
-  readonly message: string;
-  readonly timedOut: boolean;
-  readonly exitCode: number | null;
-  readonly autochecks: readonly Autocheck[];
-}
-
 export type RunResult =
   | { readonly status: 'graded'; readonly testCases: readonly TestCaseOutcome[] }
   /** The submission could not be checked out (not a repository, refused address, too large, …). */
-  | { readonly status: 'checkout-failed'; readonly message: string };
+  | { readonly status: 'checkout-failed'; readonly message: string }
+  /** No working sandbox on this machine: nothing was checked out or run. */
+  | { readonly status: 'sandbox-unavailable'; readonly message: string };

@@ -1,139 +1,65 @@
-import { chown, lstat, mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { TestCase } from '#shared/gradeables/gradeable.ts';
-import type { Autocheck, RunRequest, RunResult, TestCaseOutcome } from './runner-protocol.ts';
+import { join } from 'node:path';
+import type { RunRequest, RunResult } from './runner-protocol.ts';
 import { CheckoutError, checkoutRepository } from './checkout.ts';
-import { copyTree, formatBytes, removeFolder } from './checkout-files.ts';
-import { commandUser, killStragglers, runCommand, type CommandRun } from './sandbox.ts';
-
-/** Expected and actual texts in autochecks are cut to this many characters. */
-export const MAX_SHOWN_CHARS = 4096;
+import { removeFolder } from './checkout-files.ts';
+import { jobUser, runHarness, sandboxProblem, sandboxUnavailableMessage } from './launcher.ts';
 
 export interface RunOptions {
-  /** Aborting stops the running command (killing its process group) and ends the run with an error. */
+  /** Aborting stops the harness (and with it every process of the job) and ends the run with an error. */
   readonly signal?: AbortSignal;
 }
 
 /**
- * Checks out the submission of `request` and runs its test cases, each in a fresh copy of the
- * submission. Problems the student caused (unreachable or refused repository, missing
- * subdirectory, too large, …) give `checkout-failed`; only faults of this machine throw.
+ * Grades the submission of `request`: makes sure a sandbox can be made (else nothing happens),
+ * checks the repository out here, outside the sandbox (network, no student code), and hands the
+ * files to the harness in the sandbox, which runs the test cases. Problems the student caused
+ * (unreachable or refused repository, missing subdirectory, too large, …) give
+ * `checkout-failed`; only faults of this machine throw.
  */
 export async function runSubmission(request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
-  let checkout;
-  try {
-    checkout = await checkoutRepository(request, options.signal);
-  } catch (error) {
-    if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
-    throw error;
+  const user = jobUser(request.jobId);
+  if (request.sandbox === 'bwrap') {
+    const problem = await sandboxProblem(user);
+    if (problem) return { status: 'sandbox-unavailable', message: sandboxUnavailableMessage(problem) };
   }
+  const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
-    const testCases: TestCaseOutcome[] = [];
-    for (const testCase of request.testCases) {
-      options.signal?.throwIfAborted();
-      testCases.push(await runTestCase(testCase, checkout.submission, request.limits.maxOutputBytes, options.signal));
+    let checkout;
+    try {
+      checkout = await checkoutRepository(request, options.signal, jobFolder);
+    } catch (error) {
+      if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
+      throw error;
     }
-    options.signal?.throwIfAborted();
-    return { status: 'graded', testCases };
+    const result = await runHarness({
+      mode: request.sandbox,
+      files: checkout.submission,
+      job: { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'namespaces' },
+      jobFolder,
+      user,
+      signal: options.signal,
+    });
+    return { status: 'graded', testCases: result.testCases };
   } finally {
-    await checkout.remove();
+    await removeJobFolder(jobFolder, request.sandbox === 'unsafe-none' ? user : undefined);
   }
 }
 
-async function runTestCase(testCase: TestCase, submission: string, maxOutputBytes: number, signal?: AbortSignal): Promise<TestCaseOutcome> {
-  const user = commandUser();
-  const folder = await mkdtemp(join(tmpdir(), 'grading-test-'));
-  try {
-    await copyTree(submission, folder, { skipNames: ['.git'], owner: user });
-    if (user) await chown(folder, user.uid, user.gid);
-    const run = await runCommand(testCase.command, { cwd: folder, timeoutSeconds: testCase.timeout_seconds, maxOutputBytes, user, signal });
-    await killStragglers(folder);
-    return await evaluate(testCase, run, folder, maxOutputBytes);
-  } finally {
-    await removeFolder(folder);
+/**
+ * Removes the job's folder. In a sandbox no student process could ever write to it; without one
+ * (unsafe-none) its `work` folder was theirs, so that part is removed as the job's own user,
+ * never walked by root.
+ */
+async function removeJobFolder(jobFolder: string, studentWritableAs: { uid: number; gid: number } | undefined): Promise<void> {
+  if (studentWritableAs) {
+    const { spawn } = await import('node:child_process');
+    await new Promise<void>((resolve) => {
+      const child = spawn('rm', ['-rf', '--', join(jobFolder, 'work')], { uid: studentWritableAs.uid, gid: studentWritableAs.gid, stdio: 'ignore' });
+      child.on('error', () => resolve());
+      child.on('close', () => resolve());
+    });
   }
-}
-
-const cut = (text: string): string => (text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}\n[… cut]` : text);
-const seconds = (value: number) => `${value} s`;
-const quote = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
-
-function check(description: string, failure: string | null, compared?: { expected: string; actual: string }): Autocheck {
-  return {
-    description,
-    messages: [{ message: failure ?? 'Passed', type: failure ? 'failure' : 'success' }],
-    diff_viewer: null,
-    expected: failure && compared ? cut(compared.expected) : null,
-    actual: failure && compared ? cut(compared.actual) : null,
-  };
-}
-
-function information(description: string, message: string, type: 'warning' | 'information'): Autocheck {
-  return { description, messages: [{ message, type }], diff_viewer: null, expected: null, actual: null };
-}
-
-/** Whether `path` (relative to `folder`) names something inside it, after following links. */
-async function existsInside(folder: string, path: string): Promise<'yes' | 'no' | 'outside'> {
-  if (path === '' || isAbsolute(path) || path.split(/[\\/]/).includes('..')) return 'outside';
-  const candidate = resolve(folder, path);
-  const rel = relative(folder, candidate);
-  if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return 'outside';
-  if (!(await lstat(candidate).catch(() => undefined))) return 'no';
-  const real = await realpath(candidate).catch(() => undefined);
-  if (real === undefined) return 'no'; // a dangling link
-  const realRel = relative(await realpath(folder), real);
-  if (realRel.startsWith(`..${sep}`) || realRel === '..' || isAbsolute(realRel)) return 'outside';
-  return 'yes';
-}
-
-async function evaluate(testCase: TestCase, run: CommandRun, folder: string, maxOutputBytes: number): Promise<TestCaseOutcome> {
-  const base = { name: testCase.name, timedOut: run.timedOut, exitCode: run.exitCode };
-  const stdout = run.stdout.kept.toString('utf8');
-
-  const stopped = run.startError !== null
-    ? 'The command could not be started'
-    : run.timedOut
-      ? `Timed out after ${seconds(testCase.timeout_seconds)}`
-      : run.outputExceeded
-        ? `Stopped after writing more than ${formatBytes(maxOutputBytes * 10)} of output`
-        : null;
-  if (stopped) {
-    return { ...base, passed: false, message: stopped, autochecks: [check('Command', stopped)] };
-  }
-
-  const autochecks: Autocheck[] = [];
-  const expect = testCase.expect;
-  if (expect.exit_code !== undefined) {
-    const failure = run.exitCode === expect.exit_code
-      ? null
-      : run.exitCode === null
-        ? `Killed by signal ${run.signal ?? 'unknown'} (expected exit code ${expect.exit_code})`
-        : `Exited with code ${run.exitCode} (expected ${expect.exit_code})`;
-    autochecks.push(check('Exit code', failure, { expected: String(expect.exit_code), actual: run.exitCode === null ? `signal ${run.signal}` : String(run.exitCode) }));
-  }
-  if (expect.stdout !== undefined) {
-    const failure = stdout === expect.stdout ? null : 'Wrong output';
-    autochecks.push(check('Standard output', failure, { expected: expect.stdout, actual: stdout }));
-  }
-  if (expect.stdout_contains !== undefined) {
-    const failure = stdout.includes(expect.stdout_contains) ? null : `Output does not contain ${quote(expect.stdout_contains)}`;
-    autochecks.push(check('Standard output contains', failure, { expected: expect.stdout_contains, actual: stdout }));
-  }
-  for (const file of expect.files_exist ?? []) {
-    const found = await existsInside(folder, file);
-    const failure = found === 'yes' ? null : found === 'outside' ? `Refused file path ${file}: it leaves the submission folder` : `Missing file ${file}`;
-    autochecks.push(check(`File ${file} exists`, failure));
-  }
-  if (run.stdout.truncated) {
-    autochecks.push(information('Standard output', `Only the first ${run.stdout.kept.length} bytes of ${run.stdout.total} were kept`, 'warning'));
-  }
-  if (run.stderr.total > 0) {
-    const text = run.stderr.kept.toString('utf8');
-    autochecks.push(information('Standard error', cut(text + (run.stderr.truncated ? '\n[… cut]' : '')), 'information'));
-  }
-
-  const failures = autochecks.flatMap((autocheck) => autocheck.messages.filter((message) => message.type === 'failure'));
-  const passed = failures.length === 0;
-  return { ...base, passed, message: failures[0]?.message ?? 'Passed', autochecks };
+  await removeFolder(jobFolder);
 }

@@ -7,9 +7,11 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
 import type { GradingResults } from '#shared/submissions/submission.ts';
+import { limitBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
-import { defaultRunLimits } from './runner-protocol.ts';
+import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
 import { failedRun, scoreRun } from './score.ts';
+import { sandboxMode } from './settings.ts';
 
 /** A job taken this many times without finishing is marked failed. */
 export const MAX_ATTEMPTS = 3;
@@ -69,10 +71,15 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
       url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
       subdirectory: gradeable.vcs.vcs_subdirectory,
     },
-    testCases,
+    testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
     limits: defaultRunLimits,
     allowedHosts: allowedGitHosts(),
+    sandbox: sandboxFor(job),
   });
+  if (run.status === 'sandbox-unavailable') {
+    logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, problem: run.message });
+    return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
+  }
   const results = scoreRun(job.version, testCases, run);
   // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
   const full = putResultsItem(job.gradeableKey, job.ownerId, { version: job.version, testCases: results.testCases, points: results.visiblePoints });
@@ -114,6 +121,23 @@ function leaseUntil(now: Date): string {
   const configured = Number(process.env.GRADING_LEASE_SECONDS);
   const seconds = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_LEASE_SECONDS;
   return new Date(now.getTime() + seconds * 1000).toISOString();
+}
+
+/** `GRADING_SANDBOX`, read for every job so that running without a sandbox is logged with every job. */
+function sandboxFor(job: ClaimedJob): SandboxMode {
+  const { mode, problem } = sandboxMode(process.env);
+  if (problem) logger.error({ message: problem, ticket: job.ticket });
+  if (mode === 'unsafe-none') {
+    logger.warn({ message: 'GRADING_SANDBOX=unsafe-none: this job runs student code WITHOUT a sandbox (development only)', ticket: job.ticket, gradeableKey: job.gradeableKey });
+  }
+  return mode;
+}
+
+/** The operator's `GRADING_MAX_*` bounds on the limits gradeables may ask for. */
+function operatorBounds() {
+  const { bounds, problems } = limitBounds(process.env);
+  for (const problem of problems) logger.error({ message: problem });
+  return bounds;
 }
 
 /** `ALLOWED_GIT_HOSTS`: hosts that may be fetched although they resolve to private addresses. */

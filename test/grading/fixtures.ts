@@ -1,4 +1,6 @@
-import type { TestCase } from '#shared/gradeables/gradeable.ts';
+import { randomUUID } from 'node:crypto';
+import type { LimitSettings, TestCase } from '#shared/gradeables/gradeable.ts';
+import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/limits.ts';
 import type { RunRequest } from '#shared/grading/runner-protocol.ts';
 import type { Fixture } from '../support/git-server.ts';
 
@@ -52,11 +54,13 @@ export const testCase = (overrides: Partial<TestCase> & Pick<TestCase, 'command'
   ...overrides,
 });
 
-export const request = (url: string, testCases: TestCase[], overrides: Partial<RunRequest> = {}): RunRequest => ({
-  jobId: 'job-1',
+/** A run of `testCases` (with the default limits, or the gradeable-wide `limits`) on the repository at `url`. */
+export const request = (url: string, testCases: TestCase[], overrides: Partial<RunRequest> = {}, limits?: LimitSettings): RunRequest => ({
+  jobId: `job-${randomUUID()}`,
   repository: { url, subdirectory: '' },
-  testCases,
+  testCases: runTestCases(testCases, limits, DEFAULT_BOUNDS),
   limits: { maxRepositoryBytes: 10 * 1024 * 1024, maxRepositoryFiles: 100, maxOutputBytes: 64 * 1024 },
   allowedHosts: [],
+  sandbox: 'bwrap',
   ...overrides,
 });

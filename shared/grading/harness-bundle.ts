@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('./harness/main.ts', import.meta.url));
+
+let bundle: Promise<Uint8Array> | undefined;
+
+/**
+ * The harness as one self-contained ES module (harness/main.ts and what it imports, bundled by
+ * esbuild), built once per process. The same file runs in any sandbox that has Node 20 or newer.
+ */
+export function harnessBundle(): Promise<Uint8Array> {
+  bundle ??= (async () => {
+    const { build } = await import('esbuild');
+    const output = await build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+      banner: { js: '// The grading harness (shared/grading/harness/main.ts), bundled.' },
+    });
+    return output.outputFiles[0]!.contents;
+  })();
+  bundle.catch(() => {
+    bundle = undefined;
+  });
+  return bundle;
+}

@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import type { CaseLimits, Isolation } from './protocol.ts';
+import { commandEnvironment, rlimitArgs, STUDENT, studentSandboxArgs } from './student-sandbox.ts';
+import type { ToolchainMount } from './toolchain.ts';
+import type { CaseEnd, WatchedLimit } from './verdict.ts';
+import { awaitNoNested, killNested, sampleNested, usedBytes } from './watch.ts';
+
+/** How often the harness looks at a running test case's processes, memory and disk. */
+const WATCH_INTERVAL_MS = 50;
+
+export interface CapturedStream {
+  /** The first maxOutputBytes bytes. */
+  readonly kept: Buffer;
+  /** All bytes seen (until the command was killed). */
+  readonly total: number;
+  readonly truncated: boolean;
+}
+
+export interface CaseRun extends CaseEnd {
+  readonly stdout: CapturedStream;
+  readonly stderrStream: CapturedStream;
+  readonly durationMs: number;
+}
+
+export interface CaseSetup {
+  readonly command: string;
+  readonly limits: CaseLimits;
+  readonly timeoutSeconds: number;
+  readonly maxOutputBytes: number;
+  readonly isolation: Isolation;
+  /** The test case's folders: its home (the copy of the submission), /tmp and /dev/shm. */
+  readonly home: string;
+  readonly tmp: string;
+  readonly shm: string;
+  /** The file system whose use counts as the test case's disk. */
+  readonly disk: string;
+  readonly toolchain: readonly ToolchainMount[];
+  readonly prlimit: string | undefined;
+}
+
+function capture(limit: number, onFlood: () => void) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  return {
+    add(chunk: Buffer) {
+      total += chunk.length;
+      if (kept < limit) {
+        const part = chunk.subarray(0, limit - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (total > limit * 10) onFlood();
+    },
+    result(): CapturedStream {
+      return { kept: Buffer.concat(chunks), total, truncated: total > kept };
+    },
+  };
+}
+
+function spawnCommand(setup: CaseSetup) {
+  const limitArgs = setup.prlimit ? [setup.prlimit, ...rlimitArgs(setup.limits), '--'] : [];
+  if (setup.isolation === 'namespaces') {
+    if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
+    const args = studentSandboxArgs({ ...setup, prlimit: setup.prlimit });
+    return spawn('bwrap', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  }
+  // The unsafe development mode: a process group in the home folder, limits where prlimit exists.
+  const [file, ...args] = [...limitArgs, '/bin/sh', '-c', setup.command];
+  return spawn(file!, args, { cwd: setup.home, env: commandEnvironment(setup.home), stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+}
+
+/**
+ * Runs one test case's command and returns how it ended. In `namespaces` isolation the command
+ * runs in a nested sandbox whose every process the harness watches (process count, memory of
+ * all together, CPU time, disk use) and kills at a limit, at the time limit, when the output
+ * floods or on `signal`; the run returns only once none of those processes is left.
+ */
+export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun> {
+  const started = Date.now();
+  const nested = setup.isolation === 'namespaces';
+  return new Promise<CaseRun>((resolve, reject) => {
+    let timedOut = false;
+    let outputExceeded = false;
+    let killedAt: WatchedLimit | null = null;
+    let cpuLimitReached = false;
+    let startError: string | null = null;
+    let child: ReturnType<typeof spawn>;
+
+    const killAll = () => {
+      if (nested) {
+        void killNested();
+        child?.kill('SIGKILL');
+      } else if (child?.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    };
+    const flood = () => {
+      if (!outputExceeded) {
+        outputExceeded = true;
+        killAll();
+      }
+    };
+    const stdout = capture(setup.maxOutputBytes, flood);
+    const stderr = capture(setup.maxOutputBytes, flood);
+    try {
+      child = spawnCommand(setup);
+    } catch (error) {
+      reject(error as Error);
+      return;
+    }
+    child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killAll();
+    }, Math.max(1, setup.timeoutSeconds * 1000));
+    const onAbort = () => killAll();
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const stopAt = (limit: WatchedLimit) => {
+      killedAt ??= limit;
+      killAll();
+    };
+    let watching = false;
+    const watcher = nested
+      ? setInterval(() => {
+          if (watching || killedAt) return;
+          watching = true;
+          void (async () => {
+            const sample = await sampleNested();
+            if (sample.maxCpuSeconds >= setup.limits.cpuSeconds) cpuLimitReached = true;
+            if (sample.tasks >= setup.limits.processes) stopAt('processes');
+            else if (sample.memoryKib > setup.limits.memoryMib * 1024) stopAt('memory');
+            else if ((await usedBytes(setup.disk)) > setup.limits.diskMib * 1024 * 1024) stopAt('disk');
+          })()
+            .catch(() => undefined)
+            .finally(() => {
+              watching = false;
+            });
+        }, WATCH_INTERVAL_MS)
+      : undefined;
+
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+    const finish = async () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(watcher);
+      signal?.removeEventListener('abort', onAbort);
+      try {
+        // The disk may have filled between two looks: judge it once more, at the end.
+        if (nested && !killedAt && (await usedBytes(setup.disk)) >= setup.limits.diskMib * 1024 * 1024) killedAt = 'disk';
+        if (nested) await awaitNoNested();
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      const err = stderr.result();
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        outputExceeded,
+        startError,
+        killedAt,
+        cpuLimitReached,
+        stderr: err.kept.toString('utf8'),
+        stdout: stdout.result(),
+        stderrStream: err,
+        durationMs: Date.now() - started,
+      });
+    };
+    child.on('error', (error) => {
+      startError = error.message;
+      killAll();
+      void finish();
+    });
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      if (!nested) killAll(); // whatever the shell left running in its group goes with it
+      // A process that escaped (unsafe mode) may hold the pipes open: stop waiting for them soon.
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        void finish();
+      }, 500).unref();
+    });
+    child.on('close', () => void finish());
+  });
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { copyTree, removeFolder } from '../checkout-files.ts';
+import { evaluate } from './evaluate.ts';
+import type { HarnessJob, HarnessResult, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
+import { runCase } from './run-case.ts';
+import { discoverToolchain, ETC_GENERATED, isToolchainEtc } from './toolchain.ts';
+
+export interface JobPaths {
+  /** The submission's files (never written to). */
+  readonly files: string;
+  /** Where test cases' folders are made; in a sandbox, a size-capped tmpfs of the harness's own. */
+  readonly work: string;
+}
+
+const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
+
+/**
+ * Runs every test case of `job`, one after another, each in a fresh copy of `paths.files`, and
+ * returns their outcomes. A test case's folder is removed only after all its processes are gone.
+ */
+export async function runJob(job: HarnessJob, paths: JobPaths, signal?: AbortSignal): Promise<HarnessResult> {
+  const toolchain = discoverToolchain('/', (name) => isToolchainEtc(name) || ETC_GENERATED.includes(name));
+  const prlimit = PRLIMIT_CANDIDATES.find((candidate) => existsSync(candidate));
+  const testCases: TestCaseOutcome[] = [];
+  for (const testCase of job.testCases) {
+    signal?.throwIfAborted();
+    testCases.push(await runTestCase(job, testCase, paths, toolchain, prlimit, signal));
+  }
+  signal?.throwIfAborted();
+  return { testCases };
+}
+
+async function runTestCase(
+  job: HarnessJob,
+  testCase: HarnessTestCase,
+  paths: JobPaths,
+  toolchain: ReturnType<typeof discoverToolchain>,
+  prlimit: string | undefined,
+  signal?: AbortSignal,
+): Promise<TestCaseOutcome> {
+  const folder = await mkdtemp(join(paths.work, 'case-'));
+  try {
+    const [home, tmp, shm] = ['home', 'tmp', 'shm'].map((name) => join(folder, name)) as [string, string, string];
+    for (const path of [home, tmp, shm]) await mkdir(path);
+    try {
+      await copyTree(paths.files, home, { skipNames: ['.git'] });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      const message = `The submission does not fit in the disk limit of ${testCase.limits.diskMib} MiB`;
+      return { name: testCase.name, passed: false, message, timedOut: false, exitCode: null, autochecks: [
+        { description: 'Command', messages: [{ message, type: 'failure' }], diff_viewer: null, expected: null, actual: null },
+      ] };
+    }
+    const run = await runCase({
+      command: testCase.command,
+      limits: testCase.limits,
+      timeoutSeconds: testCase.timeout_seconds,
+      maxOutputBytes: job.maxOutputBytes,
+      isolation: job.isolation,
+      home, tmp, shm,
+      disk: paths.work,
+      toolchain,
+      prlimit,
+    }, signal);
+    return await evaluate(testCase, run, home, job.maxOutputBytes);
+  } finally {
+    await removeFolder(folder);
+  }
+}
