@@ -6,7 +6,7 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/per-file-tables.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
-    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', DYNAMODB_REQUEST_TIMEOUT_MS: '30000' },
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', DYNAMODB_REQUEST_TIMEOUT_MS: '30000' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -4,7 +4,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { createTables } from '#infra/local/tables.ts';
+import { createTables, useLocalTables } from '#infra/local/tables.ts';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { measureColdStart } from './cold-start.ts';
 import { measureLatency } from './latency.ts';
@@ -28,6 +28,7 @@ const runs = (section: Section) => chosen.length === 0 || chosen.includes(sectio
 /** Each section gets tables of its own (a name prefix) in the one DynamoDB Local. */
 async function withTables<T>(prefix: string, body: () => Promise<T>): Promise<T> {
   process.env.TABLE_PREFIX = prefix;
+  useLocalTables();
   await createTables();
   return body();
 }

@@ -1,3 +1,6 @@
+import { runAsFunction } from '#shared/environment.ts';
+import type { FunctionName } from '#infra/function-access.ts';
+import { localFunctionScope } from '#infra/local/functions.ts';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { newTokenClaims } from '#shared/auth/tokens.ts';
@@ -153,6 +156,6 @@ export interface Envelope {
 /** Calls the handler in process, as Lambda would, and parses the envelope. */
 export async function invoke(name: string, event: ApiEvent): Promise<Envelope> {
   const handler = await handlerOf(name);
-  const result = await handler(event, lambdaContext(randomUUID()));
+  const result = await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(randomUUID())));
   return JSON.parse(result.body ?? 'null') as Envelope;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { runAdminCommand, UsageError } from './admin/commands.ts';
 import { JAVA_MISSING } from './local/dynamodb-local.ts';
 import { announcedEndpoint, dataDirectory, startLocalEnvironment, type LocalEnvironment } from './local/environment.ts';
+import { useLocalTables } from './local/tables.ts';
 
 /** A progress bar on a terminal; nothing when the output is redirected. */
 function progressBar(done: number, total: number): void {
@@ -24,6 +25,7 @@ try {
     if (running) {
       process.env.DYNAMODB_ENDPOINT = running;
       process.env.SIGNING_SECRET_FILE ||= join(dataDirectory(), 'signing-secret');
+      useLocalTables();
     } else {
       environment = await startLocalEnvironment({ announce: false });
     }

@@ -22,6 +22,8 @@ export interface DeploymentSettings {
    * fetch repositories from although they resolve to private addresses, e.g. a campus git server.
    */
   readonly allowedGitHosts: readonly string[];
+  /** `alarmEmail`: an address subscribed to the alarm topic (it must confirm the subscription). */
+  readonly alarmEmail?: string;
 }
 
 export const DEFAULT_STAGE = 'dev';
@@ -44,6 +46,7 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     summariesSchedule: scheduleExpression(node.tryGetContext('summariesSchedule')),
     summariesTimeZone: timeZone(node.tryGetContext('summariesTimeZone')),
     allowedGitHosts: gitHosts(node.tryGetContext('allowedGitHosts')),
+    ...emailAddress(node.tryGetContext('alarmEmail')),
   };
 }
 
@@ -103,4 +106,11 @@ function positiveNumber(name: string, value: unknown, fallback: number): number 
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw new Error(`Context "${name}" must be a positive number, not "${String(value)}"`);
   return number;
+}
+
+function emailAddress(value: unknown): { alarmEmail?: string } {
+  if (value === undefined || value === null || value === '') return {};
+  const address = String(value).trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new Error(`Context "alarmEmail" takes an e-mail address, not "${address}"`);
+  return { alarmEmail: address };
 }

@@ -9,7 +9,11 @@ import {
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { ANSWER_METRICS } from '#shared/http/metrics.ts';
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -21,7 +25,16 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
 import { routeKeys, routes, type RouteDefinition, type RouteName } from '#shared/http/routes.ts';
-import { functionAccess, GRADING_WORKER_TABLES, type TableAccess, type TableKey } from './access.ts';
+import {
+  functionAccess,
+  functionEnvironment,
+  functionNames,
+  GRADING_RUNNER_FUNCTION,
+  GRADING_WORKER_FUNCTION,
+  NOT_FOUND_FUNCTION,
+  type FunctionName,
+  type TableKey,
+} from '#infra/function-access.ts';
 import { ApiFunction } from './api-function.ts';
 import type { DeploymentSettings } from './settings.ts';
 
@@ -29,11 +42,6 @@ export interface CourseSubmissionStackProps extends StackProps {
   readonly settings: DeploymentSettings;
 }
 
-/** The handler of every request no route matches. */
-const NOT_FOUND_HANDLER = 'not-found';
-/** The grading functions, which serve no route: the queue's consumer and the sandbox it calls. */
-const WORKER_HANDLER = 'grading-worker';
-const RUNNER_HANDLER = 'grading-runner';
 /** The route whose function the nightly schedule also invokes, for every unarchived course. */
 const NIGHTLY_SUMMARIES_HANDLER = 'generate-summaries' satisfies RouteName;
 
@@ -47,10 +55,32 @@ const GRADING_VISIBILITY_TIMEOUT = WORKER_TIMEOUT.plus(Duration.minutes(1));
 const GRADING_MAX_RECEIVES = 3;
 
 /**
- * Time limits beyond the default 25 s. API Gateway still cuts an HTTP request at 30 s; the nightly
- * run of generate-summaries (a non-HTTP invocation) covers every course, so it may take longer.
+ * Sizes beyond the defaults (1 GB, 25 s). API Gateway still cuts an HTTP request at 30 s; the
+ * nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it may take
+ * longer. The worker waits for the runner; the runner runs students' code.
  */
-const ROUTE_TIMEOUTS: Partial<Record<RouteName, Duration>> = { [NIGHTLY_SUMMARIES_HANDLER]: Duration.minutes(15) };
+const FUNCTION_SIZES: Partial<Record<FunctionName, { memorySize?: number; timeout?: Duration }>> = {
+  [NIGHTLY_SUMMARIES_HANDLER]: { timeout: Duration.minutes(15) },
+  [GRADING_WORKER_FUNCTION]: { timeout: WORKER_TIMEOUT },
+  [GRADING_RUNNER_FUNCTION]: { memorySize: 2048, timeout: RUNNER_TIMEOUT },
+};
+
+/** What each function is, for its description. */
+function functionDescription(name: FunctionName): string {
+  switch (name) {
+    case NOT_FOUND_FUNCTION:
+      return 'Every request no route matches: "Endpoint not found." or "Method not allowed."';
+    case GRADING_WORKER_FUNCTION:
+      return 'Per grading-queue wake-up: grades the oldest queued job through the runner';
+    case GRADING_RUNNER_FUNCTION:
+      // Students' code runs here: its role may write its own logs and nothing else.
+      return "Runs students' code for the grading worker; may only write its own logs";
+    default: {
+      const route: RouteDefinition = routes[name];
+      return `${route.method} ${route.path}: ${route.summary}`.slice(0, 256);
+    }
+  }
+}
 
 /**
  * The deployed service: a DynamoDB table per table definition, the token signing secret, one
@@ -61,13 +91,15 @@ const ROUTE_TIMEOUTS: Partial<Record<RouteName, Duration>> = { [NIGHTLY_SUMMARIE
 export class CourseSubmissionStack extends Stack {
   readonly tables: ReadonlyMap<TableKey, Table>;
   /** By handler name: every route-table entry, `not-found`, `grading-worker` and `grading-runner`. */
-  readonly functions: ReadonlyMap<string, ApiFunction>;
+  readonly functions: ReadonlyMap<FunctionName, ApiFunction>;
   readonly signingSecret: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
   readonly nightlySummaries: Schedule;
   readonly api: HttpApi;
+  /** Every alarm publishes here; the `alarmEmail` context subscribes an address. */
+  readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: CourseSubmissionStackProps) {
     super(scope, id, props);
@@ -120,49 +152,25 @@ export class CourseSubmissionStack extends Stack {
       deadLetterQueue: { queue: this.gradingDeadLetterQueue, maxReceiveCount: GRADING_MAX_RECEIVES },
     });
 
-    const functions = new Map<string, ApiFunction>();
-    for (const [name, route] of Object.entries(routes) as [RouteName, RouteDefinition][]) {
-      functions.set(name, this.routeFunction(name, route, dataRemovalPolicy));
+    const functions = new Map<FunctionName, ApiFunction>();
+    for (const name of functionNames) functions.set(name, new ApiFunction(this, constructId(name), {
+      handler: name,
+      description: functionDescription(name),
+      logRemovalPolicy: dataRemovalPolicy,
+      ...FUNCTION_SIZES[name],
+    }));
+    const runner = functions.get(GRADING_RUNNER_FUNCTION)!;
+    const worker = functions.get(GRADING_WORKER_FUNCTION)!;
+    for (const [name, apiFunction] of functions) {
+      this.grantAccess(name, apiFunction, runner);
+      for (const [variable, value] of Object.entries(this.environmentOf(name, runner))) apiFunction.function.addEnvironment(variable, value);
     }
-    const notFound = new ApiFunction(this, 'NotFound', {
-      handler: NOT_FOUND_HANDLER,
-      description: 'Every request no route matches: "Endpoint not found." or "Method not allowed."',
-      logRemovalPolicy: dataRemovalPolicy,
-    });
-    functions.set(NOT_FOUND_HANDLER, notFound);
-
-    // Students' code runs here. Its role may write its own log group and nothing else (no table,
-    // secret or queue) and its environment names none, so a submission has nothing to steal or
-    // reach. Its commands run in `sh`, which Lambda's Node.js runtime image has (/bin/sh).
-    const runner = new ApiFunction(this, 'GradingRunner', {
-      handler: RUNNER_HANDLER,
-      description: "Runs students' code for the grading worker; may only write its own logs",
-      memorySize: 2048,
-      timeout: RUNNER_TIMEOUT,
-      logRemovalPolicy: dataRemovalPolicy,
-    });
-    functions.set(RUNNER_HANDLER, runner);
-
-    const worker = new ApiFunction(this, 'GradingWorker', {
-      handler: WORKER_HANDLER,
-      description: 'Per grading-queue wake-up: grades the oldest queued job through the runner',
-      timeout: WORKER_TIMEOUT,
-      environment: {
-        ...this.tableEnvironment(GRADING_WORKER_TABLES),
-        GRADING_RUNNER_FUNCTION: runner.function.functionName,
-        // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
-        GRADING_LEASE_SECONDS: String(WORKER_TIMEOUT.toSeconds()),
-        ...(settings.allowedGitHosts.length > 0 ? { ALLOWED_GIT_HOSTS: settings.allowedGitHosts.join(',') } : {}),
-      },
-      logRemovalPolicy: dataRemovalPolicy,
-    });
-    this.grantTables(worker, GRADING_WORKER_TABLES);
-    worker.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runner.function.functionArn] }),
-    );
+    // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
+    worker.function.addEnvironment('GRADING_LEASE_SECONDS', String(WORKER_TIMEOUT.toSeconds()));
+    if (settings.allowedGitHosts.length > 0) worker.function.addEnvironment('ALLOWED_GIT_HOSTS', settings.allowedGitHosts.join(','));
     worker.function.addEventSource(new SqsEventSource(this.gradingQueue, { batchSize: 1, reportBatchItemFailures: true }));
-    functions.set(WORKER_HANDLER, worker);
     this.functions = functions;
+    const notFound = functions.get(NOT_FOUND_FUNCTION)!;
 
     const summaries = functions.get(NIGHTLY_SUMMARIES_HANDLER)!.function;
     const schedulerRole = new Role(this, 'NightlySummariesRole', {
@@ -204,7 +212,7 @@ export class CourseSubmissionStack extends Stack {
           }
         : {}),
     });
-    const integrations = new Map<string, HttpLambdaIntegration>();
+    const integrations = new Map<FunctionName, HttpLambdaIntegration>();
     for (const key of routeKeys) {
       const target = functions.get(key.name)!;
       if (!integrations.has(key.name)) integrations.set(key.name, integration(target));
@@ -245,6 +253,30 @@ export class CourseSubmissionStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
+    // Error envelopes answer HTTP 200 by default, so the 5xx alarm cannot see them: they are counted
+    // by the functions themselves (embedded metric format) and alarmed on here.
+    new Alarm(this, 'ErrorAnswersAlarm', {
+      alarmDescription:
+        'The API answered an error envelope (an unexpected failure: a missing permission, a DynamoDB fault, a bug); ' +
+        `see the ${ANSWER_METRICS.errors} metric by route and code, and the function's log`,
+      metric: new Metric({
+        namespace: ANSWER_METRICS.namespace,
+        metricName: ANSWER_METRICS.errors,
+        dimensionsMap: { service: ANSWER_METRICS.service },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: 'Course submission API alarms', enforceSSL: true });
+    if (settings.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(settings.alarmEmail));
+    const notify = new SnsAction(this.alarmTopic);
+    for (const construct of this.node.findAll()) if (construct instanceof Alarm) construct.addAlarmAction(notify);
+
     new CfnOutput(this, 'ApiUrl', { description: 'The API base URL', value: `${stage.url}api` });
     new CfnOutput(this, 'AdminEnvironment', {
       description: 'Table variables for `npm run admin -- ... --aws`: export these',
@@ -257,45 +289,43 @@ export class CourseSubmissionStack extends Stack {
     this.acknowledgeFindings();
   }
 
-  /** One route-table entry's function, granted exactly what the route table says it uses. */
-  private routeFunction(name: RouteName, route: RouteDefinition, logRemovalPolicy: RemovalPolicy): ApiFunction {
-    const access = functionAccess(route);
-    const environment: Record<string, string> = this.tableEnvironment(access.tables);
-    if (access.signingSecret) environment.SIGNING_SECRET_ARN = this.signingSecret.secretArn;
-    if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = this.gradingQueue.queueUrl;
-
-    const apiFunction = new ApiFunction(this, constructId(name), {
-      handler: name,
-      description: `${route.method} ${route.path}: ${route.summary}`.slice(0, 256),
-      environment,
-      logRemovalPolicy,
-      ...(ROUTE_TIMEOUTS[name] ? { timeout: ROUTE_TIMEOUTS[name] } : {}),
+  /** The function's resource variables: computed by the same code as the local server's (infra/function-access.ts). */
+  private environmentOf(name: FunctionName, runner: ApiFunction): Record<string, string> {
+    return functionEnvironment(name, {
+      tableName: (key) => this.tables.get(key)!.tableName,
+      signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
+      gradingQueueUrl: this.gradingQueue.queueUrl,
+      runnerFunctionName: runner.function.functionName,
     });
-    this.grantTables(apiFunction, access.tables);
-    if (access.signingSecret) this.signingSecret.grantRead(apiFunction.function);
-    if (access.sendsToGradingQueue) this.gradingQueue.grantSendMessages(apiFunction.function);
-    return apiFunction;
   }
 
-  /** Each table's name under its variable. */
-  private tableEnvironment(access: ReadonlyMap<TableKey, TableAccess>): Record<string, string> {
-    const environment: Record<string, string> = {};
-    for (const [key] of access) environment[tableDefinitions[key].environmentVariable] = this.tables.get(key)!.tableName;
-    return environment;
-  }
-
-  /** Read or read-write data access to each table (its indexes included). */
-  private grantTables(apiFunction: ApiFunction, access: ReadonlyMap<TableKey, TableAccess>): void {
-    for (const [key, level] of access) {
+  /**
+   * Exactly the actions the function calls, on exactly the tables and indexes it uses: no Scan,
+   * write or stream action it does not call, and only GetSecretValue, SendMessage or
+   * InvokeFunction where it reads the secret, wakes the workers or runs the runner.
+   */
+  private grantAccess(name: FunctionName, apiFunction: ApiFunction, runner: ApiFunction): void {
+    const access = functionAccess(name);
+    const role = apiFunction.function;
+    for (const [key, actions] of access.data) {
       const table = this.tables.get(key)!;
-      if (level === 'read-write') table.grantReadWriteData(apiFunction.function);
-      else table.grantReadData(apiFunction.function);
-      if ((tableDefinitions[key] as TableDefinition).globalIndexes?.length) {
-        Validations.of(apiFunction).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${this.resolve(this.getLogicalId(table.node.defaultChild as CfnElement))}.Arn>/index/*]`,
-          reason: `Access to the ${tableDefinitions[key].id} table includes its own indexes, which its queries use.`,
-        });
+      const onTable = actions.filter((action) => !action.includes(' '));
+      if (onTable.length > 0) {
+        role.addToRolePolicy(new PolicyStatement({ actions: onTable.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }));
       }
+      for (const action of actions.filter((candidate) => candidate.includes(' '))) {
+        const [verb, index] = action.split(' ') as [string, string];
+        role.addToRolePolicy(new PolicyStatement({ actions: [`dynamodb:${verb}`], resources: [`${table.tableArn}/index/${index}`] }));
+      }
+    }
+    if (access.signingSecret) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.signingSecret.secretArn] }));
+    }
+    if (access.sendsToGradingQueue) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
+    }
+    if (access.invokesRunner) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runner.function.functionArn] }));
     }
   }
 
@@ -306,6 +336,11 @@ export class CourseSubmissionStack extends Stack {
       reason:
         'The functions authorize every request themselves: the token check reads the session and the ' +
         "caller's profile in the same BatchGetItem as the handler's own items; public routes take credentials in the body.",
+    });
+    Validations.of(this.alarmTopic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry alarm names and states only; CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key.',
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',

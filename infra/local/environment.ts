@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { seedDemoData } from './seed.ts';
-import { createTables } from './tables.ts';
+import { createTables, useLocalTables } from './tables.ts';
 
 /** DynamoDB Local's database file for `-sharedDb`. */
 const DATABASE_FILE = 'shared-local-instance.db';
@@ -36,6 +36,7 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
     process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
     process.env.SIGNING_SECRET_FILE ||= join(dataDir, 'signing-secret');
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
+    useLocalTables();
     await createTables();
     if (empty) await seedDemoData(dataDir);
     if (options.announce) await writeFile(join(dataDir, ENDPOINT_FILE), dynamoDb.endpoint);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as gradingWorker } from '#functions/grading-worker.ts';
+import { runAsFunction } from '#shared/environment.ts';
 import { useLocalQueue } from '#shared/grading/queue.ts';
+import { GRADING_WORKER_FUNCTION } from '#infra/function-access.ts';
+import { localFunctionScope } from './functions.ts';
 
 interface Message {
   readonly id: string;
@@ -58,7 +61,7 @@ export function startLocalGradingQueue(options: { workers?: number; visibilityTi
       }
       message.receiveCount++;
       message.visibleAt = Date.now() + visibilityTimeoutMs;
-      const result = await gradingWorker(sqsEvent(message)).catch(() => ({ batchItemFailures: [{ itemIdentifier: message.id }] }));
+      const result = await runAsFunction(localFunctionScope(GRADING_WORKER_FUNCTION), () => gradingWorker(sqsEvent(message))).catch(() => ({ batchItemFailures: [{ itemIdentifier: message.id }] }));
       const failed = result.batchItemFailures.length > 0;
       if (!failed || message.receiveCount >= maxReceiveCount) {
         messages.splice(messages.indexOf(message), 1);

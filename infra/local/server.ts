@@ -4,7 +4,10 @@ import type { Context } from 'aws-lambda';
 import { maxBodyBytes } from '#shared/config.ts';
 import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope } from '#shared/http/envelope.ts';
 import { bodyTooLarge } from '#shared/http/failures.ts';
+import { runAsFunction } from '#shared/environment.ts';
 import { matchRoute, routes, type RouteName } from '#shared/http/routes.ts';
+import type { FunctionName } from '#infra/function-access.ts';
+import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
@@ -76,7 +79,8 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
         ? [match.name, { routeKey: match.routeKey, pathParameters: match.pathParameters }]
         : ['not-found', { routeKey: '$default' }];
     const event = toApiGatewayEvent(request, body, route, requestId);
-    return await handlers.get(name)!(event, lambdaContext(name, requestId));
+    const handler = handlers.get(name)!;
+    return await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(name, requestId)));
   } catch {
     // API Gateway would answer 500 here; the envelope keeps clients working.
     return renderEnvelope(errorEnvelope(`The request could not be completed (request ${requestId}).`, 'INTERNAL'), {

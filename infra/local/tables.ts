@@ -7,7 +7,19 @@ import {
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import { dynamo } from '#shared/data/client.ts';
-import { allTables, tableName, type TableDefinition } from '#shared/data/tables.ts';
+import { allTables, type TableDefinition } from '#shared/data/tables.ts';
+
+/** The local name of a table: its logical name behind `TABLE_PREFIX` (each test file has its own). */
+export const localTableName = (table: TableDefinition): string => `${process.env.TABLE_PREFIX ?? ''}${table.id}`;
+
+/**
+ * Names every local table in this process's environment, as an operator does with the stack's
+ * AdminEnvironment output, for code that runs outside any function: the admin command line,
+ * seeding, tests of the data layer. Functions never see these: they get their own (functions.ts).
+ */
+export function useLocalTables(): void {
+  for (const table of allTables) process.env[table.environmentVariable] = localTableName(table);
+}
 
 /** Creates every table the service uses (from the definitions the CDK stack uses), if missing. */
 export async function createTables(): Promise<void> {
@@ -21,7 +33,7 @@ function keySchema(keys: { partitionKey: string; sortKey?: string }): KeySchemaE
 }
 
 async function createTable(table: TableDefinition): Promise<void> {
-  const TableName = tableName(table);
+  const TableName = localTableName(table);
   const indexes = table.globalIndexes ?? [];
   const attributes = new Set([table, ...indexes].flatMap((keys) => [keys.partitionKey, keys.sortKey ?? []].flat()));
   try {

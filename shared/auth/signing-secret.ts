@@ -1,3 +1,4 @@
+import { setting } from '#shared/environment.ts';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -38,7 +39,7 @@ export async function signingKey(): Promise<Uint8Array> {
 export async function previousSigningKey(now = new Date()): Promise<Uint8Array | undefined> {
   const keys = await signingKeys();
   if (!keys.rotatedAt || now.getTime() >= keys.rotatedAt.getTime() + graceSeconds() * 1000) return undefined;
-  const secretArn = process.env.SIGNING_SECRET_ARN;
+  const secretArn = setting('SIGNING_SECRET_ARN');
   return secretArn ? deployedPreviousKey(secretArn) : keys.previous;
 }
 
@@ -54,9 +55,9 @@ export function graceSeconds(): number {
 }
 
 function signingKeys(): Promise<SigningKeys> {
-  const secretArn = process.env.SIGNING_SECRET_ARN;
+  const secretArn = setting('SIGNING_SECRET_ARN');
   if (secretArn) return deployedKeys(secretArn);
-  const file = process.env.SIGNING_SECRET_FILE;
+  const file = setting('SIGNING_SECRET_FILE');
   if (!file) throw new Error('No signing secret is configured (SIGNING_SECRET_ARN or SIGNING_SECRET_FILE)');
   return fileKeys(file);
 }

@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { currentScope, describeRunningFunction } from '#shared/environment.ts';
+import { dataRequests, grantName } from './data-actions.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -10,9 +12,17 @@ let documentClient: DynamoDBDocumentClient | undefined;
  * `DYNAMODB_REQUEST_TIMEOUT_MS` (default 5 s) gives a loaded DynamoDB Local more time in tests.
  */
 export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(createClient(), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  if (!documentClient) {
+    const client = createClient();
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        checkGrants(context.commandName ?? '', args.input as Record<string, unknown>);
+        return next(args);
+      },
+      { step: 'initialize', name: 'localDataGrants', priority: 'high' },
+    );
+    documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  }
   return documentClient;
 }
 
@@ -34,4 +44,22 @@ function createClient(): DynamoDBClient {
 function requestTimeoutMs(): number {
   const configured = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS);
   return Number.isFinite(configured) && configured > 0 ? configured : 5_000;
+}
+
+/**
+ * Locally, what IAM does in AWS: a function may call only the actions its route-table entry grants
+ * it, and a denial reads like AWS's. Outside a function scope (Lambda, the admin command line,
+ * tests of the data layer) nothing is checked here.
+ */
+function checkGrants(commandName: string, input: Record<string, unknown>): void {
+  const scope = currentScope();
+  if (!scope) return;
+  for (const request of dataRequests(commandName, input)) {
+    if (scope.dataGrants.get(request.table)?.has(grantName(request))) continue;
+    const resource = `table/${request.table}${request.index ? `/index/${request.index}` : ''}`;
+    throw Object.assign(
+      new Error(`${describeRunningFunction()} is not authorized to perform: dynamodb:${request.action} on resource: ${resource}`),
+      { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } },
+    );
+  }
 }

@@ -1,3 +1,5 @@
+import { describeRunningFunction, setting } from '#shared/environment.ts';
+
 /**
  * The DynamoDB tables: one definition used by the CDK stack and by the local server.
  * All keys are strings. Deployed functions get each table's name from its environment variable.
@@ -113,7 +115,15 @@ export const tables = {
 
 export const allTables: readonly TableDefinition[] = Object.values(tables);
 
-/** The deployed name from the environment; locally the logical name, behind an optional prefix. */
+/**
+ * The table's name from the running function's environment. There is no default: a function
+ * whose environment lacks the table was not granted it, and that is an error worth naming.
+ */
 export function tableName(table: TableDefinition): string {
-  return process.env[table.environmentVariable] ?? `${process.env.TABLE_PREFIX ?? ''}${table.id}`;
+  const name = setting(table.environmentVariable);
+  if (name) return name;
+  throw new Error(
+    `The ${table.id} table is not in the environment of ${describeRunningFunction()}: ${table.environmentVariable} is not set. ` +
+      'Declare what the function does with the table in its route-table entry (shared/http/routes.ts).',
+  );
 }

@@ -1,3 +1,5 @@
+import { describeRunningFunction, setting } from '#shared/environment.ts';
+
 /**
  * Wakes the grading workers for a newly queued job. In AWS the wake-up is an SQS message to the
  * worker function (GRADING_QUEUE_URL); on the local API an in-process queue with the same
@@ -13,14 +15,15 @@ export function useLocalQueue(sender: Sender | undefined): void {
 }
 
 export async function notifyWorkers(ticket: number): Promise<void> {
-  const queueUrl = process.env.GRADING_QUEUE_URL;
-  if (queueUrl) {
-    const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-    sqs ??= new SQSClient({});
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ ticket }) }));
-  } else {
+  const queueUrl = setting('GRADING_QUEUE_URL');
+  if (!queueUrl) throw new Error(`The grading queue is not in the environment of ${describeRunningFunction()}: GRADING_QUEUE_URL is not set.`);
+  if (queueUrl.startsWith('local:')) {
     await localSender?.(ticket);
+    return;
   }
+  const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
+  sqs ??= new SQSClient({});
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ ticket }) }));
 }
 
 let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

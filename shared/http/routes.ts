@@ -5,6 +5,25 @@
 import type { CourseAccess } from '#shared/courses/access.ts';
 import type { tables } from '#shared/data/tables.ts';
 
+/**
+ * DynamoDB actions by their IAM names (without `dynamodb:`). A transaction is authorized item by
+ * item, so TransactWriteItems needs the action of each of its items (PutItem, UpdateItem,
+ * DeleteItem, ConditionCheckItem). `Query <index>` queries one of the table's indexes.
+ */
+export type DataAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'Scan'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  | 'BatchWriteItem'
+  | `Query ${string}`;
+
+export type DataUse = Readonly<Partial<Record<keyof typeof tables, readonly DataAction[]>>>;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -26,10 +45,13 @@ export interface RouteDefinition {
   readonly access: Access;
   readonly summary: string;
   /**
-   * The tables the handler itself uses, for least-privilege roles. The token check's reads
-   * (sessions, users) come with every route that is not `public` and need not be listed.
+   * What the handler itself does with each table, as DynamoDB actions: its function is granted
+   * exactly these (and its environment names exactly these tables). The shared middleware's reads
+   * are added from `access` (see infra/function-access.ts): never list them here. Items a handler
+   * declares in `reads` are fetched in the token check's BatchGetItem, so their tables need
+   * `BatchGetItem`.
    */
-  readonly tables?: Readonly<Partial<Record<keyof typeof tables, 'read' | 'read-write'>>>;
+  readonly data?: DataUse;
   /** `send`: the handler wakes the grading workers (SQS SendMessage on the grading queue). */
   readonly queue?: 'send';
 }
@@ -40,14 +62,14 @@ export const routes = {
     path: '/api/token',
     access: 'public',
     summary: 'Log in with user_id and password; returns a token and invalidates the previous one.',
-    tables: { sessions: 'read-write', credentials: 'read-write' },
+    data: { sessions: ['PutItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
   },
   'invalidate-token': {
     method: 'POST',
     path: '/api/token/invalidate',
     access: 'token-optional',
     summary: "Invalidate the user's token, given user_id and password or the token itself.",
-    tables: { sessions: 'read-write', credentials: 'read-write' },
+    data: { sessions: ['DeleteItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
   },
   'token-info': {
     method: 'GET',
@@ -66,20 +88,20 @@ export const routes = {
     path: '/api/courses',
     access: 'user',
     summary: "The caller's unarchived and archived courses; superusers may pass user_id for another user's.",
-    tables: { enrollments: 'read', courses: 'read', terms: 'read' },
+    data: { enrollments: ['Query byUser'], courses: ['BatchGetItem'], terms: ['BatchGetItem'] },
   },
   'create-course': {
     method: 'POST',
     path: '/api/courses',
     access: 'faculty',
     summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
-    tables: {
-      courses: 'read-write',
-      enrollments: 'read-write',
-      accessGroups: 'read-write',
-      gradeables: 'read-write',
-      terms: 'read',
-      users: 'read',
+    data: {
+      courses: ['BatchGetItem', 'PutItem', 'ConditionCheckItem'],
+      enrollments: ['BatchGetItem', 'PutItem'],
+      accessGroups: ['Query', 'PutItem'],
+      gradeables: ['Query', 'PutItem'],
+      terms: ['BatchGetItem'],
+      users: ['BatchGetItem'],
     },
   },
   'course-users': {
@@ -88,7 +110,7 @@ export const routes = {
     aliases: ['/api/courses/{semester}/{course}/users'],
     access: 'course:instructor-or-group-staff',
     summary: 'Everyone in the course.',
-    tables: { enrollments: 'read', users: 'read', accessGroups: 'read' },
+    data: { enrollments: ['Query'], users: ['BatchGetItem'] },
   },
   'course-graders': {
     method: 'GET',
@@ -96,35 +118,35 @@ export const routes = {
     aliases: ['/api/courses/{semester}/{course}/graders'],
     access: 'course:instructor-or-group-staff',
     summary: 'The instructors and graders of the course, with the sections they grade.',
-    tables: { enrollments: 'read', users: 'read', accessGroups: 'read' },
+    data: { enrollments: ['Query'], users: ['BatchGetItem'] },
   },
   'create-term': {
     method: 'POST',
     path: '/api/terms',
     access: 'superuser',
     summary: 'Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).',
-    tables: { terms: 'read-write' },
+    data: { terms: ['PutItem'] },
   },
   'upload-gradeable': {
     method: 'POST',
     path: '/api/{semester}/{course}/upload',
     access: 'course:instructor',
     summary: 'Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.',
-    tables: { gradeables: 'read-write', courses: 'read' },
+    data: { gradeables: ['PutItem'], courses: ['ConditionCheckItem'] },
   },
   'download-gradeable': {
     method: 'GET',
     path: '/api/{semester}/{course}/{gradeable_id}/download',
     access: 'course:instructor-or-group-staff',
     summary: 'The gradeable JSON, ready to upload again (into another course too).',
-    tables: { gradeables: 'read', accessGroups: 'read' },
+    data: { gradeables: ['BatchGetItem'] },
   },
   'list-gradeables': {
     method: 'GET',
     path: '/api/{semester}/{course}/gradeables',
     access: 'course:member',
     summary: "The gradeables the caller may see now, keyed by id, with the caller's own repository URL.",
-    tables: { gradeables: 'read' },
+    data: { gradeables: ['Query'] },
   },
   'submit-vcs': {
     method: 'POST',
@@ -133,7 +155,14 @@ export const routes = {
     access: 'course:member',
     summary:
       'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
-    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read-write', jobs: 'read-write', idempotency: 'read-write' },
+    data: {
+      gradeables: ['BatchGetItem'],
+      enrollments: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+      submissions: ['BatchGetItem', 'UpdateItem'],
+      jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
+      idempotency: ['BatchGetItem', 'PutItem'],
+    },
     queue: 'send',
   },
   'gradeable-values': {
@@ -141,14 +170,14 @@ export const routes = {
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/values',
     access: 'course:member',
     summary: "Submission and autograding state of the caller's (or, for staff, user_id's) active version.",
-    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read', jobs: 'read' },
+    data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
   },
   'gradeable-attempts': {
     method: 'GET',
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
     access: 'course:member',
     summary: "The caller's (or, for staff, user_id's) versions, newest first.",
-    tables: { gradeables: 'read', enrollments: 'read', teams: 'read', submissions: 'read', jobs: 'read' },
+    data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
   },
   'generate-summaries': {
     method: 'POST',
@@ -156,14 +185,14 @@ export const routes = {
     aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
     access: 'course:instructor',
     summary: 'Generate every grade summary of the course (the nightly schedule runs the same function for all courses).',
-    tables: {
-      summaries: 'read-write',
-      courses: 'read-write',
-      enrollments: 'read',
-      users: 'read',
-      gradeables: 'read',
-      submissions: 'read',
-      teams: 'read',
+    data: {
+      summaries: ['Query', 'BatchWriteItem'],
+      courses: ['Scan', 'BatchGetItem', 'UpdateItem'],
+      enrollments: ['Query'],
+      users: ['BatchGetItem'],
+      gradeables: ['Query'],
+      submissions: ['Query'],
+      teams: ['Query'],
     },
   },
   'list-summaries': {
@@ -172,7 +201,7 @@ export const routes = {
     aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
     access: 'course:instructor',
     summary: 'All grade summaries of the last generation, with its time.',
-    tables: { summaries: 'read' },
+    data: { summaries: ['Query'] },
   },
   'user-summary': {
     method: 'GET',
@@ -180,7 +209,7 @@ export const routes = {
     aliases: ['/api/courses/{semester}/{course}/reports/summaries/{user_id}'],
     access: 'course:member',
     summary: "One user's grade summary: instructors any, students their own.",
-    tables: { summaries: 'read' },
+    data: { summaries: ['BatchGetItem'] },
   },
   openapi: {
     method: 'GET',

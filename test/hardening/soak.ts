@@ -23,9 +23,10 @@ process.env.TABLE_PREFIX = 'soak-';
 process.env.SIGNING_SECRET_FILE = join(work, 'signing-secret');
 process.env.ALLOW_FILE_REPOSITORIES = 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { ensureSecretFile } = await import('#shared/auth/signing-secret.ts');
-const { createTables } = await import('#infra/local/tables.ts');
+const { createTables, useLocalTables } = await import('#infra/local/tables.ts');
 const { startTestApi } = await import('../support/http.ts');
 const { addMember, createCourse, createTerm, tokenOf } = await import('../support/courses.ts');
 const { createUser } = await import('../support/users.ts');
@@ -34,6 +35,7 @@ const { dynamo } = await import('#shared/data/client.ts');
 const { tableName, tables } = await import('#shared/data/tables.ts');
 
 await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
+useLocalTables();
 await createTables();
 
 // One repository every student's submission checks out: a passing and a failing test case.

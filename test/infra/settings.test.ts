@@ -16,6 +16,7 @@ beforeAll(() => {
       throttleBurst: 20,
       summariesSchedule: 'cron(30 1 ? * MON-FRI *)',
       summariesTimeZone: 'America/New_York',
+      alarmEmail: 'ops@example.edu',
     },
     { bundle: false },
   );
@@ -50,6 +51,11 @@ describe('a production stage from context', () => {
     synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
     });
+  });
+
+  it('subscribes the alarm e-mail address to the alarm topic', () => {
+    const [topicId] = Object.keys(synth.template.findResources('AWS::SNS::Topic'));
+    synth.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.edu', TopicArn: { Ref: topicId } });
   });
 
   it('schedules the nightly summaries as configured', () => {
@@ -108,5 +114,6 @@ describe('deployment settings', () => {
     expect(() => settings({ summariesSchedule: 'rate(0 days)' })).toThrow(/summariesSchedule/);
     expect(() => settings({ summariesTimeZone: 'Mars/Olympus_Mons' })).toThrow(/summariesTimeZone/);
     expect(() => settings({ summariesTimeZone: '+01:00' })).toThrow(/summariesTimeZone/);
+    expect(() => settings({ alarmEmail: 'ops at example.edu' })).toThrow(/alarmEmail/);
   });
 });

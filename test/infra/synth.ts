@@ -6,6 +6,7 @@ import { deploymentSettings } from '#infra/aws/settings.ts';
 import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { tables, type TableDefinition } from '#shared/data/tables.ts';
 import { routes, type RouteDefinition } from '#shared/http/routes.ts';
+import type { FunctionName } from '#infra/function-access.ts';
 
 export interface Synthesized {
   readonly app: App;
@@ -53,5 +54,5 @@ export const logicalId = (construct: IConstruct): string => {
 export const routeEntries = Object.entries(routes) as [string, RouteDefinition][];
 export const tableEntries = Object.entries(tables) as [keyof typeof tables, TableDefinition][];
 /** The functions that serve no route: the grading queue's consumer and the runner it invokes. */
-export const gradingFunctionNames = ['grading-worker', 'grading-runner'];
-export const functionNames = [...routeEntries.map(([name]) => name), 'not-found', ...gradingFunctionNames];
+export const gradingFunctionNames: readonly FunctionName[] = ['grading-worker', 'grading-runner'];
+export { functionNames } from '#infra/function-access.ts';

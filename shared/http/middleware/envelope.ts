@@ -8,6 +8,7 @@ import {
   successEnvelope,
 } from '../envelope.ts';
 import { ApiFailure } from '../failures.ts';
+import { countAnswer } from '../metrics.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /**
@@ -27,6 +28,7 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     const preferHttpStatus = prefersHttpStatus(request.event.headers?.prefer);
     const error = request.error;
     if (error instanceof ApiFailure) {
+      countAnswer('fail', request.event.routeKey);
       request.response = renderEnvelope(failEnvelope(error.message, error.data), {
         httpStatus: error.httpStatus,
         preferHttpStatus,
@@ -36,6 +38,7 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     }
     const requestId = request.context.awsRequestId;
     const code = isTransient(error) ? 'RETRYABLE' : 'INTERNAL';
+    countAnswer('error', request.event.routeKey, code);
     logger.error({
       message: 'Unhandled error',
       requestId,

@@ -1,0 +1,141 @@
+/**
+ * Every function of the service and what it may do: the single source of each deployed function's
+ * IAM grants and environment (infra/aws/stack.ts) and of each local function's scope
+ * (infra/local/functions.ts). Derived from the route table plus the shared middleware's own reads,
+ * so a route's grants follow what its code does, not a list kept beside it.
+ */
+import { isCourseAccess } from '#shared/courses/access.ts';
+import { FUNCTION_VARIABLE, ROUTE_VARIABLE } from '#shared/environment.ts';
+import { tables, type TableDefinition } from '#shared/data/tables.ts';
+import { routes, type Access, type DataAction, type DataUse, type RouteDefinition, type RouteName } from '#shared/http/routes.ts';
+
+export type TableKey = keyof typeof tables;
+
+/** The functions that serve no route. */
+export const NOT_FOUND_FUNCTION = 'not-found';
+export const GRADING_WORKER_FUNCTION = 'grading-worker';
+export const GRADING_RUNNER_FUNCTION = 'grading-runner';
+
+export type FunctionName = RouteName | typeof NOT_FOUND_FUNCTION | typeof GRADING_WORKER_FUNCTION | typeof GRADING_RUNNER_FUNCTION;
+
+export const functionNames: readonly FunctionName[] = [
+  ...(Object.keys(routes) as RouteName[]),
+  NOT_FOUND_FUNCTION,
+  GRADING_WORKER_FUNCTION,
+  GRADING_RUNNER_FUNCTION,
+];
+
+/** What one function may touch. */
+export interface FunctionAccess {
+  /** DynamoDB actions per table, sorted; `Query <index>` is a query of that index. */
+  readonly data: ReadonlyMap<TableKey, readonly DataAction[]>;
+  /** Reads the token signing secret (Secrets Manager GetSecretValue). */
+  readonly signingSecret: boolean;
+  /** Sends wake-ups to the grading queue (SQS SendMessage). */
+  readonly sendsToGradingQueue: boolean;
+  /** Invokes the grading runner (Lambda InvokeFunction). */
+  readonly invokesRunner: boolean;
+  /** The route key it serves first, for messages (`GET /api/me`). */
+  readonly route?: string;
+}
+
+/**
+ * What the shared middleware reads for a route (shared/http/middleware/authenticate.ts): the token
+ * check's one BatchGetItem of the session and the caller's profile, on course routes with the
+ * course and the caller's enrollment; routes open to the course's access-group staff also ask the
+ * access group (a Query) when the caller is not staff of the course itself.
+ */
+export function middlewareData(access: Access): DataUse {
+  if (access === 'public') return {};
+  const tokenCheck: Record<string, DataAction[]> = { sessions: ['BatchGetItem'], users: ['BatchGetItem'] };
+  if (!isCourseAccess(access)) return tokenCheck;
+  return {
+    ...tokenCheck,
+    courses: ['BatchGetItem'],
+    enrollments: ['BatchGetItem'],
+    ...(access === 'course:instructor-or-group-staff' ? { accessGroups: ['Query'] } : {}),
+  };
+}
+
+/** What the grading worker does (shared/grading/worker.ts): claims jobs, records versions' states and results. */
+const GRADING_WORKER_DATA: DataUse = {
+  jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
+  submissions: ['UpdateItem'],
+  results: ['PutItem'],
+  gradeables: ['BatchGetItem'],
+};
+
+export function functionAccess(name: FunctionName): FunctionAccess {
+  if (name === NOT_FOUND_FUNCTION || name === GRADING_RUNNER_FUNCTION) {
+    return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, invokesRunner: false };
+  }
+  if (name === GRADING_WORKER_FUNCTION) {
+    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: true };
+  }
+  const route: RouteDefinition = routes[name];
+  const routeKey = `${route.method} ${route.path}`;
+  const data = merged(middlewareData(route.access), route.data ?? {}, routeKey);
+  return {
+    data,
+    // Routes that are not public verify tokens; the public token route signs them.
+    signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
+    sendsToGradingQueue: route.queue === 'send',
+    invokesRunner: false,
+    route: routeKey,
+  };
+}
+
+function merged(...uses: [DataUse, ...(DataUse | string)[]]): Map<TableKey, DataAction[]> {
+  const where = uses.find((use): use is string => typeof use === 'string') ?? 'a function';
+  const result = new Map<TableKey, Set<DataAction>>();
+  for (const use of uses) {
+    if (typeof use === 'string') continue;
+    for (const [key, actions] of Object.entries(use) as [TableKey, readonly DataAction[]][]) {
+      const table: TableDefinition | undefined = tables[key];
+      if (!table) throw new Error(`${where} names an unknown table "${key}"`);
+      for (const action of actions) {
+        const index = /^Query (.+)$/.exec(action)?.[1];
+        if (index && !table.globalIndexes?.some((candidate) => candidate.name === index)) {
+          throw new Error(`${where} queries "${index}", which is not an index of the ${table.id} table`);
+        }
+      }
+      const set = result.get(key) ?? new Set<DataAction>();
+      for (const action of actions) set.add(action);
+      result.set(key, set);
+    }
+  }
+  return new Map([...result].map(([key, set]) => [key, [...set].sort()]));
+}
+
+/** Where a function's resources are: deployed, CloudFormation tokens; locally, local names. */
+export interface ResourceBindings {
+  tableName(key: TableKey): string;
+  /** The variable and value naming the signing secret (an ARN in AWS, a file locally). */
+  readonly signingSecret: { readonly variable: string; readonly value: string };
+  readonly gradingQueueUrl: string;
+  /** Absent locally, where the runner is a process of the worker's. */
+  readonly runnerFunctionName?: string;
+}
+
+/** The variables a function's environment may name resources with; nothing else may provide them. */
+export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
+  ...Object.values(tables).map((table: TableDefinition) => table.environmentVariable),
+  'SIGNING_SECRET_ARN',
+  'SIGNING_SECRET_FILE',
+  'GRADING_QUEUE_URL',
+  'GRADING_RUNNER_FUNCTION',
+  FUNCTION_VARIABLE,
+  ROUTE_VARIABLE,
+]);
+
+/** The resource variables of one function: its name and route, its tables, and what else it was granted. */
+export function functionEnvironment(name: FunctionName, bindings: ResourceBindings): Record<string, string> {
+  const access = functionAccess(name);
+  const environment: Record<string, string> = { [FUNCTION_VARIABLE]: name };
+  if (access.route) environment[ROUTE_VARIABLE] = access.route;
+  for (const key of access.data.keys()) environment[tables[key].environmentVariable] = bindings.tableName(key);
+  if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
+  if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
+  if (access.invokesRunner && bindings.runnerFunctionName) environment.GRADING_RUNNER_FUNCTION = bindings.runnerFunctionName;
+  return environment;
+}

@@ -1,0 +1,23 @@
+import type { FunctionScope } from '#shared/environment.ts';
+import { tables } from '#shared/data/tables.ts';
+import { functionAccess, functionEnvironment, RESOURCE_VARIABLES, type FunctionName, type TableKey } from '#infra/function-access.ts';
+import { localTableName } from './tables.ts';
+
+/** Locally, the grading queue is in-process; this is its "URL". */
+export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
+
+/**
+ * The scope a local function runs in: exactly the resource variables its deployed function gets
+ * (computed by the same code as the stack, with local names) and the same DynamoDB grants, so a
+ * table or action missing from its route-table entry fails locally as it would in AWS.
+ */
+export function localFunctionScope(name: FunctionName): FunctionScope {
+  const variables = functionEnvironment(name, {
+    tableName: (key: TableKey) => localTableName(tables[key]),
+    signingSecret: { variable: 'SIGNING_SECRET_FILE', value: process.env.SIGNING_SECRET_FILE ?? '' },
+    gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
+  });
+  const dataGrants = new Map<string, ReadonlySet<string>>();
+  for (const [key, actions] of functionAccess(name).data) dataGrants.set(localTableName(tables[key]), new Set(actions));
+  return { functionName: name, variables, resourceVariables: RESOURCE_VARIABLES, dataGrants };
+}
