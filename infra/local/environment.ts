@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
-import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { lockDataFolder, startDynamoDbLocal } from './dynamodb-local.ts';
 import { seedDemoData } from './seed.ts';
 import { createTables, useLocalTables } from './tables.ts';
 
@@ -25,7 +25,7 @@ export interface LocalEnvironment {
  */
 export async function startLocalEnvironment(options: { announce: boolean }): Promise<LocalEnvironment> {
   const dataDir = dataDirectory();
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const empty = !existsSync(join(dataDir, DATABASE_FILE));
   const dynamoDb = await startDynamoDbLocal({ dataDir });
   const stop = async () => {
@@ -39,7 +39,9 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
     useLocalTables();
     await createTables();
     if (empty) await seedDemoData(dataDir);
-    if (options.announce) await writeFile(join(dataDir, ENDPOINT_FILE), dynamoDb.endpoint);
+    if (options.announce) await writeFile(join(dataDir, ENDPOINT_FILE), dynamoDb.endpoint, { mode: 0o600 });
+    // Nothing in the data folder (database, secret, repositories) is for other users of the machine.
+    await lockDataFolder(dataDir);
   } catch (error) {
     await stop();
     throw error;

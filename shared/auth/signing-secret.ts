@@ -1,6 +1,6 @@
 import { setting } from '#shared/environment.ts';
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 const MIN_SECRET_BYTES = 32;
@@ -154,6 +154,9 @@ export async function ensureSecretFile(path: string): Promise<void> {
     await writeFile(path, `${generateSecret()}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // A file made by hand or by an older version may be readable by others: it is the owner's alone.
+    const { mode } = await stat(path);
+    if ((mode & 0o077) !== 0) await chmod(path, mode & 0o600);
   }
 }
 

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./harness/main.ts', import.meta.url));
+/** A specifier in a variable: bundlers leave the import alone, so a bundled runner does not carry esbuild. */
+const ESBUILD = 'esbuild';
 
 let bundle: Promise<Uint8Array> | undefined;
 
@@ -10,7 +12,7 @@ let bundle: Promise<Uint8Array> | undefined;
  */
 export function harnessBundle(): Promise<Uint8Array> {
   bundle ??= (async () => {
-    const { build } = await import('esbuild');
+    const { build } = (await import(ESBUILD)) as typeof import('esbuild');
     const output = await build({
       entryPoints: [ENTRY],
       bundle: true,

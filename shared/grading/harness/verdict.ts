@@ -24,18 +24,24 @@ export interface CaseEnd {
 const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;
 
-const ALLOCATION_FAILED = /cannot allocate memory|out of memory|memoryerror|bad_alloc|outofmemoryerror|allocation failed|failed to allocate|memory exhausted/i;
+// What shells print when a child was killed at a limit or a fork failed: a limit was hit, even
+// if the command went on and ended well.
+const CPU_SIGNAL = /cpu time limit exceeded/i;
+const FILE_SIZE_SIGNAL = /file size limit exceeded/i;
 const FORK_FAILED = /can't fork|cannot fork|fork: (retry: )?resource temporarily unavailable|fork failed|unable to create (native )?thread|can't create (a )?thread/i;
-const DISK_FULL = /no space left on device|disk quota exceeded/i;
+// What programs print when a call failed at a limit; taken as the reason only when the command failed.
 const FILE_TOO_LARGE = /file too large/i;
+const DISK_FULL = /no space left on device|disk quota exceeded/i;
+const ALLOCATION_FAILED = /cannot allocate memory|out of memory|memoryerror|bad_alloc|outofmemoryerror|allocation failed|failed to allocate|memory exhausted/i;
 
 const mib = (value: number) => `${value} MiB`;
 
 /**
  * Why a test case stopped short, as the one line the student sees, or null when its command ran
- * to its own end within every limit. Limits the harness watched (and killed at) come first,
- * then the wall time, the output cap, and the limits the kernel enforced (seen in the exit
- * status, or in the error output of a program whose allocation, fork or write failed).
+ * to its own end within every limit. Limits the harness watched (and killed at) come first, then
+ * the wall time, the output cap, and the limits the kernel enforced: seen in the exit status, in
+ * a shell's report of a child killed at a limit or a failed fork, or in the error output of a
+ * failed command whose write or allocation failed.
  */
 export function stopReason(end: CaseEnd, limits: CaseLimits, timeoutSeconds: number, maxOutputBytes: number): string | null {
   if (end.startError !== null) return 'The command could not be started';
@@ -44,14 +50,17 @@ export function stopReason(end: CaseEnd, limits: CaseLimits, timeoutSeconds: num
   if (end.killedAt === 'disk') return `Killed: disk limit of ${mib(limits.diskMib)} exceeded`;
   if (end.timedOut) return `Timed out after ${timeoutSeconds} s`;
   if (end.outputExceeded) return `Stopped after writing more than ${formatBytes(maxOutputBytes * 10)} of output`;
-  if (end.signal === 'SIGXCPU' || end.exitCode === SIGXCPU_EXIT || (end.cpuLimitReached && end.exitCode !== 0)) {
+  const failed = end.exitCode !== 0;
+  if (end.signal === 'SIGXCPU' || end.exitCode === SIGXCPU_EXIT || (end.cpuLimitReached && failed) || CPU_SIGNAL.test(end.stderr)) {
     return `Killed: CPU time limit of ${limits.cpuSeconds} s exceeded`;
   }
-  if (end.signal === 'SIGXFSZ' || end.exitCode === SIGXFSZ_EXIT) return `Killed: file size limit of ${mib(limits.fileSizeMib)} exceeded`;
-  if (end.exitCode === 0) return null;
+  if (end.signal === 'SIGXFSZ' || end.exitCode === SIGXFSZ_EXIT || FILE_SIZE_SIGNAL.test(end.stderr)) {
+    return `Killed: file size limit of ${mib(limits.fileSizeMib)} exceeded`;
+  }
+  if (FORK_FAILED.test(end.stderr)) return `Process limit of ${limits.processes} exceeded: a process could not be started`;
+  if (!failed) return null;
   if (FILE_TOO_LARGE.test(end.stderr)) return `File size limit of ${mib(limits.fileSizeMib)} exceeded: a write failed`;
   if (DISK_FULL.test(end.stderr)) return `Disk limit of ${mib(limits.diskMib)} exceeded: no space was left`;
   if (ALLOCATION_FAILED.test(end.stderr)) return `Memory limit of ${mib(limits.memoryMib)} exceeded: an allocation failed`;
-  if (FORK_FAILED.test(end.stderr)) return `Process limit of ${limits.processes} exceeded: a process could not be started`;
   return null;
 }
