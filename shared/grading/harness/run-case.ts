@@ -3,7 +3,7 @@ import type { CaseLimits, Isolation } from './protocol.ts';
 import { commandEnvironment, rlimitArgs, STUDENT, studentSandboxArgs } from './student-sandbox.ts';
 import type { ToolchainMount } from './toolchain.ts';
 import type { CaseEnd, WatchedLimit } from './verdict.ts';
-import { awaitNoNested, killNested, sampleNested, usedBytes } from './watch.ts';
+import { killCase, sampleCase, usedBytes } from './watch.ts';
 
 /** How often the harness looks at a running test case's processes, memory and disk. */
 const WATCH_INTERVAL_MS = 50;
@@ -32,10 +32,12 @@ export interface CaseSetup {
   readonly home: string;
   readonly tmp: string;
   readonly shm: string;
-  /** The file system whose use counts as the test case's disk. */
-  readonly disk: string;
+  /** The file system whose use counts as the test case's disk, and its use before the case's folder was made. */
+  readonly disk: { readonly path: string; readonly usedBefore: number };
   readonly toolchain: readonly ToolchainMount[];
   readonly prlimit: string | undefined;
+  /** The host user to run the command as (when the harness itself is root). */
+  readonly runAs?: { readonly uid: number; readonly gid: number };
 }
 
 function capture(limit: number, onFlood: () => void) {
@@ -63,18 +65,19 @@ function spawnCommand(setup: CaseSetup) {
   if (setup.isolation === 'namespaces') {
     if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
     const args = studentSandboxArgs({ ...setup, prlimit: setup.prlimit });
-    return spawn('bwrap', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    return spawn('bwrap', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'], uid: setup.runAs?.uid, gid: setup.runAs?.gid });
   }
   // The unsafe development mode: a process group in the home folder, limits where prlimit exists.
   const [file, ...args] = [...limitArgs, '/bin/sh', '-c', setup.command];
-  return spawn(file!, args, { cwd: setup.home, env: commandEnvironment(setup.home), stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+  return spawn(file!, args, { cwd: setup.home, env: commandEnvironment(setup.home), stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid: setup.runAs?.uid, gid: setup.runAs?.gid });
 }
 
 /**
  * Runs one test case's command and returns how it ended. In `namespaces` isolation the command
  * runs in a nested sandbox whose every process the harness watches (process count, memory of
  * all together, CPU time, disk use) and kills at a limit, at the time limit, when the output
- * floods or on `signal`; the run returns only once none of those processes is left.
+ * floods or on `signal`; the run returns only after bubblewrap exited, which it does only once
+ * no process of the sandbox is left.
  */
 export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun> {
   const started = Date.now();
@@ -87,16 +90,24 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
     let startError: string | null = null;
     let child: ReturnType<typeof spawn>;
 
+    let exited = false;
+    let killing: NodeJS.Timeout | undefined;
     const killAll = () => {
+      if (child?.pid === undefined || exited) return;
+      const pid = child.pid;
       if (nested) {
-        void killNested();
-        child?.kill('SIGKILL');
-      } else if (child?.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
+        // Kill the sandbox's processes (its init among them), again and again until bubblewrap
+        // exits: it does so only once every process of the sandbox is gone.
+        if (killing) return;
+        const attempt = () => void killCase(pid).catch(() => undefined);
+        attempt();
+        killing = setInterval(attempt, 10);
+        return;
+      }
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
       }
     };
     const flood = () => {
@@ -123,6 +134,8 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
     const onAbort = () => killAll();
     signal?.addEventListener('abort', onAbort, { once: true });
 
+    const diskLimit = setup.limits.diskMib * 1024 * 1024;
+    const diskUsed = async () => (await usedBytes(setup.disk.path)) - setup.disk.usedBefore;
     const stopAt = (limit: WatchedLimit) => {
       killedAt ??= limit;
       killAll();
@@ -133,11 +146,11 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
           if (watching || killedAt) return;
           watching = true;
           void (async () => {
-            const sample = await sampleNested();
+            const sample = await sampleCase(child.pid!);
             if (sample.maxCpuSeconds >= setup.limits.cpuSeconds) cpuLimitReached = true;
             if (sample.tasks >= setup.limits.processes) stopAt('processes');
             else if (sample.memoryKib > setup.limits.memoryMib * 1024) stopAt('memory');
-            else if ((await usedBytes(setup.disk)) > setup.limits.diskMib * 1024 * 1024) stopAt('disk');
+            else if ((await diskUsed()) > diskLimit) stopAt('disk');
           })()
             .catch(() => undefined)
             .finally(() => {
@@ -153,11 +166,11 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
       settled = true;
       clearTimeout(timer);
       clearInterval(watcher);
+      clearInterval(killing);
       signal?.removeEventListener('abort', onAbort);
       try {
         // The disk may have filled between two looks: judge it once more, at the end.
-        if (nested && !killedAt && (await usedBytes(setup.disk)) >= setup.limits.diskMib * 1024 * 1024) killedAt = 'disk';
-        if (nested) await awaitNoNested();
+        if (nested && !killedAt && (await diskUsed()) >= diskLimit) killedAt = 'disk';
       } catch (error) {
         reject(error as Error);
         return;
@@ -185,6 +198,8 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
     child.on('exit', (code, exitSignal) => {
       exit = { code, signal: exitSignal };
       if (!nested) killAll(); // whatever the shell left running in its group goes with it
+      exited = true;
+      clearInterval(killing);
       // A process that escaped (unsafe mode) may hold the pipes open: stop waiting for them soon.
       setTimeout(() => {
         child.stdout?.destroy();

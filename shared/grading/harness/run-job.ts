@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copyTree, removeFolder } from '../checkout-files.ts';
+import { chownTree, copyTree, removeFolder } from '../checkout-files.ts';
 import { evaluate } from './evaluate.ts';
 import type { HarnessJob, HarnessResult, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
 import { runCase } from './run-case.ts';
+import { STUDENT } from './student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, isToolchainEtc } from './toolchain.ts';
+import { usedBytes } from './watch.ts';
 
 export interface JobPaths {
   /** The submission's files (never written to). */
@@ -19,8 +21,11 @@ const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
 /**
  * Runs every test case of `job`, one after another, each in a fresh copy of `paths.files`, and
  * returns their outcomes. A test case's folder is removed only after all its processes are gone.
+ * A harness running as root (a build container) never runs a command as root: commands then run
+ * as the student's uid, which owns the test case's folder.
  */
 export async function runJob(job: HarnessJob, paths: JobPaths, signal?: AbortSignal): Promise<HarnessResult> {
+  await mkdir(paths.work, { recursive: true });
   const toolchain = discoverToolchain('/', (name) => isToolchainEtc(name) || ETC_GENERATED.includes(name));
   const prlimit = PRLIMIT_CANDIDATES.find((candidate) => existsSync(candidate));
   const testCases: TestCaseOutcome[] = [];
@@ -44,8 +49,11 @@ async function runTestCase(
   try {
     const [home, tmp, shm] = ['home', 'tmp', 'shm'].map((name) => join(folder, name)) as [string, string, string];
     for (const path of [home, tmp, shm]) await mkdir(path);
+    const runAs = process.getuid?.() === 0 ? { uid: STUDENT.uid, gid: STUDENT.gid } : undefined;
+    const diskBefore = await usedBytes(paths.work);
     try {
       await copyTree(paths.files, home, { skipNames: ['.git'] });
+      if (runAs) await chownTree(folder, runAs);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
       const message = `The submission does not fit in the disk limit of ${testCase.limits.diskMib} MiB`;
@@ -60,9 +68,10 @@ async function runTestCase(
       maxOutputBytes: job.maxOutputBytes,
       isolation: job.isolation,
       home, tmp, shm,
-      disk: paths.work,
+      disk: { path: paths.work, usedBefore: diskBefore },
       toolchain,
       prlimit,
+      runAs,
     }, signal);
     return await evaluate(testCase, run, home, job.maxOutputBytes);
   } finally {

@@ -1,20 +1,23 @@
 import { readdir, readFile, statfs } from 'node:fs/promises';
 
-/** What /proc/<pid>/status tells about one process, as seen from the harness's PID namespace. */
+/** What /proc/<pid>/status tells about one process. */
 export interface ProcessStatus {
-  /** How many PID namespaces deep the process is below the reader's (0: the reader's own). */
-  readonly depth: number;
+  readonly ppid: number;
   readonly threads: number;
   /** Anonymous resident memory: what the process itself allocated. */
   readonly rssAnonKib: number;
 }
 
+export interface ProcessInfo extends ProcessStatus {
+  readonly pid: number;
+  readonly cpuSeconds: number;
+}
+
 /** Parses the fields of /proc/<pid>/status the harness needs. */
 export function parseStatus(text: string): ProcessStatus {
   const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
-  const nsPids = field('NSpid').split(/\s+/).filter(Boolean);
   return {
-    depth: Math.max(0, nsPids.length - 1),
+    ppid: Number.parseInt(field('PPid'), 10) || 0,
     threads: Number.parseInt(field('Threads'), 10) || 1,
     rssAnonKib: Number.parseInt(field('RssAnon'), 10) || 0,
   };
@@ -29,48 +32,70 @@ export function parseCpuSeconds(stat: string): number {
   return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / 100 : 0;
 }
 
-export interface SandboxSample {
-  /** Processes of nested sandboxes (every process at least one PID namespace below the harness). */
+/**
+ * The processes descending from `root` (itself excluded). A test case's sandbox is such a tree:
+ * orphans are adopted by the sandbox's own init, never by anything outside it.
+ */
+export function descendantsOf<T extends { pid: number; ppid: number }>(processes: readonly T[], root: number): T[] {
+  const children = new Map<number, T[]>();
+  for (const process of processes) children.set(process.ppid, [...(children.get(process.ppid) ?? []), process]);
+  const found: T[] = [];
+  const queue = [root];
+  const seen = new Set<number>([root]);
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (seen.has(child.pid)) continue;
+      seen.add(child.pid);
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/** Every process this harness can see, from its /proc. */
+export async function readProcesses(): Promise<ProcessInfo[]> {
+  const names = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const read = await Promise.all(
+    names.map(async (name) => {
+      const [status, stat] = await Promise.all([
+        readFile(`/proc/${name}/status`, 'utf8').catch(() => undefined),
+        readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined),
+      ]);
+      if (status === undefined) return undefined; // gone meanwhile
+      return { pid: Number(name), ...parseStatus(status), cpuSeconds: stat === undefined ? 0 : parseCpuSeconds(stat) };
+    }),
+  );
+  return read.filter((process) => process !== undefined);
+}
+
+export interface CaseSample {
   readonly pids: readonly number[];
-  /** Their threads: what RLIMIT_NPROC counts. */
+  /** Threads of all processes: what RLIMIT_NPROC counts. */
   readonly tasks: number;
   readonly memoryKib: number;
-  /** The most CPU time any one of them has used. */
+  /** The most CPU time any one process has used. */
   readonly maxCpuSeconds: number;
 }
 
-/** The processes running in nested sandboxes right now (read from the harness's own /proc). */
-export async function sampleNested(): Promise<SandboxSample> {
-  const pids: number[] = [];
-  let tasks = 0;
-  let memoryKib = 0;
-  let maxCpuSeconds = 0;
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const [status, stat] = await Promise.all([
-      readFile(`/proc/${name}/status`, 'utf8').catch(() => undefined),
-      readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined),
-    ]);
-    if (status === undefined) continue; // gone meanwhile
-    const parsed = parseStatus(status);
-    if (parsed.depth < 1) continue;
-    pids.push(Number(name));
-    tasks += parsed.threads;
-    memoryKib += parsed.rssAnonKib;
-    if (stat !== undefined) maxCpuSeconds = Math.max(maxCpuSeconds, parseCpuSeconds(stat));
-  }
-  return { pids, tasks, memoryKib, maxCpuSeconds };
+/** The processes of the sandbox started as `root` (the test case's bubblewrap). */
+export async function sampleCase(root: number): Promise<CaseSample> {
+  const processes = descendantsOf(await readProcesses(), root);
+  return {
+    pids: processes.map((process) => process.pid),
+    tasks: processes.reduce((sum, process) => sum + process.threads, 0),
+    memoryKib: processes.reduce((sum, process) => sum + process.rssAnonKib, 0),
+    maxCpuSeconds: Math.max(0, ...processes.map((process) => process.cpuSeconds)),
+  };
 }
 
-/** Bytes in use on the file system holding `path` (the test case's tmpfs). */
-export async function usedBytes(path: string): Promise<number> {
-  const info = await statfs(path);
-  return (info.blocks - info.bfree) * info.bsize;
-}
-
-/** Kills every process of the nested sandboxes; true when there was none left. */
-export async function killNested(): Promise<boolean> {
-  const { pids } = await sampleNested();
+/**
+ * Kills every process of the sandbox started as `root`, but not `root` itself: bubblewrap then
+ * sees its sandbox's init die, which happens only once every process in that PID namespace is
+ * gone, and exits. Returns how many it signalled.
+ */
+export async function killCase(root: number): Promise<number> {
+  const { pids } = await sampleCase(root);
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -78,17 +103,11 @@ export async function killNested(): Promise<boolean> {
       // Gone meanwhile.
     }
   }
-  return pids.length === 0;
+  return pids.length;
 }
 
-/**
- * Returns once no process of a nested sandbox is left, killing what remains; throws if some
- * survive `timeoutMs` (a fault of the machine: the job must not go on).
- */
-export async function awaitNoNested(timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await killNested())) {
-    if (Date.now() > deadline) throw new Error('Processes of a finished test case could not be killed');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Bytes in use on the file system holding `path`. */
+export async function usedBytes(path: string): Promise<number> {
+  const info = await statfs(path);
+  return (info.blocks - info.bfree) * info.bsize;
 }
