@@ -6,7 +6,7 @@
  * course, body parsing) are added there from the route's access, so only each route's own are
  * listed here. Light on purpose: the openapi function bundles it.
  */
-import { MAX_DOCUMENT_BYTES, gradeableTypes, repositoryTypes, syllabusBuckets } from '#shared/gradeables/gradeable.ts';
+import { LIMIT_SETTING_RANGES, MAX_DOCUMENT_BYTES, gradeableTypes, repositoryTypes, syllabusBuckets } from '#shared/gradeables/gradeable.ts';
 import type { RouteName } from './routes.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -128,6 +128,13 @@ const gradeableDates: JsonSchema = {
   },
 };
 
+/** Limits for test commands (`autograding.limits`, a test case's `limits`), each capped by the server's operator. */
+const limits: JsonSchema = {
+  type: 'object',
+  description: "Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*).",
+  properties: Object.fromEntries(Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, { type: 'integer', minimum: range.min, maximum: range.max }])),
+};
+
 const testCase: JsonSchema = {
   type: 'object',
   required: ['name', 'command'],
@@ -148,6 +155,7 @@ const testCase: JsonSchema = {
         files_exist: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 255 } },
       },
     },
+    limits,
   },
 };
 
@@ -204,7 +212,7 @@ export const schemas = {
       autograding: {
         type: 'object',
         required: ['test_cases'],
-        properties: { test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase } },
+        properties: { test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase }, limits },
       },
     },
   },
