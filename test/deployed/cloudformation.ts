@@ -1,0 +1,602 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What CloudFormation would make of a synthesized template: every resource gets a physical name
+ * and ARN the way CloudFormation names them (stack name, logical id, a random suffix), every
+ * intrinsic function is resolved, and the parts the deployed-artifact test emulates are read out
+ * of the template generically (never from the CDK constructs that produced it).
+ */
+export const ACCOUNT = '123456789012';
+export const REGION = 'us-east-1';
+export const PARTITION = 'aws';
+export const URL_SUFFIX = 'amazonaws.com';
+
+export interface CfnResource {
+  readonly Type: string;
+  readonly Properties?: Record<string, unknown>;
+  readonly Metadata?: Record<string, unknown>;
+  readonly DependsOn?: string | string[];
+  readonly Condition?: string;
+}
+
+export interface CfnTemplate {
+  readonly Resources: Record<string, CfnResource>;
+  readonly Outputs?: Record<string, { Value: unknown; Description?: string }>;
+  readonly Parameters?: Record<string, { Default?: unknown }>;
+  readonly Conditions?: Record<string, unknown>;
+}
+
+/** The attributes `Ref` and `Fn::GetAtt` return for one deployed resource. */
+interface Physical {
+  readonly ref: string;
+  readonly attributes: Record<string, string>;
+}
+
+export type PolicyDocument = { Version?: string; Statement: Record<string, unknown>[] | Record<string, unknown> };
+
+export interface LambdaFunction {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  readonly handler: string;
+  readonly runtime: string;
+  readonly timeoutSeconds: number;
+  readonly memorySize: number;
+  readonly environment: Record<string, string>;
+  readonly role: IamRole;
+  /** The function's code: the asset folder in the cloud assembly. */
+  readonly codeDirectory: string;
+  readonly logGroupName: string;
+  readonly description: string;
+}
+
+export interface IamRole {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  readonly trustPolicy: PolicyDocument | undefined;
+  /** Every identity policy of the role: inline ones, attached AWS::IAM::Policy and managed policies. */
+  readonly policies: { name: string; document: PolicyDocument }[];
+  readonly permissionsBoundary?: PolicyDocument;
+}
+
+export interface HttpRoute {
+  readonly logicalId: string;
+  readonly routeKey: string;
+  readonly function: LambdaFunction;
+  readonly payloadFormatVersion: string;
+  readonly timeoutMillis: number;
+}
+
+export interface Queue {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly url: string;
+  readonly arn: string;
+  readonly visibilityTimeoutSeconds: number;
+  readonly deadLetter?: { readonly targetArn: string; readonly maxReceiveCount: number };
+  readonly policies: PolicyDocument[];
+}
+
+export interface EventSourceMapping {
+  readonly logicalId: string;
+  readonly sourceArn: string;
+  readonly function: LambdaFunction;
+  readonly batchSize: number;
+  readonly reportBatchItemFailures: boolean;
+  readonly enabled: boolean;
+  readonly maximumConcurrency?: number;
+}
+
+export interface Schedule {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  readonly expression: string;
+  readonly targetArn: string;
+  readonly input: string | undefined;
+  readonly role: IamRole;
+}
+
+export interface Secret {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  readonly generate?: Record<string, unknown>;
+  readonly secretString?: string;
+}
+
+export interface Table {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  /** The CreateTable input for DynamoDB Local: keys, attribute definitions, indexes. */
+  readonly createTableInput: Record<string, unknown>;
+}
+
+export interface Deployment {
+  readonly stackName: string;
+  readonly template: CfnTemplate;
+  readonly functions: LambdaFunction[];
+  readonly roles: IamRole[];
+  readonly api: { readonly id: string; readonly arn: string; readonly routes: HttpRoute[] } | undefined;
+  /** Resource-based policies of functions (AWS::Lambda::Permission), by function ARN. */
+  readonly functionPolicies: Map<string, PolicyDocument>;
+  readonly queues: Queue[];
+  readonly eventSourceMappings: EventSourceMapping[];
+  readonly schedules: Schedule[];
+  readonly secrets: Secret[];
+  readonly tables: Table[];
+  readonly outputs: Record<string, string>;
+  /** Problems CloudFormation or Lambda would refuse the deployment for. */
+  readonly deploymentProblems: string[];
+}
+
+const alphanumeric = (length: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') =>
+  Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
+
+/** CloudFormation's generated names: `<stack>-<logical id>-<random>`, cut to the service's limit. */
+function generatedName(stackName: string, logicalId: string, maxLength: number): string {
+  const suffix = alphanumeric(12);
+  const room = maxLength - suffix.length - 2;
+  const stackPart = stackName.slice(0, Math.max(0, Math.min(stackName.length, Math.floor(room / 2))));
+  const logicalPart = logicalId.slice(0, room - stackPart.length);
+  return `${stackPart}-${logicalPart}-${suffix}`;
+}
+
+const arn = (service: string, resource: string, region = REGION, account = ACCOUNT) =>
+  `arn:${PARTITION}:${service}:${region}:${account}:${resource}`;
+
+export interface ResolveOptions {
+  /**
+   * Where queue URLs point instead of `https://sqs.<region>.amazonaws.com`: the SDK's SQS client
+   * sends each request to the host of its QueueUrl, whatever endpoint it was configured with, so
+   * an emulated queue must have a URL on the emulated endpoint (as LocalStack's have).
+   */
+  readonly queueUrlBase?: string;
+}
+
+/** The physical identity CloudFormation would give a resource of this type. */
+function physicalFor(stackName: string, logicalId: string, resource: CfnResource, options: ResolveOptions): Physical {
+  const props = resource.Properties ?? {};
+  const named = (key: string, max: number) => (typeof props[key] === 'string' ? (props[key] as string) : generatedName(stackName, logicalId, max));
+  switch (resource.Type) {
+    case 'AWS::DynamoDB::Table': {
+      const name = named('TableName', 255);
+      return { ref: name, attributes: { Arn: arn('dynamodb', `table/${name}`), StreamArn: arn('dynamodb', `table/${name}/stream/1970-01-01T00:00:00.000`) } };
+    }
+    case 'AWS::Lambda::Function': {
+      const name = named('FunctionName', 64);
+      return { ref: name, attributes: { Arn: arn('lambda', `function:${name}`) } };
+    }
+    case 'AWS::IAM::Role': {
+      const name = named('RoleName', 64);
+      const path = typeof props.Path === 'string' ? props.Path : '/';
+      return { ref: name, attributes: { Arn: `arn:${PARTITION}:iam::${ACCOUNT}:role${path}${name}`, RoleId: `AROA${alphanumeric(17)}` } };
+    }
+    case 'AWS::IAM::Policy':
+      return { ref: generatedName(stackName, logicalId, 128), attributes: {} };
+    case 'AWS::IAM::ManagedPolicy': {
+      const name = named('ManagedPolicyName', 128);
+      const policyArn = `arn:${PARTITION}:iam::${ACCOUNT}:policy/${name}`;
+      return { ref: policyArn, attributes: { PolicyArn: policyArn } };
+    }
+    case 'AWS::SQS::Queue': {
+      const fifo = props.FifoQueue === true || props.FifoQueue === 'true';
+      const name = named('QueueName', fifo ? 75 : 80) + (fifo && typeof props.QueueName !== 'string' ? '.fifo' : '');
+      const url = `${options.queueUrlBase ?? `https://sqs.${REGION}.${URL_SUFFIX}`}/${ACCOUNT}/${name}`;
+      return { ref: url, attributes: { Arn: arn('sqs', name), QueueName: name, QueueUrl: url } };
+    }
+    case 'AWS::SecretsManager::Secret': {
+      const name = named('Name', 256);
+      const secretArn = arn('secretsmanager', `secret:${name}-${alphanumeric(6, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')}`);
+      return { ref: secretArn, attributes: { Id: secretArn } };
+    }
+    case 'AWS::Logs::LogGroup': {
+      const name = named('LogGroupName', 512);
+      return { ref: name, attributes: { Arn: arn('logs', `log-group:${name}:*`) } };
+    }
+    case 'AWS::ApiGatewayV2::Api': {
+      const id = alphanumeric(10, 'abcdefghijklmnopqrstuvwxyz0123456789');
+      return { ref: id, attributes: { ApiId: id, ApiEndpoint: `https://${id}.execute-api.${REGION}.${URL_SUFFIX}` } };
+    }
+    case 'AWS::Scheduler::Schedule': {
+      const name = named('Name', 64);
+      const group = typeof props.GroupName === 'string' ? props.GroupName : 'default';
+      return { ref: name, attributes: { Arn: arn('scheduler', `schedule/${group}/${name}`) } };
+    }
+    case 'AWS::ApiGatewayV2::Stage':
+      return { ref: typeof props.StageName === 'string' ? props.StageName : logicalId, attributes: {} };
+    case 'AWS::CloudWatch::Alarm': {
+      const name = named('AlarmName', 255);
+      return { ref: name, attributes: { Arn: arn('cloudwatch', `alarm:${name}`) } };
+    }
+    case 'AWS::Lambda::EventSourceMapping':
+      return { ref: randomUUID(), attributes: {} };
+    default:
+      return { ref: alphanumeric(7, 'abcdefghijklmnopqrstuvwxyz0123456789'), attributes: {} };
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** Resolves intrinsic functions against the physical resources, the way CloudFormation does. */
+export class Resolver {
+  private readonly physical = new Map<string, Physical>();
+  private readonly template: CfnTemplate;
+  private readonly stackName: string;
+
+  constructor(template: CfnTemplate, stackName: string, options: ResolveOptions = {}) {
+    this.template = template;
+    this.stackName = stackName;
+    for (const [logicalId, resource] of Object.entries(template.Resources)) {
+      this.physical.set(logicalId, physicalFor(stackName, logicalId, resource, options));
+    }
+  }
+
+  ref(logicalId: string): string {
+    const pseudo: Record<string, string> = {
+      'AWS::Region': REGION,
+      'AWS::AccountId': ACCOUNT,
+      'AWS::Partition': PARTITION,
+      'AWS::URLSuffix': URL_SUFFIX,
+      'AWS::StackName': this.stackName,
+      'AWS::StackId': arn('cloudformation', `stack/${this.stackName}/00000000-0000-0000-0000-000000000000`),
+      'AWS::NotificationARNs': '',
+    };
+    if (logicalId in pseudo) return pseudo[logicalId]!;
+    const resource = this.physical.get(logicalId);
+    if (resource) return resource.ref;
+    const parameter = this.template.Parameters?.[logicalId];
+    if (parameter && typeof parameter.Default === 'string') return parameter.Default;
+    throw new Error(`Ref to unknown resource or parameter ${logicalId}`);
+  }
+
+  getAtt(logicalId: string, attribute: string): string {
+    const resource = this.physical.get(logicalId);
+    if (!resource) throw new Error(`Fn::GetAtt of unknown resource ${logicalId}`);
+    const value = resource.attributes[attribute];
+    if (value === undefined) {
+      throw new Error(`Fn::GetAtt ${logicalId}.${attribute} (${this.template.Resources[logicalId]!.Type}) is not modelled by the test`);
+    }
+    return value;
+  }
+
+  /** Whether a template condition holds. */
+  condition(name: string): boolean {
+    const definition = this.template.Conditions?.[name];
+    if (definition === undefined) throw new Error(`Unknown condition ${name}`);
+    return Boolean(this.resolve(definition));
+  }
+
+  /** Resolves every intrinsic in `value`; `AWS::NoValue` removes the key or element. */
+  resolve(value: unknown): any {
+    const NO_VALUE = Symbol.for('AWS::NoValue');
+    const walk = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(walk).filter((item) => item !== NO_VALUE);
+      if (!isObject(node)) return node;
+      const keys = Object.keys(node);
+      if (keys.length === 1) {
+        const [key] = keys as [string];
+        const argument = node[key];
+        switch (key) {
+          case 'Ref':
+            return argument === 'AWS::NoValue' ? NO_VALUE : this.ref(String(argument));
+          case 'Fn::GetAtt': {
+            const [id, ...attribute] = Array.isArray(argument) ? (argument as string[]) : String(argument).split('.');
+            return this.getAtt(String(walk(id)), attribute.map((part) => String(walk(part))).join('.'));
+          }
+          case 'Fn::Join': {
+            const [separator, parts] = argument as [string, unknown];
+            return (walk(parts) as unknown[]).map(String).join(separator);
+          }
+          case 'Fn::Select': {
+            const [index, list] = argument as [unknown, unknown];
+            const items = walk(list) as unknown[];
+            const chosen = items[Number(walk(index))];
+            if (chosen === undefined) throw new Error(`Fn::Select index ${String(index)} out of range`);
+            return chosen;
+          }
+          case 'Fn::Split': {
+            const [separator, text] = argument as [string, unknown];
+            return String(walk(text)).split(separator);
+          }
+          case 'Fn::Sub': {
+            const [text, variables] = Array.isArray(argument) ? (argument as [string, Record<string, unknown>]) : [String(argument), {}];
+            const resolvedVariables = walk(variables) as Record<string, unknown>;
+            return text.replace(/\$\{([^}!][^}]*)\}/g, (_, name: string) => {
+              if (name in resolvedVariables) return String(resolvedVariables[name]);
+              const [id, ...attribute] = name.split('.');
+              return attribute.length > 0 ? this.getAtt(id!, attribute.join('.')) : this.ref(id!);
+            }).replace(/\$\{!/g, '${');
+          }
+          case 'Fn::If': {
+            const [conditionName, whenTrue, whenFalse] = argument as [string, unknown, unknown];
+            return walk(this.condition(conditionName) ? whenTrue : whenFalse);
+          }
+          case 'Fn::Equals': {
+            const [a, b] = argument as [unknown, unknown];
+            return JSON.stringify(walk(a)) === JSON.stringify(walk(b));
+          }
+          case 'Fn::Not':
+            return !walk((argument as unknown[])[0]);
+          case 'Fn::And':
+            return (argument as unknown[]).every((item) => Boolean(walk(item)));
+          case 'Fn::Or':
+            return (argument as unknown[]).some((item) => Boolean(walk(item)));
+          case 'Condition':
+            return this.condition(String(argument));
+          case 'Fn::GetAZs':
+            return ['a', 'b', 'c'].map((zone) => `${REGION}${zone}`);
+          case 'Fn::Base64':
+            return Buffer.from(String(walk(argument))).toString('base64');
+          case 'Fn::ImportValue':
+          case 'Fn::FindInMap':
+          case 'Fn::Cidr':
+          case 'Fn::Transform':
+            throw new Error(`${key} is not modelled by the test`);
+          default:
+            break;
+        }
+      }
+      const result: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(node)) {
+        const resolved = walk(item);
+        if (resolved !== NO_VALUE) result[key] = resolved;
+      }
+      return result;
+    };
+    return walk(value);
+  }
+}
+
+/** The folder of each file asset in the cloud assembly, by the S3 object key it is published as. */
+function assetFolders(outdir: string): Map<string, string> {
+  const folders = new Map<string, string>();
+  for (const file of readdirSync(outdir).filter((name) => name.endsWith('.assets.json'))) {
+    const manifest = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as {
+      files?: Record<string, { source: { path: string; packaging?: string }; destinations: Record<string, { objectKey: string }> }>;
+    };
+    for (const asset of Object.values(manifest.files ?? {})) {
+      for (const destination of Object.values(asset.destinations)) folders.set(destination.objectKey, join(outdir, asset.source.path));
+    }
+  }
+  return folders;
+}
+
+/** Lambda's reserved environment variables: a template may not set them. */
+export const RESERVED_VARIABLES = [
+  '_HANDLER', '_X_AMZN_TRACE_ID', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_EXECUTION_ENV', 'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_VERSION', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME',
+  'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN',
+  'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
+];
+
+/** Reads a synthesized stack (`<outdir>/<stack>.template.json` and its assets) as CloudFormation would deploy it. */
+export function loadDeployment(outdir: string, stackName: string, options: ResolveOptions = {}): Deployment {
+  const template = JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), 'utf8')) as CfnTemplate;
+  const resolver = new Resolver(template, stackName, options);
+  const problems: string[] = [];
+  const entries = Object.entries(template.Resources).filter(([, resource]) => !resource.Condition || resolver.condition(resource.Condition));
+  const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
+  const props = (resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as Record<string, any>;
+  const folders = assetFolders(outdir);
+
+  // Identity policies: inline, AWS::IAM::Policy and AWS::IAM::ManagedPolicy attached by role name.
+  const attached = new Map<string, { name: string; document: PolicyDocument }[]>();
+  const managed = new Map<string, PolicyDocument>();
+  for (const [logicalId, resource] of ofType('AWS::IAM::ManagedPolicy')) {
+    const p = props(resource);
+    managed.set(resolver.ref(logicalId), p.PolicyDocument);
+    for (const role of asArray<string>(p.Roles)) attached.set(role, [...(attached.get(role) ?? []), { name: logicalId, document: p.PolicyDocument }]);
+  }
+  for (const [logicalId, resource] of ofType('AWS::IAM::Policy')) {
+    const p = props(resource);
+    for (const role of asArray<string>(p.Roles)) attached.set(role, [...(attached.get(role) ?? []), { name: p.PolicyName ?? logicalId, document: p.PolicyDocument }]);
+  }
+  const roles: IamRole[] = ofType('AWS::IAM::Role').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const name = resolver.ref(logicalId);
+    const policies = [
+      ...asArray<{ PolicyName: string; PolicyDocument: PolicyDocument }>(p.Policies).map((policy) => ({ name: policy.PolicyName, document: policy.PolicyDocument })),
+      ...(attached.get(name) ?? []),
+    ];
+    for (const policyArn of asArray<string>(p.ManagedPolicyArns)) {
+      const document = managed.get(policyArn);
+      if (document) policies.push({ name: policyArn, document });
+      else problems.push(`Role ${logicalId}: the managed policy ${policyArn} is not in the template, so the test cannot evaluate it`);
+    }
+    let permissionsBoundary: PolicyDocument | undefined;
+    if (p.PermissionsBoundary) {
+      permissionsBoundary = managed.get(p.PermissionsBoundary);
+      if (!permissionsBoundary) problems.push(`Role ${logicalId}: the permissions boundary ${p.PermissionsBoundary} is not in the template`);
+    }
+    return {
+      logicalId,
+      name,
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      trustPolicy: p.AssumeRolePolicyDocument,
+      policies,
+      ...(permissionsBoundary ? { permissionsBoundary } : {}),
+    };
+  });
+  const roleByArn = (roleArn: string, owner: string): IamRole => {
+    const role = roles.find((candidate) => candidate.arn === roleArn);
+    if (!role) throw new Error(`${owner}: its role ${roleArn} is not a role of the template`);
+    return role;
+  };
+
+  const functions: LambdaFunction[] = ofType('AWS::Lambda::Function').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const raw = resource.Properties ?? {};
+    const code = p.Code ?? {};
+    const assetPath = typeof resource.Metadata?.['aws:asset:path'] === 'string' ? join(outdir, resource.Metadata['aws:asset:path'] as string) : undefined;
+    const codeDirectory = assetPath ?? (typeof code.S3Key === 'string' ? folders.get(code.S3Key) : undefined);
+    if (!codeDirectory || !existsSync(codeDirectory)) throw new Error(`Function ${logicalId}: its code asset (${JSON.stringify(raw.Code)}) is not in ${outdir}`);
+    const environment: Record<string, string> = {};
+    for (const [key, value] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>)) environment[key] = String(value);
+    const name = resolver.ref(logicalId);
+    for (const key of Object.keys(environment)) {
+      if (RESERVED_VARIABLES.includes(key)) problems.push(`Function ${logicalId}: sets the reserved environment variable ${key}, which Lambda refuses`);
+    }
+    const environmentSize = Object.entries(environment).reduce((total, [key, value]) => total + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+    if (environmentSize > 4096) problems.push(`Function ${logicalId}: its environment is ${environmentSize} bytes; Lambda allows 4 KB`);
+    const timeoutSeconds = Number(p.Timeout ?? 3);
+    const memorySize = Number(p.MemorySize ?? 128);
+    if (timeoutSeconds < 1 || timeoutSeconds > 900) problems.push(`Function ${logicalId}: Timeout ${timeoutSeconds} is outside 1–900 s`);
+    if (memorySize < 128 || memorySize > 10240) problems.push(`Function ${logicalId}: MemorySize ${memorySize} is outside 128–10240 MB`);
+    return {
+      logicalId,
+      name,
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      handler: String(p.Handler),
+      runtime: String(p.Runtime),
+      timeoutSeconds,
+      memorySize,
+      environment,
+      role: roleByArn(String(p.Role), `Function ${logicalId}`),
+      codeDirectory,
+      logGroupName: String(p.LoggingConfig?.LogGroup ?? `/aws/lambda/${name}`),
+      description: String(p.Description ?? ''),
+    };
+  });
+  const functionByReference = (reference: string, owner: string): LambdaFunction => {
+    // A function name, its ARN, or its ARN with a qualifier.
+    const fn = functions.find((candidate) => candidate.name === reference || candidate.arn === reference || reference.startsWith(`${candidate.arn}:`));
+    if (!fn) throw new Error(`${owner}: ${reference} is not a function of the template`);
+    return fn;
+  };
+
+  const functionPolicies = new Map<string, PolicyDocument>();
+  for (const [logicalId, resource] of ofType('AWS::Lambda::Permission')) {
+    const p = props(resource);
+    const fn = functionByReference(String(p.FunctionName), `Permission ${logicalId}`);
+    const principal = String(p.Principal);
+    const condition: Record<string, Record<string, string>> = {};
+    if (p.SourceArn) condition.ArnLike = { 'AWS:SourceArn': String(p.SourceArn) };
+    if (p.SourceAccount) condition.StringEquals = { 'AWS:SourceAccount': String(p.SourceAccount) };
+    const statement = {
+      Sid: logicalId,
+      Effect: 'Allow',
+      Principal: principal.endsWith('.amazonaws.com') ? { Service: principal } : { AWS: principal },
+      Action: String(p.Action),
+      Resource: fn.arn,
+      ...(Object.keys(condition).length > 0 ? { Condition: condition } : {}),
+    };
+    const document = functionPolicies.get(fn.arn) ?? { Version: '2012-10-17', Statement: [] };
+    (document.Statement as Record<string, unknown>[]).push(statement);
+    functionPolicies.set(fn.arn, document);
+  }
+
+  const apis = ofType('AWS::ApiGatewayV2::Api');
+  if (apis.length > 1) problems.push(`The template has ${apis.length} HTTP APIs; the test emulates one`);
+  let api: Deployment['api'];
+  if (apis.length > 0) {
+    const [apiId] = apis[0]!;
+    const integrations = new Map(ofType('AWS::ApiGatewayV2::Integration').map(([logicalId, resource]) => [resolver.ref(logicalId), { logicalId, p: props(resource) }]));
+    const routes: HttpRoute[] = ofType('AWS::ApiGatewayV2::Route').map(([logicalId, resource]) => {
+      const p = props(resource);
+      const target = /^integrations\/(.+)$/.exec(String(p.Target ?? ''))?.[1];
+      const integration = target ? integrations.get(target) : undefined;
+      if (!integration) throw new Error(`Route ${logicalId} (${String(p.RouteKey)}) has no integration target`);
+      if (integration.p.IntegrationType !== 'AWS_PROXY') throw new Error(`Route ${logicalId}: integration type ${integration.p.IntegrationType} is not emulated`);
+      if (p.AuthorizationType && p.AuthorizationType !== 'NONE') problems.push(`Route ${logicalId}: authorization ${p.AuthorizationType} is not emulated`);
+      return {
+        logicalId,
+        routeKey: String(p.RouteKey),
+        function: functionByReference(String(integration.p.IntegrationUri), `Integration ${integration.logicalId}`),
+        payloadFormatVersion: String(integration.p.PayloadFormatVersion ?? '1.0'),
+        timeoutMillis: Number(integration.p.TimeoutInMillis ?? 30_000),
+      };
+    });
+    const id = resolver.ref(apiId);
+    api = { id, arn: arn('execute-api', id), routes };
+  }
+
+  const queuePolicies = new Map<string, PolicyDocument[]>();
+  for (const [, resource] of ofType('AWS::SQS::QueuePolicy')) {
+    const p = props(resource);
+    for (const url of asArray<string>(p.Queues)) queuePolicies.set(url, [...(queuePolicies.get(url) ?? []), p.PolicyDocument]);
+  }
+  const queues: Queue[] = ofType('AWS::SQS::Queue').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const url = resolver.ref(logicalId);
+    const redrive = typeof p.RedrivePolicy === 'string' ? JSON.parse(p.RedrivePolicy) : p.RedrivePolicy;
+    return {
+      logicalId,
+      name: resolver.getAtt(logicalId, 'QueueName'),
+      url,
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      visibilityTimeoutSeconds: Number(p.VisibilityTimeout ?? 30),
+      ...(redrive ? { deadLetter: { targetArn: String(redrive.deadLetterTargetArn), maxReceiveCount: Number(redrive.maxReceiveCount) } } : {}),
+      policies: queuePolicies.get(url) ?? [],
+    };
+  });
+
+  const eventSourceMappings: EventSourceMapping[] = ofType('AWS::Lambda::EventSourceMapping').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const sourceArn = String(p.EventSourceArn);
+    if (!queues.some((queue) => queue.arn === sourceArn)) problems.push(`Event source mapping ${logicalId}: source ${sourceArn} is not an SQS queue of the template`);
+    return {
+      logicalId,
+      sourceArn,
+      function: functionByReference(String(p.FunctionName), `Event source mapping ${logicalId}`),
+      batchSize: Number(p.BatchSize ?? 10),
+      reportBatchItemFailures: asArray<string>(p.FunctionResponseTypes).includes('ReportBatchItemFailures'),
+      enabled: p.Enabled !== false && p.Enabled !== 'false',
+      ...(p.ScalingConfig?.MaximumConcurrency ? { maximumConcurrency: Number(p.ScalingConfig.MaximumConcurrency) } : {}),
+    };
+  });
+
+  const schedules: Schedule[] = ofType('AWS::Scheduler::Schedule').map(([logicalId, resource]) => {
+    const p = props(resource);
+    return {
+      logicalId,
+      name: resolver.ref(logicalId),
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      expression: String(p.ScheduleExpression),
+      targetArn: String(p.Target?.Arn),
+      input: p.Target?.Input === undefined ? undefined : String(p.Target.Input),
+      role: roleByArn(String(p.Target?.RoleArn), `Schedule ${logicalId}`),
+    };
+  });
+
+  const secrets: Secret[] = ofType('AWS::SecretsManager::Secret').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const secretArn = resolver.ref(logicalId);
+    return {
+      logicalId,
+      name: /:secret:(.+)-[A-Za-z]{6}$/.exec(secretArn)![1]!,
+      arn: secretArn,
+      ...(p.GenerateSecretString ? { generate: p.GenerateSecretString } : {}),
+      ...(typeof p.SecretString === 'string' ? { secretString: p.SecretString } : {}),
+    };
+  });
+
+  const tables: Table[] = ofType('AWS::DynamoDB::Table').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const name = resolver.ref(logicalId);
+    const projection = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
+    return {
+      logicalId,
+      name,
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      createTableInput: {
+        TableName: name,
+        KeySchema: p.KeySchema,
+        AttributeDefinitions: p.AttributeDefinitions,
+        BillingMode: 'PAY_PER_REQUEST',
+        ...(p.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: (p.GlobalSecondaryIndexes as Record<string, unknown>[]).map(projection) } : {}),
+        ...(p.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (p.LocalSecondaryIndexes as Record<string, unknown>[]).map(projection) } : {}),
+      },
+    };
+  });
+
+  const outputs: Record<string, string> = {};
+  for (const [key, output] of Object.entries(template.Outputs ?? {})) outputs[key] = String(resolver.resolve(output.Value));
+
+  return { stackName, template, functions, roles, api, functionPolicies, queues, eventSourceMappings, schedules, secrets, tables, outputs, deploymentProblems: problems };
+}

@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { App } from 'aws-cdk-lib';
+import { PROJECT_ROOT } from '#infra/aws/api-function.ts';
+import { deploymentSettings } from '#infra/aws/settings.ts';
+import { CourseSubmissionStack } from '#infra/aws/stack.ts';
+import { ApiGateway } from './api-gateway.ts';
+import { AwsEndpoint } from './aws-endpoint.ts';
+import { ACCOUNT, loadDeployment, type Deployment, type LambdaFunction, type Schedule } from './cloudformation.ts';
+import { PolicyEvaluator, sessionArn } from './iam.ts';
+import { LambdaService, type InvocationResult } from './lambda-service.ts';
+import { QueueService } from './sqs.ts';
+
+const run = promisify(execFile);
+
+/**
+ * Synthesizes the CDK app as `cdk synth` does (esbuild bundling included) into `outdir`, at the
+ * lowest CPU priority so tests running beside it keep theirs.
+ */
+export function synthesize(outdir: string, stackName: string, context: Record<string, unknown>): void {
+  const priority = os.getPriority();
+  os.setPriority(19);
+  try {
+    const app = new App({ outdir, context });
+    new CourseSubmissionStack(app, stackName, { settings: deploymentSettings(app.node) });
+    app.synth();
+  } finally {
+    try {
+      os.setPriority(priority);
+    } catch {
+      // Only a privileged user may raise the priority again.
+    }
+  }
+}
+
+export interface DeployedStack {
+  readonly deployment: Deployment;
+  readonly evaluator: PolicyEvaluator;
+  readonly endpoint: AwsEndpoint;
+  readonly lambda: LambdaService;
+  readonly queues: QueueService;
+  readonly gateway: ApiGateway;
+  /** Runs the admin command line (`npm run admin -- … --aws`) against the deployment, as the operator. */
+  admin(...args: string[]): Promise<string>;
+  /** Fires a schedule as EventBridge Scheduler does: assumes its role and invokes its target with its input. */
+  fireSchedule(schedule: Schedule): Promise<InvocationResult>;
+  /** Everything that went wrong since the last call (denials, crashes, …), one problem a line. */
+  newProblems(): string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * "Deploys" a synthesized stack locally: its tables in DynamoDB Local (named as CloudFormation
+ * would), the AWS endpoint with the template's IAM policies, the functions, the queues with their
+ * event source mappings, and the HTTP API.
+ */
+export async function deploy(outdir: string, stackName: string, options: { dynamodbEndpoint: string }): Promise<DeployedStack> {
+  const evaluator = new PolicyEvaluator();
+  const endpoint = new AwsEndpoint(evaluator, options.dynamodbEndpoint);
+  await endpoint.start();
+  const deployment = loadDeployment(outdir, stackName, { queueUrlBase: endpoint.url });
+  const workDirectory = await mkdtemp(join(os.tmpdir(), 'deployed-'));
+  await chmod(workDirectory, 0o755);
+
+  const dynamodb = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await Promise.all(deployment.tables.map((table) => dynamodb.send(new CreateTableCommand(table.createTableInput as never))));
+  } finally {
+    dynamodb.destroy();
+  }
+
+  const lambda = new LambdaService({
+    workDirectory,
+    awsEndpointUrl: endpoint.url,
+    evaluator,
+    credentialsFor: (principal) => endpoint.issueCredentials(principal),
+  });
+  const queues = new QueueService(deployment, lambda, evaluator);
+  endpoint.connect(deployment, lambda, queues);
+  const gateway = new ApiGateway(deployment, lambda, evaluator);
+  await gateway.start();
+
+  // Lambda assumes each function's role: its trust policy must let lambda.amazonaws.com do so.
+  for (const fn of deployment.functions) {
+    await evaluator.authorize({ label: 'lambda.amazonaws.com', arn: 'lambda.amazonaws.com' }, 'sts:AssumeRole', fn.role.arn, {
+      resourcePolicy: fn.role.trustPolicy,
+      context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': fn.arn },
+      purpose: `Lambda assuming the role of ${fn.logicalId}`,
+    });
+  }
+  await queues.start();
+
+  const operator = endpoint.issueCredentials({ label: 'operator', arn: `arn:aws:iam::${ACCOUNT}:user/operator`, administrator: true });
+  const adminEnvironment = Object.fromEntries(
+    (deployment.outputs.AdminEnvironment ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  let reported = 0;
+  let reportedDenials = 0;
+  let reportedUnemulated = 0;
+  let reportedBatchFailures = 0;
+  let reportedDeadLetters = 0;
+  let reportedDeployment = false;
+
+  return {
+    deployment,
+    evaluator,
+    endpoint,
+    lambda,
+    queues,
+    gateway,
+    async admin(...args) {
+      const { stdout } = await run(process.execPath, [join(PROJECT_ROOT, 'infra/admin.ts'), ...args, '--aws'], {
+        cwd: PROJECT_ROOT,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: workDirectory,
+          ...adminEnvironment,
+          AWS_ENDPOINT_URL_DYNAMODB: endpoint.url,
+          AWS_ACCESS_KEY_ID: operator.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: operator.secretAccessKey,
+          AWS_SESSION_TOKEN: operator.sessionToken,
+          AWS_EC2_METADATA_DISABLED: 'true',
+        },
+      }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`npm run admin -- ${args.join(' ')} --aws failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      });
+      return stdout;
+    },
+    async fireSchedule(schedule) {
+      const scheduler = { label: 'scheduler.amazonaws.com', arn: 'scheduler.amazonaws.com' };
+      const assumed = await evaluator.authorize(scheduler, 'sts:AssumeRole', schedule.role.arn, {
+        resourcePolicy: schedule.role.trustPolicy,
+        context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': schedule.arn },
+        purpose: `the schedule ${schedule.logicalId} assuming its role`,
+      });
+      const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
+      if (!target) throw new Error(`Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is not a function of the template`);
+      const invoker = { label: schedule.logicalId, arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)), role: schedule.role };
+      const allowed = await evaluator.authorize(invoker, 'lambda:InvokeFunction', schedule.targetArn, {
+        resourcePolicy: deployment.functionPolicies.get(target.arn),
+        purpose: `the schedule ${schedule.logicalId} invoking its target`,
+      });
+      if (!assumed.allowed || !allowed.allowed) throw new Error(`Schedule ${schedule.logicalId} could not invoke ${target.logicalId}:\n${[assumed.message, allowed.message].filter(Boolean).join('\n')}`);
+      return lambda.invoke(target, schedule.input ?? '{}', `schedule ${schedule.logicalId}`);
+    },
+    newProblems() {
+      const problems: string[] = [];
+      if (!reportedDeployment) problems.push(...deployment.deploymentProblems.map((problem) => `Deployment: ${problem}`));
+      reportedDeployment = true;
+      for (const denial of evaluator.denials.slice(reportedDenials)) {
+        problems.push(`AccessDenied: ${denial.principal} may not ${denial.action} on ${denial.resource} (${denial.context})\n    ${denial.message}`);
+      }
+      reportedDenials = evaluator.denials.length;
+      for (const call of endpoint.unemulated.slice(reportedUnemulated)) problems.push(`Not emulated: ${call.principal} called ${call.service} ${call.operation}`);
+      reportedUnemulated = endpoint.unemulated.length;
+      for (const failure of lambda.failures.slice(reported)) {
+        problems.push(`Function failed: ${failure.function} (${failure.purpose}): ${failure.error}\n${indent(failure.logTail)}`);
+      }
+      reported = lambda.failures.length;
+      for (const failure of queues.batchFailures.slice(reportedBatchFailures)) {
+        const fn = deployment.functions.find((candidate) => candidate.logicalId === failure.function);
+        problems.push(`Batch item failed: ${failure.function} message ${failure.messageId} (receive ${failure.receiveCount}): ${failure.reason}\n${indent(fn ? lambda.logTail(fn) : '')}`);
+      }
+      reportedBatchFailures = queues.batchFailures.length;
+      for (const letter of queues.deadLettered.slice(reportedDeadLetters)) problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
+      reportedDeadLetters = queues.deadLettered.length;
+      return problems;
+    },
+    async stop() {
+      await queues.stop();
+      await lambda.stop();
+      await gateway.stop();
+      await endpoint.stop();
+      await run('chmod', ['-R', 'u+w', workDirectory]).catch(() => undefined);
+      await rm(workDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+const indent = (text: string) => text.split('\n').map((line) => `      ${line}`).join('\n');
+
+/** The function a route key is integrated with. */
+export function routeFunction(deployment: Deployment, routeKey: string): LambdaFunction {
+  const route = deployment.api?.routes.find((candidate) => candidate.routeKey === routeKey);
+  if (!route) throw new Error(`The template has no route ${routeKey}`);
+  return route.function;
+}
