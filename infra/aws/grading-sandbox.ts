@@ -1,0 +1,214 @@
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
+import { BuildSpec, ComputeType, LinuxBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import {
+  FlowLogTrafficType,
+  GatewayVpcEndpointAwsService,
+  InterfaceVpcEndpointAwsService,
+  Peer,
+  Port,
+  SecurityGroup,
+  SubnetType,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
+import { AnyPrincipal, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { Construct } from 'constructs';
+
+/** The harness (shared/grading/harness/main.ts), bundled into one file at synth by the local esbuild. */
+const HARNESS_ENTRY = fileURLToPath(new URL('../../shared/grading/harness/main.ts', import.meta.url));
+const HARNESS_FOLDER = fileURLToPath(new URL('../../shared/grading/harness/', import.meta.url));
+export const HARNESS_FILE = 'harness.mjs';
+
+/** Objects of a job (its files, its result) are deleted by the worker, and expire after a day regardless. */
+const JOB_OBJECT_DAYS = 1;
+
+export interface GradingSandboxProps {
+  /** Approved build images by the name a gradeable's `autograding.image` uses; `default` is used when it names none. */
+  readonly images: Readonly<Record<string, string>>;
+  /** Grading builds that may run at once; more wait in the grading queue. */
+  readonly concurrency: number;
+  /** The longest a build may run (the worker's own limit is the ceiling). */
+  readonly buildTimeout: Duration;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Where students' code runs in AWS: an AWS CodeBuild project, so every grading job gets a fresh
+ * container that is never reused, with the curated images' toolchains (gcc/g++/make, Java,
+ * Python, Node). Its builds run in a VPC of isolated subnets (no internet or NAT gateway) whose
+ * only ways out are an S3 gateway endpoint limited to the job objects and the harness, and a
+ * CloudWatch Logs endpoint; the build's role may write its own logs and manage its network
+ * interfaces (which CodeBuild needs in a VPC), nothing else. The worker hands a build its files
+ * and takes its result through short-lived presigned URLs on the jobs bucket, whose objects
+ * expire within a day.
+ */
+export class GradingSandbox extends Construct {
+  readonly project: Project;
+  readonly jobsBucket: Bucket;
+  readonly harness: Asset;
+  readonly logGroup: LogGroup;
+  readonly vpc: Vpc;
+
+  constructor(scope: Construct, id: string, props: GradingSandboxProps) {
+    super(scope, id);
+
+    this.harness = new Asset(this, 'Harness', {
+      path: HARNESS_FOLDER,
+      bundling: {
+        // Never used: the local esbuild always bundles (tryBundle answers true), so nothing needs Docker.
+        image: DockerImage.fromRegistry('local-esbuild-only'),
+        local: {
+          tryBundle(outputDir: string): boolean {
+            bundleHarness(`${outputDir}/${HARNESS_FILE}`);
+            return true;
+          },
+        },
+      },
+    });
+
+    this.jobsBucket = new Bucket(this, 'Jobs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      lifecycleRules: [{ expiration: Duration.days(JOB_OBJECT_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: props.removalPolicy,
+    });
+
+    this.vpc = new Vpc(this, 'Vpc', {
+      natGateways: 0,
+      maxAzs: 2,
+      subnetConfiguration: [{ name: 'grading', subnetType: SubnetType.PRIVATE_ISOLATED }],
+      restrictDefaultSecurityGroup: false,
+      // Refused connections are logged: a build trying to reach anything else shows up here.
+      flowLogs: { rejected: { trafficType: FlowLogTrafficType.REJECT } },
+    });
+    const builds = new SecurityGroup(this, 'Builds', {
+      vpc: this.vpc,
+      allowAllOutbound: false,
+      description: 'Grading builds: HTTPS to S3 (job objects) and CloudWatch Logs only',
+    });
+    const s3 = this.vpc.addGatewayEndpoint('S3', { service: GatewayVpcEndpointAwsService.S3 });
+    // Through the endpoint only the job objects and the harness, whatever credentials a request carries.
+    s3.addToPolicy(
+      new PolicyStatement({
+        principals: [new AnyPrincipal()],
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [this.jobsBucket.arnForObjects('jobs/*'), this.harness.bucket.arnForObjects(this.harness.s3ObjectKey)],
+      }),
+    );
+    // The subnets route nowhere but to the VPC and the S3 endpoint, so HTTPS "anywhere" reaches only S3 (as
+    // the endpoint policy allows) and the interface endpoints. Students' commands have no network at all.
+    builds.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'HTTPS to the S3 gateway endpoint and the logs endpoint (no other route exists)');
+    const logsEndpoint = this.vpc.addInterfaceEndpoint('Logs', {
+      service: InterfaceVpcEndpointAwsService.CLOUDWATCH_LOGS,
+      subnets: { subnetType: SubnetType.PRIVATE_ISOLATED },
+      open: false,
+    });
+    logsEndpoint.connections.allowFrom(builds, Port.tcp(443), 'Grading builds write their logs');
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
+    this.project = new Project(this, 'Project', {
+      description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
+      environment: { buildImage: LinuxBuildImage.fromCodeBuildImageId(props.images.default!), computeType: ComputeType.SMALL, privileged: true },
+      buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
+      vpc: this.vpc,
+      subnetSelection: { subnetType: SubnetType.PRIVATE_ISOLATED },
+      securityGroups: [builds],
+      timeout: props.buildTimeout,
+      queuedTimeout: Duration.minutes(30),
+      concurrentBuildLimit: props.concurrency,
+      logging: { cloudWatch: { logGroup: this.logGroup } },
+    });
+    this.acknowledgeFindings();
+  }
+
+  /** What the worker needs: put the job's files, read its result, presign both, read the harness, start and watch builds. */
+  grantWorker(worker: IGrantable): void {
+    worker.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+        resources: [this.jobsBucket.arnForObjects('jobs/*')],
+      }),
+    );
+    worker.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.harness.bucket.arnForObjects(this.harness.s3ObjectKey)] }),
+    );
+    worker.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds', 'codebuild:StopBuild'], resources: [this.project.projectArn] }),
+    );
+  }
+
+  /** The worker's variables naming the sandbox. */
+  workerEnvironment(images: Readonly<Record<string, string>>): Record<string, string> {
+    return {
+      GRADING_PROJECT: this.project.projectName,
+      GRADING_BUCKET: this.jobsBucket.bucketName,
+      GRADING_HARNESS: `s3://${this.harness.s3BucketName}/${this.harness.s3ObjectKey}`,
+      GRADING_IMAGES: JSON.stringify(images),
+    };
+  }
+
+  private acknowledgeFindings(): void {
+    const stack = Stack.of(this);
+    Validations.of(this.jobsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Job objects live for minutes and are reached only through presigned URLs the worker makes; CloudTrail records the worker’s API calls.',
+    });
+    Validations.of(this.project).acknowledge({
+      id: 'AwsSolutions-CB4',
+      reason: 'Build artifacts are not used; the job’s objects are encrypted by the bucket (SSE-S3).',
+    });
+    const roleId = stack.resolve(stack.getLogicalId(this.logGroup.node.defaultChild as CfnElement)) as string;
+    Validations.of(this.project).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${roleId}.Arn>:*]`,
+      reason: "The build writes log streams in its own log group only; CodeBuild chooses the streams' names.",
+    });
+    Validations.of(this.project).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'CodeBuild needs ec2:Describe*/CreateNetworkInterface on * to attach a build to the VPC; the role grants nothing else.',
+    });
+  }
+}
+
+/**
+ * One grading build, as root in a fresh privileged container: fetch the harness and the job's
+ * archive, unpack the archive as the grader (uid 1001) into a folder only it may read, run the
+ * harness (which runs every test command as an unprivileged uid with no network and its limits),
+ * and put the result. The URLs come from the worker as variables of this build only.
+ */
+export const GRADING_BUILD_SPEC = {
+  version: '0.2',
+  env: { shell: 'bash' },
+  phases: {
+    build: {
+      commands: [
+        'set -euo pipefail',
+        'install -d -m 0711 /grading && install -d -o 1001 -g 1001 -m 0700 /grading/job',
+        'curl -fsS --retry 3 --max-time 120 -o /grading/harness.mjs "$HARNESS_URL"',
+        'curl -fsS --retry 3 --max-time 300 -o /grading/input.tgz "$INPUT_URL" && chmod 0644 /grading/input.tgz',
+        'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions',
+        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',
+        'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$RESULT_URL"',
+      ],
+    },
+  },
+};
+
+/** esbuild, the same way the harness is bundled for the local sandbox. */
+function bundleHarness(outfile: string): void {
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  buildSync({
+    entryPoints: [HARNESS_ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node18',
+    outfile,
+    logLevel: 'warning',
+    banner: { js: '// The grading harness (shared/grading/harness/main.ts), bundled.' },
+  });
+}
