@@ -75,6 +75,8 @@ export function graderSandboxArgs(sandbox: GraderSandbox): string[] {
     '--unshare-user',
     '--die-with-parent',
     '--new-session',
+    // The harness is the namespace's init, so bubblewrap exits only once all of the job is gone.
+    '--as-pid-1',
     '--uid', String(GRADER.uid),
     '--gid', String(GRADER.gid),
     '--hostname', 'grader',
@@ -103,13 +105,13 @@ const working = new Set<string>();
  * Why no sandbox can be made here (bubblewrap missing, user namespaces refused, no prlimit), or
  * null when a sandbox with a nested sandbox inside starts as `user`.
  */
-export async function sandboxProblem(user?: Owner): Promise<string | null> {
-  const key = `${user?.uid ?? 'self'}`;
+export async function sandboxProblem(user?: Owner, bwrap = 'bwrap'): Promise<string | null> {
+  const key = `${bwrap} ${user?.uid ?? 'self'}`;
   if (working.has(key)) return null;
-  const nested = ['bwrap', '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'prlimit', '--nproc=64', '--', '/bin/true'];
-  const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', ...nested];
+  const nested = ['bwrap', '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--as-pid-1', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'prlimit', '--nproc=64', '--', '/bin/true'];
+  const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--as-pid-1', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', ...nested];
   const problem = await new Promise<string | null>((resolve) => {
-    const child = spawn('bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: COMMAND_PATH }, uid: user?.uid, gid: user?.gid, timeout: 10_000 });
+    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: COMMAND_PATH }, uid: user?.uid, gid: user?.gid, timeout: 10_000 });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => {
       errors = (errors + chunk.toString('utf8')).slice(0, 2000);

@@ -37,7 +37,8 @@ export interface StudentSandbox {
  * network (no interface but an isolated loopback), mount, IPC and UTS namespaces; the toolchain
  * read-only; writable only the test case's home folder, /tmp and /dev/shm (all on the harness's
  * size-capped tmpfs); its own /proc; a new session; dies with the harness. The command runs
- * under `sh -c` with the case's rlimits.
+ * under `sh -c` with the case's rlimits, as the PID namespace's init: when it ends, the kernel
+ * kills every other process of the namespace before bubblewrap learns of its end.
  */
 export function studentSandboxArgs(sandbox: StudentSandbox): string[] {
   return [
@@ -46,6 +47,9 @@ export function studentSandboxArgs(sandbox: StudentSandbox): string[] {
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
+    // The command is the namespace's init: bubblewrap's own would let bubblewrap exit (and the
+    // harness go on) while the namespace's other processes are still being killed.
+    '--as-pid-1',
     '--uid', String(STUDENT.uid),
     '--gid', String(STUDENT.gid),
     '--hostname', 'sandbox',

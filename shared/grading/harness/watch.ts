@@ -91,8 +91,8 @@ export async function sampleCase(root: number): Promise<CaseSample> {
 
 /**
  * Kills every process of the sandbox started as `root`, but not `root` itself: bubblewrap then
- * sees its sandbox's init die, which happens only once every process in that PID namespace is
- * gone, and exits. Returns how many it signalled.
+ * sees its sandbox's init (the command) die, which happens only once every process in that PID
+ * namespace is gone, and exits. Returns how many it signalled.
  */
 export async function killCase(root: number): Promise<number> {
   const { pids } = await sampleCase(root);
