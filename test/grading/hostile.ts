@@ -26,6 +26,18 @@ export const hostile: Fixture = {
     'print "routes: ", scalar(@routes) - 1, "\\n";',
     '',
   ].join('\n'),
+  // Asks DynamoDB Local at the host:port argument for its tables: the first step to rewriting grades.
+  'dynamo.pl': [
+    'use strict; use warnings; use IO::Socket::IP;',
+    "my ($host, $port) = $ARGV[0] =~ /^\\[?(.*?)\\]?:(\\d+)$/;",
+    "my $socket = IO::Socket::IP->new(PeerHost => $host, PeerPort => $port, Proto => 'tcp', Timeout => 2) or do { print \"DynamoDB unreachable\\n\"; exit 0 };",
+    "my $body = '{}';",
+    'print $socket "POST / HTTP/1.1\\r\\nHost: $host:$port\\r\\nContent-Type: application/x-amz-json-1.0\\r\\nX-Amz-Target: DynamoDB_20120810.ListTables\\r\\n"',
+    '  . "Authorization: AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=00\\r\\n"',
+    '  . "Content-Length: " . length($body) . "\\r\\nConnection: close\\r\\n\\r\\n$body";',
+    'my $status = <$socket> // "nothing\\n"; print "DynamoDB answered: $status";',
+    '',
+  ].join('\n'),
   // Reads or lists each path argument; the control reads the submission's own file.
   'peek.sh': [
     'echo "control: $(cat own.txt)"',
