@@ -62,123 +62,142 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
   const evaluator = new PolicyEvaluator();
   const endpoint = new AwsEndpoint(evaluator, options.dynamodbEndpoint);
   await endpoint.start();
-  const deployment = loadDeployment(outdir, stackName, { queueUrlBase: endpoint.url });
   const workDirectory = await mkdtemp(join(os.tmpdir(), 'deployed-'));
-  await chmod(workDirectory, 0o755);
-
-  const dynamodb = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  try {
-    await Promise.all(deployment.tables.map((table) => dynamodb.send(new CreateTableCommand(table.createTableInput as never))));
-  } finally {
-    dynamodb.destroy();
-  }
-
-  const lambda = new LambdaService({
-    workDirectory,
-    awsEndpointUrl: endpoint.url,
-    evaluator,
-    credentialsFor: (principal) => endpoint.issueCredentials(principal),
-  });
-  const queues = new QueueService(deployment, lambda, evaluator);
-  endpoint.connect(deployment, lambda, queues);
-  const gateway = new ApiGateway(deployment, lambda, evaluator);
-  await gateway.start();
-
-  // Lambda assumes each function's role: its trust policy must let lambda.amazonaws.com do so.
-  for (const fn of deployment.functions) {
-    await evaluator.authorize({ label: 'lambda.amazonaws.com', arn: 'lambda.amazonaws.com' }, 'sts:AssumeRole', fn.role.arn, {
-      resourcePolicy: fn.role.trustPolicy,
-      context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': fn.arn },
-      purpose: `Lambda assuming the role of ${fn.logicalId}`,
-    });
-  }
-  await queues.start();
-
-  const operator = endpoint.issueCredentials({ label: 'operator', arn: `arn:aws:iam::${ACCOUNT}:user/operator`, administrator: true });
-  const adminEnvironment = Object.fromEntries(
-    (deployment.outputs.AdminEnvironment ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-  );
-  let reported = 0;
-  let reportedDenials = 0;
-  let reportedUnemulated = 0;
-  let reportedBatchFailures = 0;
-  let reportedDeadLetters = 0;
-  let reportedDeployment = false;
-
-  return {
-    deployment,
-    evaluator,
-    endpoint,
-    lambda,
-    queues,
-    gateway,
-    async admin(...args) {
-      const { stdout } = await run(process.execPath, [join(PROJECT_ROOT, 'infra/admin.ts'), ...args, '--aws'], {
-        cwd: PROJECT_ROOT,
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: workDirectory,
-          ...adminEnvironment,
-          AWS_ENDPOINT_URL_DYNAMODB: endpoint.url,
-          AWS_ACCESS_KEY_ID: operator.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: operator.secretAccessKey,
-          AWS_SESSION_TOKEN: operator.sessionToken,
-          AWS_EC2_METADATA_DISABLED: 'true',
-        },
-      }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-        throw new Error(`npm run admin -- ${args.join(' ')} --aws failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-      });
-      return stdout;
-    },
-    async fireSchedule(schedule) {
-      const scheduler = { label: 'scheduler.amazonaws.com', arn: 'scheduler.amazonaws.com' };
-      const assumed = await evaluator.authorize(scheduler, 'sts:AssumeRole', schedule.role.arn, {
-        resourcePolicy: schedule.role.trustPolicy,
-        context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': schedule.arn },
-        purpose: `the schedule ${schedule.logicalId} assuming its role`,
-      });
-      const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
-      if (!target) throw new Error(`Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is not a function of the template`);
-      const invoker = { label: schedule.logicalId, arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)), role: schedule.role };
-      const allowed = await evaluator.authorize(invoker, 'lambda:InvokeFunction', schedule.targetArn, {
-        resourcePolicy: deployment.functionPolicies.get(target.arn),
-        purpose: `the schedule ${schedule.logicalId} invoking its target`,
-      });
-      if (!assumed.allowed || !allowed.allowed) throw new Error(`Schedule ${schedule.logicalId} could not invoke ${target.logicalId}:\n${[assumed.message, allowed.message].filter(Boolean).join('\n')}`);
-      return lambda.invoke(target, schedule.input ?? '{}', `schedule ${schedule.logicalId}`);
-    },
-    newProblems() {
-      const problems: string[] = [];
-      if (!reportedDeployment) problems.push(...deployment.deploymentProblems.map((problem) => `Deployment: ${problem}`));
-      reportedDeployment = true;
-      for (const denial of evaluator.denials.slice(reportedDenials)) {
-        problems.push(`AccessDenied: ${denial.principal} may not ${denial.action} on ${denial.resource} (${denial.context})\n    ${denial.message}`);
-      }
-      reportedDenials = evaluator.denials.length;
-      for (const call of endpoint.unemulated.slice(reportedUnemulated)) problems.push(`Not emulated: ${call.principal} called ${call.service} ${call.operation}`);
-      reportedUnemulated = endpoint.unemulated.length;
-      for (const failure of lambda.failures.slice(reported)) {
-        problems.push(`Function failed: ${failure.function} (${failure.purpose}): ${failure.error}\n${indent(failure.logTail)}`);
-      }
-      reported = lambda.failures.length;
-      for (const failure of queues.batchFailures.slice(reportedBatchFailures)) {
-        const fn = deployment.functions.find((candidate) => candidate.logicalId === failure.function);
-        problems.push(`Batch item failed: ${failure.function} message ${failure.messageId} (receive ${failure.receiveCount}): ${failure.reason}\n${indent(fn ? lambda.logTail(fn) : '')}`);
-      }
-      reportedBatchFailures = queues.batchFailures.length;
-      for (const letter of queues.deadLettered.slice(reportedDeadLetters)) problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
-      reportedDeadLetters = queues.deadLettered.length;
-      return problems;
-    },
-    async stop() {
-      await queues.stop();
-      await lambda.stop();
-      await gateway.stop();
-      await endpoint.stop();
-      await run('chmod', ['-R', 'u+w', workDirectory]).catch(() => undefined);
-      await rm(workDirectory, { recursive: true, force: true });
-    },
+  const stoppers: (() => Promise<unknown>)[] = [() => endpoint.stop(), () => removeFolder(workDirectory)];
+  const stopAll = async () => {
+    for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined);
   };
+  try {
+    return await start();
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  async function start(): Promise<DeployedStack> {
+    await chmod(workDirectory, 0o755);
+    const deployment = loadDeployment(outdir, stackName, { queueUrlBase: endpoint.url });
+
+    const dynamodb = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      await Promise.all(deployment.tables.map((table) => dynamodb.send(new CreateTableCommand(table.createTableInput as never))));
+    } finally {
+      dynamodb.destroy();
+    }
+
+    const lambda = new LambdaService({
+      workDirectory,
+      awsEndpointUrl: endpoint.url,
+      evaluator,
+      credentialsFor: (principal) => endpoint.issueCredentials(principal),
+    });
+    const queues = new QueueService(deployment, lambda, evaluator);
+    stoppers.push(async () => {
+      // No new deliveries; the functions stop (ending invocations in flight); then the pollers end.
+      queues.halt();
+      await lambda.stop();
+      await queues.stop();
+    });
+    endpoint.connect(deployment, lambda, queues);
+    const gateway = new ApiGateway(deployment, lambda, evaluator);
+    await gateway.start();
+    stoppers.push(() => gateway.stop());
+
+    // Lambda assumes each function's role: its trust policy must let lambda.amazonaws.com do so.
+    for (const fn of deployment.functions) {
+      await evaluator.authorize({ label: 'lambda.amazonaws.com', arn: 'lambda.amazonaws.com' }, 'sts:AssumeRole', fn.role.arn, {
+        resourcePolicy: fn.role.trustPolicy,
+        context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': fn.arn },
+        purpose: `Lambda assuming the role of ${fn.logicalId}`,
+      });
+    }
+    await queues.start();
+
+    const operator = endpoint.issueCredentials({ label: 'operator', arn: `arn:aws:iam::${ACCOUNT}:user/operator`, administrator: true });
+    const adminEnvironment = Object.fromEntries(
+      (deployment.outputs.AdminEnvironment ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+    let reported = 0;
+    let reportedDenials = 0;
+    let reportedUnemulated = 0;
+    let reportedBatchFailures = 0;
+    let reportedDeadLetters = 0;
+    let reportedDeployment = false;
+
+    return {
+      deployment,
+      evaluator,
+      endpoint,
+      lambda,
+      queues,
+      gateway,
+      async admin(...args) {
+        const { stdout } = await run(process.execPath, [join(PROJECT_ROOT, 'infra/admin.ts'), ...args, '--aws'], {
+          cwd: PROJECT_ROOT,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: workDirectory,
+            ...adminEnvironment,
+            AWS_ENDPOINT_URL_DYNAMODB: endpoint.url,
+            AWS_ACCESS_KEY_ID: operator.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: operator.secretAccessKey,
+            AWS_SESSION_TOKEN: operator.sessionToken,
+            AWS_EC2_METADATA_DISABLED: 'true',
+          },
+        }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+          throw new Error(`npm run admin -- ${args.join(' ')} --aws failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+        });
+        return stdout;
+      },
+      async fireSchedule(schedule) {
+        const scheduler = { label: 'scheduler.amazonaws.com', arn: 'scheduler.amazonaws.com' };
+        const assumed = await evaluator.authorize(scheduler, 'sts:AssumeRole', schedule.role.arn, {
+          resourcePolicy: schedule.role.trustPolicy,
+          context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': schedule.arn },
+          purpose: `the schedule ${schedule.logicalId} assuming its role`,
+        });
+        const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
+        if (!target) throw new Error(`Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is not a function of the template`);
+        const invoker = { label: schedule.logicalId, arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)), role: schedule.role };
+        const allowed = await evaluator.authorize(invoker, 'lambda:InvokeFunction', schedule.targetArn, {
+          resourcePolicy: deployment.functionPolicies.get(target.arn),
+          purpose: `the schedule ${schedule.logicalId} invoking its target`,
+        });
+        if (!assumed.allowed || !allowed.allowed) throw new Error(`Schedule ${schedule.logicalId} could not invoke ${target.logicalId}:\n${[assumed.message, allowed.message].filter(Boolean).join('\n')}`);
+        return lambda.invoke(target, schedule.input ?? '{}', `schedule ${schedule.logicalId}`);
+      },
+      newProblems() {
+        const problems: string[] = [];
+        if (!reportedDeployment) problems.push(...deployment.deploymentProblems.map((problem) => `Deployment: ${problem}`));
+        reportedDeployment = true;
+        for (const denial of evaluator.denials.slice(reportedDenials)) {
+          problems.push(`AccessDenied: ${denial.principal} may not ${denial.action} on ${denial.resource} (${denial.context})\n    ${denial.message}`);
+        }
+        reportedDenials = evaluator.denials.length;
+        for (const call of endpoint.unemulated.slice(reportedUnemulated)) problems.push(`Not emulated: ${call.principal} called ${call.service} ${call.operation}`);
+        reportedUnemulated = endpoint.unemulated.length;
+        for (const failure of lambda.failures.slice(reported)) {
+          problems.push(`Function failed: ${failure.function} (${failure.purpose}): ${failure.error}\n${indent(failure.logTail)}`);
+        }
+        reported = lambda.failures.length;
+        for (const failure of queues.batchFailures.slice(reportedBatchFailures)) {
+          const fn = deployment.functions.find((candidate) => candidate.logicalId === failure.function);
+          problems.push(`Batch item failed: ${failure.function} message ${failure.messageId} (receive ${failure.receiveCount}): ${failure.reason}\n${indent(fn ? lambda.logTail(fn, 4) : '')}`);
+        }
+        reportedBatchFailures = queues.batchFailures.length;
+        for (const letter of queues.deadLettered.slice(reportedDeadLetters)) problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
+        reportedDeadLetters = queues.deadLettered.length;
+        return problems;
+      },
+      stop: stopAll,
+    };
+  }
+}
+
+/** Removes a folder with read-only parts (the task folders). */
+async function removeFolder(folder: string): Promise<void> {
+  await run('chmod', ['-R', 'u+w', folder]).catch(() => undefined);
+  await rm(folder, { recursive: true, force: true });
 }
 
 const indent = (text: string) => text.split('\n').map((line) => `      ${line}`).join('\n');

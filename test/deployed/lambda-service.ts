@@ -102,13 +102,23 @@ export class LambdaService {
   }
 
   /** The last lines the function's environments wrote (stdout and stderr), for failure messages. */
-  logTail(fn: LambdaFunction, lines = 60): string {
-    return (this.logs.get(fn.logicalId) ?? []).slice(-lines).join('\n');
+  logTail(fn: LambdaFunction, lines = 10, width = 700): string {
+    return (this.logs.get(fn.logicalId) ?? []).slice(-lines).map((line) => (line.length > width ? `${line.slice(0, width)}…` : line)).join('\n');
+  }
+
+  /** The functions invoked so far, by logical id. */
+  readonly invoked = new Set<string>();
+
+  /** The processes of the live execution environments (for checks of whom they run as). */
+  processes(): { fn: string; pid: number }[] {
+    return [...this.environments.values()].flat().filter((environment) => !environment.dead && environment.process.pid !== undefined)
+      .map((environment) => ({ fn: environment.fn.logicalId, pid: environment.process.pid! }));
   }
 
   /** Invokes the function synchronously (RequestResponse) with a JSON payload. */
   invoke(fn: LambdaFunction, payload: string, purpose: string): Promise<InvocationResult> {
     if (this.stopped) return Promise.reject(new Error('The Lambda emulator is stopped'));
+    this.invoked.add(fn.logicalId);
     const requestId = randomUUID();
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
       return Promise.resolve(this.failed(fn, purpose, requestId, Date.now(), 'RequestTooLargeException', `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes for the InvokeFunction operation`));
@@ -321,7 +331,7 @@ export class LambdaService {
 
   /** Lambda's error document for a failed invocation, recorded as a failure of the function. */
   private failed(fn: LambdaFunction, purpose: string, requestId: string, started: number, errorType: string, errorMessage: string): InvocationResult {
-    this.failures.push({ function: fn.logicalId, purpose, error: `${errorType}: ${errorMessage}`, logTail: this.logTail(fn) });
+    this.failures.push({ function: fn.logicalId, purpose, error: `${errorType}: ${errorMessage}`, logTail: this.logTail(fn, 4) });
     return { requestId, payload: JSON.stringify({ errorType, errorMessage, trace: [] }), functionError: 'Unhandled', durationMs: Date.now() - started };
   }
 

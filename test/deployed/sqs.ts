@@ -140,9 +140,14 @@ export class QueueService {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops delivering: pollers end after the invocation they are waiting for. */
+  halt(): void {
     this.stopped = true;
     this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.halt();
     await Promise.allSettled(this.pollers);
   }
 
