@@ -146,9 +146,9 @@ export interface HarnessLaunch {
   readonly signal?: AbortSignal;
 }
 
-/** The time a job may take in all: its test cases' time limits plus overheads. */
-export const jobTimeLimitMs = (job: HarnessJob): number =>
-  job.testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds * 1000 + CASE_OVERHEAD_MS, JOB_OVERHEAD_MS);
+/** The time the harness may take in all: its test cases' time limits plus overheads. */
+export const jobTimeLimitMs = (testCases: readonly { readonly timeout_seconds: number }[]): number =>
+  testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds * 1000 + CASE_OVERHEAD_MS, JOB_OVERHEAD_MS);
 
 /**
  * Runs the harness on `launch.files`: in `bwrap` mode inside the grader's sandbox (each test
@@ -197,7 +197,7 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-8000);
     });
-    const limitMs = jobTimeLimitMs(launch.job);
+    const limitMs = jobTimeLimitMs(launch.job.testCases);
     const timer = setTimeout(() => stop(`The grading harness took longer than ${Math.round(limitMs / 1000)} s and was stopped.`), limitMs);
     const onAbort = () => stop(String((launch.signal?.reason as Error | undefined)?.message ?? 'The run was stopped.'));
     launch.signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
+import { jobTimeLimitMs } from './launcher.ts';
 import type { RunRequest, RunResult } from './runner-protocol.ts';
 
 const CLI = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
 
-/** Time on top of the test cases' own time limits: checkout, copying, start-up. */
-export const RUN_OVERHEAD_MS = 60_000;
+/** Time on top of the checkout's and the harness's own limits: start-up, clean-up. */
+export const RUN_OVERHEAD_MS = 15_000;
 /** After SIGTERM, how long the runner may take to stop its command and clean up. */
 const STOP_GRACE_MS = 5_000;
 
@@ -21,10 +23,10 @@ export function runnerEnvironment(): Record<string, string> {
  * Runs `request` in a separate Node process (runner-cli.ts) that holds none of this process's
  * environment, so student code cannot find credentials even by reading its parent's
  * /proc/<pid>/environ. Rejects (a fault of this machine, worth a retry) when the runner crashes,
- * answers nonsense or exceeds the sum of the test cases' time limits plus RUN_OVERHEAD_MS.
+ * answers nonsense or exceeds the checkout's and the harness's time limits plus RUN_OVERHEAD_MS.
  */
 export function runIsolated(request: RunRequest): Promise<RunResult> {
-  const limitMs = request.testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds * 1000, 0) + RUN_OVERHEAD_MS;
+  const limitMs = CHECKOUT_TIME_LIMIT_MS + jobTimeLimitMs(request.testCases) + RUN_OVERHEAD_MS;
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
