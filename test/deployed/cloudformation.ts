@@ -600,3 +600,10 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
 
   return { stackName, template, functions, roles, api, functionPolicies, queues, eventSourceMappings, schedules, secrets, tables, outputs, deploymentProblems: problems };
 }
+
+/** The function a route key is integrated with. */
+export function routeFunction(deployment: Deployment, routeKey: string): LambdaFunction {
+  const route = deployment.api?.routes.find((candidate) => candidate.routeKey === routeKey);
+  if (!route) throw new Error(`The template has no route ${routeKey}`);
+  return route.function;
+}

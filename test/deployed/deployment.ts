@@ -10,7 +10,7 @@ import { deploymentSettings } from '#infra/aws/settings.ts';
 import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { ApiGateway } from './api-gateway.ts';
 import { AwsEndpoint } from './aws-endpoint.ts';
-import { ACCOUNT, loadDeployment, type Deployment, type LambdaFunction, type Schedule } from './cloudformation.ts';
+import { ACCOUNT, loadDeployment, type Deployment, type Schedule } from './cloudformation.ts';
 import { PolicyEvaluator, sessionArn } from './iam.ts';
 import { LambdaService, type InvocationResult } from './lambda-service.ts';
 import { QueueService } from './sqs.ts';
@@ -201,10 +201,3 @@ async function removeFolder(folder: string): Promise<void> {
 }
 
 const indent = (text: string) => text.split('\n').map((line) => `      ${line}`).join('\n');
-
-/** The function a route key is integrated with. */
-export function routeFunction(deployment: Deployment, routeKey: string): LambdaFunction {
-  const route = deployment.api?.routes.find((candidate) => candidate.routeKey === routeKey);
-  if (!route) throw new Error(`The template has no route ${routeKey}`);
-  return route.function;
-}

@@ -258,6 +258,12 @@ export class LambdaService {
     };
     child.stdout?.on('data', log('out'));
     child.stderr?.on('data', log('err'));
+    child.on('error', (error) => {
+      log('err')(Buffer.from(`The runtime could not be started: ${error.message}`));
+      environment.dead = true;
+      const invocation = environment.current;
+      if (invocation) this.finish(environment, invocation, this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.Unavailable', error.message));
+    });
     child.on('exit', (code, signal) => {
       environment.dead = true;
       server.close();
