@@ -136,7 +136,7 @@ export const sandboxUnavailableMessage = (problem: string): string =>
 
 export interface HarnessLaunch {
   readonly mode: SandboxMode;
-  /** The submission's files: the runner's checkout, never written by anyone after it. */
+  /** The submission's files: the runner's checkout inside `jobFolder`, never written by anyone after it. */
   readonly files: string;
   readonly job: HarnessJob;
   /** A private folder of this job (0700) where the launcher writes the bundle and /etc files. */
