@@ -122,6 +122,7 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
     let reportedUnemulated = 0;
     let reportedBatchFailures = 0;
     let reportedDeadLetters = 0;
+    let reportedErrorLines = 0;
     let reportedDeployment = false;
 
     return {
@@ -187,6 +188,8 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
         reportedBatchFailures = queues.batchFailures.length;
         for (const letter of queues.deadLettered.slice(reportedDeadLetters)) problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
         reportedDeadLetters = queues.deadLettered.length;
+        for (const logged of lambda.errorLines.slice(reportedErrorLines)) problems.push(`Logged an error: ${logged.function}: ${logged.line}`);
+        reportedErrorLines = lambda.errorLines.length;
         return problems;
       },
       stop: stopAll,

@@ -80,6 +80,8 @@ const SERVICE_ENDPOINT_VARIABLES = ['DYNAMODB', 'SQS', 'SECRETS_MANAGER', 'LAMBD
  */
 export class LambdaService {
   readonly failures: FunctionFailure[] = [];
+  /** Lines a function logged at level ERROR (its own logger's, or console.error in Lambda's format). */
+  readonly errorLines: { function: string; line: string }[] = [];
   private readonly environments = new Map<string, Environment[]>();
   private readonly waiting = new Map<string, Invocation[]>();
   private readonly logs = new Map<string, string[]>();
@@ -252,7 +254,10 @@ export class LambdaService {
     const log = (stream: string) => (chunk: Buffer) => {
       const lines = this.logs.get(fn.logicalId) ?? [];
       for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() !== '') lines.push(`[${fn.logicalId}#${id} ${stream}] ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}`);
+        if (line.trim() === '') continue;
+        lines.push(`[${fn.logicalId}#${id} ${stream}] ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}`);
+        // A failed invocation is reported as such; anything else logged as an error is reported too.
+        if (isErrorLine(line) && !line.includes('\tInvoke Error \t')) this.errorLines.push({ function: fn.logicalId, line: line.slice(0, 1500) });
       }
       this.logs.set(fn.logicalId, lines.slice(-LOG_LINES_KEPT));
     };
@@ -404,6 +409,13 @@ export class LambdaService {
 
 function errorResult(invocation: Invocation, errorType: string, errorMessage: string): InvocationResult {
   return { requestId: invocation.requestId, payload: JSON.stringify({ errorType, errorMessage, trace: [] }), functionError: 'Unhandled', durationMs: Date.now() - invocation.started };
+}
+
+function isErrorLine(line: string): boolean {
+  if (/^\S+\t\S+\t(ERROR|FATAL)\t/.test(line)) return true;
+  const parsed = line.startsWith('{') ? safeJson(line) : undefined;
+  const level = (parsed as { level?: unknown } | undefined)?.level;
+  return typeof level === 'string' && ['ERROR', 'CRITICAL', 'FATAL'].includes(level.toUpperCase());
 }
 
 function safeJson(text: string): unknown {

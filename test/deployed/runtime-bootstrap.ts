@@ -47,7 +47,8 @@ function errorPayload(error: unknown, fallbackType: string): ErrorPayload {
 
 async function postError(path: string, error: unknown, fallbackType: string): Promise<void> {
   const payload = errorPayload(error, fallbackType);
-  console.error(JSON.stringify({ level: 'ERROR', ...payload }));
+  // As Lambda's Node.js runtime logs a failed invocation.
+  console.error(`${new Date().toISOString()}\t${currentRequest ?? 'undefined'}\tERROR\tInvoke Error \t${JSON.stringify(payload)}`);
   await call('POST', `${RUNTIME_API}${path}`, JSON.stringify(payload), {
     'content-type': 'application/json',
     'lambda-runtime-function-error-type': payload.errorType,
