@@ -144,10 +144,13 @@ async function login(persona: PersonaName): Promise<void> {
 
 /** Polls `values` until the version is graded, or until `deadline` (a failure, with the grading functions' logs). */
 async function gradedValues(persona: PersonaName, query: string, deadline: number): Promise<any> {
+  const failed = failures.length;
   for (;;) {
     const answer = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/values${query}`, { as: persona });
     const data = answer.json?.data;
     if (!data || data.autograding_complete) return data;
+    // A grading function failed meanwhile: no use waiting for the lease to run out.
+    if (failures.length > failed) return undefined;
     if (Date.now() > deadline) {
       // The functions fed by the queue, and those they invoke: what they logged.
       const grading = stack!.deployment.functions.filter((fn) => !stack!.deployment.api!.routes.some((route) => route.function === fn));
