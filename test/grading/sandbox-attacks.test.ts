@@ -178,7 +178,8 @@ describe('3 and 4. nothing outlives its test case or job; no job affects another
     expect(printed(nextJob)).toContain('heartbeats: 0');
   });
 
-  it.skipIf(!isRoot)('runs each job as a uid of its own on the host, never root', async () => {
+  // Not as root, every job runs as the tests' own user, by design: there is no other uid to take.
+  it.skipIf(!isRoot)('runs each job as a uid of its own on the host, never root (needs the tests to run as root)', async () => {
     const markers = [`uid-a-${randomUUID()}`, `uid-b-${randomUUID()}`];
     const ticket = Math.floor(Math.random() * 1e6);
     const jobs = markers.map((marker, index) => submit([testCase({ command: `sh sleep.sh ${marker} 3 ${marker}` })], { jobId: String(ticket + index) }));
@@ -275,6 +276,8 @@ describe('7. the checkout stays outside the sandbox', () => {
   });
 });
 
+// Not as root, every test above already runs the launcher as an ordinary user (the tests' own);
+// as root, this one starts it as uid 65534, which only root can do.
 describe('the same attacks with the launcher running as an ordinary user', () => {
   const runAsNobody = (runRequest: RunRequest) =>
     new Promise<RunResult>((resolve, reject) => {
@@ -288,7 +291,7 @@ describe('the same attacks with the launcher running as an ordinary user', () =>
       child.stdin.end(JSON.stringify(runRequest));
     });
 
-  it.skipIf(!isRoot)('holds as uid 65534: no network, no view of its own files outside, no survivor, limits, no lie', async () => {
+  it.skipIf(!isRoot)('holds as uid 65534: no network, no view of its own files outside, no survivor, limits, no lie (skipped unless root: the tests then run as an ordinary user already)', async () => {
     // A file only uid 65534 may read: a command running as that uid outside a sandbox could.
     const secret = join(scratch, 'nobody-secret');
     await writeFile(secret, 'the server user’s secret', { mode: 0o600 });
