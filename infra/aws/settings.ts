@@ -22,6 +22,15 @@ export interface DeploymentSettings {
    * fetch repositories from although they resolve to private addresses, e.g. a campus git server.
    */
   readonly allowedGitHosts: readonly string[];
+  /**
+   * `gradingImages`: the build images gradeables may name in `autograding.image`, as
+   * `name=image` pairs (comma list, or an object in cdk.json); `default` is used when a gradeable
+   * names none. Only CodeBuild's curated images (`aws/codebuild/…`) are accepted: they need no
+   * registry access from the sandbox.
+   */
+  readonly gradingImages: Readonly<Record<string, string>>;
+  /** `gradingConcurrency`: grading jobs that run at once; more wait in the queue. */
+  readonly gradingConcurrency: number;
   /** `alarmEmail`: an address subscribed to the alarm topic (it must confirm the subscription). */
   readonly alarmEmail?: string;
 }
@@ -31,6 +40,9 @@ export const DEFAULT_THROTTLE_RATE = 50;
 export const DEFAULT_THROTTLE_BURST = 100;
 export const DEFAULT_SUMMARIES_SCHEDULE = 'cron(0 3 * * ? *)';
 export const DEFAULT_SUMMARIES_TIME_ZONE = 'UTC';
+/** Ubuntu 22.04 with gcc/g++/make, Java (Corretto), Python, Node, Go and more. */
+export const DEFAULT_GRADING_IMAGE = 'aws/codebuild/standard:7.0';
+export const DEFAULT_GRADING_CONCURRENCY = 20;
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const stage = String(node.tryGetContext('stage') ?? DEFAULT_STAGE);
@@ -46,6 +58,8 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     summariesSchedule: scheduleExpression(node.tryGetContext('summariesSchedule')),
     summariesTimeZone: timeZone(node.tryGetContext('summariesTimeZone')),
     allowedGitHosts: gitHosts(node.tryGetContext('allowedGitHosts')),
+    gradingImages: gradingImages(node.tryGetContext('gradingImages')),
+    gradingConcurrency: positiveNumber('gradingConcurrency', node.tryGetContext('gradingConcurrency'), DEFAULT_GRADING_CONCURRENCY),
     ...emailAddress(node.tryGetContext('alarmEmail')),
   };
 }
@@ -113,4 +127,20 @@ function emailAddress(value: unknown): { alarmEmail?: string } {
   const address = String(value).trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) throw new Error(`Context "alarmEmail" takes an e-mail address, not "${address}"`);
   return { alarmEmail: address };
+}
+
+function gradingImages(value: unknown): Record<string, string> {
+  const images: Record<string, string> = { default: DEFAULT_GRADING_IMAGE };
+  if (value === undefined || value === null || value === '') return images;
+  const pairs =
+    typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value as Record<string, unknown>).map(([name, image]) => [name, String(image)])
+      : (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((pair) => pair.split('=').map((part) => part.trim()));
+  for (const [name, image] of pairs) {
+    if (!name || !/^[a-z][a-z0-9-]{0,31}$/.test(name) || !image || !/^aws\/codebuild\/[a-z0-9._/-]+:[A-Za-z0-9._-]+$/.test(image)) {
+      throw new Error(`Context "gradingImages" takes name=image pairs of CodeBuild curated images, like cpp=aws/codebuild/standard:7.0, not "${name}=${image ?? ''}"`);
+    }
+    images[name] = image;
+  }
+  return images;
 }

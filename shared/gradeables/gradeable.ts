@@ -109,7 +109,8 @@ export interface GradeableDocument {
   vcs?: { repository_type: string; vcs_path: string; vcs_subdirectory: string };
   dates: GradeableDates;
   rubric: RubricComponent[];
-  autograding?: { test_cases: TestCase[]; limits?: LimitSettings };
+  /** `image`: in AWS, the approved build image (by name) the test cases run in; `default` when absent. */
+  autograding?: { image?: string; test_cases: TestCase[]; limits?: LimitSettings };
 }
 
 export const isElectronic = (document: Pick<GradeableDocument, 'type'>) => document.type === 'Electronic File';

@@ -167,7 +167,8 @@ export function validateGradeable(
   if (autograding) {
     const testCases = readTestCases(read, autograding);
     const limits = readLimits(read, autograding, 'autograding.');
-    document.autograding = { test_cases: testCases, ...(limits ? { limits } : {}) };
+    const image = readImage(read, autograding);
+    document.autograding = { ...(image ? { image } : {}), test_cases: testCases, ...(limits ? { limits } : {}) };
   }
 
   return read.errors.length > 0 ? { errors: read.errors } : { document, errors: [] };
@@ -339,6 +340,17 @@ function readTestCases(read: Reader, autograding: Json): TestCase[] {
     return limits ? { ...result, limits } : result;
   });
 }
+
+/** The optional `autograding.image`: the name of a build image the deployment approves (see the README). */
+function readImage(read: Reader, autograding: Json): string | undefined {
+  if (autograding.image === undefined) return undefined;
+  const image = read.string(autograding, 'image', 'autograding.', { max: 32 });
+  if (typeof autograding.image === 'string' && !IMAGE_NAME.test(image)) read.fail('autograding.image', 'autograding.image must be an image name: lower-case letters, digits and hyphens, starting with a letter.');
+  return image || undefined;
+}
+
+/** The names the `gradingImages` context gives approved images. */
+export const IMAGE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The optional `limits` object of `object`: whole numbers within LIMIT_SETTING_RANGES; other keys are ignored. */
 function readLimits(read: Reader, object: Json, at: string): LimitSettings | undefined {

@@ -29,6 +29,8 @@ export interface RunRequest {
   /** Hosts (host or host:port) that may be fetched even though they resolve to loopback, link-local or private addresses. */
   readonly allowedHosts: readonly string[];
   readonly sandbox: SandboxMode;
+  /** The approved build image the gradeable names (`autograding.image`); in AWS only, `default` when absent. */
+  readonly image?: string;
 }
 
 export interface RunLimits {
@@ -49,4 +51,6 @@ export type RunResult =
   /** The submission could not be checked out (not a repository, refused address, too large, …). */
   | { readonly status: 'checkout-failed'; readonly message: string }
   /** No working sandbox on this machine: nothing was checked out or run. */
-  | { readonly status: 'sandbox-unavailable'; readonly message: string };
+  | { readonly status: 'sandbox-unavailable'; readonly message: string }
+  /** The sandbox (in AWS, the grading build) never started, never finished or gave no result. */
+  | { readonly status: 'sandbox-failed'; readonly message: string };

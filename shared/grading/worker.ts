@@ -75,8 +75,9 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     limits: defaultRunLimits,
     allowedHosts: allowedGitHosts(),
     sandbox: sandboxFor(job),
+    ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
   });
-  if (run.status === 'sandbox-unavailable') {
+  if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, problem: run.message });
     return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
   }

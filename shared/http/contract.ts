@@ -212,7 +212,15 @@ export const schemas = {
       autograding: {
         type: 'object',
         required: ['test_cases'],
-        properties: { test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase }, limits },
+        properties: {
+          image: {
+            type: 'string',
+            pattern: '^[a-z][a-z0-9-]{0,31}$',
+            description: "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
+          },
+          test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase },
+          limits,
+        },
       },
     },
   },

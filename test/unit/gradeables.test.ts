@@ -85,6 +85,26 @@ describe('gradeable documents', () => {
     expect(result.document!.autograding!.test_cases.map((test) => test.points_available)).toEqual([2, 3, 1, 4]);
   });
 
+  it('the README’s C++, Java and Python autograding examples are valid, image names included', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const blocks = [...readme.matchAll(/```json\n(\{ "autograding": [\s\S]*?)```/g)].map((match) => JSON.parse(match[1]!));
+    expect(blocks).toHaveLength(3);
+    const base = JSON.parse(/```json\n(\{\n  "id": "hw_vcs"[\s\S]*?)```/.exec(readme)![1]!);
+    for (const block of blocks) {
+      const result = validateGradeable({ ...base, ...block }, { timeZone: 'UTC', now });
+      expect(result.errors).toEqual([]);
+      expect(result.document!.autograding!.image).toBe(block.autograding.image);
+    }
+  });
+
+  it('takes an image name, and refuses anything else', () => {
+    const document = (image: unknown) => ({ ...downloadForm(electronic({ submission_open_date: day(0), submission_due_date: day(5) }), 'UTC'), autograding: { image, test_cases: [{ name: 't', command: 'true' }] } });
+    expect(validateGradeable(document('cpp-17'), { timeZone: 'UTC', now }).document!.autograding!.image).toBe('cpp-17');
+    for (const image of ['aws/codebuild/standard:7.0', 'Default', '', 7]) {
+      expect(validateGradeable(document(image), { timeZone: 'UTC', now }).errors.map((error) => error.path), String(image)).toEqual(['autograding.image']);
+    }
+  });
+
   it('survives download and upload unchanged', () => {
     const document = electronic({ ta_view_start_date: day(-1), submission_open_date: day(0), submission_due_date: day(5) });
     const again = validateGradeable(downloadForm(document, 'Pacific/Auckland'), { timeZone: 'Pacific/Auckland', now });

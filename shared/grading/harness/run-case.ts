@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { CaseLimits, Isolation } from './protocol.ts';
-import { commandEnvironment, rlimitArgs, STUDENT, studentSandboxArgs } from './student-sandbox.ts';
+import { commandEnvironment, containerSandboxArgs, rlimitArgs, STUDENT, studentSandboxArgs } from './student-sandbox.ts';
 import type { ToolchainMount } from './toolchain.ts';
 import type { CaseEnd, WatchedLimit } from './verdict.ts';
 import { killCase, sampleCase, usedBytes } from './watch.ts';
@@ -38,6 +38,8 @@ export interface CaseSetup {
   readonly prlimit: string | undefined;
   /** The host user to run the command as (when the harness itself is root). */
   readonly runAs?: { readonly uid: number; readonly gid: number };
+  /** In `container` isolation: the harness's folder, hidden from the command. */
+  readonly hide?: string;
 }
 
 function capture(limit: number, onFlood: () => void) {
@@ -67,6 +69,13 @@ function spawnCommand(setup: CaseSetup) {
     const args = studentSandboxArgs({ ...setup, prlimit: setup.prlimit });
     return spawn('bwrap', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'], uid: setup.runAs?.uid, gid: setup.runAs?.gid });
   }
+  if (setup.isolation === 'container') {
+    if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
+    if (!setup.hide) throw new Error('container isolation needs the folder to hide from test commands');
+    // As root: the setup inside the namespaces drops to the student's uid itself.
+    const args = containerSandboxArgs({ ...setup, prlimit: setup.prlimit, hide: setup.hide });
+    return spawn('unshare', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  }
   // The unsafe development mode: a process group in the home folder, limits where prlimit exists.
   const [file, ...args] = [...limitArgs, '/bin/sh', '-c', setup.command];
   return spawn(file!, args, { cwd: setup.home, env: commandEnvironment(setup.home), stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid: setup.runAs?.uid, gid: setup.runAs?.gid });
@@ -81,7 +90,7 @@ function spawnCommand(setup: CaseSetup) {
  */
 export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun> {
   const started = Date.now();
-  const nested = setup.isolation === 'namespaces';
+  const nested = setup.isolation !== 'none';
   return new Promise<CaseRun>((resolve, reject) => {
     let timedOut = false;
     let outputExceeded = false;

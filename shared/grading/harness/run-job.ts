@@ -14,6 +14,8 @@ export interface JobPaths {
   readonly files: string;
   /** Where test cases' folders are made; in a sandbox, a size-capped tmpfs of the harness's own. */
   readonly work: string;
+  /** In `container` isolation: the folder holding the harness's own files, hidden from commands. */
+  readonly hide?: string;
 }
 
 const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
@@ -72,6 +74,7 @@ async function runTestCase(
       toolchain,
       prlimit,
       runAs,
+      hide: paths.hide,
     }, signal);
     return await evaluate(testCase, run, home, job.maxOutputBytes);
   } finally {

@@ -70,3 +70,50 @@ export function studentSandboxArgs(sandbox: StudentSandbox): string[] {
     '/bin/sh', '-c', sandbox.command,
   ];
 }
+
+/** Folders a `container` sandbox covers with the test case's own /tmp, so nothing else is writable. */
+const SHARED_WRITABLE = ['/tmp', '/var/tmp', '/run/lock'];
+
+/**
+ * Run as root inside the new namespaces, before the command: the test case's folders over the
+ * home folder, /tmp (and the other world-writable folders) and /dev/shm, the harness's folder
+ * hidden, then the student's uid with no capabilities and no way to gain any, the rlimits, and the
+ * command as the PID namespace's init.
+ */
+const CONTAINER_SETUP = [
+  'set -eu',
+  'home=$1; tmp=$2; shm=$3; hide=$4; shift 4',
+  `mkdir -p ${STUDENT.home}`,
+  `mount --bind "$home" ${STUDENT.home}`,
+  // Every source is mounted before /tmp is covered: locally they may live under /tmp.
+  'mount --bind "$shm" /dev/shm',
+  `for folder in ${SHARED_WRITABLE.join(' ')}; do if [ -d "$folder" ]; then mount --bind "$tmp" "$folder"; fi; done`,
+  'if [ -d "$hide" ]; then mount -t tmpfs -o size=4k,mode=0755 harness "$hide"; fi',
+  'hostname sandbox',
+  `cd ${STUDENT.home}`,
+  `exec setpriv --reuid=${STUDENT.uid} --regid=${STUDENT.gid} --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"`,
+].join('\n');
+
+export interface ContainerSandbox extends Omit<StudentSandbox, 'toolchain'> {
+  /** The harness's own folder (its job description, its work folder): hidden from the command. */
+  readonly hide: string;
+}
+
+/**
+ * `unshare` arguments for one test case in `container` isolation (the harness is root in a
+ * throwaway container): new PID (with its own /proc), network (no interface at all), mount, IPC
+ * and UTS namespaces; the command killed with the namespace's init, and the namespace with the
+ * harness.
+ */
+export function containerSandboxArgs(sandbox: ContainerSandbox): string[] {
+  return [
+    '--pid', '--fork', '--kill-child', '--mount-proc',
+    '--net', '--ipc', '--uts', '--mount', '--propagation', 'private',
+    '--',
+    '/bin/sh', '-c', CONTAINER_SETUP, 'sandbox-setup', sandbox.home, sandbox.tmp, sandbox.shm, sandbox.hide,
+    sandbox.prlimit,
+    ...rlimitArgs(sandbox.limits),
+    '--',
+    '/bin/sh', '-c', sandbox.command,
+  ];
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setting } from '#shared/environment.ts';
+import { CheckoutError, checkoutRepository } from './checkout.ts';
+import { removeFolder } from './checkout-files.ts';
+import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
+import { parseHarnessResult } from './harness-result.ts';
+import type { RunRequest, RunResult } from './runner-protocol.ts';
+
+/** How long the presigned URLs of a job stay valid: a build may wait in CodeBuild's queue first. */
+const URL_SECONDS = 60 * 60;
+/** Between two looks at a running build. */
+const POLL_MS = Number(process.env.GRADING_POLL_MS) || 5_000;
+/** Time a build needs on top of its test cases: provisioning, downloads, the harness's own work. */
+const BUILD_OVERHEAD_SECONDS = 5 * 60;
+
+/** Where the sandbox is, from the worker's environment (set by the stack). */
+interface SandboxLocation {
+  readonly project: string;
+  readonly bucket: string;
+  readonly harness: { readonly bucket: string; readonly key: string };
+  readonly images: Readonly<Record<string, string>>;
+}
+
+export function codeBuildSandbox(): SandboxLocation | undefined {
+  const project = setting('GRADING_PROJECT');
+  if (!project) return undefined;
+  const harness = /^s3:\/\/([^/]+)\/(.+)$/.exec(setting('GRADING_HARNESS') ?? '');
+  const bucket = setting('GRADING_BUCKET');
+  if (!harness || !bucket) throw new Error('GRADING_PROJECT is set but GRADING_BUCKET or GRADING_HARNESS (s3://bucket/key) is not');
+  return { project, bucket, harness: { bucket: harness[1]!, key: harness[2]! }, images: JSON.parse(setting('GRADING_IMAGES') ?? '{}') as Record<string, string> };
+}
+
+export interface BuildOptions {
+  /** The approved image name the gradeable asks for (`default` when none). */
+  readonly image?: string;
+  /** When the worker must have an answer, so it can still record the outcome. */
+  readonly deadline: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Grades a submission in AWS: checks the repository out here in the worker (network, no student
+ * code), puts its files and the job into the jobs bucket, and starts a fresh CodeBuild build that
+ * fetches them and the harness through presigned GET URLs and puts the result through a presigned
+ * PUT URL; those three URLs are all the build is given. A build that never starts or never
+ * finishes by the deadline is stopped and the job failed with a message.
+ */
+export async function runInCodeBuild(sandbox: SandboxLocation, request: RunRequest, options: BuildOptions): Promise<RunResult> {
+  const image = sandbox.images[options.image ?? 'default'];
+  if (!image) {
+    const offered = Object.keys(sandbox.images).join(', ');
+    return { status: 'sandbox-unavailable', message: `The gradeable asks for the image "${options.image}", which this deployment does not offer (offered: ${offered}).` };
+  }
+  const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
+  try {
+    let checkout;
+    try {
+      checkout = await checkoutRepository(request, options.signal, jobFolder);
+    } catch (error) {
+      if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
+      throw error;
+    }
+    const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
+    const archive = await jobArchive(jobFolder, checkout.submission, job);
+    const outcome = await buildJob(sandbox, request.jobId, archive, image, job, options);
+    return outcome.kind === 'result'
+      ? { status: 'graded', testCases: outcome.result.testCases }
+      : { status: 'sandbox-failed', message: outcome.message };
+  } finally {
+    await removeFolder(jobFolder);
+  }
+}
+
+/** `files/…` (the submission's regular files and folders only) and `job.json`, as a gzipped tar. */
+async function jobArchive(jobFolder: string, submission: string, job: HarnessJob): Promise<Buffer> {
+  const staging = join(jobFolder, 'archive');
+  await mkdir(staging);
+  await rename(submission, join(staging, 'files'));
+  await writeFile(join(staging, 'job.json'), JSON.stringify(job));
+  const { create } = await import('tar');
+  const chunks: Buffer[] = [];
+  const stream = create(
+    { gzip: true, cwd: staging, portable: true, filter: (_path, stat) => ('isFile' in stat ? stat.isFile() || stat.isDirectory() : true) },
+    ['files', 'job.json'],
+  );
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+type BuildOutcome = { kind: 'result'; result: HarnessResult } | { kind: 'failed'; message: string };
+
+async function buildJob(
+  sandbox: SandboxLocation,
+  jobId: string,
+  archive: Buffer,
+  image: string,
+  job: HarnessJob,
+  options: BuildOptions,
+): Promise<BuildOutcome> {
+  const { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+  const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+  const { CodeBuildClient, StartBuildCommand, BatchGetBuildsCommand, StopBuildCommand } = await import('@aws-sdk/client-codebuild');
+  s3 ??= new S3Client({});
+  codebuild ??= new CodeBuildClient({});
+
+  const prefix = `jobs/${jobId.replace(/[^\w-]/g, '_')}-${randomUUID()}`;
+  const input = { Bucket: sandbox.bucket, Key: `${prefix}/input.tgz` };
+  const output = { Bucket: sandbox.bucket, Key: `${prefix}/result.json` };
+  await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
+  try {
+    const urls = {
+      HARNESS_URL: await getSignedUrl(s3, new GetObjectCommand({ Bucket: sandbox.harness.bucket, Key: sandbox.harness.key }), { expiresIn: URL_SECONDS }),
+      INPUT_URL: await getSignedUrl(s3, new GetObjectCommand(input), { expiresIn: URL_SECONDS }),
+      RESULT_URL: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn: URL_SECONDS }),
+    };
+    const caseSeconds = job.testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds, 0);
+    const started = await codebuild.send(
+      new StartBuildCommand({
+        projectName: sandbox.project,
+        imageOverride: image,
+        environmentTypeOverride: /aarch64|arm/.test(image) ? 'ARM_CONTAINER' : 'LINUX_CONTAINER',
+        timeoutInMinutesOverride: Math.min(480, Math.max(5, Math.ceil((caseSeconds + BUILD_OVERHEAD_SECONDS) / 60))),
+        environmentVariablesOverride: Object.entries(urls).map(([name, value]) => ({ name, value, type: 'PLAINTEXT' })),
+      }),
+    );
+    const buildId = started.build?.id;
+    if (!buildId) throw new Error('CodeBuild started no build');
+
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
+      const build = builds?.[0];
+      if (build?.buildComplete) {
+        if (build.buildStatus !== 'SUCCEEDED') {
+          return { kind: 'failed', message: `The grading sandbox ended without a result (${String(build.buildStatus).toLowerCase()}); your instructor has been told.` };
+        }
+        const answer = await s3.send(new GetObjectCommand(output));
+        const text = await answer.Body!.transformToString();
+        return { kind: 'result', result: parseHarnessResult(text) };
+      }
+      if (Date.now() + POLL_MS >= options.deadline) {
+        await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
+        const waiting = build?.currentPhase === 'QUEUED' || build?.currentPhase === 'SUBMITTED' || build?.currentPhase === 'PROVISIONING';
+        return {
+          kind: 'failed',
+          message: waiting
+            ? 'The grading sandbox did not start in time; submitting again retries it.'
+            : 'The grading sandbox did not finish in time and was stopped; submitting again retries it.',
+        };
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    await Promise.all([s3.send(new DeleteObjectCommand(input)), s3.send(new DeleteObjectCommand(output))]).catch(() => undefined);
+  }
+}
+
+let s3: import('@aws-sdk/client-s3').S3Client | undefined;
+let codebuild: import('@aws-sdk/client-codebuild').CodeBuildClient | undefined;
