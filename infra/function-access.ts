@@ -15,14 +15,21 @@ export type TableKey = keyof typeof tables;
 export const NOT_FOUND_FUNCTION = 'not-found';
 export const GRADING_WORKER_FUNCTION = 'grading-worker';
 export const GRADING_RUNNER_FUNCTION = 'grading-runner';
+export const WEBHOOK_DELIVERY_FUNCTION = 'webhook-delivery';
 
-export type FunctionName = RouteName | typeof NOT_FOUND_FUNCTION | typeof GRADING_WORKER_FUNCTION | typeof GRADING_RUNNER_FUNCTION;
+export type FunctionName =
+  | RouteName
+  | typeof NOT_FOUND_FUNCTION
+  | typeof GRADING_WORKER_FUNCTION
+  | typeof GRADING_RUNNER_FUNCTION
+  | typeof WEBHOOK_DELIVERY_FUNCTION;
 
 export const functionNames: readonly FunctionName[] = [
   ...(Object.keys(routes) as RouteName[]),
   NOT_FOUND_FUNCTION,
   GRADING_WORKER_FUNCTION,
   GRADING_RUNNER_FUNCTION,
+  WEBHOOK_DELIVERY_FUNCTION,
 ];
 
 /** What one function may touch. */
@@ -35,6 +42,8 @@ export interface FunctionAccess {
   readonly sendsToGradingQueue: boolean;
   /** Invokes the grading runner (Lambda InvokeFunction). */
   readonly invokesRunner: boolean;
+  /** Sends to the webhook queue (SQS SendMessage): publishes events, or queues delivery attempts. */
+  readonly publishesEvents?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
   readonly route?: string;
 }
@@ -65,12 +74,23 @@ const GRADING_WORKER_DATA: DataUse = {
   gradeables: ['BatchGetItem'],
 };
 
+/** What the webhook delivery function does (shared/webhooks/deliver.ts): fans events out, records attempts. */
+const WEBHOOK_DELIVERY_DATA: DataUse = {
+  webhooks: ['Query', 'BatchGetItem'],
+  webhookSecrets: ['BatchGetItem'],
+  webhookDeliveries: ['BatchGetItem', 'PutItem', 'UpdateItem'],
+};
+
 export function functionAccess(name: FunctionName): FunctionAccess {
+  if (name === WEBHOOK_DELIVERY_FUNCTION) {
+    return { data: merged(WEBHOOK_DELIVERY_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: false, publishesEvents: true };
+  }
   if (name === NOT_FOUND_FUNCTION || name === GRADING_RUNNER_FUNCTION) {
     return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, invokesRunner: false };
   }
   if (name === GRADING_WORKER_FUNCTION) {
-    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: true };
+    // Graded and failed versions are published as webhook events.
+    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: true, publishesEvents: true };
   }
   const route: RouteDefinition = routes[name];
   const routeKey = `${route.method} ${route.path}`;
@@ -80,6 +100,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     // Routes that are not public verify tokens; the public token route signs them.
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
     sendsToGradingQueue: route.queue === 'send',
+    publishesEvents: route.events === 'publish',
     invokesRunner: false,
     route: routeKey,
   };
@@ -113,6 +134,7 @@ export interface ResourceBindings {
   /** The variable and value naming the signing secret (an ARN in AWS, a file locally). */
   readonly signingSecret: { readonly variable: string; readonly value: string };
   readonly gradingQueueUrl: string;
+  readonly webhookQueueUrl: string;
   /** Absent locally, where the runner is a process of the worker's. */
   readonly runnerFunctionName?: string;
 }
@@ -123,6 +145,7 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'SIGNING_SECRET_ARN',
   'SIGNING_SECRET_FILE',
   'GRADING_QUEUE_URL',
+  'WEBHOOK_QUEUE_URL',
   'GRADING_RUNNER_FUNCTION',
   FUNCTION_VARIABLE,
   ROUTE_VARIABLE,
@@ -136,6 +159,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   for (const key of access.data.keys()) environment[tables[key].environmentVariable] = bindings.tableName(key);
   if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
+  if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
   if (access.invokesRunner && bindings.runnerFunctionName) environment.GRADING_RUNNER_FUNCTION = bindings.runnerFunctionName;
   return environment;
 }

@@ -32,11 +32,13 @@ import {
   GRADING_RUNNER_FUNCTION,
   GRADING_WORKER_FUNCTION,
   NOT_FOUND_FUNCTION,
+  WEBHOOK_DELIVERY_FUNCTION,
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
 import { ApiFunction } from './api-function.ts';
 import type { DeploymentSettings } from './settings.ts';
+import { WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
   readonly settings: DeploymentSettings;
@@ -70,6 +72,8 @@ function functionDescription(name: FunctionName): string {
   switch (name) {
     case NOT_FOUND_FUNCTION:
       return 'Every request no route matches: "Endpoint not found." or "Method not allowed."';
+    case WEBHOOK_DELIVERY_FUNCTION:
+      return 'Per webhook-queue message: fans an event out to the course webhooks, or makes one signed delivery attempt';
     case GRADING_WORKER_FUNCTION:
       return 'Per grading-queue wake-up: grades the oldest queued job through the runner';
     case GRADING_RUNNER_FUNCTION:
@@ -97,6 +101,8 @@ export class CourseSubmissionStack extends Stack {
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
   readonly nightlySummaries: Schedule;
+  /** The webhook queue, its dead-letter queue and the delivery function's feed. */
+  readonly webhooks: WebhookDelivery;
   readonly api: HttpApi;
   /** Every alarm publishes here; the `alarmEmail` context subscribes an address. */
   readonly alarmTopic: Topic;
@@ -152,6 +158,7 @@ export class CourseSubmissionStack extends Stack {
       deadLetterQueue: { queue: this.gradingDeadLetterQueue, maxReceiveCount: GRADING_MAX_RECEIVES },
     });
 
+    this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
     const functions = new Map<FunctionName, ApiFunction>();
     for (const name of functionNames) functions.set(name, new ApiFunction(this, constructId(name), {
       handler: name,
@@ -169,6 +176,7 @@ export class CourseSubmissionStack extends Stack {
     worker.function.addEnvironment('GRADING_LEASE_SECONDS', String(WORKER_TIMEOUT.toSeconds()));
     if (settings.allowedGitHosts.length > 0) worker.function.addEnvironment('ALLOWED_GIT_HOSTS', settings.allowedGitHosts.join(','));
     worker.function.addEventSource(new SqsEventSource(this.gradingQueue, { batchSize: 1, reportBatchItemFailures: true }));
+    this.webhooks.connect({ delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: functions.get('create-webhook')! }, webhookSettings(this.node));
     this.functions = functions;
     const notFound = functions.get(NOT_FOUND_FUNCTION)!;
 
@@ -205,8 +213,8 @@ export class CourseSubmissionStack extends Stack {
             corsPreflight: {
               allowOrigins: [...settings.corsOrigins],
               allowMethods: [...new Set(routeKeys.map((key) => CorsHttpMethod[key.method]))],
-              allowHeaders: ['authorization', 'content-type', 'prefer'],
-              exposeHeaders: ['preference-applied', 'retry-after'],
+              allowHeaders: ['authorization', 'content-type', 'prefer', 'if-none-match'],
+              exposeHeaders: ['preference-applied', 'retry-after', 'etag'],
               maxAge: Duration.hours(1),
             },
           }
@@ -295,6 +303,7 @@ export class CourseSubmissionStack extends Stack {
       tableName: (key) => this.tables.get(key)!.tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
+      webhookQueueUrl: this.webhooks.queue.queueUrl,
       runnerFunctionName: runner.function.functionName,
     });
   }
@@ -324,6 +333,7 @@ export class CourseSubmissionStack extends Stack {
     if (access.sendsToGradingQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
+    if (access.publishesEvents) this.webhooks.grantPublish(role);
     if (access.invokesRunner) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runner.function.functionArn] }));
     }

@@ -5,6 +5,7 @@ import { localTableName } from './tables.ts';
 
 /** Locally, the grading queue is in-process; this is its "URL". */
 export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
+export const LOCAL_WEBHOOK_QUEUE_URL = 'local:webhook-queue';
 
 /**
  * The scope a local function runs in: exactly the resource variables its deployed function gets
@@ -16,6 +17,7 @@ export function localFunctionScope(name: FunctionName): FunctionScope {
     tableName: (key: TableKey) => localTableName(tables[key]),
     signingSecret: { variable: 'SIGNING_SECRET_FILE', value: process.env.SIGNING_SECRET_FILE ?? '' },
     gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
+    webhookQueueUrl: LOCAL_WEBHOOK_QUEUE_URL,
   });
   const dataGrants = new Map<string, ReadonlySet<string>>();
   for (const [key, actions] of functionAccess(name).data) dataGrants.set(localTableName(tables[key]), new Set(actions));

@@ -11,6 +11,7 @@ import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
+import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -22,6 +23,8 @@ export interface LocalApi {
   readonly url: string;
   /** The in-process grading queue feeding the worker function. */
   readonly gradingQueue: LocalGradingQueue;
+  /** The in-process webhook queue feeding the delivery function. */
+  readonly webhookQueue: LocalWebhookQueue;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ export interface LocalApi {
 export async function startLocalApi(options: { port: number; host?: string; log?: boolean; workers?: number }): Promise<LocalApi> {
   const handlers = await loadHandlers();
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
+  const webhookQueue = startLocalWebhookQueue();
   const server = createServer((request, response) => {
     const started = performance.now();
     void handle(request, handlers).then((result) => {
@@ -48,9 +52,11 @@ export async function startLocalApi(options: { port: number; host?: string; log?
   return {
     url: `http://localhost:${port}/api`,
     gradingQueue,
+    webhookQueue,
     close: async () => {
       await closeServer(server);
       await gradingQueue.stop();
+      await webhookQueue.stop();
     },
   };
 }

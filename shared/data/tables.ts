@@ -111,6 +111,30 @@ export const tables = {
     partitionKey: 'key',
     timeToLiveAttribute: 'expiresAt',
   },
+  /** Webhooks of each course: url, events, description (no secret). */
+  webhooks: {
+    id: 'Webhooks',
+    environmentVariable: 'WEBHOOKS_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'webhookId',
+  },
+  /**
+   * The signing secret of each webhook (`<courseId>#<webhookId>`), apart from the webhooks so that
+   * only registration, removal and delivery may read or write secrets.
+   */
+  webhookSecrets: {
+    id: 'WebhookSecrets',
+    environmentVariable: 'WEBHOOK_SECRETS_TABLE',
+    partitionKey: 'webhookKey',
+  },
+  /** Deliveries of each webhook (`<courseId>#<webhookId>`) by message id (time-ordered): payload, state, attempts; kept 30 days. */
+  webhookDeliveries: {
+    id: 'WebhookDeliveries',
+    environmentVariable: 'WEBHOOK_DELIVERIES_TABLE',
+    partitionKey: 'webhookKey',
+    sortKey: 'deliveryId',
+    timeToLiveAttribute: 'expiresAt',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const allTables: readonly TableDefinition[] = Object.values(tables);

@@ -7,6 +7,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
 import type { GradingResults } from '#shared/submissions/submission.ts';
+import { publishGradingOutcome } from '#shared/webhooks/publish.ts';
 import { limitBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
 import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
@@ -104,6 +105,7 @@ async function finish(
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([finishJob(job.ticket, state, job.lease), setVersionState(key, job.version, { ...update, activeResults }), ...also]);
+      await publishGradingOutcome(job, state, { points, message });
       return true;
     } catch (error) {
       const failed = failedConditions(error);

@@ -7,6 +7,7 @@
  * listed here. Light on purpose: the openapi function bundles it.
  */
 import { LIMIT_SETTING_RANGES, MAX_DOCUMENT_BYTES, gradeableTypes, repositoryTypes, syllabusBuckets } from '#shared/gradeables/gradeable.ts';
+import { DELIVERY_ID_PATTERN, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_COURSE, WEBHOOK_ID_PATTERN, webhookEvents } from '#shared/webhooks/webhook.ts';
 import type { RouteName } from './routes.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -28,8 +29,13 @@ export interface FailCase {
 /** A body field, read alike from JSON, url-encoded and multipart bodies. */
 export interface BodyField {
   readonly description: string;
-  /** `boolean`: JSON true/false or the strings `true`/`1`/`false`/`0` (any case of true/false). */
-  readonly type: 'string' | 'boolean' | 'scalar';
+  /**
+   * `boolean`: JSON true/false or the strings `true`/`1`/`false`/`0` (any case of true/false);
+   * `list`: a JSON array of strings, a repeated form field, or one comma-separated string.
+   */
+  readonly type: 'string' | 'boolean' | 'scalar' | 'list';
+  /** The values a `list` may hold. */
+  readonly values?: readonly string[];
   readonly required?: boolean;
   readonly maxLength?: number;
   readonly pattern?: string;
@@ -54,8 +60,10 @@ export interface RouteContract {
   readonly data: JsonSchema;
   /** This route's own fail messages (the shared ones are added from its access). */
   readonly fails: readonly FailCase[];
-  /** Answered as is, not in an envelope (the OpenAPI document). */
+  /** Answered as is, not in an envelope (the OpenAPI document, the reference page); failures still are envelopes. */
   readonly raw?: true;
+  /** The media types of a raw answer (default `application/json`). */
+  readonly rawMediaTypes?: readonly string[];
   readonly tag: Tag;
 }
 
@@ -66,7 +74,9 @@ export const tags = {
   Gradeables: 'Assignments as gradeable JSON.',
   Submissions: 'Submitting and autograding.',
   Summaries: 'Grade summaries (Rainbow Grades).',
-  Meta: 'This document.',
+  Webhooks:
+    'Grading notifications: HTTPS callbacks per course, signed by the Standard Webhooks scheme, retried with back-off; the events are described under Webhooks of this document.',
+  Meta: 'This document and the reference page.',
 } as const;
 export type Tag = keyof typeof tags;
 
@@ -80,6 +90,9 @@ export const pathParameters: Readonly<Record<string, Parameter>> = {
   course: { description: 'The course code (e.g. `sample`).', schema: { type: 'string', pattern: CODE_PATTERN } },
   gradeable_id: { description: 'The gradeable id.', schema: { type: 'string', pattern: GRADEABLE_ID_PATTERN } },
   user_id: { description: 'A user id.', schema: { type: 'string', pattern: USER_ID_PATTERN } },
+  webhook_id: { description: 'A webhook id (`wh_…`).', schema: { type: 'string', pattern: WEBHOOK_ID_PATTERN } },
+  delivery_id: { description: 'A delivery id (`msg_…`), also its `webhook-id` header.', schema: { type: 'string', pattern: DELIVERY_ID_PATTERN } },
+  asset: { description: 'A versioned asset name, as the reference page links it.', schema: { type: 'string' } },
 };
 
 const ref = (name: keyof typeof schemas): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -302,6 +315,43 @@ export const schemas = {
     },
   },
   ValidationProblem: object({ path: string, message: string }),
+  Webhook: object({
+    id: { type: 'string', pattern: WEBHOOK_ID_PATTERN },
+    url: { type: 'string', format: 'uri' },
+    events: { type: 'array', items: { type: 'string', enum: [...webhookEvents] } },
+    description: string,
+    created_at: dateTime,
+    created_by: string,
+  }),
+  WebhookDelivery: object({
+    id: { type: 'string', pattern: DELIVERY_ID_PATTERN, description: 'The message id: the `webhook-id` header of every attempt.' },
+    event: { type: 'string', enum: [...webhookEvents] },
+    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: '`failed`: every retry failed; replay it once the receiver works.' },
+    created_at: dateTime,
+    next_attempt_at: nullable(dateTime),
+    attempts: {
+      type: 'array',
+      items: object({
+        attempt: integer,
+        at: dateTime,
+        status: nullable({ type: 'integer', description: "The receiver's HTTP status; a 2xx is a success." }),
+        duration_ms: integer,
+        error: nullable({ type: 'string', description: 'Why there was no answer (refused, time-out, address).' }),
+        response: nullable({ type: 'string', description: "The start of the receiver's answer (200 characters)." }),
+      }),
+    },
+    payload: { $ref: '#/components/schemas/WebhookPayload' },
+  }),
+  WebhookPayload: {
+    type: 'object',
+    description: 'The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course.',
+    required: ['type', 'timestamp', 'data'],
+    properties: {
+      type: { type: 'string', enum: [...webhookEvents] },
+      timestamp: dateTime,
+      data: { type: 'object', required: ['term', 'course'], properties: { term: string, course: string }, additionalProperties: true },
+    },
+  },
 } as const satisfies Record<string, JsonSchema>;
 
 const loginFields: Record<string, BodyField> = {
@@ -322,6 +372,7 @@ const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not 
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 const notSameUser: FailCase = { status: 400, message: 'API key and specified user_id are not for the same user.' };
 const noGradedGradeable: FailCase = { status: 404, message: 'Graded gradeable for user with id {user_id} does not exist' };
+const webhookNotFound: FailCase = { status: 404, message: 'No webhook {webhook_id} in this course.' };
 
 export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
@@ -484,10 +535,85 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 404, message: 'No grade summary for {user_id} yet.' },
     ],
   },
+  'create-webhook': {
+    tag: 'Webhooks',
+    body: {
+      fields: {
+        url: {
+          type: 'string',
+          required: true,
+          maxLength: MAX_URL_LENGTH,
+          format: 'uri',
+          description:
+            'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
+        },
+        events: { type: 'list', required: true, values: webhookEvents, description: `The events to receive: ${webhookEvents.join(', ')}.` },
+        description: { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH, description: 'What the webhook is for.' },
+      },
+    },
+    data: {
+      allOf: [
+        ref('Webhook'),
+        {
+          type: 'object',
+          required: ['secret'],
+          properties: {
+            secret: {
+              type: 'string',
+              pattern: '^whsec_',
+              description: 'The signing secret (Standard Webhooks `whsec_` format), shown only in this answer: keep it to verify the `webhook-signature` header.',
+            },
+          },
+        },
+      ],
+    },
+    fails: [
+      { status: 400, message: 'A webhook needs a url and events.' },
+      { status: 400, message: 'The url must be an absolute https:// URL.' },
+      { status: 400, message: 'The url may not contain a user name or password.' },
+      { status: 400, message: 'The host {host} could not be found.' },
+      { status: 400, message: "The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses." },
+      { status: 400, message: 'Unknown event {event}. Events: {events}.' },
+      { status: 400, message: 'The field events must be a list of event names.' },
+      { status: 409, message: `A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.` },
+      ...fieldFails('url', 'description'),
+    ],
+  },
+  'list-webhooks': { tag: 'Webhooks', data: { type: 'array', items: ref('Webhook') }, fails: [] },
+  'delete-webhook': { tag: 'Webhooks', data: { type: 'null' }, fails: [webhookNotFound] },
+  'list-webhook-deliveries': {
+    tag: 'Webhooks',
+    query: { state: { description: 'Only deliveries in this state (`failed`: those kept for replay).', schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] } } },
+    data: { type: 'array', maxItems: 100, items: ref('WebhookDelivery'), description: 'The newest 100 first.' },
+    fails: [webhookNotFound, { status: 400, message: 'The state must be pending, delivered or failed.' }],
+  },
+  'replay-webhook-delivery': {
+    tag: 'Webhooks',
+    data: ref('WebhookDelivery'),
+    fails: [
+      webhookNotFound,
+      { status: 404, message: 'No delivery {delivery_id} of this webhook.' },
+      { status: 409, message: 'This delivery is still being attempted; it can be replayed once it is delivered or has failed.' },
+    ],
+  },
   openapi: {
     tag: 'Meta',
     raw: true,
     data: { type: 'object', description: 'This OpenAPI 3.1 document, as is (no envelope).' },
     fails: [],
+  },
+  'api-docs': {
+    tag: 'Meta',
+    raw: true,
+    rawMediaTypes: ['text/html'],
+    data: { type: 'string', description: 'The reference page (Swagger UI, served from this API: it loads nothing from elsewhere).' },
+    fails: [],
+  },
+  'api-docs-asset': {
+    tag: 'Meta',
+    raw: true,
+    rawMediaTypes: ['text/javascript', 'text/css'],
+    data: { type: 'string', description: 'The asset, gzip-compressed when the request accepts it.' },
+    fails: [{ status: 404, message: 'Endpoint not found.' }],
   },
 };

@@ -3,8 +3,9 @@ import { maxBodyBytes } from '#shared/config.ts';
 import type { ItemRefs, LoadedItems } from '#shared/data/items.ts';
 import { authenticate, type ReadScope } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
+import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
-import { routes, type Access, type RouteName } from './routes.ts';
+import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, RequestBody } from './types.ts';
 
@@ -38,14 +39,17 @@ export interface EndpointDefinition<A extends Access, Refs extends ItemRefs> {
 
 /**
  * Builds the Lambda handler of a route from the one shared middy stack: envelope and error
- * mapping, the token check with the declared reads, and body parsing.
+ * mapping, the token check with the declared reads, and body parsing; routes with `etag` answer
+ * conditional requests.
  */
 export function endpoint<const Name extends RouteName, Refs extends ItemRefs = Record<never, never>>(
   name: Name,
   definition: EndpointDefinition<(typeof routes)[Name]['access'], Refs>,
 ) {
   const { access } = routes[name];
-  return middy<ApiEvent, ApiResult, Error, ApiContext>()
+  const stack = middy<ApiEvent, ApiResult, Error, ApiContext>();
+  if ((routes[name] as RouteDefinition).etag) stack.use(conditional());
+  return stack
     .use(envelope())
     .use(authenticate(access, definition.reads))
     .use(body({ maxBytes: maxBodyBytes() }))

@@ -15,6 +15,7 @@ import {
   unsupportedMediaType,
 } from './failures.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +60,7 @@ const ACCESS_TEXT: Record<Access, string> = {
 export function failsOf(name: RouteName): FailCase[] {
   const route = routes[name] as RouteDefinition;
   const own = contract[name];
-  if (own.raw) return [];
+  if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
   if (route.access.startsWith('course:')) fails.push({ status: 404, message: COURSE_NOT_FOUND });
@@ -99,6 +100,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
     servers: [{ url: options.serverUrl ?? 'http://localhost:3000', description: 'The API (paths start with /api)' }],
     tags: Object.entries(tags).map(([tag, description]) => ({ name: tag, description })),
     paths,
+    webhooks: webhookOperations(),
     components: {
       schemas: {
         ...schemas,
@@ -120,6 +122,13 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
         },
       },
       parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent).',
+          schema: { type: 'string' },
+        },
         Prefer: {
           name: 'Prefer',
           in: 'header',
@@ -136,8 +145,13 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
         },
         'Retry-After': { description: 'Seconds until logins for this user id are accepted again.', schema: { type: 'integer', minimum: 1 } },
         'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+        ETag: { description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.', schema: { type: 'string' } },
       },
       responses: {
+        NotModified: {
+          description: 'Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it.',
+          headers: { ETag: { $ref: '#/components/headers/ETag' } },
+        },
         Error: {
           description: httpStatuses[500],
           headers: { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } },
@@ -172,6 +186,10 @@ function infoDescription(): string {
     `Bodies are at most ${bodyTooLarge(maxBodyBytes()).message.split(' ').at(-1)} (\`MAX_BODY_BYTES\`).`,
     '',
     'Authenticated routes take the token as `Authorization: <token>` or `Authorization: Bearer <token>`.',
+    '',
+    'Polling: `values` and `attempts` answer with an `ETag`; send it back as `If-None-Match` and an unchanged answer comes as `304 Not Modified`, without a body.',
+    '',
+    'Webhooks: instructors register HTTPS URLs per course for the events under **Webhooks**; each request is signed by the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret shown at registration, and retried with back-off until the receiver answers 2xx.',
   ].join('\n');
 }
 
@@ -184,6 +202,7 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
   });
   for (const [parameter, definition] of Object.entries(own.query ?? {})) parameters.push({ name: parameter, in: 'query', required: false, ...definition });
   for (const [header, definition] of Object.entries(own.headers ?? {})) parameters.push({ name: header, in: 'header', required: false, ...definition });
+  if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
 
   const alias = aliasIndex > 0 ? ` Also served at ${route.path}.` : '';
@@ -198,7 +217,7 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
   };
   const body = requestBody(own);
   if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
-  result.responses = own.raw ? rawResponses(own) : responses(name, own);
+  result.responses = own.raw ? rawResponses(name, own) : responses(name, own, route.etag === true);
   return result;
 }
 
@@ -222,6 +241,12 @@ function fieldSchema(field: BodyField, encoding: 'json' | 'form'): JsonSchema {
     return encoding === 'json'
       ? { ...description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] }
       : { ...description, ...strings };
+  }
+  if (field.type === 'list') {
+    const item = { type: 'string', ...(field.values ? { enum: [...field.values] } : {}) };
+    return encoding === 'json'
+      ? { ...description, anyOf: [{ type: 'array', items: item, minItems: 1 }, { type: 'string', description: 'Comma-separated.' }] }
+      : { ...description, type: 'string', description: `${field.description} Comma-separated, or the field repeated.` };
   }
   if (field.type === 'scalar') {
     return encoding === 'json' ? { ...description, type: ['string', 'number', 'boolean'], minLength: 1 } : { ...description, type: 'string', minLength: 1 };
@@ -253,7 +278,7 @@ function requestBody(own: RouteContract): Json | undefined {
 
 const preferenceApplied = { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } };
 
-function responses(name: RouteName, own: RouteContract): Json {
+function responses(name: RouteName, own: RouteContract, etag: boolean): Json {
   const fails = failsOf(name);
   const success: JsonSchema = {
     type: 'object',
@@ -265,7 +290,7 @@ function responses(name: RouteName, own: RouteContract): Json {
     200: {
       description:
         'Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only.',
-      headers: preferenceApplied,
+      headers: etag ? { ...preferenceApplied, ETag: { $ref: '#/components/headers/ETag' } } : preferenceApplied,
       content: {
         'application/json': {
           schema: { oneOf: [success, { $ref: '#/components/schemas/FailEnvelope' }, { $ref: '#/components/schemas/ErrorEnvelope' }] },
@@ -273,6 +298,15 @@ function responses(name: RouteName, own: RouteContract): Json {
       },
     },
   };
+  if (etag) result[304] = { $ref: '#/components/responses/NotModified' };
+  Object.assign(result, failResponses(fails));
+  result[500] = { $ref: '#/components/responses/Error' };
+  return result;
+}
+
+/** One response per status of the fail cases, listing their messages. */
+function failResponses(fails: readonly FailCase[]): Json {
+  const result: Json = {};
   const statuses = [...new Set(fails.map((fail) => fail.status))].sort((a, b) => a - b);
   for (const status of statuses) {
     const cases = fails.filter((fail) => fail.status === status);
@@ -304,10 +338,89 @@ function responses(name: RouteName, own: RouteContract): Json {
       },
     };
   }
-  result[500] = { $ref: '#/components/responses/Error' };
   return result;
 }
 
-function rawResponses(own: RouteContract): Json {
-  return { 200: { description: 'The document, as is.', content: { 'application/json': { schema: own.data } } } };
+function rawResponses(name: RouteName, own: RouteContract): Json {
+  const content = Object.fromEntries((own.rawMediaTypes ?? ['application/json']).map((type) => [type, { schema: own.data }]));
+  return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(failsOf(name)) };
+}
+
+/** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */
+function webhookOperations(): Json {
+  const events: Record<WebhookEventType, { summary: string; data: JsonSchema }> = {
+    'submission.graded': {
+      summary: 'A version was graded (its results are in `values` and `attempts`).',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message'],
+        properties: {
+          term: { type: 'string' },
+          course: { type: 'string' },
+          gradeable_id: { type: 'string' },
+          owner_id: { type: 'string', description: 'The student, or the team on team gradeables.' },
+          version: { type: 'integer' },
+          points: { type: 'number', description: 'The points students see (hidden test cases left out).' },
+          message: { type: 'null' },
+        },
+      },
+    },
+    'submission.failed': {
+      summary: 'Grading a version failed for good (a message says why; submitting again starts over).',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message'],
+        properties: {
+          term: { type: 'string' },
+          course: { type: 'string' },
+          gradeable_id: { type: 'string' },
+          owner_id: { type: 'string' },
+          version: { type: 'integer' },
+          points: { type: 'number', const: 0 },
+          message: { type: 'string' },
+        },
+      },
+    },
+    'summaries.generated': {
+      summary: "A new generation of the course's grade summaries is current (on request or nightly).",
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'summaries', 'generated_at', 'generation'],
+        properties: { term: { type: 'string' }, course: { type: 'string' }, summaries: { type: 'integer' }, generated_at: { type: 'string', format: 'date-time' }, generation: { type: 'string' } },
+      },
+    },
+  };
+  const header = (description: string) => ({ in: 'header', required: true, description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    Object.entries(events).map(([type, event]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook-${type}`,
+          summary: event.summary,
+          description:
+            'Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook\'s secret. ' +
+            'Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. ' +
+            'The same message may arrive more than once: `webhook-id` tells repeats apart.',
+          tags: ['Webhooks'],
+          // The receiver checks the signature, not a token of this API.
+          security: [],
+          parameters: [
+            { name: 'webhook-id', ...header('The message id (`msg_…`), the same on every attempt.') },
+            { name: 'webhook-timestamp', ...header('When this attempt was sent, in seconds since 1970.') },
+            { name: 'webhook-signature', ...header('`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`).') },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { allOf: [{ $ref: '#/components/schemas/WebhookPayload' }, { type: 'object', properties: { type: { const: type }, data: event.data } }] },
+              },
+            },
+          },
+          responses: { 200: { description: 'Received (any 2xx).' } },
+        },
+      },
+    ]),
+  );
 }

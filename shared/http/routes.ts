@@ -54,6 +54,10 @@ export interface RouteDefinition {
   readonly data?: DataUse;
   /** `send`: the handler wakes the grading workers (SQS SendMessage on the grading queue). */
   readonly queue?: 'send';
+  /** `publish`: the handler publishes webhook events (SQS SendMessage on the webhook queue). */
+  readonly events?: 'publish';
+  /** The success answer carries a strong ETag; a request whose If-None-Match matches it gets 304 Not Modified. */
+  readonly etag?: true;
 }
 
 export const routes = {
@@ -171,6 +175,7 @@ export const routes = {
     access: 'course:member',
     summary: "Submission and autograding state of the caller's (or, for staff, user_id's) active version.",
     data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
+    etag: true,
   },
   'gradeable-attempts': {
     method: 'GET',
@@ -178,6 +183,7 @@ export const routes = {
     access: 'course:member',
     summary: "The caller's (or, for staff, user_id's) versions, newest first.",
     data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
+    etag: true,
   },
   'generate-summaries': {
     method: 'POST',
@@ -194,6 +200,7 @@ export const routes = {
       submissions: ['Query'],
       teams: ['Query'],
     },
+    events: 'publish',
   },
   'list-summaries': {
     method: 'GET',
@@ -211,11 +218,59 @@ export const routes = {
     summary: "One user's grade summary: instructors any, students their own.",
     data: { summaries: ['BatchGetItem'] },
   },
+  'create-webhook': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/webhooks',
+    access: 'course:instructor',
+    summary: 'Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.',
+    data: { webhooks: ['Query', 'PutItem'], webhookSecrets: ['PutItem'] },
+  },
+  'list-webhooks': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/webhooks',
+    access: 'course:instructor',
+    summary: "The course's webhooks (without their secrets).",
+    data: { webhooks: ['Query'] },
+  },
+  'delete-webhook': {
+    method: 'DELETE',
+    path: '/api/{semester}/{course}/webhooks/{webhook_id}',
+    access: 'course:instructor',
+    summary: 'Remove a webhook and its secret; nothing more is delivered to it.',
+    data: { webhooks: ['DeleteItem'], webhookSecrets: ['DeleteItem'] },
+  },
+  'list-webhook-deliveries': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries',
+    access: 'course:instructor',
+    summary: "A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).",
+    data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['Query'] },
+  },
+  'replay-webhook-delivery': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
+    access: 'course:instructor',
+    summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
+    data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
+    events: 'publish',
+  },
   openapi: {
     method: 'GET',
     path: '/api/openapi.json',
     access: 'public',
     summary: 'This API as an OpenAPI 3.1 document (served as is, not in an envelope).',
+  },
+  'api-docs': {
+    method: 'GET',
+    path: '/api/docs',
+    access: 'public',
+    summary: 'This API’s reference page (HTML), rendered from the OpenAPI document, with "try it" calls against this server.',
+  },
+  'api-docs-asset': {
+    method: 'GET',
+    path: '/api/docs/{asset}',
+    access: 'public',
+    summary: 'The reference page’s script and style sheet (versioned names, cached for a year).',
   },
 } as const satisfies Record<string, RouteDefinition>;
 

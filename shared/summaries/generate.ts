@@ -9,6 +9,7 @@ import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import { logger } from '#shared/logger.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
+import { publishSummariesGenerated } from '#shared/webhooks/publish.ts';
 import { releasedGradeables, userSummary } from './summary.ts';
 
 export interface GenerationReport {
@@ -72,7 +73,9 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
       logger.warn({ message: 'Could not remove an old summary generation', course: `${course.term}/${course.course}`, generation: previous.generation, error: error as Error }),
     );
   }
-  return { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
+  const report = { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
+  await publishSummariesGenerated(course, report);
+  return report;
 }
 
 export interface NightlyReport {

@@ -5,6 +5,8 @@
  * route without a row here.
  */
 
+import { swaggerUi } from '#shared/docs/swagger-ui-manifest.generated.ts';
+
 /** Who calls. `outsider` holds a valid token of a user who is in no course. */
 export const personas = [
   'anonymous',
@@ -43,6 +45,11 @@ export interface MatrixWorld {
   readonly login: { readonly user_id: string; readonly password: string };
   /** A fresh code each call (course, term and gradeable ids of writing routes). */
   readonly unique: (prefix: string) => string;
+  /** A webhook receiver URL registration accepts (on loopback, allowed by WEBHOOK_ALLOWED_HOSTS; nothing is delivered). */
+  readonly webhookUrl: string;
+  /** A webhook of the course, and one that only the instructor's DELETE removes. */
+  readonly webhookId: string;
+  readonly doomedWebhookId: string;
 }
 
 export interface MatrixRequest {
@@ -188,7 +195,34 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
+  'create-webhook': {
+    cases: [
+      {
+        variation: 'a receiver for failed gradings',
+        request: (world) => ({ body: { url: world.webhookUrl, events: ['submission.failed'] } }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'list-webhooks': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'delete-webhook': {
+    cases: [{ variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.doomedWebhookId } }), expect: instructorOnly }],
+  },
+  'list-webhook-deliveries': {
+    cases: [{ variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.webhookId } }), expect: instructorOnly }],
+  },
+  'replay-webhook-delivery': {
+    cases: [
+      {
+        variation: 'a delivery that does not exist',
+        request: (world) => ({ params: { webhook_id: world.webhookId, delivery_id: 'msg_000000000000000000000' } }),
+        expect: { ...instructorOnly, instructor: fail('No delivery msg_000000000000000000000 of this webhook.', 404) },
+      },
+    ],
+  },
   openapi: { optional: true, cases: [{ variation: 'the document', request: () => ({}), expect: everyone(A) }] },
+  'api-docs': { cases: [{ variation: 'the reference page', request: () => ({}), expect: everyone(A) }] },
+  'api-docs-asset': { cases: [{ variation: 'its script', request: () => ({ params: { asset: swaggerUi.script } }), expect: everyone(A) }] },
 };
 
 /** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeKeys, routes, type RouteKey } from '#shared/http/routes.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
@@ -14,7 +14,11 @@ let tokens: Record<MatrixPersona, Record<string, string>>;
 const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
+/** Port 9 (discard) on loopback: registration accepts it once allowed; nothing ever listens or is delivered. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/matrix';
+
 beforeAll(async () => {
+  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
   api = await startTestApi({ workers: 0 });
   course = await createCourseWorld(api);
   const [outsider, login] = await Promise.all([createUser('user', 'outsider'), createUser('user', 'login')]);
@@ -32,6 +36,12 @@ beforeAll(async () => {
   const futureGradeable = uniqueCode('future');
   await upload(openGradeable, { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
   await upload(futureGradeable, { ta_view_start_date: iso(-1), submission_open_date: iso(1), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
+  const webhook = async () => {
+    const answer = await api.postJson(`/${term}/${code}/webhooks`, { url: WEBHOOK_URL, events: ['submission.failed'] }, course.tokens.instructor);
+    expect(answer.json.status, answer.text).toBe('success');
+    return answer.json.data.id as string;
+  };
+  const [webhookId, doomedWebhookId] = [await webhook(), await webhook()];
   const summaries = await api.postJson(`/${term}/${code}/reports/summaries`, {}, course.tokens.instructor);
   expect(summaries.json.status, summaries.text).toBe('success');
 
@@ -49,10 +59,16 @@ beforeAll(async () => {
     futureGradeable,
     login: { user_id: login.userId, password: login.password },
     unique: (prefix) => uniqueCode(prefix),
+    webhookUrl: WEBHOOK_URL,
+    webhookId,
+    doomedWebhookId,
   };
   tokens = { ...course.tokens, outsider: { Authorization: outsiderToken } } as Record<MatrixPersona, Record<string, string>>;
 }, 120_000);
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  vi.unstubAllEnvs();
+});
 
 function urlOf(key: RouteKey, params: Record<string, string>, query: Record<string, string> | undefined): string {
   const filled = { semester: world.term, course: world.course, ...params };

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { swaggerUi } from '#shared/docs/swagger-ui-manifest.generated.ts';
 import { routeKeys, type RouteKey } from '#shared/http/routes.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
@@ -19,6 +20,9 @@ let world: CourseWorld;
 let gradeable: string;
 let logoutUser: TestUser;
 let logoutToken: string;
+let webhookId: string;
+/** Port 9 (discard) on loopback, allowed for the test: webhooks register, and nothing is ever delivered. */
+const WEBHOOK_URL = 'http://127.0.0.1:9/hostile';
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 30);
 // Any write into Object.prototype (by the service or by this test) fails loudly instead of
 // silently changing every object in the process.
@@ -28,10 +32,14 @@ const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
+  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   logoutUser = await createUser('user', 'logout');
   logoutToken = await login(logoutUser);
+  const webhook = await api.postJson(`/${world.course.term}/${world.course.course}/webhooks`, { url: WEBHOOK_URL, events: 'submission.failed' }, world.tokens.instructor);
+  expect(webhook.json.status, webhook.text).toBe('success');
+  webhookId = webhook.json.data.id;
   gradeable = uniqueCode('hw');
   const answer = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
@@ -44,7 +52,10 @@ beforeAll(async () => {
   );
   expect(answer.json.status, answer.text).toBe('success');
 }, 120_000);
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  vi.unstubAllEnvs();
+});
 
 async function login(user: TestUser): Promise<string> {
   return (await api.postJson('/token', { user_id: user.userId, password: user.password })).json.data.token;
@@ -89,7 +100,7 @@ const headerText = fc.oneof(
 const FIELDS = [
   'user_id', 'password', 'course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title',
   'copy_gradeables', 'term_id', 'term_name', 'start_date', 'end_date', 'id', 'title', 'type', 'vcs', 'dates', 'rubric', 'autograding',
-  'vcs_checkout', 'git_repo_id', 'syllabus_bucket', 'team_gradeable',
+  'vcs_checkout', 'git_repo_id', 'syllabus_bucket', 'team_gradeable', 'url', 'events', 'description',
 ];
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
 const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
@@ -158,6 +169,8 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { term_id: uniqueCode('ft'), term_name: 'Fuzz term', start_date: '2027-01-10', end_date: '2027-05-10' };
     case 'upload-gradeable':
       return { id: uniqueCode('fz'), title: 'Fuzz', type: 'Electronic File', syllabus_bucket: 'homework', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' }, dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' }, rubric: [], autograding: { test_cases: [{ name: 'a', command: 'true' }] } };
+    case 'create-webhook':
+      return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
     case 'submit-vcs':
       return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
     default:
@@ -227,7 +240,15 @@ function withinGatewayLimits(request: HostileRequest): boolean {
 }
 
 function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
-  const valid: Record<string, string> = { semester: world.course.term, course: world.course.course, gradeable_id: gradeable, user_id: world.users.student.userId };
+  const valid: Record<string, string> = {
+    semester: world.course.term,
+    course: world.course.course,
+    gradeable_id: gradeable,
+    user_id: world.users.student.userId,
+    webhook_id: webhookId,
+    delivery_id: 'msg_000000000000000000000',
+    asset: swaggerUi.script,
+  };
   const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const path = fc.tuple(...names.map((name) => segment(valid[name] ?? 'x'))).map((values) => {
     let i = 0;
@@ -297,6 +318,8 @@ async function send(request: HostileRequest, preferHttpStatus: boolean) {
 
 /** Asserts the answer is a well-formed envelope with the right status; returns its status. */
 function checkEnvelope(answer: { status: number; headers: Headers; text: string }, preferHttpStatus: boolean, where: string): string {
+  // The reference page and its assets are served as themselves (their failures are envelopes).
+  if (where.startsWith('GET /api/docs') && answer.status === 200 && /^text\/(html|javascript|css)/.test(answer.headers.get('content-type') ?? '')) return 'success';
   expect(answer.headers.get('content-type'), where).toMatch(/^application\/json/);
   let json: Record<string, unknown>;
   try {

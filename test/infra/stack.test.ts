@@ -49,6 +49,7 @@ function resourceName(resource: Record<string, any>): string {
     if (tableKeyById.has(id)) return tableKeyById.get(id)!;
     if (id === logicalId(synth.stack.signingSecret)) return 'signingSecret';
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
+    if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
     const fn = [...synth.stack.functions].find(([, f]) => logicalId(f.function) === id);
     if (fn) return fn[0];
     throw new Error(`Unexpected resource ${id}`);
@@ -121,10 +122,24 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem courses',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'summaries'].map((table) => `dynamodb:Query ${table}`),
     'dynamodb:BatchWriteItem summaries',
+    'sqs:SendMessage webhookQueue',
   ],
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
   'user-summary': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
+  'create-webhook': [...COURSE_CHECK, 'dynamodb:Query webhooks', 'dynamodb:PutItem webhooks', 'dynamodb:PutItem webhookSecrets'],
+  'list-webhooks': [...COURSE_CHECK, 'dynamodb:Query webhooks'],
+  'delete-webhook': [...COURSE_CHECK, 'dynamodb:DeleteItem webhooks', 'dynamodb:DeleteItem webhookSecrets'],
+  'list-webhook-deliveries': [...COURSE_CHECK, 'dynamodb:BatchGetItem webhooks', 'dynamodb:Query webhookDeliveries'],
+  'replay-webhook-delivery': [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem webhooks',
+    'dynamodb:BatchGetItem webhookDeliveries',
+    'dynamodb:UpdateItem webhookDeliveries',
+    'sqs:SendMessage webhookQueue',
+  ],
   openapi: [],
+  'api-docs': [],
+  'api-docs-asset': [],
   'not-found': [],
   'grading-worker': [
     'dynamodb:BatchGetItem gradeables',
@@ -133,11 +148,21 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
     'dynamodb:UpdateItem submissions',
+    'sqs:SendMessage webhookQueue',
     'lambda:InvokeFunction grading-runner',
     // The event source mapping's: Lambda polls the queue as the worker.
     ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} gradingQueue`),
   ],
   'grading-runner': [],
+  'webhook-delivery': [
+    'dynamodb:Query webhooks',
+    'dynamodb:BatchGetItem webhooks',
+    'dynamodb:BatchGetItem webhookSecrets',
+    ...['BatchGetItem', 'PutItem', 'UpdateItem'].map((action) => `dynamodb:${action} webhookDeliveries`),
+    'sqs:SendMessage webhookQueue',
+    // The event source mapping's: Lambda polls the queue as the delivery function.
+    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} webhookQueue`),
+  ],
 };
 
 /** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
@@ -150,7 +175,7 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
 
 describe('functions', () => {
   it('has one function per route-table entry plus the $default one and the grading worker and runner', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 1);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
@@ -348,6 +373,7 @@ describe('least privilege', () => {
       }
       if (used.has('signingSecret')) expected.SIGNING_SECRET_ARN = { Ref: logicalId(synth.stack.signingSecret) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue')) expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
+      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue')) expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
       if (used.has('grading-runner')) expected.GRADING_RUNNER_FUNCTION = { Ref: functionId('grading-runner') };
       const resourceVariables = Object.fromEntries(
         Object.entries(variables).filter(([variable]) => RESOURCE_VARIABLES.has(variable) && variable !== 'API_ROUTE'),
@@ -404,7 +430,8 @@ describe('grading queue', () => {
   const deadLetterId = () => logicalId(synth.stack.gradingDeadLetterQueue);
 
   it('moves a wake-up received 3 times to a dead-letter queue; both encrypted, TLS only', () => {
-    expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual([queueId(), deadLetterId()].sort());
+    const webhookQueues = [synth.stack.webhooks.queue, synth.stack.webhooks.deadLetterQueue].map(logicalId);
+    expect(ofType('AWS::SQS::Queue').map(([id]) => id).filter((id) => !webhookQueues.includes(id)).sort()).toEqual([queueId(), deadLetterId()].sort());
     expect(synth.resources[queueId()]!.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(deadLetterId()),
       maxReceiveCount: 3,
@@ -426,7 +453,7 @@ describe('grading queue', () => {
   });
 
   it('feeds the worker one wake-up at a time, reporting failures per message', () => {
-    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId());
     expect(mappings).toHaveLength(1);
     expect(mappings[0]![1].Properties).toEqual({
       EventSourceArn: getAtt(queueId()),

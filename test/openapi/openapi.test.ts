@@ -124,9 +124,22 @@ describe('the OpenAPI document', () => {
 
     const used = new Set<string>();
     for (const item of Object.values(document.paths) as Json[]) for (const operation of Object.values(item)) for (const status of Object.keys(operation.responses)) used.add(status);
-    for (const status of used) expect(status === '200' || status in httpStatuses, status).toBe(true);
+    for (const status of used) expect(status === '200' || status === '304' || status in httpStatuses, status).toBe(true);
     for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429', '500']) expect(used, status).toContain(status);
     expect(document.components.parameters.Prefer.description).toContain('405');
+
+    // Cheap polling: values and attempts take If-None-Match and may answer 304 with their ETag.
+    for (const path of ['/api/{semester}/{course}/gradeable/{gradeable_id}/values', '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts']) {
+      const operation = document.paths[path].get;
+      expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/IfNoneMatch' });
+      expect(operation.responses[200].headers).toHaveProperty('ETag');
+      expect(operation.responses[304]).toEqual({ $ref: '#/components/responses/NotModified' });
+    }
+    expect(document.paths['/api/me'].get.responses[304]).toBeUndefined();
+    // The requests webhooks receive, one per event.
+    expect(Object.keys(document.webhooks)).toEqual(['submission.graded', 'submission.failed', 'summaries.generated']);
+    expect(document.webhooks['submission.graded'].post.parameters.map((parameter: Json) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(document.paths['/api/docs'].get.responses[200].content).toHaveProperty('text/html');
   });
 
   describe('linted by Redocly, offline', () => {
@@ -166,11 +179,14 @@ describe('the OpenAPI document', () => {
       const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}`);
       expect(report.totals.errors, problems.join('\n')).toBe(0);
       // Accepted: no license (each institution deploys its own copy); localhost is the default
-      // server (the served document names the host it was fetched from); the document route
-      // itself cannot fail.
+      // server (the served document names the host it was fetched from); the document and the
+      // reference page cannot fail; GET …/{gradeable_id}/download and DELETE …/webhooks/{webhook_id}
+      // share a shape but no method.
       expect(problems.sort()).toEqual([
         'warn info-license #/info',
+        'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1webhooks~1{webhook_id}',
         'warn no-server-example.com #/servers/0/url',
+        'warn operation-4xx-response #/paths/~1api~1docs/get/responses',
         'warn operation-4xx-response #/paths/~1api~1openapi.json/get/responses',
       ]);
       expect(await readFile(networkLog, 'utf8').catch(() => '')).toBe('');

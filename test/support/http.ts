@@ -3,7 +3,7 @@ import { startLocalApi, type LocalApi } from '#infra/local/server.ts';
 export interface Answer {
   readonly httpStatus: number;
   readonly headers: Headers;
-  /** The parsed envelope. */
+  /** The parsed envelope (empty for an answer that is not JSON: the reference page and its assets). */
   readonly json: { status: string; data?: any; message?: string; code?: string };
   readonly text: string;
 }
@@ -24,7 +24,8 @@ export async function startTestApi(options: { workers?: number } = {}): Promise<
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await fetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
     const text = await response.text();
-    return { httpStatus: response.status, headers: response.headers, json: JSON.parse(text), text };
+    const isJson = /^application\/json/.test(response.headers.get('content-type') ?? 'application/json');
+    return { httpStatus: response.status, headers: response.headers, json: isJson && text !== '' ? JSON.parse(text) : {}, text };
   };
   return {
     url: server.url,

@@ -9,6 +9,7 @@ const bindings: ResourceBindings = {
   tableName: (key) => `deployed-${key}`,
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
   gradingQueueUrl: 'https://sqs/queue',
+  webhookQueueUrl: 'https://sqs/webhooks',
   runnerFunctionName: 'runner-fn',
 };
 

@@ -1,0 +1,92 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct, type Node } from 'constructs';
+import { retrySchedule } from '#shared/webhooks/settings.ts';
+import type { ApiFunction } from './api-function.ts';
+
+/** Receives of one message before it goes to the dead-letter queue (the delivery function failed each time). */
+export const WEBHOOK_MAX_RECEIVES = 5;
+/** Six times the delivery function's 25 s, as Lambda recommends for queues it polls. */
+const VISIBILITY_TIMEOUT = Duration.minutes(3);
+
+/** What varies between deployments, from CDK context. */
+export interface WebhookSettings {
+  /** `allowedWebhookHosts`: hosts (`host` or `host:port`) webhooks may reach although private, and over http. */
+  readonly allowedHosts: readonly string[];
+  /** `webhookRetrySchedule`: seconds before each retry, a comma list (default 5,300,1800,7200). */
+  readonly retrySchedule?: string;
+}
+
+export function webhookSettings(node: Node): WebhookSettings {
+  const hosts = node.tryGetContext('allowedWebhookHosts') as unknown;
+  const list = hosts === undefined || hosts === null ? [] : Array.isArray(hosts) ? hosts.map(String) : String(hosts).split(',');
+  const allowedHosts = list.map((host) => host.trim()).filter((host) => host !== '');
+  for (const host of allowedHosts) {
+    if (!/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host)) {
+      throw new Error(`Context "allowedWebhookHosts" takes hosts like hooks.example.edu or 10.0.0.5:8080, not "${host}"`);
+    }
+  }
+  const schedule = node.tryGetContext('webhookRetrySchedule') as unknown;
+  if (schedule === undefined || schedule === null || schedule === '') return { allowedHosts };
+  const text = Array.isArray(schedule) ? schedule.join(',') : String(schedule);
+  const { problem } = retrySchedule(text);
+  if (problem) throw new Error(`Context "webhookRetrySchedule" takes a comma list of at most 20 delays in seconds, not "${text}"`);
+  return { allowedHosts, retrySchedule: text };
+}
+
+/**
+ * Webhook delivery on the managed services: the webhook queue (events to fan out, attempts to make,
+ * each held back by its retry delay), its dead-letter queue with an alarm, and the delivery
+ * function fed by the queue. The functions that publish get SendMessage on the queue only.
+ */
+export class WebhookDelivery extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly deadLettersAlarm: Alarm;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // Messages only: deliveries, their payloads and attempts live in the deliveries table.
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: VISIBILITY_TIMEOUT,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
+    });
+    this.deadLettersAlarm = new Alarm(this, 'DeadLettersAlarm', {
+      alarmDescription:
+        `A webhook message failed ${WEBHOOK_MAX_RECEIVES} times (the delivery function crashed, or DynamoDB or SQS failed); ` +
+        'see the webhook-delivery logs. A receiver that answers errors does not land here: its deliveries end as failed, for replay.',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 0,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /** SendMessage on the webhook queue, nothing else. */
+  grantPublish(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }));
+  }
+
+  /**
+   * Feeds the delivery function one message at a time, and gives it and the registering function
+   * the deployment's settings.
+   */
+  connect(functions: { readonly delivery: ApiFunction; readonly register: ApiFunction }, settings: WebhookSettings): void {
+    functions.delivery.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
+    if (settings.retrySchedule) functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE', settings.retrySchedule);
+    if (settings.allowedHosts.length > 0) {
+      for (const target of [functions.delivery, functions.register]) target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS', settings.allowedHosts.join(','));
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { Course } from '#shared/courses/course.ts';
+import { deleteWebhook, deliveriesOf, putWebhook, restartDelivery, webhooksOf } from '#shared/data/webhooks.ts';
+import { conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+import { checkWebhookAddress } from './address.ts';
+import { deliveryRecord, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
+import { queueAttempt } from './deliver.ts';
+import { allowedWebhookHosts } from './settings.ts';
+import {
+  MAX_WEBHOOKS_PER_COURSE,
+  isDeliveryId,
+  isWebhookId,
+  newWebhookId,
+  newWebhookSecret,
+  webhookRecord,
+  webhookRequest,
+  type Webhook,
+} from './webhook.ts';
+
+/** Registers a webhook; the answer is the only place its secret is ever shown. */
+export async function registerWebhook(course: Course, userId: string, body: RequestBody, now = new Date()) {
+  const request = webhookRequest(body);
+  const check = await checkWebhookAddress(request.url, allowedWebhookHosts());
+  if (!check.ok) throw invalidInput(check.problem);
+  if ((await webhooksOf(course.term, course.course)).length >= MAX_WEBHOOKS_PER_COURSE) {
+    throw conflict(`A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.`);
+  }
+  const webhook: Webhook = {
+    term: course.term,
+    course: course.course,
+    webhookId: newWebhookId(),
+    url: request.url.href,
+    events: request.events,
+    description: request.description,
+    createdAt: now.toISOString(),
+    createdBy: userId,
+  };
+  const secret = newWebhookSecret();
+  await putWebhook(webhook, secret);
+  return { ...webhookRecord(webhook), secret };
+}
+
+export async function listWebhooks(course: Course) {
+  return (await webhooksOf(course.term, course.course)).map(webhookRecord);
+}
+
+export async function removeWebhook(course: Course, webhookId: string | undefined): Promise<null> {
+  if (!webhookId || !isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId))) throw webhookNotFound(webhookId);
+  return null;
+}
+
+export const webhookNotFound = (webhookId: string | undefined) => notFound(`No webhook ${(webhookId ?? '').slice(0, 64)} in this course.`);
+export const deliveryNotFound = (deliveryId: string | undefined) => notFound(`No delivery ${(deliveryId ?? '').slice(0, 64)} of this webhook.`);
+
+const DELIVERIES_SHOWN = 100;
+const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed'];
+
+export async function listDeliveries(course: Course, webhookId: string, state: string | undefined) {
+  if (state !== undefined && !(STATES as readonly string[]).includes(state)) throw invalidInput('The state must be pending, delivered or failed.');
+  const found = await deliveriesOf(course.term, course.course, webhookId, { limit: DELIVERIES_SHOWN, ...(state ? { state: state as DeliveryState } : {}) });
+  return found.map(deliveryRecord);
+}
+
+/** A new round of attempts for a finished delivery, queued at once. */
+export async function replayDelivery(delivery: Delivery, now = new Date()) {
+  const refusal = replayRefusal(delivery);
+  if (refusal) throw conflict(refusal);
+  const restarted = await restartDelivery(delivery, now);
+  if (!restarted) throw conflict(replayRefusal({ ...delivery, state: 'pending' })!);
+  await queueAttempt(restarted, now);
+  return deliveryRecord(restarted);
+}
+
+export { isDeliveryId, isWebhookId };

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { invalidInput } from '#shared/http/failures.ts';
+import { stringField } from '#shared/http/fields.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+
+/**
+ * Webhooks: instructors register an HTTPS URL per course for the events they want; each event is
+ * delivered as a Standard Webhooks message (https://www.standardwebhooks.com), signed with the
+ * webhook's own secret. These are the rules; shared/webhooks/deliver.ts does the delivering.
+ */
+export const webhookEvents = ['submission.graded', 'submission.failed', 'summaries.generated'] as const;
+export type WebhookEventType = (typeof webhookEvents)[number];
+
+export const MAX_WEBHOOKS_PER_COURSE = 10;
+export const MAX_URL_LENGTH = 2000;
+export const MAX_DESCRIPTION_LENGTH = 200;
+
+export const WEBHOOK_ID_PATTERN = '^wh_[A-Za-z0-9_-]{16}$';
+export const DELIVERY_ID_PATTERN = '^msg_[0-9a-z]{21}$';
+
+export interface Webhook {
+  readonly term: string;
+  readonly course: string;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly events: readonly WebhookEventType[];
+  readonly description: string;
+  readonly createdAt: string;
+  readonly createdBy: string;
+}
+
+/** What an instructor asks for; the URL is checked against the network rules separately. */
+export interface WebhookRequest {
+  readonly url: URL;
+  readonly events: readonly WebhookEventType[];
+  readonly description: string;
+}
+
+export const newWebhookId = (): string => `wh_${randomBytes(12).toString('base64url')}`;
+
+/** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * A message id that sorts by time (newest last): `msg_`, the time in milliseconds as 9 base-36
+ * digits, then 12 random ones. It is the delivery's id and the `webhook-id` header, the same on
+ * every attempt, so receivers can drop a message they have already handled.
+ */
+export function newMessageId(now = new Date()): string {
+  const random = Array.from(randomBytes(12), (byte) => (byte % 36).toString(36)).join('');
+  return `msg_${now.getTime().toString(36).padStart(9, '0')}${random}`;
+}
+
+export const isWebhookId = (value: string): boolean => new RegExp(WEBHOOK_ID_PATTERN).test(value);
+export const isDeliveryId = (value: string): boolean => new RegExp(DELIVERY_ID_PATTERN).test(value);
+
+/** The url, events and description of a registration body, or a failure naming the problem. */
+export function webhookRequest(body: RequestBody): WebhookRequest {
+  const url = stringField(body, 'url', { maxLength: MAX_URL_LENGTH })?.trim();
+  const description = stringField(body, 'description', { maxLength: MAX_DESCRIPTION_LENGTH }) ?? '';
+  if (!url || body.events === undefined || body.events === null || body.events === '') throw invalidInput('A webhook needs a url and events.');
+  return { url: webhookUrl(url), events: eventList(body.events), description };
+}
+
+function webhookUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalidInput('The url must be an absolute https:// URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidInput('The url must be an absolute https:// URL.');
+  if (url.username || url.password) throw invalidInput('The url may not contain a user name or password.');
+  url.hash = '';
+  return url;
+}
+
+/**
+ * Events as a JSON array, a repeated form field or one comma- or space-separated string; each must
+ * be known. Duplicates are dropped; the result is in the order of webhookEvents.
+ */
+export function eventList(value: unknown): WebhookEventType[] {
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length > 20 || items.some((item) => typeof item !== 'string')) throw invalidInput('The field events must be a list of event names.');
+  const names = (items as string[]).flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
+  for (const name of names) {
+    if (!(webhookEvents as readonly string[]).includes(name)) {
+      throw invalidInput(`Unknown event ${name.slice(0, 64)}. Events: ${webhookEvents.join(', ')}.`);
+    }
+  }
+  if (names.length === 0) throw invalidInput('A webhook needs a url and events.');
+  return webhookEvents.filter((event) => names.includes(event));
+}
+
+/** A webhook as the API shows it: never with its secret. */
+export function webhookRecord(webhook: Webhook) {
+  return {
+    id: webhook.webhookId,
+    url: webhook.url,
+    events: [...webhook.events],
+    description: webhook.description,
+    created_at: webhook.createdAt,
+    created_by: webhook.createdBy,
+  };
+}
+
+/** Something that happened in a course, as published to its webhooks. */
+export interface WebhookEvent {
+  /** The message id (see newMessageId). */
+  readonly id: string;
+  readonly type: WebhookEventType;
+  readonly timestamp: string;
+  readonly term: string;
+  readonly course: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The signed body: Standard Webhooks' `type`, `timestamp` and `data` (which names the course first). */
+export const eventPayload = (event: WebhookEvent): string =>
+  JSON.stringify({ type: event.type, timestamp: event.timestamp, data: { term: event.term, course: event.course, ...event.data } });
