@@ -6,10 +6,12 @@ import { fixtures } from '../grading/fixtures.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
- * No log line contains a token, a password or the signing secret: a full flow through the local
- * API (logins good and bad, course calls, a graded submission, an unexpected error) runs at log
+ * No log line contains a token, a password, the signing secret or a webhook secret: a full flow
+ * through the local API (logins good and bad, course calls, a graded submission notified to a
+ * webhook that fails once, an unexpected error) runs at log
  * level DEBUG while everything written to stdout and stderr is captured, then searched.
  */
 const captured: string[] = [];
@@ -27,6 +29,7 @@ const passwords = new Set<string>();
 let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
+let receiver: WebhookReceiver;
 
 /** Remembers every token an answer carries. */
 function remember(answer: Answer): Answer {
@@ -45,11 +48,15 @@ beforeAll(async () => {
   for (const headers of Object.values(world.tokens)) if (headers.Authorization) tokens.add(headers.Authorization);
   git = await startGitServer({ [`pass-${world.users.student.userId}`]: fixtures.pass! });
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  receiver = await startWebhookReceiver();
+  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
+  vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', '0.2');
 }, 60_000);
 
 afterAll(async () => {
   await api?.close();
   await git?.close();
+  await receiver?.close();
   vi.unstubAllEnvs();
   logger.setLogLevel('ERROR');
   process.stdout.write = originals.stdout;
@@ -112,6 +119,11 @@ describe('the logs of a full flow', () => {
     }, asInstructor);
     expect(upload.json.status, upload.text).toBe('success');
     expect((await api.get(`${base}/logs/download`, asInstructor)).json.status).toBe('success');
+    // A webhook for the grade (its secret is shown once, in this answer), answering 500 once.
+    const webhook = await api.postJson(`${base}/webhooks`, { url: `${receiver.url}/logs`, events: ['submission.graded'] }, asInstructor);
+    expect(webhook.json.status, webhook.text).toBe('success');
+    const webhookSecret = webhook.json.data.secret as string;
+    receiver.answer('/logs', [500]);
     const submit = () => api.postForm(`${base}/gradeable/logs/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, { ...asStudent, 'Idempotency-Key': randomUUID() });
     expect((await submit()).json.status).toBe('success');
     let values: Answer | undefined;
@@ -122,6 +134,7 @@ describe('the logs of a full flow', () => {
     }
     expect(values!.json.data).toMatchObject({ autograding_complete: true, total_points: 5 });
     expect((await api.get(`${base}/gradeable/logs/attempts`, asStudent)).json.status).toBe('success');
+    await receiver.waitFor('/logs', 2);
 
     // An unexpected error: the tables are gone for one authenticated request.
     const prefix = process.env.TABLE_PREFIX;
@@ -155,6 +168,8 @@ describe('the logs of a full flow', () => {
     }
     for (const password of passwords) look('a password', password);
     for (const secret of secrets) look('the signing secret', secret);
+    look('a webhook secret', webhookSecret);
+    look('a webhook secret', webhookSecret.replace(/^whsec_/, ''));
     expect(leaks).toEqual([]);
   }, 120_000);
 });
