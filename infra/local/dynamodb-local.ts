@@ -66,17 +66,26 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
 
 /**
  * Makes `folder` (created if missing) and everything in it readable by its owner only: folders
- * 0700, files without any group or other permission. Links are left alone.
+ * 0700, files without any group or other permission. Links are left alone, and so are entries
+ * that vanish meanwhile (DynamoDB Local's short-lived journal files).
  */
 export async function lockDataFolder(folder: string): Promise<void> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
+  const unlessGone = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  };
   async function lock(path: string): Promise<void> {
-    const info = await lstat(path);
+    const info = await lstat(path).catch(unlessGone);
+    if (!info) return;
     if (info.isDirectory()) {
-      await chmod(path, 0o700);
-      for (const name of await readdir(path)) await lock(join(path, name));
+      await chmod(path, 0o700).catch(unlessGone);
+      const entries = await readdir(path).catch((error: NodeJS.ErrnoException) => {
+        unlessGone(error);
+        return [];
+      });
+      for (const name of entries) await lock(join(path, name));
     } else if (info.isFile() && (info.mode & 0o077) !== 0) {
-      await chmod(path, info.mode & 0o700);
+      await chmod(path, info.mode & 0o700).catch(unlessGone);
     }
   }
   await lock(folder);

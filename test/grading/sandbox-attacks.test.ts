@@ -32,7 +32,10 @@ let listeners: Server[];
 
 const listen = (host: string) =>
   new Promise<Server>((resolve) => {
-    const server = createServer((socket) => socket.end('hello from the host\n'));
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined); // a client that resets the connection is no fault here
+      socket.end('hello from the host\n');
+    });
     server.listen(0, host, () => resolve(server));
   });
 const portOf = (server: Server) => (server.address() as { port: number }).port;
