@@ -1,9 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ACCOUNT, REGION, type Deployment, type LambdaFunction, type Secret } from './cloudformation.ts';
+import type { CodeBuildService } from './codebuild.ts';
 import { mergePolicies, type PolicyEvaluator, type Principal } from './iam.ts';
 import { MAX_PAYLOAD_BYTES, type Credentials, type LambdaService } from './lambda-service.ts';
+import type { Reply, S3Route, S3Service, Signer } from './s3.ts';
 import { md5OfAttributes, type MessageAttribute, type QueueService } from './sqs.ts';
 
 /** A call the test does not emulate: it fails the test, as a call AWS would refuse would. */
@@ -11,12 +14,6 @@ export interface UnemulatedCall {
   readonly principal: string;
   readonly service: string;
   readonly operation: string;
-}
-
-interface Reply {
-  readonly status: number;
-  readonly headers?: Record<string, string>;
-  readonly body: string | Buffer;
 }
 
 interface SecretVersion {
@@ -34,6 +31,7 @@ const json = (status: number, body: unknown, contentType: string, headers: Recor
 const DYNAMODB_JSON = 'application/x-amz-json-1.0';
 const SQS_JSON = 'application/x-amz-json-1.0';
 const SECRETS_JSON = 'application/x-amz-json-1.1';
+const CODEBUILD_JSON = 'application/x-amz-json-1.1';
 
 const tableArn = (name: string) => (name.startsWith('arn:') ? name : `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${name}`);
 
@@ -42,17 +40,23 @@ const tableArn = (name: string) => (name.startsWith('arn:') ? name : `arn:aws:dy
  * knows the caller by the access key of its role session, evaluates the caller's IAM policies from
  * the template for every action and every resource the request touches, answers AccessDenied as
  * AWS does, and otherwise serves the request: DynamoDB is forwarded byte for byte to DynamoDB
- * Local; SQS, Secrets Manager and Lambda invocations are emulated from the template.
+ * Local; SQS, Secrets Manager, Lambda invocations, S3 (s3.ts) and CodeBuild (codebuild.ts) are
+ * emulated from the template. Builds in a VPC reach it only through a Unix socket per VPC that
+ * serves S3 as the VPC's gateway endpoints do (`serveVpc`).
  */
 export class AwsEndpoint {
   readonly unemulated: UnemulatedCall[] = [];
   url = '';
   private server: Server | undefined;
-  private readonly principals = new Map<string, Principal>();
+  private readonly signers = new Map<string, Signer>();
+  private readonly vpcServers: Server[] = [];
+  private readonly vpcSockets = new Map<string, Promise<string | undefined>>();
   private readonly secretVersions = new Map<string, SecretVersion[]>();
   private deployment!: Deployment;
   private lambda!: LambdaService;
   private queues!: QueueService;
+  private s3!: S3Service;
+  private codebuild!: CodeBuildService;
   private readonly evaluator: PolicyEvaluator;
   private readonly dynamodbEndpoint: string;
 
@@ -63,10 +67,12 @@ export class AwsEndpoint {
   }
 
   /** Serves the deployment's resources: its secrets get their first version now. */
-  connect(deployment: Deployment, lambda: LambdaService, queues: QueueService): void {
+  connect(deployment: Deployment, services: { lambda: LambdaService; queues: QueueService; s3: S3Service; codebuild: CodeBuildService }): void {
     this.deployment = deployment;
-    this.lambda = lambda;
-    this.queues = queues;
+    this.lambda = services.lambda;
+    this.queues = services.queues;
+    this.s3 = services.s3;
+    this.codebuild = services.codebuild;
     for (const secret of deployment.secrets) {
       this.secretVersions.set(secret.arn, [{ versionId: randomUUID(), value: secret.secretString ?? generateSecret(secret), createdDate: new Date(), stages: ['AWSCURRENT'] }]);
     }
@@ -75,8 +81,42 @@ export class AwsEndpoint {
   /** Credentials of a role session (or the operator): requests signed with them act as `principal`. */
   issueCredentials(principal: Principal): Credentials {
     const accessKeyId = `ASIA${randomBytes(10).toString('hex').toUpperCase().slice(0, 16)}`;
-    this.principals.set(accessKeyId, principal);
-    return { accessKeyId, secretAccessKey: randomBytes(30).toString('base64'), sessionToken: randomBytes(60).toString('base64') };
+    const credentials = { accessKeyId, secretAccessKey: randomBytes(30).toString('base64'), sessionToken: randomBytes(60).toString('base64') };
+    this.signers.set(accessKeyId, { principal, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken });
+    return credentials;
+  }
+
+  /**
+   * S3 as a VPC sees it, on a Unix socket (the emulated builds' only way out): requests are
+   * evaluated against the policies of the VPC's S3 gateway endpoints too. Undefined when the VPC
+   * has no S3 gateway endpoint (then nothing routes to S3).
+   */
+  serveVpc(vpcId: string, socketPath: string): Promise<string | undefined> {
+    let socket = this.vpcSockets.get(vpcId);
+    if (!socket) {
+      socket = this.listenForVpc(vpcId, socketPath);
+      this.vpcSockets.set(vpcId, socket);
+    }
+    return socket;
+  }
+
+  private async listenForVpc(vpcId: string, socketPath: string): Promise<string | undefined> {
+    const endpoints = this.deployment.vpcEndpoints.filter(
+      (endpoint) => endpoint.vpcId === vpcId && endpoint.type === 'Gateway' && endpoint.serviceName === `com.amazonaws.${REGION}.s3`,
+    );
+    if (endpoints.length === 0) return undefined;
+    const route: S3Route = { vpcId, endpoints };
+    const server = createServer((request, response) => void this.handle(request, response, route));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    await chmod(socketPath, 0o666);
+    this.vpcServers.push(server);
+    return socketPath;
   }
 
   /** Puts a new value into a secret, as `put-secret-value` does: the old current version becomes AWSPREVIOUS. */
@@ -95,18 +135,19 @@ export class AwsEndpoint {
   }
 
   async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    for (const server of [...(this.server ? [this.server] : []), ...this.vpcServers.splice(0)]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async handle(request: IncomingMessage, response: ServerResponse, vpc?: S3Route): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     let reply: Reply;
     try {
-      reply = await this.route(request, body);
+      reply = vpc ? await this.fromVpc(request, body, vpc) : await this.route(request, body);
     } catch (error) {
       reply = json(500, { __type: 'InternalFailure', message: `The test's AWS endpoint failed: ${(error as Error).stack}` }, 'application/json');
     }
@@ -114,15 +155,35 @@ export class AwsEndpoint {
     response.end(reply.body);
   }
 
+  /** A request from inside a VPC: only S3 is routed (its gateway endpoint); anything else finds no route. */
+  private async fromVpc(request: IncomingMessage, body: Buffer, route: S3Route): Promise<Reply> {
+    const credential = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\//.exec(String(request.headers.authorization ?? ''));
+    if (credential && credential[3] !== 's3') return json(403, { message: `A build in ${route.vpcId} reached ${credential[3]} through the S3 gateway endpoint` }, 'application/json');
+    const signer = credential ? this.signers.get(credential[1]!) : undefined;
+    if (credential && !signer) return s3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+    return this.s3.handle(request, body, signer, (key) => this.signers.get(key), route);
+  }
+
   private async route(request: IncomingMessage, body: Buffer): Promise<Reply> {
     const authorization = String(request.headers.authorization ?? '');
     const credential = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\//.exec(authorization);
-    const principal = credential ? this.principals.get(credential[1]!) : undefined;
+    // A presigned URL carries its credential in the query string (S3 only here).
+    if (!credential && /[?&]X-Amz-Credential=[^&]*%2Fs3%2Faws4_request/i.test(request.url ?? '')) {
+      return this.s3.handle(request, body, undefined, (key) => this.signers.get(key));
+    }
+    const signer = credential ? this.signers.get(credential[1]!) : undefined;
+    const principal = signer?.principal;
     if (!principal) {
       return json(403, { __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' }, 'application/json');
     }
     const service = credential![3]!;
     const target = String(request.headers['x-amz-target'] ?? '');
+    if (service === 's3') return this.s3.handle(request, body, signer, (key) => this.signers.get(key));
+    if (service === 'codebuild' && target.startsWith('CodeBuild_20161006.')) {
+      const operation = target.slice(target.indexOf('.') + 1);
+      const reply = await this.codebuild.api(principal, operation, JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>);
+      return reply ?? this.notEmulated(principal, 'codebuild', operation, CODEBUILD_JSON);
+    }
     if (service === 'dynamodb' && target.startsWith('DynamoDB_20120810.')) return this.dynamodb(principal, request, body, target.slice(target.indexOf('.') + 1));
     if (service === 'sqs') return this.sqs(principal, request, body, target);
     if (service === 'secretsmanager' && target.startsWith('secretsmanager.')) return this.secretsManager(principal, body, target.slice(target.indexOf('.') + 1));
@@ -130,12 +191,12 @@ export class AwsEndpoint {
     return this.notEmulated(principal, service, target || `${request.method} ${request.url}`);
   }
 
-  private notEmulated(principal: Principal, service: string, operation: string): Reply {
+  private notEmulated(principal: Principal, service: string, operation: string, contentType = 'application/x-amz-json-1.0'): Reply {
     this.unemulated.push({ principal: principal.label, service, operation });
     return json(
       400,
       { __type: 'com.amazon.coral.service#AccessDeniedException', Message: `The deployed-artifact test does not emulate ${service} ${operation}`, message: `The deployed-artifact test does not emulate ${service} ${operation}` },
-      'application/x-amz-json-1.0',
+      contentType,
     );
   }
 
@@ -353,6 +414,10 @@ function queryAttributes(input: Record<string, string>): Record<string, MessageA
     };
   }
   return attributes;
+}
+
+function s3Error(status: number, code: string, message: string): Reply {
+  return { status, headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error>` };
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -116,6 +116,55 @@ export interface Table {
   readonly createTableInput: Record<string, unknown>;
 }
 
+export interface Bucket {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  /** Its AWS::S3::BucketPolicy documents. */
+  readonly policies: PolicyDocument[];
+}
+
+/** A VPC endpoint: a gateway endpoint's policy applies to every request that goes through it. */
+export interface VpcEndpoint {
+  readonly logicalId: string;
+  readonly id: string;
+  readonly type: string;
+  /** `com.amazonaws.<region>.s3`, … */
+  readonly serviceName: string;
+  readonly vpcId: string;
+  readonly policy: PolicyDocument | undefined;
+}
+
+export interface CodeBuildProject {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+  /** The buildspec as the template holds it (Source.BuildSpec). */
+  readonly buildSpec: string | undefined;
+  readonly sourceType: string;
+  readonly artifactsType: string;
+  readonly image: string;
+  readonly environmentType: string;
+  readonly computeType: string;
+  readonly privileged: boolean;
+  readonly environmentVariables: { name: string; value: string; type: string }[];
+  readonly timeoutInMinutes: number;
+  readonly queuedTimeoutInMinutes: number;
+  readonly concurrentBuildLimit: number | undefined;
+  readonly serviceRole: IamRole;
+  readonly logGroupName: string | undefined;
+  readonly vpc: { readonly vpcId: string; readonly subnets: string[]; readonly securityGroups: string[] } | undefined;
+}
+
+/** A file asset as `cdk deploy` publishes it: an object in the bootstrap's assets bucket. */
+export interface FileAsset {
+  readonly bucketName: string;
+  readonly objectKey: string;
+  /** The file (packaging `file`) or folder (packaging `zip`) in the cloud assembly. */
+  readonly path: string;
+  readonly packaging: string;
+}
+
 export interface Deployment {
   readonly stackName: string;
   readonly template: CfnTemplate;
@@ -129,11 +178,17 @@ export interface Deployment {
   readonly schedules: Schedule[];
   readonly secrets: Secret[];
   readonly tables: Table[];
+  readonly buckets: Bucket[];
+  readonly vpcEndpoints: VpcEndpoint[];
+  readonly codeBuildProjects: CodeBuildProject[];
+  /** Every file asset of the assembly, as published to the bootstrap's assets bucket. */
+  readonly fileAssets: FileAsset[];
   readonly outputs: Record<string, string>;
   /** Problems CloudFormation or Lambda would refuse the deployment for. */
   readonly deploymentProblems: string[];
 }
 
+const HEX = '0123456789abcdef';
 const alphanumeric = (length: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') =>
   Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
 
@@ -215,6 +270,52 @@ function physicalFor(stackName: string, logicalId: string, resource: CfnResource
     }
     case 'AWS::Lambda::EventSourceMapping':
       return { ref: randomUUID(), attributes: {} };
+    case 'AWS::S3::Bucket': {
+      // Generated bucket names are lower case (S3 refuses capitals), at most 63 characters.
+      const name = typeof props.BucketName === 'string' ? props.BucketName : generatedName(stackName, logicalId, 63).toLowerCase();
+      return {
+        ref: name,
+        attributes: {
+          Arn: `arn:${PARTITION}:s3:::${name}`,
+          DomainName: `${name}.s3.${URL_SUFFIX}`,
+          RegionalDomainName: `${name}.s3.${REGION}.${URL_SUFFIX}`,
+          DualStackDomainName: `${name}.s3.dualstack.${REGION}.${URL_SUFFIX}`,
+          WebsiteURL: `http://${name}.s3-website-${REGION}.${URL_SUFFIX}`,
+        },
+      };
+    }
+    case 'AWS::CodeBuild::Project': {
+      const name = named('Name', 150);
+      return { ref: name, attributes: { Arn: arn('codebuild', `project/${name}`) } };
+    }
+    case 'AWS::SNS::Topic': {
+      const name = named('TopicName', 256);
+      const topicArn = arn('sns', name);
+      return { ref: topicArn, attributes: { TopicArn: topicArn, TopicName: name } };
+    }
+    case 'AWS::EC2::VPC': {
+      const id = `vpc-${alphanumeric(17, HEX)}`;
+      return {
+        ref: id,
+        attributes: { VpcId: id, CidrBlock: String(props.CidrBlock ?? '10.0.0.0/16'), DefaultSecurityGroup: `sg-${alphanumeric(17, HEX)}`, DefaultNetworkAcl: `acl-${alphanumeric(17, HEX)}` },
+      };
+    }
+    case 'AWS::EC2::Subnet': {
+      const id = `subnet-${alphanumeric(17, HEX)}`;
+      return { ref: id, attributes: { SubnetId: id } };
+    }
+    case 'AWS::EC2::SecurityGroup': {
+      const id = `sg-${alphanumeric(17, HEX)}`;
+      return { ref: id, attributes: { GroupId: id } };
+    }
+    case 'AWS::EC2::RouteTable': {
+      const id = `rtb-${alphanumeric(17, HEX)}`;
+      return { ref: id, attributes: { RouteTableId: id } };
+    }
+    case 'AWS::EC2::VPCEndpoint': {
+      const id = `vpce-${alphanumeric(17, HEX)}`;
+      return { ref: id, attributes: { Id: id } };
+    }
     default:
       return { ref: alphanumeric(7, 'abcdefghijklmnopqrstuvwxyz0123456789'), attributes: {} };
   }
@@ -353,18 +454,21 @@ export class Resolver {
   }
 }
 
-/** The folder of each file asset in the cloud assembly, by the S3 object key it is published as. */
-function assetFolders(outdir: string): Map<string, string> {
-  const folders = new Map<string, string>();
+/** The file assets of the cloud assembly, where `cdk deploy` publishes them (the bootstrap's assets bucket). */
+function fileAssets(outdir: string): FileAsset[] {
+  const assets: FileAsset[] = [];
+  const substitute = (text: string) => text.replace(/\$\{AWS::AccountId\}/g, ACCOUNT).replace(/\$\{AWS::Region\}/g, REGION).replace(/\$\{AWS::Partition\}/g, PARTITION);
   for (const file of readdirSync(outdir).filter((name) => name.endsWith('.assets.json'))) {
     const manifest = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as {
-      files?: Record<string, { source: { path: string; packaging?: string }; destinations: Record<string, { objectKey: string }> }>;
+      files?: Record<string, { source: { path: string; packaging?: string }; destinations: Record<string, { bucketName: string; objectKey: string }> }>;
     };
     for (const asset of Object.values(manifest.files ?? {})) {
-      for (const destination of Object.values(asset.destinations)) folders.set(destination.objectKey, join(outdir, asset.source.path));
+      for (const destination of Object.values(asset.destinations)) {
+        assets.push({ bucketName: substitute(destination.bucketName), objectKey: destination.objectKey, path: join(outdir, asset.source.path), packaging: asset.source.packaging ?? 'file' });
+      }
     }
   }
-  return folders;
+  return assets;
 }
 
 /** Lambda's reserved environment variables: a template may not set them. */
@@ -383,7 +487,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   const entries = Object.entries(template.Resources).filter(([, resource]) => !resource.Condition || resolver.condition(resource.Condition));
   const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
   const props = (resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as Record<string, any>;
-  const folders = assetFolders(outdir);
+  const assets = fileAssets(outdir);
+  const folders = new Map(assets.map((asset) => [asset.objectKey, asset.path]));
 
   // Identity policies: inline, AWS::IAM::Policy and AWS::IAM::ManagedPolicy attached by role name.
   const attached = new Map<string, { name: string; document: PolicyDocument }[]>();
@@ -595,10 +700,75 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
     };
   });
 
+  const bucketPolicies = new Map<string, PolicyDocument[]>();
+  for (const [, resource] of ofType('AWS::S3::BucketPolicy')) {
+    const p = props(resource);
+    bucketPolicies.set(String(p.Bucket), [...(bucketPolicies.get(String(p.Bucket)) ?? []), p.PolicyDocument]);
+  }
+  const buckets: Bucket[] = ofType('AWS::S3::Bucket').map(([logicalId]) => {
+    const name = resolver.ref(logicalId);
+    return { logicalId, name, arn: resolver.getAtt(logicalId, 'Arn'), policies: bucketPolicies.get(name) ?? [] };
+  });
+
+  const vpcEndpoints: VpcEndpoint[] = ofType('AWS::EC2::VPCEndpoint').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const policy = typeof p.PolicyDocument === 'string' ? (JSON.parse(p.PolicyDocument) as PolicyDocument) : (p.PolicyDocument as PolicyDocument | undefined);
+    return { logicalId, id: resolver.ref(logicalId), type: String(p.VpcEndpointType ?? 'Gateway'), serviceName: String(p.ServiceName), vpcId: String(p.VpcId), policy };
+  });
+
+  const codeBuildProjects: CodeBuildProject[] = ofType('AWS::CodeBuild::Project').map(([logicalId, resource]) => {
+    const p = props(resource);
+    const environment = p.Environment ?? {};
+    const logs = p.LogsConfig?.CloudWatchLogs;
+    return {
+      logicalId,
+      name: resolver.ref(logicalId),
+      arn: resolver.getAtt(logicalId, 'Arn'),
+      buildSpec: typeof p.Source?.BuildSpec === 'string' ? p.Source.BuildSpec : undefined,
+      sourceType: String(p.Source?.Type ?? 'NO_SOURCE'),
+      artifactsType: String(p.Artifacts?.Type ?? 'NO_ARTIFACTS'),
+      image: String(environment.Image),
+      environmentType: String(environment.Type ?? 'LINUX_CONTAINER'),
+      computeType: String(environment.ComputeType ?? 'BUILD_GENERAL1_SMALL'),
+      privileged: environment.PrivilegedMode === true || environment.PrivilegedMode === 'true',
+      environmentVariables: asArray<{ Name: string; Value: unknown; Type?: string }>(environment.EnvironmentVariables).map((variable) => ({
+        name: variable.Name,
+        value: String(variable.Value),
+        type: variable.Type ?? 'PLAINTEXT',
+      })),
+      timeoutInMinutes: Number(p.TimeoutInMinutes ?? 60),
+      queuedTimeoutInMinutes: Number(p.QueuedTimeoutInMinutes ?? 480),
+      concurrentBuildLimit: p.ConcurrentBuildLimit === undefined ? undefined : Number(p.ConcurrentBuildLimit),
+      serviceRole: roleByArn(String(p.ServiceRole), `CodeBuild project ${logicalId}`),
+      logGroupName: logs && logs.Status !== 'DISABLED' ? String(logs.GroupName ?? `/aws/codebuild/${resolver.ref(logicalId)}`) : undefined,
+      vpc: p.VpcConfig
+        ? { vpcId: String(p.VpcConfig.VpcId), subnets: asArray<string>(p.VpcConfig.Subnets).map(String), securityGroups: asArray<string>(p.VpcConfig.SecurityGroupIds).map(String) }
+        : undefined,
+    };
+  });
+
   const outputs: Record<string, string> = {};
   for (const [key, output] of Object.entries(template.Outputs ?? {})) outputs[key] = String(resolver.resolve(output.Value));
 
-  return { stackName, template, functions, roles, api, functionPolicies, queues, eventSourceMappings, schedules, secrets, tables, outputs, deploymentProblems: problems };
+  return {
+    stackName,
+    template,
+    functions,
+    roles,
+    api,
+    functionPolicies,
+    queues,
+    eventSourceMappings,
+    schedules,
+    secrets,
+    tables,
+    buckets,
+    vpcEndpoints,
+    codeBuildProjects,
+    fileAssets: assets,
+    outputs,
+    deploymentProblems: problems,
+  };
 }
 
 /** The function a route key is integrated with. */

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,10 @@ import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { ApiGateway } from './api-gateway.ts';
 import { AwsEndpoint } from './aws-endpoint.ts';
 import { ACCOUNT, loadDeployment, type Deployment, type Schedule } from './cloudformation.ts';
+import { CodeBuildService } from './codebuild.ts';
 import { PolicyEvaluator, sessionArn } from './iam.ts';
 import { LambdaService, type InvocationResult } from './lambda-service.ts';
+import { S3Service } from './s3.ts';
 import { QueueService } from './sqs.ts';
 
 const run = promisify(execFile);
@@ -43,6 +46,8 @@ export interface DeployedStack {
   readonly endpoint: AwsEndpoint;
   readonly lambda: LambdaService;
   readonly queues: QueueService;
+  readonly s3: S3Service;
+  readonly codebuild: CodeBuildService;
   readonly gateway: ApiGateway;
   /** Runs the admin command line (`npm run admin -- … --aws`) against the deployment, as the operator. */
   admin(...args: string[]): Promise<string>;
@@ -63,7 +68,27 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
   const endpoint = new AwsEndpoint(evaluator, options.dynamodbEndpoint);
   await endpoint.start();
   const workDirectory = await mkdtemp(join(os.tmpdir(), 'deployed-'));
-  const stoppers: (() => Promise<unknown>)[] = [() => endpoint.stop(), () => removeFolder(workDirectory)];
+  // Should the test's process end without stopping the deployment, nothing of it stays behind:
+  // the functions' process groups are killed and the work folder removed (builds die with the
+  // process by themselves, their mounts with their namespaces).
+  let lambdaProcesses: () => { pid: number }[] = () => [];
+  const onExit = () => {
+    for (const { pid } of lambdaProcesses()) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    spawnSync('chmod', ['-R', 'u+w', workDirectory]);
+    rmSync(workDirectory, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+  const stoppers: (() => Promise<unknown>)[] = [
+    async () => process.off('exit', onExit),
+    () => endpoint.stop(),
+    () => removeFolder(workDirectory),
+  ];
   const stopAll = async () => {
     for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined);
   };
@@ -91,14 +116,24 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
       evaluator,
       credentialsFor: (principal) => endpoint.issueCredentials(principal),
     });
+    lambdaProcesses = () => lambda.processes();
     const queues = new QueueService(deployment, lambda, evaluator);
+    const s3 = new S3Service(deployment, evaluator);
+    const codebuild = new CodeBuildService({
+      deployment,
+      evaluator,
+      workDirectory,
+      endpointPort: Number(new URL(endpoint.url).port),
+      vpcRoute: (vpcId) => endpoint.serveVpc(vpcId, join(workDirectory, `${vpcId}.sock`)),
+    });
     stoppers.push(async () => {
-      // No new deliveries; the functions stop (ending invocations in flight); then the pollers end.
+      // No new deliveries; the functions stop (ending invocations in flight); then the pollers end; then the builds.
       queues.halt();
       await lambda.stop();
       await queues.stop();
+      await codebuild.stop();
     });
-    endpoint.connect(deployment, lambda, queues);
+    endpoint.connect(deployment, { lambda, queues, s3, codebuild });
     const gateway = new ApiGateway(deployment, lambda, evaluator);
     await gateway.start();
     stoppers.push(() => gateway.stop());
@@ -123,6 +158,8 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
     let reportedBatchFailures = 0;
     let reportedDeadLetters = 0;
     let reportedErrorLines = 0;
+    let reportedRefusals = 0;
+    let reportedBuildProblems = 0;
     let reportedDeployment = false;
 
     return {
@@ -131,6 +168,8 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
       endpoint,
       lambda,
       queues,
+      s3,
+      codebuild,
       gateway,
       async admin(...args) {
         const { stdout } = await run(process.execPath, [join(PROJECT_ROOT, 'infra/admin.ts'), ...args, '--aws'], {
@@ -190,6 +229,12 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
         reportedDeadLetters = queues.deadLettered.length;
         for (const logged of lambda.errorLines.slice(reportedErrorLines)) problems.push(`Logged an error: ${logged.function}: ${logged.line}`);
         reportedErrorLines = lambda.errorLines.length;
+        for (const refusal of s3.refusals.slice(reportedRefusals)) problems.push(`S3 refused ${refusal.request} by ${refusal.principal}: ${refusal.code}: ${refusal.message}`);
+        reportedRefusals = s3.refusals.length;
+        for (const problem of codebuild.problems.slice(reportedBuildProblems)) {
+          problems.push(`CodeBuild ${problem.project}${problem.build ? ` build ${problem.build}` : ''}: ${problem.message}${problem.logTail ? `\n${indent(problem.logTail)}` : ''}`);
+        }
+        reportedBuildProblems = codebuild.problems.length;
         return problems;
       },
       stop: stopAll,

@@ -25,6 +25,8 @@ export interface Denial {
 
 export interface AuthorizeOptions {
   readonly resourcePolicy?: PolicyDocument | undefined;
+  /** The policies of the VPC endpoint the request came through (an S3 gateway endpoint, say). */
+  readonly vpcEndpointPolicies?: readonly { name: string; policy: PolicyDocument }[] | undefined;
   /** Request context keys beyond the defaults (aws:SourceArn of a service, …). */
   readonly context?: Record<string, string>;
   /** What the request was for, for the record of denials. */
@@ -50,7 +52,7 @@ export class PolicyEvaluator {
 
   async authorize(principal: Principal, action: string, resource: string, options: AuthorizeOptions): Promise<{ allowed: boolean; message: string }> {
     if (principal.administrator) return { allowed: true, message: '' };
-    const key = JSON.stringify([principal.arn, this.versionOf(principal.role?.policies), action, resource, options.resourcePolicy ?? null, options.context ?? {}]);
+    const key = JSON.stringify([principal.arn, this.versionOf(principal.role?.policies), action, resource, options.resourcePolicy ?? null, options.vpcEndpointPolicies ?? null, options.context ?? {}]);
     let decision = this.cache.get(key);
     if (!decision) {
       decision = this.evaluate(principal, action, resource, options);
@@ -92,6 +94,7 @@ export class PolicyEvaluator {
       serviceControlPolicies: [],
       resourceControlPolicies: [],
       ...(options.resourcePolicy ? { resourcePolicy: options.resourcePolicy } : {}),
+      ...(options.vpcEndpointPolicies?.length ? { vpcEndpointPolicies: options.vpcEndpointPolicies.map((endpoint) => ({ name: endpoint.name, policy: endpoint.policy })) } : {}),
       ...(principal.role?.permissionsBoundary ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.role.permissionsBoundary }] } : {}),
     };
     const outcome = await runSimulation(simulation, {});
@@ -103,14 +106,27 @@ export class PolicyEvaluator {
     const reasons = analysis ? getDenialReasons(analysis) : [];
     const explicit = reasons.find((reason) => reason.denialType === 'Explicit');
     const policyKind = (type: string) =>
-      type === 'resource' ? 'a resource-based policy' : type === 'pb' ? 'a permissions boundary' : type === 'scp' ? 'a service control policy' : 'an identity-based policy';
+      type === 'resource'
+        ? 'a resource-based policy'
+        : type === 'pb'
+          ? 'a permissions boundary'
+          : type === 'scp'
+            ? 'a service control policy'
+            : type === 'vpce'
+              ? 'a VPC endpoint policy'
+              : 'an identity-based policy';
+    const blockedBy = (type: string) => reasons.some((reason) => reason.policyType === type);
     const because = explicit
       ? `with an explicit deny in ${policyKind(explicit.policyType)}`
-      : reasons.some((reason) => reason.policyType === 'pb')
+      : blockedBy('pb')
         ? `because no permissions boundary allows the ${action} action`
-        : principal.role
+        : principal.role && blockedBy('identity')
           ? `because no identity-based policy allows the ${action} action`
-          : `because no resource-based policy allows the ${action} action`;
+          : blockedBy('vpce')
+            ? `because no VPC endpoint policy allows the ${action} action`
+            : principal.role
+              ? `because no identity-based policy allows the ${action} action`
+              : `because no resource-based policy allows the ${action} action`;
     return { allowed: false, message: `User: ${principal.arn} is not authorized to perform: ${action} on resource: ${resource} ${because}` };
   }
 }

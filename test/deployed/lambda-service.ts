@@ -68,7 +68,7 @@ export interface LambdaServiceOptions {
 
 const LOG_LINES_KEPT = 400;
 /** The SDK's service-specific endpoint variables (`AWS_ENDPOINT_URL_<SERVICE ID>`) the functions' clients honour. */
-const SERVICE_ENDPOINT_VARIABLES = ['DYNAMODB', 'SQS', 'SECRETS_MANAGER', 'LAMBDA', 'STS', 'CLOUDWATCH_LOGS', 'KMS', 'S3'];
+const SERVICE_ENDPOINT_VARIABLES = ['DYNAMODB', 'SQS', 'SECRETS_MANAGER', 'LAMBDA', 'STS', 'CLOUDWATCH_LOGS', 'KMS', 'S3', 'CODEBUILD'];
 
 /**
  * Runs the bundled functions the way Lambda does: each function's asset copied to a read-only

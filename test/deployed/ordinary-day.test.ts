@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routeKeys } from '#shared/http/routes.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
@@ -21,6 +22,8 @@ const COURSE = 'base';
 const NEW_TERM = `s${Date.now().toString(36).slice(-5)}`;
 const NEW_COURSE = 'base_copy';
 const GRADEABLE = 'hw_vcs';
+/** A gradeable naming a build image the deployment does not offer: its submissions fail with a message. */
+const UNAPPROVED = 'hw_nope';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * DAY_MS) / 1000) * 1000).toISOString();
 const date = (days: number) => iso(days).slice(0, 10);
@@ -66,9 +69,17 @@ function fail(step: string, detail: string): void {
   failures.push(`${step}\n  ${detail.replace(/\n/g, '\n  ')}`);
 }
 
+/** Problems a step expects (a failure it provokes on purpose): not failures while it runs. */
+let expectedProblems: readonly RegExp[] = [];
+
+/** The deployment's new problems, less those the running step expects. */
+function newProblems(): string[] {
+  return stack!.newProblems().filter((problem) => !expectedProblems.some((expected) => expected.test(problem)));
+}
+
 /** Collects the deployment's problems (denials, crashes, …) against the step that caused them. */
 function collectProblems(step: string): void {
-  for (const problem of stack!.newProblems()) fail(step, problem);
+  for (const problem of newProblems()) fail(step, problem);
 }
 
 /** Fails the test with everything collected so far. */
@@ -126,7 +137,7 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
         : response.status !== expected.status || parsed?.status !== 'fail' || parsed?.message !== expected.fail
           ? `expected fail "${expected.fail}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
           : undefined;
-  const problems = stack!.newProblems();
+  const problems = newProblems();
   if (problem) {
     // Unless a recorded problem (a denial, a crash) explains it: the log of the function that answered.
     const answered = stack!.gateway.calls.at(-1);
@@ -143,10 +154,10 @@ async function login(persona: PersonaName): Promise<void> {
 }
 
 /** Polls `values` until the version is graded, or until `deadline` (a failure, with the grading functions' logs). */
-async function gradedValues(persona: PersonaName, query: string, deadline: number): Promise<any> {
+async function gradedValues(persona: PersonaName, query: string, deadline: number, gradeable = GRADEABLE): Promise<any> {
   const failed = failures.length;
   for (;;) {
-    const answer = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/values${query}`, { as: persona });
+    const answer = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${gradeable}/values${query}`, { as: persona });
     const data = answer.json?.data;
     if (!data || data.autograding_complete) return data;
     // A grading function failed meanwhile: no use waiting for the lease to run out.
@@ -167,13 +178,19 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
     git = await startGitServer({
       [`${GRADEABLE}-student`]: { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# Homework\n' },
       [`${GRADEABLE}-student2`]: { 'hello.sh': 'echo "Goodbye, World!"\n', 'README.md': '# Homework\n' },
+      [`${UNAPPROVED}-student`]: { 'hello.sh': 'echo "Hello, World!"\n' },
     });
     // Loaded here, so a skipped run does not load the CDK and the policy evaluator.
     const { deploy, synthesize } = await import('./deployment.ts');
-    outdir = await mkdtemp(join(tmpdir(), 'deployed-cdk-out-'));
     let mark = Date.now();
-    synthesize(outdir, STACK, { allowedGitHosts: git.host });
-    timings.push(`synthesis ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+    // DEPLOYED_TEST_CDK_OUT=<folder> (development only): synthesize there once, then reuse the assembly.
+    const reuse = process.env.DEPLOYED_TEST_CDK_OUT;
+    outdir = reuse ?? (await mkdtemp(join(tmpdir(), 'deployed-cdk-out-')));
+    if (!reuse || !existsSync(join(reuse, `${STACK}.template.json`))) {
+      // Loopback hosts on any port: the git server's and the webhook receiver's ports change with every run.
+      synthesize(outdir, STACK, { allowedGitHosts: '127.0.0.1', allowedWebhookHosts: '127.0.0.1' });
+      timings.push(`synthesis ${((Date.now() - mark) / 1000).toFixed(1)} s`);
+    }
     mark = Date.now();
     stack = await deploy(outdir, STACK, { dynamodbEndpoint: inject('dynamodbEndpoint') });
     timings.push(`deployment ${((Date.now() - mark) / 1000).toFixed(1)} s`);
@@ -182,11 +199,15 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
   afterAll(async () => {
     await stack?.stop();
     await git?.close();
-    if (outdir) await rm(outdir, { recursive: true, force: true });
+    if (outdir && !process.env.DEPLOYED_TEST_CDK_OUT) await rm(outdir, { recursive: true, force: true });
     console.info(`deployed-artifact test: ${((Date.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`);
   }, 60_000);
 
   describe('an ordinary day', () => {
+    afterEach(() => {
+      expectedProblems = [];
+    });
+
     it('deploys: every route of the route table has an API route, and the template is deployable', () => {
       const templateKeys = new Set(stack!.deployment.api!.routes.map((route) => route.routeKey));
       const missing = routeKeys.map((key) => `${key.method} ${key.path}`).filter((key) => !templateKeys.has(key));
@@ -260,6 +281,10 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
         autograding: { test_cases: testCases },
       };
       await call('POST', `/api/${TERM}/${COURSE}/upload`, { as: 'prof', json: gradeable });
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, {
+        as: 'prof',
+        json: { ...gradeable, id: UNAPPROVED, title: 'Homework 0: an image nobody approved', autograding: { image: 'nope', test_cases: testCases.slice(0, 1) } },
+      });
       await call('POST', '/api/courses', {
         as: 'prof',
         form: { course_semester: NEW_TERM, course_title: NEW_COURSE, head_instructor: 'prof', base_course_semester: TERM, base_course_title: COURSE, copy_gradeables: 'true' },
@@ -281,7 +306,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       expectNoFailures();
     }, 90_000);
 
-    it('grading: submissions go through the queue, the worker and the runner, and are scored', async () => {
+    it('grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored', async () => {
       const submitted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
         as: 'student',
         form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
@@ -294,6 +319,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       });
 
       if (failures.length > 0) expectNoFailures(); // nothing was queued: no use waiting for grades
+      // The worker looks at a running build every 5 s (GRADING_POLL_MS is no setting of the template).
       const deadline = Date.now() + 60_000;
       const mine = await gradedValues('student', '', deadline);
       if (mine?.autograding_complete) {
@@ -316,7 +342,30 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       await stack!.queues.idle(mine ? 30_000 : 1_000).catch((error: Error) => fail('grading queue', error.message));
       collectProblems('grading');
       expectNoFailures();
+      // One fresh build per job, and the worker removed every job object it put.
+      expect(stack!.codebuild.started, 'CodeBuild builds started').toBe(2);
+      expect(stack!.s3.storedKeys(), 'job objects left in the jobs bucket').toEqual([]);
     }, 150_000);
+
+    it('grading: a gradeable naming an image the deployment does not offer ends failed, naming the offered ones', async () => {
+      const builds = stack!.codebuild.started;
+      // The worker logs the job it could not grade at level ERROR: expected here.
+      expectedProblems = [/^Logged an error: GradingWorker\w*: .*Grading sandbox unavailable: job not graded/];
+      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${UNAPPROVED}/upload`, {
+        as: 'student',
+        form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
+      });
+      if (failures.length > 0) expectNoFailures();
+      const values = await gradedValues('student', '', Date.now() + 30_000, UNAPPROVED);
+      await stack!.queues.idle(10_000).catch((error: Error) => fail('grading queue', error.message));
+      collectProblems('submission of an unapproved image');
+      expectedProblems = [];
+      expectNoFailures();
+      expect(values?.test_cases?.map((test: { testcase_message: string }) => test.testcase_message)).toEqual([
+        'The gradeable asks for the image "nope", which this deployment does not offer (offered: default).',
+      ]);
+      expect(stack!.codebuild.started, 'builds started for it').toBe(builds);
+    }, 60_000);
 
     it('summaries: generated on request, listed, read by a student, and regenerated by the nightly schedule', async () => {
       await call('POST', `/api/${TERM}/${COURSE}/reports/summaries`, { as: 'prof' });

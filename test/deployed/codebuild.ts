@@ -1,0 +1,670 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ACCOUNT, REGION, type CodeBuildProject, type Deployment } from './cloudformation.ts';
+import { sessionArn, type PolicyEvaluator, type Principal } from './iam.ts';
+import type { Reply } from './s3.ts';
+
+const JSON_11 = 'application/x-amz-json-1.1';
+const json = (status: number, body: unknown): Reply => ({ status, headers: { 'content-type': JSON_11 }, body: JSON.stringify(body) });
+const error = (type: string, message: string, status = 400): Reply => json(status, { __type: type, message });
+
+/** CodeBuild's phases, in order. */
+const PHASES = ['SUBMITTED', 'QUEUED', 'PROVISIONING', 'DOWNLOAD_SOURCE', 'INSTALL', 'PRE_BUILD', 'BUILD', 'POST_BUILD', 'UPLOAD_ARTIFACTS', 'FINALIZING', 'COMPLETED'] as const;
+type PhaseType = (typeof PHASES)[number];
+const SCRIPT_PHASES = ['install', 'pre_build', 'build', 'post_build'] as const;
+type BuildStatus = 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'FAULT' | 'STOPPED' | 'TIMED_OUT';
+
+/** The image's PATH (CodeBuild's standard images): the build gets nothing of the test's environment. */
+const IMAGE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Docker's default capabilities: what a build gets when the project is not privileged. */
+const UNPRIVILEGED_CAPABILITIES = ['chown', 'dac_override', 'fowner', 'fsetid', 'kill', 'setgid', 'setuid', 'setpcap', 'net_bind_service', 'net_raw', 'sys_chroot', 'mknod', 'audit_write', 'setfcap'];
+const LOG_LINES_KEPT = 300;
+const VPC_ACTIONS = ['ec2:CreateNetworkInterface', 'ec2:DescribeDhcpOptions', 'ec2:DescribeNetworkInterfaces', 'ec2:DeleteNetworkInterface', 'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups', 'ec2:DescribeVpcs'];
+
+interface Phase {
+  readonly phaseType: PhaseType;
+  phaseStatus?: string;
+  readonly startTime: number;
+  endTime?: number;
+  contexts?: { statusCode: string; message: string }[];
+}
+
+interface Build {
+  readonly id: string;
+  readonly arn: string;
+  readonly uuid: string;
+  readonly number: number;
+  readonly project: CodeBuildProject;
+  readonly initiator: string;
+  readonly startTime: number;
+  endTime?: number;
+  status: BuildStatus;
+  readonly phases: Phase[];
+  readonly image: string;
+  readonly environmentType: string;
+  readonly computeType: string;
+  readonly timeoutInMinutes: number;
+  readonly variables: { name: string; value: string; type: string }[];
+  readonly log: string[];
+  /** The buildspec's command being run, for failure messages. */
+  command?: { phase: string; index: number };
+  process?: ChildProcess;
+  timer?: NodeJS.Timeout;
+  /** Set when StopBuild or the time-out ended it. */
+  ending?: 'STOPPED' | 'TIMED_OUT';
+  readonly done: Promise<void>;
+  finish: () => void;
+}
+
+/** A build that did not succeed, or a StartBuild CodeBuild would refuse: a problem of the day. */
+export interface BuildProblem {
+  readonly project: string;
+  readonly build?: string;
+  readonly message: string;
+  readonly logTail?: string;
+}
+
+export interface CodeBuildOptions {
+  readonly deployment: Deployment;
+  readonly evaluator: PolicyEvaluator;
+  /** A folder of the test's own: each build's (empty) mount point and set-up files, removed after it. */
+  readonly workDirectory: string;
+  /** The port of the local AWS endpoint: the address the build reaches S3 by, in its own namespace. */
+  readonly endpointPort: number;
+  /** A Unix socket serving S3 as seen from the VPC (through its S3 gateway endpoints); undefined when it has none. */
+  readonly vpcRoute: (vpcId: string) => Promise<string | undefined>;
+}
+
+interface BuildSpec {
+  readonly version?: unknown;
+  readonly env?: { shell?: string; variables?: Record<string, unknown>; [key: string]: unknown };
+  readonly phases?: Record<string, { commands?: string[]; finally?: string[]; 'on-failure'?: string; 'runtime-versions'?: unknown; 'run-as'?: string }>;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * AWS CodeBuild for the template's projects: StartBuild, BatchGetBuilds and StopBuild, each
+ * evaluated against the caller's policies. A build is what the project says: CodeBuild assumes its
+ * service role (trust policy), attaches it to the VPC (the role's EC2 grants) and writes its logs
+ * (the role's log grants), then runs the project's own buildspec from the template, every phase's
+ * commands in one shell process, as root, with the project's, the buildspec's and the overrides'
+ * variables and CodeBuild's own (nothing of the test's environment), in a container of its own: new
+ * mount, PID, IPC and UTS namespaces over a copy-on-write view of this machine's root (an overlay
+ * whose upper layer is a tmpfs that vanishes with the build), a fresh /proc, a minimal /dev, empty
+ * /tmp, /root and /home, the project folder hidden, and, in a VPC, a network namespace whose only
+ * way out is S3 through the VPC's gateway endpoint (its policy applied). Not privileged: Docker's
+ * default capabilities only. Status and phases are reported as CodeBuild does; the build's
+ * timeout is enforced and StopBuild kills the whole build.
+ */
+export class CodeBuildService {
+  readonly problems: BuildProblem[] = [];
+  private readonly builds = new Map<string, Build>();
+  private readonly numbers = new Map<string, number>();
+  private readonly options: CodeBuildOptions;
+  private readonly offeredImages: Set<string>;
+  private stopped = false;
+
+  constructor(options: CodeBuildOptions) {
+    this.options = options;
+    // The images the template approves: the projects' own and every GRADING_IMAGES value a function is given.
+    this.offeredImages = new Set(options.deployment.codeBuildProjects.map((project) => project.image));
+    for (const fn of options.deployment.functions) {
+      const images = fn.environment.GRADING_IMAGES;
+      if (images) for (const image of Object.values(JSON.parse(images) as Record<string, string>)) this.offeredImages.add(image);
+    }
+  }
+
+  /** Builds started so far (for checks of the day). */
+  get started(): number {
+    return this.builds.size;
+  }
+
+  /** The last lines a build wrote (its own output and CodeBuild's `[Container]` lines). */
+  logTail(id: string, lines = 12): string {
+    return (this.builds.get(id)?.log ?? []).slice(-lines).join('\n');
+  }
+
+  async api(principal: Principal, operation: string, input: Record<string, any>): Promise<Reply | undefined> {
+    switch (operation) {
+      case 'StartBuild':
+        return this.startBuild(principal, input);
+      case 'BatchGetBuilds':
+        return this.batchGetBuilds(principal, input);
+      case 'StopBuild':
+        return this.stopBuild(principal, input);
+      default:
+        return undefined;
+    }
+  }
+
+  /** Kills every build that is still running and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const running = [...this.builds.values()].filter((build) => build.status === 'IN_PROGRESS');
+    for (const build of running) this.end(build, 'STOPPED');
+    await Promise.all(running.map((build) => build.done));
+  }
+
+  // --- The API --------------------------------------------------------------------------------
+
+  private project(reference: unknown): CodeBuildProject | undefined {
+    const name = String(reference ?? '');
+    return this.options.deployment.codeBuildProjects.find((project) => project.name === name || project.arn === name);
+  }
+
+  private async startBuild(principal: Principal, input: Record<string, any>): Promise<Reply> {
+    const project = this.project(input.projectName);
+    const projectArn = project?.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${String(input.projectName)}`;
+    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StartBuild', projectArn, { purpose: 'CodeBuild StartBuild' });
+    if (!decision.allowed) return error('AccessDeniedException', decision.message);
+    if (!project) return error('ResourceNotFoundException', `Project cannot be found: ${projectArn}`);
+    const refuse = (message: string, type = 'InvalidInputException') => {
+      this.problems.push({ project: project.logicalId, message: `StartBuild refused (${type}): ${message}` });
+      return error(type, message);
+    };
+
+    const emulated = new Set(['projectName', 'imageOverride', 'environmentTypeOverride', 'computeTypeOverride', 'timeoutInMinutesOverride', 'environmentVariablesOverride', 'idempotencyToken']);
+    const unknown = Object.keys(input).filter((key) => !emulated.has(key) && input[key] !== undefined);
+    if (unknown.length > 0) return refuse(`the deployed-artifact test does not emulate ${unknown.join(', ')}`, 'NotEmulated');
+    const image = String(input.imageOverride ?? project.image);
+    if (!this.offeredImages.has(image)) {
+      return refuse(`the image ${image} is not one the template approves (${[...this.offeredImages].join(', ')})`);
+    }
+    const environmentType = String(input.environmentTypeOverride ?? project.environmentType);
+    if (!['LINUX_CONTAINER', 'ARM_CONTAINER', 'LINUX_GPU_CONTAINER'].includes(environmentType)) return refuse(`Invalid environment type: ${environmentType}`);
+    if (/aarch64|arm/.test(image) !== (environmentType === 'ARM_CONTAINER')) return refuse(`The image ${image} cannot run in an environment of type ${environmentType}`);
+    const computeType = String(input.computeTypeOverride ?? project.computeType);
+    const timeoutInMinutes = input.timeoutInMinutesOverride === undefined ? project.timeoutInMinutes : Number(input.timeoutInMinutesOverride);
+    if (!Number.isInteger(timeoutInMinutes) || timeoutInMinutes < 5 || timeoutInMinutes > 2160) return refuse(`1 validation error detected: Value '${timeoutInMinutes}' at 'timeoutInMinutesOverride' failed to satisfy constraint: Member must have value between 5 and 2160`);
+    const overrides = (input.environmentVariablesOverride ?? []) as { name?: string; value?: string; type?: string }[];
+    for (const variable of overrides) {
+      if (!variable.name || variable.value === undefined) return refuse('Environment variables need a name and a value');
+      if (variable.name.startsWith('CODEBUILD_')) return refuse(`Invalid environment variable name: ${variable.name} (names starting with CODEBUILD_ are reserved)`);
+      if ((variable.type ?? 'PLAINTEXT') !== 'PLAINTEXT') return refuse(`the deployed-artifact test does not emulate ${variable.type} environment variables`, 'NotEmulated');
+    }
+    const active = [...this.builds.values()].filter((build) => build.project === project && build.status === 'IN_PROGRESS').length;
+    if (project.concurrentBuildLimit !== undefined && active >= project.concurrentBuildLimit) {
+      return refuse(`Cannot have more than ${project.concurrentBuildLimit} active builds for the project ${project.name}`, 'AccountLimitExceededException');
+    }
+
+    const uuid = randomUUID();
+    const number = (this.numbers.get(project.name) ?? 0) + 1;
+    this.numbers.set(project.name, number);
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const now = Date.now();
+    const byName = new Map<string, { name: string; value: string; type: string }>();
+    for (const variable of project.environmentVariables) byName.set(variable.name, variable);
+    for (const variable of overrides) byName.set(variable.name!, { name: variable.name!, value: String(variable.value), type: 'PLAINTEXT' });
+    const build: Build = {
+      id: `${project.name}:${uuid}`,
+      arn: `arn:aws:codebuild:${REGION}:${ACCOUNT}:build/${project.name}:${uuid}`,
+      uuid,
+      number,
+      project,
+      initiator: principal.arn.split('/').slice(1).join('/') || principal.label,
+      startTime: now,
+      status: 'IN_PROGRESS',
+      phases: [{ phaseType: 'SUBMITTED', startTime: now }],
+      image,
+      environmentType,
+      computeType,
+      timeoutInMinutes,
+      variables: [...byName.values()],
+      log: [],
+      done,
+      finish,
+    };
+    this.builds.set(build.id, build);
+    build.timer = setTimeout(() => this.end(build, 'TIMED_OUT'), timeoutInMinutes * 60_000);
+    build.timer.unref();
+    void this.run(build).catch((failure: Error) => this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: `The emulator failed: ${failure.stack}` }));
+    return json(200, { build: this.describe(build) });
+  }
+
+  private async batchGetBuilds(principal: Principal, input: Record<string, any>): Promise<Reply> {
+    const ids = (input.ids ?? []) as string[];
+    if (ids.length === 0 || ids.length > 100) return error('InvalidInputException', 'ids must hold 1 to 100 build ids');
+    const builds: unknown[] = [];
+    const buildsNotFound: string[] = [];
+    for (const id of ids) {
+      const build = this.builds.get(id) ?? [...this.builds.values()].find((candidate) => candidate.arn === id);
+      const projectName = id.replace(/^arn:aws:codebuild:[^:]+:\d{12}:build\//, '').split(':')[0]!;
+      const projectArn = build?.project.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${projectName}`;
+      const decision = await this.options.evaluator.authorize(principal, 'codebuild:BatchGetBuilds', projectArn, { purpose: 'CodeBuild BatchGetBuilds' });
+      if (!decision.allowed) return error('AccessDeniedException', decision.message);
+      if (build) builds.push(this.describe(build));
+      else buildsNotFound.push(id);
+    }
+    return json(200, { builds, buildsNotFound });
+  }
+
+  private async stopBuild(principal: Principal, input: Record<string, any>): Promise<Reply> {
+    const id = String(input.id ?? '');
+    const build = this.builds.get(id) ?? [...this.builds.values()].find((candidate) => candidate.arn === id);
+    const projectArn = build?.project.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${id.split(':')[0]}`;
+    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StopBuild', projectArn, { purpose: 'CodeBuild StopBuild' });
+    if (!decision.allowed) return error('AccessDeniedException', decision.message);
+    if (!build) return error('ResourceNotFoundException', `Build ${id} does not exist`);
+    if (build.status === 'IN_PROGRESS') {
+      this.end(build, 'STOPPED');
+      await build.done;
+    }
+    return json(200, { build: this.describe(build) });
+  }
+
+  /** The build as BatchGetBuilds returns it (times in epoch seconds, as the JSON protocol sends them). */
+  private describe(build: Build): Record<string, unknown> {
+    const seconds = (ms: number | undefined) => (ms === undefined ? undefined : ms / 1000);
+    const project = build.project;
+    return {
+      id: build.id,
+      arn: build.arn,
+      buildNumber: build.number,
+      startTime: seconds(build.startTime),
+      ...(build.endTime !== undefined ? { endTime: seconds(build.endTime) } : {}),
+      currentPhase: build.phases.at(-1)!.phaseType,
+      buildStatus: build.status,
+      buildComplete: build.status !== 'IN_PROGRESS',
+      projectName: project.name,
+      initiator: build.initiator,
+      phases: build.phases.map((phase) => ({
+        phaseType: phase.phaseType,
+        ...(phase.phaseStatus ? { phaseStatus: phase.phaseStatus } : {}),
+        startTime: seconds(phase.startTime),
+        ...(phase.endTime !== undefined ? { endTime: seconds(phase.endTime), durationInSeconds: Math.round((phase.endTime - phase.startTime) / 1000) } : {}),
+        ...(phase.contexts ? { contexts: phase.contexts } : {}),
+      })),
+      source: { type: project.sourceType, ...(project.buildSpec ? { buildspec: project.buildSpec } : {}) },
+      artifacts: { location: '' },
+      environment: {
+        type: build.environmentType,
+        image: build.image,
+        computeType: build.computeType,
+        environmentVariables: build.variables,
+        privilegedMode: project.privileged,
+        imagePullCredentialsType: 'CODEBUILD',
+      },
+      serviceRole: project.serviceRole.arn,
+      logs: project.logGroupName ? { groupName: project.logGroupName, streamName: build.uuid, cloudWatchLogs: { status: 'ENABLED', groupName: project.logGroupName } } : {},
+      timeoutInMinutes: build.timeoutInMinutes,
+      queuedTimeoutInMinutes: project.queuedTimeoutInMinutes,
+      ...(project.vpc ? { vpcConfig: { vpcId: project.vpc.vpcId, subnets: project.vpc.subnets, securityGroupIds: project.vpc.securityGroups } } : {}),
+    };
+  }
+
+  // --- A build ----------------------------------------------------------------------------------
+
+  private enter(build: Build, phaseType: PhaseType): void {
+    const now = Date.now();
+    const current = build.phases.at(-1)!;
+    if (current.phaseType === phaseType) return;
+    if (current.endTime === undefined) {
+      current.endTime = now;
+      current.phaseStatus ??= 'SUCCEEDED';
+    }
+    build.phases.push({ phaseType, startTime: now });
+  }
+
+  private failPhase(build: Build, statusCode: string, message: string, status = 'FAILED'): void {
+    const current = build.phases.at(-1)!;
+    current.phaseStatus = status;
+    current.endTime ??= Date.now();
+    current.contexts = [{ statusCode, message }];
+  }
+
+  /** Ends a build from outside (StopBuild, its timeout, the emulator stopping): the whole container dies. */
+  private end(build: Build, how: 'STOPPED' | 'TIMED_OUT'): void {
+    if (build.status !== 'IN_PROGRESS' || build.ending) return;
+    build.ending = how;
+    const child = build.process;
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  /** The end of an ending build, as its last phase shows it. */
+  private ended(build: Build): void {
+    if (build.ending === 'TIMED_OUT') {
+      this.complete(build, 'TIMED_OUT', { statusCode: 'BUILD_TIMED_OUT', message: `Build has timed out. Build timeout: ${build.timeoutInMinutes} minutes` });
+    } else {
+      this.complete(build, 'STOPPED', { statusCode: 'BUILD_STOPPED', message: 'Build was stopped' });
+    }
+  }
+
+  /** Ends the build: its current phase ends (with `context` as its reason), then FINALIZING and COMPLETED. */
+  private complete(build: Build, status: BuildStatus, context?: { statusCode: string; message: string }): void {
+    if (build.status !== 'IN_PROGRESS') return;
+    clearTimeout(build.timer);
+    const now = Date.now();
+    const current = build.phases.at(-1)!;
+    if (current.endTime === undefined) {
+      current.endTime = now;
+      current.phaseStatus = status === 'SUCCEEDED' ? 'SUCCEEDED' : status === 'FAULT' ? 'FAILED' : status;
+      if (context) current.contexts = [context];
+    } else if (context && current.phaseStatus === 'SUCCEEDED') {
+      current.phaseStatus = status === 'FAULT' ? 'FAILED' : status;
+      current.contexts = [context];
+    }
+    if (status === 'SUCCEEDED' || status === 'FAILED') {
+      const reachedCommands = build.phases.some((phase) => phase.phaseType === 'INSTALL');
+      for (const next of reachedCommands ? (['UPLOAD_ARTIFACTS', 'FINALIZING'] as const) : (['FINALIZING'] as const)) {
+        build.phases.push({ phaseType: next, phaseStatus: 'SUCCEEDED', startTime: now, endTime: now });
+      }
+    }
+    build.phases.push({ phaseType: 'COMPLETED', startTime: now });
+    build.endTime = now;
+    build.status = status;
+    if (status !== 'SUCCEEDED') {
+      const failed = build.phases.find((phase) => phase.phaseStatus && phase.phaseStatus !== 'SUCCEEDED');
+      this.problems.push({
+        project: build.project.logicalId,
+        build: build.id,
+        message: `Build ${status}${failed ? ` in ${failed.phaseType}` : ''}${failed?.contexts ? `: ${failed.contexts.map((item) => `${item.statusCode}: ${item.message}`).join('; ')}` : ''}`,
+        logTail: this.logTail(build.id, 15),
+      });
+    }
+    build.finish();
+  }
+
+  private async run(build: Build): Promise<void> {
+    const project = build.project;
+    const { evaluator } = this.options;
+    this.enter(build, 'QUEUED');
+    this.enter(build, 'PROVISIONING');
+
+    // CodeBuild assumes the service role, attaches the build to the VPC and writes its logs with it.
+    const service = { label: 'codebuild.amazonaws.com', arn: 'codebuild.amazonaws.com' };
+    const role = project.serviceRole;
+    const assumed = await evaluator.authorize(service, 'sts:AssumeRole', role.arn, {
+      resourcePolicy: role.trustPolicy,
+      context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': project.arn },
+      purpose: `CodeBuild assuming the service role of ${project.logicalId}`,
+    });
+    if (!assumed.allowed) {
+      return this.complete(build, 'FAILED', { statusCode: 'ACCESS_DENIED', message: `CodeBuild is not authorized to perform: sts:AssumeRole on ${role.arn}` });
+    }
+    const session: Principal = { label: `${project.logicalId} (service role)`, arn: sessionArn(role, `AWSCodeBuild-${build.uuid}`), role };
+    const denied: string[] = [];
+    if (project.vpc) {
+      for (const action of VPC_ACTIONS) {
+        const decision = await evaluator.authorize(session, action, '*', { purpose: `CodeBuild attaching ${build.id} to ${project.vpc.vpcId}` });
+        if (!decision.allowed) denied.push(decision.message);
+      }
+      for (const subnet of project.vpc.subnets) {
+        const decision = await evaluator.authorize(session, 'ec2:CreateNetworkInterfacePermission', `arn:aws:ec2:${REGION}:${ACCOUNT}:network-interface/eni-${randomBytes(8).toString('hex').slice(0, 17)}`, {
+          context: { 'ec2:Subnet': `arn:aws:ec2:${REGION}:${ACCOUNT}:subnet/${subnet}`, 'ec2:AuthorizedService': 'codebuild.amazonaws.com' },
+          purpose: `CodeBuild attaching ${build.id} to subnet ${subnet}`,
+        });
+        if (!decision.allowed) denied.push(decision.message);
+      }
+    }
+    if (project.logGroupName) {
+      const stream = `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${project.logGroupName}:log-stream:${build.uuid}`;
+      for (const action of ['logs:CreateLogStream', 'logs:PutLogEvents']) {
+        const decision = await evaluator.authorize(session, action, stream, { purpose: `CodeBuild writing the logs of ${build.id}` });
+        if (!decision.allowed) denied.push(decision.message);
+      }
+    }
+    if (build.ending) return this.ended(build);
+    if (denied.length > 0) return this.complete(build, 'FAILED', { statusCode: 'ACCESS_DENIED', message: denied.join('; ') });
+    if (!/^aws\/codebuild\//.test(build.image)) {
+      // Isolated subnets reach no registry: only CodeBuild's curated images (pulled by CodeBuild itself) start.
+      return this.complete(build, 'FAILED', { statusCode: 'CLIENT_ERROR', message: `Failed to pull the image ${build.image}: the build's VPC has no route to a registry` });
+    }
+
+    let spec: BuildSpec;
+    try {
+      spec = parseBuildSpec(project.buildSpec);
+    } catch (failure) {
+      return this.complete(build, 'FAILED', { statusCode: 'YAML_FILE_ERROR', message: (failure as Error).message });
+    }
+    if (build.ending) return this.ended(build);
+    if (process.getuid?.() !== 0) {
+      return this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: 'The emulated build container needs root (as CI runs the tests)' });
+    }
+    await this.container(build, spec);
+  }
+
+  /** Runs the buildspec in the build's container, reporting its phases as its script enters them. */
+  private async container(build: Build, spec: BuildSpec): Promise<void> {
+    const project = build.project;
+    const folder = await mkdtemp(join(this.options.workDirectory, 'build-'));
+    try {
+      await chmod(folder, 0o755);
+      const root = join(folder, 'root');
+      const network = join(folder, 'net');
+      await mkdir(root);
+      await mkdir(network, { mode: 0o777 });
+      await chmod(network, 0o777);
+      const socket = project.vpc ? await this.options.vpcRoute(project.vpc.vpcId) : undefined;
+      const sourceDirectory = `/codebuild/output/src${Math.floor(Math.random() * 1e9)}/src`;
+      const script = join(folder, 'buildspec.sh');
+      await writeFile(script, buildScript(spec), { mode: 0o644 });
+      const hostNode = ['/usr/local/bin/node', '/usr/bin/node'].find((candidate) => existsSync(candidate));
+      const environment = this.buildEnvironment(build, spec, sourceDirectory, hostNode === undefined);
+      const projectTop = projectFolderToHide();
+      const args = [
+        '--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--ipc', '--uts',
+        ...(project.vpc ? ['--net'] : []),
+        '--', '/bin/sh', '-c', CONTAINER_SETUP, 'codebuild-container',
+        root, network, socket ?? '', String(this.options.endpointPort), FORWARDER, process.execPath,
+        script, sourceDirectory, project.privileged ? 'privileged' : UNPRIVILEGED_CAPABILITIES.map((capability) => `+${capability}`).join(','),
+        project.vpc ? 'vpc' : 'host', hostNode ? '' : dirname(process.execPath), spec.env?.shell === 'bash' ? '/bin/bash' : '/bin/sh',
+        [projectTop, os.tmpdir()].filter((folderToHide) => folderToHide !== '/tmp').join(':'),
+      ];
+      this.enter(build, 'DOWNLOAD_SOURCE');
+      // setpriv --pdeathsig: the container dies with the test's process, whatever ends it.
+      const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'unshare', ...args], { env: environment, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+      build.process = child;
+      if (build.ending) process.kill(-child.pid!, 'SIGKILL');
+      const log = (chunk: Buffer) => {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') build.log.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
+        if (build.log.length > LOG_LINES_KEPT) build.log.splice(0, build.log.length - LOG_LINES_KEPT);
+      };
+      child.stdout!.on('data', log);
+      child.stderr!.on('data', log);
+      let ended: number | undefined;
+      let pending = '';
+      (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const [kind, phase, index, status] = line.split(' ');
+          if (kind === 'PHASE' && PHASES.includes(phase as PhaseType)) this.enter(build, phase as PhaseType);
+          else if (kind === 'COMMAND') build.command = { phase: phase!, index: Number(index) };
+          else if (kind === 'FAILED') this.failPhase(build, 'COMMAND_EXECUTION_ERROR', commandError(spec, phase!, Number(index), Number(status)));
+          else if (kind === 'END') ended = Number(phase);
+        }
+      });
+      const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
+        child.on('error', (failure) => {
+          log(Buffer.from(`unshare could not be started: ${failure.message}`));
+          resolve([null, null]);
+        });
+        child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+      });
+      if (build.ending) {
+        this.ended(build);
+      } else if (code === 0 && ended === 0) {
+        this.complete(build, 'SUCCEEDED');
+      } else if (ended !== undefined) {
+        this.complete(build, 'FAILED');
+      } else {
+        // The shell ended before its last phase: a command ended it (set -e, exit) or the set-up failed.
+        const command = build.command;
+        const current = build.phases.at(-1)!.phaseType;
+        const message = command && PHASES.includes(current) && ['INSTALL', 'PRE_BUILD', 'BUILD', 'POST_BUILD'].includes(current)
+          ? commandError(spec, command.phase, command.index, code ?? -1)
+          : `The build container ended (${signal ? `signal ${signal}` : `exit status ${code}`}) in ${current}`;
+        this.complete(build, 'FAILED', { statusCode: 'COMMAND_EXECUTION_ERROR', message });
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** CodeBuild's variables, the buildspec's, the project's and the overrides' (in that order of precedence, lowest first). */
+  private buildEnvironment(build: Build, spec: BuildSpec, sourceDirectory: string, nodeFromTest: boolean): Record<string, string> {
+    const project = build.project;
+    const environment: Record<string, string> = {
+      PATH: nodeFromTest ? `${IMAGE_PATH}:/codebuild/node/bin` : IMAGE_PATH,
+      HOME: '/root',
+      LC_CTYPE: 'C.UTF-8',
+      AWS_REGION: REGION,
+      AWS_DEFAULT_REGION: REGION,
+      CODEBUILD_BUILD_ARN: build.arn,
+      CODEBUILD_BUILD_ID: build.id,
+      CODEBUILD_BUILD_IMAGE: build.image,
+      CODEBUILD_BUILD_NUMBER: String(build.number),
+      CODEBUILD_BUILD_SUCCEEDING: '1',
+      CODEBUILD_INITIATOR: build.initiator,
+      CODEBUILD_LOG_PATH: build.uuid,
+      CODEBUILD_SRC_DIR: sourceDirectory,
+      CODEBUILD_START_TIME: String(build.startTime),
+    };
+    for (const [name, value] of Object.entries(spec.env?.variables ?? {})) environment[name] = String(value);
+    for (const variable of build.variables) environment[variable.name] = variable.value;
+    return environment;
+  }
+}
+
+/** The buildspec of the template (JSON, as CDK's BuildSpec.fromObject renders it). */
+function parseBuildSpec(text: string | undefined): BuildSpec {
+  if (!text) throw new Error('The project has no inline buildspec: the test runs the template’s own only');
+  let spec: BuildSpec;
+  try {
+    spec = JSON.parse(text) as BuildSpec;
+  } catch {
+    throw new Error('The deployed-artifact test reads JSON buildspecs only');
+  }
+  if (String(spec.version) !== '0.2') throw new Error(`buildspec version ${String(spec.version)}: the test emulates 0.2`);
+  const notEmulated = Object.keys(spec).filter((key) => !['version', 'env', 'phases'].includes(key));
+  for (const key of Object.keys(spec.env ?? {})) if (!['shell', 'variables'].includes(key)) notEmulated.push(`env.${key}`);
+  for (const [name, phase] of Object.entries(spec.phases ?? {})) {
+    if (!(SCRIPT_PHASES as readonly string[]).includes(name)) notEmulated.push(`phases.${name}`);
+    for (const key of Object.keys(phase)) if (!['commands', 'finally', 'on-failure'].includes(key)) notEmulated.push(`phases.${name}.${key}`);
+  }
+  if (spec.env?.shell && !['bash', '/bin/sh', 'sh'].includes(spec.env.shell)) notEmulated.push(`env.shell ${spec.env.shell}`);
+  if (notEmulated.length > 0) throw new Error(`The deployed-artifact test does not emulate buildspec ${notEmulated.join(', ')}`);
+  return spec;
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * One shell script for the whole buildspec, run by one shell process as CodeBuild does: each
+ * phase's commands in order (a failed command skips the rest of its phase; INSTALL or PRE_BUILD
+ * failing skips the later phases, BUILD failing still runs POST_BUILD; `finally` blocks always
+ * run). Progress goes to fd 3 (closed for the commands themselves), the `[Container]` lines to the log.
+ */
+function buildScript(spec: BuildSpec): string {
+  const lines = [
+    '__cb_mark() { printf \'%s\\n\' "$*" >&3; }',
+    '__cb_say() { printf \'[Container] %s %s\\n\' "$(date -u \'+%Y/%m/%d %H:%M:%S\')" "$*"; }',
+    '__cb_skip=0; __cb_result=0',
+    'cd "$CODEBUILD_SRC_DIR"',
+  ];
+  for (const name of SCRIPT_PHASES) {
+    const type = name.toUpperCase();
+    const phase = spec.phases?.[name] ?? {};
+    const continueOnFailure = phase['on-failure'] === 'CONTINUE';
+    // POST_BUILD runs after a failed BUILD, not after a failed INSTALL or PRE_BUILD.
+    lines.push(`if [ "$__cb_skip" = 0 ] || { [ ${quote(type)} = POST_BUILD ] && [ "$__cb_skip" = build ]; }; then`);
+    lines.push(`__cb_mark PHASE ${type}; __cb_say Entering phase ${type}; __cb_failed=0`);
+    (phase.commands ?? []).forEach((command, index) => {
+      lines.push(
+        'if [ "$__cb_failed" = 0 ]; then',
+        `__cb_mark COMMAND ${type} ${index}; __cb_say Running command ${quote(command)}`,
+        '{',
+        command,
+        '} 3>&-',
+        `__cb_status=$?; if [ "$__cb_status" != 0 ]; then __cb_mark FAILED ${type} ${index} $__cb_status; __cb_say Command did not exit successfully ${quote(command)} exit status $__cb_status; __cb_failed=$__cb_status; fi`,
+        'fi',
+      );
+    });
+    (phase.finally ?? []).forEach((command, index) => {
+      lines.push(`__cb_mark COMMAND ${type} finally-${index}; __cb_say Running command ${quote(command)}`, '{', command, '} 3>&-');
+    });
+    lines.push(
+      continueOnFailure
+        ? 'true'
+        : `if [ "$__cb_failed" != 0 ]; then __cb_result=$__cb_failed; if [ ${quote(type)} = BUILD ]; then __cb_skip=build; else __cb_skip=1; fi; fi`,
+      `__cb_say Phase complete: ${type} State: $( [ "$__cb_failed" = 0 ] && echo SUCCEEDED || echo FAILED )`,
+      'fi',
+    );
+  }
+  lines.push('__cb_mark END $__cb_result', 'exit $__cb_result', '');
+  return lines.join('\n');
+}
+
+function commandError(spec: BuildSpec, phase: string, index: number, status: number): string {
+  const command = spec.phases?.[phase.toLowerCase()]?.commands?.[index] ?? `${phase} command ${index}`;
+  return `Error while executing command: ${command}. Reason: exit status ${status}`;
+}
+
+/** The folder of the project a build must not see: its top folder unless that is a system one. */
+function projectFolderToHide(): string {
+  const projectRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+  const top = `/${projectRoot.split(sep).filter(Boolean)[0] ?? ''}`;
+  return ['/usr', '/etc', '/opt', '/var', '/srv', '/bin', '/lib', '/sbin', '/'].includes(top) ? projectRoot : top;
+}
+
+const FORWARDER = fileURLToPath(new URL('./vpc-forwarder.ts', import.meta.url));
+
+/**
+ * The build container, set up by root as the init of new mount, PID, IPC, UTS (and, in a VPC,
+ * network) namespaces: a tmpfs on the build's own (empty) folder holds an overlay of this
+ * machine's root, so the build may write anywhere and nothing reaches the host; a fresh /proc, a
+ * read-only /sys, a minimal /dev, empty /tmp, /root and /home, the test's folders hidden; in a VPC
+ * only loopback, where the S3 forwarder (as nobody) is the only way out; then the buildspec's
+ * script as root, with Docker's default capabilities unless the project is privileged.
+ */
+const CONTAINER_SETUP = String.raw`set -eu
+root=$1 net=$2 socket=$3 port=$4 forwarder=$5 testnode=$6 script=$7 src=$8 caps=$9
+shift 9
+network=$1 nodedir=$2 shell=$3 hide=$4
+mount -t tmpfs -o size=4g,mode=0755 codebuild "$root"
+mkdir "$root/upper" "$root/work" "$root/fs"
+mount -t overlay overlay -o "lowerdir=/,upperdir=$root/upper,workdir=$root/work" "$root/fs"
+fs=$root/fs
+mount -t proc -o nosuid,nodev,noexec proc "$fs/proc"
+mount -t sysfs -o ro,nosuid,nodev,noexec sysfs "$fs/sys" 2>/dev/null || true
+mount -t tmpfs -o mode=0755,size=1m,nosuid dev "$fs/dev"
+for device in null zero full random urandom tty; do touch "$fs/dev/$device"; mount --bind "/dev/$device" "$fs/dev/$device"; done
+mkdir "$fs/dev/shm" "$fs/dev/pts"
+mount -t tmpfs -o mode=1777,nosuid,nodev shm "$fs/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$fs/dev/pts" 2>/dev/null || true
+ln -s /proc/self/fd "$fs/dev/fd"; ln -s /proc/self/fd/0 "$fs/dev/stdin"; ln -s /proc/self/fd/1 "$fs/dev/stdout"; ln -s /proc/self/fd/2 "$fs/dev/stderr"
+for folder in /tmp /var/tmp; do if [ -d "$fs$folder" ]; then mount -t tmpfs -o mode=1777,nosuid,nodev tmp "$fs$folder"; fi; done
+mount -t tmpfs -o mode=0700 home "$fs/root"
+mount -t tmpfs -o mode=0755 home "$fs/home"
+old_ifs=$IFS; IFS=:
+for folder in $hide; do if [ -n "$folder" ] && [ -d "$fs$folder" ]; then mount -t tmpfs -o mode=0755,size=4k hidden "$fs$folder"; fi; done
+IFS=$old_ifs
+if [ -n "$nodedir" ]; then mkdir -p "$fs/codebuild/node/bin"; mount --bind "$nodedir" "$fs/codebuild/node/bin"; mount -o remount,bind,ro "$fs/codebuild/node/bin"; fi
+mkdir -p "$fs/codebuild" "$fs$src"
+cp "$script" "$fs/codebuild/buildspec.sh"
+if [ "$network" = vpc ]; then
+  if command -v ip >/dev/null 2>&1; then ip link set lo up; elif command -v ifconfig >/dev/null 2>&1; then ifconfig lo up; else echo 'the emulated VPC needs ip or ifconfig' >&2; exit 1; fi
+  if [ -n "$socket" ]; then
+    setpriv --reuid 65534 --regid 65534 --clear-groups -- "$testnode" "$forwarder" 127.0.0.1 "$port" "$socket" "$net/ready" </dev/null 3>&- &
+    waited=0
+    while [ ! -e "$net/ready" ]; do sleep 0.05; waited=$((waited + 1)); if [ "$waited" -gt 200 ]; then echo 'the S3 forwarder did not start' >&2; exit 1; fi; done
+  fi
+fi
+if [ "$caps" = privileged ]; then
+  exec chroot "$fs" "$shell" /codebuild/buildspec.sh
+fi
+exec chroot "$fs" setpriv --inh-caps=-all --bounding-set=-all,$caps -- "$shell" /codebuild/buildspec.sh
+`;
