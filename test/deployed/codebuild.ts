@@ -634,6 +634,9 @@ const CONTAINER_SETUP = String.raw`set -eu
 root=$1 net=$2 socket=$3 port=$4 forwarder=$5 testnode=$6 script=$7 src=$8 caps=$9
 shift 9
 network=$1 nodedir=$2 shell=$3 hide=$4
+build_path=$PATH
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+chroot=$(command -v chroot)
 mount -t tmpfs -o size=4g,mode=0755 codebuild "$root"
 mkdir "$root/upper" "$root/work" "$root/fs"
 mount -t overlay overlay -o "lowerdir=/,upperdir=$root/upper,workdir=$root/work" "$root/fs"
@@ -663,8 +666,10 @@ if [ "$network" = vpc ]; then
     while [ ! -e "$net/ready" ]; do sleep 0.05; waited=$((waited + 1)); if [ "$waited" -gt 200 ]; then echo 'the S3 forwarder did not start' >&2; exit 1; fi; done
   fi
 fi
+PATH=$build_path
+export PATH
 if [ "$caps" = privileged ]; then
-  exec chroot "$fs" "$shell" /codebuild/buildspec.sh
+  exec "$chroot" "$fs" "$shell" /codebuild/buildspec.sh
 fi
-exec chroot "$fs" setpriv --inh-caps=-all --bounding-set=-all,$caps -- "$shell" /codebuild/buildspec.sh
+exec "$chroot" "$fs" /usr/bin/setpriv --inh-caps=-all --bounding-set=-all,$caps -- "$shell" /codebuild/buildspec.sh
 `;
