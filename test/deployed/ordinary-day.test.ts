@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routeKeys } from '#shared/http/routes.ts';
+import { Webhook } from 'standardwebhooks';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
 import type { DeployedStack } from './deployment.ts';
 
@@ -49,6 +51,10 @@ const testCases = [
 
 let outdir: string;
 let git: GitServer;
+let receiver: WebhookReceiver;
+/** The day's webhook (on a loopback receiver): its id and signing secret. */
+let webhook: { id: string; secret: string } | undefined;
+const HOOK_PATH = '/hooks/day';
 let stack: DeployedStack | undefined;
 const started = Date.now();
 const timings: string[] = [];
@@ -148,6 +154,36 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
   return { status: response.status, text, json: parsed };
 }
 
+/** The webhook's requests so far, each verified by the Standard Webhooks scheme with its secret (a failure otherwise). */
+function signedDeliveries(step: string): { request: ReceivedRequest; payload: { type: string; data: Record<string, unknown> } }[] {
+  return receiver.received
+    .filter((request) => request.path === HOOK_PATH)
+    .flatMap((request) => {
+      try {
+        const payload = new Webhook(webhook!.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+        return [{ request, payload }];
+      } catch (error) {
+        fail(step, `a webhook request that does not verify (${(error as Error).message}): ${JSON.stringify(request.headers)} ${request.body.slice(0, 300)}`);
+        return [];
+      }
+    });
+}
+
+/** Waits until the webhook received an event of `type` matching `data`, or fails the step after `timeoutMs`. */
+async function webhookEvent(step: string, type: string, data: Record<string, unknown>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = signedDeliveries(step).find(({ payload }) => payload.type === type && Object.entries(data).every(([key, value]) => payload.data[key] === value));
+    if (found) return found;
+    if (Date.now() > deadline) {
+      const delivery = stack!.deployment.functions.find((fn) => fn.name.includes('WebhookDelivery'));
+      fail(step, `no signed ${type} ${JSON.stringify(data)} reached the webhook within ${timeoutMs} ms; it received ${receiver.received.length} request(s)${delivery ? `\n${stack!.lambda.logTail(delivery, 6)}` : ''}`);
+      return undefined;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function login(persona: PersonaName): Promise<void> {
   const answer = await call('POST', '/api/token', { form: { user_id: persona, password: passwords[persona] ?? '' } });
   if (typeof answer.json?.data?.token === 'string') tokens[persona] = answer.json.data.token;
@@ -180,6 +216,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       [`${GRADEABLE}-student2`]: { 'hello.sh': 'echo "Goodbye, World!"\n', 'README.md': '# Homework\n' },
       [`${UNAPPROVED}-student`]: { 'hello.sh': 'echo "Hello, World!"\n' },
     });
+    receiver = await startWebhookReceiver();
     // Loaded here, so a skipped run does not load the CDK and the policy evaluator.
     const { deploy, synthesize } = await import('./deployment.ts');
     let mark = Date.now();
@@ -199,6 +236,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
   afterAll(async () => {
     await stack?.stop();
     await git?.close();
+    await receiver?.close();
     if (outdir && !process.env.DEPLOYED_TEST_CDK_OUT) await rm(outdir, { recursive: true, force: true });
     console.info(`deployed-artifact test: ${((Date.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`);
   }, 60_000);
@@ -257,6 +295,14 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       }
       const openapi = await call('GET', '/api/openapi.json', { expect: 'raw' });
       if (!String(openapi.json?.openapi ?? '').startsWith('3.1')) fail('GET /api/openapi.json', `not an OpenAPI 3.1 document: ${openapi.text.slice(0, 200)}`);
+      // The reference page, and every script and style sheet it loads, from the API itself.
+      const page = await call('GET', '/api/docs', { expect: 'raw' });
+      const assets = [...page.text.matchAll(/(?:src|href)="docs\/([^"]+)"/g)].map((match) => match[1]!);
+      if (!page.text.includes('<div id="reference">') || assets.length < 2) fail('GET /api/docs', `not the reference page with its assets: ${page.text.slice(0, 500)}`);
+      for (const asset of assets) {
+        const answer = await call('GET', `/api/docs/${asset}`, { expect: 'raw', headers: { 'Accept-Encoding': 'gzip' } });
+        if (answer.status === 200 && answer.text.length < 1000) fail(`GET /api/docs/${asset}`, `a short asset: ${answer.text.slice(0, 200)}`);
+      }
       await call('GET', '/api/nowhere/at/all', { as: 'student', expect: { fail: 'Endpoint not found.', status: 404 } });
       expectNoFailures();
     }, 60_000);
@@ -306,6 +352,19 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       expectNoFailures();
     }, 90_000);
 
+    it('webhooks: the instructor registers a receiver (a loopback host the deployment allows) and lists it without its secret', async () => {
+      const registered = await call('POST', `/api/${TERM}/${COURSE}/webhooks`, {
+        as: 'prof',
+        json: { url: `${receiver.url}${HOOK_PATH}`, events: ['submission.graded', 'submission.failed', 'summaries.generated'], description: 'the day' },
+      });
+      const data = registered.json?.data as { id?: string; secret?: string } | undefined;
+      if (data?.id && data.secret?.startsWith('whsec_')) webhook = { id: data.id, secret: data.secret };
+      else fail('register a webhook', `no id and secret: ${registered.text.slice(0, 500)}`);
+      const listed = await call('GET', `/api/${TERM}/${COURSE}/webhooks`, { as: 'prof' });
+      if (webhook && (!listed.text.includes(webhook.id) || listed.text.includes(webhook.secret))) fail('list webhooks', listed.text.slice(0, 500));
+      expectNoFailures();
+    }, 60_000);
+
     it('grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored', async () => {
       const submitted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
         as: 'student',
@@ -339,6 +398,9 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       const attempts = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/attempts`, { as: 'student' });
       if (attempts.json?.data && (attempts.json.data as unknown[]).length !== 1) fail('attempts as student', attempts.text.slice(0, 800));
 
+      // Each graded version reaches the webhook, signed, through the webhook queue and the delivery function.
+      await webhookEvent('submission.graded for student', 'submission.graded', { gradeable_id: GRADEABLE, owner_id: 'student', version: 1, points: 6 });
+      await webhookEvent('submission.graded for student2', 'submission.graded', { gradeable_id: GRADEABLE, owner_id: 'student2', version: 1 });
       await stack!.queues.idle(mine ? 30_000 : 1_000).catch((error: Error) => fail('grading queue', error.message));
       collectProblems('grading');
       expectNoFailures();
@@ -357,6 +419,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       });
       if (failures.length > 0) expectNoFailures();
       const values = await gradedValues('student', '', Date.now() + 30_000, UNAPPROVED);
+      await webhookEvent('submission.failed', 'submission.failed', { gradeable_id: UNAPPROVED, owner_id: 'student' });
       await stack!.queues.idle(10_000).catch((error: Error) => fail('grading queue', error.message));
       collectProblems('submission of an unapproved image');
       expectedProblems = [];
@@ -394,6 +457,48 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       if (firstGeneration && secondGeneration && !(secondGeneration > firstGeneration)) {
         fail('nightly summaries', `the schedule did not regenerate the summaries (generated_at ${firstGeneration} → ${secondGeneration})`);
       }
+      expectNoFailures();
+    }, 90_000);
+
+    it('webhooks: every delivery is listed as delivered, one is replayed to the receiver, and the webhook is removed', async () => {
+      if (!webhook) return expectNoFailures();
+      await webhookEvent('summaries.generated', 'summaries.generated', { term: TERM, course: COURSE });
+      await stack!.queues.idle(20_000).catch((error: Error) => fail('webhook queue', error.message));
+      const path = `/api/${TERM}/${COURSE}/webhooks/${webhook.id}/deliveries`;
+      const listed = await call('GET', path, { as: 'prof' });
+      const deliveries = (listed.json?.data ?? []) as { id: string; event: string; state: string; attempts: { status: number | null }[] }[];
+      const received = new Set(signedDeliveries('deliveries').map(({ request }) => String(request.headers['webhook-id'])));
+      const count = (event: string) => deliveries.filter((delivery) => delivery.event === event).length;
+      // Two graded versions, one failed, and the summaries generated on request and by the schedule.
+      expect({ graded: count('submission.graded'), failed: count('submission.failed'), summaries: count('summaries.generated') }, 'the deliveries of the day').toEqual({
+        graded: 2,
+        failed: 1,
+        summaries: 2,
+      });
+      for (const delivery of deliveries) {
+        if (delivery.state !== 'delivered' || delivery.attempts.map((attempt) => attempt.status).join() !== '200' || !received.has(delivery.id)) {
+          fail('list deliveries', `not delivered once with 200 to the receiver: ${JSON.stringify(delivery).slice(0, 500)}`);
+        }
+      }
+      const delivered = await call('GET', `${path}?state=delivered`, { as: 'prof' });
+      if ((delivered.json?.data as unknown[] | undefined)?.length !== deliveries.length) fail('list delivered deliveries', delivered.text.slice(0, 500));
+
+      const replayed = deliveries.find((delivery) => delivery.event === 'submission.graded');
+      if (replayed) {
+        const before = receiver.received.length;
+        await call('POST', `${path}/${replayed.id}/replay`, { as: 'prof' });
+        const deadline = Date.now() + 20_000;
+        while (!receiver.received.slice(before).some((request) => request.headers['webhook-id'] === replayed.id) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        if (!receiver.received.slice(before).some((request) => request.headers['webhook-id'] === replayed.id)) fail('replay', `the replayed delivery ${replayed.id} did not reach the receiver`);
+        signedDeliveries('replay');
+      }
+      await stack!.queues.idle(20_000).catch((error: Error) => fail('webhook queue', error.message));
+      await call('DELETE', `/api/${TERM}/${COURSE}/webhooks/${webhook.id}`, { as: 'prof' });
+      const after = await call('GET', `/api/${TERM}/${COURSE}/webhooks`, { as: 'prof' });
+      if (after.text.includes(webhook.id)) fail('delete webhook', `still listed: ${after.text.slice(0, 300)}`);
+      collectProblems('webhooks');
       expectNoFailures();
     }, 90_000);
 
