@@ -556,8 +556,47 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       expect(found).toContain(`AccessDenied: ${fn.logicalId} may not ${action} on ${sessionsTable.arn}`);
       expect(found).toContain(`User: arn:aws:sts::123456789012:assumed-role/${fn.role.name}/${fn.name} is not authorized to perform: ${action} on resource: ${sessionsTable.arn} because no identity-based policy allows the ${action} action`);
     }, 60_000);
+
+    it('the grading worker without s3:PutObject on the jobs bucket: grading fails, naming the function, the action and the resource', async () => {
+      const worker = stack!.deployment.functions.find((fn) => fn.environment.GRADING_PROJECT !== undefined)!;
+      const bucket = stack!.deployment.buckets.find((candidate) => candidate.name === worker.environment.GRADING_BUCKET)!;
+      const action = 's3:PutObject';
+      const granted = `${bucket.arn}/jobs/*`;
+      const original = worker.role.policies;
+      const edited = removeGrant(original, action, granted);
+      expect(edited, `${worker.logicalId} has no ${action} grant on ${granted} to remove`).not.toBeUndefined();
+      await login('student');
+      stack!.newProblems();
+      const denialsBefore = stack!.evaluator.denials.length;
+      (worker.role as { policies: typeof original }).policies = edited!;
+      let problems: string[] = [];
+      try {
+        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, { as: 'student', form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' } });
+        const deadline = Date.now() + 30_000;
+        const denied = () => stack!.evaluator.denials.slice(denialsBefore).some((denial) => denial.principal === worker.logicalId && denial.action === action);
+        while (!denied() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        // The worker's failure is logged, and its wake-up handed back to the queue.
+        const logged = () => stack!.lambda.errorLines.some((line) => line.function === worker.logicalId && line.line.includes(`perform: ${action}`));
+        while (!logged() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        (worker.role as { policies: typeof original }).policies = original;
+        problems = [...failures.splice(0), ...stack!.newProblems()];
+      }
+      const found = problems.join('\n\n');
+      const resource = new RegExp(`AccessDenied: ${worker.logicalId} may not ${action} on ${escapeRegExp(bucket.arn)}/jobs/[^ ]+/input\\.tgz`);
+      expect(found).toMatch(resource);
+      expect(found).toMatch(
+        new RegExp(
+          `User: ${escapeRegExp(`arn:aws:sts::123456789012:assumed-role/${worker.role.name}/${worker.name}`)} is not authorized to perform: ${action} on resource: ${escapeRegExp(bucket.arn)}/jobs/[^ ]+ because no identity-based policy allows the ${action} action`,
+        ),
+      );
+      // What the worker itself reports: the grading failed with that denial.
+      expect(found).toMatch(new RegExp(`Logged an error: ${worker.logicalId}: .*Grading failed.*is not authorized to perform: ${action}`));
+    }, 60_000);
   });
 });
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The policies with `action` on `resource` taken out (undefined when no statement grants it exactly). */
 function removeGrant(policies: readonly { name: string; document: PolicyDocument }[], action: string, resource: string) {
