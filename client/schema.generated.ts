@@ -330,6 +330,70 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.
+         * @description **Who may call it:** Instructors and graders of the course.
+         */
+        readonly get: operations["ta-grade"];
+        readonly put?: never;
+        /**
+         * Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.
+         * @description **Who may call it:** Instructors and graders of the course.
+         */
+        readonly post: operations["save-ta-grade"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/version": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Choose the caller's (or, for instructors and full access graders, user_id's) active version; version 0 cancels the submission. Values, late days and summaries follow it.
+         * @description **Who may call it:** Members of the course.
+         */
+        readonly post: operations["set-active-version"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/gradebook": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.
+         * @description **Who may call it:** Instructors and graders of the course.
+         */
+        readonly get: operations["gradebook"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/{semester}/{course}/reports/summaries": {
         readonly parameters: {
             readonly query?: never;
@@ -792,6 +856,58 @@ export interface components {
                 readonly testcase_message: string;
                 readonly autochecks: readonly Record<string, never>[];
             }[];
+            /** @description Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading). */
+            readonly ta_grading: boolean;
+            /** @description Whether grade_released_date has passed; students see TA scores and comments only then. */
+            readonly ta_grades_released: boolean;
+            /** @description Every rubric component has a (visible) grade. */
+            readonly ta_grading_complete: boolean;
+            readonly tagrading_score: number | null;
+            /** @description The sum of the components’ max_value. */
+            readonly tagrading_max: number;
+            readonly total_score: number | null;
+            readonly ta_components: readonly components["schemas"]["GradedComponent"][];
+        };
+        readonly GradedComponent: {
+            /** @description The component’s place in the rubric, from 0. */
+            readonly component_id: number;
+            readonly title: string;
+            /** @description default + marks + custom_points, clamped to [lower_clamp, upper_clamp]. */
+            readonly score: number;
+            readonly max_value: number;
+            /** @description The grader’s custom_message. */
+            readonly comment: string;
+            readonly custom_points: number;
+            /** @description Students see published marks only. */
+            readonly marks: readonly {
+                readonly mark_id: number;
+                readonly title: string;
+                readonly points: number;
+            }[];
+            readonly grader_id: string | null;
+            readonly graded_at: string | null;
+        };
+        readonly TaGrade: {
+            readonly gradeable_id: string;
+            readonly user_id: string;
+            /** @description The user, or on team gradeables the team, the grade belongs to. */
+            readonly owner_id: string;
+            /** @description Bumped by every change; send it back as `revision` to refuse lost updates. */
+            readonly revision: number;
+            readonly ta_grading_complete: boolean;
+            readonly tagrading_score: number | null;
+            readonly tagrading_max: number;
+            readonly components: readonly components["schemas"]["GradedComponent"][];
+        };
+        readonly GradeAuditEntry: {
+            readonly revision: number;
+            readonly grader_id: string;
+            /** Format: date-time */
+            readonly at: string;
+            readonly component_id: number;
+            readonly before: Record<string, never> | null;
+            /** @description The component’s grade after the change. */
+            readonly after: Record<string, never>;
         };
         readonly Attempt: {
             readonly version: number;
@@ -2981,6 +3097,590 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              *     - `Graded gradeable for user with id {user_id} does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "ta-grade": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["TaGrade"] & {
+                            /** @description Every change, oldest first. */
+                            readonly history: readonly components["schemas"]["GradeAuditEntry"][];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This gradeable is not graded by TAs (ta_grading is false).`
+             *     - `{user_id} is not on a team for this gradeable.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `No student {user_id} in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "save-ta-grade": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The rubric component, by its place in the rubric (from 0). */
+                    readonly component_id: string | number | boolean;
+                    /** @description The marks applied, by their places in the component (from 0); none when left out. */
+                    readonly mark_ids?: readonly string[] | string;
+                    /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
+                    readonly custom_points?: string | number | boolean;
+                    /** @description The comment the student sees once grades are released. */
+                    readonly custom_message?: string;
+                    /** @description The revision the grader saw: refused with 409 when the grade changed since. */
+                    readonly revision?: string | number | boolean;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The rubric component, by its place in the rubric (from 0). */
+                    readonly component_id: string;
+                    /** @description The marks applied, by their places in the component (from 0); none when left out. Comma-separated, or the field repeated. */
+                    readonly mark_ids?: string;
+                    /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
+                    readonly custom_points?: string;
+                    /** @description The comment the student sees once grades are released. */
+                    readonly custom_message?: string;
+                    /** @description The revision the grader saw: refused with 409 when the grade changed since. */
+                    readonly revision?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The rubric component, by its place in the rubric (from 0). */
+                    readonly component_id: string;
+                    /** @description The marks applied, by their places in the component (from 0); none when left out. Comma-separated, or the field repeated. */
+                    readonly mark_ids?: string;
+                    /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
+                    readonly custom_points?: string;
+                    /** @description The comment the student sees once grades are released. */
+                    readonly custom_message?: string;
+                    /** @description The revision the grader saw: refused with 409 when the grade changed since. */
+                    readonly revision?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["TaGrade"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `This gradeable is not graded by TAs (ta_grading is false).`
+             *     - `{user_id} is not on a team for this gradeable.`
+             *     - `Grading has not started: it opens at {grade_start_date}.`
+             *     - `The field component_id is required.`
+             *     - `The field component_id must be a whole number (a component’s place in the rubric, from 0).`
+             *     - `This gradeable has no rubric component {component_id}.`
+             *     - `The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).`
+             *     - `Rubric component {component_id} has no mark {mark_id}.`
+             *     - `Mark {mark_id} is listed twice.`
+             *     - `The field custom_points must be a number.`
+             *     - `custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).`
+             *     - `The field custom_message must be a string.`
+             *     - `The field custom_message must be at most 10000 characters long.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `No student {user_id} in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The grade changed since revision {revision}: it is at revision {current}. Reload it and grade again.`
+             *     - `Another grader changed this grade at the same moment. Reload it and grade again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-active-version": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
+                    readonly version: string | number | boolean;
+                    /** @description Instructors and full access graders: the student whose version to choose. */
+                    readonly user_id?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
+                    readonly version: string;
+                    /** @description Instructors and full access graders: the student whose version to choose. */
+                    readonly user_id?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
+                    readonly version: string;
+                    /** @description Instructors and full access graders: the student whose version to choose. */
+                    readonly user_id?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            /** @description 0: no active version (cancelled). */
+                            readonly active_version: number;
+                            readonly highest_version: number;
+                            readonly message: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `API key and specified user_id are not for the same user.`
+             *     - `Only Electronic File gradeables have versions.`
+             *     - `{user_id} is not on a team for this gradeable.`
+             *     - `The field version is required (0 cancels the submission).`
+             *     - `The field version must be a whole number from 0 (0 cancels the submission).`
+             *     - `There is no submission to choose a version of.`
+             *     - `There is no version {version}: the highest is {highest_version}.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most {limit} characters long.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `User {user_id} is not in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly gradebook: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Students per page, 1 to 500 (100 when left out). */
+                readonly limit?: string;
+                /** @description The `next_cursor` of the previous page. */
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly gradeable_id: string;
+                            /** @description By registration section (numerically where both are numbers), then user id. */
+                            readonly students: readonly {
+                                readonly user_id: string;
+                                readonly registration_section: string;
+                                readonly team_id: string | null;
+                                readonly has_submission: boolean;
+                                readonly highest_version: number;
+                                /** @description 0: none. */
+                                readonly active_version: number;
+                                readonly grading_state: ("queued" | "grading" | "graded" | "failed") | null;
+                                readonly autograding_score: number | null;
+                                readonly tagrading_score: number | null;
+                                readonly ta_grading_complete: boolean;
+                                /** @description Autograding plus TA points, never below 0; 0 when Bad (too late). */
+                                readonly total_score: number;
+                                readonly days_late: number;
+                                /** @enum {string} */
+                                readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                                readonly grader_id: string | null;
+                            }[];
+                            readonly next_cursor: string | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The limit must be a whole number from 1 to 500.`
+             *     - `The cursor is not one this gradebook gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
              */
             readonly 404: {
                 headers: {

@@ -2,7 +2,7 @@ import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
-import { gradeableValues } from '#shared/submissions/submission.ts';
+import { gradeableValues, taValues } from '#shared/submissions/submission.ts';
 
 export const handler = endpoint('gradeable-values', {
   reads: submissionReads,
@@ -10,6 +10,9 @@ export const handler = endpoint('gradeable-values', {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.
     if (!items.gradeable || !isVisible(items.gradeable, enrollment!, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return gradeableValues(await submissionToShow(items.gradeable, items, params), items.queue?.head ?? 0, { showHidden: (enrollment?.group ?? 4) < 4 });
+    const staff = (enrollment?.group ?? 4) < 4;
+    const submission = await submissionToShow(items.gradeable, items, params);
+    const values = gradeableValues(submission, items.queue?.head ?? 0, { showHidden: staff });
+    return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now: new Date() }) };
   },
 });

@@ -15,6 +15,7 @@ import { summariesOf } from '#shared/data/summaries.ts';
 import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
+import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { ApiFailure } from '#shared/http/failures.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
@@ -50,6 +51,9 @@ Commands:
   export-summaries <term> <course> <folder>
       Writes the course's current summaries as <folder>/all_grades/<user_id>_summary.json, the
       layout the grade-report tool (Rainbow Grades) reads.
+  export-gradebook <term> <course> <gradeable_id> <file.csv>
+      Writes one gradeable's gradebook as CSV: every student's submission state, active version,
+      autograding and TA scores, late days, status and grader, by section then user.
   nightly-summaries
       Runs the nightly job now: summaries of every unarchived course.
   enroll <term> <course> <class-list.csv>
@@ -208,6 +212,17 @@ export async function runAdminCommand(
         await writeFile(join(folder, `${summary.user_id}_summary.json`), `${JSON.stringify(summary, null, 2)}\n`);
       }
       return print(`Wrote ${summaries.length} summaries (generated ${course.summaries.generatedAt}) to ${folder}.`);
+    }
+    case 'export-gradebook': {
+      const course = await requireCourse(rest);
+      if (!rest[2] || !rest[3]) throw new UsageError('Name the gradeable and the file to write.');
+      const { gradeable } = await getItems({ gradeable: gradeableRef(course.term, course.course, rest[2]) });
+      if (!gradeable) throw new UsageError(`${course.term}/${course.course} has no gradeable ${rest[2]}.`);
+      // All sections, as an instructor sees them.
+      const everyone = { term: course.term, course: course.course, userId: '-', group: 1, registrationSection: null, rotatingSection: null, gradingSections: [] } as const;
+      const rows = await loadGradebook(course, gradeable, everyone);
+      await writeFile(rest[3], gradebookCsv(rows));
+      return print(`Wrote the gradebook of ${gradeable.id} (${rows.length} students) to ${rest[3]}.`);
     }
     case 'nightly-summaries': {
       const report = await generateAllSummaries();

@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GradingResults } from '#shared/submissions/submission.ts';
 import { dynamo } from './client.ts';
 import { tableName, tables } from './tables.ts';
+import type { Item, ItemRef } from './items.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.results;
@@ -25,4 +26,11 @@ export async function putResults(gradeableKey: string, ownerId: string, results:
 /** The same, as part of the transaction that finishes the grading job. */
 export const putResultsItem = (gradeableKey: string, ownerId: string, results: GradingResults & { points: number }): TransactItem => ({
   Put: resultsItem(gradeableKey, ownerId, results),
+});
+
+/** A version's full results (test cases and points), as the worker kept them. */
+export const resultsRef = (gradeableKey: string, ownerId: string, version: number): ItemRef<GradingResults & { points: number }> => ({
+  table,
+  key: { submissionKey: `${gradeableKey}/${ownerId}`, version: String(version).padStart(6, '0') },
+  decode: (item: Item) => ({ version, testCases: item.testCases as GradingResults['testCases'], points: item.points as number }),
 });

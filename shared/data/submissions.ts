@@ -1,5 +1,6 @@
 import { courseId } from '#shared/courses/course.ts';
 import type { GradingResults, Submission, VersionSummary } from '#shared/submissions/submission.ts';
+import type { TaGrade } from '#shared/tagrading/grade.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
@@ -14,10 +15,12 @@ const decode = (item: Item): Submission => ({
   course: item.course as string,
   gradeableId: item.gradeableId as string,
   ownerId: item.ownerId as string,
-  highestVersion: item.highestVersion as number,
-  activeVersion: item.activeVersion as number,
-  versions: item.versions as VersionSummary[],
+  // An item made by TA grading alone (Checkpoints, Numeric, or before any version) has no versions.
+  highestVersion: (item.highestVersion as number | undefined) ?? 0,
+  activeVersion: (item.activeVersion as number | undefined) ?? 0,
+  versions: (item.versions as VersionSummary[] | undefined) ?? [],
   activeResults: item.activeResults as GradingResults | undefined,
+  ...(item.taGrade ? { taGrade: item.taGrade as TaGrade } : {}),
 });
 
 export const submissionRef = (term: string, course: string, gradeableId: string, ownerId: string): ItemRef<Submission> => ({
@@ -95,4 +98,36 @@ export async function submissionsOfGradeable(term: string, course: string, grade
     ExpressionAttributeValues: { ':key': gradeableKey(term, course, gradeableId) },
   });
   return items.map(decode);
+}
+
+/**
+ * Makes `version` the active version (0: none, the submission cancelled) with its results, provided
+ * nothing changed since the read: no new version, and the chosen version still in the grading state
+ * read (a worker finishing it meanwhile would otherwise leave it active without its results).
+ */
+export function setActiveVersion(
+  key: { gradeableKey: string; ownerId: string },
+  read: { highestVersion: number; state?: VersionSummary['state'] },
+  version: number,
+  results: GradingResults | undefined,
+): TransactItem {
+  const values: Record<string, unknown> = { ':version': version, ':highest': read.highestVersion };
+  const names: Record<string, string> = {};
+  let condition = 'highestVersion = :highest';
+  if (version > 0) {
+    condition += ` AND versions[${version - 1}].#state = :state`;
+    names['#state'] = 'state';
+    values[':state'] = read.state;
+  }
+  if (results) values[':results'] = results;
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: key,
+      UpdateExpression: results ? 'SET activeVersion = :version, activeResults = :results' : 'SET activeVersion = :version REMOVE activeResults',
+      ConditionExpression: condition,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
 }

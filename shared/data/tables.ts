@@ -104,6 +104,16 @@ export const tables = {
     partitionKey: 'courseId',
     sortKey: 'entry',
   },
+  /**
+   * The audit trail of TA grading: every change of a (gradeable, owner)'s TA grade
+   * (`<gradeableKey>#<ownerId>`), by revision: who, when, which component, before and after.
+   */
+  gradeAudit: {
+    id: 'GradeAudit',
+    environmentVariable: 'GRADE_AUDIT_TABLE',
+    partitionKey: 'gradeKey',
+    sortKey: 'revision',
+  },
   /** Answers to requests sent with an Idempotency-Key, kept for 24 hours. */
   idempotency: {
     id: 'Idempotency',

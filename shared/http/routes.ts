@@ -185,6 +185,49 @@ export const routes = {
     data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
     etag: true,
   },
+  'save-ta-grade': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}',
+    access: 'course:staff',
+    summary:
+      "Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.",
+    data: {
+      gradeables: ['BatchGetItem'],
+      enrollments: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+      submissions: ['BatchGetItem', 'UpdateItem'],
+      gradeAudit: ['PutItem'],
+    },
+  },
+  'ta-grade': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}',
+    access: 'course:staff',
+    summary: "A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.",
+    data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], gradeAudit: ['Query'] },
+  },
+  'set-active-version': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/version',
+    access: 'course:member',
+    summary:
+      "Choose the caller's (or, for instructors and full access graders, user_id's) active version; version 0 cancels the submission. Values, late days and summaries follow it.",
+    data: {
+      gradeables: ['BatchGetItem'],
+      enrollments: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+      submissions: ['BatchGetItem', 'UpdateItem'],
+      results: ['BatchGetItem'],
+    },
+  },
+  gradebook: {
+    method: 'GET',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/gradebook',
+    access: 'course:staff',
+    summary:
+      "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
+    data: { gradeables: ['BatchGetItem'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'] },
+  },
   'generate-summaries': {
     method: 'POST',
     path: '/api/{semester}/{course}/reports/summaries',

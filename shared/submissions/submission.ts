@@ -1,4 +1,6 @@
 /** Submissions, versions and the rules over them (reference.md §9–§10). */
+import { isTaGraded, shownComponents, taComplete, taMaximum, taReleased, taScore, totalScore, type TaGrade } from '#shared/tagrading/grade.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
 export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
 
@@ -44,6 +46,8 @@ export interface Submission {
   readonly versions: readonly VersionSummary[];
   /** Results of the active version, once graded. */
   readonly activeResults?: GradingResults;
+  /** The TA grade (issue 16), once a grader recorded one. */
+  readonly taGrade?: TaGrade;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -120,3 +124,28 @@ export function attempts(submission: Submission | undefined) {
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/**
+ * The TA grading part of `values` (issue 16), beside the reference's fields: the TA score and
+ * the graded components (score, comment, marks), and the total of autograding and TA points.
+ * Students see TA scores and comments only once grades are released (grade_released_date).
+ */
+export function taValues(
+  gradeable: GradeableDocument,
+  submission: Submission | undefined,
+  autogradingPoints: number | null,
+  options: { forStudent: boolean; now: Date },
+) {
+  const visible = isTaGraded(gradeable) && (!options.forStudent || taReleased(gradeable, options.now));
+  const grade: TaGrade | undefined = visible ? submission?.taGrade : undefined;
+  const ta = taScore(gradeable, grade);
+  return {
+    ta_grading: isTaGraded(gradeable),
+    ta_grades_released: taReleased(gradeable, options.now),
+    ta_grading_complete: visible && taComplete(gradeable, grade),
+    tagrading_score: ta ?? null,
+    tagrading_max: isTaGraded(gradeable) ? taMaximum(gradeable) : 0,
+    total_score: autogradingPoints === null && ta === undefined ? null : totalScore(autogradingPoints ?? 0, ta),
+    ta_components: shownComponents(gradeable, grade, { forStudent: options.forStudent }),
+  };
+}

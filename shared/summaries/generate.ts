@@ -32,8 +32,8 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
   const submissions = new Map<string, Map<string, Submission>>();
   const teams = new Map<string, Map<string, string>>();
   await Promise.all(
+    // Every type: Checkpoints and Numeric gradeables carry TA grades on their submission items.
     gradeables
-      .filter((document) => document.type === 'Electronic File')
       .map(async (document) => {
         const [list, members] = await Promise.all([
           submissionsOfGradeable(course.term, course.course, document.id),

@@ -3,6 +3,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
 import type { SummaryDocument } from '#shared/data/summaries.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
+import { isTaGraded, shownComponents, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
 export type SummaryStatus = 'Good' | 'Late' | 'Bad' | 'Unsubmitted';
 
@@ -19,7 +20,8 @@ export const bucketKey = (bucket: string): string => bucket.charAt(0).toUpperCas
 /**
  * One gradeable of a summary. Late days count whole days after the due date; within the
  * gradeable's allowance they are charged and the status is Late; beyond it the status is Bad and
- * the score 0. The score is the active version's autograding points (TA grading adds none yet).
+ * the score 0. The score is the active version's autograding points plus the TA score (issue 16;
+ * never below 0), and `components` lists the TA-graded components' titles and scores.
  */
 export function gradeableEntry(document: GradeableDocument, submission: Submission | undefined, timeZone: string) {
   const electronic = document.type === 'Electronic File';
@@ -30,18 +32,20 @@ export function gradeableEntry(document: GradeableDocument, submission: Submissi
   const allowance = document.dates.late_days ?? 0;
   const status: SummaryStatus = electronic && !active ? 'Unsubmitted' : daysLate === 0 ? 'Good' : daysLate <= allowance ? 'Late' : 'Bad';
   const released = document.dates.grade_released_date;
+  const grade = isTaGraded(document) ? submission?.taGrade : undefined;
+  const ta = taScore(document, grade) ?? 0;
   return {
     id: document.id,
     name: document.title,
     gradeable_type: document.type,
     grade_released_date: released ? toLocalTime(released, timeZone) : null,
-    score: status === 'Bad' ? 0 : autograding,
+    score: status === 'Bad' ? 0 : totalScore(autograding, ta),
     status,
     days_after_deadline: daysLate,
     days_charged: status === 'Late' ? daysLate : 0,
     autograding_score: autograding,
-    tagrading_score: 0,
-    components: [],
+    tagrading_score: ta,
+    components: shownComponents(document, grade, { forStudent: true }).map(({ title, score }) => ({ title, score })),
   };
 }
 

@@ -179,6 +179,21 @@ export const expectedAccess: Record<string, MatrixRow> = {
   },
   'gradeable-values': { cases: submissionReadCases() },
   'gradeable-attempts': { cases: submissionReadCases() },
+  'set-active-version': {
+    cases: [
+      { variation: 'own submission: cancel', request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { version: 0 } }), expect: members },
+      {
+        variation: 'for student2 (user_id): cancel',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { version: 0, user_id: world.userIds.student2 } }),
+        expect: { ...members, student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+      },
+    ],
+  },
+  gradebook: {
+    cases: [{ variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: { ...members, student: D } }],
+  },
+  'save-ta-grade': { cases: gradingCases({ component_id: 0, custom_points: 1 }) },
+  'ta-grade': { cases: gradingCases() },
   'generate-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
   'list-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
   'user-summary': {
@@ -244,6 +259,27 @@ function submissionReadCases(): MatrixCase[] {
       variation: 'a gradeable not yet open for students',
       request: (world) => ({ params: { gradeable_id: world.futureGradeable } }),
       expect: { ...members, student: gradeableMissing },
+    },
+  ];
+}
+
+/**
+ * TA grading: course staff only; limited access graders only for their sections. The open
+ * gradeable has no TA grading (ta_grading false), so staff who may grade get that refusal.
+ */
+function gradingCases(body?: Record<string, unknown>): MatrixCase[] {
+  const notTaGraded = fail('This gradeable is not graded by TAs (ta_grading is false).', 400);
+  const staff = { ...members, student: D, mentor: notTaGraded, ta: notTaGraded, instructor: notTaGraded };
+  return [
+    {
+      variation: 'student (section 1)',
+      request: (world) => ({ params: { gradeable_id: world.openGradeable, user_id: world.userIds.student }, ...(body ? { body } : {}) }),
+      expect: staff,
+    },
+    {
+      variation: "student2 (section 2, outside the mentor's)",
+      request: (world) => ({ params: { gradeable_id: world.openGradeable, user_id: world.userIds.student2 }, ...(body ? { body } : {}) }),
+      expect: { ...staff, mentor: fail('You do not grade section 2.', 403) },
     },
   ];
 }

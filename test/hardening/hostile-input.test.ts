@@ -101,6 +101,7 @@ const FIELDS = [
   'user_id', 'password', 'course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title',
   'copy_gradeables', 'term_id', 'term_name', 'start_date', 'end_date', 'id', 'title', 'type', 'vcs', 'dates', 'rubric', 'autograding',
   'vcs_checkout', 'git_repo_id', 'syllabus_bucket', 'team_gradeable', 'url', 'events', 'description',
+  'component_id', 'mark_ids', 'custom_points', 'custom_message', 'revision', 'version',
 ];
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
 const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
@@ -171,6 +172,10 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { id: uniqueCode('fz'), title: 'Fuzz', type: 'Electronic File', syllabus_bucket: 'homework', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' }, dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' }, rubric: [], autograding: { test_cases: [{ name: 'a', command: 'true' }] } };
     case 'create-webhook':
       return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
+    case 'set-active-version':
+      return { version: 0 };
+    case 'save-ta-grade':
+      return { component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' };
     case 'submit-vcs':
       return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
     default:

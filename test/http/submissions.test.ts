@@ -155,6 +155,7 @@ describe('values and queue positions', () => {
     expect((await values(fresh, 'student')).json.data).toEqual({
       is_queued: false, queue_position: -1, is_grading: false, has_submission: false, autograding_complete: false,
       has_active_version: false, highest_version: 0, total_points: null, total_percent: null, test_cases: [],
+      ta_grading: false, ta_grades_released: false, ta_grading_complete: false, tagrading_score: null, tagrading_max: 0, total_score: null, ta_components: [],
     });
   });
 

@@ -116,6 +116,19 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   ],
   'gradeable-values': [...COURSE_CHECK, ...SUBMISSION_READS],
   'gradeable-attempts': [...COURSE_CHECK, ...SUBMISSION_READS],
+  'set-active-version': [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions', 'results'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    'dynamodb:UpdateItem submissions',
+  ],
+  gradebook: [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', ...['enrollments', 'submissions', 'teams'].map((table) => `dynamodb:Query ${table}`)],
+  'save-ta-grade': [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    'dynamodb:UpdateItem submissions',
+    'dynamodb:PutItem gradeAudit',
+  ],
+  'ta-grade': [...COURSE_CHECK, ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`), 'dynamodb:Query gradeAudit'],
   'generate-summaries': [
     ...COURSE_CHECK,
     'dynamodb:Scan courses',

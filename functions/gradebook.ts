@@ -1,0 +1,15 @@
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { loadGradebook, pageOf, readPage } from '#shared/gradebook/gradebook.ts';
+
+export const handler = endpoint('gradebook', {
+  reads: ({ params }) => ({ gradeable: gradeableRef(params.semester!, params.course!, pathGradeableId(params.gradeable_id)) }),
+  handle: async ({ course, enrollment, items, query }) => {
+    if (!items.gradeable) throw gradeableNotFound();
+    const page = readPage(query);
+    const { rows, next_cursor } = pageOf(await loadGradebook(course, items.gradeable, enrollment!), page);
+    return { gradeable_id: items.gradeable.id, students: rows, next_cursor };
+  },
+});

@@ -1,0 +1,11 @@
+import { auditTrail } from '#shared/data/grades.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeView, gradingReads, gradingTarget } from '#shared/tagrading/grading.ts';
+
+export const handler = endpoint('ta-grade', {
+  reads: gradingReads,
+  handle: async ({ course, enrollment, items, params }) => {
+    const target = await gradingTarget(course, enrollment!, params.user_id!, items);
+    return { ...gradeView(target, params.user_id!), history: await auditTrail(target.owner) };
+  },
+});

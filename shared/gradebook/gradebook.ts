@@ -1,0 +1,163 @@
+/**
+ * The gradebook of one gradeable (issue 16): every student's submission state, active version,
+ * autograding and TA scores, late days and grader, ordered by registration section then user id,
+ * paged with an opaque cursor. The rules are pure functions; `loadGradebook` does the reads.
+ */
+import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentsOfCourse } from '#shared/data/enrollments.ts';
+import { submissionsOfGradeable } from '#shared/data/submissions.ts';
+import { teamsOfGradeable } from '#shared/data/teams.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { invalidInput } from '#shared/http/failures.ts';
+import type { Submission } from '#shared/submissions/submission.ts';
+import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
+
+export const DEFAULT_PAGE = 100;
+export const MAX_PAGE = 500;
+
+export interface GradebookRow {
+  readonly user_id: string;
+  readonly registration_section: string;
+  readonly team_id: string | null;
+  readonly has_submission: boolean;
+  readonly highest_version: number;
+  readonly active_version: number;
+  readonly grading_state: 'queued' | 'grading' | 'graded' | 'failed' | null;
+  readonly autograding_score: number | null;
+  readonly tagrading_score: number | null;
+  readonly ta_grading_complete: boolean;
+  readonly total_score: number;
+  readonly days_late: number;
+  readonly status: 'Good' | 'Late' | 'Bad' | 'Unsubmitted';
+  readonly grader_id: string | null;
+}
+
+/** One row: the student's own submission, or on team gradeables their team's. */
+export function gradebookRow(gradeable: GradeableDocument, student: Enrollment, submission: Submission | undefined, teamId: string | undefined): GradebookRow {
+  const electronic = gradeable.type === 'Electronic File';
+  const active = submission?.versions.find((version) => version.version === submission.activeVersion);
+  const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
+  const autograding = results ? round(results.testCases.reduce((sum, test) => sum + test.points_received, 0)) : null;
+  const grade = isTaGraded(gradeable) ? submission?.taGrade : undefined;
+  const ta = taScore(gradeable, grade);
+  const daysLate = active?.daysLate ?? 0;
+  const allowance = gradeable.dates.late_days ?? 0;
+  const status = electronic && !active ? 'Unsubmitted' : daysLate === 0 ? 'Good' : daysLate <= allowance ? 'Late' : 'Bad';
+  const lastGraded = Object.values(grade?.components ?? {}).sort((a, b) => b.graded_at.localeCompare(a.graded_at))[0];
+  return {
+    user_id: student.userId,
+    registration_section: student.registrationSection ?? '',
+    team_id: teamId ?? null,
+    has_submission: (submission?.highestVersion ?? 0) > 0,
+    highest_version: submission?.highestVersion ?? 0,
+    active_version: active?.version ?? 0,
+    grading_state: active?.state ?? null,
+    autograding_score: autograding,
+    tagrading_score: ta ?? null,
+    ta_grading_complete: taComplete(gradeable, grade),
+    total_score: status === 'Bad' ? 0 : totalScore(autograding ?? 0, ta),
+    days_late: daysLate,
+    status,
+    grader_id: lastGraded?.grader_id ?? null,
+  };
+}
+
+/** Sections compare as numbers when both are, so section 10 follows section 9. */
+export function compareRows(a: Pick<GradebookRow, 'registration_section' | 'user_id'>, b: Pick<GradebookRow, 'registration_section' | 'user_id'>): number {
+  return compareSections(a.registration_section, b.registration_section) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0);
+}
+
+function compareSections(a: string, b: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b) || a.localeCompare(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The students a grader sees: instructors and full access graders all, limited access graders their sections. */
+export function visibleStudents(grader: Enrollment, enrollments: readonly Enrollment[]): Enrollment[] {
+  return enrollments.filter(
+    (enrollment) =>
+      enrollment.group === courseGroups.student &&
+      enrollment.registrationSection !== null &&
+      (grader.group !== courseGroups.limitedAccessGrader || grader.gradingSections.includes(enrollment.registrationSection)),
+  );
+}
+
+export interface Page {
+  readonly limit: number;
+  readonly after: { readonly section: string; readonly user: string } | undefined;
+}
+
+/** `limit` (1–500, 100 by default) and `cursor` (the `next_cursor` of the previous page). */
+export function readPage(query: Readonly<Record<string, string | undefined>>): Page {
+  let limit = DEFAULT_PAGE;
+  if (query.limit !== undefined) {
+    if (!/^\d{1,4}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > MAX_PAGE) {
+      throw invalidInput(`The limit must be a whole number from 1 to ${MAX_PAGE}.`);
+    }
+    limit = Number(query.limit);
+  }
+  if (query.cursor === undefined) return { limit, after: undefined };
+  return { limit, after: decodeCursor(query.cursor) };
+}
+
+export const encodeCursor = (row: Pick<GradebookRow, 'registration_section' | 'user_id'>): string =>
+  Buffer.from(JSON.stringify([row.registration_section, row.user_id])).toString('base64url');
+
+function decodeCursor(cursor: string): Page['after'] {
+  const invalid = () => invalidInput('The cursor is not one this gradebook gave out.');
+  if (cursor.length > 400 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { section: value[0], user: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw invalid();
+}
+
+/** The page of sorted rows after the cursor, and the cursor of the next page (null at the end). */
+export function pageOf(rows: readonly GradebookRow[], page: Page): { rows: GradebookRow[]; next_cursor: string | null } {
+  const sorted = [...rows].sort(compareRows);
+  const after = page.after;
+  const start = after ? sorted.findIndex((row) => compareRows(row, { registration_section: after.section, user_id: after.user }) > 0) : 0;
+  const slice = start < 0 ? [] : sorted.slice(start, start + page.limit);
+  const more = start >= 0 && start + page.limit < sorted.length;
+  return { rows: slice, next_cursor: more ? encodeCursor(slice[slice.length - 1]!) : null };
+}
+
+/** Every row of the gradebook the grader may see, unsorted: two queries (three on team gradeables). */
+export async function loadGradebook(course: Course, gradeable: GradeableDocument, grader: Enrollment): Promise<GradebookRow[]> {
+  const [enrollments, submissions, teams] = await Promise.all([
+    enrollmentsOfCourse(course.term, course.course),
+    submissionsOfGradeable(course.term, course.course, gradeable.id),
+    gradeable.team_gradeable ? teamsOfGradeable(course.term, course.course, gradeable.id) : undefined,
+  ]);
+  const byOwner = new Map(submissions.map((submission) => [submission.ownerId, submission]));
+  return visibleStudents(grader, enrollments).map((student) => {
+    const teamId = teams?.get(student.userId);
+    const owner = teams ? teamId : student.userId;
+    return gradebookRow(gradeable, student, owner === undefined ? undefined : byOwner.get(owner), teamId);
+  });
+}
+
+const GRADEBOOK_COLUMNS = [
+  'user_id', 'registration_section', 'team_id', 'has_submission', 'highest_version', 'active_version', 'grading_state',
+  'autograding_score', 'tagrading_score', 'ta_grading_complete', 'total_score', 'days_late', 'status', 'grader_id',
+] as const satisfies readonly (keyof GradebookRow)[];
+
+/** The rows as CSV (RFC 4180, a header row), for the admin command line. */
+export function gradebookCsv(rows: readonly GradebookRow[]): string {
+  const cell = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : String(value);
+    // A leading =, +, - or @ would be a formula in a spreadsheet.
+    const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  const lines = [GRADEBOOK_COLUMNS.join(','), ...[...rows].sort(compareRows).map((row) => GRADEBOOK_COLUMNS.map((column) => cell(row[column])).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;

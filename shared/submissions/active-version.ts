@@ -1,0 +1,102 @@
+/** Choosing the active version (issue 16): a student for themselves, staff for a student. */
+import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { getItems } from '#shared/data/items.ts';
+import { resultsRef } from '#shared/data/results.ts';
+import { gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
+import { teamMembershipRef } from '#shared/data/teams.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import { gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { isVisible } from '#shared/gradeables/listing.ts';
+import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { invalidInput, notFound } from '#shared/http/failures.ts';
+import { stringField } from '#shared/http/fields.ts';
+import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+import { isValidUserId } from '#shared/users/user.ts';
+import type { Submission } from './submission.ts';
+
+/** The caller's own gradeable, submission and team membership, read with the token check. */
+export function activeVersionReads({ params, userId }: ReadScope) {
+  const gradeableId = pathGradeableId(params.gradeable_id);
+  return {
+    gradeable: gradeableRef(params.semester!, params.course!, gradeableId),
+    submission: submissionRef(params.semester!, params.course!, gradeableId, userId),
+    membership: teamMembershipRef(params.semester!, params.course!, gradeableId, userId),
+  };
+}
+
+/**
+ * The version a body names: a whole number from 0 (none: the submission is cancelled) to the
+ * highest version. Pure, for the unit tests.
+ */
+export function requestedVersion(value: unknown, highestVersion: number): number | string {
+  if (value === undefined || value === null || value === '') return 'The field version is required (0 cancels the submission).';
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(number) || number < 0) return 'The field version must be a whole number from 0 (0 cancels the submission).';
+  if (highestVersion === 0) return 'There is no submission to choose a version of.';
+  if (number > highestVersion) return `There is no version ${number}: the highest is ${highestVersion}.`;
+  return number;
+}
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Sets the active version (or none) of the caller's submission, or, for instructors and full access
+ * graders, of `user_id`'s; on team gradeables, of the team's. The results of the chosen version
+ * become the active results in the same write, so values, late days and summaries follow it.
+ */
+export async function chooseActiveVersion(
+  context: { caller: { userId: string }; enrollment: Enrollment; course: Course; params: Readonly<Record<string, string | undefined>>; body: RequestBody },
+  loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: { teamId: string } },
+  now = new Date(),
+) {
+  const { caller, enrollment, course, body } = context;
+  const gradeable = loaded.gradeable;
+  if (!gradeable || !isVisible(gradeable, enrollment, now)) throw gradeableNotFound();
+  const target = stringField(body, 'user_id', { maxLength: 256 }) ?? caller.userId;
+  if (target !== caller.userId) {
+    if (enrollment.group > courseGroups.fullAccessGrader) throw invalidInput('API key and specified user_id are not for the same user.');
+    const { member } = isValidUserId(target) ? await getItems({ member: enrollmentRef(course.term, course.course, target) }) : { member: undefined };
+    if (!member || !isActiveMember(member)) throw notFound(`User ${target.slice(0, 64)} is not in this course.`);
+  }
+  if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have versions.');
+  let ownerId = target;
+  let membership = target === caller.userId ? loaded.membership : undefined;
+  if (gradeable.team_gradeable) {
+    membership ??= (await getItems({ membership: teamMembershipRef(course.term, course.course, gradeable.id, target) })).membership;
+    if (!membership) throw invalidInput(`${target} is not on a team for this gradeable.`);
+    ownerId = membership.teamId;
+  }
+  const key = { gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ownerId };
+  let submission = ownerId === caller.userId ? loaded.submission : undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    submission ??= (await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) })).submission;
+    const version = requestedVersion(body.version, submission?.highestVersion ?? 0);
+    if (typeof version === 'string') throw invalidInput(version);
+    const summary = submission!.versions[version - 1];
+    const results =
+      version > 0 && summary?.state === 'graded'
+        ? submission!.activeResults?.version === version
+          ? submission!.activeResults
+          : (await getItems({ results: resultsRef(key.gradeableKey, ownerId, version) })).results
+        : undefined;
+    try {
+      await transactWrite([
+        setActiveVersion(key, { highestVersion: submission!.highestVersion, state: summary?.state }, version, results && { version, testCases: results.testCases }),
+      ]);
+    } catch (error) {
+      if (failedConditions(error).length === 0) throw error;
+      submission = undefined; // a new version or a finished grading meanwhile: read again
+      continue;
+    }
+    const whose = target !== caller.userId ? ` for ${target}` : '';
+    return {
+      active_version: version,
+      highest_version: submission!.highestVersion,
+      message: version === 0 ? `Cancelled the submission of ${gradeable.title}${whose}.` : `Updated the active version of ${gradeable.title} to version ${version}${whose}.`,
+    };
+  }
+  throw new Error('Could not set the active version: too much contention');
+}

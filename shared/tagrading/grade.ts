@@ -1,0 +1,166 @@
+/**
+ * TA grading (issue 16): the rules over one (gradeable, owner)'s TA grade, as pure functions.
+ * A grade holds, per rubric component (by its 0-based place in the rubric, the `component_id`),
+ * the marks applied (`mark_ids`, 0-based places in the component's marks), a custom score
+ * (`custom_points`) and comment (`custom_message`): the reference's GradedComponent fields.
+ * A component's score is default + marks + custom points, clamped to the component's
+ * [lower_clamp, upper_clamp]; the TA score is the sum over graded components, never below 0.
+ */
+import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+
+export interface ComponentGrade {
+  readonly mark_ids: readonly number[];
+  readonly custom_points: number;
+  readonly custom_message: string;
+  readonly grader_id: string;
+  readonly graded_at: string;
+}
+
+/** Kept on the submission item: one read with everything else `values` reads. */
+export interface TaGrade {
+  /** Keyed by component id (its place in the rubric, as a string). */
+  readonly components: Readonly<Record<string, ComponentGrade>>;
+  /** Bumped by every change; the audit entry of a change has the new revision. */
+  readonly revision: number;
+}
+
+export const MAX_MESSAGE_LENGTH = 10_000;
+
+/** What a grader sends for one component, unchecked. */
+export interface ComponentGradeInput {
+  readonly component_id: unknown;
+  readonly mark_ids: unknown;
+  readonly custom_points: unknown;
+  readonly custom_message: unknown;
+}
+
+export type Checked = { readonly ok: Omit<ComponentGrade, 'grader_id' | 'graded_at'> & { readonly component_id: number } } | { readonly error: string };
+
+/** Checks a grader's input against the gradeable's rubric; the first problem is the error. */
+export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>, input: ComponentGradeInput): Checked {
+  const id = integerOf(input.component_id);
+  if (input.component_id === undefined || input.component_id === null || input.component_id === '') return { error: 'The field component_id is required.' };
+  if (id === undefined || id < 0) return { error: 'The field component_id must be a whole number (a component’s place in the rubric, from 0).' };
+  const component = gradeable.rubric[id];
+  if (!component) return { error: `This gradeable has no rubric component ${id}.` };
+
+  const marks = listOf(input.mark_ids);
+  if (marks === undefined) return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
+  const markIds: number[] = [];
+  for (const raw of marks) {
+    const mark = integerOf(raw);
+    if (mark === undefined || mark < 0) return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
+    if (!component.marks[mark]) return { error: `Rubric component ${id} has no mark ${mark}.` };
+    if (markIds.includes(mark)) return { error: `Mark ${mark} is listed twice.` };
+    markIds.push(mark);
+  }
+
+  const points = numberOf(input.custom_points);
+  if (points === undefined) return { error: 'The field custom_points must be a number.' };
+  const span = component.upper_clamp - component.lower_clamp;
+  if (Math.abs(points) > span) {
+    return { error: `custom_points must lie between ${-span} and ${span} (the span of rubric component ${id}’s clamps).` };
+  }
+
+  if (input.custom_message !== undefined && input.custom_message !== null && typeof input.custom_message !== 'string') {
+    return { error: 'The field custom_message must be a string.' };
+  }
+  const message = (input.custom_message as string | undefined | null) ?? '';
+  if (message.length > MAX_MESSAGE_LENGTH) return { error: `The field custom_message must be at most ${MAX_MESSAGE_LENGTH} characters long.` };
+  return { ok: { component_id: id, mark_ids: markIds.sort((a, b) => a - b), custom_points: points, custom_message: message } };
+}
+
+/** A component's score: default + its marks' points + custom points, clamped to its clamps. */
+export function componentScore(component: RubricComponent, grade: Pick<ComponentGrade, 'mark_ids' | 'custom_points'>): number {
+  const marks = grade.mark_ids.reduce((sum, id) => sum + (component.marks[id]?.points ?? 0), 0);
+  const raw = component.default + marks + grade.custom_points;
+  return round(Math.min(component.upper_clamp, Math.max(component.lower_clamp, raw)));
+}
+
+/** The TA score: the sum of the graded components' scores, never below 0; undefined when nothing is graded. */
+export function taScore(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined): number | undefined {
+  const graded = gradedComponents(gradeable, grade);
+  if (graded.length === 0) return undefined;
+  return round(Math.max(0, graded.reduce((sum, { component, componentGrade }) => sum + componentScore(component, componentGrade), 0)));
+}
+
+/** Whether every component of the rubric has a grade. */
+export function taComplete(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined): boolean {
+  return gradeable.rubric.length > 0 && gradeable.rubric.every((_, id) => grade?.components[String(id)] !== undefined);
+}
+
+/** The most points TA grading gives: the sum of the components' max_value. */
+export const taMaximum = (gradeable: Pick<GradeableDocument, 'rubric'>): number => round(gradeable.rubric.reduce((sum, component) => sum + component.max_value, 0));
+
+/** Autograding plus TA points, never below 0. */
+export const totalScore = (autograding: number, ta: number | undefined): number => round(Math.max(0, autograding + (ta ?? 0)));
+
+/** Whether TA grading counts for a gradeable: Checkpoints and Numeric always, Electronic File with ta_grading. */
+export const isTaGraded = (gradeable: Pick<GradeableDocument, 'type' | 'ta_grading'>): boolean =>
+  gradeable.type !== 'Electronic File' || gradeable.ta_grading === true;
+
+/** Whether a student may see TA scores and comments now: once grades are released. */
+export const taReleased = (gradeable: Pick<GradeableDocument, 'dates'>, now: Date): boolean =>
+  (gradeable.dates.grade_released_date ?? '') <= now.toISOString();
+
+/** Whether grading has opened (grade_start_date has passed). */
+export const gradingOpen = (gradeable: Pick<GradeableDocument, 'dates'>, now: Date): boolean =>
+  (gradeable.dates.grade_start_date ?? '') <= now.toISOString();
+
+/** The grade with one component replaced, and its next revision. */
+export function withComponent(grade: TaGrade | undefined, componentId: number, componentGrade: ComponentGrade): TaGrade {
+  return { components: { ...(grade?.components ?? {}), [String(componentId)]: componentGrade }, revision: (grade?.revision ?? 0) + 1 };
+}
+
+function gradedComponents(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined) {
+  return gradeable.rubric.flatMap((component, id) => {
+    const componentGrade = grade?.components[String(id)];
+    return componentGrade ? [{ id, component, componentGrade }] : [];
+  });
+}
+
+/**
+ * The graded components as shown: score, comment and marks, in rubric order. Students (`forStudent`)
+ * see only published marks' titles, never who graded.
+ */
+export function shownComponents(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined, options: { forStudent: boolean }) {
+  return gradedComponents(gradeable, grade).map(({ id, component, componentGrade }) => ({
+    component_id: id,
+    title: component.title,
+    score: componentScore(component, componentGrade),
+    max_value: component.max_value,
+    comment: componentGrade.custom_message,
+    custom_points: componentGrade.custom_points,
+    marks: componentGrade.mark_ids
+      .filter((markId) => !options.forStudent || component.marks[markId]?.publish !== false)
+      .map((markId) => ({ mark_id: markId, title: component.marks[markId]?.title ?? '', points: component.marks[markId]?.points ?? 0 })),
+    grader_id: options.forStudent ? null : componentGrade.grader_id,
+    graded_at: options.forStudent ? null : componentGrade.graded_at,
+  }));
+}
+
+/** A whole number from JSON or a form field ("3"). */
+function integerOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = numberOf(value);
+  return number !== undefined && Number.isInteger(number) && number <= 1_000_000 ? number : undefined;
+}
+
+/** A finite number from JSON or a form field; absent is 0. */
+function numberOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return 0;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && /^-?\d{1,9}(\.\d{1,6})?$/.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+/** A list from JSON (array), a repeated form field, or one comma-separated string; absent is empty. */
+function listOf(value: unknown): unknown[] | undefined {
+  if (value === undefined || value === null || value === '') return [];
+  if (Array.isArray(value)) return value.length <= 50 ? value : undefined;
+  if (typeof value === 'number') return [value];
+  if (typeof value === 'string') return value.length <= 1_000 ? value.split(',').map((part) => part.trim()) : undefined;
+  return undefined;
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;

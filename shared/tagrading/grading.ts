@@ -1,0 +1,125 @@
+/** TA grading over HTTP (issue 16): who may grade whom, and recording a component's grade. */
+import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { saveTaGrade, type GradeOwner } from '#shared/data/grades.ts';
+import { gradeableRef } from '#shared/data/gradeables.ts';
+import { getItems } from '#shared/data/items.ts';
+import { submissionRef } from '#shared/data/submissions.ts';
+import { teamMembershipRef } from '#shared/data/teams.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import { gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { toLocalTime } from '#shared/gradeables/time-zone.ts';
+import { ApiFailure, conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
+import type { RequestBody } from '#shared/http/types.ts';
+import type { Submission } from '#shared/submissions/submission.ts';
+import { isValidUserId } from '#shared/users/user.ts';
+import { checkComponentGrade, gradingOpen, isTaGraded, shownComponents, taComplete, taMaximum, taScore, withComponent } from './grade.ts';
+
+/** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */
+export function gradingReads({ params }: ReadScope) {
+  const term = params.semester!;
+  const course = params.course!;
+  const gradeableId = pathGradeableId(params.gradeable_id);
+  const userId = params.user_id !== undefined && isValidUserId(params.user_id) ? params.user_id : '-';
+  return {
+    gradeable: gradeableRef(term, course, gradeableId),
+    student: enrollmentRef(term, course, userId),
+    submission: submissionRef(term, course, gradeableId, userId),
+    membership: teamMembershipRef(term, course, gradeableId, userId),
+  };
+}
+
+export interface GradingTarget {
+  readonly gradeable: GradeableDocument;
+  readonly owner: GradeOwner;
+  readonly submission: Submission | undefined;
+}
+
+/**
+ * The student (or their team) a grader names, once the grader may grade them: instructors and full
+ * access graders any student of the course, limited access graders the students of their sections.
+ */
+export async function gradingTarget(
+  course: Course,
+  grader: Enrollment,
+  userId: string,
+  loaded: { gradeable?: GradeableDocument; student?: Enrollment; submission?: Submission; membership?: { teamId: string } },
+): Promise<GradingTarget> {
+  const { gradeable, student } = loaded;
+  if (!gradeable) throw gradeableNotFound();
+  if (!isValidUserId(userId) || !student || student.group !== courseGroups.student || student.registrationSection === null) {
+    throw notFound(`No student ${userId.slice(0, 64)} in this course.`);
+  }
+  if (grader.group === courseGroups.limitedAccessGrader && !grader.gradingSections.includes(student.registrationSection)) {
+    throw new ApiFailure(`You do not grade section ${student.registrationSection}.`, 403);
+  }
+  if (!isTaGraded(gradeable)) throw invalidInput('This gradeable is not graded by TAs (ta_grading is false).');
+  const base = { term: course.term, course: course.course, gradeableId: gradeable.id };
+  if (!gradeable.team_gradeable) return { gradeable, owner: { ...base, ownerId: userId }, submission: loaded.submission };
+  if (!loaded.membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  const ownerId = loaded.membership.teamId;
+  const { team } = await getItems({ team: submissionRef(course.term, course.course, gradeable.id, ownerId) });
+  return { gradeable, owner: { ...base, ownerId }, submission: team };
+}
+
+/** The TA grade as staff see it. */
+export function gradeView(target: GradingTarget, userId: string) {
+  const grade = target.submission?.taGrade;
+  return {
+    gradeable_id: target.gradeable.id,
+    user_id: userId,
+    owner_id: target.owner.ownerId,
+    revision: grade?.revision ?? 0,
+    ta_grading_complete: taComplete(target.gradeable, grade),
+    tagrading_score: taScore(target.gradeable, grade) ?? null,
+    tagrading_max: taMaximum(target.gradeable),
+    components: shownComponents(target.gradeable, grade, { forStudent: false }),
+  };
+}
+
+/**
+ * Records one component's grade: checked against the rubric, refused before grade_start_date,
+ * written with its audit entry in one transaction that holds only while nobody changed the grade
+ * since it was read (`revision`, when sent, must also be the revision the grader saw).
+ */
+export async function gradeComponent(target: GradingTarget, graderId: string, body: RequestBody, timeZone: string, now = new Date()) {
+  const { gradeable } = target;
+  if (!gradingOpen(gradeable, now)) {
+    const start = gradeable.dates.grade_start_date!;
+    throw invalidInput(`Grading has not started: it opens at ${toLocalTime(start, timeZone)}.`);
+  }
+  const checked = checkComponentGrade(gradeable, {
+    component_id: body.component_id,
+    mark_ids: body.mark_ids,
+    custom_points: body.custom_points,
+    custom_message: body.custom_message,
+  });
+  if ('error' in checked) throw invalidInput(checked.error);
+  const current = target.submission?.taGrade;
+  const currentRevision = current?.revision ?? 0;
+  if (body.revision !== undefined && body.revision !== null && body.revision !== '' && String(body.revision) !== String(currentRevision)) {
+    throw conflict(`The grade changed since revision ${String(body.revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`);
+  }
+  const { component_id: componentId, ...componentFields } = checked.ok;
+  const after = { ...componentFields, grader_id: graderId, graded_at: now.toISOString() };
+  const grade = withComponent(current, componentId, after);
+  const entry = {
+    revision: grade.revision,
+    grader_id: graderId,
+    at: after.graded_at,
+    component_id: componentId,
+    before: current?.components[String(componentId)] ?? null,
+    after,
+  };
+  try {
+    await transactWrite(saveTaGrade(target.owner, currentRevision, grade, entry));
+  } catch (error) {
+    if (failedConditions(error).length > 0) throw conflict('Another grader changed this grade at the same moment. Reload it and grade again.');
+    throw error;
+  }
+  return { ...target, submission: { ...(target.submission ?? emptySubmission(target.owner)), taGrade: grade } };
+}
+
+const emptySubmission = (owner: GradeOwner): Submission => ({ ...owner, highestVersion: 0, activeVersion: 0, versions: [] });
