@@ -14,21 +14,14 @@ export type TableKey = keyof typeof tables;
 /** The functions that serve no route. */
 export const NOT_FOUND_FUNCTION = 'not-found';
 export const GRADING_WORKER_FUNCTION = 'grading-worker';
-export const GRADING_RUNNER_FUNCTION = 'grading-runner';
 export const WEBHOOK_DELIVERY_FUNCTION = 'webhook-delivery';
 
-export type FunctionName =
-  | RouteName
-  | typeof NOT_FOUND_FUNCTION
-  | typeof GRADING_WORKER_FUNCTION
-  | typeof GRADING_RUNNER_FUNCTION
-  | typeof WEBHOOK_DELIVERY_FUNCTION;
+export type FunctionName = RouteName | typeof NOT_FOUND_FUNCTION | typeof GRADING_WORKER_FUNCTION | typeof WEBHOOK_DELIVERY_FUNCTION;
 
 export const functionNames: readonly FunctionName[] = [
   ...(Object.keys(routes) as RouteName[]),
   NOT_FOUND_FUNCTION,
   GRADING_WORKER_FUNCTION,
-  GRADING_RUNNER_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
 ];
 
@@ -40,8 +33,8 @@ export interface FunctionAccess {
   readonly signingSecret: boolean;
   /** Sends wake-ups to the grading queue (SQS SendMessage). */
   readonly sendsToGradingQueue: boolean;
-  /** Invokes the grading runner (Lambda InvokeFunction). */
-  readonly invokesRunner: boolean;
+  /** Runs grading jobs in the grading sandbox (in AWS: CodeBuild builds and the jobs bucket). */
+  readonly runsGradingSandbox: boolean;
   /** Sends to the webhook queue (SQS SendMessage): publishes events, or queues delivery attempts. */
   readonly publishesEvents?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
@@ -83,14 +76,14 @@ const WEBHOOK_DELIVERY_DATA: DataUse = {
 
 export function functionAccess(name: FunctionName): FunctionAccess {
   if (name === WEBHOOK_DELIVERY_FUNCTION) {
-    return { data: merged(WEBHOOK_DELIVERY_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: false, publishesEvents: true };
+    return { data: merged(WEBHOOK_DELIVERY_DATA), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: false, publishesEvents: true };
   }
-  if (name === NOT_FOUND_FUNCTION || name === GRADING_RUNNER_FUNCTION) {
-    return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, invokesRunner: false };
+  if (name === NOT_FOUND_FUNCTION) {
+    return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: false };
   }
   if (name === GRADING_WORKER_FUNCTION) {
     // Graded and failed versions are published as webhook events.
-    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, invokesRunner: true, publishesEvents: true };
+    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: true, publishesEvents: true };
   }
   const route: RouteDefinition = routes[name];
   const routeKey = `${route.method} ${route.path}`;
@@ -101,7 +94,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
     sendsToGradingQueue: route.queue === 'send',
     publishesEvents: route.events === 'publish',
-    invokesRunner: false,
+    runsGradingSandbox: false,
     route: routeKey,
   };
 }
@@ -135,8 +128,8 @@ export interface ResourceBindings {
   readonly signingSecret: { readonly variable: string; readonly value: string };
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
-  /** Absent locally, where the runner is a process of the worker's. */
-  readonly runnerFunctionName?: string;
+  /** The grading sandbox's variables (in AWS: the CodeBuild project, jobs bucket, harness, images); none locally, where it is bubblewrap. */
+  readonly gradingSandbox?: Readonly<Record<string, string>>;
 }
 
 /** The variables a function's environment may name resources with; nothing else may provide them. */
@@ -146,7 +139,10 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'SIGNING_SECRET_FILE',
   'GRADING_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
-  'GRADING_RUNNER_FUNCTION',
+  'GRADING_PROJECT',
+  'GRADING_BUCKET',
+  'GRADING_HARNESS',
+  'GRADING_IMAGES',
   FUNCTION_VARIABLE,
   ROUTE_VARIABLE,
 ]);
@@ -160,6 +156,6 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
-  if (access.invokesRunner && bindings.runnerFunctionName) environment.GRADING_RUNNER_FUNCTION = bindings.runnerFunctionName;
+  if (access.runsGradingSandbox) Object.assign(environment, bindings.gradingSandbox ?? {});
   return environment;
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
+import { BundlingOutput, DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
 import { BuildSpec, ComputeType, LinuxBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import {
   FlowLogTrafficType,
@@ -12,7 +12,7 @@ import {
   SubnetType,
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
-import { AnyPrincipal, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { AnyPrincipal, PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
@@ -52,6 +52,7 @@ export class GradingSandbox extends Construct {
   readonly harness: Asset;
   readonly logGroup: LogGroup;
   readonly vpc: Vpc;
+  readonly buildRole: Role;
 
   constructor(scope: Construct, id: string, props: GradingSandboxProps) {
     super(scope, id);
@@ -61,6 +62,8 @@ export class GradingSandbox extends Construct {
       bundling: {
         // Never used: the local esbuild always bundles (tryBundle answers true), so nothing needs Docker.
         image: DockerImage.fromRegistry('local-esbuild-only'),
+        // One .mjs object, not a zip: the build fetches and runs it as it is.
+        outputType: BundlingOutput.SINGLE_FILE,
         local: {
           tryBundle(outputDir: string): boolean {
             bundleHarness(`${outputDir}/${HARNESS_FILE}`);
@@ -111,7 +114,41 @@ export class GradingSandbox extends Construct {
     logsEndpoint.connections.allowFrom(builds, Port.tcp(443), 'Grading builds write their logs');
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: props.removalPolicy });
+    // The build's role, stated in full: its own logs and the network interfaces CodeBuild attaches
+    // to the VPC. The project gets it without policy updates, so CodeBuild's defaults (report
+    // groups) are not added.
+    this.buildRole = new Role(this, 'BuildRole', {
+      assumedBy: new ServicePrincipal('codebuild.amazonaws.com'),
+      description: 'Grading builds: write their own logs, attach to the grading VPC; nothing else',
+    });
+    this.logGroup.grantWrite(this.buildRole);
+    const stack = Stack.of(this);
+    this.buildRole.addToPolicy(
+      new PolicyStatement({
+        actions: [
+          'ec2:CreateNetworkInterface',
+          'ec2:DeleteNetworkInterface',
+          'ec2:DescribeDhcpOptions',
+          'ec2:DescribeNetworkInterfaces',
+          'ec2:DescribeSecurityGroups',
+          'ec2:DescribeSubnets',
+          'ec2:DescribeVpcs',
+        ],
+        resources: ['*'],
+      }),
+    );
+    this.buildRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['ec2:CreateNetworkInterfacePermission'],
+        resources: [stack.formatArn({ service: 'ec2', resource: 'network-interface', resourceName: '*' })],
+        conditions: {
+          StringEquals: { 'ec2:AuthorizedService': 'codebuild.amazonaws.com' },
+          ArnEquals: { 'ec2:Subnet': this.vpc.isolatedSubnets.map((subnet) => stack.formatArn({ service: 'ec2', resource: 'subnet', resourceName: subnet.subnetId })) },
+        },
+      }),
+    );
     this.project = new Project(this, 'Project', {
+      role: this.buildRole.withoutPolicyUpdates(),
       description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
       environment: { buildImage: LinuxBuildImage.fromCodeBuildImageId(props.images.default!), computeType: ComputeType.SMALL, privileged: true },
       buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
@@ -123,11 +160,18 @@ export class GradingSandbox extends Construct {
       concurrentBuildLimit: props.concurrency,
       logging: { cloudWatch: { logGroup: this.logGroup } },
     });
+    // CodeBuild checks the role's VPC permissions when the project is created.
+    this.project.node.addDependency(this.buildRole);
     this.acknowledgeFindings();
   }
 
   /** What the worker needs: put the job's files, read its result, presign both, read the harness, start and watch builds. */
-  grantWorker(worker: IGrantable): void {
+  grantWorker(worker: IGrantable, owner: Construct): void {
+    const bucketId = Stack.of(this).resolve(Stack.of(this).getLogicalId(this.jobsBucket.node.defaultChild as CfnElement)) as string;
+    Validations.of(owner).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/jobs/*]`,
+      reason: 'Each job’s objects get a fresh name under jobs/ at run time; the prefix holds job objects only.',
+    });
     worker.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
@@ -162,14 +206,22 @@ export class GradingSandbox extends Construct {
       id: 'AwsSolutions-CB4',
       reason: 'Build artifacts are not used; the job’s objects are encrypted by the bucket (SSE-S3).',
     });
-    const roleId = stack.resolve(stack.getLogicalId(this.logGroup.node.defaultChild as CfnElement)) as string;
-    Validations.of(this.project).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${roleId}.Arn>:*]`,
+    const logGroupId = stack.resolve(stack.getLogicalId(this.logGroup.node.defaultChild as CfnElement)) as string;
+    Validations.of(this.buildRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
       reason: "The build writes log streams in its own log group only; CodeBuild chooses the streams' names.",
     });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'CodeBuild needs ec2:Describe*/CreateNetworkInterface on * to attach a build to the VPC; the role grants nothing else.',
+      reason: "The VPC policy CodeBuild's construct drafts is never attached (the project gets BuildRole without policy updates); BuildRole states the same permissions.",
+    });
+    Validations.of(this.buildRole).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'CodeBuild needs ec2:Describe*, CreateNetworkInterface and DeleteNetworkInterface on * to attach a build to the VPC.',
+    });
+    Validations.of(this.buildRole).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]',
+      reason: "CodeBuild names the interfaces it creates; the permission is limited to CodeBuild and the grading subnets by its conditions.",
     });
   }
 }
@@ -191,7 +243,7 @@ export const GRADING_BUILD_SPEC = {
         'curl -fsS --retry 3 --max-time 120 -o /grading/harness.mjs "$HARNESS_URL"',
         'curl -fsS --retry 3 --max-time 300 -o /grading/input.tgz "$INPUT_URL" && chmod 0644 /grading/input.tgz',
         'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions',
-        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',
+        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json --hide /grading',
         'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$RESULT_URL"',
       ],
     },

@@ -29,7 +29,6 @@ import {
   functionAccess,
   functionEnvironment,
   functionNames,
-  GRADING_RUNNER_FUNCTION,
   GRADING_WORKER_FUNCTION,
   NOT_FOUND_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
@@ -37,6 +36,7 @@ import {
   type TableKey,
 } from '#infra/function-access.ts';
 import { ApiFunction } from './api-function.ts';
+import { GradingSandbox } from './grading-sandbox.ts';
 import type { DeploymentSettings } from './settings.ts';
 import { WebhookDelivery, webhookSettings } from './webhooks.ts';
 
@@ -47,10 +47,10 @@ export interface CourseSubmissionStackProps extends StackProps {
 /** The route whose function the nightly schedule also invokes, for every unarchived course. */
 const NIGHTLY_SUMMARIES_HANDLER = 'generate-summaries' satisfies RouteName;
 
-/** The worker waits for the runner, so it gets Lambda's maximum. */
+/** The worker waits for the grading build, so it gets Lambda's maximum. */
 const WORKER_TIMEOUT = Duration.minutes(15);
-/** Below the worker's, so the worker always outlives the run and records its outcome. */
-const RUNNER_TIMEOUT = Duration.minutes(14);
+/** Below the worker's, so the worker always outlives the build and records its outcome. */
+const BUILD_TIMEOUT = Duration.minutes(13);
 /** A wake-up stays invisible while a worker may still be grading it. */
 const GRADING_VISIBILITY_TIMEOUT = WORKER_TIMEOUT.plus(Duration.minutes(1));
 /** Receives of one wake-up before it goes to the dead-letter queue (the worker crashed each time). */
@@ -59,12 +59,11 @@ const GRADING_MAX_RECEIVES = 3;
 /**
  * Sizes beyond the defaults (1 GB, 25 s). API Gateway still cuts an HTTP request at 30 s; the
  * nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it may take
- * longer. The worker waits for the runner; the runner runs students' code.
+ * longer. The worker waits for the grading build.
  */
 const FUNCTION_SIZES: Partial<Record<FunctionName, { memorySize?: number; timeout?: Duration }>> = {
   [NIGHTLY_SUMMARIES_HANDLER]: { timeout: Duration.minutes(15) },
   [GRADING_WORKER_FUNCTION]: { timeout: WORKER_TIMEOUT },
-  [GRADING_RUNNER_FUNCTION]: { memorySize: 2048, timeout: RUNNER_TIMEOUT },
 };
 
 /** What each function is, for its description. */
@@ -75,10 +74,7 @@ function functionDescription(name: FunctionName): string {
     case WEBHOOK_DELIVERY_FUNCTION:
       return 'Per webhook-queue message: fans an event out to the course webhooks, or makes one signed delivery attempt';
     case GRADING_WORKER_FUNCTION:
-      return 'Per grading-queue wake-up: grades the oldest queued job through the runner';
-    case GRADING_RUNNER_FUNCTION:
-      // Students' code runs here: its role may write its own logs and nothing else.
-      return "Runs students' code for the grading worker; may only write its own logs";
+      return 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build';
     default: {
       const route: RouteDefinition = routes[name];
       return `${route.method} ${route.path}: ${route.summary}`.slice(0, 256);
@@ -94,7 +90,7 @@ function functionDescription(name: FunctionName): string {
  */
 export class CourseSubmissionStack extends Stack {
   readonly tables: ReadonlyMap<TableKey, Table>;
-  /** By handler name: every route-table entry, `not-found`, `grading-worker` and `grading-runner`. */
+  /** By handler name: every route-table entry, `not-found` and `grading-worker`. */
   readonly functions: ReadonlyMap<FunctionName, ApiFunction>;
   readonly signingSecret: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
@@ -104,12 +100,16 @@ export class CourseSubmissionStack extends Stack {
   /** The webhook queue, its dead-letter queue and the delivery function's feed. */
   readonly webhooks: WebhookDelivery;
   readonly api: HttpApi;
+  /** Where students' code runs: a CodeBuild project in a VPC without a way out. */
+  readonly gradingSandbox: GradingSandbox;
+  private readonly settings: DeploymentSettings;
   /** Every alarm publishes here; the `alarmEmail` context subscribes an address. */
   readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: CourseSubmissionStackProps) {
     super(scope, id, props);
     const { settings } = props;
+    this.settings = settings;
     const dataRemovalPolicy = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const tables = new Map<TableKey, Table>();
@@ -166,16 +166,25 @@ export class CourseSubmissionStack extends Stack {
       logRemovalPolicy: dataRemovalPolicy,
       ...FUNCTION_SIZES[name],
     }));
-    const runner = functions.get(GRADING_RUNNER_FUNCTION)!;
+    this.gradingSandbox = new GradingSandbox(this, 'GradingSandbox', {
+      images: settings.gradingImages,
+      concurrency: settings.gradingConcurrency,
+      buildTimeout: BUILD_TIMEOUT,
+      removalPolicy: dataRemovalPolicy,
+    });
     const worker = functions.get(GRADING_WORKER_FUNCTION)!;
     for (const [name, apiFunction] of functions) {
-      this.grantAccess(name, apiFunction, runner);
-      for (const [variable, value] of Object.entries(this.environmentOf(name, runner))) apiFunction.function.addEnvironment(variable, value);
+      this.grantAccess(name, apiFunction);
+      for (const [variable, value] of Object.entries(this.environmentOf(name))) apiFunction.function.addEnvironment(variable, value);
     }
     // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
     worker.function.addEnvironment('GRADING_LEASE_SECONDS', String(WORKER_TIMEOUT.toSeconds()));
     if (settings.allowedGitHosts.length > 0) worker.function.addEnvironment('ALLOWED_GIT_HOSTS', settings.allowedGitHosts.join(','));
-    worker.function.addEventSource(new SqsEventSource(this.gradingQueue, { batchSize: 1, reportBatchItemFailures: true }));
+    // At most `gradingConcurrency` jobs at once: a deadline burst waits in the queue (its jobs keep
+    // their exact queue positions) instead of exhausting Lambda's or CodeBuild's concurrency.
+    worker.function.addEventSource(
+      new SqsEventSource(this.gradingQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: Math.max(2, settings.gradingConcurrency) }),
+    );
     this.webhooks.connect({ delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: functions.get('create-webhook')! }, webhookSettings(this.node));
     this.functions = functions;
     const notFound = functions.get(NOT_FOUND_FUNCTION)!;
@@ -298,22 +307,22 @@ export class CourseSubmissionStack extends Stack {
   }
 
   /** The function's resource variables: computed by the same code as the local server's (infra/function-access.ts). */
-  private environmentOf(name: FunctionName, runner: ApiFunction): Record<string, string> {
+  private environmentOf(name: FunctionName): Record<string, string> {
     return functionEnvironment(name, {
       tableName: (key) => this.tables.get(key)!.tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
-      runnerFunctionName: runner.function.functionName,
+      gradingSandbox: this.gradingSandbox.workerEnvironment(this.settings.gradingImages),
     });
   }
 
   /**
    * Exactly the actions the function calls, on exactly the tables and indexes it uses: no Scan,
    * write or stream action it does not call, and only GetSecretValue, SendMessage or
-   * InvokeFunction where it reads the secret, wakes the workers or runs the runner.
+   * the sandbox's bucket and builds where it reads the secret, wakes the workers or grades.
    */
-  private grantAccess(name: FunctionName, apiFunction: ApiFunction, runner: ApiFunction): void {
+  private grantAccess(name: FunctionName, apiFunction: ApiFunction): void {
     const access = functionAccess(name);
     const role = apiFunction.function;
     for (const [key, actions] of access.data) {
@@ -334,9 +343,7 @@ export class CourseSubmissionStack extends Stack {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
     if (access.publishesEvents) this.webhooks.grantPublish(role);
-    if (access.invokesRunner) {
-      role.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [runner.function.functionArn] }));
-    }
+    if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, apiFunction);
   }
 
   /** The cdk-nag (AwsSolutions) findings this design accepts, each with its reason. */

@@ -21,7 +21,7 @@ import {
 let synth: Synthesized;
 beforeAll(() => {
   synth = synthesize({}, { bundle: true });
-}, 180_000);
+}, 400_000);
 
 const ofType = (type: string) => Object.entries(synth.resources).filter(([, resource]) => resource.Type === type);
 const functionId = (name: FunctionName) => logicalId(synth.stack.functions.get(name)!.function);
@@ -50,13 +50,18 @@ function resourceName(resource: Record<string, any>): string {
     if (id === logicalId(synth.stack.signingSecret)) return 'signingSecret';
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
+    if (id === logicalId(synth.stack.gradingSandbox.jobsBucket)) return 'jobsBucket';
+    if (id === logicalId(synth.stack.gradingSandbox.project)) return 'gradingProject';
     const fn = [...synth.stack.functions].find(([, f]) => logicalId(f.function) === id);
     if (fn) return fn[0];
     throw new Error(`Unexpected resource ${id}`);
   };
   if (resource.Ref) return named(resource.Ref);
   if (resource['Fn::GetAtt']) return named(resource['Fn::GetAtt'][0]);
-  const [first, suffix] = resource['Fn::Join'][1];
+  const parts = resource['Fn::Join'][1] as unknown[];
+  // The harness: an object of the CDK assets bucket, named by its hash.
+  if (parts.some((part) => typeof part === 'string' && part.endsWith(`/${synth.stack.gradingSandbox.harness.s3ObjectKey}`))) return 'harness';
+  const [first, suffix] = parts as [Record<string, any>, string];
   return `${resourceName(first)}${suffix}`;
 }
 
@@ -162,11 +167,13 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:PutItem results',
     'dynamodb:UpdateItem submissions',
     'sqs:SendMessage webhookQueue',
-    'lambda:InvokeFunction grading-runner',
+    // The grading sandbox: the job's objects, the harness, and the builds of its project.
+    ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
+    's3:GetObject harness',
+    ...['BatchGetBuilds', 'StartBuild', 'StopBuild'].map((action) => `codebuild:${action} gradingProject`),
     // The event source mapping's: Lambda polls the queue as the worker.
     ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} gradingQueue`),
   ],
-  'grading-runner': [],
   'webhook-delivery': [
     'dynamodb:Query webhooks',
     'dynamodb:BatchGetItem webhooks',
@@ -182,7 +189,6 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
 const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
-  'grading-runner': { Timeout: 840, MemorySize: 2048 },
 };
 
 
@@ -229,21 +235,20 @@ describe('functions', () => {
     expect(metric._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'CourseSubmissionApi', Dimensions: [['service', 'route']] });
   });
 
-  it('bundles the grading worker and runner as loadable handlers', () => {
+  it('bundles the grading worker as a loadable handler', () => {
     const bundle = (name: FunctionName) => {
       const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
       return join(synth.app.outdir, `asset.${hash}`, 'index.mjs');
     };
     const script = `
       const worker = await import(${JSON.stringify(bundle('grading-worker'))});
-      const runner = await import(${JSON.stringify(bundle('grading-runner'))});
       const answer = await worker.handler({ Records: [] });
-      process.stdout.write(JSON.stringify({ answer, runner: typeof runner.handler }));`;
+      process.stdout.write(JSON.stringify({ answer }));`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
-    expect(JSON.parse(output.toString())).toEqual({ answer: { batchItemFailures: [] }, runner: 'function' });
+    expect(JSON.parse(output.toString())).toEqual({ answer: { batchItemFailures: [] } });
   });
 
   it('alarms on each function’s errors and throttles', () => {
@@ -387,7 +392,13 @@ describe('least privilege', () => {
       if (used.has('signingSecret')) expected.SIGNING_SECRET_ARN = { Ref: logicalId(synth.stack.signingSecret) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue')) expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue')) expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
-      if (used.has('grading-runner')) expected.GRADING_RUNNER_FUNCTION = { Ref: functionId('grading-runner') };
+      if (used.has('gradingProject')) {
+        const sandbox = synth.stack.gradingSandbox;
+        expected.GRADING_PROJECT = { Ref: logicalId(sandbox.project) };
+        expected.GRADING_BUCKET = { Ref: logicalId(sandbox.jobsBucket) };
+        expected.GRADING_HARNESS = expect.anything();
+        expected.GRADING_IMAGES = JSON.stringify({ default: 'aws/codebuild/standard:7.0' });
+      }
       const resourceVariables = Object.fromEntries(
         Object.entries(variables).filter(([variable]) => RESOURCE_VARIABLES.has(variable) && variable !== 'API_ROUTE'),
       );
@@ -403,24 +414,6 @@ describe('least privilege', () => {
     });
     const [, secret] = ofType('AWS::SecretsManager::Secret')[0]!;
     expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(64);
-  });
-
-  it('lets the runner, where students’ code runs, write its own logs and nothing else', () => {
-    const runner = synth.stack.functions.get('grading-runner')!;
-    expect(policyStatements('grading-runner')).toEqual([
-      { Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Effect: 'Allow', Resource: getAtt(logicalId(runner.logGroup)) },
-    ]);
-    // No table, secret, queue or function names: only the defaults every function has.
-    expect(Object.keys(functionResource('grading-runner').Properties.Environment.Variables).sort()).toEqual([
-      'API_FUNCTION',
-      'NODE_OPTIONS',
-      'POWERTOOLS_SERVICE_NAME',
-    ]);
-    // Nothing but the worker's role may invoke it (no resource policy for other principals).
-    const permissions = ofType('AWS::Lambda::Permission').filter(
-      ([, permission]) => JSON.stringify(permission.Properties.FunctionName).includes(functionId('grading-runner')),
-    );
-    expect(permissions).toEqual([]);
   });
 
   it('gives the worker its lease time and the git hosts it may fetch from', () => {
@@ -473,15 +466,17 @@ describe('grading queue', () => {
       FunctionName: { Ref: functionId('grading-worker') },
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      // The cap on concurrent grading jobs (gradingConcurrency, 20 by default).
+      ScalingConfig: { MaximumConcurrency: 20 },
     });
   });
 
-  it('hides a wake-up longer than a worker runs, leases its job as long, and outlives the runner', () => {
+  it('hides a wake-up longer than a worker runs, leases its job as long, and outlives the grading build', () => {
     const worker = functionResource('grading-worker').Properties;
-    const runner = functionResource('grading-runner').Properties;
+    const [, project] = ofType('AWS::CodeBuild::Project')[0]!;
     expect(synth.resources[queueId()]!.Properties.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
     expect(Number(worker.Environment.Variables.GRADING_LEASE_SECONDS)).toBeGreaterThanOrEqual(worker.Timeout);
-    expect(runner.Timeout).toBeLessThan(worker.Timeout);
+    expect(project.Properties.TimeoutInMinutes * 60).toBeLessThan(worker.Timeout);
   });
 
   it('alarms as soon as a wake-up reaches the dead-letter queue', () => {
@@ -523,5 +518,76 @@ describe('nightly summaries', () => {
         Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
       },
     ]);
+  });
+});
+
+describe('grading sandbox', () => {
+  const sandbox = () => synth.stack.gradingSandbox;
+
+  it('runs each job as a fresh privileged CodeBuild build of the approved default image, in the VPC, capped in concurrency', () => {
+    const projects = ofType('AWS::CodeBuild::Project');
+    expect(projects).toHaveLength(1);
+    const { Properties } = projects[0]![1];
+    expect(Properties).toMatchObject({
+      Environment: { Image: 'aws/codebuild/standard:7.0', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: true, Type: 'LINUX_CONTAINER' },
+      Source: { Type: 'NO_SOURCE' },
+      Artifacts: { Type: 'NO_ARTIFACTS' },
+      ConcurrentBuildLimit: 20,
+      VpcConfig: { VpcId: { Ref: logicalId(sandbox().vpc) } },
+    });
+    // No variables of its own: a build gets only its three URLs, from the worker.
+    expect(Properties.Environment.EnvironmentVariables).toBeUndefined();
+    const spec = JSON.parse(Properties.Source.BuildSpec);
+    expect(spec.phases.build.commands.join('\n')).toContain('node /grading/harness.mjs');
+  });
+
+  it('has no way to the internet: isolated subnets only, no internet or NAT gateway, endpoints for S3 and logs only', () => {
+    expect(ofType('AWS::EC2::NatGateway')).toEqual([]);
+    expect(ofType('AWS::EC2::InternetGateway')).toEqual([]);
+    expect(ofType('AWS::EC2::EgressOnlyInternetGateway')).toEqual([]);
+    expect(ofType('AWS::EC2::Subnet').every(([, subnet]) => subnet.Properties.MapPublicIpOnLaunch === false)).toBe(true);
+    // Routes lead nowhere but to the S3 gateway endpoint (no 0.0.0.0/0 route to a gateway).
+    expect(ofType('AWS::EC2::Route')).toEqual([]);
+    const endpoints = ofType('AWS::EC2::VPCEndpoint').map(([, endpoint]) => JSON.stringify(endpoint.Properties.ServiceName));
+    expect(endpoints).toHaveLength(2);
+    expect(endpoints.some((name) => name.includes('.s3'))).toBe(true);
+    expect(endpoints.some((name) => name.includes('logs'))).toBe(true);
+  });
+
+  it('lets the S3 endpoint reach only the job objects and the harness', () => {
+    const [, gateway] = ofType('AWS::EC2::VPCEndpoint').find(([, endpoint]) => endpoint.Properties.VpcEndpointType === 'Gateway')!;
+    const statements = gateway.Properties.PolicyDocument.Statement;
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toEqual(['s3:GetObject', 's3:PutObject']);
+    expect(asArray(statements[0].Resource).map((resource: Record<string, any>) => resourceName(resource)).sort()).toEqual(['harness', 'jobsBucket/jobs/*']);
+  });
+
+  it('gives the build a role that may write its own logs and attach to the VPC, nothing else', () => {
+    const { Properties } = ofType('AWS::CodeBuild::Project')[0]![1];
+    const roleId = Properties.ServiceRole['Fn::GetAtt'][0] as string;
+    const logs = JSON.stringify(getAtt(logicalId(sandbox().logGroup)));
+    const granted = roleStatements(roleId)
+      .flatMap((statement) => asArray(statement.Action).map((action) => `${action} ${JSON.stringify(statement.Resource)}`))
+      .sort();
+    const networkInterfaces = granted.filter((grant) => grant.startsWith('ec2:CreateNetworkInterfacePermission'));
+    expect(networkInterfaces).toHaveLength(1);
+    expect(granted.filter((grant) => !networkInterfaces.includes(grant))).toEqual(
+      [
+        `logs:CreateLogStream ${logs}`,
+        `logs:PutLogEvents ${logs}`,
+        ...['CreateNetworkInterface', 'DeleteNetworkInterface', 'DescribeDhcpOptions', 'DescribeNetworkInterfaces', 'DescribeSecurityGroups', 'DescribeSubnets', 'DescribeVpcs'].map(
+          (action) => `ec2:${action} "*"`,
+        ),
+      ].sort(),
+    );
+    const [permission] = roleStatements(roleId).filter((statement) => asArray(statement.Action).includes('ec2:CreateNetworkInterfacePermission'));
+    expect((permission as { Condition?: unknown }).Condition).toMatchObject({ StringEquals: { 'ec2:AuthorizedService': 'codebuild.amazonaws.com' } });
+  });
+
+  it('keeps job objects a day at most, encrypted, TLS only, never public', () => {
+    const bucket = synth.resources[logicalId(sandbox().jobsBucket)]!.Properties;
+    expect(bucket.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ ExpirationInDays: 1, Status: 'Enabled' }));
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
   });
 });

@@ -53,6 +53,6 @@ export const logicalId = (construct: IConstruct): string => {
 
 export const routeEntries = Object.entries(routes) as [string, RouteDefinition][];
 export const tableEntries = Object.entries(tables) as [keyof typeof tables, TableDefinition][];
-/** The functions that serve no route: the grading queue's consumer and the runner it invokes. */
-export const gradingFunctionNames: readonly FunctionName[] = ['grading-worker', 'grading-runner'];
+/** The functions that serve no route: the grading queue's consumer. */
+export const gradingFunctionNames: readonly FunctionName[] = ['grading-worker'];
 export { functionNames } from '#infra/function-access.ts';

@@ -10,7 +10,7 @@ const bindings: ResourceBindings = {
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
-  runnerFunctionName: 'runner-fn',
+  gradingSandbox: { GRADING_PROJECT: 'grading-project', GRADING_BUCKET: 'jobs' },
 };
 
 describe('what each function may do', () => {
@@ -26,8 +26,8 @@ describe('what each function may do', () => {
     expect(functionAccess('list-courses').data.get('enrollments')).toEqual(['Query byUser']);
     expect(functionAccess('course-users').data.get('enrollments')).toEqual(['BatchGetItem', 'Query']);
     expect(functionAccess('openapi').data.size).toBe(0);
-    expect(functionAccess('submit-vcs')).toMatchObject({ signingSecret: true, sendsToGradingQueue: true, invokesRunner: false });
-    expect(functionAccess('grading-worker')).toMatchObject({ signingSecret: false, invokesRunner: true });
+    expect(functionAccess('submit-vcs')).toMatchObject({ signingSecret: true, sendsToGradingQueue: true, runsGradingSandbox: false });
+    expect(functionAccess('grading-worker')).toMatchObject({ signingSecret: false, runsGradingSandbox: true });
     expect(functionAccess('issue-token').signingSecret).toBe(true);
     expect(functionAccess('not-found').data.size).toBe(0);
   });
@@ -40,8 +40,9 @@ describe('what each function may do', () => {
       USERS_TABLE: 'deployed-users',
       SIGNING_SECRET_ARN: 'arn:secret',
     });
-    expect(functionEnvironment('grading-runner', bindings)).toEqual({ API_FUNCTION: 'grading-runner' });
-    expect(functionEnvironment('grading-worker', bindings).GRADING_RUNNER_FUNCTION).toBe('runner-fn');
+    expect(functionEnvironment('not-found', bindings)).toEqual({ API_FUNCTION: 'not-found' });
+    expect(functionEnvironment('grading-worker', bindings)).toMatchObject({ GRADING_PROJECT: 'grading-project', GRADING_BUCKET: 'jobs' });
+    expect(functionEnvironment('submit-vcs', bindings)).not.toHaveProperty('GRADING_PROJECT');
     for (const name of functionNames) expect(functionEnvironment(name, bindings).API_FUNCTION).toBe(name);
   });
 });
