@@ -25,11 +25,14 @@ const run = promisify(execFile);
  * lowest CPU priority so tests running beside it keep theirs. CDK runs the project's esbuild as
  * `npx --no-install esbuild …` once per function; a stand-in `npx` on the PATH runs that same
  * binary (`node_modules/.bin/esbuild`, what npx would find) with the same arguments, without
- * starting npm each time, and hands anything else to the real npx.
+ * starting npm each time, and hands anything else to the real npx. CDK's built-in CloudFormation
+ * validation (CDK_VALIDATION) is left to the stack tests (test/infra), which synthesize with it:
+ * it checks the template and changes nothing in it, and it is a third of the synthesis here.
  */
 export function synthesize(outdir: string, stackName: string, context: Record<string, unknown>): void {
   const priority = os.getPriority();
   const path = process.env.PATH;
+  const validation = process.env.CDK_VALIDATION;
   const shim = mkdtempSync(join(os.tmpdir(), 'deployed-npx-'));
   try {
     const realNpx = spawnSync('sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).stdout.trim();
@@ -47,12 +50,15 @@ export function synthesize(outdir: string, stackName: string, context: Record<st
       { mode: 0o755 },
     );
     process.env.PATH = `${shim}:${path ?? ''}`;
+    process.env.CDK_VALIDATION = 'false';
     os.setPriority(19);
     const app = new App({ outdir, context });
     new CourseSubmissionStack(app, stackName, { settings: deploymentSettings(app.node) });
     app.synth();
   } finally {
     process.env.PATH = path;
+    if (validation === undefined) delete process.env.CDK_VALIDATION;
+    else process.env.CDK_VALIDATION = validation;
     rmSync(shim, { recursive: true, force: true });
     try {
       os.setPriority(priority);

@@ -13,10 +13,12 @@ import type { DeployedStack } from './deployment.ts';
 /**
  * The deployed-artifact test (issue 12, item 4): the CDK app is synthesized, and its bundled
  * functions run the way Lambda runs them, behind the template's HTTP API routes, with every AWS
- * call evaluated against the function's own IAM policy from the template. An ordinary day of the
- * service — logins, every route, a submission graded through the queue, worker and runner, the
+ * call evaluated against the caller's own IAM policy from the template. An ordinary day of the
+ * service — logins, every route, the reference page, a webhook, submissions graded through the
+ * queue, the worker, S3 and fresh CodeBuild builds running the template's own buildspec, the
  * summaries on request and from the nightly schedule, a logout — must pass without a single
- * AccessDenied, crash, `error` envelope or unexpected `fail`. It never imports the handlers.
+ * AccessDenied, crash, failed build, `error` envelope or unexpected `fail`. It never imports the
+ * handlers. See README.md here for what it emulates and what it cannot.
  */
 const STACK = 'CourseSubmissionApi-deployed';
 const TERM = 'f26';
@@ -59,8 +61,12 @@ let stack: DeployedStack | undefined;
 const started = Date.now();
 const timings: string[] = [];
 
-/** Until the product passes, the test runs only when asked: `DEPLOYED_TEST=1 npx vitest run test/deployed`. */
-const enabled = process.env.DEPLOYED_TEST === '1';
+/**
+ * The emulated CodeBuild builds need root (namespaces, mounts, the harness's users), as CI runs
+ * the tests; otherwise the steps that wait for a build are skipped, saying why.
+ */
+const CAN_BUILD = process.getuid?.() === 0;
+const NEEDS_ROOT = CAN_BUILD ? '' : ' (skipped: the emulated CodeBuild builds need root, as CI runs the tests)';
 
 interface Answer {
   readonly status: number;
@@ -209,7 +215,7 @@ async function gradedValues(persona: PersonaName, query: string, deadline: numbe
   }
 }
 
-describe.skipIf(!enabled)('the deployed artifacts', () => {
+describe('the deployed artifacts', () => {
   beforeAll(async () => {
     git = await startGitServer({
       [`${GRADEABLE}-student`]: { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# Homework\n' },
@@ -365,7 +371,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       expectNoFailures();
     }, 60_000);
 
-    it('grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored', async () => {
+    it.skipIf(!CAN_BUILD)(`grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored${NEEDS_ROOT}`, async () => {
       const submitted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
         as: 'student',
         form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
@@ -471,7 +477,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       const count = (event: string) => deliveries.filter((delivery) => delivery.event === event).length;
       // Two graded versions, one failed, and the summaries generated on request and by the schedule.
       expect({ graded: count('submission.graded'), failed: count('submission.failed'), summaries: count('summaries.generated') }, 'the deliveries of the day').toEqual({
-        graded: 2,
+        graded: CAN_BUILD ? 2 : 0,
         failed: 1,
         summaries: 2,
       });
@@ -483,7 +489,7 @@ describe.skipIf(!enabled)('the deployed artifacts', () => {
       const delivered = await call('GET', `${path}?state=delivered`, { as: 'prof' });
       if ((delivered.json?.data as unknown[] | undefined)?.length !== deliveries.length) fail('list delivered deliveries', delivered.text.slice(0, 500));
 
-      const replayed = deliveries.find((delivery) => delivery.event === 'submission.graded');
+      const replayed = deliveries.find((delivery) => delivery.event === 'submission.graded') ?? deliveries[0];
       if (replayed) {
         const before = receiver.received.length;
         await call('POST', `${path}/${replayed.id}/replay`, { as: 'prof' });
