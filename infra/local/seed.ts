@@ -8,6 +8,15 @@ import { setArchived } from '#shared/data/courses.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { putTerm } from '#shared/data/terms.ts';
 import { putUser } from '#shared/data/users.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '#shared/data/client.ts';
+import { saveTaGrade } from '#shared/data/grades.ts';
+import { putResults } from '#shared/data/results.ts';
+import { gradeableKey } from '#shared/data/submissions.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { generateSummaries } from '#shared/summaries/generate.ts';
+import { withComponent, type TaGrade } from '#shared/tagrading/grade.ts';
 import type { User } from '#shared/users/user.ts';
 
 /** The demo dataset; every password equals its user id (local use only). */
@@ -69,6 +78,11 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
   const test = (name: string, command: string, points: number, expect: object, extra: object = {}) => ({
     name, details: '', command, points_available: points, is_extra_credit: false, is_hidden: false, timeout_seconds: 10, expect, ...extra,
   });
+  const mark = (points: number, title: string) => ({ points, title, publish: true });
+  const component = (title: string, initial: number, max: number, marks: object[] = [], lower = 0) => ({
+    title, ta_comment: '', student_comment: '', lower_clamp: lower, default: initial, max_value: max, upper_clamp: max, text: false,
+    peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks,
+  });
   return [
     {
       id: 'hw_vcs',
@@ -89,6 +103,27 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
     },
     { id: 'open_homework', title: 'Homework 2: Essay', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(-1, 10) },
     { id: 'future_homework', title: 'Homework 3: Later', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(30, 40) },
+    // Graded and released (issue 16): a TA-graded rubric and a Numeric quiz, graded in seedGrades.
+    {
+      id: 'hw_graded',
+      title: 'Homework 0: Warm-up (graded)',
+      type: 'Electronic File',
+      syllabus_bucket: 'homework',
+      ta_grading: true,
+      dates: electronic(-21, -14),
+      rubric: [
+        component('Style', 0, 5, [mark(2, 'Clear names'), mark(3, 'Helpful comments')]),
+        component('Design', 4, 4, [mark(-2, 'Global state'), mark(-1, 'Long functions')], -2),
+      ],
+    },
+    {
+      id: 'quiz_numeric',
+      title: 'Quiz 1',
+      type: 'Numeric',
+      syllabus_bucket: 'quiz',
+      dates: { ta_view_start_date: at(-10), grade_start_date: at(-9), grade_due_date: at(-5), grade_released_date: at(-4) },
+      rubric: [component('Question 1', 0, 10), component('Question 2', 0, 5)],
+    },
     {
       id: 'lab_checkpoints',
       title: 'Lab 1',
@@ -134,4 +169,48 @@ export async function seedDemoData(dataDir: string, now = new Date()): Promise<v
   await enroll(spring, [member(spring, 'student', 4, '1')]);
   await setArchived('s26', 'sample', true);
   for (const document of demoGradeables(now, dataDir)) await uploadGradeable(fall, document, now);
+  await seedGrades(fall, now);
+  await generateSummaries(fall, now);
+}
+
+/**
+ * hw_graded: `student` submitted on time (4 of 5 autograding points), `student2` a day late
+ * (2 points); the TA graded both. quiz_numeric: the TA entered both students' scores. Every grade
+ * goes through the same conditional write, audit entry included, as `POST …/grading/<user_id>`.
+ */
+async function seedGrades(course: Course, now: Date): Promise<void> {
+  const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
+  const key = gradeableKey(course.term, course.course, 'hw_graded');
+  for (const [userId, points, daysLate] of [['student', 4, 0], ['student2', 2, 1]] as const) {
+    const testCases = [
+      { name: 'Program runs', details: '', is_extra_credit: false, points_available: 2, has_extra_results: false, points_received: 2, testcase_message: 'Passed', autochecks: [], hidden: false },
+      { name: 'Prints a greeting', details: '', is_extra_credit: false, points_available: 3, has_extra_results: false, points_received: points - 2, testcase_message: points === 4 ? 'Partially passed' : 'Failed', autochecks: [], hidden: false },
+    ];
+    await putResults(key, userId, { version: 1, testCases, points });
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(tables.submissions),
+        Item: {
+          gradeableKey: key, ownerId: userId, term: course.term, course: course.course, gradeableId: 'hw_graded', highestVersion: 1, activeVersion: 1,
+          versions: [{ version: 1, submittedAt: at(-14.5 + daysLate), submittedBy: userId, daysLate, ticket: 0, state: 'graded', points }],
+          activeResults: { version: 1, testCases },
+        },
+      }),
+    );
+  }
+  const grade = async (gradeableId: string, userId: string, components: [number, number[], number, string][]) => {
+    let current: TaGrade | undefined;
+    for (const [componentId, markIds, customPoints, message] of components) {
+      const after = { mark_ids: markIds, custom_points: customPoints, custom_message: message, grader_id: 'ta', graded_at: at(-8) };
+      const next = withComponent(current, componentId, after);
+      const owner = { term: course.term, course: course.course, gradeableId, ownerId: userId };
+      const entry = { revision: next.revision, grader_id: 'ta', at: after.graded_at, component_id: componentId, before: current?.components[String(componentId)] ?? null, after };
+      await transactWrite(saveTaGrade(owner, current?.revision ?? 0, next, entry));
+      current = next;
+    }
+  };
+  await grade('hw_graded', 'student', [[0, [0, 1], 0, 'Clear and well commented.'], [1, [], 0, '']]);
+  await grade('hw_graded', 'student2', [[0, [0], 0, 'Comment your functions.'], [1, [0], -1, 'Avoid the global counter.']]);
+  await grade('quiz_numeric', 'student', [[0, [], 9, ''], [1, [], 4.5, 'Half a point off for units.']]);
+  await grade('quiz_numeric', 'student2', [[0, [], 6, ''], [1, [], 5, '']]);
 }
