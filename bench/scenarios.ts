@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/http/routes.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
+import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
 
 /** The round-trip budget of an endpoint (issue 8). */
@@ -37,6 +38,13 @@ export function scenarios(world: World): Scenario[] {
   const { course, gradeableId, tokens, users } = world;
   const base = `/api/${course.term}/${course.course}`;
   const get = (path: string, token: string, query?: Record<string, string>) => async () => request('GET', path, { token, query });
+  let quizId: Promise<string> | undefined;
+  const quiz = () =>
+    (quizId ??= uploadGradeable(course, {
+      id: 'quiz_bench', title: 'Bench quiz', type: 'Numeric', syllabus_bucket: 'quiz',
+      dates: { ta_view_start_date: new Date(Date.now() - 3 * 86_400_000).toISOString(), grade_start_date: new Date(Date.now() - 2 * 86_400_000).toISOString(), grade_due_date: new Date(Date.now() + 86_400_000).toISOString(), grade_released_date: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+      rubric: [{ title: 'Q1', ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: 5, upper_clamp: 5, text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [] }],
+    }));
   const known: Record<string, Omit<Scenario, 'route'>> = {
     'issue-token': {
       kind: 'token-issue',
@@ -88,6 +96,20 @@ export function scenarios(world: World): Scenario[] {
     'submit-vcs': { kind: 'write', iterations: 60, prepare: async () => submitEvent(world, 'submitter') },
     'gradeable-values': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
     'gradeable-attempts': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
+    // TA grading (issue 16), on a Numeric gradeable whose grading has started (made once, untimed).
+    'save-ta-grade': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('POST', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, { token: tokens.ta, json: { component_id: 0, custom_points: i % 5 } }),
+    },
+    'ta-grade': { kind: 'read', iterations: 120, prepare: async () => request('GET', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, { token: tokens.ta }) },
+    'set-active-version': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) => request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
+    },
+    gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
     openapi: {
       kind: 'static',
       iterations: 120,
