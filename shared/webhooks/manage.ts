@@ -1,5 +1,5 @@
 import type { Course } from '#shared/courses/course.ts';
-import { deleteWebhook, deliveriesOf, putWebhook, restartDelivery, webhooksOf } from '#shared/data/webhooks.ts';
+import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
 import { conflict, invalidInput, notFound } from '#shared/http/failures.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { checkWebhookAddress } from './address.ts';
@@ -71,4 +71,15 @@ export async function replayDelivery(delivery: Delivery, now = new Date()) {
   return deliveryRecord(restarted);
 }
 
-export { isDeliveryId, isWebhookId };
+/**
+ * The webhook (and delivery) a request's path names, to read with the token check. A malformed id
+ * reads a key no item has, rather than reaching DynamoDB as an invalid key.
+ */
+export function webhookReads(params: Readonly<Record<string, string | undefined>>) {
+  const webhookId = params.webhook_id && isWebhookId(params.webhook_id) ? params.webhook_id : 'wh_none';
+  const deliveryId = params.delivery_id && isDeliveryId(params.delivery_id) ? params.delivery_id : 'msg_none';
+  return {
+    webhook: webhookRef(params.semester!, params.course!, webhookId),
+    delivery: deliveryRef(params.semester!, params.course!, webhookId, deliveryId),
+  };
+}
