@@ -79,7 +79,20 @@ describe('deployment settings', () => {
       summariesSchedule: 'cron(0 3 * * ? *)',
       summariesTimeZone: 'UTC',
       allowedGitHosts: [],
+      gradingImages: { default: 'aws/codebuild/standard:7.0' },
+      gradingConcurrency: 20,
     });
+  });
+
+  it('takes the approved grading images as name=image pairs of CodeBuild curated images, and the grading concurrency', () => {
+    expect(settings({ gradingImages: 'arm=aws/codebuild/amazonlinux-aarch64-standard:3.0', gradingConcurrency: '5' })).toMatchObject({
+      gradingImages: { default: 'aws/codebuild/standard:7.0', arm: 'aws/codebuild/amazonlinux-aarch64-standard:3.0' },
+      gradingConcurrency: 5,
+    });
+    expect(settings({ gradingImages: { default: 'aws/codebuild/standard:8.0' } }).gradingImages).toEqual({ default: 'aws/codebuild/standard:8.0' });
+    expect(() => settings({ gradingImages: 'evil=docker.io/attacker/image:latest' })).toThrow(/gradingImages/);
+    expect(() => settings({ gradingImages: 'Bad Name=aws/codebuild/standard:7.0' })).toThrow(/gradingImages/);
+    expect(() => settings({ gradingConcurrency: 0 })).toThrow(/gradingConcurrency/);
   });
 
   it('takes the git hosts the runner may reach on private addresses', () => {
