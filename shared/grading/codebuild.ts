@@ -103,7 +103,8 @@ async function buildJob(
   const { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
   const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
   const { CodeBuildClient, StartBuildCommand, BatchGetBuildsCommand, StopBuildCommand } = await import('@aws-sdk/client-codebuild');
-  s3 ??= new S3Client({});
+  // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
+  s3 ??= new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
   codebuild ??= new CodeBuildClient({});
 
   const prefix = `jobs/${jobId.replace(/[^\w-]/g, '_')}-${randomUUID()}`;
@@ -137,9 +138,13 @@ async function buildJob(
         if (build.buildStatus !== 'SUCCEEDED') {
           return { kind: 'failed', message: `The grading sandbox ended without a result (${String(build.buildStatus).toLowerCase()}); your instructor has been told.` };
         }
-        const answer = await s3.send(new GetObjectCommand(output));
-        const text = await answer.Body!.transformToString();
-        return { kind: 'result', result: parseHarnessResult(text) };
+        // Without s3:ListBucket a missing object reads as AccessDenied: either way, no result.
+        const answer = await s3.send(new GetObjectCommand(output)).catch((error: { name?: string }) => {
+          if (error.name === 'NoSuchKey' || error.name === 'AccessDenied') return undefined;
+          throw error;
+        });
+        if (!answer?.Body) return { kind: 'failed', message: 'The grading sandbox finished without a result; your instructor has been told.' };
+        return { kind: 'result', result: parseHarnessResult(await answer.Body.transformToString()) };
       }
       if (Date.now() + POLL_MS >= options.deadline) {
         await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
