@@ -22,6 +22,23 @@ export interface Checkout {
 }
 
 /**
+ * The checkout both sandboxes start from: the submission's folder, or the `checkout-failed` result
+ * the student sees when the repository could not be fetched (only faults of this machine throw).
+ */
+export async function checkoutOrFailure(
+  request: RunRequest,
+  signal: AbortSignal | undefined,
+  jobFolder: string,
+): Promise<{ submission: string } | { status: 'checkout-failed'; message: string }> {
+  try {
+    return { submission: (await checkoutRepository(request, signal, jobFolder)).submission };
+  } catch (error) {
+    if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
+    throw error;
+  }
+}
+
+/**
  * Fetches the repository of `request` as it is now into a fresh folder inside `parent` and finds
  * the submission's subdirectory in it. Student-caused problems throw CheckoutError.
  */

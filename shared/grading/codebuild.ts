@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setting } from '#shared/environment.ts';
-import { CheckoutError, checkoutRepository } from './checkout.ts';
+import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { parseHarnessResult } from './harness-result.ts';
@@ -56,13 +56,8 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
   }
   const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
-    let checkout;
-    try {
-      checkout = await checkoutRepository(request, options.signal, jobFolder);
-    } catch (error) {
-      if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
-      throw error;
-    }
+    const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
+    if ('status' in checkout) return checkout;
     const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
     const archive = await jobArchive(jobFolder, checkout.submission, job);
     const outcome = await buildJob(sandbox, request.jobId, archive, image, job, options);

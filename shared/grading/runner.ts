@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunRequest, RunResult } from './runner-protocol.ts';
-import { CheckoutError, checkoutRepository } from './checkout.ts';
+import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import { jobUser, runHarness, sandboxProblem, sandboxUnavailableMessage } from './launcher.ts';
 
@@ -26,13 +26,8 @@ export async function runSubmission(request: RunRequest, options: RunOptions = {
   }
   const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
-    let checkout;
-    try {
-      checkout = await checkoutRepository(request, options.signal, jobFolder);
-    } catch (error) {
-      if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
-      throw error;
-    }
+    const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
+    if ('status' in checkout) return checkout;
     const result = await runHarness({
       mode: request.sandbox,
       files: checkout.submission,
