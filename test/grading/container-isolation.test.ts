@@ -70,6 +70,8 @@ describe.skipIf(!asRoot)('container isolation (the harness as root in a build co
     // Every process the command can see is its own: none of the harness's, the build's or root's.
     const [processes] = await run(testCase('processes', 'for p in /proc/[0-9]*; do [ "$(stat -c %u "$p")" = 1002 ] || exit 1; done; test "$(ls -d /proc/[0-9]* | wc -l)" -le 6'));
     expect(processes).toMatchObject({ passed: true });
+    const [homes] = await run(testCase('other homes', 'test "$(ls -A /home)" = student && test "$HOME" = /home/student'));
+    expect(homes).toMatchObject({ passed: true });
   });
 
   it('leaves no process behind and writes nowhere but its own folders', async () => {

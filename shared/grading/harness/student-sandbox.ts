@@ -75,15 +75,17 @@ export function studentSandboxArgs(sandbox: StudentSandbox): string[] {
 const SHARED_WRITABLE = ['/tmp', '/var/tmp', '/run/lock'];
 
 /**
- * Run as root inside the new namespaces, before the command: the test case's folders over the
- * home folder, /tmp (and the other world-writable folders) and /dev/shm, the harness's folder
+ * Run as root inside the new namespaces, before the command (the harness's folder must not be
+ * under /home): the test case's folders over the home folder, /tmp (and the other world-writable folders) and /dev/shm, the harness's folder
  * hidden, then the student's uid with no capabilities and no way to gain any, the rlimits, and the
  * command as the PID namespace's init.
  */
 const CONTAINER_SETUP = [
   'set -eu',
   'home=$1; tmp=$2; shm=$3; hide=$4; shift 4',
-  `mkdir -p ${STUDENT.home}`,
+  // A fresh /home holding only the student's home: no other user's, and nothing made on the host.
+  'mount -t tmpfs -o size=4k,mode=0755 homes /home',
+  `mkdir ${STUDENT.home}`,
   `mount --bind "$home" ${STUDENT.home}`,
   // Every source is mounted before /tmp is covered: locally they may live under /tmp.
   'mount --bind "$shm" /dev/shm',
