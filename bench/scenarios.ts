@@ -41,7 +41,7 @@ export function scenarios(world: World): Scenario[] {
   let quizId: Promise<string> | undefined;
   const quiz = () =>
     (quizId ??= uploadGradeable(course, {
-      id: 'quiz_bench', title: 'Bench quiz', type: 'Numeric', syllabus_bucket: 'quiz',
+      id: `quiz_${unique()}`, title: 'Bench quiz', type: 'Numeric', syllabus_bucket: 'quiz',
       dates: { ta_view_start_date: new Date(Date.now() - 3 * 86_400_000).toISOString(), grade_start_date: new Date(Date.now() - 2 * 86_400_000).toISOString(), grade_due_date: new Date(Date.now() + 86_400_000).toISOString(), grade_released_date: new Date(Date.now() + 2 * 86_400_000).toISOString() },
       rubric: [{ title: 'Q1', ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: 5, upper_clamp: 5, text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [] }],
     }));
