@@ -398,7 +398,7 @@ describe('the deployed artifacts', () => {
       });
 
       if (failures.length > 0) expectNoFailures(); // nothing was queued: no use waiting for grades
-      // The worker looks at a running build every 5 s (GRADING_POLL_MS is no setting of the template).
+      // The worker looks at a running build every 5 s.
       const deadline = Date.now() + 60_000;
       const mine = await gradedValues('student', '', deadline);
       if (mine?.autograding_complete) {

@@ -27,7 +27,7 @@ vi.mock('#shared/grading/launcher.ts', async (importOriginal) => {
 vi.mock('#shared/grading/run.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('#shared/grading/run.ts')>();
   const { runSubmission } = await import('#shared/grading/runner.ts');
-  return { runGrading: (request: Parameters<typeof actual.runGrading>[0]) => (forced.sandboxProblem ? runSubmission(request) : actual.runGrading(request)) };
+  return { runGrading: (...args: Parameters<typeof actual.runGrading>) => (forced.sandboxProblem ? runSubmission(args[0]) : actual.runGrading(...args)) };
 });
 
 const run = promisify(execFile);
