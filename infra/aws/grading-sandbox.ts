@@ -53,9 +53,11 @@ export class GradingSandbox extends Construct {
   readonly logGroup: LogGroup;
   readonly vpc: Vpc;
   readonly buildRole: Role;
+  private readonly images: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: GradingSandboxProps) {
     super(scope, id);
+    this.images = props.images;
 
     this.harness = new Asset(this, 'Harness', {
       path: HARNESS_FOLDER,
@@ -187,12 +189,12 @@ export class GradingSandbox extends Construct {
   }
 
   /** The worker's variables naming the sandbox. */
-  workerEnvironment(images: Readonly<Record<string, string>>): Record<string, string> {
+  workerEnvironment(): Record<string, string> {
     return {
       GRADING_PROJECT: this.project.projectName,
       GRADING_BUCKET: this.jobsBucket.bucketName,
       GRADING_HARNESS: `s3://${this.harness.s3BucketName}/${this.harness.s3ObjectKey}`,
-      GRADING_IMAGES: JSON.stringify(images),
+      GRADING_IMAGES: JSON.stringify(this.images),
     };
   }
 

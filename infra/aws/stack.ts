@@ -102,14 +102,12 @@ export class CourseSubmissionStack extends Stack {
   readonly api: HttpApi;
   /** Where students' code runs: a CodeBuild project in a VPC without a way out. */
   readonly gradingSandbox: GradingSandbox;
-  private readonly settings: DeploymentSettings;
   /** Every alarm publishes here; the `alarmEmail` context subscribes an address. */
   readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: CourseSubmissionStackProps) {
     super(scope, id, props);
     const { settings } = props;
-    this.settings = settings;
     const dataRemovalPolicy = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const tables = new Map<TableKey, Table>();
@@ -313,7 +311,7 @@ export class CourseSubmissionStack extends Stack {
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
-      gradingSandbox: this.gradingSandbox.workerEnvironment(this.settings.gradingImages),
+      gradingSandbox: this.gradingSandbox.workerEnvironment(),
     });
   }
 

@@ -7,12 +7,22 @@ import { localTableName } from './tables.ts';
 export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
 export const LOCAL_WEBHOOK_QUEUE_URL = 'local:webhook-queue';
 
+const scopes = new Map<string, FunctionScope>();
+
 /**
  * The scope a local function runs in: exactly the resource variables its deployed function gets
  * (computed by the same code as the stack, with local names) and the same DynamoDB grants, so a
  * table or action missing from its route-table entry fails locally as it would in AWS.
  */
 export function localFunctionScope(name: FunctionName): FunctionScope {
+  // Every request asks; the answer changes only with the local names (tests switch TABLE_PREFIX).
+  const key = `${name}\n${process.env.TABLE_PREFIX ?? ''}\n${process.env.SIGNING_SECRET_FILE ?? ''}`;
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = computeScope(name)));
+  return scope;
+}
+
+function computeScope(name: FunctionName): FunctionScope {
   const variables = functionEnvironment(name, {
     tableName: (key: TableKey) => localTableName(tables[key]),
     signingSecret: { variable: 'SIGNING_SECRET_FILE', value: process.env.SIGNING_SECRET_FILE ?? '' },
