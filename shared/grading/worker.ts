@@ -79,7 +79,7 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
   }, job);
   if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
-    logger.error({ message: 'Grading sandbox unavailable or failed: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
+    logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
   }
   const results = scoreRun(job.version, testCases, run);
