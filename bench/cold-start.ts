@@ -132,7 +132,9 @@ function report(bundles: readonly Bundle[], times: Map<string, number[]>): Secti
       met: isBaseline ? undefined : timeRatio <= TARGET,
     });
     if (!isBaseline && timeRatio > TARGET) {
-      notes.push(`- **${b.name}** imports in ${ratio(timeRatio)} the baseline's time, ${kb(b.bytes - baseline.bytes)} more code. Beyond the baseline it carries (esbuild metafile): ${heaviest(b, baseline)}.`);
+      notes.push(
+        `- **${b.name}** imports in ${ratio(timeRatio)} the baseline's time, ${kb(b.bytes - baseline.bytes)} more code. Beyond the baseline it carries (esbuild metafile): ${heaviest(b, baseline)}.`,
+      );
     } else if (!isBaseline && sizeRatio > TARGET) {
       heavier.push(`${b.name} ${ratio(sizeRatio)}`);
       const extra = heaviest(b, baseline);

@@ -29,7 +29,8 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]) => quantile(values, 0.5);
 
-export const ms = (value: number) => (value >= 100 ? `${value.toFixed(0)} ms` : value >= 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(2)} ms`);
+export const ms = (value: number) =>
+  value >= 100 ? `${value.toFixed(0)} ms` : value >= 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(2)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}×`;
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 

@@ -21,7 +21,7 @@ const explanations: Record<string, string> = {
   'submit-vcs':
     'after the token check, the submission item and the queue counters are read in a second BatchGetItem (they give the next version and ticket), then the TransactWriteItems writes. Declaring the submission and queue as `reads` of the endpoint (as `values` does) would fold that read into the token check: 2 round trips, with the existing retry loop re-reading only after a lost race.',
   'create-course':
-    'after the token check, a second BatchGetItem reads the head instructor, the base course, the instructor\'s enrollment in it, the new course (must not exist) and the term, then the transaction writes. All five keys come from the body, so they cannot be declared as `reads` (which see only path, query and caller); it would take letting `reads` see the parsed body to fold them into the token check: 2 round trips.',
+    "after the token check, a second BatchGetItem reads the head instructor, the base course, the instructor's enrollment in it, the new course (must not exist) and the term, then the transaction writes. All five keys come from the body, so they cannot be declared as `reads` (which see only path, query and caller); it would take letting `reads` see the parsed body to fold them into the token check: 2 round trips.",
   'list-summaries':
     "the summaries of the current generation are a Query, and the generation is only known from the course item the token check reads. A Query cannot join the token check's BatchGetItem, so 2 round trips is the floor unless the summaries are kept in one item (or a few, read by key).",
   'user-summary':
@@ -37,7 +37,14 @@ export async function measureRequests(world: World): Promise<SectionResult> {
     rows.push(await measureOne(scenario, notes));
   }
   for (const route of unscripted(world)) {
-    rows.push({ section: SECTION, name: route, target: '—', baseline: '—', measured: 'no scenario in bench/scenarios.ts yet', met: undefined });
+    rows.push({
+      section: SECTION,
+      name: route,
+      target: '—',
+      baseline: '—',
+      measured: 'no scenario in bench/scenarios.ts yet',
+      met: undefined,
+    });
   }
   return { rows, notes };
 }
@@ -55,7 +62,9 @@ async function measureOne(scenario: Scenario, notes: string[]): Promise<Row> {
   const trips = waves(requests).length;
   const met = target === undefined ? undefined : trips <= target;
   if (met === false) {
-    notes.push(`- **${scenario.route}** (${trips} round trips, budget ${target}): ${explanations[scenario.route] ?? describeWaves(requests)}`);
+    notes.push(
+      `- **${scenario.route}** (${trips} round trips, budget ${target}): ${explanations[scenario.route] ?? describeWaves(requests)}`,
+    );
   }
   return {
     ...base,

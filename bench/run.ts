@@ -67,8 +67,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 const table = [
   '| section | measurement | target | baseline | measured | met |',
   '|---|---|---|---|---|---|',
-  ...rows.map((row) =>
-    `| ${[row.section, row.name, row.target, row.baseline, row.measured].map(cell).join(' | ')} | ${row.met === undefined ? '—' : row.met ? 'yes' : '**no**'} |`,
+  ...rows.map(
+    (row) =>
+      `| ${[row.section, row.name, row.target, row.baseline, row.measured].map(cell).join(' | ')} | ${row.met === undefined ? '—' : row.met ? 'yes' : '**no**'} |`,
   ),
 ].join('\n');
 console.log(table);

@@ -112,7 +112,19 @@ async function queueJobs(count: number): Promise<void> {
 export async function measureSummaries(withTables: WithTables): Promise<SectionResult> {
   const module = '#shared/summaries/generate.ts';
   if (!existsSync('shared/summaries/generate.ts')) {
-    return { rows: [{ section: SECTION, name: 'grade summaries', target: 'linear', baseline: '—', measured: 'not measured: shared/summaries/generate.ts does not exist yet', met: undefined }], notes: [] };
+    return {
+      rows: [
+        {
+          section: SECTION,
+          name: 'grade summaries',
+          target: 'linear',
+          baseline: '—',
+          measured: 'not measured: shared/summaries/generate.ts does not exist yet',
+          met: undefined,
+        },
+      ],
+      notes: [],
+    };
   }
   const { generateSummaries } = (await import(module)) as { generateSummaries: (course: Course) => Promise<unknown> };
   const GRADEABLES = 20;
@@ -160,7 +172,14 @@ export async function measureSummaries(withTables: WithTables): Promise<SectionR
 }
 
 async function summaryCourse(students: number, gradeables: number): Promise<Course> {
-  const course: Course = { term: 's27', course: 'summaries', displayName: 'Summaries', archived: false, timeZone: 'UTC', accessGroup: 'summaries' };
+  const course: Course = {
+    term: 's27',
+    course: 'summaries',
+    displayName: 'Summaries',
+    archived: false,
+    timeZone: 'UTC',
+    accessGroup: 'summaries',
+  };
   await putTerm({ termId: 's27', name: 'Summaries', startDate: '2026-01-01', endDate: '2026-12-31' });
   await putUser({ userId: 'sum_instructor', givenName: 'S', familyName: 'I', email: 's@x.edu', accessLevel: 'faculty' });
   await bootstrapCourse(course, 'sum_instructor');
@@ -169,9 +188,24 @@ async function summaryCourse(students: number, gradeables: number): Promise<Cour
   for (const id of ids) await uploadGradeable(course, vcsGradeable(id, past));
   const userIds = Array.from({ length: students }, (_, index) => `sum_s${index}`);
   const writes = userIds.flatMap((userId, index) => {
-    const enrollment: Enrollment = { term: course.term, course: course.course, userId, group: 4, registrationSection: String((index % 10) + 1), rotatingSection: null, gradingSections: [] };
+    const enrollment: Enrollment = {
+      term: course.term,
+      course: course.course,
+      userId,
+      group: 4,
+      registrationSection: String((index % 10) + 1),
+      rotatingSection: null,
+      gradingSections: [],
+    };
     return [
-      { tableName: tableName(tables.users), request: { PutRequest: { Item: userItem({ userId, givenName: 'G', familyName: `F${index}`, email: `${userId}@x.edu`, accessLevel: 'user' }) } } },
+      {
+        tableName: tableName(tables.users),
+        request: {
+          PutRequest: {
+            Item: userItem({ userId, givenName: 'G', familyName: `F${index}`, email: `${userId}@x.edu`, accessLevel: 'user' }),
+          },
+        },
+      },
       { tableName: tableName(tables.enrollments), request: { PutRequest: { Item: enrollmentItem(enrollment) } } },
       ...ids.map((gradeableId) => ({
         tableName: tableName(tables.submissions),
@@ -185,7 +219,17 @@ async function summaryCourse(students: number, gradeables: number): Promise<Cour
               gradeableId,
               highestVersion: 1,
               activeVersion: 1,
-              versions: [{ version: 1, submittedAt: past.toISOString(), submittedBy: userId, daysLate: 0, ticket: 1, state: 'graded', points: index % 10 }],
+              versions: [
+                {
+                  version: 1,
+                  submittedAt: past.toISOString(),
+                  submittedBy: userId,
+                  daysLate: 0,
+                  ticket: 1,
+                  state: 'graded',
+                  points: index % 10,
+                },
+              ],
             },
           },
         },
@@ -233,7 +277,14 @@ export async function measureClassListImport(rows: number): Promise<SectionResul
         measured: `${firstSeconds.toFixed(1)} s (${first.usersToCreate.length} users created)`,
         met: firstSeconds < 60,
       },
-      { section: SECTION, name: 'class list import again (idempotent)', target: 'nothing written', baseline: '—', measured: `${secondSeconds.toFixed(1)} s, ${writes} writes`, met: writes === 0 },
+      {
+        section: SECTION,
+        name: 'class list import again (idempotent)',
+        target: 'nothing written',
+        baseline: '—',
+        measured: `${secondSeconds.toFixed(1)} s, ${writes} writes`,
+        met: writes === 0,
+      },
     ],
     notes: [],
   };

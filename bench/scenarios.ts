@@ -41,9 +41,33 @@ export function scenarios(world: World): Scenario[] {
   let quizId: Promise<string> | undefined;
   const quiz = () =>
     (quizId ??= uploadGradeable(course, {
-      id: `quiz_${unique()}`, title: 'Bench quiz', type: 'Numeric', syllabus_bucket: 'quiz',
-      dates: { ta_view_start_date: new Date(Date.now() - 3 * 86_400_000).toISOString(), grade_start_date: new Date(Date.now() - 2 * 86_400_000).toISOString(), grade_due_date: new Date(Date.now() + 86_400_000).toISOString(), grade_released_date: new Date(Date.now() + 2 * 86_400_000).toISOString() },
-      rubric: [{ title: 'Q1', ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: 5, upper_clamp: 5, text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [] }],
+      id: `quiz_${unique()}`,
+      title: 'Bench quiz',
+      type: 'Numeric',
+      syllabus_bucket: 'quiz',
+      dates: {
+        ta_view_start_date: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+        grade_start_date: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+        grade_due_date: new Date(Date.now() + 86_400_000).toISOString(),
+        grade_released_date: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      },
+      rubric: [
+        {
+          title: 'Q1',
+          ta_comment: '',
+          student_comment: '',
+          lower_clamp: 0,
+          default: 0,
+          max_value: 5,
+          upper_clamp: 5,
+          text: false,
+          peer_component: false,
+          page: 0,
+          is_itempool_linked: false,
+          itempool: '',
+          marks: [],
+        },
+      ],
     }));
   const known: Record<string, Omit<Scenario, 'route'>> = {
     'issue-token': {
@@ -101,13 +125,21 @@ export function scenarios(world: World): Scenario[] {
       kind: 'write',
       iterations: 60,
       prepare: async (i) =>
-        request('POST', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, { token: tokens.ta, json: { component_id: 0, custom_points: i % 5 } }),
+        request('POST', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, {
+          token: tokens.ta,
+          json: { component_id: 0, custom_points: i % 5 },
+        }),
     },
-    'ta-grade': { kind: 'read', iterations: 120, prepare: async () => request('GET', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, { token: tokens.ta }) },
+    'ta-grade': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => request('GET', `${base}/gradeable/${await quiz()}/grading/${users.student.userId}`, { token: tokens.ta }),
+    },
     'set-active-version': {
       kind: 'write',
       iterations: 60,
-      prepare: async (i) => request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
+      prepare: async (i) =>
+        request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
     },
     gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
     openapi: {

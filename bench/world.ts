@@ -78,11 +78,7 @@ export async function createWorld(options: { submit?: boolean } = {}): Promise<W
   ]);
   const term = await createTerm('2026-08-24', 'Bench Term');
   const course = await createCourse(term, instructor);
-  await Promise.all([
-    addMember(course, ta, 2, null, ['1', '2']),
-    addMember(course, student, 4, '1'),
-    addMember(course, submitter, 4, '1'),
-  ]);
+  await Promise.all([addMember(course, ta, 2, null, ['1', '2']), addMember(course, student, 4, '1'), addMember(course, submitter, 4, '1')]);
   const gradeableId = await uploadGradeable(course, vcsGradeable('hw_bench'));
   const users = { instructor, ta, student, submitter, superuser, login, logout };
   const tokens = {

@@ -51,7 +51,11 @@ export class ApiError extends Error {
  * The `data` of a success envelope, from what an openapi-fetch call resolves to (with or without
  * `Prefer: http-status`); throws ApiError with the envelope's message otherwise.
  */
-export function success<E extends Envelope>(result: { data?: E; error?: unknown; response: Response }): Extract<E, { status: 'success' }>['data'] {
+export function success<E extends Envelope>(result: {
+  data?: E;
+  error?: unknown;
+  response: Response;
+}): Extract<E, { status: 'success' }>['data'] {
   const envelope = (result.data ?? result.error) as Envelope | undefined;
   if (envelope?.status === 'success') return envelope.data as Extract<E, { status: 'success' }>['data'];
   const status = envelope?.status === 'fail' || envelope?.status === 'error' ? envelope.status : 'http';

@@ -3,5 +3,6 @@ import { activeVersionReads, chooseActiveVersion } from '#shared/submissions/act
 
 export const handler = endpoint('set-active-version', {
   reads: activeVersionReads,
-  handle: ({ caller, enrollment, course, params, body, items }) => chooseActiveVersion({ caller, enrollment: enrollment!, course, params, body }, items),
+  handle: ({ caller, enrollment, course, params, body, items }) =>
+    chooseActiveVersion({ caller, enrollment: enrollment!, course, params, body }, items),
 });

@@ -76,14 +76,26 @@ const WEBHOOK_DELIVERY_DATA: DataUse = {
 
 export function functionAccess(name: FunctionName): FunctionAccess {
   if (name === WEBHOOK_DELIVERY_FUNCTION) {
-    return { data: merged(WEBHOOK_DELIVERY_DATA), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: false, publishesEvents: true };
+    return {
+      data: merged(WEBHOOK_DELIVERY_DATA),
+      signingSecret: false,
+      sendsToGradingQueue: false,
+      runsGradingSandbox: false,
+      publishesEvents: true,
+    };
   }
   if (name === NOT_FOUND_FUNCTION) {
     return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: false };
   }
   if (name === GRADING_WORKER_FUNCTION) {
     // Graded and failed versions are published as webhook events.
-    return { data: merged(GRADING_WORKER_DATA), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: true, publishesEvents: true };
+    return {
+      data: merged(GRADING_WORKER_DATA),
+      signingSecret: false,
+      sendsToGradingQueue: false,
+      runsGradingSandbox: true,
+      publishesEvents: true,
+    };
   }
   const route: RouteDefinition = routes[name];
   const routeKey = `${route.method} ${route.path}`;

@@ -128,9 +128,7 @@ export async function runAdminCommand(
       return;
     }
     case 'add-term': {
-      const term = asUsageError(() =>
-        termFrom({ termId: rest[0], name: values.name, startDate: values.start, endDate: values.end }),
-      );
+      const term = asUsageError(() => termFrom({ termId: rest[0], name: values.name, startDate: values.start, endDate: values.end }));
       await putTerm(term);
       return print(`Term ${term.termId} (${term.name}, ${term.startDate} to ${term.endDate}) saved.`);
     }
@@ -189,7 +187,9 @@ export async function runAdminCommand(
       if (members.length > gradeable.team_gradeable.team_size_max) {
         throw new UsageError(`Teams of ${gradeableId} have at most ${gradeable.team_gradeable.team_size_max} members.`);
       }
-      const enrollments = await getItems(Object.fromEntries(members.map((userId) => [userId, enrollmentRef(course.term, course.course, userId)])));
+      const enrollments = await getItems(
+        Object.fromEntries(members.map((userId) => [userId, enrollmentRef(course.term, course.course, userId)])),
+      );
       const strangers = members.filter((userId) => !enrollments[userId] || !isActiveMember(enrollments[userId]!));
       if (strangers.length > 0) throw new UsageError(`Not in the course: ${strangers.join(', ')}.`);
       if (!(await createTeam(course.term, course.course, gradeableId, teamId, members))) {
@@ -219,17 +219,28 @@ export async function runAdminCommand(
       const { gradeable } = await getItems({ gradeable: gradeableRef(course.term, course.course, rest[2]) });
       if (!gradeable) throw new UsageError(`${course.term}/${course.course} has no gradeable ${rest[2]}.`);
       // All sections, as an instructor sees them.
-      const everyone = { term: course.term, course: course.course, userId: '-', group: 1, registrationSection: null, rotatingSection: null, gradingSections: [] } as const;
+      const everyone = {
+        term: course.term,
+        course: course.course,
+        userId: '-',
+        group: 1,
+        registrationSection: null,
+        rotatingSection: null,
+        gradingSections: [],
+      } as const;
       const rows = await loadGradebook(course, gradeable, everyone);
       await writeFile(rest[3], gradebookCsv(rows));
       return print(`Wrote the gradebook of ${gradeable.id} (${rows.length} students) to ${rest[3]}.`);
     }
     case 'nightly-summaries': {
       const report = await generateAllSummaries();
-      return print(`Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`);
+      return print(
+        `Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`,
+      );
     }
     case 'rotate-signing-secret': {
-      if (values.aws || !process.env.SIGNING_SECRET_FILE) throw new UsageError('Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see README).');
+      if (values.aws || !process.env.SIGNING_SECRET_FILE)
+        throw new UsageError('Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see README).');
       const { graceEndsAt } = await rotateSecretFile(process.env.SIGNING_SECRET_FILE);
       return print(`Signing secret rotated; tokens signed with the previous one work until ${graceEndsAt.toISOString()}.`);
     }

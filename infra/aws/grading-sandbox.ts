@@ -145,14 +145,22 @@ export class GradingSandbox extends Construct {
         resources: [stack.formatArn({ service: 'ec2', resource: 'network-interface', resourceName: '*' })],
         conditions: {
           StringEquals: { 'ec2:AuthorizedService': 'codebuild.amazonaws.com' },
-          ArnEquals: { 'ec2:Subnet': this.vpc.isolatedSubnets.map((subnet) => stack.formatArn({ service: 'ec2', resource: 'subnet', resourceName: subnet.subnetId })) },
+          ArnEquals: {
+            'ec2:Subnet': this.vpc.isolatedSubnets.map((subnet) =>
+              stack.formatArn({ service: 'ec2', resource: 'subnet', resourceName: subnet.subnetId }),
+            ),
+          },
         },
       }),
     );
     this.project = new Project(this, 'Project', {
       role: this.buildRole.withoutPolicyUpdates(),
       description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
-      environment: { buildImage: LinuxBuildImage.fromCodeBuildImageId(props.images.default!), computeType: ComputeType.SMALL, privileged: true },
+      environment: {
+        buildImage: LinuxBuildImage.fromCodeBuildImageId(props.images.default!),
+        computeType: ComputeType.SMALL,
+        privileged: true,
+      },
       buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
       vpc: this.vpc,
       subnetSelection: { subnetType: SubnetType.PRIVATE_ISOLATED },
@@ -184,7 +192,10 @@ export class GradingSandbox extends Construct {
       new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.harness.bucket.arnForObjects(this.harness.s3ObjectKey)] }),
     );
     worker.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds', 'codebuild:StopBuild'], resources: [this.project.projectArn] }),
+      new PolicyStatement({
+        actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds', 'codebuild:StopBuild'],
+        resources: [this.project.projectArn],
+      }),
     );
   }
 
@@ -202,7 +213,8 @@ export class GradingSandbox extends Construct {
     const stack = Stack.of(this);
     Validations.of(this.jobsBucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'Job objects live for minutes and are reached only through presigned URLs the worker makes; CloudTrail records the worker’s API calls.',
+      reason:
+        'Job objects live for minutes and are reached only through presigned URLs the worker makes; CloudTrail records the worker’s API calls.',
     });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-CB4',
@@ -215,7 +227,8 @@ export class GradingSandbox extends Construct {
     });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: "The VPC policy CodeBuild's construct drafts is never attached (the project gets BuildRole without policy updates); BuildRole states the same permissions.",
+      reason:
+        "The VPC policy CodeBuild's construct drafts is never attached (the project gets BuildRole without policy updates); BuildRole states the same permissions.",
     });
     Validations.of(this.buildRole).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -223,7 +236,8 @@ export class GradingSandbox extends Construct {
     });
     Validations.of(this.buildRole).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]',
-      reason: "CodeBuild names the interfaces it creates; the permission is limited to CodeBuild and the grading subnets by its conditions.",
+      reason:
+        'CodeBuild names the interfaces it creates; the permission is limited to CodeBuild and the grading subnets by its conditions.',
     });
   }
 }

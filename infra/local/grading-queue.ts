@@ -27,7 +27,9 @@ export interface LocalGradingQueue {
  * after the visibility time-out when it fails; after `maxReceiveCount` receives it goes to the
  * dead-letter list.
  */
-export function startLocalGradingQueue(options: { workers?: number; visibilityTimeoutMs?: number; maxReceiveCount?: number } = {}): LocalGradingQueue {
+export function startLocalGradingQueue(
+  options: { workers?: number; visibilityTimeoutMs?: number; maxReceiveCount?: number } = {},
+): LocalGradingQueue {
   const workers = options.workers ?? Number(process.env.GRADING_WORKERS ?? 1);
   const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 30_000;
   const maxReceiveCount = options.maxReceiveCount ?? 3;
@@ -61,7 +63,9 @@ export function startLocalGradingQueue(options: { workers?: number; visibilityTi
       }
       message.receiveCount++;
       message.visibleAt = Date.now() + visibilityTimeoutMs;
-      const result = await runAsFunction(localFunctionScope(GRADING_WORKER_FUNCTION), () => gradingWorker(sqsEvent(message))).catch(() => ({ batchItemFailures: [{ itemIdentifier: message.id }] }));
+      const result = await runAsFunction(localFunctionScope(GRADING_WORKER_FUNCTION), () => gradingWorker(sqsEvent(message))).catch(() => ({
+        batchItemFailures: [{ itemIdentifier: message.id }],
+      }));
       const failed = result.batchItemFailures.length > 0;
       if (!failed || message.receiveCount >= maxReceiveCount) {
         messages.splice(messages.indexOf(message), 1);

@@ -76,12 +76,31 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
     late_days: 2,
   });
   const test = (name: string, command: string, points: number, expect: object, extra: object = {}) => ({
-    name, details: '', command, points_available: points, is_extra_credit: false, is_hidden: false, timeout_seconds: 10, expect, ...extra,
+    name,
+    details: '',
+    command,
+    points_available: points,
+    is_extra_credit: false,
+    is_hidden: false,
+    timeout_seconds: 10,
+    expect,
+    ...extra,
   });
   const mark = (points: number, title: string) => ({ points, title, publish: true });
   const component = (title: string, initial: number, max: number, marks: object[] = [], lower = 0) => ({
-    title, ta_comment: '', student_comment: '', lower_clamp: lower, default: initial, max_value: max, upper_clamp: max, text: false,
-    peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks,
+    title,
+    ta_comment: '',
+    student_comment: '',
+    lower_clamp: lower,
+    default: initial,
+    max_value: max,
+    upper_clamp: max,
+    text: false,
+    peer_component: false,
+    page: 0,
+    is_itempool_linked: false,
+    itempool: '',
+    marks,
   });
   return [
     {
@@ -181,17 +200,46 @@ export async function seedDemoData(dataDir: string, now = new Date()): Promise<v
 async function seedGrades(course: Course, now: Date): Promise<void> {
   const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
   const key = gradeableKey(course.term, course.course, 'hw_graded');
-  for (const [userId, points, daysLate] of [['student', 4, 0], ['student2', 2, 1]] as const) {
+  for (const [userId, points, daysLate] of [
+    ['student', 4, 0],
+    ['student2', 2, 1],
+  ] as const) {
     const testCases = [
-      { name: 'Program runs', details: '', is_extra_credit: false, points_available: 2, has_extra_results: false, points_received: 2, testcase_message: 'Passed', autochecks: [], hidden: false },
-      { name: 'Prints a greeting', details: '', is_extra_credit: false, points_available: 3, has_extra_results: false, points_received: points - 2, testcase_message: points === 4 ? 'Partially passed' : 'Failed', autochecks: [], hidden: false },
+      {
+        name: 'Program runs',
+        details: '',
+        is_extra_credit: false,
+        points_available: 2,
+        has_extra_results: false,
+        points_received: 2,
+        testcase_message: 'Passed',
+        autochecks: [],
+        hidden: false,
+      },
+      {
+        name: 'Prints a greeting',
+        details: '',
+        is_extra_credit: false,
+        points_available: 3,
+        has_extra_results: false,
+        points_received: points - 2,
+        testcase_message: points === 4 ? 'Partially passed' : 'Failed',
+        autochecks: [],
+        hidden: false,
+      },
     ];
     await putResults(key, userId, { version: 1, testCases, points });
     await dynamo().send(
       new PutCommand({
         TableName: tableName(tables.submissions),
         Item: {
-          gradeableKey: key, ownerId: userId, term: course.term, course: course.course, gradeableId: 'hw_graded', highestVersion: 1, activeVersion: 1,
+          gradeableKey: key,
+          ownerId: userId,
+          term: course.term,
+          course: course.course,
+          gradeableId: 'hw_graded',
+          highestVersion: 1,
+          activeVersion: 1,
           versions: [{ version: 1, submittedAt: at(-14.5 + daysLate), submittedBy: userId, daysLate, ticket: 0, state: 'graded', points }],
           activeResults: { version: 1, testCases },
         },
@@ -204,13 +252,32 @@ async function seedGrades(course: Course, now: Date): Promise<void> {
       const after = { mark_ids: markIds, custom_points: customPoints, custom_message: message, grader_id: 'ta', graded_at: at(-8) };
       const next = withComponent(current, componentId, after);
       const owner = { term: course.term, course: course.course, gradeableId, ownerId: userId };
-      const entry = { revision: next.revision, grader_id: 'ta', at: after.graded_at, component_id: componentId, before: current?.components[String(componentId)] ?? null, after };
+      const entry = {
+        revision: next.revision,
+        grader_id: 'ta',
+        at: after.graded_at,
+        component_id: componentId,
+        before: current?.components[String(componentId)] ?? null,
+        after,
+      };
       await transactWrite(saveTaGrade(owner, current?.revision ?? 0, next, entry));
       current = next;
     }
   };
-  await grade('hw_graded', 'student', [[0, [0, 1], 0, 'Clear and well commented.'], [1, [], 0, '']]);
-  await grade('hw_graded', 'student2', [[0, [0], 0, 'Comment your functions.'], [1, [0], -1, 'Avoid the global counter.']]);
-  await grade('quiz_numeric', 'student', [[0, [], 9, ''], [1, [], 4.5, 'Half a point off for units.']]);
-  await grade('quiz_numeric', 'student2', [[0, [], 6, ''], [1, [], 5, '']]);
+  await grade('hw_graded', 'student', [
+    [0, [0, 1], 0, 'Clear and well commented.'],
+    [1, [], 0, ''],
+  ]);
+  await grade('hw_graded', 'student2', [
+    [0, [0], 0, 'Comment your functions.'],
+    [1, [0], -1, 'Avoid the global counter.'],
+  ]);
+  await grade('quiz_numeric', 'student', [
+    [0, [], 9, ''],
+    [1, [], 4.5, 'Half a point off for units.'],
+  ]);
+  await grade('quiz_numeric', 'student2', [
+    [0, [], 6, ''],
+    [1, [], 5, ''],
+  ]);
 }

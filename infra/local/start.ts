@@ -22,9 +22,7 @@ try {
   api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true });
   console.log(`Course submission API on ${api.url}`);
   console.log(`Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`);
-  console.log(
-    `Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`,
-  );
+  console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
   console.log(`Try: curl -s -X POST ${api.url}/token -d user_id=student -d password=student`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

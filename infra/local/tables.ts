@@ -42,9 +42,7 @@ async function createTable(table: TableDefinition): Promise<void> {
         TableName,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(table),
-        AttributeDefinitions: [...attributes].map(
-          (AttributeName): AttributeDefinition => ({ AttributeName, AttributeType: 'S' }),
-        ),
+        AttributeDefinitions: [...attributes].map((AttributeName): AttributeDefinition => ({ AttributeName, AttributeType: 'S' })),
         GlobalSecondaryIndexes:
           indexes.length > 0
             ? indexes.map((index) => ({

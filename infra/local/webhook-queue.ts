@@ -28,7 +28,9 @@ export interface LocalWebhookQueue {
  * again after the visibility time-out when it fails, and a dead-letter list after
  * `maxReceiveCount` receives. `concurrency` loops run the same delivery function as in AWS.
  */
-export function startLocalWebhookQueue(options: { concurrency?: number; visibilityTimeoutMs?: number; maxReceiveCount?: number } = {}): LocalWebhookQueue {
+export function startLocalWebhookQueue(
+  options: { concurrency?: number; visibilityTimeoutMs?: number; maxReceiveCount?: number } = {},
+): LocalWebhookQueue {
   const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 5_000;
   const maxReceiveCount = options.maxReceiveCount ?? 5;
   const messages: Message[] = [];
@@ -45,7 +47,10 @@ export function startLocalWebhookQueue(options: { concurrency?: number; visibili
     while (!stopped) {
       const message = nextVisible();
       if (!message) {
-        const soonest = Math.min(...messages.filter((candidate) => !candidate.inFlight).map((candidate) => candidate.visibleAt), Date.now() + 1_000);
+        const soonest = Math.min(
+          ...messages.filter((candidate) => !candidate.inFlight).map((candidate) => candidate.visibleAt),
+          Date.now() + 1_000,
+        );
         await new Promise<void>((resolve) => {
           const wake = () => {
             clearTimeout(timer);
@@ -59,9 +64,11 @@ export function startLocalWebhookQueue(options: { concurrency?: number; visibili
       }
       message.receiveCount++;
       message.inFlight = true;
-      const result = await runAsFunction(localFunctionScope(WEBHOOK_DELIVERY_FUNCTION), () => webhookDelivery(sqsEvent(message))).catch(() => ({
-        batchItemFailures: [{ itemIdentifier: message.id }],
-      }));
+      const result = await runAsFunction(localFunctionScope(WEBHOOK_DELIVERY_FUNCTION), () => webhookDelivery(sqsEvent(message))).catch(
+        () => ({
+          batchItemFailures: [{ itemIdentifier: message.id }],
+        }),
+      );
       message.inFlight = false;
       const failed = result.batchItemFailures.length > 0;
       if (!failed || message.receiveCount >= maxReceiveCount) {
@@ -74,7 +81,13 @@ export function startLocalWebhookQueue(options: { concurrency?: number; visibili
   }
 
   useLocalWebhookQueue(async (body: WebhookMessage, delaySeconds: number) => {
-    messages.push({ id: randomUUID(), body: JSON.stringify(body), receiveCount: 0, visibleAt: Date.now() + delaySeconds * 1000, inFlight: false });
+    messages.push({
+      id: randomUUID(),
+      body: JSON.stringify(body),
+      receiveCount: 0,
+      visibleAt: Date.now() + delaySeconds * 1000,
+      inFlight: false,
+    });
     wakeAll();
   });
   const loops = Array.from({ length: options.concurrency ?? 4 }, () => loop());
@@ -97,7 +110,12 @@ function sqsEvent(message: Message): SQSEvent {
     messageId: message.id,
     receiptHandle: message.id,
     body: message.body,
-    attributes: { ApproximateReceiveCount: String(message.receiveCount), SentTimestamp: now, SenderId: 'local', ApproximateFirstReceiveTimestamp: now },
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: now,
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: now,
+    },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',

@@ -12,11 +12,7 @@ export interface LockoutPolicy {
 
 export type LockoutState = { locked: false } | { locked: true; retryAfterSeconds: number };
 
-export function lockoutState(
-  failures: LoginFailures | undefined,
-  policy: LockoutPolicy,
-  nowSeconds: number,
-): LockoutState {
+export function lockoutState(failures: LoginFailures | undefined, policy: LockoutPolicy, nowSeconds: number): LockoutState {
   if (!failures || failures.windowEndsAt <= nowSeconds || failures.count < policy.maxFailures) {
     return { locked: false };
   }
@@ -24,6 +20,4 @@ export function lockoutState(
 }
 
 export const lockoutMessage = (retryAfterSeconds: number): string =>
-  `Too many failed logins for this user id. Try again in ${retryAfterSeconds} ${
-    retryAfterSeconds === 1 ? 'second' : 'seconds'
-  }.`;
+  `Too many failed logins for this user id. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`;

@@ -15,5 +15,4 @@ export function loginForm(body: RequestBody): LoginForm {
   return { userId, password };
 }
 
-export const hasLoginFields = (body: RequestBody): boolean =>
-  body.user_id !== undefined || body.password !== undefined;
+export const hasLoginFields = (body: RequestBody): boolean => body.user_id !== undefined || body.password !== undefined;

@@ -50,8 +50,6 @@ export async function verifyAgainstDecoy(password: string): Promise<false> {
 function derive(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
   const maxmem = 256 * options.N! * options.r! + 1024 * 1024;
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, length, { ...options, maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+    scrypt(password.normalize('NFC'), salt, length, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
   );
 }

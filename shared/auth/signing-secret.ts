@@ -126,7 +126,10 @@ async function fileKeys(file: string): Promise<SigningKeys> {
 
 /** Line 1: the current secret; optional line 2: `<previous secret> <retired at, ISO 8601>`. */
 export function parseSecretFile(text: string): SigningKeys {
-  const [currentLine, previousLine, ...rest] = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const [currentLine, previousLine, ...rest] = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   if (!currentLine || rest.length > 0) throw new Error('The signing secret file must hold one or two lines');
   const current = decodeSecret(currentLine);
   if (!previousLine) return { current };
@@ -165,7 +168,10 @@ export async function ensureSecretFile(path: string): Promise<void> {
  * (an older previous is dropped). Replaces the file atomically; a running local API notices.
  */
 export async function rotateSecretFile(path: string, now = new Date()): Promise<{ rotatedAt: Date; graceEndsAt: Date }> {
-  const [currentLine] = (await readFile(path, 'utf8')).split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const [currentLine] = (await readFile(path, 'utf8'))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   if (!currentLine) throw new Error('The signing secret file is empty');
   decodeSecret(currentLine);
   const rotatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
-import {
-  clearLoginFailures,
-  getCredentials,
-  passwordStillIs,
-  putPassword,
-  recordLoginFailure,
-} from '#shared/data/credentials.ts';
+import { clearLoginFailures, getCredentials, passwordStillIs, putPassword, recordLoginFailure } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { ApiFailure, tooManyRequests } from '#shared/http/failures.ts';
@@ -15,8 +9,7 @@ import { signToken, epochSeconds, type TokenClaims } from './jwt.ts';
 import { lockoutMessage, lockoutState } from './lockout.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 
-export const wrongCredentials = () =>
-  new ApiFailure('Could not login using that user id or password.', 401);
+export const wrongCredentials = () => new ApiFailure('Could not login using that user id or password.', 401);
 
 export const blankCredentials = () => new ApiFailure('Cannot leave user id or password blank.', 400);
 
@@ -43,19 +36,14 @@ async function verifyCredentials(userId: string, password: string): Promise<Veri
   if (lockout.locked) {
     throw tooManyRequests(lockoutMessage(lockout.retryAfterSeconds), lockout.retryAfterSeconds);
   }
-  const matches = passwordHash
-    ? await verifyPassword(password, passwordHash)
-    : await verifyAgainstDecoy(password);
+  const matches = passwordHash ? await verifyPassword(password, passwordHash) : await verifyAgainstDecoy(password);
   if (!matches || !passwordHash) {
     await recordLoginFailure(userId, policy, now);
     throw wrongCredentials();
   }
   return {
     userId,
-    guards: [
-      passwordStillIs(userId, passwordHash),
-      ...(loginFailures ? [clearLoginFailures(userId)] : []),
-    ],
+    guards: [passwordStillIs(userId, passwordHash), ...(loginFailures ? [clearLoginFailures(userId)] : [])],
   };
 }
 

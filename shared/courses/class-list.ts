@@ -67,7 +67,8 @@ export function readClassList(text: string): { rows: ClassListRow[]; rejected: R
     else if (value('first_name').length > 100 || value('last_name').length > 100) reject('Names are at most 100 characters.');
     else if (!/^[^\s@]+@[^\s@]+$/.test(value('email')) || value('email').length > 254) reject('Invalid e-mail address.');
     else if (section && !isValidSection(section)) reject(`Invalid registration section "${section.slice(0, 40)}".`);
-    else if (!group) reject(`Invalid group "${value('group').slice(0, 40)}": use 1–4 or instructor, full access grader, limited access grader, student.`);
+    else if (!group)
+      reject(`Invalid group "${value('group').slice(0, 40)}": use 1–4 or instructor, full access grader, limited access grader, student.`);
     else {
       seen.add(userId);
       rows.push({

@@ -65,8 +65,7 @@ export const isValidSection = (section: string): boolean => SECTION.test(section
 export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrollment.group < courseGroups.student;
 
 /** Taking the course now: any staff role, or a student with a registration section (not dropped). */
-export const isActiveMember = (enrollment: Enrollment): boolean =>
-  isStaff(enrollment) || enrollment.registrationSection !== null;
+export const isActiveMember = (enrollment: Enrollment): boolean => isStaff(enrollment) || enrollment.registrationSection !== null;
 
 /** The course summary of `GET /api/courses` (api.md plus the fields clients read, reference.md §6). */
 export function courseSummary(course: Course, term: Term | undefined, enrollment: Pick<Enrollment, 'group' | 'registrationSection'>) {
@@ -99,9 +98,7 @@ export function listCourses(listings: readonly CourseListing[]) {
   );
   const summary = ({ course, term, enrollment }: CourseListing) => courseSummary(course, term, enrollment);
   return {
-    unarchived_courses: ordered
-      .filter(({ course, enrollment }) => !course.archived && isActiveMember(enrollment))
-      .map(summary),
+    unarchived_courses: ordered.filter(({ course, enrollment }) => !course.archived && isActiveMember(enrollment)).map(summary),
     archived_courses: ordered
       .filter(({ course, enrollment }) => course.archived && enrollment.group === courseGroups.instructor)
       .map(summary),
@@ -137,11 +134,7 @@ type UserRecord = ReturnType<typeof userRecord>;
 /** Registration section, then user id; sections compare as numbers where they are numbers, NULL last. */
 function byRegistrationSection(a: UserRecord, b: UserRecord): number {
   const nullOrder = Number(a.reg_section === NULL_SECTION) - Number(b.reg_section === NULL_SECTION);
-  return (
-    nullOrder ||
-    a.reg_section.localeCompare(b.reg_section, 'en', { numeric: true }) ||
-    a.user_id.localeCompare(b.user_id, 'en')
-  );
+  return nullOrder || a.reg_section.localeCompare(b.reg_section, 'en', { numeric: true }) || a.user_id.localeCompare(b.user_id, 'en');
 }
 
 export function courseUsers(members: readonly { person: PersonName; enrollment: Enrollment }[]) {

@@ -28,9 +28,7 @@ export async function getCredentials(userId: string): Promise<Credentials> {
   const failures = items.find((item) => item.kind === LOGIN_FAILURES);
   return {
     passwordHash: password?.passwordHash as string | undefined,
-    loginFailures: failures
-      ? { count: failures.failures as number, windowEndsAt: failures.windowEndsAt as number }
-      : undefined,
+    loginFailures: failures ? { count: failures.failures as number, windowEndsAt: failures.windowEndsAt as number } : undefined,
   };
 }
 
@@ -38,11 +36,7 @@ export async function getCredentials(userId: string): Promise<Credentials> {
  * Counts one failed login: within a running window the counter goes up; otherwise a new window
  * starts. Both steps are conditional, so concurrent failures are all counted.
  */
-export async function recordLoginFailure(
-  userId: string,
-  policy: LockoutPolicy,
-  nowSeconds: number,
-): Promise<void> {
+export async function recordLoginFailure(userId: string, policy: LockoutPolicy, nowSeconds: number): Promise<void> {
   const TableName = tableName(table);
   const Key = { userId, kind: LOGIN_FAILURES };
   for (let attempt = 0; attempt < 3; attempt++) {

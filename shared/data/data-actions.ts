@@ -27,7 +27,10 @@ export function dataRequests(commandName: string, input: Input): DataRequest[] {
       return Object.keys(input.RequestItems ?? {}).map((table) => ({ action, table }));
     case 'TransactWriteItems':
       return (input.TransactItems ?? []).flatMap((item: Input) =>
-        Object.entries(item).map(([kind, request]) => ({ action: TRANSACT_WRITE_ACTIONS[kind] ?? kind, table: (request as Input).TableName })),
+        Object.entries(item).map(([kind, request]) => ({
+          action: TRANSACT_WRITE_ACTIONS[kind] ?? kind,
+          table: (request as Input).TableName,
+        })),
       );
     case 'TransactGetItems':
       return (input.TransactItems ?? []).map((item: Input) => ({ action: 'GetItem', table: item.Get?.TableName }));

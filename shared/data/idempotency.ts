@@ -20,7 +20,12 @@ export const idempotencyRef = (key: string): ItemRef<StoredAnswer> => ({
 export const putAnswer = (key: string, answer: StoredAnswer, now = new Date()): TransactItem => ({
   Put: {
     TableName: tableName(table),
-    Item: { key, fingerprint: answer.fingerprint, data: JSON.stringify(answer.data), expiresAt: Math.floor(now.getTime() / 1000) + TTL_SECONDS },
+    Item: {
+      key,
+      fingerprint: answer.fingerprint,
+      data: JSON.stringify(answer.data),
+      expiresAt: Math.floor(now.getTime() / 1000) + TTL_SECONDS,
+    },
     ConditionExpression: 'attribute_not_exists(#key) OR expiresAt < :now',
     ExpressionAttributeNames: { '#key': 'key' },
     ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },

@@ -33,7 +33,10 @@ export const submissionRef = (term: string, course: string, gradeableId: string,
  * Adds version `summary.version` and makes it active, provided the highest version is still the
  * one read: concurrent submissions of one owner each get their own number.
  */
-export function addVersion(owner: { term: string; course: string; gradeableId: string; ownerId: string }, summary: VersionSummary): TransactItem {
+export function addVersion(
+  owner: { term: string; course: string; gradeableId: string; ownerId: string },
+  summary: VersionSummary,
+): TransactItem {
   const previous = summary.version - 1;
   return {
     Update: {
@@ -124,7 +127,9 @@ export function setActiveVersion(
     Update: {
       TableName: tableName(table),
       Key: key,
-      UpdateExpression: results ? 'SET activeVersion = :version, activeResults = :results' : 'SET activeVersion = :version REMOVE activeResults',
+      UpdateExpression: results
+        ? 'SET activeVersion = :version, activeResults = :results'
+        : 'SET activeVersion = :version REMOVE activeResults',
       ConditionExpression: condition,
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,

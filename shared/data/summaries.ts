@@ -23,7 +23,9 @@ export async function writeSummaries(term: string, course: string, generation: s
     documents.map((document) => ({
       tableName: tableName(table),
       request: {
-        PutRequest: { Item: { courseId: courseId(term, course), entry: entry(generation, document.user_id), document: JSON.stringify(document) } },
+        PutRequest: {
+          Item: { courseId: courseId(term, course), entry: entry(generation, document.user_id), document: JSON.stringify(document) },
+        },
       },
     })),
   );

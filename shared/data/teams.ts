@@ -17,14 +17,30 @@ export const teamMembershipRef = (term: string, course: string, gradeableId: str
 });
 
 /** Creates a team and its memberships together; false when the team or a member's membership exists. */
-export async function createTeam(term: string, course: string, gradeableId: string, teamId: string, members: readonly string[]): Promise<boolean> {
+export async function createTeam(
+  term: string,
+  course: string,
+  gradeableId: string,
+  teamId: string,
+  members: readonly string[],
+): Promise<boolean> {
   const key = gradeableKey(term, course, gradeableId);
   const TableName = tableName(table);
   try {
     await transactWrite([
-      { Put: { TableName, Item: { gradeableKey: key, entry: `team#${teamId}`, teamId, members: [...members] }, ConditionExpression: 'attribute_not_exists(entry)' } },
+      {
+        Put: {
+          TableName,
+          Item: { gradeableKey: key, entry: `team#${teamId}`, teamId, members: [...members] },
+          ConditionExpression: 'attribute_not_exists(entry)',
+        },
+      },
       ...members.map((userId) => ({
-        Put: { TableName, Item: { gradeableKey: key, entry: `member#${userId}`, teamId, userId }, ConditionExpression: 'attribute_not_exists(entry)' },
+        Put: {
+          TableName,
+          Item: { gradeableKey: key, entry: `member#${userId}`, teamId, userId },
+          ConditionExpression: 'attribute_not_exists(entry)',
+        },
       })),
     ]);
     return true;

@@ -25,9 +25,7 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
 /** The indexes of the items whose condition failed, when that is why the transaction was cancelled. */
 export function failedConditions(error: unknown): number[] {
   if (!(error instanceof TransactionCanceledException)) return [];
-  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
-    reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-  );
+  return (error.CancellationReasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
 }
 
 function isConflictOnly(error: unknown): boolean {

@@ -18,9 +18,7 @@ const decode = (item: Item): User => ({
 export const userRef = (userId: string): ItemRef<User> => ({ table, key: { userId }, decode });
 
 export async function getUser(userId: string): Promise<User | undefined> {
-  const { Item: item } = await dynamo().send(
-    new GetCommand({ TableName: tableName(table), Key: { userId }, ConsistentRead: true }),
-  );
+  const { Item: item } = await dynamo().send(new GetCommand({ TableName: tableName(table), Key: { userId }, ConsistentRead: true }));
   return item ? decode(item) : undefined;
 }
 

@@ -67,7 +67,13 @@ export async function putWebhook(webhook: Webhook, secret: string): Promise<void
 export async function deleteWebhook(term: string, course: string, webhookId: string): Promise<boolean> {
   try {
     await transactWrite([
-      { Delete: { TableName: tableName(hooks), Key: { courseId: courseId(term, course), webhookId }, ConditionExpression: 'attribute_exists(webhookId)' } },
+      {
+        Delete: {
+          TableName: tableName(hooks),
+          Key: { courseId: courseId(term, course), webhookId },
+          ConditionExpression: 'attribute_exists(webhookId)',
+        },
+      },
       { Delete: { TableName: tableName(secrets), Key: { webhookKey: webhookKey(term, course, webhookId) } } },
     ]);
     return true;
@@ -105,7 +111,12 @@ export async function createDelivery(delivery: Delivery, now = new Date()): Prom
     await dynamo().send(
       new PutCommand({
         TableName: tableName(deliveries),
-        Item: { webhookKey: webhookKey(delivery.term, delivery.course, delivery.webhookId), ...delivery, attempts: [...delivery.attempts], expiresAt: expiry(now) },
+        Item: {
+          webhookKey: webhookKey(delivery.term, delivery.course, delivery.webhookId),
+          ...delivery,
+          attempts: [...delivery.attempts],
+          expiresAt: expiry(now),
+        },
         ConditionExpression: 'attribute_not_exists(deliveryId)',
       }),
     );
@@ -116,7 +127,10 @@ export async function createDelivery(delivery: Delivery, now = new Date()): Prom
   }
 }
 
-const keyOf = (delivery: Delivery) => ({ webhookKey: webhookKey(delivery.term, delivery.course, delivery.webhookId), deliveryId: delivery.deliveryId });
+const keyOf = (delivery: Delivery) => ({
+  webhookKey: webhookKey(delivery.term, delivery.course, delivery.webhookId),
+  deliveryId: delivery.deliveryId,
+});
 
 /**
  * Appends an attempt and the state it leads to, provided the delivery is still pending with exactly
@@ -162,7 +176,12 @@ export async function restartDelivery(delivery: Delivery, now = new Date()): Pro
         UpdateExpression: 'SET #state = :pending, roundStart = :count, expiresAt = :expires REMOVE nextAttemptAt',
         ConditionExpression: '#state = :previous AND size(attempts) = :count',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':previous': delivery.state, ':count': delivery.attempts.length, ':expires': expiry(now) },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':previous': delivery.state,
+          ':count': delivery.attempts.length,
+          ':expires': expiry(now),
+        },
       }),
     );
     const { nextAttemptAt: _, ...rest } = delivery;
@@ -174,7 +193,12 @@ export async function restartDelivery(delivery: Delivery, now = new Date()): Pro
 }
 
 /** The newest deliveries of a webhook first, at most `limit`, optionally only those in one state. */
-export async function deliveriesOf(term: string, course: string, webhookId: string, options: { limit: number; state?: DeliveryState }): Promise<Delivery[]> {
+export async function deliveriesOf(
+  term: string,
+  course: string,
+  webhookId: string,
+  options: { limit: number; state?: DeliveryState },
+): Promise<Delivery[]> {
   const found: Delivery[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

@@ -9,7 +9,10 @@ interface Asset {
 }
 
 const assets = new Map<string, Asset>(
-  Object.entries(swaggerUiAssets).map(([name, asset]) => [name, { mediaType: asset.mediaType, sha256: asset.sha256, gzip: Buffer.from(asset.gzipBase64, 'base64') }]),
+  Object.entries(swaggerUiAssets).map(([name, asset]) => [
+    name,
+    { mediaType: asset.mediaType, sha256: asset.sha256, gzip: Buffer.from(asset.gzipBase64, 'base64') },
+  ]),
 );
 
 /** Whether an Accept-Encoding header accepts gzip (named, or `*`, without `q=0`). */
@@ -38,7 +41,12 @@ export function assetAnswer(name: string | undefined, acceptEncoding: string | u
     'X-Content-Type-Options': 'nosniff',
   };
   if (acceptsGzip(acceptEncoding)) {
-    return { statusCode: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, isBase64Encoded: true, body: asset.gzip.toString('base64') };
+    return {
+      statusCode: 200,
+      headers: { ...headers, 'Content-Encoding': 'gzip' },
+      isBase64Encoded: true,
+      body: asset.gzip.toString('base64'),
+    };
   }
   return { statusCode: 200, headers, body: gunzipSync(asset.gzip).toString('utf8') };
 }

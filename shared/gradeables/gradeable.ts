@@ -7,16 +7,37 @@ export const gradeableTypes = ['Electronic File', 'Checkpoints', 'Numeric'] as c
 export type GradeableType = (typeof gradeableTypes)[number];
 
 export const syllabusBuckets = [
-  'homework', 'assignment', 'problem-set', 'quiz', 'test', 'exam', 'exercise', 'lecture-exercise', 'reading', 'lab',
-  'recitation', 'worksheet', 'project', 'participation', 'note', 'none (for practice only)',
+  'homework',
+  'assignment',
+  'problem-set',
+  'quiz',
+  'test',
+  'exam',
+  'exercise',
+  'lecture-exercise',
+  'reading',
+  'lab',
+  'recitation',
+  'worksheet',
+  'project',
+  'participation',
+  'note',
+  'none (for practice only)',
 ] as const;
 
 export const repositoryTypes = ['submitty-hosted', 'submitty-hosted-url', 'public-github', 'private-github', 'self-hosted'] as const;
 
 /** Every date of an Electronic File gradeable, in the order downloads show them. */
 export const electronicDates = [
-  'ta_view_start_date', 'grade_start_date', 'grade_due_date', 'grade_released_date', 'team_lock_date',
-  'submission_open_date', 'submission_due_date', 'grade_inquiry_start_date', 'grade_inquiry_due_date',
+  'ta_view_start_date',
+  'grade_start_date',
+  'grade_due_date',
+  'grade_released_date',
+  'team_lock_date',
+  'submission_open_date',
+  'submission_due_date',
+  'grade_inquiry_start_date',
+  'grade_inquiry_due_date',
 ] as const;
 /** Checkpoints and Numeric gradeables are graded by TAs only. */
 export const gradingDates = ['ta_view_start_date', 'grade_start_date', 'grade_due_date', 'grade_released_date'] as const;
@@ -122,8 +143,7 @@ export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id)
  * The gradeable id a path names, for building reads before the handler runs: a malformed id
  * becomes a placeholder that keeps the DynamoDB key well-formed (the handler refuses it).
  */
-export const pathGradeableId = (value: string | undefined): string =>
-  value !== undefined && isValidGradeableId(value) ? value : '-';
+export const pathGradeableId = (value: string | undefined): string => (value !== undefined && isValidGradeableId(value) ? value : '-');
 
 export const MAX_DOCUMENT_BYTES = 256 * 1024;
 export const MAX_TEST_CASES = 100;

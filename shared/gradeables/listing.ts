@@ -59,9 +59,10 @@ export function listGradeables(documents: readonly GradeableDocument[], course: 
 /** The download form: the stored document with its dates in the course's time zone. */
 export function downloadForm(document: GradeableDocument, timeZone: string): GradeableDocument {
   const dates = Object.fromEntries(
-    Object.entries(document.dates).map(([name, value]) =>
-      [name, name.endsWith('_date') && typeof value === 'string' ? toLocalTime(value, timeZone) : value],
-    ),
+    Object.entries(document.dates).map(([name, value]) => [
+      name,
+      name.endsWith('_date') && typeof value === 'string' ? toLocalTime(value, timeZone) : value,
+    ]),
   );
   return { ...document, dates };
 }

@@ -20,7 +20,9 @@ export const vcsBaseUrl = (): string => (process.env.VCS_BASE_URL ?? 'https://gi
 export function repositoryUrl(vcs: NonNullable<GradeableDocument['vcs']>, owner: RepositoryOwner): string {
   const segment = (value: string) => encodeURIComponent(value);
   if (vcs.repository_type === 'submitty-hosted') {
-    return [vcsBaseUrl(), owner.term, owner.course, owner.gradeableId, owner.ownerId].map((part, index) => (index === 0 ? part : segment(part))).join('/');
+    return [vcsBaseUrl(), owner.term, owner.course, owner.gradeableId, owner.ownerId]
+      .map((part, index) => (index === 0 ? part : segment(part)))
+      .join('/');
   }
   const placeholders: Record<string, string> = {
     '{$gradeable_id}': owner.gradeableId,

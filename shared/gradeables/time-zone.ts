@@ -25,7 +25,11 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock fields of an instant in a zone. */
 function wallClock(epochMs: number, timeZone: string): number[] {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(epochMs)).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(epochMs))
+      .map((part) => [part.type, part.value]),
+  );
   return ['year', 'month', 'day', 'hour', 'minute', 'second'].map((name) => Number(parts[name]));
 }
 
@@ -33,7 +37,14 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** `YYYY-MM-DD HH:MM:SS` in the zone. */
 export function toLocalTime(instant: string, timeZone: string): string {
-  const [year, month, day, hour, minute, second] = wallClock(Date.parse(instant), timeZone) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = wallClock(Date.parse(instant), timeZone) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return `${pad(year, 4)}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
 }
 

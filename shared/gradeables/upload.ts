@@ -8,7 +8,6 @@ import type { GradeableDocument } from './gradeable.ts';
 import { isValidGradeableId } from './gradeable.ts';
 import { REQUIRES_ID_TITLE_TYPE, validateGradeable } from './validate.ts';
 
-
 /** A gradeable id from a path: blank is "not specified", anything malformed cannot exist. */
 export function gradeableIdFrom(value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw gradeableNotSpecified();

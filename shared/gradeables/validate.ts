@@ -65,7 +65,12 @@ class Reader {
     return value;
   }
 
-  number(object: Json, key: string, path: string, options: { fallback?: number; min?: number; max?: number; integer?: boolean } = {}): number {
+  number(
+    object: Json,
+    key: string,
+    path: string,
+    options: { fallback?: number; min?: number; max?: number; integer?: boolean } = {},
+  ): number {
     const value = object[key];
     if (value === undefined && options.fallback !== undefined) return options.fallback;
     const where = `${path}${key}`;
@@ -255,8 +260,19 @@ function readDates(read: Reader, input: Json, document: GradeableDocument, conte
 }
 
 const COMPONENT_KEYS = [
-  'title', 'ta_comment', 'student_comment', 'lower_clamp', 'default', 'max_value', 'upper_clamp', 'text',
-  'peer_component', 'page', 'is_itempool_linked', 'itempool', 'marks',
+  'title',
+  'ta_comment',
+  'student_comment',
+  'lower_clamp',
+  'default',
+  'max_value',
+  'upper_clamp',
+  'text',
+  'peer_component',
+  'page',
+  'is_itempool_linked',
+  'itempool',
+  'marks',
 ] as const;
 
 function readComponent(read: Reader, input: unknown, path: string): RubricComponent {
@@ -345,7 +361,11 @@ function readTestCases(read: Reader, autograding: Json): TestCase[] {
 function readImage(read: Reader, autograding: Json): string | undefined {
   if (autograding.image === undefined) return undefined;
   const image = read.string(autograding, 'image', 'autograding.', { max: 32 });
-  if (typeof autograding.image === 'string' && !IMAGE_NAME.test(image)) read.fail('autograding.image', 'autograding.image must be an image name: lower-case letters, digits and hyphens, starting with a letter.');
+  if (typeof autograding.image === 'string' && !IMAGE_NAME.test(image))
+    read.fail(
+      'autograding.image',
+      'autograding.image must be an image name: lower-case letters, digits and hyphens, starting with a letter.',
+    );
   return image || undefined;
 }
 

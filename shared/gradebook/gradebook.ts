@@ -33,7 +33,12 @@ export interface GradebookRow {
 }
 
 /** One row: the student's own submission, or on team gradeables their team's. */
-export function gradebookRow(gradeable: GradeableDocument, student: Enrollment, submission: Submission | undefined, teamId: string | undefined): GradebookRow {
+export function gradebookRow(
+  gradeable: GradeableDocument,
+  student: Enrollment,
+  submission: Submission | undefined,
+  teamId: string | undefined,
+): GradebookRow {
   const electronic = gradeable.type === 'Electronic File';
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
   const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
@@ -63,7 +68,10 @@ export function gradebookRow(gradeable: GradeableDocument, student: Enrollment, 
 }
 
 /** Sections compare as numbers when both are, so section 10 follows section 9. */
-export function compareRows(a: Pick<GradebookRow, 'registration_section' | 'user_id'>, b: Pick<GradebookRow, 'registration_section' | 'user_id'>): number {
+export function compareRows(
+  a: Pick<GradebookRow, 'registration_section' | 'user_id'>,
+  b: Pick<GradebookRow, 'registration_section' | 'user_id'>,
+): number {
   return compareSections(a.registration_section, b.registration_section) || (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0);
 }
 
@@ -144,8 +152,20 @@ export async function loadGradebook(course: Course, gradeable: GradeableDocument
 }
 
 const GRADEBOOK_COLUMNS = [
-  'user_id', 'registration_section', 'team_id', 'has_submission', 'highest_version', 'active_version', 'grading_state',
-  'autograding_score', 'tagrading_score', 'ta_grading_complete', 'total_score', 'days_late', 'status', 'grader_id',
+  'user_id',
+  'registration_section',
+  'team_id',
+  'has_submission',
+  'highest_version',
+  'active_version',
+  'grading_state',
+  'autograding_score',
+  'tagrading_score',
+  'ta_grading_complete',
+  'total_score',
+  'days_late',
+  'status',
+  'grader_id',
 ] as const satisfies readonly (keyof GradebookRow)[];
 
 /** The rows as CSV (RFC 4180, a header row), for the admin command line. */
@@ -156,7 +176,10 @@ export function gradebookCsv(rows: readonly GradebookRow[]): string {
     const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
     return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
-  const lines = [GRADEBOOK_COLUMNS.join(','), ...[...rows].sort(compareRows).map((row) => GRADEBOOK_COLUMNS.map((column) => cell(row[column])).join(','))];
+  const lines = [
+    GRADEBOOK_COLUMNS.join(','),
+    ...[...rows].sort(compareRows).map((row) => GRADEBOOK_COLUMNS.map((column) => cell(row[column])).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 

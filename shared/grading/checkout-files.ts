@@ -24,7 +24,11 @@ export interface CopyTotals {
 
 /** 50 MB, 640 KB, 200 bytes. */
 export const formatBytes = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+  bytes >= 1024 * 1024
+    ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+    : bytes >= 1024
+      ? `${Math.round(bytes / 1024)} KB`
+      : `${bytes} bytes`;
 
 /**
  * Copies the folder `source` into the existing folder `destination`: regular files (with their

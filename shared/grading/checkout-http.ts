@@ -36,7 +36,8 @@ const resolveAll: Resolve = (hostname) => lookup(hostname, { all: true, verbatim
  * refused literals fail before any traffic. Throws CheckoutError.
  */
 export async function checkUrlAddress(url: URL, allowedHosts: readonly string[], resolve: Resolve = resolveAll): Promise<CheckedAddress> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CheckoutError(`only http and https addresses can be fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CheckoutError(`only http and https addresses can be fetched, not ${url.protocol}`);
   if (url.username || url.password) throw new CheckoutError('repository addresses may not contain a user name or password');
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const allowed = isAllowedHost(url, allowedHosts);
@@ -84,7 +85,9 @@ function flattenHeaders(headers: IncomingMessage['headers']): Record<string, str
  * checked address is handed to the socket through `lookup`, so a second DNS answer cannot swap
  * it), re-checks every redirect, and stops once the responses exceed `maxBytes`.
  */
-export function guardedHttp(options: GuardedHttpOptions): HttpClient & { readonly received: () => number; readonly failure: () => CheckoutError | undefined } {
+export function guardedHttp(
+  options: GuardedHttpOptions,
+): HttpClient & { readonly received: () => number; readonly failure: () => CheckoutError | undefined } {
   let received = 0;
   let failure: CheckoutError | undefined;
   const fail = (error: CheckoutError): never => {

@@ -33,7 +33,8 @@ export async function checkoutOrFailure(
   try {
     return { submission: (await checkoutRepository(request, signal, jobFolder)).submission };
   } catch (error) {
-    if (error instanceof CheckoutError) return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
+    if (error instanceof CheckoutError)
+      return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
     throw error;
   }
 }
@@ -89,7 +90,8 @@ function describeGitError(error: unknown): string {
   const data = (error as { data?: { statusCode?: number } } | null)?.data;
   if (code === 'HttpError') {
     const status = data?.statusCode ?? 0;
-    if (status === 401 || status === 403) return `the server refused access (HTTP ${status}); the repository must be readable without a password`;
+    if (status === 401 || status === 403)
+      return `the server refused access (HTTP ${status}); the repository must be readable without a password`;
     if (status === 404) return 'no repository was found at that address (HTTP 404)';
     return `the server answered with HTTP ${status}`;
   }
@@ -107,7 +109,13 @@ function describeGitError(error: unknown): string {
 }
 
 const validName = (name: string) =>
-  name !== '' && name !== '.' && name !== '..' && name.toLowerCase() !== '.git' && !name.includes('/') && !name.includes('\\') && !name.includes('\0');
+  name !== '' &&
+  name !== '.' &&
+  name !== '..' &&
+  name.toLowerCase() !== '.git' &&
+  !name.includes('/') &&
+  !name.includes('\\') &&
+  !name.includes('\0');
 
 async function cloneHttp(url: URL, root: string, files: string, request: RunRequest, outerSignal?: AbortSignal): Promise<void> {
   const gitdir = join(root, 'git');
@@ -165,10 +173,12 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
           }
           if (type !== 'blob') return null; // submodules are not fetched
           fileCount += 1;
-          if (fileCount > limits.maxRepositoryFiles) throw new CheckoutError(`the repository has more than ${limits.maxRepositoryFiles} files`);
+          if (fileCount > limits.maxRepositoryFiles)
+            throw new CheckoutError(`the repository has more than ${limits.maxRepositoryFiles} files`);
           const content = (await entry.content()) ?? new Uint8Array();
           byteCount += content.length;
-          if (byteCount > limits.maxRepositoryBytes) throw new CheckoutError(`the repository is larger than the limit of ${formatBytes(limits.maxRepositoryBytes)}`);
+          if (byteCount > limits.maxRepositoryBytes)
+            throw new CheckoutError(`the repository is larger than the limit of ${formatBytes(limits.maxRepositoryBytes)}`);
           const mode = await entry.mode();
           if (mode === 0o120000) await symlink(Buffer.from(content).toString('utf8'), target);
           else {

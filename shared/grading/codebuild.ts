@@ -30,7 +30,12 @@ export function codeBuildSandbox(): SandboxLocation | undefined {
   const harness = /^s3:\/\/([^/]+)\/(.+)$/.exec(setting('GRADING_HARNESS') ?? '');
   const bucket = setting('GRADING_BUCKET');
   if (!harness || !bucket) throw new Error('GRADING_PROJECT is set but GRADING_BUCKET or GRADING_HARNESS (s3://bucket/key) is not');
-  return { project, bucket, harness: { bucket: harness[1]!, key: harness[2]! }, images: JSON.parse(setting('GRADING_IMAGES') ?? '{}') as Record<string, string> };
+  return {
+    project,
+    bucket,
+    harness: { bucket: harness[1]!, key: harness[2]! },
+    images: JSON.parse(setting('GRADING_IMAGES') ?? '{}') as Record<string, string>,
+  };
 }
 
 export interface BuildOptions {
@@ -52,7 +57,10 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
   const image = sandbox.images[options.image ?? 'default'];
   if (!image) {
     const offered = Object.keys(sandbox.images).join(', ');
-    return { status: 'sandbox-unavailable', message: `The gradeable asks for the image "${options.image}", which this deployment does not offer (offered: ${offered}).` };
+    return {
+      status: 'sandbox-unavailable',
+      message: `The gradeable asks for the image "${options.image}", which this deployment does not offer (offered: ${offered}).`,
+    };
   }
   const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
@@ -108,7 +116,9 @@ async function buildJob(
   await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
   try {
     const urls = {
-      HARNESS_URL: await getSignedUrl(s3, new GetObjectCommand({ Bucket: sandbox.harness.bucket, Key: sandbox.harness.key }), { expiresIn: URL_SECONDS }),
+      HARNESS_URL: await getSignedUrl(s3, new GetObjectCommand({ Bucket: sandbox.harness.bucket, Key: sandbox.harness.key }), {
+        expiresIn: URL_SECONDS,
+      }),
       INPUT_URL: await getSignedUrl(s3, new GetObjectCommand(input), { expiresIn: URL_SECONDS }),
       RESULT_URL: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn: URL_SECONDS }),
     };
@@ -131,14 +141,18 @@ async function buildJob(
       const build = builds?.[0];
       if (build?.buildComplete) {
         if (build.buildStatus !== 'SUCCEEDED') {
-          return { kind: 'failed', message: `The grading sandbox ended without a result (${String(build.buildStatus).toLowerCase()}); your instructor has been told.` };
+          return {
+            kind: 'failed',
+            message: `The grading sandbox ended without a result (${String(build.buildStatus).toLowerCase()}); your instructor has been told.`,
+          };
         }
         // Without s3:ListBucket a missing object reads as AccessDenied: either way, no result.
         const answer = await s3.send(new GetObjectCommand(output)).catch((error: { name?: string }) => {
           if (error.name === 'NoSuchKey' || error.name === 'AccessDenied') return undefined;
           throw error;
         });
-        if (!answer?.Body) return { kind: 'failed', message: 'The grading sandbox finished without a result; your instructor has been told.' };
+        if (!answer?.Body)
+          return { kind: 'failed', message: 'The grading sandbox finished without a result; your instructor has been told.' };
         return { kind: 'result', result: parseHarnessResult(await answer.Body.transformToString()) };
       }
       if (Date.now() + POLL_MS >= options.deadline) {

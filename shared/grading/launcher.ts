@@ -39,7 +39,8 @@ export function jobUser(jobId: string, isRoot = process.getuid?.() === 0): Owner
 
 /** /etc/passwd, /etc/group, /etc/hosts and /etc/nsswitch.conf of the sandboxes: no host accounts, no host names. */
 export function generatedEtc(): Record<(typeof ETC_GENERATED)[number], string> {
-  const user = (account: { uid: number; gid: number; name: string }, home: string) => `${account.name}:x:${account.uid}:${account.gid}::${home}:/bin/sh`;
+  const user = (account: { uid: number; gid: number; name: string }, home: string) =>
+    `${account.name}:x:${account.uid}:${account.gid}::${home}:/bin/sh`;
   return {
     passwd: ['root:x:0:0::/:/bin/sh', user(GRADER, '/work'), user(STUDENT, STUDENT.home), 'nobody:x:65534:65534::/:/bin/sh', ''].join('\n'),
     group: ['root:x:0:', `${GRADER.name}:x:${GRADER.gid}:`, `${STUDENT.name}:x:${STUDENT.gid}:`, 'nogroup:x:65534:', ''].join('\n'),
@@ -77,25 +78,51 @@ export function graderSandboxArgs(sandbox: GraderSandbox): string[] {
     '--new-session',
     // The harness is the namespace's init, so bubblewrap exits only once all of the job is gone.
     '--as-pid-1',
-    '--uid', String(GRADER.uid),
-    '--gid', String(GRADER.gid),
-    '--hostname', 'grader',
+    '--uid',
+    String(GRADER.uid),
+    '--gid',
+    String(GRADER.gid),
+    '--hostname',
+    'grader',
     ...toolchainArgs(sandbox.toolchain),
     ...ETC_GENERATED.flatMap((name) => ['--ro-bind', join(sandbox.etc, name), `/etc/${name}`]),
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--ro-bind', sandbox.node, INSIDE.node,
-    '--ro-bind', sandbox.harness, INSIDE.harness,
-    '--ro-bind', sandbox.files, INSIDE.files,
-    '--size', String(sandbox.diskMib * 1024 * 1024),
-    '--tmpfs', INSIDE.work,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--ro-bind',
+    sandbox.node,
+    INSIDE.node,
+    '--ro-bind',
+    sandbox.harness,
+    INSIDE.harness,
+    '--ro-bind',
+    sandbox.files,
+    INSIDE.files,
+    '--size',
+    String(sandbox.diskMib * 1024 * 1024),
+    '--tmpfs',
+    INSIDE.work,
     // Where each test case's bubblewrap mounts its new root.
-    '--dir', '/tmp',
-    '--chdir', '/',
-    '--remount-ro', '/dev',
-    '--remount-ro', '/',
+    '--dir',
+    '/tmp',
+    '--chdir',
+    '/',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     '--',
-    INSIDE.node, INSIDE.harness, '--files', INSIDE.files, '--work', INSIDE.work, '--job', '-', '--result', '-',
+    INSIDE.node,
+    INSIDE.harness,
+    '--files',
+    INSIDE.files,
+    '--work',
+    INSIDE.work,
+    '--job',
+    '-',
+    '--result',
+    '-',
   ];
 }
 
@@ -108,10 +135,50 @@ const working = new Set<string>();
 export async function sandboxProblem(user?: Owner, bwrap = 'bwrap'): Promise<string | null> {
   const key = `${bwrap} ${user?.uid ?? 'self'}`;
   if (working.has(key)) return null;
-  const nested = ['bwrap', '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--as-pid-1', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'prlimit', '--nproc=64', '--', '/bin/true'];
-  const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--as-pid-1', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', ...nested];
+  const nested = [
+    'bwrap',
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--as-pid-1',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--',
+    'prlimit',
+    '--nproc=64',
+    '--',
+    '/bin/true',
+  ];
+  const args = [
+    '--unshare-all',
+    '--unshare-user',
+    '--die-with-parent',
+    '--new-session',
+    '--as-pid-1',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--',
+    ...nested,
+  ];
   const problem = await new Promise<string | null>((resolve) => {
-    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: COMMAND_PATH }, uid: user?.uid, gid: user?.gid, timeout: 10_000 });
+    const child = spawn(bwrap, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: COMMAND_PATH },
+      uid: user?.uid,
+      gid: user?.gid,
+      timeout: 10_000,
+    });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => {
       errors = (errors + chunk.toString('utf8')).slice(0, 2000);
@@ -170,7 +237,11 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
   const diskMib = Math.max(...launch.job.testCases.map((testCase) => testCase.limits.diskMib), 1);
   const [file, args, cwd] =
     launch.mode === 'bwrap'
-      ? ['bwrap', graderSandboxArgs({ toolchain: discoverToolchain(), etc, node: process.execPath, harness, files: launch.files, diskMib }), '/']
+      ? [
+          'bwrap',
+          graderSandboxArgs({ toolchain: discoverToolchain(), etc, node: process.execPath, harness, files: launch.files, diskMib }),
+          '/',
+        ]
       : [process.execPath, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
   const job: HarnessJob = { ...launch.job, isolation: launch.mode === 'bwrap' ? 'namespaces' : 'none' };
   return new Promise<HarnessResult>((resolve, reject) => {
@@ -209,7 +280,8 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
       launch.signal?.removeEventListener('abort', onAbort);
       if (launch.signal?.aborted) return reject(launch.signal.reason as Error);
       if (failure) return reject(new Error(failure));
-      if (code !== 0) return reject(new Error(`The grading harness failed (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-2000)}`));
+      if (code !== 0)
+        return reject(new Error(`The grading harness failed (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-2000)}`));
       try {
         const result = JSON.parse(Buffer.concat(stdout).toString('utf8')) as HarnessResult;
         if (!Array.isArray(result?.testCases) || result.testCases.length !== launch.job.testCases.length) throw new Error('wrong shape');

@@ -47,7 +47,11 @@ export function limitBounds(env: Readonly<Record<string, string | undefined>>): 
  * The limits in force for `testCase`: its own `limits`, else the gradeable's, else the default
  * (CPU time: the test case's time limit, rounded up), each capped at the operator's bound.
  */
-export function caseLimits(testCase: Pick<TestCase, 'timeout_seconds' | 'limits'>, gradeable: LimitSettings | undefined, bounds: CaseLimits): CaseLimits {
+export function caseLimits(
+  testCase: Pick<TestCase, 'timeout_seconds' | 'limits'>,
+  gradeable: LimitSettings | undefined,
+  bounds: CaseLimits,
+): CaseLimits {
   const limits = {} as Record<keyof CaseLimits, number>;
   for (const [field, spec] of specs) {
     const fallback = spec.fallback === 'timeout' ? Math.ceil(testCase.timeout_seconds) : spec.fallback;

@@ -16,7 +16,8 @@ export function useLocalQueue(sender: Sender | undefined): void {
 
 export async function notifyWorkers(ticket: number): Promise<void> {
   const queueUrl = setting('GRADING_QUEUE_URL');
-  if (!queueUrl) throw new Error(`The grading queue is not in the environment of ${describeRunningFunction()}: GRADING_QUEUE_URL is not set.`);
+  if (!queueUrl)
+    throw new Error(`The grading queue is not in the environment of ${describeRunningFunction()}: GRADING_QUEUE_URL is not set.`);
   if (queueUrl.startsWith('local:')) {
     await localSender?.(ticket);
     return;

@@ -51,7 +51,11 @@ async function removeJobFolder(jobFolder: string, studentWritableAs: { uid: numb
   if (studentWritableAs) {
     const { spawn } = await import('node:child_process');
     await new Promise<void>((resolve) => {
-      const child = spawn('rm', ['-rf', '--', join(jobFolder, 'work')], { uid: studentWritableAs.uid, gid: studentWritableAs.gid, stdio: 'ignore' });
+      const child = spawn('rm', ['-rf', '--', join(jobFolder, 'work')], {
+        uid: studentWritableAs.uid,
+        gid: studentWritableAs.gid,
+        stdio: 'ignore',
+      });
       child.on('error', () => resolve());
       child.on('close', () => resolve());
     });

@@ -6,7 +6,11 @@ import type { RunResult } from './runner-protocol.ts';
  * The `values` test cases of one graded version: a test case earns its points when it passed.
  * A checkout failure is a result too: a "Checkout" entry with the message, every test case at 0.
  */
-export function scoreRun(version: number, testCases: readonly TestCase[], run: Exclude<RunResult, { status: 'sandbox-unavailable' | 'sandbox-failed' }>): GradingResults & { visiblePoints: number } {
+export function scoreRun(
+  version: number,
+  testCases: readonly TestCase[],
+  run: Exclude<RunResult, { status: 'sandbox-unavailable' | 'sandbox-failed' }>,
+): GradingResults & { visiblePoints: number } {
   const entry = (test: TestCase, passed: boolean, message: string, autochecks: readonly unknown[]): TestCaseResult => ({
     name: test.name,
     details: test.details,

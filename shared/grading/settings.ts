@@ -11,5 +11,8 @@ export function sandboxMode(env: Readonly<Record<string, string | undefined>>): 
   const raw = env.GRADING_SANDBOX?.trim() ?? '';
   if (raw === '' || raw === 'bwrap') return { mode: 'bwrap' };
   if (raw === UNSAFE_NO_SANDBOX) return { mode: 'unsafe-none' };
-  return { mode: 'bwrap', problem: `GRADING_SANDBOX must be "bwrap" or "${UNSAFE_NO_SANDBOX}", not ${JSON.stringify(raw)}; the sandbox is used` };
+  return {
+    mode: 'bwrap',
+    problem: `GRADING_SANDBOX must be "bwrap" or "${UNSAFE_NO_SANDBOX}", not ${JSON.stringify(raw)}; the sandbox is used`,
+  };
 }

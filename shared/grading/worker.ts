@@ -66,25 +66,32 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
   }
   const testCases = gradeable.autograding?.test_cases ?? [];
-  const run = await runGrading({
-    jobId: String(job.ticket),
-    repository: {
-      url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
-      subdirectory: gradeable.vcs.vcs_subdirectory,
+  const run = await runGrading(
+    {
+      jobId: String(job.ticket),
+      repository: {
+        url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
+        subdirectory: gradeable.vcs.vcs_subdirectory,
+      },
+      testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
+      limits: defaultRunLimits,
+      allowedHosts: allowedGitHosts(),
+      sandbox: sandboxFor(job),
+      ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
     },
-    testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
-    limits: defaultRunLimits,
-    allowedHosts: allowedGitHosts(),
-    sandbox: sandboxFor(job),
-    ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
-  }, job);
+    job,
+  );
   if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
   }
   const results = scoreRun(job.version, testCases, run);
   // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
-  const full = putResultsItem(job.gradeableKey, job.ownerId, { version: job.version, testCases: results.testCases, points: results.visiblePoints });
+  const full = putResultsItem(job.gradeableKey, job.ownerId, {
+    version: job.version,
+    testCases: results.testCases,
+    points: results.visiblePoints,
+  });
   return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full])) ? 'graded' : 'lost';
 }
 
@@ -104,7 +111,11 @@ async function finish(
   const update = { state, points, ...(message ? { message } : {}) };
   for (const activeResults of [results, undefined]) {
     try {
-      await transactWrite([finishJob(job.ticket, state, job.lease), setVersionState(key, job.version, { ...update, activeResults }), ...also]);
+      await transactWrite([
+        finishJob(job.ticket, state, job.lease),
+        setVersionState(key, job.version, { ...update, activeResults }),
+        ...also,
+      ]);
       await publishGradingOutcome(job, state, { points, message });
       return true;
     } catch (error) {
@@ -131,7 +142,11 @@ function sandboxFor(job: ClaimedJob): SandboxMode {
   const { mode, problem } = sandboxMode(process.env);
   if (problem) logger.error({ message: problem, ticket: job.ticket });
   if (mode === 'unsafe-none') {
-    logger.warn({ message: 'GRADING_SANDBOX=unsafe-none: this job runs student code WITHOUT a sandbox (development only)', ticket: job.ticket, gradeableKey: job.gradeableKey });
+    logger.warn({
+      message: 'GRADING_SANDBOX=unsafe-none: this job runs student code WITHOUT a sandbox (development only)',
+      ticket: job.ticket,
+      gradeableKey: job.gradeableKey,
+    });
   }
   return mode;
 }
@@ -145,7 +160,10 @@ function operatorBounds() {
 
 /** `ALLOWED_GIT_HOSTS`: hosts that may be fetched although they resolve to private addresses. */
 export const allowedGitHosts = (): string[] =>
-  (process.env.ALLOWED_GIT_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
+  (process.env.ALLOWED_GIT_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter(Boolean);
 
 async function tryTransaction(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
   try {

@@ -6,8 +6,21 @@
  * course, body parsing) are added there from the route's access, so only each route's own are
  * listed here. Light on purpose: the openapi function bundles it.
  */
-import { LIMIT_SETTING_RANGES, MAX_DOCUMENT_BYTES, gradeableTypes, repositoryTypes, syllabusBuckets } from '#shared/gradeables/gradeable.ts';
-import { DELIVERY_ID_PATTERN, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOKS_PER_COURSE, WEBHOOK_ID_PATTERN, webhookEvents } from '#shared/webhooks/webhook.ts';
+import {
+  LIMIT_SETTING_RANGES,
+  MAX_DOCUMENT_BYTES,
+  gradeableTypes,
+  repositoryTypes,
+  syllabusBuckets,
+} from '#shared/gradeables/gradeable.ts';
+import {
+  DELIVERY_ID_PATTERN,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_URL_LENGTH,
+  MAX_WEBHOOKS_PER_COURSE,
+  WEBHOOK_ID_PATTERN,
+  webhookEvents,
+} from '#shared/webhooks/webhook.ts';
 import type { RouteName } from './routes.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -54,8 +67,7 @@ export interface RouteContract {
   readonly headers?: Readonly<Record<string, Parameter>>;
   /** Form fields (any of the three encodings), or one JSON document (JSON only). */
   readonly body?:
-    | { readonly fields: Readonly<Record<string, BodyField>> }
-    | { readonly document: JsonSchema; readonly description: string };
+    { readonly fields: Readonly<Record<string, BodyField>> } | { readonly document: JsonSchema; readonly description: string };
   /** The success envelope's `data`. */
   readonly data: JsonSchema;
   /** This route's own fail messages (the shared ones are added from its access). */
@@ -92,7 +104,10 @@ export const pathParameters: Readonly<Record<string, Parameter>> = {
   gradeable_id: { description: 'The gradeable id.', schema: { type: 'string', pattern: GRADEABLE_ID_PATTERN } },
   user_id: { description: 'A user id.', schema: { type: 'string', pattern: USER_ID_PATTERN } },
   webhook_id: { description: 'A webhook id (`wh_…`).', schema: { type: 'string', pattern: WEBHOOK_ID_PATTERN } },
-  delivery_id: { description: 'A delivery id (`msg_…`), also its `webhook-id` header.', schema: { type: 'string', pattern: DELIVERY_ID_PATTERN } },
+  delivery_id: {
+    description: 'A delivery id (`msg_…`), also its `webhook-id` header.',
+    schema: { type: 'string', pattern: DELIVERY_ID_PATTERN },
+  },
   asset: { description: 'A versioned asset name, as the reference page links it.', schema: { type: 'string' } },
 };
 
@@ -109,7 +124,10 @@ const integer: JsonSchema = { type: 'integer' };
 const number: JsonSchema = { type: 'number' };
 const boolean: JsonSchema = { type: 'boolean' };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
-const localDate: JsonSchema = { type: 'string', description: '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload).' };
+const localDate: JsonSchema = {
+  type: 'string',
+  description: '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload).',
+};
 
 const userIdQuery: Parameter = {
   description: "Another user's id (staff of the course; see the route's description).",
@@ -121,18 +139,30 @@ const courseRecord = object({
   title: string,
   display_name: string,
   display_semester: string,
-  user_group: { type: 'integer', enum: [1, 2, 3, 4], description: '1 instructor, 2 full access grader, 3 limited access grader, 4 student.' },
+  user_group: {
+    type: 'integer',
+    enum: [1, 2, 3, 4],
+    description: '1 instructor, 2 full access grader, 3 limited access grader, 4 student.',
+  },
   registration_section: nullable(string),
 });
 
 const gradeableDates: JsonSchema = {
   type: 'object',
-  description: 'Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.',
+  description:
+    'Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.',
   properties: {
     ...Object.fromEntries(
       [
-        'ta_view_start_date', 'submission_open_date', 'submission_due_date', 'team_lock_date', 'grade_start_date',
-        'grade_due_date', 'grade_released_date', 'grade_inquiry_start_date', 'grade_inquiry_due_date',
+        'ta_view_start_date',
+        'submission_open_date',
+        'submission_due_date',
+        'team_lock_date',
+        'grade_start_date',
+        'grade_due_date',
+        'grade_released_date',
+        'grade_inquiry_start_date',
+        'grade_inquiry_due_date',
       ].map((name) => [name, localDate]),
     ),
     has_due_date: boolean,
@@ -146,7 +176,9 @@ const gradeableDates: JsonSchema = {
 const limits: JsonSchema = {
   type: 'object',
   description: "Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*).",
-  properties: Object.fromEntries(Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, { type: 'integer', minimum: range.min, maximum: range.max }])),
+  properties: Object.fromEntries(
+    Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, { type: 'integer', minimum: range.min, maximum: range.max }]),
+  ),
 };
 
 const testCase: JsonSchema = {
@@ -181,7 +213,10 @@ export const schemas = {
     last_name: string,
     user_id: string,
     email: string,
-    reg_section: { type: 'string', description: 'Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors.' },
+    reg_section: {
+      type: 'string',
+      description: 'Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors.',
+    },
     rot_section: string,
     group: { type: 'string', enum: ['Instructor', 'Full Access Grader (Grad TA)', 'Limited Access Grader (Mentor)', 'Student'] },
     given_name: string,
@@ -222,7 +257,11 @@ export const schemas = {
         },
       },
       dates: gradeableDates,
-      rubric: { type: 'array', maxItems: 100, items: { type: 'object', description: 'A rubric component with every reference field and up to 50 marks.' } },
+      rubric: {
+        type: 'array',
+        maxItems: 100,
+        items: { type: 'object', description: 'A rubric component with every reference field and up to 50 marks.' },
+      },
       autograding: {
         type: 'object',
         required: ['test_cases'],
@@ -230,7 +269,8 @@ export const schemas = {
           image: {
             type: 'string',
             pattern: '^[a-z][a-z0-9-]{0,31}$',
-            description: "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
+            description:
+              "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
           },
           test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase },
           limits,
@@ -273,10 +313,19 @@ export const schemas = {
         autochecks: { type: 'array', items: { type: 'object' } },
       }),
     },
-    ta_grading: { type: 'boolean', description: 'Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading).' },
-    ta_grades_released: { type: 'boolean', description: 'Whether grade_released_date has passed; students see TA scores and comments only then.' },
+    ta_grading: {
+      type: 'boolean',
+      description: 'Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading).',
+    },
+    ta_grades_released: {
+      type: 'boolean',
+      description: 'Whether grade_released_date has passed; students see TA scores and comments only then.',
+    },
     ta_grading_complete: { type: 'boolean', description: 'Every rubric component has a (visible) grade.' },
-    tagrading_score: nullable({ type: 'number', description: 'The sum of the graded components’ scores (never below 0); null when none is graded or visible.' }),
+    tagrading_score: nullable({
+      type: 'number',
+      description: 'The sum of the graded components’ scores (never below 0); null when none is graded or visible.',
+    }),
     tagrading_max: { type: 'number', description: 'The sum of the components’ max_value.' },
     total_score: nullable({ type: 'number', description: 'Autograding (total_points) plus TA points, never below 0.' }),
     ta_components: { type: 'array', items: { $ref: '#/components/schemas/GradedComponent' } },
@@ -288,7 +337,11 @@ export const schemas = {
     max_value: number,
     comment: { type: 'string', description: 'The grader’s custom_message.' },
     custom_points: number,
-    marks: { type: 'array', items: object({ mark_id: integer, title: string, points: number }), description: 'Students see published marks only.' },
+    marks: {
+      type: 'array',
+      items: object({ mark_id: integer, title: string, points: number }),
+      description: 'Students see published marks only.',
+    },
     grader_id: nullable({ type: 'string', description: 'Null for students.' }),
     graded_at: nullable({ type: 'string', format: 'date-time', description: 'Null for students.' }),
   }),
@@ -307,7 +360,11 @@ export const schemas = {
     grader_id: string,
     at: dateTime,
     component_id: integer,
-    before: nullable({ type: 'object', description: 'The component’s grade before (mark_ids, custom_points, custom_message, grader_id, graded_at); null for its first grade.' }),
+    before: nullable({
+      type: 'object',
+      description:
+        'The component’s grade before (mark_ids, custom_points, custom_message, grader_id, graded_at); null for its first grade.',
+    }),
     after: { type: 'object', description: 'The component’s grade after the change.' },
   }),
   Attempt: object({
@@ -322,7 +379,8 @@ export const schemas = {
   }),
   Summary: {
     type: 'object',
-    description: 'A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables.',
+    description:
+      'A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables.',
     required: ['user_id', 'last_update'],
     properties: {
       user_id: string,
@@ -363,7 +421,11 @@ export const schemas = {
   WebhookDelivery: object({
     id: { type: 'string', pattern: DELIVERY_ID_PATTERN, description: 'The message id: the `webhook-id` header of every attempt.' },
     event: { type: 'string', enum: [...webhookEvents] },
-    state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: '`failed`: every retry failed; replay it once the receiver works.' },
+    state: {
+      type: 'string',
+      enum: ['pending', 'delivered', 'failed'],
+      description: '`failed`: every retry failed; replay it once the receiver works.',
+    },
     created_at: dateTime,
     next_attempt_at: nullable(dateTime),
     attempts: {
@@ -381,7 +443,8 @@ export const schemas = {
   }),
   WebhookPayload: {
     type: 'object',
-    description: 'The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course.',
+    description:
+      'The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course.',
     required: ['type', 'timestamp', 'data'],
     properties: {
       type: { type: 'string', enum: [...webhookEvents] },
@@ -415,7 +478,9 @@ export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
     tag: 'Tokens',
     body: { fields: loginFields },
-    data: object({ token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' } }),
+    data: object({
+      token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' },
+    }),
     fails: [blank, wrong, lockedOut, ...fieldFails('user_id', 'password')],
   },
   'invalidate-token': {
@@ -442,7 +507,10 @@ export const contract: Record<RouteName, RouteContract> = {
   'list-courses': {
     tag: 'Users',
     query: { user_id: { ...userIdQuery, description: "Superusers: another user's courses." } },
-    data: object({ unarchived_courses: { type: 'array', items: ref('Course') }, archived_courses: { type: 'array', items: ref('Course') } }),
+    data: object({
+      unarchived_courses: { type: 'array', items: ref('Course') },
+      archived_courses: { type: 'array', items: ref('Course') },
+    }),
     fails: [{ status: 403, message: "You don't have access to this endpoint." }],
   },
   'create-course': {
@@ -502,8 +570,16 @@ export const contract: Record<RouteName, RouteContract> = {
     body: { document: ref('Gradeable'), description: 'Gradeable JSON (application/json only).' },
     data: { type: 'string', description: 'The new gradeable’s id.' },
     fails: [
-      { status: 400, message: 'JSON requires id, title, and type. See documentation for information', data: { type: 'array', items: ref('ValidationProblem') } },
-      { status: 422, message: '{the first problem}', data: { type: 'array', items: ref('ValidationProblem'), description: 'Every problem found.' } },
+      {
+        status: 400,
+        message: 'JSON requires id, title, and type. See documentation for information',
+        data: { type: 'array', items: ref('ValidationProblem') },
+      },
+      {
+        status: 422,
+        message: '{the first problem}',
+        data: { type: 'array', items: ref('ValidationProblem'), description: 'Every problem found.' },
+      },
       { status: 409, message: 'An error has occurred: Gradeable already exists' },
     ],
   },
@@ -525,10 +601,17 @@ export const contract: Record<RouteName, RouteContract> = {
       fields: {
         user_id: { type: 'string', maxLength: 256, description: 'Instructors and full access graders: submit for this student.' },
         vcs_checkout: { type: 'boolean', required: true, description: 'Must be true.' },
-        git_repo_id: { type: 'scalar', required: true, description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' },
+        git_repo_id: {
+          type: 'scalar',
+          required: true,
+          description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).',
+        },
       },
     },
-    data: { type: 'string', description: 'e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).' },
+    data: {
+      type: 'string',
+      description: 'e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).',
+    },
     fails: [
       notSameUser,
       { status: 400, message: 'Student API for upload only supports VCS gradeables' },
@@ -536,7 +619,10 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 404, message: "Invalid gradeable id '{gradeable_id}'" },
       { status: 404, message: 'User {user_id} is not in this course.' },
       { status: 400, message: '{user_id} is not on a team for this gradeable.' },
-      { status: 400, message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.' },
+      {
+        status: 400,
+        message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
+      },
       { status: 400, message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
       { status: 422, message: 'This Idempotency-Key was already used for a different request.' },
       ...fieldFails('user_id'),
@@ -558,8 +644,16 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Submissions',
     body: {
       fields: {
-        version: { type: 'scalar', required: true, description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).' },
-        user_id: { type: 'string', maxLength: 256, description: 'Instructors and full access graders: the student whose version to choose.' },
+        version: {
+          type: 'scalar',
+          required: true,
+          description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
+        },
+        user_id: {
+          type: 'string',
+          maxLength: 256,
+          description: 'Instructors and full access graders: the student whose version to choose.',
+        },
       },
     },
     data: object({
@@ -622,7 +716,11 @@ export const contract: Record<RouteName, RouteContract> = {
       fields: {
         component_id: { type: 'scalar', required: true, description: 'The rubric component, by its place in the rubric (from 0).' },
         mark_ids: { type: 'list', description: 'The marks applied, by their places in the component (from 0); none when left out.' },
-        custom_points: { type: 'scalar', description: 'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.' },
+        custom_points: {
+          type: 'scalar',
+          description:
+            'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
+        },
         custom_message: { type: 'string', maxLength: 10_000, description: 'The comment the student sees once grades are released.' },
         revision: { type: 'scalar', description: 'The revision the grader saw: refused with 409 when the grade changed since.' },
       },
@@ -651,7 +749,12 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'ta-grade': {
     tag: 'Grading',
-    data: { allOf: [ref('TaGrade'), object({ history: { type: 'array', items: ref('GradeAuditEntry'), description: 'Every change, oldest first.' } })] },
+    data: {
+      allOf: [
+        ref('TaGrade'),
+        object({ history: { type: 'array', items: ref('GradeAuditEntry'), description: 'Every change, oldest first.' } }),
+      ],
+    },
     fails: [
       gradeableNotFound,
       { status: 400, message: 'This gradeable is not graded by TAs (ta_grading is false).' },
@@ -704,7 +807,8 @@ export const contract: Record<RouteName, RouteContract> = {
             secret: {
               type: 'string',
               pattern: '^whsec_',
-              description: 'The signing secret (Standard Webhooks `whsec_` format), shown only in this answer: keep it to verify the `webhook-signature` header.',
+              description:
+                'The signing secret (Standard Webhooks `whsec_` format), shown only in this answer: keep it to verify the `webhook-signature` header.',
             },
           },
         },
@@ -715,7 +819,10 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 400, message: 'The url must be an absolute https:// URL.' },
       { status: 400, message: 'The url may not contain a user name or password.' },
       { status: 400, message: 'The host {host} could not be found.' },
-      { status: 400, message: "The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses." },
+      {
+        status: 400,
+        message: "The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses.",
+      },
       { status: 400, message: 'Unknown event {event}. Events: {events}.' },
       { status: 400, message: 'The field events must be a list of event names.' },
       { status: 409, message: `A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.` },
@@ -726,7 +833,12 @@ export const contract: Record<RouteName, RouteContract> = {
   'delete-webhook': { tag: 'Webhooks', data: { type: 'null' }, fails: [webhookNotFound] },
   'list-webhook-deliveries': {
     tag: 'Webhooks',
-    query: { state: { description: 'Only deliveries in this state (`failed`: those kept for replay).', schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] } } },
+    query: {
+      state: {
+        description: 'Only deliveries in this state (`failed`: those kept for replay).',
+        schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+      },
+    },
     data: { type: 'array', maxItems: 100, items: ref('WebhookDelivery'), description: 'The newest 100 first.' },
     fails: [webhookNotFound, { status: 400, message: 'The state must be pending, delivered or failed.' }],
   },

@@ -9,11 +9,7 @@ import { routes, type Access, type RouteDefinition, type RouteName } from './rou
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, RequestBody } from './types.ts';
 
-type CallerFor<A extends Access> = A extends 'public'
-  ? undefined
-  : A extends 'token-optional'
-    ? Caller | undefined
-    : Caller;
+type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 'token-optional' ? Caller | undefined : Caller;
 
 type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
 
@@ -53,16 +49,17 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
     .use(envelope())
     .use(authenticate(access, definition.reads))
     .use(body({ maxBytes: maxBodyBytes() }))
-    .handler(async (event, context) =>
-      definition.handle({
-        caller: context.caller as CallerFor<(typeof routes)[Name]['access']>,
-        course: context.course as CourseFor<(typeof routes)[Name]['access']>,
-        enrollment: context.enrollment,
-        items: (context.items ?? {}) as LoadedItems<Refs>,
-        body: context.body ?? {},
-        params: event.pathParameters ?? {},
-        query: event.queryStringParameters ?? {},
-        event,
-      }) as unknown as ApiResult,
+    .handler(
+      async (event, context) =>
+        definition.handle({
+          caller: context.caller as CallerFor<(typeof routes)[Name]['access']>,
+          course: context.course as CourseFor<(typeof routes)[Name]['access']>,
+          enrollment: context.enrollment,
+          items: (context.items ?? {}) as LoadedItems<Refs>,
+          body: context.body ?? {},
+          params: event.pathParameters ?? {},
+          query: event.queryStringParameters ?? {},
+          event,
+        }) as unknown as ApiResult,
     );
 }

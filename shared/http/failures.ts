@@ -7,11 +7,7 @@ export class ApiFailure extends Error {
   readonly data: unknown;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    message: string,
-    httpStatus = 400,
-    options: { data?: unknown; headers?: Record<string, string> } = {},
-  ) {
+  constructor(message: string, httpStatus = 400, options: { data?: unknown; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'ApiFailure';
     this.httpStatus = httpStatus;
@@ -39,10 +35,7 @@ export const methodNotAllowed = (allowed: readonly string[]) =>
 export const conflict = (message: string) => new ApiFailure(message, 409);
 
 export const unsupportedMediaType = () =>
-  new ApiFailure(
-    'Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.',
-    415,
-  );
+  new ApiFailure('Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.', 415);
 
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new ApiFailure(message, 429, { headers: { 'Retry-After': String(retryAfterSeconds) } });

@@ -5,15 +5,18 @@
  */
 import { maxBodyBytes } from '#shared/config.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { contract, pathParameters, schemas, tags, type BodyField, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
 import {
-  bodyTooLarge,
-  endpointNotFound,
-  forbidden,
-  methodNotAllowed,
-  unauthenticated,
-  unsupportedMediaType,
-} from './failures.ts';
+  contract,
+  pathParameters,
+  schemas,
+  tags,
+  type BodyField,
+  type FailCase,
+  type HttpStatus,
+  type JsonSchema,
+  type RouteContract,
+} from './contract.ts';
+import { bodyTooLarge, endpointNotFound, forbidden, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
@@ -126,7 +129,8 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
           name: 'If-None-Match',
           in: 'header',
           required: false,
-          description: 'The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent).',
+          description:
+            'The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent).',
           schema: { type: 'string' },
         },
         Prefer: {
@@ -143,13 +147,20 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
           description: '`http-status` when the request sent `Prefer: http-status`.',
           schema: { type: 'string', const: 'http-status' },
         },
-        'Retry-After': { description: 'Seconds until logins for this user id are accepted again.', schema: { type: 'integer', minimum: 1 } },
+        'Retry-After': {
+          description: 'Seconds until logins for this user id are accepted again.',
+          schema: { type: 'integer', minimum: 1 },
+        },
         'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
-        ETag: { description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.', schema: { type: 'string' } },
+        ETag: {
+          description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.',
+          schema: { type: 'string' },
+        },
       },
       responses: {
         NotModified: {
-          description: 'Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it.',
+          description:
+            'Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it.',
           headers: { ETag: { $ref: '#/components/headers/ETag' } },
         },
         Error: {
@@ -200,8 +211,10 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
     if (!definition) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in contract.ts`);
     return { name: parameter, in: 'path', required: true, ...definition };
   });
-  for (const [parameter, definition] of Object.entries(own.query ?? {})) parameters.push({ name: parameter, in: 'query', required: false, ...definition });
-  for (const [header, definition] of Object.entries(own.headers ?? {})) parameters.push({ name: header, in: 'header', required: false, ...definition });
+  for (const [parameter, definition] of Object.entries(own.query ?? {}))
+    parameters.push({ name: parameter, in: 'query', required: false, ...definition });
+  for (const [header, definition] of Object.entries(own.headers ?? {}))
+    parameters.push({ name: header, in: 'header', required: false, ...definition });
   if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
 
@@ -245,11 +258,19 @@ function fieldSchema(field: BodyField, encoding: 'json' | 'form'): JsonSchema {
   if (field.type === 'list') {
     const item = { type: 'string', ...(field.values ? { enum: [...field.values] } : {}) };
     return encoding === 'json'
-      ? { ...description, anyOf: [{ type: 'array', items: item, minItems: 1 }, { type: 'string', description: 'Comma-separated.' }] }
+      ? {
+          ...description,
+          anyOf: [
+            { type: 'array', items: item, minItems: 1 },
+            { type: 'string', description: 'Comma-separated.' },
+          ],
+        }
       : { ...description, type: 'string', description: `${field.description} Comma-separated, or the field repeated.` };
   }
   if (field.type === 'scalar') {
-    return encoding === 'json' ? { ...description, type: ['string', 'number', 'boolean'], minLength: 1 } : { ...description, type: 'string', minLength: 1 };
+    return encoding === 'json'
+      ? { ...description, type: ['string', 'number', 'boolean'], minLength: 1 }
+      : { ...description, type: 'string', minLength: 1 };
   }
   return { ...description, type: 'string', ...limits };
 }
@@ -386,7 +407,13 @@ function webhookOperations(): Json {
       data: {
         type: 'object',
         required: ['term', 'course', 'summaries', 'generated_at', 'generation'],
-        properties: { term: { type: 'string' }, course: { type: 'string' }, summaries: { type: 'integer' }, generated_at: { type: 'string', format: 'date-time' }, generation: { type: 'string' } },
+        properties: {
+          term: { type: 'string' },
+          course: { type: 'string' },
+          summaries: { type: 'integer' },
+          generated_at: { type: 'string', format: 'date-time' },
+          generation: { type: 'string' },
+        },
       },
     },
   };
@@ -399,7 +426,7 @@ function webhookOperations(): Json {
           operationId: `webhook-${type}`,
           summary: event.summary,
           description:
-            'Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook\'s secret. ' +
+            "Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. " +
             'Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. ' +
             'The same message may arrive more than once: `webhook-id` tells repeats apart.',
           tags: ['Webhooks'],
@@ -408,13 +435,23 @@ function webhookOperations(): Json {
           parameters: [
             { name: 'webhook-id', ...header('The message id (`msg_…`), the same on every attempt.') },
             { name: 'webhook-timestamp', ...header('When this attempt was sent, in seconds since 1970.') },
-            { name: 'webhook-signature', ...header('`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`).') },
+            {
+              name: 'webhook-signature',
+              ...header(
+                '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`).',
+              ),
+            },
           ],
           requestBody: {
             required: true,
             content: {
               'application/json': {
-                schema: { allOf: [{ $ref: '#/components/schemas/WebhookPayload' }, { type: 'object', properties: { type: { const: type }, data: event.data } }] },
+                schema: {
+                  allOf: [
+                    { $ref: '#/components/schemas/WebhookPayload' },
+                    { type: 'object', properties: { type: { const: type }, data: event.data } },
+                  ],
+                },
               },
             },
           },

@@ -203,8 +203,15 @@ export const routes = {
     method: 'GET',
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}',
     access: 'course:staff',
-    summary: "A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.",
-    data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], gradeAudit: ['Query'] },
+    summary:
+      "A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.",
+    data: {
+      gradeables: ['BatchGetItem'],
+      enrollments: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+      submissions: ['BatchGetItem'],
+      gradeAudit: ['Query'],
+    },
   },
   'set-active-version': {
     method: 'POST',

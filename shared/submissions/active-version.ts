@@ -33,7 +33,8 @@ export function activeVersionReads({ params, userId }: ReadScope) {
  */
 export function requestedVersion(value: unknown, highestVersion: number): number | string {
   if (value === undefined || value === null || value === '') return 'The field version is required (0 cancels the submission).';
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isInteger(number) || number < 0) return 'The field version must be a whole number from 0 (0 cancels the submission).';
   if (highestVersion === 0) return 'There is no submission to choose a version of.';
   if (number > highestVersion) return `There is no version ${number}: the highest is ${highestVersion}.`;
@@ -48,7 +49,13 @@ const MAX_ATTEMPTS = 20;
  * become the active results in the same write, so values, late days and summaries follow it.
  */
 export async function chooseActiveVersion(
-  context: { caller: { userId: string }; enrollment: Enrollment; course: Course; params: Readonly<Record<string, string | undefined>>; body: RequestBody },
+  context: {
+    caller: { userId: string };
+    enrollment: Enrollment;
+    course: Course;
+    params: Readonly<Record<string, string | undefined>>;
+    body: RequestBody;
+  },
   loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: { teamId: string } },
   now = new Date(),
 ) {
@@ -58,7 +65,9 @@ export async function chooseActiveVersion(
   const target = stringField(body, 'user_id', { maxLength: 256 }) ?? caller.userId;
   if (target !== caller.userId) {
     if (enrollment.group > courseGroups.fullAccessGrader) throw invalidInput('API key and specified user_id are not for the same user.');
-    const { member } = isValidUserId(target) ? await getItems({ member: enrollmentRef(course.term, course.course, target) }) : { member: undefined };
+    const { member } = isValidUserId(target)
+      ? await getItems({ member: enrollmentRef(course.term, course.course, target) })
+      : { member: undefined };
     if (!member || !isActiveMember(member)) throw notFound(`User ${target.slice(0, 64)} is not in this course.`);
   }
   if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have versions.');
@@ -84,7 +93,12 @@ export async function chooseActiveVersion(
         : undefined;
     try {
       await transactWrite([
-        setActiveVersion(key, { highestVersion: submission!.highestVersion, state: summary?.state }, version, results && { version, testCases: results.testCases }),
+        setActiveVersion(
+          key,
+          { highestVersion: submission!.highestVersion, state: summary?.state },
+          version,
+          results && { version, testCases: results.testCases },
+        ),
       ]);
     } catch (error) {
       if (failedConditions(error).length === 0) throw error;
@@ -95,7 +109,10 @@ export async function chooseActiveVersion(
     return {
       active_version: version,
       highest_version: submission!.highestVersion,
-      message: version === 0 ? `Cancelled the submission of ${gradeable.title}${whose}.` : `Updated the active version of ${gradeable.title} to version ${version}${whose}.`,
+      message:
+        version === 0
+          ? `Cancelled the submission of ${gradeable.title}${whose}.`
+          : `Updated the active version of ${gradeable.title} to version ${version}${whose}.`,
     };
   }
   throw new Error('Could not set the active version: too much contention');

@@ -49,7 +49,12 @@ export async function submissionToShow(
  * Whose submission the caller may read: their own; instructors and full access graders anyone's
  * in the course; limited access graders those of the sections they grade.
  */
-export function readableTarget(caller: { userId: string }, enrollment: Enrollment | undefined, requested: string | undefined, target: Enrollment | undefined): string {
+export function readableTarget(
+  caller: { userId: string },
+  enrollment: Enrollment | undefined,
+  requested: string | undefined,
+  target: Enrollment | undefined,
+): string {
   const userId = requested ?? caller.userId;
   if (userId === caller.userId) return userId;
   const group = enrollment?.group ?? courseGroups.student;

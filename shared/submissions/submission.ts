@@ -1,5 +1,14 @@
 /** Submissions, versions and the rules over them (reference.md §9–§10). */
-import { isTaGraded, shownComponents, taComplete, taMaximum, taReleased, taScore, totalScore, type TaGrade } from '#shared/tagrading/grade.ts';
+import {
+  isTaGraded,
+  shownComponents,
+  taComplete,
+  taMaximum,
+  taReleased,
+  taScore,
+  totalScore,
+  type TaGrade,
+} from '#shared/tagrading/grade.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
 export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
@@ -77,7 +86,13 @@ export function lateRefusal(
  */
 export function gradeableValues(submission: Submission | undefined, queueHead: number, options: { showHidden: boolean }) {
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
-  const queuePosition = !active ? -1 : active.state === 'queued' ? Math.max(1, active.ticket - queueHead) : active.state === 'grading' ? 0 : -1;
+  const queuePosition = !active
+    ? -1
+    : active.state === 'queued'
+      ? Math.max(1, active.ticket - queueHead)
+      : active.state === 'grading'
+        ? 0
+        : -1;
   const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
   const testCases = (results?.testCases ?? []).filter((test) => options.showHidden || !test.hidden);
   const earned = testCases.reduce((sum, test) => sum + test.points_received, 0);

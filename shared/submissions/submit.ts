@@ -35,7 +35,11 @@ export const isValidIdempotencyKey = (key: string): boolean => /^[\x21-\x7e]{1,2
  * What a submission reads, declared with the token check so that a submission for oneself costs
  * two round trips: this read, then the transaction.
  */
-export function submissionPreload(scope: { userId: string; params: Readonly<Record<string, string | undefined>>; headers: Readonly<Record<string, string | undefined>> }) {
+export function submissionPreload(scope: {
+  userId: string;
+  params: Readonly<Record<string, string | undefined>>;
+  headers: Readonly<Record<string, string | undefined>>;
+}) {
   const { semester, course, gradeable_id: gradeableId } = scope.params;
   const key = scope.headers['idempotency-key'];
   const id = pathGradeableId(gradeableId);
@@ -141,6 +145,12 @@ function repeatedAnswer(previous: { fingerprint: string; data: unknown }, finger
 }
 
 function fingerprint(course: Course, gradeableId: string, target: string, body: RequestBody): string {
-  const fields = { course: `${course.term}/${course.course}`, gradeableId, target, vcs_checkout: isTrue(body.vcs_checkout), git_repo_id: String(body.git_repo_id) };
+  const fields = {
+    course: `${course.term}/${course.course}`,
+    gradeableId,
+    target,
+    vcs_checkout: isTrue(body.vcs_checkout),
+    git_repo_id: String(body.git_repo_id),
+  };
   return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
 }

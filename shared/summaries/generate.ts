@@ -33,15 +33,14 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
   const teams = new Map<string, Map<string, string>>();
   await Promise.all(
     // Every type: Checkpoints and Numeric gradeables carry TA grades on their submission items.
-    gradeables
-      .map(async (document) => {
-        const [list, members] = await Promise.all([
-          submissionsOfGradeable(course.term, course.course, document.id),
-          document.team_gradeable ? teamsOfGradeable(course.term, course.course, document.id) : undefined,
-        ]);
-        submissions.set(document.id, new Map(list.map((submission) => [submission.ownerId, submission])));
-        if (members) teams.set(document.id, members);
-      }),
+    gradeables.map(async (document) => {
+      const [list, members] = await Promise.all([
+        submissionsOfGradeable(course.term, course.course, document.id),
+        document.team_gradeable ? teamsOfGradeable(course.term, course.course, document.id) : undefined,
+      ]);
+      submissions.set(document.id, new Map(list.map((submission) => [submission.ownerId, submission])));
+      if (members) teams.set(document.id, members);
+    }),
   );
   const submissionOf = (gradeableId: string, userId: string) => {
     const owner = teams.has(gradeableId) ? teams.get(gradeableId)!.get(userId) : userId;
@@ -70,7 +69,12 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
   // failure must not report the run as failed (a retry would only write yet another generation).
   if (previous) {
     await deleteGeneration(course.term, course.course, previous.generation).catch((error: unknown) =>
-      logger.warn({ message: 'Could not remove an old summary generation', course: `${course.term}/${course.course}`, generation: previous.generation, error: error as Error }),
+      logger.warn({
+        message: 'Could not remove an old summary generation',
+        course: `${course.term}/${course.course}`,
+        generation: previous.generation,
+        error: error as Error,
+      }),
     );
   }
   const report = { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
@@ -89,7 +93,9 @@ export interface NightlyReport {
  * The nightly run: every unarchived course, a few at a time. A course that fails is logged with
  * its name and counted; the others go on.
  */
-export async function generateAllSummaries(options: { parallel?: number; generate?: typeof generateSummaries } = {}): Promise<NightlyReport> {
+export async function generateAllSummaries(
+  options: { parallel?: number; generate?: typeof generateSummaries } = {},
+): Promise<NightlyReport> {
   const generate = options.generate ?? generateSummaries;
   const courses = (await allCourses()).filter((course) => !course.archived);
   let next = 0;

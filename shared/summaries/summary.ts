@@ -11,7 +11,12 @@ export type SummaryStatus = 'Good' | 'Late' | 'Bad' | 'Unsubmitted';
 export function releasedGradeables(documents: readonly GradeableDocument[], now: Date): GradeableDocument[] {
   return documents
     .filter((document) => (document.dates.grade_released_date ?? '') <= now.toISOString())
-    .sort((a, b) => (a.dates.submission_due_date ?? a.dates.grade_due_date ?? '').localeCompare(b.dates.submission_due_date ?? b.dates.grade_due_date ?? '') || a.id.localeCompare(b.id));
+    .sort(
+      (a, b) =>
+        (a.dates.submission_due_date ?? a.dates.grade_due_date ?? '').localeCompare(
+          b.dates.submission_due_date ?? b.dates.grade_due_date ?? '',
+        ) || a.id.localeCompare(b.id),
+    );
 }
 
 /** `homework` → `Homework`, `problem-set` → `Problem-set`: the reference's bucket keys. */

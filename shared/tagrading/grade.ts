@@ -34,13 +34,16 @@ export interface ComponentGradeInput {
   readonly custom_message: unknown;
 }
 
-export type Checked = { readonly ok: Omit<ComponentGrade, 'grader_id' | 'graded_at'> & { readonly component_id: number } } | { readonly error: string };
+export type Checked =
+  { readonly ok: Omit<ComponentGrade, 'grader_id' | 'graded_at'> & { readonly component_id: number } } | { readonly error: string };
 
 /** Checks a grader's input against the gradeable's rubric; the first problem is the error. */
 export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>, input: ComponentGradeInput): Checked {
   const id = integerOf(input.component_id);
-  if (input.component_id === undefined || input.component_id === null || input.component_id === '') return { error: 'The field component_id is required.' };
-  if (id === undefined || id < 0) return { error: 'The field component_id must be a whole number (a component’s place in the rubric, from 0).' };
+  if (input.component_id === undefined || input.component_id === null || input.component_id === '')
+    return { error: 'The field component_id is required.' };
+  if (id === undefined || id < 0)
+    return { error: 'The field component_id must be a whole number (a component’s place in the rubric, from 0).' };
   const component = gradeable.rubric[id];
   if (!component) return { error: `This gradeable has no rubric component ${id}.` };
 
@@ -49,7 +52,8 @@ export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>
   const markIds: number[] = [];
   for (const raw of marks) {
     const mark = integerOf(raw);
-    if (mark === undefined || mark < 0) return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
+    if (mark === undefined || mark < 0)
+      return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
     if (!component.marks[mark]) return { error: `Rubric component ${id} has no mark ${mark}.` };
     if (markIds.includes(mark)) return { error: `Mark ${mark} is listed twice.` };
     markIds.push(mark);
@@ -66,7 +70,8 @@ export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>
     return { error: 'The field custom_message must be a string.' };
   }
   const message = (input.custom_message as string | undefined | null) ?? '';
-  if (message.length > MAX_MESSAGE_LENGTH) return { error: `The field custom_message must be at most ${MAX_MESSAGE_LENGTH} characters long.` };
+  if (message.length > MAX_MESSAGE_LENGTH)
+    return { error: `The field custom_message must be at most ${MAX_MESSAGE_LENGTH} characters long.` };
   return { ok: { component_id: id, mark_ids: markIds.sort((a, b) => a - b), custom_points: points, custom_message: message } };
 }
 
@@ -81,7 +86,12 @@ export function componentScore(component: RubricComponent, grade: Pick<Component
 export function taScore(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined): number | undefined {
   const graded = gradedComponents(gradeable, grade);
   if (graded.length === 0) return undefined;
-  return round(Math.max(0, graded.reduce((sum, { component, componentGrade }) => sum + componentScore(component, componentGrade), 0)));
+  return round(
+    Math.max(
+      0,
+      graded.reduce((sum, { component, componentGrade }) => sum + componentScore(component, componentGrade), 0),
+    ),
+  );
 }
 
 /** Whether every component of the rubric has a grade. */
@@ -90,7 +100,8 @@ export function taComplete(gradeable: Pick<GradeableDocument, 'rubric'>, grade: 
 }
 
 /** The most points TA grading gives: the sum of the components' max_value. */
-export const taMaximum = (gradeable: Pick<GradeableDocument, 'rubric'>): number => round(gradeable.rubric.reduce((sum, component) => sum + component.max_value, 0));
+export const taMaximum = (gradeable: Pick<GradeableDocument, 'rubric'>): number =>
+  round(gradeable.rubric.reduce((sum, component) => sum + component.max_value, 0));
 
 /** Autograding plus TA points, never below 0. */
 export const totalScore = (autograding: number, ta: number | undefined): number => round(Math.max(0, autograding + (ta ?? 0)));
@@ -123,7 +134,11 @@ function gradedComponents(gradeable: Pick<GradeableDocument, 'rubric'>, grade: T
  * The graded components as shown: score, comment and marks, in rubric order. Students (`forStudent`)
  * see only published marks' titles, never who graded.
  */
-export function shownComponents(gradeable: Pick<GradeableDocument, 'rubric'>, grade: TaGrade | undefined, options: { forStudent: boolean }) {
+export function shownComponents(
+  gradeable: Pick<GradeableDocument, 'rubric'>,
+  grade: TaGrade | undefined,
+  options: { forStudent: boolean },
+) {
   return gradedComponents(gradeable, grade).map(({ id, component, componentGrade }) => ({
     component_id: id,
     title: component.title,

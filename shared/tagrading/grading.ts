@@ -100,7 +100,9 @@ export async function gradeComponent(target: GradingTarget, graderId: string, bo
   const current = target.submission?.taGrade;
   const currentRevision = current?.revision ?? 0;
   if (body.revision !== undefined && body.revision !== null && body.revision !== '' && String(body.revision) !== String(currentRevision)) {
-    throw conflict(`The grade changed since revision ${String(body.revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`);
+    throw conflict(
+      `The grade changed since revision ${String(body.revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`,
+    );
   }
   const { component_id: componentId, ...componentFields } = checked.ok;
   const after = { ...componentFields, grader_id: graderId, graded_at: now.toISOString() };
@@ -116,7 +118,8 @@ export async function gradeComponent(target: GradingTarget, graderId: string, bo
   try {
     await transactWrite(saveTaGrade(target.owner, currentRevision, grade, entry));
   } catch (error) {
-    if (failedConditions(error).length > 0) throw conflict('Another grader changed this grade at the same moment. Reload it and grade again.');
+    if (failedConditions(error).length > 0)
+      throw conflict('Another grader changed this grade at the same moment. Reload it and grade again.');
     throw error;
   }
   return { ...target, submission: { ...(target.submission ?? emptySubmission(target.owner)), taGrade: grade } };

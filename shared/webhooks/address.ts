@@ -18,8 +18,7 @@ const resolveAll: Resolve = (hostname) =>
   ]);
 
 export type AddressCheck =
-  | { readonly ok: true; readonly address: string; readonly family: 4 | 6 }
-  | { readonly ok: false; readonly problem: string };
+  { readonly ok: true; readonly address: string; readonly family: 4 | 6 } | { readonly ok: false; readonly problem: string };
 
 export async function checkWebhookAddress(url: URL, allowedHosts: readonly string[], resolve: Resolve = resolveAll): Promise<AddressCheck> {
   const allowed = isAllowedHost(url, allowedHosts);
@@ -38,7 +37,10 @@ export async function checkWebhookAddress(url: URL, allowedHosts: readonly strin
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
       if (isRefusedKind(kind)) {
-        return { ok: false, problem: `The url's host has the address ${address}, which is ${describeKind(kind)}; webhooks are not delivered to such addresses.` };
+        return {
+          ok: false,
+          problem: `The url's host has the address ${address}, which is ${describeKind(kind)}; webhooks are not delivered to such addresses.`,
+        };
       }
     }
   }

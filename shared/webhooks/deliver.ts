@@ -53,7 +53,8 @@ async function attempt(message: AttemptMessage, receiveCount: number, now: Date)
   if (!delivery) return 'gone';
   if (delivery.state !== 'pending' || delivery.attempts.length !== message.after) {
     // This message was acted on; if that try failed before queueing the next attempt, queue it now.
-    if (receiveCount > 1 && delivery.state === 'pending' && delivery.attempts.length === message.after + 1) await queueAttempt(delivery, now);
+    if (receiveCount > 1 && delivery.state === 'pending' && delivery.attempts.length === message.after + 1)
+      await queueAttempt(delivery, now);
     return 'done-before';
   }
   if (message.notBefore && Date.parse(message.notBefore) > now.getTime()) {
@@ -70,9 +71,15 @@ async function attempt(message: AttemptMessage, receiveCount: number, now: Date)
   const schedule = hook && secret ? scheduleInForce() : [];
   const step = nextStep(delivery.attempts.length + 1 - delivery.roundStart, made.status, schedule, new Date());
   if (!(await recordAttempt(delivery, made, step))) return 'done-before';
-  if (step.state === 'pending') await queueAttempt({ ...delivery, attempts: [...delivery.attempts, made], nextAttemptAt: step.nextAttemptAt }, new Date());
+  if (step.state === 'pending')
+    await queueAttempt({ ...delivery, attempts: [...delivery.attempts, made], nextAttemptAt: step.nextAttemptAt }, new Date());
   if (step.state === 'failed') {
-    logger.warn({ message: 'Webhook delivery failed after its last retry', webhookId: delivery.webhookId, deliveryId: delivery.deliveryId, course: `${delivery.term}/${delivery.course}` });
+    logger.warn({
+      message: 'Webhook delivery failed after its last retry',
+      webhookId: delivery.webhookId,
+      deliveryId: delivery.deliveryId,
+      course: `${delivery.term}/${delivery.course}`,
+    });
   }
   return step.state === 'pending' ? 'retrying' : step.state;
 }

@@ -87,4 +87,6 @@ export function deliveryRecord(delivery: Delivery) {
 
 /** Why a delivery cannot be replayed now, if it cannot. */
 export const replayRefusal = (delivery: Delivery): string | undefined =>
-  delivery.state === 'pending' ? 'This delivery is still being attempted; it can be replayed once it is delivered or has failed.' : undefined;
+  delivery.state === 'pending'
+    ? 'This delivery is still being attempted; it can be replayed once it is delivered or has failed.'
+    : undefined;

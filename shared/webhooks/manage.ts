@@ -45,19 +45,25 @@ export async function listWebhooks(course: Course) {
 }
 
 export async function removeWebhook(course: Course, webhookId: string | undefined): Promise<null> {
-  if (!webhookId || !isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId))) throw webhookNotFound(webhookId);
+  if (!webhookId || !isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId)))
+    throw webhookNotFound(webhookId);
   return null;
 }
 
 export const webhookNotFound = (webhookId: string | undefined) => notFound(`No webhook ${(webhookId ?? '').slice(0, 64)} in this course.`);
-export const deliveryNotFound = (deliveryId: string | undefined) => notFound(`No delivery ${(deliveryId ?? '').slice(0, 64)} of this webhook.`);
+export const deliveryNotFound = (deliveryId: string | undefined) =>
+  notFound(`No delivery ${(deliveryId ?? '').slice(0, 64)} of this webhook.`);
 
 const DELIVERIES_SHOWN = 100;
 const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed'];
 
 export async function listDeliveries(course: Course, webhookId: string, state: string | undefined) {
-  if (state !== undefined && !(STATES as readonly string[]).includes(state)) throw invalidInput('The state must be pending, delivered or failed.');
-  const found = await deliveriesOf(course.term, course.course, webhookId, { limit: DELIVERIES_SHOWN, ...(state ? { state: state as DeliveryState } : {}) });
+  if (state !== undefined && !(STATES as readonly string[]).includes(state))
+    throw invalidInput('The state must be pending, delivered or failed.');
+  const found = await deliveriesOf(course.term, course.course, webhookId, {
+    limit: DELIVERIES_SHOWN,
+    ...(state ? { state: state as DeliveryState } : {}),
+  });
   return found.map(deliveryRecord);
 }
 

@@ -9,13 +9,24 @@ import { newMessageId, type WebhookEventType } from './webhook.ts';
  * by then (a grade recorded, summaries switched), so a failure to publish is logged, never thrown.
  * A process without a webhook queue (a test of the grading code alone) publishes nothing.
  */
-export async function publishEvent(type: WebhookEventType, course: { term: string; course: string }, data: Record<string, unknown>, now = new Date()): Promise<void> {
+export async function publishEvent(
+  type: WebhookEventType,
+  course: { term: string; course: string },
+  data: Record<string, unknown>,
+  now = new Date(),
+): Promise<void> {
   if (!setting('WEBHOOK_QUEUE_URL')) return;
   const event = { id: newMessageId(now), type, timestamp: now.toISOString(), term: course.term, course: course.course, data };
   try {
     await sendWebhookMessage({ kind: 'event', event });
   } catch (error) {
-    logger.error({ message: 'Could not publish a webhook event', type, course: `${course.term}/${course.course}`, eventId: event.id, error: error as Error });
+    logger.error({
+      message: 'Could not publish a webhook event',
+      type,
+      course: `${course.term}/${course.course}`,
+      eventId: event.id,
+      error: error as Error,
+    });
   }
 }
 
@@ -39,5 +50,9 @@ export function publishSummariesGenerated(
   course: { term: string; course: string },
   report: { summaries: number; generated_at: string; generation: string },
 ): Promise<void> {
-  return publishEvent('summaries.generated', course, { summaries: report.summaries, generated_at: report.generated_at, generation: report.generation });
+  return publishEvent('summaries.generated', course, {
+    summaries: report.summaries,
+    generated_at: report.generated_at,
+    generation: report.generation,
+  });
 }

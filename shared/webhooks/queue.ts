@@ -34,16 +34,15 @@ export function useLocalWebhookQueue(sender: Sender | undefined): void {
 export async function sendWebhookMessage(message: WebhookMessage, delaySeconds = 0): Promise<void> {
   const delay = Math.min(MAX_QUEUE_DELAY_SECONDS, delaySeconds);
   const queueUrl = setting('WEBHOOK_QUEUE_URL');
-  if (!queueUrl) throw new Error(`The webhook queue is not in the environment of ${describeRunningFunction()}: WEBHOOK_QUEUE_URL is not set.`);
+  if (!queueUrl)
+    throw new Error(`The webhook queue is not in the environment of ${describeRunningFunction()}: WEBHOOK_QUEUE_URL is not set.`);
   if (queueUrl.startsWith('local:')) {
     await localSender?.(message, delay);
     return;
   }
   const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
   sqs ??= new SQSClient({});
-  await sqs.send(
-    new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.ceil(delay) }),
-  );
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.ceil(delay) }));
 }
 
 let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

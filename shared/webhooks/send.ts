@@ -19,7 +19,12 @@ export interface SendOptions {
  * approved (handed to the socket through `lookup`, so a second DNS answer cannot swap it).
  * Redirects are not followed: a 3xx is a failed attempt like any other non-2xx answer.
  */
-export async function postWebhook(url: URL, body: string, headers: Readonly<Record<string, string>>, options: SendOptions): Promise<DeliveryAttempt> {
+export async function postWebhook(
+  url: URL,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: SendOptions,
+): Promise<DeliveryAttempt> {
   const at = (options.now?.() ?? new Date()).toISOString();
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -34,7 +39,12 @@ export async function postWebhook(url: URL, body: string, headers: Readonly<Reco
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const request = (url.protocol === 'https:' ? https : http).request(url, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'course-submission-api-webhooks' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': 'course-submission-api-webhooks',
+        },
         lookup: pinned,
         agent: false,
         signal: AbortSignal.timeout(options.timeoutMs),
@@ -47,7 +57,10 @@ export async function postWebhook(url: URL, body: string, headers: Readonly<Reco
     return { at, status: response.statusCode ?? null, durationMs: elapsed(), ...(text ? { response: text } : {}) };
   } catch (error) {
     const name = (error as Error).name;
-    const message = name === 'AbortError' || name === 'TimeoutError' ? `no answer within ${options.timeoutMs / 1000} s` : describe(error as NodeJS.ErrnoException);
+    const message =
+      name === 'AbortError' || name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs / 1000} s`
+        : describe(error as NodeJS.ErrnoException);
     return { at, status: null, durationMs: elapsed(), error: message };
   }
 }

@@ -13,7 +13,11 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export function retrySchedule(raw: string | undefined): { delays: readonly number[]; problem?: string } {
   if (raw === undefined || raw.trim() === '') return { delays: DEFAULT_RETRY_SCHEDULE };
   const delays = raw.split(',').map((part) => Number(part.trim()));
-  if (delays.length > 20 || delays.some((delay) => !Number.isFinite(delay) || delay < 0 || delay > 86_400) || raw.split(',').some((part) => part.trim() === '')) {
+  if (
+    delays.length > 20 ||
+    delays.some((delay) => !Number.isFinite(delay) || delay < 0 || delay > 86_400) ||
+    raw.split(',').some((part) => part.trim() === '')
+  ) {
     return {
       delays: DEFAULT_RETRY_SCHEDULE,
       problem: `WEBHOOK_RETRY_SCHEDULE must be a comma list of at most 20 delays in seconds (0 to 86400), not ${JSON.stringify(raw)}; the default ${DEFAULT_RETRY_SCHEDULE.join(',')} is used`,
@@ -24,4 +28,7 @@ export function retrySchedule(raw: string | undefined): { delays: readonly numbe
 
 /** `WEBHOOK_ALLOWED_HOSTS`: hosts (`host` or `host:port`) webhooks may reach although they resolve to private addresses, and over plain http. */
 export const allowedWebhookHosts = (): string[] =>
-  (process.env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter(Boolean);
+  (process.env.WEBHOOK_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter(Boolean);

@@ -58,7 +58,8 @@ export const isDeliveryId = (value: string): boolean => new RegExp(DELIVERY_ID_P
 export function webhookRequest(body: RequestBody): WebhookRequest {
   const url = stringField(body, 'url', { maxLength: MAX_URL_LENGTH })?.trim();
   const description = stringField(body, 'description', { maxLength: MAX_DESCRIPTION_LENGTH }) ?? '';
-  if (!url || body.events === undefined || body.events === null || body.events === '') throw invalidInput('A webhook needs a url and events.');
+  if (!url || body.events === undefined || body.events === null || body.events === '')
+    throw invalidInput('A webhook needs a url and events.');
   return { url: webhookUrl(url), events: eventList(body.events), description };
 }
 
@@ -81,7 +82,8 @@ function webhookUrl(text: string): URL {
  */
 export function eventList(value: unknown): WebhookEventType[] {
   const items = Array.isArray(value) ? value : [value];
-  if (items.length > 20 || items.some((item) => typeof item !== 'string')) throw invalidInput('The field events must be a list of event names.');
+  if (items.length > 20 || items.some((item) => typeof item !== 'string'))
+    throw invalidInput('The field events must be a list of event names.');
   const names = (items as string[]).flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
   for (const name of names) {
     if (!(webhookEvents as readonly string[]).includes(name)) {

@@ -24,12 +24,28 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
   client = createApiClient({ baseUrl: api.url.replace(/\/api$/, ''), token: () => token });
-  const upload = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
-    id: 'greet', title: 'Greet', type: 'Electronic File',
-    vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-    dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
-    autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 4, expect: { stdout_contains: 'Hello' } }] },
-  }, world.tokens.instructor);
+  const upload = await api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id: 'greet',
+      title: 'Greet',
+      type: 'Electronic File',
+      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: iso(-2),
+        submission_open_date: iso(-1),
+        submission_due_date: iso(5),
+        team_lock_date: iso(5),
+        grade_start_date: iso(6),
+        grade_due_date: iso(7),
+        grade_released_date: iso(8),
+        grade_inquiry_start_date: iso(8),
+        grade_inquiry_due_date: iso(9),
+      },
+      autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 4, expect: { stdout_contains: 'Hello' } }] },
+    },
+    world.tokens.instructor,
+  );
   expect(upload.json.status, upload.text).toBe('success');
 }, 60_000);
 afterAll(async () => {
@@ -62,7 +78,9 @@ describe('a whole flow with the typed client', () => {
     let etag: string | undefined;
     let notModified = 0;
     const readValues = () =>
-      client.GET('/api/{semester}/{course}/gradeable/{gradeable_id}/values', { params: { path: gradeable, header: etag ? { 'If-None-Match': etag } : {} } });
+      client.GET('/api/{semester}/{course}/gradeable/{gradeable_id}/values', {
+        params: { path: gradeable, header: etag ? { 'If-None-Match': etag } : {} },
+      });
     const dataOf = (answer: Awaited<ReturnType<typeof readValues>>) => success(answer);
     let values: ReturnType<typeof dataOf> | undefined;
     async function pollValues() {
@@ -84,14 +102,20 @@ describe('a whole flow with the typed client', () => {
     expect(await pollValues()).toBe(values);
     expect(notModified).toBeGreaterThanOrEqual(1);
 
-    const attempts = success(await client.GET('/api/{semester}/{course}/gradeable/{gradeable_id}/attempts', { params: { path: gradeable } }));
-    expect(attempts).toEqual([expect.objectContaining({ version: 1, active: true, grading_state: 'graded', points: 4, submitted_by: student.userId })]);
+    const attempts = success(
+      await client.GET('/api/{semester}/{course}/gradeable/{gradeable_id}/attempts', { params: { path: gradeable } }),
+    );
+    expect(attempts).toEqual([
+      expect.objectContaining({ version: 1, active: true, grading_state: 'graded', points: 4, submitted_by: student.userId }),
+    ]);
   }, 90_000);
 
   it('throws the fail message, with or without Prefer: http-status', async () => {
     token = undefined;
     const anonymous = await client.GET('/api/me');
-    expect(() => success(anonymous)).toThrow(expect.objectContaining({ name: 'ApiError', message: 'Unauthenticated access. Please log in.', status: 'fail', httpStatus: 200 }));
+    expect(() => success(anonymous)).toThrow(
+      expect.objectContaining({ name: 'ApiError', message: 'Unauthenticated access. Please log in.', status: 'fail', httpStatus: 200 }),
+    );
     const preferred = await client.GET('/api/me', { params: { header: { Prefer: 'http-status' } } });
     expect(preferred.response.status).toBe(401);
     expect(() => success(preferred)).toThrow('Unauthenticated access. Please log in.');
@@ -116,7 +140,9 @@ describe('ETags over HTTP', () => {
     // Without If-None-Match, always the envelope with 200.
     expect((await api.get(attempts, instructor)).httpStatus).toBe(200);
     expect((await api.get('/me', instructor)).headers.get('etag')).toBeNull();
-    const missing = await fetch(`${api.url}/${world.course.term}/${world.course.course}/gradeable/nothing/values`, { headers: { ...instructor, 'If-None-Match': '*' } });
+    const missing = await fetch(`${api.url}/${world.course.term}/${world.course.course}/gradeable/nothing/values`, {
+      headers: { ...instructor, 'If-None-Match': '*' },
+    });
     expect(missing.status).toBe(200);
     expect(await missing.json()).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
   });

@@ -21,7 +21,11 @@ export interface RouteCall {
 }
 
 /** Where a request goes: the route and its path parameters, by HTTP API's selection rules. */
-export function selectRoute(routes: readonly HttpRoute[], method: string, path: string): { route: HttpRoute; pathParameters: Record<string, string> } | undefined {
+export function selectRoute(
+  routes: readonly HttpRoute[],
+  method: string,
+  path: string,
+): { route: HttpRoute; pathParameters: Record<string, string> } | undefined {
   const segments = path.split('/').slice(1);
   let best: { route: HttpRoute; pathParameters: Record<string, string>; score: number[] } | undefined;
   for (const route of routes) {
@@ -137,18 +141,31 @@ export class ApiGateway {
     // API Gateway invokes the function as apigateway.amazonaws.com, for this API, stage and route.
     const routePath = route.routeKey === '$default' ? '$default' : `${route.routeKey.split(' ')[0]}${route.routeKey.split(' ')[1]}`;
     const sourceArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${api.id}/$default/${routePath}`;
-    const permission = await this.evaluator.authorize({ label: 'apigateway.amazonaws.com', arn: 'apigateway.amazonaws.com' }, 'lambda:InvokeFunction', fn.arn, {
-      resourcePolicy: this.deployment.functionPolicies.get(fn.arn),
-      context: { 'aws:SourceArn': sourceArn, 'aws:SourceAccount': ACCOUNT },
-      purpose: `API Gateway route ${route.routeKey}`,
-    });
+    const permission = await this.evaluator.authorize(
+      { label: 'apigateway.amazonaws.com', arn: 'apigateway.amazonaws.com' },
+      'lambda:InvokeFunction',
+      fn.arn,
+      {
+        resourcePolicy: this.deployment.functionPolicies.get(fn.arn),
+        context: { 'aws:SourceArn': sourceArn, 'aws:SourceAccount': ACCOUNT },
+        purpose: `API Gateway route ${route.routeKey}`,
+      },
+    );
     const record = (status: number, envelope?: string) =>
-      this.calls.push({ routeKey: route.routeKey, function: fn.logicalId, method, path: url.pathname, status, ...(envelope ? { envelope } : {}) });
+      this.calls.push({
+        routeKey: route.routeKey,
+        function: fn.logicalId,
+        method,
+        path: url.pathname,
+        status,
+        ...(envelope ? { envelope } : {}),
+      });
     if (!permission.allowed) {
       record(500);
       return send(500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
     }
-    if (route.payloadFormatVersion !== '2.0') throw new Error(`Route ${route.routeKey}: payload format ${route.payloadFormatVersion} is not emulated`);
+    if (route.payloadFormatVersion !== '2.0')
+      throw new Error(`Route ${route.routeKey}: payload format ${route.payloadFormatVersion} is not emulated`);
 
     const headers: Record<string, string> = {};
     let cookies: string[] | undefined;
@@ -209,7 +226,8 @@ export class ApiGateway {
     const output = parse(result.payload);
     if (isObject(output) && 'statusCode' in output) {
       const responseHeaders: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries((output.headers ?? {}) as Record<string, unknown>)) responseHeaders[name.toLowerCase()] = String(value);
+      for (const [name, value] of Object.entries((output.headers ?? {}) as Record<string, unknown>))
+        responseHeaders[name.toLowerCase()] = String(value);
       if (Array.isArray(output.cookies) && output.cookies.length > 0) responseHeaders['set-cookie'] = output.cookies.map(String);
       const raw = typeof output.body === 'string' ? output.body : '';
       const responseBody = output.isBase64Encoded === true ? Buffer.from(raw, 'base64') : Buffer.from(raw);

@@ -67,21 +67,30 @@ export class AwsEndpoint {
   }
 
   /** Serves the deployment's resources: its secrets get their first version now. */
-  connect(deployment: Deployment, services: { lambda: LambdaService; queues: QueueService; s3: S3Service; codebuild: CodeBuildService }): void {
+  connect(
+    deployment: Deployment,
+    services: { lambda: LambdaService; queues: QueueService; s3: S3Service; codebuild: CodeBuildService },
+  ): void {
     this.deployment = deployment;
     this.lambda = services.lambda;
     this.queues = services.queues;
     this.s3 = services.s3;
     this.codebuild = services.codebuild;
     for (const secret of deployment.secrets) {
-      this.secretVersions.set(secret.arn, [{ versionId: randomUUID(), value: secret.secretString ?? generateSecret(secret), createdDate: new Date(), stages: ['AWSCURRENT'] }]);
+      this.secretVersions.set(secret.arn, [
+        { versionId: randomUUID(), value: secret.secretString ?? generateSecret(secret), createdDate: new Date(), stages: ['AWSCURRENT'] },
+      ]);
     }
   }
 
   /** Credentials of a role session (or the operator): requests signed with them act as `principal`. */
   issueCredentials(principal: Principal): Credentials {
     const accessKeyId = `ASIA${randomBytes(10).toString('hex').toUpperCase().slice(0, 16)}`;
-    const credentials = { accessKeyId, secretAccessKey: randomBytes(30).toString('base64'), sessionToken: randomBytes(60).toString('base64') };
+    const credentials = {
+      accessKeyId,
+      secretAccessKey: randomBytes(30).toString('base64'),
+      sessionToken: randomBytes(60).toString('base64'),
+    };
     this.signers.set(accessKeyId, { principal, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken });
     return credentials;
   }
@@ -149,7 +158,11 @@ export class AwsEndpoint {
     try {
       reply = vpc ? await this.fromVpc(request, body, vpc) : await this.route(request, body);
     } catch (error) {
-      reply = json(500, { __type: 'InternalFailure', message: `The test's AWS endpoint failed: ${(error as Error).stack}` }, 'application/json');
+      reply = json(
+        500,
+        { __type: 'InternalFailure', message: `The test's AWS endpoint failed: ${(error as Error).stack}` },
+        'application/json',
+      );
     }
     response.writeHead(reply.status, { 'x-amzn-requestid': randomUUID(), ...reply.headers });
     response.end(reply.body);
@@ -158,9 +171,15 @@ export class AwsEndpoint {
   /** A request from inside a VPC: only S3 is routed (its gateway endpoint); anything else finds no route. */
   private async fromVpc(request: IncomingMessage, body: Buffer, route: S3Route): Promise<Reply> {
     const credential = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\//.exec(String(request.headers.authorization ?? ''));
-    if (credential && credential[3] !== 's3') return json(403, { message: `A build in ${route.vpcId} reached ${credential[3]} through the S3 gateway endpoint` }, 'application/json');
+    if (credential && credential[3] !== 's3')
+      return json(
+        403,
+        { message: `A build in ${route.vpcId} reached ${credential[3]} through the S3 gateway endpoint` },
+        'application/json',
+      );
     const signer = credential ? this.signers.get(credential[1]!) : undefined;
-    if (credential && !signer) return s3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+    if (credential && !signer)
+      return s3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
     return this.s3.handle(request, body, signer, (key) => this.signers.get(key), route);
   }
 
@@ -174,7 +193,11 @@ export class AwsEndpoint {
     const signer = credential ? this.signers.get(credential[1]!) : undefined;
     const principal = signer?.principal;
     if (!principal) {
-      return json(403, { __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' }, 'application/json');
+      return json(
+        403,
+        { __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' },
+        'application/json',
+      );
     }
     const service = credential![3]!;
     const target = String(request.headers['x-amz-target'] ?? '');
@@ -184,9 +207,11 @@ export class AwsEndpoint {
       const reply = await this.codebuild.api(principal, operation, JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>);
       return reply ?? this.notEmulated(principal, 'codebuild', operation, CODEBUILD_JSON);
     }
-    if (service === 'dynamodb' && target.startsWith('DynamoDB_20120810.')) return this.dynamodb(principal, request, body, target.slice(target.indexOf('.') + 1));
+    if (service === 'dynamodb' && target.startsWith('DynamoDB_20120810.'))
+      return this.dynamodb(principal, request, body, target.slice(target.indexOf('.') + 1));
     if (service === 'sqs') return this.sqs(principal, request, body, target);
-    if (service === 'secretsmanager' && target.startsWith('secretsmanager.')) return this.secretsManager(principal, body, target.slice(target.indexOf('.') + 1));
+    if (service === 'secretsmanager' && target.startsWith('secretsmanager.'))
+      return this.secretsManager(principal, body, target.slice(target.indexOf('.') + 1));
     if (service === 'lambda') return this.lambdaApi(principal, request, body);
     return this.notEmulated(principal, service, target || `${request.method} ${request.url}`);
   }
@@ -195,7 +220,11 @@ export class AwsEndpoint {
     this.unemulated.push({ principal: principal.label, service, operation });
     return json(
       400,
-      { __type: 'com.amazon.coral.service#AccessDeniedException', Message: `The deployed-artifact test does not emulate ${service} ${operation}`, message: `The deployed-artifact test does not emulate ${service} ${operation}` },
+      {
+        __type: 'com.amazon.coral.service#AccessDeniedException',
+        Message: `The deployed-artifact test does not emulate ${service} ${operation}`,
+        message: `The deployed-artifact test does not emulate ${service} ${operation}`,
+      },
       contentType,
     );
   }
@@ -208,7 +237,9 @@ export class AwsEndpoint {
     if (!checks) return this.notEmulated(principal, 'dynamodb', operation);
     // Every table and index the request touches is evaluated (and every denial recorded); AWS names the first.
     const unique = [...new Map(checks.map((check) => [`${check.action} ${check.resource}`, check])).values()];
-    const decisions = await Promise.all(unique.map(({ action, resource }) => this.evaluator.authorize(principal, action, resource, { purpose: `DynamoDB ${operation}` })));
+    const decisions = await Promise.all(
+      unique.map(({ action, resource }) => this.evaluator.authorize(principal, action, resource, { purpose: `DynamoDB ${operation}` })),
+    );
     const denied = decisions.find((decision) => !decision.allowed);
     if (denied) return json(400, { __type: 'com.amazon.coral.service#AccessDeniedException', Message: denied.message }, DYNAMODB_JSON);
     return forward(this.dynamodbEndpoint, request, body);
@@ -223,7 +254,11 @@ export class AwsEndpoint {
     const operation = query ? String(input.Action ?? '') : target.replace(/^AmazonSQS\./, '');
     const error = (status: number, code: string, queryCode: string, message: string): Reply =>
       query
-        ? { status, headers: { 'content-type': 'text/xml' }, body: `<ErrorResponse><Error><Type>Sender</Type><Code>${queryCode}</Code><Message>${escapeXml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>` }
+        ? {
+            status,
+            headers: { 'content-type': 'text/xml' },
+            body: `<ErrorResponse><Error><Type>Sender</Type><Code>${queryCode}</Code><Message>${escapeXml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+          }
         : json(status, { __type: code, message }, SQS_JSON, { 'x-amzn-query-error': `${queryCode};Sender` });
     const actions: Record<string, string> = {
       SendMessage: 'sqs:SendMessage',
@@ -233,32 +268,67 @@ export class AwsEndpoint {
     };
     const action = actions[operation];
     if (!action) return this.notEmulated(principal, 'sqs', operation);
-    const queue = operation === 'GetQueueUrl' ? queues.find(`https://sqs.${REGION}.amazonaws.com/${input.QueueOwnerAWSAccountId ?? ACCOUNT}/${input.QueueName}`) : queues.find(String(input.QueueUrl ?? ''));
-    if (!queue) return error(400, 'com.amazonaws.sqs#QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
-    const decision = await this.evaluator.authorize(principal, action, queue.arn, { resourcePolicy: mergePolicies(queue.policies), purpose: `SQS ${operation}` });
+    const queue =
+      operation === 'GetQueueUrl'
+        ? queues.find(`https://sqs.${REGION}.amazonaws.com/${input.QueueOwnerAWSAccountId ?? ACCOUNT}/${input.QueueName}`)
+        : queues.find(String(input.QueueUrl ?? ''));
+    if (!queue)
+      return error(
+        400,
+        'com.amazonaws.sqs#QueueDoesNotExist',
+        'AWS.SimpleQueueService.NonExistentQueue',
+        'The specified queue does not exist.',
+      );
+    const decision = await this.evaluator.authorize(principal, action, queue.arn, {
+      resourcePolicy: mergePolicies(queue.policies),
+      purpose: `SQS ${operation}`,
+    });
     if (!decision.allowed) return error(403, 'com.amazon.coral.service#AccessDeniedException', 'AccessDenied', decision.message);
-    const senderId = principal.role ? `AROA${principal.role.logicalId.slice(0, 12).toUpperCase()}:${principal.arn.split('/').pop()}` : principal.arn;
+    const senderId = principal.role
+      ? `AROA${principal.role.logicalId.slice(0, 12).toUpperCase()}:${principal.arn.split('/').pop()}`
+      : principal.arn;
 
     if (operation === 'SendMessage') {
       const attributes = query ? queryAttributes(input) : ((input.MessageAttributes ?? {}) as Record<string, MessageAttribute>);
       const sent = queues.send(queue, String(input.MessageBody ?? ''), attributes, senderId, Number(input.DelaySeconds ?? 0));
       const md5Attributes = Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {};
       if (query) {
-        return { status: 200, headers: { 'content-type': 'text/xml' }, body: `<SendMessageResponse><SendMessageResult><MessageId>${sent.messageId}</MessageId><MD5OfMessageBody>${sent.md5OfBody}</MD5OfMessageBody>${md5Attributes.MD5OfMessageAttributes ? `<MD5OfMessageAttributes>${md5Attributes.MD5OfMessageAttributes}</MD5OfMessageAttributes>` : ''}</SendMessageResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></SendMessageResponse>` };
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/xml' },
+          body: `<SendMessageResponse><SendMessageResult><MessageId>${sent.messageId}</MessageId><MD5OfMessageBody>${sent.md5OfBody}</MD5OfMessageBody>${md5Attributes.MD5OfMessageAttributes ? `<MD5OfMessageAttributes>${md5Attributes.MD5OfMessageAttributes}</MD5OfMessageAttributes>` : ''}</SendMessageResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></SendMessageResponse>`,
+        };
       }
       return json(200, { MD5OfMessageBody: sent.md5OfBody, MessageId: sent.messageId, ...md5Attributes }, SQS_JSON);
     }
     if (query) return this.notEmulated(principal, 'sqs', `${operation} (query protocol)`);
     if (operation === 'SendMessageBatch') {
-      const successful = (input.Entries as { Id: string; MessageBody: string; DelaySeconds?: number; MessageAttributes?: Record<string, MessageAttribute> }[]).map((entry) => {
+      const successful = (
+        input.Entries as { Id: string; MessageBody: string; DelaySeconds?: number; MessageAttributes?: Record<string, MessageAttribute> }[]
+      ).map((entry) => {
         const attributes = entry.MessageAttributes ?? {};
         const sent = queues.send(queue, entry.MessageBody, attributes, senderId, entry.DelaySeconds ?? 0);
-        return { Id: entry.Id, MessageId: sent.messageId, MD5OfMessageBody: sent.md5OfBody, ...(Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {}) };
+        return {
+          Id: entry.Id,
+          MessageId: sent.messageId,
+          MD5OfMessageBody: sent.md5OfBody,
+          ...(Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {}),
+        };
       });
       return json(200, { Successful: successful, Failed: [] }, SQS_JSON);
     }
     if (operation === 'GetQueueUrl') return json(200, { QueueUrl: queue.url }, SQS_JSON);
-    return json(200, { Attributes: { QueueArn: queue.arn, VisibilityTimeout: String(queue.visibilityTimeoutSeconds), ApproximateNumberOfMessages: String(queues.depth(queue)) } }, SQS_JSON);
+    return json(
+      200,
+      {
+        Attributes: {
+          QueueArn: queue.arn,
+          VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+          ApproximateNumberOfMessages: String(queues.depth(queue)),
+        },
+      },
+      SQS_JSON,
+    );
   }
 
   // --- Secrets Manager ------------------------------------------------------------------------
@@ -268,33 +338,54 @@ export class AwsEndpoint {
     const notFound = (message: string) => json(400, { __type: 'ResourceNotFoundException', Message: message }, SECRETS_JSON);
     if (operation !== 'GetSecretValue' && operation !== 'DescribeSecret') return this.notEmulated(principal, 'secretsmanager', operation);
     const id = String(input.SecretId ?? '');
-    const secret = this.deployment.secrets.find((candidate) => candidate.arn === id || candidate.name === id || candidate.arn.startsWith(`${id}-`));
+    const secret = this.deployment.secrets.find(
+      (candidate) => candidate.arn === id || candidate.name === id || candidate.arn.startsWith(`${id}-`),
+    );
     // IAM sees the full ARN when the secret exists, else the id as given.
     const resource = secret?.arn ?? (id.startsWith('arn:') ? id : `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${id}`);
-    const decision = await this.evaluator.authorize(principal, `secretsmanager:${operation}`, resource, { purpose: `Secrets Manager ${operation}` });
+    const decision = await this.evaluator.authorize(principal, `secretsmanager:${operation}`, resource, {
+      purpose: `Secrets Manager ${operation}`,
+    });
     if (!decision.allowed) return json(400, { __type: 'AccessDeniedException', Message: decision.message }, SECRETS_JSON);
     if (!secret) return notFound("Secrets Manager can't find the specified secret.");
     const versions = this.secretVersions.get(secret.arn)!;
     if (operation === 'DescribeSecret') {
-      return json(200, {
-        ARN: secret.arn,
-        Name: secret.name,
-        VersionIdsToStages: Object.fromEntries(versions.filter((version) => version.stages.length > 0).map((version) => [version.versionId, version.stages])),
-      }, SECRETS_JSON);
+      return json(
+        200,
+        {
+          ARN: secret.arn,
+          Name: secret.name,
+          VersionIdsToStages: Object.fromEntries(
+            versions.filter((version) => version.stages.length > 0).map((version) => [version.versionId, version.stages]),
+          ),
+        },
+        SECRETS_JSON,
+      );
     }
     const stage = input.VersionStage ?? (input.VersionId ? undefined : 'AWSCURRENT');
-    const version = versions.find((candidate) => (input.VersionId ? candidate.versionId === input.VersionId : true) && (stage ? candidate.stages.includes(stage) : true));
+    const version = versions.find(
+      (candidate) =>
+        (input.VersionId ? candidate.versionId === input.VersionId : true) && (stage ? candidate.stages.includes(stage) : true),
+    );
     if (!version) {
-      return notFound(stage ? `Secrets Manager can't find the specified secret value for staging label: ${stage}` : `Secrets Manager can't find the specified secret value for VersionId: ${input.VersionId}`);
+      return notFound(
+        stage
+          ? `Secrets Manager can't find the specified secret value for staging label: ${stage}`
+          : `Secrets Manager can't find the specified secret value for VersionId: ${input.VersionId}`,
+      );
     }
-    return json(200, {
-      ARN: secret.arn,
-      Name: secret.name,
-      VersionId: version.versionId,
-      SecretString: version.value,
-      VersionStages: version.stages,
-      CreatedDate: version.createdDate.getTime() / 1000,
-    }, SECRETS_JSON);
+    return json(
+      200,
+      {
+        ARN: secret.arn,
+        Name: secret.name,
+        VersionId: version.versionId,
+        SecretString: version.value,
+        VersionStages: version.stages,
+        CreatedDate: version.createdDate.getTime() / 1000,
+      },
+      SECRETS_JSON,
+    );
   }
 
   // --- Lambda: Invoke -------------------------------------------------------------------------
@@ -304,19 +395,32 @@ export class AwsEndpoint {
     const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname);
     if (request.method !== 'POST' || !match) return this.notEmulated(principal, 'lambda', `${request.method} ${url.pathname}`);
     const reference = decodeURIComponent(match[1]!);
-    const qualifier = url.searchParams.get('Qualifier') ?? /^(?:arn:[^:]+:lambda:[^:]+:\d{12}:function:)?[^:]+:([^:]+)$/.exec(reference)?.[1];
-    const name = reference.replace(/^arn:[^:]+:lambda:[^:]+:\d{12}:function:/, '').replace(/^\d{12}:function:/, '').split(':')[0]!;
+    const qualifier =
+      url.searchParams.get('Qualifier') ?? /^(?:arn:[^:]+:lambda:[^:]+:\d{12}:function:)?[^:]+:([^:]+)$/.exec(reference)?.[1];
+    const name = reference
+      .replace(/^arn:[^:]+:lambda:[^:]+:\d{12}:function:/, '')
+      .replace(/^\d{12}:function:/, '')
+      .split(':')[0]!;
     const fn = this.deployment.functions.find((candidate) => candidate.name === name);
     const resource = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}${qualifier && qualifier !== '$LATEST' ? `:${qualifier}` : ''}`;
     const decision = await this.evaluator.authorize(principal, 'lambda:InvokeFunction', resource, {
       resourcePolicy: fn ? this.deployment.functionPolicies.get(fn.arn) : undefined,
       purpose: 'Lambda Invoke',
     });
-    const lambdaError = (status: number, type: string, message: string) =>
-      ({ status, headers: { 'content-type': 'application/json', 'x-amzn-errortype': type }, body: JSON.stringify({ Type: 'User', message }) });
+    const lambdaError = (status: number, type: string, message: string) => ({
+      status,
+      headers: { 'content-type': 'application/json', 'x-amzn-errortype': type },
+      body: JSON.stringify({ Type: 'User', message }),
+    });
     if (!decision.allowed) return lambdaError(403, 'AccessDeniedException', decision.message);
-    if (!fn || (qualifier && qualifier !== '$LATEST')) return lambdaError(404, 'ResourceNotFoundException', `Function not found: ${resource}`);
-    if (body.length > MAX_PAYLOAD_BYTES) return lambdaError(413, 'RequestTooLargeException', `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes for the InvokeFunction operation`);
+    if (!fn || (qualifier && qualifier !== '$LATEST'))
+      return lambdaError(404, 'ResourceNotFoundException', `Function not found: ${resource}`);
+    if (body.length > MAX_PAYLOAD_BYTES)
+      return lambdaError(
+        413,
+        'RequestTooLargeException',
+        `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes for the InvokeFunction operation`,
+      );
     const invocationType = String(request.headers['x-amz-invocation-type'] ?? 'RequestResponse');
     const payload = body.length === 0 ? '{}' : body.toString('utf8');
     const purpose = `invoked by ${principal.label}`;
@@ -356,18 +460,34 @@ export function dynamodbChecks(operation: string, input: Record<string, any>): {
       return single(`dynamodb:${operation}`);
     case 'Query':
     case 'Scan':
-      return [{ action: `dynamodb:${operation}`, resource: `${tableArn(String(input.TableName))}${input.IndexName ? `/index/${input.IndexName}` : ''}` }];
+      return [
+        {
+          action: `dynamodb:${operation}`,
+          resource: `${tableArn(String(input.TableName))}${input.IndexName ? `/index/${input.IndexName}` : ''}`,
+        },
+      ];
     case 'BatchGetItem':
     case 'BatchWriteItem':
       return Object.keys(input.RequestItems ?? {}).map((table) => ({ action: `dynamodb:${operation}`, resource: tableArn(table) }));
     case 'TransactWriteItems': {
-      const kinds: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+      const kinds: Record<string, string> = {
+        Put: 'PutItem',
+        Update: 'UpdateItem',
+        Delete: 'DeleteItem',
+        ConditionCheck: 'ConditionCheckItem',
+      };
       return (input.TransactItems as Record<string, { TableName: string }>[]).flatMap((item) =>
-        Object.entries(item).map(([kind, operationInput]) => ({ action: `dynamodb:${kinds[kind] ?? kind}`, resource: tableArn(operationInput.TableName) })),
+        Object.entries(item).map(([kind, operationInput]) => ({
+          action: `dynamodb:${kinds[kind] ?? kind}`,
+          resource: tableArn(operationInput.TableName),
+        })),
       );
     }
     case 'TransactGetItems':
-      return (input.TransactItems as { Get: { TableName: string } }[]).map((item) => ({ action: 'dynamodb:GetItem', resource: tableArn(item.Get.TableName) }));
+      return (input.TransactItems as { Get: { TableName: string } }[]).map((item) => ({
+        action: 'dynamodb:GetItem',
+        resource: tableArn(item.Get.TableName),
+      }));
     case 'ListTables':
       return [{ action: 'dynamodb:ListTables', resource: '*' }];
     default:
@@ -417,7 +537,11 @@ function queryAttributes(input: Record<string, string>): Record<string, MessageA
 }
 
 function s3Error(status: number, code: string, message: string): Reply {
-  return { status, headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error>` };
+  return {
+    status,
+    headers: { 'content-type': 'application/xml' },
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error>`,
+  };
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -433,13 +557,19 @@ export function generateSecret(secret: Secret): string {
     options.ExcludeNumbers === true ? '' : '0123456789',
     options.ExcludePunctuation === true ? '' : '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~',
     options.IncludeSpace === true ? ' ' : '',
-  ].map((group) => [...group].filter((character) => !exclude.includes(character)).join('')).filter((group) => group.length > 0);
+  ]
+    .map((group) => [...group].filter((character) => !exclude.includes(character)).join(''))
+    .filter((group) => group.length > 0);
   const all = groups.join('');
   const pick = (alphabet: string) => alphabet[randomBytes(1)[0]! % alphabet.length]!;
   let value: string;
   do {
     value = Array.from({ length }, () => pick(all)).join('');
-  } while (options.RequireEachIncludedType !== false && length >= groups.length && !groups.every((group) => [...value].some((character) => group.includes(character))));
+  } while (
+    options.RequireEachIncludedType !== false &&
+    length >= groups.length &&
+    !groups.every((group) => [...value].some((character) => group.includes(character)))
+  );
   if (typeof options.SecretStringTemplate === 'string' && typeof options.GenerateStringKey === 'string') {
     return JSON.stringify({ ...JSON.parse(options.SecretStringTemplate), [options.GenerateStringKey]: value });
   }

@@ -216,11 +216,15 @@ export interface ResolveOptions {
 /** The physical identity CloudFormation would give a resource of this type. */
 function physicalFor(stackName: string, logicalId: string, resource: CfnResource, options: ResolveOptions): Physical {
   const props = resource.Properties ?? {};
-  const named = (key: string, max: number) => (typeof props[key] === 'string' ? (props[key] as string) : generatedName(stackName, logicalId, max));
+  const named = (key: string, max: number) =>
+    typeof props[key] === 'string' ? (props[key] as string) : generatedName(stackName, logicalId, max);
   switch (resource.Type) {
     case 'AWS::DynamoDB::Table': {
       const name = named('TableName', 255);
-      return { ref: name, attributes: { Arn: arn('dynamodb', `table/${name}`), StreamArn: arn('dynamodb', `table/${name}/stream/1970-01-01T00:00:00.000`) } };
+      return {
+        ref: name,
+        attributes: { Arn: arn('dynamodb', `table/${name}`), StreamArn: arn('dynamodb', `table/${name}/stream/1970-01-01T00:00:00.000`) },
+      };
     }
     case 'AWS::Lambda::Function': {
       const name = named('FunctionName', 64);
@@ -297,7 +301,12 @@ function physicalFor(stackName: string, logicalId: string, resource: CfnResource
       const id = `vpc-${alphanumeric(17, HEX)}`;
       return {
         ref: id,
-        attributes: { VpcId: id, CidrBlock: String(props.CidrBlock ?? '10.0.0.0/16'), DefaultSecurityGroup: `sg-${alphanumeric(17, HEX)}`, DefaultNetworkAcl: `acl-${alphanumeric(17, HEX)}` },
+        attributes: {
+          VpcId: id,
+          CidrBlock: String(props.CidrBlock ?? '10.0.0.0/16'),
+          DefaultSecurityGroup: `sg-${alphanumeric(17, HEX)}`,
+          DefaultNetworkAcl: `acl-${alphanumeric(17, HEX)}`,
+        },
       };
     }
     case 'AWS::EC2::Subnet': {
@@ -408,11 +417,13 @@ export class Resolver {
           case 'Fn::Sub': {
             const [text, variables] = Array.isArray(argument) ? (argument as [string, Record<string, unknown>]) : [String(argument), {}];
             const resolvedVariables = walk(variables) as Record<string, unknown>;
-            return text.replace(/\$\{([^}!][^}]*)\}/g, (_, name: string) => {
-              if (name in resolvedVariables) return String(resolvedVariables[name]);
-              const [id, ...attribute] = name.split('.');
-              return attribute.length > 0 ? this.getAtt(id!, attribute.join('.')) : this.ref(id!);
-            }).replace(/\$\{!/g, '${');
+            return text
+              .replace(/\$\{([^}!][^}]*)\}/g, (_, name: string) => {
+                if (name in resolvedVariables) return String(resolvedVariables[name]);
+                const [id, ...attribute] = name.split('.');
+                return attribute.length > 0 ? this.getAtt(id!, attribute.join('.')) : this.ref(id!);
+              })
+              .replace(/\$\{!/g, '${');
           }
           case 'Fn::If': {
             const [conditionName, whenTrue, whenFalse] = argument as [string, unknown, unknown];
@@ -457,14 +468,26 @@ export class Resolver {
 /** The file assets of the cloud assembly, where `cdk deploy` publishes them (the bootstrap's assets bucket). */
 function fileAssets(outdir: string): FileAsset[] {
   const assets: FileAsset[] = [];
-  const substitute = (text: string) => text.replace(/\$\{AWS::AccountId\}/g, ACCOUNT).replace(/\$\{AWS::Region\}/g, REGION).replace(/\$\{AWS::Partition\}/g, PARTITION);
+  const substitute = (text: string) =>
+    text
+      .replace(/\$\{AWS::AccountId\}/g, ACCOUNT)
+      .replace(/\$\{AWS::Region\}/g, REGION)
+      .replace(/\$\{AWS::Partition\}/g, PARTITION);
   for (const file of readdirSync(outdir).filter((name) => name.endsWith('.assets.json'))) {
     const manifest = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as {
-      files?: Record<string, { source: { path: string; packaging?: string }; destinations: Record<string, { bucketName: string; objectKey: string }> }>;
+      files?: Record<
+        string,
+        { source: { path: string; packaging?: string }; destinations: Record<string, { bucketName: string; objectKey: string }> }
+      >;
     };
     for (const asset of Object.values(manifest.files ?? {})) {
       for (const destination of Object.values(asset.destinations)) {
-        assets.push({ bucketName: substitute(destination.bucketName), objectKey: destination.objectKey, path: join(outdir, asset.source.path), packaging: asset.source.packaging ?? 'file' });
+        assets.push({
+          bucketName: substitute(destination.bucketName),
+          objectKey: destination.objectKey,
+          path: join(outdir, asset.source.path),
+          packaging: asset.source.packaging ?? 'file',
+        });
       }
     }
   }
@@ -473,10 +496,24 @@ function fileAssets(outdir: string): FileAsset[] {
 
 /** Lambda's reserved environment variables: a template may not set them. */
 export const RESERVED_VARIABLES = [
-  '_HANDLER', '_X_AMZN_TRACE_ID', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_EXECUTION_ENV', 'AWS_LAMBDA_FUNCTION_NAME',
-  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_VERSION', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME',
-  'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN',
-  'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
+  '_HANDLER',
+  '_X_AMZN_TRACE_ID',
+  'AWS_DEFAULT_REGION',
+  'AWS_REGION',
+  'AWS_EXECUTION_ENV',
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
+  'AWS_LAMBDA_FUNCTION_VERSION',
+  'AWS_LAMBDA_INITIALIZATION_TYPE',
+  'AWS_LAMBDA_LOG_GROUP_NAME',
+  'AWS_LAMBDA_LOG_STREAM_NAME',
+  'AWS_ACCESS_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_LAMBDA_RUNTIME_API',
+  'LAMBDA_TASK_ROOT',
+  'LAMBDA_RUNTIME_DIR',
 ];
 
 /** Reads a synthesized stack (`<outdir>/<stack>.template.json` and its assets) as CloudFormation would deploy it. */
@@ -484,7 +521,9 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   const template = JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), 'utf8')) as CfnTemplate;
   const resolver = new Resolver(template, stackName, options);
   const problems: string[] = [];
-  const entries = Object.entries(template.Resources).filter(([, resource]) => !resource.Condition || resolver.condition(resource.Condition));
+  const entries = Object.entries(template.Resources).filter(
+    ([, resource]) => !resource.Condition || resolver.condition(resource.Condition),
+  );
   const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
   const props = (resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as Record<string, any>;
   const assets = fileAssets(outdir);
@@ -496,17 +535,22 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   for (const [logicalId, resource] of ofType('AWS::IAM::ManagedPolicy')) {
     const p = props(resource);
     managed.set(resolver.ref(logicalId), p.PolicyDocument);
-    for (const role of asArray<string>(p.Roles)) attached.set(role, [...(attached.get(role) ?? []), { name: logicalId, document: p.PolicyDocument }]);
+    for (const role of asArray<string>(p.Roles))
+      attached.set(role, [...(attached.get(role) ?? []), { name: logicalId, document: p.PolicyDocument }]);
   }
   for (const [logicalId, resource] of ofType('AWS::IAM::Policy')) {
     const p = props(resource);
-    for (const role of asArray<string>(p.Roles)) attached.set(role, [...(attached.get(role) ?? []), { name: p.PolicyName ?? logicalId, document: p.PolicyDocument }]);
+    for (const role of asArray<string>(p.Roles))
+      attached.set(role, [...(attached.get(role) ?? []), { name: p.PolicyName ?? logicalId, document: p.PolicyDocument }]);
   }
   const roles: IamRole[] = ofType('AWS::IAM::Role').map(([logicalId, resource]) => {
     const p = props(resource);
     const name = resolver.ref(logicalId);
     const policies = [
-      ...asArray<{ PolicyName: string; PolicyDocument: PolicyDocument }>(p.Policies).map((policy) => ({ name: policy.PolicyName, document: policy.PolicyDocument })),
+      ...asArray<{ PolicyName: string; PolicyDocument: PolicyDocument }>(p.Policies).map((policy) => ({
+        name: policy.PolicyName,
+        document: policy.PolicyDocument,
+      })),
       ...(attached.get(name) ?? []),
     ];
     for (const policyArn of asArray<string>(p.ManagedPolicyArns)) {
@@ -517,7 +561,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
     let permissionsBoundary: PolicyDocument | undefined;
     if (p.PermissionsBoundary) {
       permissionsBoundary = managed.get(p.PermissionsBoundary);
-      if (!permissionsBoundary) problems.push(`Role ${logicalId}: the permissions boundary ${p.PermissionsBoundary} is not in the template`);
+      if (!permissionsBoundary)
+        problems.push(`Role ${logicalId}: the permissions boundary ${p.PermissionsBoundary} is not in the template`);
     }
     return {
       logicalId,
@@ -538,16 +583,23 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
     const p = props(resource);
     const raw = resource.Properties ?? {};
     const code = p.Code ?? {};
-    const assetPath = typeof resource.Metadata?.['aws:asset:path'] === 'string' ? join(outdir, resource.Metadata['aws:asset:path'] as string) : undefined;
+    const assetPath =
+      typeof resource.Metadata?.['aws:asset:path'] === 'string' ? join(outdir, resource.Metadata['aws:asset:path'] as string) : undefined;
     const codeDirectory = assetPath ?? (typeof code.S3Key === 'string' ? folders.get(code.S3Key) : undefined);
-    if (!codeDirectory || !existsSync(codeDirectory)) throw new Error(`Function ${logicalId}: its code asset (${JSON.stringify(raw.Code)}) is not in ${outdir}`);
+    if (!codeDirectory || !existsSync(codeDirectory))
+      throw new Error(`Function ${logicalId}: its code asset (${JSON.stringify(raw.Code)}) is not in ${outdir}`);
     const environment: Record<string, string> = {};
-    for (const [key, value] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>)) environment[key] = String(value);
+    for (const [key, value] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>))
+      environment[key] = String(value);
     const name = resolver.ref(logicalId);
     for (const key of Object.keys(environment)) {
-      if (RESERVED_VARIABLES.includes(key)) problems.push(`Function ${logicalId}: sets the reserved environment variable ${key}, which Lambda refuses`);
+      if (RESERVED_VARIABLES.includes(key))
+        problems.push(`Function ${logicalId}: sets the reserved environment variable ${key}, which Lambda refuses`);
     }
-    const environmentSize = Object.entries(environment).reduce((total, [key, value]) => total + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+    const environmentSize = Object.entries(environment).reduce(
+      (total, [key, value]) => total + Buffer.byteLength(key) + Buffer.byteLength(value),
+      0,
+    );
     if (environmentSize > 4096) problems.push(`Function ${logicalId}: its environment is ${environmentSize} bytes; Lambda allows 4 KB`);
     const timeoutSeconds = Number(p.Timeout ?? 3);
     const memorySize = Number(p.MemorySize ?? 128);
@@ -570,7 +622,9 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
   const functionByReference = (reference: string, owner: string): LambdaFunction => {
     // A function name, its ARN, or its ARN with a qualifier.
-    const fn = functions.find((candidate) => candidate.name === reference || candidate.arn === reference || reference.startsWith(`${candidate.arn}:`));
+    const fn = functions.find(
+      (candidate) => candidate.name === reference || candidate.arn === reference || reference.startsWith(`${candidate.arn}:`),
+    );
     if (!fn) throw new Error(`${owner}: ${reference} is not a function of the template`);
     return fn;
   };
@@ -601,14 +655,18 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   let api: Deployment['api'];
   if (apis.length > 0) {
     const [apiId] = apis[0]!;
-    const integrations = new Map(ofType('AWS::ApiGatewayV2::Integration').map(([logicalId, resource]) => [resolver.ref(logicalId), { logicalId, p: props(resource) }]));
+    const integrations = new Map(
+      ofType('AWS::ApiGatewayV2::Integration').map(([logicalId, resource]) => [resolver.ref(logicalId), { logicalId, p: props(resource) }]),
+    );
     const routes: HttpRoute[] = ofType('AWS::ApiGatewayV2::Route').map(([logicalId, resource]) => {
       const p = props(resource);
       const target = /^integrations\/(.+)$/.exec(String(p.Target ?? ''))?.[1];
       const integration = target ? integrations.get(target) : undefined;
       if (!integration) throw new Error(`Route ${logicalId} (${String(p.RouteKey)}) has no integration target`);
-      if (integration.p.IntegrationType !== 'AWS_PROXY') throw new Error(`Route ${logicalId}: integration type ${integration.p.IntegrationType} is not emulated`);
-      if (p.AuthorizationType && p.AuthorizationType !== 'NONE') problems.push(`Route ${logicalId}: authorization ${p.AuthorizationType} is not emulated`);
+      if (integration.p.IntegrationType !== 'AWS_PROXY')
+        throw new Error(`Route ${logicalId}: integration type ${integration.p.IntegrationType} is not emulated`);
+      if (p.AuthorizationType && p.AuthorizationType !== 'NONE')
+        problems.push(`Route ${logicalId}: authorization ${p.AuthorizationType} is not emulated`);
       return {
         logicalId,
         routeKey: String(p.RouteKey),
@@ -636,7 +694,9 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
       url,
       arn: resolver.getAtt(logicalId, 'Arn'),
       visibilityTimeoutSeconds: Number(p.VisibilityTimeout ?? 30),
-      ...(redrive ? { deadLetter: { targetArn: String(redrive.deadLetterTargetArn), maxReceiveCount: Number(redrive.maxReceiveCount) } } : {}),
+      ...(redrive
+        ? { deadLetter: { targetArn: String(redrive.deadLetterTargetArn), maxReceiveCount: Number(redrive.maxReceiveCount) } }
+        : {}),
       policies: queuePolicies.get(url) ?? [],
     };
   });
@@ -644,7 +704,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   const eventSourceMappings: EventSourceMapping[] = ofType('AWS::Lambda::EventSourceMapping').map(([logicalId, resource]) => {
     const p = props(resource);
     const sourceArn = String(p.EventSourceArn);
-    if (!queues.some((queue) => queue.arn === sourceArn)) problems.push(`Event source mapping ${logicalId}: source ${sourceArn} is not an SQS queue of the template`);
+    if (!queues.some((queue) => queue.arn === sourceArn))
+      problems.push(`Event source mapping ${logicalId}: source ${sourceArn} is not an SQS queue of the template`);
     return {
       logicalId,
       sourceArn,
@@ -684,7 +745,11 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   const tables: Table[] = ofType('AWS::DynamoDB::Table').map(([logicalId, resource]) => {
     const p = props(resource);
     const name = resolver.ref(logicalId);
-    const projection = (index: Record<string, unknown>) => ({ IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection });
+    const projection = (index: Record<string, unknown>) => ({
+      IndexName: index.IndexName,
+      KeySchema: index.KeySchema,
+      Projection: index.Projection,
+    });
     return {
       logicalId,
       name,
@@ -694,8 +759,12 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
         KeySchema: p.KeySchema,
         AttributeDefinitions: p.AttributeDefinitions,
         BillingMode: 'PAY_PER_REQUEST',
-        ...(p.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: (p.GlobalSecondaryIndexes as Record<string, unknown>[]).map(projection) } : {}),
-        ...(p.LocalSecondaryIndexes ? { LocalSecondaryIndexes: (p.LocalSecondaryIndexes as Record<string, unknown>[]).map(projection) } : {}),
+        ...(p.GlobalSecondaryIndexes
+          ? { GlobalSecondaryIndexes: (p.GlobalSecondaryIndexes as Record<string, unknown>[]).map(projection) }
+          : {}),
+        ...(p.LocalSecondaryIndexes
+          ? { LocalSecondaryIndexes: (p.LocalSecondaryIndexes as Record<string, unknown>[]).map(projection) }
+          : {}),
       },
     };
   });
@@ -712,8 +781,18 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
 
   const vpcEndpoints: VpcEndpoint[] = ofType('AWS::EC2::VPCEndpoint').map(([logicalId, resource]) => {
     const p = props(resource);
-    const policy = typeof p.PolicyDocument === 'string' ? (JSON.parse(p.PolicyDocument) as PolicyDocument) : (p.PolicyDocument as PolicyDocument | undefined);
-    return { logicalId, id: resolver.ref(logicalId), type: String(p.VpcEndpointType ?? 'Gateway'), serviceName: String(p.ServiceName), vpcId: String(p.VpcId), policy };
+    const policy =
+      typeof p.PolicyDocument === 'string'
+        ? (JSON.parse(p.PolicyDocument) as PolicyDocument)
+        : (p.PolicyDocument as PolicyDocument | undefined);
+    return {
+      logicalId,
+      id: resolver.ref(logicalId),
+      type: String(p.VpcEndpointType ?? 'Gateway'),
+      serviceName: String(p.ServiceName),
+      vpcId: String(p.VpcId),
+      policy,
+    };
   });
 
   const codeBuildProjects: CodeBuildProject[] = ofType('AWS::CodeBuild::Project').map(([logicalId, resource]) => {
@@ -742,7 +821,11 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
       serviceRole: roleByArn(String(p.ServiceRole), `CodeBuild project ${logicalId}`),
       logGroupName: logs && logs.Status !== 'DISABLED' ? String(logs.GroupName ?? `/aws/codebuild/${resolver.ref(logicalId)}`) : undefined,
       vpc: p.VpcConfig
-        ? { vpcId: String(p.VpcConfig.VpcId), subnets: asArray<string>(p.VpcConfig.Subnets).map(String), securityGroups: asArray<string>(p.VpcConfig.SecurityGroupIds).map(String) }
+        ? {
+            vpcId: String(p.VpcConfig.VpcId),
+            subnets: asArray<string>(p.VpcConfig.Subnets).map(String),
+            securityGroups: asArray<string>(p.VpcConfig.SecurityGroupIds).map(String),
+          }
         : undefined,
     };
   });

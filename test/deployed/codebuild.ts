@@ -14,7 +14,19 @@ const json = (status: number, body: unknown): Reply => ({ status, headers: { 'co
 const error = (type: string, message: string, status = 400): Reply => json(status, { __type: type, message });
 
 /** CodeBuild's phases, in order. */
-const PHASES = ['SUBMITTED', 'QUEUED', 'PROVISIONING', 'DOWNLOAD_SOURCE', 'INSTALL', 'PRE_BUILD', 'BUILD', 'POST_BUILD', 'UPLOAD_ARTIFACTS', 'FINALIZING', 'COMPLETED'] as const;
+const PHASES = [
+  'SUBMITTED',
+  'QUEUED',
+  'PROVISIONING',
+  'DOWNLOAD_SOURCE',
+  'INSTALL',
+  'PRE_BUILD',
+  'BUILD',
+  'POST_BUILD',
+  'UPLOAD_ARTIFACTS',
+  'FINALIZING',
+  'COMPLETED',
+] as const;
 type PhaseType = (typeof PHASES)[number];
 const SCRIPT_PHASES = ['install', 'pre_build', 'build', 'post_build'] as const;
 type BuildStatus = 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'FAULT' | 'STOPPED' | 'TIMED_OUT';
@@ -22,9 +34,32 @@ type BuildStatus = 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'FAULT' | 'STOPPED' 
 /** The image's PATH (CodeBuild's standard images): the build gets nothing of the test's environment. */
 const IMAGE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** Docker's default capabilities: what a build gets when the project is not privileged. */
-const UNPRIVILEGED_CAPABILITIES = ['chown', 'dac_override', 'fowner', 'fsetid', 'kill', 'setgid', 'setuid', 'setpcap', 'net_bind_service', 'net_raw', 'sys_chroot', 'mknod', 'audit_write', 'setfcap'];
+const UNPRIVILEGED_CAPABILITIES = [
+  'chown',
+  'dac_override',
+  'fowner',
+  'fsetid',
+  'kill',
+  'setgid',
+  'setuid',
+  'setpcap',
+  'net_bind_service',
+  'net_raw',
+  'sys_chroot',
+  'mknod',
+  'audit_write',
+  'setfcap',
+];
 const LOG_LINES_KEPT = 300;
-const VPC_ACTIONS = ['ec2:CreateNetworkInterface', 'ec2:DescribeDhcpOptions', 'ec2:DescribeNetworkInterfaces', 'ec2:DeleteNetworkInterface', 'ec2:DescribeSubnets', 'ec2:DescribeSecurityGroups', 'ec2:DescribeVpcs'];
+const VPC_ACTIONS = [
+  'ec2:CreateNetworkInterface',
+  'ec2:DescribeDhcpOptions',
+  'ec2:DescribeNetworkInterfaces',
+  'ec2:DeleteNetworkInterface',
+  'ec2:DescribeSubnets',
+  'ec2:DescribeSecurityGroups',
+  'ec2:DescribeVpcs',
+];
 
 interface Phase {
   readonly phaseType: PhaseType;
@@ -83,7 +118,10 @@ export interface CodeBuildOptions {
 interface BuildSpec {
   readonly version?: unknown;
   readonly env?: { shell?: string; variables?: Record<string, unknown>; [key: string]: unknown };
-  readonly phases?: Record<string, { commands?: string[]; finally?: string[]; 'on-failure'?: string; 'runtime-versions'?: unknown; 'run-as'?: string }>;
+  readonly phases?: Record<
+    string,
+    { commands?: string[]; finally?: string[]; 'on-failure'?: string; 'runtime-versions'?: unknown; 'run-as'?: string }
+  >;
   readonly [key: string]: unknown;
 }
 
@@ -160,7 +198,9 @@ export class CodeBuildService {
   private async startBuild(principal: Principal, input: Record<string, any>): Promise<Reply> {
     const project = this.project(input.projectName);
     const projectArn = project?.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${String(input.projectName)}`;
-    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StartBuild', projectArn, { purpose: 'CodeBuild StartBuild' });
+    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StartBuild', projectArn, {
+      purpose: 'CodeBuild StartBuild',
+    });
     if (!decision.allowed) return error('AccessDeniedException', decision.message);
     if (!project) return error('ResourceNotFoundException', `Project cannot be found: ${projectArn}`);
     const refuse = (message: string, type = 'InvalidInputException') => {
@@ -168,7 +208,15 @@ export class CodeBuildService {
       return error(type, message);
     };
 
-    const emulated = new Set(['projectName', 'imageOverride', 'environmentTypeOverride', 'computeTypeOverride', 'timeoutInMinutesOverride', 'environmentVariablesOverride', 'idempotencyToken']);
+    const emulated = new Set([
+      'projectName',
+      'imageOverride',
+      'environmentTypeOverride',
+      'computeTypeOverride',
+      'timeoutInMinutesOverride',
+      'environmentVariablesOverride',
+      'idempotencyToken',
+    ]);
     const unknown = Object.keys(input).filter((key) => !emulated.has(key) && input[key] !== undefined);
     if (unknown.length > 0) return refuse(`the deployed-artifact test does not emulate ${unknown.join(', ')}`, 'NotEmulated');
     const image = String(input.imageOverride ?? project.image);
@@ -176,20 +224,31 @@ export class CodeBuildService {
       return refuse(`the image ${image} is not one the template approves (${[...this.offeredImages].join(', ')})`);
     }
     const environmentType = String(input.environmentTypeOverride ?? project.environmentType);
-    if (!['LINUX_CONTAINER', 'ARM_CONTAINER', 'LINUX_GPU_CONTAINER'].includes(environmentType)) return refuse(`Invalid environment type: ${environmentType}`);
-    if (/aarch64|arm/.test(image) !== (environmentType === 'ARM_CONTAINER')) return refuse(`The image ${image} cannot run in an environment of type ${environmentType}`);
+    if (!['LINUX_CONTAINER', 'ARM_CONTAINER', 'LINUX_GPU_CONTAINER'].includes(environmentType))
+      return refuse(`Invalid environment type: ${environmentType}`);
+    if (/aarch64|arm/.test(image) !== (environmentType === 'ARM_CONTAINER'))
+      return refuse(`The image ${image} cannot run in an environment of type ${environmentType}`);
     const computeType = String(input.computeTypeOverride ?? project.computeType);
-    const timeoutInMinutes = input.timeoutInMinutesOverride === undefined ? project.timeoutInMinutes : Number(input.timeoutInMinutesOverride);
-    if (!Number.isInteger(timeoutInMinutes) || timeoutInMinutes < 5 || timeoutInMinutes > 2160) return refuse(`1 validation error detected: Value '${timeoutInMinutes}' at 'timeoutInMinutesOverride' failed to satisfy constraint: Member must have value between 5 and 2160`);
+    const timeoutInMinutes =
+      input.timeoutInMinutesOverride === undefined ? project.timeoutInMinutes : Number(input.timeoutInMinutesOverride);
+    if (!Number.isInteger(timeoutInMinutes) || timeoutInMinutes < 5 || timeoutInMinutes > 2160)
+      return refuse(
+        `1 validation error detected: Value '${timeoutInMinutes}' at 'timeoutInMinutesOverride' failed to satisfy constraint: Member must have value between 5 and 2160`,
+      );
     const overrides = (input.environmentVariablesOverride ?? []) as { name?: string; value?: string; type?: string }[];
     for (const variable of overrides) {
       if (!variable.name || variable.value === undefined) return refuse('Environment variables need a name and a value');
-      if (variable.name.startsWith('CODEBUILD_')) return refuse(`Invalid environment variable name: ${variable.name} (names starting with CODEBUILD_ are reserved)`);
-      if ((variable.type ?? 'PLAINTEXT') !== 'PLAINTEXT') return refuse(`the deployed-artifact test does not emulate ${variable.type} environment variables`, 'NotEmulated');
+      if (variable.name.startsWith('CODEBUILD_'))
+        return refuse(`Invalid environment variable name: ${variable.name} (names starting with CODEBUILD_ are reserved)`);
+      if ((variable.type ?? 'PLAINTEXT') !== 'PLAINTEXT')
+        return refuse(`the deployed-artifact test does not emulate ${variable.type} environment variables`, 'NotEmulated');
     }
     const active = [...this.builds.values()].filter((build) => build.project === project && build.status === 'IN_PROGRESS').length;
     if (project.concurrentBuildLimit !== undefined && active >= project.concurrentBuildLimit) {
-      return refuse(`Cannot have more than ${project.concurrentBuildLimit} active builds for the project ${project.name}`, 'AccountLimitExceededException');
+      return refuse(
+        `Cannot have more than ${project.concurrentBuildLimit} active builds for the project ${project.name}`,
+        'AccountLimitExceededException',
+      );
     }
 
     const uuid = randomUUID();
@@ -200,7 +259,8 @@ export class CodeBuildService {
     const now = Date.now();
     const byName = new Map<string, { name: string; value: string; type: string }>();
     for (const variable of project.environmentVariables) byName.set(variable.name, variable);
-    for (const variable of overrides) byName.set(variable.name!, { name: variable.name!, value: String(variable.value), type: 'PLAINTEXT' });
+    for (const variable of overrides)
+      byName.set(variable.name!, { name: variable.name!, value: String(variable.value), type: 'PLAINTEXT' });
     const build: Build = {
       id: `${project.name}:${uuid}`,
       arn: `arn:aws:codebuild:${REGION}:${ACCOUNT}:build/${project.name}:${uuid}`,
@@ -223,7 +283,9 @@ export class CodeBuildService {
     this.builds.set(build.id, build);
     build.timer = setTimeout(() => this.end(build, 'TIMED_OUT'), timeoutInMinutes * 60_000);
     build.timer.unref();
-    void this.run(build).catch((failure: Error) => this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: `The emulator failed: ${failure.stack}` }));
+    void this.run(build).catch((failure: Error) =>
+      this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: `The emulator failed: ${failure.stack}` }),
+    );
     return json(200, { build: this.describe(build) });
   }
 
@@ -236,7 +298,9 @@ export class CodeBuildService {
       const build = this.builds.get(id) ?? [...this.builds.values()].find((candidate) => candidate.arn === id);
       const projectName = id.replace(/^arn:aws:codebuild:[^:]+:\d{12}:build\//, '').split(':')[0]!;
       const projectArn = build?.project.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${projectName}`;
-      const decision = await this.options.evaluator.authorize(principal, 'codebuild:BatchGetBuilds', projectArn, { purpose: 'CodeBuild BatchGetBuilds' });
+      const decision = await this.options.evaluator.authorize(principal, 'codebuild:BatchGetBuilds', projectArn, {
+        purpose: 'CodeBuild BatchGetBuilds',
+      });
       if (!decision.allowed) return error('AccessDeniedException', decision.message);
       if (build) builds.push(this.describe(build));
       else buildsNotFound.push(id);
@@ -248,7 +312,9 @@ export class CodeBuildService {
     const id = String(input.id ?? '');
     const build = this.builds.get(id) ?? [...this.builds.values()].find((candidate) => candidate.arn === id);
     const projectArn = build?.project.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${id.split(':')[0]}`;
-    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StopBuild', projectArn, { purpose: 'CodeBuild StopBuild' });
+    const decision = await this.options.evaluator.authorize(principal, 'codebuild:StopBuild', projectArn, {
+      purpose: 'CodeBuild StopBuild',
+    });
     if (!decision.allowed) return error('AccessDeniedException', decision.message);
     if (!build) return error('ResourceNotFoundException', `Build ${id} does not exist`);
     if (build.status === 'IN_PROGRESS') {
@@ -277,7 +343,9 @@ export class CodeBuildService {
         phaseType: phase.phaseType,
         ...(phase.phaseStatus ? { phaseStatus: phase.phaseStatus } : {}),
         startTime: seconds(phase.startTime),
-        ...(phase.endTime !== undefined ? { endTime: seconds(phase.endTime), durationInSeconds: Math.round((phase.endTime - phase.startTime) / 1000) } : {}),
+        ...(phase.endTime !== undefined
+          ? { endTime: seconds(phase.endTime), durationInSeconds: Math.round((phase.endTime - phase.startTime) / 1000) }
+          : {}),
         ...(phase.contexts ? { contexts: phase.contexts } : {}),
       })),
       source: { type: project.sourceType, ...(project.buildSpec ? { buildspec: project.buildSpec } : {}) },
@@ -291,10 +359,18 @@ export class CodeBuildService {
         imagePullCredentialsType: 'CODEBUILD',
       },
       serviceRole: project.serviceRole.arn,
-      logs: project.logGroupName ? { groupName: project.logGroupName, streamName: build.uuid, cloudWatchLogs: { status: 'ENABLED', groupName: project.logGroupName } } : {},
+      logs: project.logGroupName
+        ? {
+            groupName: project.logGroupName,
+            streamName: build.uuid,
+            cloudWatchLogs: { status: 'ENABLED', groupName: project.logGroupName },
+          }
+        : {},
       timeoutInMinutes: build.timeoutInMinutes,
       queuedTimeoutInMinutes: project.queuedTimeoutInMinutes,
-      ...(project.vpc ? { vpcConfig: { vpcId: project.vpc.vpcId, subnets: project.vpc.subnets, securityGroupIds: project.vpc.securityGroups } } : {}),
+      ...(project.vpc
+        ? { vpcConfig: { vpcId: project.vpc.vpcId, subnets: project.vpc.subnets, securityGroupIds: project.vpc.securityGroups } }
+        : {}),
     };
   }
 
@@ -335,7 +411,10 @@ export class CodeBuildService {
   /** The end of an ending build, as its last phase shows it. */
   private ended(build: Build): void {
     if (build.ending === 'TIMED_OUT') {
-      this.complete(build, 'TIMED_OUT', { statusCode: 'BUILD_TIMED_OUT', message: `Build has timed out. Build timeout: ${build.timeoutInMinutes} minutes` });
+      this.complete(build, 'TIMED_OUT', {
+        statusCode: 'BUILD_TIMED_OUT',
+        message: `Build has timed out. Build timeout: ${build.timeoutInMinutes} minutes`,
+      });
     } else {
       this.complete(build, 'STOPPED', { statusCode: 'BUILD_STOPPED', message: 'Build was stopped' });
     }
@@ -391,20 +470,33 @@ export class CodeBuildService {
       purpose: `CodeBuild assuming the service role of ${project.logicalId}`,
     });
     if (!assumed.allowed) {
-      return this.complete(build, 'FAILED', { statusCode: 'ACCESS_DENIED', message: `CodeBuild is not authorized to perform: sts:AssumeRole on ${role.arn}` });
+      return this.complete(build, 'FAILED', {
+        statusCode: 'ACCESS_DENIED',
+        message: `CodeBuild is not authorized to perform: sts:AssumeRole on ${role.arn}`,
+      });
     }
     const session: Principal = { label: `${project.logicalId} (service role)`, arn: sessionArn(role, `AWSCodeBuild-${build.uuid}`), role };
     const denied: string[] = [];
     if (project.vpc) {
       for (const action of VPC_ACTIONS) {
-        const decision = await evaluator.authorize(session, action, '*', { purpose: `CodeBuild attaching ${build.id} to ${project.vpc.vpcId}` });
+        const decision = await evaluator.authorize(session, action, '*', {
+          purpose: `CodeBuild attaching ${build.id} to ${project.vpc.vpcId}`,
+        });
         if (!decision.allowed) denied.push(decision.message);
       }
       for (const subnet of project.vpc.subnets) {
-        const decision = await evaluator.authorize(session, 'ec2:CreateNetworkInterfacePermission', `arn:aws:ec2:${REGION}:${ACCOUNT}:network-interface/eni-${randomBytes(8).toString('hex').slice(0, 17)}`, {
-          context: { 'ec2:Subnet': `arn:aws:ec2:${REGION}:${ACCOUNT}:subnet/${subnet}`, 'ec2:AuthorizedService': 'codebuild.amazonaws.com' },
-          purpose: `CodeBuild attaching ${build.id} to subnet ${subnet}`,
-        });
+        const decision = await evaluator.authorize(
+          session,
+          'ec2:CreateNetworkInterfacePermission',
+          `arn:aws:ec2:${REGION}:${ACCOUNT}:network-interface/eni-${randomBytes(8).toString('hex').slice(0, 17)}`,
+          {
+            context: {
+              'ec2:Subnet': `arn:aws:ec2:${REGION}:${ACCOUNT}:subnet/${subnet}`,
+              'ec2:AuthorizedService': 'codebuild.amazonaws.com',
+            },
+            purpose: `CodeBuild attaching ${build.id} to subnet ${subnet}`,
+          },
+        );
         if (!decision.allowed) denied.push(decision.message);
       }
     }
@@ -419,7 +511,10 @@ export class CodeBuildService {
     if (denied.length > 0) return this.complete(build, 'FAILED', { statusCode: 'ACCESS_DENIED', message: denied.join('; ') });
     if (!/^aws\/codebuild\//.test(build.image)) {
       // Isolated subnets reach no registry: only CodeBuild's curated images (pulled by CodeBuild itself) start.
-      return this.complete(build, 'FAILED', { statusCode: 'CLIENT_ERROR', message: `Failed to pull the image ${build.image}: the build's VPC has no route to a registry` });
+      return this.complete(build, 'FAILED', {
+        statusCode: 'CLIENT_ERROR',
+        message: `Failed to pull the image ${build.image}: the build's VPC has no route to a registry`,
+      });
     }
 
     let spec: BuildSpec;
@@ -430,7 +525,10 @@ export class CodeBuildService {
     }
     if (build.ending) return this.ended(build);
     if (process.getuid?.() !== 0) {
-      return this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: 'The emulated build container needs root (as CI runs the tests)' });
+      return this.complete(build, 'FAULT', {
+        statusCode: 'CLIENT_ERROR',
+        message: 'The emulated build container needs root (as CI runs the tests)',
+      });
     }
     await this.container(build, spec);
   }
@@ -454,21 +552,46 @@ export class CodeBuildService {
       const environment = this.buildEnvironment(build, spec, sourceDirectory, hostNode === undefined);
       const projectTop = projectFolderToHide();
       const args = [
-        '--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--ipc', '--uts',
+        '--mount',
+        '--propagation',
+        'private',
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--ipc',
+        '--uts',
         ...(project.vpc ? ['--net'] : []),
-        '--', '/bin/sh', '-c', CONTAINER_SETUP, 'codebuild-container',
-        root, network, socket ?? '', String(this.options.endpointPort), FORWARDER, process.execPath,
-        script, sourceDirectory, project.privileged ? 'privileged' : UNPRIVILEGED_CAPABILITIES.map((capability) => `+${capability}`).join(','),
-        project.vpc ? 'vpc' : 'host', hostNode ? '' : dirname(process.execPath), spec.env?.shell === 'bash' ? '/bin/bash' : '/bin/sh',
+        '--',
+        '/bin/sh',
+        '-c',
+        CONTAINER_SETUP,
+        'codebuild-container',
+        root,
+        network,
+        socket ?? '',
+        String(this.options.endpointPort),
+        FORWARDER,
+        process.execPath,
+        script,
+        sourceDirectory,
+        project.privileged ? 'privileged' : UNPRIVILEGED_CAPABILITIES.map((capability) => `+${capability}`).join(','),
+        project.vpc ? 'vpc' : 'host',
+        hostNode ? '' : dirname(process.execPath),
+        spec.env?.shell === 'bash' ? '/bin/bash' : '/bin/sh',
         [projectTop, os.tmpdir()].filter((folderToHide) => folderToHide !== '/tmp').join(':'),
       ];
       this.enter(build, 'DOWNLOAD_SOURCE');
       // setpriv --pdeathsig: the container dies with the test's process, whatever ends it.
-      const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'unshare', ...args], { env: environment, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+      const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'unshare', ...args], {
+        env: environment,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
       build.process = child;
       if (build.ending) process.kill(-child.pid!, 'SIGKILL');
       const log = (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') build.log.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.trim() !== '') build.log.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
         if (build.log.length > LOG_LINES_KEPT) build.log.splice(0, build.log.length - LOG_LINES_KEPT);
       };
       child.stdout!.on('data', log);
@@ -483,7 +606,8 @@ export class CodeBuildService {
           const [kind, phase, index, status] = line.split(' ');
           if (kind === 'PHASE' && PHASES.includes(phase as PhaseType)) this.enter(build, phase as PhaseType);
           else if (kind === 'COMMAND') build.command = { phase: phase!, index: Number(index) };
-          else if (kind === 'FAILED') this.failPhase(build, 'COMMAND_EXECUTION_ERROR', commandError(spec, phase!, Number(index), Number(status)));
+          else if (kind === 'FAILED')
+            this.failPhase(build, 'COMMAND_EXECUTION_ERROR', commandError(spec, phase!, Number(index), Number(status)));
           else if (kind === 'END') ended = Number(phase);
         }
       });
@@ -504,9 +628,10 @@ export class CodeBuildService {
         // The shell ended before its last phase: a command ended it (set -e, exit) or the set-up failed.
         const command = build.command;
         const current = build.phases.at(-1)!.phaseType;
-        const message = command && PHASES.includes(current) && ['INSTALL', 'PRE_BUILD', 'BUILD', 'POST_BUILD'].includes(current)
-          ? commandError(spec, command.phase, command.index, code ?? -1)
-          : `The build container ended (${signal ? `signal ${signal}` : `exit status ${code}`}) in ${current}`;
+        const message =
+          command && PHASES.includes(current) && ['INSTALL', 'PRE_BUILD', 'BUILD', 'POST_BUILD'].includes(current)
+            ? commandError(spec, command.phase, command.index, code ?? -1)
+            : `The build container ended (${signal ? `signal ${signal}` : `exit status ${code}`}) in ${current}`;
         this.complete(build, 'FAILED', { statusCode: 'COMMAND_EXECUTION_ERROR', message });
       }
     } finally {
@@ -553,7 +678,8 @@ function parseBuildSpec(text: string | undefined): BuildSpec {
   for (const key of Object.keys(spec.env ?? {})) if (!['shell', 'variables'].includes(key)) notEmulated.push(`env.${key}`);
   for (const [name, phase] of Object.entries(spec.phases ?? {})) {
     if (!(SCRIPT_PHASES as readonly string[]).includes(name)) notEmulated.push(`phases.${name}`);
-    for (const key of Object.keys(phase)) if (!['commands', 'finally', 'on-failure'].includes(key)) notEmulated.push(`phases.${name}.${key}`);
+    for (const key of Object.keys(phase))
+      if (!['commands', 'finally', 'on-failure'].includes(key)) notEmulated.push(`phases.${name}.${key}`);
   }
   if (spec.env?.shell && !['bash', '/bin/sh', 'sh'].includes(spec.env.shell)) notEmulated.push(`env.shell ${spec.env.shell}`);
   if (notEmulated.length > 0) throw new Error(`The deployed-artifact test does not emulate buildspec ${notEmulated.join(', ')}`);

@@ -133,7 +133,11 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
     await chmod(workDirectory, 0o755);
     const deployment = loadDeployment(outdir, stackName, { queueUrlBase: endpoint.url });
 
-    const dynamodb = new DynamoDBClient({ endpoint: options.dynamodbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const dynamodb = new DynamoDBClient({
+      endpoint: options.dynamodbEndpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     try {
       await Promise.all(deployment.tables.map((table) => dynamodb.send(new CreateTableCommand(table.createTableInput as never))));
     } finally {
@@ -180,7 +184,10 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
 
     const operator = endpoint.issueCredentials({ label: 'operator', arn: `arn:aws:iam::${ACCOUNT}:user/operator`, administrator: true });
     const adminEnvironment = Object.fromEntries(
-      (deployment.outputs.AdminEnvironment ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      (deployment.outputs.AdminEnvironment ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
     );
     let reported = 0;
     let reportedDenials = 0;
@@ -228,12 +235,19 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
         });
         const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
         if (!target) throw new Error(`Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is not a function of the template`);
-        const invoker = { label: schedule.logicalId, arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)), role: schedule.role };
+        const invoker = {
+          label: schedule.logicalId,
+          arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)),
+          role: schedule.role,
+        };
         const allowed = await evaluator.authorize(invoker, 'lambda:InvokeFunction', schedule.targetArn, {
           resourcePolicy: deployment.functionPolicies.get(target.arn),
           purpose: `the schedule ${schedule.logicalId} invoking its target`,
         });
-        if (!assumed.allowed || !allowed.allowed) throw new Error(`Schedule ${schedule.logicalId} could not invoke ${target.logicalId}:\n${[assumed.message, allowed.message].filter(Boolean).join('\n')}`);
+        if (!assumed.allowed || !allowed.allowed)
+          throw new Error(
+            `Schedule ${schedule.logicalId} could not invoke ${target.logicalId}:\n${[assumed.message, allowed.message].filter(Boolean).join('\n')}`,
+          );
         return lambda.invoke(target, schedule.input ?? '{}', `schedule ${schedule.logicalId}`);
       },
       newProblems() {
@@ -241,10 +255,13 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
         if (!reportedDeployment) problems.push(...deployment.deploymentProblems.map((problem) => `Deployment: ${problem}`));
         reportedDeployment = true;
         for (const denial of evaluator.denials.slice(reportedDenials)) {
-          problems.push(`AccessDenied: ${denial.principal} may not ${denial.action} on ${denial.resource} (${denial.context})\n    ${denial.message}`);
+          problems.push(
+            `AccessDenied: ${denial.principal} may not ${denial.action} on ${denial.resource} (${denial.context})\n    ${denial.message}`,
+          );
         }
         reportedDenials = evaluator.denials.length;
-        for (const call of endpoint.unemulated.slice(reportedUnemulated)) problems.push(`Not emulated: ${call.principal} called ${call.service} ${call.operation}`);
+        for (const call of endpoint.unemulated.slice(reportedUnemulated))
+          problems.push(`Not emulated: ${call.principal} called ${call.service} ${call.operation}`);
         reportedUnemulated = endpoint.unemulated.length;
         for (const failure of lambda.failures.slice(reported)) {
           problems.push(`Function failed: ${failure.function} (${failure.purpose}): ${failure.error}\n${indent(failure.logTail)}`);
@@ -252,17 +269,24 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
         reported = lambda.failures.length;
         for (const failure of queues.batchFailures.slice(reportedBatchFailures)) {
           const fn = deployment.functions.find((candidate) => candidate.logicalId === failure.function);
-          problems.push(`Batch item failed: ${failure.function} message ${failure.messageId} (receive ${failure.receiveCount}): ${failure.reason}\n${indent(fn ? lambda.logTail(fn, 4) : '')}`);
+          problems.push(
+            `Batch item failed: ${failure.function} message ${failure.messageId} (receive ${failure.receiveCount}): ${failure.reason}\n${indent(fn ? lambda.logTail(fn, 4) : '')}`,
+          );
         }
         reportedBatchFailures = queues.batchFailures.length;
-        for (const letter of queues.deadLettered.slice(reportedDeadLetters)) problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
+        for (const letter of queues.deadLettered.slice(reportedDeadLetters))
+          problems.push(`Dead-lettered into ${letter.queue}: ${letter.body}`);
         reportedDeadLetters = queues.deadLettered.length;
-        for (const logged of lambda.errorLines.slice(reportedErrorLines)) problems.push(`Logged an error: ${logged.function}: ${logged.line}`);
+        for (const logged of lambda.errorLines.slice(reportedErrorLines))
+          problems.push(`Logged an error: ${logged.function}: ${logged.line}`);
         reportedErrorLines = lambda.errorLines.length;
-        for (const refusal of s3.refusals.slice(reportedRefusals)) problems.push(`S3 refused ${refusal.request} by ${refusal.principal}: ${refusal.code}: ${refusal.message}`);
+        for (const refusal of s3.refusals.slice(reportedRefusals))
+          problems.push(`S3 refused ${refusal.request} by ${refusal.principal}: ${refusal.code}: ${refusal.message}`);
         reportedRefusals = s3.refusals.length;
         for (const problem of codebuild.problems.slice(reportedBuildProblems)) {
-          problems.push(`CodeBuild ${problem.project}${problem.build ? ` build ${problem.build}` : ''}: ${problem.message}${problem.logTail ? `\n${indent(problem.logTail)}` : ''}`);
+          problems.push(
+            `CodeBuild ${problem.project}${problem.build ? ` build ${problem.build}` : ''}: ${problem.message}${problem.logTail ? `\n${indent(problem.logTail)}` : ''}`,
+          );
         }
         reportedBuildProblems = codebuild.problems.length;
         return problems;
@@ -278,4 +302,8 @@ async function removeFolder(folder: string): Promise<void> {
   await rm(folder, { recursive: true, force: true });
 }
 
-const indent = (text: string) => text.split('\n').map((line) => `      ${line}`).join('\n');
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `      ${line}`)
+    .join('\n');

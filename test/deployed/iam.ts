@@ -38,7 +38,10 @@ export const sessionArn = (role: IamRole, sessionName: string) => `arn:aws:sts::
 /** Several resource-policy documents (a queue may have more than one QueuePolicy) as one. */
 export function mergePolicies(documents: readonly PolicyDocument[]): PolicyDocument | undefined {
   if (documents.length === 0) return undefined;
-  return { Version: '2012-10-17', Statement: documents.flatMap((document) => (Array.isArray(document.Statement) ? document.Statement : [document.Statement])) };
+  return {
+    Version: '2012-10-17',
+    Statement: documents.flatMap((document) => (Array.isArray(document.Statement) ? document.Statement : [document.Statement])),
+  };
 }
 
 /**
@@ -50,16 +53,30 @@ export class PolicyEvaluator {
   readonly denials: Denial[] = [];
   private readonly cache = new Map<string, Promise<{ allowed: boolean; message: string }>>();
 
-  async authorize(principal: Principal, action: string, resource: string, options: AuthorizeOptions): Promise<{ allowed: boolean; message: string }> {
+  async authorize(
+    principal: Principal,
+    action: string,
+    resource: string,
+    options: AuthorizeOptions,
+  ): Promise<{ allowed: boolean; message: string }> {
     if (principal.administrator) return { allowed: true, message: '' };
-    const key = JSON.stringify([principal.arn, this.versionOf(principal.role?.policies), action, resource, options.resourcePolicy ?? null, options.vpcEndpointPolicies ?? null, options.context ?? {}]);
+    const key = JSON.stringify([
+      principal.arn,
+      this.versionOf(principal.role?.policies),
+      action,
+      resource,
+      options.resourcePolicy ?? null,
+      options.vpcEndpointPolicies ?? null,
+      options.context ?? {},
+    ]);
     let decision = this.cache.get(key);
     if (!decision) {
       decision = this.evaluate(principal, action, resource, options);
       this.cache.set(key, decision);
     }
     const result = await decision;
-    if (!result.allowed) this.denials.push({ principal: principal.label, action, resource, message: result.message, context: options.purpose });
+    if (!result.allowed)
+      this.denials.push({ principal: principal.label, action, resource, message: result.message, context: options.purpose });
     return result;
   }
 
@@ -77,7 +94,12 @@ export class PolicyEvaluator {
     return version;
   }
 
-  private async evaluate(principal: Principal, action: string, resource: string, options: AuthorizeOptions): Promise<{ allowed: boolean; message: string }> {
+  private async evaluate(
+    principal: Principal,
+    action: string,
+    resource: string,
+    options: AuthorizeOptions,
+  ): Promise<{ allowed: boolean; message: string }> {
     const simulation: Simulation = {
       request: {
         principal: principal.arn,
@@ -86,7 +108,9 @@ export class PolicyEvaluator {
         contextVariables: {
           // The SDK talks to AWS over TLS; the emulated endpoint is plain HTTP on loopback.
           'aws:SecureTransport': 'true',
-          ...(principal.role ? { 'aws:PrincipalArn': principal.role.arn, 'aws:PrincipalAccount': ACCOUNT, 'aws:PrincipalType': 'AssumedRole' } : {}),
+          ...(principal.role
+            ? { 'aws:PrincipalArn': principal.role.arn, 'aws:PrincipalAccount': ACCOUNT, 'aws:PrincipalType': 'AssumedRole' }
+            : {}),
           ...options.context,
         },
       },
@@ -94,12 +118,19 @@ export class PolicyEvaluator {
       serviceControlPolicies: [],
       resourceControlPolicies: [],
       ...(options.resourcePolicy ? { resourcePolicy: options.resourcePolicy } : {}),
-      ...(options.vpcEndpointPolicies?.length ? { vpcEndpointPolicies: options.vpcEndpointPolicies.map((endpoint) => ({ name: endpoint.name, policy: endpoint.policy })) } : {}),
-      ...(principal.role?.permissionsBoundary ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.role.permissionsBoundary }] } : {}),
+      ...(options.vpcEndpointPolicies?.length
+        ? { vpcEndpointPolicies: options.vpcEndpointPolicies.map((endpoint) => ({ name: endpoint.name, policy: endpoint.policy })) }
+        : {}),
+      ...(principal.role?.permissionsBoundary
+        ? { permissionBoundaryPolicies: [{ name: 'boundary', policy: principal.role.permissionsBoundary }] }
+        : {}),
     };
     const outcome = await runSimulation(simulation, {});
     if (outcome.resultType === 'error') {
-      return { allowed: false, message: `The policy evaluator refused the request ${action} on ${resource}: ${JSON.stringify(outcome.errors)}` };
+      return {
+        allowed: false,
+        message: `The policy evaluator refused the request ${action} on ${resource}: ${JSON.stringify(outcome.errors)}`,
+      };
     }
     if (outcome.overallResult === 'Allowed') return { allowed: true, message: '' };
     const analysis = outcome.resultType === 'single' ? outcome.result.analysis : outcome.results[0]?.analysis;
@@ -127,6 +158,9 @@ export class PolicyEvaluator {
             : principal.role
               ? `because no identity-based policy allows the ${action} action`
               : `because no resource-based policy allows the ${action} action`;
-    return { allowed: false, message: `User: ${principal.arn} is not authorized to perform: ${action} on resource: ${resource} ${because}` };
+    return {
+      allowed: false,
+      message: `User: ${principal.arn} is not authorized to perform: ${action} on resource: ${resource} ${because}`,
+    };
   }
 }

@@ -105,7 +105,10 @@ export class LambdaService {
 
   /** The last lines the function's environments wrote (stdout and stderr), for failure messages. */
   logTail(fn: LambdaFunction, lines = 10, width = 700): string {
-    return (this.logs.get(fn.logicalId) ?? []).slice(-lines).map((line) => (line.length > width ? `${line.slice(0, width)}…` : line)).join('\n');
+    return (this.logs.get(fn.logicalId) ?? [])
+      .slice(-lines)
+      .map((line) => (line.length > width ? `${line.slice(0, width)}…` : line))
+      .join('\n');
   }
 
   /** The functions invoked so far, by logical id. */
@@ -113,7 +116,9 @@ export class LambdaService {
 
   /** The processes of the live execution environments (for checks of whom they run as). */
   processes(): { fn: string; pid: number }[] {
-    return [...this.environments.values()].flat().filter((environment) => !environment.dead && environment.process.pid !== undefined)
+    return [...this.environments.values()]
+      .flat()
+      .filter((environment) => !environment.dead && environment.process.pid !== undefined)
       .map((environment) => ({ fn: environment.fn.logicalId, pid: environment.process.pid! }));
   }
 
@@ -123,7 +128,16 @@ export class LambdaService {
     this.invoked.add(fn.logicalId);
     const requestId = randomUUID();
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-      return Promise.resolve(this.failed(fn, purpose, requestId, Date.now(), 'RequestTooLargeException', `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes for the InvokeFunction operation`));
+      return Promise.resolve(
+        this.failed(
+          fn,
+          purpose,
+          requestId,
+          Date.now(),
+          'RequestTooLargeException',
+          `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes for the InvokeFunction operation`,
+        ),
+      );
     }
     return new Promise<InvocationResult>((resolve) => {
       const invocation: Invocation = { requestId, payload, purpose, started: Date.now(), resolve, delivered: false };
@@ -206,14 +220,18 @@ export class LambdaService {
     // Lambda writes the function's logs with its execution role: without the grant they are lost.
     const logStreamArn = `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${fn.logGroupName}:log-stream:${logStream}`;
     for (const action of ['logs:CreateLogStream', 'logs:PutLogEvents']) {
-      await this.options.evaluator.authorize(this.principalOf(fn), action, logStreamArn, { purpose: `Lambda writing the logs of ${fn.logicalId}` });
+      await this.options.evaluator.authorize(this.principalOf(fn), action, logStreamArn, {
+        purpose: `Lambda writing the logs of ${fn.logicalId}`,
+      });
     }
 
     const server = createServer((request, response) => this.runtimeApi(environment, request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const credentials = this.credentialsOf(fn);
-    const endpoints = Object.fromEntries(SERVICE_ENDPOINT_VARIABLES.map((service) => [`AWS_ENDPOINT_URL_${service}`, this.options.awsEndpointUrl]));
+    const endpoints = Object.fromEntries(
+      SERVICE_ENDPOINT_VARIABLES.map((service) => [`AWS_ENDPOINT_URL_${service}`, this.options.awsEndpointUrl]),
+    );
     const env: Record<string, string> = {
       ...fn.environment,
       ...endpoints,
@@ -257,7 +275,8 @@ export class LambdaService {
         if (line.trim() === '') continue;
         lines.push(`[${fn.logicalId}#${id} ${stream}] ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}`);
         // A failed invocation is reported as such; anything else logged as an error is reported too.
-        if (isErrorLine(line) && !line.includes('\tInvoke Error \t')) this.errorLines.push({ function: fn.logicalId, line: line.slice(0, 1500) });
+        if (isErrorLine(line) && !line.includes('\tInvoke Error \t'))
+          this.errorLines.push({ function: fn.logicalId, line: line.slice(0, 1500) });
       }
       this.logs.set(fn.logicalId, lines.slice(-LOG_LINES_KEPT));
     };
@@ -267,7 +286,12 @@ export class LambdaService {
       log('err')(Buffer.from(`The runtime could not be started: ${error.message}`));
       environment.dead = true;
       const invocation = environment.current;
-      if (invocation) this.finish(environment, invocation, this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.Unavailable', error.message));
+      if (invocation)
+        this.finish(
+          environment,
+          invocation,
+          this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.Unavailable', error.message),
+        );
     });
     child.on('exit', (code, signal) => {
       environment.dead = true;
@@ -275,9 +299,23 @@ export class LambdaService {
       server.closeAllConnections();
       const invocation = environment.current;
       if (invocation && !this.stopped) {
-        this.finish(environment, invocation, this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.ExitError', `RequestId: ${invocation.requestId} Error: Runtime exited with ${signal ? `signal: ${signal}` : `error: exit status ${code}`}`));
+        this.finish(
+          environment,
+          invocation,
+          this.failed(
+            fn,
+            invocation.purpose,
+            invocation.requestId,
+            invocation.started,
+            'Runtime.ExitError',
+            `RequestId: ${invocation.requestId} Error: Runtime exited with ${signal ? `signal: ${signal}` : `error: exit status ${code}`}`,
+          ),
+        );
       }
-      this.environments.set(fn.logicalId, (this.environments.get(fn.logicalId) ?? []).filter((candidate) => candidate !== environment));
+      this.environments.set(
+        fn.logicalId,
+        (this.environments.get(fn.logicalId) ?? []).filter((candidate) => candidate !== environment),
+      );
       this.dispatchWaiting(fn);
     });
     this.environments.set(fn.logicalId, [...(this.environments.get(fn.logicalId) ?? []), environment]);
@@ -291,7 +329,11 @@ export class LambdaService {
     invocation.timer = setTimeout(() => {
       const seconds = environment.fn.timeoutSeconds;
       const message = `${new Date().toISOString()} ${invocation.requestId} Task timed out after ${seconds.toFixed(2)} seconds`;
-      this.finish(environment, invocation, this.failed(environment.fn, invocation.purpose, invocation.requestId, invocation.started, 'Sandbox.Timedout', message));
+      this.finish(
+        environment,
+        invocation,
+        this.failed(environment.fn, invocation.purpose, invocation.requestId, invocation.started, 'Sandbox.Timedout', message),
+      );
       void this.kill(environment);
     }, environment.fn.timeoutSeconds * 1000);
     if (environment.waitingNext) this.deliver(environment);
@@ -335,15 +377,30 @@ export class LambdaService {
       const invocation = queue.shift()!;
       this.startEnvironment(fn).then(
         (started) => this.assign(started, invocation),
-        (error: Error) => invocation.resolve(this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.Unavailable', error.message)),
+        (error: Error) =>
+          invocation.resolve(
+            this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Runtime.Unavailable', error.message),
+          ),
       );
     }
   }
 
   /** Lambda's error document for a failed invocation, recorded as a failure of the function. */
-  private failed(fn: LambdaFunction, purpose: string, requestId: string, started: number, errorType: string, errorMessage: string): InvocationResult {
+  private failed(
+    fn: LambdaFunction,
+    purpose: string,
+    requestId: string,
+    started: number,
+    errorType: string,
+    errorMessage: string,
+  ): InvocationResult {
     this.failures.push({ function: fn.logicalId, purpose, error: `${errorType}: ${errorMessage}`, logTail: this.logTail(fn, 4) });
-    return { requestId, payload: JSON.stringify({ errorType, errorMessage, trace: [] }), functionError: 'Unhandled', durationMs: Date.now() - started };
+    return {
+      requestId,
+      payload: JSON.stringify({ errorType, errorMessage, trace: [] }),
+      functionError: 'Unhandled',
+      durationMs: Date.now() - started,
+    };
   }
 
   private runtimeApi(environment: Environment, request: IncomingMessage, response: ServerResponse): void {
@@ -365,13 +422,35 @@ export class LambdaService {
         if (!invocation || invocation.requestId !== answered[1]) return;
         if (answered[2] === 'response') {
           if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES) {
-            this.finish(environment, invocation, this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, 'Function.ResponseSizeTooLarge', `Response payload size exceeded maximum allowed payload size (${MAX_PAYLOAD_BYTES} bytes).`));
+            this.finish(
+              environment,
+              invocation,
+              this.failed(
+                fn,
+                invocation.purpose,
+                invocation.requestId,
+                invocation.started,
+                'Function.ResponseSizeTooLarge',
+                `Response payload size exceeded maximum allowed payload size (${MAX_PAYLOAD_BYTES} bytes).`,
+              ),
+            );
           } else {
-            this.finish(environment, invocation, { requestId: invocation.requestId, payload: body, durationMs: Date.now() - invocation.started });
+            this.finish(environment, invocation, {
+              requestId: invocation.requestId,
+              payload: body,
+              durationMs: Date.now() - invocation.started,
+            });
           }
         } else {
           const error = safeJson(body) as { errorType?: string; errorMessage?: string } | undefined;
-          const failure = this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, error?.errorType ?? 'Unknown', error?.errorMessage ?? body);
+          const failure = this.failed(
+            fn,
+            invocation.purpose,
+            invocation.requestId,
+            invocation.started,
+            error?.errorType ?? 'Unknown',
+            error?.errorMessage ?? body,
+          );
           this.finish(environment, invocation, { ...failure, payload: body });
         }
         return;
@@ -380,7 +459,14 @@ export class LambdaService {
         response.writeHead(202, { 'content-type': 'application/json' }).end('{"status":"OK"}');
         const error = safeJson(body) as { errorType?: string; errorMessage?: string } | undefined;
         if (invocation) {
-          const failure = this.failed(fn, invocation.purpose, invocation.requestId, invocation.started, error?.errorType ?? 'Runtime.InitError', error?.errorMessage ?? body);
+          const failure = this.failed(
+            fn,
+            invocation.purpose,
+            invocation.requestId,
+            invocation.started,
+            error?.errorType ?? 'Runtime.InitError',
+            error?.errorMessage ?? body,
+          );
           this.finish(environment, invocation, { ...failure, payload: body });
         }
         void this.kill(environment);
@@ -408,7 +494,12 @@ export class LambdaService {
 }
 
 function errorResult(invocation: Invocation, errorType: string, errorMessage: string): InvocationResult {
-  return { requestId: invocation.requestId, payload: JSON.stringify({ errorType, errorMessage, trace: [] }), functionError: 'Unhandled', durationMs: Date.now() - invocation.started };
+  return {
+    requestId: invocation.requestId,
+    payload: JSON.stringify({ errorType, errorMessage, trace: [] }),
+    functionError: 'Unhandled',
+    durationMs: Date.now() - invocation.started,
+  };
 }
 
 function isErrorLine(line: string): boolean {

@@ -155,7 +155,8 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
   if (problem) {
     // Unless a recorded problem (a denial, a crash) explains it: the log of the function that answered.
     const answered = stack!.gateway.calls.at(-1);
-    const fn = problems.length === 0 ? stack!.deployment.functions.find((candidate) => candidate.logicalId === answered?.function) : undefined;
+    const fn =
+      problems.length === 0 ? stack!.deployment.functions.find((candidate) => candidate.logicalId === answered?.function) : undefined;
     fail(step, `${problem}${fn ? `\n${fn.logicalId} log:\n${stack!.lambda.logTail(fn, 8)}` : ''}`);
   }
   for (const found of problems) fail(step, found);
@@ -168,10 +169,16 @@ function signedDeliveries(step: string): { request: ReceivedRequest; payload: { 
     .filter((request) => request.path === HOOK_PATH)
     .flatMap((request) => {
       try {
-        const payload = new Webhook(webhook!.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+        const payload = new Webhook(webhook!.secret).verify(request.body, request.headers as Record<string, string>) as {
+          type: string;
+          data: Record<string, unknown>;
+        };
         return [{ request, payload }];
       } catch (error) {
-        fail(step, `a webhook request that does not verify (${(error as Error).message}): ${JSON.stringify(request.headers)} ${request.body.slice(0, 300)}`);
+        fail(
+          step,
+          `a webhook request that does not verify (${(error as Error).message}): ${JSON.stringify(request.headers)} ${request.body.slice(0, 300)}`,
+        );
         return [];
       }
     });
@@ -181,11 +188,16 @@ function signedDeliveries(step: string): { request: ReceivedRequest; payload: { 
 async function webhookEvent(step: string, type: string, data: Record<string, unknown>, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = signedDeliveries(step).find(({ payload }) => payload.type === type && Object.entries(data).every(([key, value]) => payload.data[key] === value));
+    const found = signedDeliveries(step).find(
+      ({ payload }) => payload.type === type && Object.entries(data).every(([key, value]) => payload.data[key] === value),
+    );
     if (found) return found;
     if (Date.now() > deadline) {
       const delivery = stack!.deployment.functions.find((fn) => fn.name.includes('WebhookDelivery'));
-      fail(step, `no signed ${type} ${JSON.stringify(data)} reached the webhook within ${timeoutMs} ms; it received ${receiver.received.length} request(s)${delivery ? `\n${stack!.lambda.logTail(delivery, 6)}` : ''}`);
+      fail(
+        step,
+        `no signed ${type} ${JSON.stringify(data)} reached the webhook within ${timeoutMs} ms; it received ${receiver.received.length} request(s)${delivery ? `\n${stack!.lambda.logTail(delivery, 6)}` : ''}`,
+      );
       return undefined;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -269,7 +281,20 @@ describe('the deployed artifacts', () => {
       await Promise.all([
         ...byHand.map(([name, persona]) => {
           passwords[name] = `pw-${name}-${Math.random().toString(36).slice(2)}`;
-          return stack!.admin('add-user', name, '--given-name', persona.given, '--family-name', persona.family, '--email', `${name}@example.edu`, '--level', persona.level, '--password', passwords[name]);
+          return stack!.admin(
+            'add-user',
+            name,
+            '--given-name',
+            persona.given,
+            '--family-name',
+            persona.family,
+            '--email',
+            `${name}@example.edu`,
+            '--level',
+            persona.level,
+            '--password',
+            passwords[name],
+          );
         }),
         stack!.admin('add-term', TERM, '--name', 'Fall 2026', '--start', date(-30), '--end', date(90)),
       ]);
@@ -279,7 +304,10 @@ describe('the deployed artifacts', () => {
         const rows = (Object.entries(personas) as [PersonaName, (typeof personas)[PersonaName]][])
           .filter(([, persona]) => persona.group)
           .map(([name, persona]) => [name, persona.given, persona.family, `${name}@example.edu`, persona.section, persona.group].join(','));
-        await writeFile(join(folder, 'class-list.csv'), ['user_id,first_name,last_name,email,registration_section,group', ...rows, ''].join('\n'));
+        await writeFile(
+          join(folder, 'class-list.csv'),
+          ['user_id,first_name,last_name,email,registration_section,group', ...rows, ''].join('\n'),
+        );
         const output = await stack!.admin('enroll', TERM, COURSE, join(folder, 'class-list.csv'));
         expect(output).toContain(`${rows.length} users created`);
         expect(output).toContain('0 rejected');
@@ -302,14 +330,17 @@ describe('the deployed artifacts', () => {
         if (me.json?.data && me.json.data.user_id !== persona) fail(`GET /api/me as ${persona}`, me.text);
       }
       const openapi = await call('GET', '/api/openapi.json', { expect: 'raw' });
-      if (!String(openapi.json?.openapi ?? '').startsWith('3.1')) fail('GET /api/openapi.json', `not an OpenAPI 3.1 document: ${openapi.text.slice(0, 200)}`);
+      if (!String(openapi.json?.openapi ?? '').startsWith('3.1'))
+        fail('GET /api/openapi.json', `not an OpenAPI 3.1 document: ${openapi.text.slice(0, 200)}`);
       // The reference page, and every script and style sheet it loads, from the API itself.
       const page = await call('GET', '/api/docs', { expect: 'raw' });
       const assets = [...page.text.matchAll(/(?:src|href)="docs\/([^"]+)"/g)].map((match) => match[1]!);
-      if (!page.text.includes('<div id="reference">') || assets.length < 2) fail('GET /api/docs', `not the reference page with its assets: ${page.text.slice(0, 500)}`);
+      if (!page.text.includes('<div id="reference">') || assets.length < 2)
+        fail('GET /api/docs', `not the reference page with its assets: ${page.text.slice(0, 500)}`);
       for (const asset of assets) {
         const answer = await call('GET', `/api/docs/${asset}`, { expect: 'raw', headers: { 'Accept-Encoding': 'gzip' } });
-        if (answer.status === 200 && answer.text.length < 1000) fail(`GET /api/docs/${asset}`, `a short asset: ${answer.text.slice(0, 200)}`);
+        if (answer.status === 200 && answer.text.length < 1000)
+          fail(`GET /api/docs/${asset}`, `a short asset: ${answer.text.slice(0, 200)}`);
       }
       await call('GET', '/api/nowhere/at/all', { as: 'student', expect: { fail: 'Endpoint not found.', status: 404 } });
       expectNoFailures();
@@ -318,9 +349,13 @@ describe('the deployed artifacts', () => {
     it('courses: lists, a new term and a course copied from the base course, its users and graders', async () => {
       const mine = await call('GET', '/api/courses', { as: 'student' });
       const listed = (mine.json?.data?.unarchived_courses ?? []) as { semester?: string; title?: string }[];
-      if (mine.json?.data && !JSON.stringify(listed).includes(`"${COURSE}"`)) fail('GET /api/courses as student', `the course is missing: ${mine.text}`);
+      if (mine.json?.data && !JSON.stringify(listed).includes(`"${COURSE}"`))
+        fail('GET /api/courses as student', `the course is missing: ${mine.text}`);
       await call('GET', '/api/courses?user_id=student', { as: 'admin' });
-      await call('POST', '/api/terms', { as: 'admin', json: { term_id: NEW_TERM, term_name: 'Spring Next', start_date: date(100), end_date: date(200) } });
+      await call('POST', '/api/terms', {
+        as: 'admin',
+        json: { term_id: NEW_TERM, term_name: 'Spring Next', start_date: date(100), end_date: date(200) },
+      });
 
       const gradeable = {
         id: GRADEABLE,
@@ -329,35 +364,72 @@ describe('the deployed artifacts', () => {
         syllabus_bucket: 'homework',
         vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
         dates: {
-          ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5),
-          grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9),
+          ta_view_start_date: iso(-2),
+          submission_open_date: iso(-1),
+          submission_due_date: iso(5),
+          team_lock_date: iso(5),
+          grade_start_date: iso(6),
+          grade_due_date: iso(7),
+          grade_released_date: iso(8),
+          grade_inquiry_start_date: iso(8),
+          grade_inquiry_due_date: iso(9),
         },
         autograding: { test_cases: testCases },
       };
       await call('POST', `/api/${TERM}/${COURSE}/upload`, { as: 'prof', json: gradeable });
       await call('POST', `/api/${TERM}/${COURSE}/upload`, {
         as: 'prof',
-        json: { ...gradeable, id: UNAPPROVED, title: 'Homework 0: an image nobody approved', autograding: { image: 'nope', test_cases: testCases.slice(0, 1) } },
+        json: {
+          ...gradeable,
+          id: UNAPPROVED,
+          title: 'Homework 0: an image nobody approved',
+          autograding: { image: 'nope', test_cases: testCases.slice(0, 1) },
+        },
       });
       const component = (title: string, max: number) => ({
-        title, ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: max, upper_clamp: max,
-        text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [],
+        title,
+        ta_comment: '',
+        student_comment: '',
+        lower_clamp: 0,
+        default: 0,
+        max_value: max,
+        upper_clamp: max,
+        text: false,
+        peer_component: false,
+        page: 0,
+        is_itempool_linked: false,
+        itempool: '',
+        marks: [],
       });
       await call('POST', `/api/${TERM}/${COURSE}/upload`, {
         as: 'prof',
         json: {
-          id: QUIZ, title: 'Quiz 1', type: 'Numeric', syllabus_bucket: 'quiz', ta_grading: true,
+          id: QUIZ,
+          title: 'Quiz 1',
+          type: 'Numeric',
+          syllabus_bucket: 'quiz',
+          ta_grading: true,
           dates: { ta_view_start_date: iso(-20), grade_start_date: iso(-9), grade_due_date: iso(-8), grade_released_date: iso(-1) },
           rubric: [component('Q1', 10), component('Q2', 5)],
         },
       });
       await call('POST', '/api/courses', {
         as: 'prof',
-        form: { course_semester: NEW_TERM, course_title: NEW_COURSE, head_instructor: 'prof', base_course_semester: TERM, base_course_title: COURSE, copy_gradeables: 'true' },
+        form: {
+          course_semester: NEW_TERM,
+          course_title: NEW_COURSE,
+          head_instructor: 'prof',
+          base_course_semester: TERM,
+          base_course_title: COURSE,
+          copy_gradeables: 'true',
+        },
       });
 
       const users = await call('GET', `/api/${TERM}/${COURSE}/users`, { as: 'prof' });
-      if (users.json?.data && (users.json.data as unknown[]).length !== Object.values(personas).filter((persona) => persona.group).length + 1) {
+      if (
+        users.json?.data &&
+        (users.json.data as unknown[]).length !== Object.values(personas).filter((persona) => persona.group).length + 1
+      ) {
         fail(`GET /api/${TERM}/${COURSE}/users`, `expected everyone of the class list and the instructor: ${users.text.slice(0, 800)}`);
       }
       // Staff of the base course read the new course of the same access group.
@@ -368,66 +440,92 @@ describe('the deployed artifacts', () => {
       if (downloaded.json?.data && downloaded.json.data.id !== GRADEABLE) fail('download', downloaded.text.slice(0, 500));
       await call('GET', `/api/${NEW_TERM}/${NEW_COURSE}/${GRADEABLE}/download`, { as: 'ta' });
       const listing = await call('GET', `/api/${TERM}/${COURSE}/gradeables`, { as: 'student' });
-      if (listing.json?.data && !listing.json.data[GRADEABLE]) fail('GET gradeables as student', `${GRADEABLE} is not listed: ${listing.text.slice(0, 800)}`);
+      if (listing.json?.data && !listing.json.data[GRADEABLE])
+        fail('GET gradeables as student', `${GRADEABLE} is not listed: ${listing.text.slice(0, 800)}`);
       expectNoFailures();
     }, 90_000);
 
     it('webhooks: the instructor registers a receiver (a loopback host the deployment allows) and lists it without its secret', async () => {
       const registered = await call('POST', `/api/${TERM}/${COURSE}/webhooks`, {
         as: 'prof',
-        json: { url: `${receiver.url}${HOOK_PATH}`, events: ['submission.graded', 'submission.failed', 'summaries.generated'], description: 'the day' },
+        json: {
+          url: `${receiver.url}${HOOK_PATH}`,
+          events: ['submission.graded', 'submission.failed', 'summaries.generated'],
+          description: 'the day',
+        },
       });
       const data = registered.json?.data as { id?: string; secret?: string } | undefined;
       if (data?.id && data.secret?.startsWith('whsec_')) webhook = { id: data.id, secret: data.secret };
       else fail('register a webhook', `no id and secret: ${registered.text.slice(0, 500)}`);
       const listed = await call('GET', `/api/${TERM}/${COURSE}/webhooks`, { as: 'prof' });
-      if (webhook && (!listed.text.includes(webhook.id) || listed.text.includes(webhook.secret))) fail('list webhooks', listed.text.slice(0, 500));
+      if (webhook && (!listed.text.includes(webhook.id) || listed.text.includes(webhook.secret)))
+        fail('list webhooks', listed.text.slice(0, 500));
       expectNoFailures();
     }, 60_000);
 
-    it.skipIf(!CAN_BUILD)(`grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored${NEEDS_ROOT}`, async () => {
-      const submitted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
-        as: 'student',
-        form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
-        headers: { 'Idempotency-Key': `day-${Date.now()}` },
-      });
-      if (submitted.json?.data && !/version 1\b/.test(String(submitted.json.data))) fail('submit as student', submitted.text);
-      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/grade`, {
-        as: 'student2',
-        multipart: { user_id: 'student2', vcs_checkout: 'true', git_repo_id: 'none' },
-      });
-
-      if (failures.length > 0) expectNoFailures(); // nothing was queued: no use waiting for grades
-      // The worker looks at a running build every 5 s.
-      const deadline = Date.now() + 60_000;
-      const mine = await gradedValues('student', '', deadline);
-      if (mine?.autograding_complete) {
-        expect({ total_points: mine.total_points, total_percent: mine.total_percent, messages: mine.test_cases.map((test: { testcase_message: string }) => test.testcase_message) }).toEqual({
-          total_points: 6,
-          total_percent: 1,
-          messages: ['Passed', 'Passed'],
+    it.skipIf(!CAN_BUILD)(
+      `grading: submissions go through the queue and the worker into fresh CodeBuild builds, and are scored${NEEDS_ROOT}`,
+      async () => {
+        const submitted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
+          as: 'student',
+          form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
+          headers: { 'Idempotency-Key': `day-${Date.now()}` },
         });
-      }
-      const theirs = mine ? await gradedValues('ta', '?user_id=student2', deadline) : undefined;
-      if (theirs?.autograding_complete) {
-        // Staff see the hidden test case; student2's program says goodbye.
-        expect({ total_points: theirs.total_points, passed: theirs.test_cases.map((test: { points_received: number }) => test.points_received) }).toEqual({ total_points: 1, passed: [0, 1, 0] });
-      }
-      const staffView = mine ? await gradedValues('prof', '?user_id=student', deadline) : undefined;
-      if (staffView?.autograding_complete) expect(staffView.total_points).toBe(10);
-      const attempts = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/attempts`, { as: 'student' });
-      if (attempts.json?.data && (attempts.json.data as unknown[]).length !== 1) fail('attempts as student', attempts.text.slice(0, 800));
+        if (submitted.json?.data && !/version 1\b/.test(String(submitted.json.data))) fail('submit as student', submitted.text);
+        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/grade`, {
+          as: 'student2',
+          multipart: { user_id: 'student2', vcs_checkout: 'true', git_repo_id: 'none' },
+        });
 
-      // Each graded version reaches the webhook, signed, through the webhook queue and the delivery function.
-      await webhookEvent('submission.graded for student', 'submission.graded', { gradeable_id: GRADEABLE, owner_id: 'student', version: 1, points: 6 });
-      await webhookEvent('submission.graded for student2', 'submission.graded', { gradeable_id: GRADEABLE, owner_id: 'student2', version: 1 });
-      await stack!.queues.idle(mine ? 30_000 : 1_000).catch((error: Error) => fail('grading queue', error.message));
-      collectProblems('grading');
-      expectNoFailures();
-      // One fresh build per job, and the worker removed every job object it put.
-      expect(stack!.codebuild.started, 'CodeBuild builds started').toBe(2);
-      expect(stack!.s3.storedKeys(), 'job objects left in the jobs bucket').toEqual([]);
-    }, 150_000);
+        if (failures.length > 0) expectNoFailures(); // nothing was queued: no use waiting for grades
+        // The worker looks at a running build every 5 s.
+        const deadline = Date.now() + 60_000;
+        const mine = await gradedValues('student', '', deadline);
+        if (mine?.autograding_complete) {
+          expect({
+            total_points: mine.total_points,
+            total_percent: mine.total_percent,
+            messages: mine.test_cases.map((test: { testcase_message: string }) => test.testcase_message),
+          }).toEqual({
+            total_points: 6,
+            total_percent: 1,
+            messages: ['Passed', 'Passed'],
+          });
+        }
+        const theirs = mine ? await gradedValues('ta', '?user_id=student2', deadline) : undefined;
+        if (theirs?.autograding_complete) {
+          // Staff see the hidden test case; student2's program says goodbye.
+          expect({
+            total_points: theirs.total_points,
+            passed: theirs.test_cases.map((test: { points_received: number }) => test.points_received),
+          }).toEqual({ total_points: 1, passed: [0, 1, 0] });
+        }
+        const staffView = mine ? await gradedValues('prof', '?user_id=student', deadline) : undefined;
+        if (staffView?.autograding_complete) expect(staffView.total_points).toBe(10);
+        const attempts = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/attempts`, { as: 'student' });
+        if (attempts.json?.data && (attempts.json.data as unknown[]).length !== 1) fail('attempts as student', attempts.text.slice(0, 800));
+
+        // Each graded version reaches the webhook, signed, through the webhook queue and the delivery function.
+        await webhookEvent('submission.graded for student', 'submission.graded', {
+          gradeable_id: GRADEABLE,
+          owner_id: 'student',
+          version: 1,
+          points: 6,
+        });
+        await webhookEvent('submission.graded for student2', 'submission.graded', {
+          gradeable_id: GRADEABLE,
+          owner_id: 'student2',
+          version: 1,
+        });
+        await stack!.queues.idle(mine ? 30_000 : 1_000).catch((error: Error) => fail('grading queue', error.message));
+        collectProblems('grading');
+        expectNoFailures();
+        // One fresh build per job, and the worker removed every job object it put.
+        expect(stack!.codebuild.started, 'CodeBuild builds started').toBe(2);
+        expect(stack!.s3.storedKeys(), 'job objects left in the jobs bucket').toEqual([]);
+      },
+      150_000,
+    );
 
     it('grading: a gradeable naming an image the deployment does not offer ends failed, naming the offered ones', async () => {
       const builds = stack!.codebuild.started;
@@ -451,9 +549,15 @@ describe('the deployed artifacts', () => {
     }, 60_000);
 
     it('TA grading: a grader scores a quiz, reads it with its audit trail and the gradebook; a student chooses the active version', async () => {
-      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, { as: 'ta', json: { component_id: 0, custom_points: 7 } });
+      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'ta',
+        json: { component_id: 0, custom_points: 7 },
+      });
       // (The mentor, a limited access grader from the class list, grades no section: nothing gives graders sections in a deployment.)
-      const saved = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, { as: 'ta', json: { component_id: 1, custom_points: 4.5 } });
+      const saved = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'ta',
+        json: { component_id: 1, custom_points: 4.5 },
+      });
       if (saved.json?.data && saved.json.data.tagrading_score !== 11.5) fail('save a TA grade', saved.text.slice(0, 500));
       const grade = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, { as: 'prof' });
       const history = (grade.json?.data?.history ?? []) as { grader_id: string; component_id: number }[];
@@ -462,15 +566,23 @@ describe('the deployed artifacts', () => {
       }
       const book = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/gradebook`, { as: 'ta' });
       const rows = (book.json?.data?.students ?? []) as { user_id: string; tagrading_score: number | null }[];
-      if (book.json?.data && rows.find((row) => row.user_id === 'student')?.tagrading_score !== 11.5) fail('gradebook', book.text.slice(0, 800));
+      if (book.json?.data && rows.find((row) => row.user_id === 'student')?.tagrading_score !== 11.5)
+        fail('gradebook', book.text.slice(0, 800));
       await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/gradebook`, { as: 'mentor' });
       const quiz = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/values`, { as: 'student' });
       if (quiz.json?.data && quiz.json.data.tagrading_score !== 11.5) fail('quiz values as student', quiz.text.slice(0, 500));
       if (CAN_BUILD) {
-        const chosen = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/version`, { as: 'student', form: { version: '1' } });
+        const chosen = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/version`, {
+          as: 'student',
+          form: { version: '1' },
+        });
         if (chosen.json?.data && chosen.json.data.active_version !== 1) fail('choose the active version', chosen.text.slice(0, 500));
       } else {
-        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/version`, { as: 'student', form: { version: '1' }, expect: { fail: 'There is no submission to choose a version of.', status: 400 } });
+        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/version`, {
+          as: 'student',
+          form: { version: '1' },
+          expect: { fail: 'There is no submission to choose a version of.', status: 400 },
+        });
       }
       expectNoFailures();
     }, 60_000);
@@ -480,7 +592,8 @@ describe('the deployed artifacts', () => {
       await call('POST', `/api/courses/${NEW_TERM}/${NEW_COURSE}/reports/summaries`, { as: 'prof' });
       const listed = await call('GET', `/api/${TERM}/${COURSE}/reports/summaries`, { as: 'prof' });
       const firstGeneration = listed.json?.data?.generated_at as string | undefined;
-      if (listed.json?.data && !(listed.json.data.summaries as unknown[]).length) fail('list summaries', `no summaries: ${listed.text.slice(0, 500)}`);
+      if (listed.json?.data && !(listed.json.data.summaries as unknown[]).length)
+        fail('list summaries', `no summaries: ${listed.text.slice(0, 500)}`);
       await call('GET', `/api/courses/${TERM}/${COURSE}/reports/summaries`, { as: 'prof' });
       const own = await call('GET', `/api/${TERM}/${COURSE}/reports/summaries/student`, { as: 'student' });
       if (own.json?.data && own.json.data.user_id !== 'student') fail('user summary as student', own.text.slice(0, 500));
@@ -515,18 +628,26 @@ describe('the deployed artifacts', () => {
       const received = new Set(signedDeliveries('deliveries').map(({ request }) => String(request.headers['webhook-id'])));
       const count = (event: string) => deliveries.filter((delivery) => delivery.event === event).length;
       // Two graded versions, one failed, and the summaries generated on request and by the schedule.
-      expect({ graded: count('submission.graded'), failed: count('submission.failed'), summaries: count('summaries.generated') }, 'the deliveries of the day').toEqual({
+      expect(
+        { graded: count('submission.graded'), failed: count('submission.failed'), summaries: count('summaries.generated') },
+        'the deliveries of the day',
+      ).toEqual({
         graded: CAN_BUILD ? 2 : 0,
         failed: 1,
         summaries: 2,
       });
       for (const delivery of deliveries) {
-        if (delivery.state !== 'delivered' || delivery.attempts.map((attempt) => attempt.status).join() !== '200' || !received.has(delivery.id)) {
+        if (
+          delivery.state !== 'delivered' ||
+          delivery.attempts.map((attempt) => attempt.status).join() !== '200' ||
+          !received.has(delivery.id)
+        ) {
           fail('list deliveries', `not delivered once with 200 to the receiver: ${JSON.stringify(delivery).slice(0, 500)}`);
         }
       }
       const delivered = await call('GET', `${path}?state=delivered`, { as: 'prof' });
-      if ((delivered.json?.data as unknown[] | undefined)?.length !== deliveries.length) fail('list delivered deliveries', delivered.text.slice(0, 500));
+      if ((delivered.json?.data as unknown[] | undefined)?.length !== deliveries.length)
+        fail('list delivered deliveries', delivered.text.slice(0, 500));
 
       const replayed = deliveries.find((delivery) => delivery.event === 'submission.graded') ?? deliveries[0];
       if (replayed) {
@@ -536,7 +657,8 @@ describe('the deployed artifacts', () => {
         while (!receiver.received.slice(before).some((request) => request.headers['webhook-id'] === replayed.id) && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        if (!receiver.received.slice(before).some((request) => request.headers['webhook-id'] === replayed.id)) fail('replay', `the replayed delivery ${replayed.id} did not reach the receiver`);
+        if (!receiver.received.slice(before).some((request) => request.headers['webhook-id'] === replayed.id))
+          fail('replay', `the replayed delivery ${replayed.id} did not reach the receiver`);
         signedDeliveries('replay');
       }
       await stack!.queues.idle(20_000).catch((error: Error) => fail('webhook queue', error.message));
@@ -599,7 +721,9 @@ describe('the deployed artifacts', () => {
       }
       const found = failures.splice(0).join('\n\n');
       expect(found).toContain(`AccessDenied: ${fn.logicalId} may not ${action} on ${sessionsTable.arn}`);
-      expect(found).toContain(`User: arn:aws:sts::123456789012:assumed-role/${fn.role.name}/${fn.name} is not authorized to perform: ${action} on resource: ${sessionsTable.arn} because no identity-based policy allows the ${action} action`);
+      expect(found).toContain(
+        `User: arn:aws:sts::123456789012:assumed-role/${fn.role.name}/${fn.name} is not authorized to perform: ${action} on resource: ${sessionsTable.arn} because no identity-based policy allows the ${action} action`,
+      );
     }, 60_000);
 
     it('the grading worker without s3:PutObject on the jobs bucket: grading fails, naming the function, the action and the resource', async () => {
@@ -616,19 +740,26 @@ describe('the deployed artifacts', () => {
       (worker.role as { policies: typeof original }).policies = edited!;
       let problems: string[] = [];
       try {
-        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, { as: 'student', form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' } });
+        await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
+          as: 'student',
+          form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
+        });
         const deadline = Date.now() + 30_000;
-        const denied = () => stack!.evaluator.denials.slice(denialsBefore).some((denial) => denial.principal === worker.logicalId && denial.action === action);
+        const denied = () =>
+          stack!.evaluator.denials.slice(denialsBefore).some((denial) => denial.principal === worker.logicalId && denial.action === action);
         while (!denied() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
         // The worker's failure is logged, and its wake-up handed back to the queue.
-        const logged = () => stack!.lambda.errorLines.some((line) => line.function === worker.logicalId && line.line.includes(`perform: ${action}`));
+        const logged = () =>
+          stack!.lambda.errorLines.some((line) => line.function === worker.logicalId && line.line.includes(`perform: ${action}`));
         while (!logged() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {
         (worker.role as { policies: typeof original }).policies = original;
         problems = [...failures.splice(0), ...stack!.newProblems()];
       }
       const found = problems.join('\n\n');
-      const resource = new RegExp(`AccessDenied: ${worker.logicalId} may not ${action} on ${escapeRegExp(bucket.arn)}/jobs/[^ ]+/input\\.tgz`);
+      const resource = new RegExp(
+        `AccessDenied: ${worker.logicalId} may not ${action} on ${escapeRegExp(bucket.arn)}/jobs/[^ ]+/input\\.tgz`,
+      );
       expect(found).toMatch(resource);
       expect(found).toMatch(
         new RegExp(
@@ -647,17 +778,21 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 function removeGrant(policies: readonly { name: string; document: PolicyDocument }[], action: string, resource: string) {
   let removed = false;
   const edited = policies.map((policy) => {
-    const statements = (Array.isArray(policy.document.Statement) ? policy.document.Statement : [policy.document.Statement]).flatMap((statement) => {
-      const actions = ([] as string[]).concat(statement.Action as string | string[]);
-      const resources = ([] as string[]).concat(statement.Resource as string | string[]);
-      if (statement.Effect !== 'Allow' || !actions.includes(action) || !resources.includes(resource)) return [statement];
-      removed = true;
-      const rest = resources.filter((candidate) => candidate !== resource);
-      return [
-        ...(actions.length > 1 ? [{ ...statement, Action: actions.filter((candidate) => candidate !== action), Resource: resources }] : []),
-        ...(rest.length > 0 ? [{ ...statement, Action: [action], Resource: rest }] : []),
-      ];
-    });
+    const statements = (Array.isArray(policy.document.Statement) ? policy.document.Statement : [policy.document.Statement]).flatMap(
+      (statement) => {
+        const actions = ([] as string[]).concat(statement.Action as string | string[]);
+        const resources = ([] as string[]).concat(statement.Resource as string | string[]);
+        if (statement.Effect !== 'Allow' || !actions.includes(action) || !resources.includes(resource)) return [statement];
+        removed = true;
+        const rest = resources.filter((candidate) => candidate !== resource);
+        return [
+          ...(actions.length > 1
+            ? [{ ...statement, Action: actions.filter((candidate) => candidate !== action), Resource: resources }]
+            : []),
+          ...(rest.length > 0 ? [{ ...statement, Action: [action], Resource: rest }] : []),
+        ];
+      },
+    );
     return { name: policy.name, document: { ...policy.document, Statement: statements } };
   });
   return removed ? edited : undefined;

@@ -21,12 +21,18 @@ interface Answer {
 /** One HTTP call to the Runtime API, without any client-side time limit (`next` waits as long as it must). */
 function call(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      incoming.on('error', reject);
-    });
+    const outgoing = request(
+      url,
+      { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -122,7 +128,9 @@ for (;;) {
       if (returned && typeof (returned as Promise<unknown>).then === 'function') (returned as Promise<unknown>).then(resolve, reject);
       else if (handler.length < 3) resolve(returned);
     });
-    await call('POST', `${RUNTIME_API}/invocation/${requestId}/response`, JSON.stringify(result === undefined ? null : result), { 'content-type': 'application/json' });
+    await call('POST', `${RUNTIME_API}/invocation/${requestId}/response`, JSON.stringify(result === undefined ? null : result), {
+      'content-type': 'application/json',
+    });
   } catch (error) {
     await postError(`/invocation/${requestId}/error`, error, 'Error');
   }

@@ -51,7 +51,8 @@ export interface S3Refusal {
 }
 
 /** Query parameters that select an S3 operation other than the object ones emulated here. */
-const PLAIN_QUERY = /^(x-id|x-amz-checksum-mode|response-[a-z-]+|X-Amz-[A-Za-z0-9-]+|x-amz-checksum-[a-z0-9]+|x-amz-sdk-checksum-algorithm)$/;
+const PLAIN_QUERY =
+  /^(x-id|x-amz-checksum-mode|response-[a-z-]+|X-Amz-[A-Za-z0-9-]+|x-amz-checksum-[a-z0-9]+|x-amz-sdk-checksum-algorithm)$/;
 const MAX_PRESIGNED_SECONDS = 7 * 24 * 60 * 60;
 
 const xml = (status: number, code: string, message: string, extra = ''): Reply => ({
@@ -82,7 +83,13 @@ export class S3Service {
     for (const asset of deployment.fileAssets) {
       let bucket = this.buckets.get(asset.bucketName);
       if (!bucket) {
-        bucket = { name: asset.bucketName, arn: `arn:aws:s3:::${asset.bucketName}`, policy: undefined, objects: new Map(), assets: new Map() };
+        bucket = {
+          name: asset.bucketName,
+          arn: `arn:aws:s3:::${asset.bucketName}`,
+          policy: undefined,
+          objects: new Map(),
+          assets: new Map(),
+        };
         this.buckets.set(asset.bucketName, bucket);
       }
       bucket.assets?.set(asset.objectKey, { path: asset.path, packaging: asset.packaging });
@@ -98,7 +105,13 @@ export class S3Service {
    * One request. `signer` is the signer of a header-signed request (checked by the endpoint);
    * presigned requests are authenticated here, from their query string.
    */
-  async handle(request: IncomingMessage, body: Buffer, signer: Signer | undefined, lookup: (accessKeyId: string) => Signer | undefined, route?: S3Route): Promise<Reply> {
+  async handle(
+    request: IncomingMessage,
+    body: Buffer,
+    signer: Signer | undefined,
+    lookup: (accessKeyId: string) => Signer | undefined,
+    route?: S3Route,
+  ): Promise<Reply> {
     const url = new URL(request.url ?? '/', 'http://s3');
     const rawPath = (request.url ?? '/').split('?')[0]!;
     const method = request.method ?? 'GET';
@@ -109,13 +122,23 @@ export class S3Service {
     else if (url.searchParams.has('X-Amz-Credential')) {
       const checked = this.checkPresigned(request, url, lookup);
       if ('refused' in checked) {
-        this.refusals.push({ principal: checked.principal ?? 'anonymous', request: label, code: checked.refused.code, message: checked.refused.message });
+        this.refusals.push({
+          principal: checked.principal ?? 'anonymous',
+          request: label,
+          code: checked.refused.code,
+          message: checked.refused.message,
+        });
         return xml(403, checked.refused.code, checked.refused.message, checked.refused.extra);
       }
       principal = checked.principal;
       presigned = true;
     } else {
-      this.refusals.push({ principal: 'anonymous', request: label, code: 'AccessDenied', message: 'An unsigned request (the buckets block public access)' });
+      this.refusals.push({
+        principal: 'anonymous',
+        request: label,
+        code: 'AccessDenied',
+        message: 'An unsigned request (the buckets block public access)',
+      });
       return xml(403, 'AccessDenied', 'Access Denied');
     }
 
@@ -128,7 +151,12 @@ export class S3Service {
         : ({ PUT: 'PutObject', GET: 'GetObject', HEAD: 'HeadObject', DELETE: 'DeleteObject' } as Record<string, string>)[method];
     if (!operation) {
       const description = `${method} ${bucketName}${key ? '/…' : ''}${subresources.length > 0 ? `?${subresources.join('&')}` : ''}`;
-      this.refusals.push({ principal: principal.label, request: label, code: 'NotImplemented', message: `The deployed-artifact test does not emulate S3 ${description}` });
+      this.refusals.push({
+        principal: principal.label,
+        request: label,
+        code: 'NotImplemented',
+        message: `The deployed-artifact test does not emulate S3 ${description}`,
+      });
       return xml(501, 'NotImplemented', `The deployed-artifact test does not emulate S3 ${description}`);
     }
     const bucket = this.buckets.get(bucketName);
@@ -137,7 +165,8 @@ export class S3Service {
     const how = `${presigned ? 'presigned ' : ''}${route ? `through ${route.endpoints.map((endpoint) => endpoint.logicalId).join(', ') || `VPC ${route.vpcId} (no S3 endpoint)`}` : 'SDK'}`;
     const decision = await this.authorize(principal, action, resource, bucket?.policy, route, `S3 ${operation} (${how})`);
     if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
-    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist', `<BucketName>${escapeXml(bucketName)}</BucketName>`);
+    if (!bucket)
+      return xml(404, 'NoSuchBucket', 'The specified bucket does not exist', `<BucketName>${escapeXml(bucketName)}</BucketName>`);
 
     if (operation === 'PutObject') {
       if (bucket.assets) return xml(403, 'AccessDenied', 'The test keeps the assets bucket as cdk deploy published it');
@@ -162,7 +191,14 @@ export class S3Service {
     const object = bucket.objects.get(key) ?? (await this.assetObject(bucket, key));
     if (!object) {
       // Without s3:ListBucket, S3 does not say whether the key exists: it answers AccessDenied.
-      const list = await this.authorize(principal, 's3:ListBucket', bucket.arn, bucket.policy, route, `S3 ${operation} of a missing object ${key} (NoSuchKey only with s3:ListBucket)`);
+      const list = await this.authorize(
+        principal,
+        's3:ListBucket',
+        bucket.arn,
+        bucket.policy,
+        route,
+        `S3 ${operation} of a missing object ${key} (NoSuchKey only with s3:ListBucket)`,
+      );
       if (!list.allowed) return xml(403, 'AccessDenied', 'Access Denied');
       return xml(404, 'NoSuchKey', 'The specified key does not exist.', `<Key>${escapeXml(key)}</Key>`);
     }
@@ -176,12 +212,22 @@ export class S3Service {
     return { status: 200, headers, body: operation === 'HeadObject' ? '' : object.body };
   }
 
-  private authorize(principal: Principal, action: string, resource: string, bucketPolicy: PolicyDocument | undefined, route: S3Route | undefined, purpose: string) {
+  private authorize(
+    principal: Principal,
+    action: string,
+    resource: string,
+    bucketPolicy: PolicyDocument | undefined,
+    route: S3Route | undefined,
+    purpose: string,
+  ) {
     return this.evaluator.authorize(principal, action, resource, {
       resourcePolicy: bucketPolicy,
       ...(route
         ? {
-            vpcEndpointPolicies: route.endpoints.map((endpoint) => ({ name: endpoint.logicalId, policy: anyPrincipalAsStar(endpoint.policy ?? FULL_ACCESS) })),
+            vpcEndpointPolicies: route.endpoints.map((endpoint) => ({
+              name: endpoint.logicalId,
+              policy: anyPrincipalAsStar(endpoint.policy ?? FULL_ACCESS),
+            })),
             context: { 'aws:SourceVpc': route.vpcId, ...(route.endpoints[0] ? { 'aws:SourceVpce': route.endpoints[0].id } : {}) },
           }
         : {}),
@@ -195,20 +241,33 @@ export class S3Service {
     // A folder is published zipped; no function of the template is fetched by its S3 key here.
     if (asset.packaging !== 'file' || !(await stat(asset.path)).isFile()) return undefined;
     const body = await readFile(asset.path);
-    return { body, contentType: 'application/octet-stream', etag: `"${createHash('md5').update(body).digest('hex')}"`, lastModified: new Date() };
+    return {
+      body,
+      contentType: 'application/octet-stream',
+      etag: `"${createHash('md5').update(body).digest('hex')}"`,
+      lastModified: new Date(),
+    };
   }
 
   /** Checks a presigned request as S3 does: known credentials, the signature, the session token, expiry, signed x-amz headers. */
-  private checkPresigned(request: IncomingMessage, url: URL, lookup: (accessKeyId: string) => Signer | undefined):
-    | { principal: Principal }
-    | { refused: { code: string; message: string; extra?: string }; principal?: string } {
+  private checkPresigned(
+    request: IncomingMessage,
+    url: URL,
+    lookup: (accessKeyId: string) => Signer | undefined,
+  ): { principal: Principal } | { refused: { code: string; message: string; extra?: string }; principal?: string } {
     const query = url.searchParams;
     const credential = /^([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request$/.exec(query.get('X-Amz-Credential') ?? '');
     if (query.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256' || !credential) {
-      return { refused: { code: 'AuthorizationQueryParametersError', message: 'X-Amz-Algorithm and X-Amz-Credential must name AWS4-HMAC-SHA256 and <key>/<date>/<region>/s3/aws4_request.' } };
+      return {
+        refused: {
+          code: 'AuthorizationQueryParametersError',
+          message: 'X-Amz-Algorithm and X-Amz-Credential must name AWS4-HMAC-SHA256 and <key>/<date>/<region>/s3/aws4_request.',
+        },
+      };
     }
     const signer = lookup(credential[1]!);
-    if (!signer) return { refused: { code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' } };
+    if (!signer)
+      return { refused: { code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' } };
     const who = signer.principal.label;
     if (query.get('X-Amz-Security-Token') !== signer.sessionToken) {
       return { principal: who, refused: { code: 'InvalidToken', message: 'The provided token is malformed or otherwise invalid.' } };
@@ -217,16 +276,39 @@ export class S3Service {
     const signedAt = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
     const expires = Number(query.get('X-Amz-Expires'));
     if (!signedAt || !Number.isInteger(expires) || expires < 1 || expires > MAX_PRESIGNED_SECONDS || !amzDate.startsWith(credential[2]!)) {
-      return { principal: who, refused: { code: 'AuthorizationQueryParametersError', message: 'X-Amz-Date and X-Amz-Expires must be a SigV4 date of the credential scope and 1 to 604800 seconds.' } };
+      return {
+        principal: who,
+        refused: {
+          code: 'AuthorizationQueryParametersError',
+          message: 'X-Amz-Date and X-Amz-Expires must be a SigV4 date of the credential scope and 1 to 604800 seconds.',
+        },
+      };
     }
-    const signed = Date.UTC(Number(signedAt[1]), Number(signedAt[2]) - 1, Number(signedAt[3]), Number(signedAt[4]), Number(signedAt[5]), Number(signedAt[6]));
+    const signed = Date.UTC(
+      Number(signedAt[1]),
+      Number(signedAt[2]) - 1,
+      Number(signedAt[3]),
+      Number(signedAt[4]),
+      Number(signedAt[5]),
+      Number(signedAt[6]),
+    );
     if (Date.now() > signed + expires * 1000) {
-      return { principal: who, refused: { code: 'AccessDenied', message: 'Request has expired', extra: `<X-Amz-Expires>${expires}</X-Amz-Expires>` } };
+      return {
+        principal: who,
+        refused: { code: 'AccessDenied', message: 'Request has expired', extra: `<X-Amz-Expires>${expires}</X-Amz-Expires>` },
+      };
     }
     const signedHeaders = (query.get('X-Amz-SignedHeaders') ?? '').split(';').filter(Boolean);
     const unsigned = Object.keys(request.headers).filter((name) => name.startsWith('x-amz-') && !signedHeaders.includes(name));
     if (unsigned.length > 0) {
-      return { principal: who, refused: { code: 'AccessDenied', message: 'There were headers present in the request which were not signed', extra: `<HeadersNotSigned>${unsigned.join(', ')}</HeadersNotSigned>` } };
+      return {
+        principal: who,
+        refused: {
+          code: 'AccessDenied',
+          message: 'There were headers present in the request which were not signed',
+          extra: `<HeadersNotSigned>${unsigned.join(', ')}</HeadersNotSigned>`,
+        },
+      };
     }
     const rawQuery = (request.url ?? '').includes('?') ? (request.url ?? '').slice((request.url ?? '').indexOf('?') + 1) : '';
     const canonicalQuery = rawQuery
@@ -242,7 +324,14 @@ export class S3Service {
       .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
       .map(([name, value]) => `${name}=${value}`)
       .join('&');
-    const canonicalHeaders = signedHeaders.map((name) => `${name}:${String(request.headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+    const canonicalHeaders = signedHeaders
+      .map(
+        (name) =>
+          `${name}:${String(request.headers[name] ?? '')
+            .trim()
+            .replace(/\s+/g, ' ')}\n`,
+      )
+      .join('');
     const canonicalRequest = [
       request.method,
       (request.url ?? '/').split('?')[0],
@@ -260,11 +349,20 @@ export class S3Service {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
       return {
         principal: who,
-        refused: { code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' },
+        refused: {
+          code: 'SignatureDoesNotMatch',
+          message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+        },
       };
     }
     if (credential[3] !== REGION) {
-      return { principal: who, refused: { code: 'AuthorizationQueryParametersError', message: `Error parsing the X-Amz-Credential parameter; the region '${credential[3]}' is wrong; expecting '${REGION}'` } };
+      return {
+        principal: who,
+        refused: {
+          code: 'AuthorizationQueryParametersError',
+          message: `Error parsing the X-Amz-Credential parameter; the region '${credential[3]}' is wrong; expecting '${REGION}'`,
+        },
+      };
     }
     return { principal: signer.principal };
   }
@@ -280,7 +378,10 @@ function anyPrincipalAsStar(policy: PolicyDocument): PolicyDocument {
     ...policy,
     Statement: statements.map((statement) => {
       const principal = statement.Principal as { AWS?: unknown } | string | undefined;
-      const any = typeof principal === 'object' && Object.keys(principal).length === 1 && (principal.AWS === '*' || (Array.isArray(principal.AWS) && principal.AWS.length === 1 && principal.AWS[0] === '*'));
+      const any =
+        typeof principal === 'object' &&
+        Object.keys(principal).length === 1 &&
+        (principal.AWS === '*' || (Array.isArray(principal.AWS) && principal.AWS.length === 1 && principal.AWS[0] === '*'));
       return any ? { ...statement, Principal: '*' } : statement;
     }),
   };
@@ -313,18 +414,24 @@ function decodeBody(request: IncomingMessage, raw: Buffer): { body: Buffer } | {
     }
     body = Buffer.concat(parts);
     const decodedLength = request.headers['x-amz-decoded-content-length'];
-    if (decodedLength !== undefined && Number(decodedLength) !== body.length) return { code: 'IncompleteBody', message: 'You did not provide the number of bytes specified by the x-amz-decoded-content-length header.' };
+    if (decodedLength !== undefined && Number(decodedLength) !== body.length)
+      return {
+        code: 'IncompleteBody',
+        message: 'You did not provide the number of bytes specified by the x-amz-decoded-content-length header.',
+      };
   } else if (/^[0-9a-f]{64}$/.test(contentSha256) && createHash('sha256').update(body).digest('hex') !== contentSha256) {
     return { code: 'XAmzContentSHA256Mismatch', message: "The provided 'x-amz-content-sha256' header does not match what was computed." };
   }
   const md5 = request.headers['content-md5'];
-  if (typeof md5 === 'string' && createHash('md5').update(body).digest('base64') !== md5) return { code: 'BadDigest', message: 'The Content-MD5 you specified did not match what we received.' };
+  if (typeof md5 === 'string' && createHash('md5').update(body).digest('base64') !== md5)
+    return { code: 'BadDigest', message: 'The Content-MD5 you specified did not match what we received.' };
   // Only the header (or trailer): a presigned URL's x-amz-checksum-* query parameter is not checked by S3 (see README).
   const crc = request.headers['x-amz-checksum-crc32'] ?? trailers['x-amz-checksum-crc32'];
   if (typeof crc === 'string') {
     const computed = Buffer.alloc(4);
     computed.writeUInt32BE(crc32(body));
-    if (computed.toString('base64') !== crc) return { code: 'BadDigest', message: 'The CRC32 you specified did not match the calculated checksum.' };
+    if (computed.toString('base64') !== crc)
+      return { code: 'BadDigest', message: 'The CRC32 you specified did not match the calculated checksum.' };
   }
   return { body };
 }
@@ -343,4 +450,3 @@ function uriDecode(text: string): string {
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-

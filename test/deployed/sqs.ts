@@ -81,10 +81,18 @@ export class QueueService {
   /** A queue by its URL (any host: the SDK may address it by the endpoint it was given) or ARN. */
   find(reference: string): Queue | undefined {
     const path = /^https?:\/\/[^/]+(\/\d{12}\/[^/?]+)/.exec(reference)?.[1];
-    return this.deployment.queues.find((queue) => queue.arn === reference || queue.url === reference || (path !== undefined && queue.url.endsWith(path)));
+    return this.deployment.queues.find(
+      (queue) => queue.arn === reference || queue.url === reference || (path !== undefined && queue.url.endsWith(path)),
+    );
   }
 
-  send(queue: Queue, body: string, attributes: Record<string, MessageAttribute>, senderId: string, delaySeconds = 0): { messageId: string; md5OfBody: string } {
+  send(
+    queue: Queue,
+    body: string,
+    attributes: Record<string, MessageAttribute>,
+    senderId: string,
+    delaySeconds = 0,
+  ): { messageId: string; md5OfBody: string } {
     const message: Message = {
       messageId: randomUUID(),
       body,
@@ -179,7 +187,11 @@ export class QueueService {
         list.splice(list.indexOf(message), 1);
         const target = this.find(queue.deadLetter.targetArn);
         if (target) this.messages.get(target.arn)!.push({ ...message, inFlight: false, visibleAt: now });
-        this.deadLettered.push({ queue: target?.logicalId ?? queue.deadLetter.targetArn, messageId: message.messageId, body: message.body });
+        this.deadLettered.push({
+          queue: target?.logicalId ?? queue.deadLetter.targetArn,
+          messageId: message.messageId,
+          body: message.body,
+        });
         continue;
       }
       message.receiveCount++;
@@ -213,7 +225,13 @@ export class QueueService {
           messageAttributes: Object.fromEntries(
             Object.entries(message.attributes).map(([name, attribute]) => [
               name,
-              { stringValue: attribute.StringValue, binaryValue: attribute.BinaryValue, stringListValues: [], binaryListValues: [], dataType: attribute.DataType },
+              {
+                stringValue: attribute.StringValue,
+                binaryValue: attribute.BinaryValue,
+                stringListValues: [],
+                binaryListValues: [],
+                dataType: attribute.DataType,
+              },
             ]),
           ),
           md5OfBody: message.md5OfBody,
@@ -222,20 +240,31 @@ export class QueueService {
           awsRegion: REGION,
         })),
       };
-      const result = await this.lambda.invoke(mapping.function, JSON.stringify(event), `${queue.logicalId} → ${mapping.logicalId}`).catch(
-        (error: Error) => ({ functionError: 'Unhandled' as const, payload: JSON.stringify({ errorMessage: error.message }) }),
-      );
+      const result = await this.lambda
+        .invoke(mapping.function, JSON.stringify(event), `${queue.logicalId} → ${mapping.logicalId}`)
+        .catch((error: Error) => ({ functionError: 'Unhandled' as const, payload: JSON.stringify({ errorMessage: error.message }) }));
       const failed = new Set<string>();
       if (result.functionError) {
         for (const message of batch) failed.add(message.messageId);
       } else if (mapping.reportBatchItemFailures) {
         const answer = parse(result.payload) as { batchItemFailures?: { itemIdentifier?: unknown }[] } | null | undefined;
-        const identifiers = answer === null ? [] : answer?.batchItemFailures === undefined ? [] : answer.batchItemFailures.map((item) => item?.itemIdentifier);
+        const identifiers =
+          answer === null
+            ? []
+            : answer?.batchItemFailures === undefined
+              ? []
+              : answer.batchItemFailures.map((item) => item?.itemIdentifier);
         // An identifier that names no message of the batch fails the whole batch, as Lambda does.
-        const invalid = answer === undefined || identifiers.some((id) => typeof id !== 'string' || !batch.some((message) => message.messageId === id));
+        const invalid =
+          answer === undefined || identifiers.some((id) => typeof id !== 'string' || !batch.some((message) => message.messageId === id));
         for (const message of batch) if (invalid || identifiers.includes(message.messageId)) failed.add(message.messageId);
         for (const message of batch.filter((candidate) => failed.has(candidate.messageId))) {
-          this.batchFailures.push({ function: mapping.function.logicalId, messageId: message.messageId, receiveCount: message.receiveCount, reason: invalid ? `invalid batch response ${result.payload}` : 'reported in batchItemFailures' });
+          this.batchFailures.push({
+            function: mapping.function.logicalId,
+            messageId: message.messageId,
+            receiveCount: message.receiveCount,
+            reason: invalid ? `invalid batch response ${result.payload}` : 'reported in batchItemFailures',
+          });
         }
       }
       const list = this.messages.get(queue.arn)!;

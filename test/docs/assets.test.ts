@@ -12,8 +12,12 @@ const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 describe('the generated reference page assets', () => {
   it('are Swagger UI as installed, byte for byte (run `npm run docs` after updating swagger-ui-dist)', async () => {
     const sources = await sourceAssets();
-    expect(await readFile(MANIFEST_MODULE, 'utf8'), `${MANIFEST_MODULE} is stale: run npm run docs`).toBe(manifestModule(sources, swaggerUiVersion()));
-    expect(Object.keys(swaggerUiAssets).sort(), `${ASSETS_MODULE} is stale: run npm run docs`).toEqual(sources.map((source) => source.versionedName).sort());
+    expect(await readFile(MANIFEST_MODULE, 'utf8'), `${MANIFEST_MODULE} is stale: run npm run docs`).toBe(
+      manifestModule(sources, swaggerUiVersion()),
+    );
+    expect(Object.keys(swaggerUiAssets).sort(), `${ASSETS_MODULE} is stale: run npm run docs`).toEqual(
+      sources.map((source) => source.versionedName).sort(),
+    );
     for (const source of sources) {
       const asset = swaggerUiAssets[source.versionedName]!;
       const content = gunzipSync(Buffer.from(asset.gzipBase64, 'base64'));
@@ -24,7 +28,16 @@ describe('the generated reference page assets', () => {
 
   it('bundle into the asset function only, which stays far below Lambda’s limits', async () => {
     const bundle = (entry: string) =>
-      build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', minify: true, write: false, metafile: true, logLevel: 'silent' });
+      build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        minify: true,
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
     const [page, asset] = await Promise.all([bundle('functions/api-docs.ts'), bundle('functions/api-docs-asset.ts')]);
     const size = (result: Awaited<ReturnType<typeof bundle>>) => result.outputFiles[0]!.contents.length;
     expect(Object.keys(page.metafile.inputs).filter((input) => input.includes('generated'))).toEqual([MANIFEST_MODULE]);
@@ -36,7 +49,9 @@ describe('the generated reference page assets', () => {
       [
         `api-docs bundle: ${size(page)} bytes`,
         `api-docs-asset bundle: ${size(asset)} bytes`,
-        ...Object.entries(swaggerUiAssets).map(([name, entry]) => `${name}: ${entry.bytes} bytes, ${Buffer.from(entry.gzipBase64, 'base64').length} gzip`),
+        ...Object.entries(swaggerUiAssets).map(
+          ([name, entry]) => `${name}: ${entry.bytes} bytes, ${Buffer.from(entry.gzipBase64, 'base64').length} gzip`,
+        ),
         '',
       ].join('\n'),
     );

@@ -28,7 +28,8 @@ const requested: string[] = [];
 let loadMs = 0;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (sudo apt-get install -y chromium), as .ci/run does`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (sudo apt-get install -y chromium), as .ci/run does`);
   api = await startTestApi({ workers: 0 });
   origin = api.url.replace(/\/api$/, '');
   user = await createUser('user', 'docs');
@@ -37,7 +38,15 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('console', (message) => {
@@ -47,7 +56,10 @@ beforeAll(async () => {
   page.on('request', (request) => requested.push(request.url()));
   const started = performance.now();
   await page.goto(`${origin}/api/docs`);
-  await page.locator('.opblock-summary-path[data-path^="/api/"]').nth(routeKeys.length - 1).waitFor({ timeout: 90_000 });
+  await page
+    .locator('.opblock-summary-path[data-path^="/api/"]')
+    .nth(routeKeys.length - 1)
+    .waitFor({ timeout: 90_000 });
   loadMs = Math.round(performance.now() - started);
 }, 150_000);
 
@@ -86,7 +98,8 @@ describe('the reference page in a browser', () => {
       const text = await body.innerText();
       const where = `${route.method} ${route.path}`;
       for (const parameter of [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)) expect(text, where).toContain(parameter);
-      for (const parameter of [...Object.keys(contract[name].query ?? {}), ...Object.keys(contract[name].headers ?? {})]) expect(text, where).toContain(parameter);
+      for (const parameter of [...Object.keys(contract[name].query ?? {}), ...Object.keys(contract[name].headers ?? {})])
+        expect(text, where).toContain(parameter);
       if (!contract[name].raw) expect(text, where).toContain('Prefer');
       if (route.etag) expect(text, where).toContain('If-None-Match');
       for (const fail of failsOf(name)) expect(text, `${where}: ${fail.message}`).toContain(fail.message.replaceAll('`', ''));
@@ -105,14 +118,18 @@ describe('the reference page in a browser', () => {
     await login.locator('button.try-out__btn').click();
     await login.locator('textarea.body-param__text').fill(JSON.stringify({ user_id: user.userId, password: user.password }));
     await login.locator('button.execute').click();
-    await expect.poll(() => login.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 15_000 }).toBe('200');
+    await expect
+      .poll(() => login.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 15_000 })
+      .toBe('200');
     expect(await login.locator('.live-responses-table tr.response .response-col_description').first().innerText()).toContain('"token"');
 
     const me = operation('GET', '/api/me');
     await me.locator('.opblock-summary').first().click();
     await me.locator('button.try-out__btn').click();
     await me.locator('button.execute').click();
-    await expect.poll(() => me.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 15_000 }).toBe('200');
+    await expect
+      .poll(() => me.locator('.live-responses-table tr.response .response-col_status').first().innerText(), { timeout: 15_000 })
+      .toBe('200');
     const answer = await me.locator('.live-responses-table tr.response .response-col_description').first().innerText();
     expect(answer).toContain(`"user_id": "${user.userId}"`);
     expect(answer).toContain('"status": "success"');

@@ -85,27 +85,48 @@ describe('checking a URL before connecting', () => {
   };
 
   it('refuses loopback, link-local, private and unspecified literals without a lookup', async () => {
-    for (const url of ['http://127.0.0.1/x', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x', 'http://10.0.0.1/x',
-      'http://0.0.0.0/x', 'http://[::ffff:127.0.0.1]/x', 'http://[fe80::1]/x', 'http://2130706433/x', 'http://0x7f.1/x']) {
-      await expect(checkUrlAddress(new URL(url), [], noLookup), url).rejects.toThrow(/is an? (loopback|link-local|private network|unspecified) address/);
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/x',
+      'http://10.0.0.1/x',
+      'http://0.0.0.0/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://[fe80::1]/x',
+      'http://2130706433/x',
+      'http://0x7f.1/x',
+    ]) {
+      await expect(checkUrlAddress(new URL(url), [], noLookup), url).rejects.toThrow(
+        /is an? (loopback|link-local|private network|unspecified) address/,
+      );
     }
   });
 
   it('refuses a host when any of its addresses is refused', async () => {
     const resolve = resolver({ 'evil.example': ['93.184.216.34', '127.0.0.1'], 'meta.example': ['169.254.169.254'] });
-    await expect(checkUrlAddress(new URL('https://evil.example/r.git'), [], resolve)).rejects.toThrow('the host evil.example has the address 127.0.0.1, which is a loopback address');
+    await expect(checkUrlAddress(new URL('https://evil.example/r.git'), [], resolve)).rejects.toThrow(
+      'the host evil.example has the address 127.0.0.1, which is a loopback address',
+    );
     await expect(checkUrlAddress(new URL('https://meta.example/r.git'), [], resolve)).rejects.toThrow(/link-local/);
   });
 
   it('returns the checked public address, or any address for an allowed host', async () => {
     const resolve = resolver({ 'git.example': ['93.184.216.34'], 'git.internal': ['10.1.2.3'] });
     expect(await checkUrlAddress(new URL('https://git.example/r.git'), [], resolve)).toEqual({ address: '93.184.216.34', family: 4 });
-    expect(await checkUrlAddress(new URL('https://git.internal/r.git'), ['git.internal'], resolve)).toEqual({ address: '10.1.2.3', family: 4 });
-    expect(await checkUrlAddress(new URL('http://127.0.0.1:9999/r.git'), ['127.0.0.1:9999'], noLookup)).toEqual({ address: '127.0.0.1', family: 4 });
+    expect(await checkUrlAddress(new URL('https://git.internal/r.git'), ['git.internal'], resolve)).toEqual({
+      address: '10.1.2.3',
+      family: 4,
+    });
+    expect(await checkUrlAddress(new URL('http://127.0.0.1:9999/r.git'), ['127.0.0.1:9999'], noLookup)).toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
   });
 
   it('explains unknown hosts, other schemes and credentials in URLs', async () => {
-    await expect(checkUrlAddress(new URL('https://nowhere.example/r.git'), [], resolver({}))).rejects.toThrow('the host nowhere.example could not be found');
+    await expect(checkUrlAddress(new URL('https://nowhere.example/r.git'), [], resolver({}))).rejects.toThrow(
+      'the host nowhere.example could not be found',
+    );
     await expect(checkUrlAddress(new URL('ftp://git.example/r.git'), [], noLookup)).rejects.toBeInstanceOf(CheckoutError);
     await expect(checkUrlAddress(new URL('https://user:pw@git.example/r.git'), [], noLookup)).rejects.toThrow(/user name or password/);
   });

@@ -64,11 +64,18 @@ describe.skipIf(!asRoot)('container isolation (the harness as root in a build co
   });
 
   it('hides the harness’s folder and every process outside the test case', async () => {
-    const [job] = await run(testCase('job description', `cat ${join(grading, 'job.json')} 2>&1; ls -A ${grading} | wc -l`, { stdout: '0\n' }));
+    const [job] = await run(
+      testCase('job description', `cat ${join(grading, 'job.json')} 2>&1; ls -A ${grading} | wc -l`, { stdout: '0\n' }),
+    );
     expect(JSON.stringify(job)).not.toContain('EXPECTED-OUTPUT-OF-A-HIDDEN-TEST');
     expect(job!.autochecks[0]!.messages[0]!.type).toBe('failure'); // cat's complaint is on stdout too
     // Every process the command can see is its own: none of the harness's, the build's or root's.
-    const [processes] = await run(testCase('processes', 'for p in /proc/[0-9]*; do [ "$(stat -c %u "$p")" = 1002 ] || exit 1; done; test "$(ls -d /proc/[0-9]* | wc -l)" -le 6'));
+    const [processes] = await run(
+      testCase(
+        'processes',
+        'for p in /proc/[0-9]*; do [ "$(stat -c %u "$p")" = 1002 ] || exit 1; done; test "$(ls -d /proc/[0-9]* | wc -l)" -le 6',
+      ),
+    );
     expect(processes).toMatchObject({ passed: true });
     const [homes] = await run(testCase('other homes', 'test "$(ls -A /home)" = student && test "$HOME" = /home/student'));
     expect(homes).toMatchObject({ passed: true });
@@ -76,7 +83,13 @@ describe.skipIf(!asRoot)('container isolation (the harness as root in a build co
 
   it('leaves no process behind and writes nowhere but its own folders', async () => {
     const marker = join(grading, 'written-by-student');
-    const [daemon] = await run(testCase('daemon', `(setsid sh -c 'sleep 30; echo late > ${marker}' &) ; touch /etc/evil 2>/dev/null; touch /var/tmp/x /tmp/x; echo done`, { stdout: 'done\n' }));
+    const [daemon] = await run(
+      testCase(
+        'daemon',
+        `(setsid sh -c 'sleep 30; echo late > ${marker}' &) ; touch /etc/evil 2>/dev/null; touch /var/tmp/x /tmp/x; echo done`,
+        { stdout: 'done\n' },
+      ),
+    );
     expect(daemon).toMatchObject({ passed: true });
     const ps = await readFile('/proc/loadavg', 'utf8');
     expect(ps).toBeTruthy();

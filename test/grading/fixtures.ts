@@ -10,7 +10,7 @@ export const fixtures: Record<string, Fixture> = {
     'hello.sh': 'echo "Hello, World!"\n',
     'README.md': '# Homework 1\n',
     'part2/inner.sh': 'echo inner\n',
-    'escape': { link: '/etc' },
+    escape: { link: '/etc' },
   },
   empty: {},
   fail: {

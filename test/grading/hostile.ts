@@ -16,7 +16,7 @@ export const hostile: Fixture = {
     "my $own = $server && IO::Socket::IP->new(PeerHost => '127.0.0.1', PeerPort => $server->sockport, Proto => 'tcp', Timeout => 2);",
     'print "control: ", ($own ? "connected" : "failed"), "\\n";',
     'for my $target (@ARGV) {',
-    "  my ($host, $port) = $target =~ /^\\[?(.*?)\\]?:(\\d+)$/;",
+    '  my ($host, $port) = $target =~ /^\\[?(.*?)\\]?:(\\d+)$/;',
     "  my $socket = IO::Socket::IP->new(PeerHost => $host, PeerPort => $port, Proto => 'tcp', Timeout => 2);",
     '  print "target $target: ", ($socket ? "CONNECTED" : "unreachable"), "\\n";',
     '}',
@@ -29,8 +29,8 @@ export const hostile: Fixture = {
   // Asks DynamoDB Local at the host:port argument for its tables: the first step to rewriting grades.
   'dynamo.pl': [
     'use strict; use warnings; use IO::Socket::IP;',
-    "my ($host, $port) = $ARGV[0] =~ /^\\[?(.*?)\\]?:(\\d+)$/;",
-    "my $socket = IO::Socket::IP->new(PeerHost => $host, PeerPort => $port, Proto => 'tcp', Timeout => 2) or do { print \"DynamoDB unreachable\\n\"; exit 0 };",
+    'my ($host, $port) = $ARGV[0] =~ /^\\[?(.*?)\\]?:(\\d+)$/;',
+    'my $socket = IO::Socket::IP->new(PeerHost => $host, PeerPort => $port, Proto => \'tcp\', Timeout => 2) or do { print "DynamoDB unreachable\\n"; exit 0 };',
     "my $body = '{}';",
     'print $socket "POST / HTTP/1.1\\r\\nHost: $host:$port\\r\\nContent-Type: application/x-amz-json-1.0\\r\\nX-Amz-Target: DynamoDB_20120810.ListTables\\r\\n"',
     '  . "Authorization: AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=00\\r\\n"',

@@ -44,18 +44,36 @@ describe('the runner in a process of its own', () => {
     // Whatever the command prints is searched for each secret: a "contains" check that must fail.
     // In its own PID namespace the command cannot reach these processes, whoever the server runs as.
     const command = `sh snoop.sh ${process.pid} ${holder.pid}`;
-    const searched = [secret, awsSecret, 'SECRET_FOR_TEST', 'DYNAMODB_ENDPOINT', 'SIGNING_SECRET', 'AWS_', 'TABLE_PREFIX', process.env.DYNAMODB_ENDPOINT!];
-    const result = await runIsolated(request(server.repositoryUrl('snoop'), [
-      testCase({ name: 'output', command, expect: { stdout: 'shown on failure' } }),
-      testCase({ name: 'ran to the end', command, expect: { stdout_contains: '--- end' } }),
-      ...searched.map((text) => testCase({ name: `no ${text}`, command, expect: { stdout_contains: text } })),
-    ], { allowedHosts: [server.host], limits: { maxRepositoryBytes: 1024 * 1024, maxRepositoryFiles: 10, maxOutputBytes: 1024 * 1024 } }));
+    const searched = [
+      secret,
+      awsSecret,
+      'SECRET_FOR_TEST',
+      'DYNAMODB_ENDPOINT',
+      'SIGNING_SECRET',
+      'AWS_',
+      'TABLE_PREFIX',
+      process.env.DYNAMODB_ENDPOINT!,
+    ];
+    const result = await runIsolated(
+      request(
+        server.repositoryUrl('snoop'),
+        [
+          testCase({ name: 'output', command, expect: { stdout: 'shown on failure' } }),
+          testCase({ name: 'ran to the end', command, expect: { stdout_contains: '--- end' } }),
+          ...searched.map((text) => testCase({ name: `no ${text}`, command, expect: { stdout_contains: text } })),
+        ],
+        { allowedHosts: [server.host], limits: { maxRepositoryBytes: 1024 * 1024, maxRepositoryFiles: 10, maxOutputBytes: 1024 * 1024 } },
+      ),
+    );
     const [output, ranToTheEnd, ...searches] = graded(result);
 
     expect(ranToTheEnd!.message).toBe('Passed');
     const printed = output!.autochecks[0]!.actual!; // the first 4 KiB
     const environment = printed.split('--- env\n')[1]!.split('--- 1')[0]!;
-    const names = environment.split('\n').filter(Boolean).map((line) => line.split('=')[0]);
+    const names = environment
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('=')[0]);
     expect(names.filter((name) => !['PATH', 'HOME', 'LANG', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(name!))).toEqual([]);
     expect(environment).toContain('PATH=/usr/local/bin:/usr/bin:/bin');
     expect(environment).toContain('LANG=C.UTF-8');
@@ -64,18 +82,25 @@ describe('the runner in a process of its own', () => {
   });
 
   it('passes results and checkout failures through', async () => {
-    const passed = graded(await runIsolated(request(server.repositoryUrl('pass'), [testCase({ command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n' } })], {
-      allowedHosts: [server.host],
-    })));
+    const passed = graded(
+      await runIsolated(
+        request(server.repositoryUrl('pass'), [testCase({ command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n' } })], {
+          allowedHosts: [server.host],
+        }),
+      ),
+    );
     expect(passed.map((outcome) => outcome.message)).toEqual(['Passed']);
     expect(await runIsolated(request('http://169.254.169.254/latest/meta-data/', [testCase({ command: 'true' })]))).toEqual({
       status: 'checkout-failed',
-      message: 'Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses',
+      message:
+        'Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses',
     });
   });
 
   it('lets file:// repositories through only when ALLOW_FILE_REPOSITORIES is passed on', async () => {
-    const local = request(`file://${server.workingTree('pass')}`, [testCase({ command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } })]);
+    const local = request(`file://${server.workingTree('pass')}`, [
+      testCase({ command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
+    ]);
     expect((await runIsolated(local)).status).toBe('checkout-failed');
     process.env.ALLOW_FILE_REPOSITORIES = 'true';
     try {

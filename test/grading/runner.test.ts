@@ -40,12 +40,14 @@ async function processesWith(marker: string): Promise<string[]> {
 
 describe('a passing submission', () => {
   it('passes every test case of the README example, with the reference autocheck shape', async () => {
-    const outcomes = graded(await submit('pass', [
-      testCase({ name: 'Program runs', command: 'sh hello.sh', expect: { exit_code: 0 } }),
-      testCase({ name: 'Prints a greeting', command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
-      testCase({ name: 'Has a README', command: 'true', expect: { files_exist: ['README.md'] } }),
-      testCase({ name: 'Greets by name', command: 'sh hello.sh World', timeout_seconds: 5, expect: { stdout: 'Hello, World!\n' } }),
-    ]));
+    const outcomes = graded(
+      await submit('pass', [
+        testCase({ name: 'Program runs', command: 'sh hello.sh', expect: { exit_code: 0 } }),
+        testCase({ name: 'Prints a greeting', command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
+        testCase({ name: 'Has a README', command: 'true', expect: { files_exist: ['README.md'] } }),
+        testCase({ name: 'Greets by name', command: 'sh hello.sh World', timeout_seconds: 5, expect: { stdout: 'Hello, World!\n' } }),
+      ]),
+    );
     expect(outcomes.map((outcome) => [outcome.name, outcome.passed, outcome.message, outcome.exitCode, outcome.timedOut])).toEqual([
       ['Program runs', true, 'Passed', 0, false],
       ['Prints a greeting', true, 'Passed', 0, false],
@@ -55,40 +57,57 @@ describe('a passing submission', () => {
     expect(outcomes[0]!.autochecks).toEqual([
       { description: 'Exit code', messages: [{ message: 'Passed', type: 'success' }], diff_viewer: null, expected: null, actual: null },
     ]);
-    expect(outcomes[2]!.autochecks[0]).toMatchObject({ description: 'File README.md exists', messages: [{ message: 'Passed', type: 'success' }] });
+    expect(outcomes[2]!.autochecks[0]).toMatchObject({
+      description: 'File README.md exists',
+      messages: [{ message: 'Passed', type: 'success' }],
+    });
   });
 
   it('runs every test case in a fresh copy of the submission', async () => {
-    const outcomes = graded(await submit('pass', [
-      testCase({ command: 'echo changed > README.md && touch made-here && ls -a', expect: { files_exist: ['made-here'] } }),
-      testCase({ command: 'cat README.md && ls -a', expect: { stdout_contains: '# Homework 1' } }),
-      testCase({ command: 'true', expect: { files_exist: ['made-here'] } }),
-    ]));
+    const outcomes = graded(
+      await submit('pass', [
+        testCase({ command: 'echo changed > README.md && touch made-here && ls -a', expect: { files_exist: ['made-here'] } }),
+        testCase({ command: 'cat README.md && ls -a', expect: { stdout_contains: '# Homework 1' } }),
+        testCase({ command: 'true', expect: { files_exist: ['made-here'] } }),
+      ]),
+    );
     expect(outcomes.map((outcome) => outcome.message)).toEqual(['Passed', 'Passed', 'Missing file made-here']);
   });
 
   it('takes the subdirectory as the submission folder', async () => {
-    const outcomes = graded(await submit('pass', [testCase({ command: 'sh inner.sh', expect: { stdout: 'inner\n' } })], {
-      repository: { url: server.repositoryUrl('pass'), subdirectory: 'part2/' },
-    }));
+    const outcomes = graded(
+      await submit('pass', [testCase({ command: 'sh inner.sh', expect: { stdout: 'inner\n' } })], {
+        repository: { url: server.repositoryUrl('pass'), subdirectory: 'part2/' },
+      }),
+    );
     expect(outcomes[0]!.passed).toBe(true);
   });
 });
 
 describe('a failing submission', () => {
   it('reports the exit code, the wrong output and missing files with expected and actual', async () => {
-    const outcomes = graded(await submit('fail', [
-      testCase({ name: 'runs', command: 'sh hello.sh', expect: { exit_code: 0 } }),
-      testCase({ name: 'exact', command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n' } }),
-      testCase({ name: 'contains', command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
-      testCase({ name: 'readme', command: 'true', expect: { files_exist: ['README.md'] } }),
-      testCase({ name: 'errors', command: 'echo oops >&2; exit 3', expect: { exit_code: 3 } }),
-    ]));
+    const outcomes = graded(
+      await submit('fail', [
+        testCase({ name: 'runs', command: 'sh hello.sh', expect: { exit_code: 0 } }),
+        testCase({ name: 'exact', command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n' } }),
+        testCase({ name: 'contains', command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
+        testCase({ name: 'readme', command: 'true', expect: { files_exist: ['README.md'] } }),
+        testCase({ name: 'errors', command: 'echo oops >&2; exit 3', expect: { exit_code: 3 } }),
+      ]),
+    );
     const [runs, exact, contains, readme, errors] = outcomes;
     expect(runs).toMatchObject({ passed: false, message: 'Exited with code 1 (expected 0)', exitCode: 1, timedOut: false });
-    expect(runs!.autochecks[0]).toMatchObject({ messages: [{ message: 'Exited with code 1 (expected 0)', type: 'failure' }], expected: '0', actual: '1' });
+    expect(runs!.autochecks[0]).toMatchObject({
+      messages: [{ message: 'Exited with code 1 (expected 0)', type: 'failure' }],
+      expected: '0',
+      actual: '1',
+    });
     expect(exact).toMatchObject({ passed: false, message: 'Wrong output' });
-    expect(exact!.autochecks[0]).toMatchObject({ description: 'Standard output', expected: 'Hello, World!\n', actual: 'Goodbye, World!\n' });
+    expect(exact!.autochecks[0]).toMatchObject({
+      description: 'Standard output',
+      expected: 'Hello, World!\n',
+      actual: 'Goodbye, World!\n',
+    });
     expect(contains).toMatchObject({ passed: false, message: 'Output does not contain "Hello"' });
     expect(contains!.autochecks[0]).toMatchObject({ expected: 'Hello', actual: 'Goodbye, World!\n' });
     expect(readme).toMatchObject({ passed: false, message: 'Missing file README.md' });
@@ -106,7 +125,9 @@ describe('a failing submission', () => {
   });
 
   it('refuses files_exist paths that leave the test folder', async () => {
-    const [outcome] = graded(await submit('pass', [testCase({ command: 'true', expect: { files_exist: ['../README.md', '/etc/passwd', 'escape/passwd'] } })]));
+    const [outcome] = graded(
+      await submit('pass', [testCase({ command: 'true', expect: { files_exist: ['../README.md', '/etc/passwd', 'escape/passwd'] } })]),
+    );
     expect(outcome!.passed).toBe(false);
     expect(outcome!.autochecks.map((autocheck) => autocheck.messages[0]!.message)).toEqual([
       'Refused file path ../README.md: it leaves the submission folder',
@@ -130,7 +151,9 @@ describe('runaway commands', () => {
 
   it('kills what a finished command left running in the background', async () => {
     const marker = `background-marker-${randomUUID()}`;
-    const [outcome] = graded(await submit('pass', [testCase({ command: `sh -c "sleep 30" ${marker} & echo started`, expect: { stdout: 'started\n' } })]));
+    const [outcome] = graded(
+      await submit('pass', [testCase({ command: `sh -c "sleep 30" ${marker} & echo started`, expect: { stdout: 'started\n' } })]),
+    );
     expect(outcome!.passed).toBe(true);
     expect(await processesWith(marker)).toEqual([]);
   });
@@ -140,9 +163,14 @@ describe('runaway commands', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stopped by the test')), 1_000);
     const started = Date.now();
-    const run = runSubmission(request(server.repositoryUrl('loop'), [testCase({ command: `sh loop.sh ${marker}`, timeout_seconds: 30 })], { allowedHosts: [server.host] }), {
-      signal: controller.signal,
-    });
+    const run = runSubmission(
+      request(server.repositoryUrl('loop'), [testCase({ command: `sh loop.sh ${marker}`, timeout_seconds: 30 })], {
+        allowedHosts: [server.host],
+      }),
+      {
+        signal: controller.signal,
+      },
+    );
     await expect(run).rejects.toThrow('stopped by the test');
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await processesWith(marker)).toEqual([]);
@@ -150,20 +178,30 @@ describe('runaway commands', () => {
 
   it('caps megabytes of output and stops the command quickly', async () => {
     const started = Date.now();
-    const [flood, over] = graded(await submit('flood', [
-      testCase({ command: 'sh flood.sh', expect: { stdout_contains: 'done' } }),
-      testCase({ command: 'head -c 100000 /dev/zero | tr "\\0" a', expect: { stdout_contains: 'aaa' } }),
-    ]));
+    const [flood, over] = graded(
+      await submit('flood', [
+        testCase({ command: 'sh flood.sh', expect: { stdout_contains: 'done' } }),
+        testCase({ command: 'head -c 100000 /dev/zero | tr "\\0" a', expect: { stdout_contains: 'aaa' } }),
+      ]),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(flood).toMatchObject({ passed: false, timedOut: false, message: 'Stopped after writing more than 640 KB of output' });
     // Over the cap but under ten times it: kept and judged, with a warning.
     expect(over!.passed).toBe(true);
-    expect(over!.autochecks[1]).toMatchObject({ messages: [{ message: 'Only the first 65536 bytes of 100000 were kept', type: 'warning' }] });
+    expect(over!.autochecks[1]).toMatchObject({
+      messages: [{ message: 'Only the first 65536 bytes of 100000 were kept', type: 'warning' }],
+    });
   });
 });
 
 describe('checkout failures', () => {
-  const refused = ['http://169.254.169.254/latest/meta-data/', 'http://[::1]/x', 'http://10.0.0.1/x', 'http://192.168.0.1/x', 'http://[::ffff:127.0.0.1]/x'];
+  const refused = [
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/x',
+    'http://10.0.0.1/x',
+    'http://192.168.0.1/x',
+    'http://[::ffff:127.0.0.1]/x',
+  ];
   afterEach(() => vi.restoreAllMocks());
 
   it('refuses loopback, link-local and private addresses without connecting', async () => {
@@ -172,25 +210,39 @@ describe('checkout failures', () => {
     for (const url of [local, ...refused]) {
       const started = Date.now();
       const message = checkoutFailure(await runSubmission(request(url, [testCase({ command: 'true' })])));
-      expect(message, url).toMatch(/^Could not check out the repository: the address .* is an? (loopback|link-local|private network) address/);
+      expect(message, url).toMatch(
+        /^Could not check out the repository: the address .* is an? (loopback|link-local|private network) address/,
+      );
       expect(Date.now() - started).toBeLessThan(1_000);
     }
     expect(connect).not.toHaveBeenCalled();
   });
 
   it('follows redirects, checking every address again', async () => {
-    const outcomes = graded(await runSubmission(request(`${server.url}/moved/pass.git`, [testCase({ command: 'sh hello.sh' })], { allowedHosts: [server.host] })));
+    const outcomes = graded(
+      await runSubmission(request(`${server.url}/moved/pass.git`, [testCase({ command: 'sh hello.sh' })], { allowedHosts: [server.host] })),
+    );
     expect(outcomes[0]!.passed).toBe(true);
     const connect = vi.spyOn(net.Socket.prototype, 'connect');
-    const message = checkoutFailure(await runSubmission(request(`${server.url}/to-metadata/pass.git`, [], { allowedHosts: [server.host] })));
-    expect(message).toBe('Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses');
+    const message = checkoutFailure(
+      await runSubmission(request(`${server.url}/to-metadata/pass.git`, [], { allowedHosts: [server.host] })),
+    );
+    expect(message).toBe(
+      'Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses',
+    );
     expect(connect).toHaveBeenCalledTimes(1); // the allowed server only
   });
 
   it('connects to the checked address, not to a second lookup', async () => {
     // git.invalid exists only for this resolver: the socket can reach the server only through the pinned address.
-    const http = guardedHttp({ allowedHosts: [`git.invalid:${server.host.split(':')[1]}`], maxBytes: 1024 * 1024, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
-    const response = await http.request({ url: `http://git.invalid:${server.host.split(':')[1]}/pass.git/info/refs?service=git-upload-pack` });
+    const http = guardedHttp({
+      allowedHosts: [`git.invalid:${server.host.split(':')[1]}`],
+      maxBytes: 1024 * 1024,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    const response = await http.request({
+      url: `http://git.invalid:${server.host.split(':')[1]}/pass.git/info/refs?service=git-upload-pack`,
+    });
     expect(response.statusCode).toBe(200);
     for await (const chunk of response.body!) expect(chunk).toBeInstanceOf(Uint8Array);
     expect(http.received()).toBeGreaterThan(0);
@@ -202,10 +254,14 @@ describe('checkout failures', () => {
   });
 
   it('explains an address that is not a repository', async () => {
-    expect(checkoutFailure(await submit('missing', []))).toBe('Could not check out the repository: no repository was found at that address (HTTP 404)');
+    expect(checkoutFailure(await submit('missing', []))).toBe(
+      'Could not check out the repository: no repository was found at that address (HTTP 404)',
+    );
     const message = checkoutFailure(await runSubmission(request(`${server.url}/`, [], { allowedHosts: [server.host] })));
     expect(message).toMatch(/^Could not check out the repository: /);
-    expect(checkoutFailure(await submit('empty', []))).toBe('Could not check out the repository: the repository is empty (it has no commits on its default branch)');
+    expect(checkoutFailure(await submit('empty', []))).toBe(
+      'Could not check out the repository: the repository is empty (it has no commits on its default branch)',
+    );
   });
 
   it('refuses other schemes and malformed addresses', async () => {
@@ -218,16 +274,22 @@ describe('checkout failures', () => {
   it('refuses a subdirectory that is missing, is a file or leaves the repository', async () => {
     const withSubdirectory = (subdirectory: string) =>
       submit('pass', [testCase({ command: 'true' })], { repository: { url: server.repositoryUrl('pass'), subdirectory } });
-    expect(checkoutFailure(await withSubdirectory('nope'))).toBe('Could not check out the repository: the repository has no subdirectory "nope"');
+    expect(checkoutFailure(await withSubdirectory('nope'))).toBe(
+      'Could not check out the repository: the repository has no subdirectory "nope"',
+    );
     expect(checkoutFailure(await withSubdirectory('README.md'))).toContain('is not a folder');
-    expect(checkoutFailure(await withSubdirectory('../'))).toBe('Could not check out the repository: the subdirectory "../" lies outside the repository');
+    expect(checkoutFailure(await withSubdirectory('../'))).toBe(
+      'Could not check out the repository: the subdirectory "../" lies outside the repository',
+    );
     expect(checkoutFailure(await withSubdirectory('part2/../../x'))).toContain('lies outside the repository');
     expect(checkoutFailure(await withSubdirectory('escape'))).toContain('lies outside the repository');
   });
 
   it('caps the download and the number of files', async () => {
     const limits = { maxRepositoryBytes: 10 * 1024 * 1024, maxRepositoryFiles: 100, maxOutputBytes: 1024 };
-    expect(checkoutFailure(await submit('pass', [], { limits: { ...limits, maxRepositoryBytes: 200 } }))).toMatch(/^Could not check out the repository: the repository is larger than the limit of 200 bytes$/);
+    expect(checkoutFailure(await submit('pass', [], { limits: { ...limits, maxRepositoryBytes: 200 } }))).toMatch(
+      /^Could not check out the repository: the repository is larger than the limit of 200 bytes$/,
+    );
     expect(checkoutFailure(await submit('pass', [], { limits: { ...limits, maxRepositoryFiles: 2 } }))).toBe(
       'Could not check out the repository: the repository has more than 2 files',
     );
@@ -251,10 +313,14 @@ describe('file:// repositories', () => {
   it('copy the working tree without .git when allowed', async () => {
     process.env.ALLOW_FILE_REPOSITORIES = 'true';
     const url = `file://${server.workingTree('pass')}`;
-    const [outcome, git] = graded(await runSubmission(request(url, [
-      testCase({ command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n', files_exist: ['README.md'] } }),
-      testCase({ command: 'true', expect: { files_exist: ['.git'] } }),
-    ])));
+    const [outcome, git] = graded(
+      await runSubmission(
+        request(url, [
+          testCase({ command: 'sh hello.sh', expect: { stdout: 'Hello, World!\n', files_exist: ['README.md'] } }),
+          testCase({ command: 'true', expect: { files_exist: ['.git'] } }),
+        ]),
+      ),
+    );
     expect(outcome!.passed).toBe(true);
     expect(git!.message).toBe('Missing file .git');
     const notFolder = `file://${join(server.workingTree('pass'), 'README.md')}`;

@@ -71,7 +71,8 @@ const printed = (outcome: TestCaseOutcome | undefined): string => {
   if (shown === undefined) throw new Error(`no output shown: ${JSON.stringify(outcome)}`);
   return shown.actual ?? '';
 };
-const show = (name: string, command: string, overrides: Partial<TestCase> = {}) => testCase({ name, command, expect: { stdout: '' }, ...overrides });
+const show = (name: string, command: string, overrides: Partial<TestCase> = {}) =>
+  testCase({ name, command, expect: { stdout: '' }, ...overrides });
 
 /** Processes on the host whose command line contains `marker`. */
 async function processesWith(marker: string): Promise<string[]> {
@@ -100,13 +101,21 @@ async function findFile(folder: string, name: string): Promise<string | undefine
 
 /** Runs a fixture script on the host, outside any sandbox: the attack is real there. */
 async function outside(command: string, args: string[]): Promise<string> {
-  const { stdout } = await run(command, args, { cwd: git.workingTree('hostile'), timeout: 20_000 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const { stdout } = await run(command, args, { cwd: git.workingTree('hostile'), timeout: 20_000 }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? '',
+  }));
   return stdout;
 }
 
 function networkTargets(): string[] {
   const dynamoDb = new URL(inject('dynamodbEndpoint'));
-  return [`127.0.0.1:${dynamoDb.port}`, git.host, `127.0.0.1:${portOf(listeners[0]!)}`, `[::1]:${portOf(listeners[1]!)}`, `localhost:${portOf(listeners[0]!)}`];
+  return [
+    `127.0.0.1:${dynamoDb.port}`,
+    git.host,
+    `127.0.0.1:${portOf(listeners[0]!)}`,
+    `[::1]:${portOf(listeners[1]!)}`,
+    `localhost:${portOf(listeners[0]!)}`,
+  ];
 }
 
 describe('1. no network while test commands run', () => {
@@ -142,14 +151,29 @@ describe('2. nothing visible but the job’s own files and a read-only toolchain
     }
     expect(otherFile, 'the other job checked out').toBeDefined();
     const paths = [
-      inject('signingSecretFile'), data, join(data, 'shared-local-instance.db'), git.workingTree('hostile'),
-      join(process.cwd(), 'package.json'), otherFile!, jobsTmp, '/etc/shadow', '/root', '/var', '/run', '/sys/fs/cgroup',
+      inject('signingSecretFile'),
+      data,
+      join(data, 'shared-local-instance.db'),
+      git.workingTree('hostile'),
+      join(process.cwd(), 'package.json'),
+      otherFile!,
+      jobsTmp,
+      '/etc/shadow',
+      '/root',
+      '/var',
+      '/run',
+      '/sys/fs/cgroup',
     ];
     const readOnly = ['/usr/bin/x', '/etc/passwd', '/x', '/bin/x', '/dev/x', '/proc/x', '/home/x', '/opt/grader/x'];
-    const [peek, write] = graded(await submit([
-      show('peek', `sh peek.sh ${paths.join(' ')}`),
-      show('write', `for path in ./mine ${readOnly.join(' ')}; do if touch "$path" 2>/dev/null; then echo "WROTE $path"; else echo "refused $path"; fi; done`),
-    ]));
+    const [peek, write] = graded(
+      await submit([
+        show('peek', `sh peek.sh ${paths.join(' ')}`),
+        show(
+          'write',
+          `for path in ./mine ${readOnly.join(' ')}; do if touch "$path" 2>/dev/null; then echo "WROTE $path"; else echo "refused $path"; fi; done`,
+        ),
+      ]),
+    );
     const text = printed(peek);
     expect(text).toContain('control: my own file');
     for (const path of paths) expect(text).toContain(`hidden ${path}`);
@@ -185,7 +209,9 @@ describe('3 and 4. nothing outlives its test case or job; no job affects another
   it.skipIf(!isRoot)('runs each job as a uid of its own on the host, never root (needs the tests to run as root)', async () => {
     const markers = [`uid-a-${randomUUID()}`, `uid-b-${randomUUID()}`];
     const ticket = Math.floor(Math.random() * 1e6);
-    const jobs = markers.map((marker, index) => submit([testCase({ command: `sh sleep.sh ${marker} 3 ${marker}` })], { jobId: String(ticket + index) }));
+    const jobs = markers.map((marker, index) =>
+      submit([testCase({ command: `sh sleep.sh ${marker} 3 ${marker}` })], { jobId: String(ticket + index) }),
+    );
     const uids: number[] = [];
     for (const marker of markers) {
       for (let poll = 0; poll < 100; poll++) {
@@ -221,18 +247,23 @@ describe('3 and 4. nothing outlives its test case or job; no job affects another
 describe('5. limits per test case, each with a clear message', () => {
   it('stops a fork bomb, a memory hog, a CPU spin, a huge file and a full disk, and leaves nothing behind', async () => {
     const jobId = String(Math.floor(Math.random() * 1e6));
-    const outcomes = graded(await submit([
-      testCase({ name: 'fork bomb', command: 'sh fork.sh', limits: { processes: 32 } }),
-      testCase({ name: 'fork loop', command: 'perl fork-loop.pl', limits: { processes: 32 } }),
-      testCase({ name: 'memory', command: 'perl memory.pl', limits: { memory_mib: 128 } }),
-      testCase({ name: 'memory of four', command: 'sh memory-split.sh', limits: { memory_mib: 128 } }),
-      testCase({ name: 'cpu', command: 'sh spin.sh', timeout_seconds: 10, limits: { cpu_seconds: 1 } }),
-      testCase({ name: 'file size', command: 'sh huge-file.sh', limits: { file_size_mib: 8 } }),
-      testCase({ name: 'disk', command: 'sh fill-disk.sh', limits: { disk_mib: 32 } }),
-      testCase({ name: 'shared memory', command: 'sh fill-shm.sh', limits: { disk_mib: 32 } }),
-      testCase({ name: 'wall time', command: 'sleep 30', timeout_seconds: 1 }),
-      testCase({ name: 'within limits', command: 'sh -c "echo fine"', expect: { stdout: 'fine\n' } }),
-    ], { jobId }));
+    const outcomes = graded(
+      await submit(
+        [
+          testCase({ name: 'fork bomb', command: 'sh fork.sh', limits: { processes: 32 } }),
+          testCase({ name: 'fork loop', command: 'perl fork-loop.pl', limits: { processes: 32 } }),
+          testCase({ name: 'memory', command: 'perl memory.pl', limits: { memory_mib: 128 } }),
+          testCase({ name: 'memory of four', command: 'sh memory-split.sh', limits: { memory_mib: 128 } }),
+          testCase({ name: 'cpu', command: 'sh spin.sh', timeout_seconds: 10, limits: { cpu_seconds: 1 } }),
+          testCase({ name: 'file size', command: 'sh huge-file.sh', limits: { file_size_mib: 8 } }),
+          testCase({ name: 'disk', command: 'sh fill-disk.sh', limits: { disk_mib: 32 } }),
+          testCase({ name: 'shared memory', command: 'sh fill-shm.sh', limits: { disk_mib: 32 } }),
+          testCase({ name: 'wall time', command: 'sleep 30', timeout_seconds: 1 }),
+          testCase({ name: 'within limits', command: 'sh -c "echo fine"', expect: { stdout: 'fine\n' } }),
+        ],
+        { jobId },
+      ),
+    );
     expect(Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.message]))).toEqual({
       'fork bomb': 'Process limit of 32 exceeded: a process could not be started',
       'fork loop': 'Killed: process limit of 32 exceeded',
@@ -252,11 +283,13 @@ describe('5. limits per test case, each with a clear message', () => {
 
 describe('6. the grader cannot be made to lie', () => {
   it('reports the truth although the student fakes results everywhere and kills every process it sees', async () => {
-    const outcomes = graded(await submit([
-      show('attack', 'sh lie.sh'),
-      testCase({ name: 'fails', command: 'false', expect: { exit_code: 0 } }),
-      testCase({ name: 'passes', command: 'true', expect: { exit_code: 0 } }),
-    ]));
+    const outcomes = graded(
+      await submit([
+        show('attack', 'sh lie.sh'),
+        testCase({ name: 'fails', command: 'false', expect: { exit_code: 0 } }),
+        testCase({ name: 'passes', command: 'true', expect: { exit_code: 0 } }),
+      ]),
+    );
     expect(outcomes.map((outcome) => [outcome.name, outcome.passed, outcome.message])).toEqual([
       ['attack', false, 'Wrong output'],
       ['fails', false, 'Exited with code 1 (expected 0)'],
@@ -285,41 +318,60 @@ describe('the same attacks with the launcher running as an ordinary user', () =>
   const runAsNobody = (runRequest: RunRequest) =>
     new Promise<RunResult>((resolve, reject) => {
       const cli = new URL('../../shared/grading/runner-cli.ts', import.meta.url).pathname;
-      const child = spawn(process.execPath, [cli], { env: { ...runnerEnvironment(), TMPDIR: jobsTmp }, uid: NOBODY, gid: NOBODY, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli], {
+        env: { ...runnerEnvironment(), TMPDIR: jobsTmp },
+        uid: NOBODY,
+        gid: NOBODY,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout) as RunResult) : reject(new Error(`runner failed (${code}): ${stderr}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(JSON.parse(stdout) as RunResult) : reject(new Error(`runner failed (${code}): ${stderr}`)),
+      );
       child.stdin.end(JSON.stringify(runRequest));
     });
 
-  it.skipIf(!isRoot)('holds as uid 65534: no network, no view of its own files outside, no survivor, limits, no lie (skipped unless root: the tests then run as an ordinary user already)', async () => {
-    // A file only uid 65534 may read: a command running as that uid outside a sandbox could.
-    const secret = join(scratch, 'nobody-secret');
-    await writeFile(secret, 'the server user’s secret', { mode: 0o600 });
-    await chown(secret, NOBODY, NOBODY);
-    const marker = `nobody-daemon-${randomUUID()}`;
-    const targets = networkTargets();
-    const outcomes = graded(await runAsNobody(request(git.repositoryUrl('hostile'), [
-      show('network', `perl net.pl ${targets.join(' ')}`),
-      show('peek', `sh peek.sh ${secret} ${inject('signingSecretFile')} ${jobsTmp}`),
-      show('daemon', `sh daemon.sh ${marker}`),
-      show('after', 'sh traces.sh'),
-      testCase({ name: 'fork loop', command: 'perl fork-loop.pl', limits: { processes: 32 } }),
-      show('attack', 'sh lie.sh'),
-      testCase({ name: 'fails', command: 'false' }),
-    ], { allowedHosts: [git.host] })));
-    expect(await processesWith(marker)).toEqual([]);
-    const byName = Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome]));
-    expect(printed(byName.network)).toContain('control: connected');
-    expect(printed(byName.network)).not.toContain('CONNECTED');
-    expect(printed(byName.peek)).toContain(`hidden ${secret}`);
-    expect(printed(byName.peek)).not.toContain('SEEN');
-    expect(printed(byName.after)).toContain('heartbeats: 0');
-    expect(byName['fork loop']!.message).toBe('Killed: process limit of 32 exceeded');
-    expect(printed(byName.attack)).not.toContain('FOUND THE HARNESS');
-    expect(byName.fails!.message).toBe('Exited with code 1 (expected 0)');
-    expect(await readdir(jobsTmp)).toEqual([]);
-  }, 60_000);
+  it.skipIf(!isRoot)(
+    'holds as uid 65534: no network, no view of its own files outside, no survivor, limits, no lie (skipped unless root: the tests then run as an ordinary user already)',
+    async () => {
+      // A file only uid 65534 may read: a command running as that uid outside a sandbox could.
+      const secret = join(scratch, 'nobody-secret');
+      await writeFile(secret, 'the server user’s secret', { mode: 0o600 });
+      await chown(secret, NOBODY, NOBODY);
+      const marker = `nobody-daemon-${randomUUID()}`;
+      const targets = networkTargets();
+      const outcomes = graded(
+        await runAsNobody(
+          request(
+            git.repositoryUrl('hostile'),
+            [
+              show('network', `perl net.pl ${targets.join(' ')}`),
+              show('peek', `sh peek.sh ${secret} ${inject('signingSecretFile')} ${jobsTmp}`),
+              show('daemon', `sh daemon.sh ${marker}`),
+              show('after', 'sh traces.sh'),
+              testCase({ name: 'fork loop', command: 'perl fork-loop.pl', limits: { processes: 32 } }),
+              show('attack', 'sh lie.sh'),
+              testCase({ name: 'fails', command: 'false' }),
+            ],
+            { allowedHosts: [git.host] },
+          ),
+        ),
+      );
+      expect(await processesWith(marker)).toEqual([]);
+      const byName = Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome]));
+      expect(printed(byName.network)).toContain('control: connected');
+      expect(printed(byName.network)).not.toContain('CONNECTED');
+      expect(printed(byName.peek)).toContain(`hidden ${secret}`);
+      expect(printed(byName.peek)).not.toContain('SEEN');
+      expect(printed(byName.after)).toContain('heartbeats: 0');
+      expect(byName['fork loop']!.message).toBe('Killed: process limit of 32 exceeded');
+      expect(printed(byName.attack)).not.toContain('FOUND THE HARNESS');
+      expect(byName.fails!.message).toBe('Exited with code 1 (expected 0)');
+      expect(await readdir(jobsTmp)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -22,12 +22,18 @@ import { hostile } from './hostile.ts';
 const forced = vi.hoisted(() => ({ sandboxProblem: undefined as string | undefined }));
 vi.mock('#shared/grading/launcher.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('#shared/grading/launcher.ts')>();
-  return { ...actual, sandboxProblem: async (...args: Parameters<typeof actual.sandboxProblem>) => forced.sandboxProblem ?? actual.sandboxProblem(...args) };
+  return {
+    ...actual,
+    sandboxProblem: async (...args: Parameters<typeof actual.sandboxProblem>) => forced.sandboxProblem ?? actual.sandboxProblem(...args),
+  };
 });
 vi.mock('#shared/grading/run.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('#shared/grading/run.ts')>();
   const { runSubmission } = await import('#shared/grading/runner.ts');
-  return { runGrading: (...args: Parameters<typeof actual.runGrading>) => (forced.sandboxProblem ? runSubmission(args[0]) : actual.runGrading(...args)) };
+  return {
+    runGrading: (...args: Parameters<typeof actual.runGrading>) =>
+      forced.sandboxProblem ? runSubmission(args[0]) : actual.runGrading(...args),
+  };
 });
 
 const run = promisify(execFile);
@@ -39,7 +45,13 @@ const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const daemonMarker = `e2e-daemon-${randomUUID()}`;
 
-const show = (name: string, command: string, extra: Record<string, unknown> = {}) => ({ name, command, points_available: 1, expect: { stdout: '' }, ...extra });
+const show = (name: string, command: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  command,
+  points_available: 1,
+  expect: { stdout: '' },
+  ...extra,
+});
 
 function gradeables(): Record<string, Record<string, unknown>> {
   const dynamoDb = new URL(inject('dynamodbEndpoint'));
@@ -86,12 +98,28 @@ beforeAll(async () => {
   git = await startGitServer(repositories);
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   for (const [id, autograding] of Object.entries(gradeables())) {
-    const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
-      id, title: `Attack ${id}`, type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
-      autograding,
-    }, world.tokens.instructor);
+    const answer = await api.postJson(
+      `/${world.course.term}/${world.course.course}/upload`,
+      {
+        id,
+        title: `Attack ${id}`,
+        type: 'Electronic File',
+        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
+        dates: {
+          ta_view_start_date: iso(-2),
+          submission_open_date: iso(-1),
+          submission_due_date: iso(5),
+          team_lock_date: iso(5),
+          grade_start_date: iso(6),
+          grade_due_date: iso(7),
+          grade_released_date: iso(8),
+          grade_inquiry_start_date: iso(8),
+          grade_inquiry_due_date: iso(9),
+        },
+        autograding,
+      },
+      world.tokens.instructor,
+    );
     expect(answer.json.status, answer.text).toBe('success');
   }
 }, 60_000);
@@ -119,7 +147,8 @@ async function submitAndWait(id: string, persona: 'student' | 'student2' = 'stud
   throw new Error(`${id} was not graded in time`);
 }
 
-const printed = (values: Values, name: string) => values.test_cases.find((test) => test.name === name)?.autochecks.find((check) => check.description === 'Standard output')?.actual ?? '';
+const printed = (values: Values, name: string) =>
+  values.test_cases.find((test) => test.name === name)?.autochecks.find((check) => check.description === 'Standard output')?.actual ?? '';
 
 async function processesWith(marker: string): Promise<string[]> {
   try {
@@ -141,7 +170,9 @@ describe('attacks through the API and the worker', () => {
     expect(secretAttempt).toContain(`hidden ${scratch}`);
     expect(values.total_points).toBe(0);
     // Outside the sandbox the same script gets an answer from DynamoDB Local: the attack is real.
-    const { stdout } = await run('perl', ['dynamo.pl', `127.0.0.1:${new URL(inject('dynamodbEndpoint')).port}`], { cwd: git.workingTree(`network-${world.users.student.userId}`) });
+    const { stdout } = await run('perl', ['dynamo.pl', `127.0.0.1:${new URL(inject('dynamodbEndpoint')).port}`], {
+      cwd: git.workingTree(`network-${world.users.student.userId}`),
+    });
     expect(stdout).toMatch(/^DynamoDB answered: HTTP\/1\.1 \d+/);
   });
 

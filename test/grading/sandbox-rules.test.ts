@@ -8,7 +8,15 @@ import { rlimitArgs, studentSandboxArgs } from '#shared/grading/harness/student-
 import { discoverToolchain, toolchainArgs } from '#shared/grading/harness/toolchain.ts';
 import { stopReason, type CaseEnd } from '#shared/grading/harness/verdict.ts';
 import { descendantsOf, parseCpuSeconds, parseStatus } from '#shared/grading/harness/watch.ts';
-import { generatedEtc, graderSandboxArgs, JOB_UID_BASE, JOB_UID_COUNT, jobTimeLimitMs, jobUser, sandboxProblem } from '#shared/grading/launcher.ts';
+import {
+  generatedEtc,
+  graderSandboxArgs,
+  JOB_UID_BASE,
+  JOB_UID_COUNT,
+  jobTimeLimitMs,
+  jobUser,
+  sandboxProblem,
+} from '#shared/grading/launcher.ts';
 import { caseLimits, DEFAULT_BOUNDS, limitBounds } from '#shared/grading/limits.ts';
 import { sandboxMode } from '#shared/grading/settings.ts';
 
@@ -18,21 +26,43 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 describe('limits in force', () => {
   it('take the test case’s own, else the gradeable’s, else the default; CPU time defaults to the time limit', () => {
-    expect(caseLimits({ timeout_seconds: 2.5 }, undefined, DEFAULT_BOUNDS)).toEqual({ processes: 64, memoryMib: 512, cpuSeconds: 3, fileSizeMib: 64, diskMib: 256 });
-    expect(caseLimits({ timeout_seconds: 10 }, { memory_mib: 128, disk_mib: 32 }, DEFAULT_BOUNDS)).toMatchObject({ memoryMib: 128, diskMib: 32, cpuSeconds: 10 });
-    expect(caseLimits({ timeout_seconds: 10, limits: { memory_mib: 64, cpu_seconds: 2 } }, { memory_mib: 128 }, DEFAULT_BOUNDS)).toMatchObject({ memoryMib: 64, cpuSeconds: 2 });
+    expect(caseLimits({ timeout_seconds: 2.5 }, undefined, DEFAULT_BOUNDS)).toEqual({
+      processes: 64,
+      memoryMib: 512,
+      cpuSeconds: 3,
+      fileSizeMib: 64,
+      diskMib: 256,
+    });
+    expect(caseLimits({ timeout_seconds: 10 }, { memory_mib: 128, disk_mib: 32 }, DEFAULT_BOUNDS)).toMatchObject({
+      memoryMib: 128,
+      diskMib: 32,
+      cpuSeconds: 10,
+    });
+    expect(
+      caseLimits({ timeout_seconds: 10, limits: { memory_mib: 64, cpu_seconds: 2 } }, { memory_mib: 128 }, DEFAULT_BOUNDS),
+    ).toMatchObject({ memoryMib: 64, cpuSeconds: 2 });
   });
 
   it("are capped at the operator's bounds", () => {
     const bounds = { ...DEFAULT_BOUNDS, memoryMib: 96, processes: 16 };
-    expect(caseLimits({ timeout_seconds: 10, limits: { memory_mib: 4096, processes: 100 } }, undefined, bounds)).toMatchObject({ memoryMib: 96, processes: 16 });
+    expect(caseLimits({ timeout_seconds: 10, limits: { memory_mib: 4096, processes: 100 } }, undefined, bounds)).toMatchObject({
+      memoryMib: 96,
+      processes: 16,
+    });
     expect(caseLimits({ timeout_seconds: 10 }, undefined, { ...DEFAULT_BOUNDS, memoryMib: 256 }).memoryMib).toBe(256); // the default too
   });
 
   it('read the bounds from GRADING_MAX_*, reporting values that are not whole numbers of at least 1', () => {
     expect(limitBounds({})).toEqual({ bounds: DEFAULT_BOUNDS, problems: [] });
-    expect(limitBounds({ GRADING_MAX_MEMORY_MIB: '4096', GRADING_MAX_PROCESSES: ' ' }).bounds).toEqual({ ...DEFAULT_BOUNDS, memoryMib: 4096 });
-    const { bounds, problems } = limitBounds({ GRADING_MAX_DISK_MIB: '0', GRADING_MAX_CPU_SECONDS: '1.5', GRADING_MAX_FILE_SIZE_MIB: 'lots' });
+    expect(limitBounds({ GRADING_MAX_MEMORY_MIB: '4096', GRADING_MAX_PROCESSES: ' ' }).bounds).toEqual({
+      ...DEFAULT_BOUNDS,
+      memoryMib: 4096,
+    });
+    const { bounds, problems } = limitBounds({
+      GRADING_MAX_DISK_MIB: '0',
+      GRADING_MAX_CPU_SECONDS: '1.5',
+      GRADING_MAX_FILE_SIZE_MIB: 'lots',
+    });
     expect(bounds).toEqual(DEFAULT_BOUNDS);
     expect(problems).toEqual([
       'GRADING_MAX_CPU_SECONDS must be a whole number of at least 1, not "1.5"; using 600',
@@ -47,18 +77,33 @@ describe('gradeable limits', () => {
   const gradeable = (autograding: unknown) => validateGradeable({ id: 'g', title: 'G', type: 'Electronic File', autograding }, context);
 
   it('are kept, for the gradeable and per test case, and left out when not given', () => {
-    const { document } = gradeable({ limits: { memory_mib: 256, other: 1 }, test_cases: [{ name: 'a', command: 'true', limits: { processes: 8 } }, { name: 'b', command: 'true' }] });
+    const { document } = gradeable({
+      limits: { memory_mib: 256, other: 1 },
+      test_cases: [
+        { name: 'a', command: 'true', limits: { processes: 8 } },
+        { name: 'b', command: 'true' },
+      ],
+    });
     expect(document?.autograding).toEqual({
       limits: { memory_mib: 256 },
-      test_cases: [expect.objectContaining({ name: 'a', limits: { processes: 8 } }), expect.not.objectContaining({ limits: expect.anything() })],
+      test_cases: [
+        expect.objectContaining({ name: 'a', limits: { processes: 8 } }),
+        expect.not.objectContaining({ limits: expect.anything() }),
+      ],
     });
   });
 
   it('must be whole numbers within their ranges', () => {
-    const { errors } = gradeable({ limits: { disk_mib: 0 }, test_cases: [{ name: 'a', command: 'true', limits: { memory_mib: 100.5, processes: 100_000, cpu_seconds: 'ten' } }] });
+    const { errors } = gradeable({
+      limits: { disk_mib: 0 },
+      test_cases: [{ name: 'a', command: 'true', limits: { memory_mib: 100.5, processes: 100_000, cpu_seconds: 'ten' } }],
+    });
     expect(errors).toEqual([
       { path: 'autograding.test_cases[0].limits.processes', message: 'autograding.test_cases[0].limits.processes must be at most 4096.' },
-      { path: 'autograding.test_cases[0].limits.memory_mib', message: 'autograding.test_cases[0].limits.memory_mib must be a whole number.' },
+      {
+        path: 'autograding.test_cases[0].limits.memory_mib',
+        message: 'autograding.test_cases[0].limits.memory_mib must be a whole number.',
+      },
       { path: 'autograding.test_cases[0].limits.cpu_seconds', message: 'autograding.test_cases[0].limits.cpu_seconds must be a number.' },
       { path: 'autograding.limits.disk_mib', message: 'autograding.limits.disk_mib must be at least 1.' },
     ]);
@@ -79,7 +124,15 @@ describe('the sandbox switch', () => {
 
 describe('why a test case stopped', () => {
   const end = (overrides: Partial<CaseEnd>): CaseEnd => ({
-    exitCode: 0, signal: null, timedOut: false, outputExceeded: false, startError: null, killedAt: null, cpuLimitReached: false, stderr: '', ...overrides,
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    outputExceeded: false,
+    startError: null,
+    killedAt: null,
+    cpuLimitReached: false,
+    stderr: '',
+    ...overrides,
   });
   const reason = (overrides: Partial<CaseEnd>) => stopReason(end(overrides), limits, 5, 64 * 1024);
 
@@ -100,12 +153,16 @@ describe('why a test case stopped', () => {
     expect(reason({ exitCode: 0, stderr: 'spin.sh: 1: CPU time limit exceeded\n' })).toBe('Killed: CPU time limit of 10 s exceeded');
     expect(reason({ exitCode: 153 })).toBe('Killed: file size limit of 64 MiB exceeded');
     expect(reason({ exitCode: 0, stderr: 'File size limit exceeded\n' })).toBe('Killed: file size limit of 64 MiB exceeded');
-    expect(reason({ exitCode: 0, stderr: 'fork.sh: 1: Cannot fork\n' })).toBe('Process limit of 64 exceeded: a process could not be started');
+    expect(reason({ exitCode: 0, stderr: 'fork.sh: 1: Cannot fork\n' })).toBe(
+      'Process limit of 64 exceeded: a process could not be started',
+    );
   });
 
   it('takes a failed call for the limit only when the command failed', () => {
     expect(reason({ exitCode: 1, stderr: 'Out of memory!\n' })).toBe('Memory limit of 512 MiB exceeded: an allocation failed');
-    expect(reason({ exitCode: 1, stderr: "head: error writing 'part3': No space left on device\n" })).toBe('Disk limit of 256 MiB exceeded: no space was left');
+    expect(reason({ exitCode: 1, stderr: "head: error writing 'part3': No space left on device\n" })).toBe(
+      'Disk limit of 256 MiB exceeded: no space was left',
+    );
     expect(reason({ exitCode: 1, stderr: 'write: File too large\n' })).toBe('File size limit of 64 MiB exceeded: a write failed');
     expect(reason({ exitCode: 0, stderr: 'Out of memory! (handled)\n' })).toBeNull();
     expect(reason({ exitCode: 1, stderr: 'assertion failed\n' })).toBeNull();
@@ -132,17 +189,33 @@ describe("reading a test case's processes", () => {
       { pid: 24, ppid: 23 },
       { pid: 30, ppid: 1 }, // something else
     ];
-    expect(descendantsOf(processes, 20).map((process) => process.pid).sort()).toEqual([21, 22, 23, 24]);
+    expect(
+      descendantsOf(processes, 20)
+        .map((process) => process.pid)
+        .sort(),
+    ).toEqual([21, 22, 23, 24]);
     expect(descendantsOf(processes, 99)).toEqual([]);
   });
 });
 
 describe('the sandboxes’ arguments', () => {
-  const toolchain = [{ kind: 'ro-bind', path: '/usr' }, { kind: 'symlink', path: '/bin', target: 'usr/bin' }] as const;
+  const toolchain = [
+    { kind: 'ro-bind', path: '/usr' },
+    { kind: 'symlink', path: '/bin', target: 'usr/bin' },
+  ] as const;
 
   it("run a test case's command as init of new namespaces, as uid 1002, with no further user namespaces and its rlimits", () => {
-    const args = studentSandboxArgs({ toolchain, home: '/work/c/home', tmp: '/work/c/tmp', shm: '/work/c/shm', prlimit: '/usr/bin/prlimit', limits, command: 'make test' });
-    for (const flag of ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1']) expect(args).toContain(flag);
+    const args = studentSandboxArgs({
+      toolchain,
+      home: '/work/c/home',
+      tmp: '/work/c/tmp',
+      shm: '/work/c/shm',
+      prlimit: '/usr/bin/prlimit',
+      limits,
+      command: 'make test',
+    });
+    for (const flag of ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1'])
+      expect(args).toContain(flag);
     expect(args.join(' ')).toContain('--uid 1002 --gid 1002');
     expect(args.join(' ')).toContain('--ro-bind /usr /usr --symlink usr/bin /bin');
     expect(args.join(' ')).toContain('--bind /work/c/home /home/student --bind /work/c/tmp /tmp --bind /work/c/shm /dev/shm');
@@ -151,22 +224,53 @@ describe('the sandboxes’ arguments', () => {
     expect(writable).toEqual(['/work/c/home', '/work/c/tmp', '/work/c/shm']);
     expect(args.join(' ')).toContain('--remount-ro /dev --remount-ro / --');
     expect(args.slice(args.indexOf('--') + 1)).toEqual(['/usr/bin/prlimit', ...rlimitArgs(limits), '--', '/bin/sh', '-c', 'make test']);
-    expect(rlimitArgs(limits)).toEqual(['--nproc=64', `--data=${512 * 1024 * 1024}`, '--cpu=10:11', `--fsize=${64 * 1024 * 1024}`, '--core=0']);
+    expect(rlimitArgs(limits)).toEqual([
+      '--nproc=64',
+      `--data=${512 * 1024 * 1024}`,
+      '--cpu=10:11',
+      `--fsize=${64 * 1024 * 1024}`,
+      '--core=0',
+    ]);
   });
 
   it('give the harness only the toolchain, generated /etc files, Node, itself, the files read-only and a size-capped tmpfs', () => {
-    const args = graderSandboxArgs({ toolchain, etc: '/jobs/j1/etc', node: '/opt/node/bin/node', harness: '/jobs/j1/harness.mjs', files: '/jobs/j1/checkout/files', diskMib: 64 });
-    for (const flag of ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--as-pid-1']) expect(args).toContain(flag);
+    const args = graderSandboxArgs({
+      toolchain,
+      etc: '/jobs/j1/etc',
+      node: '/opt/node/bin/node',
+      harness: '/jobs/j1/harness.mjs',
+      files: '/jobs/j1/checkout/files',
+      diskMib: 64,
+    });
+    for (const flag of ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--as-pid-1'])
+      expect(args).toContain(flag);
     expect(args).not.toContain('--disable-userns'); // the harness makes a sandbox per test case
     expect(args).not.toContain('--bind'); // nothing of the host is writable
     const sources = args.flatMap((arg, index) => (arg === '--ro-bind' ? [args[index + 1]] : []));
     expect(sources).toEqual([
-      '/usr', '/jobs/j1/etc/passwd', '/jobs/j1/etc/group', '/jobs/j1/etc/hosts', '/jobs/j1/etc/nsswitch.conf',
-      '/opt/node/bin/node', '/jobs/j1/harness.mjs', '/jobs/j1/checkout/files',
+      '/usr',
+      '/jobs/j1/etc/passwd',
+      '/jobs/j1/etc/group',
+      '/jobs/j1/etc/hosts',
+      '/jobs/j1/etc/nsswitch.conf',
+      '/opt/node/bin/node',
+      '/jobs/j1/harness.mjs',
+      '/jobs/j1/checkout/files',
     ]);
     expect(args.join(' ')).toContain(`--size ${64 * 1024 * 1024} --tmpfs /work`);
     expect(args.join(' ')).toContain('--uid 1001 --gid 1001');
-    expect(args.slice(args.indexOf('--') + 1)).toEqual(['/opt/grader/node', '/opt/grader/harness.mjs', '--files', '/job/files', '--work', '/work', '--job', '-', '--result', '-']);
+    expect(args.slice(args.indexOf('--') + 1)).toEqual([
+      '/opt/grader/node',
+      '/opt/grader/harness.mjs',
+      '--files',
+      '/job/files',
+      '--work',
+      '/work',
+      '--job',
+      '-',
+      '--result',
+      '-',
+    ]);
   });
 
   it('generate accounts and names without any of the host', () => {
@@ -180,10 +284,12 @@ describe('the sandboxes’ arguments', () => {
 describe('the toolchain', () => {
   it('is /usr and the /bin, /lib* links or folders, and only the toolchain parts of /etc', async () => {
     const root = join(scratch, 'root');
-    for (const folder of ['usr/bin', 'lib64', 'etc/alternatives', 'etc/java-17-openjdk', 'etc/ssh']) await mkdir(join(root, folder), { recursive: true });
+    for (const folder of ['usr/bin', 'lib64', 'etc/alternatives', 'etc/java-17-openjdk', 'etc/ssh'])
+      await mkdir(join(root, folder), { recursive: true });
     await symlink('usr/bin', join(root, 'bin'));
     await symlink('/usr/share/zoneinfo/UTC', join(root, 'etc/localtime'));
-    for (const file of ['etc/ld.so.cache', 'etc/shadow', 'etc/passwd', 'etc/hosts', 'etc/environment']) await writeFile(join(root, file), 'x');
+    for (const file of ['etc/ld.so.cache', 'etc/shadow', 'etc/passwd', 'etc/hosts', 'etc/environment'])
+      await writeFile(join(root, file), 'x');
     const mounts = discoverToolchain(root);
     expect(mounts).toEqual([
       { kind: 'ro-bind', path: '/usr' },

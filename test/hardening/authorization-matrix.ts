@@ -87,11 +87,44 @@ const everyone = (outcome: Outcome): Record<MatrixPersona, Outcome> =>
 const anyToken = { ...everyone(A), anonymous: U };
 
 /** course:member. */
-const members = { anonymous: U, outsider: D, student: A, mentor: A, ta: A, instructor: A, otherInstructor: D, groupStaff: D, faculty: D, superuser: D };
+const members = {
+  anonymous: U,
+  outsider: D,
+  student: A,
+  mentor: A,
+  ta: A,
+  instructor: A,
+  otherInstructor: D,
+  groupStaff: D,
+  faculty: D,
+  superuser: D,
+};
 /** course:instructor-or-group-staff. */
-const staffOrGroup = { anonymous: U, outsider: D, student: D, mentor: A, ta: A, instructor: A, otherInstructor: D, groupStaff: A, faculty: D, superuser: D };
+const staffOrGroup = {
+  anonymous: U,
+  outsider: D,
+  student: D,
+  mentor: A,
+  ta: A,
+  instructor: A,
+  otherInstructor: D,
+  groupStaff: A,
+  faculty: D,
+  superuser: D,
+};
 /** course:instructor. */
-const instructorOnly = { anonymous: U, outsider: D, student: D, mentor: D, ta: D, instructor: A, otherInstructor: D, groupStaff: D, faculty: D, superuser: D };
+const instructorOnly = {
+  anonymous: U,
+  outsider: D,
+  student: D,
+  mentor: D,
+  ta: D,
+  instructor: A,
+  otherInstructor: D,
+  groupStaff: D,
+  faculty: D,
+  superuser: D,
+};
 
 const submission = (gradeable: string, extra: Record<string, unknown> = {}): MatrixRequest => ({
   params: { gradeable_id: gradeable },
@@ -140,7 +173,9 @@ export const expectedAccess: Record<string, MatrixRow> = {
     cases: [
       {
         variation: 'a new term',
-        request: (world) => ({ body: { term_id: world.unique('t'), term_name: 'Matrix Term', start_date: '2027-01-10', end_date: '2027-05-10' } }),
+        request: (world) => ({
+          body: { term_id: world.unique('t'), term_name: 'Matrix Term', start_date: '2027-01-10', end_date: '2027-05-10' },
+        }),
         expect: { ...everyone(D), anonymous: U, superuser: A },
       },
     ],
@@ -155,7 +190,9 @@ export const expectedAccess: Record<string, MatrixRow> = {
     ],
   },
   'download-gradeable': {
-    cases: [{ variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: staffOrGroup }],
+    cases: [
+      { variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: staffOrGroup },
+    ],
   },
   'list-gradeables': { cases: [{ variation: 'the course', request: () => ({}), expect: members }] },
   'submit-vcs': {
@@ -181,7 +218,11 @@ export const expectedAccess: Record<string, MatrixRow> = {
   'gradeable-attempts': { cases: submissionReadCases() },
   'set-active-version': {
     cases: [
-      { variation: 'own submission: cancel', request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { version: 0 } }), expect: members },
+      {
+        variation: 'own submission: cancel',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { version: 0 } }),
+        expect: members,
+      },
       {
         variation: 'for student2 (user_id): cancel',
         request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { version: 0, user_id: world.userIds.student2 } }),
@@ -190,7 +231,13 @@ export const expectedAccess: Record<string, MatrixRow> = {
     ],
   },
   gradebook: {
-    cases: [{ variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: { ...members, student: D } }],
+    cases: [
+      {
+        variation: 'an open gradeable',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable } }),
+        expect: { ...members, student: D },
+      },
+    ],
   },
   'save-ta-grade': { cases: gradingCases({ component_id: 0, custom_points: 1 }) },
   'ta-grade': { cases: gradingCases() },
@@ -221,10 +268,18 @@ export const expectedAccess: Record<string, MatrixRow> = {
   },
   'list-webhooks': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
   'delete-webhook': {
-    cases: [{ variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.doomedWebhookId } }), expect: instructorOnly }],
+    cases: [
+      {
+        variation: 'a webhook of the course',
+        request: (world) => ({ params: { webhook_id: world.doomedWebhookId } }),
+        expect: instructorOnly,
+      },
+    ],
   },
   'list-webhook-deliveries': {
-    cases: [{ variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.webhookId } }), expect: instructorOnly }],
+    cases: [
+      { variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.webhookId } }), expect: instructorOnly },
+    ],
   },
   'replay-webhook-delivery': {
     cases: [
@@ -251,7 +306,7 @@ function submissionReadCases(): MatrixCase[] {
       expect: members,
     },
     {
-      variation: 'student2 (section 2, outside the mentor\'s) via user_id',
+      variation: "student2 (section 2, outside the mentor's) via user_id",
       request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { user_id: world.userIds.student2 } }),
       expect: { ...members, student: NOT_SAME_USER, mentor: NOT_SAME_USER },
     },

@@ -27,17 +27,47 @@ beforeAll(async () => {
   const upload = async (id: string, dates: Record<string, string>) => {
     const answer = await api.postJson(
       `/${term}/${code}/upload`,
-      { id, title: `Title of ${id}`, type: 'Electronic File', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' }, dates },
+      {
+        id,
+        title: `Title of ${id}`,
+        type: 'Electronic File',
+        vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
+        dates,
+      },
       course.tokens.instructor,
     );
     expect(answer.json.status, answer.text).toBe('success');
   };
   const openGradeable = uniqueCode('open');
   const futureGradeable = uniqueCode('future');
-  await upload(openGradeable, { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
-  await upload(futureGradeable, { ta_view_start_date: iso(-1), submission_open_date: iso(1), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) });
+  await upload(openGradeable, {
+    ta_view_start_date: iso(-3),
+    submission_open_date: iso(-2),
+    submission_due_date: iso(5),
+    grade_start_date: iso(6),
+    grade_due_date: iso(7),
+    grade_released_date: iso(8),
+    grade_inquiry_start_date: iso(8),
+    grade_inquiry_due_date: iso(9),
+    team_lock_date: iso(5),
+  });
+  await upload(futureGradeable, {
+    ta_view_start_date: iso(-1),
+    submission_open_date: iso(1),
+    submission_due_date: iso(5),
+    grade_start_date: iso(6),
+    grade_due_date: iso(7),
+    grade_released_date: iso(8),
+    grade_inquiry_start_date: iso(8),
+    grade_inquiry_due_date: iso(9),
+    team_lock_date: iso(5),
+  });
   const webhook = async () => {
-    const answer = await api.postJson(`/${term}/${code}/webhooks`, { url: WEBHOOK_URL, events: ['submission.failed'] }, course.tokens.instructor);
+    const answer = await api.postJson(
+      `/${term}/${code}/webhooks`,
+      { url: WEBHOOK_URL, events: ['submission.failed'] },
+      course.tokens.instructor,
+    );
     expect(answer.json.status, answer.text).toBe('success');
     return answer.json.data.id as string;
   };
@@ -50,9 +80,16 @@ beforeAll(async () => {
     term,
     course: code,
     userIds: {
-      outsider: outsider.userId, student: u.student.userId, student2: u.student2.userId, mentor: u.mentor.userId, ta: u.ta.userId,
-      instructor: u.instructor.userId, otherInstructor: u.otherInstructor.userId, groupStaff: u.groupStaff.userId,
-      faculty: u.faculty.userId, superuser: u.superuser.userId,
+      outsider: outsider.userId,
+      student: u.student.userId,
+      student2: u.student2.userId,
+      mentor: u.mentor.userId,
+      ta: u.ta.userId,
+      instructor: u.instructor.userId,
+      otherInstructor: u.otherInstructor.userId,
+      groupStaff: u.groupStaff.userId,
+      faculty: u.faculty.userId,
+      superuser: u.superuser.userId,
     },
     openGradeable,
     openTitle: `Title of ${openGradeable}`,
@@ -99,9 +136,15 @@ function verdict(answer: Answer, expected: Outcome): string | undefined {
 describe('the authorization matrix', () => {
   it('has a row for every route, and no row for a route that does not exist', () => {
     const names = Object.keys(routes);
-    expect(names.filter((name) => !(name in expectedAccess)), 'routes without a row in authorization-matrix.ts').toEqual([]);
+    expect(
+      names.filter((name) => !(name in expectedAccess)),
+      'routes without a row in authorization-matrix.ts',
+    ).toEqual([]);
     const stale = Object.entries(expectedAccess).filter(([name, row]) => !row.optional && !names.includes(name));
-    expect(stale.map(([name]) => name), 'rows for routes that do not exist').toEqual([]);
+    expect(
+      stale.map(([name]) => name),
+      'rows for routes that do not exist',
+    ).toEqual([]);
   });
 
   it('answers every route (and alias) as every persona exactly as the table says', async () => {
@@ -126,7 +169,9 @@ describe('the authorization matrix', () => {
         const problem = verdict(answer, expected);
         checked++;
         if (problem) {
-          mismatches.push(`${key.method} ${key.path} [${testCase.variation}] as ${persona}: expected ${JSON.stringify(expected)}, got ${problem}`);
+          mismatches.push(
+            `${key.method} ${key.path} [${testCase.variation}] as ${persona}: expected ${JSON.stringify(expected)}, got ${problem}`,
+          );
         }
       });
     }

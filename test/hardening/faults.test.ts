@@ -106,9 +106,21 @@ beforeAll(async () => {
   const answer = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
     {
-      id: gradeable, title: 'Faults', type: 'Electronic File',
+      id: gradeable,
+      title: 'Faults',
+      type: 'Electronic File',
       vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(-1), grade_due_date: iso(-0.5), grade_released_date: iso(-0.2), grade_inquiry_start_date: iso(-0.1), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) },
+      dates: {
+        ta_view_start_date: iso(-3),
+        submission_open_date: iso(-2),
+        submission_due_date: iso(5),
+        grade_start_date: iso(-1),
+        grade_due_date: iso(-0.5),
+        grade_released_date: iso(-0.2),
+        grade_inquiry_start_date: iso(-0.1),
+        grade_inquiry_due_date: iso(9),
+        team_lock_date: iso(5),
+      },
       autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1 }] },
     },
     world.tokens.instructor,
@@ -140,8 +152,14 @@ interface HttpOperation {
 }
 
 const course = () => `/${world.course.term}/${world.course.course}`;
-const tables = (...names: string[]) => (before: Snapshot, after: Snapshot) =>
-  expect(differences(before, after).map((line) => line.split(':')[0]).sort()).toEqual([...names].sort());
+const tables =
+  (...names: string[]) =>
+  (before: Snapshot, after: Snapshot) =>
+    expect(
+      differences(before, after)
+        .map((line) => line.split(':')[0])
+        .sort(),
+    ).toEqual([...names].sort());
 
 let currentToken: string | undefined;
 const operations: HttpOperation[] = [
@@ -163,17 +181,31 @@ const operations: HttpOperation[] = [
     send: () =>
       api.postJson(
         '/courses',
-        { course_semester: world.term, course_title: uniqueCode('fc'), head_instructor: world.users.instructor.userId, base_course: `${world.term}|${world.course.course}` },
+        {
+          course_semester: world.term,
+          course_title: uniqueCode('fc'),
+          head_instructor: world.users.instructor.userId,
+          base_course: `${world.term}|${world.course.course}`,
+        },
         { ...world.tokens.instructor, Prefer: 'http-status' },
       ),
     done: (before, after) => {
       tables('AccessGroups', 'Courses', 'Enrollments')(before, after);
-      expect([added(before, after, 'Courses').length, added(before, after, 'Enrollments').length, added(before, after, 'AccessGroups').length]).toEqual([1, 1, 2]);
+      expect([
+        added(before, after, 'Courses').length,
+        added(before, after, 'Enrollments').length,
+        added(before, after, 'AccessGroups').length,
+      ]).toEqual([1, 1, 2]);
     },
   },
   {
     name: 'gradeable upload',
-    send: () => api.postJson(`${course()}/upload`, { id: uniqueCode('up'), title: 'Upload', type: 'Electronic File' }, { ...world.tokens.instructor, Prefer: 'http-status' }),
+    send: () =>
+      api.postJson(
+        `${course()}/upload`,
+        { id: uniqueCode('up'), title: 'Upload', type: 'Electronic File' },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      ),
     done: (before, after) => {
       tables('Gradeables')(before, after);
       expect(added(before, after, 'Gradeables')).toHaveLength(1);
@@ -181,10 +213,18 @@ const operations: HttpOperation[] = [
   },
   {
     name: 'submission (submitVcs)',
-    send: () => api.postJson(`${course()}/gradeable/${gradeable}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, { ...world.tokens.student, Prefer: 'http-status' }),
+    send: () =>
+      api.postJson(
+        `${course()}/gradeable/${gradeable}/upload`,
+        { vcs_checkout: true, git_repo_id: 'none' },
+        { ...world.tokens.student, Prefer: 'http-status' },
+      ),
     done: (before, after, answer) => {
       tables('Jobs', 'Submissions')(before, after);
-      const key = (snapshot: Snapshot) => items(snapshot, 'Submissions').find((item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`));
+      const key = (snapshot: Snapshot) =>
+        items(snapshot, 'Submissions').find(
+          (item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`),
+        );
       const version = Number(key(after)?.highestVersion);
       expect(version).toBe(Number(key(before)?.highestVersion ?? 0) + 1);
       expect(answer.json.data).toContain(`version ${version} `);
@@ -288,16 +328,24 @@ describe('injected DynamoDB failures in the grading worker', () => {
     while ((await gradeNextJob(later())) !== 'idle');
   }
   async function queueOne(): Promise<number> {
-    const answer = await api.postJson(`${course()}/gradeable/${gradeable}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, studentToken());
+    const answer = await api.postJson(
+      `${course()}/gradeable/${gradeable}/upload`,
+      { vcs_checkout: true, git_repo_id: 'none' },
+      studentToken(),
+    );
     expect(answer.json.status, answer.text).toBe('success');
     return Number(/version (\d+)/.exec(answer.json.data)![1]);
   }
   const submissionOf = (snapshot: Snapshot) =>
-    items(snapshot, 'Submissions').find((item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`))!;
+    items(snapshot, 'Submissions').find(
+      (item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`),
+    )!;
   const versionState = (snapshot: Snapshot, version: number) =>
     (submissionOf(snapshot).versions as { version: number; state: string }[]).find((entry) => entry.version === version)?.state;
   const resultsOf = (snapshot: Snapshot, version: number) =>
-    items(snapshot, 'Results').filter((item) => String(item.submissionKey).endsWith(`/${world.users.student.userId}`) && Number(item.version) === version);
+    items(snapshot, 'Results').filter(
+      (item) => String(item.submissionKey).endsWith(`/${world.users.student.userId}`) && Number(item.version) === version,
+    );
 
   it('job claim and result write: graded once, or left for the next worker with nothing half-written', async () => {
     await drain();

@@ -37,16 +37,32 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   logoutUser = await createUser('user', 'logout');
   logoutToken = await login(logoutUser);
-  const webhook = await api.postJson(`/${world.course.term}/${world.course.course}/webhooks`, { url: WEBHOOK_URL, events: 'submission.failed' }, world.tokens.instructor);
+  const webhook = await api.postJson(
+    `/${world.course.term}/${world.course.course}/webhooks`,
+    { url: WEBHOOK_URL, events: 'submission.failed' },
+    world.tokens.instructor,
+  );
   expect(webhook.json.status, webhook.text).toBe('success');
   webhookId = webhook.json.data.id;
   gradeable = uniqueCode('hw');
   const answer = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
     {
-      id: gradeable, title: 'Hostile homework', type: 'Electronic File',
+      id: gradeable,
+      title: 'Hostile homework',
+      type: 'Electronic File',
       vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) },
+      dates: {
+        ta_view_start_date: iso(-3),
+        submission_open_date: iso(-2),
+        submission_due_date: iso(5),
+        grade_start_date: iso(6),
+        grade_due_date: iso(7),
+        grade_released_date: iso(8),
+        grade_inquiry_start_date: iso(8),
+        grade_inquiry_due_date: iso(9),
+        team_lock_date: iso(5),
+      },
     },
     world.tokens.instructor,
   );
@@ -65,11 +81,53 @@ async function login(user: TestUser): Promise<string> {
 // Generators
 
 const special = fc.constantFrom(
-  '../', '../../etc/passwd', '..', '.', '#', '#frag', '%00', '\u0000', '%', '%zz', '%2F', 'a/b', '?x=1', '\r\n', '\t', ' ', '',
-  'null', 'undefined', 'true', '__proto__', 'constructor', 'NaN', '1e309', '-1', '0', '0x10', '{}', '[]', '"', "'", '\\',
-  '\uFEFF', '\u202E', '💥', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'ﷺ', 'é', '\u0301', '<script>', '${jndi:x}', 'a'.repeat(65), 'a'.repeat(257),
+  '../',
+  '../../etc/passwd',
+  '..',
+  '.',
+  '#',
+  '#frag',
+  '%00',
+  '\u0000',
+  '%',
+  '%zz',
+  '%2F',
+  'a/b',
+  '?x=1',
+  '\r\n',
+  '\t',
+  ' ',
+  '',
+  'null',
+  'undefined',
+  'true',
+  '__proto__',
+  'constructor',
+  'NaN',
+  '1e309',
+  '-1',
+  '0',
+  '0x10',
+  '{}',
+  '[]',
+  '"',
+  "'",
+  '\\',
+  '\uFEFF',
+  '\u202E',
+  '💥',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'ﷺ',
+  'é',
+  '\u0301',
+  '<script>',
+  '${jndi:x}',
+  'a'.repeat(65),
+  'a'.repeat(257),
 );
-const longString = fc.tuple(fc.constantFrom('a', 'é', '💥', '\u0000', '/'), fc.integer({ min: 257, max: 3_000 })).map(([unit, n]) => unit.repeat(n));
+const longString = fc
+  .tuple(fc.constantFrom('a', 'é', '💥', '\u0000', '/'), fc.integer({ min: 257, max: 3_000 }))
+  .map(([unit, n]) => unit.repeat(n));
 const text = fc.oneof(
   { weight: 3, arbitrary: special },
   { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
@@ -92,16 +150,51 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
 );
 /** Header values fetch will send (visible Latin-1, no line breaks). */
 const headerText = fc.oneof(
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 40,
+  }),
   fc.integer({ min: 100, max: 2_000 }).map((n) => 'x'.repeat(n)),
   fc.constantFrom('', ' ', '%00', '../', 'null', 'Bearer', 'Bearer ', 'Bearer a.b.c', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'),
 );
 
 const FIELDS = [
-  'user_id', 'password', 'course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title',
-  'copy_gradeables', 'term_id', 'term_name', 'start_date', 'end_date', 'id', 'title', 'type', 'vcs', 'dates', 'rubric', 'autograding',
-  'vcs_checkout', 'git_repo_id', 'syllabus_bucket', 'team_gradeable', 'url', 'events', 'description',
-  'component_id', 'mark_ids', 'custom_points', 'custom_message', 'revision', 'version',
+  'user_id',
+  'password',
+  'course_semester',
+  'course_title',
+  'head_instructor',
+  'base_course',
+  'base_course_semester',
+  'base_course_title',
+  'copy_gradeables',
+  'term_id',
+  'term_name',
+  'start_date',
+  'end_date',
+  'id',
+  'title',
+  'type',
+  'vcs',
+  'dates',
+  'rubric',
+  'autograding',
+  'vcs_checkout',
+  'git_repo_id',
+  'syllabus_bucket',
+  'team_gradeable',
+  'url',
+  'events',
+  'description',
+  'component_id',
+  'mark_ids',
+  'custom_points',
+  'custom_message',
+  'revision',
+  'version',
 ];
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
 const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
@@ -115,7 +208,10 @@ const BOUNDARY = '----hostileBoundary7';
 function multipart(entries: [string, unknown][], boundary = BOUNDARY): string {
   return (
     entries
-      .map(([name, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`)
+      .map(
+        ([name, v]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`,
+      )
       .join('') + `--${boundary}--\r\n`
   );
 }
@@ -130,8 +226,12 @@ const hostileBody: fc.Arbitrary<Body | undefined> = fc.oneof(
     payload: `{${JSON.stringify(name)}:${JSON.stringify(a)},${JSON.stringify(name)}:${JSON.stringify(b) ?? 'null'}}`,
   })),
   // Invalid JSON: truncated objects, bare text, JSON that is not an object.
-  fc.tuple(jsonObject, fc.nat()).map(([json, cut]) => ({ contentType: 'application/json', payload: json.slice(0, Math.max(1, cut % json.length)) })),
-  fc.constantFrom('[]', '[1,2]', '"text"', '42', 'null', 'true', '{', '{"a":}', '\u0000', '{"a":1}garbage', 'NaN').map((payload) => ({ contentType: 'application/json', payload })),
+  fc
+    .tuple(jsonObject, fc.nat())
+    .map(([json, cut]) => ({ contentType: 'application/json', payload: json.slice(0, Math.max(1, cut % json.length)) })),
+  fc
+    .constantFrom('[]', '[1,2]', '"text"', '42', 'null', 'true', '{', '{"a":}', '\u0000', '{"a":1}garbage', 'NaN')
+    .map((payload) => ({ contentType: 'application/json', payload })),
   // url-encoded, with duplicated fields and broken escapes.
   fc.array(fc.tuple(fieldName, text), { maxLength: 8 }).map((entries) => {
     const form = new URLSearchParams();
@@ -139,21 +239,53 @@ const hostileBody: fc.Arbitrary<Body | undefined> = fc.oneof(
     for (const [name, v] of entries.slice(0, 2)) form.append(name, `${v}-again`);
     return { contentType: 'application/x-www-form-urlencoded', payload: form.toString() };
   }),
-  fc.constantFrom('%', '%%%', 'a=%ZZ', '=', '&&&', 'user_id', 'a=1&a=2&a[]=3', 'user_id[]=x&password[a]=b').map((payload) => ({ contentType: 'application/x-www-form-urlencoded', payload })),
+  fc
+    .constantFrom('%', '%%%', 'a=%ZZ', '=', '&&&', 'user_id', 'a=1&a=2&a[]=3', 'user_id[]=x&password[a]=b')
+    .map((payload) => ({ contentType: 'application/x-www-form-urlencoded', payload })),
   // multipart: well formed with hostile values, truncated, wrong or missing boundary.
-  fields.map((entries) => ({ contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: multipart(entries.map(([n, v]) => [String(n).replace(/["\r\n]/g, ''), v])) })),
+  fields.map((entries) => ({
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    payload: multipart(entries.map(([n, v]) => [String(n).replace(/["\r\n]/g, ''), v])),
+  })),
   fc.tuple(fields, fc.nat()).map(([entries, cut]) => {
     const full = multipart(entries.map(([n, v]) => [String(n).replace(/["\r\n]/g, ''), v]));
     return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: full.slice(0, cut % full.length) };
   }),
   fields.map((entries) => ({ contentType: 'multipart/form-data', payload: multipart(entries.map(([n, v]) => [String(n), v])) })),
-  fields.map((entries) => ({ contentType: `multipart/form-data; boundary="other"`, payload: multipart(entries.map(([n, v]) => [String(n), v])) })),
+  fields.map((entries) => ({
+    contentType: `multipart/form-data; boundary="other"`,
+    payload: multipart(entries.map(([n, v]) => [String(n), v])),
+  })),
   // Base64 garbage and binary bodies under every media type.
-  fc.tuple(fc.uint8Array({ maxLength: 200 }), fc.constantFrom('application/json', 'application/octet-stream', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'image/png'))
+  fc
+    .tuple(
+      fc.uint8Array({ maxLength: 200 }),
+      fc.constantFrom(
+        'application/json',
+        'application/octet-stream',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+        'image/png',
+      ),
+    )
     .map(([bytes, contentType]) => ({ contentType, payload: bytes })),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ contentType: 'application/json', payload: Buffer.from(bytes).toString('base64') })),
   // Wrong or odd content types.
-  fc.tuple(jsonObject, fc.constantFrom('text/plain', 'application/xml', 'application/json; charset=utf-16', 'application/vnd.api+json', 'APPLICATION/JSON', '', 'json', '*/*', 'application/x-www-form-urlencoded'))
+  fc
+    .tuple(
+      jsonObject,
+      fc.constantFrom(
+        'text/plain',
+        'application/xml',
+        'application/json; charset=utf-16',
+        'application/vnd.api+json',
+        'APPLICATION/JSON',
+        '',
+        'json',
+        '*/*',
+        'application/x-www-form-urlencoded',
+      ),
+    )
     .map(([payload, contentType]) => ({ contentType, payload })),
 );
 
@@ -165,11 +297,27 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
     case 'invalidate-token':
       return { user_id: 'nobody-here', password: 'wrong' };
     case 'create-course':
-      return { course_semester: term, course_title: uniqueCode('fz'), head_instructor: world.users.instructor.userId, base_course_semester: term, base_course_title: course, copy_gradeables: false };
+      return {
+        course_semester: term,
+        course_title: uniqueCode('fz'),
+        head_instructor: world.users.instructor.userId,
+        base_course_semester: term,
+        base_course_title: course,
+        copy_gradeables: false,
+      };
     case 'create-term':
       return { term_id: uniqueCode('ft'), term_name: 'Fuzz term', start_date: '2027-01-10', end_date: '2027-05-10' };
     case 'upload-gradeable':
-      return { id: uniqueCode('fz'), title: 'Fuzz', type: 'Electronic File', syllabus_bucket: 'homework', vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' }, dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' }, rubric: [], autograding: { test_cases: [{ name: 'a', command: 'true' }] } };
+      return {
+        id: uniqueCode('fz'),
+        title: 'Fuzz',
+        type: 'Electronic File',
+        syllabus_bucket: 'homework',
+        vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
+        dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' },
+        rubric: [],
+        autograding: { test_cases: [{ name: 'a', command: 'true' }] },
+      };
     case 'create-webhook':
       return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
     case 'set-active-version':
@@ -186,7 +334,10 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
 /** A valid body with one to three fields (top-level or one level down) replaced by hostile values. */
 function mutatedBody(name: RouteKey['name']): fc.Arbitrary<Body> {
   return fc
-    .tuple(fc.array(fc.tuple(fieldName, fc.option(text, { nil: undefined }), value), { minLength: 1, maxLength: 3 }), fc.constantFrom('json', 'form', 'multipart'))
+    .tuple(
+      fc.array(fc.tuple(fieldName, fc.option(text, { nil: undefined }), value), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom('json', 'form', 'multipart'),
+    )
     .map(([changes, encoding]) => {
       const document: Record<string, unknown> = structuredClone(validBody(name));
       // Own properties only, defined rather than assigned: a generated "__proto__" must become a
@@ -195,12 +346,17 @@ function mutatedBody(name: RouteKey['name']): fc.Arbitrary<Body> {
         Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
       for (const [field, inner, v] of changes) {
         const current = Object.hasOwn(document, field) ? document[field] : undefined;
-        if (inner !== undefined && current && typeof current === 'object' && !Array.isArray(current)) define(current as Record<string, unknown>, inner, v);
+        if (inner !== undefined && current && typeof current === 'object' && !Array.isArray(current))
+          define(current as Record<string, unknown>, inner, v);
         else define(document, field, v);
       }
-      const flat = Object.entries(document).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? '']);
+      const flat = Object.entries(document).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]);
       if (encoding === 'form') return { contentType: 'application/x-www-form-urlencoded', payload: new URLSearchParams(flat).toString() };
-      if (encoding === 'multipart') return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, payload: multipart(flat.map(([k, v]) => [k.replace(/["\r\n]/g, ''), v])) };
+      if (encoding === 'multipart')
+        return {
+          contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+          payload: multipart(flat.map(([k, v]) => [k.replace(/["\r\n]/g, ''), v])),
+        };
       return { contentType: 'application/json', payload: JSON.stringify(document) };
     });
 }
@@ -228,9 +384,9 @@ const segment = (valid: string) =>
 
 const hostileQuery = fc.oneof(
   fc.constant(''),
-  fc.array(fc.tuple(fc.oneof(fc.constant('user_id'), urlText), urlText), { maxLength: 4 }).map((entries) =>
-    entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
-  ),
+  fc
+    .array(fc.tuple(fc.oneof(fc.constant('user_id'), urlText), urlText), { maxLength: 4 })
+    .map((entries) => entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
   fc.tuple(urlText, urlText).map(([a, b]) => `user_id=${encodeURIComponent(a)}&user_id=${encodeURIComponent(b)}`),
   fc.constantFrom('user_id', 'user_id=', 'user_id=%', '%00=%00', '&&', '=x', 'user_id[]=a', 'user_id=..%2F..%2Fadmin'),
 );
@@ -240,7 +396,8 @@ const hostileQuery = fc.oneof(
  * runs (and Node's HTTP server at 16 KiB, without an envelope): such requests are not the API's.
  */
 function withinGatewayLimits(request: HostileRequest): boolean {
-  const head = encodeURI(request.path).length + request.query.length + Object.values(request.headers).join('').length + request.garbageAuth.length;
+  const head =
+    encodeURI(request.path).length + request.query.length + Object.values(request.headers).join('').length + request.garbageAuth.length;
   return head < 9_000;
 }
 
@@ -260,8 +417,12 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     return key.path.replace(/\{(\w+)\}/g, () => values[i++]!);
   });
   // Other methods on a read's path must not reach the write served there (POST …/reports/summaries).
-  const writesOnPath = new Set<string>(routeKeys.filter((other) => other.path === key.path && other.method !== 'GET').map((other) => other.method));
-  const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((other) => key.method !== 'GET' || !writesOnPath.has(other));
+  const writesOnPath = new Set<string>(
+    routeKeys.filter((other) => other.path === key.path && other.method !== 'GET').map((other) => other.method),
+  );
+  const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter(
+    (other) => key.method !== 'GET' || !writesOnPath.has(other),
+  );
   const method = fc.oneof({ weight: 6, arbitrary: fc.constant(key.method) }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods) });
   const headers = fc.record(
     {
@@ -277,7 +438,12 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     .record({
       method,
       path,
-      query: fc.oneof(hostileQuery, fc.tuple(text, fc.constantFrom('user_id', 'user_id', 'x')).map(([v, k]) => `${k}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, ''))}`)),
+      query: fc.oneof(
+        hostileQuery,
+        fc
+          .tuple(text, fc.constantFrom('user_id', 'user_id', 'x'))
+          .map(([v, k]) => `${k}=${encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, ''))}`),
+      ),
       headers,
       auth,
       garbageAuth: headerText,
@@ -312,19 +478,26 @@ async function send(request: HostileRequest, preferHttpStatus: boolean) {
   if (request.auth === 'superuser') headers.authorization = world.tokens.superuser.Authorization!;
   if (request.auth === 'garbage') headers.authorization = request.garbageAuth;
   // invalidate-token with a valid token and no credentials logs that token out: use a spare user's.
-  if (request.auth !== 'none' && request.auth !== 'garbage' && request.path.startsWith('/api/token/invalidate')) headers.authorization = logoutToken;
+  if (request.auth !== 'none' && request.auth !== 'garbage' && request.path.startsWith('/api/token/invalidate'))
+    headers.authorization = logoutToken;
   if (request.body?.contentType !== undefined) headers['content-type'] = request.body.contentType;
   const url = `${api.url}${request.path.replace(/^\/api/, '')}${request.query ? `?${request.query}` : ''}`;
   const response = await fetch(url, { method: request.method, headers, body: request.body?.payload });
   const text = await response.text();
-  if (process.env.HOSTILE_TRACE) appendFileSync(process.env.HOSTILE_TRACE, `${response.status} ${text.slice(0, 80)} <= ${describeRequest(request).slice(0, 600)}\n`);
+  if (process.env.HOSTILE_TRACE)
+    appendFileSync(process.env.HOSTILE_TRACE, `${response.status} ${text.slice(0, 80)} <= ${describeRequest(request).slice(0, 600)}\n`);
   return { status: response.status, headers: response.headers, text };
 }
 
 /** Asserts the answer is a well-formed envelope with the right status; returns its status. */
 function checkEnvelope(answer: { status: number; headers: Headers; text: string }, preferHttpStatus: boolean, where: string): string {
   // The reference page and its assets are served as themselves (their failures are envelopes).
-  if (where.startsWith('GET /api/docs') && answer.status === 200 && /^text\/(html|javascript|css)/.test(answer.headers.get('content-type') ?? '')) return 'success';
+  if (
+    where.startsWith('GET /api/docs') &&
+    answer.status === 200 &&
+    /^text\/(html|javascript|css)/.test(answer.headers.get('content-type') ?? '')
+  )
+    return 'success';
   expect(answer.headers.get('content-type'), where).toMatch(/^application\/json/);
   let json: Record<string, unknown>;
   try {
@@ -343,7 +516,13 @@ function checkEnvelope(answer: { status: number; headers: Headers; text: string 
   expect(status, `${where}: an error answer to input: ${answer.text.slice(0, 300)}`).not.toBe('error');
   if (status === 'success') expect(keys, where).toEqual(['status', 'data']);
   if (status === 'fail') {
-    expect([['status', 'message'], ['status', 'data', 'message']], where).toContainEqual(keys);
+    expect(
+      [
+        ['status', 'message'],
+        ['status', 'data', 'message'],
+      ],
+      where,
+    ).toContainEqual(keys);
     expect(typeof json.message, where).toBe('string');
   }
   if (!preferHttpStatus) {
@@ -374,26 +553,28 @@ const describeRequest = (request: HostileRequest) =>
 async function fuzz(keys: readonly RouteKey[], options: { writes: boolean; numRuns: number }) {
   let before = await state();
   for (const key of keys) {
-    await fc.check(
-      fc.asyncProperty(requestFor(key), async (request) => {
-        const where = describeRequest(request);
-        const preferred = await send(request, true);
-        const outcome = checkEnvelope(preferred, true, where);
-        if (outcome === 'success') {
-          if (request.path.startsWith('/api/token/invalidate')) logoutToken = await login(logoutUser);
-          if (options.writes) before = await state();
-          return;
-        }
-        // The same request without Prefer: the same envelope, HTTP 200.
-        const plain = await send(request, false);
-        const plainOutcome = checkEnvelope(plain, false, where);
-        if (plainOutcome === 'success' && options.writes) before = await state();
-        if (!options.writes || plainOutcome === 'success') return;
-        const after = await state();
-        expect(differences(before, after), `${where}: a refused request changed items`).toEqual([]);
-      }),
-      { numRuns: options.numRuns, endOnFailure: true },
-    ).then(report);
+    await fc
+      .check(
+        fc.asyncProperty(requestFor(key), async (request) => {
+          const where = describeRequest(request);
+          const preferred = await send(request, true);
+          const outcome = checkEnvelope(preferred, true, where);
+          if (outcome === 'success') {
+            if (request.path.startsWith('/api/token/invalidate')) logoutToken = await login(logoutUser);
+            if (options.writes) before = await state();
+            return;
+          }
+          // The same request without Prefer: the same envelope, HTTP 200.
+          const plain = await send(request, false);
+          const plainOutcome = checkEnvelope(plain, false, where);
+          if (plainOutcome === 'success' && options.writes) before = await state();
+          if (!options.writes || plainOutcome === 'success') return;
+          const after = await state();
+          expect(differences(before, after), `${where}: a refused request changed items`).toEqual([]);
+        }),
+        { numRuns: options.numRuns, endOnFailure: true },
+      )
+      .then(report);
   }
   if (!options.writes) expect(differences(before, await state()), 'reads changed items').toEqual([]);
 }
@@ -402,7 +583,10 @@ async function fuzz(keys: readonly RouteKey[], options: { writes: boolean; numRu
 function report(details: fc.RunDetails<[HostileRequest]>): void {
   if (!details.failed) return;
   const [example] = details.counterexample ?? [];
-  const shown = example && typeof example === 'object' && 'method' in example ? describeRequest(example as HostileRequest) : JSON.stringify(details.counterexample).slice(0, 500);
+  const shown =
+    example && typeof example === 'object' && 'method' in example
+      ? describeRequest(example as HostileRequest)
+      : JSON.stringify(details.counterexample).slice(0, 500);
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   throw new Error(`Counterexample (seed ${details.seed}, path ${details.counterexamplePath}): ${shown}\n${error.slice(0, 1_500)}`);
 }
@@ -420,20 +604,32 @@ describe('hostile input', () => {
   }, 180_000);
 
   it('answers unknown paths and methods with an envelope', async () => {
-    const anyPath = fc.array(urlText.map(encodeURIComponent), { minLength: 0, maxLength: 7 }).map((segments) => `/api/${segments.join('/')}`);
+    const anyPath = fc
+      .array(urlText.map(encodeURIComponent), { minLength: 0, maxLength: 7 })
+      .map((segments) => `/api/${segments.join('/')}`);
     const anyRequest = fc
-      .record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), path: anyPath, query: hostileQuery, headers: fc.constant({}), auth, garbageAuth: headerText, body: fc.constant(undefined) })
+      .record({
+        method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        path: anyPath,
+        query: hostileQuery,
+        headers: fc.constant({}),
+        auth,
+        garbageAuth: headerText,
+        body: fc.constant(undefined),
+      })
       .filter(withinGatewayLimits)
       // Writes are the other tests' business; here only what matches no route, or matches oddly.
       .filter((request) => !/\/(token|invalidate|upload|grade|summaries|courses|terms)$/.test(request.path));
     const before = await state();
-    await fc.check(
-      fc.asyncProperty(anyRequest, async (request: HostileRequest) => {
-        checkEnvelope(await send(request, true), true, describeRequest(request));
-        checkEnvelope(await send(request, false), false, describeRequest(request));
-      }),
-      { numRuns: RUNS * 2 },
-    ).then(report);
+    await fc
+      .check(
+        fc.asyncProperty(anyRequest, async (request: HostileRequest) => {
+          checkEnvelope(await send(request, true), true, describeRequest(request));
+          checkEnvelope(await send(request, false), false, describeRequest(request));
+        }),
+        { numRuns: RUNS * 2 },
+      )
+      .then(report);
     expect(differences(before, await state())).toEqual([]);
   }, 60_000);
 
@@ -441,7 +637,11 @@ describe('hostile input', () => {
     const before = await state();
     const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
     for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
-      const answer = await api.postJson(path, { vcs_checkout: true, git_repo_id: 'none', user_id: userId }, { ...world.tokens.instructor, Prefer: 'http-status' });
+      const answer = await api.postJson(
+        path,
+        { vcs_checkout: true, git_repo_id: 'none', user_id: userId },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      );
       expect(answer.httpStatus, answer.text).toBe(404);
       expect(answer.json).toEqual({ status: 'fail', message: `User ${userId.slice(0, 64)} is not in this course.` });
     }
@@ -452,7 +652,11 @@ describe('hostile input', () => {
     const before = await state();
     const big = JSON.stringify({ user_id: 'x', pad: 'a'.repeat(1024 * 1024) });
     const path = `/${world.course.term}/${world.course.course}/upload`;
-    for (const [target, payload] of [[path, big], ['/token', big], [path, 'a'.repeat(11 * 1024 * 1024)]] as const) {
+    for (const [target, payload] of [
+      [path, big],
+      ['/token', big],
+      [path, 'a'.repeat(11 * 1024 * 1024)],
+    ] as const) {
       const answer = await fetch(`${api.url}${target}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', prefer: 'http-status', ...world.tokens.instructor },

@@ -43,7 +43,8 @@ const repositories = join(work, 'repositories');
 const source = join(work, 'source');
 await mkdir(source, { recursive: true });
 await writeFile(join(source, 'hello.sh'), 'echo "Hello, World!"\n');
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=soak', '-c', 'user.email=soak@example.edu', ...args], { cwd, stdio: 'ignore' });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=soak', '-c', 'user.email=soak@example.edu', ...args], { cwd, stdio: 'ignore' });
 git(source, 'init', '-q');
 git(source, 'add', '-A');
 git(source, 'commit', '-q', '-m', 'Submission');
@@ -66,15 +67,33 @@ const studentTokens = await Promise.all(students.map(async (student) => ({ Autho
 
 const day = 86_400_000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
-const upload = await api.postJson(`${base}/upload`, {
-  id: 'soak_hw', title: 'Soak homework', type: 'Electronic File',
-  vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$gradeable_id}.git`, vcs_subdirectory: '' },
-  dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9), team_lock_date: iso(5) },
-  autograding: { test_cases: [
-    { name: 'Runs', command: 'sh hello.sh', points_available: 2 },
-    { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
-  ] },
-}, instructorToken);
+const upload = await api.postJson(
+  `${base}/upload`,
+  {
+    id: 'soak_hw',
+    title: 'Soak homework',
+    type: 'Electronic File',
+    vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$gradeable_id}.git`, vcs_subdirectory: '' },
+    dates: {
+      ta_view_start_date: iso(-3),
+      submission_open_date: iso(-2),
+      submission_due_date: iso(5),
+      grade_start_date: iso(6),
+      grade_due_date: iso(7),
+      grade_released_date: iso(8),
+      grade_inquiry_start_date: iso(8),
+      grade_inquiry_due_date: iso(9),
+      team_lock_date: iso(5),
+    },
+    autograding: {
+      test_cases: [
+        { name: 'Runs', command: 'sh hello.sh', points_available: 2 },
+        { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
+      ],
+    },
+  },
+  instructorToken,
+);
 if (upload.json.status !== 'success') throw new Error(`upload failed: ${upload.text}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -112,7 +131,9 @@ async function student(index: number) {
   accepted.set(students[index]!.userId, versions);
   while (Date.now() < stopAt) {
     const key = { 'Idempotency-Key': `soak-${index}-${versions.length}` };
-    const submitted = await call('submit', () => api.postJson(`${base}/gradeable/soak_hw/upload`, { vcs_checkout: true, git_repo_id: 'none' }, { ...token, ...key }));
+    const submitted = await call('submit', () =>
+      api.postJson(`${base}/gradeable/soak_hw/upload`, { vcs_checkout: true, git_repo_id: 'none' }, { ...token, ...key }),
+    );
     const version = Number(/version (\d+)/.exec(String(submitted.json.data))?.[1]);
     if (!version) continue;
     versions.push(version);
@@ -133,7 +154,8 @@ async function staff(index: number) {
     await call('gradeables', () => api.get(`${base}/gradeables`, token));
     const someone = students[(round * 7 + index) % students.length]!.userId;
     await call('attempts', () => api.get(`${base}/gradeable/soak_hw/attempts?user_id=${someone}`, token));
-    if (index === 0 && round % 20 === 0) await call('generate-summaries', () => api.postJson(`${base}/reports/summaries`, {}, instructorToken));
+    if (index === 0 && round % 20 === 0)
+      await call('generate-summaries', () => api.postJson(`${base}/reports/summaries`, {}, instructorToken));
     await call('list-summaries', () => api.get(`${base}/reports/summaries`, instructorToken));
     await sleep(100);
   }
@@ -146,9 +168,10 @@ async function rotator(index: number) {
     const issued = await call('token', () => api.postJson('/token', { user_id: user.userId, password: user.password }));
     const token = issued.json.data?.token as string | undefined;
     if (token) await call('me', () => api.get('/me', { Authorization: token }));
-    if (previous) await call('old-token-refused', () => api.get('/me', { Authorization: previous! }), false).then((answer) => {
-      if (answer.json.status !== 'fail') errors.push('a rotated-out token still worked');
-    });
+    if (previous)
+      await call('old-token-refused', () => api.get('/me', { Authorization: previous! }), false).then((answer) => {
+        if (answer.json.status !== 'fail') errors.push('a rotated-out token still worked');
+      });
     previous = token;
     await sleep(300);
   }
@@ -190,9 +213,11 @@ for (const [userId, answered] of accepted) {
   versionsTotal += stored.length;
   const expected = Array.from({ length: stored.length }, (_, i) => i + 1);
   if (JSON.stringify(stored) !== JSON.stringify(expected)) problems.push(`${userId}: versions ${stored.join(',')} are not 1..n`);
-  if (JSON.stringify([...answered].sort((a, b) => a - b)) !== JSON.stringify(stored)) problems.push(`${userId}: answered ${answered.join(',')} but stored ${stored.join(',')}`);
+  if (JSON.stringify([...answered].sort((a, b) => a - b)) !== JSON.stringify(stored))
+    problems.push(`${userId}: answered ${answered.join(',')} but stored ${stored.join(',')}`);
   const ungraded = ((item?.versions ?? []) as { version: number; state: string }[]).filter((entry) => entry.state !== 'graded');
-  if (ungraded.length > 0) problems.push(`${userId}: versions not graded: ${ungraded.map((entry) => `${entry.version}(${entry.state})`).join(',')}`);
+  if (ungraded.length > 0)
+    problems.push(`${userId}: versions not graded: ${ungraded.map((entry) => `${entry.version}(${entry.state})`).join(',')}`);
 }
 const jobs = (await scan(tables.jobs)).filter((job) => job.job !== 'queue');
 const notGraded = jobs.filter((job) => job.state !== 'graded');

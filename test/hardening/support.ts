@@ -31,7 +31,9 @@ export async function snapshotTables(): Promise<Snapshot> {
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey);
       const keyOf = (item: Record<string, unknown>) => JSON.stringify([item[table.partitionKey], table.sortKey ? item[table.sortKey] : '']);
-      snapshot[table.id] = JSON.parse(JSON.stringify(items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0)))) as Record<string, unknown>[];
+      snapshot[table.id] = JSON.parse(
+        JSON.stringify(items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0))),
+      ) as Record<string, unknown>[];
     }),
   );
   return snapshot;

@@ -16,7 +16,17 @@ const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
 const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona], Prefer: 'http-status' });
-const testCase = (points: number) => ({ name: 'a', details: '', is_extra_credit: false, points_available: 10, has_extra_results: false, points_received: points, testcase_message: '', autochecks: [], hidden: false });
+const testCase = (points: number) => ({
+  name: 'a',
+  details: '',
+  is_extra_credit: false,
+  points_available: 10,
+  has_extra_results: false,
+  points_received: points,
+  testcase_message: '',
+  autochecks: [],
+  hidden: false,
+});
 
 /** Versions 1 (on time, 5 points), 2 (2 days late, 8 points, active) and 3 (queued). */
 async function threeVersions(gradeableId: string, ownerId: string) {
@@ -28,7 +38,13 @@ async function threeVersions(gradeableId: string, ownerId: string) {
     new PutCommand({
       TableName: tableName(tables.submissions),
       Item: {
-        gradeableKey: key, ownerId, term, course, gradeableId, highestVersion: 3, activeVersion: 2,
+        gradeableKey: key,
+        ownerId,
+        term,
+        course,
+        gradeableId,
+        highestVersion: 3,
+        activeVersion: 2,
         versions: [
           { version: 1, submittedAt: iso(-11), submittedBy: ownerId, daysLate: 0, ticket: 1, state: 'graded', points: 5 },
           { version: 2, submittedAt: iso(-8.5), submittedBy: ownerId, daysLate: 2, ticket: 2, state: 'graded', points: 8 },
@@ -43,22 +59,39 @@ async function threeVersions(gradeableId: string, ownerId: string) {
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  const answer = await api.postJson(`${base()}/upload`, {
-    id: 'hw', title: 'Homework', type: 'Electronic File', syllabus_bucket: 'homework',
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
-    dates: {
-      ta_view_start_date: iso(-20), submission_open_date: iso(-19), submission_due_date: iso(-10), team_lock_date: iso(-10), grade_start_date: iso(-2),
-      grade_due_date: iso(-2), grade_released_date: iso(-1), grade_inquiry_start_date: iso(-1), grade_inquiry_due_date: iso(1), late_days: 3,
+  const answer = await api.postJson(
+    `${base()}/upload`,
+    {
+      id: 'hw',
+      title: 'Homework',
+      type: 'Electronic File',
+      syllabus_bucket: 'homework',
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: iso(-20),
+        submission_open_date: iso(-19),
+        submission_due_date: iso(-10),
+        team_lock_date: iso(-10),
+        grade_start_date: iso(-2),
+        grade_due_date: iso(-2),
+        grade_released_date: iso(-1),
+        grade_inquiry_start_date: iso(-1),
+        grade_inquiry_due_date: iso(1),
+        late_days: 3,
+      },
     },
-  }, world.tokens.instructor);
+    world.tokens.instructor,
+  );
   expect(answer.json.status, answer.text).toBe('success');
   await threeVersions('hw', world.users.student.userId);
   await threeVersions('hw', world.users.student2.userId);
 }, 120_000);
 afterAll(() => api.close());
 
-const choose = (body: Record<string, unknown>, persona: keyof CourseWorld['tokens'] = 'student') => api.postJson(`${base()}/gradeable/hw/version`, body, H(persona));
-const values = async (persona: keyof CourseWorld['tokens'] = 'student') => (await api.get(`${base()}/gradeable/hw/values`, H(persona))).json.data;
+const choose = (body: Record<string, unknown>, persona: keyof CourseWorld['tokens'] = 'student') =>
+  api.postJson(`${base()}/gradeable/hw/version`, body, H(persona));
+const values = async (persona: keyof CourseWorld['tokens'] = 'student') =>
+  (await api.get(`${base()}/gradeable/hw/values`, H(persona))).json.data;
 const summary = async (userId: string) => {
   expect((await api.postJson(`${base()}/reports/summaries`, {}, world.tokens.instructor)).json.status).toBe('success');
   return (await api.get(`${base()}/reports/summaries/${userId}`, H('instructor'))).json.data.Homework[0];
@@ -79,11 +112,30 @@ describe('the active version', () => {
     const student = world.users.student.userId;
     expect(await summary(student)).toMatchObject({ status: 'Late', days_after_deadline: 2, days_charged: 2, score: 8 });
     const answer = await choose({ version: 1 });
-    expect(answer.json).toEqual({ status: 'success', data: { active_version: 1, highest_version: 3, message: 'Updated the active version of Homework to version 1.' } });
-    expect(await values()).toMatchObject({ has_active_version: true, highest_version: 3, autograding_complete: true, total_points: 5, total_score: 5 });
+    expect(answer.json).toEqual({
+      status: 'success',
+      data: { active_version: 1, highest_version: 3, message: 'Updated the active version of Homework to version 1.' },
+    });
+    expect(await values()).toMatchObject({
+      has_active_version: true,
+      highest_version: 3,
+      autograding_complete: true,
+      total_points: 5,
+      total_score: 5,
+    });
     const attempts = (await api.get(`${base()}/gradeable/hw/attempts`, H('student'))).json.data as { version: number; active: boolean }[];
-    expect(attempts.map((attempt) => [attempt.version, attempt.active])).toEqual([[3, false], [2, false], [1, true]]);
-    expect(await summary(student)).toMatchObject({ status: 'Good', days_after_deadline: 0, days_charged: 0, score: 5, autograding_score: 5 });
+    expect(attempts.map((attempt) => [attempt.version, attempt.active])).toEqual([
+      [3, false],
+      [2, false],
+      [1, true],
+    ]);
+    expect(await summary(student)).toMatchObject({
+      status: 'Good',
+      days_after_deadline: 0,
+      days_charged: 0,
+      score: 5,
+      autograding_score: 5,
+    });
   });
 
   it('switches to a version still queued: no results until it is graded', async () => {
@@ -117,9 +169,15 @@ describe('the active version', () => {
     ];
     for (const [body, persona, status, message] of refusals) {
       const answer = await choose(body, persona);
-      expect([answer.httpStatus, answer.json.status, answer.json.message], `${JSON.stringify(body)} as ${persona}`).toEqual([status, 'fail', message]);
+      expect([answer.httpStatus, answer.json.status, answer.json.message], `${JSON.stringify(body)} as ${persona}`).toEqual([
+        status,
+        'fail',
+        message,
+      ]);
     }
     expect(differences(before, await snapshotTables())).toEqual([]);
-    expect((await api.get(`${base()}/gradeable/hw/values?user_id=${student2}`, H('instructor'))).json.data).toMatchObject({ total_points: 5 });
+    expect((await api.get(`${base()}/gradeable/hw/values?user_id=${student2}`, H('instructor'))).json.data).toMatchObject({
+      total_points: 5,
+    });
   });
 });

@@ -24,12 +24,26 @@ describe('admin command line', () => {
 
   it('adds a user who can then log in', async () => {
     const output = await admin(
-      'add-user', 'newfaculty', '--given-name', 'Nora', '--family-name', 'New', '--email', 'nora@example.edu',
-      '--level', 'faculty', '--password', 's3cret-pass',
+      'add-user',
+      'newfaculty',
+      '--given-name',
+      'Nora',
+      '--family-name',
+      'New',
+      '--email',
+      'nora@example.edu',
+      '--level',
+      'faculty',
+      '--password',
+      's3cret-pass',
     );
     expect(output).toEqual(['Added newfaculty (faculty).']);
     expect(await getUser('newfaculty')).toEqual({
-      userId: 'newfaculty', givenName: 'Nora', familyName: 'New', email: 'nora@example.edu', accessLevel: 'faculty',
+      userId: 'newfaculty',
+      givenName: 'Nora',
+      familyName: 'New',
+      email: 'nora@example.edu',
+      accessLevel: 'faculty',
     });
     const api = await startTestApi();
     try {
@@ -86,7 +100,9 @@ describe('admin command line: terms, courses and class lists', () => {
       `Created w27/intro with ${instructor.userId} as instructor, in access group w27.intro.`,
     ]);
     await expect(admin('create-course', 'w27', 'intro', '--instructor', instructor.userId)).rejects.toThrow(/already exists/);
-    await expect(admin('create-course', 'w27', 'other', '--instructor', instructor.userId, '--time-zone', 'Mars/Base')).rejects.toThrow(/time zone/);
+    await expect(admin('create-course', 'w27', 'other', '--instructor', instructor.userId, '--time-zone', 'Mars/Base')).rejects.toThrow(
+      /time zone/,
+    );
     await expect(admin('create-course', 'x99', 'other', '--instructor', instructor.userId)).rejects.toThrow(/No term x99/);
     expect(await admin('archive-course', 'w27', 'intro')).toEqual(['w27/intro is archived.']);
     expect((await getItems({ course: courseRef('w27', 'intro') })).course).toMatchObject({ archived: true, timeZone: 'Europe/Berlin' });

@@ -106,7 +106,15 @@ describe('GET /api/<semester>/<course>/users and /graders', () => {
       family_name: 'Family',
     });
     expect(Object.keys(records[0]!)).toEqual([
-      'first_name', 'last_name', 'user_id', 'email', 'reg_section', 'rot_section', 'group', 'given_name', 'family_name',
+      'first_name',
+      'last_name',
+      'user_id',
+      'email',
+      'reg_section',
+      'rot_section',
+      'group',
+      'given_name',
+      'family_name',
     ]);
     const instructor = records.find((record) => record.user_id === users.instructor.userId)!;
     expect(instructor).toMatchObject({ reg_section: 'NULL', group: 'Instructor' });
@@ -147,7 +155,12 @@ describe('GET /api/<semester>/<course>/users and /graders', () => {
   });
 
   it('treats hostile course segments as unknown courses', async () => {
-    for (const path of ['/F26/Sample/users', `/${world.term}/..%2F..%2Fetc/users`, `/${world.term}/a%23b/users`, `/${world.term}/${'x'.repeat(300)}/users`]) {
+    for (const path of [
+      '/F26/Sample/users',
+      `/${world.term}/..%2F..%2Fetc/users`,
+      `/${world.term}/a%23b/users`,
+      `/${world.term}/${'x'.repeat(300)}/users`,
+    ]) {
       expect((await api.get(path, world.tokens.instructor)).json, path).toEqual(NO_COURSE);
     }
   });
@@ -162,7 +175,8 @@ describe('authorization of course routes', () => {
 
   for (const [list, permitted] of Object.entries(allowed)) {
     for (const persona of personas) {
-      const expected = persona === 'anonymous' ? 'unauthenticated' : (permitted as readonly string[]).includes(persona) ? 'allowed' : 'denied';
+      const expected =
+        persona === 'anonymous' ? 'unauthenticated' : (permitted as readonly string[]).includes(persona) ? 'allowed' : 'denied';
       it(`${list}: ${persona} is ${expected}`, async () => {
         const answer = await api.get(`/${world.course.term}/${world.course.course}/${list}`, {
           ...world.tokens[persona],
@@ -175,7 +189,15 @@ describe('authorization of course routes', () => {
     }
   }
 
-  const creators = { anonymous: 'unauthenticated', student: 'denied', mentor: 'denied', ta: 'denied', instructor: 'allowed', faculty: 'allowed', superuser: 'allowed' } as const;
+  const creators = {
+    anonymous: 'unauthenticated',
+    student: 'denied',
+    mentor: 'denied',
+    ta: 'denied',
+    instructor: 'allowed',
+    faculty: 'allowed',
+    superuser: 'allowed',
+  } as const;
   for (const [persona, expected] of Object.entries(creators)) {
     it(`POST /api/courses: ${persona} is ${expected}`, async () => {
       const answer = await api.postJson('/courses', {}, world.tokens[persona as keyof typeof creators]);
@@ -245,7 +267,11 @@ describe('POST /api/courses', () => {
   it('requires the head instructor to be staff of the base course or its access group', async () => {
     const ownCourse = await api.postJson('/courses', form({ head_instructor: world.users.faculty.userId }), world.tokens.faculty);
     expect(ownCourse.json).toEqual({ status: 'fail', message: 'The instructor is not in the correct group.' });
-    const viaGroup = await api.postJson('/courses', form({ head_instructor: world.users.siblingInstructor.userId }), world.tokens.superuser);
+    const viaGroup = await api.postJson(
+      '/courses',
+      form({ head_instructor: world.users.siblingInstructor.userId }),
+      world.tokens.superuser,
+    );
     expect(viaGroup.json.status, viaGroup.text).toBe('success');
   });
 
@@ -256,9 +282,7 @@ describe('POST /api/courses', () => {
       api.postJson('/courses', fields, world.tokens.instructor),
     ]);
     expect(answers.map((answer) => answer.json.status).sort()).toEqual(['fail', 'success']);
-    expect(answers.find((answer) => answer.json.status === 'fail')!.json.message).toBe(
-      'Course with that semester/title already exists.',
-    );
+    expect(answers.find((answer) => answer.json.status === 'fail')!.json.message).toBe('Course with that semester/title already exists.');
     const again = await api.postJson('/courses', fields, { ...world.tokens.instructor, Prefer: 'http-status' });
     expect(again.httpStatus).toBe(409);
   });

@@ -8,7 +8,9 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 /** The demo dataset (issue 16, item 7): a graded rubric, a graded Numeric gradeable, and summaries that reflect them. */
 let api: TestApi;
 let folder: string;
-const token = async (userId: string) => ({ Authorization: (await api.postJson('/token', { user_id: userId, password: userId })).json.data.token as string });
+const token = async (userId: string) => ({
+  Authorization: (await api.postJson('/token', { user_id: userId, password: userId })).json.data.token as string,
+});
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'demo-seed-'));
@@ -29,16 +31,33 @@ describe('the demo dataset', () => {
     expect(quiz).toMatchObject({ tagrading_score: 13.5, total_score: 13.5 });
     const trail = (await api.get('/f26/sample/gradeable/hw_graded/grading/student2', await token('ta'))).json.data;
     expect(trail).toMatchObject({ revision: 2, tagrading_score: 3 });
-    expect(trail.history.map((entry: { grader_id: string; component_id: number }) => [entry.grader_id, entry.component_id])).toEqual([['ta', 0], ['ta', 1]]);
+    expect(trail.history.map((entry: { grader_id: string; component_id: number }) => [entry.grader_id, entry.component_id])).toEqual([
+      ['ta', 0],
+      ['ta', 1],
+    ]);
   });
 
   it('has summaries that reflect every score', async () => {
     const instructor = await token('instructor');
-    const { summaries } = (await api.get('/f26/sample/reports/summaries', instructor)).json.data as { summaries: Record<string, { id: string }[] | string>[] };
+    const { summaries } = (await api.get('/f26/sample/reports/summaries', instructor)).json.data as {
+      summaries: Record<string, { id: string }[] | string>[];
+    };
     const of = (userId: string) => summaries.find((summary) => summary.user_id === userId)!;
     const pick = (userId: string, bucket: string, id: string) => (of(userId)[bucket] as { id: string }[]).find((entry) => entry.id === id);
-    expect(pick('student', 'Homework', 'hw_graded')).toMatchObject({ status: 'Good', autograding_score: 4, tagrading_score: 9, score: 13, days_charged: 0 });
-    expect(pick('student2', 'Homework', 'hw_graded')).toMatchObject({ status: 'Late', autograding_score: 2, tagrading_score: 3, score: 5, days_charged: 1 });
+    expect(pick('student', 'Homework', 'hw_graded')).toMatchObject({
+      status: 'Good',
+      autograding_score: 4,
+      tagrading_score: 9,
+      score: 13,
+      days_charged: 0,
+    });
+    expect(pick('student2', 'Homework', 'hw_graded')).toMatchObject({
+      status: 'Late',
+      autograding_score: 2,
+      tagrading_score: 3,
+      score: 5,
+      days_charged: 1,
+    });
     expect(pick('student', 'Quiz', 'quiz_numeric')).toMatchObject({ gradeable_type: 'Numeric', tagrading_score: 13.5, score: 13.5 });
     expect(pick('student2', 'Quiz', 'quiz_numeric')).toMatchObject({ tagrading_score: 11, score: 11 });
   });

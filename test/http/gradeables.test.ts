@@ -92,19 +92,84 @@ describe('gradeable upload and download', () => {
     ['an unknown type', (doc) => ({ ...doc, type: 'Essay' }), 'type', 'An error has occurred: Invalid type'],
     ['a bad id', (doc) => ({ ...doc, id: '../x' }), 'id', 'The id must be 1 to 64 letters, digits, underscores or hyphens.'],
     ['a long id', (doc) => ({ ...doc, id: 'x'.repeat(65) }), 'id', 'id must be at most 64 characters long.'],
-    ['an unknown bucket', (doc) => ({ ...doc, syllabus_bucket: 'party' }), 'syllabus_bucket', expect.stringMatching(/^Syllabus bucket must be one of the following: homework, assignment/)],
-    ['a rubric component without max_value', (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], max_value: undefined }] }), 'rubric[0].max_value', 'Rubric component does not have all of the parameters'],
-    ['VCS without vcs_path', (doc) => ({ ...doc, vcs: { repository_type: 'public-github' } }), 'vcs.vcs_path', 'VCS gradeables need vcs.repository_type and vcs.vcs_path.'],
-    ['a team without a size', (doc) => ({ ...doc, team_gradeable: { inherit_from: '' } }), 'team_gradeable.team_size_max', 'Team gradeables need team_gradeable.team_size_max.'],
-    ['an unparseable date', (doc) => ({ ...doc, dates: { ...doc.dates, submission_due_date: 'next Tuesday' } }), 'dates.submission_due_date', expect.stringMatching(/must be a date of the form YYYY-MM-DD HH:MM:SS/)],
-    ['a date in a DST gap', (doc) => ({ ...doc, dates: { ...doc.dates, submission_due_date: '2026-03-08 02:30:00' } }), 'dates.submission_due_date', expect.stringMatching(/exists in America\/New_York/)],
-    ['dates out of order', (doc) => ({ ...doc, dates: { ...doc.dates, submission_open_date: '9997-01-01 00:00:00' } }), 'dates.submission_due_date', 'dates.submission_open_date must not be after dates.submission_due_date.'],
-    ['a default outside the clamps', (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], default: 9 }] }), 'rubric[0].default', 'rubric[0].default must lie between the clamps.'],
-    ['points that are not numbers', (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], upper_clamp: '2' }] }), 'rubric[0].upper_clamp', 'rubric[0].upper_clamp must be a number.'],
-    ['an empty command', (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: ' ', expect: { exit_code: 0 } }] } }), 'autograding.test_cases[0].command', 'autograding.test_cases[0].command cannot be blank.'],
-    ['a zero time limit', (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: 'x', timeout_seconds: 0 }] } }), 'autograding.test_cases[0].timeout_seconds', 'autograding.test_cases[0].timeout_seconds must be more than 0.'],
-    ['too many test cases', (doc) => ({ ...doc, autograding: { test_cases: Array.from({ length: 101 }, (_, i) => ({ name: `t${i}`, command: 'x' })) } }), 'autograding.test_cases', 'autograding.test_cases may hold at most 100 entries.'],
-    ['an escaping file expectation', (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: 'x', expect: { files_exist: ['../etc/passwd'] } }] } }), 'autograding.test_cases[0].expect.files_exist[0]', expect.stringMatching(/relative path/)],
+    [
+      'an unknown bucket',
+      (doc) => ({ ...doc, syllabus_bucket: 'party' }),
+      'syllabus_bucket',
+      expect.stringMatching(/^Syllabus bucket must be one of the following: homework, assignment/),
+    ],
+    [
+      'a rubric component without max_value',
+      (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], max_value: undefined }] }),
+      'rubric[0].max_value',
+      'Rubric component does not have all of the parameters',
+    ],
+    [
+      'VCS without vcs_path',
+      (doc) => ({ ...doc, vcs: { repository_type: 'public-github' } }),
+      'vcs.vcs_path',
+      'VCS gradeables need vcs.repository_type and vcs.vcs_path.',
+    ],
+    [
+      'a team without a size',
+      (doc) => ({ ...doc, team_gradeable: { inherit_from: '' } }),
+      'team_gradeable.team_size_max',
+      'Team gradeables need team_gradeable.team_size_max.',
+    ],
+    [
+      'an unparseable date',
+      (doc) => ({ ...doc, dates: { ...doc.dates, submission_due_date: 'next Tuesday' } }),
+      'dates.submission_due_date',
+      expect.stringMatching(/must be a date of the form YYYY-MM-DD HH:MM:SS/),
+    ],
+    [
+      'a date in a DST gap',
+      (doc) => ({ ...doc, dates: { ...doc.dates, submission_due_date: '2026-03-08 02:30:00' } }),
+      'dates.submission_due_date',
+      expect.stringMatching(/exists in America\/New_York/),
+    ],
+    [
+      'dates out of order',
+      (doc) => ({ ...doc, dates: { ...doc.dates, submission_open_date: '9997-01-01 00:00:00' } }),
+      'dates.submission_due_date',
+      'dates.submission_open_date must not be after dates.submission_due_date.',
+    ],
+    [
+      'a default outside the clamps',
+      (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], default: 9 }] }),
+      'rubric[0].default',
+      'rubric[0].default must lie between the clamps.',
+    ],
+    [
+      'points that are not numbers',
+      (doc) => ({ ...doc, rubric: [{ ...doc.rubric[0], upper_clamp: '2' }] }),
+      'rubric[0].upper_clamp',
+      'rubric[0].upper_clamp must be a number.',
+    ],
+    [
+      'an empty command',
+      (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: ' ', expect: { exit_code: 0 } }] } }),
+      'autograding.test_cases[0].command',
+      'autograding.test_cases[0].command cannot be blank.',
+    ],
+    [
+      'a zero time limit',
+      (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: 'x', timeout_seconds: 0 }] } }),
+      'autograding.test_cases[0].timeout_seconds',
+      'autograding.test_cases[0].timeout_seconds must be more than 0.',
+    ],
+    [
+      'too many test cases',
+      (doc) => ({ ...doc, autograding: { test_cases: Array.from({ length: 101 }, (_, i) => ({ name: `t${i}`, command: 'x' })) } }),
+      'autograding.test_cases',
+      'autograding.test_cases may hold at most 100 entries.',
+    ],
+    [
+      'an escaping file expectation',
+      (doc) => ({ ...doc, autograding: { test_cases: [{ name: 'a', command: 'x', expect: { files_exist: ['../etc/passwd'] } }] } }),
+      'autograding.test_cases[0].expect.files_exist[0]',
+      expect.stringMatching(/relative path/),
+    ],
   ];
   for (const [what, change, path, message] of invalid) {
     it(`refuses ${what}, naming the path, and writes nothing`, async () => {
@@ -133,18 +198,37 @@ describe('gradeable upload and download', () => {
     expect((await download('no_such_gradeable')).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
     expect((await download('bad.id')).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
     expect((await download('%20')).json).toEqual({ status: 'fail', message: 'Did not specify gradeable' });
-    expect((await api.get(`${base()}//download`, world.tokens.instructor)).json).toEqual({ status: 'fail', message: 'Did not specify gradeable' });
+    expect((await api.get(`${base()}//download`, world.tokens.instructor)).json).toEqual({
+      status: 'fail',
+      message: 'Did not specify gradeable',
+    });
   });
 
   it('lets instructors upload, and instructors and access-group staff download', async () => {
     const id = uniqueCode('auth');
     await upload({ ...example, id });
-    const uploaders = { student: false, mentor: false, ta: false, groupStaff: false, otherInstructor: false, superuser: false, instructor: true } as const;
+    const uploaders = {
+      student: false,
+      mentor: false,
+      ta: false,
+      groupStaff: false,
+      otherInstructor: false,
+      superuser: false,
+      instructor: true,
+    } as const;
     for (const [persona, allowed] of Object.entries(uploaders)) {
       const answer = await upload({ ...example, id: uniqueCode('u') }, persona as keyof typeof uploaders);
       expect(answer.json.status, persona).toBe(allowed ? 'success' : 'fail');
     }
-    const downloaders = { student: false, mentor: true, ta: true, groupStaff: true, otherInstructor: false, faculty: false, instructor: true } as const;
+    const downloaders = {
+      student: false,
+      mentor: true,
+      ta: true,
+      groupStaff: true,
+      otherInstructor: false,
+      faculty: false,
+      instructor: true,
+    } as const;
     for (const [persona, allowed] of Object.entries(downloaders)) {
       expect((await download(id, persona as keyof typeof downloaders)).json.status, persona).toBe(allowed ? 'success' : 'fail');
     }
@@ -173,16 +257,26 @@ describe('GET /api/<semester>/<course>/gradeables', () => {
       student: { Authorization: await tokenOf(api, student) },
     };
     const electronic = (id: string, view: number, open: number, due: number, extra: object = {}) => ({
-      id, title: id, type: 'Electronic File',
+      id,
+      title: id,
+      type: 'Electronic File',
       dates: {
-        ta_view_start_date: iso(view), submission_open_date: iso(open), submission_due_date: iso(due), team_lock_date: iso(due),
-        grade_start_date: iso(due + 1), grade_due_date: iso(due + 2), grade_released_date: iso(due + 3),
-        grade_inquiry_start_date: iso(due + 3), grade_inquiry_due_date: iso(due + 4),
+        ta_view_start_date: iso(view),
+        submission_open_date: iso(open),
+        submission_due_date: iso(due),
+        team_lock_date: iso(due),
+        grade_start_date: iso(due + 1),
+        grade_due_date: iso(due + 2),
+        grade_released_date: iso(due + 3),
+        grade_inquiry_start_date: iso(due + 3),
+        grade_inquiry_due_date: iso(due + 4),
       },
       ...extra,
     });
     for (const document of [
-      electronic('open_vcs', -2, -1, 5, { vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$user_id}', vcs_subdirectory: 'src' } }),
+      electronic('open_vcs', -2, -1, 5, {
+        vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$user_id}', vcs_subdirectory: 'src' },
+      }),
       electronic('beta', -1, 3, 10),
       electronic('future', 5, 6, 10),
       electronic('graded', -30, -29, -20),

@@ -33,16 +33,36 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   const student = world.users.student.userId;
   git = await startGitServer(
-    Object.fromEntries(Object.keys(fixtures).filter((name) => name in gradeables).map((name) => [`${name}-${student}`, fixtures[name]!])),
+    Object.fromEntries(
+      Object.keys(fixtures)
+        .filter((name) => name in gradeables)
+        .map((name) => [`${name}-${student}`, fixtures[name]!]),
+    ),
   );
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   for (const [id, testCases] of Object.entries(gradeables)) {
-    const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
-      id, title: `E2E ${id}`, type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
-      autograding: { test_cases: testCases },
-    }, world.tokens.instructor);
+    const answer = await api.postJson(
+      `/${world.course.term}/${world.course.course}/upload`,
+      {
+        id,
+        title: `E2E ${id}`,
+        type: 'Electronic File',
+        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
+        dates: {
+          ta_view_start_date: iso(-2),
+          submission_open_date: iso(-1),
+          submission_due_date: iso(5),
+          team_lock_date: iso(5),
+          grade_start_date: iso(6),
+          grade_due_date: iso(7),
+          grade_released_date: iso(8),
+          grade_inquiry_start_date: iso(8),
+          grade_inquiry_due_date: iso(9),
+        },
+        autograding: { test_cases: testCases },
+      },
+      world.tokens.instructor,
+    );
     expect(answer.json.status, answer.text).toBe('success');
   }
 }, 60_000);
@@ -102,9 +122,11 @@ describe('grading end to end', () => {
     const values = await submitAndWait('snoop');
     expect(values.total_points).toBe(0);
     // What the student code printed (the expectation itself names the secret, of course).
-    const text = values.test_cases[0].autochecks.map((check: { actual: string | null; messages: { message: string }[] }) =>
-      [check.actual ?? '', ...check.messages.filter(() => check.actual === null).map((message) => message.message)].join('\n'),
-    ).join('\n');
+    const text = values.test_cases[0].autochecks
+      .map((check: { actual: string | null; messages: { message: string }[] }) =>
+        [check.actual ?? '', ...check.messages.filter(() => check.actual === null).map((message) => message.message)].join('\n'),
+      )
+      .join('\n');
     expect(text).toContain('PATH=/usr/local/bin');
     for (const secret of [SECRET, process.env.DYNAMODB_ENDPOINT!, process.env.SIGNING_SECRET_FILE!, 'AWS_', 'TABLE_PREFIX']) {
       expect(text).not.toContain(secret);
@@ -114,6 +136,9 @@ describe('grading end to end', () => {
   it('grades a repository that cannot be checked out with a message, never leaving it stuck', async () => {
     const values = await submitAndWait('missing');
     expect(values.total_points).toBe(0);
-    expect(values.test_cases[0]).toMatchObject({ name: 'Checkout', testcase_message: expect.stringMatching(/^Could not check out the repository/) });
+    expect(values.test_cases[0]).toMatchObject({
+      name: 'Checkout',
+      testcase_message: expect.stringMatching(/^Could not check out the repository/),
+    });
   });
 });

@@ -34,7 +34,10 @@ function startServer(dataDir: string) {
 
 const dynamoDbProcesses = (dataDir: string) => {
   try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`]).toString().trim().split('\n').length;
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`])
+      .toString()
+      .trim()
+      .split('\n').length;
   } catch {
     return 0;
   }

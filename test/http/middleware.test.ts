@@ -80,7 +80,10 @@ describe('error mapping', () => {
       lines.push(String(chunk));
       return true;
     };
-    const spies = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+    const spies = [
+      vi.spyOn(process.stdout, 'write').mockImplementation(capture),
+      vi.spyOn(process.stderr, 'write').mockImplementation(capture),
+    ];
     vi.stubEnv('SESSIONS_TABLE', 'no-such-table');
     try {
       const result = await me(
@@ -97,7 +100,11 @@ describe('error mapping', () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
-    const logged = lines.join('').trim().split('\n').map((line) => JSON.parse(line));
+    const logged = lines
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 'ERROR', message: 'Unhandled error', requestId: 'req-42' });
     expect(JSON.stringify(logged)).not.toContain(token);

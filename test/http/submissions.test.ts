@@ -30,10 +30,20 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
     id,
     title: `Homework ${id}`,
     type: overrides.type ?? 'Electronic File',
-    vcs: 'vcs' in overrides ? overrides.vcs : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+    vcs:
+      'vcs' in overrides
+        ? overrides.vcs
+        : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
     dates: {
-      ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5), team_lock_date: iso(5),
-      grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9),
+      ta_view_start_date: iso(-3),
+      submission_open_date: iso(-2),
+      submission_due_date: iso(5),
+      team_lock_date: iso(5),
+      grade_start_date: iso(6),
+      grade_due_date: iso(7),
+      grade_released_date: iso(8),
+      grade_inquiry_start_date: iso(8),
+      grade_inquiry_due_date: iso(9),
       ...overrides.dates,
     },
     autograding: {
@@ -52,8 +62,13 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
 }
 
 const path = (id: string, action: string) => `/${world.course.term}/${world.course.course}/gradeable/${id}/${action}`;
-const submit = (id: string, persona: keyof CourseWorld['tokens'], body: Record<string, unknown> = {}, headers: Record<string, string> = {}, action = 'upload') =>
-  api.postJson(path(id, action), { vcs_checkout: true, git_repo_id: 'none', ...body }, { ...world.tokens[persona], ...headers });
+const submit = (
+  id: string,
+  persona: keyof CourseWorld['tokens'],
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  action = 'upload',
+) => api.postJson(path(id, action), { vcs_checkout: true, git_repo_id: 'none', ...body }, { ...world.tokens[persona], ...headers });
 const values = (id: string, persona: keyof CourseWorld['tokens'], userId?: string) =>
   api.get(`${path(id, 'values')}${userId ? `?user_id=${userId}` : ''}`, world.tokens[persona]);
 
@@ -64,25 +79,45 @@ describe('submitting a VCS gradeable', () => {
     const form = await api.postForm(path(id, 'grade'), { vcs_checkout: 'True', git_repo_id: 'x' }, world.tokens.student);
     expect(form.json.data).toBe(`Successfully uploaded version 2 for Homework ${id}`);
     const attempts = await api.get(path(id, 'attempts'), world.tokens.student);
-    expect(attempts.json.data.map((attempt: { version: number; active: boolean }) => [attempt.version, attempt.active])).toEqual([[2, true], [1, false]]);
-    expect(attempts.json.data[0]).toMatchObject({ submitted_by: world.users.student.userId, days_late: 0, grading_state: 'queued', points: null });
+    expect(attempts.json.data.map((attempt: { version: number; active: boolean }) => [attempt.version, attempt.active])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+    expect(attempts.json.data[0]).toMatchObject({
+      submitted_by: world.users.student.userId,
+      days_late: 0,
+      grading_state: 'queued',
+      points: null,
+    });
   });
 
   it('lets instructors and full access graders submit for a student', async () => {
     const id = await createGradeable();
     const student = world.users.student.userId;
-    expect((await submit(id, 'instructor', { user_id: student })).json.data).toBe(`Successfully uploaded version 1 for Homework ${id} for ${student}`);
-    expect((await submit(id, 'ta', { user_id: student })).json.data).toBe(`Successfully uploaded version 2 for Homework ${id} for ${student}`);
-    expect((await submit(id, 'mentor', { user_id: student })).json.message).toBe('API key and specified user_id are not for the same user.');
-    expect((await submit(id, 'student2', { user_id: student })).json.message).toBe('API key and specified user_id are not for the same user.');
+    expect((await submit(id, 'instructor', { user_id: student })).json.data).toBe(
+      `Successfully uploaded version 1 for Homework ${id} for ${student}`,
+    );
+    expect((await submit(id, 'ta', { user_id: student })).json.data).toBe(
+      `Successfully uploaded version 2 for Homework ${id} for ${student}`,
+    );
+    expect((await submit(id, 'mentor', { user_id: student })).json.message).toBe(
+      'API key and specified user_id are not for the same user.',
+    );
+    expect((await submit(id, 'student2', { user_id: student })).json.message).toBe(
+      'API key and specified user_id are not for the same user.',
+    );
     expect((await submit(id, 'instructor', { user_id: 'nobody-here' })).json.message).toBe('User nobody-here is not in this course.');
   });
 
   it('refuses in the reference order with the reference messages', async () => {
     const id = await createGradeable();
     const other = world.users.student2.userId;
-    expect((await submit(id, 'student', { user_id: other, vcs_checkout: false })).json.message).toBe('API key and specified user_id are not for the same user.');
-    expect((await submit(id, 'student', { vcs_checkout: 'false' })).json.message).toBe('Student API for upload only supports VCS gradeables');
+    expect((await submit(id, 'student', { user_id: other, vcs_checkout: false })).json.message).toBe(
+      'API key and specified user_id are not for the same user.',
+    );
+    expect((await submit(id, 'student', { vcs_checkout: 'false' })).json.message).toBe(
+      'Student API for upload only supports VCS gradeables',
+    );
     expect((await submit(id, 'student', { git_repo_id: undefined })).json.message).toBe('API requires git_repo_id variable to be set.');
     expect((await submit('no_such_hw', 'student')).json.message).toBe("Invalid gradeable id 'no_such_hw'");
     const notOpen = await createGradeable({ dates: { submission_open_date: iso(1), ta_view_start_date: iso(0) } });
@@ -95,7 +130,17 @@ describe('submitting a VCS gradeable', () => {
   });
 
   it('refuses late submissions beyond the allowance when late submission is not allowed', async () => {
-    const lateDates = { ta_view_start_date: iso(-10), submission_open_date: iso(-9), submission_due_date: iso(-2.5), team_lock_date: iso(-2.5), grade_start_date: iso(1), grade_due_date: iso(2), grade_released_date: iso(3), grade_inquiry_start_date: iso(3), grade_inquiry_due_date: iso(4) };
+    const lateDates = {
+      ta_view_start_date: iso(-10),
+      submission_open_date: iso(-9),
+      submission_due_date: iso(-2.5),
+      team_lock_date: iso(-2.5),
+      grade_start_date: iso(1),
+      grade_due_date: iso(2),
+      grade_released_date: iso(3),
+      grade_inquiry_start_date: iso(3),
+      grade_inquiry_due_date: iso(4),
+    };
     const strict = await createGradeable({ dates: { ...lateDates, late_submission_allowed: false, late_days: 2 } });
     expect((await submit(strict, 'student')).json.message).toBe(
       'The due date has passed: this submission would be 3 days late, and this gradeable accepts at most 2 days late.',
@@ -145,29 +190,60 @@ describe('values and queue positions', () => {
     await submit(id, 'student');
     await submit(id, 'student2');
     const student = await values(id, 'student');
-    expect(student.json.data).toMatchObject({ is_queued: true, queue_position: 1, is_grading: false, has_submission: true, highest_version: 1, has_active_version: true });
+    expect(student.json.data).toMatchObject({
+      is_queued: true,
+      queue_position: 1,
+      is_grading: false,
+      has_submission: true,
+      highest_version: 1,
+      has_active_version: true,
+    });
     expect((await values(id, 'student2')).json.data.queue_position).toBe(2);
     const claimed = await claimJob();
     expect(claimed?.ownerId).toBe(world.users.student.userId);
-    expect((await values(id, 'student')).json.data).toMatchObject({ is_queued: false, queue_position: 0, is_grading: true, autograding_complete: false });
+    expect((await values(id, 'student')).json.data).toMatchObject({
+      is_queued: false,
+      queue_position: 0,
+      is_grading: true,
+      autograding_complete: false,
+    });
     expect((await values(id, 'student2')).json.data.queue_position).toBe(1);
     const fresh = await createGradeable();
     expect((await values(fresh, 'student')).json.data).toEqual({
-      is_queued: false, queue_position: -1, is_grading: false, has_submission: false, autograding_complete: false,
-      has_active_version: false, highest_version: 0, total_points: null, total_percent: null, test_cases: [],
-      ta_grading: false, ta_grades_released: false, ta_grading_complete: false, tagrading_score: null, tagrading_max: 0, total_score: null, ta_components: [],
+      is_queued: false,
+      queue_position: -1,
+      is_grading: false,
+      has_submission: false,
+      autograding_complete: false,
+      has_active_version: false,
+      highest_version: 0,
+      total_points: null,
+      total_percent: null,
+      test_cases: [],
+      ta_grading: false,
+      ta_grades_released: false,
+      ta_grading_complete: false,
+      tagrading_score: null,
+      tagrading_max: 0,
+      total_score: null,
+      ta_components: [],
     });
   });
 
   it("never shows a student another student's values", async () => {
     const id = await createGradeable();
     await submit(id, 'student2');
-    expect((await values(id, 'student', world.users.student2.userId)).json).toEqual({ status: 'fail', message: 'API key and specified user_id are not for the same user.' });
+    expect((await values(id, 'student', world.users.student2.userId)).json).toEqual({
+      status: 'fail',
+      message: 'API key and specified user_id are not for the same user.',
+    });
     expect((await values(id, 'instructor', world.users.student2.userId)).json.data.highest_version).toBe(1);
     expect((await values(id, 'ta', world.users.student2.userId)).json.status).toBe('success');
     // The mentor grades section 1 only; student2 is in section 2.
     expect((await values(id, 'mentor', world.users.student2.userId)).json.status).toBe('fail');
-    expect((await values(id, 'instructor', 'nobody-here')).json.message).toBe('Graded gradeable for user with id nobody-here does not exist');
+    expect((await values(id, 'instructor', 'nobody-here')).json.message).toBe(
+      'Graded gradeable for user with id nobody-here does not exist',
+    );
     expect((await values('no_such_hw', 'student')).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
   });
 });
@@ -191,16 +267,40 @@ describe('end to end', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         data = (await graded.get(path(id, 'values'), world.tokens.student)).json.data;
       }
-      expect(data).toMatchObject({ autograding_complete: true, is_queued: false, is_grading: false, queue_position: -1, total_points: 6, total_percent: 1.2 });
+      expect(data).toMatchObject({
+        autograding_complete: true,
+        is_queued: false,
+        is_grading: false,
+        queue_position: -1,
+        total_points: 6,
+        total_percent: 1.2,
+      });
       expect(data.test_cases.map((test: { name: string; points_received: number }) => [test.name, test.points_received])).toEqual([
-        ['Runs', 2], ['Greets', 3], ['Readme', 1],
+        ['Runs', 2],
+        ['Greets', 3],
+        ['Readme', 1],
       ]);
       expect(data.test_cases[0]).toEqual({
-        name: 'Runs', details: '', is_extra_credit: false, points_available: 2, has_extra_results: false, points_received: 2,
-        testcase_message: 'Passed', autochecks: [{ description: 'Exit code', messages: [{ message: 'Passed', type: 'success' }], diff_viewer: null, expected: null, actual: null }],
+        name: 'Runs',
+        details: '',
+        is_extra_credit: false,
+        points_available: 2,
+        has_extra_results: false,
+        points_received: 2,
+        testcase_message: 'Passed',
+        autochecks: [
+          { description: 'Exit code', messages: [{ message: 'Passed', type: 'success' }], diff_viewer: null, expected: null, actual: null },
+        ],
       });
       expect(Object.keys(data.test_cases[0])).toEqual([
-        'name', 'details', 'is_extra_credit', 'points_available', 'has_extra_results', 'points_received', 'testcase_message', 'autochecks',
+        'name',
+        'details',
+        'is_extra_credit',
+        'points_available',
+        'has_extra_results',
+        'points_received',
+        'testcase_message',
+        'autochecks',
       ]);
       const staff = (await graded.get(`${path(id, 'values')}?user_id=${world.users.student.userId}`, world.tokens.instructor)).json.data;
       expect(staff.test_cases).toHaveLength(4);
@@ -311,17 +411,27 @@ describe('team gradeables', () => {
   it('lets any member submit for the team, and every member sees the team submission', async () => {
     const { runAdminCommand } = await import('#infra/admin/commands.ts');
     const id = uniqueCode('team');
-    const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, {
-      id, title: 'Team project', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' },
-      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5) },
-    }, world.tokens.instructor);
+    const answer = await api.postJson(
+      `/${world.course.term}/${world.course.course}/upload`,
+      {
+        id,
+        title: 'Team project',
+        type: 'Electronic File',
+        team_gradeable: { team_size_max: 2, inherit_from: '' },
+        vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
+        dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5) },
+      },
+      world.tokens.instructor,
+    );
     expect(answer.json.status, answer.text).toBe('success');
     expect((await submit(id, 'student')).json.message).toBe(`${world.users.student.userId} is not on a team for this gradeable.`);
 
     const lines: string[] = [];
     const team = uniqueCode('t');
-    await runAdminCommand(['create-team', world.course.term, world.course.course, id, team, world.users.student.userId, world.users.student2.userId], (line) => lines.push(line));
+    await runAdminCommand(
+      ['create-team', world.course.term, world.course.course, id, team, world.users.student.userId, world.users.student2.userId],
+      (line) => lines.push(line),
+    );
     expect(lines[0]).toMatch(new RegExp(`^Team ${team} of ${id}`));
     await expect(
       runAdminCommand(['create-team', world.course.term, world.course.course, id, uniqueCode('t'), world.users.student.userId], () => {}),
@@ -332,6 +442,9 @@ describe('team gradeables', () => {
     const seenByStudent = (await values(id, 'student')).json.data;
     expect(seenByStudent).toMatchObject({ has_submission: true, highest_version: 2 });
     const attempts = (await api.get(path(id, 'attempts'), world.tokens.student)).json.data;
-    expect(attempts.map((attempt: { submitted_by: string }) => attempt.submitted_by)).toEqual([world.users.student2.userId, world.users.student.userId]);
+    expect(attempts.map((attempt: { submitted_by: string }) => attempt.submitted_by)).toEqual([
+      world.users.student2.userId,
+      world.users.student.userId,
+    ]);
   });
 });

@@ -39,7 +39,17 @@ async function graded(gradeableId: string, userId: string, points: number, daysL
         activeResults: {
           version: 1,
           testCases: [
-            { name: 'a', details: '', is_extra_credit: false, points_available: 10, has_extra_results: false, points_received: points, testcase_message: '', autochecks: [], hidden: false },
+            {
+              name: 'a',
+              details: '',
+              is_extra_credit: false,
+              points_available: 10,
+              has_extra_results: false,
+              points_received: points,
+              testcase_message: '',
+              autochecks: [],
+              hidden: false,
+            },
           ],
         },
       },
@@ -49,15 +59,29 @@ async function graded(gradeableId: string, userId: string, points: number, daysL
 
 async function gradeable(id: string, bucket: string, released: boolean, lateDays = 2) {
   const released_at = released ? -1 : 5;
-  const answer = await api.postJson(`${base()}/upload`, {
-    id, title: `Title ${id}`, type: 'Electronic File', syllabus_bucket: bucket,
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
-    dates: {
-      ta_view_start_date: iso(-20), submission_open_date: iso(-19), submission_due_date: iso(-10), team_lock_date: iso(-10),
-      grade_start_date: iso(-9), grade_due_date: iso(released_at - 1), grade_released_date: iso(released_at),
-      grade_inquiry_start_date: iso(released_at), grade_inquiry_due_date: iso(released_at + 1), late_days: lateDays,
+  const answer = await api.postJson(
+    `${base()}/upload`,
+    {
+      id,
+      title: `Title ${id}`,
+      type: 'Electronic File',
+      syllabus_bucket: bucket,
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: iso(-20),
+        submission_open_date: iso(-19),
+        submission_due_date: iso(-10),
+        team_lock_date: iso(-10),
+        grade_start_date: iso(-9),
+        grade_due_date: iso(released_at - 1),
+        grade_released_date: iso(released_at),
+        grade_inquiry_start_date: iso(released_at),
+        grade_inquiry_due_date: iso(released_at + 1),
+        late_days: lateDays,
+      },
     },
-  }, world.tokens.instructor);
+    world.tokens.instructor,
+  );
   expect(answer.json.status, answer.text).toBe('success');
 }
 
@@ -82,19 +106,46 @@ describe('grade summaries', () => {
     const answer = await api.call('POST', `${base()}/reports/summaries`, { headers: world.tokens.instructor });
     expect(answer.json).toEqual({
       status: 'success',
-      data: { course: `${world.course.term}/${world.course.course}`, summaries: 6, generated_at: expect.any(String), generation: expect.any(String) },
+      data: {
+        course: `${world.course.term}/${world.course.course}`,
+        summaries: 6,
+        generated_at: expect.any(String),
+        generation: expect.any(String),
+      },
     });
     const mine = await api.get(`${base()}/reports/summaries/${world.users.student.userId}`, world.tokens.student);
     const summary = mine.json.data;
     expect(Object.keys(summary)).toEqual([
-      'user_id', 'legal_first_name', 'preferred_first_name', 'legal_last_name', 'preferred_last_name',
-      'registration_section', 'rotating_section', 'last_update', 'Homework', 'Lab',
+      'user_id',
+      'legal_first_name',
+      'preferred_first_name',
+      'legal_last_name',
+      'preferred_last_name',
+      'registration_section',
+      'rotating_section',
+      'last_update',
+      'Homework',
+      'Lab',
     ]);
-    expect(summary).toMatchObject({ user_id: world.users.student.userId, legal_first_name: 'Given', registration_section: '1', rotating_section: null });
+    expect(summary).toMatchObject({
+      user_id: world.users.student.userId,
+      legal_first_name: 'Given',
+      registration_section: '1',
+      rotating_section: null,
+    });
     const entry = (key: string, id: string) => summary[key].find((item: { id: string }) => item.id === id);
     expect(entry('Homework', 'hw1')).toEqual({
-      id: 'hw1', name: 'Title hw1', gradeable_type: 'Electronic File', grade_released_date: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
-      score: 8, status: 'Good', days_after_deadline: 0, days_charged: 0, autograding_score: 8, tagrading_score: 0, components: [],
+      id: 'hw1',
+      name: 'Title hw1',
+      gradeable_type: 'Electronic File',
+      grade_released_date: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      score: 8,
+      status: 'Good',
+      days_after_deadline: 0,
+      days_charged: 0,
+      autograding_score: 8,
+      tagrading_score: 0,
+      components: [],
     });
     expect(entry('Homework', 'hw2')).toMatchObject({ score: 9, status: 'Late', days_after_deadline: 2, days_charged: 2 });
     expect(entry('Lab', 'lab1')).toMatchObject({ score: 0, status: 'Bad', days_after_deadline: 3, days_charged: 0, autograding_score: 7 });
@@ -139,7 +190,9 @@ describe('grade summaries', () => {
       { step: 'initialize', name: 'summariesTableGone' },
     );
     try {
-      const answer = await api.call('POST', `${base()}/reports/summaries`, { headers: { ...world.tokens.instructor, Prefer: 'http-status' } });
+      const answer = await api.call('POST', `${base()}/reports/summaries`, {
+        headers: { ...world.tokens.instructor, Prefer: 'http-status' },
+      });
       expect(answer.httpStatus).toBe(500);
       expect(answer.json.status).toBe('error');
     } finally {

@@ -22,18 +22,43 @@ const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 10
 const base = () => `/${world.course.term}/${world.course.course}`;
 const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona], Prefer: 'http-status' });
 
-const component = (title: string, fields: { lower?: number; default?: number; max: number; upper?: number; marks?: { points: number; title: string; publish?: boolean }[] }) => ({
-  title, ta_comment: '', student_comment: '', lower_clamp: fields.lower ?? 0, default: fields.default ?? 0, max_value: fields.max,
-  upper_clamp: fields.upper ?? fields.max, text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '',
+const component = (
+  title: string,
+  fields: { lower?: number; default?: number; max: number; upper?: number; marks?: { points: number; title: string; publish?: boolean }[] },
+) => ({
+  title,
+  ta_comment: '',
+  student_comment: '',
+  lower_clamp: fields.lower ?? 0,
+  default: fields.default ?? 0,
+  max_value: fields.max,
+  upper_clamp: fields.upper ?? fields.max,
+  text: false,
+  peer_component: false,
+  page: 0,
+  is_itempool_linked: false,
+  itempool: '',
   marks: (fields.marks ?? []).map((mark) => ({ publish: true, ...mark })),
 });
 
 const dates = (releasedIn: number) => ({
-  ta_view_start_date: iso(-20), submission_open_date: iso(-19), submission_due_date: iso(-10), team_lock_date: iso(-10),
-  grade_start_date: iso(-9), grade_due_date: iso(Math.min(-8, releasedIn - 1)), grade_released_date: iso(releasedIn),
-  grade_inquiry_start_date: iso(releasedIn), grade_inquiry_due_date: iso(releasedIn + 1), late_days: 2,
+  ta_view_start_date: iso(-20),
+  submission_open_date: iso(-19),
+  submission_due_date: iso(-10),
+  team_lock_date: iso(-10),
+  grade_start_date: iso(-9),
+  grade_due_date: iso(Math.min(-8, releasedIn - 1)),
+  grade_released_date: iso(releasedIn),
+  grade_inquiry_start_date: iso(releasedIn),
+  grade_inquiry_due_date: iso(releasedIn + 1),
+  late_days: 2,
 });
-const gradingDates = (releasedIn: number) => ({ ta_view_start_date: iso(-20), grade_start_date: iso(-9), grade_due_date: iso(Math.min(-8, releasedIn - 1)), grade_released_date: iso(releasedIn) });
+const gradingDates = (releasedIn: number) => ({
+  ta_view_start_date: iso(-20),
+  grade_start_date: iso(-9),
+  grade_due_date: iso(Math.min(-8, releasedIn - 1)),
+  grade_released_date: iso(releasedIn),
+});
 
 async function upload(document: Record<string, unknown>) {
   const answer = await api.postJson(`${base()}/upload`, document, world.tokens.instructor);
@@ -44,18 +69,55 @@ const grade = (gradeableId: string, userId: string, body: Record<string, unknown
   api.postJson(`${base()}/gradeable/${gradeableId}/grading/${userId}`, body, H(persona));
 
 const rubric = [
-  component('Style', { max: 5, marks: [{ points: 2, title: 'Clear names' }, { points: 3, title: 'Comments' }, { points: -1, title: 'Private note', publish: false }] }),
+  component('Style', {
+    max: 5,
+    marks: [
+      { points: 2, title: 'Clear names' },
+      { points: 3, title: 'Comments' },
+      { points: -1, title: 'Private note', publish: false },
+    ],
+  }),
   component('Design', { lower: -2, default: 4, max: 4, marks: [{ points: -3, title: 'Globals' }] }),
 ];
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  await upload({ id: 'rubric_hw', title: 'Rubric homework', type: 'Electronic File', syllabus_bucket: 'homework', ta_grading: true, dates: dates(-1), rubric });
-  await upload({ id: 'unreleased_hw', title: 'Unreleased', type: 'Electronic File', syllabus_bucket: 'homework', ta_grading: true, dates: dates(5), rubric });
+  await upload({
+    id: 'rubric_hw',
+    title: 'Rubric homework',
+    type: 'Electronic File',
+    syllabus_bucket: 'homework',
+    ta_grading: true,
+    dates: dates(-1),
+    rubric,
+  });
+  await upload({
+    id: 'unreleased_hw',
+    title: 'Unreleased',
+    type: 'Electronic File',
+    syllabus_bucket: 'homework',
+    ta_grading: true,
+    dates: dates(5),
+    rubric,
+  });
   await upload({ id: 'no_ta', title: 'Autograded only', type: 'Electronic File', syllabus_bucket: 'homework', dates: dates(-1), rubric });
-  await upload({ id: 'quiz', title: 'Quiz', type: 'Numeric', syllabus_bucket: 'quiz', dates: gradingDates(-1), rubric: [component('Q1', { max: 10 }), component('Q2', { max: 5 })] });
-  await upload({ id: 'lab', title: 'Lab', type: 'Checkpoints', syllabus_bucket: 'lab', dates: gradingDates(-1), rubric: [component('CP1', { max: 1 }), component('CP2', { max: 1 })] });
+  await upload({
+    id: 'quiz',
+    title: 'Quiz',
+    type: 'Numeric',
+    syllabus_bucket: 'quiz',
+    dates: gradingDates(-1),
+    rubric: [component('Q1', { max: 10 }), component('Q2', { max: 5 })],
+  });
+  await upload({
+    id: 'lab',
+    title: 'Lab',
+    type: 'Checkpoints',
+    syllabus_bucket: 'lab',
+    dates: gradingDates(-1),
+    rubric: [component('CP1', { max: 1 }), component('CP2', { max: 1 })],
+  });
   // student's graded active version of rubric_hw: 3 autograding points, one day late.
   const { term, course } = world.course;
   const student = world.users.student.userId;
@@ -63,10 +125,30 @@ beforeAll(async () => {
     new PutCommand({
       TableName: tableName(tables.submissions),
       Item: {
-        gradeableKey: gradeableKey(term, course, 'rubric_hw'), ownerId: student, term, course, gradeableId: 'rubric_hw',
-        highestVersion: 1, activeVersion: 1,
+        gradeableKey: gradeableKey(term, course, 'rubric_hw'),
+        ownerId: student,
+        term,
+        course,
+        gradeableId: 'rubric_hw',
+        highestVersion: 1,
+        activeVersion: 1,
         versions: [{ version: 1, submittedAt: iso(-9.5), submittedBy: student, daysLate: 1, ticket: 1, state: 'graded', points: 3 }],
-        activeResults: { version: 1, testCases: [{ name: 'a', details: '', is_extra_credit: false, points_available: 5, has_extra_results: false, points_received: 3, testcase_message: '', autochecks: [], hidden: false }] },
+        activeResults: {
+          version: 1,
+          testCases: [
+            {
+              name: 'a',
+              details: '',
+              is_extra_credit: false,
+              points_available: 5,
+              has_extra_results: false,
+              points_received: 3,
+              testcase_message: '',
+              autochecks: [],
+              hidden: false,
+            },
+          ],
+        },
       },
     }),
   );
@@ -81,7 +163,11 @@ describe('TA grading over HTTP', () => {
     // 2 + 3 - 1 = 4
     expect(first.json.data).toMatchObject({ revision: 1, tagrading_score: 4, ta_grading_complete: false, tagrading_max: 9 });
     // Form encoding, a comma list of marks; 4 - 3 - 4 = -3, clamped to -2.
-    const second = await api.postForm(`${base()}/gradeable/rubric_hw/grading/${student}`, { component_id: '1', mark_ids: '0', custom_points: '-4', custom_message: 'Globals everywhere', revision: '1' }, H('instructor'));
+    const second = await api.postForm(
+      `${base()}/gradeable/rubric_hw/grading/${student}`,
+      { component_id: '1', mark_ids: '0', custom_points: '-4', custom_message: 'Globals everywhere', revision: '1' },
+      H('instructor'),
+    );
     expect(second.json.status, second.text).toBe('success');
     expect(second.json.data).toMatchObject({ revision: 2, tagrading_score: 2, ta_grading_complete: true });
     expect(second.json.data.components.map((c: { score: number }) => c.score)).toEqual([4, -2]);
@@ -92,7 +178,13 @@ describe('TA grading over HTTP', () => {
 
     const trail = await api.get(`${base()}/gradeable/rubric_hw/grading/${student}`, H('ta'));
     expect(trail.json.status, trail.text).toBe('success');
-    const history = trail.json.data.history as { revision: number; grader_id: string; component_id: number; before: unknown; after: { mark_ids: number[] } }[];
+    const history = trail.json.data.history as {
+      revision: number;
+      grader_id: string;
+      component_id: number;
+      before: unknown;
+      after: { mark_ids: number[] };
+    }[];
     expect(history.map((entry) => [entry.revision, entry.grader_id, entry.component_id])).toEqual([
       [1, world.users.ta.userId, 0],
       [2, world.users.instructor.userId, 1],
@@ -112,7 +204,11 @@ describe('TA grading over HTTP', () => {
       [{ component_id: 7 }, 400, 'This gradeable has no rubric component 7.'],
       [{ component_id: 0, mark_ids: [3] }, 400, 'Rubric component 0 has no mark 3.'],
       [{ component_id: 0, mark_ids: [1, 1] }, 400, 'Mark 1 is listed twice.'],
-      [{ component_id: 0, mark_ids: { a: 1 } }, 400, 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).'],
+      [
+        { component_id: 0, mark_ids: { a: 1 } },
+        400,
+        'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).',
+      ],
       [{ component_id: 0, custom_points: 6 }, 400, 'custom_points must lie between -5 and 5 (the span of rubric component 0’s clamps).'],
       [{ component_id: 0, custom_points: 'lots' }, 400, 'The field custom_points must be a number.'],
       [{ component_id: 0, custom_message: ['x'] }, 400, 'The field custom_message must be a string.'],
@@ -138,7 +234,13 @@ describe('TA grading over HTTP', () => {
   });
 
   it('refuses grading before grade_start_date', async () => {
-    await upload({ id: 'early', title: 'Early', type: 'Numeric', dates: { ta_view_start_date: iso(-1), grade_start_date: iso(2), grade_due_date: iso(3), grade_released_date: iso(4) }, rubric: [component('Q', { max: 1 })] });
+    await upload({
+      id: 'early',
+      title: 'Early',
+      type: 'Numeric',
+      dates: { ta_view_start_date: iso(-1), grade_start_date: iso(2), grade_due_date: iso(3), grade_released_date: iso(4) },
+      rubric: [component('Q', { max: 1 })],
+    });
     const answer = await grade('early', world.users.student.userId, { component_id: 0, custom_points: 1 });
     expect(answer.json.status).toBe('fail');
     expect(answer.json.message).toMatch(/^Grading has not started: it opens at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/);
@@ -157,16 +259,42 @@ describe('TA grading over HTTP', () => {
       expect(answer.json.status, answer.text).toBe('success');
     }
     const quiz = await api.get(`${base()}/gradeable/quiz/values`, H('student'));
-    expect(quiz.json.data).toMatchObject({ has_submission: false, total_points: null, ta_grading: true, ta_grading_complete: true, tagrading_score: 11.5, tagrading_max: 15, total_score: 11.5 });
+    expect(quiz.json.data).toMatchObject({
+      has_submission: false,
+      total_points: null,
+      ta_grading: true,
+      ta_grading_complete: true,
+      tagrading_score: 11.5,
+      tagrading_max: 15,
+      total_score: 11.5,
+    });
   });
 
   it('shows students TA scores and comments only once grades are released', async () => {
     const values = await api.get(`${base()}/gradeable/rubric_hw/values`, H('student'));
     expect(values.json.status, values.text).toBe('success');
-    expect(values.json.data).toMatchObject({ total_points: 3, tagrading_score: 1, total_score: 4, ta_grades_released: true, ta_grading_complete: true });
+    expect(values.json.data).toMatchObject({
+      total_points: 3,
+      tagrading_score: 1,
+      total_score: 4,
+      ta_grades_released: true,
+      ta_grading_complete: true,
+    });
     const [style, design] = values.json.data.ta_components;
-    expect(style).toMatchObject({ component_id: 0, title: 'Style', score: 3, comment: 'Better names needed.', grader_id: null, graded_at: null });
-    expect(design).toMatchObject({ component_id: 1, score: -2, comment: 'Globals everywhere', marks: [{ mark_id: 0, title: 'Globals', points: -3 }] });
+    expect(style).toMatchObject({
+      component_id: 0,
+      title: 'Style',
+      score: 3,
+      comment: 'Better names needed.',
+      grader_id: null,
+      graded_at: null,
+    });
+    expect(design).toMatchObject({
+      component_id: 1,
+      score: -2,
+      comment: 'Globals everywhere',
+      marks: [{ mark_id: 0, title: 'Globals', points: -3 }],
+    });
 
     const hidden = await api.get(`${base()}/gradeable/unreleased_hw/values`, H('student'));
     expect(hidden.json.data).toMatchObject({ ta_grades_released: false, tagrading_score: null, total_score: null, ta_components: [] });
@@ -180,10 +308,29 @@ describe('TA grading over HTTP', () => {
     expect(generated.json.status, generated.text).toBe('success');
     const summary = (await api.get(`${base()}/reports/summaries/${world.users.student.userId}`, H('student'))).json.data;
     const homework = Object.fromEntries((summary.Homework as { id: string }[]).map((entry) => [entry.id, entry]));
-    expect(homework.rubric_hw).toMatchObject({ status: 'Late', days_charged: 1, autograding_score: 3, tagrading_score: 1, score: 4, components: [{ title: 'Style', score: 3 }, { title: 'Design', score: -2 }] });
+    expect(homework.rubric_hw).toMatchObject({
+      status: 'Late',
+      days_charged: 1,
+      autograding_score: 3,
+      tagrading_score: 1,
+      score: 4,
+      components: [
+        { title: 'Style', score: 3 },
+        { title: 'Design', score: -2 },
+      ],
+    });
     expect(homework.unreleased_hw).toBeUndefined();
     expect(homework.no_ta).toMatchObject({ status: 'Unsubmitted', tagrading_score: 0, score: 0 });
-    expect(summary.Quiz).toEqual([expect.objectContaining({ id: 'quiz', gradeable_type: 'Numeric', status: 'Good', autograding_score: 0, tagrading_score: 11.5, score: 11.5 })]);
+    expect(summary.Quiz).toEqual([
+      expect.objectContaining({
+        id: 'quiz',
+        gradeable_type: 'Numeric',
+        status: 'Good',
+        autograding_score: 0,
+        tagrading_score: 11.5,
+        score: 11.5,
+      }),
+    ]);
     expect(summary.Lab).toEqual([expect.objectContaining({ id: 'lab', gradeable_type: 'Checkpoints', tagrading_score: 1, score: 1 })]);
     const other = (await api.get(`${base()}/reports/summaries/${world.users.student2.userId}`, H('instructor'))).json.data;
     expect(other.Quiz).toEqual([expect.objectContaining({ id: 'quiz', tagrading_score: 0, score: 0 })]);
@@ -196,12 +343,36 @@ describe('TA grading over HTTP', () => {
     expect(all.json.data.next_cursor).toBeNull();
     expect(all.json.data.students).toEqual([
       {
-        user_id: student.userId, registration_section: '1', team_id: null, has_submission: true, highest_version: 1, active_version: 1, grading_state: 'graded',
-        autograding_score: 3, tagrading_score: 1, ta_grading_complete: true, total_score: 4, days_late: 1, status: 'Late', grader_id: mentor.userId,
+        user_id: student.userId,
+        registration_section: '1',
+        team_id: null,
+        has_submission: true,
+        highest_version: 1,
+        active_version: 1,
+        grading_state: 'graded',
+        autograding_score: 3,
+        tagrading_score: 1,
+        ta_grading_complete: true,
+        total_score: 4,
+        days_late: 1,
+        status: 'Late',
+        grader_id: mentor.userId,
       },
       {
-        user_id: student2.userId, registration_section: '2', team_id: null, has_submission: false, highest_version: 0, active_version: 0, grading_state: null,
-        autograding_score: null, tagrading_score: null, ta_grading_complete: false, total_score: 0, days_late: 0, status: 'Unsubmitted', grader_id: null,
+        user_id: student2.userId,
+        registration_section: '2',
+        team_id: null,
+        has_submission: false,
+        highest_version: 0,
+        active_version: 0,
+        grading_state: null,
+        autograding_score: null,
+        tagrading_score: null,
+        ta_grading_complete: false,
+        total_score: 0,
+        days_late: 0,
+        status: 'Unsubmitted',
+        grader_id: null,
       },
     ]);
     const first = await api.get(`${base()}/gradeable/rubric_hw/gradebook?limit=1`, H('instructor'));
@@ -209,14 +380,23 @@ describe('TA grading over HTTP', () => {
     const second = await api.get(`${base()}/gradeable/rubric_hw/gradebook?limit=1&cursor=${first.json.data.next_cursor}`, H('instructor'));
     expect(second.json.data).toMatchObject({ students: [{ user_id: student2.userId }], next_cursor: null });
     const limited = await api.get(`${base()}/gradeable/quiz/gradebook`, H('mentor'));
-    expect(limited.json.data.students).toEqual([expect.objectContaining({ user_id: student.userId, tagrading_score: 11.5, total_score: 11.5, status: 'Good', grader_id: ta.userId })]);
-    expect((await api.get(`${base()}/gradeable/quiz/gradebook?cursor=nope!`, H('ta'))).json).toEqual({ status: 'fail', message: 'The cursor is not one this gradebook gave out.' });
-    expect((await api.get(`${base()}/gradeable/quiz/gradebook`, H('student'))).json.message).toBe("You don't have access to this endpoint.");
+    expect(limited.json.data.students).toEqual([
+      expect.objectContaining({ user_id: student.userId, tagrading_score: 11.5, total_score: 11.5, status: 'Good', grader_id: ta.userId }),
+    ]);
+    expect((await api.get(`${base()}/gradeable/quiz/gradebook?cursor=nope!`, H('ta'))).json).toEqual({
+      status: 'fail',
+      message: 'The cursor is not one this gradebook gave out.',
+    });
+    expect((await api.get(`${base()}/gradeable/quiz/gradebook`, H('student'))).json.message).toBe(
+      "You don't have access to this endpoint.",
+    );
 
     const folder = await mkdtemp(join(tmpdir(), 'gradebook-'));
     try {
       const lines: string[] = [];
-      await runAdminCommand(['export-gradebook', world.course.term, world.course.course, 'rubric_hw', join(folder, 'hw.csv')], (line) => lines.push(line));
+      await runAdminCommand(['export-gradebook', world.course.term, world.course.course, 'rubric_hw', join(folder, 'hw.csv')], (line) =>
+        lines.push(line),
+      );
       expect(lines).toEqual([`Wrote the gradebook of rubric_hw (2 students) to ${join(folder, 'hw.csv')}.`]);
       const csv = (await readFile(join(folder, 'hw.csv'), 'utf8')).split('\r\n');
       expect(csv[1]).toBe(`${student.userId},1,,true,1,1,graded,3,1,true,4,1,Late,${mentor.userId}`);

@@ -22,8 +22,7 @@ async function login(user: Pick<TestUser, 'userId' | 'password'>): Promise<strin
   return answer.json.data.token;
 }
 
-const me = (token: string, headers: Record<string, string> = {}) =>
-  api.get('/me', { Authorization: token, ...headers });
+const me = (token: string, headers: Record<string, string> = {}) => api.get('/me', { Authorization: token, ...headers });
 
 describe('POST /api/token', () => {
   it('logs in with a JSON body', async () => {

@@ -55,7 +55,11 @@ describe('a production stage from context', () => {
 
   it('subscribes the alarm e-mail address to the alarm topic', () => {
     const [topicId] = Object.keys(synth.template.findResources('AWS::SNS::Topic'));
-    synth.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.edu', TopicArn: { Ref: topicId } });
+    synth.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.edu',
+      TopicArn: { Ref: topicId },
+    });
   });
 
   it('schedules the nightly summaries as configured', () => {
@@ -89,7 +93,9 @@ describe('deployment settings', () => {
       gradingImages: { default: 'aws/codebuild/standard:7.0', arm: 'aws/codebuild/amazonlinux-aarch64-standard:3.0' },
       gradingConcurrency: 5,
     });
-    expect(settings({ gradingImages: { default: 'aws/codebuild/standard:8.0' } }).gradingImages).toEqual({ default: 'aws/codebuild/standard:8.0' });
+    expect(settings({ gradingImages: { default: 'aws/codebuild/standard:8.0' } }).gradingImages).toEqual({
+      default: 'aws/codebuild/standard:8.0',
+    });
     expect(() => settings({ gradingImages: 'evil=docker.io/attacker/image:latest' })).toThrow(/gradingImages/);
     expect(() => settings({ gradingImages: 'Bad Name=aws/codebuild/standard:7.0' })).toThrow(/gradingImages/);
     expect(() => settings({ gradingConcurrency: 0 })).toThrow(/gradingConcurrency/);

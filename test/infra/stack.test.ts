@@ -7,15 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKeys, routes, type RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
 import { tables } from '#shared/data/tables.ts';
-import {
-  functionNames,
-  gradingFunctionNames,
-  logicalId,
-  routeEntries,
-  synthesize,
-  tableEntries,
-  type Synthesized,
-} from './synth.ts';
+import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.
 let synth: Synthesized;
@@ -60,7 +52,8 @@ function resourceName(resource: Record<string, any>): string {
   if (resource['Fn::GetAtt']) return named(resource['Fn::GetAtt'][0]);
   const parts = resource['Fn::Join'][1] as unknown[];
   // The harness: an object of the CDK assets bucket, named by its hash.
-  if (parts.some((part) => typeof part === 'string' && part.endsWith(`/${synth.stack.gradingSandbox.harness.s3ObjectKey}`))) return 'harness';
+  if (parts.some((part) => typeof part === 'string' && part.endsWith(`/${synth.stack.gradingSandbox.harness.s3ObjectKey}`)))
+    return 'harness';
   const [first, suffix] = parts as [Record<string, any>, string];
   return `${resourceName(first)}${suffix}`;
 }
@@ -76,7 +69,9 @@ function grants(name: FunctionName): string[] {
   return [...new Set(pairs)].sort();
 }
 
-const credentials = ['ConditionCheckItem', 'DeleteItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action} credentials`);
+const credentials = ['ConditionCheckItem', 'DeleteItem', 'PutItem', 'Query', 'UpdateItem'].map(
+  (action) => `dynamodb:${action} credentials`,
+);
 /** The token check: one BatchGetItem of the session and the caller's profile, and the signing secret. */
 const TOKEN_CHECK = ['dynamodb:BatchGetItem sessions', 'dynamodb:BatchGetItem users', 'secretsmanager:GetSecretValue signingSecret'];
 /** On course routes the same BatchGetItem reads the course and the caller's enrollment. */
@@ -94,7 +89,12 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'invalidate-token': [...TOKEN_CHECK, 'dynamodb:DeleteItem sessions', ...credentials],
   'token-info': TOKEN_CHECK,
   me: TOKEN_CHECK,
-  'list-courses': [...TOKEN_CHECK, 'dynamodb:Query enrollments/index/byUser', 'dynamodb:BatchGetItem courses', 'dynamodb:BatchGetItem terms'],
+  'list-courses': [
+    ...TOKEN_CHECK,
+    'dynamodb:Query enrollments/index/byUser',
+    'dynamodb:BatchGetItem courses',
+    'dynamodb:BatchGetItem terms',
+  ],
   'create-course': [
     ...TOKEN_CHECK,
     ...['BatchGetItem', 'ConditionCheckItem', 'PutItem'].map((action) => `dynamodb:${action} courses`),
@@ -126,14 +126,22 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['gradeables', 'teams', 'submissions', 'results'].map((table) => `dynamodb:BatchGetItem ${table}`),
     'dynamodb:UpdateItem submissions',
   ],
-  gradebook: [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', ...['enrollments', 'submissions', 'teams'].map((table) => `dynamodb:Query ${table}`)],
+  gradebook: [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem gradeables',
+    ...['enrollments', 'submissions', 'teams'].map((table) => `dynamodb:Query ${table}`),
+  ],
   'save-ta-grade': [
     ...COURSE_CHECK,
     ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
     'dynamodb:UpdateItem submissions',
     'dynamodb:PutItem gradeAudit',
   ],
-  'ta-grade': [...COURSE_CHECK, ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`), 'dynamodb:Query gradeAudit'],
+  'ta-grade': [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    'dynamodb:Query gradeAudit',
+  ],
   'generate-summaries': [
     ...COURSE_CHECK,
     'dynamodb:Scan courses',
@@ -172,7 +180,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     's3:GetObject harness',
     ...['BatchGetBuilds', 'StartBuild', 'StopBuild'].map((action) => `codebuild:${action} gradingProject`),
     // The event source mapping's: Lambda polls the queue as the worker.
-    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} gradingQueue`),
+    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
+      (action) => `sqs:${action} gradingQueue`,
+    ),
   ],
   'webhook-delivery': [
     'dynamodb:Query webhooks',
@@ -181,7 +191,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['BatchGetItem', 'PutItem', 'UpdateItem'].map((action) => `dynamodb:${action} webhookDeliveries`),
     'sqs:SendMessage webhookQueue',
     // The event source mapping's: Lambda polls the queue as the delivery function.
-    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} webhookQueue`),
+    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
+      (action) => `sqs:${action} webhookQueue`,
+    ),
   ],
 };
 
@@ -190,7 +202,6 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
 };
-
 
 describe('functions', () => {
   it('has one function per route-table entry plus the $default one and the grading worker and runner', () => {
@@ -375,9 +386,10 @@ describe('least privilege', () => {
           return `${action} ${resourceName(JSON.parse(resource))}`;
         });
       expect(granted.sort(), name).toEqual([...EXPECTED_POLICIES[name]].sort());
-      expect(grants(name).filter((grant) => grant.endsWith(` ${ownLogs}`)), name).toEqual(
-        ['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => `${action} ${ownLogs}`),
-      );
+      expect(
+        grants(name).filter((grant) => grant.endsWith(` ${ownLogs}`)),
+        name,
+      ).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => `${action} ${ownLogs}`));
     }
   });
 
@@ -390,8 +402,10 @@ describe('least privilege', () => {
         if (used.has(key)) expected[definition.environmentVariable] = { Ref: logicalId(synth.stack.tables.get(key)!) };
       }
       if (used.has('signingSecret')) expected.SIGNING_SECRET_ARN = { Ref: logicalId(synth.stack.signingSecret) };
-      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue')) expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
-      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue')) expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
+      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue'))
+        expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
+      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue'))
+        expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
       if (used.has('gradingProject')) {
         const sandbox = synth.stack.gradingSandbox;
         expected.GRADING_PROJECT = { Ref: logicalId(sandbox.project) };
@@ -437,7 +451,12 @@ describe('grading queue', () => {
 
   it('moves a wake-up received 3 times to a dead-letter queue; both encrypted, TLS only', () => {
     const webhookQueues = [synth.stack.webhooks.queue, synth.stack.webhooks.deadLetterQueue].map(logicalId);
-    expect(ofType('AWS::SQS::Queue').map(([id]) => id).filter((id) => !webhookQueues.includes(id)).sort()).toEqual([queueId(), deadLetterId()].sort());
+    expect(
+      ofType('AWS::SQS::Queue')
+        .map(([id]) => id)
+        .filter((id) => !webhookQueues.includes(id))
+        .sort(),
+    ).toEqual([queueId(), deadLetterId()].sort());
     expect(synth.resources[queueId()]!.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(deadLetterId()),
       maxReceiveCount: 3,
@@ -446,7 +465,10 @@ describe('grading queue', () => {
     for (const id of [queueId(), deadLetterId()]) {
       expect(synth.resources[id]!.Properties.SqsManagedSseEnabled, id).toBe(true);
       const policies = ofType('AWS::SQS::QueuePolicy').filter(([, policy]) => policy.Properties.Queues[0].Ref === id);
-      expect(policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement), id).toEqual([
+      expect(
+        policies.flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement),
+        id,
+      ).toEqual([
         {
           Effect: 'Deny',
           Principal: { AWS: '*' },
@@ -459,7 +481,9 @@ describe('grading queue', () => {
   });
 
   it('feeds the worker one wake-up at a time, reporting failures per message', () => {
-    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId());
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId(),
+    );
     expect(mappings).toHaveLength(1);
     expect(mappings[0]![1].Properties).toEqual({
       EventSourceArn: getAtt(queueId()),
@@ -529,7 +553,12 @@ describe('grading sandbox', () => {
     expect(projects).toHaveLength(1);
     const { Properties } = projects[0]![1];
     expect(Properties).toMatchObject({
-      Environment: { Image: 'aws/codebuild/standard:7.0', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: true, Type: 'LINUX_CONTAINER' },
+      Environment: {
+        Image: 'aws/codebuild/standard:7.0',
+        ComputeType: 'BUILD_GENERAL1_SMALL',
+        PrivilegedMode: true,
+        Type: 'LINUX_CONTAINER',
+      },
       Source: { Type: 'NO_SOURCE' },
       Artifacts: { Type: 'NO_ARTIFACTS' },
       ConcurrentBuildLimit: 20,
@@ -559,7 +588,11 @@ describe('grading sandbox', () => {
     const statements = gateway.Properties.PolicyDocument.Statement;
     expect(statements).toHaveLength(1);
     expect(statements[0].Action).toEqual(['s3:GetObject', 's3:PutObject']);
-    expect(asArray(statements[0].Resource).map((resource: Record<string, any>) => resourceName(resource)).sort()).toEqual(['harness', 'jobsBucket/jobs/*']);
+    expect(
+      asArray(statements[0].Resource)
+        .map((resource: Record<string, any>) => resourceName(resource))
+        .sort(),
+    ).toEqual(['harness', 'jobsBucket/jobs/*']);
   });
 
   it('gives the build a role that may write its own logs and attach to the VPC, nothing else', () => {
@@ -575,19 +608,34 @@ describe('grading sandbox', () => {
       [
         `logs:CreateLogStream ${logs}`,
         `logs:PutLogEvents ${logs}`,
-        ...['CreateNetworkInterface', 'DeleteNetworkInterface', 'DescribeDhcpOptions', 'DescribeNetworkInterfaces', 'DescribeSecurityGroups', 'DescribeSubnets', 'DescribeVpcs'].map(
-          (action) => `ec2:${action} "*"`,
-        ),
+        ...[
+          'CreateNetworkInterface',
+          'DeleteNetworkInterface',
+          'DescribeDhcpOptions',
+          'DescribeNetworkInterfaces',
+          'DescribeSecurityGroups',
+          'DescribeSubnets',
+          'DescribeVpcs',
+        ].map((action) => `ec2:${action} "*"`),
       ].sort(),
     );
-    const [permission] = roleStatements(roleId).filter((statement) => asArray(statement.Action).includes('ec2:CreateNetworkInterfacePermission'));
-    expect((permission as { Condition?: unknown }).Condition).toMatchObject({ StringEquals: { 'ec2:AuthorizedService': 'codebuild.amazonaws.com' } });
+    const [permission] = roleStatements(roleId).filter((statement) =>
+      asArray(statement.Action).includes('ec2:CreateNetworkInterfacePermission'),
+    );
+    expect((permission as { Condition?: unknown }).Condition).toMatchObject({
+      StringEquals: { 'ec2:AuthorizedService': 'codebuild.amazonaws.com' },
+    });
   });
 
   it('keeps job objects a day at most, encrypted, TLS only, never public', () => {
     const bucket = synth.resources[logicalId(sandbox().jobsBucket)]!.Properties;
     expect(bucket.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ ExpirationInDays: 1, Status: 'Enabled' }));
-    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
   });
 });

@@ -26,14 +26,23 @@ describe('webhook delivery', () => {
       const statements = ofType('AWS::SQS::QueuePolicy')
         .filter(([, policy]) => policy.Properties.Queues[0].Ref === id)
         .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-      expect(statements, id).toEqual([expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]);
+      expect(statements, id).toEqual([
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]);
     }
   });
 
   it('feeds the delivery function one message at a time, reporting failures per message', () => {
-    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId());
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId(),
+    );
     expect(mappings.map(([, mapping]) => mapping.Properties)).toEqual([
-      { EventSourceArn: getAtt(queueId()), FunctionName: { Ref: functionId('webhook-delivery') }, BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] },
+      {
+        EventSourceArn: getAtt(queueId()),
+        FunctionName: { Ref: functionId('webhook-delivery') },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      },
     ]);
   });
 
@@ -58,10 +67,16 @@ describe('webhook delivery', () => {
   it('leaves the default retry schedule and no allowed hosts unless the context sets them', () => {
     expect(variables('webhook-delivery').WEBHOOK_RETRY_SCHEDULE).toBeUndefined();
     expect(variables('webhook-delivery').WEBHOOK_ALLOWED_HOSTS).toBeUndefined();
-    const configured = synthesize({ allowedWebhookHosts: 'hooks.campus.edu,10.0.0.5:8443', webhookRetrySchedule: '1,2' }, { bundle: false });
+    const configured = synthesize(
+      { allowedWebhookHosts: 'hooks.campus.edu,10.0.0.5:8443', webhookRetrySchedule: '1,2' },
+      { bundle: false },
+    );
     const environment = (name: 'webhook-delivery' | 'create-webhook' | 'list-webhooks') =>
       configured.resources[logicalId(configured.stack.functions.get(name)!.function)]!.Properties.Environment.Variables;
-    expect(environment('webhook-delivery')).toMatchObject({ WEBHOOK_ALLOWED_HOSTS: 'hooks.campus.edu,10.0.0.5:8443', WEBHOOK_RETRY_SCHEDULE: '1,2' });
+    expect(environment('webhook-delivery')).toMatchObject({
+      WEBHOOK_ALLOWED_HOSTS: 'hooks.campus.edu,10.0.0.5:8443',
+      WEBHOOK_RETRY_SCHEDULE: '1,2',
+    });
     expect(environment('create-webhook')).toMatchObject({ WEBHOOK_ALLOWED_HOSTS: 'hooks.campus.edu,10.0.0.5:8443' });
     expect(environment('create-webhook').WEBHOOK_RETRY_SCHEDULE).toBeUndefined();
     expect(environment('list-webhooks').WEBHOOK_ALLOWED_HOSTS).toBeUndefined();

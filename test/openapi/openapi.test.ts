@@ -25,9 +25,18 @@ const names = Object.keys(routes) as RouteName[];
 
 /** A documented message (`{…}` filled in per request) as a pattern. */
 const templatePattern = (message: string) =>
-  new RegExp(`^${message.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('.+')}$`);
+  new RegExp(
+    `^${message
+      .split(/\{[^}]*\}/)
+      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('.+')}$`,
+  );
 const documented = [
-  ...new Set([...names.flatMap((name) => failsOf(name).map((fail) => fail.message)), endpointNotFound().message, methodNotAllowed([]).message]),
+  ...new Set([
+    ...names.flatMap((name) => failsOf(name).map((fail) => fail.message)),
+    endpointNotFound().message,
+    methodNotAllowed([]).message,
+  ]),
 ];
 const isDocumented = (message: string) => documented.some((template) => template === message || templatePattern(template).test(message));
 
@@ -39,14 +48,19 @@ describe('the contract', () => {
 
   it('defines every path parameter of every route and alias', () => {
     for (const key of routeKeys) {
-      for (const [, parameter] of key.path.matchAll(/\{(\w+)\}/g)) expect(pathParameters[parameter!], `${key.path}: {${parameter}}`).toBeDefined();
+      for (const [, parameter] of key.path.matchAll(/\{(\w+)\}/g))
+        expect(pathParameters[parameter!], `${key.path}: {${parameter}}`).toBeDefined();
     }
   });
 
   it('lists every fail message the code can answer with', () => {
     const files = [
-      ...readdirSync('shared', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join('shared', file)),
-      ...readdirSync('functions').filter((file) => file.endsWith('.ts')).map((file) => join('functions', file)),
+      ...readdirSync('shared', { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join('shared', file)),
+      ...readdirSync('functions')
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join('functions', file)),
     ];
     const call = /\b(?:invalidInput|notFound|conflict|tooManyRequests|new ApiFailure)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
     const found: string[] = [];
@@ -55,7 +69,10 @@ describe('the contract', () => {
         const message = literal!.replace(/\$\{[^}]*\}/g, '{x}').replace(/\\(.)/g, '$1');
         found.push(message);
         const pattern = templatePattern(message);
-        expect(documented.some((template) => pattern.test(template) || template === message), `${file}: "${message}" is not in contract.ts`).toBe(true);
+        expect(
+          documented.some((template) => pattern.test(template) || template === message),
+          `${file}: "${message}" is not in contract.ts`,
+        ).toBe(true);
       }
     }
     expect(found.length).toBeGreaterThan(30);
@@ -73,7 +90,10 @@ describe('the contract', () => {
       ['multipart/form-data; boundary=x', '--y\r\nbroken'],
     ];
     for (const [contentType, body] of bodies) {
-      const answer = await issueToken(apiEvent({ method: 'POST', path: '/api/token', headers: { 'content-type': contentType }, body }), lambdaContext());
+      const answer = await issueToken(
+        apiEvent({ method: 'POST', path: '/api/token', headers: { 'content-type': contentType }, body }),
+        lambdaContext(),
+      );
       const { message } = JSON.parse(answer.body!) as { message: string };
       expect(BODY_FAILS, `${contentType}: ${message}`).toContain(message);
     }
@@ -98,7 +118,10 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(components.schemas.ErrorEnvelope.properties)).toEqual(['status', 'message', 'code']);
     expect(components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header' });
     expect(components.headers['Preference-Applied']).toBeDefined();
-    expect(components.securitySchemes).toMatchObject({ token: { type: 'apiKey', name: 'Authorization' }, bearer: { type: 'http', scheme: 'bearer' } });
+    expect(components.securitySchemes).toMatchObject({
+      token: { type: 'apiKey', name: 'Authorization' },
+      bearer: { type: 'http', scheme: 'bearer' },
+    });
 
     const me = document.paths['/api/me'].get;
     expect(me.security).toEqual([{ token: [] }, { bearer: [] }]);
@@ -110,9 +133,17 @@ describe('the OpenAPI document', () => {
 
     const submit = document.paths['/api/{semester}/{course}/gradeable/{gradeable_id}/upload'].post;
     expect(submit.parameters.map((parameter: Json) => parameter.name ?? parameter.$ref)).toEqual([
-      'semester', 'course', 'gradeable_id', 'Idempotency-Key', '#/components/parameters/Prefer',
+      'semester',
+      'course',
+      'gradeable_id',
+      'Idempotency-Key',
+      '#/components/parameters/Prefer',
     ]);
-    expect(Object.keys(submit.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect(Object.keys(submit.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
     expect(submit.requestBody.content['application/x-www-form-urlencoded'].schema.properties.vcs_checkout.type).toBe('string');
     expect(submit.responses[422]['x-fail-messages']).toContain('This Idempotency-Key was already used for a different request.');
     const alias = document.paths['/api/{semester}/{course}/gradeable/{gradeable_id}/grade'].post;
@@ -123,13 +154,17 @@ describe('the OpenAPI document', () => {
     expect(login.requestBody.content['application/json'].schema.properties.password).toMatchObject({ type: 'string', maxLength: 1024 });
 
     const used = new Set<string>();
-    for (const item of Object.values(document.paths) as Json[]) for (const operation of Object.values(item)) for (const status of Object.keys(operation.responses)) used.add(status);
+    for (const item of Object.values(document.paths) as Json[])
+      for (const operation of Object.values(item)) for (const status of Object.keys(operation.responses)) used.add(status);
     for (const status of used) expect(status === '200' || status === '304' || status in httpStatuses, status).toBe(true);
     for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429', '500']) expect(used, status).toContain(status);
     expect(document.components.parameters.Prefer.description).toContain('405');
 
     // Cheap polling: values and attempts take If-None-Match and may answer 304 with their ETag.
-    for (const path of ['/api/{semester}/{course}/gradeable/{gradeable_id}/values', '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts']) {
+    for (const path of [
+      '/api/{semester}/{course}/gradeable/{gradeable_id}/values',
+      '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
+    ]) {
       const operation = document.paths[path].get;
       expect(operation.parameters).toContainEqual({ $ref: '#/components/parameters/IfNoneMatch' });
       expect(operation.responses[200].headers).toHaveProperty('ETag');
@@ -138,7 +173,11 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/me'].get.responses[304]).toBeUndefined();
     // The requests webhooks receive, one per event.
     expect(Object.keys(document.webhooks)).toEqual(['submission.graded', 'submission.failed', 'summaries.generated']);
-    expect(document.webhooks['submission.graded'].post.parameters.map((parameter: Json) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(document.webhooks['submission.graded'].post.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
     expect(document.paths['/api/docs'].get.responses[200].content).toHaveProperty('text/html');
   });
 
@@ -171,11 +210,17 @@ describe('the OpenAPI document', () => {
       const { stdout } = await run(
         process.execPath,
         ['--import', pathToFileURL(blocker).href, cli, 'lint', spec, '--config', config, '--format=json'],
-        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, maxBuffer: 64 * 1024 * 1024 },
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+          maxBuffer: 64 * 1024 * 1024,
+        },
       ).catch((error: { stdout?: string; stderr?: string }) => {
         throw new Error(`redocly lint failed:\n${error.stdout}\n${error.stderr}`);
       });
-      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+        totals: { errors: number };
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
       const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}`);
       expect(report.totals.errors, problems.join('\n')).toBe(0);
       // Accepted: no license (each institution deploys its own copy); localhost is the default

@@ -72,7 +72,8 @@ describe('the logs of a full flow', () => {
 
     // Logins: JSON, url-encoded and multipart; wrong passwords up to the lockout; unknown users; blank fields.
     remember(await api.postJson('/token', { user_id: student.userId, password: student.password }));
-    const instructorToken = remember(await api.postForm('/token', { user_id: instructor.userId, password: instructor.password })).json.data.token as string;
+    const instructorToken = remember(await api.postForm('/token', { user_id: instructor.userId, password: instructor.password })).json.data
+      .token as string;
     const multipart = new FormData();
     multipart.set('user_id', superuser.userId);
     multipart.set('password', superuser.password);
@@ -88,10 +89,18 @@ describe('the logs of a full flow', () => {
     expect((await api.postJson('/token', { user_id: `nobody-${randomUUID().slice(0, 8)}`, password: unknown })).json.status).toBe('fail');
     expect((await api.postJson('/token', { user_id: student.userId, password: '' })).json.status).toBe('fail');
     expect((await api.postJson('/token', { user_id: student.userId, password: { nested: student.password } })).json.status).toBe('fail');
-    expect((await api.call('POST', '/token', { headers: { 'Content-Type': 'application/json' }, body: `{"user_id":"${student.userId}","password":"${student.password}"` })).json.status).toBe('fail');
+    expect(
+      (
+        await api.call('POST', '/token', {
+          headers: { 'Content-Type': 'application/json' },
+          body: `{"user_id":"${student.userId}","password":"${student.password}"`,
+        })
+      ).json.status,
+    ).toBe('fail');
 
     // A fresh token for the student (the one above was replaced), forged and malformed tokens.
-    const studentToken = remember(await api.postJson('/token', { user_id: student.userId, password: student.password })).json.data.token as string;
+    const studentToken = remember(await api.postJson('/token', { user_id: student.userId, password: student.password })).json.data
+      .token as string;
     const [header, payload, signature] = studentToken.split('.');
     const forged = `${header}.${payload}.${signature!.split('').reverse().join('')}`;
     expect((await api.get('/me', { Authorization: forged })).json.status).toBe('fail');
@@ -107,16 +116,60 @@ describe('the logs of a full flow', () => {
     expect((await api.get('/courses', asStudent)).json.status).toBe('success');
     expect((await api.get(`${base}/users`, asInstructor)).json.status).toBe('success');
     expect((await api.get(`${base}/graders`, asStudent)).json.status).toBe('fail');
-    expect((await api.postJson('/terms', { term_id: `t_${randomUUID().slice(0, 8)}`, term_name: 'Log term', start_date: '2027-01-01', end_date: '2027-05-01' }, asSuperuser)).json.status).toBe('success');
-    expect((await api.postJson('/courses', { course_semester: world.course.term, course_title: `c_${randomUUID().slice(0, 8)}`, head_instructor: instructor.userId, base_course_semester: world.course.term, base_course_title: world.course.course }, asInstructor)).json.status).toBe('success');
+    expect(
+      (
+        await api.postJson(
+          '/terms',
+          { term_id: `t_${randomUUID().slice(0, 8)}`, term_name: 'Log term', start_date: '2027-01-01', end_date: '2027-05-01' },
+          asSuperuser,
+        )
+      ).json.status,
+    ).toBe('success');
+    expect(
+      (
+        await api.postJson(
+          '/courses',
+          {
+            course_semester: world.course.term,
+            course_title: `c_${randomUUID().slice(0, 8)}`,
+            head_instructor: instructor.userId,
+            base_course_semester: world.course.term,
+            base_course_title: world.course.course,
+          },
+          asInstructor,
+        )
+      ).json.status,
+    ).toBe('success');
 
     // A gradeable, a submission with an Idempotency-Key, grading, values and attempts.
-    const upload = await api.postJson(`${base}/upload`, {
-      id: 'logs', title: 'Logs', type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`.replace('{$gradeable_id}', 'pass'), vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
-      autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }] },
-    }, asInstructor);
+    const upload = await api.postJson(
+      `${base}/upload`,
+      {
+        id: 'logs',
+        title: 'Logs',
+        type: 'Electronic File',
+        vcs: {
+          repository_type: 'self-hosted',
+          vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`.replace('{$gradeable_id}', 'pass'),
+          vcs_subdirectory: '',
+        },
+        dates: {
+          ta_view_start_date: iso(-2),
+          submission_open_date: iso(-1),
+          submission_due_date: iso(5),
+          team_lock_date: iso(5),
+          grade_start_date: iso(6),
+          grade_due_date: iso(7),
+          grade_released_date: iso(8),
+          grade_inquiry_start_date: iso(8),
+          grade_inquiry_due_date: iso(9),
+        },
+        autograding: {
+          test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
+        },
+      },
+      asInstructor,
+    );
     expect(upload.json.status, upload.text).toBe('success');
     expect((await api.get(`${base}/logs/download`, asInstructor)).json.status).toBe('success');
     // A webhook for the grade (its secret is shown once, in this answer), answering 500 once.
@@ -124,7 +177,12 @@ describe('the logs of a full flow', () => {
     expect(webhook.json.status, webhook.text).toBe('success');
     const webhookSecret = webhook.json.data.secret as string;
     receiver.answer('/logs', [500]);
-    const submit = () => api.postForm(`${base}/gradeable/logs/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, { ...asStudent, 'Idempotency-Key': randomUUID() });
+    const submit = () =>
+      api.postForm(
+        `${base}/gradeable/logs/upload`,
+        { vcs_checkout: 'true', git_repo_id: 'x' },
+        { ...asStudent, 'Idempotency-Key': randomUUID() },
+      );
     expect((await submit()).json.status).toBe('success');
     let values: Answer | undefined;
     for (let poll = 0; poll < 200; poll++) {
@@ -146,21 +204,27 @@ describe('the logs of a full flow', () => {
 
     // Logging out, with the token and with credentials.
     expect((await api.postJson('/token/invalidate', {}, asStudent)).json.status).toBe('success');
-    expect((await api.postForm('/token/invalidate', { user_id: instructor.userId, password: instructor.password })).json.status).toBe('success');
+    expect((await api.postForm('/token/invalidate', { user_id: instructor.userId, password: instructor.password })).json.status).toBe(
+      'success',
+    );
 
     // Everything written; the secret file's secrets (current, and previous if any).
     const text = captured.join('');
     expect(text, 'the unexpected error was logged').toContain('Unhandled error');
     expect(text, 'INFO lines were logged too').toContain('Grading wake-up');
     const secretFile = await readFile(process.env.SIGNING_SECRET_FILE!, 'utf8');
-    const secrets = secretFile.split('\n').map((line) => line.trim().split(/\s+/)[0]!).filter((secret) => secret.length > 0);
+    const secrets = secretFile
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0]!)
+      .filter((secret) => secret.length > 0);
     expect(secrets.length).toBeGreaterThan(0);
     expect(tokens.size).toBeGreaterThanOrEqual(10);
     expect(passwords.size).toBeGreaterThanOrEqual(15);
 
     const leaks: string[] = [];
     const look = (kind: string, value: string) => {
-      if (text.includes(value)) leaks.push(`${kind} (${value.length} characters) found in: ${lineWith(text, value, [...tokens, ...passwords, ...secrets])}`);
+      if (text.includes(value))
+        leaks.push(`${kind} (${value.length} characters) found in: ${lineWith(text, value, [...tokens, ...passwords, ...secrets])}`);
     };
     for (const token of tokens) {
       look('a token', token);
@@ -178,5 +242,8 @@ describe('the logs of a full flow', () => {
 function lineWith(text: string, value: string, sensitive: string[]): string {
   const line = text.split('\n').find((candidate) => candidate.includes(value)) ?? '';
   const masks = [...sensitive, ...sensitive.map((token) => token.split('.')[2] ?? '')].filter((mask) => mask.length >= 8);
-  return masks.sort((a, b) => b.length - a.length).reduce((masked, mask) => masked.replaceAll(mask, '<hidden>'), line).slice(0, 400);
+  return masks
+    .sort((a, b) => b.length - a.length)
+    .reduce((masked, mask) => masked.replaceAll(mask, '<hidden>'), line)
+    .slice(0, 400);
 }

@@ -6,7 +6,11 @@ import { decodeSecret, generateSecret, signingKey } from '#shared/auth/signing-s
 
 // A stand-in for Secrets Manager's GetSecretValue: each secret has an AWSCURRENT version (with the
 // time it was created, i.e. the last rotation) and maybe an AWSPREVIOUS one.
-interface Versions { current: string; createdAt: Date; previous?: string }
+interface Versions {
+  current: string;
+  createdAt: Date;
+  previous?: string;
+}
 const secrets = new Map<string, Versions>();
 const requested: string[] = [];
 let server: Server;
@@ -22,7 +26,12 @@ beforeAll(async () => {
       const value = VersionStage === 'AWSPREVIOUS' ? versions?.previous : versions?.current;
       if (!versions || value === undefined) {
         response.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-errortype': 'ResourceNotFoundException' });
-        response.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label" }));
+        response.end(
+          JSON.stringify({
+            __type: 'ResourceNotFoundException',
+            message: "Secrets Manager can't find the specified secret value for staging label",
+          }),
+        );
         return;
       }
       const createdAt = VersionStage === 'AWSPREVIOUS' ? versions.createdAt.getTime() - 86_400_000 : versions.createdAt.getTime();
@@ -46,8 +55,13 @@ const DAY = 86_400_000;
 /** The 64 letters and digits Secrets Manager generates (base64url-decodable). */
 const awsSecret = () => generateSecret().replace(/[-_]/g, 'x').slice(0, 43) + 'A'.repeat(21);
 const tokenSignedWith = (secret: string, subject: string) =>
-  new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(subject).setJti(`${subject}-1`)
-    .setIssuer('course-submission-api').setIssuedAt().sign(decodeSecret(secret));
+  new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(subject)
+    .setJti(`${subject}-1`)
+    .setIssuer('course-submission-api')
+    .setIssuedAt()
+    .sign(decodeSecret(secret));
 
 describe('signing-secret rotation in AWS (AWSCURRENT and AWSPREVIOUS)', () => {
   it('accepts a token of the AWSPREVIOUS version within the grace period after the rotation', async () => {

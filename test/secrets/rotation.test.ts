@@ -33,7 +33,10 @@ afterAll(async () => {
 
 const tokenFor = (userId: string) => signToken(newTokenClaims(userId));
 const signedBy = async (token: string, secret: string) =>
-  jwtVerify(token, decodeSecret(secret)).then(() => true, () => false);
+  jwtVerify(token, decodeSecret(secret)).then(
+    () => true,
+    () => false,
+  );
 
 describe('signing-secret rotation (local file)', () => {
   it('keeps reading the one-line format', async () => {
@@ -64,8 +67,13 @@ describe('signing-secret rotation (local file)', () => {
   it('refuses tokens of the previous key once the grace period is over', async () => {
     const old = generateSecret();
     await writeFile(file, `${generateSecret()}\n${old} ${new Date(Date.now() - 8 * DAY).toISOString()}\n`);
-    const oldToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('carol').setJti('t1')
-      .setIssuer('course-submission-api').setIssuedAt().sign(decodeSecret(old));
+    const oldToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('carol')
+      .setJti('t1')
+      .setIssuer('course-submission-api')
+      .setIssuedAt()
+      .sign(decodeSecret(old));
     expect(await verifyToken(oldToken)).toBeUndefined();
 
     await writeFile(file, `${generateSecret()}\n${old} ${new Date(Date.now() - 6 * DAY).toISOString()}\n`);
@@ -80,12 +88,22 @@ describe('signing-secret rotation (local file)', () => {
   it('never accepts a key that is neither current nor previous, nor an expired token of the previous key', async () => {
     const old = generateSecret();
     await writeFile(file, `${generateSecret()}\n${old} ${new Date().toISOString()}\n`);
-    const stranger = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('eve').setJti('t2')
-      .setIssuer('course-submission-api').setIssuedAt().sign(decodeSecret(generateSecret()));
+    const stranger = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('eve')
+      .setJti('t2')
+      .setIssuer('course-submission-api')
+      .setIssuedAt()
+      .sign(decodeSecret(generateSecret()));
     expect(await verifyToken(stranger)).toBeUndefined();
-    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('dave').setJti('t3')
-      .setIssuer('course-submission-api').setIssuedAt(Math.floor(Date.now() / 1000) - 100)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(decodeSecret(old));
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('dave')
+      .setJti('t3')
+      .setIssuer('course-submission-api')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 100)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(decodeSecret(old));
     expect(await verifyToken(expired)).toBeUndefined();
   });
 

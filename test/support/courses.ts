@@ -60,16 +60,7 @@ export async function tokenOf(api: TestApi, user: TestUser): Promise<string> {
 }
 
 export type Persona =
-  | 'anonymous'
-  | 'student'
-  | 'student2'
-  | 'mentor'
-  | 'ta'
-  | 'instructor'
-  | 'otherInstructor'
-  | 'groupStaff'
-  | 'faculty'
-  | 'superuser';
+  'anonymous' | 'student' | 'student2' | 'mentor' | 'ta' | 'instructor' | 'otherInstructor' | 'groupStaff' | 'faculty' | 'superuser';
 
 export interface CourseWorld {
   readonly term: string;
@@ -114,7 +105,17 @@ export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
     addMember(sibling, groupStaff!, 2, null, ['1']),
   ]);
   const users = {
-    instructor, ta, mentor, student, student2, dropped, otherInstructor, groupStaff, faculty, superuser, siblingInstructor,
+    instructor,
+    ta,
+    mentor,
+    student,
+    student2,
+    dropped,
+    otherInstructor,
+    groupStaff,
+    faculty,
+    superuser,
+    siblingInstructor,
   } as CourseWorld['users'];
   const personas = ['student', 'student2', 'mentor', 'ta', 'instructor', 'otherInstructor', 'groupStaff', 'faculty', 'superuser'] as const;
   const tokens = { anonymous: {} } as CourseWorld['tokens'];

@@ -26,7 +26,10 @@ export interface GitServer {
 const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
 
 async function git(cwd: string, ...args: string[]) {
-  await run('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.edu', '-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv });
+  await run('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.edu', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    env: gitEnv,
+  });
 }
 
 /** Builds `repositories` (each committed once on `main`, then cloned bare; an empty fixture stays without commits) in a temporary folder. */

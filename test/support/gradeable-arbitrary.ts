@@ -8,8 +8,19 @@ const instant = (from: number, to: number) => fc.integer({ min: from, max: to })
 const orderedDates = fc
   .tuple(fc.integer({ min: 0, max: 4_000_000_000 }), fc.array(fc.integer({ min: 0, max: 30 * 86_400 }), { minLength: 8, maxLength: 8 }))
   .map(([start, steps]) => {
-    const at = steps.reduce<number[]>((list, step) => [...list, list.at(-1)! + step], [start]).map((seconds) => new Date(seconds * 1000).toISOString());
-    const [taView, open, due, gradeStart, gradeDue, released, inquiryStart, inquiryDue] = at as [string, string, string, string, string, string, string, string];
+    const at = steps
+      .reduce<number[]>((list, step) => [...list, list.at(-1)! + step], [start])
+      .map((seconds) => new Date(seconds * 1000).toISOString());
+    const [taView, open, due, gradeStart, gradeDue, released, inquiryStart, inquiryDue] = at as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     return { taView, open, due, gradeStart, gradeDue, released, inquiryStart, inquiryDue };
   });
 
@@ -31,7 +42,9 @@ const component = fc
       page: fc.integer({ min: -1, max: 20 }),
       is_itempool_linked: fc.boolean(),
       itempool: text(10),
-      marks: fc.array(fc.record({ points: fc.integer({ min: -span, max: span }), title: text(30), publish: fc.boolean() }), { maxLength: 4 }),
+      marks: fc.array(fc.record({ points: fc.integer({ min: -span, max: span }), title: text(30), publish: fc.boolean() }), {
+        maxLength: 4,
+      }),
     });
   })
   .filter((c) => c.max_value <= c.upper_clamp && c.max_value >= c.lower_clamp);
@@ -64,21 +77,36 @@ export const gradeableDocument = fc.oneof(
     syllabus_bucket: fc.constantFrom(...syllabusBuckets),
     autograding_config_path: text(30),
     bulk_upload: fc.boolean(),
-    team_gradeable: fc.option(fc.record({ team_size_max: fc.integer({ min: 1, max: 10 }), inherit_from: fc.constantFrom('', 'hw0') }), { nil: undefined }),
+    team_gradeable: fc.option(fc.record({ team_size_max: fc.integer({ min: 1, max: 10 }), inherit_from: fc.constantFrom('', 'hw0') }), {
+      nil: undefined,
+    }),
     ta_grading: fc.boolean(),
     grade_inquiries: fc.boolean(),
     vcs: fc.option(
-      fc.record({ repository_type: fc.constantFrom(...repositoryTypes), vcs_path: fc.constantFrom('https://git.example.edu/{$user_id}', 'https://github.com/org/hw'), vcs_subdirectory: fc.constantFrom('', 'src', 'hw/1') }),
+      fc.record({
+        repository_type: fc.constantFrom(...repositoryTypes),
+        vcs_path: fc.constantFrom('https://git.example.edu/{$user_id}', 'https://github.com/org/hw'),
+        vcs_subdirectory: fc.constantFrom('', 'src', 'hw/1'),
+      }),
       { nil: undefined },
     ),
-    dates: fc.tuple(orderedDates, instant(0, 4_000_000_000), fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 30 })).map(
-      ([d, teamLock, hasDue, hasRelease, late, lateDays]) => ({
-        ta_view_start_date: d.taView, submission_open_date: d.open, submission_due_date: d.due, grade_start_date: d.gradeStart,
-        grade_due_date: d.gradeDue, grade_released_date: d.released, grade_inquiry_start_date: d.inquiryStart,
-        grade_inquiry_due_date: d.inquiryDue, team_lock_date: teamLock, has_due_date: hasDue, has_release_date: hasRelease,
-        late_submission_allowed: late, late_days: lateDays,
-      }),
-    ),
+    dates: fc
+      .tuple(orderedDates, instant(0, 4_000_000_000), fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 30 }))
+      .map(([d, teamLock, hasDue, hasRelease, late, lateDays]) => ({
+        ta_view_start_date: d.taView,
+        submission_open_date: d.open,
+        submission_due_date: d.due,
+        grade_start_date: d.gradeStart,
+        grade_due_date: d.gradeDue,
+        grade_released_date: d.released,
+        grade_inquiry_start_date: d.inquiryStart,
+        grade_inquiry_due_date: d.inquiryDue,
+        team_lock_date: teamLock,
+        has_due_date: hasDue,
+        has_release_date: hasRelease,
+        late_submission_allowed: late,
+        late_days: lateDays,
+      })),
     rubric: fc.array(component, { maxLength: 4 }),
     autograding: fc.option(fc.record({ test_cases: testCases }), { nil: undefined }),
   }),
@@ -89,7 +117,12 @@ export const gradeableDocument = fc.oneof(
     instructions_url: fc.constantFrom('', 'http://example.edu/lab'),
     syllabus_bucket: fc.constantFrom(...syllabusBuckets),
     autograding_config_path: text(30),
-    dates: orderedDates.map((d) => ({ ta_view_start_date: d.taView, grade_start_date: d.gradeStart, grade_due_date: d.gradeDue, grade_released_date: d.released })),
+    dates: orderedDates.map((d) => ({
+      ta_view_start_date: d.taView,
+      grade_start_date: d.gradeStart,
+      grade_due_date: d.gradeDue,
+      grade_released_date: d.released,
+    })),
     rubric: fc.array(component, { maxLength: 4 }),
   }),
 );

@@ -31,7 +31,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ at: Date.now(), method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        at: Date.now(),
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const plan = answers.get(request.url ?? '');
       const status = plan?.queued.shift() ?? plan?.otherwise ?? 200;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `failing with ${status}`);
@@ -58,7 +64,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`${received.filter((request) => request.path === path).length} of ${count} requests to ${path} arrived within ${timeoutMs} ms`));
+          reject(
+            new Error(
+              `${received.filter((request) => request.path === path).length} of ${count} requests to ${path} arrived within ${timeoutMs} ms`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -16,7 +16,11 @@ async function published(count: (module: typeof import('#shared/http/metrics.ts'
     return true;
   });
   count(await import('#shared/http/metrics.ts'));
-  return lines.join('').trim().split('\n').map((line) => JSON.parse(line));
+  return lines
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 describe('answer metrics', () => {

@@ -70,18 +70,33 @@ describe('planClassList', () => {
   const course = { term: 'f26', course: 'cs1' };
   const { rows } = readClassList(`${header}\namy,Amy,Ames,amy@x.edu,1,4\nbob,Bob,Bo,bob@x.edu,2,4\ncat,Cat,Cole,cat@x.edu,,2`);
   const user = (userId: string, givenName: string): User => ({
-    userId, givenName, familyName: userId === 'bob' ? 'Bo' : 'Cole', email: `${userId}@x.edu`, accessLevel: 'user',
+    userId,
+    givenName,
+    familyName: userId === 'bob' ? 'Bo' : 'Cole',
+    email: `${userId}@x.edu`,
+    accessLevel: 'user',
   });
   const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null): Enrollment => ({
-    ...course, userId, group, registrationSection: section, rotatingSection: 'R', gradingSections: ['9'],
+    ...course,
+    userId,
+    group,
+    registrationSection: section,
+    rotatingSection: 'R',
+    gradingSections: ['9'],
   });
 
   it('creates missing users, updates changed ones and keeps sections it does not manage', () => {
     const plan = planClassList(
       course,
       rows,
-      new Map([['bob', user('bob', 'Robert')], ['cat', user('cat', 'Cat')]]),
-      new Map([['bob', enrollment('bob', 4, '1')], ['cat', enrollment('cat', 2, null)]]),
+      new Map([
+        ['bob', user('bob', 'Robert')],
+        ['cat', user('cat', 'Cat')],
+      ]),
+      new Map([
+        ['bob', enrollment('bob', 4, '1')],
+        ['cat', enrollment('cat', 2, null)],
+      ]),
     );
     expect(plan.usersToCreate.map((u) => u.userId)).toEqual(['amy']);
     expect(plan.usersToUpdate).toEqual([{ ...user('bob', 'Bob') }]);

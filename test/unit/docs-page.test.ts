@@ -31,7 +31,12 @@ describe('its assets', () => {
     expect(compressed).toMatchObject({
       statusCode: 200,
       isBase64Encoded: true,
-      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Encoding': 'gzip', 'Cache-Control': 'public, max-age=31536000, immutable', Vary: 'Accept-Encoding' },
+      headers: {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Content-Encoding': 'gzip',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        Vary: 'Accept-Encoding',
+      },
     });
     const script = gunzipSync(Buffer.from(compressed.body!, 'base64')).toString('utf8');
     expect(script).toContain('SwaggerUIBundle');

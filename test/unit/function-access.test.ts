@@ -55,7 +55,12 @@ describe('DynamoDB requests as IAM authorizes them', () => {
     ]);
     expect(
       dataRequests('TransactWriteItemsCommand', {
-        TransactItems: [{ Put: { TableName: 'A' } }, { ConditionCheck: { TableName: 'B' } }, { Delete: { TableName: 'C' } }, { Update: { TableName: 'A' } }],
+        TransactItems: [
+          { Put: { TableName: 'A' } },
+          { ConditionCheck: { TableName: 'B' } },
+          { Delete: { TableName: 'C' } },
+          { Update: { TableName: 'A' } },
+        ],
       }).map(grantName),
     ).toEqual(['PutItem', 'ConditionCheckItem', 'DeleteItem', 'UpdateItem']);
     expect(dataRequests('QueryCommand', { TableName: 'E', IndexName: 'byUser' }).map(grantName)).toEqual(['Query byUser']);
@@ -91,6 +96,8 @@ describe('a local function’s grants', () => {
     });
     // A table granted with the variable but not for this action: me never reads courses.
     const withCourses = { ...scope, variables: { ...scope.variables, COURSES_TABLE: process.env.COURSES_TABLE! } };
-    await expect(runAsFunction(withCourses, () => getItems({ course: courseRef('f26', 'x') }))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(runAsFunction(withCourses, () => getItems({ course: courseRef('f26', 'x') }))).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
   });
 });

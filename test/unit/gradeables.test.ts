@@ -50,8 +50,12 @@ describe('visibility and sections', () => {
   it('moves through FUTURE, BETA, OPEN, CLOSED, GRADING and GRADED', () => {
     const document = electronic(
       {
-        ta_view_start_date: day(1), submission_open_date: day(2), submission_due_date: day(3),
-        grade_start_date: day(4), grade_due_date: day(5), grade_released_date: day(6),
+        ta_view_start_date: day(1),
+        submission_open_date: day(2),
+        submission_due_date: day(3),
+        grade_start_date: day(4),
+        grade_due_date: day(5),
+        grade_released_date: day(6),
       },
       { ta_grading: true },
     );
@@ -63,15 +67,21 @@ describe('visibility and sections', () => {
 describe('repository URLs', () => {
   const owner = { term: 'f26', course: 'cs1', gradeableId: 'hw1', ownerId: 'amy' };
   it('fills placeholders, or appends the user id', () => {
-    expect(repositoryUrl({ repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$user_id}', vcs_subdirectory: '' }, owner))
-      .toBe('https://github.com/org/hw1-amy');
-    expect(repositoryUrl({ repository_type: 'self-hosted', vcs_path: 'https://git.example.edu/repos/', vcs_subdirectory: '' }, owner))
-      .toBe('https://git.example.edu/repos/amy');
+    expect(
+      repositoryUrl(
+        { repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$user_id}', vcs_subdirectory: '' },
+        owner,
+      ),
+    ).toBe('https://github.com/org/hw1-amy');
+    expect(repositoryUrl({ repository_type: 'self-hosted', vcs_path: 'https://git.example.edu/repos/', vcs_subdirectory: '' }, owner)).toBe(
+      'https://git.example.edu/repos/amy',
+    );
   });
 
   it('puts submitty-hosted repositories under VCS_BASE_URL', () => {
-    expect(repositoryUrl({ repository_type: 'submitty-hosted', vcs_path: 'ignored', vcs_subdirectory: '' }, owner))
-      .toBe('https://git.example.edu/f26/cs1/hw1/amy');
+    expect(repositoryUrl({ repository_type: 'submitty-hosted', vcs_path: 'ignored', vcs_subdirectory: '' }, owner)).toBe(
+      'https://git.example.edu/f26/cs1/hw1/amy',
+    );
   });
 });
 
@@ -98,10 +108,16 @@ describe('gradeable documents', () => {
   });
 
   it('takes an image name, and refuses anything else', () => {
-    const document = (image: unknown) => ({ ...downloadForm(electronic({ submission_open_date: day(0), submission_due_date: day(5) }), 'UTC'), autograding: { image, test_cases: [{ name: 't', command: 'true' }] } });
+    const document = (image: unknown) => ({
+      ...downloadForm(electronic({ submission_open_date: day(0), submission_due_date: day(5) }), 'UTC'),
+      autograding: { image, test_cases: [{ name: 't', command: 'true' }] },
+    });
     expect(validateGradeable(document('cpp-17'), { timeZone: 'UTC', now }).document!.autograding!.image).toBe('cpp-17');
     for (const image of ['aws/codebuild/standard:7.0', 'Default', '', 7]) {
-      expect(validateGradeable(document(image), { timeZone: 'UTC', now }).errors.map((error) => error.path), String(image)).toEqual(['autograding.image']);
+      expect(
+        validateGradeable(document(image), { timeZone: 'UTC', now }).errors.map((error) => error.path),
+        String(image),
+      ).toEqual(['autograding.image']);
     }
   });
 

@@ -1,15 +1,49 @@
 import { describe, expect, it } from 'vitest';
 import type { Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { compareRows, gradebookCsv, gradebookRow, pageOf, readPage, visibleStudents, type GradebookRow } from '#shared/gradebook/gradebook.ts';
+import {
+  compareRows,
+  gradebookCsv,
+  gradebookRow,
+  pageOf,
+  readPage,
+  visibleStudents,
+  type GradebookRow,
+} from '#shared/gradebook/gradebook.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 
 const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment => ({
-  term: 't', course: 'c', userId, group, registrationSection: section, rotatingSection: null, gradingSections: grading,
+  term: 't',
+  course: 'c',
+  userId,
+  group,
+  registrationSection: section,
+  rotatingSection: null,
+  gradingSections: grading,
 });
 const gradeable = {
-  id: 'hw', title: 'HW', type: 'Electronic File', ta_grading: true, dates: { late_days: 2 },
-  rubric: [{ title: 'A', ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: 5, upper_clamp: 5, text: false, peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [] }],
+  id: 'hw',
+  title: 'HW',
+  type: 'Electronic File',
+  ta_grading: true,
+  dates: { late_days: 2 },
+  rubric: [
+    {
+      title: 'A',
+      ta_comment: '',
+      student_comment: '',
+      lower_clamp: 0,
+      default: 0,
+      max_value: 5,
+      upper_clamp: 5,
+      text: false,
+      peer_component: false,
+      page: 0,
+      is_itempool_linked: false,
+      itempool: '',
+      marks: [],
+    },
+  ],
 } as unknown as GradeableDocument;
 const row = (section: string, user: string) => ({ registration_section: section, user_id: user }) as GradebookRow;
 
@@ -34,7 +68,8 @@ describe('the gradebook', () => {
     const last = pageOf(rows, readPage({ limit: '2', cursor: second.next_cursor! }));
     expect(last).toEqual({ rows: [rows[4]], next_cursor: null });
     expect(pageOf(rows, readPage({})).next_cursor).toBeNull();
-    for (const limit of ['0', '501', 'x', '-1', '1.5']) expect(() => readPage({ limit })).toThrow('The limit must be a whole number from 1 to 500.');
+    for (const limit of ['0', '501', 'x', '-1', '1.5'])
+      expect(() => readPage({ limit })).toThrow('The limit must be a whole number from 1 to 500.');
     for (const cursor of ['', '!!', 'bm90IGpzb24', Buffer.from('[1,2]').toString('base64url'), 'a'.repeat(401)]) {
       expect(() => readPage({ cursor })).toThrow('The cursor is not one this gradebook gave out.');
     }
@@ -42,25 +77,72 @@ describe('the gradebook', () => {
 
   it('reports state, scores, late days, status and the last grader of a row', () => {
     const submission: Submission = {
-      term: 't', course: 'c', gradeableId: 'hw', ownerId: 's1', highestVersion: 2, activeVersion: 2,
+      term: 't',
+      course: 'c',
+      gradeableId: 'hw',
+      ownerId: 's1',
+      highestVersion: 2,
+      activeVersion: 2,
       versions: [
         { version: 1, submittedAt: '', submittedBy: 's1', daysLate: 0, ticket: 1, state: 'graded', points: 1 },
         { version: 2, submittedAt: '', submittedBy: 's1', daysLate: 1, ticket: 2, state: 'graded', points: 3 },
       ],
-      activeResults: { version: 2, testCases: [{ name: 'a', details: '', is_extra_credit: false, points_available: 5, has_extra_results: false, points_received: 3, testcase_message: '', autochecks: [], hidden: false }] },
-      taGrade: { revision: 2, components: { 0: { mark_ids: [], custom_points: 4, custom_message: '', grader_id: 'ta', graded_at: '2026-01-02T00:00:00.000Z' } } },
+      activeResults: {
+        version: 2,
+        testCases: [
+          {
+            name: 'a',
+            details: '',
+            is_extra_credit: false,
+            points_available: 5,
+            has_extra_results: false,
+            points_received: 3,
+            testcase_message: '',
+            autochecks: [],
+            hidden: false,
+          },
+        ],
+      },
+      taGrade: {
+        revision: 2,
+        components: { 0: { mark_ids: [], custom_points: 4, custom_message: '', grader_id: 'ta', graded_at: '2026-01-02T00:00:00.000Z' } },
+      },
     };
     expect(gradebookRow(gradeable, enrollment('s1', 4, '1'), submission, undefined)).toEqual({
-      user_id: 's1', registration_section: '1', team_id: null, has_submission: true, highest_version: 2, active_version: 2, grading_state: 'graded',
-      autograding_score: 3, tagrading_score: 4, ta_grading_complete: true, total_score: 7, days_late: 1, status: 'Late', grader_id: 'ta',
+      user_id: 's1',
+      registration_section: '1',
+      team_id: null,
+      has_submission: true,
+      highest_version: 2,
+      active_version: 2,
+      grading_state: 'graded',
+      autograding_score: 3,
+      tagrading_score: 4,
+      ta_grading_complete: true,
+      total_score: 7,
+      days_late: 1,
+      status: 'Late',
+      grader_id: 'ta',
     });
-    expect(gradebookRow(gradeable, enrollment('s2', 4, '2'), undefined, 'team1')).toMatchObject({ team_id: 'team1', has_submission: false, active_version: 0, status: 'Unsubmitted', total_score: 0, grader_id: null });
+    expect(gradebookRow(gradeable, enrollment('s2', 4, '2'), undefined, 'team1')).toMatchObject({
+      team_id: 'team1',
+      has_submission: false,
+      active_version: 0,
+      status: 'Unsubmitted',
+      total_score: 0,
+      grader_id: null,
+    });
   });
 
   it('writes CSV with a header row, quoting and no spreadsheet formulas', () => {
-    const csv = gradebookCsv([{ ...row('1', 'b'), grader_id: '=cmd()' }, { ...row('1', 'a"x'), team_id: 'a,b' }] as GradebookRow[]);
+    const csv = gradebookCsv([
+      { ...row('1', 'b'), grader_id: '=cmd()' },
+      { ...row('1', 'a"x'), team_id: 'a,b' },
+    ] as GradebookRow[]);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('user_id,registration_section,team_id,has_submission,highest_version,active_version,grading_state,autograding_score,tagrading_score,ta_grading_complete,total_score,days_late,status,grader_id');
+    expect(lines[0]).toBe(
+      'user_id,registration_section,team_id,has_submission,highest_version,active_version,grading_state,autograding_score,tagrading_score,ta_grading_complete,total_score,days_late,status,grader_id',
+    );
     expect(lines[1]!.startsWith('"a""x",1,"a,b"')).toBe(true);
     expect(lines[2]!.endsWith(",'=cmd()")).toBe(true);
   });

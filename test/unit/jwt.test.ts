@@ -16,7 +16,9 @@ describe('token verification', () => {
     const token = await signToken(claims);
     await verifyToken(token);
     const [header, payload, signature] = token.split('.');
-    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'admin' })).toString('base64url');
+    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'admin' })).toString(
+      'base64url',
+    );
     expect(await verifyToken(`${header}.${changed}.${signature}`)).toBeUndefined();
   });
 });

@@ -1,14 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
-import { checkComponentGrade, componentScore, isTaGraded, taComplete, taScore, totalScore, withComponent } from '#shared/tagrading/grade.ts';
+import {
+  checkComponentGrade,
+  componentScore,
+  isTaGraded,
+  taComplete,
+  taScore,
+  totalScore,
+  withComponent,
+} from '#shared/tagrading/grade.ts';
 
 const component = (fields: Partial<RubricComponent>): RubricComponent => ({
-  title: 'C', ta_comment: '', student_comment: '', lower_clamp: 0, default: 0, max_value: 5, upper_clamp: 5, text: false,
-  peer_component: false, page: 0, is_itempool_linked: false, itempool: '', marks: [], ...fields,
+  title: 'C',
+  ta_comment: '',
+  student_comment: '',
+  lower_clamp: 0,
+  default: 0,
+  max_value: 5,
+  upper_clamp: 5,
+  text: false,
+  peer_component: false,
+  page: 0,
+  is_itempool_linked: false,
+  itempool: '',
+  marks: [],
+  ...fields,
 });
 const marks = (...points: number[]) => points.map((p, i) => ({ points: p, title: `m${i}`, publish: true }));
-const gradeable = { rubric: [component({ marks: marks(2, 3, -1) }), component({ lower_clamp: -2, default: 4, max_value: 4, upper_clamp: 4, marks: marks(-3) })] };
-const by = (mark_ids: number[], custom_points = 0) => ({ mark_ids, custom_points, custom_message: '', grader_id: 'ta', graded_at: '2026-01-01T00:00:00.000Z' });
+const gradeable = {
+  rubric: [
+    component({ marks: marks(2, 3, -1) }),
+    component({ lower_clamp: -2, default: 4, max_value: 4, upper_clamp: 4, marks: marks(-3) }),
+  ],
+};
+const by = (mark_ids: number[], custom_points = 0) => ({
+  mark_ids,
+  custom_points,
+  custom_message: '',
+  grader_id: 'ta',
+  graded_at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('component scores', () => {
   it('adds default, marks and custom points, clamped to the clamps', () => {
@@ -45,10 +76,21 @@ describe('component scores', () => {
 });
 
 describe('checking a grader’s input', () => {
-  const check = (input: Record<string, unknown>) => checkComponentGrade(gradeable, { component_id: undefined, mark_ids: undefined, custom_points: undefined, custom_message: undefined, ...input });
+  const check = (input: Record<string, unknown>) =>
+    checkComponentGrade(gradeable, {
+      component_id: undefined,
+      mark_ids: undefined,
+      custom_points: undefined,
+      custom_message: undefined,
+      ...input,
+    });
   it('accepts JSON and form spellings', () => {
-    expect(check({ component_id: 0, mark_ids: [1, 0], custom_points: -1.5, custom_message: 'ok' })).toEqual({ ok: { component_id: 0, mark_ids: [0, 1], custom_points: -1.5, custom_message: 'ok' } });
-    expect(check({ component_id: '1', mark_ids: '0', custom_points: '2' })).toEqual({ ok: { component_id: 1, mark_ids: [0], custom_points: 2, custom_message: '' } });
+    expect(check({ component_id: 0, mark_ids: [1, 0], custom_points: -1.5, custom_message: 'ok' })).toEqual({
+      ok: { component_id: 0, mark_ids: [0, 1], custom_points: -1.5, custom_message: 'ok' },
+    });
+    expect(check({ component_id: '1', mark_ids: '0', custom_points: '2' })).toEqual({
+      ok: { component_id: 1, mark_ids: [0], custom_points: 2, custom_message: '' },
+    });
     expect(check({ component_id: 0, mark_ids: '0, 2' })).toMatchObject({ ok: { mark_ids: [0, 2] } });
   });
   it('refuses what the rubric does not have, or points beyond the clamps’ span', () => {
@@ -60,8 +102,11 @@ describe('checking a grader’s input', () => {
     expect(check({ component_id: 0, mark_ids: '0,,1' })).toHaveProperty('error');
     expect(check({ component_id: 0, custom_points: 5.01 })).toHaveProperty('error');
     expect(check({ component_id: 1, custom_points: -6 })).toHaveProperty('ok');
-    expect(check({ component_id: 1, custom_points: -7 })).toEqual({ error: 'custom_points must lie between -6 and 6 (the span of rubric component 1’s clamps).' });
-    for (const bad of [Number.NaN, Infinity, '1e3', '0x10', {}, [1]]) expect(check({ component_id: 0, custom_points: bad })).toHaveProperty('error');
+    expect(check({ component_id: 1, custom_points: -7 })).toEqual({
+      error: 'custom_points must lie between -6 and 6 (the span of rubric component 1’s clamps).',
+    });
+    for (const bad of [Number.NaN, Infinity, '1e3', '0x10', {}, [1]])
+      expect(check({ component_id: 0, custom_points: bad })).toHaveProperty('error');
     expect(check({ component_id: 0, custom_message: 5 })).toEqual({ error: 'The field custom_message must be a string.' });
     expect(check({ component_id: 0, custom_message: 'x'.repeat(10_001) })).toHaveProperty('error');
   });

@@ -5,7 +5,16 @@ import { checkWebhookAddress } from '#shared/webhooks/address.ts';
 import { signedHeaders } from '#shared/webhooks/deliver.ts';
 import { deliveryRecord, nextStep, queueDelaySeconds, replayRefusal, type Delivery } from '#shared/webhooks/delivery.ts';
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '#shared/webhooks/settings.ts';
-import { eventList, eventPayload, isDeliveryId, isWebhookId, newMessageId, newWebhookId, newWebhookSecret, webhookRequest } from '#shared/webhooks/webhook.ts';
+import {
+  eventList,
+  eventPayload,
+  isDeliveryId,
+  isWebhookId,
+  newMessageId,
+  newWebhookId,
+  newWebhookSecret,
+  webhookRequest,
+} from '#shared/webhooks/webhook.ts';
 
 const failure = (action: () => unknown): string => {
   try {
@@ -19,10 +28,15 @@ const failure = (action: () => unknown): string => {
 
 describe('a webhook registration', () => {
   it('takes events as a JSON array, a repeated form field or a comma list, in a fixed order without duplicates', () => {
-    expect(eventList(['summaries.generated', 'submission.graded', 'summaries.generated'])).toEqual(['submission.graded', 'summaries.generated']);
+    expect(eventList(['summaries.generated', 'submission.graded', 'summaries.generated'])).toEqual([
+      'submission.graded',
+      'summaries.generated',
+    ]);
     expect(eventList('submission.failed, submission.graded')).toEqual(['submission.graded', 'submission.failed']);
     expect(eventList('summaries.generated submission.failed')).toEqual(['submission.failed', 'summaries.generated']);
-    expect(failure(() => eventList('submission.graded,nope'))).toBe('Unknown event nope. Events: submission.graded, submission.failed, summaries.generated.');
+    expect(failure(() => eventList('submission.graded,nope'))).toBe(
+      'Unknown event nope. Events: submission.graded, submission.failed, summaries.generated.',
+    );
     expect(failure(() => eventList([1]))).toBe('The field events must be a list of event names.');
     expect(failure(() => eventList(' , '))).toBe('A webhook needs a url and events.');
   });
@@ -33,9 +47,15 @@ describe('a webhook registration', () => {
       events: ['summaries.generated'],
       description: '',
     });
-    expect(failure(() => webhookRequest({ url: '/relative', events: 'summaries.generated' }))).toBe('The url must be an absolute https:// URL.');
-    expect(failure(() => webhookRequest({ url: 'javascript:alert(1)', events: 'summaries.generated' }))).toBe('The url must be an absolute https:// URL.');
-    expect(failure(() => webhookRequest({ url: 'https://a:b@hooks.example.edu/', events: 'summaries.generated' }))).toBe('The url may not contain a user name or password.');
+    expect(failure(() => webhookRequest({ url: '/relative', events: 'summaries.generated' }))).toBe(
+      'The url must be an absolute https:// URL.',
+    );
+    expect(failure(() => webhookRequest({ url: 'javascript:alert(1)', events: 'summaries.generated' }))).toBe(
+      'The url must be an absolute https:// URL.',
+    );
+    expect(failure(() => webhookRequest({ url: 'https://a:b@hooks.example.edu/', events: 'summaries.generated' }))).toBe(
+      'The url may not contain a user name or password.',
+    );
     expect(failure(() => webhookRequest({ events: 'summaries.generated' }))).toBe('A webhook needs a url and events.');
     expect(failure(() => webhookRequest({ url: 'https://hooks.example.edu/' }))).toBe('A webhook needs a url and events.');
     expect(failure(() => webhookRequest({ url: 'https://hooks.example.edu/', events: 'x', description: 'd'.repeat(201) }))).toBe(
@@ -60,22 +80,44 @@ describe('a webhook registration', () => {
 });
 
 describe('where a webhook may be delivered', () => {
-  const resolvesTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const resolvesTo =
+    (...addresses: string[]) =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('refuses loopback, link-local and private addresses, also behind a name, unless the host is allowed', async () => {
-    expect(await checkWebhookAddress(new URL('https://hooks.example.edu/'), [], resolvesTo('93.184.215.14'))).toEqual({ ok: true, address: '93.184.215.14', family: 4 });
+    expect(await checkWebhookAddress(new URL('https://hooks.example.edu/'), [], resolvesTo('93.184.215.14'))).toEqual({
+      ok: true,
+      address: '93.184.215.14',
+      family: 4,
+    });
     expect(await checkWebhookAddress(new URL('https://hooks.example.edu/'), [], resolvesTo('93.184.215.14', '10.0.0.8'))).toEqual({
       ok: false,
       problem: "The url's host has the address 10.0.0.8, which is a private network address; webhooks are not delivered to such addresses.",
     });
-    expect(await checkWebhookAddress(new URL('https://[fe80::1]/'), [])).toMatchObject({ ok: false, problem: expect.stringContaining('a link-local address') });
-    expect(await checkWebhookAddress(new URL('https://hooks.campus.edu/'), ['hooks.campus.edu'], resolvesTo('10.0.0.8'))).toMatchObject({ ok: true, address: '10.0.0.8' });
-    expect(await checkWebhookAddress(new URL('https://hooks.example.edu/'), [], async () => [])).toEqual({ ok: false, problem: 'The host hooks.example.edu could not be found.' });
+    expect(await checkWebhookAddress(new URL('https://[fe80::1]/'), [])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('a link-local address'),
+    });
+    expect(await checkWebhookAddress(new URL('https://hooks.campus.edu/'), ['hooks.campus.edu'], resolvesTo('10.0.0.8'))).toMatchObject({
+      ok: true,
+      address: '10.0.0.8',
+    });
+    expect(await checkWebhookAddress(new URL('https://hooks.example.edu/'), [], async () => [])).toEqual({
+      ok: false,
+      problem: 'The host hooks.example.edu could not be found.',
+    });
   });
 
   it('takes plain http only from an allowed host', async () => {
-    expect(await checkWebhookAddress(new URL('http://93.184.215.14/'), [])).toEqual({ ok: false, problem: 'The url must be an absolute https:// URL.' });
-    expect(await checkWebhookAddress(new URL('http://127.0.0.1:8080/'), ['127.0.0.1:8080'])).toMatchObject({ ok: true, address: '127.0.0.1' });
+    expect(await checkWebhookAddress(new URL('http://93.184.215.14/'), [])).toEqual({
+      ok: false,
+      problem: 'The url must be an absolute https:// URL.',
+    });
+    expect(await checkWebhookAddress(new URL('http://127.0.0.1:8080/'), ['127.0.0.1:8080'])).toMatchObject({
+      ok: true,
+      address: '127.0.0.1',
+    });
     expect(await checkWebhookAddress(new URL('http://127.0.0.1:8081/'), ['127.0.0.1:8080'])).toMatchObject({ ok: false });
   });
 });
@@ -102,7 +144,10 @@ describe('retries', () => {
     expect(retrySchedule(undefined)).toEqual({ delays: DEFAULT_RETRY_SCHEDULE });
     expect(DEFAULT_RETRY_SCHEDULE).toHaveLength(4);
     expect(retrySchedule('0.2, 0.4,1')).toEqual({ delays: [0.2, 0.4, 1] });
-    expect(retrySchedule('5,,10')).toMatchObject({ delays: DEFAULT_RETRY_SCHEDULE, problem: expect.stringContaining('WEBHOOK_RETRY_SCHEDULE') });
+    expect(retrySchedule('5,,10')).toMatchObject({
+      delays: DEFAULT_RETRY_SCHEDULE,
+      problem: expect.stringContaining('WEBHOOK_RETRY_SCHEDULE'),
+    });
     expect(retrySchedule('-1')).toMatchObject({ problem: expect.any(String) });
     expect(retrySchedule('ten')).toMatchObject({ problem: expect.any(String) });
   });
@@ -115,7 +160,14 @@ describe('a delivery', () => {
     webhookId: 'wh_aaaaaaaaaaaaaaaa',
     deliveryId: 'msg_0mhw00000aaaaaaaaaaaa',
     event: 'summaries.generated',
-    payload: eventPayload({ id: 'msg_x', type: 'summaries.generated', timestamp: '2026-11-23T10:00:00.000Z', term: 'f26', course: 'sample', data: { summaries: 3 } }),
+    payload: eventPayload({
+      id: 'msg_x',
+      type: 'summaries.generated',
+      timestamp: '2026-11-23T10:00:00.000Z',
+      term: 'f26',
+      course: 'sample',
+      data: { summaries: 3 },
+    }),
     state: 'failed',
     attempts: [{ at: '2026-11-23T10:00:00.000Z', status: null, durationMs: 3, error: 'the connection was refused' }],
     roundStart: 0,
@@ -123,7 +175,11 @@ describe('a delivery', () => {
   };
 
   it('carries the Standard Webhooks payload, naming the course first', () => {
-    expect(JSON.parse(delivery.payload)).toEqual({ type: 'summaries.generated', timestamp: '2026-11-23T10:00:00.000Z', data: { term: 'f26', course: 'sample', summaries: 3 } });
+    expect(JSON.parse(delivery.payload)).toEqual({
+      type: 'summaries.generated',
+      timestamp: '2026-11-23T10:00:00.000Z',
+      data: { term: 'f26', course: 'sample', summaries: 3 },
+    });
   });
 
   it('is signed so that a Standard Webhooks library verifies it, and fails verification when changed', () => {

@@ -43,7 +43,11 @@ async function register(path: string, events: string[] | string, headers = world
 }
 
 function verified(request: ReceivedRequest, secret: string) {
-  return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+  return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 }
 
 const generateSummaries = () => api.postJson(`${base}/reports/summaries`, {}, world.tokens.instructor);
@@ -51,7 +55,13 @@ const generateSummaries = () => api.postJson(`${base}/reports/summaries`, {}, wo
 async function deliveriesOf(webhookId: string, query = '') {
   const answer = await api.get(`${base}/webhooks/${webhookId}/deliveries${query}`, world.tokens.instructor);
   expect(answer.json.status, answer.text).toBe('success');
-  return answer.json.data as { id: string; event: string; state: string; attempts: { status: number | null; error: string | null }[]; payload: unknown }[];
+  return answer.json.data as {
+    id: string;
+    event: string;
+    state: string;
+    attempts: { status: number | null; error: string | null }[];
+    payload: unknown;
+  }[];
 }
 
 async function settled(webhookId: string, deliveryId: string) {
@@ -79,14 +89,19 @@ describe('registering a webhook', () => {
     const entry = listed.json.data.find((hook: { id: string }) => hook.id === answer.json.data.id);
     expect(entry).toEqual({ ...answer.json.data, secret: undefined });
     expect(listed.text).not.toContain(answer.json.data.secret);
-    expect((await api.call('DELETE', `${base}/webhooks/${answer.json.data.id}`, { headers: world.tokens.instructor })).json).toEqual({ status: 'success', data: null });
+    expect((await api.call('DELETE', `${base}/webhooks/${answer.json.data.id}`, { headers: world.tokens.instructor })).json).toEqual({
+      status: 'success',
+      data: null,
+    });
     expect((await api.get(`${base}/webhooks`, world.tokens.instructor)).text).not.toContain(answer.json.data.id);
   });
 
   it('refuses addresses a repository checkout would refuse, plain http and unknown events', async () => {
     const refused = async (url: string, events: string[] = ['summaries.generated']) =>
       (await api.postJson(`${base}/webhooks`, { url, events }, { ...world.tokens.instructor, Prefer: 'http-status' })).json.message;
-    expect(await refused('https://127.0.0.1:9/hook')).toBe("The url's host has the address 127.0.0.1, which is a loopback address; webhooks are not delivered to such addresses.");
+    expect(await refused('https://127.0.0.1:9/hook')).toBe(
+      "The url's host has the address 127.0.0.1, which is a loopback address; webhooks are not delivered to such addresses.",
+    );
     expect(await refused('https://169.254.169.254/latest')).toContain('a link-local address');
     expect(await refused('https://10.1.2.3/hook')).toContain('a private network address');
     expect(await refused('https://[::1]/hook')).toContain('a loopback address');
@@ -110,7 +125,12 @@ describe('delivering events', () => {
     const payload = verified(request!, json.data.secret);
     expect(payload).toMatchObject({
       type: 'summaries.generated',
-      data: { term: world.course.term, course: world.course.course, summaries: generated.json.data.summaries, generation: generated.json.data.generation },
+      data: {
+        term: world.course.term,
+        course: world.course.course,
+        summaries: generated.json.data.summaries,
+        generation: generated.json.data.generation,
+      },
     });
     expect(request!.headers['webhook-id']).toMatch(/^msg_/);
     expect(() => verified(request!, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow();
@@ -159,7 +179,11 @@ describe('delivering events', () => {
     // Replaying a delivery being attempted is refused.
     receiver.answer('/down', [], 500);
     await api.postJson(`${base}/webhooks/${json.data.id}/deliveries/${deliveryId}/replay`, {}, world.tokens.instructor);
-    const busy = await api.postJson(`${base}/webhooks/${json.data.id}/deliveries/${deliveryId}/replay`, {}, { ...world.tokens.instructor, Prefer: 'http-status' });
+    const busy = await api.postJson(
+      `${base}/webhooks/${json.data.id}/deliveries/${deliveryId}/replay`,
+      {},
+      { ...world.tokens.instructor, Prefer: 'http-status' },
+    );
     expect(busy.httpStatus).toBe(409);
     await settled(json.data.id, deliveryId);
   }, 30_000);
@@ -168,19 +192,49 @@ describe('delivering events', () => {
     const graded = await register('/graded', ['submission.graded', 'submission.failed']);
     const removed = await register('/removed', ['submission.graded']);
     await api.call('DELETE', `${base}/webhooks/${removed.json.data.id}`, { headers: world.tokens.instructor });
-    const upload = await api.postJson(`${base}/upload`, {
-      id: 'hello', title: 'Hello', type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-      dates: { ta_view_start_date: iso(-2), submission_open_date: iso(-1), submission_due_date: iso(5), team_lock_date: iso(5), grade_start_date: iso(6), grade_due_date: iso(7), grade_released_date: iso(8), grade_inquiry_start_date: iso(8), grade_inquiry_due_date: iso(9) },
-      autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }] },
-    }, world.tokens.instructor);
+    const upload = await api.postJson(
+      `${base}/upload`,
+      {
+        id: 'hello',
+        title: 'Hello',
+        type: 'Electronic File',
+        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
+        dates: {
+          ta_view_start_date: iso(-2),
+          submission_open_date: iso(-1),
+          submission_due_date: iso(5),
+          team_lock_date: iso(5),
+          grade_start_date: iso(6),
+          grade_due_date: iso(7),
+          grade_released_date: iso(8),
+          grade_inquiry_start_date: iso(8),
+          grade_inquiry_due_date: iso(9),
+        },
+        autograding: {
+          test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
+        },
+      },
+      world.tokens.instructor,
+    );
     expect(upload.json.status, upload.text).toBe('success');
-    const submitted = await api.postForm(`${base}/gradeable/hello/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+    const submitted = await api.postForm(
+      `${base}/gradeable/hello/upload`,
+      { vcs_checkout: 'true', git_repo_id: 'x' },
+      world.tokens.student,
+    );
     expect(submitted.json.status, submitted.text).toBe('success');
     const [request] = await receiver.waitFor('/graded', 1, 60_000);
     expect(verified(request!, graded.json.data.secret)).toMatchObject({
       type: 'submission.graded',
-      data: { term: world.course.term, course: world.course.course, gradeable_id: 'hello', owner_id: world.users.student.userId, version: 1, points: 5, message: null },
+      data: {
+        term: world.course.term,
+        course: world.course.course,
+        gradeable_id: 'hello',
+        owner_id: world.users.student.userId,
+        version: 1,
+        points: 5,
+        message: null,
+      },
     });
     expect(receiver.received.filter((received) => received.path === '/removed')).toEqual([]);
   }, 90_000);

@@ -53,12 +53,18 @@ export async function evaluate(testCase: HarnessTestCase, run: CaseRun, folder: 
   const autochecks: Autocheck[] = [];
   const expect = testCase.expect;
   if (expect.exit_code !== undefined) {
-    const failure = run.exitCode === expect.exit_code
-      ? null
-      : run.exitCode === null
-        ? `Killed by signal ${run.signal ?? 'unknown'} (expected exit code ${expect.exit_code})`
-        : `Exited with code ${run.exitCode} (expected ${expect.exit_code})`;
-    autochecks.push(check('Exit code', failure, { expected: String(expect.exit_code), actual: run.exitCode === null ? `signal ${run.signal}` : String(run.exitCode) }));
+    const failure =
+      run.exitCode === expect.exit_code
+        ? null
+        : run.exitCode === null
+          ? `Killed by signal ${run.signal ?? 'unknown'} (expected exit code ${expect.exit_code})`
+          : `Exited with code ${run.exitCode} (expected ${expect.exit_code})`;
+    autochecks.push(
+      check('Exit code', failure, {
+        expected: String(expect.exit_code),
+        actual: run.exitCode === null ? `signal ${run.signal}` : String(run.exitCode),
+      }),
+    );
   }
   if (expect.stdout !== undefined) {
     const failure = stdout === expect.stdout ? null : 'Wrong output';
@@ -70,11 +76,14 @@ export async function evaluate(testCase: HarnessTestCase, run: CaseRun, folder: 
   }
   for (const file of expect.files_exist ?? []) {
     const found = await existsInside(folder, file);
-    const failure = found === 'yes' ? null : found === 'outside' ? `Refused file path ${file}: it leaves the submission folder` : `Missing file ${file}`;
+    const failure =
+      found === 'yes' ? null : found === 'outside' ? `Refused file path ${file}: it leaves the submission folder` : `Missing file ${file}`;
     autochecks.push(check(`File ${file} exists`, failure));
   }
   if (run.stdout.truncated) {
-    autochecks.push(information('Standard output', `Only the first ${run.stdout.kept.length} bytes of ${run.stdout.total} were kept`, 'warning'));
+    autochecks.push(
+      information('Standard output', `Only the first ${run.stdout.kept.length} bytes of ${run.stdout.total} were kept`, 'warning'),
+    );
   }
   if (run.stderrStream.total > 0) {
     const text = run.stderrStream.kept.toString('utf8');

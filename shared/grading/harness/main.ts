@@ -21,12 +21,23 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 try {
   const { values } = parseArgs({
-    options: { files: { type: 'string' }, work: { type: 'string' }, job: { type: 'string' }, result: { type: 'string' }, hide: { type: 'string' } },
+    options: {
+      files: { type: 'string' },
+      work: { type: 'string' },
+      job: { type: 'string' },
+      result: { type: 'string' },
+      hide: { type: 'string' },
+    },
     strict: true,
   });
-  if (!values.files || !values.work || !values.job || !values.result) throw new Error('usage: harness --files <folder> --work <folder> --job <file|-> --result <file|->');
+  if (!values.files || !values.work || !values.job || !values.result)
+    throw new Error('usage: harness --files <folder> --work <folder> --job <file|-> --result <file|->');
   const job = JSON.parse(values.job === '-' ? await readAll(process.stdin) : await readFile(values.job, 'utf8')) as HarnessJob;
-  const result = await runJob(job, { files: values.files, work: values.work, ...(values.hide ? { hide: values.hide } : {}) }, controller.signal);
+  const result = await runJob(
+    job,
+    { files: values.files, work: values.work, ...(values.hide ? { hide: values.hide } : {}) },
+    controller.signal,
+  );
   const text = `${JSON.stringify(result)}\n`;
   if (values.result === '-') process.stdout.write(text);
   else await writeFile(values.result, text);

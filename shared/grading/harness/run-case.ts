@@ -67,7 +67,12 @@ function spawnCommand(setup: CaseSetup) {
   if (setup.isolation === 'namespaces') {
     if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
     const args = studentSandboxArgs({ ...setup, prlimit: setup.prlimit });
-    return spawn('bwrap', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'], uid: setup.runAs?.uid, gid: setup.runAs?.gid });
+    return spawn('bwrap', args, {
+      env: commandEnvironment(STUDENT.home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      uid: setup.runAs?.uid,
+      gid: setup.runAs?.gid,
+    });
   }
   if (setup.isolation === 'container') {
     if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
@@ -78,7 +83,14 @@ function spawnCommand(setup: CaseSetup) {
   }
   // The unsafe development mode: a process group in the home folder, limits where prlimit exists.
   const [file, ...args] = [...limitArgs, '/bin/sh', '-c', setup.command];
-  return spawn(file!, args, { cwd: setup.home, env: commandEnvironment(setup.home), stdio: ['ignore', 'pipe', 'pipe'], detached: true, uid: setup.runAs?.uid, gid: setup.runAs?.gid });
+  return spawn(file!, args, {
+    cwd: setup.home,
+    env: commandEnvironment(setup.home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    uid: setup.runAs?.uid,
+    gid: setup.runAs?.gid,
+  });
 }
 
 /**
@@ -136,10 +148,13 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
     child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
     child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
 
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killAll();
-    }, Math.max(1, setup.timeoutSeconds * 1000));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        killAll();
+      },
+      Math.max(1, setup.timeoutSeconds * 1000),
+    );
     const onAbort = () => killAll();
     signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -59,23 +59,33 @@ async function runTestCase(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
       const message = `The submission does not fit in the disk limit of ${testCase.limits.diskMib} MiB`;
-      return { name: testCase.name, passed: false, message, timedOut: false, exitCode: null, autochecks: [
-        { description: 'Command', messages: [{ message, type: 'failure' }], diff_viewer: null, expected: null, actual: null },
-      ] };
+      return {
+        name: testCase.name,
+        passed: false,
+        message,
+        timedOut: false,
+        exitCode: null,
+        autochecks: [{ description: 'Command', messages: [{ message, type: 'failure' }], diff_viewer: null, expected: null, actual: null }],
+      };
     }
-    const run = await runCase({
-      command: testCase.command,
-      limits: testCase.limits,
-      timeoutSeconds: testCase.timeout_seconds,
-      maxOutputBytes: job.maxOutputBytes,
-      isolation: job.isolation,
-      home, tmp, shm,
-      disk: { path: paths.work, usedBefore: diskBefore },
-      toolchain,
-      prlimit,
-      runAs,
-      hide: paths.hide,
-    }, signal);
+    const run = await runCase(
+      {
+        command: testCase.command,
+        limits: testCase.limits,
+        timeoutSeconds: testCase.timeout_seconds,
+        maxOutputBytes: job.maxOutputBytes,
+        isolation: job.isolation,
+        home,
+        tmp,
+        shm,
+        disk: { path: paths.work, usedBefore: diskBefore },
+        toolchain,
+        prlimit,
+        runAs,
+        hide: paths.hide,
+      },
+      signal,
+    );
     return await evaluate(testCase, run, home, job.maxOutputBytes);
   } finally {
     await removeFolder(folder);

@@ -2,7 +2,8 @@ import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One read-only piece of the toolchain inside a sandbox: a bound folder or file, or a symbolic link. */
-export type ToolchainMount = { readonly kind: 'ro-bind'; readonly path: string } | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
+export type ToolchainMount =
+  { readonly kind: 'ro-bind'; readonly path: string } | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
 
 /** Top-level folders holding programs and libraries (or, on merged-/usr systems, links to them). */
 const TOP_LEVEL = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
@@ -12,7 +13,8 @@ const TOP_LEVEL = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
  * alternatives links (`java`, `awk`, …), time zone, and the configuration folders of Java, Perl
  * and Python. Everything else in /etc (host names, users, keys, the operator's files) stays out.
  */
-const ETC_TOOLCHAIN = /^(alternatives|ld\.so\.cache|ld\.so\.conf(\.d)?|localtime|timezone|mime\.types|java(-\d+-openjdk)?|perl|python3(\.\d+)?)$/;
+const ETC_TOOLCHAIN =
+  /^(alternatives|ld\.so\.cache|ld\.so\.conf(\.d)?|localtime|timezone|mime\.types|java(-\d+-openjdk)?|perl|python3(\.\d+)?)$/;
 export const isToolchainEtc = (name: string): boolean => ETC_TOOLCHAIN.test(name);
 
 /** The account and name files a sandbox gets, generated rather than taken from the host. */

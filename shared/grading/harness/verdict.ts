@@ -28,11 +28,13 @@ const SIGXFSZ_EXIT = 128 + 25;
 // if the command went on and ended well.
 const CPU_SIGNAL = /cpu time limit exceeded/i;
 const FILE_SIZE_SIGNAL = /file size limit exceeded/i;
-const FORK_FAILED = /can't fork|cannot fork|fork: (retry: )?resource temporarily unavailable|fork failed|unable to create (native )?thread|can't create (a )?thread/i;
+const FORK_FAILED =
+  /can't fork|cannot fork|fork: (retry: )?resource temporarily unavailable|fork failed|unable to create (native )?thread|can't create (a )?thread/i;
 // What programs print when a call failed at a limit; taken as the reason only when the command failed.
 const FILE_TOO_LARGE = /file too large/i;
 const DISK_FULL = /no space left on device|disk quota exceeded/i;
-const ALLOCATION_FAILED = /cannot allocate memory|out of memory|memoryerror|bad_alloc|outofmemoryerror|allocation failed|failed to allocate|memory exhausted/i;
+const ALLOCATION_FAILED =
+  /cannot allocate memory|out of memory|memoryerror|bad_alloc|outofmemoryerror|allocation failed|failed to allocate|memory exhausted/i;
 
 const mib = (value: number) => `${value} MiB`;
 

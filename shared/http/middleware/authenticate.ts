@@ -73,21 +73,25 @@ export const authenticate = (
       refs[COURSE] = courseRef(semester!, course!);
       refs[ENROLLMENT] = enrollmentRef(semester!, course!, claims.userId);
     }
-    const { [SESSION]: session, [CALLER]: user, [COURSE]: loadedCourse, [ENROLLMENT]: enrollment, ...items } =
-      (await getItems(refs)) as Record<string, unknown> as {
-        [SESSION]?: Session;
-        [CALLER]?: User;
-        [COURSE]?: Course;
-        [ENROLLMENT]?: Enrollment;
-      } & Record<string, unknown>;
+    const {
+      [SESSION]: session,
+      [CALLER]: user,
+      [COURSE]: loadedCourse,
+      [ENROLLMENT]: enrollment,
+      ...items
+    } = (await getItems(refs)) as Record<string, unknown> as {
+      [SESSION]?: Session;
+      [CALLER]?: User;
+      [COURSE]?: Course;
+      [ENROLLMENT]?: Enrollment;
+    } & Record<string, unknown>;
     if (!session || session.tokenId !== claims.tokenId || !user) throw unauthenticated();
 
     if (isCourseAccess(access)) {
       if (!loadedCourse) throw courseNotFound();
       const decision = courseAccess(access, enrollment);
       const allowed =
-        decision === 'allowed' ||
-        (decision === 'ask-access-group' && (await isAccessGroupStaff(loadedCourse.accessGroup, claims.userId)));
+        decision === 'allowed' || (decision === 'ask-access-group' && (await isAccessGroupStaff(loadedCourse.accessGroup, claims.userId)));
       if (!allowed) throw forbidden();
       context.course = loadedCourse;
       context.enrollment = enrollment;

@@ -1,12 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '#shared/logger.ts';
-import {
-  errorEnvelope,
-  failEnvelope,
-  prefersHttpStatus,
-  renderEnvelope,
-  successEnvelope,
-} from '../envelope.ts';
+import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope, successEnvelope } from '../envelope.ts';
 import { ApiFailure } from '../failures.ts';
 import { countAnswer } from '../metrics.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
