@@ -1,7 +1,7 @@
 import { listCourses } from '#shared/courses/course.ts';
 import { courseListingsOf } from '#shared/courses/members.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { forbidden } from '#shared/http/failures.ts';
+import { forbidden } from '#shared/errors.ts';
 import { isSuperuser, isValidUserId } from '#shared/users/user.ts';
 
 export const handler = endpoint('list-courses', {

@@ -2,7 +2,7 @@ import { courseGroups } from '#shared/courses/course.ts';
 import { getItems } from '#shared/data/items.ts';
 import { summaryRef } from '#shared/data/summaries.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { forbidden, notFound } from '#shared/http/failures.ts';
+import { forbidden, notFound } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 
 export const handler = endpoint('user-summary', {

@@ -16,7 +16,7 @@ import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
-import { ApiFailure } from '#shared/http/failures.ts';
+import { Refusal } from '#shared/errors.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { getUser, listUsers, putUser } from '#shared/data/users.ts';
@@ -314,7 +314,7 @@ function asUsageError<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof ApiFailure) throw new UsageError(error.message);
+    if (error instanceof Refusal) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import { getItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
-import { ApiFailure, conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
 import { booleanField, stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
@@ -139,4 +139,4 @@ async function isStaffOfBase(base: Course, enrollment: Enrollment | undefined, u
 }
 
 const alreadyExists = () => conflict('Course with that semester/title already exists.');
-const forbiddenGroup = () => new ApiFailure('The instructor is not in the correct group.', 403);
+const forbiddenGroup = () => forbidden('The instructor is not in the correct group.');

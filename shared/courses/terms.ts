@@ -1,5 +1,5 @@
 import { createTerm } from '#shared/data/terms.ts';
-import { conflict, invalidInput } from '#shared/http/failures.ts';
+import { conflict, invalidInput } from '#shared/errors.ts';
 import { isCalendarDate, stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { isValidCode, type Term } from './course.ts';

@@ -1,4 +1,4 @@
-import { ApiFailure, notFound } from '#shared/http/failures.ts';
+import { invalidInput, notFound } from '#shared/errors.ts';
 
 export const gradeableNotFound = () => notFound('Gradeable does not exist');
-export const gradeableNotSpecified = () => new ApiFailure('Did not specify gradeable', 400);
+export const gradeableNotSpecified = () => invalidInput('Did not specify gradeable');

@@ -2,7 +2,7 @@ import type { Course } from '#shared/courses/course.ts';
 import { courseExists } from '#shared/data/courses.ts';
 import { createGradeableItem } from '#shared/data/gradeables.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { ApiFailure, conflict } from '#shared/http/failures.ts';
+import { Refusal, conflict } from '#shared/errors.ts';
 import { gradeableNotFound, gradeableNotSpecified } from './failures.ts';
 import type { GradeableDocument } from './gradeable.ts';
 import { isValidGradeableId } from './gradeable.ts';
@@ -23,7 +23,7 @@ export async function uploadGradeable(course: Course, input: unknown, now = new 
   const result = validateGradeable(input, { timeZone: course.timeZone, now });
   if (!result.document) {
     const [first] = result.errors;
-    throw new ApiFailure(first!.message, first!.message === REQUIRES_ID_TITLE_TYPE ? 400 : 422, { data: result.errors });
+    throw new Refusal(first!.message === REQUIRES_ID_TITLE_TYPE ? 'invalid' : 'unprocessable', first!.message, { data: result.errors });
   }
   await writeGradeables(course, [result.document]);
   return result.document.id;

@@ -8,7 +8,7 @@ import { enrollmentsOfCourse } from '#shared/data/enrollments.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { invalidInput } from '#shared/http/failures.ts';
+import { invalidInput } from '#shared/errors.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 

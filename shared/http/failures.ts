@@ -1,5 +1,8 @@
+import { Refusal, type RefusalKind } from '#shared/errors.ts';
+
 /**
- * A request the service refuses: rendered as a `fail` envelope. `httpStatus` is used only when
+ * A request the HTTP layer refuses (routing, media type, body size, the token check): rendered as
+ * a `fail` envelope. `httpStatus` is used only when
  * the client asked for real status codes (`Prefer: http-status`).
  */
 export class ApiFailure extends Error {
@@ -16,29 +19,18 @@ export class ApiFailure extends Error {
   }
 }
 
-export const invalidInput = (message: string) => new ApiFailure(message, 400);
-
 export const unauthenticated = () =>
   new ApiFailure('Unauthenticated access. Please log in.', 401, {
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
 
-export const forbidden = () => new ApiFailure("You don't have access to this endpoint.", 403);
-
-export const notFound = (message: string) => new ApiFailure(message, 404);
-
-export const endpointNotFound = () => notFound('Endpoint not found.');
+export const endpointNotFound = () => new ApiFailure('Endpoint not found.', 404);
 
 export const methodNotAllowed = (allowed: readonly string[]) =>
   new ApiFailure('Method not allowed.', 405, { headers: { Allow: allowed.join(', ') } });
 
-export const conflict = (message: string) => new ApiFailure(message, 409);
-
 export const unsupportedMediaType = () =>
   new ApiFailure('Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.', 415);
-
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new ApiFailure(message, 429, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /** The reference system's wording, with the limit written the way PHP writes post_max_size. */
 export const bodyTooLarge = (limitBytes: number) =>
@@ -54,4 +46,21 @@ export function formatByteLimit(bytes: number): string {
     if (bytes % size === 0) return `${bytes / size}${suffix}`;
   }
   return String(bytes);
+}
+
+const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  unprocessable: 422,
+  'too-many-requests': 429,
+};
+
+/** The fail answer of a domain refusal: its status (sent with `Prefer: http-status`) and headers. */
+export function failureOf(refusal: Refusal): ApiFailure {
+  const headers = refusal.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(refusal.retryAfterSeconds) };
+  return new ApiFailure(refusal.message, REFUSAL_STATUS[refusal.kind], { data: refusal.data, ...(headers ? { headers } : {}) });
 }

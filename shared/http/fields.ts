@@ -1,4 +1,4 @@
-import { invalidInput } from './failures.ts';
+import { invalidInput } from '#shared/errors.ts';
 import type { RequestBody } from './types.ts';
 
 /**

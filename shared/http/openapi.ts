@@ -16,7 +16,8 @@ import {
   type JsonSchema,
   type RouteContract,
 } from './contract.ts';
-import { bodyTooLarge, endpointNotFound, forbidden, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
+import { bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
+import { forbidden } from '#shared/errors.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 

@@ -10,7 +10,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { invalidInput, notFound } from '#shared/http/failures.ts';
+import { invalidInput, notFound } from '#shared/errors.ts';
 import { stringField } from '#shared/http/fields.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import type { RequestBody } from '#shared/http/types.ts';

@@ -9,7 +9,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
 import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
-import { invalidInput, notFound } from '#shared/http/failures.ts';
+import { invalidInput, notFound } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 
 /**

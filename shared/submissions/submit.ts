@@ -10,7 +10,7 @@ import { addVersion, gradeableKey, submissionRef } from '#shared/data/submission
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { ApiFailure, invalidInput, notFound } from '#shared/http/failures.ts';
+import { Refusal, invalidInput, notFound } from '#shared/errors.ts';
 import { isTrue, stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
@@ -139,7 +139,7 @@ async function requireStudentOf(course: Course, userId: string): Promise<void> {
 
 function repeatedAnswer(previous: { fingerprint: string; data: unknown }, fingerprintNow: string): string {
   if (previous.fingerprint !== fingerprintNow) {
-    throw new ApiFailure('This Idempotency-Key was already used for a different request.', 422);
+    throw new Refusal('unprocessable', 'This Idempotency-Key was already used for a different request.');
   }
   return previous.data as string;
 }

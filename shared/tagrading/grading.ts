@@ -10,7 +10,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
-import { ApiFailure, conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
@@ -53,7 +53,7 @@ export async function gradingTarget(
     throw notFound(`No student ${userId.slice(0, 64)} in this course.`);
   }
   if (grader.group === courseGroups.limitedAccessGrader && !grader.gradingSections.includes(student.registrationSection)) {
-    throw new ApiFailure(`You do not grade section ${student.registrationSection}.`, 403);
+    throw forbidden(`You do not grade section ${student.registrationSection}.`);
   }
   if (!isTaGraded(gradeable)) throw invalidInput('This gradeable is not graded by TAs (ta_grading is false).');
   const base = { term: course.term, course: course.course, gradeableId: gradeable.id };

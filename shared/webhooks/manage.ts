@@ -1,6 +1,6 @@
 import type { Course } from '#shared/courses/course.ts';
 import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
-import { conflict, invalidInput, notFound } from '#shared/http/failures.ts';
+import { conflict, invalidInput, notFound } from '#shared/errors.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { checkWebhookAddress } from './address.ts';
 import { deliveryRecord, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';

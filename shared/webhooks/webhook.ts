@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { invalidInput } from '#shared/http/failures.ts';
+import { invalidInput } from '#shared/errors.ts';
 import { stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 

@@ -62,7 +62,8 @@ describe('the contract', () => {
         .filter((file) => file.endsWith('.ts'))
         .map((file) => join('functions', file)),
     ];
-    const call = /\b(?:invalidInput|notFound|conflict|tooManyRequests|new ApiFailure)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+    const call =
+      /\b(?:(?:invalidInput|notFound|conflict|forbidden|tooManyRequests|new ApiFailure)\(|new Refusal\(\s*'[a-z-]+',)\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
     const found: string[] = [];
     for (const file of files) {
       for (const [, , literal] of readFileSync(file, 'utf8').matchAll(call)) {

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { ApiFailure } from '#shared/http/failures.ts';
+import { Refusal } from '#shared/errors.ts';
 import { checkWebhookAddress } from '#shared/webhooks/address.ts';
 import { signedHeaders } from '#shared/webhooks/deliver.ts';
 import { deliveryRecord, nextStep, queueDelaySeconds, replayRefusal, type Delivery } from '#shared/webhooks/delivery.ts';
@@ -20,7 +20,7 @@ const failure = (action: () => unknown): string => {
   try {
     action();
   } catch (error) {
-    if (error instanceof ApiFailure) return error.message;
+    if (error instanceof Refusal) return error.message;
     throw error;
   }
   throw new Error('no failure');

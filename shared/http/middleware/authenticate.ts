@@ -10,7 +10,8 @@ import { getItems, type ItemRefs } from '#shared/data/items.ts';
 import { sessionRef, type Session } from '#shared/data/sessions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
-import { forbidden, notFound, unauthenticated } from '../failures.ts';
+import { unauthenticated } from '../failures.ts';
+import { forbidden, notFound } from '#shared/errors.ts';
 import type { Access } from '../routes.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 

@@ -2,7 +2,8 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
-import { ApiFailure, bodyTooLarge, invalidInput, unsupportedMediaType } from '../failures.ts';
+import { ApiFailure, bodyTooLarge, unsupportedMediaType } from '../failures.ts';
+import { invalidInput } from '#shared/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult, RequestBody } from '../types.ts';
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;

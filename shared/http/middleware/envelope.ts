@@ -1,13 +1,14 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '#shared/logger.ts';
 import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope, successEnvelope } from '../envelope.ts';
-import { ApiFailure } from '../failures.ts';
+import { Refusal } from '#shared/errors.ts';
+import { ApiFailure, failureOf } from '../failures.ts';
 import { countAnswer } from '../metrics.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /**
- * Outermost middleware: the handler's return value becomes a success envelope, an ApiFailure a
- * fail envelope, and anything else an error envelope that names only the request id and whether
+ * Outermost middleware: the handler's return value becomes a success envelope, a Refusal or an
+ * ApiFailure a fail envelope, and anything else an error envelope that names only the request id and whether
  * retrying is safe (`code`). Unexpected errors are logged as one structured line (never with
  * headers or body).
  */
@@ -20,7 +21,7 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
   },
   onError: (request) => {
     const preferHttpStatus = prefersHttpStatus(request.event.headers?.prefer);
-    const error = request.error;
+    const error = request.error instanceof Refusal ? failureOf(request.error) : request.error;
     if (error instanceof ApiFailure) {
       countAnswer('fail', request.event.routeKey);
       request.response = renderEnvelope(failEnvelope(error.message, error.data), {
