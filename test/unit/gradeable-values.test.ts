@@ -1,0 +1,321 @@
+import { describe, expect, it } from 'vitest';
+import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+import {
+  attempts,
+  gradeableValues,
+  taValues,
+  type Submission,
+  type TestCaseResult,
+  type VersionState,
+  type VersionSummary,
+} from '#shared/submissions/submission.ts';
+
+// `values` and `attempts` (reference.md §9): what students and their tools poll after submitting.
+
+const version = (number: number, state: VersionState, fields: Partial<VersionSummary> = {}): VersionSummary => ({
+  version: number,
+  submittedAt: `2026-10-0${number}T12:00:00.000Z`,
+  submittedBy: 'amy',
+  daysLate: 0,
+  ticket: 100 + number,
+  state,
+  ...fields,
+});
+const test = (name: string, points_received: number, points_available: number, fields: Partial<TestCaseResult> = {}): TestCaseResult => ({
+  name,
+  details: `${name} details`,
+  is_extra_credit: false,
+  points_available,
+  has_extra_results: false,
+  points_received,
+  testcase_message: '',
+  autochecks: [],
+  hidden: false,
+  ...fields,
+});
+const submission = (fields: Partial<Submission>): Submission => ({
+  term: 'f26',
+  course: 'cs1',
+  gradeableId: 'hw1',
+  ownerId: 'amy',
+  highestVersion: 1,
+  activeVersion: 1,
+  versions: [version(1, 'graded')],
+  ...fields,
+});
+const student = { showHidden: false };
+const staff = { showHidden: true };
+
+describe('values', () => {
+  it('for no submission: nothing queued, graded or active', () => {
+    expect(gradeableValues(undefined, 0, student)).toEqual({
+      is_queued: false,
+      queue_position: -1,
+      is_grading: false,
+      has_submission: false,
+      autograding_complete: false,
+      has_active_version: false,
+      highest_version: 0,
+      total_points: null,
+      total_percent: null,
+      test_cases: [],
+    });
+  });
+
+  it('for a queued version: its 1-based place behind the queue head, never 0 while queued', () => {
+    const queued = submission({ versions: [version(1, 'queued', { ticket: 12 })] });
+    expect(gradeableValues(queued, 10, student)).toMatchObject({
+      is_queued: true,
+      queue_position: 2,
+      is_grading: false,
+      autograding_complete: false,
+      has_active_version: true,
+      total_points: 0,
+      total_percent: 0,
+    });
+    expect(gradeableValues(queued, 12, student)).toMatchObject({ is_queued: true, queue_position: 1 });
+    expect(gradeableValues(queued, 50, student)).toMatchObject({ is_queued: true, queue_position: 1 });
+  });
+
+  it('for a version being graded: position 0', () => {
+    const grading = submission({ versions: [version(1, 'grading')] });
+    expect(gradeableValues(grading, 0, student)).toMatchObject({ is_queued: false, queue_position: 0, is_grading: true });
+  });
+
+  it('for a graded version: its test cases and points, the percent of the non-extra-credit points', () => {
+    const graded = submission({
+      activeResults: { version: 1, testCases: [test('a', 3, 4), test('b', 4, 6), test('bonus', 2, 2, { is_extra_credit: true })] },
+    });
+    const values = gradeableValues(graded, 0, student);
+    expect(values).toMatchObject({
+      is_queued: false,
+      queue_position: -1,
+      is_grading: false,
+      has_submission: true,
+      autograding_complete: true,
+      has_active_version: true,
+      highest_version: 1,
+      total_points: 9,
+      total_percent: 0.9,
+    });
+    expect(values.test_cases.map((t) => t.name)).toEqual(['a', 'b', 'bonus']);
+  });
+
+  it('may pass 100% with extra credit, and never divides by zero', () => {
+    const extra = submission({
+      activeResults: { version: 1, testCases: [test('a', 4, 4), test('bonus', 2, 2, { is_extra_credit: true })] },
+    });
+    expect(gradeableValues(extra, 0, student)).toMatchObject({ total_points: 6, total_percent: 1.5 });
+    const onlyExtra = submission({ activeResults: { version: 1, testCases: [test('bonus', 2, 2, { is_extra_credit: true })] } });
+    expect(gradeableValues(onlyExtra, 0, student)).toMatchObject({ total_points: 2, total_percent: 0 });
+  });
+
+  it('rounds points and percent to four decimals', () => {
+    const thirds = submission({ activeResults: { version: 1, testCases: [test('a', 1, 3), test('b', 0.1, 0), test('c', 0.2, 0)] } });
+    expect(gradeableValues(thirds, 0, student)).toMatchObject({ total_points: 1.3, total_percent: 0.4333 });
+  });
+
+  it('leaves hidden test cases, and their points, out of what students see; staff see them', () => {
+    const withHidden = submission({
+      activeResults: { version: 1, testCases: [test('open', 2, 2), test('secret', 3, 8, { hidden: true })] },
+    });
+    const forStudent = gradeableValues(withHidden, 0, student);
+    expect(forStudent).toMatchObject({ total_points: 2, total_percent: 1 });
+    expect(forStudent.test_cases.map((t) => t.name)).toEqual(['open']);
+    const forStaff = gradeableValues(withHidden, 0, staff);
+    expect(forStaff).toMatchObject({ total_points: 5, total_percent: 0.5 });
+    expect(forStaff.test_cases.map((t) => t.name)).toEqual(['open', 'secret']);
+  });
+
+  it('never shows another version’s results as the active version’s', () => {
+    const changed = submission({
+      highestVersion: 2,
+      activeVersion: 2,
+      versions: [version(1, 'graded'), version(2, 'queued', { ticket: 5 })],
+      activeResults: { version: 1, testCases: [test('a', 4, 4)] },
+    });
+    expect(gradeableValues(changed, 4, student)).toMatchObject({
+      queue_position: 1,
+      autograding_complete: false,
+      highest_version: 2,
+      total_points: 0,
+      total_percent: 0,
+      test_cases: [],
+    });
+  });
+
+  it('after a cancelled submission (active version 0): submitted, but nothing active', () => {
+    const cancelled = submission({ highestVersion: 2, activeVersion: 0, versions: [version(1, 'graded'), version(2, 'graded')] });
+    expect(gradeableValues(cancelled, 0, student)).toEqual({
+      is_queued: false,
+      queue_position: -1,
+      is_grading: false,
+      has_submission: true,
+      autograding_complete: false,
+      has_active_version: false,
+      highest_version: 2,
+      total_points: null,
+      total_percent: null,
+      test_cases: [],
+    });
+  });
+
+  it('shows each test case with the reference’s fields in the reference’s order, without the hidden flag', () => {
+    const check = { actual: 'x', extra: 'dropped', description: 'stdout', expected: 'y', messages: ['m'], diff_viewer: null };
+    const graded = submission({ activeResults: { version: 1, testCases: [test('a', 1, 1, { autochecks: [check] })] } });
+    const [shown] = gradeableValues(graded, 0, staff).test_cases;
+    expect(Object.keys(shown!)).toEqual([
+      'name',
+      'details',
+      'is_extra_credit',
+      'points_available',
+      'has_extra_results',
+      'points_received',
+      'testcase_message',
+      'autochecks',
+    ]);
+    expect(shown!.autochecks).toEqual([{ description: 'stdout', messages: ['m'], diff_viewer: null, expected: 'y', actual: 'x' }]);
+    expect(Object.keys(shown!.autochecks[0]!)).toEqual(['description', 'messages', 'diff_viewer', 'expected', 'actual']);
+  });
+});
+
+describe('attempts', () => {
+  it('lists every version newest first, marking the active one', () => {
+    const history = submission({
+      highestVersion: 3,
+      activeVersion: 2,
+      versions: [
+        version(1, 'failed', { message: 'could not clone' }),
+        version(2, 'graded', { points: 7.5, daysLate: 1 }),
+        version(3, 'queued', { submittedBy: 'prof' }),
+      ],
+    });
+    expect(attempts(history)).toEqual([
+      {
+        version: 3,
+        submitted_at: '2026-10-03T12:00:00.000Z',
+        submitted_by: 'prof',
+        days_late: 0,
+        active: false,
+        grading_state: 'queued',
+        points: null,
+        message: null,
+      },
+      {
+        version: 2,
+        submitted_at: '2026-10-02T12:00:00.000Z',
+        submitted_by: 'amy',
+        days_late: 1,
+        active: true,
+        grading_state: 'graded',
+        points: 7.5,
+        message: null,
+      },
+      {
+        version: 1,
+        submitted_at: '2026-10-01T12:00:00.000Z',
+        submitted_by: 'amy',
+        days_late: 0,
+        active: false,
+        grading_state: 'failed',
+        points: null,
+        message: 'could not clone',
+      },
+    ]);
+    expect(attempts(undefined)).toEqual([]);
+  });
+});
+
+describe('the TA grading part of values', () => {
+  const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent => ({
+    title,
+    ta_comment: '',
+    student_comment: '',
+    lower_clamp: 0,
+    default: 0,
+    max_value: 5,
+    upper_clamp: 5,
+    text: false,
+    peer_component: false,
+    page: 0,
+    is_itempool_linked: false,
+    itempool: '',
+    marks: [
+      { points: 2, title: 'shown', publish: true },
+      { points: 1, title: 'internal', publish: false },
+    ],
+    ...fields,
+  });
+  const gradeable = (fields: Partial<GradeableDocument> = {}) =>
+    ({
+      id: 'hw1',
+      title: 'HW 1',
+      type: 'Electronic File',
+      ta_grading: true,
+      dates: { grade_released_date: '2026-11-01T00:00:00.000Z' },
+      rubric: [component('Style'), component('Design', { max_value: 3, upper_clamp: 3 })],
+      ...fields,
+    }) as GradeableDocument;
+  const graded = submission({
+    taGrade: {
+      revision: 1,
+      components: {
+        '0': { mark_ids: [0, 1], custom_points: 0, custom_message: 'tidy', grader_id: 'ta', graded_at: '2026-10-20T00:00:00.000Z' },
+      },
+    },
+  });
+  const before = new Date('2026-10-31T23:59:59.000Z');
+  const after = new Date('2026-11-01T00:00:00.000Z');
+
+  it('hides TA scores and comments from students until grades are released', () => {
+    expect(taValues(gradeable(), graded, 4, { forStudent: true, now: before })).toEqual({
+      ta_grading: true,
+      ta_grades_released: false,
+      ta_grading_complete: false,
+      tagrading_score: null,
+      tagrading_max: 8,
+      total_score: 4,
+      ta_components: [],
+    });
+  });
+
+  it('shows students their released TA grade, without unpublished marks or who graded', () => {
+    const values = taValues(gradeable(), graded, 4, { forStudent: true, now: after });
+    expect(values).toMatchObject({ ta_grades_released: true, ta_grading_complete: false, tagrading_score: 3, total_score: 7 });
+    expect(values.ta_components).toEqual([
+      {
+        component_id: 0,
+        title: 'Style',
+        score: 3,
+        max_value: 5,
+        comment: 'tidy',
+        custom_points: 0,
+        marks: [{ mark_id: 0, title: 'shown', points: 2 }],
+        grader_id: null,
+        graded_at: null,
+      },
+    ]);
+  });
+
+  it('shows staff the TA grade before release, with every mark and the grader', () => {
+    const values = taValues(gradeable(), graded, null, { forStudent: false, now: before });
+    expect(values).toMatchObject({ ta_grades_released: false, tagrading_score: 3, total_score: 3 });
+    expect(values.ta_components[0]).toMatchObject({ marks: [{ mark_id: 0 }, { mark_id: 1 }], grader_id: 'ta' });
+  });
+
+  it('has no total before anything is graded, and no TA part for autograded-only gradeables', () => {
+    expect(taValues(gradeable(), undefined, null, { forStudent: false, now: after })).toMatchObject({
+      tagrading_score: null,
+      total_score: null,
+    });
+    expect(taValues(gradeable({ ta_grading: false }), graded, 4, { forStudent: false, now: after })).toEqual({
+      ta_grading: false,
+      ta_grades_released: true,
+      ta_grading_complete: false,
+      tagrading_score: null,
+      tagrading_max: 0,
+      total_score: 4,
+      ta_components: [],
+    });
+  });
+});
