@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import type { Enrollment, PersonName } from '#shared/courses/course.ts';
+import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#shared/summaries/summary.ts';
+import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
+
+// The nightly grade summaries (reference.md §11): per user, per released gradeable, the score,
+// the status and the late days charged.
+
+const component: RubricComponent = {
+  title: 'Style',
+  ta_comment: '',
+  student_comment: '',
+  lower_clamp: -10,
+  default: 0,
+  max_value: 5,
+  upper_clamp: 5,
+  text: false,
+  peer_component: false,
+  page: 0,
+  is_itempool_linked: false,
+  itempool: '',
+  marks: [{ points: -10, title: 'plagiarism', publish: true }],
+};
+const gradeable = (id: string, fields: Partial<GradeableDocument> = {}, dates: GradeableDocument['dates'] = {}) =>
+  ({
+    id,
+    title: id.toUpperCase(),
+    type: 'Electronic File',
+    syllabus_bucket: 'homework',
+    ta_grading: false,
+    rubric: [component],
+    ...fields,
+    dates: { late_days: 2, grade_released_date: '2026-11-01T12:00:00.000Z', ...dates },
+  }) as GradeableDocument;
+const version = (number: number, daysLate: number): VersionSummary => ({
+  version: number,
+  submittedAt: '2026-10-01T00:00:00.000Z',
+  submittedBy: 'amy',
+  daysLate,
+  ticket: number,
+  state: 'graded',
+});
+const submission = (daysLate: number, points: number, fields: Partial<Submission> = {}): Submission => ({
+  term: 'f26',
+  course: 'cs1',
+  gradeableId: 'hw1',
+  ownerId: 'amy',
+  highestVersion: 1,
+  activeVersion: 1,
+  versions: [version(1, daysLate)],
+  activeResults: {
+    version: 1,
+    testCases: [
+      {
+        name: 't',
+        details: '',
+        is_extra_credit: false,
+        points_available: 10,
+        has_extra_results: false,
+        points_received: points,
+        testcase_message: '',
+        autochecks: [],
+        hidden: true,
+      },
+    ],
+  },
+  ...fields,
+});
+const taGrade = (mark_ids: number[], custom_points: number) => ({
+  revision: 1,
+  components: { '0': { mark_ids, custom_points, custom_message: 'see me', grader_id: 'ta', graded_at: '2026-10-20T00:00:00.000Z' } },
+});
+
+describe('one gradeable of a summary', () => {
+  it('is Good and scores its points when on time (hidden tests count)', () => {
+    expect(gradeableEntry(gradeable('hw1'), submission(0, 7.5), 'America/New_York')).toEqual({
+      id: 'hw1',
+      name: 'HW1',
+      gradeable_type: 'Electronic File',
+      // In the course's time zone: New York's clocks went back that morning (EST, UTC−5).
+      grade_released_date: '2026-11-01 07:00:00',
+      score: 7.5,
+      status: 'Good',
+      days_after_deadline: 0,
+      days_charged: 0,
+      autograding_score: 7.5,
+      tagrading_score: 0,
+      components: [],
+    });
+  });
+
+  it('is Late within the allowance, charging every day late', () => {
+    expect(gradeableEntry(gradeable('hw1'), submission(1, 8), 'UTC')).toMatchObject({
+      score: 8,
+      status: 'Late',
+      days_after_deadline: 1,
+      days_charged: 1,
+    });
+    expect(gradeableEntry(gradeable('hw1'), submission(2, 8), 'UTC')).toMatchObject({ status: 'Late', days_charged: 2 });
+  });
+
+  it('is Bad beyond the allowance: scores 0 and charges nothing', () => {
+    expect(gradeableEntry(gradeable('hw1'), submission(3, 8), 'UTC')).toMatchObject({
+      score: 0,
+      status: 'Bad',
+      days_after_deadline: 3,
+      days_charged: 0,
+      autograding_score: 8,
+    });
+    expect(gradeableEntry(gradeable('hw1', {}, { late_days: undefined }), submission(1, 8), 'UTC')).toMatchObject({
+      score: 0,
+      status: 'Bad',
+    });
+  });
+
+  it('is Unsubmitted without an active version (none, or cancelled)', () => {
+    const unsubmitted = { score: 0, status: 'Unsubmitted', days_after_deadline: 0, days_charged: 0, autograding_score: 0 };
+    expect(gradeableEntry(gradeable('hw1'), undefined, 'UTC')).toMatchObject(unsubmitted);
+    expect(gradeableEntry(gradeable('hw1'), submission(1, 8, { activeVersion: 0 }), 'UTC')).toMatchObject(unsubmitted);
+  });
+
+  it('counts only the active version’s results', () => {
+    const stale = submission(0, 8, { highestVersion: 2, activeVersion: 2, versions: [version(1, 0), version(2, 0)] });
+    expect(gradeableEntry(gradeable('hw1'), stale, 'UTC')).toMatchObject({ status: 'Good', score: 0, autograding_score: 0 });
+  });
+
+  it('adds the TA score for TA-graded gradeables, the total never below 0, with the components’ titles and scores', () => {
+    const withTa = gradeable('hw1', { ta_grading: true });
+    expect(gradeableEntry(withTa, submission(0, 6, { taGrade: taGrade([], 4) }), 'UTC')).toMatchObject({
+      score: 10,
+      autograding_score: 6,
+      tagrading_score: 4,
+      components: [{ title: 'Style', score: 4 }],
+    });
+    // The component may go to -10; the TA score stops at 0, and so does the total.
+    expect(gradeableEntry(withTa, submission(0, 6, { taGrade: taGrade([0], 0) }), 'UTC')).toMatchObject({
+      score: 6,
+      tagrading_score: 0,
+      components: [{ title: 'Style', score: -10 }],
+    });
+    // Without ta_grading, a TA grade left on the item does not count.
+    expect(gradeableEntry(gradeable('hw1'), submission(0, 6, { taGrade: taGrade([], 4) }), 'UTC')).toMatchObject({
+      score: 6,
+      tagrading_score: 0,
+      components: [],
+    });
+  });
+
+  it('is never Unsubmitted for Checkpoints and Numeric gradeables, which are graded by TAs only', () => {
+    const checkpoints = gradeable('lab1', { type: 'Checkpoints' });
+    expect(gradeableEntry(checkpoints, undefined, 'UTC')).toMatchObject({ status: 'Good', score: 0, tagrading_score: 0 });
+    const taOnly = { term: 'f26', course: 'cs1', gradeableId: 'lab1', ownerId: 'amy', highestVersion: 0, activeVersion: 0, versions: [] };
+    expect(gradeableEntry(checkpoints, { ...taOnly, taGrade: taGrade([], 3) }, 'UTC')).toMatchObject({
+      gradeable_type: 'Checkpoints',
+      status: 'Good',
+      score: 3,
+      tagrading_score: 3,
+    });
+  });
+
+  it('has no release date when the gradeable has none', () => {
+    expect(gradeableEntry(gradeable('hw1', {}, { grade_released_date: undefined }), undefined, 'UTC').grade_released_date).toBeNull();
+  });
+});
+
+describe('the gradeables a summary lists', () => {
+  const now = new Date('2026-11-01T12:00:00.000Z');
+
+  it('are the released ones (at or before now, or without a release date)', () => {
+    const list = [
+      gradeable('released', {}, { grade_released_date: '2026-11-01T12:00:00.000Z' }),
+      gradeable('later', {}, { grade_released_date: '2026-11-01T12:00:00.001Z' }),
+      gradeable('undated', {}, { grade_released_date: undefined }),
+    ];
+    expect(releasedGradeables(list, now).map((g) => g.id)).toEqual(['released', 'undated']);
+  });
+
+  it('in due-date order (the grade due date where there is no submission due date), then by id', () => {
+    const list = [
+      gradeable('c', {}, { submission_due_date: '2026-10-03T00:00:00.000Z' }),
+      gradeable('b', {}, { submission_due_date: '2026-10-01T00:00:00.000Z' }),
+      gradeable('lab', { type: 'Numeric' }, { grade_due_date: '2026-10-02T00:00:00.000Z' }),
+      gradeable('a', {}, { submission_due_date: '2026-10-03T00:00:00.000Z' }),
+    ];
+    expect(releasedGradeables(list, now).map((g) => g.id)).toEqual(['b', 'lab', 'a', 'c']);
+  });
+});
+
+describe('a user’s summary', () => {
+  it('names the user and sections, then one list per syllabus bucket, capitalized as the reference does', () => {
+    expect(bucketKey('homework')).toBe('Homework');
+    expect(bucketKey('problem-set')).toBe('Problem-set');
+    expect(bucketKey('none (for practice only)')).toBe('None (for practice only)');
+
+    const person: PersonName = { userId: 'amy', givenName: 'Amy', familyName: 'Adams', email: 'amy@example.edu' };
+    const enrollment: Enrollment = {
+      term: 'f26',
+      course: 'cs1',
+      userId: 'amy',
+      group: 4,
+      registrationSection: '1',
+      rotatingSection: null,
+      gradingSections: [],
+    };
+    const gradeables = [gradeable('hw1'), gradeable('lab1', { syllabus_bucket: 'lab' }), gradeable('hw2')];
+    const asked: string[] = [];
+    const summary = userSummary(
+      person,
+      enrollment,
+      gradeables,
+      (gradeableId, userId) => {
+        asked.push(`${gradeableId}/${userId}`);
+        return gradeableId === 'hw1' ? submission(0, 9) : undefined;
+      },
+      { timeZone: 'UTC', generatedAt: '2026-11-02T05:00:00.000Z' },
+    );
+    expect(asked).toEqual(['hw1/amy', 'lab1/amy', 'hw2/amy']);
+    expect(Object.keys(summary)).toEqual([
+      'user_id',
+      'legal_first_name',
+      'preferred_first_name',
+      'legal_last_name',
+      'preferred_last_name',
+      'registration_section',
+      'rotating_section',
+      'last_update',
+      'Homework',
+      'Lab',
+    ]);
+    expect(summary).toMatchObject({
+      user_id: 'amy',
+      legal_first_name: 'Amy',
+      legal_last_name: 'Adams',
+      registration_section: '1',
+      rotating_section: null,
+      last_update: '2026-11-02T05:00:00.000Z',
+      Homework: [
+        { id: 'hw1', status: 'Good', score: 9 },
+        { id: 'hw2', status: 'Unsubmitted', score: 0 },
+      ],
+      Lab: [{ id: 'lab1', status: 'Unsubmitted' }],
+    });
+  });
+});
