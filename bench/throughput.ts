@@ -6,7 +6,7 @@ import { newTokenClaims } from '#shared/auth/tokens.ts';
 import { credentialsTableName } from '#shared/data/credentials.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { queueRef } from '#shared/data/jobs.ts';
 import { sessionRef } from '#shared/data/sessions.ts';
 import { submissionRef } from '#shared/data/submissions.ts';

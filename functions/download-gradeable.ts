@@ -1,4 +1,4 @@
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import { downloadForm } from '#shared/gradeables/listing.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';

@@ -1,4 +1,4 @@
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import { endpoint } from '#shared/http/endpoint.ts';

@@ -1,4 +1,4 @@
-import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
+import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { listGradeables } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 

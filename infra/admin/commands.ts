@@ -10,7 +10,7 @@ import { termFrom } from '#shared/courses/terms.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
 import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';

@@ -1,9 +1,6 @@
-/** Failed logins of one user id within a fixed window that starts at the first failure. */
-export interface LoginFailures {
-  readonly count: number;
-  /** Epoch seconds; the counter is void from then on (and DynamoDB TTL removes it). */
-  readonly windowEndsAt: number;
-}
+import type { LoginFailures } from '#shared/data/credentials.ts';
+
+export type { LoginFailures } from '#shared/data/credentials.ts';
 
 export interface LockoutPolicy {
   readonly maxFailures: number;

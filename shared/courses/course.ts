@@ -1,30 +1,12 @@
 /** Terms, courses and enrollments, and the pure rules over them. */
+import type { Course } from '#shared/data/courses.ts';
+import type { CourseGroup, Enrollment } from '#shared/data/enrollments.ts';
+import type { Term } from '#shared/data/terms.ts';
 
-export interface Term {
-  readonly termId: string;
-  readonly name: string;
-  /** `YYYY-MM-DD` */
-  readonly startDate: string;
-  readonly endDate: string;
-}
-
-export interface Course {
-  readonly term: string;
-  readonly course: string;
-  readonly displayName: string;
-  readonly archived: boolean;
-  /** IANA time zone the course's dates are shown in. */
-  readonly timeZone: string;
-  readonly accessGroup: string;
-  /** The grade summaries readers see: the last complete generation. */
-  readonly summaries?: SummaryGeneration;
-}
-
-export interface SummaryGeneration {
-  readonly generation: string;
-  readonly generatedAt: string;
-  readonly count: number;
-}
+export type { Course, SummaryGeneration } from '#shared/data/courses.ts';
+export type { CourseGroup, Enrollment } from '#shared/data/enrollments.ts';
+export type { Term } from '#shared/data/terms.ts';
+export { courseId } from '#shared/data/keys.ts';
 
 /** Per-course groups of reference.md §4. */
 export const courseGroups = {
@@ -33,7 +15,6 @@ export const courseGroups = {
   limitedAccessGrader: 3,
   student: 4,
 } as const;
-export type CourseGroup = 1 | 2 | 3 | 4;
 
 export const groupLabels: Record<CourseGroup, string> = {
   1: 'Instructor',
@@ -41,19 +22,6 @@ export const groupLabels: Record<CourseGroup, string> = {
   3: 'Limited Access Grader (Mentor)',
   4: 'Student',
 };
-
-export interface Enrollment {
-  readonly term: string;
-  readonly course: string;
-  readonly userId: string;
-  readonly group: CourseGroup;
-  readonly registrationSection: string | null;
-  readonly rotatingSection: string | null;
-  /** For limited and full access graders: the registration sections they grade. */
-  readonly gradingSections: readonly string[];
-}
-
-export const courseId = (term: string, course: string): string => `${term}/${course}`;
 
 const CODE = /^[a-z0-9_]{1,64}$/;
 /** Term and course codes: lowercase letters, digits and underscores, as in the reference. */

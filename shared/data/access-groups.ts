@@ -1,4 +1,4 @@
-import { courseId } from '#shared/courses/course.ts';
+import { courseId } from './keys.ts';
 import { dynamo } from './client.ts';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from './paging.ts';

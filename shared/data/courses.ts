@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Course } from '#shared/courses/course.ts';
 import { dynamo } from './client.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
@@ -8,6 +7,24 @@ import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.courses;
+
+export interface Course {
+  readonly term: string;
+  readonly course: string;
+  readonly displayName: string;
+  readonly archived: boolean;
+  /** IANA time zone the course's dates are shown in. */
+  readonly timeZone: string;
+  readonly accessGroup: string;
+  /** The grade summaries readers see: the last complete generation. */
+  readonly summaries?: SummaryGeneration;
+}
+
+export interface SummaryGeneration {
+  readonly generation: string;
+  readonly generatedAt: string;
+  readonly count: number;
+}
 
 const decode = (item: Item): Course => ({
   term: item.term as string,

@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LockoutPolicy, LoginFailures } from '#shared/auth/lockout.ts';
 import { dynamo } from './client.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
@@ -8,6 +7,13 @@ import type { TransactItem } from './transactions.ts';
 const table = tables.credentials;
 const PASSWORD = 'password';
 const LOGIN_FAILURES = 'login-failures';
+
+/** Failed logins of one user id within a fixed window that starts at the first failure. */
+export interface LoginFailures {
+  readonly count: number;
+  /** Epoch seconds; the counter is void from then on (and DynamoDB TTL removes it). */
+  readonly windowEndsAt: number;
+}
 
 export interface Credentials {
   readonly passwordHash: string | undefined;
@@ -36,7 +42,7 @@ export async function getCredentials(userId: string): Promise<Credentials> {
  * Counts one failed login: within a running window the counter goes up; otherwise a new window
  * starts. Both steps are conditional, so concurrent failures are all counted.
  */
-export async function recordLoginFailure(userId: string, policy: LockoutPolicy, nowSeconds: number): Promise<void> {
+export async function recordLoginFailure(userId: string, policy: { readonly windowSeconds: number }, nowSeconds: number): Promise<void> {
   const TableName = tableName(table);
   const Key = { userId, kind: LOGIN_FAILURES };
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,11 +1,24 @@
-import type { CourseGroup, Enrollment } from '#shared/courses/course.ts';
-import { courseId } from '#shared/courses/course.ts';
+import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.enrollments;
+
+/** Per-course groups of reference.md §4: instructor, full access grader, limited access grader, student. */
+export type CourseGroup = 1 | 2 | 3 | 4;
+
+export interface Enrollment {
+  readonly term: string;
+  readonly course: string;
+  readonly userId: string;
+  readonly group: CourseGroup;
+  readonly registrationSection: string | null;
+  readonly rotatingSection: string | null;
+  /** For limited and full access graders: the registration sections they grade. */
+  readonly gradingSections: readonly string[];
+}
 
 export const decodeEnrollment = (item: Item): Enrollment => ({
   term: item.term as string,

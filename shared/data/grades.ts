@@ -1,5 +1,4 @@
-import type { ComponentGrade, TaGrade } from '#shared/tagrading/grade.ts';
-import { gradeableKey } from './submissions.ts';
+import { gradeableKey, type ComponentGrade, type TaGrade } from './submissions.ts';
 import type { Item } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';

@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { GradingResults } from '#shared/submissions/submission.ts';
 import { dynamo } from './client.ts';
 import { tableName, tables } from './tables.ts';
 import type { Item, ItemRef } from './items.ts';
 import type { TransactItem } from './transactions.ts';
+import type { GradingResults } from './submissions.ts';
 
 const table = tables.results;
 

@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { TokenClaims } from '#shared/auth/jwt.ts';
-import { epochSeconds } from '#shared/auth/jwt.ts';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.sessions;
+
+const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 /** The one valid token of a user: a token is honoured only while this item names its id. */
 export interface Session {
@@ -22,7 +22,7 @@ export const sessionRef = (userId: string): ItemRef<Session> => ({
 });
 
 /** Replaces the user's session, so the previous token dies with this write. */
-export const putSession = (claims: TokenClaims): TransactItem => ({
+export const putSession = (claims: Session & { readonly issuedAt: Date; readonly expiresAt: Date | null }): TransactItem => ({
   Put: {
     TableName: tableName(table),
     Item: {

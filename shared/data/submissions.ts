@@ -1,12 +1,74 @@
-import { courseId } from '#shared/courses/course.ts';
-import type { GradingResults, Submission, VersionSummary } from '#shared/submissions/submission.ts';
-import type { TaGrade } from '#shared/tagrading/grade.ts';
+import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.submissions;
+
+export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
+
+/** The summary of one version kept on the submission item. */
+export interface VersionSummary {
+  readonly version: number;
+  readonly submittedAt: string;
+  readonly submittedBy: string;
+  readonly daysLate: number;
+  /** Queue ticket of its grading job. */
+  readonly ticket: number;
+  readonly state: VersionState;
+  readonly points?: number;
+  readonly message?: string;
+}
+
+/** One test case of `values` (reference.md §9). */
+export interface TestCaseResult {
+  readonly name: string;
+  readonly details: string;
+  readonly is_extra_credit: boolean;
+  readonly points_available: number;
+  readonly has_extra_results: boolean;
+  readonly points_received: number;
+  readonly testcase_message: string;
+  readonly autochecks: readonly unknown[];
+  /** Left out of what students see. */
+  readonly hidden: boolean;
+}
+
+export interface GradingResults {
+  readonly version: number;
+  readonly testCases: readonly TestCaseResult[];
+}
+
+export interface ComponentGrade {
+  readonly mark_ids: readonly number[];
+  readonly custom_points: number;
+  readonly custom_message: string;
+  readonly grader_id: string;
+  readonly graded_at: string;
+}
+
+/** Kept on the submission item: one read with everything else `values` reads. */
+export interface TaGrade {
+  /** Keyed by component id (its place in the rubric, as a string). */
+  readonly components: Readonly<Record<string, ComponentGrade>>;
+  /** Bumped by every change; the audit entry of a change has the new revision. */
+  readonly revision: number;
+}
+
+export interface Submission {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly ownerId: string;
+  readonly highestVersion: number;
+  readonly activeVersion: number;
+  readonly versions: readonly VersionSummary[];
+  /** Results of the active version, once graded. */
+  readonly activeResults?: GradingResults;
+  /** The TA grade (issue 16), once a grader recorded one. */
+  readonly taGrade?: TaGrade;
+}
 
 export const gradeableKey = (term: string, course: string, gradeableId: string) => `${courseId(term, course)}/${gradeableId}`;
 

@@ -1,4 +1,4 @@
-import { courseId } from '#shared/courses/course.ts';
+import { courseId } from './keys.ts';
 import { batchWrite } from './batch-write.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';

@@ -1,11 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Term } from '#shared/courses/course.ts';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.terms;
+
+export interface Term {
+  readonly termId: string;
+  readonly name: string;
+  /** `YYYY-MM-DD` */
+  readonly startDate: string;
+  readonly endDate: string;
+}
 
 const decode = (item: Item): Term => ({
   termId: item.termId as string,

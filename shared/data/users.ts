@@ -1,11 +1,22 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { User } from '#shared/users/user.ts';
 import { dynamo } from './client.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.users;
+
+/** System access levels of reference.md §4 (1 superuser, 2 faculty, 3 user). */
+export const accessLevels = ['superuser', 'faculty', 'user'] as const;
+export type AccessLevel = (typeof accessLevels)[number];
+
+export interface User {
+  readonly userId: string;
+  readonly givenName: string;
+  readonly familyName: string;
+  readonly email: string;
+  readonly accessLevel: AccessLevel;
+}
 
 const decode = (item: Item): User => ({
   userId: item.userId as string,

@@ -1,4 +1,4 @@
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
 import { putResultsItem } from '#shared/data/results.ts';

@@ -1,7 +1,7 @@
 /** Choosing the active version (issue 16): a student for themselves, staff for a student. */
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { resultsRef } from '#shared/data/results.ts';
 import { gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';

@@ -1,6 +1,6 @@
 import { courseGroups, isActiveMember, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { queueRef } from '#shared/data/jobs.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';

@@ -9,55 +9,10 @@ import {
   totalScore,
   type TaGrade,
 } from '#shared/tagrading/grade.ts';
+import type { Submission } from '#shared/data/submissions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
-export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
-
-/** The summary of one version kept on the submission item. */
-export interface VersionSummary {
-  readonly version: number;
-  readonly submittedAt: string;
-  readonly submittedBy: string;
-  readonly daysLate: number;
-  /** Queue ticket of its grading job. */
-  readonly ticket: number;
-  readonly state: VersionState;
-  readonly points?: number;
-  readonly message?: string;
-}
-
-/** One test case of `values` (reference.md §9). */
-export interface TestCaseResult {
-  readonly name: string;
-  readonly details: string;
-  readonly is_extra_credit: boolean;
-  readonly points_available: number;
-  readonly has_extra_results: boolean;
-  readonly points_received: number;
-  readonly testcase_message: string;
-  readonly autochecks: readonly unknown[];
-  /** Left out of what students see. */
-  readonly hidden: boolean;
-}
-
-export interface GradingResults {
-  readonly version: number;
-  readonly testCases: readonly TestCaseResult[];
-}
-
-export interface Submission {
-  readonly term: string;
-  readonly course: string;
-  readonly gradeableId: string;
-  readonly ownerId: string;
-  readonly highestVersion: number;
-  readonly activeVersion: number;
-  readonly versions: readonly VersionSummary[];
-  /** Results of the active version, once graded. */
-  readonly activeResults?: GradingResults;
-  /** The TA grade (issue 16), once a grader recorded one. */
-  readonly taGrade?: TaGrade;
-}
+export type { GradingResults, Submission, TestCaseResult, VersionState, VersionSummary } from '#shared/data/submissions.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '#shared/http/types.ts';
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
 import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';

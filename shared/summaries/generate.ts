@@ -3,7 +3,7 @@ import type { Course } from '#shared/courses/course.ts';
 import { membersOf } from '#shared/courses/members.ts';
 import { allCourses, courseRef, switchSummaries } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
-import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
+import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';

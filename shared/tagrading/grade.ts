@@ -6,23 +6,10 @@
  * A component's score is default + marks + custom points, clamped to the component's
  * [lower_clamp, upper_clamp]; the TA score is the sum over graded components, never below 0.
  */
+import type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
 
-export interface ComponentGrade {
-  readonly mark_ids: readonly number[];
-  readonly custom_points: number;
-  readonly custom_message: string;
-  readonly grader_id: string;
-  readonly graded_at: string;
-}
-
-/** Kept on the submission item: one read with everything else `values` reads. */
-export interface TaGrade {
-  /** Keyed by component id (its place in the rubric, as a string). */
-  readonly components: Readonly<Record<string, ComponentGrade>>;
-  /** Bumped by every change; the audit entry of a change has the new revision. */
-  readonly revision: number;
-}
+export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
 

@@ -2,7 +2,7 @@
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { saveTaGrade, type GradeOwner } from '#shared/data/grades.ts';
-import { gradeableRef } from '#shared/data/gradeables.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';

@@ -1,14 +1,6 @@
-/** System access levels of reference.md §4 (1 superuser, 2 faculty, 3 user). */
-export const accessLevels = ['superuser', 'faculty', 'user'] as const;
-export type AccessLevel = (typeof accessLevels)[number];
+import { accessLevels, type AccessLevel, type User } from '#shared/data/users.ts';
 
-export interface User {
-  readonly userId: string;
-  readonly givenName: string;
-  readonly familyName: string;
-  readonly email: string;
-  readonly accessLevel: AccessLevel;
-}
+export { accessLevels, type AccessLevel, type User } from '#shared/data/users.ts';
 
 const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 

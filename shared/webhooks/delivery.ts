@@ -1,39 +1,11 @@
-import type { WebhookEventType } from './webhook.ts';
+import type { Delivery, DeliveryState } from '#shared/data/webhooks.ts';
 
 /**
  * One event on its way to one webhook, and the rules of its retries: a delivery is attempted, and
  * retried after each delay of the schedule while the receiver fails (no 2xx answer in time); after
  * the last retry it is `failed` and kept, for the instructor to read and replay.
  */
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-export interface DeliveryAttempt {
-  readonly at: string;
-  /** The receiver's HTTP status; null when there was no answer (refused, time-out, address). */
-  readonly status: number | null;
-  readonly durationMs: number;
-  /** Why the attempt failed, when there was no HTTP answer. */
-  readonly error?: string;
-  /** The start of the receiver's answer (at most 200 characters). */
-  readonly response?: string;
-}
-
-export interface Delivery {
-  readonly term: string;
-  readonly course: string;
-  readonly webhookId: string;
-  /** The message id: also the `webhook-id` header. */
-  readonly deliveryId: string;
-  readonly event: WebhookEventType;
-  /** The body exactly as signed and sent. */
-  readonly payload: string;
-  readonly state: DeliveryState;
-  readonly attempts: readonly DeliveryAttempt[];
-  /** Attempts made before the current round (a replay starts a new round). */
-  readonly roundStart: number;
-  readonly createdAt: string;
-  readonly nextAttemptAt?: string;
-}
+export type { Delivery, DeliveryAttempt, DeliveryState } from '#shared/data/webhooks.ts';
 
 /** What to do after an attempt: the new state and, while pending, when to try again. */
 export interface NextStep {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { stringField } from '#shared/http/fields.ts';
 import type { RequestBody } from '#shared/http/types.ts';
@@ -8,8 +9,7 @@ import type { RequestBody } from '#shared/http/types.ts';
  * delivered as a Standard Webhooks message (https://www.standardwebhooks.com), signed with the
  * webhook's own secret. These are the rules; shared/webhooks/deliver.ts does the delivering.
  */
-export const webhookEvents = ['submission.graded', 'submission.failed', 'summaries.generated'] as const;
-export type WebhookEventType = (typeof webhookEvents)[number];
+export { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
 
 export const MAX_WEBHOOKS_PER_COURSE = 10;
 export const MAX_URL_LENGTH = 2000;
@@ -17,17 +17,6 @@ export const MAX_DESCRIPTION_LENGTH = 200;
 
 export const WEBHOOK_ID_PATTERN = '^wh_[A-Za-z0-9_-]{16}$';
 export const DELIVERY_ID_PATTERN = '^msg_[0-9a-z]{21}$';
-
-export interface Webhook {
-  readonly term: string;
-  readonly course: string;
-  readonly webhookId: string;
-  readonly url: string;
-  readonly events: readonly WebhookEventType[];
-  readonly description: string;
-  readonly createdAt: string;
-  readonly createdBy: string;
-}
 
 /** What an instructor asks for; the URL is checked against the network rules separately. */
 export interface WebhookRequest {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gradeablesOfCourse } from '#shared/data/gradeables.ts';
+import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
