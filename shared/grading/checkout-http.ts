@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { CheckoutError } from './checkout-error.ts';
 import { formatBytes } from './checkout-files.ts';
-import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from './addresses.ts';
+import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from '#shared/network/addresses.ts';
 
 export { CheckoutError } from './checkout-error.ts';
 

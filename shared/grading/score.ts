@@ -1,5 +1,5 @@
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
-import type { GradingResults, TestCaseResult } from '#shared/submissions/submission.ts';
+import type { GradingResults, TestCaseResult } from '#shared/data/submissions.ts';
 import type { RunResult } from './runner-protocol.ts';
 
 /**

@@ -4,7 +4,7 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { saveTaGrade, type GradeOwner } from '#shared/data/grades.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
-import { submissionRef } from '#shared/data/submissions.ts';
+import { submissionRef, type Submission } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
@@ -13,7 +13,6 @@ import { toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
 import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import type { RequestBody } from '#shared/http/types.ts';
-import type { Submission } from '#shared/submissions/submission.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { checkComponentGrade, gradingOpen, isTaGraded, shownComponents, taComplete, taMaximum, taScore, withComponent } from './grade.ts';
 

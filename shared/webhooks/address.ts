@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from '#shared/grading/addresses.ts';
+import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from '#shared/network/addresses.ts';
 
 /**
  * Where a webhook may be delivered: the same rules as repository checkouts (no loopback,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isAllowedHost, parseIpv6 } from '#shared/grading/addresses.ts';
+import { classifyAddress, isAllowedHost, parseIpv6 } from '#shared/network/addresses.ts';
 import { CheckoutError, checkUrlAddress } from '#shared/grading/checkout-http.ts';
 
 describe('address classification', () => {

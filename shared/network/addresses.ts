@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 
 /**
- * Which network addresses the runner may fetch a student's repository from. Everything that
- * reaches the machine itself, its cloud metadata service or a private network is refused unless
- * the gradeable's host is explicitly allowed.
+ * Which network addresses the runner may fetch a student's repository from, and webhooks may be
+ * delivered to. Everything that reaches the machine itself, its cloud metadata service or a
+ * private network is refused unless the host is explicitly allowed.
  */
 export type AddressKind = 'public' | 'loopback' | 'link-local' | 'private' | 'unspecified' | 'reserved' | 'invalid';
 
