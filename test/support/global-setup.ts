@@ -5,7 +5,10 @@ import type { TestProject } from 'vitest/node';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 
-/** One in-memory DynamoDB Local and one signing secret for the whole test run. */
+/**
+ * One in-memory DynamoDB Local and one signing secret for the whole run of the `integration`
+ * project (vitest.config.ts); the `unit` project has no global setup and starts no Java.
+ */
 export default async function setup(project: TestProject) {
   const dynamoDb = await startDynamoDbLocal();
   const secretDir = await mkdtemp(join(tmpdir(), 'course-api-test-'));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createTables, useLocalTables } from '#infra/local/tables.ts';
 
-// Every test file gets tables of its own (a unique name prefix) in the shared DynamoDB Local.
+// Every integration test file gets tables of its own (a unique name prefix) in the shared DynamoDB Local.
 process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
 process.env.SIGNING_SECRET_FILE = inject('signingSecretFile');
 process.env.TABLE_PREFIX = `t${randomUUID().slice(0, 8)}-`;
