@@ -1,0 +1,127 @@
+/**
+ * Which way imports may point (issue 15): `functions/` → `shared/http/` → the domain folders, in
+ * the order below → `shared/data/` → the base modules. `npm run lint:deps` (part of `npm test`)
+ * fails on an import against that direction and on any import cycle, between modules or folders.
+ * Type-only imports count like any other.
+ *
+ * The base modules (`shared/*.ts`: errors, config, environment, logger, ids) may be imported from
+ * anywhere and import only each other. The data layer (`shared/data/`) holds the stored record
+ * types; the domain re-exports the ones it names.
+ */
+
+/**
+ * The domain folders of `shared/`, highest first: each may import those after it (and the data
+ * layer and base modules), never one before it. Read models come first (the gradebook and grade
+ * summaries read submissions, TA grades and gradeables); submitting a version queues a grading
+ * job; the grading worker publishes webhook events; gradeables belong to courses; courses enroll
+ * users with passwords (auth); `network` holds the address rules that the git checkout and
+ * webhook delivery both apply.
+ */
+const DOMAIN_ORDER = [
+  'docs',
+  'gradebook',
+  'summaries',
+  'submissions',
+  'tagrading',
+  'grading',
+  'webhooks',
+  'gradeables',
+  'courses',
+  'auth',
+  'users',
+  'network',
+];
+
+const folder = (name) => `^shared/${name}/`;
+const anyOf = (names) => `^shared/(${names.join('|')})/`;
+
+/** One rule per domain folder: nothing it may not import is above it. */
+const domainOrder = DOMAIN_ORDER.slice(1).map((name, index) => ({
+  name: `domain-order-${name}`,
+  comment: `shared/${name} is below ${DOMAIN_ORDER.slice(0, index + 1).join(', ')} (see DOMAIN_ORDER in .dependency-cruiser.cjs)`,
+  severity: 'error',
+  from: { path: folder(name) },
+  to: { path: anyOf(DOMAIN_ORDER.slice(0, index + 1)) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No module imports itself through others.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-folders',
+      comment: 'No folder reaches itself through the imports of its modules.',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'base-modules-import-only-each-other',
+      comment: 'errors, config, environment, logger and ids are imported from everywhere, so they import nothing else of shared/.',
+      severity: 'error',
+      from: { path: '^shared/[^/]+\\.ts$' },
+      to: { path: '^(shared/[^/]+/|functions/|infra/)' },
+    },
+    {
+      name: 'data-is-the-lowest-layer',
+      comment: 'shared/data imports only base modules, other data modules and libraries: no domain folder, HTTP layer, function or infra.',
+      severity: 'error',
+      from: { path: '^shared/data/' },
+      to: { path: '^(shared/[^/]+/|functions/|infra/)', pathNot: '^shared/data/' },
+    },
+    {
+      name: 'domain-not-http',
+      comment: 'Domain code knows nothing of HTTP: shared/http and functions sit above it.',
+      severity: 'error',
+      from: { path: anyOf(DOMAIN_ORDER) },
+      to: { path: '^(shared/http/|functions/)' },
+    },
+    {
+      name: 'http-not-functions',
+      comment: 'shared/http is what the functions use; it does not import them.',
+      severity: 'error',
+      from: { path: '^shared/http/' },
+      to: { path: '^functions/' },
+    },
+    {
+      name: 'shared-not-infra',
+      comment: 'Nothing in shared/ imports infra/ (the stack, the local server, the admin command line).',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^infra/' },
+    },
+    {
+      name: 'known-shared-folders',
+      comment: 'A new folder of shared/ takes its place in DOMAIN_ORDER (or is http or data) before anything imports it.',
+      severity: 'error',
+      from: {},
+      to: { path: '^shared/[^/]+/', pathNot: `^shared/(http|data|${DOMAIN_ORDER.join('|')})/` },
+    },
+    {
+      name: 'not-resolvable',
+      comment: 'Every relative and #-prefixed import resolves to a file (otherwise the rules above cannot see it).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, path: '^[.#]' },
+    },
+    ...domainOrder,
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['^node_modules/', '^cdk\\.out/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'node', 'default', 'types'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
