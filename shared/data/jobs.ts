@@ -25,6 +25,8 @@ export interface Job {
   readonly version: number;
   readonly attempts: number;
   readonly leaseExpiresAt?: string;
+  /** Set on a job queued by a regrade (shared/data/regrades.ts), whose progress it counts when it ends. */
+  readonly regradeId?: string;
 }
 
 export const queueRef = (): ItemRef<QueueCounters> => ({
@@ -44,19 +46,23 @@ const decodeJob = (item: Item): Job => ({
   version: item.version as number,
   attempts: (item.attempts as number | undefined) ?? 0,
   leaseExpiresAt: item.leaseExpiresAt as string | undefined,
+  ...(item.regradeId ? { regradeId: item.regradeId as string } : {}),
 });
 
 export const jobRef = (ticket: number): ItemRef<Job> => ({ table, key: { job: String(ticket) }, decode: decodeJob });
 
-/** Hands out ticket `counters.tail + 1`, provided nobody else took it since the counters were read. */
-export function takeTicket(counters: QueueCounters): TransactItem {
+/**
+ * Hands out tickets `counters.tail + 1` to `counters.tail + count` (one, by default), provided
+ * nobody else took any since the counters were read.
+ */
+export function takeTicket(counters: QueueCounters, count = 1): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
       Key: { job: QUEUE },
       UpdateExpression: 'SET tail = :ticket',
       ConditionExpression: counters.tail === 0 ? 'attribute_not_exists(tail)' : 'tail = :previous',
-      ExpressionAttributeValues: { ':ticket': counters.tail + 1, ...(counters.tail === 0 ? {} : { ':previous': counters.tail }) },
+      ExpressionAttributeValues: { ':ticket': counters.tail + count, ...(counters.tail === 0 ? {} : { ':previous': counters.tail }) },
     },
   };
 }

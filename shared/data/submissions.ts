@@ -143,14 +143,34 @@ export function setVersionState(
     sets.push('activeResults = :results');
     values[':results'] = update.activeResults;
   }
+  // A version graded again (a regrade) keeps no message of an earlier failure.
+  const removes = update.state === 'graded' && update.message === undefined ? ` REMOVE versions[${index}].message` : '';
   return {
     Update: {
       TableName: tableName(table),
       Key: key,
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      UpdateExpression: `SET ${sets.join(', ')}${removes}`,
       ConditionExpression: update.activeResults ? 'activeVersion = :version' : 'highestVersion >= :version',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Queues a graded (or failed) version again under a new ticket (a regrade), provided it is not
+ * queued or being graded already. Its points and results stay as they are until the new ones.
+ */
+export function requeueVersion(key: { gradeableKey: string; ownerId: string }, version: number, ticket: number): TransactItem {
+  const index = version - 1;
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: key,
+      UpdateExpression: `SET versions[${index}].#state = :queued, versions[${index}].ticket = :ticket`,
+      ConditionExpression: `versions[${index}].#state IN (:graded, :failed)`,
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':queued': 'queued', ':ticket': ticket, ':graded': 'graded', ':failed': 'failed' },
     },
   };
 }

@@ -28,7 +28,8 @@ export function failedConditions(error: unknown): number[] {
   return (error.CancellationReasons ?? []).flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
 }
 
-function isConflictOnly(error: unknown): boolean {
+/** A transaction cancelled only because others touched its items at that moment (retried a few times already). */
+export function isConflictOnly(error: unknown): boolean {
   if (!(error instanceof TransactionCanceledException)) return false;
   const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
   return codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');

@@ -1,0 +1,261 @@
+/**
+ * Regrades (issue 16): an instructor queues again one version, one student's active version, or
+ * every active version of a gradeable, after fixing its test cases, as the reference's regrade
+ * does (Submitty's SubmissionController::ajaxRegrade: `user_id`, `version_to_regrade`, queue
+ * entries marked `regrade` with `regrade_by`). Versions get new tickets at the queue's tail, so
+ * queue positions stay exact; their old results stay visible until the new ones replace them, in
+ * the transaction that ends each job (shared/grading/worker.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { isActiveMember, type Course } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { getItems } from '#shared/data/items.ts';
+import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { addRegradeCounts, putRegrade, regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
+import {
+  gradeableKey,
+  requeueVersion,
+  submissionRef,
+  submissionsOfGradeable,
+  type Submission,
+  type VersionState,
+} from '#shared/data/submissions.ts';
+import { teamMembershipRef } from '#shared/data/teams.ts';
+import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
+import { invalidInput, notFound } from '#shared/errors.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { isValidUserId } from '#shared/users/user.ts';
+import { notifyWorkers } from './queue.ts';
+
+/** Regrade ids: `rg_` and 22 base64url characters (128 random bits). */
+export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
+export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
+export const newRegradeId = (): string => `rg_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * Versions re-queued per transaction: the queue counter, then a job and a version update per
+ * version, and the regrade's counts: 2 × 49 + 2 = 100 items, DynamoDB's limit.
+ */
+export const REGRADE_CHUNK = 49;
+
+/** One version to queue again. */
+export interface RegradeTarget {
+  readonly ownerId: string;
+  readonly version: number;
+}
+
+/** What a request asks for: every owner's active version, one owner's active version, or one version. */
+export type RegradeScope =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'active'; readonly ownerId: string }
+  | { readonly kind: 'version'; readonly ownerId: string; readonly version: number };
+
+/**
+ * `version_to_regrade`: absent, or a whole number from 1 (with `user_id`). Pure, for the unit tests;
+ * a string is the refusal's message.
+ */
+export function requestedRegradeVersion(value: unknown, userId: string | undefined): number | undefined | string {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(number) || number < 1) return 'The field version_to_regrade must be a whole number from 1.';
+  if (userId === undefined) return 'The field version_to_regrade needs user_id: the student whose version to regrade.';
+  return number;
+}
+
+const inFlight = (state: VersionState | undefined) => state === 'queued' || state === 'grading';
+
+/**
+ * The versions a scope selects among the submissions read, split into those to queue again and
+ * those skipped because they are queued or being graded already. Every active version: owners with
+ * a cancelled submission (no active version) are left out, as in the reference. One owner: a
+ * string is the refusal's message (no submission, no active version, no such version). Pure.
+ */
+export function selectRegrade(
+  submissions: readonly Submission[],
+  scope: RegradeScope,
+): { requeue: RegradeTarget[]; skipped: RegradeTarget[] } | string {
+  const requeue: RegradeTarget[] = [];
+  const skipped: RegradeTarget[] = [];
+  const add = (submission: Submission, version: number) => {
+    const target = { ownerId: submission.ownerId, version };
+    (inFlight(submission.versions[version - 1]?.state) ? skipped : requeue).push(target);
+  };
+  if (scope.kind === 'all') {
+    for (const submission of submissions) {
+      if (submission.activeVersion > 0 && submission.activeVersion <= submission.versions.length) add(submission, submission.activeVersion);
+    }
+    return { requeue, skipped };
+  }
+  const submission = submissions.find((candidate) => candidate.ownerId === scope.ownerId);
+  const highest = Math.min(submission?.highestVersion ?? 0, submission?.versions.length ?? 0);
+  if (!submission || highest === 0) return `${scope.ownerId} has no submission to regrade.`;
+  if (scope.kind === 'active') {
+    if (submission.activeVersion === 0) return `${scope.ownerId} has no active version to regrade (the submission is cancelled).`;
+    add(submission, submission.activeVersion);
+  } else {
+    if (scope.version > highest) return `There is no version ${scope.version}: the highest is ${highest}.`;
+    add(submission, scope.version);
+  }
+  return { requeue, skipped };
+}
+
+/** Splits a list into pieces of at most `size`, in order. Pure. */
+export function chunks<T>(list: readonly T[], size: number): T[][] {
+  const pieces: T[][] = [];
+  for (let start = 0; start < list.length; start += size) pieces.push(list.slice(start, start + size));
+  return pieces;
+}
+
+/**
+ * The regrade job object: its counts and a state derived from them. `queued` until a re-queued
+ * version ends, `running` while some have and others have not (or versions are still being
+ * re-queued), `done` once every selected version was skipped or ended. Pure.
+ */
+export function regradeJob(record: RegradeRecord) {
+  const ended = record.graded + record.failed;
+  const placed = record.queued + record.skipped >= record.total;
+  const state = placed && ended >= record.queued ? 'done' : ended === 0 ? 'queued' : 'running';
+  return {
+    regrade_id: record.regradeId,
+    gradeable_id: record.gradeableId,
+    state,
+    total: record.total,
+    queued: record.queued,
+    graded: record.graded,
+    failed: record.failed,
+    skipped: record.skipped,
+    regrade_by: record.requestedBy,
+    created_at: record.createdAt,
+    message: `${record.queued} ${record.queued === 1 ? 'submission' : 'submissions'} added to queue for regrading`,
+  } as const;
+}
+
+export type RegradeJob = ReturnType<typeof regradeJob>;
+
+const MAX_ATTEMPTS = 100;
+
+/**
+ * Queues again what the request selects (see RegradeScope), `REGRADE_CHUNK` versions per
+ * transaction: the queue counter moves on by the chunk's size (tail = t + k, provided it is still
+ * t), each version gets a job and its new ticket, and the regrade item its counts, all or nothing,
+ * so a ticket never exists without its job. A conflict (another submission took tickets, a version
+ * was queued meanwhile) reads again and retries that chunk.
+ */
+export async function requestRegrade(
+  context: {
+    caller: { userId: string };
+    course: Course;
+    gradeableId: string;
+    gradeable: GradeableDocument | undefined;
+    body: { user_id?: string; version_to_regrade?: unknown };
+  },
+  now = new Date(),
+): Promise<RegradeJob> {
+  const { caller, course, gradeable, body } = context;
+  if (!gradeable) throw notFound(`Invalid gradeable id '${context.gradeableId}'`);
+  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw invalidInput('Regrading only supports VCS gradeables');
+  const userId = body.user_id === '' ? undefined : body.user_id;
+  const version = requestedRegradeVersion(body.version_to_regrade, userId);
+  if (typeof version === 'string') throw invalidInput(version);
+
+  let submissions: Submission[];
+  let scope: RegradeScope;
+  if (userId === undefined) {
+    scope = { kind: 'all' };
+    submissions = await submissionsOfGradeable(course.term, course.course, gradeable.id);
+  } else {
+    const ownerId = await ownerOf(course, gradeable, userId);
+    scope = version === undefined ? { kind: 'active', ownerId } : { kind: 'version', ownerId, version };
+    const { submission } = await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) });
+    submissions = submission ? [submission] : [];
+  }
+  const selected = selectRegrade(submissions, scope);
+  if (typeof selected === 'string') throw invalidInput(selected);
+
+  const regradeId = newRegradeId();
+  const owner = { term: course.term, course: course.course, gradeableId: gradeable.id };
+  const key = gradeableKey(course.term, course.course, gradeable.id);
+  const record: RegradeRecord = {
+    regradeId,
+    ...owner,
+    total: selected.requeue.length + selected.skipped.length,
+    queued: 0,
+    skipped: selected.skipped.length,
+    graded: 0,
+    failed: 0,
+    requestedBy: caller.userId,
+    createdAt: now.toISOString(),
+  };
+  let created = false;
+  let queue: QueueCounters | undefined;
+  for (const chunk of chunks(selected.requeue, REGRADE_CHUNK)) {
+    let pending = chunk;
+    let newlySkipped = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
+      queue ??= (await getItems({ queue: queueRef() })).queue ?? { head: 0, tail: 0 };
+      const counters = queue;
+      const counts = { queued: pending.length, skipped: newlySkipped };
+      const progress = created
+        ? addRegradeCounts(regradeId, counts)
+        : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
+      const items: TransactItem[] = [
+        ...(pending.length > 0 ? [takeTicket(counters, pending.length)] : []),
+        ...pending.flatMap((target, index) => {
+          const ticket = counters.tail + 1 + index;
+          return [
+            putJob({ ticket, gradeableKey: key, ...owner, ownerId: target.ownerId, version: target.version, regradeId }),
+            requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
+          ];
+        }),
+        progress,
+      ];
+      try {
+        await transactWrite(items);
+      } catch (error) {
+        const failed = failedConditions(error);
+        // A burst of submissions contending for the queue counter: try again after a pause.
+        if (failed.length === 0 && !isConflictOnly(error)) throw error;
+        if (pending.length > 0 && failed.includes(0)) queue = undefined; // tickets taken meanwhile: read the counter again
+        // Versions queued (by a submission's claim or another regrade) meanwhile are skipped.
+        const moved = new Set(failed.filter((index) => index > 0 && index % 2 === 0).map((index) => (index - 2) / 2));
+        if (moved.size > 0) {
+          newlySkipped += moved.size;
+          pending = pending.filter((_, index) => !moved.has(index));
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
+        continue;
+      }
+      created = true;
+      queue = { head: counters.head, tail: counters.tail + pending.length };
+      await Promise.all(pending.map((_, index) => notifyWorkers(counters.tail + 1 + index)));
+      break;
+    }
+  }
+  if (!created) await transactWrite([putRegrade(record)]);
+  const { stored } = await getItems({ stored: regradeRef(regradeId) });
+  return regradeJob(stored ?? record);
+}
+
+/** A regrade of this course, with its progress now; another course's (or an unknown id) is not found. */
+export async function regradeStatus(course: Course, regradeId: string | undefined): Promise<RegradeJob> {
+  const missing = () => notFound(`No regrade ${(regradeId ?? '').slice(0, 64)} in this course.`);
+  if (!regradeId || !isRegradeId(regradeId)) throw missing();
+  const { stored } = await getItems({ stored: regradeRef(regradeId) });
+  if (!stored || stored.term !== course.term || stored.course !== course.course) throw missing();
+  return regradeJob(stored);
+}
+
+/** The owner of a student's submissions: the student, or on team gradeables their team. */
+async function ownerOf(course: Course, gradeable: GradeableDocument, userId: string): Promise<string> {
+  if (!isValidUserId(userId)) throw notFound(`User ${userId.slice(0, 64)} is not in this course.`);
+  const { member, membership } = await getItems({
+    member: enrollmentRef(course.term, course.course, userId),
+    ...(gradeable.team_gradeable ? { membership: teamMembershipRef(course.term, course.course, gradeable.id, userId) } : {}),
+  });
+  if (!member || !isActiveMember(member)) throw notFound(`User ${userId} is not in this course.`);
+  if (!gradeable.team_gradeable) return userId;
+  if (!membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  return (membership as { teamId: string }).teamId;
+}
