@@ -11,6 +11,7 @@ import { putUser } from '#shared/data/users.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/data/client.ts';
 import { saveTaGrade } from '#shared/data/grades.ts';
+import { putExtension, putGrant } from '#shared/data/late-days.ts';
 import { putResults } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
@@ -42,6 +43,8 @@ const sample = (term: string): Course => ({
   archived: false,
   timeZone: 'America/New_York',
   accessGroup: 'sample',
+  // Every student's late-day budget for the term (issue 16).
+  defaultStudentLateDays: 2,
 });
 
 const member = (
@@ -189,12 +192,13 @@ export async function seedDemoData(dataDir: string, now = new Date()): Promise<v
   await setArchived('s26', 'sample', true);
   for (const document of demoGradeables(now, dataDir)) await uploadGradeable(fall, document, now);
   await seedGrades(fall, now);
+  await seedLateDays(fall, now);
   await generateSummaries(fall, now);
 }
 
 /**
- * hw_graded: `student` submitted on time (4 of 5 autograding points), `student2` a day late
- * (2 points); the TA graded both. quiz_numeric: the TA entered both students' scores. Every grade
+ * hw_graded: `student` submitted on time (4 of 5 autograding points), `student2` two days late
+ * (2 points; one day is covered by an extension, see seedLateDays); the TA graded both. quiz_numeric: the TA entered both students' scores. Every grade
  * goes through the same conditional write, audit entry included, as `POST …/grading/<user_id>`.
  */
 async function seedGrades(course: Course, now: Date): Promise<void> {
@@ -202,7 +206,7 @@ async function seedGrades(course: Course, now: Date): Promise<void> {
   const key = gradeableKey(course.term, course.course, 'hw_graded');
   for (const [userId, points, daysLate] of [
     ['student', 4, 0],
-    ['student2', 2, 1],
+    ['student2', 2, 2],
   ] as const) {
     const testCases = [
       {
@@ -280,4 +284,14 @@ async function seedGrades(course: Course, now: Date): Promise<void> {
     [0, [], 6, ''],
     [1, [], 5, ''],
   ]);
+}
+
+/**
+ * Late days (issue 16), beside the course's budget of 2: `student2` has a one-day extension on
+ * hw_graded (so one of its two days late is charged), and `student` was granted 5 days in all a
+ * week ago. Written as `POST …/late-days/<user_id>` and `PUT …/extensions/<user_id>` write them.
+ */
+async function seedLateDays(course: Course, now: Date): Promise<void> {
+  await putExtension(course.term, course.course, 'student2', 'hw_graded', { days: 1, reason: 'Illness (documented)' });
+  await putGrant(course.term, course.course, 'student', { since: new Date(now.getTime() - 7 * DAY).toISOString(), allowed: 5 });
 }

@@ -16,6 +16,8 @@ export interface Course {
   /** IANA time zone the course's dates are shown in. */
   readonly timeZone: string;
   readonly accessGroup: string;
+  /** The late-day budget every student starts with (the reference's `default_student_late_days`); 0 when unset. */
+  readonly defaultStudentLateDays?: number;
   /** The grade summaries readers see: the last complete generation. */
   readonly summaries?: SummaryGeneration;
 }
@@ -33,6 +35,7 @@ const decode = (item: Item): Course => ({
   archived: item.archived === true,
   timeZone: (item.timeZone as string | undefined) ?? 'UTC',
   accessGroup: item.accessGroup as string,
+  defaultStudentLateDays: (item.defaultStudentLateDays as number | undefined) ?? 0,
   ...(item.summaries ? { summaries: item.summaries as Course['summaries'] } : {}),
 });
 
@@ -98,4 +101,23 @@ export async function setArchived(term: string, course: string, archived: boolea
 
 export async function allCourses(): Promise<Course[]> {
   return (await scanAll({ TableName: tableName(table) })).map(decode);
+}
+
+/** Sets the course's default late-day budget; false when there is no such course. */
+export async function setDefaultStudentLateDays(term: string, course: string, days: number): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: { term, course },
+        UpdateExpression: 'SET defaultStudentLateDays = :days',
+        ConditionExpression: 'attribute_exists(term)',
+        ExpressionAttributeValues: { ':days': days },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

@@ -145,6 +145,17 @@ export const tables = {
     sortKey: 'deliveryId',
     timeToLiveAttribute: 'expiresAt',
   },
+  /**
+   * Late days of each student of a course (issue 16): the budget grants (`grants`, allowed days by
+   * the instant they start) and the extensions on single gradeables (`extensions`, by gradeable
+   * id). Apart from the enrollments, which a class-list import rewrites.
+   */
+  lateDays: {
+    id: 'LateDays',
+    environmentVariable: 'LATE_DAYS_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'userId',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const allTables: readonly TableDefinition[] = Object.values(tables);

@@ -262,6 +262,7 @@ export const routes = {
   },
   'user-summary': {
     method: 'GET',
+      lateDays: ['Query'],
     path: '/api/{semester}/{course}/reports/summaries/{user_id}',
     aliases: ['/api/courses/{semester}/{course}/reports/summaries/{user_id}'],
     access: 'course:member',

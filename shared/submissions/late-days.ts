@@ -4,21 +4,14 @@
  * gradeable by gradeable in due-date order, each within the gradeable's own allowance; an
  * instructor may grant a student a new budget from a date on, or an extension on one gradeable.
  */
+import type { LateDayExtension, LateDayGrant, StudentLateDays } from '#shared/data/late-days.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import type { Submission } from './submission.ts';
 
 /** Status as the summaries name it: `Unsubmitted` also for a submission whose versions are all cancelled. */
 export type LateDayStatus = 'Good' | 'Late' | 'Bad' | 'Unsubmitted';
 
-/** From `since` on, the student's budget is `allowed` days in all (days already charged count against it). */
-export interface LateDayGrant {
-  readonly since: string;
-  readonly allowed: number;
-}
-
-/** An extension for one student on one gradeable: days late that are neither charged nor bad. */
-export interface LateDayExtension {
-  readonly days: number;
-  readonly reason: string;
-}
+export type { LateDayExtension, LateDayGrant, StudentLateDays } from '#shared/data/late-days.ts';
 
 export interface LateDayGradeable {
   readonly id: string;
@@ -63,12 +56,15 @@ export function chargeGradeable(gradeable: LateDayGradeable, remainingBefore: nu
  * Every gradeable's charge and the budget left at the end. Grants and gradeables are taken in
  * time order (a grant before a gradeable due at the same moment, gradeables of one due date by
  * id); a grant sets the budget to its days less those charged before it, never below 0.
+ * `remainingAsOf` is the budget left after the events up to `asOf` (the reference's "late days
+ * remaining" counts no grant that starts later); gradeables without a due date count at the end.
  */
 export function chargeLateDays(
   initialBudget: number,
   grants: readonly LateDayGrant[],
   gradeables: readonly LateDayGradeable[],
-): { readonly charges: ReadonlyMap<string, LateDayCharge>; readonly remaining: number } {
+  asOf?: Date,
+): { readonly charges: ReadonlyMap<string, LateDayCharge>; readonly remaining: number; readonly remainingAsOf: number } {
   type Event = { at: string | undefined; grant?: LateDayGrant; gradeable?: LateDayGradeable };
   const events: Event[] = [
     ...grants.map((grant) => ({ at: grant.since, grant })),
@@ -80,6 +76,7 @@ export function chargeLateDays(
   });
   const charges = new Map<string, LateDayCharge>();
   let remaining = initialBudget;
+  let remainingAsOf = initialBudget;
   let used = 0;
   for (const event of events) {
     if (event.grant) {
@@ -90,9 +87,49 @@ export function chargeLateDays(
       remaining = charge.remaining;
       used += charge.charged;
     }
+    if (asOf === undefined || event.at === undefined || Date.parse(event.at) <= asOf.getTime()) remainingAsOf = remaining;
   }
-  return { charges, remaining };
+  return { charges, remaining, remainingAsOf };
 }
 
 const order = (a: { grant?: unknown; gradeable?: { id: string } }, b: { grant?: unknown; gradeable?: { id: string } }) =>
   a.grant ? (b.grant ? 0 : -1) : b.grant ? 1 : a.gradeable!.id.localeCompare(b.gradeable!.id);
+
+/** Whether a gradeable has a due date late days count from. */
+export const hasDueDate = (document: GradeableDocument): boolean =>
+  document.dates.has_due_date !== false && document.dates.submission_due_date !== undefined;
+
+/** A gradeable as the late-day rules see it for one student: the active version's days late, none when cancelled. */
+export function lateDayGradeable(
+  document: GradeableDocument,
+  submission: Submission | undefined,
+  extension: LateDayExtension | undefined,
+): LateDayGradeable {
+  const due = hasDueDate(document);
+  const active = submission?.versions.find((version) => version.version === submission.activeVersion);
+  return {
+    id: document.id,
+    dueAt: due ? document.dates.submission_due_date : undefined,
+    allowed: document.dates.late_days ?? 0,
+    daysLate: active ? (due ? active.daysLate : 0) : undefined,
+    ...(extension && extension.days > 0 ? { extension } : {}),
+  };
+}
+
+/**
+ * One student's late days over every Electronic File gradeable of the course (released or not,
+ * as the reference charges them), from the course's default budget and the student's grants and
+ * extensions; `asOf` dates the remaining budget.
+ */
+export function chargeStudent(
+  defaultBudget: number,
+  lateDays: StudentLateDays | undefined,
+  documents: readonly GradeableDocument[],
+  submissionOf: (gradeableId: string) => Submission | undefined,
+  asOf: Date,
+) {
+  const gradeables = documents
+    .filter((document) => document.type === 'Electronic File')
+    .map((document) => lateDayGradeable(document, submissionOf(document.id), lateDays?.extensions[document.id]));
+  return chargeLateDays(defaultBudget, lateDays?.grants ?? [], gradeables, asOf);
+}

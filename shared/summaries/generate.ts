@@ -3,6 +3,7 @@ import type { Course } from '#shared/courses/course.ts';
 import { membersOf } from '#shared/courses/members.ts';
 import { allCourses, courseRef, switchSummaries } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
+import { lateDaysOfCourse } from '#shared/data/late-days.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
@@ -22,18 +23,25 @@ export interface GenerationReport {
 /**
  * Generates one summary per user of the course and makes them current all at once: the new
  * generation is written in full, then the course's pointer switches to it, then the old one goes.
- * Reads grow with gradeables + users: one paged query per released gradeable, batched writes.
+ * Reads grow with gradeables + users: one paged query per released or Electronic File gradeable, one
+ * for the course's late days, batched writes.
  */
 export async function generateSummaries(course: Course, now = new Date()): Promise<GenerationReport> {
   const generatedAt = now.toISOString();
   const generation = `${generatedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-  const [members, documents] = await Promise.all([membersOf(course), gradeablesOfCourse(course.term, course.course)]);
+  const [members, documents, lateDays] = await Promise.all([
+    membersOf(course),
+    gradeablesOfCourse(course.term, course.course),
+    lateDaysOfCourse(course.term, course.course),
+  ]);
   const gradeables = releasedGradeables(documents, now);
+  // Late days are charged on every Electronic File gradeable, released or not.
+  const read = documents.filter((document) => gradeables.includes(document) || document.type === 'Electronic File');
   const submissions = new Map<string, Map<string, Submission>>();
   const teams = new Map<string, Map<string, string>>();
   await Promise.all(
     // Every type: Checkpoints and Numeric gradeables carry TA grades on their submission items.
-    gradeables.map(async (document) => {
+    read.map(async (document) => {
       const [list, members] = await Promise.all([
         submissionsOfGradeable(course.term, course.course, document.id),
         document.team_gradeable ? teamsOfGradeable(course.term, course.course, document.id) : undefined,
@@ -46,10 +54,12 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
     const owner = teams.has(gradeableId) ? teams.get(gradeableId)!.get(userId) : userId;
     return owner === undefined ? undefined : submissions.get(gradeableId)?.get(owner);
   };
+  const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
   const summaries = members.map(({ person, enrollment }) =>
     userSummary(person, enrollment, gradeables, submissionOf, {
       timeZone: course.timeZone,
       generatedAt,
+      lateDays: { defaultBudget: course.defaultStudentLateDays ?? 0, student: lateDaysOf.get(person.userId), gradeables: read },
     }),
   );
   let previous: Course['summaries'];

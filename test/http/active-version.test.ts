@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
+import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { putResults } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
@@ -59,6 +60,8 @@ async function threeVersions(gradeableId: string, ownerId: string) {
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
+  // Late days are charged against each student's budget (issue 16): three days for the course.
+  await setDefaultStudentLateDays(world.course.term, world.course.course, 3);
   const answer = await api.postJson(
     `${base()}/upload`,
     {

@@ -51,13 +51,21 @@ describe('the demo dataset', () => {
       score: 13,
       days_charged: 0,
     });
+    // Two days late, one of them covered by an extension: one day charged of the course's two.
     expect(pick('student2', 'Homework', 'hw_graded')).toMatchObject({
       status: 'Late',
       autograding_score: 2,
       tagrading_score: 3,
       score: 5,
+      late_day_exceptions: 1,
+      reason_for_exception: 'Illness (documented)',
+      days_after_deadline: 2,
       days_charged: 1,
+      late_days_remaining: 1,
     });
+    expect(of('student2')).toMatchObject({ default_allowed_late_days: 2, late_days_remaining: 1 });
+    // Granted 5 days in all a week ago, none used.
+    expect(of('student')).toMatchObject({ default_allowed_late_days: 2, late_days_remaining: 5 });
     expect(pick('student', 'Quiz', 'quiz_numeric')).toMatchObject({ gradeable_type: 'Numeric', tagrading_score: 13.5, score: 13.5 });
     expect(pick('student2', 'Quiz', 'quiz_numeric')).toMatchObject({ tagrading_score: 11, score: 11 });
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { handler as generateHandler } from '#functions/generate-summaries.ts';
 import { dynamo } from '#shared/data/client.ts';
-import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { courseRef, setArchived, setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
@@ -88,6 +88,8 @@ async function gradeable(id: string, bucket: string, released: boolean, lateDays
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
+  // Late days are charged against each student's budget (issue 16): two days for the course.
+  await setDefaultStudentLateDays(world.course.term, world.course.course, 2);
   await gradeable('hw1', 'homework', true);
   await gradeable('hw2', 'homework', true);
   await gradeable('lab1', 'lab', true);
@@ -123,6 +125,8 @@ describe('grade summaries', () => {
       'preferred_last_name',
       'registration_section',
       'rotating_section',
+      'default_allowed_late_days',
+      'late_days_remaining',
       'last_update',
       'Homework',
       'Lab',
@@ -132,6 +136,9 @@ describe('grade summaries', () => {
       legal_first_name: 'Given',
       registration_section: '1',
       rotating_section: null,
+      default_allowed_late_days: 2,
+      // hw2 took both days.
+      late_days_remaining: 0,
     });
     const entry = (key: string, id: string) => summary[key].find((item: { id: string }) => item.id === id);
     expect(entry('Homework', 'hw1')).toEqual({
@@ -143,6 +150,7 @@ describe('grade summaries', () => {
       status: 'Good',
       days_after_deadline: 0,
       days_charged: 0,
+      late_days_remaining: 2,
       autograding_score: 8,
       tagrading_score: 0,
       components: [],

@@ -5,6 +5,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
+import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { snapshotTables, differences } from '../hardening/support.ts';
@@ -83,6 +84,8 @@ const rubric = [
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
+  // Late days are charged against each student's budget (issue 16): two days for the course.
+  await setDefaultStudentLateDays(world.course.term, world.course.course, 2);
   await upload({
     id: 'rubric_hw',
     title: 'Rubric homework',

@@ -146,7 +146,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...COURSE_CHECK,
     'dynamodb:Scan courses',
     'dynamodb:UpdateItem courses',
-    ...['enrollments', 'gradeables', 'submissions', 'teams', 'summaries'].map((table) => `dynamodb:Query ${table}`),
+    ...['enrollments', 'gradeables', 'submissions', 'teams', 'summaries', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
     'dynamodb:BatchWriteItem summaries',
     'sqs:SendMessage webhookQueue',
   ],

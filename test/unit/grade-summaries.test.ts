@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Enrollment, PersonName } from '#shared/courses/course.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
 import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#shared/summaries/summary.ts';
+import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
 
 // The nightly grade summaries (reference.md §11): per user, per released gradeable, the score,
@@ -84,38 +85,86 @@ describe('one gradeable of a summary', () => {
       status: 'Good',
       days_after_deadline: 0,
       days_charged: 0,
+      late_days_remaining: 0,
       autograding_score: 7.5,
       tagrading_score: 0,
       components: [],
     });
   });
 
-  it('is Late within the allowance, charging every day late', () => {
-    expect(gradeableEntry(gradeable('hw1'), submission(1, 8), 'UTC')).toMatchObject({
+  // Late days are charged against the student's budget (late-days.ts); an entry gets its charge.
+  const charged = (document: GradeableDocument, sub: Submission | undefined, budget: number) =>
+    chargeGradeable(lateDayGradeable(document, sub, undefined), budget);
+  const due = { submission_due_date: '2026-10-01T23:59:59.000Z' };
+
+  it('is Late within the allowance and the budget, charging every day late, with the budget left after it', () => {
+    const hw1 = gradeable('hw1', {}, due);
+    expect(gradeableEntry(hw1, submission(1, 8), 'UTC', charged(hw1, submission(1, 8), 3))).toMatchObject({
       score: 8,
       status: 'Late',
       days_after_deadline: 1,
       days_charged: 1,
+      late_days_remaining: 2,
     });
-    expect(gradeableEntry(gradeable('hw1'), submission(2, 8), 'UTC')).toMatchObject({ status: 'Late', days_charged: 2 });
+    expect(gradeableEntry(hw1, submission(2, 8), 'UTC', charged(hw1, submission(2, 8), 2))).toMatchObject({
+      status: 'Late',
+      days_charged: 2,
+      late_days_remaining: 0,
+    });
   });
 
-  it('is Bad beyond the allowance: scores 0 and charges nothing', () => {
-    expect(gradeableEntry(gradeable('hw1'), submission(3, 8), 'UTC')).toMatchObject({
+  it('is Bad beyond the allowance or the budget: scores 0 and charges nothing', () => {
+    const hw1 = gradeable('hw1', {}, due);
+    expect(gradeableEntry(hw1, submission(3, 8), 'UTC', charged(hw1, submission(3, 8), 5))).toMatchObject({
       score: 0,
       status: 'Bad',
       days_after_deadline: 3,
       days_charged: 0,
+      late_days_remaining: 5,
       autograding_score: 8,
     });
-    expect(gradeableEntry(gradeable('hw1', {}, { late_days: undefined }), submission(1, 8), 'UTC')).toMatchObject({
-      score: 0,
-      status: 'Bad',
+    expect(gradeableEntry(hw1, submission(2, 8), 'UTC', charged(hw1, submission(2, 8), 1))).toMatchObject({ score: 0, status: 'Bad' });
+    const none = gradeable('hw1', {}, { ...due, late_days: undefined });
+    expect(gradeableEntry(none, submission(1, 8), 'UTC', charged(none, submission(1, 8), 5))).toMatchObject({ score: 0, status: 'Bad' });
+    // Without a charge given, the student has no budget.
+    expect(gradeableEntry(hw1, submission(1, 8), 'UTC')).toMatchObject({ score: 0, status: 'Bad', days_charged: 0 });
+  });
+
+  it('names an extension and its reason, and is Good within it', () => {
+    const hw1 = gradeable('hw1', {}, due);
+    const charge = chargeGradeable(lateDayGradeable(hw1, submission(2, 8), { days: 2, reason: 'illness' }), 0);
+    const entry = gradeableEntry(hw1, submission(2, 8), 'UTC', charge);
+    expect(entry).toMatchObject({
+      score: 8,
+      status: 'Good',
+      late_day_exceptions: 2,
+      reason_for_exception: 'illness',
+      days_after_deadline: 2,
+      days_charged: 0,
+      late_days_remaining: 0,
     });
+    expect(Object.keys(entry).slice(4, 12)).toEqual([
+      'score',
+      'status',
+      'late_day_exceptions',
+      'reason_for_exception',
+      'days_after_deadline',
+      'days_charged',
+      'late_days_remaining',
+      'autograding_score',
+    ]);
+    expect(gradeableEntry(hw1, submission(0, 8), 'UTC')).not.toHaveProperty('late_day_exceptions');
   });
 
   it('is Unsubmitted without an active version (none, or cancelled)', () => {
-    const unsubmitted = { score: 0, status: 'Unsubmitted', days_after_deadline: 0, days_charged: 0, autograding_score: 0 };
+    const unsubmitted = {
+      score: 0,
+      status: 'Unsubmitted',
+      days_after_deadline: 0,
+      days_charged: 0,
+      late_days_remaining: 0,
+      autograding_score: 0,
+    };
     expect(gradeableEntry(gradeable('hw1'), undefined, 'UTC')).toMatchObject(unsubmitted);
     expect(gradeableEntry(gradeable('hw1'), submission(1, 8, { activeVersion: 0 }), 'UTC')).toMatchObject(unsubmitted);
   });
@@ -150,6 +199,7 @@ describe('one gradeable of a summary', () => {
   it('is never Unsubmitted for Checkpoints and Numeric gradeables, which are graded by TAs only', () => {
     const checkpoints = gradeable('lab1', { type: 'Checkpoints' });
     expect(gradeableEntry(checkpoints, undefined, 'UTC')).toMatchObject({ status: 'Good', score: 0, tagrading_score: 0 });
+    expect(gradeableEntry(checkpoints, undefined, 'UTC')).not.toHaveProperty('late_days_remaining');
     const taOnly = { term: 'f26', course: 'cs1', gradeableId: 'lab1', ownerId: 'amy', highestVersion: 0, activeVersion: 0, versions: [] };
     expect(gradeableEntry(checkpoints, { ...taOnly, taGrade: taGrade([], 3) }, 'UTC')).toMatchObject({
       gradeable_type: 'Checkpoints',
@@ -224,6 +274,8 @@ describe('a user’s summary', () => {
       'preferred_last_name',
       'registration_section',
       'rotating_section',
+      'default_allowed_late_days',
+      'late_days_remaining',
       'last_update',
       'Homework',
       'Lab',
@@ -234,6 +286,8 @@ describe('a user’s summary', () => {
       legal_last_name: 'Adams',
       registration_section: '1',
       rotating_section: null,
+      default_allowed_late_days: 0,
+      late_days_remaining: 0,
       last_update: '2026-11-02T05:00:00.000Z',
       Homework: [
         { id: 'hw1', status: 'Good', score: 9 },
@@ -241,5 +295,78 @@ describe('a user’s summary', () => {
       ],
       Lab: [{ id: 'lab1', status: 'Unsubmitted' }],
     });
+  });
+});
+
+describe('late days across a user’s summary (Rainbow Grades’ rules)', () => {
+  const person: PersonName = { userId: 'amy', givenName: 'Amy', familyName: 'Adams', email: 'amy@example.edu' };
+  const enrollment: Enrollment = {
+    term: 'f26',
+    course: 'cs1',
+    userId: 'amy',
+    group: 4,
+    registrationSection: '1',
+    rotatingSection: null,
+    gradingSections: [],
+  };
+  const due = (day: number) => `2026-10-${String(day).padStart(2, '0')}T23:59:59.000Z`;
+  const hw = (id: string, day: number, fields: Partial<GradeableDocument> = {}, released = '2026-11-01T12:00:00.000Z') =>
+    gradeable(id, fields, { submission_due_date: due(day), late_days: 3, grade_released_date: released });
+  const hw1 = hw('hw1', 1);
+  // Not released yet, but due before hw3: its late days count.
+  const hw2 = hw('hw2', 10, {}, '2026-12-01T00:00:00.000Z');
+  const hw3 = hw('hw3', 20);
+  const hw4 = hw('hw4', 25);
+  const lab = gradeable('lab1', { type: 'Checkpoints', syllabus_bucket: 'lab' }, { grade_released_date: '2026-11-01T12:00:00.000Z' });
+  const late: Record<string, number> = { hw1: 2, hw2: 1, hw3: 2, hw4: 1 };
+  const submissionOf = (gradeableId: string) => (late[gradeableId] === undefined ? undefined : submission(late[gradeableId]!, 10));
+  const summaryWith = (defaultBudget: number, student: StudentLateDays | undefined) =>
+    userSummary(person, enrollment, releasedGradeables([hw1, hw2, hw3, hw4, lab], new Date('2026-11-02T00:00:00.000Z')), submissionOf, {
+      timeZone: 'UTC',
+      generatedAt: '2026-11-02T05:00:00.000Z',
+      lateDays: { defaultBudget, student, gradeables: [hw4, hw3, hw2, hw1, lab] },
+    });
+
+  it('charges the course budget in due-date order, unreleased gradeables included', () => {
+    const summary = summaryWith(4, undefined);
+    expect(summary).toMatchObject({ default_allowed_late_days: 4, late_days_remaining: 0 });
+    expect((summary.Homework as { id: string }[]).map((entry) => entry.id)).toEqual(['hw1', 'hw3', 'hw4']);
+    expect(summary.Homework).toMatchObject([
+      { id: 'hw1', status: 'Late', score: 10, days_after_deadline: 2, days_charged: 2, late_days_remaining: 2 },
+      // hw2 took one more day: one left, too few for hw3's two.
+      { id: 'hw3', status: 'Bad', score: 0, days_after_deadline: 2, days_charged: 0, late_days_remaining: 1 },
+      { id: 'hw4', status: 'Late', score: 10, days_after_deadline: 1, days_charged: 1, late_days_remaining: 0 },
+    ]);
+    expect(summary.Lab).toMatchObject([{ id: 'lab1', status: 'Good' }]);
+  });
+
+  it('follows a grant from its date on and an extension on one gradeable', () => {
+    const student: StudentLateDays = {
+      userId: 'amy',
+      // From 15 October: 6 days in all (3 used by then).
+      grants: [{ since: '2026-10-15T00:00:00.000Z', allowed: 6 }],
+      extensions: { hw4: { days: 1, reason: 'illness' } },
+    };
+    const summary = summaryWith(4, student);
+    expect(summary.Homework).toMatchObject([
+      { id: 'hw1', status: 'Late', days_charged: 2, late_days_remaining: 2 },
+      { id: 'hw3', status: 'Late', score: 10, days_charged: 2, late_days_remaining: 1 },
+      {
+        id: 'hw4',
+        status: 'Good',
+        score: 10,
+        late_day_exceptions: 1,
+        reason_for_exception: 'illness',
+        days_charged: 0,
+        late_days_remaining: 1,
+      },
+    ]);
+    expect(summary.late_days_remaining).toBe(1);
+  });
+
+  it('counts no grant that starts after the generation in the budget left now', () => {
+    // From December on, 10 days in all (5 used): not yet.
+    const summary = summaryWith(4, { userId: 'amy', grants: [{ since: '2026-12-01T00:00:00.000Z', allowed: 10 }], extensions: {} });
+    expect(summary.late_days_remaining).toBe(0);
   });
 });

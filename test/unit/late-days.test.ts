@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chargeGradeable, chargeLateDays, type LateDayGradeable } from '#shared/submissions/late-days.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { chargeGradeable, chargeLateDays, lateDayGradeable, type LateDayGradeable } from '#shared/submissions/late-days.ts';
+import type { Submission } from '#shared/submissions/submission.ts';
 
 const gradeable = (allowed: number, daysLate: number | undefined, extension = 0, id = 'hw'): LateDayGradeable => ({
   id,
@@ -75,5 +77,53 @@ describe('a term of gradeables (Submitty LateDays)', () => {
     expect(charges.get('hw1')).toMatchObject({ status: 'Unsubmitted', charged: 0, remaining: 2 });
     expect(charges.get('quiz')).toMatchObject({ status: 'Good', remaining: 1 });
     expect(remaining).toBe(1);
+  });
+});
+
+describe('the budget left as of a moment', () => {
+  const due = (day: number) => `2026-10-${String(day).padStart(2, '0')}T23:59:59Z`;
+  const hw = (id: string, day: number, daysLate: number | undefined): LateDayGradeable => ({ id, dueAt: due(day), allowed: 3, daysLate });
+
+  it('counts no grant after it, and every gradeable charged before it', () => {
+    const result = chargeLateDays(2, [{ since: due(20), allowed: 6 }], [hw('hw1', 1, 1), hw('hw2', 25, 0)], new Date(due(10)));
+    expect(result.remaining).toBe(5);
+    expect(result.remainingAsOf).toBe(1);
+    expect(chargeLateDays(2, [{ since: due(20), allowed: 6 }], [hw('hw1', 1, 1)], new Date(due(20))).remainingAsOf).toBe(5);
+    expect(chargeLateDays(2, [], [hw('hw1', 1, 1)]).remainingAsOf).toBe(1);
+  });
+});
+
+describe('a gradeable as the rules see it', () => {
+  const document = (dates: GradeableDocument['dates']) => ({ id: 'hw', type: 'Electronic File', dates }) as GradeableDocument;
+  const submission = (activeVersion: number, daysLate: number) =>
+    ({
+      highestVersion: 2,
+      activeVersion,
+      versions: [1, 2].map((version) => ({ version, daysLate: version * daysLate })),
+    }) as unknown as Submission;
+  const dates = { submission_due_date: '2026-10-10T23:59:59.000Z', late_days: 2 };
+
+  it('takes the active version’s days late, none when cancelled or without a submission', () => {
+    expect(lateDayGradeable(document(dates), submission(2, 1), undefined)).toEqual({
+      id: 'hw',
+      dueAt: dates.submission_due_date,
+      allowed: 2,
+      daysLate: 2,
+    });
+    expect(lateDayGradeable(document(dates), submission(1, 1), undefined).daysLate).toBe(1);
+    expect(lateDayGradeable(document(dates), submission(0, 1), undefined).daysLate).toBeUndefined();
+    expect(lateDayGradeable(document(dates), undefined, undefined).daysLate).toBeUndefined();
+  });
+
+  it('has no due date, and no day late, when has_due_date is false', () => {
+    expect(lateDayGradeable(document({ ...dates, has_due_date: false }), submission(2, 1), undefined)).toMatchObject({
+      dueAt: undefined,
+      daysLate: 0,
+    });
+  });
+
+  it('carries an extension of at least a day, with its reason', () => {
+    expect(lateDayGradeable(document(dates), undefined, { days: 2, reason: 'illness' }).extension).toEqual({ days: 2, reason: 'illness' });
+    expect(lateDayGradeable(document(dates), undefined, { days: 0, reason: '' })).not.toHaveProperty('extension');
   });
 });

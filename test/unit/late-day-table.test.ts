@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { Course, Enrollment } from '#shared/courses/course.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { grantStart, lateDayTable } from '#shared/submissions/late-day-table.ts';
+import type { Submission } from '#shared/submissions/submission.ts';
+
+// A student's late-day table (issue 16): the reference's late-day view, charged as the summaries charge.
+
+const course = { term: 'f26', course: 'cs1', timeZone: 'America/New_York', defaultStudentLateDays: 3 } as Course;
+const student: Enrollment = {
+  term: 'f26',
+  course: 'cs1',
+  userId: 'amy',
+  group: 4,
+  registrationSection: '1',
+  rotatingSection: null,
+  gradingSections: [],
+};
+const gradeable = (id: string, due: string, open = '2026-09-01T00:00:00.000Z', fields: Partial<GradeableDocument> = {}) =>
+  ({
+    id,
+    title: id.toUpperCase(),
+    type: 'Electronic File',
+    ...fields,
+    dates: { submission_open_date: open, submission_due_date: due, late_days: 2 },
+  }) as GradeableDocument;
+const submitted = (daysLate: number) => ({ activeVersion: 1, versions: [{ version: 1, daysLate }] }) as unknown as Submission;
+
+describe('a student’s late-day table', () => {
+  const now = new Date('2026-10-20T12:00:00.000Z');
+  const documents = [
+    gradeable('hw2', '2026-10-10T03:59:59.000Z'),
+    gradeable('hw1', '2026-10-01T03:59:59.000Z'),
+    // Not open to students yet, but charged (a grader submitted for the student).
+    gradeable('hw0', '2026-10-05T03:59:59.000Z', '2026-12-01T00:00:00.000Z'),
+    gradeable('lab', '2026-10-03T03:59:59.000Z', undefined, { type: 'Checkpoints' }),
+    gradeable('hw3', '2026-10-30T03:59:59.000Z'),
+  ];
+  const late: Record<string, number> = { hw1: 1, hw0: 1, hw2: 2 };
+
+  it('charges every Electronic File gradeable, shows those the student sees, in due-date order, dates in the course’s zone', () => {
+    const table = lateDayTable({
+      course,
+      student,
+      lateDays: {
+        userId: 'amy',
+        grants: [{ since: '2026-10-08T04:00:00.000Z', allowed: 5 }],
+        extensions: { hw3: { days: 1, reason: 'illness' } },
+      },
+      documents,
+      submissionOf: (id) => (late[id] === undefined ? undefined : submitted(late[id]!)),
+      now,
+    });
+    expect(table).toEqual({
+      user_id: 'amy',
+      default_student_late_days: 3,
+      grants: [{ since: '2026-10-08 00:00:00', allowed_late_days: 5 }],
+      late_days_remaining: 1,
+      gradeables: [
+        {
+          id: 'hw1',
+          title: 'HW1',
+          submission_due_date: '2026-09-30 23:59:59',
+          allowed_late_days: 2,
+          late_day_exceptions: 0,
+          reason_for_exception: '',
+          days_late: 1,
+          days_charged: 1,
+          status: 'Late',
+          late_days_remaining: 2,
+        },
+        // hw0 took another day (1 left), then the grant: 5 in all, 2 used, 3 left.
+        expect.objectContaining({ id: 'hw2', days_late: 2, days_charged: 2, status: 'Late', late_days_remaining: 1 }),
+        expect.objectContaining({
+          id: 'hw3',
+          late_day_exceptions: 1,
+          reason_for_exception: 'illness',
+          days_late: null,
+          days_charged: null,
+          status: 'Unsubmitted',
+          late_days_remaining: 1,
+        }),
+      ],
+    });
+  });
+});
+
+describe('when a grant starts', () => {
+  const now = new Date('2026-10-20T12:00:00.000Z');
+
+  it('is a date’s midnight in the course’s time zone, a local time, an ISO 8601 time, or now', () => {
+    expect(grantStart('2026-10-08', 'America/New_York', now)).toBe('2026-10-08T04:00:00.000Z');
+    expect(grantStart('2026-10-08 12:30:00', 'America/New_York', now)).toBe('2026-10-08T16:30:00.000Z');
+    expect(grantStart('2026-10-08T12:30:00Z', 'America/New_York', now)).toBe('2026-10-08T12:30:00.000Z');
+    expect(grantStart(undefined, 'America/New_York', now)).toBe(now.toISOString());
+  });
+
+  it('refuses anything else', () => {
+    for (const since of ['2026-13-01', 'yesterday', '2026-10-08T12:30:00', '']) {
+      expect(() => grantStart(since, 'UTC', now)).toThrow(/since must be a date/);
+    }
+  });
+});
