@@ -1,42 +1,285 @@
-/** Settings read from the environment at the moment they are used, each with a checked default. */
+/**
+ * The service's configuration: every setting a function reads, declared once below with its default
+ * and its meaning, and read only through this module.
+ *
+ * - `config(name)` reads one setting as the running function sees it now (through
+ *   `shared/environment.ts`, so a local function's own scope is honoured, and a test that changes a
+ *   variable gets the new value), parsed and checked. A bad value throws an error naming the variable.
+ * - The first read in a process validates the whole configuration (`validateConfig`): a function
+ *   fails at cold start, with every bad setting named, rather than on the request that first needs
+ *   one. The logger reads its setting when its module loads, so every function validates there.
+ * - Some settings are "reported" instead: a bad value is a `problem` the reader logs, and the
+ *   default (or the safe choice: the grading sandbox) is used, as before.
+ *
+ * Not here: the resource variables the stack sets on each function (table names, the signing
+ * secret's ARN or file, queue URLs, the grading sandbox's project, its function name and route),
+ * declared by `RESOURCE_VARIABLES` (infra/function-access.ts) and read with `setting()`; Lambda's
+ * own variables; and the local server's and admin command line's process settings (`PORT`, `HOST`,
+ * `DATA_DIR`, `TABLE_PREFIX`, `GRADING_WORKERS`), read in infra/local.
+ */
+import { NEVER, object, optional, pipe, string, transform, type output } from 'zod/mini';
+import { setting } from './environment.ts';
 
-export const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** A variable's value as the environment holds it: undefined when unset. */
+type Raw = string | undefined;
 
-/** `TOKEN_TTL_SECONDS`: token lifetime; 0 means tokens never expire. */
-export function tokenTtlSeconds(): number {
-  return nonNegativeInteger('TOKEN_TTL_SECONDS', DEFAULT_TOKEN_TTL_SECONDS);
+/** A setting whose bad value is reported (for its reader to log) and replaced, rather than thrown. */
+export interface Reported<T> {
+  readonly value: T;
+  readonly problem?: string;
 }
 
-/** `TOKEN_ISSUER`: the JWT `iss` claim issued and required. */
-export function tokenIssuer(): string {
-  return process.env.TOKEN_ISSUER || 'course-submission-api';
+/** Why a value is refused: the whole message, naming the variable. */
+class Refused {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
-/** `LOGIN_MAX_FAILURES` failed logins within `LOGIN_WINDOW_SECONDS` lock a user id until the window ends. */
-export function loginLockout(): { maxFailures: number; windowSeconds: number } {
+/** A setting: `read` turns the variable's raw value into what the code uses, or refuses it. */
+const variable = <T>(read: (raw: Raw) => T | Refused) =>
+  pipe(
+    optional(string()),
+    transform((raw: Raw, context) => {
+      const value = read(raw);
+      if (!(value instanceof Refused)) return value;
+      context.issues.push({ code: 'custom', message: value.message, input: raw });
+      return NEVER;
+    }),
+  );
+
+/** A setting's schema, made for its variable's name (so that messages can name it). */
+type Declaration<T> = (name: string) => ReturnType<typeof variable<T>>;
+
+/** Any text, or undefined when unset; with a fallback, the fallback when unset (`??`). */
+function text(): Declaration<string | undefined>;
+function text(fallback: string): Declaration<string>;
+function text(fallback?: string): Declaration<string | undefined> {
+  return () => variable((raw) => raw ?? fallback);
+}
+
+/** A whole number of at least `min` (0 or 1); unset or empty: `fallback`. Anything else is refused. */
+const wholeNumber =
+  (min: 0 | 1, fallback: number): Declaration<number> =>
+  (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw === '') return fallback;
+      const value = Number(raw);
+      if (!Number.isSafeInteger(value) || value < 0) return new Refused(`${name} must be a whole number of at least 0, not "${raw}"`);
+      if (value < min) return new Refused(`${name} must be at least ${min}`);
+      return value;
+    });
+
+/** A positive number; anything else (unset, empty, 0, not a number) quietly means `fallback`. */
+const positiveOr =
+  (fallback: number): Declaration<number> =>
+  () =>
+    variable((raw) => {
+      const value = Number(raw);
+      return Number.isFinite(value) && value > 0 ? value : fallback;
+    });
+
+/** A comma list of hosts (`host` or `host:port`), blanks dropped. */
+const hostList = (): Declaration<string[]> => () =>
+  variable((raw) =>
+    (raw ?? '')
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
+  );
+
+/** A bound on what gradeables may ask for: a whole number of at least 1; anything else is reported and `bound` used. */
+const operatorBound =
+  (bound: number): Declaration<Reported<number>> =>
+  (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw.trim() === '') return { value: bound };
+      const value = Number(raw);
+      if (Number.isSafeInteger(value) && value >= 1) return { value };
+      return { value: bound, problem: `${name} must be a whole number of at least 1, not ${JSON.stringify(raw)}; using ${bound}` };
+    });
+
+/** The value of GRADING_SANDBOX that runs student code without any sandbox. */
+export const UNSAFE_NO_SANDBOX = 'unsafe-none';
+
+/**
+ * `GRADING_SANDBOX`: unset, empty or `bwrap` for the bubblewrap sandbox; exactly `unsafe-none`
+ * for none. Anything else is a mistake, reported, and the sandbox is kept.
+ */
+export function sandboxMode(env: Readonly<Record<string, string | undefined>>): { mode: 'bwrap' | 'unsafe-none'; problem?: string } {
+  const raw = env.GRADING_SANDBOX?.trim() ?? '';
+  if (raw === '' || raw === 'bwrap') return { mode: 'bwrap' };
+  if (raw === UNSAFE_NO_SANDBOX) return { mode: 'unsafe-none' };
   return {
-    maxFailures: positiveInteger('LOGIN_MAX_FAILURES', 5),
-    windowSeconds: positiveInteger('LOGIN_WINDOW_SECONDS', 15 * 60),
+    mode: 'bwrap',
+    problem: `GRADING_SANDBOX must be "bwrap" or "${UNSAFE_NO_SANDBOX}", not ${JSON.stringify(raw)}; the sandbox is used`,
   };
 }
 
-/** `MAX_BODY_BYTES`: the largest JSON or form body accepted. */
-export function maxBodyBytes(): number {
-  return positiveInteger('MAX_BODY_BYTES', 1024 * 1024);
-}
+/** Seconds before each webhook retry (Standard Webhooks' suggestion, cut at two hours): 5 attempts over about 2.6 hours. */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5, 300, 1800, 7200];
 
-function nonNegativeInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new Error(`${name} must be a whole number of at least 0, not "${raw}"`);
+/**
+ * `WEBHOOK_RETRY_SCHEDULE`: the seconds to wait before each retry, a comma list (fractions allowed,
+ * which SQS rounds up to whole seconds); its length is the number of retries. Anything else is
+ * reported and the default used.
+ */
+export function retrySchedule(raw: string | undefined): { delays: readonly number[]; problem?: string } {
+  if (raw === undefined || raw.trim() === '') return { delays: DEFAULT_RETRY_SCHEDULE };
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (
+    delays.length > 20 ||
+    delays.some((delay) => !Number.isFinite(delay) || delay < 0 || delay > 86_400) ||
+    raw.split(',').some((part) => part.trim() === '')
+  ) {
+    return {
+      delays: DEFAULT_RETRY_SCHEDULE,
+      problem: `WEBHOOK_RETRY_SCHEDULE must be a comma list of at most 20 delays in seconds (0 to 86400), not ${JSON.stringify(raw)}; the default ${DEFAULT_RETRY_SCHEDULE.join(',')} is used`,
+    };
   }
+  return { delays };
+}
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const DEFAULT_SIGNING_SECRET_GRACE_SECONDS = 7 * 24 * 60 * 60;
+/** A worker's time limit in Lambda (its maximum, 15 minutes). */
+export const DEFAULT_GRADING_LEASE_SECONDS = 15 * 60;
+
+/** The schema of the settings declared: each declaration made for its own variable. */
+function declare<D extends Record<string, Declaration<unknown>>>(declarations: D) {
+  const shape = Object.fromEntries(Object.entries(declarations).map(([name, declaration]) => [name, declaration(name)]));
+  return object(shape as { [K in keyof D]: ReturnType<D[K]> });
+}
+
+/** Every setting: its variable, its default and what it means. README's Configuration lists the same. */
+export const configSchema = declare({
+  // --- Tokens and requests ---------------------------------------------------------------------
+  /** `TOKEN_TTL_SECONDS` (30 days): token lifetime; 0 means tokens never expire. */
+  TOKEN_TTL_SECONDS: wholeNumber(0, DEFAULT_TOKEN_TTL_SECONDS),
+  /** `TOKEN_ISSUER` (`course-submission-api`, also when empty): the JWT `iss` claim issued and required. */
+  TOKEN_ISSUER: () => variable((raw) => raw || 'course-submission-api'),
+  /** `LOGIN_MAX_FAILURES` (5) failed logins within `LOGIN_WINDOW_SECONDS` lock a user id … */
+  LOGIN_MAX_FAILURES: wholeNumber(1, 5),
+  /** `LOGIN_WINDOW_SECONDS` (15 minutes): … until the window ends. */
+  LOGIN_WINDOW_SECONDS: wholeNumber(1, 15 * 60),
+  /** `MAX_BODY_BYTES` (1 MiB): the largest JSON or form body accepted. */
+  MAX_BODY_BYTES: wholeNumber(1, 1024 * 1024),
+  /**
+   * `SIGNING_SECRET_GRACE_SECONDS` (7 days): after a rotation, tokens signed with the previous
+   * signing secret still verify this long; 0 ends them at the rotation.
+   */
+  SIGNING_SECRET_GRACE_SECONDS: wholeNumber(0, DEFAULT_SIGNING_SECRET_GRACE_SECONDS),
+
+  // --- DynamoDB ----------------------------------------------------------------------------------
+  /** `DYNAMODB_ENDPOINT` (AWS's): the DynamoDB endpoint; `npm start` points it at DynamoDB Local. */
+  DYNAMODB_ENDPOINT: text(),
+  /** `DYNAMODB_REQUEST_TIMEOUT_MS` (5000): how long one DynamoDB request may take; not a positive number: the default. */
+  DYNAMODB_REQUEST_TIMEOUT_MS: positiveOr(5_000),
+  /** `AWS_REGION` (set by Lambda): the region; with `DYNAMODB_ENDPOINT`, DynamoDB Local's client uses it or `local`. */
+  AWS_REGION: text(),
+
+  // --- Gradeables and grading --------------------------------------------------------------------
+  /** `VCS_BASE_URL` (`https://git.example.edu`): where `submitty-hosted` repositories live; trailing slashes dropped. */
+  VCS_BASE_URL: () => variable((raw) => (raw ?? 'https://git.example.edu').replace(/\/+$/, '')),
+  /**
+   * `GRADING_LEASE_SECONDS` (15 minutes): how long a worker holds a job before another may take it
+   * over; at least the worker's time limit. Not a positive number: the default.
+   */
+  GRADING_LEASE_SECONDS: positiveOr(DEFAULT_GRADING_LEASE_SECONDS),
+  /**
+   * `GRADING_SANDBOX` (`bwrap`): `unsafe-none` runs students' code without any sandbox (development
+   * only). Reported: any other value keeps the sandbox.
+   */
+  GRADING_SANDBOX: () => variable((raw) => sandboxMode({ GRADING_SANDBOX: raw })),
+  /** `GRADING_MAX_PROCESSES` (256): the most processes (and threads) a gradeable may give a test case. Reported. */
+  GRADING_MAX_PROCESSES: operatorBound(256),
+  /** `GRADING_MAX_MEMORY_MIB` (2048): the most memory a gradeable may give a test case. Reported. */
+  GRADING_MAX_MEMORY_MIB: operatorBound(2048),
+  /** `GRADING_MAX_CPU_SECONDS` (600): the most CPU time per process a gradeable may give a test case. Reported. */
+  GRADING_MAX_CPU_SECONDS: operatorBound(600),
+  /** `GRADING_MAX_FILE_SIZE_MIB` (1024): the largest file size a gradeable may allow. Reported. */
+  GRADING_MAX_FILE_SIZE_MIB: operatorBound(1024),
+  /** `GRADING_MAX_DISK_MIB` (1024): the most disk a gradeable may give a test case (its tmpfs is memory). Reported. */
+  GRADING_MAX_DISK_MIB: operatorBound(1024),
+  /** `ALLOWED_GIT_HOSTS` (none): hosts repositories may be fetched from although they resolve to private addresses. */
+  ALLOWED_GIT_HOSTS: hostList(),
+  /** `ALLOW_FILE_REPOSITORIES` (off): exactly `true` allows `file://` repositories (local demo only). */
+  ALLOW_FILE_REPOSITORIES: () => variable((raw) => raw === 'true'),
+
+  // --- Webhooks ------------------------------------------------------------------------------------
+  /** `WEBHOOK_ALLOWED_HOSTS` (none): hosts webhooks may reach although they resolve to private addresses, and over http. */
+  WEBHOOK_ALLOWED_HOSTS: hostList(),
+  /** `WEBHOOK_RETRY_SCHEDULE` (`5,300,1800,7200`): seconds before each retry of a delivery. Reported. */
+  WEBHOOK_RETRY_SCHEDULE: () =>
+    variable((raw): Reported<readonly number[]> => {
+      const { delays, problem } = retrySchedule(raw);
+      return { value: delays, ...(problem ? { problem } : {}) };
+    }),
+
+  // --- Logs and metrics ----------------------------------------------------------------------------
+  /** `POWERTOOLS_SERVICE_NAME` (`course-submission-api`): the service named in every log line. */
+  POWERTOOLS_SERVICE_NAME: text('course-submission-api'),
+  /** `POWERTOOLS_LOG_LEVEL` (`INFO`): the log level; read by Powertools itself. */
+  POWERTOOLS_LOG_LEVEL: text(),
+  /** `POWERTOOLS_METRICS_DISABLED` (`true` locally): no CloudWatch metrics printed; read by Powertools itself. */
+  POWERTOOLS_METRICS_DISABLED: text(),
+});
+
+export type Config = output<typeof configSchema>;
+export type ConfigName = keyof Config;
+/** The operator's bounds on the grading limits gradeables may ask for. */
+export type GradingBoundName = Extract<ConfigName, `GRADING_MAX_${string}`>;
+
+/** Every setting's variable. */
+export const configNames = Object.keys(configSchema.shape) as ConfigName[];
+
+/** A raw value checked as setting `name` checks it (the CDK app checks its context so); throws, naming the variable, when bad. */
+export function parseSetting<K extends ConfigName>(name: K, raw: string | undefined): Config[K] {
+  const result = configSchema.shape[name].safeParse(raw);
+  if (!result.success) throw new Error(result.error.issues[0]?.message ?? `${name} is not valid`);
+  return result.data as Config[K];
+}
+
+const cache = new Map<ConfigName, { raw: Raw; value: unknown }>();
+let validated = false;
+
+/** Setting `name` as the running function sees it now; throws, naming the variable, when it is bad. */
+export function config<K extends ConfigName>(name: K): Config[K] {
+  if (!validated) validateConfig();
+  const raw = setting(name);
+  const cached = cache.get(name);
+  if (cached && cached.raw === raw) return cached.value as Config[K];
+  const value = parseSetting(name, raw);
+  cache.set(name, { raw, value });
   return value;
 }
 
-function positiveInteger(name: string, fallback: number): number {
-  const value = nonNegativeInteger(name, fallback);
-  if (value === 0) throw new Error(`${name} must be at least 1`);
-  return value;
+/**
+ * The whole configuration, checked: one error naming every bad setting (`TOKEN_TTL_SECONDS must be
+ * a whole number of at least 0, not "x"; MAX_BODY_BYTES must be at least 1`). The first `config()`
+ * of a process calls it.
+ */
+export function validateConfig(): Config {
+  const source = Object.fromEntries(configNames.map((name) => [name, setting(name)]));
+  const result = configSchema.safeParse(source);
+  if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join('; '));
+  validated = true;
+  return result.data;
 }
+
+// --- The settings as the code uses them ---------------------------------------------------------
+
+/** `TOKEN_TTL_SECONDS`: token lifetime; 0 means tokens never expire. */
+export const tokenTtlSeconds = (): number => config('TOKEN_TTL_SECONDS');
+
+/** `TOKEN_ISSUER`: the JWT `iss` claim issued and required. */
+export const tokenIssuer = (): string => config('TOKEN_ISSUER');
+
+/** `LOGIN_MAX_FAILURES` failed logins within `LOGIN_WINDOW_SECONDS` lock a user id until the window ends. */
+export function loginLockout(): { maxFailures: number; windowSeconds: number } {
+  return { maxFailures: config('LOGIN_MAX_FAILURES'), windowSeconds: config('LOGIN_WINDOW_SECONDS') };
+}
+
+/** `MAX_BODY_BYTES`: the largest JSON or form body accepted. */
+export const maxBodyBytes = (): number => config('MAX_BODY_BYTES');

@@ -1,3 +1,4 @@
+import { config, DEFAULT_SIGNING_SECRET_GRACE_SECONDS } from '#shared/config.ts';
 import { setting } from '#shared/environment.ts';
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -6,7 +7,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 const MIN_SECRET_BYTES = 32;
 /** How long a warm function keeps the deployed secret before reading it again (rotation). */
 const SECRET_MAX_AGE_SECONDS = 300;
-export const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60;
+export const DEFAULT_GRACE_SECONDS = DEFAULT_SIGNING_SECRET_GRACE_SECONDS;
 
 /**
  * The token signing keys: the current one signs and verifies; the one it replaced still verifies
@@ -44,15 +45,7 @@ export async function previousSigningKey(now = new Date()): Promise<Uint8Array |
 }
 
 /** `SIGNING_SECRET_GRACE_SECONDS`: how long the previous key keeps verifying; 0 ends it at rotation. */
-export function graceSeconds(): number {
-  const raw = process.env.SIGNING_SECRET_GRACE_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_GRACE_SECONDS;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new Error(`SIGNING_SECRET_GRACE_SECONDS must be a whole number of at least 0, not "${raw}"`);
-  }
-  return value;
-}
+export const graceSeconds = (): number => config('SIGNING_SECRET_GRACE_SECONDS');
 
 function signingKeys(): Promise<SigningKeys> {
   const secretArn = setting('SIGNING_SECRET_ARN');

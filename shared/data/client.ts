@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config.ts';
 import { currentScope, describeRunningFunction } from '#shared/environment.ts';
 import { dataRequests, grantName } from './data-actions.ts';
 
@@ -27,23 +28,18 @@ export function dynamo(): DynamoDBDocumentClient {
 }
 
 function createClient(): DynamoDBClient {
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const endpoint = config('DYNAMODB_ENDPOINT');
   return new DynamoDBClient({
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: requestTimeoutMs() },
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: config('DYNAMODB_REQUEST_TIMEOUT_MS') },
     ...(endpoint
       ? {
           endpoint,
-          region: process.env.AWS_REGION ?? 'local',
+          region: config('AWS_REGION') ?? 'local',
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
       : {}),
   });
-}
-
-function requestTimeoutMs(): number {
-  const configured = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : 5_000;
 }
 
 /**

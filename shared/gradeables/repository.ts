@@ -1,3 +1,4 @@
+import { config } from '#shared/config.ts';
 import type { GradeableDocument } from './gradeable.ts';
 
 export interface RepositoryOwner {
@@ -9,7 +10,7 @@ export interface RepositoryOwner {
 }
 
 /** `VCS_BASE_URL`: where submitty-hosted repositories live. */
-export const vcsBaseUrl = (): string => (process.env.VCS_BASE_URL ?? 'https://git.example.edu').replace(/\/+$/, '');
+export const vcsBaseUrl = (): string => config('VCS_BASE_URL');
 
 /**
  * A student's repository URL, derived only from the gradeable's VCS settings: submitty-hosted

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import git, { TREE, type WalkerEntry } from 'isomorphic-git';
+import { config } from '#shared/config.ts';
 import type { RunRequest } from './runner-protocol.ts';
 import { CheckoutError } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
@@ -53,7 +54,7 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
     throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
   }
-  if (url.protocol === 'file:' && process.env.ALLOW_FILE_REPOSITORIES !== 'true') {
+  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
     throw new CheckoutError('file:// repository addresses are not allowed on this server');
   }
 

@@ -1,47 +1,51 @@
+import { config, parseSetting, type Config, type GradingBoundName, type Reported } from '#shared/config.ts';
 import type { LimitSettings, TestCase } from '#shared/gradeables/gradeable.ts';
 import type { CaseLimits, HarnessTestCase } from './harness/protocol.ts';
 
 interface LimitSpec {
   /** The field of CaseLimits it sets. */
   readonly limit: keyof CaseLimits;
-  /** The operator's setting bounding it. */
-  readonly variable: string;
+  /** The operator's setting bounding it (shared/config.ts declares its default bound). */
+  readonly variable: GradingBoundName;
   /** Used when the gradeable asks for nothing (CPU time: the test case's time limit). */
   readonly fallback: number | 'timeout';
-  /** The bound when the operator sets none. */
-  readonly bound: number;
 }
 
 /** Every limit: its gradeable field, its operator setting, its default and default bound. */
 export const LIMIT_SPECS: Record<keyof LimitSettings, LimitSpec> = {
-  processes: { limit: 'processes', variable: 'GRADING_MAX_PROCESSES', fallback: 64, bound: 256 },
-  memory_mib: { limit: 'memoryMib', variable: 'GRADING_MAX_MEMORY_MIB', fallback: 512, bound: 2048 },
-  cpu_seconds: { limit: 'cpuSeconds', variable: 'GRADING_MAX_CPU_SECONDS', fallback: 'timeout', bound: 600 },
-  file_size_mib: { limit: 'fileSizeMib', variable: 'GRADING_MAX_FILE_SIZE_MIB', fallback: 64, bound: 1024 },
-  disk_mib: { limit: 'diskMib', variable: 'GRADING_MAX_DISK_MIB', fallback: 256, bound: 1024 },
+  processes: { limit: 'processes', variable: 'GRADING_MAX_PROCESSES', fallback: 64 },
+  memory_mib: { limit: 'memoryMib', variable: 'GRADING_MAX_MEMORY_MIB', fallback: 512 },
+  cpu_seconds: { limit: 'cpuSeconds', variable: 'GRADING_MAX_CPU_SECONDS', fallback: 'timeout' },
+  file_size_mib: { limit: 'fileSizeMib', variable: 'GRADING_MAX_FILE_SIZE_MIB', fallback: 64 },
+  disk_mib: { limit: 'diskMib', variable: 'GRADING_MAX_DISK_MIB', fallback: 256 },
 };
 
 const specs = Object.entries(LIMIT_SPECS) as [keyof LimitSettings, LimitSpec][];
 
-/** The bounds when the operator configures none. */
-export const DEFAULT_BOUNDS: CaseLimits = Object.fromEntries(specs.map(([, spec]) => [spec.limit, spec.bound])) as unknown as CaseLimits;
-
-/**
- * The operator's bounds from `GRADING_MAX_*` settings in `env`; a setting that is not a whole
- * number of at least 1 is reported in `problems` and its default bound used.
- */
-export function limitBounds(env: Readonly<Record<string, string | undefined>>): { bounds: CaseLimits; problems: string[] } {
+/** The operator's bounds, each read by `read`; a setting that is refused is reported in `problems` and its default bound used. */
+function boundsFrom(read: (variable: GradingBoundName) => Reported<number>): { bounds: CaseLimits; problems: string[] } {
   const problems: string[] = [];
-  const bounds = { ...DEFAULT_BOUNDS } as Record<keyof CaseLimits, number>;
+  const bounds = {} as Record<keyof CaseLimits, number>;
   for (const [, spec] of specs) {
-    const raw = env[spec.variable];
-    if (raw === undefined || raw.trim() === '') continue;
-    const value = Number(raw);
-    if (Number.isSafeInteger(value) && value >= 1) bounds[spec.limit] = value;
-    else problems.push(`${spec.variable} must be a whole number of at least 1, not ${JSON.stringify(raw)}; using ${spec.bound}`);
+    const { value, problem } = read(spec.variable);
+    bounds[spec.limit] = value;
+    if (problem) problems.push(problem);
   }
   return { bounds, problems };
 }
+
+/** The bounds when the operator configures none. */
+export const DEFAULT_BOUNDS: CaseLimits = boundsFrom((variable) => parseSetting(variable, undefined)).bounds;
+
+/**
+ * The operator's bounds from the `GRADING_MAX_*` settings in `env`; a setting that is not a whole
+ * number of at least 1 is reported in `problems` and its default bound used.
+ */
+export const limitBounds = (env: Readonly<Record<string, string | undefined>>) =>
+  boundsFrom((variable) => parseSetting(variable, env[variable]));
+
+/** The operator's bounds in force (`GRADING_MAX_*`, read through shared/config.ts). */
+export const configuredBounds = () => boundsFrom((variable): Config[GradingBoundName] => config(variable));
 
 /**
  * The limits in force for `testCase`: its own `limits`, else the gradeable's, else the default

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { config } from '#shared/config.ts';
 import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
 import { jobTimeLimitMs } from './launcher.ts';
 import type { RunRequest, RunResult } from './runner-protocol.ts';
@@ -15,7 +16,7 @@ const STOP_GRACE_MS = 5_000;
 /** The runner's whole environment: no DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, AWS_* or tokens. */
 export function runnerEnvironment(): Record<string, string> {
   const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tmpdir(), LANG: 'C.UTF-8' };
-  if (process.env.ALLOW_FILE_REPOSITORIES) env.ALLOW_FILE_REPOSITORIES = process.env.ALLOW_FILE_REPOSITORIES;
+  if (config('ALLOW_FILE_REPOSITORIES')) env.ALLOW_FILE_REPOSITORIES = 'true';
   return env;
 }
 

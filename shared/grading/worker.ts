@@ -1,3 +1,4 @@
+import { config } from '#shared/config.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
@@ -8,15 +9,13 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
 import { publishGradingOutcome } from '#shared/webhooks/publish.ts';
-import { limitBounds, runTestCases } from './limits.ts';
+import { configuredBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
 import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
 import { failedRun, scoreRun } from './score.ts';
-import { sandboxMode } from './settings.ts';
 
 /** A job taken this many times without finishing is marked failed. */
 export const MAX_ATTEMPTS = 3;
-const DEFAULT_LEASE_SECONDS = 15 * 60;
 
 export interface ClaimedJob extends Job {
   readonly lease: string;
@@ -135,14 +134,12 @@ async function finish(
  * least the worker's own time limit (15 minutes, Lambda's maximum, by default).
  */
 function leaseUntil(now: Date): string {
-  const configured = Number(process.env.GRADING_LEASE_SECONDS);
-  const seconds = Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_LEASE_SECONDS;
-  return new Date(now.getTime() + seconds * 1000).toISOString();
+  return new Date(now.getTime() + config('GRADING_LEASE_SECONDS') * 1000).toISOString();
 }
 
 /** `GRADING_SANDBOX`, read for every job so that running without a sandbox is logged with every job. */
 function sandboxFor(job: ClaimedJob): SandboxMode {
-  const { mode, problem } = sandboxMode(process.env);
+  const { mode, problem } = config('GRADING_SANDBOX');
   if (problem) logger.error({ message: problem, ticket: job.ticket });
   if (mode === 'unsafe-none') {
     logger.warn({
@@ -156,17 +153,13 @@ function sandboxFor(job: ClaimedJob): SandboxMode {
 
 /** The operator's `GRADING_MAX_*` bounds on the limits gradeables may ask for. */
 function operatorBounds() {
-  const { bounds, problems } = limitBounds(process.env);
+  const { bounds, problems } = configuredBounds();
   for (const problem of problems) logger.error({ message: problem });
   return bounds;
 }
 
 /** `ALLOWED_GIT_HOSTS`: hosts that may be fetched although they resolve to private addresses. */
-export const allowedGitHosts = (): string[] =>
-  (process.env.ALLOWED_GIT_HOSTS ?? '')
-    .split(',')
-    .map((host) => host.trim())
-    .filter(Boolean);
+export const allowedGitHosts = (): string[] => config('ALLOWED_GIT_HOSTS');
 
 async function tryTransaction(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
   try {

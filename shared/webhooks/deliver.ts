@@ -5,7 +5,8 @@ import { logger } from '#shared/logger.ts';
 import { nextStep, queueDelaySeconds, type Delivery, type DeliveryAttempt } from './delivery.ts';
 import { sendWebhookMessage, type WebhookMessage } from './queue.ts';
 import { postWebhook } from './send.ts';
-import { ATTEMPT_TIMEOUT_MS, allowedWebhookHosts, retrySchedule } from './settings.ts';
+import { config } from '#shared/config.ts';
+import { ATTEMPT_TIMEOUT_MS, allowedWebhookHosts } from './settings.ts';
 import { eventPayload, type WebhookEvent } from './webhook.ts';
 
 type AttemptMessage = Extract<WebhookMessage, { kind: 'attempt' }>;
@@ -109,7 +110,7 @@ export function signedHeaders(secret: string, messageId: string, payload: string
 }
 
 function scheduleInForce(): readonly number[] {
-  const { delays, problem } = retrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE);
+  const { value: delays, problem } = config('WEBHOOK_RETRY_SCHEDULE');
   if (problem) logger.error({ message: problem });
   return delays;
 }
