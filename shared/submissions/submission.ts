@@ -23,15 +23,20 @@ export function daysLate(submittedAt: Date, dueAt: string | undefined): number {
   return late <= 0 ? 0 : Math.ceil(late / DAY_MS);
 }
 
-/** Late submissions beyond the allowance are refused only when the gradeable does not allow late submission. */
+/**
+ * Late submissions beyond the allowance are refused only when the gradeable does not allow late
+ * submission; the student's extension on the gradeable (issue 16) adds its days to the allowance.
+ */
 export function lateRefusal(
   days: number,
   policy: { late_submission_allowed?: boolean; late_days?: number; has_due_date?: boolean },
+  extension = 0,
 ): string | undefined {
   if (days === 0 || policy.has_due_date === false || policy.late_submission_allowed !== false) return undefined;
-  const allowed = policy.late_days ?? 0;
+  const allowed = (policy.late_days ?? 0) + extension;
   if (days <= allowed) return undefined;
-  return `The due date has passed: this submission would be ${days} ${days === 1 ? 'day' : 'days'} late, and this gradeable accepts at most ${allowed} ${allowed === 1 ? 'day' : 'days'} late.`;
+  const yours = extension > 0 ? ` (with an extension of ${extension} ${extension === 1 ? 'day' : 'days'})` : '';
+  return `The due date has passed: this submission would be ${days} ${days === 1 ? 'day' : 'days'} late, and this gradeable accepts at most ${allowed} ${allowed === 1 ? 'day' : 'days'} late${yours}.`;
 }
 
 /**

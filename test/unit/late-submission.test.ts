@@ -51,3 +51,16 @@ describe('a late submission is refused', () => {
     expect(lateRefusal(30, { late_submission_allowed: false, late_days: 0, has_due_date: false })).toBeUndefined();
   });
 });
+
+describe('an extension (issue 16)', () => {
+  it('adds its days to what a gradeable that refuses late submission accepts', () => {
+    const strict = { late_submission_allowed: false, late_days: 1 };
+    expect(lateRefusal(3, strict, 2)).toBeUndefined();
+    expect(lateRefusal(4, strict, 2)).toBe(
+      'The due date has passed: this submission would be 4 days late, and this gradeable accepts at most 3 days late (with an extension of 2 days).',
+    );
+    expect(lateRefusal(2, { late_submission_allowed: false }, 1)).toBe(
+      'The due date has passed: this submission would be 2 days late, and this gradeable accepts at most 1 day late (with an extension of 1 day).',
+    );
+  });
+});
