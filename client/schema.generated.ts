@@ -17,7 +17,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Log in with user_id and password; returns a token and invalidates the previous one.
-         * @description **Who may call it:** Anyone; no token is read.
+         * @description **Who may call it:** Anyone, no token needed.
          */
         readonly post: operations["issue-token"];
         readonly delete?: never;
@@ -99,7 +99,7 @@ export interface paths {
         };
         /**
          * Everyone in the course.
-         * @description **Who may call it:** Instructors of the course; staff of the course's access group may read.
+         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
          */
         readonly get: operations["course-users"];
         readonly put?: never;
@@ -119,7 +119,7 @@ export interface paths {
         };
         /**
          * Everyone in the course.
-         * @description **Who may call it:** Instructors of the course; staff of the course's access group may read. Also served at /api/{semester}/{course}/users.
+         * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/users.
          */
         readonly get: operations["course-users-alias-1"];
         readonly put?: never;
@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * The instructors and graders of the course, with the sections they grade.
-         * @description **Who may call it:** Instructors of the course; staff of the course's access group may read.
+         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
          */
         readonly get: operations["course-graders"];
         readonly put?: never;
@@ -159,7 +159,7 @@ export interface paths {
         };
         /**
          * The instructors and graders of the course, with the sections they grade.
-         * @description **Who may call it:** Instructors of the course; staff of the course's access group may read. Also served at /api/{semester}/{course}/graders.
+         * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/graders.
          */
         readonly get: operations["course-graders-alias-1"];
         readonly put?: never;
@@ -201,7 +201,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["upload-gradeable"];
         readonly delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
         };
         /**
          * The gradeable JSON, ready to upload again (into another course too).
-         * @description **Who may call it:** Instructors of the course; staff of the course's access group may read.
+         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
          */
         readonly get: operations["download-gradeable"];
         readonly put?: never;
@@ -239,7 +239,7 @@ export interface paths {
         };
         /**
          * The gradeables the caller may see now, keyed by id, with the caller's own repository URL.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly get: operations["list-gradeables"];
         readonly put?: never;
@@ -261,7 +261,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly post: operations["submit-vcs"];
         readonly delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.
-         * @description **Who may call it:** Members of the course. Also served at /api/{semester}/{course}/gradeable/{gradeable_id}/upload.
+         * @description **Who may call it:** Course members. Also served at /api/{semester}/{course}/gradeable/{gradeable_id}/upload.
          */
         readonly post: operations["submit-vcs-alias-1"];
         readonly delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Submission and autograding state of the caller's (or, for staff, user_id's) active version.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly get: operations["gradeable-values"];
         readonly put?: never;
@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * The caller's (or, for staff, user_id's) versions, newest first.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly get: operations["gradeable-attempts"];
         readonly put?: never;
@@ -339,13 +339,13 @@ export interface paths {
         };
         /**
          * A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.
-         * @description **Who may call it:** Instructors and graders of the course.
+         * @description **Who may call it:** Course instructors and graders.
          */
         readonly get: operations["ta-grade"];
         readonly put?: never;
         /**
          * Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.
-         * @description **Who may call it:** Instructors and graders of the course.
+         * @description **Who may call it:** Course instructors and graders.
          */
         readonly post: operations["save-ta-grade"];
         readonly delete?: never;
@@ -365,7 +365,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Choose the caller's (or, for instructors and full access graders, user_id's) active version; version 0 cancels the submission. Values, late days and summaries follow it.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly post: operations["set-active-version"];
         readonly delete?: never;
@@ -383,7 +383,7 @@ export interface paths {
         };
         /**
          * One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.
-         * @description **Who may call it:** Instructors and graders of the course.
+         * @description **Who may call it:** Course instructors and graders.
          */
         readonly get: operations["gradebook"];
         readonly put?: never;
@@ -403,13 +403,13 @@ export interface paths {
         };
         /**
          * All grade summaries of the last generation, with its time.
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly get: operations["list-summaries"];
         readonly put?: never;
         /**
          * Generate every grade summary of the course (the nightly schedule runs the same function for all courses).
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["generate-summaries"];
         readonly delete?: never;
@@ -427,13 +427,13 @@ export interface paths {
         };
         /**
          * All grade summaries of the last generation, with its time.
-         * @description **Who may call it:** Instructors of the course. Also served at /api/{semester}/{course}/reports/summaries.
+         * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
         readonly get: operations["list-summaries-alias-1"];
         readonly put?: never;
         /**
          * Generate every grade summary of the course (the nightly schedule runs the same function for all courses).
-         * @description **Who may call it:** Instructors of the course. Also served at /api/{semester}/{course}/reports/summaries.
+         * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
         readonly post: operations["generate-summaries-alias-1"];
         readonly delete?: never;
@@ -451,7 +451,7 @@ export interface paths {
         };
         /**
          * One user's grade summary: instructors any, students their own.
-         * @description **Who may call it:** Members of the course.
+         * @description **Who may call it:** Course members.
          */
         readonly get: operations["user-summary"];
         readonly put?: never;
@@ -471,7 +471,7 @@ export interface paths {
         };
         /**
          * One user's grade summary: instructors any, students their own.
-         * @description **Who may call it:** Members of the course. Also served at /api/{semester}/{course}/reports/summaries/{user_id}.
+         * @description **Who may call it:** Course members. Also served at /api/{semester}/{course}/reports/summaries/{user_id}.
          */
         readonly get: operations["user-summary-alias-1"];
         readonly put?: never;
@@ -491,13 +491,13 @@ export interface paths {
         };
         /**
          * The course's webhooks (without their secrets).
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly get: operations["list-webhooks"];
         readonly put?: never;
         /**
          * Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["create-webhook"];
         readonly delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
         readonly post?: never;
         /**
          * Remove a webhook and its secret; nothing more is delivered to it.
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly delete: operations["delete-webhook"];
         readonly options?: never;
@@ -535,7 +535,7 @@ export interface paths {
         };
         /**
          * A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly get: operations["list-webhook-deliveries"];
         readonly put?: never;
@@ -557,7 +557,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.
-         * @description **Who may call it:** Instructors of the course.
+         * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["replay-webhook-delivery"];
         readonly delete?: never;
@@ -575,7 +575,7 @@ export interface paths {
         };
         /**
          * This API as an OpenAPI 3.1 document (served as is, not in an envelope).
-         * @description **Who may call it:** Anyone; no token is read.
+         * @description **Who may call it:** Anyone, no token needed.
          */
         readonly get: operations["openapi"];
         readonly put?: never;
@@ -595,7 +595,7 @@ export interface paths {
         };
         /**
          * This API’s reference page (HTML), rendered from the OpenAPI document, with "try it" calls against this server.
-         * @description **Who may call it:** Anyone; no token is read.
+         * @description **Who may call it:** Anyone, no token needed.
          */
         readonly get: operations["api-docs"];
         readonly put?: never;
@@ -615,7 +615,7 @@ export interface paths {
         };
         /**
          * The reference page’s script and style sheet (versioned names, cached for a year).
-         * @description **Who may call it:** Anyone; no token is read.
+         * @description **Who may call it:** Anyone, no token needed.
          */
         readonly get: operations["api-docs-asset"];
         readonly put?: never;
@@ -1172,11 +1172,11 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
-             *     - `Cannot leave user id or password blank.`
              *     - `The field user_id must be a string.`
-             *     - `The field user_id must be at most {limit} characters long.`
+             *     - `The field user_id must be at most 256 characters long.`
              *     - `The field password must be a string.`
-             *     - `The field password must be at most {limit} characters long.`
+             *     - `The field password must be at most 1024 characters long.`
+             *     - `Cannot leave user id or password blank.`
              */
             readonly 400: {
                 headers: {
@@ -1311,11 +1311,11 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
-             *     - `Cannot leave user id or password blank.`
              *     - `The field user_id must be a string.`
-             *     - `The field user_id must be at most {limit} characters long.`
+             *     - `The field user_id must be at most 256 characters long.`
              *     - `The field password must be a string.`
-             *     - `The field password must be at most {limit} characters long.`
+             *     - `The field password must be at most 1024 characters long.`
+             *     - `Cannot leave user id or password blank.`
              */
             readonly 400: {
                 headers: {
@@ -1520,12 +1520,12 @@ export interface operations {
                     readonly course_title: string;
                     /** @description Its instructor (faculty: themselves). */
                     readonly head_instructor: string;
+                    /** @description Or both as `term|course` (the web form). */
+                    readonly base_course?: string;
                     /** @description The base course’s term … */
                     readonly base_course_semester?: string;
                     /** @description … and code. */
                     readonly base_course_title?: string;
-                    /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
                     /** @description Copy the base course’s gradeables (at most 95). */
                     readonly copy_gradeables?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                 };
@@ -1536,12 +1536,12 @@ export interface operations {
                     readonly course_title: string;
                     /** @description Its instructor (faculty: themselves). */
                     readonly head_instructor: string;
+                    /** @description Or both as `term|course` (the web form). */
+                    readonly base_course?: string;
                     /** @description The base course’s term … */
                     readonly base_course_semester?: string;
                     /** @description … and code. */
                     readonly base_course_title?: string;
-                    /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
@@ -1555,12 +1555,12 @@ export interface operations {
                     readonly course_title: string;
                     /** @description Its instructor (faculty: themselves). */
                     readonly head_instructor: string;
+                    /** @description Or both as `term|course` (the web form). */
+                    readonly base_course?: string;
                     /** @description The base course’s term … */
                     readonly base_course_semester?: string;
                     /** @description … and code. */
                     readonly base_course_title?: string;
-                    /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
@@ -1591,6 +1591,19 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field course_semester must be a string.`
+             *     - `The field course_semester must be at most 256 characters long.`
+             *     - `The field course_title must be a string.`
+             *     - `The field course_title must be at most 256 characters long.`
+             *     - `The field head_instructor must be a string.`
+             *     - `The field head_instructor must be at most 256 characters long.`
+             *     - `The field base_course must be a string.`
+             *     - `The field base_course must be at most 256 characters long.`
+             *     - `The field base_course_semester must be a string.`
+             *     - `The field base_course_semester must be at most 256 characters long.`
+             *     - `The field base_course_title must be a string.`
+             *     - `The field base_course_title must be at most 256 characters long.`
+             *     - `The field copy_gradeables must be true or false.`
              *     - `Semester, course title or head instructor not set.`
              *     - `The semester must be 1 to 64 lowercase letters, digits or underscores.`
              *     - `The course title must be 1 to 64 lowercase letters, digits or underscores.`
@@ -1598,19 +1611,6 @@ export interface operations {
              *     - `You can only create course for yourself.`
              *     - `Head instructor doesn't exist.`
              *     - `The base course has {count} gradeables; at most {limit} can be copied at once.`
-             *     - `The field copy_gradeables must be true or false.`
-             *     - `The field course_semester must be a string.`
-             *     - `The field course_semester must be at most {limit} characters long.`
-             *     - `The field course_title must be a string.`
-             *     - `The field course_title must be at most {limit} characters long.`
-             *     - `The field head_instructor must be a string.`
-             *     - `The field head_instructor must be at most {limit} characters long.`
-             *     - `The field base_course must be a string.`
-             *     - `The field base_course must be at most {limit} characters long.`
-             *     - `The field base_course_semester must be a string.`
-             *     - `The field base_course_semester must be at most {limit} characters long.`
-             *     - `The field base_course_title must be a string.`
-             *     - `The field base_course_title must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {
@@ -2103,19 +2103,19 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field term_id must be a string.`
+             *     - `The field term_id must be at most 64 characters long.`
+             *     - `The field term_name must be a string.`
+             *     - `The field term_name must be at most 100 characters long.`
+             *     - `The field start_date must be a string.`
+             *     - `The field start_date must be at most 10 characters long.`
+             *     - `The field end_date must be a string.`
+             *     - `The field end_date must be at most 10 characters long.`
              *     - `Term id, term name, start date and end date are all required.`
              *     - `The term id must be 1 to 64 lowercase letters, digits or underscores.`
              *     - `The term name cannot be blank.`
              *     - `Start and end dates must be dates of the form YYYY-MM-DD.`
              *     - `The start date must not be after the end date.`
-             *     - `The field term_id must be a string.`
-             *     - `The field term_id must be at most {limit} characters long.`
-             *     - `The field term_name must be a string.`
-             *     - `The field term_name must be at most {limit} characters long.`
-             *     - `The field start_date must be a string.`
-             *     - `The field start_date must be at most {limit} characters long.`
-             *     - `The field end_date must be a string.`
-             *     - `The field end_date must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {
@@ -2613,14 +2613,14 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
              *     - `API key and specified user_id are not for the same user.`
              *     - `Student API for upload only supports VCS gradeables`
              *     - `API requires git_repo_id variable to be set.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
-             *     - `The field user_id must be a string.`
-             *     - `The field user_id must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {
@@ -2798,14 +2798,14 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
              *     - `API key and specified user_id are not for the same user.`
              *     - `Student API for upload only supports VCS gradeables`
              *     - `API requires git_repo_id variable to be set.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
-             *     - `The field user_id must be a string.`
-             *     - `The field user_id must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {
@@ -3294,6 +3294,8 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field custom_message must be a string.`
+             *     - `The field custom_message must be at most 10000 characters long.`
              *     - `This gradeable is not graded by TAs (ta_grading is false).`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `Grading has not started: it opens at {grade_start_date}.`
@@ -3305,8 +3307,6 @@ export interface operations {
              *     - `Mark {mark_id} is listed twice.`
              *     - `The field custom_points must be a number.`
              *     - `custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).`
-             *     - `The field custom_message must be a string.`
-             *     - `The field custom_message must be at most 10000 characters long.`
              */
             readonly 400: {
                 headers: {
@@ -3476,6 +3476,8 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
              *     - `API key and specified user_id are not for the same user.`
              *     - `Only Electronic File gradeables have versions.`
              *     - `{user_id} is not on a team for this gradeable.`
@@ -3483,8 +3485,6 @@ export interface operations {
              *     - `The field version must be a whole number from 0 (0 cancels the submission).`
              *     - `There is no submission to choose a version of.`
              *     - `There is no version {version}: the highest is {highest_version}.`
-             *     - `The field user_id must be a string.`
-             *     - `The field user_id must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {
@@ -4425,17 +4425,17 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field url must be a string.`
+             *     - `The field url must be at most 2000 characters long.`
+             *     - `The field events must be a list of event names.`
+             *     - `The field description must be a string.`
+             *     - `The field description must be at most 200 characters long.`
              *     - `A webhook needs a url and events.`
              *     - `The url must be an absolute https:// URL.`
              *     - `The url may not contain a user name or password.`
              *     - `The host {host} could not be found.`
              *     - `The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses.`
              *     - `Unknown event {event}. Events: {events}.`
-             *     - `The field events must be a list of event names.`
-             *     - `The field url must be a string.`
-             *     - `The field url must be at most {limit} characters long.`
-             *     - `The field description must be a string.`
-             *     - `The field description must be at most {limit} characters long.`
              */
             readonly 400: {
                 headers: {

@@ -1,14 +1,15 @@
 import { gradeableRef } from '#shared/gradeables/stored.ts';
-import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import { downloadForm } from '#shared/gradeables/listing.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { gradeableIdFrom } from '#shared/gradeables/upload.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
 
 export const handler = endpoint('download-gradeable', {
-  reads: ({ params }) => ({
-    gradeable: gradeableRef(params.semester!, params.course!, pathGradeableId(params.gradeable_id)),
-  }),
+  reads: ({ params }) => {
+    const { term, course, gradeableId } = gradeableKey(params);
+    return { gradeable: gradeableRef(term, course, gradeableId) };
+  },
   handle: ({ course, params, items }) => {
     gradeableIdFrom(params.gradeable_id);
     if (!items.gradeable) throw gradeableNotFound();

@@ -1,17 +1,18 @@
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
 import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
 import { gradeableValues, taValues } from '#shared/submissions/submission.ts';
 
 export const handler = endpoint('gradeable-values', {
-  reads: submissionReads,
-  handle: async ({ caller, enrollment, query, items, params }) => {
+  reads: ({ params, query, userId }) => submissionReads(gradeableKey(params), userId, query.user_id),
+  handle: async ({ caller, course, enrollment, query, items }) => {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.
     if (!items.gradeable || !isVisible(items.gradeable, enrollment!, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
     const staff = (enrollment?.group ?? 4) < 4;
-    const submission = await submissionToShow(items.gradeable, items, params);
+    const submission = await submissionToShow(items.gradeable, items, course);
     const values = gradeableValues(submission, items.queue?.head ?? 0, { showHidden: staff });
     return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now: new Date() }) };
   },

@@ -1,11 +1,14 @@
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
-import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
 import { loadGradebook, pageOf, readPage } from '#shared/gradebook/gradebook.ts';
 
 export const handler = endpoint('gradebook', {
-  reads: ({ params }) => ({ gradeable: gradeableRef(params.semester!, params.course!, pathGradeableId(params.gradeable_id)) }),
+  reads: ({ params }) => {
+    const { term, course, gradeableId } = gradeableKey(params);
+    return { gradeable: gradeableRef(term, course, gradeableId) };
+  },
   handle: async ({ course, enrollment, items, query }) => {
     if (!items.gradeable) throw gradeableNotFound();
     const page = readPage(query);

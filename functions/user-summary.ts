@@ -7,7 +7,7 @@ import { isValidUserId } from '#shared/users/user.ts';
 
 export const handler = endpoint('user-summary', {
   handle: async ({ caller, course, enrollment, params }) => {
-    const userId = params.user_id ?? '';
+    const userId = params.user_id;
     if (userId !== caller.userId && enrollment?.group !== courseGroups.instructor) throw forbidden();
     const missing = () => notFound(`No grade summary for ${userId.slice(0, 64)} yet.`);
     if (!course.summaries || !isValidUserId(userId)) throw missing();

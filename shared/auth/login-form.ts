@@ -1,5 +1,3 @@
-import { stringField } from '#shared/http/fields.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { blankCredentials } from './tokens.ts';
 
 export interface LoginForm {
@@ -7,12 +5,17 @@ export interface LoginForm {
   readonly password: string;
 }
 
-/** `user_id` and `password` from any body encoding; both must be non-empty strings. */
-export function loginForm(body: RequestBody): LoginForm {
-  const userId = stringField(body, 'user_id', { maxLength: 256 });
-  const password = stringField(body, 'password', { maxLength: 1024 });
+/** The login fields as sent (any body encoding, already strings). */
+export interface LoginFields {
+  readonly user_id?: string;
+  readonly password?: string;
+}
+
+/** `user_id` and `password`: both must be non-empty. */
+export function loginForm(fields: LoginFields): LoginForm {
+  const { user_id: userId, password } = fields;
   if (!userId || !password) throw blankCredentials();
   return { userId, password };
 }
 
-export const hasLoginFields = (body: RequestBody): boolean => body.user_id !== undefined || body.password !== undefined;
+export const hasLoginFields = (fields: LoginFields): boolean => fields.user_id !== undefined || fields.password !== undefined;

@@ -23,9 +23,8 @@ export const groupLabels: Record<CourseGroup, string> = {
   4: 'Student',
 };
 
-const CODE = /^[a-z0-9_]{1,64}$/;
 /** Term and course codes: lowercase letters, digits and underscores, as in the reference. */
-export const isValidCode = (code: string): boolean => CODE.test(code);
+export { isValidCode } from '#shared/ids.ts';
 
 const SECTION = /^[A-Za-z0-9_-]{1,32}$/;
 export const isValidSection = (section: string): boolean => SECTION.test(section);

@@ -7,8 +7,6 @@ import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
-import { booleanField, stringField } from '#shared/http/fields.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
 import { courseGroups, isStaff, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
 
@@ -24,31 +22,36 @@ export interface NewCourseRequest {
 const invalidBaseCourse = () => invalidInput('Invalid base course.');
 /** A transaction holds at most 100 items; the course itself takes five. */
 const MAX_COPIED_GRADEABLES = 95;
-const FIELD = { maxLength: 256 };
+
+/** The fields of `POST /api/courses` as sent. */
+export interface NewCourseFields {
+  readonly course_semester?: string;
+  readonly course_title?: string;
+  readonly head_instructor?: string;
+  readonly base_course?: string;
+  readonly base_course_semester?: string;
+  readonly base_course_title?: string;
+  readonly copy_gradeables?: boolean;
+}
 
 /**
  * The fields of `POST /api/courses`: api.md's five, or the web form's single `base_course`
  * (`term|course`). Checked in the reference's order; format problems never reach the database.
  */
-export function newCourseRequest(body: RequestBody): NewCourseRequest {
-  const term = stringField(body, 'course_semester', FIELD);
-  const course = stringField(body, 'course_title', FIELD);
-  const headInstructor = stringField(body, 'head_instructor', FIELD);
+export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
+  const { course_semester: term, course_title: course, head_instructor: headInstructor } = fields;
   if (!term || !course || !headInstructor) throw invalidInput('Semester, course title or head instructor not set.');
   if (!isValidCode(term)) throw invalidInput('The semester must be 1 to 64 lowercase letters, digits or underscores.');
   if (!isValidCode(course)) {
     throw invalidInput('The course title must be 1 to 64 lowercase letters, digits or underscores.');
   }
 
-  const combined = stringField(body, 'base_course', FIELD)?.split('|');
-  const [baseTerm, baseCourse] = combined ?? [
-    stringField(body, 'base_course_semester', FIELD),
-    stringField(body, 'base_course_title', FIELD),
-  ];
+  const combined = fields.base_course?.split('|');
+  const [baseTerm, baseCourse] = combined ?? [fields.base_course_semester, fields.base_course_title];
   if ((combined && combined.length !== 2) || !baseTerm || !baseCourse || !isValidCode(baseTerm) || !isValidCode(baseCourse)) {
     throw invalidBaseCourse();
   }
-  return { term, course, headInstructor, baseTerm, baseCourse, copyGradeables: booleanField(body, 'copy_gradeables') ?? false };
+  return { term, course, headInstructor, baseTerm, baseCourse, copyGradeables: fields.copy_gradeables ?? false };
 }
 
 /**

@@ -1,7 +1,5 @@
 import { createTerm } from '#shared/data/terms.ts';
 import { conflict, invalidInput } from '#shared/errors.ts';
-import { isCalendarDate, stringField } from '#shared/http/fields.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { isValidCode, type Term } from './course.ts';
 
 /** Checks a term's fields; the first problem is thrown as a fail. */
@@ -19,13 +17,15 @@ export function termFrom(input: { termId?: string; name?: string; startDate?: st
   return { termId, name: name.trim(), startDate, endDate };
 }
 
-export function termFromBody(body: RequestBody): Term {
-  return termFrom({
-    termId: stringField(body, 'term_id', { maxLength: 64 }),
-    name: stringField(body, 'term_name', { maxLength: 100 }),
-    startDate: stringField(body, 'start_date', { maxLength: 10 }),
-    endDate: stringField(body, 'end_date', { maxLength: 10 }),
-  });
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 export async function addTerm(term: Term): Promise<Term> {

@@ -1,6 +1,13 @@
 import { gunzipSync } from 'node:zlib';
-import type { ApiResult } from '#shared/http/types.ts';
 import { swaggerUiAssets } from './swagger-ui-assets.generated.ts';
+
+/** An answer as Lambda returns it to API Gateway. */
+export interface AssetAnswer {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly isBase64Encoded?: boolean;
+}
 
 interface Asset {
   readonly mediaType: string;
@@ -30,7 +37,7 @@ export function acceptsGzip(header: string | undefined): boolean {
  * are content-addressed, so an answer may be cached for a year; it is gzip-compressed when the
  * client accepts that (every browser does), which keeps it far below Lambda's 6 MB.
  */
-export function assetAnswer(name: string | undefined, acceptEncoding: string | undefined): ApiResult | undefined {
+export function assetAnswer(name: string | undefined, acceptEncoding: string | undefined): AssetAnswer | undefined {
   const asset = name === undefined ? undefined : assets.get(name);
   if (!asset) return undefined;
   const headers = {

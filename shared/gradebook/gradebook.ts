@@ -8,12 +8,11 @@ import { enrollmentsOfCourse } from '#shared/data/enrollments.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { invalidInput } from '#shared/errors.ts';
+import { encodeCursor, type Page } from './page.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
-export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 500;
+export { DEFAULT_PAGE, MAX_PAGE, encodeCursor, readPage, type Page } from './page.ts';
 
 export interface GradebookRow {
   readonly user_id: string;
@@ -89,41 +88,6 @@ export function visibleStudents(grader: Enrollment, enrollments: readonly Enroll
       enrollment.registrationSection !== null &&
       (grader.group !== courseGroups.limitedAccessGrader || grader.gradingSections.includes(enrollment.registrationSection)),
   );
-}
-
-export interface Page {
-  readonly limit: number;
-  readonly after: { readonly section: string; readonly user: string } | undefined;
-}
-
-/** `limit` (1–500, 100 by default) and `cursor` (the `next_cursor` of the previous page). */
-export function readPage(query: Readonly<Record<string, string | undefined>>): Page {
-  let limit = DEFAULT_PAGE;
-  if (query.limit !== undefined) {
-    if (!/^\d{1,4}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > MAX_PAGE) {
-      throw invalidInput(`The limit must be a whole number from 1 to ${MAX_PAGE}.`);
-    }
-    limit = Number(query.limit);
-  }
-  if (query.cursor === undefined) return { limit, after: undefined };
-  return { limit, after: decodeCursor(query.cursor) };
-}
-
-export const encodeCursor = (row: Pick<GradebookRow, 'registration_section' | 'user_id'>): string =>
-  Buffer.from(JSON.stringify([row.registration_section, row.user_id])).toString('base64url');
-
-function decodeCursor(cursor: string): Page['after'] {
-  const invalid = () => invalidInput('The cursor is not one this gradebook gave out.');
-  if (cursor.length > 400 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
-      return { section: value[0], user: value[1] };
-    }
-  } catch {
-    // reported below
-  }
-  throw invalid();
 }
 
 /** The page of sorted rows after the cursor, and the cursor of the next page (null at the end). */

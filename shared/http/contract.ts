@@ -1,10 +1,10 @@
 /**
- * The API contract beside the route table: for every route, what it accepts (query parameters,
- * body fields, headers), the `data` of its success envelope and the `fail` messages it can answer
- * with their HTTP status (sent with `Prefer: http-status`). `shared/http/openapi.ts` renders it,
- * together with routes.ts, as an OpenAPI 3.1 document. The failures every route shares (token,
- * course, body parsing) are added there from the route's access, so only each route's own are
- * listed here. Light on purpose: the openapi function bundles it.
+ * The API contract beside the route table: for every route, the `data` of its success envelope and
+ * the `fail` messages it can answer with their HTTP status (sent with `Prefer: http-status`); what
+ * it accepts is declared in inputs.ts. `shared/http/openapi.ts` renders both, together with
+ * routes.ts, as an OpenAPI 3.1 document. The failures every route shares (token, course, body
+ * parsing, a field not of its kind) are added there from the route's access and inputs, so only
+ * each route's own are listed here. Light on purpose: the openapi function bundles it.
  */
 import {
   LIMIT_SETTING_RANGES,
@@ -13,18 +13,12 @@ import {
   repositoryTypes,
   syllabusBuckets,
 } from '#shared/gradeables/gradeable.ts';
-import {
-  DELIVERY_ID_PATTERN,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_URL_LENGTH,
-  MAX_WEBHOOKS_PER_COURSE,
-  WEBHOOK_ID_PATTERN,
-  webhookEvents,
-} from '#shared/webhooks/webhook.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { MAX_WEBHOOKS_PER_COURSE, webhookEvents } from '#shared/webhooks/webhook.ts';
+import type { JsonSchema } from './fields.ts';
 import type { RouteName } from './routes.ts';
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+export type { JsonSchema };
 
 /** The statuses `Prefer: http-status` brings out. */
 export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
@@ -39,35 +33,13 @@ export interface FailCase {
   readonly headers?: readonly string[];
 }
 
-/** A body field, read alike from JSON, url-encoded and multipart bodies. */
-export interface BodyField {
-  readonly description: string;
-  /**
-   * `boolean`: JSON true/false or the strings `true`/`1`/`false`/`0` (any case of true/false);
-   * `list`: a JSON array of strings, a repeated form field, or one comma-separated string.
-   */
-  readonly type: 'string' | 'boolean' | 'scalar' | 'list';
-  /** The values a `list` may hold. */
-  readonly values?: readonly string[];
-  readonly required?: boolean;
-  readonly maxLength?: number;
-  readonly pattern?: string;
-  readonly format?: string;
-}
-
-export interface Parameter {
-  readonly description: string;
-  readonly schema: JsonSchema;
-}
-
+/**
+ * A route's answers. What it reads (parameters, headers, body fields) is declared in inputs.ts;
+ * a route taking one JSON document has its schema here.
+ */
 export interface RouteContract {
-  /** Query string parameters. */
-  readonly query?: Readonly<Record<string, Parameter>>;
-  /** Request headers beyond Authorization and Prefer. */
-  readonly headers?: Readonly<Record<string, Parameter>>;
-  /** Form fields (any of the three encodings), or one JSON document (JSON only). */
-  readonly body?:
-    { readonly fields: Readonly<Record<string, BodyField>> } | { readonly document: JsonSchema; readonly description: string };
+  /** The JSON document a route takes as its body (JSON only). */
+  readonly document?: { readonly schema: JsonSchema; readonly description: string };
   /** The success envelope's `data`. */
   readonly data: JsonSchema;
   /** This route's own fail messages (the shared ones are added from its access). */
@@ -93,24 +65,6 @@ export const tags = {
 } as const;
 export type Tag = keyof typeof tags;
 
-const CODE_PATTERN = '^[a-z0-9_]{1,64}$';
-const USER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$';
-const GRADEABLE_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-
-/** Every `{name}` of a route path. */
-export const pathParameters: Readonly<Record<string, Parameter>> = {
-  semester: { description: 'The term code (e.g. `f26`).', schema: { type: 'string', pattern: CODE_PATTERN } },
-  course: { description: 'The course code (e.g. `sample`).', schema: { type: 'string', pattern: CODE_PATTERN } },
-  gradeable_id: { description: 'The gradeable id.', schema: { type: 'string', pattern: GRADEABLE_ID_PATTERN } },
-  user_id: { description: 'A user id.', schema: { type: 'string', pattern: USER_ID_PATTERN } },
-  webhook_id: { description: 'A webhook id (`wh_…`).', schema: { type: 'string', pattern: WEBHOOK_ID_PATTERN } },
-  delivery_id: {
-    description: 'A delivery id (`msg_…`), also its `webhook-id` header.',
-    schema: { type: 'string', pattern: DELIVERY_ID_PATTERN },
-  },
-  asset: { description: 'A versioned asset name, as the reference page links it.', schema: { type: 'string' } },
-};
-
 const ref = (name: keyof typeof schemas): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 const object = (properties: Record<string, JsonSchema>, extra: JsonSchema = {}): JsonSchema => ({
@@ -127,11 +81,6 @@ const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const localDate: JsonSchema = {
   type: 'string',
   description: '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload).',
-};
-
-const userIdQuery: Parameter = {
-  description: "Another user's id (staff of the course; see the route's description).",
-  schema: { type: 'string', maxLength: 256 },
 };
 
 const courseRecord = object({
@@ -223,7 +172,7 @@ export const schemas = {
     family_name: string,
   }),
   Term: object({
-    term_id: { type: 'string', pattern: CODE_PATTERN },
+    term_id: { type: 'string', pattern: CODE.source },
     term_name: string,
     start_date: { type: 'string', format: 'date' },
     end_date: { type: 'string', format: 'date' },
@@ -235,7 +184,7 @@ export const schemas = {
     properties: {
       title: { type: 'string', maxLength: 200 },
       type: { type: 'string', enum: [...gradeableTypes] },
-      id: { type: 'string', pattern: GRADEABLE_ID_PATTERN },
+      id: { type: 'string', pattern: GRADEABLE_ID.source },
       instructions_url: { type: 'string', maxLength: 2000 },
       syllabus_bucket: { type: 'string', enum: [...syllabusBuckets], default: 'homework' },
       autograding_config_path: { type: 'string', maxLength: 1000 },
@@ -411,7 +360,7 @@ export const schemas = {
   },
   ValidationProblem: object({ path: string, message: string }),
   Webhook: object({
-    id: { type: 'string', pattern: WEBHOOK_ID_PATTERN },
+    id: { type: 'string', pattern: WEBHOOK_ID.source },
     url: { type: 'string', format: 'uri' },
     events: { type: 'array', items: { type: 'string', enum: [...webhookEvents] } },
     description: string,
@@ -419,7 +368,7 @@ export const schemas = {
     created_by: string,
   }),
   WebhookDelivery: object({
-    id: { type: 'string', pattern: DELIVERY_ID_PATTERN, description: 'The message id: the `webhook-id` header of every attempt.' },
+    id: { type: 'string', pattern: DELIVERY_ID.source, description: 'The message id: the `webhook-id` header of every attempt.' },
     event: { type: 'string', enum: [...webhookEvents] },
     state: {
       type: 'string',
@@ -454,10 +403,6 @@ export const schemas = {
   },
 } as const satisfies Record<string, JsonSchema>;
 
-const loginFields: Record<string, BodyField> = {
-  user_id: { type: 'string', required: true, maxLength: 256, description: 'The user id.' },
-  password: { type: 'string', required: true, maxLength: 1024, format: 'password', description: 'The password.' },
-};
 const blank: FailCase = { status: 400, message: 'Cannot leave user id or password blank.' };
 const wrong: FailCase = { status: 401, message: 'Could not login using that user id or password.' };
 const lockedOut: FailCase = {
@@ -465,9 +410,6 @@ const lockedOut: FailCase = {
   message: 'Too many failed logins for this user id. Try again in {seconds}.',
   headers: ['Retry-After'],
 };
-const notString = (field: string): FailCase => ({ status: 400, message: `The field ${field} must be a string.` });
-const tooLong = (field: string): FailCase => ({ status: 400, message: `The field ${field} must be at most {limit} characters long.` });
-const fieldFails = (...fields: string[]): FailCase[] => fields.flatMap((field) => [notString(field), tooLong(field)]);
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 const notSameUser: FailCase = { status: 400, message: 'API key and specified user_id are not for the same user.' };
@@ -477,22 +419,15 @@ const webhookNotFound: FailCase = { status: 404, message: 'No webhook {webhook_i
 export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
     tag: 'Tokens',
-    body: { fields: loginFields },
     data: object({
       token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' },
     }),
-    fails: [blank, wrong, lockedOut, ...fieldFails('user_id', 'password')],
+    fails: [blank, wrong, lockedOut],
   },
   'invalidate-token': {
     tag: 'Tokens',
-    body: {
-      fields: {
-        user_id: { ...loginFields.user_id!, required: false, description: 'The user id (not needed when a valid token is sent).' },
-        password: { ...loginFields.password!, required: false, description: 'The password (not needed when a valid token is sent).' },
-      },
-    },
     data: { type: 'null' },
-    fails: [blank, wrong, lockedOut, ...fieldFails('user_id', 'password')],
+    fails: [blank, wrong, lockedOut],
   },
   'token-info': {
     tag: 'Tokens',
@@ -506,7 +441,6 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'list-courses': {
     tag: 'Users',
-    query: { user_id: { ...userIdQuery, description: "Superusers: another user's courses." } },
     data: object({
       unarchived_courses: { type: 'array', items: ref('Course') },
       archived_courses: { type: 'array', items: ref('Course') },
@@ -515,17 +449,6 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'create-course': {
     tag: 'Courses',
-    body: {
-      fields: {
-        course_semester: { type: 'string', required: true, maxLength: 256, pattern: CODE_PATTERN, description: 'The new course’s term.' },
-        course_title: { type: 'string', required: true, maxLength: 256, pattern: CODE_PATTERN, description: 'The new course’s code.' },
-        head_instructor: { type: 'string', required: true, maxLength: 256, description: 'Its instructor (faculty: themselves).' },
-        base_course_semester: { type: 'string', maxLength: 256, pattern: CODE_PATTERN, description: 'The base course’s term …' },
-        base_course_title: { type: 'string', maxLength: 256, pattern: CODE_PATTERN, description: '… and code.' },
-        base_course: { type: 'string', maxLength: 256, description: 'Or both as `term|course` (the web form).' },
-        copy_gradeables: { type: 'boolean', description: 'Copy the base course’s gradeables (at most 95).' },
-      },
-    },
     data: ref('Course'),
     fails: [
       { status: 400, message: 'Semester, course title or head instructor not set.' },
@@ -538,22 +461,12 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 409, message: 'Course with that semester/title already exists.' },
       { status: 403, message: 'The instructor is not in the correct group.' },
       { status: 400, message: 'The base course has {count} gradeables; at most {limit} can be copied at once.' },
-      { status: 400, message: 'The field copy_gradeables must be true or false.' },
-      ...fieldFails('course_semester', 'course_title', 'head_instructor', 'base_course', 'base_course_semester', 'base_course_title'),
     ],
   },
   'course-users': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
   'course-graders': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
   'create-term': {
     tag: 'Courses',
-    body: {
-      fields: {
-        term_id: { type: 'string', required: true, maxLength: 64, pattern: CODE_PATTERN, description: 'The term code.' },
-        term_name: { type: 'string', required: true, maxLength: 100, description: 'Its display name.' },
-        start_date: { type: 'string', required: true, maxLength: 10, format: 'date', description: 'First day, `YYYY-MM-DD`.' },
-        end_date: { type: 'string', required: true, maxLength: 10, format: 'date', description: 'Last day, `YYYY-MM-DD`.' },
-      },
-    },
     data: ref('Term'),
     fails: [
       { status: 400, message: 'Term id, term name, start date and end date are all required.' },
@@ -562,12 +475,11 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 400, message: 'Start and end dates must be dates of the form YYYY-MM-DD.' },
       { status: 400, message: 'The start date must not be after the end date.' },
       { status: 409, message: 'Term already exists.' },
-      ...fieldFails('term_id', 'term_name', 'start_date', 'end_date'),
     ],
   },
   'upload-gradeable': {
     tag: 'Gradeables',
-    body: { document: ref('Gradeable'), description: 'Gradeable JSON (application/json only).' },
+    document: { schema: ref('Gradeable'), description: 'Gradeable JSON (application/json only).' },
     data: { type: 'string', description: 'The new gradeable’s id.' },
     fails: [
       {
@@ -591,23 +503,6 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'submit-vcs': {
     tag: 'Submissions',
-    headers: {
-      'Idempotency-Key': {
-        description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
-        schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
-      },
-    },
-    body: {
-      fields: {
-        user_id: { type: 'string', maxLength: 256, description: 'Instructors and full access graders: submit for this student.' },
-        vcs_checkout: { type: 'boolean', required: true, description: 'Must be true.' },
-        git_repo_id: {
-          type: 'scalar',
-          required: true,
-          description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).',
-        },
-      },
-    },
     data: {
       type: 'string',
       description: 'e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).',
@@ -625,37 +520,20 @@ export const contract: Record<RouteName, RouteContract> = {
       },
       { status: 400, message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
       { status: 422, message: 'This Idempotency-Key was already used for a different request.' },
-      ...fieldFails('user_id'),
     ],
   },
   'gradeable-values': {
     tag: 'Submissions',
-    query: { user_id: userIdQuery },
     data: ref('Values'),
     fails: [gradeableNotFound, notSameUser, noGradedGradeable],
   },
   'gradeable-attempts': {
     tag: 'Submissions',
-    query: { user_id: userIdQuery },
     data: { type: 'array', items: ref('Attempt') },
     fails: [gradeableNotFound, notSameUser, noGradedGradeable],
   },
   'set-active-version': {
     tag: 'Submissions',
-    body: {
-      fields: {
-        version: {
-          type: 'scalar',
-          required: true,
-          description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
-        },
-        user_id: {
-          type: 'string',
-          maxLength: 256,
-          description: 'Instructors and full access graders: the student whose version to choose.',
-        },
-      },
-    },
     data: object({
       active_version: { type: 'integer', minimum: 0, description: '0: no active version (cancelled).' },
       highest_version: integer,
@@ -671,15 +549,10 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 400, message: 'The field version must be a whole number from 0 (0 cancels the submission).' },
       { status: 400, message: 'There is no submission to choose a version of.' },
       { status: 400, message: 'There is no version {version}: the highest is {highest_version}.' },
-      ...fieldFails('user_id'),
     ],
   },
   gradebook: {
     tag: 'Grading',
-    query: {
-      limit: { description: 'Students per page, 1 to 500 (100 when left out).', schema: { type: 'string', pattern: '^[0-9]{1,3}$' } },
-      cursor: { description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 400 } },
-    },
     data: object({
       gradeable_id: string,
       students: {
@@ -712,19 +585,6 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'save-ta-grade': {
     tag: 'Grading',
-    body: {
-      fields: {
-        component_id: { type: 'scalar', required: true, description: 'The rubric component, by its place in the rubric (from 0).' },
-        mark_ids: { type: 'list', description: 'The marks applied, by their places in the component (from 0); none when left out.' },
-        custom_points: {
-          type: 'scalar',
-          description:
-            'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
-        },
-        custom_message: { type: 'string', maxLength: 10_000, description: 'The comment the student sees once grades are released.' },
-        revision: { type: 'scalar', description: 'The revision the grader saw: refused with 409 when the grade changed since.' },
-      },
-    },
     data: ref('TaGrade'),
     fails: [
       gradeableNotFound,
@@ -741,8 +601,6 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 400, message: 'Mark {mark_id} is listed twice.' },
       { status: 400, message: 'The field custom_points must be a number.' },
       { status: 400, message: 'custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).' },
-      { status: 400, message: 'The field custom_message must be a string.' },
-      { status: 400, message: 'The field custom_message must be at most 10000 characters long.' },
       { status: 409, message: 'The grade changed since revision {revision}: it is at revision {current}. Reload it and grade again.' },
       { status: 409, message: 'Another grader changed this grade at the same moment. Reload it and grade again.' },
     ],
@@ -783,20 +641,6 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'create-webhook': {
     tag: 'Webhooks',
-    body: {
-      fields: {
-        url: {
-          type: 'string',
-          required: true,
-          maxLength: MAX_URL_LENGTH,
-          format: 'uri',
-          description:
-            'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
-        },
-        events: { type: 'list', required: true, values: webhookEvents, description: `The events to receive: ${webhookEvents.join(', ')}.` },
-        description: { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH, description: 'What the webhook is for.' },
-      },
-    },
     data: {
       allOf: [
         ref('Webhook'),
@@ -824,21 +668,13 @@ export const contract: Record<RouteName, RouteContract> = {
         message: "The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses.",
       },
       { status: 400, message: 'Unknown event {event}. Events: {events}.' },
-      { status: 400, message: 'The field events must be a list of event names.' },
       { status: 409, message: `A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.` },
-      ...fieldFails('url', 'description'),
     ],
   },
   'list-webhooks': { tag: 'Webhooks', data: { type: 'array', items: ref('Webhook') }, fails: [] },
   'delete-webhook': { tag: 'Webhooks', data: { type: 'null' }, fails: [webhookNotFound] },
   'list-webhook-deliveries': {
     tag: 'Webhooks',
-    query: {
-      state: {
-        description: 'Only deliveries in this state (`failed`: those kept for replay).',
-        schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
-      },
-    },
     data: { type: 'array', maxItems: 100, items: ref('WebhookDelivery'), description: 'The newest 100 first.' },
     fails: [webhookNotFound, { status: 400, message: 'The state must be pending, delivered or failed.' }],
   },

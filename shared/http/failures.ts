@@ -32,6 +32,15 @@ export const methodNotAllowed = (allowed: readonly string[]) =>
 export const unsupportedMediaType = () =>
   new ApiFailure('Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.', 415);
 
+/** The body parser's messages: a body that is not of its Content-Type, or not an object. */
+export const malformedBody = {
+  json: 'The request body is not valid JSON.',
+  form: 'The request body is not a valid url-encoded form.',
+  multipart: 'The request body is not valid multipart/form-data.',
+  notAnObject: 'The request body must be a JSON object.',
+} as const;
+export const BODY_FAILS: readonly string[] = Object.values(malformedBody);
+
 /** The reference system's wording, with the limit written the way PHP writes post_max_size. */
 export const bodyTooLarge = (limitBytes: number) =>
   new ApiFailure(`POST request exceeds maximum size of ${formatByteLimit(limitBytes)}`, 413);

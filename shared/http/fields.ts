@@ -1,42 +1,149 @@
-import { invalidInput } from '#shared/errors.ts';
-import type { RequestBody } from './types.ts';
-
 /**
- * A string field of a JSON or form body: undefined when absent; a number, array, object or file
- * where a string belongs is refused with a message naming the field.
+ * The kinds of value a request field can hold, as zod schemas: read alike from JSON, url-encoded
+ * and multipart bodies (and query strings and headers, which are strings), each with the message
+ * the API answers when a value is not of its kind. shared/http/inputs.ts declares every route's
+ * fields with them; the OpenAPI document renders them (a form field is a string, so each kind
+ * also says how it is written in a form).
  */
-export function stringField(body: RequestBody, name: string, options: { maxLength: number }): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidInput(`The field ${name} must be a string.`);
-  if (value.length > options.maxLength) {
-    throw invalidInput(`The field ${name} must be at most ${options.maxLength} characters long.`);
-  }
-  return value;
+import { z } from 'zod';
+import type { $ZodRawIssue } from 'zod/v4/core';
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** How a field is written in a url-encoded or multipart form, where it differs from JSON. */
+export const formSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+const withForm = <T extends z.ZodType>(schema: T, form: JsonSchema): T => {
+  formSchemas.set(schema, form);
+  return schema;
+};
+
+/** What a flag or list must be, for its message (`The field X must be …`). */
+const mustBeOf = new WeakMap<z.ZodType, string>();
+
+const mustBe = <T extends z.ZodType>(schema: T, what: string): T => {
+  mustBeOf.set(schema, what);
+  return schema;
+};
+
+/** The messages a field that is not of its kind is refused with; `fieldMessage` picks one per problem. */
+export const fieldFails = {
+  notString: (field: string) => `The field ${field} must be a string.`,
+  tooLong: (field: string, maxLength: number) => `The field ${field} must be at most ${maxLength} characters long.`,
+  mustBe: (field: string, what: string) => `The field ${field} must be ${what}.`,
+};
+
+interface Doc {
+  readonly description: string;
+  /** Shown, and checked by the domain with its own message (an id's shape: shared/ids.ts). */
+  readonly pattern?: RegExp;
+  readonly format?: string;
+}
+
+/** A string of at most `maxLength` characters (a number, list, object or file is refused). */
+export function text(maxLength: number, doc: Doc): z.ZodString {
+  return z
+    .string()
+    .max(maxLength)
+    .meta({
+      description: doc.description,
+      ...(doc.pattern ? { pattern: doc.pattern.source } : {}),
+      ...(doc.format ? { format: doc.format } : {}),
+    });
 }
 
 const TRUE_VALUES = new Set<unknown>([true, 'true', 'True', 'TRUE', '1', 1]);
 const FALSE_VALUES = new Set<unknown>([false, 'false', 'False', 'FALSE', '0', 0, '']);
+const BOOLEAN_STRINGS = ['true', 'True', 'TRUE', '1', 'false', 'False', 'FALSE', '0', ''];
+const TRUE_OR_FALSE = 'true or false';
 
-/** True for the loose spellings of true (`true`, `"true"`, `"True"`, `"1"`, `1`). */
-export const isTrue = (value: unknown): boolean => TRUE_VALUES.has(value);
-
-/** A loose boolean as the reference's clients send it (`true`, `"true"`, `"True"`, `"1"`, `1`). */
-export function booleanField(body: RequestBody, name: string): boolean | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (TRUE_VALUES.has(value)) return true;
-  if (FALSE_VALUES.has(value)) return false;
-  throw invalidInput(`The field ${name} must be true or false.`);
+/**
+ * A loose boolean as the reference's clients send it: `true`, `"true"`, `"True"`, `"1"`, `1` (and
+ * the false forms). `lenient`: anything else reads as false instead of being refused.
+ */
+export function flag(doc: Doc, options: { lenient?: true } = {}) {
+  const strings = { type: 'string', enum: BOOLEAN_STRINGS };
+  const schema = z
+    .unknown()
+    .transform((value, context): boolean => {
+      if (TRUE_VALUES.has(value)) return true;
+      if (FALSE_VALUES.has(value) || options.lenient) return false;
+      context.addIssue({ code: 'custom', params: { mustBe: TRUE_OR_FALSE } });
+      return z.NEVER;
+    })
+    .meta({ description: doc.description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] });
+  const form = withForm(schema, { description: doc.description, ...strings });
+  return options.lenient ? form : mustBe(form, TRUE_OR_FALSE);
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * A list: a JSON array of strings, a repeated form field, or one string (the domain splits it at
+ * commas). An empty string is no list.
+ */
+export function list(doc: Doc & { readonly items: string; readonly values?: readonly string[]; readonly maxItems: number }) {
+  const item = { type: 'string', ...(doc.values ? { enum: [...doc.values] } : {}) };
+  const listOf = `a list of ${doc.items}`;
+  const schema = z
+    .unknown()
+    .transform((value, context): string[] | undefined => {
+      if (value === '') return undefined;
+      const items = Array.isArray(value) ? value : [value];
+      if (items.length > doc.maxItems || items.some((entry) => typeof entry !== 'string')) {
+        context.addIssue({ code: 'custom', params: { mustBe: listOf } });
+        return z.NEVER;
+      }
+      return items as string[];
+    })
+    .meta({
+      description: doc.description,
+      anyOf: [
+        { type: 'array', items: item, minItems: 1 },
+        { type: 'string', description: 'Comma-separated.' },
+      ],
+    });
+  return mustBe(withForm(schema, { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` }), listOf);
+}
 
-/** A calendar date `YYYY-MM-DD` that exists. */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+/**
+ * A number, string or boolean the domain reads against what it names (a version, a rubric
+ * component, a mark list): taken as sent, checked with the domain's own messages.
+ */
+export function scalar(doc: Doc & { readonly list?: true }) {
+  const schema = z.unknown().meta(
+    doc.list
+      ? {
+          description: doc.description,
+          anyOf: [
+            { type: 'array', items: { type: 'string' }, minItems: 1 },
+            { type: 'string', description: 'Comma-separated.' },
+          ],
+        }
+      : { description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 },
+  );
+  return withForm(
+    schema,
+    doc.list
+      ? { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` }
+      : { description: doc.description, type: 'string', minLength: 1 },
+  );
+}
+
+/** The message for a field that is not of its kind: `The field X must be …`. */
+export function fieldMessage(issue: $ZodRawIssue): string {
+  const field = String(issue.path?.[0] ?? '');
+  if (issue.code === 'too_big') return fieldFails.tooLong(field, Number(issue.maximum));
+  if (issue.code === 'custom') return fieldFails.mustBe(field, String((issue.params as { mustBe: string }).mustBe));
+  return fieldFails.notString(field);
+}
+
+/** Every message a field can be refused with (listed in the OpenAPI document). */
+export function failsOfField(field: string, schema: z.ZodType): string[] {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  if (inner instanceof z.ZodString) {
+    const { maxLength } = inner;
+    return [fieldFails.notString(field), ...(maxLength === null ? [] : [fieldFails.tooLong(field, maxLength)])];
+  }
+  const what = mustBeOf.get(inner);
+  return what === undefined ? [] : [fieldFails.mustBe(field, what)];
 }

@@ -1,24 +1,19 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the route table (paths, aliases, methods,
- * access) and the contract (parameters, bodies, data, fail messages). Imports nothing but those
- * and the failure factories, so the function serving it stays small.
+ * access), the declared inputs (parameters, headers and bodies, rendered from their zod schemas)
+ * and the contract (data, fail messages). Imports nothing but those and the failure factories, so
+ * the function serving it stays small.
  */
+import { z } from 'zod';
 import { maxBodyBytes } from '#shared/config.ts';
+import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import {
-  contract,
-  pathParameters,
-  schemas,
-  tags,
-  type BodyField,
-  type FailCase,
-  type HttpStatus,
-  type JsonSchema,
-  type RouteContract,
-} from './contract.ts';
-import { bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
+import { contract, schemas, tags, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
+import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
+import { failsOfField, formSchemas } from './fields.ts';
+import { inputs, pathParameters, type RouteInput } from './inputs.ts';
 import { forbidden } from '#shared/errors.ts';
-import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+import { routes, whoMayCall, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
 type Json = Record<string, unknown>;
@@ -38,28 +33,6 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
   500: 'The service failed (an `error` envelope).',
 };
 
-/** `Failed to load course…`: the course check's message (middleware/authenticate.ts; checked by a test). */
-export const COURSE_NOT_FOUND = 'Failed to load course. Check course title and ensure it exists.';
-/** The body parser's messages (middleware/body.ts; checked by a test). */
-export const BODY_FAILS: readonly string[] = [
-  'The request body is not valid JSON.',
-  'The request body is not a valid url-encoded form.',
-  'The request body is not valid multipart/form-data.',
-  'The request body must be a JSON object.',
-];
-
-const ACCESS_TEXT: Record<Access, string> = {
-  public: 'Anyone; no token is read.',
-  'token-optional': 'Anyone; a token, when sent, must be valid.',
-  user: 'Any valid token.',
-  faculty: 'Faculty and superusers.',
-  superuser: 'Superusers.',
-  'course:member': 'Members of the course.',
-  'course:staff': 'Instructors and graders of the course.',
-  'course:instructor': 'Instructors of the course.',
-  'course:instructor-or-group-staff': "Instructors of the course; staff of the course's access group may read.",
-};
-
 /** The route's own fails and those of the shared stack (token, course and role checks, body parsing). */
 export function failsOf(name: RouteName): FailCase[] {
   const route = routes[name] as RouteDefinition;
@@ -67,7 +40,7 @@ export function failsOf(name: RouteName): FailCase[] {
   if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
-  if (route.access.startsWith('course:')) fails.push({ status: 404, message: COURSE_NOT_FOUND });
+  if (route.access.startsWith('course:')) fails.push({ status: 404, message: courseNotFound().message });
   if (route.access === 'faculty' || route.access === 'superuser' || route.access.startsWith('course:')) {
     fails.push({ status: 403, message: forbidden().message });
   }
@@ -77,6 +50,10 @@ export function failsOf(name: RouteName): FailCase[] {
       { status: 415, message: unsupportedMediaType().message },
       ...BODY_FAILS.map((message): FailCase => ({ status: 400, message })),
     );
+  }
+  const declared: RouteInput = inputs[name];
+  for (const [field, schema] of Object.entries(declared.body ?? {})) {
+    fails.push(...failsOfField(field, schema).map((message): FailCase => ({ status: 400, message })));
   }
   const seen = new Set<string>();
   return [...fails, ...own.fails].filter((fail) => {
@@ -207,15 +184,16 @@ function infoDescription(): string {
 
 function operation(name: RouteName, route: RouteDefinition, path: string, aliasIndex: number): Json {
   const own: RouteContract = contract[name];
+  const declared: RouteInput = inputs[name];
   const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter]) => {
-    const definition = pathParameters[parameter!];
-    if (!definition) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in contract.ts`);
-    return { name: parameter, in: 'path', required: true, ...definition };
+    const schema = (pathParameters as Record<string, z.ZodType>)[parameter!];
+    if (!schema) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in inputs.ts`);
+    return { name: parameter, in: 'path', required: true, ...parameterOf(schema) };
   });
-  for (const [parameter, definition] of Object.entries(own.query ?? {}))
-    parameters.push({ name: parameter, in: 'query', required: false, ...definition });
-  for (const [header, definition] of Object.entries(own.headers ?? {}))
-    parameters.push({ name: header, in: 'header', required: false, ...definition });
+  for (const [parameter, schema] of Object.entries(declared.query ?? {}))
+    parameters.push({ name: parameter, in: 'query', required: false, ...parameterOf(schema) });
+  for (const [header, schema] of Object.entries(declared.headers ?? {}))
+    parameters.push({ name: header, in: 'header', required: false, ...parameterOf(schema) });
   if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
 
@@ -223,13 +201,13 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
   const result: Json = {
     operationId: aliasIndex === 0 ? name : `${name}-alias-${aliasIndex}`,
     summary: route.summary,
-    description: `**Who may call it:** ${ACCESS_TEXT[route.access]}${alias}`,
+    description: `**Who may call it:** ${sentence(whoMayCall[route.access])}${alias}`,
     tags: [own.tag],
     'x-access': route.access,
     security: security(route.access),
     ...(parameters.length > 0 ? { parameters } : {}),
   };
-  const body = requestBody(own);
+  const body = requestBody(declared, own);
   if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
   result.responses = own.raw ? rawResponses(name, own) : responses(name, own, route.etag === true);
   return result;
@@ -242,58 +220,43 @@ function security(access: Access): Json[] {
   return token;
 }
 
-/** JSON fields keep their JSON types; form fields are strings (booleans as `true`/`1`/`false`/`0`). */
-function fieldSchema(field: BodyField, encoding: 'json' | 'form'): JsonSchema {
-  const limits = {
-    ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
-    ...(field.pattern ? { pattern: field.pattern } : {}),
-    ...(field.format ? { format: field.format } : {}),
-  };
-  const description = { description: field.description };
-  if (field.type === 'boolean') {
-    const strings = { type: 'string', enum: ['true', 'True', 'TRUE', '1', 'false', 'False', 'FALSE', '0', ''] };
-    return encoding === 'json'
-      ? { ...description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] }
-      : { ...description, ...strings };
-  }
-  if (field.type === 'list') {
-    const item = { type: 'string', ...(field.values ? { enum: [...field.values] } : {}) };
-    return encoding === 'json'
-      ? {
-          ...description,
-          anyOf: [
-            { type: 'array', items: item, minItems: 1 },
-            { type: 'string', description: 'Comma-separated.' },
-          ],
-        }
-      : { ...description, type: 'string', description: `${field.description} Comma-separated, or the field repeated.` };
-  }
-  if (field.type === 'scalar') {
-    return encoding === 'json'
-      ? { ...description, type: ['string', 'number', 'boolean'], minLength: 1 }
-      : { ...description, type: 'string', minLength: 1 };
-  }
-  return { ...description, type: 'string', ...limits };
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/** A zod schema as JSON Schema; `form`: as written in a url-encoded or multipart form, where every value is a string. */
+function jsonSchemaOf(schema: z.ZodType, encoding: 'json' | 'form' = 'json'): Json {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: (context) => {
+      const form = encoding === 'form' ? formSchemas.get(context.zodSchema as unknown as z.ZodType) : undefined;
+      if (!form) return;
+      for (const key of Object.keys(context.jsonSchema)) delete (context.jsonSchema as Json)[key];
+      Object.assign(context.jsonSchema, form);
+    },
+  }) as Json;
+  return json;
 }
 
-function requestBody(own: RouteContract): Json | undefined {
-  if (!own.body) return undefined;
-  if ('document' in own.body) {
-    return { description: own.body.description, content: { 'application/json': { schema: own.body.document } } };
+/** A parameter's description and schema, from its zod schema. */
+function parameterOf(schema: z.ZodType): Json {
+  const { description, ...rest } = jsonSchemaOf(schema);
+  return { ...(description === undefined ? {} : { description }), schema: rest };
+}
+
+/** JSON fields keep their JSON types; form fields are strings (booleans as `true`/`1`/`false`/`0`). */
+function requestBody(declared: RouteInput, own: RouteContract): Json | undefined {
+  if (own.document) {
+    return { description: own.document.description, content: { 'application/json': { schema: own.document.schema } } };
   }
-  const fields = Object.entries(own.body.fields);
-  const required = fields.filter(([, field]) => field.required).map(([key]) => key);
-  const schema = (encoding: 'json' | 'form'): JsonSchema => ({
-    type: 'object',
-    properties: Object.fromEntries(fields.map(([key, field]) => [key, fieldSchema(field, encoding)])),
-    ...(required.length > 0 ? { required } : {}),
-  });
+  if (!declared.body) return undefined;
+  const object = z.object(declared.body);
   return {
     description: 'The same fields in any of the three encodings.',
     content: {
-      'application/json': { schema: schema('json') },
-      'application/x-www-form-urlencoded': { schema: schema('form') },
-      'multipart/form-data': { schema: schema('form') },
+      'application/json': { schema: jsonSchemaOf(object) },
+      'application/x-www-form-urlencoded': { schema: jsonSchemaOf(object, 'form') },
+      'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
     },
   };
 }

@@ -36,6 +36,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'token-optional' | 'user' | 'faculty' | 'superuser' | CourseAccess;
 
+/** Who may call a route, in words (the README's route table and the OpenAPI document). */
+export const whoMayCall: Readonly<Record<Access, string>> = {
+  public: 'anyone, no token needed',
+  'token-optional': 'anyone; a token, when sent, must be valid',
+  user: 'any valid token',
+  faculty: 'faculty and superusers',
+  superuser: 'superusers',
+  'course:member': 'course members',
+  'course:staff': 'course instructors and graders',
+  'course:instructor': 'course instructors',
+  'course:instructor-or-group-staff': "course instructors; staff of the course's access group may read",
+};
+
 export interface RouteDefinition {
   readonly method: HttpMethod;
   /** API Gateway path syntax: `/api/{semester}/{course}/users`. */

@@ -1,18 +1,13 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { TokenClaims } from '#shared/auth/jwt.ts';
+import type { Caller } from '#shared/auth/caller.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
-import type { User } from '#shared/users/user.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
+export type { Caller };
 
 /** A parsed request body: JSON object fields, or form fields (strings, string arrays, files). */
 export type RequestBody = Readonly<Record<string, unknown>>;
-
-/** The user behind a valid token. */
-export interface Caller extends User {
-  readonly token: TokenClaims;
-}
 
 /** What the middleware stack hands the handler through the Lambda context (set before it runs). */
 export interface ApiContext extends Context {

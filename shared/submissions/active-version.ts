@@ -9,21 +9,18 @@ import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
-import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput, notFound } from '#shared/errors.ts';
-import { stringField } from '#shared/http/fields.ts';
-import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { isValidUserId } from '#shared/users/user.ts';
+import type { GradeableKey } from './reading.ts';
 import type { Submission } from './submission.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
-export function activeVersionReads({ params, userId }: ReadScope) {
-  const gradeableId = pathGradeableId(params.gradeable_id);
+export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {
   return {
-    gradeable: gradeableRef(params.semester!, params.course!, gradeableId),
-    submission: submissionRef(params.semester!, params.course!, gradeableId, userId),
-    membership: teamMembershipRef(params.semester!, params.course!, gradeableId, userId),
+    gradeable: gradeableRef(term, course, gradeableId),
+    submission: submissionRef(term, course, gradeableId, callerId),
+    membership: teamMembershipRef(term, course, gradeableId, callerId),
   };
 }
 
@@ -53,16 +50,18 @@ export async function chooseActiveVersion(
     caller: { userId: string };
     enrollment: Enrollment;
     course: Course;
-    params: Readonly<Record<string, string | undefined>>;
-    body: RequestBody;
+    /** Whose version to choose (instructors and full access graders); the caller's when absent. */
+    userId: string | undefined;
+    /** The version as sent (see requestedVersion). */
+    version: unknown;
   },
   loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: { teamId: string } },
   now = new Date(),
 ) {
-  const { caller, enrollment, course, body } = context;
+  const { caller, enrollment, course } = context;
   const gradeable = loaded.gradeable;
   if (!gradeable || !isVisible(gradeable, enrollment, now)) throw gradeableNotFound();
-  const target = stringField(body, 'user_id', { maxLength: 256 }) ?? caller.userId;
+  const target = context.userId ?? caller.userId;
   if (target !== caller.userId) {
     if (enrollment.group > courseGroups.fullAccessGrader) throw invalidInput('API key and specified user_id are not for the same user.');
     const { member } = isValidUserId(target)
@@ -82,7 +81,7 @@ export async function chooseActiveVersion(
   let submission = ownerId === caller.userId ? loaded.submission : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     submission ??= (await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) })).submission;
-    const version = requestedVersion(body.version, submission?.highestVersion ?? 0);
+    const version = requestedVersion(context.version, submission?.highestVersion ?? 0);
     if (typeof version === 'string') throw invalidInput(version);
     const summary = submission!.versions[version - 1];
     const results =

@@ -1,4 +1,4 @@
-import { courseGroups, isActiveMember, type Enrollment } from '#shared/courses/course.ts';
+import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { queueRef } from '#shared/data/jobs.ts';
@@ -7,20 +7,23 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
-import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
-import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
 import { invalidInput, notFound } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 
+/** A gradeable of a course, as a path names it (a malformed id names a gradeable that does not exist). */
+export interface GradeableKey {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+}
+
 /**
  * The items `values` and `attempts` need, read with the token check in one round trip: the
- * gradeable, the named user's enrollment and submission, and the queue counters.
+ * gradeable, the named user's (by default the caller's) enrollment and submission, and the queue
+ * counters.
  */
-export function submissionReads({ params, query, userId }: ReadScope) {
-  const term = params.semester!;
-  const course = params.course!;
-  const gradeableId = pathGradeableId(params.gradeable_id);
-  const target = query.user_id && isValidUserId(query.user_id) ? query.user_id : userId;
+export function submissionReads({ term, course, gradeableId }: GradeableKey, callerId: string, requested: string | undefined) {
+  const target = requested && isValidUserId(requested) ? requested : callerId;
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     target: enrollmentRef(term, course, target),
@@ -37,11 +40,11 @@ export function submissionReads({ params, query, userId }: ReadScope) {
 export async function submissionToShow(
   gradeable: GradeableDocument,
   loaded: { submission?: Submission; membership?: { teamId: string } },
-  params: Readonly<Record<string, string | undefined>>,
+  course: Pick<Course, 'term' | 'course'>,
 ): Promise<Submission | undefined> {
   if (!gradeable.team_gradeable) return loaded.submission;
   if (!loaded.membership) return undefined;
-  const { team } = await getItems({ team: submissionRef(params.semester!, params.course!, gradeable.id, loaded.membership.teamId) });
+  const { team } = await getItems({ team: submissionRef(course.term, course.course, gradeable.id, loaded.membership.teamId) });
   return team;
 }
 
@@ -54,9 +57,9 @@ export function readableTarget(
   enrollment: Enrollment | undefined,
   requested: string | undefined,
   target: Enrollment | undefined,
-): string {
+): void {
   const userId = requested ?? caller.userId;
-  if (userId === caller.userId) return userId;
+  if (userId === caller.userId) return;
   const group = enrollment?.group ?? courseGroups.student;
   if (group === courseGroups.student) throw invalidInput('API key and specified user_id are not for the same user.');
   const shown = userId.slice(0, 64);
@@ -66,5 +69,4 @@ export function readableTarget(
   if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
     throw invalidInput('API key and specified user_id are not for the same user.');
   }
-  return userId;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Caller } from '#shared/http/types.ts';
+import type { Caller } from '#shared/auth/caller.ts';
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
@@ -9,12 +9,11 @@ import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/j
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { Refusal, invalidInput, notFound } from '#shared/errors.ts';
-import { isTrue, stringField } from '#shared/http/fields.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { isValidUserId } from '#shared/users/user.ts';
+import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
+import type { GradeableKey } from './reading.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 
 export interface SubmitContext {
@@ -23,31 +22,32 @@ export interface SubmitContext {
   readonly course: Course;
   readonly gradeableId: string;
   readonly gradeable: GradeableDocument | undefined;
-  readonly body: RequestBody;
+  readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
-  /** Read with the token check (see submissionPreload): the caller's own submission and the queue. */
-  readonly preloaded?: { submission?: Submission; queue?: QueueCounters; previous?: StoredAnswer };
+  /** Read with the token check (see submitReads): the caller's own submission and the queue. */
+  readonly loaded?: { submission?: Submission; queue?: QueueCounters; previous?: StoredAnswer };
 }
 
-export const isValidIdempotencyKey = (key: string): boolean => /^[\x21-\x7e]{1,255}$/.test(key);
+/** What a student sends: `vcs_checkout` read as a loose boolean, `git_repo_id` as sent. */
+export interface SubmitFields {
+  readonly userId?: string;
+  readonly vcsCheckout?: boolean;
+  readonly gitRepoId?: unknown;
+}
 
 /**
  * What a submission reads, declared with the token check so that a submission for oneself costs
- * two round trips: this read, then the transaction.
+ * two round trips: this read, then the transaction. A malformed gradeable id reads nothing real.
  */
-export function submissionPreload(scope: {
-  userId: string;
-  params: Readonly<Record<string, string | undefined>>;
-  headers: Readonly<Record<string, string | undefined>>;
-}) {
-  const { semester, course, gradeable_id: gradeableId } = scope.params;
-  const key = scope.headers['idempotency-key'];
-  const id = pathGradeableId(gradeableId);
+export function submitReads(gradeable: GradeableKey, callerId: string, idempotencyKey: string | undefined) {
+  const { term, course, gradeableId } = gradeable;
   return {
-    gradeable: gradeableRef(semester!, course!, id),
-    submission: submissionRef(semester!, course!, id, scope.userId),
+    gradeable: gradeableRef(term, course, gradeableId),
+    submission: submissionRef(term, course, gradeableId, callerId),
     queue: queueRef(),
-    ...(key !== undefined && isValidIdempotencyKey(key) ? { previous: idempotencyRef(`${scope.userId}#${key}`) } : {}),
+    ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
+      ? { previous: idempotencyRef(`${callerId}#${idempotencyKey}`) }
+      : {}),
   };
 }
 
@@ -60,12 +60,12 @@ const MAX_ATTEMPTS = 200;
  * With an Idempotency-Key, a retry within 24 hours gets the first answer and creates nothing.
  */
 export async function submitVcs(context: SubmitContext, now = new Date()): Promise<string> {
-  const { caller, enrollment, course, gradeable, body } = context;
-  const target = stringField(body, 'user_id', { maxLength: 256 }) ?? caller.userId;
+  const { caller, enrollment, course, gradeable, fields } = context;
+  const target = fields.userId ?? caller.userId;
   const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
   if (target !== caller.userId && !staffSubmitter) throw invalidInput('API key and specified user_id are not for the same user.');
-  if (!isTrue(body.vcs_checkout)) throw invalidInput(ONLY_VCS);
-  if (body.git_repo_id === undefined || body.git_repo_id === null || body.git_repo_id === '') {
+  if (!fields.vcsCheckout) throw invalidInput(ONLY_VCS);
+  if (fields.gitRepoId === undefined || fields.gitRepoId === '') {
     throw invalidInput('API requires git_repo_id variable to be set.');
   }
   const open = gradeable && (staffSubmitter || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
@@ -82,13 +82,13 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     throw invalidInput('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
   }
   const idempotency = context.idempotencyKey
-    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, body) }
+    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, fields) }
     : undefined;
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
   // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
-  let preloaded = ownerId === caller.userId ? context.preloaded : undefined;
+  let preloaded = ownerId === caller.userId ? context.loaded : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { submission, queue, previous } =
       preloaded ??
@@ -144,13 +144,13 @@ function repeatedAnswer(previous: { fingerprint: string; data: unknown }, finger
   return previous.data as string;
 }
 
-function fingerprint(course: Course, gradeableId: string, target: string, body: RequestBody): string {
-  const fields = {
+function fingerprint(course: Course, gradeableId: string, target: string, fields: SubmitFields): string {
+  const identity = {
     course: `${course.term}/${course.course}`,
     gradeableId,
     target,
-    vcs_checkout: isTrue(body.vcs_checkout),
-    git_repo_id: String(body.git_repo_id),
+    vcs_checkout: fields.vcsCheckout === true,
+    git_repo_id: String(fields.gitRepoId),
   };
-  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
+  return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
 }

@@ -13,12 +13,12 @@ export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
 
-/** What a grader sends for one component, unchecked. */
+/** What a grader sends for one component: the numbers as sent (read against the rubric here), the comment a string. */
 export interface ComponentGradeInput {
-  readonly component_id: unknown;
-  readonly mark_ids: unknown;
-  readonly custom_points: unknown;
-  readonly custom_message: unknown;
+  readonly component_id?: unknown;
+  readonly mark_ids?: unknown;
+  readonly custom_points?: unknown;
+  readonly custom_message?: string;
 }
 
 export type Checked =
@@ -53,12 +53,7 @@ export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>
     return { error: `custom_points must lie between ${-span} and ${span} (the span of rubric component ${id}’s clamps).` };
   }
 
-  if (input.custom_message !== undefined && input.custom_message !== null && typeof input.custom_message !== 'string') {
-    return { error: 'The field custom_message must be a string.' };
-  }
-  const message = (input.custom_message as string | undefined | null) ?? '';
-  if (message.length > MAX_MESSAGE_LENGTH)
-    return { error: `The field custom_message must be at most ${MAX_MESSAGE_LENGTH} characters long.` };
+  const message = input.custom_message ?? '';
   return { ok: { component_id: id, mark_ids: markIds.sort((a, b) => a - b), custom_points: points, custom_message: message } };
 }
 

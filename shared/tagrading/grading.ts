@@ -8,20 +8,26 @@ import { submissionRef, type Submission } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
-import { pathGradeableId, type GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
-import type { ReadScope } from '#shared/http/middleware/authenticate.ts';
-import type { RequestBody } from '#shared/http/types.ts';
+import type { GradeableKey } from '#shared/submissions/reading.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import { checkComponentGrade, gradingOpen, isTaGraded, shownComponents, taComplete, taMaximum, taScore, withComponent } from './grade.ts';
+import {
+  checkComponentGrade,
+  type ComponentGradeInput,
+  gradingOpen,
+  isTaGraded,
+  shownComponents,
+  taComplete,
+  taMaximum,
+  taScore,
+  withComponent,
+} from './grade.ts';
 
 /** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */
-export function gradingReads({ params }: ReadScope) {
-  const term = params.semester!;
-  const course = params.course!;
-  const gradeableId = pathGradeableId(params.gradeable_id);
-  const userId = params.user_id !== undefined && isValidUserId(params.user_id) ? params.user_id : '-';
+export function gradingReads({ term, course, gradeableId }: GradeableKey, studentId: string) {
+  const userId = isValidUserId(studentId) ? studentId : '-';
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     student: enrollmentRef(term, course, userId),
@@ -83,24 +89,26 @@ export function gradeView(target: GradingTarget, userId: string) {
  * written with its audit entry in one transaction that holds only while nobody changed the grade
  * since it was read (`revision`, when sent, must also be the revision the grader saw).
  */
-export async function gradeComponent(target: GradingTarget, graderId: string, body: RequestBody, timeZone: string, now = new Date()) {
+export async function gradeComponent(
+  target: GradingTarget,
+  graderId: string,
+  fields: ComponentGradeInput & { readonly revision?: unknown },
+  timeZone: string,
+  now = new Date(),
+) {
   const { gradeable } = target;
   if (!gradingOpen(gradeable, now)) {
     const start = gradeable.dates.grade_start_date!;
     throw invalidInput(`Grading has not started: it opens at ${toLocalTime(start, timeZone)}.`);
   }
-  const checked = checkComponentGrade(gradeable, {
-    component_id: body.component_id,
-    mark_ids: body.mark_ids,
-    custom_points: body.custom_points,
-    custom_message: body.custom_message,
-  });
+  const checked = checkComponentGrade(gradeable, fields);
   if ('error' in checked) throw invalidInput(checked.error);
   const current = target.submission?.taGrade;
   const currentRevision = current?.revision ?? 0;
-  if (body.revision !== undefined && body.revision !== null && body.revision !== '' && String(body.revision) !== String(currentRevision)) {
+  const { revision } = fields;
+  if (revision !== undefined && revision !== '' && String(revision) !== String(currentRevision)) {
     throw conflict(
-      `The grade changed since revision ${String(body.revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`,
+      `The grade changed since revision ${String(revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`,
     );
   }
   const { component_id: componentId, ...componentFields } = checked.ok;

@@ -2,10 +2,8 @@ import { accessLevels, type AccessLevel, type User } from '#shared/data/users.ts
 
 export { accessLevels, type AccessLevel, type User } from '#shared/data/users.ts';
 
-const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
-
 /** User ids: 1–64 characters of letters, digits and `._@+-`, starting with a letter or digit. */
-export const isValidUserId = (userId: string): boolean => USER_ID.test(userId);
+export { isValidUserId } from '#shared/ids.ts';
 
 export const isAccessLevel = (value: string): value is AccessLevel => (accessLevels as readonly string[]).includes(value);
 

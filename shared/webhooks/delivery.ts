@@ -7,6 +7,9 @@ import type { Delivery, DeliveryState } from '#shared/data/webhooks.ts';
  */
 export type { Delivery, DeliveryAttempt, DeliveryState } from '#shared/data/webhooks.ts';
 
+/** Every state a delivery can be in. */
+export const deliveryStates = ['pending', 'delivered', 'failed'] as const satisfies readonly DeliveryState[];
+
 /** What to do after an attempt: the new state and, while pending, when to try again. */
 export interface NextStep {
   readonly state: DeliveryState;

@@ -1,9 +1,8 @@
 import type { Course } from '#shared/courses/course.ts';
 import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
 import { conflict, invalidInput, notFound } from '#shared/errors.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 import { checkWebhookAddress } from './address.ts';
-import { deliveryRecord, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
+import { deliveryRecord, deliveryStates, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
 import { queueAttempt } from './deliver.ts';
 import { allowedWebhookHosts } from './settings.ts';
 import {
@@ -15,11 +14,12 @@ import {
   webhookRecord,
   webhookRequest,
   type Webhook,
+  type WebhookFields,
 } from './webhook.ts';
 
 /** Registers a webhook; the answer is the only place its secret is ever shown. */
-export async function registerWebhook(course: Course, userId: string, body: RequestBody, now = new Date()) {
-  const request = webhookRequest(body);
+export async function registerWebhook(course: Course, userId: string, fields: WebhookFields, now = new Date()) {
+  const request = webhookRequest(fields);
   const check = await checkWebhookAddress(request.url, allowedWebhookHosts());
   if (!check.ok) throw invalidInput(check.problem);
   if ((await webhooksOf(course.term, course.course)).length >= MAX_WEBHOOKS_PER_COURSE) {
@@ -55,10 +55,9 @@ export const deliveryNotFound = (deliveryId: string | undefined) =>
   notFound(`No delivery ${(deliveryId ?? '').slice(0, 64)} of this webhook.`);
 
 const DELIVERIES_SHOWN = 100;
-const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed'];
 
 export async function listDeliveries(course: Course, webhookId: string, state: string | undefined) {
-  if (state !== undefined && !(STATES as readonly string[]).includes(state))
+  if (state !== undefined && !(deliveryStates as readonly string[]).includes(state))
     throw invalidInput('The state must be pending, delivered or failed.');
   const found = await deliveriesOf(course.term, course.course, webhookId, {
     limit: DELIVERIES_SHOWN,

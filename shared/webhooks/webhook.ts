@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { stringField } from '#shared/http/fields.ts';
-import type { RequestBody } from '#shared/http/types.ts';
 
 /**
  * Webhooks: instructors register an HTTPS URL per course for the events they want; each event is
@@ -14,9 +12,6 @@ export { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data
 export const MAX_WEBHOOKS_PER_COURSE = 10;
 export const MAX_URL_LENGTH = 2000;
 export const MAX_DESCRIPTION_LENGTH = 200;
-
-export const WEBHOOK_ID_PATTERN = '^wh_[A-Za-z0-9_-]{16}$';
-export const DELIVERY_ID_PATTERN = '^msg_[0-9a-z]{21}$';
 
 /** What an instructor asks for; the URL is checked against the network rules separately. */
 export interface WebhookRequest {
@@ -40,16 +35,20 @@ export function newMessageId(now = new Date()): string {
   return `msg_${now.getTime().toString(36).padStart(9, '0')}${random}`;
 }
 
-export const isWebhookId = (value: string): boolean => new RegExp(WEBHOOK_ID_PATTERN).test(value);
-export const isDeliveryId = (value: string): boolean => new RegExp(DELIVERY_ID_PATTERN).test(value);
+export { isDeliveryId, isWebhookId } from '#shared/ids.ts';
 
-/** The url, events and description of a registration body, or a failure naming the problem. */
-export function webhookRequest(body: RequestBody): WebhookRequest {
-  const url = stringField(body, 'url', { maxLength: MAX_URL_LENGTH })?.trim();
-  const description = stringField(body, 'description', { maxLength: MAX_DESCRIPTION_LENGTH }) ?? '';
-  if (!url || body.events === undefined || body.events === null || body.events === '')
-    throw invalidInput('A webhook needs a url and events.');
-  return { url: webhookUrl(url), events: eventList(body.events), description };
+/** A registration's fields as sent: `events` a list (JSON array or repeated field) or one string. */
+export interface WebhookFields {
+  readonly url?: string;
+  readonly events?: readonly string[];
+  readonly description?: string;
+}
+
+/** The url, events and description of a registration, or a failure naming the problem. */
+export function webhookRequest(fields: WebhookFields): WebhookRequest {
+  const url = fields.url?.trim();
+  if (!url || fields.events === undefined) throw invalidInput('A webhook needs a url and events.');
+  return { url: webhookUrl(url), events: eventList(fields.events), description: fields.description ?? '' };
 }
 
 function webhookUrl(text: string): URL {
@@ -66,14 +65,11 @@ function webhookUrl(text: string): URL {
 }
 
 /**
- * Events as a JSON array, a repeated form field or one comma- or space-separated string; each must
- * be known. Duplicates are dropped; the result is in the order of webhookEvents.
+ * Events as listed (each entry may itself be a comma- or space-separated list); each must be
+ * known. Duplicates are dropped; the result is in the order of webhookEvents.
  */
-export function eventList(value: unknown): WebhookEventType[] {
-  const items = Array.isArray(value) ? value : [value];
-  if (items.length > 20 || items.some((item) => typeof item !== 'string'))
-    throw invalidInput('The field events must be a list of event names.');
-  const names = (items as string[]).flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
+export function eventList(items: readonly string[]): WebhookEventType[] {
+  const names = items.flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
   for (const name of names) {
     if (!(webhookEvents as readonly string[]).includes(name)) {
       throw invalidInput(`Unknown event ${name.slice(0, 64)}. Events: ${webhookEvents.join(', ')}.`);

@@ -8,10 +8,10 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockoutMessage } from '#shared/auth/lockout.ts';
-import { contract, pathParameters } from '#shared/http/contract.ts';
-import { courseNotFound } from '#shared/http/middleware/authenticate.ts';
-import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
-import { BODY_FAILS, COURSE_NOT_FOUND, failsOf, httpStatuses, openApiDocument } from '#shared/http/openapi.ts';
+import { contract } from '#shared/http/contract.ts';
+import { BODY_FAILS, endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
+import { pathParameters } from '#shared/http/inputs.ts';
+import { failsOf, httpStatuses, openApiDocument } from '#shared/http/openapi.ts';
 import { routeKeys, routes, type RouteName } from '#shared/http/routes.ts';
 import { lateRefusal } from '#shared/submissions/submission.ts';
 import { handler as issueToken } from '#functions/issue-token.ts';
@@ -49,7 +49,7 @@ describe('the contract', () => {
   it('defines every path parameter of every route and alias', () => {
     for (const key of routeKeys) {
       for (const [, parameter] of key.path.matchAll(/\{(\w+)\}/g))
-        expect(pathParameters[parameter!], `${key.path}: {${parameter}}`).toBeDefined();
+        expect((pathParameters as Record<string, unknown>)[parameter!], `${key.path}: {${parameter}}`).toBeDefined();
     }
   });
 
@@ -78,7 +78,6 @@ describe('the contract', () => {
     }
     expect(found.length).toBeGreaterThan(30);
     // Messages built elsewhere than at the call.
-    expect(COURSE_NOT_FOUND).toBe(courseNotFound().message);
     for (const message of [lockoutMessage(1), lockoutMessage(600), lateRefusal(3, { late_submission_allowed: false, late_days: 1 })!]) {
       expect(isDocumented(message), message).toBe(true);
     }
@@ -250,7 +249,8 @@ describe('the OpenAPI document', () => {
     });
     const inputs = Object.keys(metafile.inputs);
     expect(inputs.filter((input) => input.startsWith('functions/'))).toEqual(['functions/openapi.ts']);
-    expect(inputs.filter((input) => /node_modules|shared\/(data|auth)\/|middleware/.test(input))).toEqual([]);
+    // zod renders the declared inputs; nothing else from node_modules.
+    expect(inputs.filter((input) => /node_modules\/(?!zod\/)|shared\/(data|auth)\/|middleware/.test(input))).toEqual([]);
   });
 });
 

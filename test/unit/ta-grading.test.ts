@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseInput } from '#shared/http/inputs.ts';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 import {
   checkComponentGrade,
@@ -107,7 +108,9 @@ describe('checking a grader’s input', () => {
     });
     for (const bad of [Number.NaN, Infinity, '1e3', '0x10', {}, [1]])
       expect(check({ component_id: 0, custom_points: bad })).toHaveProperty('error');
-    expect(check({ component_id: 0, custom_message: 5 })).toEqual({ error: 'The field custom_message must be a string.' });
-    expect(check({ component_id: 0, custom_message: 'x'.repeat(10_001) })).toHaveProperty('error');
+    // The comment is a string of at most 10 000 characters: the HTTP layer reads it so (shared/http/inputs.ts).
+    const comment = (custom_message: unknown) => () => parseInput('save-ta-grade', { body: { component_id: 0, custom_message } });
+    expect(comment(5)).toThrow('The field custom_message must be a string.');
+    expect(comment('x'.repeat(10_001))).toThrow('The field custom_message must be at most 10000 characters long.');
   });
 });

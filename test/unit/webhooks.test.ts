@@ -1,20 +1,26 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
+import { parseInput } from '#shared/http/inputs.ts';
 import { checkWebhookAddress } from '#shared/webhooks/address.ts';
 import { signedHeaders } from '#shared/webhooks/deliver.ts';
 import { deliveryRecord, nextStep, queueDelaySeconds, replayRefusal, type Delivery } from '#shared/webhooks/delivery.ts';
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '#shared/webhooks/settings.ts';
 import {
-  eventList,
+  eventList as eventNames,
   eventPayload,
   isDeliveryId,
   isWebhookId,
   newMessageId,
   newWebhookId,
   newWebhookSecret,
-  webhookRequest,
+  webhookRequest as registration,
 } from '#shared/webhooks/webhook.ts';
+
+/** A registration body as the HTTP layer reads it (see shared/http/inputs.ts), then the domain's rules. */
+const fieldsOf = (body: Record<string, unknown>) => parseInput('create-webhook', { body }).body;
+const webhookRequest = (body: Record<string, unknown>) => registration(fieldsOf(body));
+const eventList = (events: unknown) => eventNames(fieldsOf({ events }).events!);
 
 const failure = (action: () => unknown): string => {
   try {

@@ -11,21 +11,13 @@ import { sessionRef, type Session } from '#shared/data/sessions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import { unauthenticated } from '../failures.ts';
-import { forbidden, notFound } from '#shared/errors.ts';
+import { forbidden } from '#shared/errors.ts';
+import { courseNotFound } from '#shared/courses/failures.ts';
+import type { ReadScope } from '../endpoint.ts';
 import type { Access } from '../routes.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
-/** What a handler may use to name the items it needs before anything is read. */
-export interface ReadScope {
-  readonly userId: string;
-  readonly params: Readonly<Record<string, string | undefined>>;
-  readonly query: Readonly<Record<string, string | undefined>>;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-}
-
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
-
-export const courseNotFound = () => notFound('Failed to load course. Check course title and ensure it exists.');
 
 const SESSION = '#session';
 const CALLER = '#caller';
@@ -66,7 +58,12 @@ export const authenticate = (
     // A course route's own reads are built only from a well-formed course; a bad one is refused below.
     const declare = isCourseAccess(access) && !courseNamed ? undefined : reads;
     const refs: ItemRefs = {
-      ...declare?.({ userId: claims.userId, params, query: event.queryStringParameters ?? {}, headers: event.headers ?? {} }),
+      ...declare?.({
+        userId: claims.userId,
+        params: params as ReadScope['params'],
+        query: event.queryStringParameters ?? {},
+        headers: event.headers ?? {},
+      }),
       [SESSION]: sessionRef(claims.userId),
       [CALLER]: userRef(claims.userId),
     };

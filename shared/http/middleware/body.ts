@@ -2,7 +2,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
-import { ApiFailure, bodyTooLarge, unsupportedMediaType } from '../failures.ts';
+import { ApiFailure, bodyTooLarge, malformedBody, unsupportedMediaType } from '../failures.ts';
 import { invalidInput } from '#shared/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult, RequestBody } from '../types.ts';
 
@@ -13,18 +13,18 @@ type Parse = (request: ApiRequest) => unknown;
 const parsers: Record<string, { parse: Parse; malformed: string }> = {
   'application/json': {
     parse: httpJsonBodyParser({ disableContentTypeCheck: true }).before as Parse,
-    malformed: 'The request body is not valid JSON.',
+    malformed: malformedBody.json,
   },
   'application/x-www-form-urlencoded': {
     parse: httpUrlencodeBodyParser({ disableContentTypeCheck: true }).before as Parse,
-    malformed: 'The request body is not a valid url-encoded form.',
+    malformed: malformedBody.form,
   },
   'multipart/form-data': {
     parse: httpMultipartBodyParser({
       disableContentTypeCheck: true,
       busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
     }).before as Parse,
-    malformed: 'The request body is not valid multipart/form-data.',
+    malformed: malformedBody.multipart,
   },
 };
 
@@ -51,7 +51,7 @@ export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, Api
     }
     const parsed: unknown = request.event.body;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw invalidInput('The request body must be a JSON object.');
+      throw invalidInput(malformedBody.notAnObject);
     }
     request.context.body = parsed as RequestBody;
   },

@@ -1,0 +1,222 @@
+/**
+ * What every route reads from a request, declared once as zod schemas beside the route table:
+ * its path parameters (by name, shared by all routes), query parameters, the headers it reads and
+ * its body fields. The HTTP layer (endpoint.ts) parses requests with them and hands handlers the
+ * typed result; their types come from them (z.infer); the OpenAPI document renders them.
+ *
+ * What is checked here is the kind of each value (a string of at most so many characters, a loose
+ * boolean, a list), with the `The field …` messages. Whether a field is there, and what an id or a
+ * date must look like, the domain checks, in the reference's order and words; the schemas show
+ * those rules (the patterns come from shared/ids.ts), and mark as required what the domain
+ * requires.
+ */
+import { z } from 'zod';
+import { invalidInput } from '#shared/errors.ts';
+import { DEFAULT_PAGE, MAX_CURSOR_LENGTH, MAX_PAGE, PAGE_LIMIT } from '#shared/gradebook/page.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
+import { deliveryStates } from '#shared/webhooks/delivery.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
+import { fieldMessage, flag, list, scalar, text } from './fields.ts';
+import type { RouteName, routes } from './routes.ts';
+
+type Shape = Readonly<Record<string, z.ZodType>>;
+
+export interface RouteInput {
+  readonly query?: Shape;
+  /** Request headers beyond Authorization and Prefer, by their canonical names. */
+  readonly headers?: Shape;
+  /** Form fields, read alike from JSON, url-encoded and multipart bodies. */
+  readonly body?: Shape;
+  /** The body is one JSON document, handed over as parsed (its schema is the contract's). */
+  readonly document?: true;
+}
+
+/** Every `{name}` of a route path. Not refused here: each route answers a malformed one as not found. */
+export const pathParameters = {
+  semester: z.string().regex(CODE).describe('The term code (e.g. `f26`).'),
+  course: z.string().regex(CODE).describe('The course code (e.g. `sample`).'),
+  gradeable_id: z.string().regex(GRADEABLE_ID).describe('The gradeable id.'),
+  user_id: z.string().regex(USER_ID).describe('A user id.'),
+  webhook_id: z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
+  delivery_id: z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
+  asset: z.string().describe('A versioned asset name, as the reference page links it.'),
+} satisfies Shape;
+
+const userIdQuery = (description: string) => z.string().describe(description);
+const staffUserIdQuery = userIdQuery("Another user's id (staff of the course; see the route's description).");
+const login = {
+  user_id: text(256, { description: 'The user id.' }),
+  password: text(1024, { description: 'The password.', format: 'password' }),
+};
+const code = (description: string) => text(256, { description, pattern: CODE });
+
+export const inputs = {
+  'issue-token': { body: login },
+  'invalidate-token': {
+    body: {
+      user_id: text(256, { description: 'The user id (not needed when a valid token is sent).' }).optional(),
+      password: text(1024, { description: 'The password (not needed when a valid token is sent).', format: 'password' }).optional(),
+    },
+  },
+  'token-info': {},
+  me: {},
+  'list-courses': { query: { user_id: userIdQuery("Superusers: another user's courses.").optional() } },
+  'create-course': {
+    body: {
+      course_semester: code('The new course’s term.'),
+      course_title: code('The new course’s code.'),
+      head_instructor: text(256, { description: 'Its instructor (faculty: themselves).' }),
+      base_course: text(256, { description: 'Or both as `term|course` (the web form).' }).optional(),
+      base_course_semester: code('The base course’s term …').optional(),
+      base_course_title: code('… and code.').optional(),
+      copy_gradeables: flag({ description: 'Copy the base course’s gradeables (at most 95).' }).optional(),
+    },
+  },
+  'course-users': {},
+  'course-graders': {},
+  'create-term': {
+    body: {
+      term_id: text(64, { description: 'The term code.', pattern: CODE }),
+      term_name: text(100, { description: 'Its display name.' }),
+      start_date: text(10, { description: 'First day, `YYYY-MM-DD`.', format: 'date' }),
+      end_date: text(10, { description: 'Last day, `YYYY-MM-DD`.', format: 'date' }),
+    },
+  },
+  'upload-gradeable': { document: true },
+  'download-gradeable': {},
+  'list-gradeables': {},
+  'submit-vcs': {
+    headers: {
+      'Idempotency-Key': z
+        .string()
+        .meta({
+          description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
+          pattern: IDEMPOTENCY_KEY.source,
+        })
+        .optional(),
+    },
+    body: {
+      user_id: text(256, { description: 'Instructors and full access graders: submit for this student.' }).optional(),
+      vcs_checkout: flag({ description: 'Must be true.' }, { lenient: true }),
+      git_repo_id: scalar({ description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' }),
+    },
+  },
+  'gradeable-values': { query: { user_id: staffUserIdQuery.optional() } },
+  'gradeable-attempts': { query: { user_id: staffUserIdQuery.optional() } },
+  'save-ta-grade': {
+    body: {
+      component_id: scalar({ description: 'The rubric component, by its place in the rubric (from 0).' }),
+      mark_ids: scalar({
+        description: 'The marks applied, by their places in the component (from 0); none when left out.',
+        list: true,
+      }).optional(),
+      custom_points: scalar({
+        description:
+          'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
+      }).optional(),
+      custom_message: text(MAX_MESSAGE_LENGTH, { description: 'The comment the student sees once grades are released.' }).optional(),
+      revision: scalar({ description: 'The revision the grader saw: refused with 409 when the grade changed since.' }).optional(),
+    },
+  },
+  'ta-grade': {},
+  'set-active-version': {
+    body: {
+      version: scalar({ description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).' }),
+      user_id: text(256, { description: 'Instructors and full access graders: the student whose version to choose.' }).optional(),
+    },
+  },
+  gradebook: {
+    query: {
+      limit: z
+        .string()
+        .meta({ description: `Students per page, 1 to ${MAX_PAGE} (${DEFAULT_PAGE} when left out).`, pattern: PAGE_LIMIT.source })
+        .optional(),
+      cursor: z.string().meta({ description: 'The `next_cursor` of the previous page.', maxLength: MAX_CURSOR_LENGTH }).optional(),
+    },
+  },
+  'generate-summaries': {},
+  'list-summaries': {},
+  'user-summary': {},
+  'create-webhook': {
+    body: {
+      url: text(MAX_URL_LENGTH, {
+        description:
+          'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
+        format: 'uri',
+      }),
+      events: list({
+        description: `The events to receive: ${webhookEvents.join(', ')}.`,
+        items: 'event names',
+        values: webhookEvents,
+        maxItems: 20,
+      }),
+      description: text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' }).optional(),
+    },
+  },
+  'list-webhooks': {},
+  'delete-webhook': {},
+  'list-webhook-deliveries': {
+    query: {
+      state: z
+        .string()
+        .meta({ description: 'Only deliveries in this state (`failed`: those kept for replay).', enum: [...deliveryStates] })
+        .optional(),
+    },
+  },
+  'replay-webhook-delivery': {},
+  openapi: {},
+  'api-docs': {},
+  'api-docs-asset': {},
+} as const satisfies Record<RouteName, RouteInput>;
+
+type Inputs = typeof inputs;
+type Part<Name extends RouteName, Key extends keyof RouteInput> = Inputs[Name] extends { readonly [K in Key]: infer S extends Shape }
+  ? { readonly [F in keyof S]?: z.output<S[F]> }
+  : Readonly<Record<never, never>>;
+
+/** The `{name}`s of a path, each a string. */
+type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
+type PathOf<Name extends RouteName> = (typeof routes)[Name]['path'];
+export type Params<Name extends RouteName> = { readonly [P in ParameterNames<PathOf<Name>>]: string };
+
+/** What a handler receives of its request, parsed: every field optional (the domain says which it needs). */
+export interface Input<Name extends RouteName> {
+  readonly query: Part<Name, 'query'>;
+  readonly headers: Part<Name, 'headers'>;
+  readonly body: Inputs[Name] extends { readonly document: true } ? Readonly<Record<string, unknown>> : Part<Name, 'body'>;
+}
+
+const parsers = new Map<Shape, z.ZodType>();
+
+/** One part of a request (query, headers, body) parsed with its shape; null counts as absent. */
+function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
+  if (!shape) return {};
+  let parser = parsers.get(shape);
+  if (!parser) parsers.set(shape, (parser = z.object(shape).partial()));
+  const present: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) {
+    const value = values[lowerCaseKeys ? key.toLowerCase() : key];
+    if (value !== undefined && value !== null) present[key] = value;
+  }
+  const result = parser.safeParse(present, { error: fieldMessage });
+  if (!result.success) throw invalidInput(result.error.issues[0]!.message);
+  return result.data;
+}
+
+/** Parses a request's query, headers and body fields; the first value not of its kind is refused. */
+export function parseInput<Name extends RouteName>(
+  name: Name,
+  request: {
+    query?: Readonly<Record<string, unknown>>;
+    headers?: Readonly<Record<string, unknown>>;
+    body?: Readonly<Record<string, unknown>>;
+  },
+): Input<Name> {
+  const declared: RouteInput = inputs[name];
+  return {
+    query: parsePart(declared.query, request.query ?? {}),
+    headers: parsePart(declared.headers, request.headers ?? {}, true),
+    body: declared.document ? (request.body ?? {}) : parsePart(declared.body, request.body ?? {}),
+  } as Input<Name>;
+}

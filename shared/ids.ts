@@ -1,0 +1,30 @@
+/**
+ * The shapes of the ids the API names things by, declared once: the domain checks ids with them,
+ * and the HTTP contract (shared/http/inputs.ts) shows them as the patterns of its parameters and
+ * fields. Nothing here reads anything.
+ */
+
+/** Term and course codes: lowercase letters, digits and underscores, as in the reference. */
+export const CODE = /^[a-z0-9_]{1,64}$/;
+
+/** User ids: 1–64 characters of letters, digits and `._@+-`, starting with a letter or digit. */
+export const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
+
+/** Gradeable ids: 1–64 letters, digits, `_` and `-`. */
+export const GRADEABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Webhook ids: `wh_` and 16 base64url characters. */
+export const WEBHOOK_ID = /^wh_[A-Za-z0-9_-]{16}$/;
+
+/** Delivery (message) ids: `msg_`, the time as 9 base-36 digits, then 12 random ones. */
+export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
+
+/** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const isValidCode = (code: string): boolean => CODE.test(code);
+export const isValidUserId = (userId: string): boolean => USER_ID.test(userId);
+export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id);
+export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
+export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
+export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);
