@@ -16,6 +16,7 @@ import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
+import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
 import { setPassword } from '#shared/auth/tokens.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
@@ -299,15 +300,6 @@ function requireGroupName(name: string | undefined): string {
     throw new UsageError('An access group name is 1–64 letters, digits or ._-');
   }
   return name;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function asUsageError<T>(check: () => T): T {
