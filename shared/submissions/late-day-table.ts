@@ -24,6 +24,23 @@ export const MAX_LATE_DAYS = 1000;
 /** `reason_for_exception` is at most this long. */
 export const MAX_REASON_LENGTH = 500;
 
+/**
+ * A count of days as a body sends it (a number, or digits in a form field): a whole number from 0 to
+ * MAX_LATE_DAYS. Absent is refused when required, undefined otherwise.
+ */
+export function wholeDays(value: unknown, field: string, options: { required: boolean }): number | undefined {
+  if (value === undefined || value === null || value === '') {
+    if (options.required) throw invalidInput(`The field ${field} is required.`);
+    return undefined;
+  }
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,7}\s*$/.test(value) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(number) || number < 0 || number > MAX_LATE_DAYS) {
+    throw invalidInput(`The field ${field} must be a whole number from 0 to ${MAX_LATE_DAYS}.`);
+  }
+  return number;
+}
+
 /** Read with the token check: the named student's enrollment and late-day item. */
 export function studentLateDayReads(scope: { term: string; course: string }, userId: string | undefined) {
   const id = userId !== undefined && isValidUserId(userId) ? userId : '-';
@@ -45,7 +62,8 @@ function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
 }
 
 /** `PUT …/late-days`: the late-day budget every student of the course starts with. */
-export async function setCourseLateDays(course: Course, days: number) {
+export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days?: unknown }) {
+  const days = wholeDays(body.default_student_late_days, 'default_student_late_days', { required: true })!;
   if (!(await setDefaultStudentLateDays(course.term, course.course, days))) {
     throw notFound('Failed to load course. Check course title and ensure it exists.');
   }
@@ -75,16 +93,16 @@ export async function grantLateDays(
   course: Course,
   userId: string,
   loaded: LoadedStudent,
-  grant: { allowed: number; since: string | undefined },
+  body: { readonly allowed_late_days?: unknown; readonly since?: string },
   now = new Date(),
 ) {
   requireStudent(userId, loaded);
-  const since = grantStart(grant.since, course.timeZone, now);
-  await putGrant(course.term, course.course, userId, { since, allowed: grant.allowed }, loaded.lateDays);
-  const grants = [
-    ...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since),
-    { since, allowed: grant.allowed },
-  ].sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
+  const allowed = wholeDays(body.allowed_late_days, 'allowed_late_days', { required: true })!;
+  const since = grantStart(body.since, course.timeZone, now);
+  await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays);
+  const grants = [...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since), { since, allowed }].sort(
+    (a, b) => Date.parse(a.since) - Date.parse(b.since),
+  );
   return { user_id: userId, grants: grants.map((entry) => grantView(entry, course.timeZone)) };
 }
 
@@ -101,19 +119,19 @@ export async function setExtension(
   course: Course,
   userId: string,
   loaded: LoadedExtensionTarget,
-  extension: { days: number; reason: string },
+  body: { readonly late_days?: unknown; readonly reason_for_exception?: string },
 ) {
   const { gradeable } = loaded;
   if (!gradeable) throw gradeableNotFound();
   requireStudent(userId, loaded);
   if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have late days.');
-  await putExtension(course.term, course.course, userId, gradeable.id, extension.days > 0 ? extension : undefined, loaded.lateDays);
-  return {
-    user_id: userId,
-    gradeable_id: gradeable.id,
-    late_day_exceptions: extension.days,
-    reason_for_exception: extension.days > 0 ? extension.reason : '',
-  };
+  const days = wholeDays(body.late_days, 'late_days', { required: true })!;
+  const reason = days > 0 ? (body.reason_for_exception ?? '') : '';
+  if (reason.length > MAX_REASON_LENGTH) {
+    throw invalidInput(`The field reason_for_exception must be at most ${MAX_REASON_LENGTH} characters long.`);
+  }
+  await putExtension(course.term, course.course, userId, gradeable.id, days > 0 ? { days, reason } : undefined, loaded.lateDays);
+  return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };
 }
 
 /**

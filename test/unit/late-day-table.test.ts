@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { grantStart, lateDayTable } from '#shared/submissions/late-day-table.ts';
+import { grantStart, lateDayTable, wholeDays } from '#shared/submissions/late-day-table.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 
 // A student's late-day table (issue 16): the reference's late-day view, charged as the summaries charge.
@@ -98,6 +98,25 @@ describe('when a grant starts', () => {
   it('refuses anything else', () => {
     for (const since of ['2026-13-01', 'yesterday', '2026-10-08T12:30:00', '']) {
       expect(() => grantStart(since, 'UTC', now)).toThrow(/since must be a date/);
+    }
+  });
+});
+
+describe('a count of days in a body', () => {
+  it('is a whole number from 0 to 1000, sent as a number or as digits', () => {
+    expect(wholeDays(3, 'late_days', { required: true })).toBe(3);
+    expect(wholeDays(' 12 ', 'late_days', { required: true })).toBe(12);
+    expect(wholeDays(0, 'late_days', { required: true })).toBe(0);
+    expect(wholeDays(1000, 'late_days', { required: true })).toBe(1000);
+    expect(wholeDays(undefined, 'late_days', { required: false })).toBeUndefined();
+  });
+
+  it('refuses anything else, naming the field', () => {
+    expect(() => wholeDays(undefined, 'late_days', { required: true })).toThrow('The field late_days is required.');
+    for (const bad of [-1, 1.5, 1001, '1e2', 'two', true, [1], {}, Number.NaN]) {
+      expect(() => wholeDays(bad, 'allowed_late_days', { required: true })).toThrow(
+        'The field allowed_late_days must be a whole number from 0 to 1000.',
+      );
     }
   });
 });
