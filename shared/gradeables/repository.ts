@@ -32,7 +32,7 @@ export function repositoryUrl(vcs: NonNullable<GradeableDocument['vcs']>, owner:
     '{$term}': owner.term,
     '{$course}': owner.course,
   };
-  const names = Object.keys(placeholders);
-  if (!names.some((name) => vcs.vcs_path.includes(name))) return `${vcs.vcs_path.replace(/\/+$/, '')}/${segment(owner.ownerId)}`;
-  return names.reduce((url, name) => url.split(name).join(segment(placeholders[name]!)), vcs.vcs_path);
+  const entries = Object.entries(placeholders);
+  if (!entries.some(([name]) => vcs.vcs_path.includes(name))) return `${vcs.vcs_path.replace(/\/+$/, '')}/${segment(owner.ownerId)}`;
+  return entries.reduce((url, [name, value]) => url.split(name).join(segment(value)), vcs.vcs_path);
 }

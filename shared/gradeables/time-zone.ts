@@ -3,6 +3,9 @@
  * the instants they name, with no library: Intl knows every IANA zone.
  */
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The forms a gradeable date may take: the reference's local time, or ISO 8601 with an offset. */
+export const GRADEABLE_DATE_FORM = new RegExp(`${LOCAL.source}|${WITH_OFFSET.source}`);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -77,16 +80,20 @@ function offsetAt(epochMs: number, timeZone: string): number {
 /** A date given as the reference's local time, or as ISO 8601 with an explicit offset. */
 export function parseGradeableDate(value: string, timeZone: string): string | undefined {
   if (LOCAL.test(value)) return fromLocalTime(value, timeZone);
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+  if (WITH_OFFSET.test(value)) {
     const epochMs = Date.parse(value);
     return Number.isNaN(epochMs) ? undefined : new Date(Math.floor(epochMs / 1000) * 1000).toISOString();
   }
   return undefined;
 }
 
+/**
+ * Whether Intl knows the IANA time zone: the one check of a time zone a course or the admin
+ * command line is given. Nothing is cached for a name that may come from anyone.
+ */
 export function isTimeZone(zone: string): boolean {
   try {
-    formatter(zone);
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
   } catch {
     return false;

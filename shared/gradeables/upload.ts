@@ -22,8 +22,8 @@ export function gradeableIdFrom(value: string | undefined): string {
 export async function uploadGradeable(course: Course, input: unknown, now = new Date()): Promise<string> {
   const result = validateGradeable(input, { timeZone: course.timeZone, now });
   if (!result.document) {
-    const [first] = result.errors;
-    throw new Refusal(first!.message === REQUIRES_ID_TITLE_TYPE ? 'invalid' : 'unprocessable', first!.message, { data: result.errors });
+    const message = result.errors[0]?.message ?? 'The gradeable JSON is not valid.';
+    throw new Refusal(message === REQUIRES_ID_TITLE_TYPE ? 'invalid' : 'unprocessable', message, { data: result.errors });
   }
   await writeGradeables(course, [result.document]);
   return result.document.id;

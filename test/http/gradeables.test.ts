@@ -96,7 +96,7 @@ describe('gradeable upload and download', () => {
       'an unknown bucket',
       (doc) => ({ ...doc, syllabus_bucket: 'party' }),
       'syllabus_bucket',
-      expect.stringMatching(/^Syllabus bucket must be one of the following: homework, assignment/),
+      expect.stringMatching(/^An error has occurred: Syllabus bucket must be one of the following: homework, assignment/),
     ],
     [
       'a rubric component without max_value',
