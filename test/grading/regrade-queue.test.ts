@@ -1,0 +1,268 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Course } from '#shared/courses/course.ts';
+import { getItems } from '#shared/data/items.ts';
+import { jobRef, putJob, queueRef, takeTicket } from '#shared/data/jobs.ts';
+import { resultsRef } from '#shared/data/results.ts';
+import { addVersion, gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { uploadGradeable } from '#shared/gradeables/upload.ts';
+import { REGRADE_CHUNK, regradeStatus, requestRegrade } from '#shared/grading/regrade.ts';
+import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
+import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
+
+/**
+ * The regrade's queue mechanics against DynamoDB Local, below HTTP (test/http/regrade.test.ts
+ * grades a class over HTTP): chunks of 49 versions per transaction, every ticket with its job,
+ * positions exact beside concurrent submissions, and the worker's finish counting each job once
+ * without letting an old version's results replace the active ones.
+ */
+// The bulk tests' owners (`bulk-…`) are not run (a checkout failure at once): those tests are about
+// the queue, and a grading run costs about a second; the results test runs real gradings.
+vi.mock('#shared/grading/run.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#shared/grading/run.ts')>();
+  return {
+    runGrading: (request: Parameters<typeof real.runGrading>[0], job: Parameters<typeof real.runGrading>[1]) =>
+      request.repository.url.includes('/bulk-')
+        ? Promise.resolve({ status: 'checkout-failed', message: 'Not run (queue test)' })
+        : real.runGrading(request, job),
+  };
+});
+
+let course: Course;
+let repositories: string;
+const owner = (gradeableId: string, ownerId: string) => ({ term: course.term, course: course.course, gradeableId, ownerId });
+
+beforeAll(async () => {
+  vi.stubEnv('GRADING_QUEUE_URL', 'local:none'); // wake-ups go nowhere: the test claims jobs itself
+  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+  vi.stubEnv('GRADING_LEASE_SECONDS', '120');
+  const instructor = await createUser('faculty', 'instructor');
+  course = await createCourse(await createTerm('2026-08-24'), instructor);
+  repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(repositories, { recursive: true, force: true });
+});
+
+async function createGradeable(points: number): Promise<GradeableDocument> {
+  const id = uniqueCode('hw');
+  await uploadGradeable(course, {
+    id,
+    title: `Homework ${id}`,
+    type: 'Electronic File',
+    vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+    autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: points, expect: { exit_code: 0 } }] },
+  });
+  return (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;
+}
+
+/** A version as a submission makes it: the version, a ticket at the tail and its job, in one transaction. */
+async function submit(gradeable: GradeableDocument, ownerId: string): Promise<number> {
+  for (;;) {
+    const { submission, queue } = await getItems({
+      submission: submissionRef(course.term, course.course, gradeable.id, ownerId),
+      queue: queueRef(),
+    });
+    const counters = queue ?? { head: 0, tail: 0 };
+    const version = (submission?.highestVersion ?? 0) + 1;
+    const ticket = counters.tail + 1;
+    const who = owner(gradeable.id, ownerId);
+    try {
+      await transactWrite([
+        addVersion(who, { version, submittedAt: new Date().toISOString(), submittedBy: ownerId, daysLate: 0, ticket, state: 'queued' }),
+        takeTicket(counters),
+        putJob({ ticket, gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ...who, version }),
+      ]);
+      return ticket;
+    } catch (error) {
+      if (failedConditions(error).length === 0) throw error;
+    }
+  }
+}
+
+async function repository(ownerId: string, exitCode: number) {
+  await mkdir(join(repositories, ownerId), { recursive: true });
+  await writeFile(join(repositories, ownerId, 'run.sh'), `exit ${exitCode}\n`);
+}
+
+async function gradeAll(): Promise<number> {
+  let graded = 0;
+  while ((await gradeNextJob()) !== 'idle') graded++;
+  return graded;
+}
+
+const submissionOf = async (gradeable: GradeableDocument, ownerId: string) =>
+  (await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) })).submission!;
+
+describe('re-queueing', () => {
+  it('queues every active version of a class in chunks of 49, each ticket with its job, positions exact', async () => {
+    await gradeAll();
+    const gradeable = await createGradeable(1);
+    const students = Array.from({ length: 2 * REGRADE_CHUNK + 3 }, (_, index) => `bulk-s${String(index).padStart(3, '0')}`);
+    // Versions as graded: no repository needed, nothing is run.
+    for (const student of students) await submit(gradeable, student);
+    expect(await gradeAll()).toBe(students.length);
+    // One version queued already (skipped), one submission cancelled (left out).
+    await submit(gradeable, students[0]!);
+    const cancelled = await submissionOf(gradeable, students[1]!);
+    await transactWrite([
+      setActiveVersion(
+        { gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ownerId: students[1]! },
+        { highestVersion: 1, state: 'graded' },
+        0,
+        undefined,
+      ),
+    ]);
+    expect(cancelled.activeVersion).toBe(1);
+
+    const before = (await getItems({ queue: queueRef() })).queue!;
+    const started = performance.now();
+    const job = await requestRegrade({
+      caller: { userId: 'instructor' },
+      course,
+      gradeableId: gradeable.id,
+      gradeable,
+      body: {},
+    });
+    const elapsed = performance.now() - started;
+    console.log(`re-queued ${job.queued} versions in ${Math.round(elapsed)} ms`);
+    expect(job).toMatchObject({
+      gradeable_id: gradeable.id,
+      state: 'queued',
+      total: students.length - 1,
+      queued: students.length - 2,
+      skipped: 1,
+      graded: 0,
+      failed: 0,
+      regrade_by: 'instructor',
+    });
+    const after = (await getItems({ queue: queueRef() })).queue!;
+    expect(after.tail - before.tail).toBe(job.queued);
+
+    // Every new ticket has its job, marked with the regrade, and the version it names carries that ticket.
+    const tickets = Array.from({ length: job.queued }, (_, index) => before.tail + 1 + index);
+    const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
+    const owners = new Set<string>();
+    for (const ticket of tickets) {
+      const queued = jobs[ticket]!;
+      expect(queued).toMatchObject({ state: 'queued', regradeId: job.regrade_id, version: 1, gradeableId: gradeable.id });
+      owners.add(queued.ownerId);
+      const submission = await submissionOf(gradeable, queued.ownerId);
+      expect(submission.versions[0]).toMatchObject({ state: 'queued', ticket });
+    }
+    expect(owners.size).toBe(job.queued);
+    expect(owners.has(students[0]!) || owners.has(students[1]!)).toBe(false);
+
+    // Claimed in ticket order; the status answers with the progress.
+    const first = await claimJob();
+    expect(first?.ticket).toBe(before.head + 1);
+    expect(first).toMatchObject({ ownerId: students[0], version: 2 }); // the submission queued before the regrade
+    const graded = await gradeAll();
+    expect(graded).toBe(after.tail - before.head - 1);
+    expect(await regradeStatus(course, job.regrade_id)).toMatchObject({ state: 'done', graded: job.queued, failed: 0 });
+  }, 240_000);
+});
+
+describe('contention', () => {
+  it('keeps the queue exact when submissions take tickets while a regrade queues', async () => {
+    await gradeAll();
+    const gradeable = await createGradeable(1);
+    const students = Array.from({ length: 60 }, (_, index) => `bulk-c${String(index).padStart(3, '0')}`);
+    for (const student of students) await submit(gradeable, student);
+    await gradeAll();
+    const before = (await getItems({ queue: queueRef() })).queue!;
+    const others = Array.from({ length: 30 }, (_, index) => `bulk-late${index}`);
+    const [job, ...submitted] = await Promise.all([
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} }),
+      ...others.map((student) => submit(gradeable, student)),
+    ]);
+    expect(job.queued).toBe(60);
+    const after = (await getItems({ queue: queueRef() })).queue!;
+    expect(after.tail - before.tail).toBe(90);
+    // Tickets before.tail+1 … after.tail: each exactly once, each with its job.
+    const tickets = Array.from({ length: 90 }, (_, index) => before.tail + 1 + index);
+    const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
+    expect(tickets.filter((ticket) => !jobs[ticket])).toEqual([]);
+    expect(tickets.filter((ticket) => jobs[ticket]!.regradeId === job.regrade_id)).toHaveLength(60);
+    expect(new Set(submitted as number[]).size).toBe(30);
+    expect(await gradeAll()).toBe(90);
+    expect(await regradeStatus(course, job.regrade_id)).toMatchObject({ state: 'done', graded: 60 });
+  }, 240_000);
+});
+
+describe('results', () => {
+  it("replaces the active version's results, never with an older version's or a superseded one's", async () => {
+    await gradeAll();
+    const gradeable = await createGradeable(3);
+    const key = gradeableKey(course.term, course.course, gradeable.id);
+    const [ann, ben] = await Promise.all([createUser('user', 'ann'), createUser('user', 'ben')]);
+    await addMember(course, ann, 4, '1');
+    await addMember(course, ben, 4, '1');
+    await repository(ann.userId, 1);
+    await repository(ben.userId, 1);
+    await submit(gradeable, ann.userId);
+    await submit(gradeable, ann.userId);
+    await submit(gradeable, ben.userId);
+    await gradeAll();
+    expect((await submissionOf(gradeable, ann.userId)).versions.map((version) => version.points)).toEqual([0, 0]);
+
+    // The repositories are fixed. ann's version 1 (not her active one) is regraded: her active results stay.
+    await repository(ann.userId, 0);
+    await repository(ben.userId, 0);
+    const one = await requestRegrade({
+      caller: { userId: 'instructor' },
+      course,
+      gradeableId: gradeable.id,
+      gradeable,
+      body: { user_id: ann.userId, version_to_regrade: '1' },
+    });
+    expect(one).toMatchObject({ total: 1, queued: 1, skipped: 0, state: 'queued' });
+    expect(await gradeAll()).toBe(1);
+    let annNow = await submissionOf(gradeable, ann.userId);
+    expect(annNow.versions.map((version) => version.points)).toEqual([3, 0]);
+    expect(annNow.activeResults).toMatchObject({ version: 2 });
+    expect(annNow.activeResults!.testCases[0]!.points_received).toBe(0);
+    expect((await getItems({ results: resultsRef(key, ann.userId, 1) })).results?.points).toBe(3);
+
+    // Every active version: old results stay visible while queued.
+    const all = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} });
+    expect(all).toMatchObject({ total: 2, queued: 2, skipped: 0 });
+    const waiting = await submissionOf(gradeable, ben.userId);
+    expect(waiting.activeResults?.version).toBe(1);
+    expect(waiting.versions[0]).toMatchObject({ state: 'queued', points: 0 });
+    // ben submits again before the regrade of his version 1 ends: version 2 stays active with its own results.
+    await submit(gradeable, ben.userId);
+    expect(await gradeAll()).toBe(3);
+    annNow = await submissionOf(gradeable, ann.userId);
+    expect(annNow.versions.map((version) => version.points)).toEqual([3, 3]);
+    expect(annNow.activeResults).toMatchObject({ version: 2 });
+    expect(annNow.activeResults!.testCases[0]!.points_received).toBe(3);
+    const benNow = await submissionOf(gradeable, ben.userId);
+    expect(benNow.versions.map((version) => [version.state, version.points])).toEqual([
+      ['graded', 3],
+      ['graded', 3],
+    ]);
+    expect(benNow.activeVersion).toBe(2);
+    expect(benNow.activeResults?.version).toBe(2);
+    expect((await getItems({ results: resultsRef(key, ben.userId, 1) })).results?.points).toBe(3);
+    expect(await regradeStatus(course, one.regrade_id)).toMatchObject({ state: 'done', graded: 1 });
+    expect(await regradeStatus(course, all.regrade_id)).toMatchObject({ state: 'done', graded: 2, failed: 0 });
+  }, 120_000);
+
+  it("a regrade of another course's id, or an unknown one, is not found", async () => {
+    await expect(regradeStatus(course, 'rg_AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(regradeStatus(course, 'queue')).rejects.toMatchObject({ kind: 'not-found' });
+    const gradeable = await createGradeable(1);
+    const job = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} });
+    expect(job).toMatchObject({ state: 'done', total: 0 });
+    const other = { ...course, course: 'elsewhere' };
+    await expect(regradeStatus(other, job.regrade_id)).rejects.toMatchObject({ kind: 'not-found' });
+  });
+});
