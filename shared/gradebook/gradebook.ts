@@ -5,10 +5,13 @@
  */
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentsOfCourse } from '#shared/data/enrollments.ts';
+import { lateDaysOfCourse } from '#shared/data/late-days.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { encodeCursor, type Page } from './page.ts';
+import { chargeGradeable, chargeStudent, hasDueDate, lateDayGradeable, type LateDayCharge } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
@@ -31,12 +34,17 @@ export interface GradebookRow {
   readonly grader_id: string | null;
 }
 
-/** One row: the student's own submission, or on team gradeables their team's. */
+/**
+ * One row: the student's own submission, or on team gradeables their team's. On Electronic File
+ * gradeables the status is the late-day charge's, as in the summaries (see late-days.ts); without a
+ * charge given, the student has no budget.
+ */
 export function gradebookRow(
   gradeable: GradeableDocument,
   student: Enrollment,
   submission: Submission | undefined,
   teamId: string | undefined,
+  charge: LateDayCharge = chargeGradeable(lateDayGradeable(gradeable, submission, undefined), 0),
 ): GradebookRow {
   const electronic = gradeable.type === 'Electronic File';
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
@@ -45,8 +53,7 @@ export function gradebookRow(
   const grade = isTaGraded(gradeable) ? submission?.taGrade : undefined;
   const ta = taScore(gradeable, grade);
   const daysLate = active?.daysLate ?? 0;
-  const allowance = gradeable.dates.late_days ?? 0;
-  const status = electronic && !active ? 'Unsubmitted' : daysLate === 0 ? 'Good' : daysLate <= allowance ? 'Late' : 'Bad';
+  const status = electronic ? charge.status : 'Good';
   const lastGraded = Object.values(grade?.components ?? {}).sort((a, b) => b.graded_at.localeCompare(a.graded_at))[0];
   return {
     user_id: student.userId,
@@ -100,18 +107,62 @@ export function pageOf(rows: readonly GradebookRow[], page: Page): { rows: Grade
   return { rows: slice, next_cursor: more ? encodeCursor(slice[slice.length - 1]!) : null };
 }
 
-/** Every row of the gradebook the grader may see, unsorted: two queries (three on team gradeables). */
-export async function loadGradebook(course: Course, gradeable: GradeableDocument, grader: Enrollment): Promise<GradebookRow[]> {
-  const [enrollments, submissions, teams] = await Promise.all([
-    enrollmentsOfCourse(course.term, course.course),
+/** A gradeable's submissions by owner, and on team gradeables each student's team. */
+async function submissionsOf(course: Course, gradeable: GradeableDocument) {
+  const [submissions, teams] = await Promise.all([
     submissionsOfGradeable(course.term, course.course, gradeable.id),
     gradeable.team_gradeable ? teamsOfGradeable(course.term, course.course, gradeable.id) : undefined,
   ]);
   const byOwner = new Map(submissions.map((submission) => [submission.ownerId, submission]));
+  return {
+    teamOf: (userId: string) => teams?.get(userId),
+    of: (userId: string) => {
+      const owner = teams ? teams.get(userId) : userId;
+      return owner === undefined ? undefined : byOwner.get(owner);
+    },
+  };
+}
+
+/**
+ * Every row of the gradebook the grader may see, unsorted. On Electronic File gradeables a
+ * student's status depends on the late days charged before it: the course's late days and the
+ * Electronic File gradeables due no later are read too (one more wave of queries).
+ */
+export async function loadGradebook(
+  course: Course,
+  gradeable: GradeableDocument,
+  grader: Enrollment,
+  now = new Date(),
+): Promise<GradebookRow[]> {
+  const electronic = gradeable.type === 'Electronic File';
+  const [enrollments, own, documents, lateDays] = await Promise.all([
+    enrollmentsOfCourse(course.term, course.course),
+    submissionsOf(course, gradeable),
+    electronic ? gradeablesOfCourse(course.term, course.course) : [],
+    electronic ? lateDaysOfCourse(course.term, course.course) : [],
+  ]);
+  const due = hasDueDate(gradeable) ? Date.parse(gradeable.dates.submission_due_date!) : Number.POSITIVE_INFINITY;
+  const earlier = documents.filter(
+    (document) =>
+      document.type === 'Electronic File' &&
+      document.id !== gradeable.id &&
+      hasDueDate(document) &&
+      Date.parse(document.dates.submission_due_date!) <= due,
+  );
+  const others = new Map(await Promise.all(earlier.map(async (document) => [document.id, await submissionsOf(course, document)] as const)));
+  const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
   return visibleStudents(grader, enrollments).map((student) => {
-    const teamId = teams?.get(student.userId);
-    const owner = teams ? teamId : student.userId;
-    return gradebookRow(gradeable, student, owner === undefined ? undefined : byOwner.get(owner), teamId);
+    const submission = own.of(student.userId);
+    const charge = electronic
+      ? chargeStudent(
+          course.defaultStudentLateDays ?? 0,
+          lateDaysOf.get(student.userId),
+          [gradeable, ...earlier],
+          (id) => (id === gradeable.id ? submission : others.get(id)?.of(student.userId)),
+          now,
+        ).charges.get(gradeable.id)
+      : undefined;
+    return gradebookRow(gradeable, student, submission, own.teamOf(student.userId), charge);
   });
 }
 

@@ -246,7 +246,7 @@ export const routes = {
     access: 'course:staff',
     summary:
       "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
-    data: { gradeables: ['BatchGetItem'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'] },
+    data: { gradeables: ['BatchGetItem', 'Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
   },
   'generate-summaries': {
     method: 'POST',
@@ -262,6 +262,7 @@ export const routes = {
       gradeables: ['Query'],
       submissions: ['Query'],
       teams: ['Query'],
+      lateDays: ['Query'],
     },
     events: 'publish',
   },
@@ -275,7 +276,6 @@ export const routes = {
   },
   'user-summary': {
     method: 'GET',
-      lateDays: ['Query'],
     path: '/api/{semester}/{course}/reports/summaries/{user_id}',
     aliases: ['/api/courses/{semester}/{course}/reports/summaries/{user_id}'],
     access: 'course:member',

@@ -129,7 +129,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   gradebook: [
     ...COURSE_CHECK,
     'dynamodb:BatchGetItem gradeables',
-    ...['enrollments', 'submissions', 'teams'].map((table) => `dynamodb:Query ${table}`),
+    ...['enrollments', 'submissions', 'teams', 'gradeables', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
   ],
   'save-ta-grade': [
     ...COURSE_CHECK,

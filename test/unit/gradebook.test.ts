@@ -10,6 +10,7 @@ import {
   visibleStudents,
   type GradebookRow,
 } from '#shared/gradebook/gradebook.ts';
+import { chargeGradeable, lateDayGradeable } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 
 const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment => ({
@@ -108,7 +109,10 @@ describe('the gradebook', () => {
         components: { 0: { mark_ids: [], custom_points: 4, custom_message: '', grader_id: 'ta', graded_at: '2026-01-02T00:00:00.000Z' } },
       },
     };
-    expect(gradebookRow(gradeable, enrollment('s1', 4, '1'), submission, undefined)).toEqual({
+    // One day late, charged against a budget of 2 (late-days.ts): Late.
+    const dated = { ...gradeable, dates: { ...gradeable.dates, submission_due_date: '2026-01-01T00:00:00.000Z' } };
+    const charge = chargeGradeable(lateDayGradeable(dated, submission, undefined), 2);
+    expect(gradebookRow(dated, enrollment('s1', 4, '1'), submission, undefined, charge)).toEqual({
       user_id: 's1',
       registration_section: '1',
       team_id: null,
@@ -132,6 +136,8 @@ describe('the gradebook', () => {
       total_score: 0,
       grader_id: null,
     });
+    // Without a budget the same submission is Bad and scores 0.
+    expect(gradebookRow(dated, enrollment('s1', 4, '1'), submission, undefined)).toMatchObject({ status: 'Bad', total_score: 0 });
   });
 
   it('writes CSV with a header row, quoting and no spreadsheet formulas', () => {
