@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { bundledCode, PROJECT_ROOT } from '#infra/aws/api-function.ts';
-import { routes } from '#shared/http/routes.ts';
+import { bundledCode, PROJECT_ROOT } from '#infra/aws/service-function.ts';
+import { functionNames as stackFunctionNames } from '#infra/function-access.ts';
 import { kb, median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
 
 const SECTION = 'Cold start';
@@ -25,15 +25,14 @@ interface Bundle {
   readonly contributors: Map<string, number>;
 }
 
-/** Every function the stack deploys, plus the pipeline's when their handlers exist. */
+/** Every function the stack deploys. */
 export function functionNames(): string[] {
-  const extra = ['not-found', 'grading-worker', 'grading-runner'].filter((name) => existsSync(`${PROJECT_ROOT}functions/${name}.ts`));
-  return [...Object.keys(routes), ...extra];
+  return [...stackFunctionNames];
 }
 
 /**
  * Bundles each function with the CDK stack's own settings (`bundledCode` of
- * infra/aws/api-function.ts, through NodejsFunction and CDK's local esbuild bundling, plus a
+ * infra/aws/service-function.ts, through NodejsFunction and CDK's local esbuild bundling, plus a
  * metafile), then imports each bundle in fresh Node processes, round after round, and compares
  * size and median import time with the one-GetItem baseline.
  */

@@ -7,6 +7,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { ConfigName } from '#shared/config.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -14,7 +15,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** ESM bundles still meet CommonJS code that calls `require` for Node built-ins. */
 const REQUIRE_SHIM = 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);';
 
-export interface ApiFunctionProps {
+export interface ServiceFunctionProps {
   /** The handler module `functions/<handler>.ts`, which exports `handler`. */
   readonly handler: string;
   readonly description: string;
@@ -23,22 +24,24 @@ export interface ApiFunctionProps {
   /** What happens to the function's log group when it leaves the stack. */
   readonly logRemovalPolicy: RemovalPolicy;
   readonly memorySize?: number;
-  readonly timeout?: Duration;
+  /** How long one invocation may run: each kind of function has its own reason. */
+  readonly timeout: Duration;
 }
 
 /**
- * One API handler as a Lambda function, with the defaults every handler shares: Node 24 on arm64,
- * bundled locally by esbuild as minified ESM with source maps and the AWS SDK inside, its own log
- * group with limited retention, a role that may only write those logs, and alarms on errors and
- * throttles. Grants (tables, secret) are the stack's to add.
+ * One function of the service as a Lambda function, with the defaults every function shares:
+ * Node 24 on arm64, bundled locally by esbuild as minified ESM with source maps and the AWS SDK
+ * inside, 1 GB, its own log group with limited retention, a role that may only write those logs,
+ * and alarms on errors and throttles. Grants (tables, secret, queues) and triggers (routes, queues,
+ * the schedule) are the stack's to add; `ApiFunction` is a route handler.
  */
-export class ApiFunction extends Construct {
+export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly errorsAlarm: Alarm;
   readonly throttlesAlarm: Alarm;
 
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     assertLocalEsbuild();
 
@@ -62,14 +65,12 @@ export class ApiFunction extends Construct {
       ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
-      // Below API Gateway's 30 s, above the DynamoDB client's own retries and time-outs, so a slow
-      // dependency ends in the handler's error envelope rather than a gateway 503.
-      timeout: props.timeout ?? Duration.seconds(25),
+      timeout: props.timeout,
       role,
       logGroup: this.logGroup,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: 'course-submission-api',
+        ['POWERTOOLS_SERVICE_NAME' satisfies ConfigName]: 'course-submission-api',
         ...props.environment,
       },
     });

@@ -18,8 +18,9 @@ export interface DeploymentSettings {
   readonly summariesSchedule: string;
   readonly summariesTimeZone: string;
   /**
-   * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading runner may
-   * fetch repositories from although they resolve to private addresses, e.g. a campus git server.
+   * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading worker may
+   * fetch repositories from although they resolve to private addresses, e.g. a campus git server
+   * (its `ALLOWED_GIT_HOSTS`).
    */
   readonly allowedGitHosts: readonly string[];
   /**

@@ -1,7 +1,6 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, TimeZone, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -28,10 +27,12 @@ import {
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
+import type { ConfigName } from '#shared/config.ts';
 import { ApiFunction } from './api-function.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
+import { ServiceFunction } from './service-function.ts';
 import type { DeploymentSettings } from './settings.ts';
-import { WebhookDelivery, webhookSettings } from './webhooks.ts';
+import { WEBHOOK_DELIVERY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
   readonly settings: DeploymentSettings;
@@ -50,13 +51,18 @@ const GRADING_VISIBILITY_TIMEOUT = WORKER_TIMEOUT.plus(Duration.minutes(1));
 const GRADING_MAX_RECEIVES = 3;
 
 /**
- * Sizes beyond the defaults (1 GB, 25 s). API Gateway still cuts an HTTP request at 30 s; the
- * nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it may take
- * longer. The worker waits for the grading build.
+ * Route handlers whose time limit is not the API's 25 s. API Gateway still cuts an HTTP request at
+ * 30 s; the nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it
+ * may take longer.
  */
-const FUNCTION_SIZES: Partial<Record<FunctionName, { memorySize?: number; timeout?: Duration }>> = {
-  [NIGHTLY_SUMMARIES_HANDLER]: { timeout: Duration.minutes(15) },
-  [GRADING_WORKER_FUNCTION]: { timeout: WORKER_TIMEOUT },
+const ROUTE_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
+  [NIGHTLY_SUMMARIES_HANDLER]: Duration.minutes(15),
+};
+
+/** The functions that serve no route, each fed by its queue, with its time limit. */
+const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
+  [GRADING_WORKER_FUNCTION]: WORKER_TIMEOUT,
+  [WEBHOOK_DELIVERY_FUNCTION]: WEBHOOK_DELIVERY_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -78,13 +84,13 @@ function functionDescription(name: FunctionName): string {
 /**
  * The deployed service: a DynamoDB table per table definition, the token signing secret, one
  * Lambda function per route-table entry (all its paths routed to it) behind an HTTP API, the
- * grading queue with its worker and runner functions, the nightly summaries schedule, and the
- * alarms. Functions' access is derived from `shared/http/routes.ts` and `shared/data/tables.ts`.
+ * grading queue with its worker function and the grading sandbox, the webhook queue with its
+ * delivery function, the nightly summaries schedule, and the alarms. Functions' access is derived from `shared/http/routes.ts` and `shared/data/tables.ts`.
  */
 export class CourseSubmissionStack extends Stack {
   readonly tables: ReadonlyMap<TableKey, Table>;
-  /** By handler name: every route-table entry, `not-found` and `grading-worker`. */
-  readonly functions: ReadonlyMap<FunctionName, ApiFunction>;
+  /** By handler name: every route-table entry and `not-found` (route handlers), `grading-worker` and `webhook-delivery`. */
+  readonly functions: ReadonlyMap<FunctionName, ServiceFunction>;
   readonly signingSecret: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
@@ -150,17 +156,19 @@ export class CourseSubmissionStack extends Stack {
     });
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
-    const functions = new Map<FunctionName, ApiFunction>();
-    for (const name of functionNames)
-      functions.set(
-        name,
-        new ApiFunction(this, constructId(name), {
-          handler: name,
-          description: functionDescription(name),
-          logRemovalPolicy: dataRemovalPolicy,
-          ...FUNCTION_SIZES[name],
-        }),
-      );
+    const functions = new Map<FunctionName, ServiceFunction>();
+    const handlers = new Map<FunctionName, ApiFunction>();
+    for (const name of functionNames) {
+      const common = { handler: name, description: functionDescription(name), logRemovalPolicy: dataRemovalPolicy };
+      const queueTimeout = QUEUE_FUNCTION_TIMEOUTS[name];
+      if (queueTimeout) {
+        functions.set(name, new ServiceFunction(this, constructId(name), { ...common, timeout: queueTimeout }));
+      } else {
+        const handler = new ApiFunction(this, constructId(name), { ...common, timeout: ROUTE_TIMEOUTS[name] });
+        functions.set(name, handler);
+        handlers.set(name, handler);
+      }
+    }
     this.gradingSandbox = new GradingSandbox(this, 'GradingSandbox', {
       images: settings.gradingImages,
       concurrency: settings.gradingConcurrency,
@@ -168,13 +176,15 @@ export class CourseSubmissionStack extends Stack {
       removalPolicy: dataRemovalPolicy,
     });
     const worker = functions.get(GRADING_WORKER_FUNCTION)!;
-    for (const [name, apiFunction] of functions) {
-      this.grantAccess(name, apiFunction);
-      for (const [variable, value] of Object.entries(this.environmentOf(name))) apiFunction.function.addEnvironment(variable, value);
+    for (const [name, serviceFunction] of functions) {
+      this.grantAccess(name, serviceFunction);
+      for (const [variable, value] of Object.entries(this.environmentOf(name))) serviceFunction.function.addEnvironment(variable, value);
     }
     // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
-    worker.function.addEnvironment('GRADING_LEASE_SECONDS', String(WORKER_TIMEOUT.toSeconds()));
-    if (settings.allowedGitHosts.length > 0) worker.function.addEnvironment('ALLOWED_GIT_HOSTS', settings.allowedGitHosts.join(','));
+    worker.function.addEnvironment('GRADING_LEASE_SECONDS' satisfies ConfigName, String(WORKER_TIMEOUT.toSeconds()));
+    if (settings.allowedGitHosts.length > 0) {
+      worker.function.addEnvironment('ALLOWED_GIT_HOSTS' satisfies ConfigName, settings.allowedGitHosts.join(','));
+    }
     // At most `gradingConcurrency` jobs at once: a deadline burst waits in the queue (its jobs keep
     // their exact queue positions) instead of exhausting Lambda's or CodeBuild's concurrency.
     worker.function.addEventSource(
@@ -185,13 +195,13 @@ export class CourseSubmissionStack extends Stack {
       }),
     );
     this.webhooks.connect(
-      { delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: functions.get('create-webhook')! },
+      { delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: handlers.get('create-webhook')! },
       webhookSettings(this.node),
     );
     this.functions = functions;
-    const notFound = functions.get(NOT_FOUND_FUNCTION)!;
+    const notFound = handlers.get(NOT_FOUND_FUNCTION)!;
 
-    const summaries = functions.get(NIGHTLY_SUMMARIES_HANDLER)!.function;
+    const summaries = handlers.get(NIGHTLY_SUMMARIES_HANDLER)!.function;
     const schedulerRole = new Role(this, 'NightlySummariesRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
@@ -218,7 +228,7 @@ export class CourseSubmissionStack extends Stack {
     this.api = new HttpApi(this, 'Api', {
       description: 'Course submission API',
       createDefaultStage: false,
-      defaultIntegration: integration(notFound),
+      defaultIntegration: notFound.integration,
       ...(settings.corsOrigins.length > 0
         ? {
             corsPreflight: {
@@ -231,11 +241,8 @@ export class CourseSubmissionStack extends Stack {
           }
         : {}),
     });
-    const integrations = new Map<FunctionName, HttpLambdaIntegration>();
     for (const key of routeKeys) {
-      const target = functions.get(key.name)!;
-      if (!integrations.has(key.name)) integrations.set(key.name, integration(target));
-      this.api.addRoutes({ path: key.path, methods: [HttpMethod[key.method]], integration: integrations.get(key.name)! });
+      this.api.addRoutes({ path: key.path, methods: [HttpMethod[key.method]], integration: handlers.get(key.name)!.integration });
     }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -324,9 +331,9 @@ export class CourseSubmissionStack extends Stack {
    * write or stream action it does not call, and only GetSecretValue, SendMessage or
    * the sandbox's bucket and builds where it reads the secret, wakes the workers or grades.
    */
-  private grantAccess(name: FunctionName, apiFunction: ApiFunction): void {
+  private grantAccess(name: FunctionName, serviceFunction: ServiceFunction): void {
     const access = functionAccess(name);
-    const role = apiFunction.function;
+    const role = serviceFunction.function;
     for (const [key, actions] of access.data) {
       const table = this.tables.get(key)!;
       const onTable = actions.filter((action) => !action.includes(' '));
@@ -345,7 +352,7 @@ export class CourseSubmissionStack extends Stack {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
     if (access.publishesEvents) this.webhooks.grantPublish(role);
-    if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, apiFunction);
+    if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, serviceFunction);
   }
 
   /** The cdk-nag (AwsSolutions) findings this design accepts, each with its reason. */
@@ -369,12 +376,6 @@ export class CourseSubmissionStack extends Stack {
 }
 
 const stringKey = (name: string): Attribute => ({ name, type: AttributeType.STRING });
-
-function integration(target: ApiFunction): HttpLambdaIntegration {
-  return new HttpLambdaIntegration(`${target.node.id}Integration`, target.function, {
-    payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-  });
-}
 
 /** `issue-token` → `IssueToken`. */
 function constructId(routeName: string): string {

@@ -4,12 +4,15 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
-import { retrySchedule } from '#shared/webhooks/settings.ts';
+import { parseSetting, type ConfigName } from '#shared/config.ts';
 import type { ApiFunction } from './api-function.ts';
+import type { ServiceFunction } from './service-function.ts';
 
 /** Receives of one message before it goes to the dead-letter queue (the delivery function failed each time). */
 export const WEBHOOK_MAX_RECEIVES = 5;
-/** Six times the delivery function's 25 s, as Lambda recommends for queues it polls. */
+/** The delivery function's time limit, a route handler's (one attempt waits at most 10 s for its receiver). */
+export const WEBHOOK_DELIVERY_TIMEOUT = Duration.seconds(25);
+/** At least six times the delivery function's time limit, as Lambda recommends for queues it polls. */
 const VISIBILITY_TIMEOUT = Duration.minutes(3);
 
 /** What varies between deployments, from CDK context. */
@@ -32,7 +35,7 @@ export function webhookSettings(node: Node): WebhookSettings {
   const schedule = node.tryGetContext('webhookRetrySchedule') as unknown;
   if (schedule === undefined || schedule === null || schedule === '') return { allowedHosts };
   const text = Array.isArray(schedule) ? schedule.join(',') : String(schedule);
-  const { problem } = retrySchedule(text);
+  const { problem } = parseSetting('WEBHOOK_RETRY_SCHEDULE', text);
   if (problem) throw new Error(`Context "webhookRetrySchedule" takes a comma list of at most 20 delays in seconds, not "${text}"`);
   return { allowedHosts, retrySchedule: text };
 }
@@ -82,12 +85,14 @@ export class WebhookDelivery extends Construct {
    * Feeds the delivery function one message at a time, and gives it and the registering function
    * the deployment's settings.
    */
-  connect(functions: { readonly delivery: ApiFunction; readonly register: ApiFunction }, settings: WebhookSettings): void {
+  connect(functions: { readonly delivery: ServiceFunction; readonly register: ApiFunction }, settings: WebhookSettings): void {
     functions.delivery.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
-    if (settings.retrySchedule) functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE', settings.retrySchedule);
+    if (settings.retrySchedule) {
+      functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE' satisfies ConfigName, settings.retrySchedule);
+    }
     if (settings.allowedHosts.length > 0) {
       for (const target of [functions.delivery, functions.register])
-        target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS', settings.allowedHosts.join(','));
+        target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS' satisfies ConfigName, settings.allowedHosts.join(','));
     }
   }
 }

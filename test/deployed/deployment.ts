@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { App } from 'aws-cdk-lib';
-import { PROJECT_ROOT } from '#infra/aws/api-function.ts';
+import { PROJECT_ROOT } from '#infra/aws/service-function.ts';
 import { deploymentSettings } from '#infra/aws/settings.ts';
 import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { ApiGateway } from './api-gateway.ts';
