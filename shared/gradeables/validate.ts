@@ -30,12 +30,13 @@ export function validateGradeable(
   const schemas = gradeableSchemas({ ...context, taGrading: input.ta_grading === true, gradeInquiries: input.grade_inquiries === true });
   const result = (input.type === 'Electronic File' ? schemas.electronic : schemas.graded).safeParse(input, { error: problemMessage });
   if (result.success) return { document: result.data, errors: [] };
-  // A value of the wrong type has that one problem (zod would still measure a list given for a text).
+  // zod measures a value of the wrong type that has a length (a list given for a text): that is
+  // no further problem of the field.
   const mistyped = new Set(result.error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => pathName(issue.path)));
+  const measured = (code: string) => code === 'too_big' || code === 'too_small';
   return {
     errors: result.error.issues
-      .map((issue) => ({ code: issue.code, path: pathName(issue.path), message: issue.message }))
-      .filter(({ code, path }) => code === 'invalid_type' || !mistyped.has(path))
-      .map(({ path, message }) => ({ path, message })),
+      .filter((issue) => !(measured(issue.code) && mistyped.has(pathName(issue.path))))
+      .map((issue) => ({ path: pathName(issue.path), message: issue.message })),
   };
 }

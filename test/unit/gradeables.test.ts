@@ -1,9 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import {
+  electronicDates,
+  LIMIT_SETTING_RANGES,
+  MAX_DOCUMENT_BYTES,
+  syllabusBuckets,
+  type GradeableDocument,
+} from '#shared/gradeables/gradeable.ts';
 import { downloadForm, isVisible, sectionOf } from '#shared/gradeables/listing.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
-import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
+import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS } from '#shared/gradeables/schema.ts';
+import { fromLocalTime, GRADEABLE_DATE_FORM, isTimeZone, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { validateGradeable } from '#shared/gradeables/validate.ts';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -21,6 +28,11 @@ describe('course time zones', () => {
     expect(fromLocalTime('2026-02-29 10:00:00', 'UTC')).toBeUndefined();
     expect(fromLocalTime('2026-13-01 10:00:00', 'UTC')).toBeUndefined();
     expect(fromLocalTime('2026-11-01 01:30:00', 'America/New_York')).toBe('2026-11-01T05:30:00.000Z');
+  });
+
+  it('knows IANA time zones, and nothing else', () => {
+    expect(['UTC', 'America/New_York', 'Pacific/Chatham'].map(isTimeZone)).toEqual([true, true, true]);
+    expect(['', 'Mars/Olympus_Mons', 'UTC+25'].map(isTimeZone)).toEqual([false, false, false]);
   });
 
   it('accepts ISO 8601 with an explicit offset', () => {
@@ -125,5 +137,283 @@ describe('gradeable documents', () => {
     const document = electronic({ ta_view_start_date: day(-1), submission_open_date: day(0), submission_due_date: day(5) });
     const again = validateGradeable(downloadForm(document, 'Pacific/Auckland'), { timeZone: 'Pacific/Auckland', now });
     expect(again.document).toEqual(document);
+  });
+});
+
+describe('the gradeable schema', () => {
+  const context = { timeZone: 'UTC', now };
+  const problems = (input: unknown) => validateGradeable(input, context).errors;
+  const messages = (input: unknown) => problems(input).map((problem) => problem.message);
+  const checkpoints = (extra: Record<string, unknown> = {}) => ({ id: 'c', title: 'C', type: 'Checkpoints', ...extra });
+  const file = (extra: Record<string, unknown> = {}) => ({ id: 'g', title: 'G', type: 'Electronic File', ...extra });
+  const component = (extra: Record<string, unknown> = {}) => ({
+    title: 'Style',
+    ta_comment: '',
+    student_comment: '',
+    lower_clamp: 0,
+    default: 0,
+    max_value: 2,
+    upper_clamp: 2,
+    text: false,
+    peer_component: false,
+    page: 0,
+    is_itempool_linked: false,
+    itempool: '',
+    marks: [],
+    ...extra,
+  });
+  const testCase = (extra: Record<string, unknown> = {}) => ({ name: 't', command: 'true', ...extra });
+  const autograding = (...testCases: Record<string, unknown>[]) => file({ autograding: { test_cases: testCases } });
+
+  it('asks for id, title and type before anything else, in the reference words', () => {
+    expect(problems({ title: '', type: 'Essay', syllabus_bucket: 1 })).toEqual([
+      { path: 'id', message: REQUIRES_ID_TITLE_TYPE },
+      { path: 'title', message: REQUIRES_ID_TITLE_TYPE },
+    ]);
+    expect(problems([])).toEqual([{ path: '', message: 'The gradeable JSON must be an object.' }]);
+    expect(problems(checkpoints({ padding: 'x'.repeat(MAX_DOCUMENT_BYTES) }))).toEqual([
+      { path: '', message: `The gradeable JSON must be at most ${MAX_DOCUMENT_BYTES} bytes.` },
+    ]);
+  });
+
+  it('words the reference checks as the reference does', () => {
+    expect(messages(checkpoints({ type: 'Essay' }))).toEqual(['An error has occurred: Invalid type']);
+    expect(messages(checkpoints({ syllabus_bucket: 'party' }))).toEqual([
+      'An error has occurred: Syllabus bucket must be one of the following: homework, assignment, problem-set, quiz, test, exam, ' +
+        'exercise, lecture-exercise, reading, lab, recitation, worksheet, project, participation, note, none (for practice only).',
+    ]);
+    expect(problems(file({ vcs: { vcs_subdirectory: '' } }))).toEqual([
+      { path: 'vcs.repository_type', message: 'VCS gradeables need vcs.repository_type and vcs.vcs_path.' },
+      { path: 'vcs.vcs_path', message: 'VCS gradeables need vcs.repository_type and vcs.vcs_path.' },
+    ]);
+    expect(problems(file({ team_gradeable: {} }))).toEqual([
+      { path: 'team_gradeable.team_size_max', message: 'Team gradeables need team_gradeable.team_size_max.' },
+    ]);
+    const { max_value, marks, ...incomplete } = component();
+    expect(problems(checkpoints({ rubric: [incomplete] }))).toEqual([
+      { path: 'rubric[0].max_value', message: RUBRIC_PARAMETERS },
+      { path: 'rubric[0].marks', message: RUBRIC_PARAMETERS },
+    ]);
+    expect([max_value, marks]).toEqual([2, []]);
+  });
+
+  it('lists every problem of a field in order: the id too long and not an id', () => {
+    expect(problems(checkpoints({ id: 'x'.repeat(65), instructions_url: 'ftp://x' }))).toEqual([
+      { path: 'id', message: 'id must be at most 64 characters long.' },
+      { path: 'id', message: 'The id must be 1 to 64 letters, digits, underscores or hyphens.' },
+      { path: 'instructions_url', message: 'instructions_url must be an http(s) URL or empty.' },
+    ]);
+  });
+
+  it('gives a value of the wrong type that one problem', () => {
+    expect(problems(checkpoints({ autograding_config_path: Array(2000).fill('x'), rubric: 'none' }))).toEqual([
+      { path: 'autograding_config_path', message: 'autograding_config_path must be a string.' },
+      { path: 'rubric', message: 'rubric must be a list.' },
+    ]);
+    expect(messages(file({ bulk_upload: 'no', dates: { late_days: '2' } }))).toEqual([
+      'bulk_upload must be true or false.',
+      'dates.late_days must be a number.',
+    ]);
+  });
+
+  it('reports a fraction before the range of a whole number', () => {
+    expect(messages(file({ dates: { late_days: 1000.5 }, team_gradeable: { team_size_max: 0 } }))).toEqual([
+      'team_gradeable.team_size_max must be at least 1.',
+      'dates.late_days must be a whole number.',
+      'dates.late_days must be at most 1000.',
+    ]);
+  });
+
+  it('checks the VCS repository type and subdirectory', () => {
+    expect(messages(file({ vcs: { repository_type: 'gitlab', vcs_path: 'https://x', vcs_subdirectory: '../up' } }))).toEqual([
+      'vcs.repository_type must be one of submitty-hosted, submitty-hosted-url, public-github, private-github, self-hosted.',
+      'vcs.vcs_subdirectory must be a relative path inside the repository.',
+    ]);
+  });
+
+  it('orders grading and inquiry dates only when the gradeable has TA grading and grade inquiries', () => {
+    const dates = {
+      ta_view_start_date: '2026-11-01 00:00:00',
+      submission_open_date: '2026-11-02 00:00:00',
+      submission_due_date: '2026-11-10 00:00:00',
+      grade_start_date: '2026-11-09 00:00:00',
+      grade_due_date: '2026-11-20 00:00:00',
+      grade_released_date: '2026-12-01 00:00:00',
+      grade_inquiry_start_date: '2026-11-30 00:00:00',
+    };
+    expect(problems(file({ dates }))).toEqual([]);
+    expect(problems(file({ dates, ta_grading: true }))).toEqual([
+      { path: 'dates.grade_start_date', message: 'dates.submission_due_date must not be after dates.grade_start_date.' },
+    ]);
+    expect(problems(file({ dates, ta_grading: true, grade_inquiries: true })).map((problem) => problem.path)).toEqual([
+      'dates.grade_start_date',
+      'dates.grade_inquiry_start_date',
+    ]);
+    const graded = {
+      ta_view_start_date: '2026-11-01 00:00:00',
+      grade_start_date: '2026-11-09 00:00:00',
+      grade_due_date: '2026-11-08 00:00:00',
+    };
+    expect(problems(checkpoints({ dates: graded }))).toEqual([
+      { path: 'dates.grade_due_date', message: 'dates.grade_start_date must not be after dates.grade_due_date.' },
+    ]);
+  });
+
+  it('fills in missing dates from now, and leaves an invalid one out of the order checks', () => {
+    const { document } = validateGradeable(checkpoints(), context);
+    expect(document?.dates).toEqual({
+      ta_view_start_date: day(0),
+      grade_start_date: day(7),
+      grade_due_date: day(14),
+      grade_released_date: day(14),
+    });
+    expect(problems(file({ dates: { submission_open_date: 'soon', submission_due_date: '2020-01-01 00:00:00' } }))).toEqual([
+      {
+        path: 'dates.submission_open_date',
+        message: 'dates.submission_open_date must be a date of the form YYYY-MM-DD HH:MM:SS that exists in UTC.',
+      },
+    ]);
+  });
+
+  it('keeps only the fields of its type: Checkpoints and Numeric gradeables ignore the Electronic File ones', () => {
+    const { document } = validateGradeable(checkpoints({ bulk_upload: 'no', vcs: 7, dates: { submission_due_date: 'never' } }), context);
+    expect(Object.keys(document!)).toEqual([
+      'title',
+      'type',
+      'id',
+      'instructions_url',
+      'syllabus_bucket',
+      'autograding_config_path',
+      'dates',
+      'rubric',
+    ]);
+  });
+
+  it('keeps rubric components within their clamps', () => {
+    expect(
+      problems(checkpoints({ rubric: [component({ lower_clamp: 3, default: 0, marks: [{ points: 1, title: 'ok' }, { points: 'x' }] })] })),
+    ).toEqual([
+      { path: 'rubric[0].marks[1].points', message: 'rubric[0].marks[1].points must be a number.' },
+      { path: 'rubric[0].marks[1].title', message: 'rubric[0].marks[1].title must be a string.' },
+      { path: 'rubric[0].lower_clamp', message: 'rubric[0].lower_clamp must not be above rubric[0].upper_clamp.' },
+      { path: 'rubric[0].default', message: 'rubric[0].default must lie between the clamps.' },
+      { path: 'rubric[0].max_value', message: 'rubric[0].max_value must lie between the clamps.' },
+      { path: 'rubric[0].marks[0].points', message: 'rubric[0].marks[0].points must not exceed the span of the clamps.' },
+      { path: 'rubric[0].marks[1].points', message: 'rubric[0].marks[1].points must not exceed the span of the clamps.' },
+    ]);
+    expect(problems(checkpoints({ rubric: [component({ marks: [{ points: -2, title: 'ok', publish: true }] })] }))).toEqual([]);
+  });
+
+  it('checks test cases: names, commands, time limits and expectations', () => {
+    expect(messages(file({ autograding: {} }))).toEqual(['autograding.test_cases must list at least one test case.']);
+    expect(messages(autograding())).toEqual(['autograding.test_cases must list at least one test case.']);
+    expect(
+      problems(
+        autograding(
+          testCase({ name: '', command: ' \n' }),
+          testCase({ timeout_seconds: 601, expect: {} }),
+          testCase({ expect: { exit_code: 256, files_exist: ['ok/file', '/etc/passwd', '', 'a/../../b', 7] } }),
+        ),
+      ),
+    ).toEqual([
+      { path: 'autograding.test_cases[0].name', message: 'autograding.test_cases[0].name cannot be blank.' },
+      { path: 'autograding.test_cases[0].command', message: 'autograding.test_cases[0].command cannot be blank.' },
+      { path: 'autograding.test_cases[1].timeout_seconds', message: 'autograding.test_cases[1].timeout_seconds must be at most 600.' },
+      { path: 'autograding.test_cases[1].expect', message: 'autograding.test_cases[1].expect must expect something.' },
+      { path: 'autograding.test_cases[2].expect.exit_code', message: 'autograding.test_cases[2].expect.exit_code must be at most 255.' },
+      ...[1, 2, 3, 4].map((index) => ({
+        path: `autograding.test_cases[2].expect.files_exist[${index}]`,
+        message: `autograding.test_cases[2].expect.files_exist[${index}] must be a relative path inside the submission.`,
+      })),
+      { path: 'autograding.test_cases[2].name', message: 'autograding.test_cases[2].name repeats the name of an earlier test case.' },
+    ]);
+  });
+
+  it('fills in a test case’s defaults, and keeps the download order', () => {
+    const { document } = validateGradeable(
+      file({ autograding: { limits: { disk_mib: 64 }, test_cases: [{ command: 'make', name: 'build' }], image: 'cpp-17' } }),
+      context,
+    );
+    expect(JSON.stringify(document!.autograding)).toBe(
+      JSON.stringify({
+        image: 'cpp-17',
+        test_cases: [
+          {
+            name: 'build',
+            details: '',
+            command: 'make',
+            points_available: 0,
+            is_extra_credit: false,
+            is_hidden: false,
+            timeout_seconds: 10,
+            expect: { exit_code: 0 },
+          },
+        ],
+        limits: { disk_mib: 64 },
+      }),
+    );
+  });
+});
+
+describe('the gradeable JSON Schema', () => {
+  const [electronic, graded] = (gradeableJsonSchema.oneOf as Record<string, any>[]).map((variant) => variant.properties);
+  const testCase = electronic.autograding.properties.test_cases.items.properties;
+
+  it('is one schema per kind of gradeable, without $schema (it sits in the OpenAPI document)', () => {
+    expect(gradeableJsonSchema.$schema).toBeUndefined();
+    expect(electronic.type).toEqual({ type: 'string', const: 'Electronic File' });
+    expect(graded.type).toEqual({ type: 'string', enum: ['Checkpoints', 'Numeric'] });
+    expect(Object.keys(electronic).filter((key) => !(key in graded))).toEqual([
+      'bulk_upload',
+      'team_gradeable',
+      'ta_grading',
+      'grade_inquiries',
+      'vcs',
+    ]);
+    expect((gradeableJsonSchema.oneOf as Record<string, any>[]).map((variant) => variant.required)).toEqual([
+      ['title', 'id', 'type'],
+      ['title', 'id', 'type'],
+    ]);
+  });
+
+  it('states the limits validation applies, whole numbers as integers', () => {
+    expect(electronic.id).toMatchObject({ maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$' });
+    expect(electronic.syllabus_bucket).toMatchObject({ default: 'homework', enum: [...syllabusBuckets] });
+    expect(electronic.rubric).toMatchObject({ maxItems: 100, default: [] });
+    expect(electronic.rubric.items.required).toHaveLength(13);
+    expect(electronic.autograding.properties.test_cases).toMatchObject({ minItems: 1, maxItems: 100 });
+    expect(testCase.name).toEqual({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(testCase.timeout_seconds).toEqual({ type: 'number', default: 10, exclusiveMinimum: 0, maximum: 600 });
+    expect(testCase.expect.properties.exit_code).toEqual({ type: 'integer', minimum: 0, maximum: 255 });
+    expect(testCase.limits.properties).toEqual(
+      Object.fromEntries(
+        Object.entries(LIMIT_SETTING_RANGES).map(([name, { min, max }]) => [name, { type: 'integer', minimum: min, maximum: max }]),
+      ),
+    );
+    expect(electronic.autograding.properties.image.pattern).toBe(IMAGE_NAME.source);
+    expect(JSON.stringify(gradeableJsonSchema)).not.toContain('multipleOf');
+  });
+
+  it('describes dates by their form, with no default from the time it was made', () => {
+    expect(Object.keys(electronic.dates.properties)).toEqual([
+      ...electronicDates,
+      'has_due_date',
+      'has_release_date',
+      'late_submission_allowed',
+      'late_days',
+    ]);
+    for (const date of electronicDates) {
+      expect(electronic.dates.properties[date]).toEqual({
+        type: 'string',
+        pattern: GRADEABLE_DATE_FORM.source,
+        description: expect.any(String),
+      });
+    }
+    expect(Object.keys(graded.dates.properties)).toEqual([
+      'ta_view_start_date',
+      'grade_start_date',
+      'grade_due_date',
+      'grade_released_date',
+    ]);
   });
 });
