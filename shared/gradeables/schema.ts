@@ -13,19 +13,59 @@
  * describe the form (the OpenAPI document and the types).
  */
 import { z } from 'zod';
-import {
-  electronicDates,
-  gradingDates,
-  type GradeableType,
-  GRADEABLE_ID,
-  LIMIT_SETTING_RANGES,
-  MAX_DOCUMENT_BYTES,
-  repositoryTypes,
-  syllabusBuckets,
-  type DateName,
-} from './gradeable.ts';
+import { GRADEABLE_ID } from '#shared/ids.ts';
 import { GRADEABLE_DATE_FORM, parseGradeableDate } from './time-zone.ts';
 
+export const gradeableTypes = ['Electronic File', 'Checkpoints', 'Numeric'] as const;
+export type GradeableType = (typeof gradeableTypes)[number];
+
+export const syllabusBuckets = [
+  'homework',
+  'assignment',
+  'problem-set',
+  'quiz',
+  'test',
+  'exam',
+  'exercise',
+  'lecture-exercise',
+  'reading',
+  'lab',
+  'recitation',
+  'worksheet',
+  'project',
+  'participation',
+  'note',
+  'none (for practice only)',
+] as const;
+
+export const repositoryTypes = ['submitty-hosted', 'submitty-hosted-url', 'public-github', 'private-github', 'self-hosted'] as const;
+
+/** Every date of an Electronic File gradeable, in the order downloads show them. */
+export const electronicDates = [
+  'ta_view_start_date',
+  'grade_start_date',
+  'grade_due_date',
+  'grade_released_date',
+  'team_lock_date',
+  'submission_open_date',
+  'submission_due_date',
+  'grade_inquiry_start_date',
+  'grade_inquiry_due_date',
+] as const;
+/** Checkpoints and Numeric gradeables are graded by TAs only. */
+export const gradingDates = ['ta_view_start_date', 'grade_start_date', 'grade_due_date', 'grade_released_date'] as const;
+export type DateName = (typeof electronicDates)[number];
+
+/** The range a gradeable may ask for each limit, whatever the operator allows. */
+export const LIMIT_SETTING_RANGES = {
+  processes: { min: 4, max: 4096 },
+  memory_mib: { min: 16, max: 65_536 },
+  cpu_seconds: { min: 1, max: 3600 },
+  file_size_mib: { min: 1, max: 65_536 },
+  disk_mib: { min: 1, max: 65_536 },
+} as const;
+
+export const MAX_DOCUMENT_BYTES = 256 * 1024;
 export const MAX_TEST_CASES = 100;
 export const MAX_RUBRIC_COMPONENTS = 100;
 export const MAX_MARKS = 50;

@@ -5,7 +5,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { Refusal, conflict } from '#shared/errors.ts';
 import { gradeableNotFound, gradeableNotSpecified } from './failures.ts';
 import type { GradeableDocument } from './gradeable.ts';
-import { isValidGradeableId } from './gradeable.ts';
+import { isValidGradeableId } from '#shared/ids.ts';
 import { REQUIRES_ID_TITLE_TYPE, validateGradeable } from './validate.ts';
 
 /** A gradeable id from a path: blank is "not specified", anything malformed cannot exist. */

@@ -1,5 +1,11 @@
-import { MAX_DOCUMENT_BYTES } from './gradeable.ts';
-import { gradeableSchemas, pathName, problemMessage, REQUIRES_ID_TITLE_TYPE, type GradeableDocument } from './schema.ts';
+import {
+  gradeableSchemas,
+  MAX_DOCUMENT_BYTES,
+  pathName,
+  problemMessage,
+  REQUIRES_ID_TITLE_TYPE,
+  type GradeableDocument,
+} from './schema.ts';
 
 export { REQUIRES_ID_TITLE_TYPE };
 
