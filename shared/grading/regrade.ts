@@ -24,6 +24,7 @@ import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { invalidInput, notFound } from '#shared/errors.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { notifyWorkers } from './queue.ts';
 
@@ -149,6 +150,8 @@ export async function requestRegrade(
     gradeableId: string;
     gradeable: GradeableDocument | undefined;
     body: { user_id?: string; version_to_regrade?: unknown };
+    /** The queue counters, when read with the token check (see regradeReads). */
+    queue?: QueueCounters;
   },
   now = new Date(),
 ): Promise<RegradeJob> {
@@ -165,9 +168,9 @@ export async function requestRegrade(
     scope = { kind: 'all' };
     submissions = await submissionsOfGradeable(course.term, course.course, gradeable.id);
   } else {
-    const ownerId = await ownerOf(course, gradeable, userId);
+    const submission = await submissionOfStudent(course, gradeable, userId);
+    const ownerId = submission?.ownerId ?? userId;
     scope = version === undefined ? { kind: 'active', ownerId } : { kind: 'version', ownerId, version };
-    const { submission } = await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) });
     submissions = submission ? [submission] : [];
   }
   const selected = selectRegrade(submissions, scope);
@@ -188,7 +191,9 @@ export async function requestRegrade(
     createdAt: now.toISOString(),
   };
   let created = false;
-  let queue: QueueCounters | undefined;
+  let queuedCount = 0;
+  let skippedLater = 0;
+  let queue: QueueCounters | undefined = context.queue;
   for (const chunk of chunks(selected.requeue, REGRADE_CHUNK)) {
     let pending = chunk;
     let newlySkipped = 0;
@@ -228,34 +233,61 @@ export async function requestRegrade(
         continue;
       }
       created = true;
+      queuedCount += pending.length;
+      skippedLater += newlySkipped;
       queue = { head: counters.head, tail: counters.tail + pending.length };
       await Promise.all(pending.map((_, index) => notifyWorkers(counters.tail + 1 + index)));
       break;
     }
   }
   if (!created) await transactWrite([putRegrade(record)]);
-  const { stored } = await getItems({ stored: regradeRef(regradeId) });
-  return regradeJob(stored ?? record);
+  // As written: workers may have ended some jobs since, which the status route shows.
+  return regradeJob({ ...record, queued: queuedCount, skipped: record.skipped + skippedLater });
+}
+
+/** What a regrade reads with the token check: the gradeable and the queue counters. */
+export function regradeReads({ term, course, gradeableId }: { term: string; course: string; gradeableId: string }) {
+  return { gradeable: gradeableRef(term, course, gradeableId), queue: queueRef() };
+}
+
+/** What the status route reads with the token check: the regrade, when the id is one. */
+export function regradeStatusReads(regradeId: string | undefined) {
+  return regradeId && isRegradeId(regradeId) ? { regrade: regradeRef(regradeId) } : {};
 }
 
 /** A regrade of this course, with its progress now; another course's (or an unknown id) is not found. */
-export async function regradeStatus(course: Course, regradeId: string | undefined): Promise<RegradeJob> {
+export async function regradeStatus(
+  course: Course,
+  regradeId: string | undefined,
+  loaded?: { regrade?: RegradeRecord },
+): Promise<RegradeJob> {
   const missing = () => notFound(`No regrade ${(regradeId ?? '').slice(0, 64)} in this course.`);
   if (!regradeId || !isRegradeId(regradeId)) throw missing();
-  const { stored } = await getItems({ stored: regradeRef(regradeId) });
+  const stored = loaded ? loaded.regrade : (await getItems({ regrade: regradeRef(regradeId) })).regrade;
   if (!stored || stored.term !== course.term || stored.course !== course.course) throw missing();
   return regradeJob(stored);
 }
 
-/** The owner of a student's submissions: the student, or on team gradeables their team. */
-async function ownerOf(course: Course, gradeable: GradeableDocument, userId: string): Promise<string> {
+/**
+ * A student's submission: theirs, or on team gradeables their team's. The enrollment is read with
+ * the student's own submission (or team membership) in one request.
+ */
+async function submissionOfStudent(course: Course, gradeable: GradeableDocument, userId: string): Promise<Submission | undefined> {
   if (!isValidUserId(userId)) throw notFound(`User ${userId.slice(0, 64)} is not in this course.`);
-  const { member, membership } = await getItems({
-    member: enrollmentRef(course.term, course.course, userId),
-    ...(gradeable.team_gradeable ? { membership: teamMembershipRef(course.term, course.course, gradeable.id, userId) } : {}),
-  });
-  if (!member || !isActiveMember(member)) throw notFound(`User ${userId} is not in this course.`);
-  if (!gradeable.team_gradeable) return userId;
-  if (!membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
-  return (membership as { teamId: string }).teamId;
+  const { term, course: code } = course;
+  const notMember = () => notFound(`User ${userId} is not in this course.`);
+  const member = enrollmentRef(term, code, userId);
+  if (!gradeable.team_gradeable) {
+    const loaded = await getItems({ member, own: submissionRef(term, code, gradeable.id, userId) });
+    if (!loaded.member || !isActiveMember(loaded.member)) throw notMember();
+    return loaded.own;
+  }
+  const loaded = await getItems({ member, membership: teamMembershipRef(term, code, gradeable.id, userId) });
+  if (!loaded.member || !isActiveMember(loaded.member)) throw notMember();
+  if (!loaded.membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  const teamId = loaded.membership.teamId;
+  return (await getItems({ submission: submissionRef(term, code, gradeable.id, teamId) })).submission ?? emptySubmission(teamId);
 }
+
+/** A team without a submission yet: "<team> has no submission to regrade." */
+const emptySubmission = (ownerId: string) => ({ ownerId, highestVersion: 0, activeVersion: 0, versions: [] }) as unknown as Submission;
