@@ -246,12 +246,12 @@ export const testCaseSchema = z
   // Checked name and command first; kept (and downloaded) with the details before the command.
   .transform(({ name, command, details, ...rest }) => ({ name, details, command, ...rest }));
 
-const atLeastOneTestCase = says((at) => `${at} must list at least one test case.`);
+const atLeastOneTestCase: Wording = (at) => `${at} must list at least one test case.`;
 export const autogradingSchema = z
   .object({
     test_cases: z
-      .array(testCaseSchema, { error: whenMissing((at) => `${at} must list at least one test case.`) })
-      .min(1, { error: atLeastOneTestCase })
+      .array(testCaseSchema, { error: whenMissing(atLeastOneTestCase) })
+      .min(1, { error: says(atLeastOneTestCase) })
       .max(MAX_TEST_CASES)
       .superRefine((testCases, ctx) => {
         const names = new Set<string>();

@@ -9,7 +9,7 @@ const orderedDates = fc
   .tuple(fc.integer({ min: 0, max: 4_000_000_000 }), fc.array(fc.integer({ min: 0, max: 30 * 86_400 }), { minLength: 8, maxLength: 8 }))
   .map(([start, steps]) => {
     const at = steps
-      .reduce<number[]>((list, step) => [...list, list.at(-1)! + step], [start])
+      .reduce<number[]>((list, step) => [...list, (list.at(-1) ?? start) + step], [start])
       .map((seconds) => new Date(seconds * 1000).toISOString());
     const [taView, open, due, gradeStart, gradeDue, released, inquiryStart, inquiryDue] = at as [
       string,
