@@ -204,7 +204,7 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one and the grading worker and runner', () => {
+  it('has one function per route-table entry plus the $default one, the grading worker and the webhook delivery function', () => {
     expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 1);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
@@ -393,7 +393,7 @@ describe('least privilege', () => {
     }
   });
 
-  it('names in each function’s environment exactly the tables, secret, queue and runner it is granted', () => {
+  it('names in each function’s environment exactly the tables, secret, queues and grading sandbox it is granted', () => {
     for (const name of functionNames) {
       const variables = functionResource(name).Properties.Environment.Variables as Record<string, unknown>;
       const used = new Set(EXPECTED_POLICIES[name].map((grant) => grant.split(' ')[1]!.split('/')[0]!));
