@@ -7,6 +7,7 @@ import { getItems } from '#shared/data/items.ts';
 import { jobRef, putJob, queueRef, takeTicket } from '#shared/data/jobs.ts';
 import { resultsRef } from '#shared/data/results.ts';
 import { addVersion, gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
+import { createTeam } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
@@ -255,6 +256,63 @@ describe('results', () => {
     expect(await regradeStatus(course, one.regrade_id)).toMatchObject({ state: 'done', graded: 1 });
     expect(await regradeStatus(course, all.regrade_id)).toMatchObject({ state: 'done', graded: 2, failed: 0 });
   }, 120_000);
+
+  it("on team gradeables a member's user_id regrades the team's version", async () => {
+    await gradeAll();
+    const id = uniqueCode('team');
+    await uploadGradeable(course, {
+      id,
+      title: 'Team homework',
+      type: 'Electronic File',
+      team_gradeable: { team_size_max: 2, inherit_from: '' },
+      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
+      autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: 1, expect: { exit_code: 0 } }] },
+    });
+    const gradeable = (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;
+    const [kim, lee, max] = await Promise.all([createUser('user', 'kim'), createUser('user', 'lee'), createUser('user', 'max')]);
+    for (const user of [kim, lee, max]) await addMember(course, user, 4, '1');
+    expect(await createTeam(course.term, course.course, id, 'bulk-team1', [kim.userId, lee.userId])).toBe(true);
+    await submit(gradeable, 'bulk-team1');
+    await gradeAll();
+    const request = (body: { user_id?: string; version_to_regrade?: unknown }) =>
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: id, gradeable, body });
+    expect(await request({ user_id: lee.userId })).toMatchObject({ total: 1, queued: 1 });
+    expect((await submissionOf(gradeable, 'bulk-team1')).versions[0]).toMatchObject({ state: 'queued' });
+    // Queued already: skipped, and done at once.
+    expect(await request({ user_id: kim.userId, version_to_regrade: 1 })).toMatchObject({ total: 1, queued: 0, skipped: 1, state: 'done' });
+    await expect(request({ user_id: max.userId })).rejects.toMatchObject({ message: `${max.userId} is not on a team for this gradeable.` });
+    expect(await gradeAll()).toBe(1);
+  });
+
+  it('refuses what cannot be regraded, writing nothing', async () => {
+    const gradeable = await createGradeable(1);
+    const student = await createUser('user', 'nat');
+    await addMember(course, student, 4, '1');
+    const request = (body: { user_id?: string; version_to_regrade?: unknown }, document: GradeableDocument | null = gradeable) =>
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: 'nope', gradeable: document ?? undefined, body });
+    const before = (await getItems({ queue: queueRef() })).queue;
+    await expect(request({}, null)).rejects.toMatchObject({ kind: 'not-found', message: "Invalid gradeable id 'nope'" });
+    await expect(request({}, { ...gradeable, vcs: undefined })).rejects.toMatchObject({
+      message: 'Regrading only supports VCS gradeables',
+    });
+    await expect(request({ version_to_regrade: 1 })).rejects.toMatchObject({
+      message: 'The field version_to_regrade needs user_id: the student whose version to regrade.',
+    });
+    await expect(request({ user_id: 'ghost-user' })).rejects.toMatchObject({
+      kind: 'not-found',
+      message: 'User ghost-user is not in this course.',
+    });
+    await expect(request({ user_id: '../../x' })).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(request({ user_id: student.userId })).rejects.toMatchObject({
+      message: `${student.userId} has no submission to regrade.`,
+    });
+    await submit(gradeable, student.userId);
+    await expect(request({ user_id: student.userId, version_to_regrade: '2' })).rejects.toMatchObject({
+      message: 'There is no version 2: the highest is 1.',
+    });
+    expect((await getItems({ queue: queueRef() })).queue!.tail).toBe(before!.tail + 1); // the submission's ticket only
+    await gradeAll();
+  });
 
   it("a regrade of another course's id, or an unknown one, is not found", async () => {
     await expect(regradeStatus(course, 'rg_AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ kind: 'not-found' });
