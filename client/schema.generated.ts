@@ -3635,7 +3635,7 @@ export interface operations {
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
-             *     - `The limit must be a whole number from 1 to 500.`
+             *     - `The limit must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this gradebook gave out.`
              */
             readonly 400: {
@@ -4492,7 +4492,7 @@ export interface operations {
             /**
              * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
-             *     - `A course can have at most 10 webhooks.`
+             *     - `A course can have at most {max} webhooks.`
              */
             readonly 409: {
                 headers: {

@@ -25,7 +25,7 @@ export class Refusal extends Error {
 
 export const invalidInput = (message: string) => new Refusal('invalid', message);
 
-export const forbidden = (message = "You don't have access to this endpoint.") => new Refusal('forbidden', message);
+export const forbidden = (message?: string) => (message === undefined ? accessDenied() : new Refusal('forbidden', message));
 
 export const notFound = (message: string) => new Refusal('not-found', message);
 
@@ -33,3 +33,35 @@ export const conflict = (message: string) => new Refusal('conflict', message);
 
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new Refusal('too-many-requests', message, { retryAfterSeconds });
+
+type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+type Values<T extends string> = [Placeholders<T>] extends [never] ? [] : [values: Readonly<Record<Placeholders<T>, string | number>>];
+
+/**
+ * A fail the service can answer with, declared once: its kind and message, `{name}` marking a
+ * part filled in per request. Calling it makes the Refusal to throw; `text` fills in the message
+ * alone (for rules that return their problem). The API contract lists these same declarations, so
+ * what the code answers and what the contract documents cannot drift apart.
+ */
+export interface Failure<T extends string = string> {
+  (...values: Values<T>): Refusal;
+  readonly text: (...values: Values<T>) => string;
+  readonly kind: RefusalKind;
+  readonly template: T;
+}
+
+/** Every Failure declared so far (in the order the modules declaring them were loaded). */
+export const declaredFailures: Failure[] = [];
+
+export function failure<const T extends string>(kind: RefusalKind, template: T): Failure<T> {
+  const text = (...values: Values<T>): string => {
+    const given = (values[0] ?? {}) as Readonly<Record<string, string | number>>;
+    return template.replace(/\{([^{}]+)\}/g, (whole, name: string) => (Object.hasOwn(given, name) ? String(given[name]) : whole));
+  };
+  const declared = Object.assign((...values: Values<T>) => new Refusal(kind, text(...values)), { text, kind, template });
+  declaredFailures.push(declared as unknown as Failure);
+  return declared;
+}
+
+/** The reference's answer to a caller without the role a route needs. */
+export const accessDenied = failure('forbidden', "You don't have access to this endpoint.");

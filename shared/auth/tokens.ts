@@ -3,15 +3,14 @@ import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
 import { clearLoginFailures, getCredentials, passwordStillIs, putPassword, recordLoginFailure } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
-import { Refusal, invalidInput, tooManyRequests } from '#shared/errors.ts';
+import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { signToken, epochSeconds, type TokenClaims } from './jwt.ts';
 import { lockoutMessage, lockoutState } from './lockout.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { wrongCredentials } from './failures.ts';
 
-export const wrongCredentials = () => new Refusal('unauthenticated', 'Could not login using that user id or password.');
-
-export const blankCredentials = () => invalidInput('Cannot leave user id or password blank.');
+export { blankCredentials, wrongCredentials } from './failures.ts';
 
 interface VerifiedCredentials {
   readonly userId: string;

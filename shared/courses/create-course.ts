@@ -6,9 +6,20 @@ import { getItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
-import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
 import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
 import { courseGroups, isStaff, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
+import {
+  badCourseTitle,
+  badSemester,
+  courseExistsAlready,
+  courseFieldsMissing,
+  instructorNotInGroup,
+  invalidBaseCourse,
+  noHeadInstructor,
+  noSuchSemester,
+  notForYourself,
+  tooManyGradeablesToCopy,
+} from './failures.ts';
 
 export interface NewCourseRequest {
   readonly term: string;
@@ -19,7 +30,6 @@ export interface NewCourseRequest {
   readonly copyGradeables: boolean;
 }
 
-const invalidBaseCourse = () => invalidInput('Invalid base course.');
 /** A transaction holds at most 100 items; the course itself takes five. */
 const MAX_COPIED_GRADEABLES = 95;
 
@@ -40,11 +50,9 @@ export interface NewCourseFields {
  */
 export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
   const { course_semester: term, course_title: course, head_instructor: headInstructor } = fields;
-  if (!term || !course || !headInstructor) throw invalidInput('Semester, course title or head instructor not set.');
-  if (!isValidCode(term)) throw invalidInput('The semester must be 1 to 64 lowercase letters, digits or underscores.');
-  if (!isValidCode(course)) {
-    throw invalidInput('The course title must be 1 to 64 lowercase letters, digits or underscores.');
-  }
+  if (!term || !course || !headInstructor) throw courseFieldsMissing();
+  if (!isValidCode(term)) throw badSemester();
+  if (!isValidCode(course)) throw badCourseTitle();
 
   const combined = fields.base_course?.split('|');
   const [baseTerm, baseCourse] = combined ?? [fields.base_course_semester, fields.base_course_title];
@@ -60,9 +68,9 @@ export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
  */
 export async function createCourse(request: NewCourseRequest, caller: User): Promise<{ course: Course; term: Term }> {
   if (!isSuperuser(caller) && request.headInstructor !== caller.userId) {
-    throw invalidInput('You can only create course for yourself.');
+    throw notForYourself();
   }
-  if (!isValidUserId(request.headInstructor)) throw invalidInput("Head instructor doesn't exist.");
+  if (!isValidUserId(request.headInstructor)) throw noHeadInstructor();
 
   const loaded = await getItems({
     headInstructor: userRef(request.headInstructor),
@@ -71,12 +79,12 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     existing: courseRef(request.term, request.course),
     term: termRef(request.term),
   });
-  if (!loaded.headInstructor) throw invalidInput("Head instructor doesn't exist.");
+  if (!loaded.headInstructor) throw noHeadInstructor();
   if (!loaded.base) throw invalidBaseCourse();
-  if (!loaded.term) throw notFound(`The semester ${request.term} does not exist.`);
-  if (loaded.existing) throw alreadyExists();
+  if (!loaded.term) throw noSuchSemester({ semester: request.term });
+  if (loaded.existing) throw courseExistsAlready();
   if (!(await isStaffOfBase(loaded.base, loaded.instructorInBase, request.headInstructor))) {
-    throw forbiddenGroup();
+    throw instructorNotInGroup();
   }
 
   const course: Course = {
@@ -90,7 +98,7 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
   const headEnrollment = instructorEnrollment(course, request.headInstructor);
   const copies = request.copyGradeables ? await gradeablesOfCourse(request.baseTerm, request.baseCourse) : [];
   if (copies.length > MAX_COPIED_GRADEABLES) {
-    throw invalidInput(`The base course has ${copies.length} gradeables; at most ${MAX_COPIED_GRADEABLES} can be copied at once.`);
+    throw tooManyGradeablesToCopy({ count: copies.length, limit: MAX_COPIED_GRADEABLES });
   }
   try {
     await transactWrite([
@@ -100,7 +108,7 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     ]);
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed.includes(0)) throw alreadyExists();
+    if (failed.includes(0)) throw courseExistsAlready();
     if (failed.length > 0) throw invalidBaseCourse();
     throw error;
   }
@@ -140,6 +148,3 @@ export async function bootstrapCourse(course: Course, headInstructor: string): P
 async function isStaffOfBase(base: Course, enrollment: Enrollment | undefined, userId: string): Promise<boolean> {
   return (enrollment !== undefined && isStaff(enrollment)) || isAccessGroupStaff(base.accessGroup, userId);
 }
-
-const alreadyExists = () => conflict('Course with that semester/title already exists.');
-const forbiddenGroup = () => forbidden('The instructor is not in the correct group.');

@@ -1,4 +1,23 @@
-import { notFound } from '#shared/errors.ts';
+/** Courses' and terms' fails (declared once: the code throws them, the API contract lists them). */
+import { failure } from '#shared/errors.ts';
 
 /** A course path that names no course: the reference's words. */
-export const courseNotFound = () => notFound('Failed to load course. Check course title and ensure it exists.');
+export const courseNotFound = failure('not-found', 'Failed to load course. Check course title and ensure it exists.');
+
+export const courseFieldsMissing = failure('invalid', 'Semester, course title or head instructor not set.');
+export const badSemester = failure('invalid', 'The semester must be 1 to 64 lowercase letters, digits or underscores.');
+export const badCourseTitle = failure('invalid', 'The course title must be 1 to 64 lowercase letters, digits or underscores.');
+export const invalidBaseCourse = failure('invalid', 'Invalid base course.');
+export const notForYourself = failure('invalid', 'You can only create course for yourself.');
+export const noHeadInstructor = failure('invalid', "Head instructor doesn't exist.");
+export const noSuchSemester = failure('not-found', 'The semester {semester} does not exist.');
+export const courseExistsAlready = failure('conflict', 'Course with that semester/title already exists.');
+export const instructorNotInGroup = failure('forbidden', 'The instructor is not in the correct group.');
+export const tooManyGradeablesToCopy = failure('invalid', 'The base course has {count} gradeables; at most {limit} can be copied at once.');
+
+export const termFieldsMissing = failure('invalid', 'Term id, term name, start date and end date are all required.');
+export const badTermId = failure('invalid', 'The term id must be 1 to 64 lowercase letters, digits or underscores.');
+export const blankTermName = failure('invalid', 'The term name cannot be blank.');
+export const badTermDates = failure('invalid', 'Start and end dates must be dates of the form YYYY-MM-DD.');
+export const termEndsBeforeStart = failure('invalid', 'The start date must not be after the end date.');
+export const termExistsAlready = failure('conflict', 'Term already exists.');

@@ -1,19 +1,19 @@
 import { createTerm } from '#shared/data/terms.ts';
-import { conflict, invalidInput } from '#shared/errors.ts';
 import { isValidCode, type Term } from './course.ts';
+import { badTermDates, badTermId, blankTermName, termEndsBeforeStart, termExistsAlready, termFieldsMissing } from './failures.ts';
 
 /** Checks a term's fields; the first problem is thrown as a fail. */
 export function termFrom(input: { termId?: string; name?: string; startDate?: string; endDate?: string }): Term {
   const { termId, name, startDate, endDate } = input;
   if (!termId || !name || !startDate || !endDate) {
-    throw invalidInput('Term id, term name, start date and end date are all required.');
+    throw termFieldsMissing();
   }
-  if (!isValidCode(termId)) throw invalidInput('The term id must be 1 to 64 lowercase letters, digits or underscores.');
-  if (!name.trim()) throw invalidInput('The term name cannot be blank.');
+  if (!isValidCode(termId)) throw badTermId();
+  if (!name.trim()) throw blankTermName();
   if (!isCalendarDate(startDate) || !isCalendarDate(endDate)) {
-    throw invalidInput('Start and end dates must be dates of the form YYYY-MM-DD.');
+    throw badTermDates();
   }
-  if (startDate > endDate) throw invalidInput('The start date must not be after the end date.');
+  if (startDate > endDate) throw termEndsBeforeStart();
   return { termId, name: name.trim(), startDate, endDate };
 }
 
@@ -29,7 +29,7 @@ export function isCalendarDate(value: string): boolean {
 }
 
 export async function addTerm(term: Term): Promise<Term> {
-  if (!(await createTerm(term))) throw conflict('Term already exists.');
+  if (!(await createTerm(term))) throw termExistsAlready();
   return term;
 }
 

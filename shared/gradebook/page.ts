@@ -1,5 +1,5 @@
 /** Paging the gradebook: the `limit` and `cursor` query parameters, and the cursors given out. */
-import { invalidInput } from '#shared/errors.ts';
+import { badCursor, badLimit } from './failures.ts';
 
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 500;
@@ -17,7 +17,7 @@ export function readPage(query: { readonly limit?: string; readonly cursor?: str
   let limit = DEFAULT_PAGE;
   if (query.limit !== undefined) {
     if (!PAGE_LIMIT.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > MAX_PAGE) {
-      throw invalidInput(`The limit must be a whole number from 1 to ${MAX_PAGE}.`);
+      throw badLimit({ max: MAX_PAGE });
     }
     limit = Number(query.limit);
   }
@@ -29,7 +29,7 @@ export const encodeCursor = (row: { readonly registration_section: string; reado
   Buffer.from(JSON.stringify([row.registration_section, row.user_id])).toString('base64url');
 
 function decodeCursor(cursor: string): Page['after'] {
-  const invalid = () => invalidInput('The cursor is not one this gradebook gave out.');
+  const invalid = badCursor;
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -13,8 +13,74 @@ import {
   repositoryTypes,
   syllabusBuckets,
 } from '#shared/gradeables/gradeable.ts';
+import { blankCredentials, wrongCredentials } from '#shared/auth/failures.ts';
+import {
+  badCourseTitle,
+  badSemester,
+  badTermDates,
+  badTermId,
+  blankTermName,
+  courseExistsAlready,
+  courseFieldsMissing,
+  instructorNotInGroup,
+  invalidBaseCourse,
+  noHeadInstructor,
+  noSuchSemester,
+  notForYourself,
+  termEndsBeforeStart,
+  termExistsAlready,
+  termFieldsMissing,
+  tooManyGradeablesToCopy,
+} from '#shared/courses/failures.ts';
+import { badCursor, badLimit } from '#shared/gradebook/failures.ts';
+import {
+  badIdempotencyKey,
+  gitRepoIdMissing,
+  idempotencyKeyReused,
+  invalidGradeableId,
+  noGradedGradeable,
+  noSuchVersion,
+  nothingSubmitted,
+  notOnTeam,
+  notSameUser,
+  onlyElectronicVersions,
+  onlyVcs,
+  userNotInCourse,
+  versionMissing,
+  versionNotWhole,
+} from '#shared/submissions/failures.ts';
+import { noSummary } from '#shared/summaries/failures.ts';
+import {
+  componentMissing,
+  componentNotWhole,
+  customPointsBeyondSpan,
+  customPointsNotNumber,
+  gradeChanged,
+  gradeRace,
+  gradingNotStarted,
+  markIdsNotList,
+  markTwice,
+  noComponent,
+  noMark,
+  noStudent,
+  notTaGraded,
+  notYourSection,
+} from '#shared/tagrading/failures.ts';
+import {
+  badDeliveryState,
+  deliveryNotFound,
+  needsUrlAndEvents,
+  stillAttempting,
+  tooManyWebhooks,
+  unknownEvent,
+  urlNotAbsolute,
+  urlWithCredentials,
+  webhookNotFound,
+} from '#shared/webhooks/failures.ts';
+import { accessDenied, type Failure } from '#shared/errors.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, WEBHOOK_ID } from '#shared/ids.ts';
-import { MAX_WEBHOOKS_PER_COURSE, webhookEvents } from '#shared/webhooks/webhook.ts';
+import { webhookEvents } from '#shared/webhooks/webhook.ts';
+import { refusalStatus } from './failures.ts';
 import type { JsonSchema } from './fields.ts';
 import type { RouteName } from './routes.ts';
 
@@ -50,6 +116,9 @@ export interface RouteContract {
   readonly rawMediaTypes?: readonly string[];
   readonly tag: Tag;
 }
+
+/** A declared failure as the contract lists it: its template, and the status of its kind. */
+export const fail = (declared: Failure): FailCase => ({ status: refusalStatus[declared.kind] as HttpStatus, message: declared.template });
 
 export const tags = {
   Tokens: 'Logging in and out.',
@@ -403,8 +472,6 @@ export const schemas = {
   },
 } as const satisfies Record<string, JsonSchema>;
 
-const blank: FailCase = { status: 400, message: 'Cannot leave user id or password blank.' };
-const wrong: FailCase = { status: 401, message: 'Could not login using that user id or password.' };
 const lockedOut: FailCase = {
   status: 429,
   message: 'Too many failed logins for this user id. Try again in {seconds}.',
@@ -412,9 +479,6 @@ const lockedOut: FailCase = {
 };
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
-const notSameUser: FailCase = { status: 400, message: 'API key and specified user_id are not for the same user.' };
-const noGradedGradeable: FailCase = { status: 404, message: 'Graded gradeable for user with id {user_id} does not exist' };
-const webhookNotFound: FailCase = { status: 404, message: 'No webhook {webhook_id} in this course.' };
 
 export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
@@ -422,12 +486,12 @@ export const contract: Record<RouteName, RouteContract> = {
     data: object({
       token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' },
     }),
-    fails: [blank, wrong, lockedOut],
+    fails: [fail(blankCredentials), fail(wrongCredentials), lockedOut],
   },
   'invalidate-token': {
     tag: 'Tokens',
     data: { type: 'null' },
-    fails: [blank, wrong, lockedOut],
+    fails: [fail(blankCredentials), fail(wrongCredentials), lockedOut],
   },
   'token-info': {
     tag: 'Tokens',
@@ -445,22 +509,22 @@ export const contract: Record<RouteName, RouteContract> = {
       unarchived_courses: { type: 'array', items: ref('Course') },
       archived_courses: { type: 'array', items: ref('Course') },
     }),
-    fails: [{ status: 403, message: "You don't have access to this endpoint." }],
+    fails: [fail(accessDenied)],
   },
   'create-course': {
     tag: 'Courses',
     data: ref('Course'),
     fails: [
-      { status: 400, message: 'Semester, course title or head instructor not set.' },
-      { status: 400, message: 'The semester must be 1 to 64 lowercase letters, digits or underscores.' },
-      { status: 400, message: 'The course title must be 1 to 64 lowercase letters, digits or underscores.' },
-      { status: 400, message: 'Invalid base course.' },
-      { status: 400, message: 'You can only create course for yourself.' },
-      { status: 400, message: "Head instructor doesn't exist." },
-      { status: 404, message: 'The semester {semester} does not exist.' },
-      { status: 409, message: 'Course with that semester/title already exists.' },
-      { status: 403, message: 'The instructor is not in the correct group.' },
-      { status: 400, message: 'The base course has {count} gradeables; at most {limit} can be copied at once.' },
+      fail(courseFieldsMissing),
+      fail(badSemester),
+      fail(badCourseTitle),
+      fail(invalidBaseCourse),
+      fail(notForYourself),
+      fail(noHeadInstructor),
+      fail(noSuchSemester),
+      fail(courseExistsAlready),
+      fail(instructorNotInGroup),
+      fail(tooManyGradeablesToCopy),
     ],
   },
   'course-users': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
@@ -469,12 +533,12 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Courses',
     data: ref('Term'),
     fails: [
-      { status: 400, message: 'Term id, term name, start date and end date are all required.' },
-      { status: 400, message: 'The term id must be 1 to 64 lowercase letters, digits or underscores.' },
-      { status: 400, message: 'The term name cannot be blank.' },
-      { status: 400, message: 'Start and end dates must be dates of the form YYYY-MM-DD.' },
-      { status: 400, message: 'The start date must not be after the end date.' },
-      { status: 409, message: 'Term already exists.' },
+      fail(termFieldsMissing),
+      fail(badTermId),
+      fail(blankTermName),
+      fail(badTermDates),
+      fail(termEndsBeforeStart),
+      fail(termExistsAlready),
     ],
   },
   'upload-gradeable': {
@@ -508,29 +572,29 @@ export const contract: Record<RouteName, RouteContract> = {
       description: 'e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).',
     },
     fails: [
-      notSameUser,
-      { status: 400, message: 'Student API for upload only supports VCS gradeables' },
-      { status: 400, message: 'API requires git_repo_id variable to be set.' },
-      { status: 404, message: "Invalid gradeable id '{gradeable_id}'" },
-      { status: 404, message: 'User {user_id} is not in this course.' },
-      { status: 400, message: '{user_id} is not on a team for this gradeable.' },
+      fail(notSameUser),
+      fail(onlyVcs),
+      fail(gitRepoIdMissing),
+      fail(invalidGradeableId),
+      fail(userNotInCourse),
+      fail(notOnTeam),
       {
         status: 400,
         message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
       },
-      { status: 400, message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
-      { status: 422, message: 'This Idempotency-Key was already used for a different request.' },
+      fail(badIdempotencyKey),
+      fail(idempotencyKeyReused),
     ],
   },
   'gradeable-values': {
     tag: 'Submissions',
     data: ref('Values'),
-    fails: [gradeableNotFound, notSameUser, noGradedGradeable],
+    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable)],
   },
   'gradeable-attempts': {
     tag: 'Submissions',
     data: { type: 'array', items: ref('Attempt') },
-    fails: [gradeableNotFound, notSameUser, noGradedGradeable],
+    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable)],
   },
   'set-active-version': {
     tag: 'Submissions',
@@ -541,14 +605,14 @@ export const contract: Record<RouteName, RouteContract> = {
     }),
     fails: [
       gradeableNotFound,
-      notSameUser,
-      { status: 404, message: 'User {user_id} is not in this course.' },
-      { status: 400, message: 'Only Electronic File gradeables have versions.' },
-      { status: 400, message: '{user_id} is not on a team for this gradeable.' },
-      { status: 400, message: 'The field version is required (0 cancels the submission).' },
-      { status: 400, message: 'The field version must be a whole number from 0 (0 cancels the submission).' },
-      { status: 400, message: 'There is no submission to choose a version of.' },
-      { status: 400, message: 'There is no version {version}: the highest is {highest_version}.' },
+      fail(notSameUser),
+      fail(userNotInCourse),
+      fail(onlyElectronicVersions),
+      fail(notOnTeam),
+      fail(versionMissing),
+      fail(versionNotWhole),
+      fail(nothingSubmitted),
+      fail(noSuchVersion),
     ],
   },
   gradebook: {
@@ -577,32 +641,28 @@ export const contract: Record<RouteName, RouteContract> = {
       },
       next_cursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last.' }),
     }),
-    fails: [
-      gradeableNotFound,
-      { status: 400, message: 'The limit must be a whole number from 1 to 500.' },
-      { status: 400, message: 'The cursor is not one this gradebook gave out.' },
-    ],
+    fails: [gradeableNotFound, fail(badLimit), fail(badCursor)],
   },
   'save-ta-grade': {
     tag: 'Grading',
     data: ref('TaGrade'),
     fails: [
       gradeableNotFound,
-      { status: 400, message: 'This gradeable is not graded by TAs (ta_grading is false).' },
-      { status: 404, message: 'No student {user_id} in this course.' },
-      { status: 403, message: 'You do not grade section {section}.' },
-      { status: 400, message: '{user_id} is not on a team for this gradeable.' },
-      { status: 400, message: 'Grading has not started: it opens at {grade_start_date}.' },
-      { status: 400, message: 'The field component_id is required.' },
-      { status: 400, message: 'The field component_id must be a whole number (a component’s place in the rubric, from 0).' },
-      { status: 400, message: 'This gradeable has no rubric component {component_id}.' },
-      { status: 400, message: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' },
-      { status: 400, message: 'Rubric component {component_id} has no mark {mark_id}.' },
-      { status: 400, message: 'Mark {mark_id} is listed twice.' },
-      { status: 400, message: 'The field custom_points must be a number.' },
-      { status: 400, message: 'custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).' },
-      { status: 409, message: 'The grade changed since revision {revision}: it is at revision {current}. Reload it and grade again.' },
-      { status: 409, message: 'Another grader changed this grade at the same moment. Reload it and grade again.' },
+      fail(notTaGraded),
+      fail(noStudent),
+      fail(notYourSection),
+      fail(notOnTeam),
+      fail(gradingNotStarted),
+      fail(componentMissing),
+      fail(componentNotWhole),
+      fail(noComponent),
+      fail(markIdsNotList),
+      fail(noMark),
+      fail(markTwice),
+      fail(customPointsNotNumber),
+      fail(customPointsBeyondSpan),
+      fail(gradeChanged),
+      fail(gradeRace),
     ],
   },
   'ta-grade': {
@@ -613,13 +673,7 @@ export const contract: Record<RouteName, RouteContract> = {
         object({ history: { type: 'array', items: ref('GradeAuditEntry'), description: 'Every change, oldest first.' } }),
       ],
     },
-    fails: [
-      gradeableNotFound,
-      { status: 400, message: 'This gradeable is not graded by TAs (ta_grading is false).' },
-      { status: 404, message: 'No student {user_id} in this course.' },
-      { status: 403, message: 'You do not grade section {section}.' },
-      { status: 400, message: '{user_id} is not on a team for this gradeable.' },
-    ],
+    fails: [gradeableNotFound, fail(notTaGraded), fail(noStudent), fail(notYourSection), fail(notOnTeam)],
   },
   'generate-summaries': {
     tag: 'Summaries',
@@ -634,10 +688,7 @@ export const contract: Record<RouteName, RouteContract> = {
   'user-summary': {
     tag: 'Summaries',
     data: ref('Summary'),
-    fails: [
-      { status: 403, message: "You don't have access to this endpoint." },
-      { status: 404, message: 'No grade summary for {user_id} yet.' },
-    ],
+    fails: [fail(accessDenied), fail(noSummary)],
   },
   'create-webhook': {
     tag: 'Webhooks',
@@ -659,33 +710,29 @@ export const contract: Record<RouteName, RouteContract> = {
       ],
     },
     fails: [
-      { status: 400, message: 'A webhook needs a url and events.' },
-      { status: 400, message: 'The url must be an absolute https:// URL.' },
-      { status: 400, message: 'The url may not contain a user name or password.' },
+      fail(needsUrlAndEvents),
+      fail(urlNotAbsolute),
+      fail(urlWithCredentials),
       { status: 400, message: 'The host {host} could not be found.' },
       {
         status: 400,
         message: "The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses.",
       },
-      { status: 400, message: 'Unknown event {event}. Events: {events}.' },
-      { status: 409, message: `A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.` },
+      fail(unknownEvent),
+      fail(tooManyWebhooks),
     ],
   },
   'list-webhooks': { tag: 'Webhooks', data: { type: 'array', items: ref('Webhook') }, fails: [] },
-  'delete-webhook': { tag: 'Webhooks', data: { type: 'null' }, fails: [webhookNotFound] },
+  'delete-webhook': { tag: 'Webhooks', data: { type: 'null' }, fails: [fail(webhookNotFound)] },
   'list-webhook-deliveries': {
     tag: 'Webhooks',
     data: { type: 'array', maxItems: 100, items: ref('WebhookDelivery'), description: 'The newest 100 first.' },
-    fails: [webhookNotFound, { status: 400, message: 'The state must be pending, delivered or failed.' }],
+    fails: [fail(webhookNotFound), fail(badDeliveryState)],
   },
   'replay-webhook-delivery': {
     tag: 'Webhooks',
     data: ref('WebhookDelivery'),
-    fails: [
-      webhookNotFound,
-      { status: 404, message: 'No delivery {delivery_id} of this webhook.' },
-      { status: 409, message: 'This delivery is still being attempted; it can be replayed once it is delivered or has failed.' },
-    ],
+    fails: [fail(webhookNotFound), fail(deliveryNotFound), fail(stillAttempting)],
   },
   openapi: {
     tag: 'Meta',

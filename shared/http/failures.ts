@@ -57,7 +57,8 @@ export function formatByteLimit(bytes: number): string {
   return String(bytes);
 }
 
-const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = {
+/** The HTTP status of each kind of refusal (sent with `Prefer: http-status`). */
+export const refusalStatus: Readonly<Record<RefusalKind, number>> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -71,5 +72,5 @@ const REFUSAL_STATUS: Readonly<Record<RefusalKind, number>> = {
 /** The fail answer of a domain refusal: its status (sent with `Prefer: http-status`) and headers. */
 export function failureOf(refusal: Refusal): ApiFailure {
   const headers = refusal.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(refusal.retryAfterSeconds) };
-  return new ApiFailure(refusal.message, REFUSAL_STATUS[refusal.kind], { data: refusal.data, ...(headers ? { headers } : {}) });
+  return new ApiFailure(refusal.message, refusalStatus[refusal.kind], { data: refusal.data, ...(headers ? { headers } : {}) });
 }

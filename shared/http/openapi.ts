@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { contract, schemas, tags, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
+import { contract, fail, schemas, tags, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
 import { failsOfField, formSchemas } from './fields.ts';
 import { inputs, pathParameters, type RouteInput } from './inputs.ts';
-import { forbidden } from '#shared/errors.ts';
+import { accessDenied } from '#shared/errors.ts';
 import { routes, whoMayCall, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
@@ -40,9 +40,9 @@ export function failsOf(name: RouteName): FailCase[] {
   if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
-  if (route.access.startsWith('course:')) fails.push({ status: 404, message: courseNotFound().message });
+  if (route.access.startsWith('course:')) fails.push(fail(courseNotFound));
   if (route.access === 'faculty' || route.access === 'superuser' || route.access.startsWith('course:')) {
-    fails.push({ status: 403, message: forbidden().message });
+    fails.push(fail(accessDenied));
   }
   if (route.method !== 'GET') {
     fails.push(

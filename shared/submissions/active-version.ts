@@ -10,10 +10,20 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { invalidInput, notFound } from '#shared/errors.ts';
+import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import type { GradeableKey } from './reading.ts';
 import type { Submission } from './submission.ts';
+import {
+  noSuchVersion,
+  notOnTeam,
+  notSameUser,
+  nothingSubmitted,
+  onlyElectronicVersions,
+  userNotInCourse,
+  versionMissing,
+  versionNotWhole,
+} from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
 export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {
@@ -29,12 +39,12 @@ export function activeVersionReads({ term, course, gradeableId }: GradeableKey, 
  * highest version. Pure, for the unit tests.
  */
 export function requestedVersion(value: unknown, highestVersion: number): number | string {
-  if (value === undefined || value === null || value === '') return 'The field version is required (0 cancels the submission).';
+  if (value === undefined || value === null || value === '') return versionMissing.text();
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(number) || number < 0) return 'The field version must be a whole number from 0 (0 cancels the submission).';
-  if (highestVersion === 0) return 'There is no submission to choose a version of.';
-  if (number > highestVersion) return `There is no version ${number}: the highest is ${highestVersion}.`;
+  if (!Number.isInteger(number) || number < 0) return versionNotWhole.text();
+  if (highestVersion === 0) return nothingSubmitted.text();
+  if (number > highestVersion) return noSuchVersion.text({ version: number, highest_version: highestVersion });
   return number;
 }
 
@@ -63,18 +73,18 @@ export async function chooseActiveVersion(
   if (!gradeable || !isVisible(gradeable, enrollment, now)) throw gradeableNotFound();
   const target = context.userId ?? caller.userId;
   if (target !== caller.userId) {
-    if (enrollment.group > courseGroups.fullAccessGrader) throw invalidInput('API key and specified user_id are not for the same user.');
+    if (enrollment.group > courseGroups.fullAccessGrader) throw notSameUser();
     const { member } = isValidUserId(target)
       ? await getItems({ member: enrollmentRef(course.term, course.course, target) })
       : { member: undefined };
-    if (!member || !isActiveMember(member)) throw notFound(`User ${target.slice(0, 64)} is not in this course.`);
+    if (!member || !isActiveMember(member)) throw userNotInCourse({ user_id: target.slice(0, 64) });
   }
-  if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have versions.');
+  if (gradeable.type !== 'Electronic File') throw onlyElectronicVersions();
   let ownerId = target;
   let membership = target === caller.userId ? loaded.membership : undefined;
   if (gradeable.team_gradeable) {
     membership ??= (await getItems({ membership: teamMembershipRef(course.term, course.course, gradeable.id, target) })).membership;
-    if (!membership) throw invalidInput(`${target} is not on a team for this gradeable.`);
+    if (!membership) throw notOnTeam({ user_id: target });
     ownerId = membership.teamId;
   }
   const key = { gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ownerId };

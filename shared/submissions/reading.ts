@@ -7,8 +7,8 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
-import { invalidInput, notFound } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
+import { noGradedGradeable, notSameUser } from './failures.ts';
 
 /** A gradeable of a course, as a path names it (a malformed id names a gradeable that does not exist). */
 export interface GradeableKey {
@@ -61,12 +61,12 @@ export function readableTarget(
   const userId = requested ?? caller.userId;
   if (userId === caller.userId) return;
   const group = enrollment?.group ?? courseGroups.student;
-  if (group === courseGroups.student) throw invalidInput('API key and specified user_id are not for the same user.');
+  if (group === courseGroups.student) throw notSameUser();
   const shown = userId.slice(0, 64);
   if (!isValidUserId(userId) || !target || !isActiveMember(target)) {
-    throw notFound(`Graded gradeable for user with id ${shown} does not exist`);
+    throw noGradedGradeable({ user_id: shown });
   }
   if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
-    throw invalidInput('API key and specified user_id are not for the same user.');
+    throw notSameUser();
   }
 }

@@ -10,11 +10,21 @@ import { addVersion, gradeableKey, submissionRef } from '#shared/data/submission
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { Refusal, invalidInput, notFound } from '#shared/errors.ts';
+import { invalidInput } from '#shared/errors.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from './reading.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
+import {
+  badIdempotencyKey,
+  gitRepoIdMissing,
+  idempotencyKeyReused,
+  invalidGradeableId,
+  notOnTeam,
+  notSameUser,
+  onlyVcs,
+  userNotInCourse,
+} from './failures.ts';
 
 export interface SubmitContext {
   readonly caller: Caller;
@@ -51,7 +61,6 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
   };
 }
 
-const ONLY_VCS = 'Student API for upload only supports VCS gradeables';
 const MAX_ATTEMPTS = 200;
 
 /**
@@ -63,14 +72,14 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const { caller, enrollment, course, gradeable, fields } = context;
   const target = fields.userId ?? caller.userId;
   const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
-  if (target !== caller.userId && !staffSubmitter) throw invalidInput('API key and specified user_id are not for the same user.');
-  if (!fields.vcsCheckout) throw invalidInput(ONLY_VCS);
+  if (target !== caller.userId && !staffSubmitter) throw notSameUser();
+  if (!fields.vcsCheckout) throw onlyVcs();
   if (fields.gitRepoId === undefined || fields.gitRepoId === '') {
-    throw invalidInput('API requires git_repo_id variable to be set.');
+    throw gitRepoIdMissing();
   }
   const open = gradeable && (staffSubmitter || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
-  if (!gradeable || !open) throw notFound(`Invalid gradeable id '${context.gradeableId}'`);
-  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw invalidInput(ONLY_VCS);
+  if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
+  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
   if (target !== caller.userId) await requireStudentOf(course, target);
   const ownerId = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : target;
 
@@ -79,7 +88,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (refusal) throw invalidInput(refusal);
 
   if (context.idempotencyKey !== undefined && !isValidIdempotencyKey(context.idempotencyKey)) {
-    throw invalidInput('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+    throw badIdempotencyKey();
   }
   const idempotency = context.idempotencyKey
     ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, fields) }
@@ -126,20 +135,20 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 /** On team gradeables a submission belongs to the submitter's team. */
 async function teamOf(course: Course, gradeableId: string, userId: string): Promise<string> {
   const { membership } = await getItems({ membership: teamMembershipRef(course.term, course.course, gradeableId, userId) });
-  if (!membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  if (!membership) throw notOnTeam({ user_id: userId });
   return membership.teamId;
 }
 
 async function requireStudentOf(course: Course, userId: string): Promise<void> {
   // A malformed id (empty, too long) is in no course; it must not reach DynamoDB as a key.
-  if (!isValidUserId(userId)) throw notFound(`User ${userId.slice(0, 64)} is not in this course.`);
+  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId.slice(0, 64) });
   const { member } = await getItems({ member: enrollmentRef(course.term, course.course, userId) });
-  if (!member || !isActiveMember(member)) throw notFound(`User ${userId} is not in this course.`);
+  if (!member || !isActiveMember(member)) throw userNotInCourse({ user_id: userId });
 }
 
 function repeatedAnswer(previous: { fingerprint: string; data: unknown }, fingerprintNow: string): string {
   if (previous.fingerprint !== fingerprintNow) {
-    throw new Refusal('unprocessable', 'This Idempotency-Key was already used for a different request.');
+    throw idempotencyKeyReused();
   }
   return previous.data as string;
 }

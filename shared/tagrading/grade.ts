@@ -8,6 +8,16 @@
  */
 import type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+import {
+  componentMissing,
+  componentNotWhole,
+  customPointsBeyondSpan,
+  customPointsNotNumber,
+  markIdsNotList,
+  markTwice,
+  noComponent,
+  noMark,
+} from './failures.ts';
 
 export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 
@@ -28,29 +38,27 @@ export type Checked =
 export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>, input: ComponentGradeInput): Checked {
   const id = integerOf(input.component_id);
   if (input.component_id === undefined || input.component_id === null || input.component_id === '')
-    return { error: 'The field component_id is required.' };
-  if (id === undefined || id < 0)
-    return { error: 'The field component_id must be a whole number (a component’s place in the rubric, from 0).' };
+    return { error: componentMissing.text() };
+  if (id === undefined || id < 0) return { error: componentNotWhole.text() };
   const component = gradeable.rubric[id];
-  if (!component) return { error: `This gradeable has no rubric component ${id}.` };
+  if (!component) return { error: noComponent.text({ component_id: id }) };
 
   const marks = listOf(input.mark_ids);
-  if (marks === undefined) return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
+  if (marks === undefined) return { error: markIdsNotList.text() };
   const markIds: number[] = [];
   for (const raw of marks) {
     const mark = integerOf(raw);
-    if (mark === undefined || mark < 0)
-      return { error: 'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).' };
-    if (!component.marks[mark]) return { error: `Rubric component ${id} has no mark ${mark}.` };
-    if (markIds.includes(mark)) return { error: `Mark ${mark} is listed twice.` };
+    if (mark === undefined || mark < 0) return { error: markIdsNotList.text() };
+    if (!component.marks[mark]) return { error: noMark.text({ component_id: id, mark_id: mark }) };
+    if (markIds.includes(mark)) return { error: markTwice.text({ mark_id: mark }) };
     markIds.push(mark);
   }
 
   const points = numberOf(input.custom_points);
-  if (points === undefined) return { error: 'The field custom_points must be a number.' };
+  if (points === undefined) return { error: customPointsNotNumber.text() };
   const span = component.upper_clamp - component.lower_clamp;
   if (Math.abs(points) > span) {
-    return { error: `custom_points must lie between ${-span} and ${span} (the span of rubric component ${id}’s clamps).` };
+    return { error: customPointsBeyondSpan.text({ '-span': -span, span, component_id: id }) };
   }
 
   const message = input.custom_message ?? '';

@@ -10,7 +10,6 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
-import { conflict, forbidden, invalidInput, notFound } from '#shared/errors.ts';
 import type { GradeableKey } from '#shared/submissions/reading.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import {
@@ -24,6 +23,9 @@ import {
   taScore,
   withComponent,
 } from './grade.ts';
+import { invalidInput } from '#shared/errors.ts';
+import { notOnTeam } from '#shared/submissions/failures.ts';
+import { gradeChanged, gradeRace, gradingNotStarted, noStudent, notTaGraded, notYourSection } from './failures.ts';
 
 /** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */
 export function gradingReads({ term, course, gradeableId }: GradeableKey, studentId: string) {
@@ -55,15 +57,15 @@ export async function gradingTarget(
   const { gradeable, student } = loaded;
   if (!gradeable) throw gradeableNotFound();
   if (!isValidUserId(userId) || !student || student.group !== courseGroups.student || student.registrationSection === null) {
-    throw notFound(`No student ${userId.slice(0, 64)} in this course.`);
+    throw noStudent({ user_id: userId.slice(0, 64) });
   }
   if (grader.group === courseGroups.limitedAccessGrader && !grader.gradingSections.includes(student.registrationSection)) {
-    throw forbidden(`You do not grade section ${student.registrationSection}.`);
+    throw notYourSection({ section: student.registrationSection });
   }
-  if (!isTaGraded(gradeable)) throw invalidInput('This gradeable is not graded by TAs (ta_grading is false).');
+  if (!isTaGraded(gradeable)) throw notTaGraded();
   const base = { term: course.term, course: course.course, gradeableId: gradeable.id };
   if (!gradeable.team_gradeable) return { gradeable, owner: { ...base, ownerId: userId }, submission: loaded.submission };
-  if (!loaded.membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  if (!loaded.membership) throw notOnTeam({ user_id: userId });
   const ownerId = loaded.membership.teamId;
   const { team } = await getItems({ team: submissionRef(course.term, course.course, gradeable.id, ownerId) });
   return { gradeable, owner: { ...base, ownerId }, submission: team };
@@ -99,7 +101,7 @@ export async function gradeComponent(
   const { gradeable } = target;
   if (!gradingOpen(gradeable, now)) {
     const start = gradeable.dates.grade_start_date!;
-    throw invalidInput(`Grading has not started: it opens at ${toLocalTime(start, timeZone)}.`);
+    throw gradingNotStarted({ grade_start_date: toLocalTime(start, timeZone) });
   }
   const checked = checkComponentGrade(gradeable, fields);
   if ('error' in checked) throw invalidInput(checked.error);
@@ -107,9 +109,7 @@ export async function gradeComponent(
   const currentRevision = current?.revision ?? 0;
   const { revision } = fields;
   if (revision !== undefined && revision !== '' && String(revision) !== String(currentRevision)) {
-    throw conflict(
-      `The grade changed since revision ${String(revision).slice(0, 20)}: it is at revision ${currentRevision}. Reload it and grade again.`,
-    );
+    throw gradeChanged({ revision: String(revision).slice(0, 20), current: currentRevision });
   }
   const { component_id: componentId, ...componentFields } = checked.ok;
   const after = { ...componentFields, grader_id: graderId, graded_at: now.toISOString() };
@@ -125,8 +125,7 @@ export async function gradeComponent(
   try {
     await transactWrite(saveTaGrade(target.owner, currentRevision, grade, entry));
   } catch (error) {
-    if (failedConditions(error).length > 0)
-      throw conflict('Another grader changed this grade at the same moment. Reload it and grade again.');
+    if (failedConditions(error).length > 0) throw gradeRace();
     throw error;
   }
   return { ...target, submission: { ...(target.submission ?? emptySubmission(target.owner)), taGrade: grade } };

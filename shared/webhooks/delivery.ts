@@ -1,4 +1,5 @@
 import type { Delivery, DeliveryState } from '#shared/data/webhooks.ts';
+import { stillAttempting } from './failures.ts';
 
 /**
  * One event on its way to one webhook, and the rules of its retries: a delivery is attempted, and
@@ -62,6 +63,4 @@ export function deliveryRecord(delivery: Delivery) {
 
 /** Why a delivery cannot be replayed now, if it cannot. */
 export const replayRefusal = (delivery: Delivery): string | undefined =>
-  delivery.state === 'pending'
-    ? 'This delivery is still being attempted; it can be replayed once it is delivered or has failed.'
-    : undefined;
+  delivery.state === 'pending' ? stillAttempting.text() : undefined;

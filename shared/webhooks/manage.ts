@@ -1,10 +1,10 @@
 import type { Course } from '#shared/courses/course.ts';
 import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
-import { conflict, invalidInput, notFound } from '#shared/errors.ts';
 import { checkWebhookAddress } from './address.ts';
 import { deliveryRecord, deliveryStates, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
 import { queueAttempt } from './deliver.ts';
 import { allowedWebhookHosts } from './settings.ts';
+import { invalidInput } from '#shared/errors.ts';
 import {
   MAX_WEBHOOKS_PER_COURSE,
   isDeliveryId,
@@ -16,6 +16,13 @@ import {
   type Webhook,
   type WebhookFields,
 } from './webhook.ts';
+import {
+  badDeliveryState,
+  deliveryNotFound as noDelivery,
+  stillAttempting,
+  tooManyWebhooks,
+  webhookNotFound as noWebhook,
+} from './failures.ts';
 
 /** Registers a webhook; the answer is the only place its secret is ever shown. */
 export async function registerWebhook(course: Course, userId: string, fields: WebhookFields, now = new Date()) {
@@ -23,7 +30,7 @@ export async function registerWebhook(course: Course, userId: string, fields: We
   const check = await checkWebhookAddress(request.url, allowedWebhookHosts());
   if (!check.ok) throw invalidInput(check.problem);
   if ((await webhooksOf(course.term, course.course)).length >= MAX_WEBHOOKS_PER_COURSE) {
-    throw conflict(`A course can have at most ${MAX_WEBHOOKS_PER_COURSE} webhooks.`);
+    throw tooManyWebhooks({ max: MAX_WEBHOOKS_PER_COURSE });
   }
   const webhook: Webhook = {
     term: course.term,
@@ -50,15 +57,13 @@ export async function removeWebhook(course: Course, webhookId: string | undefine
   return null;
 }
 
-export const webhookNotFound = (webhookId: string | undefined) => notFound(`No webhook ${(webhookId ?? '').slice(0, 64)} in this course.`);
-export const deliveryNotFound = (deliveryId: string | undefined) =>
-  notFound(`No delivery ${(deliveryId ?? '').slice(0, 64)} of this webhook.`);
+export const webhookNotFound = (webhookId: string | undefined) => noWebhook({ webhook_id: (webhookId ?? '').slice(0, 64) });
+export const deliveryNotFound = (deliveryId: string | undefined) => noDelivery({ delivery_id: (deliveryId ?? '').slice(0, 64) });
 
 const DELIVERIES_SHOWN = 100;
 
 export async function listDeliveries(course: Course, webhookId: string, state: string | undefined) {
-  if (state !== undefined && !(deliveryStates as readonly string[]).includes(state))
-    throw invalidInput('The state must be pending, delivered or failed.');
+  if (state !== undefined && !(deliveryStates as readonly string[]).includes(state)) throw badDeliveryState();
   const found = await deliveriesOf(course.term, course.course, webhookId, {
     limit: DELIVERIES_SHOWN,
     ...(state ? { state: state as DeliveryState } : {}),
@@ -68,10 +73,9 @@ export async function listDeliveries(course: Course, webhookId: string, state: s
 
 /** A new round of attempts for a finished delivery, queued at once. */
 export async function replayDelivery(delivery: Delivery, now = new Date()) {
-  const refusal = replayRefusal(delivery);
-  if (refusal) throw conflict(refusal);
+  if (replayRefusal(delivery)) throw stillAttempting();
   const restarted = await restartDelivery(delivery, now);
-  if (!restarted) throw conflict(replayRefusal({ ...delivery, state: 'pending' })!);
+  if (!restarted) throw stillAttempting();
   await queueAttempt(restarted, now);
   return deliveryRecord(restarted);
 }

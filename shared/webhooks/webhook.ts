@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
-import { invalidInput } from '#shared/errors.ts';
+import { needsUrlAndEvents, unknownEvent, urlNotAbsolute, urlWithCredentials } from './failures.ts';
 
 /**
  * Webhooks: instructors register an HTTPS URL per course for the events they want; each event is
@@ -47,7 +47,7 @@ export interface WebhookFields {
 /** The url, events and description of a registration, or a failure naming the problem. */
 export function webhookRequest(fields: WebhookFields): WebhookRequest {
   const url = fields.url?.trim();
-  if (!url || fields.events === undefined) throw invalidInput('A webhook needs a url and events.');
+  if (!url || fields.events === undefined) throw needsUrlAndEvents();
   return { url: webhookUrl(url), events: eventList(fields.events), description: fields.description ?? '' };
 }
 
@@ -56,10 +56,10 @@ function webhookUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw invalidInput('The url must be an absolute https:// URL.');
+    throw urlNotAbsolute();
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidInput('The url must be an absolute https:// URL.');
-  if (url.username || url.password) throw invalidInput('The url may not contain a user name or password.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw urlNotAbsolute();
+  if (url.username || url.password) throw urlWithCredentials();
   url.hash = '';
   return url;
 }
@@ -72,10 +72,10 @@ export function eventList(items: readonly string[]): WebhookEventType[] {
   const names = items.flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
   for (const name of names) {
     if (!(webhookEvents as readonly string[]).includes(name)) {
-      throw invalidInput(`Unknown event ${name.slice(0, 64)}. Events: ${webhookEvents.join(', ')}.`);
+      throw unknownEvent({ event: name.slice(0, 64), events: webhookEvents.join(', ') });
     }
   }
-  if (names.length === 0) throw invalidInput('A webhook needs a url and events.');
+  if (names.length === 0) throw needsUrlAndEvents();
   return webhookEvents.filter((event) => names.includes(event));
 }
 

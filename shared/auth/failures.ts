@@ -1,0 +1,5 @@
+/** The token endpoints' fails (declared once: the code throws them, the API contract lists them). */
+import { failure } from '#shared/errors.ts';
+
+export const wrongCredentials = failure('unauthenticated', 'Could not login using that user id or password.');
+export const blankCredentials = failure('invalid', 'Cannot leave user id or password blank.');
