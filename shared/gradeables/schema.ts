@@ -395,11 +395,11 @@ export function gradeableSchemas(context?: DateContext) {
       .default('homework'),
     autograding_config_path: text(1000).default(''),
   };
-  const graded = {
+  const grading = {
     rubric: z.array(rubricComponentSchema).max(MAX_RUBRIC_COMPONENTS).default([]),
     autograding: autogradingSchema.optional(),
   };
-  // Checked title and id first (the reference's order); kept (and downloaded) as title, type, id.
+  // Checked title and id before the type; kept (and downloaded) as title, type, id.
   const downloadOrder = <T extends { title: string; id: string; type: string }>({ title, id, type, ...rest }: T): T =>
     ({ title, type, id, ...rest }) as T;
   const order = [
@@ -439,7 +439,7 @@ export function gradeableSchemas(context?: DateContext) {
           })
           .optional(),
         dates: datesSchema(electronicDates, electronicDateFlags, order, context),
-        ...graded,
+        ...grading,
       })
       .transform(downloadOrder),
     graded: z
@@ -448,7 +448,7 @@ export function gradeableSchemas(context?: DateContext) {
         type: z.enum(['Checkpoints', 'Numeric'], { error: () => INVALID_TYPE }),
         ...described,
         dates: datesSchema(gradingDates, {}, dateOrder.graded, context),
-        ...graded,
+        ...grading,
       })
       .transform(downloadOrder),
   };
