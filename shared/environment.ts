@@ -25,7 +25,11 @@ export const runAsFunction = <T>(scope: FunctionScope, work: () => T): T => scop
 /** The scope of the local function now running, if any (never in Lambda). */
 export const currentScope = (): FunctionScope | undefined => scopes.getStore();
 
-/** A setting or resource variable of the running function. */
+/**
+ * A variable of the running function: a resource variable from its scope, anything else from the
+ * process. Settings are read through shared/config.ts, which declares and checks them; resource
+ * variables (`RESOURCE_VARIABLES` in infra/function-access.ts) are read here directly.
+ */
 export function setting(name: string): string | undefined {
   const scope = scopes.getStore();
   if (scope?.resourceVariables.has(name)) return scope.variables[name];

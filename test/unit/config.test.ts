@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config, configNames, parseSetting, validateConfig } from '#shared/config.ts';
 import { runAsFunction, type FunctionScope } from '#shared/environment.ts';
@@ -74,5 +74,16 @@ describe('the configuration module', () => {
     const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Project layout'));
     const documented = new Set([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
     expect(configNames.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('leaves the process environment to the environment module it reads through', () => {
+    const root = new URL('../../', import.meta.url);
+    const sources = ['functions', 'shared'].flatMap((folder) =>
+      readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => `${folder}/${file}`),
+    );
+    const readers = sources.filter((file) => readFileSync(new URL(file, root), 'utf8').includes('process.env'));
+    expect(readers).toEqual(['shared/environment.ts']);
   });
 });
