@@ -7,7 +7,8 @@
  *   variable gets the new value), parsed and checked. A bad value throws an error naming the variable.
  * - The first read in a process validates the whole configuration (`validateConfig`): a function
  *   fails at cold start, with every bad setting named, rather than on the request that first needs
- *   one. The logger reads its setting when its module loads, so every function validates there.
+ *   one. The logger reads its setting when its module loads, so a function that logs validates as
+ *   it loads; one that does not (the OpenAPI document, the reference page) at its first read.
  * - Some settings are "reported" instead: a bad value is a `problem` the reader logs, and the
  *   default (or the safe choice: the grading sandbox) is used, as before.
  *
