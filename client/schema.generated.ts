@@ -727,39 +727,43 @@ export interface components {
         /** @description Gradeable JSON (reference format plus `autograding`); at most 262144 bytes. Only id, title and type are required. */
         readonly Gradeable: {
             readonly title: string;
-            /** @enum {string} */
-            readonly type: "Electronic File" | "Checkpoints" | "Numeric";
             readonly id: string;
-            readonly instructions_url?: string;
+            /** @constant */
+            readonly type: "Electronic File";
+            /** @default  */
+            readonly instructions_url: string;
             /**
              * @default homework
              * @enum {string}
              */
             readonly syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
-            readonly autograding_config_path?: string;
-            readonly bulk_upload?: boolean;
+            /** @default  */
+            readonly autograding_config_path: string;
+            /** @default false */
+            readonly bulk_upload: boolean;
             readonly team_gradeable?: {
                 readonly team_size_max: number;
-                readonly inherit_from?: string;
+                /** @default  */
+                readonly inherit_from: string;
             };
-            readonly ta_grading?: boolean;
-            readonly grade_inquiries?: boolean;
+            /** @default false */
+            readonly ta_grading: boolean;
+            /** @default false */
+            readonly grade_inquiries: boolean;
             readonly vcs?: {
                 /** @enum {string} */
                 readonly repository_type: "submitty-hosted" | "submitty-hosted-url" | "public-github" | "private-github" | "self-hosted";
                 readonly vcs_path: string;
-                readonly vcs_subdirectory?: string;
+                /** @default  */
+                readonly vcs_subdirectory: string;
             };
-            /** @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week. */
-            readonly dates?: {
+            /**
+             * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
+             * @default {}
+             */
+            readonly dates: {
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
                 readonly ta_view_start_date?: string;
-                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly submission_open_date?: string;
-                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly submission_due_date?: string;
-                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly team_lock_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
                 readonly grade_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
@@ -767,23 +771,51 @@ export interface components {
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
                 readonly grade_released_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly team_lock_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly submission_open_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly submission_due_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
                 readonly grade_inquiry_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
                 readonly grade_inquiry_due_date?: string;
-                readonly has_due_date?: boolean;
-                readonly has_release_date?: boolean;
-                readonly late_submission_allowed?: boolean;
-                readonly late_days?: number;
+                /** @default true */
+                readonly has_due_date: boolean;
+                /** @default true */
+                readonly has_release_date: boolean;
+                /** @default true */
+                readonly late_submission_allowed: boolean;
+                /** @default 0 */
+                readonly late_days: number;
             };
-            readonly rubric?: readonly Record<string, never>[];
+            /** @default [] */
+            readonly rubric: readonly {
+                readonly title: string;
+                readonly ta_comment: string;
+                readonly student_comment: string;
+                readonly lower_clamp: number;
+                readonly default: number;
+                readonly max_value: number;
+                readonly upper_clamp: number;
+                readonly text: boolean;
+                readonly peer_component: boolean;
+                readonly page: number;
+                readonly is_itempool_linked: boolean;
+                readonly itempool: string;
+                readonly marks: readonly {
+                    readonly points: number;
+                    readonly title: string;
+                    /** @default false */
+                    readonly publish: boolean;
+                }[];
+            }[];
             readonly autograding?: {
-                /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
-                readonly image?: string;
                 readonly test_cases: readonly {
                     readonly name: string;
+                    readonly command: string;
                     /** @default  */
                     readonly details: string;
-                    readonly command: string;
                     /** @default 0 */
                     readonly points_available: number;
                     /** @default false */
@@ -792,7 +824,13 @@ export interface components {
                     readonly is_hidden: boolean;
                     /** @default 10 */
                     readonly timeout_seconds: number;
-                    readonly expect?: {
+                    /**
+                     * @description What the command must do; every expectation given must hold.
+                     * @default {
+                     *       "exit_code": 0
+                     *     }
+                     */
+                    readonly expect: {
                         readonly exit_code?: number;
                         readonly stdout?: string;
                         readonly stdout_contains?: string;
@@ -815,6 +853,103 @@ export interface components {
                     readonly file_size_mib?: number;
                     readonly disk_mib?: number;
                 };
+                /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
+                readonly image?: string;
+            };
+        } | {
+            readonly title: string;
+            readonly id: string;
+            /** @enum {string} */
+            readonly type: "Checkpoints" | "Numeric";
+            /** @default  */
+            readonly instructions_url: string;
+            /**
+             * @default homework
+             * @enum {string}
+             */
+            readonly syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
+            /** @default  */
+            readonly autograding_config_path: string;
+            /**
+             * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
+             * @default {}
+             */
+            readonly dates: {
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly ta_view_start_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly grade_start_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly grade_due_date?: string;
+                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
+                readonly grade_released_date?: string;
+            };
+            /** @default [] */
+            readonly rubric: readonly {
+                readonly title: string;
+                readonly ta_comment: string;
+                readonly student_comment: string;
+                readonly lower_clamp: number;
+                readonly default: number;
+                readonly max_value: number;
+                readonly upper_clamp: number;
+                readonly text: boolean;
+                readonly peer_component: boolean;
+                readonly page: number;
+                readonly is_itempool_linked: boolean;
+                readonly itempool: string;
+                readonly marks: readonly {
+                    readonly points: number;
+                    readonly title: string;
+                    /** @default false */
+                    readonly publish: boolean;
+                }[];
+            }[];
+            readonly autograding?: {
+                readonly test_cases: readonly {
+                    readonly name: string;
+                    readonly command: string;
+                    /** @default  */
+                    readonly details: string;
+                    /** @default 0 */
+                    readonly points_available: number;
+                    /** @default false */
+                    readonly is_extra_credit: boolean;
+                    /** @default false */
+                    readonly is_hidden: boolean;
+                    /** @default 10 */
+                    readonly timeout_seconds: number;
+                    /**
+                     * @description What the command must do; every expectation given must hold.
+                     * @default {
+                     *       "exit_code": 0
+                     *     }
+                     */
+                    readonly expect: {
+                        readonly exit_code?: number;
+                        readonly stdout?: string;
+                        readonly stdout_contains?: string;
+                        readonly files_exist?: readonly string[];
+                    };
+                    /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
+                    readonly limits?: {
+                        readonly processes?: number;
+                        readonly memory_mib?: number;
+                        readonly cpu_seconds?: number;
+                        readonly file_size_mib?: number;
+                        readonly disk_mib?: number;
+                    };
+                }[];
+                /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
+                readonly limits?: {
+                    readonly processes?: number;
+                    readonly memory_mib?: number;
+                    readonly cpu_seconds?: number;
+                    readonly file_size_mib?: number;
+                    readonly disk_mib?: number;
+                };
+                /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
+                readonly image?: string;
             };
         };
         readonly GradeableListing: {

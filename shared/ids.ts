@@ -22,6 +22,13 @@ export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
 /** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** A gradeable of a course, as a path names it (a malformed id names a gradeable that does not exist). */
+export interface GradeableKey {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+}
+
 export const isValidCode = (code: string): boolean => CODE.test(code);
 export const isValidUserId = (userId: string): boolean => USER_ID.test(userId);
 export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id);

@@ -4,6 +4,9 @@ import { failure } from '#shared/errors.ts';
 /** A course path that names no course: the reference's words. */
 export const courseNotFound = failure('not-found', 'Failed to load course. Check course title and ensure it exists.');
 
+/** On a team gradeable, a user who is on no team (submitting, choosing a version, grading). */
+export const notOnTeam = failure('invalid', '{user_id} is not on a team for this gradeable.');
+
 export const courseFieldsMissing = failure('invalid', 'Semester, course title or head instructor not set.');
 export const badSemester = failure('invalid', 'The semester must be 1 to 64 lowercase letters, digits or underscores.');
 export const badCourseTitle = failure('invalid', 'The course title must be 1 to 64 lowercase letters, digits or underscores.');

@@ -6,13 +6,8 @@
  * parsing, a field not of its kind) are added there from the route's access and inputs, so only
  * each route's own are listed here. Light on purpose: the openapi function bundles it.
  */
-import {
-  LIMIT_SETTING_RANGES,
-  MAX_DOCUMENT_BYTES,
-  gradeableTypes,
-  repositoryTypes,
-  syllabusBuckets,
-} from '#shared/gradeables/gradeable.ts';
+import { gradeableTypes } from '#shared/gradeables/gradeable.ts';
+import { gradeableJsonSchema } from '#shared/gradeables/schema.ts';
 import { blankCredentials, wrongCredentials } from '#shared/auth/failures.ts';
 import {
   badCourseTitle,
@@ -27,6 +22,7 @@ import {
   noHeadInstructor,
   noSuchSemester,
   notForYourself,
+  notOnTeam,
   termEndsBeforeStart,
   termExistsAlready,
   termFieldsMissing,
@@ -41,7 +37,6 @@ import {
   noGradedGradeable,
   noSuchVersion,
   nothingSubmitted,
-  notOnTeam,
   notSameUser,
   onlyElectronicVersions,
   onlyVcs,
@@ -78,7 +73,7 @@ import {
   webhookNotFound,
 } from '#shared/webhooks/failures.ts';
 import { accessDenied, type Failure } from '#shared/errors.ts';
-import { CODE, DELIVERY_ID, GRADEABLE_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 import { refusalStatus } from './failures.ts';
 import type { JsonSchema } from './fields.ts';
@@ -147,10 +142,6 @@ const integer: JsonSchema = { type: 'integer' };
 const number: JsonSchema = { type: 'number' };
 const boolean: JsonSchema = { type: 'boolean' };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
-const localDate: JsonSchema = {
-  type: 'string',
-  description: '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload).',
-};
 
 const courseRecord = object({
   semester: string,
@@ -164,64 +155,6 @@ const courseRecord = object({
   },
   registration_section: nullable(string),
 });
-
-const gradeableDates: JsonSchema = {
-  type: 'object',
-  description:
-    'Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.',
-  properties: {
-    ...Object.fromEntries(
-      [
-        'ta_view_start_date',
-        'submission_open_date',
-        'submission_due_date',
-        'team_lock_date',
-        'grade_start_date',
-        'grade_due_date',
-        'grade_released_date',
-        'grade_inquiry_start_date',
-        'grade_inquiry_due_date',
-      ].map((name) => [name, localDate]),
-    ),
-    has_due_date: boolean,
-    has_release_date: boolean,
-    late_submission_allowed: boolean,
-    late_days: { type: 'integer', minimum: 0, maximum: 1000 },
-  },
-};
-
-/** Limits for test commands (`autograding.limits`, a test case's `limits`), each capped by the server's operator. */
-const limits: JsonSchema = {
-  type: 'object',
-  description: "Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*).",
-  properties: Object.fromEntries(
-    Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, { type: 'integer', minimum: range.min, maximum: range.max }]),
-  ),
-};
-
-const testCase: JsonSchema = {
-  type: 'object',
-  required: ['name', 'command'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    details: { type: 'string', maxLength: 2000, default: '' },
-    command: { type: 'string', minLength: 1, maxLength: 4096 },
-    points_available: { type: 'number', minimum: 0, maximum: 1000, default: 0 },
-    is_extra_credit: { type: 'boolean', default: false },
-    is_hidden: { type: 'boolean', default: false },
-    timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 600, default: 10 },
-    expect: {
-      type: 'object',
-      properties: {
-        exit_code: { type: 'integer', minimum: 0, maximum: 255 },
-        stdout: { type: 'string', maxLength: 65_536 },
-        stdout_contains: { type: 'string', maxLength: 65_536 },
-        files_exist: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 255 } },
-      },
-    },
-    limits,
-  },
-};
 
 /** Reusable schemas: components.schemas of the document. */
 export const schemas = {
@@ -246,56 +179,7 @@ export const schemas = {
     start_date: { type: 'string', format: 'date' },
     end_date: { type: 'string', format: 'date' },
   }),
-  Gradeable: {
-    type: 'object',
-    description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
-    required: ['id', 'title', 'type'],
-    properties: {
-      title: { type: 'string', maxLength: 200 },
-      type: { type: 'string', enum: [...gradeableTypes] },
-      id: { type: 'string', pattern: GRADEABLE_ID.source },
-      instructions_url: { type: 'string', maxLength: 2000 },
-      syllabus_bucket: { type: 'string', enum: [...syllabusBuckets], default: 'homework' },
-      autograding_config_path: { type: 'string', maxLength: 1000 },
-      bulk_upload: boolean,
-      team_gradeable: {
-        type: 'object',
-        required: ['team_size_max'],
-        properties: { team_size_max: { type: 'integer', minimum: 1, maximum: 100 }, inherit_from: { type: 'string', maxLength: 64 } },
-      },
-      ta_grading: boolean,
-      grade_inquiries: boolean,
-      vcs: {
-        type: 'object',
-        required: ['repository_type', 'vcs_path'],
-        properties: {
-          repository_type: { type: 'string', enum: [...repositoryTypes] },
-          vcs_path: { type: 'string', maxLength: 1000 },
-          vcs_subdirectory: { type: 'string', maxLength: 255 },
-        },
-      },
-      dates: gradeableDates,
-      rubric: {
-        type: 'array',
-        maxItems: 100,
-        items: { type: 'object', description: 'A rubric component with every reference field and up to 50 marks.' },
-      },
-      autograding: {
-        type: 'object',
-        required: ['test_cases'],
-        properties: {
-          image: {
-            type: 'string',
-            pattern: '^[a-z][a-z0-9-]{0,31}$',
-            description:
-              "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
-          },
-          test_cases: { type: 'array', minItems: 1, maxItems: 100, items: testCase },
-          limits,
-        },
-      },
-    },
-  },
+  Gradeable: gradeableJsonSchema,
   GradeableListing: object({
     id: string,
     title: string,

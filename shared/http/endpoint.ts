@@ -8,21 +8,13 @@ import { envelope } from './middleware/envelope.ts';
 import { parseInput, type Input, type Params } from './inputs.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
-import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller, ReadScope } from './types.ts';
 
 type AccessOf<Name extends RouteName> = (typeof routes)[Name]['access'];
 
 type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 'token-optional' ? Caller | undefined : Caller;
 
 type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
-
-/** What a route's reads may be built from, before anything is read: the raw request and the caller's id. */
-export interface ReadScope<Name extends RouteName = RouteName> {
-  readonly userId: string;
-  readonly params: Params<Name>;
-  readonly query: Readonly<Record<string, string | undefined>>;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-}
 
 /** What a handler receives: everything parsed, checked and loaded. */
 export interface ApiRequest<Name extends RouteName, Items> extends Input<Name> {

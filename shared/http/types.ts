@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Caller } from '#shared/auth/caller.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
+import type { Params } from './inputs.ts';
+import type { RouteName } from './routes.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -8,6 +10,14 @@ export type { Caller };
 
 /** A parsed request body: JSON object fields, or form fields (strings, string arrays, files). */
 export type RequestBody = Readonly<Record<string, unknown>>;
+
+/** What a route's reads may be built from, before anything is read: the raw request and the caller's id. */
+export interface ReadScope<Name extends RouteName = RouteName> {
+  readonly userId: string;
+  readonly params: Params<Name>;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
 
 /** What the middleware stack hands the handler through the Lambda context (set before it runs). */
 export interface ApiContext extends Context {

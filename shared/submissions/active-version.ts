@@ -12,11 +12,11 @@ import { isVisible } from '#shared/gradeables/listing.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import type { GradeableKey } from './reading.ts';
+import type { GradeableKey } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
+import { notOnTeam } from '#shared/courses/failures.ts';
 import {
   noSuchVersion,
-  notOnTeam,
   notSameUser,
   nothingSubmitted,
   onlyElectronicVersions,

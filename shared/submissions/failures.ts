@@ -6,7 +6,6 @@ export const onlyVcs = failure('invalid', 'Student API for upload only supports 
 export const gitRepoIdMissing = failure('invalid', 'API requires git_repo_id variable to be set.');
 export const invalidGradeableId = failure('not-found', "Invalid gradeable id '{gradeable_id}'");
 export const userNotInCourse = failure('not-found', 'User {user_id} is not in this course.');
-export const notOnTeam = failure('invalid', '{user_id} is not on a team for this gradeable.');
 export const badIdempotencyKey = failure('invalid', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
 export const idempotencyKeyReused = failure('unprocessable', 'This Idempotency-Key was already used for a different request.');
 export const noGradedGradeable = failure('not-found', 'Graded gradeable for user with id {user_id} does not exist');

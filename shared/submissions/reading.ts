@@ -7,15 +7,9 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
+import type { GradeableKey } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { noGradedGradeable, notSameUser } from './failures.ts';
-
-/** A gradeable of a course, as a path names it (a malformed id names a gradeable that does not exist). */
-export interface GradeableKey {
-  readonly term: string;
-  readonly course: string;
-  readonly gradeableId: string;
-}
 
 /**
  * The items `values` and `attempts` need, read with the token check in one round trip: the

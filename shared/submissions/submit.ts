@@ -13,14 +13,14 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
-import type { GradeableKey } from './reading.ts';
+import type { GradeableKey } from '#shared/ids.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
+import { notOnTeam } from '#shared/courses/failures.ts';
 import {
   badIdempotencyKey,
   gitRepoIdMissing,
   idempotencyKeyReused,
   invalidGradeableId,
-  notOnTeam,
   notSameUser,
   onlyVcs,
   userNotInCourse,

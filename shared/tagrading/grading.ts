@@ -10,7 +10,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
-import type { GradeableKey } from '#shared/submissions/reading.ts';
+import type { GradeableKey } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import {
   checkComponentGrade,
@@ -24,7 +24,7 @@ import {
   withComponent,
 } from './grade.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { notOnTeam } from '#shared/submissions/failures.ts';
+import { notOnTeam } from '#shared/courses/failures.ts';
 import { gradeChanged, gradeRace, gradingNotStarted, noStudent, notTaGraded, notYourSection } from './failures.ts';
 
 /** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */

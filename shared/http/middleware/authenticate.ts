@@ -13,9 +13,8 @@ import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import { unauthenticated } from '../failures.ts';
 import { forbidden } from '#shared/errors.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
-import type { ReadScope } from '../endpoint.ts';
 import type { Access } from '../routes.ts';
-import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
+import type { ApiContext, ApiEvent, ApiResult, ReadScope } from '../types.ts';
 
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
 
