@@ -78,8 +78,8 @@ export function flag(doc: Doc, options: { lenient?: true } = {}) {
 }
 
 /**
- * A list: a JSON array of strings, a repeated form field, or one string (the domain splits it at
- * commas). An empty string is no list.
+ * A list: a JSON array of strings, a repeated form field, or one comma-separated string (each
+ * entry is split at commas and trimmed; empty entries are dropped). An empty string is no list.
  */
 export function list(doc: Doc & { readonly items: string; readonly values?: readonly string[]; readonly maxItems: number }) {
   const item = { type: 'string', ...(doc.values ? { enum: [...doc.values] } : {}) };
@@ -93,7 +93,7 @@ export function list(doc: Doc & { readonly items: string; readonly values?: read
         context.addIssue({ code: 'custom', params: { mustBe: listOf } });
         return z.NEVER;
       }
-      return items as string[];
+      return (items as string[]).flatMap((entry) => entry.split(',').map((part) => part.trim())).filter((part) => part !== '');
     })
     .meta({
       description: doc.description,

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { Refusal } from '#shared/errors.ts';
+import { parseInput } from '#shared/http/inputs.ts';
+
+/** The first problem of a body, as the HTTP layer answers it, or the parsed fields. */
+function body(name: Parameters<typeof parseInput>[0], fields: Record<string, unknown>) {
+  try {
+    return parseInput(name, { body: fields }).body;
+  } catch (error) {
+    if (error instanceof Refusal) return error.message;
+    throw error;
+  }
+}
+
+describe('declared inputs (shared/http/inputs.ts)', () => {
+  it('read loose booleans as the reference clients send them', () => {
+    for (const value of [true, 'true', 'True', 'TRUE', '1', 1])
+      expect(body('create-course', { copy_gradeables: value })).toEqual({ copy_gradeables: true });
+    for (const value of [false, 'false', 'False', 'FALSE', '0', 0, ''])
+      expect(body('create-course', { copy_gradeables: value })).toEqual({ copy_gradeables: false });
+    expect(body('create-course', { copy_gradeables: 'maybe' })).toBe('The field copy_gradeables must be true or false.');
+    // vcs_checkout is lenient: anything else is false, and the domain answers with the reference's message.
+    expect(body('submit-vcs', { vcs_checkout: 'maybe', git_repo_id: 'x' })).toEqual({ vcs_checkout: false, git_repo_id: 'x' });
+  });
+
+  it('read lists from a JSON array, a repeated field or a comma-separated string', () => {
+    const events = (value: unknown) => body('create-webhook', { events: value });
+    expect(events(['submission.graded', 'submission.failed'])).toEqual({ events: ['submission.graded', 'submission.failed'] });
+    expect(events('submission.graded, submission.failed')).toEqual({ events: ['submission.graded', 'submission.failed'] });
+    expect(events('')).toEqual({});
+    expect(events([1])).toBe('The field events must be a list of event names.');
+    expect(events(Array.from({ length: 21 }, () => 'submission.graded'))).toBe('The field events must be a list of event names.');
+  });
+
+  it('refuse a string field of another type or too long, naming the field; null is absent', () => {
+    expect(body('issue-token', { user_id: 42, password: 'x' })).toBe('The field user_id must be a string.');
+    expect(body('issue-token', { user_id: ['a', 'b'], password: 'x' })).toBe('The field user_id must be a string.');
+    expect(body('issue-token', { user_id: 'a', password: 'x'.repeat(1025) })).toBe(
+      'The field password must be at most 1024 characters long.',
+    );
+    expect(body('issue-token', { user_id: null, password: 'x', other: 1 })).toEqual({ password: 'x' });
+  });
+
+  it('read headers by their canonical names, whatever their case on the wire', () => {
+    expect(parseInput('submit-vcs', { headers: { 'idempotency-key': 'k-1' } }).headers).toEqual({ 'Idempotency-Key': 'k-1' });
+  });
+});
