@@ -9,7 +9,7 @@ export const handler = endpoint('gradeable-attempts', {
   reads: ({ params, query, userId }) => submissionReads(gradeableKey(params), userId, query.user_id),
   handle: async ({ caller, course, enrollment, query, items }) => {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.
-    if (!items.gradeable || !isVisible(items.gradeable, enrollment!, new Date())) throw gradeableNotFound();
+    if (!items.gradeable || !isVisible(items.gradeable, enrollment, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
     return attempts(await submissionToShow(items.gradeable, items, course));
   },

@@ -12,7 +12,7 @@ export const handler = endpoint('gradebook', {
   handle: async ({ course, enrollment, items, query }) => {
     if (!items.gradeable) throw gradeableNotFound();
     const page = readPage(query);
-    const { rows, next_cursor } = pageOf(await loadGradebook(course, items.gradeable, enrollment!), page);
+    const { rows, next_cursor } = pageOf(await loadGradebook(course, items.gradeable, enrollment), page);
     return { gradeable_id: items.gradeable.id, students: rows, next_cursor };
   },
 });

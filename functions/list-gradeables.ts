@@ -4,5 +4,5 @@ import { endpoint } from '#shared/http/endpoint.ts';
 
 export const handler = endpoint('list-gradeables', {
   handle: async ({ course, enrollment }) =>
-    listGradeables(await gradeablesOfCourse(course.term, course.course), course, enrollment!, new Date()),
+    listGradeables(await gradeablesOfCourse(course.term, course.course), course, enrollment, new Date()),
 });

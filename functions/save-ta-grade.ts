@@ -5,7 +5,7 @@ import { gradeComponent, gradeView, gradingReads, gradingTarget } from '#shared/
 export const handler = endpoint('save-ta-grade', {
   reads: ({ params }) => gradingReads(gradeableKey(params), params.user_id),
   handle: async ({ caller, course, enrollment, items, params, body }) => {
-    const target = await gradingTarget(course, enrollment!, params.user_id, items);
+    const target = await gradingTarget(course, enrollment, params.user_id, items);
     return gradeView(await gradeComponent(target, caller.userId, body, course.timeZone), params.user_id);
   },
 });

@@ -5,5 +5,5 @@ import { activeVersionReads, chooseActiveVersion } from '#shared/submissions/act
 export const handler = endpoint('set-active-version', {
   reads: ({ params, userId }) => activeVersionReads(gradeableKey(params), userId),
   handle: ({ caller, enrollment, course, body, items }) =>
-    chooseActiveVersion({ caller, enrollment: enrollment!, course, userId: body.user_id, version: body.version }, items),
+    chooseActiveVersion({ caller, enrollment, course, userId: body.user_id, version: body.version }, items),
 });

@@ -9,7 +9,7 @@ export const handler = endpoint('submit-vcs', {
     submitVcs({
       caller,
       course,
-      enrollment: enrollment!,
+      enrollment,
       gradeableId: params.gradeable_id.slice(0, 64),
       gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
       fields: { userId: body.user_id, vcsCheckout: body.vcs_checkout, gitRepoId: body.git_repo_id },

@@ -6,7 +6,7 @@ import { gradeView, gradingReads, gradingTarget } from '#shared/tagrading/gradin
 export const handler = endpoint('ta-grade', {
   reads: ({ params }) => gradingReads(gradeableKey(params), params.user_id),
   handle: async ({ course, enrollment, items, params }) => {
-    const target = await gradingTarget(course, enrollment!, params.user_id, items);
+    const target = await gradingTarget(course, enrollment, params.user_id, items);
     return { ...gradeView(target, params.user_id), history: await auditTrail(target.owner) };
   },
 });

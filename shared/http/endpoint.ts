@@ -16,12 +16,19 @@ type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 't
 
 type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
 
+/** The caller's enrollment: certain where the route needs a role in the course; access-group staff have none. */
+type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-staff'
+  ? Enrollment | undefined
+  : A extends `course:${string}`
+    ? Enrollment
+    : undefined;
+
 /** What a handler receives: everything parsed, checked and loaded. */
 export interface ApiRequest<Name extends RouteName, Items> extends Input<Name> {
   readonly caller: CallerFor<AccessOf<Name>>;
   /** On course routes: the course, and the caller's enrollment (absent for access-group staff). */
   readonly course: CourseFor<AccessOf<Name>>;
-  readonly enrollment: Enrollment | undefined;
+  readonly enrollment: EnrollmentFor<AccessOf<Name>>;
   readonly items: Items;
   readonly params: Params<Name>;
   readonly event: ApiEvent;
@@ -56,7 +63,7 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
       return definition.handle({
         caller: context.caller as CallerFor<AccessOf<Name>>,
         course: context.course as CourseFor<AccessOf<Name>>,
-        enrollment: context.enrollment,
+        enrollment: context.enrollment as EnrollmentFor<AccessOf<Name>>,
         items: (context.items ?? {}) as LoadedItems<Refs>,
         params: (event.pathParameters ?? {}) as Params<Name>,
         ...input,

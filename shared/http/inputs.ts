@@ -200,7 +200,7 @@ function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unk
     if (value !== undefined && value !== null) present[key] = value;
   }
   const result = parser.safeParse(present, { error: fieldMessage });
-  if (!result.success) throw invalidInput(result.error.issues[0]!.message);
+  if (!result.success) throw invalidInput(result.error.issues.map((issue) => issue.message).at(0) ?? 'The request is not valid.');
   return result.data;
 }
 
