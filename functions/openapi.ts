@@ -1,4 +1,3 @@
-import type { Context } from 'aws-lambda';
 import { openApiDocument } from '#shared/http/openapi.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 
@@ -9,7 +8,7 @@ const rendered = new Map<string, string>();
  * `GET /api/openapi.json`: the OpenAPI 3.1 document, as is (no envelope), naming the server the
  * request reached. Built from the route table and the contract only: no handler module, no table.
  */
-export const handler = async (event: ApiEvent, _context?: Context): Promise<ApiResult> => {
+export const handler = async (event: ApiEvent): Promise<ApiResult> => {
   const host = event.headers?.host ?? event.requestContext.domainName;
   const scheme = event.headers?.['x-forwarded-proto'] ?? (/^(localhost|127\.0\.0\.1)(:\d+)?$/.test(host) ? 'http' : 'https');
   const serverUrl = `${scheme}://${host}`;

@@ -27,7 +27,7 @@ function hasContent(data: unknown): boolean {
 /** True when the request carries the `Prefer: http-status` preference (RFC 7240 syntax). */
 export function prefersHttpStatus(preferHeader: string | undefined): boolean {
   if (!preferHeader) return false;
-  return preferHeader.split(',').some((preference) => preference.split(/[;=]/, 1)[0]!.trim().toLowerCase() === 'http-status');
+  return preferHeader.split(',').some((preference) => (preference.split(/[;=]/, 1)[0] ?? '').trim().toLowerCase() === 'http-status');
 }
 
 /**

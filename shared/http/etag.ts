@@ -25,6 +25,7 @@ export function conditionalAnswer(result: ApiResult, ifNoneMatch: string | undef
   const etag = strongEtag(result.body);
   const headers = { ...result.headers, ETag: etag };
   if (!noneMatchHits(ifNoneMatch, etag)) return { ...result, headers };
-  const { 'Content-Type': _type, ...kept } = headers as Record<string, string | number | boolean>;
+  const kept: Record<string, string | number | boolean> = { ...headers };
+  delete kept['Content-Type'];
   return { statusCode: 304, headers: kept };
 }

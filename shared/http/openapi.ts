@@ -185,8 +185,8 @@ function infoDescription(): string {
 function operation(name: RouteName, route: RouteDefinition, path: string, aliasIndex: number): Json {
   const own: RouteContract = contract[name];
   const declared: RouteInput = inputs[name];
-  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter]) => {
-    const schema = (pathParameters as Record<string, z.ZodType>)[parameter!];
+  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter = '']) => {
+    const schema = (pathParameters as Record<string, z.ZodType>)[parameter];
     if (!schema) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in inputs.ts`);
     return { name: parameter, in: 'path', required: true, ...parameterOf(schema) };
   });
@@ -224,17 +224,18 @@ const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(
 
 /** A zod schema as JSON Schema; `form`: as written in a url-encoded or multipart form, where every value is a string. */
 function jsonSchemaOf(schema: z.ZodType, encoding: 'json' | 'form' = 'json'): Json {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+  const json = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-2020-12',
     unrepresentable: 'any',
     override: (context) => {
       const form = encoding === 'form' ? formSchemas.get(context.zodSchema as unknown as z.ZodType) : undefined;
       if (!form) return;
-      for (const key of Object.keys(context.jsonSchema)) delete (context.jsonSchema as Json)[key];
+      for (const key of Object.keys(context.jsonSchema)) Reflect.deleteProperty(context.jsonSchema, key);
       Object.assign(context.jsonSchema, form);
     },
   }) as Json;
+  delete json.$schema;
   return json;
 }
 

@@ -386,7 +386,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const pathParameters: Record<string, string> = {};
   best.route.segments.forEach((segment, index) => {
     const parameter = /^\{(\w+)\}$/.exec(segment)?.[1];
-    if (parameter) pathParameters[parameter] = decoded[index]!;
+    if (parameter) pathParameters[parameter] = decoded[index] ?? '';
   });
   return {
     kind: 'route',
@@ -402,7 +402,7 @@ function missingParameter(segments: string[]): RouteMatch {
     const empty = route.segments.findIndex((segment, index) => segments[index] === '' && segment.startsWith('{'));
     const rest = segments.map((segment, index) => (index === empty ? 'x' : segment));
     if (empty >= 0 && !rest.includes('') && matchScore(route.segments, rest) >= 0) {
-      return { kind: 'missing-parameter', parameter: route.segments[empty]!.slice(1, -1) };
+      return { kind: 'missing-parameter', parameter: (route.segments[empty] ?? '').slice(1, -1) };
     }
   }
   return { kind: 'not-found' };

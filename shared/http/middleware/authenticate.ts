@@ -53,9 +53,10 @@ export const authenticate = (
 
     const params = event.pathParameters ?? {};
     const { semester, course } = params;
-    const courseNamed = isCourseAccess(access) && !!semester && !!course && isValidCode(semester) && isValidCode(course);
+    const named =
+      isCourseAccess(access) && semester && course && isValidCode(semester) && isValidCode(course) ? { semester, course } : undefined;
     // A course route's own reads are built only from a well-formed course; a bad one is refused below.
-    const declare = isCourseAccess(access) && !courseNamed ? undefined : reads;
+    const declare = isCourseAccess(access) && !named ? undefined : reads;
     const refs: ItemRefs = {
       ...declare?.({
         userId: claims.userId,
@@ -66,9 +67,9 @@ export const authenticate = (
       [SESSION]: sessionRef(claims.userId),
       [CALLER]: userRef(claims.userId),
     };
-    if (courseNamed) {
-      refs[COURSE] = courseRef(semester!, course!);
-      refs[ENROLLMENT] = enrollmentRef(semester!, course!, claims.userId);
+    if (named) {
+      refs[COURSE] = courseRef(named.semester, named.course);
+      refs[ENROLLMENT] = enrollmentRef(named.semester, named.course, claims.userId);
     }
     const {
       [SESSION]: session,

@@ -58,7 +58,7 @@ export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, Api
 });
 
 function mediaType(contentType: string | undefined): string {
-  const essence = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const essence = ((contentType ?? '').split(';', 1)[0] ?? '').trim().toLowerCase();
   return /^application\/[\w.-]+\+json$/.test(essence) ? 'application/json' : essence;
 }
 
