@@ -3371,11 +3371,11 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     /** @description The rubric component, by its place in the rubric (from 0). */
-                    readonly component_id: string | number | boolean;
+                    readonly component_id: number | string;
                     /** @description The marks applied, by their places in the component (from 0); none when left out. */
-                    readonly mark_ids?: readonly string[] | string;
+                    readonly mark_ids?: readonly number[] | string;
                     /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
-                    readonly custom_points?: string | number | boolean;
+                    readonly custom_points?: number | string;
                     /** @description The comment the student sees once grades are released. */
                     readonly custom_message?: string;
                     /** @description The revision the grader saw: refused with 409 when the grade changed since. */
@@ -3429,18 +3429,18 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field component_id must be a whole number (a component’s place in the rubric, from 0).`
+             *     - `The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).`
+             *     - `The field custom_points must be a number.`
              *     - `The field custom_message must be a string.`
              *     - `The field custom_message must be at most 10000 characters long.`
              *     - `This gradeable is not graded by TAs (ta_grading is false).`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `Grading has not started: it opens at {grade_start_date}.`
              *     - `The field component_id is required.`
-             *     - `The field component_id must be a whole number (a component’s place in the rubric, from 0).`
              *     - `This gradeable has no rubric component {component_id}.`
-             *     - `The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).`
              *     - `Rubric component {component_id} has no mark {mark_id}.`
              *     - `Mark {mark_id} is listed twice.`
-             *     - `The field custom_points must be a number.`
              *     - `custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).`
              */
             readonly 400: {
@@ -3566,7 +3566,7 @@ export interface operations {
             readonly content: {
                 readonly "application/json": {
                     /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
-                    readonly version: string | number | boolean;
+                    readonly version: number | string;
                     /** @description Instructors and full access graders: the student whose version to choose. */
                     readonly user_id?: string;
                 };
@@ -3611,13 +3611,13 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
+             *     - `The field version must be a whole number from 0 (0 cancels the submission).`
              *     - `The field user_id must be a string.`
              *     - `The field user_id must be at most 256 characters long.`
              *     - `API key and specified user_id are not for the same user.`
              *     - `Only Electronic File gradeables have versions.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The field version is required (0 cancels the submission).`
-             *     - `The field version must be a whole number from 0 (0 cancels the submission).`
              *     - `There is no submission to choose a version of.`
              *     - `There is no version {version}: the highest is {highest_version}.`
              */

@@ -105,6 +105,98 @@ export function list(doc: Doc & { readonly items: string; readonly values?: read
   return mustBe(withForm(schema, { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` }), listOf);
 }
 
+/** A number from JSON, or its digits in a string (spaces around them are dropped); '' is none. */
+function numberFrom(value: unknown, digits: RegExp): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && digits.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+const DECIMAL = /^-?\d{1,9}(\.\d{1,6})?$/;
+const wholeIn = (number: number | undefined, max: number) =>
+  number !== undefined && Number.isInteger(number) && number >= 0 && number <= max ? number : undefined;
+
+const numberDoc = (doc: Doc, json: JsonSchema, form: JsonSchema): [JsonSchema, JsonSchema] => [
+  { description: doc.description, ...json },
+  { description: doc.description, ...form },
+];
+
+/**
+ * A whole number from 0 (at most `max`): a JSON number, or its digits in a string. `digits` is
+ * how it may be written in a string (by default as any decimal, `2.0` being 2).
+ */
+export function wholeNumber(doc: Doc & { readonly mustBe: string; readonly max?: number; readonly digits?: RegExp }) {
+  const { max = 1_000_000, digits = DECIMAL } = doc;
+  const schema = z.unknown().transform((value, context): number | undefined => {
+    if (value === '') return undefined;
+    const number = wholeIn(numberFrom(value, digits), max);
+    if (number !== undefined) return number;
+    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
+    return z.NEVER;
+  });
+  const [json, form] = numberDoc(
+    doc,
+    {
+      anyOf: [
+        { type: 'integer', minimum: 0, ...(Number.isFinite(max) ? { maximum: max } : {}) },
+        { type: 'string', pattern: digits.source },
+      ],
+    },
+    { type: 'string', pattern: digits.source },
+  );
+  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+}
+
+/** A number (negative and fractional too): a JSON number, or one written in a string. */
+export function decimal(doc: Doc & { readonly mustBe: string }) {
+  const schema = z.unknown().transform((value, context): number | undefined => {
+    if (value === '') return undefined;
+    const number = numberFrom(value, DECIMAL);
+    if (number !== undefined) return number;
+    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
+    return z.NEVER;
+  });
+  const [json, form] = numberDoc(
+    doc,
+    { anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL.source }] },
+    { type: 'string', pattern: DECIMAL.source },
+  );
+  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+}
+
+/**
+ * A list of whole numbers from 0: a JSON array (at most `maxItems`), a repeated form field, one
+ * number, or one comma-separated string; an empty entry is not a number. '' is none.
+ */
+export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxItems: number }) {
+  const schema = z.unknown().transform((value, context): number[] | undefined => {
+    if (value === '') return undefined;
+    const entries =
+      Array.isArray(value) && value.length <= doc.maxItems
+        ? (value as unknown[])
+        : typeof value === 'number'
+          ? [value]
+          : typeof value === 'string' && value.length <= 1_000
+            ? value.split(',').map((part) => part.trim())
+            : undefined;
+    const numbers = entries?.map((entry) => (entry === '' ? undefined : wholeIn(numberFrom(entry, DECIMAL), 1_000_000)));
+    if (numbers && numbers.every((number) => number !== undefined)) return numbers as number[];
+    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
+    return z.NEVER;
+  });
+  const [json, form] = numberDoc(
+    doc,
+    {
+      anyOf: [
+        { type: 'array', items: { type: 'integer', minimum: 0 }, maxItems: doc.maxItems },
+        { type: 'string', description: 'Comma-separated.' },
+      ],
+    },
+    { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` },
+  );
+  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+}
+
 /**
  * A number, string or boolean the domain reads against what it names (a version, a rubric
  * component, a mark list): taken as sent, checked with the domain's own messages.

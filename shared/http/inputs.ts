@@ -17,7 +17,7 @@ import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, USER_ID, WEBHOOK_ID }
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
-import { fieldMessage, flag, list, scalar, text } from './fields.ts';
+import { decimal, fieldMessage, flag, list, scalar, text, wholeNumber, wholeNumbers } from './fields.ts';
 import type { RouteName, routes } from './routes.ts';
 
 type Shape = Readonly<Record<string, z.ZodType>>;
@@ -106,14 +106,19 @@ export const inputs = {
   'gradeable-attempts': { query: { user_id: staffUserIdQuery.optional() } },
   'save-ta-grade': {
     body: {
-      component_id: scalar({ description: 'The rubric component, by its place in the rubric (from 0).' }),
-      mark_ids: scalar({
+      component_id: wholeNumber({
+        description: 'The rubric component, by its place in the rubric (from 0).',
+        mustBe: 'a whole number (a component’s place in the rubric, from 0)',
+      }),
+      mark_ids: wholeNumbers({
         description: 'The marks applied, by their places in the component (from 0); none when left out.',
-        list: true,
+        mustBe: 'a list of whole numbers (marks’ places in the component, from 0)',
+        maxItems: 50,
       }).optional(),
-      custom_points: scalar({
+      custom_points: decimal({
         description:
           'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
+        mustBe: 'a number',
       }).optional(),
       custom_message: text(MAX_MESSAGE_LENGTH, { description: 'The comment the student sees once grades are released.' }).optional(),
       revision: scalar({ description: 'The revision the grader saw: refused with 409 when the grade changed since.' }).optional(),
@@ -122,7 +127,12 @@ export const inputs = {
   'ta-grade': {},
   'set-active-version': {
     body: {
-      version: scalar({ description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).' }),
+      version: wholeNumber({
+        description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
+        mustBe: 'a whole number from 0 (0 cancels the submission)',
+        max: Infinity,
+        digits: /^\d{1,6}$/,
+      }),
       user_id: text(256, { description: 'Instructors and full access graders: the student whose version to choose.' }).optional(),
     },
   },

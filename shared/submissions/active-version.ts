@@ -15,15 +15,7 @@ import { isValidUserId } from '#shared/users/user.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
 import { notOnTeam } from '#shared/courses/failures.ts';
-import {
-  noSuchVersion,
-  notSameUser,
-  nothingSubmitted,
-  onlyElectronicVersions,
-  userNotInCourse,
-  versionMissing,
-  versionNotWhole,
-} from './failures.ts';
+import { noSuchVersion, notSameUser, nothingSubmitted, onlyElectronicVersions, userNotInCourse, versionMissing } from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
 export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {
@@ -35,17 +27,14 @@ export function activeVersionReads({ term, course, gradeableId }: GradeableKey, 
 }
 
 /**
- * The version a body names: a whole number from 0 (none: the submission is cancelled) to the
- * highest version. Pure, for the unit tests.
+ * The version a body names (read by the HTTP layer as a whole number from 0): 0 is none (the
+ * submission is cancelled), otherwise one of the submission's versions. Pure, for the unit tests.
  */
-export function requestedVersion(value: unknown, highestVersion: number): number | string {
-  if (value === undefined || value === null || value === '') return versionMissing.text();
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(number) || number < 0) return versionNotWhole.text();
+export function requestedVersion(version: number | undefined, highestVersion: number): number | string {
+  if (version === undefined) return versionMissing.text();
   if (highestVersion === 0) return nothingSubmitted.text();
-  if (number > highestVersion) return noSuchVersion.text({ version: number, highest_version: highestVersion });
-  return number;
+  if (version > highestVersion) return noSuchVersion.text({ version, highest_version: highestVersion });
+  return version;
 }
 
 const MAX_ATTEMPTS = 20;
@@ -62,8 +51,8 @@ export async function chooseActiveVersion(
     course: Course;
     /** Whose version to choose (instructors and full access graders); the caller's when absent. */
     userId: string | undefined;
-    /** The version as sent (see requestedVersion). */
-    version: unknown;
+    /** The version asked for (see requestedVersion). */
+    version: number | undefined;
   },
   loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: { teamId: string } },
   now = new Date(),

@@ -11,6 +11,5 @@ export const idempotencyKeyReused = failure('unprocessable', 'This Idempotency-K
 export const noGradedGradeable = failure('not-found', 'Graded gradeable for user with id {user_id} does not exist');
 export const onlyElectronicVersions = failure('invalid', 'Only Electronic File gradeables have versions.');
 export const versionMissing = failure('invalid', 'The field version is required (0 cancels the submission).');
-export const versionNotWhole = failure('invalid', 'The field version must be a whole number from 0 (0 cancels the submission).');
 export const nothingSubmitted = failure('invalid', 'There is no submission to choose a version of.');
 export const noSuchVersion = failure('invalid', 'There is no version {version}: the highest is {highest_version}.');

@@ -6,18 +6,9 @@ export const noStudent = failure('not-found', 'No student {user_id} in this cour
 export const notYourSection = failure('forbidden', 'You do not grade section {section}.');
 export const gradingNotStarted = failure('invalid', 'Grading has not started: it opens at {grade_start_date}.');
 export const componentMissing = failure('invalid', 'The field component_id is required.');
-export const componentNotWhole = failure(
-  'invalid',
-  'The field component_id must be a whole number (a component’s place in the rubric, from 0).',
-);
 export const noComponent = failure('invalid', 'This gradeable has no rubric component {component_id}.');
-export const markIdsNotList = failure(
-  'invalid',
-  'The field mark_ids must be a list of whole numbers (marks’ places in the component, from 0).',
-);
 export const noMark = failure('invalid', 'Rubric component {component_id} has no mark {mark_id}.');
 export const markTwice = failure('invalid', 'Mark {mark_id} is listed twice.');
-export const customPointsNotNumber = failure('invalid', 'The field custom_points must be a number.');
 export const customPointsBeyondSpan = failure(
   'invalid',
   'custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).',

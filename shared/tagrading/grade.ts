@@ -8,26 +8,17 @@
  */
 import type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
-import {
-  componentMissing,
-  componentNotWhole,
-  customPointsBeyondSpan,
-  customPointsNotNumber,
-  markIdsNotList,
-  markTwice,
-  noComponent,
-  noMark,
-} from './failures.ts';
+import { componentMissing, customPointsBeyondSpan, markTwice, noComponent, noMark } from './failures.ts';
 
 export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
 
-/** What a grader sends for one component: the numbers as sent (read against the rubric here), the comment a string. */
+/** What a grader sends for one component, read by the HTTP layer (numbers whole where they name a place). */
 export interface ComponentGradeInput {
-  readonly component_id?: unknown;
-  readonly mark_ids?: unknown;
-  readonly custom_points?: unknown;
+  readonly component_id?: number;
+  readonly mark_ids?: readonly number[];
+  readonly custom_points?: number;
   readonly custom_message?: string;
 }
 
@@ -36,26 +27,19 @@ export type Checked =
 
 /** Checks a grader's input against the gradeable's rubric; the first problem is the error. */
 export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>, input: ComponentGradeInput): Checked {
-  const id = integerOf(input.component_id);
-  if (input.component_id === undefined || input.component_id === null || input.component_id === '')
-    return { error: componentMissing.text() };
-  if (id === undefined || id < 0) return { error: componentNotWhole.text() };
+  const id = input.component_id;
+  if (id === undefined) return { error: componentMissing.text() };
   const component = gradeable.rubric[id];
   if (!component) return { error: noComponent.text({ component_id: id }) };
 
-  const marks = listOf(input.mark_ids);
-  if (marks === undefined) return { error: markIdsNotList.text() };
   const markIds: number[] = [];
-  for (const raw of marks) {
-    const mark = integerOf(raw);
-    if (mark === undefined || mark < 0) return { error: markIdsNotList.text() };
+  for (const mark of input.mark_ids ?? []) {
     if (!component.marks[mark]) return { error: noMark.text({ component_id: id, mark_id: mark }) };
     if (markIds.includes(mark)) return { error: markTwice.text({ mark_id: mark }) };
     markIds.push(mark);
   }
 
-  const points = numberOf(input.custom_points);
-  if (points === undefined) return { error: customPointsNotNumber.text() };
+  const points = input.custom_points ?? 0;
   const span = component.upper_clamp - component.lower_clamp;
   if (Math.abs(points) > span) {
     return { error: customPointsBeyondSpan.text({ '-span': -span, span, component_id: id }) };
@@ -142,30 +126,6 @@ export function shownComponents(
     grader_id: options.forStudent ? null : componentGrade.grader_id,
     graded_at: options.forStudent ? null : componentGrade.graded_at,
   }));
-}
-
-/** A whole number from JSON or a form field ("3"). */
-function integerOf(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = numberOf(value);
-  return number !== undefined && Number.isInteger(number) && number <= 1_000_000 ? number : undefined;
-}
-
-/** A finite number from JSON or a form field; absent is 0. */
-function numberOf(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return 0;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && /^-?\d{1,9}(\.\d{1,6})?$/.test(value.trim())) return Number(value.trim());
-  return undefined;
-}
-
-/** A list from JSON (array), a repeated form field, or one comma-separated string; absent is empty. */
-function listOf(value: unknown): unknown[] | undefined {
-  if (value === undefined || value === null || value === '') return [];
-  if (Array.isArray(value)) return value.length <= 50 ? value : undefined;
-  if (typeof value === 'number') return [value];
-  if (typeof value === 'string') return value.length <= 1_000 ? value.split(',').map((part) => part.trim()) : undefined;
-  return undefined;
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

@@ -5,7 +5,9 @@ import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { putResults } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
-import { requestedVersion } from '#shared/submissions/active-version.ts';
+import { Refusal } from '#shared/errors.ts';
+import { parseInput } from '#shared/http/inputs.ts';
+import { requestedVersion as chosenVersion } from '#shared/submissions/active-version.ts';
 import { differences, snapshotTables } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
@@ -16,6 +18,15 @@ let world: CourseWorld;
 const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
+/** The version a body names, read as the HTTP layer reads it (shared/http/inputs.ts), then checked against the highest. */
+function requestedVersion(version: unknown, highestVersion: number): number | string {
+  try {
+    return chosenVersion(parseInput('set-active-version', { body: { version } }).body.version, highestVersion);
+  } catch (error) {
+    if (error instanceof Refusal) return error.message;
+    throw error;
+  }
+}
 const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona], Prefer: 'http-status' });
 const testCase = (points: number) => ({
   name: 'a',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Refusal } from '#shared/errors.ts';
 import { parseInput } from '#shared/http/inputs.ts';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 import {
@@ -77,14 +78,15 @@ describe('component scores', () => {
 });
 
 describe('checking a grader’s input', () => {
-  const check = (input: Record<string, unknown>) =>
-    checkComponentGrade(gradeable, {
-      component_id: undefined,
-      mark_ids: undefined,
-      custom_points: undefined,
-      custom_message: undefined,
-      ...input,
-    });
+  /** A grader's fields as the HTTP layer reads them (shared/http/inputs.ts), then checked against the rubric. */
+  const check = (input: Record<string, unknown>) => {
+    try {
+      return checkComponentGrade(gradeable, parseInput('save-ta-grade', { body: input }).body);
+    } catch (error) {
+      if (error instanceof Refusal) return { error: error.message };
+      throw error;
+    }
+  };
   it('accepts JSON and form spellings', () => {
     expect(check({ component_id: 0, mark_ids: [1, 0], custom_points: -1.5, custom_message: 'ok' })).toEqual({
       ok: { component_id: 0, mark_ids: [0, 1], custom_points: -1.5, custom_message: 'ok' },
