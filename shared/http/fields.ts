@@ -198,27 +198,12 @@ export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxI
 }
 
 /**
- * A number, string or boolean the domain reads against what it names (a version, a rubric
- * component, a mark list): taken as sent, checked with the domain's own messages.
+ * Any value, taken as sent: present or not is all the domain asks (`git_repo_id`), or it compares
+ * it as written (`revision`). Documented as a number, string or boolean.
  */
-export function scalar(doc: Doc & { readonly list?: true }) {
-  const schema = z.unknown().meta(
-    doc.list
-      ? {
-          description: doc.description,
-          anyOf: [
-            { type: 'array', items: { type: 'string' }, minItems: 1 },
-            { type: 'string', description: 'Comma-separated.' },
-          ],
-        }
-      : { description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 },
-  );
-  return withForm(
-    schema,
-    doc.list
-      ? { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` }
-      : { description: doc.description, type: 'string', minLength: 1 },
-  );
+export function scalar(doc: Doc) {
+  const schema = z.unknown().meta({ description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 });
+  return withForm(schema, { description: doc.description, type: 'string', minLength: 1 });
 }
 
 /** The message for a field that is not of its kind: `The field X must be …`. */
