@@ -11,7 +11,7 @@ import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { encodeCursor, type Page } from './page.ts';
-import { chargeGradeable, chargeStudent, hasDueDate, lateDayGradeable, type LateDayCharge } from '#shared/submissions/late-days.ts';
+import { chargeGradeable, chargeStudent, dueDate, lateDayGradeable, type LateDayCharge } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
@@ -141,14 +141,12 @@ export async function loadGradebook(
     electronic ? gradeablesOfCourse(course.term, course.course) : [],
     electronic ? lateDaysOfCourse(course.term, course.course) : [],
   ]);
-  const due = hasDueDate(gradeable) ? Date.parse(gradeable.dates.submission_due_date!) : Number.POSITIVE_INFINITY;
-  const earlier = documents.filter(
-    (document) =>
-      document.type === 'Electronic File' &&
-      document.id !== gradeable.id &&
-      hasDueDate(document) &&
-      Date.parse(document.dates.submission_due_date!) <= due,
-  );
+  const dueAt = dueDate(gradeable);
+  const due = dueAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(dueAt);
+  const earlier = documents.filter((document) => {
+    const other = dueDate(document);
+    return document.type === 'Electronic File' && document.id !== gradeable.id && other !== undefined && Date.parse(other) <= due;
+  });
   const others = new Map(await Promise.all(earlier.map(async (document) => [document.id, await submissionsOf(course, document)] as const)));
   const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
   return visibleStudents(grader, enrollments).map((student) => {

@@ -16,7 +16,7 @@ import { isVisible } from '#shared/gradeables/listing.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import { chargeStudent, hasDueDate, type StudentLateDays } from './late-days.ts';
+import { chargeStudent, dueDate, type StudentLateDays } from './late-days.ts';
 import type { Submission } from './submission.ts';
 
 /** Late-day counts (budgets, grants, extensions) are whole numbers up to this. */
@@ -26,13 +26,10 @@ export const MAX_REASON_LENGTH = 500;
 
 /**
  * A count of days as a body sends it (a number, or digits in a form field): a whole number from 0 to
- * MAX_LATE_DAYS. Absent is refused when required, undefined otherwise.
+ * MAX_LATE_DAYS; required.
  */
-export function wholeDays(value: unknown, field: string, options: { required: boolean }): number | undefined {
-  if (value === undefined || value === null || value === '') {
-    if (options.required) throw invalidInput(`The field ${field} is required.`);
-    return undefined;
-  }
+export function wholeDays(value: unknown, field: string): number {
+  if (value === undefined || value === null || value === '') throw invalidInput(`The field ${field} is required.`);
   const number =
     typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,7}\s*$/.test(value) ? Number(value.trim()) : Number.NaN;
   if (!Number.isInteger(number) || number < 0 || number > MAX_LATE_DAYS) {
@@ -63,7 +60,7 @@ function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
 
 /** `PUT …/late-days`: the late-day budget every student of the course starts with. */
 export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days?: unknown }) {
-  const days = wholeDays(body.default_student_late_days, 'default_student_late_days', { required: true })!;
+  const days = wholeDays(body.default_student_late_days, 'default_student_late_days');
   if (!(await setDefaultStudentLateDays(course.term, course.course, days))) {
     throw notFound('Failed to load course. Check course title and ensure it exists.');
   }
@@ -97,7 +94,7 @@ export async function grantLateDays(
   now = new Date(),
 ) {
   requireStudent(userId, loaded);
-  const allowed = wholeDays(body.allowed_late_days, 'allowed_late_days', { required: true })!;
+  const allowed = wholeDays(body.allowed_late_days, 'allowed_late_days');
   const since = grantStart(body.since, course.timeZone, now);
   await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays);
   const grants = [...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since), { since, allowed }].sort(
@@ -125,7 +122,7 @@ export async function setExtension(
   if (!gradeable) throw gradeableNotFound();
   requireStudent(userId, loaded);
   if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have late days.');
-  const days = wholeDays(body.late_days, 'late_days', { required: true })!;
+  const days = wholeDays(body.late_days, 'late_days');
   const reason = days > 0 ? (body.reason_for_exception ?? '') : '';
   if (reason.length > MAX_REASON_LENGTH) {
     throw invalidInput(`The field reason_for_exception must be at most ${MAX_REASON_LENGTH} characters long.`);
@@ -213,20 +210,25 @@ export function lateDayTable(input: {
   const defaultBudget = course.defaultStudentLateDays ?? 0;
   const { charges, remainingAsOf } = chargeStudent(defaultBudget, lateDays, documents, input.submissionOf, now);
   const shown = documents
-    .filter((document) => document.type === 'Electronic File' && hasDueDate(document) && isVisible(document, student, now))
-    .sort((a, b) => Date.parse(a.dates.submission_due_date!) - Date.parse(b.dates.submission_due_date!) || a.id.localeCompare(b.id));
+    .flatMap((document) => {
+      const due = dueDate(document);
+      const charge = charges.get(document.id);
+      return document.type === 'Electronic File' && due !== undefined && charge && isVisible(document, student, now)
+        ? [{ document, due, charge }]
+        : [];
+    })
+    .sort((a, b) => Date.parse(a.due) - Date.parse(b.due) || a.document.id.localeCompare(b.document.id));
   return {
     user_id: student.userId,
     default_student_late_days: defaultBudget,
     grants: (lateDays?.grants ?? []).map((grant) => grantView(grant, course.timeZone)),
     late_days_remaining: remainingAsOf,
-    gradeables: shown.map((document) => {
-      const charge = charges.get(document.id)!;
+    gradeables: shown.map(({ document, due, charge }) => {
       const submitted = charge.status !== 'Unsubmitted';
       return {
         id: document.id,
         title: document.title,
-        submission_due_date: toLocalTime(document.dates.submission_due_date!, course.timeZone),
+        submission_due_date: toLocalTime(due, course.timeZone),
         allowed_late_days: document.dates.late_days ?? 0,
         late_day_exceptions: charge.extension,
         reason_for_exception: charge.reason ?? '',

@@ -93,11 +93,11 @@ export function chargeLateDays(
 }
 
 const order = (a: { grant?: unknown; gradeable?: { id: string } }, b: { grant?: unknown; gradeable?: { id: string } }) =>
-  a.grant ? (b.grant ? 0 : -1) : b.grant ? 1 : a.gradeable!.id.localeCompare(b.gradeable!.id);
+  a.grant ? (b.grant ? 0 : -1) : b.grant ? 1 : (a.gradeable?.id ?? '').localeCompare(b.gradeable?.id ?? '');
 
-/** Whether a gradeable has a due date late days count from. */
-export const hasDueDate = (document: GradeableDocument): boolean =>
-  document.dates.has_due_date !== false && document.dates.submission_due_date !== undefined;
+/** The due date late days count from (an instant), if the gradeable has one. */
+export const dueDate = (document: GradeableDocument): string | undefined =>
+  document.dates.has_due_date === false ? undefined : document.dates.submission_due_date;
 
 /** A gradeable as the late-day rules see it for one student: the active version's days late, none when cancelled. */
 export function lateDayGradeable(
@@ -105,13 +105,13 @@ export function lateDayGradeable(
   submission: Submission | undefined,
   extension: LateDayExtension | undefined,
 ): LateDayGradeable {
-  const due = hasDueDate(document);
+  const due = dueDate(document);
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
   return {
     id: document.id,
-    dueAt: due ? document.dates.submission_due_date : undefined,
+    dueAt: due,
     allowed: document.dates.late_days ?? 0,
-    daysLate: active ? (due ? active.daysLate : 0) : undefined,
+    daysLate: active ? (due !== undefined ? active.daysLate : 0) : undefined,
     ...(extension && extension.days > 0 ? { extension } : {}),
   };
 }

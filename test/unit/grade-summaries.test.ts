@@ -319,7 +319,10 @@ describe('late days across a user’s summary (Rainbow Grades’ rules)', () => 
   const hw4 = hw('hw4', 25);
   const lab = gradeable('lab1', { type: 'Checkpoints', syllabus_bucket: 'lab' }, { grade_released_date: '2026-11-01T12:00:00.000Z' });
   const late: Record<string, number> = { hw1: 2, hw2: 1, hw3: 2, hw4: 1 };
-  const submissionOf = (gradeableId: string) => (late[gradeableId] === undefined ? undefined : submission(late[gradeableId]!, 10));
+  const submissionOf = (gradeableId: string) => {
+    const days = late[gradeableId];
+    return days === undefined ? undefined : submission(days, 10);
+  };
   const summaryWith = (defaultBudget: number, student: StudentLateDays | undefined) =>
     userSummary(person, enrollment, releasedGradeables([hw1, hw2, hw3, hw4, lab], new Date('2026-11-02T00:00:00.000Z')), submissionOf, {
       timeZone: 'UTC',

@@ -47,7 +47,7 @@ describe('a term of gradeables (Submitty LateDays)', () => {
 
   it('charges in due-date order, whatever order the gradeables come in', () => {
     const { charges, remaining } = chargeLateDays(3, [], [hw('hw3', 20, 2, 2), hw('hw1', 1, 2, 2), hw('hw2', 10, 2, 1)]);
-    expect([...['hw1', 'hw2', 'hw3']].map((id) => charges.get(id)!.status)).toEqual(['Late', 'Late', 'Bad']);
+    expect(['hw1', 'hw2', 'hw3'].map((id) => charges.get(id)?.status)).toEqual(['Late', 'Late', 'Bad']);
     expect(charges.get('hw3')).toMatchObject({ charged: 0, daysLate: 2, remaining: 0 });
     expect(remaining).toBe(0);
   });
