@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryState } from '#shared/data/webhooks.ts';
+import type { Delivery, DeliveryState } from '#shared/data/webhook-records.ts';
 import { stillAttempting } from './failures.ts';
 
 /**
@@ -6,7 +6,7 @@ import { stillAttempting } from './failures.ts';
  * retried after each delay of the schedule while the receiver fails (no 2xx answer in time); after
  * the last retry it is `failed` and kept, for the instructor to read and replay.
  */
-export type { Delivery, DeliveryAttempt, DeliveryState } from '#shared/data/webhooks.ts';
+export type { Delivery, DeliveryAttempt, DeliveryState } from '#shared/data/webhook-records.ts';
 
 /** Every state a delivery can be in. */
 export const deliveryStates = ['pending', 'delivered', 'failed'] as const satisfies readonly DeliveryState[];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
+import { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhook-records.ts';
 import { needsUrlAndEvents, unknownEvent, urlNotAbsolute, urlWithCredentials } from './failures.ts';
 
 /**
@@ -7,7 +7,7 @@ import { needsUrlAndEvents, unknownEvent, urlNotAbsolute, urlWithCredentials } f
  * delivered as a Standard Webhooks message (https://www.standardwebhooks.com), signed with the
  * webhook's own secret. These are the rules; shared/webhooks/deliver.ts does the delivering.
  */
-export { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhooks.ts';
+export { webhookEvents, type Webhook, type WebhookEventType } from '#shared/data/webhook-records.ts';
 
 export const MAX_WEBHOOKS_PER_COURSE = 10;
 export const MAX_URL_LENGTH = 2000;
