@@ -12,7 +12,7 @@
  * `gradeableSchemas(dateContext)` gives the schemas that do so; without a context they only
  * describe the form (the OpenAPI document and the types).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { GRADEABLE_ID } from '#shared/ids.ts';
 import { GRADEABLE_DATE_FORM, parseGradeableDate } from './time-zone.ts';
 

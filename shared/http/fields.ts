@@ -5,7 +5,7 @@
  * fields with them; the OpenAPI document renders them (a form field is a string, so each kind
  * also says how it is written in a form).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { $ZodRawIssue } from 'zod/v4/core';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */

@@ -10,7 +10,7 @@
  * those rules (the patterns come from shared/ids.ts), and mark as required what the domain
  * requires.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE, MAX_CURSOR_LENGTH, MAX_PAGE, PAGE_LIMIT } from '#shared/gradebook/page.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';

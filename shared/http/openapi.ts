@@ -4,7 +4,7 @@
  * and the contract (data, fail messages). Imports nothing but those and the failure factories, so
  * the function serving it stays small.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
