@@ -142,6 +142,32 @@ export function scenarios(world: World): Scenario[] {
         request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
     },
     gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
+    // Late days (issue 16): the course's budget, a grant, an extension, a student's late-day table.
+    'set-course-late-days': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('PUT', `${base}/late-days`, { token: tokens.instructor, json: { default_student_late_days: 2 + (i % 2) } }),
+    },
+    'grant-late-days': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('POST', `${base}/late-days/${users.student.userId}`, {
+          token: tokens.instructor,
+          json: { allowed_late_days: 3 + (i % 2), since: '2026-09-01' },
+        }),
+    },
+    'set-extension': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('PUT', `${base}/gradeable/${gradeableId}/extensions/${users.student.userId}`, {
+          token: tokens.instructor,
+          json: { late_days: 1 + (i % 2), reason_for_exception: 'Bench' },
+        }),
+    },
+    'student-late-days': { kind: 'read', iterations: 120, prepare: get(`${base}/late-days/${users.student.userId}`, tokens.student) },
     openapi: {
       kind: 'static',
       iterations: 120,

@@ -482,6 +482,70 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/late-days": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Set the late-day budget every student of the course starts with (default_student_late_days).
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly put: operations["set-course-late-days"];
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/late-days/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A student's late days: the course's budget, their grants, the budget left, and each gradeable's allowance, extension, days late and charged, and status. Students their own; limited access graders their sections.
+         * @description **Who may call it:** Course members.
+         */
+        readonly get: operations["student-late-days"];
+        readonly put?: never;
+        /**
+         * Grant a student late days: from since on, their budget is allowed_late_days in all (days already charged included).
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly post: operations["grant-late-days"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/extensions/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Set a student's extension on a gradeable: late_days days late neither charged nor bad (0 removes it), with reason_for_exception.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly put: operations["set-extension"];
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/{semester}/{course}/webhooks": {
         readonly parameters: {
             readonly query?: never;
@@ -1065,6 +1129,10 @@ export interface components {
             readonly preferred_last_name?: string;
             readonly registration_section?: string | null;
             readonly rotating_section?: string | null;
+            /** @description The course's late-day budget (`default_student_late_days`). */
+            readonly default_allowed_late_days?: number;
+            /** @description The budget left when the summary was generated. */
+            readonly late_days_remaining?: number;
             /** Format: date-time */
             readonly last_update: string;
         } & {
@@ -1073,15 +1141,28 @@ export interface components {
                 readonly name: string;
                 readonly gradeable_type: string;
                 readonly grade_released_date: string | null;
+                /** @description 0 when the status is Bad. */
                 readonly score: number;
                 /** @enum {string} */
                 readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                /** @description Electronic File, with an extension: its days. */
+                readonly late_day_exceptions?: number;
+                /** @description Electronic File, with an extension: its reason. */
+                readonly reason_for_exception?: string;
                 readonly days_after_deadline: number;
                 readonly days_charged: number;
+                /** @description Electronic File: the budget left after this gradeable. */
+                readonly late_days_remaining?: number;
                 readonly autograding_score: number;
                 readonly tagrading_score: number;
                 readonly components: readonly unknown[];
             }[];
+        };
+        readonly LateDayGrant: {
+            /** @description When the grant starts, `YYYY-MM-DD HH:MM:SS` in the course time zone. */
+            readonly since: string;
+            /** @description The student’s late days in all from then on. */
+            readonly allowed_late_days: number;
         };
         readonly ValidationProblem: {
             readonly path: string;
@@ -2755,6 +2836,7 @@ export interface operations {
              *     - `API requires git_repo_id variable to be set.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
+             *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
              */
             readonly 400: {
@@ -2940,6 +3022,7 @@ export interface operations {
              *     - `API requires git_repo_id variable to be set.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
+             *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
              */
             readonly 400: {
@@ -4394,6 +4477,570 @@ export interface operations {
              *     - `No grade summary for {user_id} yet.`
              */
             readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-course-late-days": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The late days every student of the course starts with (0 until set). */
+                    readonly default_student_late_days: number | string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The late days every student of the course starts with (0 until set). */
+                    readonly default_student_late_days: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The late days every student of the course starts with (0 until set). */
+                    readonly default_student_late_days: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly default_student_late_days: number;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field default_student_late_days must be a whole number from 0 to 1000.`
+             *     - `The field {field} is required.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "student-late-days": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            readonly default_student_late_days: number;
+                            /** @description Oldest first. */
+                            readonly grants: readonly components["schemas"]["LateDayGrant"][];
+                            /** @description The budget left now (grants that start later not counted). */
+                            readonly late_days_remaining: number;
+                            /** @description The Electronic File gradeables with a due date the student can see, by due date. */
+                            readonly gradeables: readonly {
+                                readonly id: string;
+                                readonly title: string;
+                                /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone. */
+                                readonly submission_due_date: string;
+                                /** @description The gradeable’s own allowance (`late_days`). */
+                                readonly allowed_late_days: number;
+                                /** @description The student’s extension on it (0: none). */
+                                readonly late_day_exceptions: number;
+                                readonly reason_for_exception: string;
+                                readonly days_late: number | null;
+                                readonly days_charged: number | null;
+                                /** @enum {string} */
+                                readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                                /** @description The budget left after this gradeable. */
+                                readonly late_days_remaining: number;
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No student {user_id} in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "grant-late-days": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The student's late days in all from `since` on, those already charged included. */
+                    readonly allowed_late_days: number | string;
+                    /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
+                    readonly since?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The student's late days in all from `since` on, those already charged included. */
+                    readonly allowed_late_days: string;
+                    /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
+                    readonly since?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The student's late days in all from `since` on, those already charged included. */
+                    readonly allowed_late_days: string;
+                    /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
+                    readonly since?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            /** @description The student's grants, oldest first. */
+                            readonly grants: readonly components["schemas"]["LateDayGrant"][];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field allowed_late_days must be a whole number from 0 to 1000.`
+             *     - `The field since must be a string.`
+             *     - `The field since must be at most 64 characters long.`
+             *     - `The field {field} is required.`
+             *     - `since must be a date (YYYY-MM-DD, in the course's time zone {time_zone}) or a time (YYYY-MM-DD HH:MM:SS, or ISO 8601 with an offset).`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No student {user_id} in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-extension": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
+                    readonly late_days: number | string;
+                    /** @description Why (shown in the summaries). */
+                    readonly reason_for_exception?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
+                    readonly late_days: string;
+                    /** @description Why (shown in the summaries). */
+                    readonly reason_for_exception?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
+                    readonly late_days: string;
+                    /** @description Why (shown in the summaries). */
+                    readonly reason_for_exception?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            readonly gradeable_id: string;
+                            readonly late_day_exceptions: number;
+                            readonly reason_for_exception: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field late_days must be a whole number from 0 to 1000.`
+             *     - `The field reason_for_exception must be a string.`
+             *     - `The field reason_for_exception must be at most 500 characters long.`
+             *     - `Only Electronic File gradeables have late days.`
+             *     - `The field {field} is required.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `No student {user_id} in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;

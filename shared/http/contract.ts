@@ -30,7 +30,9 @@ import {
 } from '#shared/courses/failures.ts';
 import { badCursor, badLimit } from '#shared/gradebook/failures.ts';
 import {
+  badGrantStart,
   badIdempotencyKey,
+  daysRequired,
   gitRepoIdMissing,
   idempotencyKeyReused,
   invalidGradeableId,
@@ -38,6 +40,7 @@ import {
   noSuchVersion,
   nothingSubmitted,
   notSameUser,
+  onlyElectronicLateDays,
   onlyElectronicVersions,
   onlyVcs,
   userNotInCourse,
@@ -138,6 +141,8 @@ const integer: JsonSchema = { type: 'integer' };
 const number: JsonSchema = { type: 'number' };
 const boolean: JsonSchema = { type: 'boolean' };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const lateDayCount: JsonSchema = { type: 'integer', minimum: 0 };
+const localDate: JsonSchema = { type: 'string', description: '`YYYY-MM-DD HH:MM:SS` in the course time zone.' };
 
 const courseRecord = object({
   semester: string,
@@ -288,25 +293,51 @@ export const schemas = {
       preferred_last_name: string,
       registration_section: nullable(string),
       rotating_section: nullable(string),
+      default_allowed_late_days: { ...lateDayCount, description: "The course's late-day budget (`default_student_late_days`)." },
+      late_days_remaining: { ...lateDayCount, description: 'The budget left when the summary was generated.' },
       last_update: dateTime,
     },
     additionalProperties: {
       type: 'array',
-      items: object({
-        id: string,
-        name: string,
-        gradeable_type: string,
-        grade_released_date: nullable(string),
-        score: number,
-        status: { type: 'string', enum: ['Good', 'Late', 'Bad', 'Unsubmitted'] },
-        days_after_deadline: integer,
-        days_charged: integer,
-        autograding_score: number,
-        tagrading_score: number,
-        components: { type: 'array' },
-      }),
+      items: object(
+        {
+          id: string,
+          name: string,
+          gradeable_type: string,
+          grade_released_date: nullable(string),
+          score: { ...number, description: '0 when the status is Bad.' },
+          status: { type: 'string', enum: ['Good', 'Late', 'Bad', 'Unsubmitted'] },
+          late_day_exceptions: { ...lateDayCount, description: 'Electronic File, with an extension: its days.' },
+          reason_for_exception: { ...string, description: 'Electronic File, with an extension: its reason.' },
+          days_after_deadline: integer,
+          days_charged: integer,
+          late_days_remaining: { ...lateDayCount, description: 'Electronic File: the budget left after this gradeable.' },
+          autograding_score: number,
+          tagrading_score: number,
+          components: { type: 'array' },
+        },
+        {
+          required: [
+            'id',
+            'name',
+            'gradeable_type',
+            'grade_released_date',
+            'score',
+            'status',
+            'days_after_deadline',
+            'days_charged',
+            'autograding_score',
+            'tagrading_score',
+            'components',
+          ],
+        },
+      ),
     },
   },
+  LateDayGrant: object({
+    since: { ...localDate, description: 'When the grant starts, `YYYY-MM-DD HH:MM:SS` in the course time zone.' },
+    allowed_late_days: { ...lateDayCount, description: 'The student’s late days in all from then on.' },
+  }),
   ValidationProblem: object({ path: string, message: string }),
   Webhook: object({
     id: { type: 'string', pattern: WEBHOOK_ID.source },
@@ -462,6 +493,11 @@ export const contract: Record<RouteName, RouteContract> = {
         status: 400,
         message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
       },
+      {
+        status: 400,
+        message:
+          'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
+      },
       fail(badIdempotencyKey),
       fail(idempotencyKeyReused),
     ],
@@ -565,6 +601,50 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Summaries',
     data: ref('Summary'),
     fails: [fail(accessDenied), fail(noSummary)],
+  },
+  'set-course-late-days': {
+    tag: 'Summaries',
+    data: object({ default_student_late_days: lateDayCount }),
+    fails: [fail(daysRequired)],
+  },
+  'grant-late-days': {
+    tag: 'Summaries',
+    data: object({
+      user_id: string,
+      grants: { type: 'array', items: ref('LateDayGrant'), description: "The student's grants, oldest first." },
+    }),
+    fails: [fail(noStudent), fail(daysRequired), fail(badGrantStart)],
+  },
+  'set-extension': {
+    tag: 'Summaries',
+    data: object({ user_id: string, gradeable_id: string, late_day_exceptions: lateDayCount, reason_for_exception: string }),
+    fails: [gradeableNotFound, fail(noStudent), fail(onlyElectronicLateDays), fail(daysRequired)],
+  },
+  'student-late-days': {
+    tag: 'Summaries',
+    data: object({
+      user_id: string,
+      default_student_late_days: lateDayCount,
+      grants: { type: 'array', items: ref('LateDayGrant'), description: 'Oldest first.' },
+      late_days_remaining: { ...lateDayCount, description: 'The budget left now (grants that start later not counted).' },
+      gradeables: {
+        type: 'array',
+        description: 'The Electronic File gradeables with a due date the student can see, by due date.',
+        items: object({
+          id: string,
+          title: string,
+          submission_due_date: localDate,
+          allowed_late_days: { ...lateDayCount, description: 'The gradeable’s own allowance (`late_days`).' },
+          late_day_exceptions: { ...lateDayCount, description: 'The student’s extension on it (0: none).' },
+          reason_for_exception: string,
+          days_late: nullable({ ...integer, description: 'Of the active version; null without one.' }),
+          days_charged: nullable(integer),
+          status: { type: 'string', enum: ['Good', 'Late', 'Bad', 'Unsubmitted'] },
+          late_days_remaining: { ...lateDayCount, description: 'The budget left after this gradeable.' },
+        }),
+      },
+    }),
+    fails: [fail(accessDenied), fail(noStudent), fail(notYourSection)],
   },
   'create-webhook': {
     tag: 'Webhooks',

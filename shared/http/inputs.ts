@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE, MAX_CURSOR_LENGTH, MAX_PAGE, PAGE_LIMIT } from '#shared/gradebook/page.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
@@ -148,6 +149,39 @@ export const inputs = {
   'generate-summaries': {},
   'list-summaries': {},
   'user-summary': {},
+  'set-course-late-days': {
+    body: {
+      default_student_late_days: wholeNumber({
+        description: 'The late days every student of the course starts with (0 until set).',
+        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+        max: MAX_LATE_DAYS,
+      }),
+    },
+  },
+  'grant-late-days': {
+    body: {
+      allowed_late_days: wholeNumber({
+        description: "The student's late days in all from `since` on, those already charged included.",
+        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+        max: MAX_LATE_DAYS,
+      }),
+      since: text(64, {
+        description:
+          "When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one.",
+      }).optional(),
+    },
+  },
+  'set-extension': {
+    body: {
+      late_days: wholeNumber({
+        description: 'Days late on this gradeable that are neither charged nor bad; 0 removes the extension.',
+        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+        max: MAX_LATE_DAYS,
+      }),
+      reason_for_exception: text(MAX_REASON_LENGTH, { description: 'Why (shown in the summaries).' }).optional(),
+    },
+  },
+  'student-late-days': {},
   'create-webhook': {
     body: {
       url: text(MAX_URL_LENGTH, {

@@ -179,6 +179,7 @@ export const routes = {
       submissions: ['BatchGetItem', 'UpdateItem'],
       jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
       idempotency: ['BatchGetItem', 'PutItem'],
+      lateDays: ['BatchGetItem'],
     },
     queue: 'send',
   },
@@ -281,6 +282,42 @@ export const routes = {
     access: 'course:member',
     summary: "One user's grade summary: instructors any, students their own.",
     data: { summaries: ['BatchGetItem'] },
+  },
+  'set-course-late-days': {
+    method: 'PUT',
+    path: '/api/{semester}/{course}/late-days',
+    access: 'course:instructor',
+    summary: 'Set the late-day budget every student of the course starts with (default_student_late_days).',
+    data: { courses: ['UpdateItem'] },
+  },
+  'grant-late-days': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/late-days/{user_id}',
+    access: 'course:instructor',
+    summary: 'Grant a student late days: from since on, their budget is allowed_late_days in all (days already charged included).',
+    data: { enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
+  },
+  'set-extension': {
+    method: 'PUT',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/extensions/{user_id}',
+    access: 'course:instructor',
+    summary:
+      "Set a student's extension on a gradeable: late_days days late neither charged nor bad (0 removes it), with reason_for_exception.",
+    data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
+  },
+  'student-late-days': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/late-days/{user_id}',
+    access: 'course:member',
+    summary:
+      "A student's late days: the course's budget, their grants, the budget left, and each gradeable's allowance, extension, days late and charged, and status. Students their own; limited access graders their sections.",
+    data: {
+      enrollments: ['BatchGetItem'],
+      lateDays: ['BatchGetItem'],
+      gradeables: ['Query'],
+      submissions: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+    },
   },
   'create-webhook': {
     method: 'POST',

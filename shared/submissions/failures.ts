@@ -13,3 +13,11 @@ export const onlyElectronicVersions = failure('invalid', 'Only Electronic File g
 export const versionMissing = failure('invalid', 'The field version is required (0 cancels the submission).');
 export const nothingSubmitted = failure('invalid', 'There is no submission to choose a version of.');
 export const noSuchVersion = failure('invalid', 'There is no version {version}: the highest is {highest_version}.');
+
+// Late days (issue 16).
+export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');
+export const daysRequired = failure('invalid', 'The field {field} is required.');
+export const badGrantStart = failure(
+  'invalid',
+  "since must be a date (YYYY-MM-DD, in the course's time zone {time_zone}) or a time (YYYY-MM-DD HH:MM:SS, or ISO 8601 with an offset).",
+);

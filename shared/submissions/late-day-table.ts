@@ -9,33 +9,23 @@ import { getItems } from '#shared/data/items.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
-import { forbidden, invalidInput, notFound } from '#shared/errors.ts';
+import { accessDenied } from '#shared/errors.ts';
+import { courseNotFound } from '#shared/courses/failures.ts';
+import { noStudent, notYourSection } from '#shared/tagrading/failures.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { isValidUserId } from '#shared/users/user.ts';
+import { badGrantStart, daysRequired, onlyElectronicLateDays } from './failures.ts';
 import { chargeStudent, dueDate, type StudentLateDays } from './late-days.ts';
 import type { Submission } from './submission.ts';
 
-/** Late-day counts (budgets, grants, extensions) are whole numbers up to this. */
-export const MAX_LATE_DAYS = 1000;
-/** `reason_for_exception` is at most this long. */
-export const MAX_REASON_LENGTH = 500;
-
-/**
- * A count of days as a body sends it (a number, or digits in a form field): a whole number from 0 to
- * MAX_LATE_DAYS; required.
- */
-export function wholeDays(value: unknown, field: string): number {
-  if (value === undefined || value === null || value === '') throw invalidInput(`The field ${field} is required.`);
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,7}\s*$/.test(value) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(number) || number < 0 || number > MAX_LATE_DAYS) {
-    throw invalidInput(`The field ${field} must be a whole number from 0 to ${MAX_LATE_DAYS}.`);
-  }
-  return number;
+/** A count of days the route requires (its input declares it a whole number from 0 to MAX_LATE_DAYS). */
+export function requiredDays(value: number | undefined, field: string): number {
+  if (value === undefined) throw daysRequired({ field });
+  return value;
 }
 
 /** Read with the token check: the named student's enrollment and late-day item. */
@@ -53,16 +43,16 @@ export interface LoadedStudent {
 function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
   const { student } = loaded;
   if (!isValidUserId(userId) || !student || student.group !== courseGroups.student) {
-    throw notFound(`No student ${userId.slice(0, 64)} in this course.`);
+    throw noStudent({ user_id: userId.slice(0, 64) });
   }
   return student;
 }
 
 /** `PUT …/late-days`: the late-day budget every student of the course starts with. */
-export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days?: unknown }) {
-  const days = wholeDays(body.default_student_late_days, 'default_student_late_days');
+export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days?: number | undefined }) {
+  const days = requiredDays(body.default_student_late_days, 'default_student_late_days');
   if (!(await setDefaultStudentLateDays(course.term, course.course, days))) {
-    throw notFound('Failed to load course. Check course title and ensure it exists.');
+    throw courseNotFound();
   }
   return { default_student_late_days: days };
 }
@@ -75,9 +65,7 @@ export function grantStart(since: string | undefined, timeZone: string, now: Dat
   if (since === undefined) return now.toISOString();
   const instant = /^\d{4}-\d{2}-\d{2}$/.test(since) ? fromLocalTime(`${since} 00:00:00`, timeZone) : parseGradeableDate(since, timeZone);
   if (!instant) {
-    throw invalidInput(
-      `since must be a date (YYYY-MM-DD, in the course's time zone ${timeZone}) or a time (YYYY-MM-DD HH:MM:SS, or ISO 8601 with an offset).`,
-    );
+    throw badGrantStart({ time_zone: timeZone });
   }
   return instant;
 }
@@ -90,11 +78,11 @@ export async function grantLateDays(
   course: Course,
   userId: string,
   loaded: LoadedStudent,
-  body: { readonly allowed_late_days?: unknown; readonly since?: string },
+  body: { readonly allowed_late_days?: number | undefined; readonly since?: string | undefined },
   now = new Date(),
 ) {
   requireStudent(userId, loaded);
-  const allowed = wholeDays(body.allowed_late_days, 'allowed_late_days');
+  const allowed = requiredDays(body.allowed_late_days, 'allowed_late_days');
   const since = grantStart(body.since, course.timeZone, now);
   await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays);
   const grants = [...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since), { since, allowed }].sort(
@@ -116,17 +104,14 @@ export async function setExtension(
   course: Course,
   userId: string,
   loaded: LoadedExtensionTarget,
-  body: { readonly late_days?: unknown; readonly reason_for_exception?: string },
+  body: { readonly late_days?: number | undefined; readonly reason_for_exception?: string | undefined },
 ) {
   const { gradeable } = loaded;
   if (!gradeable) throw gradeableNotFound();
   requireStudent(userId, loaded);
-  if (gradeable.type !== 'Electronic File') throw invalidInput('Only Electronic File gradeables have late days.');
-  const days = wholeDays(body.late_days, 'late_days');
+  if (gradeable.type !== 'Electronic File') throw onlyElectronicLateDays();
+  const days = requiredDays(body.late_days, 'late_days');
   const reason = days > 0 ? (body.reason_for_exception ?? '') : '';
-  if (reason.length > MAX_REASON_LENGTH) {
-    throw invalidInput(`The field reason_for_exception must be at most ${MAX_REASON_LENGTH} characters long.`);
-  }
   await putExtension(course.term, course.course, userId, gradeable.id, days > 0 ? { days, reason } : undefined, loaded.lateDays);
   return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };
 }
@@ -143,14 +128,14 @@ export async function studentLateDayTable(
   now = new Date(),
 ) {
   const { enrollment } = caller;
-  if (userId !== caller.userId && enrollment.group === courseGroups.student) throw forbidden();
+  if (userId !== caller.userId && enrollment.group === courseGroups.student) throw accessDenied();
   const student = requireStudent(userId, loaded);
   if (
     userId !== caller.userId &&
     enrollment.group === courseGroups.limitedAccessGrader &&
     !enrollment.gradingSections.includes(student.registrationSection ?? '')
   ) {
-    throw forbidden(`You do not grade section ${student.registrationSection ?? 'NULL'}.`);
+    throw notYourSection({ section: student.registrationSection ?? 'NULL' });
   }
   const documents = (await gradeablesOfCourse(course.term, course.course)).filter((document) => document.type === 'Electronic File');
   const submissions = await submissionsOfStudent(course, userId, documents);

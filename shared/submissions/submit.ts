@@ -7,6 +7,7 @@ import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
 import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
+import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
@@ -35,7 +36,7 @@ export interface SubmitContext {
   readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
   /** Read with the token check (see submitReads): the caller's own submission and the queue. */
-  readonly loaded?: { submission?: Submission; queue?: QueueCounters; previous?: StoredAnswer };
+  readonly loaded?: { submission?: Submission; queue?: QueueCounters; previous?: StoredAnswer; lateDays?: StudentLateDays };
 }
 
 /** What a student sends: `vcs_checkout` read as a loose boolean, `git_repo_id` as sent. */
@@ -55,6 +56,8 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
     gradeable: gradeableRef(term, course, gradeableId),
     submission: submissionRef(term, course, gradeableId, callerId),
     queue: queueRef(),
+    // The caller's extensions (issue 16): a gradeable refusing late submission accepts their days.
+    lateDays: lateDaysRef(term, course, callerId),
     ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
       ? { previous: idempotencyRef(`${callerId}#${idempotencyKey}`) }
       : {}),
@@ -84,8 +87,15 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const ownerId = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : target;
 
   const late = daysLate(now, gradeable.dates.submission_due_date);
-  const refusal = lateRefusal(late, gradeable.dates);
-  if (refusal) throw invalidInput(refusal);
+  if (lateRefusal(late, gradeable.dates)) {
+    // Too late, unless the student's extension on the gradeable covers it.
+    const { lateDays } =
+      target === caller.userId
+        ? { lateDays: context.loaded?.lateDays }
+        : await getItems({ lateDays: lateDaysRef(course.term, course.course, target) });
+    const refusal = lateRefusal(late, gradeable.dates, lateDays?.extensions[gradeable.id]?.days ?? 0);
+    if (refusal) throw invalidInput(refusal);
+  }
 
   if (context.idempotencyKey !== undefined && !isValidIdempotencyKey(context.idempotencyKey)) {
     throw badIdempotencyKey();

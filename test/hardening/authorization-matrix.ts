@@ -257,6 +257,42 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
+  // Late days (issue 16): instructors set budgets, grants and extensions; a student's table is theirs,
+  // any student's for instructors and full access graders, their sections' for limited access graders.
+  'set-course-late-days': {
+    cases: [{ variation: 'the course', request: () => ({ body: { default_student_late_days: 0 } }), expect: instructorOnly }],
+  },
+  'grant-late-days': {
+    cases: [
+      {
+        variation: 'student (section 1)',
+        request: (world) => ({ params: { user_id: world.userIds.student }, body: { allowed_late_days: 1, since: '2026-09-01' } }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'set-extension': {
+    cases: [
+      {
+        variation: 'student (section 1) on an open gradeable',
+        request: (world) => ({
+          params: { gradeable_id: world.openGradeable, user_id: world.userIds.student },
+          body: { late_days: 1, reason_for_exception: 'Matrix' },
+        }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'student-late-days': {
+    cases: [
+      { variation: 'student (section 1)', request: (world) => ({ params: { user_id: world.userIds.student } }), expect: members },
+      {
+        variation: 'student2 (section 2)',
+        request: (world) => ({ params: { user_id: world.userIds.student2 } }),
+        expect: { ...members, student: D, mentor: fail('You do not grade section 2.', 403) },
+      },
+    ],
+  },
   'create-webhook': {
     cases: [
       {

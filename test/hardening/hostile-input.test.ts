@@ -326,6 +326,12 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' };
     case 'submit-vcs':
       return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
+    case 'set-course-late-days':
+      return { default_student_late_days: 2 };
+    case 'grant-late-days':
+      return { allowed_late_days: 3, since: '2026-09-01' };
+    case 'set-extension':
+      return { late_days: 1, reason_for_exception: 'Fuzz' };
     default:
       return {};
   }

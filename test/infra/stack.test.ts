@@ -112,6 +112,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'submit-vcs': [
     ...COURSE_CHECK,
     ...SUBMISSION_READS,
+    'dynamodb:BatchGetItem lateDays',
     'dynamodb:BatchGetItem idempotency',
     'dynamodb:PutItem idempotency',
     'dynamodb:UpdateItem submissions',
@@ -151,6 +152,15 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'sqs:SendMessage webhookQueue',
   ],
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
+  'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses'],
+  'grant-late-days': [...COURSE_CHECK, 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
+  'set-extension': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
+  'student-late-days': [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem lateDays',
+    'dynamodb:Query gradeables',
+    ...['submissions', 'teams'].map((table) => `dynamodb:BatchGetItem ${table}`),
+  ],
   'user-summary': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
   'create-webhook': [...COURSE_CHECK, 'dynamodb:Query webhooks', 'dynamodb:PutItem webhooks', 'dynamodb:PutItem webhookSecrets'],
   'list-webhooks': [...COURSE_CHECK, 'dynamodb:Query webhooks'],
