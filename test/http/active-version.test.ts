@@ -1,7 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
-import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { putResults } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
@@ -72,7 +71,11 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget (issue 16): three days for the course.
-  await setDefaultStudentLateDays(world.course.term, world.course.course, 3);
+  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
+    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+    body: JSON.stringify({ default_student_late_days: 3 }),
+  });
+  expect(budget.json.status, budget.text).toBe('success');
   const answer = await api.postJson(
     `${base()}/upload`,
     {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { handler as generateHandler } from '#functions/generate-summaries.ts';
 import { dynamo } from '#shared/data/client.ts';
-import { courseRef, setArchived, setDefaultStudentLateDays } from '#shared/data/courses.ts';
+import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
@@ -89,7 +89,11 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget (issue 16): two days for the course.
-  await setDefaultStudentLateDays(world.course.term, world.course.course, 2);
+  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
+    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+    body: JSON.stringify({ default_student_late_days: 2 }),
+  });
+  expect(budget.json.status, budget.text).toBe('success');
   await gradeable('hw1', 'homework', true);
   await gradeable('hw2', 'homework', true);
   await gradeable('lab1', 'lab', true);

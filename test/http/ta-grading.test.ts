@@ -5,7 +5,6 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
-import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { snapshotTables, differences } from '../hardening/support.ts';
@@ -85,7 +84,11 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget (issue 16): two days for the course.
-  await setDefaultStudentLateDays(world.course.term, world.course.course, 2);
+  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
+    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+    body: JSON.stringify({ default_student_late_days: 2 }),
+  });
+  expect(budget.json.status, budget.text).toBe('success');
   await upload({
     id: 'rubric_hw',
     title: 'Rubric homework',
