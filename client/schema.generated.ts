@@ -394,6 +394,46 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/regrade": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Queue versions for grading again (after fixing a test case): every active version, user_id's active version (on team gradeables their team's), or with version_to_regrade that version. Answers a job object reporting progress.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly post: operations["regrade"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/regrades/{regrade_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A regrade job object with its progress now: queued, running or done, and how many versions were graded, failed or skipped.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly get: operations["regrade-status"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/{semester}/{course}/reports/summaries": {
         readonly parameters: {
             readonly query?: never;
@@ -1214,6 +1254,33 @@ export interface components {
             } & {
                 readonly [key: string]: unknown;
             };
+        };
+        /** @description A regrade: versions queued for grading again. Each keeps its results until the new ones replace them; the active versions' follow into values, the gradebook and the summaries. */
+        readonly Regrade: {
+            /** @description Read its progress at `…/regrades/{regrade_id}`. */
+            readonly regrade_id: string;
+            readonly gradeable_id: string;
+            /**
+             * @description queued until a regraded version ends, running until all have, then done (at once when nothing was queued).
+             * @enum {string}
+             */
+            readonly state: "queued" | "running" | "done";
+            /** @description Versions selected. */
+            readonly total: number;
+            /** @description Versions given a new place at the end of the grading queue. */
+            readonly queued: number;
+            /** @description Queued versions graded again. */
+            readonly graded: number;
+            /** @description Queued versions whose grading failed. */
+            readonly failed: number;
+            /** @description Versions left alone: already queued or being graded. */
+            readonly skipped: number;
+            /** @description The instructor who asked for it. */
+            readonly regrade_by: string;
+            /** Format: date-time */
+            readonly created_at: string;
+            /** @description The reference's words: "<n> submissions added to queue for regrading". */
+            readonly message: string;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         readonly FailEnvelope: {
@@ -3899,6 +3966,243 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly regrade: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
+                    readonly user_id?: string;
+                    /** @description With user_id: regrade this version (from 1) instead of the active one. */
+                    readonly version_to_regrade?: number | string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
+                    readonly user_id?: string;
+                    /** @description With user_id: regrade this version (from 1) instead of the active one. */
+                    readonly version_to_regrade?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
+                    readonly user_id?: string;
+                    /** @description With user_id: regrade this version (from 1) instead of the active one. */
+                    readonly version_to_regrade?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["Regrade"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
+             *     - `The field version_to_regrade must be a whole number from 1.`
+             *     - `Regrading only supports VCS gradeables`
+             *     - `The field version_to_regrade needs user_id: the student whose version to regrade.`
+             *     - `{user_id} is not on a team for this gradeable.`
+             *     - `{owner_id} has no submission to regrade.`
+             *     - `{owner_id} has no active version to regrade (the submission is cancelled).`
+             *     - `There is no version {version}: the highest is {highest_version}.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Invalid gradeable id '{gradeable_id}'`
+             *     - `User {user_id} is not in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "regrade-status": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A regrade id (`rg_…`), as the regrade answered. */
+                readonly regrade_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["Regrade"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No regrade {regrade_id} in this course.`
              */
             readonly 404: {
                 headers: {

@@ -19,6 +19,9 @@ export const WEBHOOK_ID = /^wh_[A-Za-z0-9_-]{16}$/;
 /** Delivery (message) ids: `msg_`, the time as 9 base-36 digits, then 12 random ones. */
 export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
 
+/** Regrade ids: `rg_` and 22 base64url characters (128 random bits). */
+export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
+
 /** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -34,4 +37,5 @@ export const isValidUserId = (userId: string): boolean => USER_ID.test(userId);
 export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id);
 export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
 export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
+export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);

@@ -22,15 +22,26 @@ import {
 } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
-import { invalidInput, notFound } from '#shared/errors.ts';
+import { invalidInput } from '#shared/errors.ts';
+import { notOnTeam } from '#shared/courses/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
-import { isValidUserId } from '#shared/users/user.ts';
+import { isRegradeId, isValidUserId } from '#shared/ids.ts';
+import {
+  noActiveVersionToRegrade,
+  nothingToRegrade,
+  regradeGradeableNotFound,
+  regradeNoSuchVersion,
+  regradeNotFound,
+  regradeOnlyVcs,
+  regradeUserNotInCourse,
+  regradeVersionNeedsUser,
+  regradeVersionNotWhole,
+} from './failures.ts';
 import { notifyWorkers } from './queue.ts';
 
-/** Regrade ids: `rg_` and 22 base64url characters (128 random bits). */
-export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
-export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
+export { isRegradeId };
+/** A new regrade id: `rg_` and 128 random bits (see REGRADE_ID in shared/ids.ts). */
 export const newRegradeId = (): string => `rg_${randomBytes(16).toString('base64url')}`;
 
 /**
@@ -52,16 +63,14 @@ export type RegradeScope =
   | { readonly kind: 'version'; readonly ownerId: string; readonly version: number };
 
 /**
- * `version_to_regrade`: absent, or a whole number from 1 (with `user_id`). Pure, for the unit tests;
- * a string is the refusal's message.
+ * `version_to_regrade` (a whole number, as the HTTP layer reads it): absent, or from 1, with
+ * `user_id`. Pure, for the unit tests; a string is the refusal's message.
  */
-export function requestedRegradeVersion(value: unknown, userId: string | undefined): number | undefined | string {
-  if (value === undefined || value === null || value === '') return undefined;
-  const number =
-    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(number) || number < 1) return 'The field version_to_regrade must be a whole number from 1.';
-  if (userId === undefined) return 'The field version_to_regrade needs user_id: the student whose version to regrade.';
-  return number;
+export function requestedRegradeVersion(value: number | undefined, userId: string | undefined): number | undefined | string {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) return regradeVersionNotWhole.text();
+  if (userId === undefined) return regradeVersionNeedsUser.text();
+  return value;
 }
 
 const inFlight = (state: VersionState | undefined) => state === 'queued' || state === 'grading';
@@ -90,12 +99,12 @@ export function selectRegrade(
   }
   const submission = submissions.find((candidate) => candidate.ownerId === scope.ownerId);
   const highest = Math.min(submission?.highestVersion ?? 0, submission?.versions.length ?? 0);
-  if (!submission || highest === 0) return `${scope.ownerId} has no submission to regrade.`;
+  if (!submission || highest === 0) return nothingToRegrade.text({ owner_id: scope.ownerId });
   if (scope.kind === 'active') {
-    if (submission.activeVersion === 0) return `${scope.ownerId} has no active version to regrade (the submission is cancelled).`;
+    if (submission.activeVersion === 0) return noActiveVersionToRegrade.text({ owner_id: scope.ownerId });
     add(submission, submission.activeVersion);
   } else {
-    if (scope.version > highest) return `There is no version ${scope.version}: the highest is ${highest}.`;
+    if (scope.version > highest) return regradeNoSuchVersion.text({ version: scope.version, highest_version: highest });
     add(submission, scope.version);
   }
   return { requeue, skipped };
@@ -149,17 +158,20 @@ export async function requestRegrade(
     course: Course;
     gradeableId: string;
     gradeable: GradeableDocument | undefined;
-    body: { user_id?: string; version_to_regrade?: unknown };
+    /** `user_id`: a student (on team gradeables, a member of the team); none: every active version. */
+    userId?: string;
+    /** `version_to_regrade`: one version of that student's (or team's), read as a whole number by the HTTP layer. */
+    version?: number;
     /** The queue counters, when read with the token check (see regradeReads). */
     queue?: QueueCounters;
   },
   now = new Date(),
 ): Promise<RegradeJob> {
-  const { caller, course, gradeable, body } = context;
-  if (!gradeable) throw notFound(`Invalid gradeable id '${context.gradeableId}'`);
-  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw invalidInput('Regrading only supports VCS gradeables');
-  const userId = body.user_id === '' ? undefined : body.user_id;
-  const version = requestedRegradeVersion(body.version_to_regrade, userId);
+  const { caller, course, gradeable } = context;
+  if (!gradeable) throw regradeGradeableNotFound({ gradeable_id: context.gradeableId });
+  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw regradeOnlyVcs();
+  const userId = context.userId === '' ? undefined : context.userId;
+  const version = requestedRegradeVersion(context.version, userId);
   if (typeof version === 'string') throw invalidInput(version);
 
   let submissions: Submission[];
@@ -250,9 +262,9 @@ export function regradeReads({ term, course, gradeableId }: { term: string; cour
   return { gradeable: gradeableRef(term, course, gradeableId), queue: queueRef() };
 }
 
-/** What the status route reads with the token check: the regrade, when the id is one. */
+/** What the status route reads with the token check: the regrade (a malformed id reads an item no regrade has). */
 export function regradeStatusReads(regradeId: string | undefined) {
-  return regradeId && isRegradeId(regradeId) ? { regrade: regradeRef(regradeId) } : {};
+  return { regrade: regradeRef(regradeId && isRegradeId(regradeId) ? regradeId : '-') };
 }
 
 /** A regrade of this course, with its progress now; another course's (or an unknown id) is not found. */
@@ -261,7 +273,7 @@ export async function regradeStatus(
   regradeId: string | undefined,
   loaded?: { regrade?: RegradeRecord },
 ): Promise<RegradeJob> {
-  const missing = () => notFound(`No regrade ${(regradeId ?? '').slice(0, 64)} in this course.`);
+  const missing = () => regradeNotFound({ regrade_id: (regradeId ?? '').slice(0, 64) });
   if (!regradeId || !isRegradeId(regradeId)) throw missing();
   const stored = loaded ? loaded.regrade : (await getItems({ regrade: regradeRef(regradeId) })).regrade;
   if (!stored || stored.term !== course.term || stored.course !== course.course) throw missing();
@@ -273,9 +285,9 @@ export async function regradeStatus(
  * the student's own submission (or team membership) in one request.
  */
 async function submissionOfStudent(course: Course, gradeable: GradeableDocument, userId: string): Promise<Submission | undefined> {
-  if (!isValidUserId(userId)) throw notFound(`User ${userId.slice(0, 64)} is not in this course.`);
+  if (!isValidUserId(userId)) throw regradeUserNotInCourse({ user_id: userId.slice(0, 64) });
   const { term, course: code } = course;
-  const notMember = () => notFound(`User ${userId} is not in this course.`);
+  const notMember = () => regradeUserNotInCourse({ user_id: userId });
   const member = enrollmentRef(term, code, userId);
   if (!gradeable.team_gradeable) {
     const loaded = await getItems({ member, own: submissionRef(term, code, gradeable.id, userId) });
@@ -284,7 +296,7 @@ async function submissionOfStudent(course: Course, gradeable: GradeableDocument,
   }
   const loaded = await getItems({ member, membership: teamMembershipRef(term, code, gradeable.id, userId) });
   if (!loaded.member || !isActiveMember(loaded.member)) throw notMember();
-  if (!loaded.membership) throw invalidInput(`${userId} is not on a team for this gradeable.`);
+  if (!loaded.membership) throw notOnTeam({ user_id: userId });
   const teamId = loaded.membership.teamId;
   return (await getItems({ submission: submissionRef(term, code, gradeable.id, teamId) })).submission ?? emptySubmission(teamId);
 }

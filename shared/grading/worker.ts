@@ -2,8 +2,8 @@ import { config } from '#shared/config.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
-import { putResultsItem } from '#shared/data/results.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
+import { putResultsItem } from '#shared/data/results.ts';
 import { setVersionState, type GradingResults } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
@@ -107,16 +107,16 @@ async function finish(
   also: Parameters<typeof transactWrite>[0] = [],
 ): Promise<boolean> {
   const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
+  const update = { state, points, ...(message ? { message } : {}) };
   // A regrade's job counts towards its progress in the same write, so each job is counted once.
   const progress = job.regradeId ? [countRegradeOutcome(job.regradeId, state)] : [];
-  const update = { state, points, ...(message ? { message } : {}) };
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([
         finishJob(job.ticket, state, job.lease),
         setVersionState(key, job.version, { ...update, activeResults }),
-        ...progress,
         ...also,
+        ...progress,
       ]);
       await publishGradingOutcome(job, state, { points, message });
       return true;

@@ -46,6 +46,17 @@ import {
   userNotInCourse,
   versionMissing,
 } from '#shared/submissions/failures.ts';
+import {
+  noActiveVersionToRegrade,
+  nothingToRegrade,
+  regradeGradeableNotFound,
+  regradeNoSuchVersion,
+  regradeNotFound,
+  regradeOnlyVcs,
+  regradeUserNotInCourse,
+  regradeVersionNeedsUser,
+  regradeVersionNotWhole,
+} from '#shared/grading/failures.ts';
 import { noSummary } from '#shared/summaries/failures.ts';
 import {
   componentMissing,
@@ -72,7 +83,7 @@ import {
   webhookNotFound,
 } from '#shared/webhooks/failures.ts';
 import { accessDenied, type Failure } from '#shared/errors.ts';
-import { CODE, DELIVERY_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, REGRADE_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 import { refusalStatus } from './failures.ts';
 import type { JsonSchema } from './fields.ts';
@@ -381,6 +392,29 @@ export const schemas = {
       data: { type: 'object', required: ['term', 'course'], properties: { term: string, course: string }, additionalProperties: true },
     },
   },
+  Regrade: object(
+    {
+      regrade_id: { type: 'string', pattern: REGRADE_ID.source, description: 'Read its progress at `…/regrades/{regrade_id}`.' },
+      gradeable_id: string,
+      state: {
+        type: 'string',
+        enum: ['queued', 'running', 'done'],
+        description: 'queued until a regraded version ends, running until all have, then done (at once when nothing was queued).',
+      },
+      total: { type: 'integer', minimum: 0, description: 'Versions selected.' },
+      queued: { type: 'integer', minimum: 0, description: 'Versions given a new place at the end of the grading queue.' },
+      graded: { type: 'integer', minimum: 0, description: 'Queued versions graded again.' },
+      failed: { type: 'integer', minimum: 0, description: 'Queued versions whose grading failed.' },
+      skipped: { type: 'integer', minimum: 0, description: 'Versions left alone: already queued or being graded.' },
+      regrade_by: { type: 'string', description: 'The instructor who asked for it.' },
+      created_at: dateTime,
+      message: { type: 'string', description: 'The reference\'s words: "<n> submissions added to queue for regrading".' },
+    },
+    {
+      description:
+        "A regrade: versions queued for grading again. Each keeps its results until the new ones replace them; the active versions' follow into values, the gradebook and the summaries.",
+    },
+  ),
 } as const satisfies Record<string, JsonSchema>;
 
 const lockedOut: FailCase = {
@@ -558,6 +592,22 @@ export const contract: Record<RouteName, RouteContract> = {
     }),
     fails: [gradeableNotFound, fail(badLimit), fail(badCursor)],
   },
+  regrade: {
+    tag: 'Submissions',
+    data: ref('Regrade'),
+    fails: [
+      fail(regradeGradeableNotFound),
+      fail(regradeOnlyVcs),
+      fail(regradeVersionNotWhole),
+      fail(regradeVersionNeedsUser),
+      fail(regradeUserNotInCourse),
+      fail(notOnTeam),
+      fail(nothingToRegrade),
+      fail(noActiveVersionToRegrade),
+      fail(regradeNoSuchVersion),
+    ],
+  },
+  'regrade-status': { tag: 'Submissions', data: ref('Regrade'), fails: [fail(regradeNotFound)] },
   'save-ta-grade': {
     tag: 'Grading',
     data: ref('TaGrade'),

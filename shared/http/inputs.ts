@@ -13,7 +13,7 @@
 import * as z from 'zod';
 import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE, MAX_CURSOR_LENGTH, MAX_PAGE, PAGE_LIMIT } from '#shared/gradebook/page.ts';
-import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, REGRADE_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
@@ -41,6 +41,7 @@ export const pathParameters = {
   user_id: z.string().regex(USER_ID).describe('A user id.'),
   webhook_id: z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
   delivery_id: z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
+  regrade_id: z.string().regex(REGRADE_ID).describe('A regrade id (`rg_…`), as the regrade answered.'),
   asset: z.string().describe('A versioned asset name, as the reference page links it.'),
 } satisfies Shape;
 
@@ -146,6 +147,21 @@ export const inputs = {
       cursor: z.string().meta({ description: 'The `next_cursor` of the previous page.', maxLength: MAX_CURSOR_LENGTH }).optional(),
     },
   },
+  regrade: {
+    body: {
+      user_id: text(256, {
+        description:
+          "A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version.",
+      }).optional(),
+      version_to_regrade: wholeNumber({
+        description: 'With user_id: regrade this version (from 1) instead of the active one.',
+        mustBe: 'a whole number from 1',
+        max: Infinity,
+        digits: /^\d{1,6}$/,
+      }).optional(),
+    },
+  },
+  'regrade-status': {},
   'generate-summaries': {},
   'list-summaries': {},
   'user-summary': {},

@@ -249,6 +249,28 @@ export const routes = {
       "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
     data: { gradeables: ['BatchGetItem', 'Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
   },
+  regrade: {
+    method: 'POST',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/regrade',
+    access: 'course:instructor',
+    summary:
+      "Queue versions for grading again (after fixing a test case): every active version, user_id's active version (on team gradeables their team's), or with version_to_regrade that version. Answers a job object reporting progress.",
+    data: {
+      gradeables: ['BatchGetItem'],
+      enrollments: ['BatchGetItem'],
+      teams: ['BatchGetItem'],
+      submissions: ['BatchGetItem', 'Query', 'UpdateItem'],
+      jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
+    },
+    queue: 'send',
+  },
+  'regrade-status': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/regrades/{regrade_id}',
+    access: 'course:instructor',
+    summary: 'A regrade job object with its progress now: queued, running or done, and how many versions were graded, failed or skipped.',
+    data: { jobs: ['BatchGetItem'] },
+  },
   'generate-summaries': {
     method: 'POST',
     path: '/api/{semester}/{course}/reports/summaries',

@@ -130,7 +130,6 @@ describe('re-queueing', () => {
       course,
       gradeableId: gradeable.id,
       gradeable,
-      body: {},
     });
     const elapsed = performance.now() - started;
     console.log(`re-queued ${job.queued} versions in ${Math.round(elapsed)} ms`);
@@ -181,7 +180,7 @@ describe('contention', () => {
     const before = (await getItems({ queue: queueRef() })).queue!;
     const others = Array.from({ length: 30 }, (_, index) => `bulk-late${index}`);
     const [job, ...submitted] = await Promise.all([
-      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} }),
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable }),
       ...others.map((student) => submit(gradeable, student)),
     ]);
     expect(job.queued).toBe(60);
@@ -222,7 +221,8 @@ describe('results', () => {
       course,
       gradeableId: gradeable.id,
       gradeable,
-      body: { user_id: ann.userId, version_to_regrade: '1' },
+      userId: ann.userId,
+      version: 1,
     });
     expect(one).toMatchObject({ total: 1, queued: 1, skipped: 0, state: 'queued' });
     expect(await gradeAll()).toBe(1);
@@ -233,7 +233,7 @@ describe('results', () => {
     expect((await getItems({ results: resultsRef(key, ann.userId, 1) })).results?.points).toBe(3);
 
     // Every active version: old results stay visible while queued.
-    const all = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} });
+    const all = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable });
     expect(all).toMatchObject({ total: 2, queued: 2, skipped: 0 });
     const waiting = await submissionOf(gradeable, ben.userId);
     expect(waiting.activeResults?.version).toBe(1);
@@ -274,13 +274,13 @@ describe('results', () => {
     expect(await createTeam(course.term, course.course, id, 'bulk-team1', [kim.userId, lee.userId])).toBe(true);
     await submit(gradeable, 'bulk-team1');
     await gradeAll();
-    const request = (body: { user_id?: string; version_to_regrade?: unknown }) =>
-      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: id, gradeable, body });
-    expect(await request({ user_id: lee.userId })).toMatchObject({ total: 1, queued: 1 });
+    const request = (fields: { userId?: string; version?: number }) =>
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: id, gradeable, ...fields });
+    expect(await request({ userId: lee.userId })).toMatchObject({ total: 1, queued: 1 });
     expect((await submissionOf(gradeable, 'bulk-team1')).versions[0]).toMatchObject({ state: 'queued' });
     // Queued already: skipped, and done at once.
-    expect(await request({ user_id: kim.userId, version_to_regrade: 1 })).toMatchObject({ total: 1, queued: 0, skipped: 1, state: 'done' });
-    await expect(request({ user_id: max.userId })).rejects.toMatchObject({ message: `${max.userId} is not on a team for this gradeable.` });
+    expect(await request({ userId: kim.userId, version: 1 })).toMatchObject({ total: 1, queued: 0, skipped: 1, state: 'done' });
+    await expect(request({ userId: max.userId })).rejects.toMatchObject({ message: `${max.userId} is not on a team for this gradeable.` });
     expect(await gradeAll()).toBe(1);
   });
 
@@ -288,26 +288,26 @@ describe('results', () => {
     const gradeable = await createGradeable(1);
     const student = await createUser('user', 'nat');
     await addMember(course, student, 4, '1');
-    const request = (body: { user_id?: string; version_to_regrade?: unknown }, document: GradeableDocument | null = gradeable) =>
-      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: 'nope', gradeable: document ?? undefined, body });
+    const request = (fields: { userId?: string; version?: number }, document: GradeableDocument | null = gradeable) =>
+      requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: 'nope', gradeable: document ?? undefined, ...fields });
     const before = (await getItems({ queue: queueRef() })).queue;
     await expect(request({}, null)).rejects.toMatchObject({ kind: 'not-found', message: "Invalid gradeable id 'nope'" });
     await expect(request({}, { ...gradeable, vcs: undefined })).rejects.toMatchObject({
       message: 'Regrading only supports VCS gradeables',
     });
-    await expect(request({ version_to_regrade: 1 })).rejects.toMatchObject({
+    await expect(request({ version: 1 })).rejects.toMatchObject({
       message: 'The field version_to_regrade needs user_id: the student whose version to regrade.',
     });
-    await expect(request({ user_id: 'ghost-user' })).rejects.toMatchObject({
+    await expect(request({ userId: 'ghost-user' })).rejects.toMatchObject({
       kind: 'not-found',
       message: 'User ghost-user is not in this course.',
     });
-    await expect(request({ user_id: '../../x' })).rejects.toMatchObject({ kind: 'not-found' });
-    await expect(request({ user_id: student.userId })).rejects.toMatchObject({
+    await expect(request({ userId: '../../x' })).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(request({ userId: student.userId })).rejects.toMatchObject({
       message: `${student.userId} has no submission to regrade.`,
     });
     await submit(gradeable, student.userId);
-    await expect(request({ user_id: student.userId, version_to_regrade: '2' })).rejects.toMatchObject({
+    await expect(request({ userId: student.userId, version: 2 })).rejects.toMatchObject({
       message: 'There is no version 2: the highest is 1.',
     });
     expect((await getItems({ queue: queueRef() })).queue!.tail).toBe(before!.tail + 1); // the submission's ticket only
@@ -318,7 +318,7 @@ describe('results', () => {
     await expect(regradeStatus(course, 'rg_AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ kind: 'not-found' });
     await expect(regradeStatus(course, 'queue')).rejects.toMatchObject({ kind: 'not-found' });
     const gradeable = await createGradeable(1);
-    const job = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable, body: {} });
+    const job = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable });
     expect(job).toMatchObject({ state: 'done', total: 0 });
     const other = { ...course, course: 'elsewhere' };
     await expect(regradeStatus(other, job.regrade_id)).rejects.toMatchObject({ kind: 'not-found' });

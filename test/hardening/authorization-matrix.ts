@@ -239,6 +239,24 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
+  regrade: {
+    cases: [
+      {
+        variation: 'every active version of the open gradeable',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable } }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'regrade-status': {
+    cases: [
+      {
+        variation: 'a regrade that does not exist',
+        request: () => ({ params: { regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA' } }),
+        expect: { ...instructorOnly, instructor: fail('No regrade rg_AAAAAAAAAAAAAAAAAAAAAA in this course.', 404) },
+      },
+    ],
+  },
   'save-ta-grade': { cases: gradingCases({ component_id: 0, custom_points: 1 }) },
   'ta-grade': { cases: gradingCases() },
   'generate-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },

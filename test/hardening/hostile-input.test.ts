@@ -322,6 +322,8 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
     case 'set-active-version':
       return { version: 0 };
+    case 'regrade':
+      return { user_id: world.users.student.userId, version_to_regrade: 1 };
     case 'save-ta-grade':
       return { component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' };
     case 'submit-vcs':
@@ -415,6 +417,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     user_id: world.users.student.userId,
     webhook_id: webhookId,
     delivery_id: 'msg_000000000000000000000',
+    regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA',
     asset: swaggerUi.script,
   };
   const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);

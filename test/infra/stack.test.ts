@@ -132,6 +132,16 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchGetItem gradeables',
     ...['enrollments', 'submissions', 'teams', 'gradeables', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
   ],
+  regrade: [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions', 'jobs'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    'dynamodb:Query submissions',
+    'dynamodb:UpdateItem submissions',
+    'dynamodb:PutItem jobs',
+    'dynamodb:UpdateItem jobs',
+    'sqs:SendMessage gradingQueue',
+  ],
+  'regrade-status': [...COURSE_CHECK, 'dynamodb:BatchGetItem jobs'],
   'save-ta-grade': [
     ...COURSE_CHECK,
     ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
