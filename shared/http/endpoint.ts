@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { maxBodyBytes } from '#shared/config.ts';
 import type { ItemRefs, LoadedItems } from '#shared/data/items.ts';
+import { recordRequestWrites } from '#shared/data/request-writes.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
@@ -46,15 +47,20 @@ export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRef
  * mapping, the token check with the declared reads, and body parsing; the route's declared inputs
  * (shared/http/inputs.ts) are parsed before the handler runs. Routes with `etag` answer
  * conditional requests.
+ *
+ * Each invocation records its DynamoDB writes (shared/data/request-writes.ts), so that an `error`
+ * answer says whether anything may have been written. Shortly before the function's time runs out
+ * middy answers with a `TimeoutError` while the handler may still be running; the envelope then
+ * ends the request's access to DynamoDB, so nothing is written after that answer.
  */
 export function endpoint<const Name extends RouteName, Refs extends ItemRefs = Record<never, never>>(
   name: Name,
   definition: EndpointDefinition<Name, Refs>,
 ) {
   const { access } = routes[name];
-  const stack = middy<ApiEvent, ApiResult, Error, ApiContext>();
+  const stack = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIME_TO_ANSWER_MS });
   if ((routes[name] as RouteDefinition).etag) stack.use(conditional());
-  return stack
+  const handler = stack
     .use(envelope())
     .use(authenticate(access, definition.reads as ((scope: ReadScope) => ItemRefs) | undefined))
     .use(body({ maxBytes: maxBodyBytes() }))
@@ -70,4 +76,8 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
         event,
       }) as unknown as ApiResult;
     });
+  return (event: ApiEvent, context: ApiContext): Promise<ApiResult> => recordRequestWrites(() => handler(event, context));
 }
+
+/** How long before the function's time limit the answer is given: time to log, count and return it. */
+const TIME_TO_ANSWER_MS = 250;

@@ -6,6 +6,32 @@ export type Envelope =
   | { status: 'fail'; data?: unknown; message: string }
   | { status: 'error'; data?: unknown; message: string; code?: string };
 
+/**
+ * The `code` of an `error` answer (issue 17), decided per failure: what a client may do about it.
+ * The README's "Answers" section and the OpenAPI document say the same.
+ */
+export const ERROR_CODES = {
+  RETRYABLE:
+    'The service failed and nothing was written: send the same request again after a short wait, backing off (throttling, a transaction conflict, a time-out before anything was written, a failed read).',
+  UNKNOWN_OUTCOME:
+    'A write was sent and its result is not known: the request may have been applied. Send it again with the same `Idempotency-Key` (you get the first outcome, or it is done once), or read the current state before retrying without one.',
+  INTERNAL: 'A defect of the service; nothing was written. Retrying will not help: report the request id the message names.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The `message` of an `error` answer: what happened, in plain words, and the request id. */
+export function errorMessage(code: ErrorCode, requestId: string): string {
+  switch (code) {
+    case 'RETRYABLE':
+      return `The request could not be completed and nothing was changed. It is safe to send it again after a short wait (request ${requestId}).`;
+    case 'UNKNOWN_OUTCOME':
+      return `The request may or may not have been applied (request ${requestId}). Send it again with the same Idempotency-Key, or check the current state before sending it again without one.`;
+    case 'INTERNAL':
+      return `The request could not be completed because of an internal error; nothing was changed. Please report request ${requestId}.`;
+  }
+}
+
 export const successEnvelope = (data: unknown): Envelope => ({
   status: 'success',
   data: data === undefined ? null : data,

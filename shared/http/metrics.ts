@@ -1,10 +1,14 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { ErrorCode } from './envelope.ts';
 
 /** The metrics the functions publish about their answers (CloudWatch embedded metric format). */
 export const ANSWER_METRICS = {
   namespace: 'CourseSubmissionApi',
   service: 'course-submission-api',
-  /** `error` envelopes, by route and code, and in all (the alarm's metric). */
+  /**
+   * `error` envelopes, by route and code (`RETRYABLE`, `UNKNOWN_OUTCOME`, `INTERNAL`), and in all
+   * whatever their code (the alarm's metric).
+   */
   errors: 'ErrorAnswers',
   /** `fail` envelopes by route: a client's mistake, counted, never alarmed. */
   failures: 'FailAnswers',
@@ -17,7 +21,7 @@ let metrics: Metrics | undefined;
  * find it, and with the service alone, for the alarm. `POWERTOOLS_METRICS_DISABLED=true` (the local
  * server) turns publishing off.
  */
-export function countAnswer(status: 'fail' | 'error', routeKey: string, code?: string): void {
+export function countAnswer(status: 'fail' | 'error', routeKey: string, code?: ErrorCode): void {
   metrics ??= new Metrics({ namespace: ANSWER_METRICS.namespace, serviceName: ANSWER_METRICS.service });
   if (status === 'error') {
     metrics.addDimensions({ route: routeKey, code: code ?? 'INTERNAL' });

@@ -1,6 +1,15 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '#shared/logger.ts';
-import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope, successEnvelope } from '../envelope.ts';
+import { endRequestWrites, type RequestWrites } from '#shared/data/request-writes.ts';
+import {
+  errorEnvelope,
+  errorMessage,
+  failEnvelope,
+  prefersHttpStatus,
+  renderEnvelope,
+  successEnvelope,
+  type ErrorCode,
+} from '../envelope.ts';
 import { Refusal } from '#shared/errors.ts';
 import { ApiFailure, failureOf } from '../failures.ts';
 import { countAnswer } from '../metrics.ts';
@@ -8,9 +17,10 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /**
  * Outermost middleware: the handler's return value becomes a success envelope, a Refusal or an
- * ApiFailure a fail envelope, and anything else an error envelope that names only the request id and whether
- * retrying is safe (`code`). Unexpected errors are logged as one structured line (never with
- * headers or body).
+ * ApiFailure a fail envelope, and anything else an error envelope that names only the request id and
+ * whether anything may have been written (`code`, see `errorCode`). Before deciding, the request's
+ * access to DynamoDB ends: a handler still running (the function's time ran out) writes nothing
+ * after this answer. Unexpected errors are logged as one structured line (never with headers or body).
  */
 export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
@@ -32,23 +42,39 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
       return;
     }
     const requestId = request.context.awsRequestId;
-    const code = isTransient(error) ? 'RETRYABLE' : 'INTERNAL';
+    const writes = endRequestWrites();
+    const code = errorCode(error, writes);
     countAnswer('error', request.event.routeKey, code);
     logger.error({
       message: 'Unhandled error',
       requestId,
       routeKey: request.event.routeKey,
       code,
+      writes,
       error: error instanceof Error ? error : new Error(String(error)),
     });
-    request.response = renderEnvelope(
-      errorEnvelope(`The request could not be completed. Please try again later (request ${requestId}).`, code),
-      { httpStatus: 500, preferHttpStatus },
-    );
+    request.response = renderEnvelope(errorEnvelope(errorMessage(code, requestId), code), { httpStatus: 500, preferHttpStatus });
   },
 });
 
-/** Errors DynamoDB (or the SDK) reports before writing anything, and that a later attempt may not meet. */
+/**
+ * The `code` of an error answer (issue 17):
+ * - `UNKNOWN_OUTCOME` once a write may have taken effect (applied, or sent with no answer): whatever
+ *   failed then, the client cannot be told that nothing was written;
+ * - otherwise `RETRYABLE` for a transient failure (nothing was written and a later attempt may
+ *   succeed; on a read-only route every transient failure is this);
+ * - otherwise `INTERNAL`: a defect, before anything was written.
+ */
+export function errorCode(error: unknown, writes: RequestWrites): ErrorCode {
+  if (writes !== 'none') return 'UNKNOWN_OUTCOME';
+  return isTransient(error) ? 'RETRYABLE' : 'INTERNAL';
+}
+
+/**
+ * Errors that a later attempt may not meet: throttling, conflicts, time-outs (the SDK's, or middy's
+ * when the function's time runs out), DynamoDB's 5xx. Whether anything was written is not theirs
+ * to say: the request's write record decides that (`errorCode`).
+ */
 const TRANSIENT_NAMES = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
@@ -65,8 +91,8 @@ const TRANSIENT_NAMES = new Set([
 const TRANSIENT_CANCELLATIONS = new Set(['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /**
- * True when the failure is transient and nothing was written, so the client may simply retry:
- * throttling, time-outs, transaction conflicts, SDK errors marked `$retryable` and DynamoDB's 5xx.
+ * True when the failure is transient: throttling, time-outs, transaction conflicts, SDK errors
+ * marked `$retryable` and DynamoDB's 5xx. A transaction cancelled for a failed condition is not.
  */
 export function isTransient(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
