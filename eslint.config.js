@@ -24,6 +24,8 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly' },
     },
     rules: {
+      // `const { dropped: _, ...rest } = value` is how an object without one property is made.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'no-restricted-syntax': [
         'error',
         { selector: `${zodRoot} > ImportSpecifier[imported.name=/^(z|default)$/]`, message: zodMessage },

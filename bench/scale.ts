@@ -44,7 +44,14 @@ export async function measureQueuePosition(withTables: WithTables): Promise<Sect
         const event = request('GET', `/api/${course.term}/${course.course}/gradeable/${gradeableId}/values`, { token: tokens.student });
         for (let i = 0; i < 30; i++) await invoke('gradeable-values', event); // the JVM warms up too
         const { value, requests } = await record(() => invoke('gradeable-values', event));
-        return { queued, prefix, event, requests, position: value.data?.queue_position, times: [] };
+        return {
+          queued,
+          prefix,
+          event,
+          requests,
+          position: (value.data as { queue_position?: unknown } | undefined)?.queue_position,
+          times: [],
+        };
       }),
     );
   }

@@ -145,7 +145,7 @@ export async function handlerOf(name: string): Promise<Handler> {
 
 export interface Envelope {
   readonly status: string;
-  readonly data?: any;
+  readonly data?: unknown;
   readonly message?: string;
 }
 

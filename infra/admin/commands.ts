@@ -117,10 +117,12 @@ export async function runAdminCommand(
       return print(`Password of ${userId} set; their token no longer works.`);
     }
     case 'set-level': {
-      const user = await getUser(await requireExistingUser(rest[0]));
+      const userId = requireUserId(rest[0]);
+      const user = await getUser(userId);
+      if (!user) throw new UsageError(`No user ${userId}.`);
       const accessLevel = requireLevel(rest[1]);
-      await putUser({ ...user!, accessLevel });
-      return print(`${user!.userId} is now ${accessLevel}.`);
+      await putUser({ ...user, accessLevel });
+      return print(`${user.userId} is now ${accessLevel}.`);
     }
     case 'list-users': {
       for (const user of await listUsers()) {
@@ -191,7 +193,10 @@ export async function runAdminCommand(
       const enrollments = await getItems(
         Object.fromEntries(members.map((userId) => [userId, enrollmentRef(course.term, course.course, userId)])),
       );
-      const strangers = members.filter((userId) => !enrollments[userId] || !isActiveMember(enrollments[userId]!));
+      const strangers = members.filter((userId) => {
+        const enrollment = enrollments[userId];
+        return !enrollment || !isActiveMember(enrollment);
+      });
       if (strangers.length > 0) throw new UsageError(`Not in the course: ${strangers.join(', ')}.`);
       if (!(await createTeam(course.term, course.course, gradeableId, teamId, members))) {
         throw new UsageError(`The team ${teamId} exists already, or one of its members is on another team.`);

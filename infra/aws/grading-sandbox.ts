@@ -153,11 +153,13 @@ export class GradingSandbox extends Construct {
         },
       }),
     );
+    const defaultImage = props.images.default;
+    if (!defaultImage) throw new Error('GradingSandbox needs a `default` entry in props.images (the build image of the project).');
     this.project = new Project(this, 'Project', {
       role: this.buildRole.withoutPolicyUpdates(),
       description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
       environment: {
-        buildImage: LinuxBuildImage.fromCodeBuildImageId(props.images.default!),
+        buildImage: LinuxBuildImage.fromCodeBuildImageId(defaultImage),
         computeType: ComputeType.SMALL,
         privileged: true,
       },

@@ -175,7 +175,7 @@ export class CourseSubmissionStack extends Stack {
       buildTimeout: BUILD_TIMEOUT,
       removalPolicy: dataRemovalPolicy,
     });
-    const worker = functions.get(GRADING_WORKER_FUNCTION)!;
+    const worker = made(functions, GRADING_WORKER_FUNCTION);
     for (const [name, serviceFunction] of functions) {
       this.grantAccess(name, serviceFunction);
       for (const [variable, value] of Object.entries(this.environmentOf(name))) serviceFunction.function.addEnvironment(variable, value);
@@ -195,13 +195,13 @@ export class CourseSubmissionStack extends Stack {
       }),
     );
     this.webhooks.connect(
-      { delivery: functions.get(WEBHOOK_DELIVERY_FUNCTION)!, register: handlers.get('create-webhook')! },
+      { delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION), register: made(handlers, 'create-webhook') },
       webhookSettings(this.node),
     );
     this.functions = functions;
-    const notFound = handlers.get(NOT_FOUND_FUNCTION)!;
+    const notFound = made(handlers, NOT_FOUND_FUNCTION);
 
-    const summaries = handlers.get(NIGHTLY_SUMMARIES_HANDLER)!.function;
+    const summaries = made(handlers, NIGHTLY_SUMMARIES_HANDLER).function;
     const schedulerRole = new Role(this, 'NightlySummariesRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
@@ -242,7 +242,7 @@ export class CourseSubmissionStack extends Stack {
         : {}),
     });
     for (const key of routeKeys) {
-      this.api.addRoutes({ path: key.path, methods: [HttpMethod[key.method]], integration: handlers.get(key.name)!.integration });
+      this.api.addRoutes({ path: key.path, methods: [HttpMethod[key.method]], integration: made(handlers, key.name).integration });
     }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -318,7 +318,7 @@ export class CourseSubmissionStack extends Stack {
   /** The function's resource variables: computed by the same code as the local server's (infra/function-access.ts). */
   private environmentOf(name: FunctionName): Record<string, string> {
     return functionEnvironment(name, {
-      tableName: (key) => this.tables.get(key)!.tableName,
+      tableName: (key) => made(this.tables, key).tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
@@ -335,7 +335,7 @@ export class CourseSubmissionStack extends Stack {
     const access = functionAccess(name);
     const role = serviceFunction.function;
     for (const [key, actions] of access.data) {
-      const table = this.tables.get(key)!;
+      const table = made(this.tables, key);
       const onTable = actions.filter((action) => !action.includes(' '));
       if (onTable.length > 0) {
         role.addToRolePolicy(new PolicyStatement({ actions: onTable.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }));
@@ -400,3 +400,10 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     integrationError: '$context.integrationErrorMessage',
   }),
 );
+
+/** What the stack created for `key` earlier on (every table and every function): a missing one is a bug of the stack. */
+function made<K, V>(map: ReadonlyMap<K, V>, key: K): V {
+  const value = map.get(key);
+  if (value === undefined) throw new Error(`The stack created nothing for ${String(key)}.`);
+  return value;
+}

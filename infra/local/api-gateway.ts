@@ -37,7 +37,7 @@ export function toApiGatewayEvent(request: IncomingMessage, body: Buffer, route:
       accountId: 'offline',
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      domainPrefix: (headers.host ?? 'localhost').replace(/\..*$/s, ''),
       http: {
         method: request.method ?? 'GET',
         path: url.pathname,

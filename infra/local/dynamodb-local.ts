@@ -72,7 +72,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     await waitUntilAnswering(endpoint, child);
   } catch (error) {
     await stopProcess(child);
-    throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output}`);
+    throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output}`, { cause: error });
   }
   return { endpoint, stop: () => stopProcess(child) };
 }

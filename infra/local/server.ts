@@ -85,7 +85,8 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
         ? [match.name, { routeKey: match.routeKey, pathParameters: match.pathParameters }]
         : ['not-found', { routeKey: '$default' }];
     const event = toApiGatewayEvent(request, body, route, requestId);
-    const handler = handlers.get(name)!;
+    const handler = handlers.get(name);
+    if (!handler) throw new Error(`No handler loaded for ${name}.`);
     return await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(name, requestId)));
   } catch {
     // API Gateway would answer 500 here; the envelope keeps clients working.

@@ -72,7 +72,10 @@ function recentlyVerified(key: Uint8Array): Map<string, TokenClaims> {
 
 function remember(key: Uint8Array, token: string, claims: TokenClaims): void {
   const tokens = recentlyVerified(key);
-  if (tokens.size >= MAX_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+  if (tokens.size >= MAX_REMEMBERED) {
+    const oldest = tokens.keys().next();
+    if (!oldest.done) tokens.delete(oldest.value);
+  }
   tokens.set(token, claims);
 }
 
@@ -84,11 +87,12 @@ async function verifyWith(token: string, key: Uint8Array, now: Date): Promise<To
       requiredClaims: ['sub', 'jti', 'iat'],
       currentDate: now,
     });
-    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return undefined;
+    // jose has checked that iat is there and a number (requiredClaims); this tells TypeScript so.
+    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.iat !== 'number') return undefined;
     return {
       userId: payload.sub,
       tokenId: payload.jti,
-      issuedAt: new Date(payload.iat! * 1000),
+      issuedAt: new Date(payload.iat * 1000),
       expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
     };
   } catch (error) {

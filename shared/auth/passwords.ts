@@ -28,11 +28,11 @@ export const generatePassword = (): string => randomBytes(12).toString('base64ur
 
 /** Constant-time comparison; a malformed stored hash never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  const salt = Buffer.from(parts[4]!, 'base64url');
-  const expected = Buffer.from(parts[5]!, 'base64url');
+  const [scheme, nText, rText, pText, saltText, hashText, ...extra] = stored.split('$');
+  if (scheme !== 'scrypt' || saltText === undefined || hashText === undefined || extra.length > 0) return false;
+  const [N, r, p] = [nText, rText, pText].map(Number) as [number, number, number];
+  const salt = Buffer.from(saltText, 'base64url');
+  const expected = Buffer.from(hashText, 'base64url');
   if (![N, r, p].every(Number.isSafeInteger) || expected.length === 0) return false;
   const actual = await derive(password, salt, expected.length, { N, r, p });
   return timingSafeEqual(actual, expected);
@@ -47,8 +47,8 @@ export async function verifyAgainstDecoy(password: string): Promise<false> {
   return false;
 }
 
-function derive(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
-  const maxmem = 256 * options.N! * options.r! + 1024 * 1024;
+function derive(password: string, salt: Buffer, length: number, options: ScryptOptions & { N: number; r: number }): Promise<Buffer> {
+  const maxmem = 256 * options.N * options.r + 1024 * 1024;
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, length, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
   );

@@ -23,7 +23,7 @@ export function parseCsv(text: string): CsvRecord[] {
   };
   const input = text.startsWith('\uFEFF') ? text.slice(1) : text;
   for (let i = 0; i < input.length; i++) {
-    const char = input[i]!;
+    const char = input.charAt(i);
     if (quoted) {
       if (char === '"' && input[i + 1] === '"') {
         field += '"';

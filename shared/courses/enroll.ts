@@ -55,16 +55,15 @@ export async function importClassList(
   const plan = planClassList(course, rows, existingUsers, existingEnrollments);
 
   const passwords = plan.usersToCreate.map((user) => ({ userId: user.userId, password: generatePassword() }));
-  const hashes = await Promise.all(passwords.map(({ password }) => hashGeneratedPassword(password)));
+  const credentials = await Promise.all(
+    passwords.map(async ({ userId, password }) => passwordItem(userId, await hashGeneratedPassword(password))),
+  );
   const writes = [
     ...[...plan.usersToCreate, ...plan.usersToUpdate].map((user) => ({
       tableName: usersTableName(),
       request: { PutRequest: { Item: userItem(user) } },
     })),
-    ...passwords.map(({ userId }, index) => ({
-      tableName: credentialsTableName(),
-      request: { PutRequest: { Item: passwordItem(userId, hashes[index]!) } },
-    })),
+    ...credentials.map((Item) => ({ tableName: credentialsTableName(), request: { PutRequest: { Item } } })),
     ...plan.enrollmentsToWrite.flatMap((enrollment) => enrollmentWrites(course, enrollment)),
   ];
   await batchWrite(writes, { onProgress: (written) => onProgress?.(written, writes.length) });

@@ -17,11 +17,12 @@ export async function batchWrite(
   const chunks: (typeof requests)[] = [];
   for (let start = 0; start < requests.length; start += BATCH_SIZE) chunks.push(requests.slice(start, start + BATCH_SIZE));
   let written = 0;
-  let next = 0;
+  const waiting = chunks.values();
   let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < chunks.length && !failure) {
-      const chunk = chunks[next++]!;
+    while (!failure) {
+      const { done, value: chunk } = waiting.next();
+      if (done) return;
       try {
         await writeChunk(chunk);
       } catch (error) {

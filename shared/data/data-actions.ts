@@ -6,7 +6,18 @@ export interface DataRequest {
   readonly index?: string;
 }
 
-type Input = Record<string, any>;
+/** The table (and index) a request names, as the SDK's inputs call them. */
+interface TableRequest {
+  readonly TableName: string;
+  readonly IndexName?: string;
+}
+
+/** What IAM looks at in an SDK command's input. */
+interface Input extends TableRequest {
+  readonly RequestItems?: Readonly<Record<string, unknown>>;
+  /** TransactWriteItems: `{ Put: … }`, `{ Update: … }`, …; TransactGetItems: `{ Get: … }`. */
+  readonly TransactItems?: readonly { readonly Get: TableRequest; readonly [kind: string]: TableRequest }[];
+}
 
 const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
   Put: 'PutItem',
@@ -19,21 +30,22 @@ const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
  * What IAM authorizes for one SDK command (`GetItemCommand`, …): batch requests name every table
  * they touch; a transaction is authorized item by item, by the action of each item.
  */
-export function dataRequests(commandName: string, input: Input): DataRequest[] {
+export function dataRequests(commandName: string, commandInput: object): DataRequest[] {
+  const input = commandInput as Input;
   const action = commandName.replace(/Command$/, '');
   switch (action) {
     case 'BatchGetItem':
     case 'BatchWriteItem':
       return Object.keys(input.RequestItems ?? {}).map((table) => ({ action, table }));
     case 'TransactWriteItems':
-      return (input.TransactItems ?? []).flatMap((item: Input) =>
+      return (input.TransactItems ?? []).flatMap((item) =>
         Object.entries(item).map(([kind, request]) => ({
           action: TRANSACT_WRITE_ACTIONS[kind] ?? kind,
-          table: (request as Input).TableName,
+          table: request.TableName,
         })),
       );
     case 'TransactGetItems':
-      return (input.TransactItems ?? []).map((item: Input) => ({ action: 'GetItem', table: item.Get?.TableName }));
+      return (input.TransactItems ?? []).map((item) => ({ action: 'GetItem', table: item.Get?.TableName }));
     case 'Query':
     case 'Scan':
       return [{ action, table: input.TableName, ...(input.IndexName ? { index: input.IndexName } : {}) }];

@@ -52,7 +52,9 @@ export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<Loade
         if (attempt > 0) await sleep(25 * 2 ** attempt);
         const output = await dynamo().send(new BatchGetCommand({ RequestItems: requestItems }));
         for (const [name, items] of Object.entries(output.Responses ?? {})) {
-          for (const item of items) found.set(identity(definitions.get(name)!, name, item), item);
+          const definition = definitions.get(name);
+          if (!definition) throw new Error(`BatchGetItem answered for the table ${name}, which it was not asked about`);
+          for (const item of items) found.set(identity(definition, name, item), item);
         }
         requestItems = (output.UnprocessedKeys ?? {}) as RequestItems;
       }

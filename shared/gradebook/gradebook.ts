@@ -104,7 +104,8 @@ export function pageOf(rows: readonly GradebookRow[], page: Page): { rows: Grade
   const start = after ? sorted.findIndex((row) => compareRows(row, { registration_section: after.section, user_id: after.user }) > 0) : 0;
   const slice = start < 0 ? [] : sorted.slice(start, start + page.limit);
   const more = start >= 0 && start + page.limit < sorted.length;
-  return { rows: slice, next_cursor: more ? encodeCursor(slice[slice.length - 1]!) : null };
+  const last = slice.at(-1);
+  return { rows: slice, next_cursor: more && last ? encodeCursor(last) : null };
 }
 
 /** A gradeable's submissions by owner, and on team gradeables each student's team. */

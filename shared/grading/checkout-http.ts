@@ -50,8 +50,9 @@ export async function checkUrlAddress(url: URL, allowedHosts: readonly string[],
     } catch {
       throw new CheckoutError(`the host ${hostname} could not be found`);
     }
-    if (addresses.length === 0) throw new CheckoutError(`the host ${hostname} could not be found`);
   }
+  const [first] = addresses;
+  if (!first) throw new CheckoutError(`the host ${hostname} could not be found`);
   if (!allowed) {
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
@@ -61,7 +62,6 @@ export async function checkUrlAddress(url: URL, allowedHosts: readonly string[],
       }
     }
   }
-  const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 

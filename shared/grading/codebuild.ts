@@ -27,13 +27,14 @@ interface SandboxLocation {
 export function codeBuildSandbox(): SandboxLocation | undefined {
   const project = setting('GRADING_PROJECT');
   if (!project) return undefined;
-  const harness = /^s3:\/\/([^/]+)\/(.+)$/.exec(setting('GRADING_HARNESS') ?? '');
+  const [, harnessBucket, harnessKey] = /^s3:\/\/([^/]+)\/(.+)$/.exec(setting('GRADING_HARNESS') ?? '') ?? [];
   const bucket = setting('GRADING_BUCKET');
-  if (!harness || !bucket) throw new Error('GRADING_PROJECT is set but GRADING_BUCKET or GRADING_HARNESS (s3://bucket/key) is not');
+  if (!harnessBucket || !harnessKey || !bucket)
+    throw new Error('GRADING_PROJECT is set but GRADING_BUCKET or GRADING_HARNESS (s3://bucket/key) is not');
   return {
     project,
     bucket,
-    harness: { bucket: harness[1]!, key: harness[2]! },
+    harness: { bucket: harnessBucket, key: harnessKey },
     images: JSON.parse(setting('GRADING_IMAGES') ?? '{}') as Record<string, string>,
   };
 }

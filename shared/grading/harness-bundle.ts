@@ -23,7 +23,9 @@ export function harnessBundle(): Promise<Uint8Array> {
       logLevel: 'silent',
       banner: { js: '// The grading harness (shared/grading/harness/main.ts), bundled.' },
     });
-    return output.outputFiles[0]!.contents;
+    const [file] = output.outputFiles;
+    if (!file) throw new Error('esbuild made no bundle of the grading harness');
+    return file.contents;
   })();
   bundle.catch(() => {
     bundle = undefined;

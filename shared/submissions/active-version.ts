@@ -82,18 +82,20 @@ export async function chooseActiveVersion(
     submission ??= (await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) })).submission;
     const version = requestedVersion(context.version, submission?.highestVersion ?? 0);
     if (typeof version === 'string') throw invalidInput(version);
-    const summary = submission!.versions[version - 1];
+    // requestedVersion accepts no version when nothing was submitted.
+    if (!submission) throw new Error('A version was accepted of a submission that does not exist');
+    const summary = submission.versions[version - 1];
     const results =
       version > 0 && summary?.state === 'graded'
-        ? submission!.activeResults?.version === version
-          ? submission!.activeResults
+        ? submission.activeResults?.version === version
+          ? submission.activeResults
           : (await getItems({ results: resultsRef(key.gradeableKey, ownerId, version) })).results
         : undefined;
     try {
       await transactWrite([
         setActiveVersion(
           key,
-          { highestVersion: submission!.highestVersion, state: summary?.state },
+          { highestVersion: submission.highestVersion, state: summary?.state },
           version,
           results && { version, testCases: results.testCases },
         ),
@@ -106,7 +108,7 @@ export async function chooseActiveVersion(
     const whose = target !== caller.userId ? ` for ${target}` : '';
     return {
       active_version: version,
-      highest_version: submission!.highestVersion,
+      highest_version: submission.highestVersion,
       message:
         version === 0
           ? `Cancelled the submission of ${gradeable.title}${whose}.`

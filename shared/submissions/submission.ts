@@ -86,12 +86,13 @@ export function gradeableValues(submission: Submission | undefined, queueHead: n
 
 /** `attempts`: every version, newest first. */
 export function attempts(submission: Submission | undefined) {
+  const activeVersion = submission?.activeVersion;
   return [...(submission?.versions ?? [])].reverse().map((version) => ({
     version: version.version,
     submitted_at: version.submittedAt,
     submitted_by: version.submittedBy,
     days_late: version.daysLate,
-    active: version.version === submission!.activeVersion,
+    active: version.version === activeVersion,
     grading_state: version.state,
     points: version.points ?? null,
     message: version.message ?? null,

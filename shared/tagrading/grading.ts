@@ -100,7 +100,9 @@ export async function gradeComponent(
 ) {
   const { gradeable } = target;
   if (!gradingOpen(gradeable, now)) {
-    const start = gradeable.dates.grade_start_date!;
+    const start = gradeable.dates.grade_start_date;
+    // Grading is closed only before a grade_start_date.
+    if (start === undefined) throw new Error('Grading is closed, yet the gradeable has no grade_start_date');
     throw gradingNotStarted({ grade_start_date: toLocalTime(start, timeZone) });
   }
   const checked = checkComponentGrade(gradeable, fields);

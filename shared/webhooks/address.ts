@@ -31,8 +31,9 @@ export async function checkWebhookAddress(url: URL, allowedHosts: readonly strin
     addresses = [{ address: hostname, family: isIP(hostname) }];
   } else {
     addresses = await resolve(hostname).catch(() => []);
-    if (addresses.length === 0) return { ok: false, problem: `The host ${hostname.slice(0, 253)} could not be found.` };
   }
+  const [first] = addresses;
+  if (!first) return { ok: false, problem: `The host ${hostname.slice(0, 253)} could not be found.` };
   if (!allowed) {
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
@@ -44,6 +45,5 @@ export async function checkWebhookAddress(url: URL, allowedHosts: readonly strin
       }
     }
   }
-  const first = addresses[0]!;
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

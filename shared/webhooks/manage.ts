@@ -87,8 +87,10 @@ export async function replayDelivery(delivery: Delivery, now = new Date()) {
 export function webhookReads(params: Readonly<Record<string, string | undefined>>) {
   const webhookId = params.webhook_id && isWebhookId(params.webhook_id) ? params.webhook_id : 'wh_none';
   const deliveryId = params.delivery_id && isDeliveryId(params.delivery_id) ? params.delivery_id : 'msg_none';
+  const { semester, course } = params;
+  if (semester === undefined || course === undefined) throw new Error('A webhook route has no semester or course in its path');
   return {
-    webhook: webhookRef(params.semester!, params.course!, webhookId),
-    delivery: deliveryRef(params.semester!, params.course!, webhookId, deliveryId),
+    webhook: webhookRef(semester, course, webhookId),
+    delivery: deliveryRef(semester, course, webhookId, deliveryId),
   };
 }

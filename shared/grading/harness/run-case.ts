@@ -63,7 +63,6 @@ function capture(limit: number, onFlood: () => void) {
 }
 
 function spawnCommand(setup: CaseSetup) {
-  const limitArgs = setup.prlimit ? [setup.prlimit, ...rlimitArgs(setup.limits), '--'] : [];
   if (setup.isolation === 'namespaces') {
     if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
     const args = studentSandboxArgs({ ...setup, prlimit: setup.prlimit });
@@ -82,8 +81,9 @@ function spawnCommand(setup: CaseSetup) {
     return spawn('unshare', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'] });
   }
   // The unsafe development mode: a process group in the home folder, limits where prlimit exists.
-  const [file, ...args] = [...limitArgs, '/bin/sh', '-c', setup.command];
-  return spawn(file!, args, {
+  const shell = ['/bin/sh', '-c', setup.command] as const;
+  const [file, ...args] = setup.prlimit ? [setup.prlimit, ...rlimitArgs(setup.limits), '--', ...shell] : shell;
+  return spawn(file, args, {
     cwd: setup.home,
     env: commandEnvironment(setup.home),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,7 +170,9 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
           if (watching || killedAt) return;
           watching = true;
           void (async () => {
-            const sample = await sampleCase(child.pid!);
+            // No pid: the command did not start, and its 'error' event ends the run.
+            if (child.pid === undefined) return;
+            const sample = await sampleCase(child.pid);
             if (sample.maxCpuSeconds >= setup.limits.cpuSeconds) cpuLimitReached = true;
             if (sample.tasks >= setup.limits.processes) stopAt('processes');
             else if (sample.memoryKib > setup.limits.memoryMib * 1024) stopAt('memory');

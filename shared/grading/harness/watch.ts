@@ -42,8 +42,8 @@ export function descendantsOf<T extends { pid: number; ppid: number }>(processes
   const found: T[] = [];
   const queue = [root];
   const seen = new Set<number>([root]);
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+  for (let parent = queue.shift(); parent !== undefined; parent = queue.shift()) {
+    for (const child of children.get(parent) ?? []) {
       if (seen.has(child.pid)) continue;
       seen.add(child.pid);
       found.push(child);
