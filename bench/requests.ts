@@ -27,6 +27,8 @@ const explanations: Record<string, string> = {
   'user-summary':
     "the summary's key holds the course's current generation, known only once the token check has read the course, so a second BatchGetItem follows. It would take keying the current summary by user alone (e.g. a `current#<userId>` copy written at the switch) so `reads` can declare it: 1 round trip.",
   'generate-summaries': 'a batch job: it pages through enrollments, gradeables and submissions; see the scale section.',
+  regrade:
+    "after the token check (which reads the gradeable and the queue counters), the student named in the body is read with their submission in a second BatchGetItem (their enrollment, and on team gradeables their team, whose submission is a third), then one TransactWriteItems takes the tickets and writes the jobs, the versions and the regrade: 3 round trips. The body's user_id cannot be declared as `reads` (which see only path, query and caller); letting `reads` see the parsed body would fold it into the token check: 2. Every active version is a Query of the submissions and a transaction per 49 versions: see the scale section.",
   'student-late-days':
     "a student's late days depend on every Electronic File gradeable of the course: after the token check (which reads the student's enrollment and late-day item), the course's gradeables are a Query, then the student's submissions of them a BatchGetItem whose keys the Query gives (and, on team gradeables, the team's submissions a third): 3 round trips. Fewer would take keeping each student's charges on their late-day item, updated by every submission, version choice, grant and extension.",
 };

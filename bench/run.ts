@@ -8,6 +8,7 @@ import { createTables, useLocalTables } from '#infra/local/tables.ts';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { measureColdStart } from './cold-start.ts';
 import { measureLatency } from './latency.ts';
+import { measureRegrade } from './regrade.ts';
 import { measureRequests } from './requests.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
@@ -56,6 +57,7 @@ try {
     results.push(await measureQueuePosition(withTables));
     results.push(await measureSummaries(withTables));
     results.push(await withTables('bench-', () => measureClassListImport(1000)));
+    results.push(await measureRegrade(withTables));
   }
 } finally {
   await dynamoDb.stop();

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { routes } from '#shared/http/routes.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
-import { request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
+import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { invoke, request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
 
 /** The round-trip budget of an endpoint (issue 8). */
 export type Kind = 'read' | 'write' | 'token-issue' | 'batch' | 'static';
@@ -69,6 +71,12 @@ export function scenarios(world: World): Scenario[] {
         },
       ],
     }));
+  let regradeId: Promise<string> | undefined;
+  const aRegrade = () =>
+    (regradeId ??= invoke(
+      'regrade',
+      request('POST', `${base}/gradeable/${gradeableId}/regrade`, { token: tokens.instructor, json: {} }),
+    ).then((answer) => (answer.data as { regrade_id: string }).regrade_id));
   const known: Record<string, Omit<Scenario, 'route'>> = {
     'issue-token': {
       kind: 'token-issue',
@@ -142,6 +150,29 @@ export function scenarios(world: World): Scenario[] {
         request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
     },
     gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
+    // Regrade (issue 16): one student's active version, made gradeable again before each call (untimed).
+    regrade: {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        await transactWrite([
+          setVersionState({ gradeableKey: gradeableKey(course.term, course.course, gradeableId), ownerId: users.student.userId }, 1, {
+            state: 'graded',
+            points: 0,
+          }),
+        ]);
+        return request('POST', `${base}/gradeable/${gradeableId}/regrade`, {
+          token: tokens.instructor,
+          json: { user_id: users.student.userId },
+        });
+      },
+      ok: (answer) => answer.status === 'success' && (answer.data as { queued?: number }).queued === 1,
+    },
+    'regrade-status': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/regrades/${await aRegrade()}`, tokens.instructor)(),
+    },
     // Late days (issue 16): the course's budget, a grant, an extension, a student's late-day table.
     'set-course-late-days': {
       kind: 'write',
