@@ -84,3 +84,19 @@ export function countRegradeOutcome(regradeId: string, outcome: 'graded' | 'fail
     },
   };
 }
+
+/**
+ * Ends the selection of a regrade that stopped part way (a failed transaction): `total` becomes
+ * what was queued or skipped, so its progress still reaches `done` once those are graded.
+ */
+export function closeRegrade(regradeId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: PREFIX + regradeId },
+      UpdateExpression: 'SET #total = queued + skipped',
+      ConditionExpression: 'attribute_exists(job)',
+      ExpressionAttributeNames: { '#total': 'total' },
+    },
+  };
+}

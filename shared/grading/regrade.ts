@@ -11,7 +11,7 @@ import { isActiveMember, type Course } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
 import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
-import { addRegradeCounts, putRegrade, regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
+import { addRegradeCounts, closeRegrade, putRegrade, regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
 import {
   gradeableKey,
   requeueVersion,
@@ -206,51 +206,57 @@ export async function requestRegrade(
   let queuedCount = 0;
   let skippedLater = 0;
   let queue: QueueCounters | undefined = context.queue;
-  for (const chunk of chunks(selected.requeue, REGRADE_CHUNK)) {
-    let pending = chunk;
-    let newlySkipped = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
-      queue ??= (await getItems({ queue: queueRef() })).queue ?? { head: 0, tail: 0 };
-      const counters = queue;
-      const counts = { queued: pending.length, skipped: newlySkipped };
-      const progress = created
-        ? addRegradeCounts(regradeId, counts)
-        : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
-      const items: TransactItem[] = [
-        ...(pending.length > 0 ? [takeTicket(counters, pending.length)] : []),
-        ...pending.flatMap((target, index) => {
-          const ticket = counters.tail + 1 + index;
-          return [
-            putJob({ ticket, gradeableKey: key, ...owner, ownerId: target.ownerId, version: target.version, regradeId }),
-            requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
-          ];
-        }),
-        progress,
-      ];
-      try {
-        await transactWrite(items);
-      } catch (error) {
-        const failed = failedConditions(error);
-        // A burst of submissions contending for the queue counter: try again after a pause.
-        if (failed.length === 0 && !isConflictOnly(error)) throw error;
-        if (pending.length > 0 && failed.includes(0)) queue = undefined; // tickets taken meanwhile: read the counter again
-        // Versions queued (by a submission's claim or another regrade) meanwhile are skipped.
-        const moved = new Set(failed.filter((index) => index > 0 && index % 2 === 0).map((index) => (index - 2) / 2));
-        if (moved.size > 0) {
-          newlySkipped += moved.size;
-          pending = pending.filter((_, index) => !moved.has(index));
+  try {
+    for (const chunk of chunks(selected.requeue, REGRADE_CHUNK)) {
+      let pending = chunk;
+      let newlySkipped = 0;
+      for (let attempt = 0; ; attempt++) {
+        if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
+        queue ??= (await getItems({ queue: queueRef() })).queue ?? { head: 0, tail: 0 };
+        const counters = queue;
+        const counts = { queued: pending.length, skipped: newlySkipped };
+        const progress = created
+          ? addRegradeCounts(regradeId, counts)
+          : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
+        const items: TransactItem[] = [
+          ...(pending.length > 0 ? [takeTicket(counters, pending.length)] : []),
+          ...pending.flatMap((target, index) => {
+            const ticket = counters.tail + 1 + index;
+            return [
+              putJob({ ticket, gradeableKey: key, ...owner, ownerId: target.ownerId, version: target.version, regradeId }),
+              requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
+            ];
+          }),
+          progress,
+        ];
+        try {
+          await transactWrite(items);
+        } catch (error) {
+          const failed = failedConditions(error);
+          // A burst of submissions contending for the queue counter: try again after a pause.
+          if (failed.length === 0 && !isConflictOnly(error)) throw error;
+          if (pending.length > 0 && failed.includes(0)) queue = undefined; // tickets taken meanwhile: read the counter again
+          // Versions queued (by a submission's claim or another regrade) meanwhile are skipped.
+          const moved = new Set(failed.filter((index) => index > 0 && index % 2 === 0).map((index) => (index - 2) / 2));
+          if (moved.size > 0) {
+            newlySkipped += moved.size;
+            pending = pending.filter((_, index) => !moved.has(index));
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
+          continue;
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
-        continue;
+        created = true;
+        queuedCount += pending.length;
+        skippedLater += newlySkipped;
+        queue = { head: counters.head, tail: counters.tail + pending.length };
+        await Promise.all(pending.map((_, index) => notifyWorkers(counters.tail + 1 + index)));
+        break;
       }
-      created = true;
-      queuedCount += pending.length;
-      skippedLater += newlySkipped;
-      queue = { head: counters.head, tail: counters.tail + pending.length };
-      await Promise.all(pending.map((_, index) => notifyWorkers(counters.tail + 1 + index)));
-      break;
     }
+  } catch (error) {
+    // Versions queued so far stay queued (each chunk is whole); the regrade counts only them.
+    if (created) await transactWrite([closeRegrade(regradeId)]).catch(() => undefined);
+    throw error;
   }
   if (!created) await transactWrite([putRegrade(record)]);
   // As written: workers may have ended some jobs since, which the status route shows.

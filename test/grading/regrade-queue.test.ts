@@ -35,6 +35,23 @@ vi.mock('#shared/grading/run.ts', async (importOriginal) => {
   };
 });
 
+// Faults: `failAfter` lets that many transactions of the regrade through, then throws once.
+const faults = vi.hoisted(() => ({ failAfter: -1 }));
+vi.mock('#shared/data/transactions.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#shared/data/transactions.ts')>();
+  return {
+    ...real,
+    transactWrite: async (items: Parameters<typeof real.transactWrite>[0]) => {
+      if (faults.failAfter === 0) {
+        faults.failAfter = -1;
+        throw new Error('injected: DynamoDB is unavailable');
+      }
+      if (faults.failAfter > 0) faults.failAfter--;
+      return real.transactWrite(items);
+    },
+  };
+});
+
 let course: Course;
 let repositories: string;
 const owner = (gradeableId: string, ownerId: string) => ({ term: course.term, course: course.course, gradeableId, ownerId });
@@ -195,6 +212,34 @@ describe('contention', () => {
     expect(await gradeAll()).toBe(90);
     expect(await regradeStatus(course, job.regrade_id)).toMatchObject({ state: 'done', graded: 60 });
   }, 240_000);
+});
+
+describe('a failure part way', () => {
+  it('keeps every chunk whole, and the regrade counts only what it queued', async () => {
+    await gradeAll();
+    const gradeable = await createGradeable(1);
+    const students = Array.from({ length: REGRADE_CHUNK + 5 }, (_, index) => `bulk-f${String(index).padStart(3, '0')}`);
+    for (const student of students) await submit(gradeable, student);
+    await gradeAll();
+    const before = (await getItems({ queue: queueRef() })).queue!;
+    faults.failAfter = 1; // the first chunk's transaction, then a failure
+    await expect(requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable })).rejects.toThrow(
+      'injected',
+    );
+    const after = (await getItems({ queue: queueRef() })).queue!;
+    expect(after.tail - before.tail).toBe(REGRADE_CHUNK);
+    const tickets = Array.from({ length: REGRADE_CHUNK }, (_, index) => before.tail + 1 + index);
+    const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
+    expect(tickets.filter((ticket) => !jobs[ticket])).toEqual([]);
+    const regradeId = jobs[tickets[0]!]!.regradeId!;
+    expect(await regradeStatus(course, regradeId)).toMatchObject({ state: 'queued', total: REGRADE_CHUNK, queued: REGRADE_CHUNK });
+    // Asked again, the versions queued already are skipped and the rest are queued.
+    const again = await requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable });
+    expect(again).toMatchObject({ total: students.length, queued: 5, skipped: REGRADE_CHUNK });
+    expect(await gradeAll()).toBe(students.length);
+    expect(await regradeStatus(course, regradeId)).toMatchObject({ state: 'done', graded: REGRADE_CHUNK });
+    expect(await regradeStatus(course, again.regrade_id)).toMatchObject({ state: 'done', graded: 5 });
+  }, 120_000);
 });
 
 describe('results', () => {
