@@ -4,5 +4,5 @@ import { studentLateDayReads, studentLateDayTable } from '#shared/submissions/la
 export const handler = endpoint('student-late-days', {
   reads: ({ params }) => studentLateDayReads({ term: params.semester, course: params.course }, params.user_id),
   handle: ({ caller, course, enrollment, params, items }) =>
-    studentLateDayTable(course, { userId: caller.userId, enrollment: enrollment! }, params.user_id, items),
+    studentLateDayTable(course, { userId: caller.userId, enrollment }, params.user_id, items),
 });
