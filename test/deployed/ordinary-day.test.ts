@@ -671,12 +671,13 @@ describe('the deployed artifacts', () => {
       const deliveries = (listed.json?.data ?? []) as { id: string; event: string; state: string; attempts: { status: number | null }[] }[];
       const received = new Set(signedDeliveries('deliveries').map(({ request }) => String(request.headers['webhook-id'])));
       const count = (event: string) => deliveries.filter((delivery) => delivery.event === event).length;
-      // Two graded versions, one failed, and the summaries generated on request and by the schedule.
+      // Two graded versions (graded again by the regrade: four), one failed, and the summaries
+      // generated on request and by the schedule.
       expect(
         { graded: count('submission.graded'), failed: count('submission.failed'), summaries: count('summaries.generated') },
         'the deliveries of the day',
       ).toEqual({
-        graded: CAN_BUILD ? 2 : 0,
+        graded: CAN_BUILD ? 4 : 0,
         failed: 1,
         summaries: 2,
       });
