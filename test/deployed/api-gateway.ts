@@ -247,7 +247,7 @@ function envelopeStatus(body: Buffer): string | undefined {
   return isObject(parsed) && typeof parsed.status === 'string' ? parsed.status : undefined;
 }
 
-const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parse(text: string): unknown {
   try {

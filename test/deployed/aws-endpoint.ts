@@ -232,7 +232,7 @@ export class AwsEndpoint {
   // --- DynamoDB: evaluated per table and index, then forwarded to DynamoDB Local ------------
 
   private async dynamodb(principal: Principal, request: IncomingMessage, body: Buffer, operation: string): Promise<Reply> {
-    const input = JSON.parse(body.toString('utf8') || '{}') as Record<string, any>;
+    const input = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
     const checks = dynamodbChecks(operation, input);
     if (!checks) return this.notEmulated(principal, 'dynamodb', operation);
     // Every table and index the request touches is evaluated (and every denial recorded); AWS names the first.
@@ -250,7 +250,8 @@ export class AwsEndpoint {
   private async sqs(principal: Principal, request: IncomingMessage, body: Buffer, target: string): Promise<Reply> {
     const queues = this.queues;
     const query = !target;
-    const input: Record<string, any> = query ? queryInput(body) : JSON.parse(body.toString('utf8') || '{}');
+    const queryFields = query ? queryInput(body) : undefined;
+    const input = queryFields ?? (JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>);
     const operation = query ? String(input.Action ?? '') : target.replace(/^AmazonSQS\./, '');
     const error = (status: number, code: string, queryCode: string, message: string): Reply =>
       query
@@ -289,7 +290,7 @@ export class AwsEndpoint {
       : principal.arn;
 
     if (operation === 'SendMessage') {
-      const attributes = query ? queryAttributes(input) : ((input.MessageAttributes ?? {}) as Record<string, MessageAttribute>);
+      const attributes = queryFields ? queryAttributes(queryFields) : ((input.MessageAttributes ?? {}) as Record<string, MessageAttribute>);
       const sent = queues.send(queue, String(input.MessageBody ?? ''), attributes, senderId, Number(input.DelaySeconds ?? 0));
       const md5Attributes = Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {};
       if (query) {
@@ -447,7 +448,7 @@ export class AwsEndpoint {
 }
 
 /** Every (action, resource) IAM authorizes for a DynamoDB operation; undefined when not modelled. */
-export function dynamodbChecks(operation: string, input: Record<string, any>): { action: string; resource: string }[] | undefined {
+export function dynamodbChecks(operation: string, input: Record<string, unknown>): { action: string; resource: string }[] | undefined {
   const single = (action: string) => [{ action, resource: tableArn(String(input.TableName)) }];
   switch (operation) {
     case 'GetItem':

@@ -383,7 +383,7 @@ export class Resolver {
   }
 
   /** Resolves every intrinsic in `value`; `AWS::NoValue` removes the key or element. */
-  resolve(value: unknown): any {
+  resolve(value: unknown): unknown {
     const NO_VALUE = Symbol.for('AWS::NoValue');
     const walk = (node: unknown): unknown => {
       if (Array.isArray(node)) return node.map(walk).filter((item) => item !== NO_VALUE);
@@ -516,6 +516,117 @@ export const RESERVED_VARIABLES = [
   'LAMBDA_RUNTIME_DIR',
 ];
 
+/*
+ * The properties the test reads of each resource type, after intrinsics are resolved. Scalars it
+ * only prints or converts stay `unknown`; `Roles` and the like may be one value or a list.
+ */
+type OneOrMore<T> = T | T[];
+interface ManagedPolicyProperties {
+  readonly PolicyDocument: PolicyDocument;
+  readonly Roles?: OneOrMore<string>;
+}
+interface PolicyProperties extends ManagedPolicyProperties {
+  readonly PolicyName?: string;
+}
+interface RoleProperties {
+  readonly AssumeRolePolicyDocument?: PolicyDocument;
+  readonly Policies?: OneOrMore<{ PolicyName: string; PolicyDocument: PolicyDocument }>;
+  readonly ManagedPolicyArns?: OneOrMore<string>;
+  readonly PermissionsBoundary?: string;
+}
+interface FunctionProperties {
+  readonly Code?: { readonly S3Key?: unknown };
+  readonly Environment?: { readonly Variables?: Record<string, unknown> };
+  readonly Timeout?: unknown;
+  readonly MemorySize?: unknown;
+  readonly Handler?: unknown;
+  readonly Runtime?: unknown;
+  readonly Role?: unknown;
+  readonly LoggingConfig?: { readonly LogGroup?: unknown };
+  readonly Description?: unknown;
+}
+interface PermissionProperties {
+  readonly FunctionName?: unknown;
+  readonly Principal?: unknown;
+  readonly SourceArn?: unknown;
+  readonly SourceAccount?: unknown;
+  readonly Action?: unknown;
+}
+interface IntegrationProperties {
+  readonly IntegrationType?: unknown;
+  readonly IntegrationUri?: unknown;
+  readonly PayloadFormatVersion?: unknown;
+  readonly TimeoutInMillis?: unknown;
+}
+interface RouteProperties {
+  readonly Target?: unknown;
+  readonly RouteKey?: unknown;
+  readonly AuthorizationType?: unknown;
+}
+interface QueuePolicyProperties {
+  readonly Queues?: OneOrMore<string>;
+  readonly PolicyDocument: PolicyDocument;
+}
+interface RedrivePolicy {
+  readonly deadLetterTargetArn?: unknown;
+  readonly maxReceiveCount?: unknown;
+}
+interface QueueProperties {
+  readonly VisibilityTimeout?: unknown;
+  /** An object, or its JSON. */
+  readonly RedrivePolicy?: string | RedrivePolicy;
+}
+interface EventSourceMappingProperties {
+  readonly EventSourceArn?: unknown;
+  readonly FunctionName?: unknown;
+  readonly BatchSize?: unknown;
+  readonly FunctionResponseTypes?: OneOrMore<string>;
+  readonly Enabled?: unknown;
+  readonly ScalingConfig?: { readonly MaximumConcurrency?: unknown };
+}
+interface ScheduleProperties {
+  readonly ScheduleExpression?: unknown;
+  readonly Target?: { readonly Arn?: unknown; readonly Input?: unknown; readonly RoleArn?: unknown };
+}
+interface SecretProperties {
+  readonly GenerateSecretString?: Record<string, unknown>;
+  readonly SecretString?: unknown;
+}
+interface TableProperties {
+  readonly KeySchema?: unknown;
+  readonly AttributeDefinitions?: unknown;
+  readonly GlobalSecondaryIndexes?: Record<string, unknown>[];
+  readonly LocalSecondaryIndexes?: Record<string, unknown>[];
+}
+interface BucketPolicyProperties {
+  readonly Bucket?: unknown;
+  readonly PolicyDocument: PolicyDocument;
+}
+interface VpcEndpointProperties {
+  /** A document, or its JSON. */
+  readonly PolicyDocument?: string | PolicyDocument;
+  readonly VpcEndpointType?: unknown;
+  readonly ServiceName?: unknown;
+  readonly VpcId?: unknown;
+}
+interface CodeBuildProjectProperties {
+  readonly Environment?: {
+    readonly Image?: unknown;
+    readonly Type?: unknown;
+    readonly ComputeType?: unknown;
+    readonly PrivilegedMode?: unknown;
+    readonly EnvironmentVariables?: OneOrMore<{ Name: string; Value: unknown; Type?: string }>;
+  };
+  readonly LogsConfig?: { readonly CloudWatchLogs?: { readonly Status?: unknown; readonly GroupName?: unknown } };
+  readonly Source?: { readonly BuildSpec?: unknown; readonly Type?: unknown };
+  readonly Artifacts?: { readonly Type?: unknown };
+  readonly TimeoutInMinutes?: unknown;
+  readonly QueuedTimeoutInMinutes?: unknown;
+  readonly ConcurrentBuildLimit?: unknown;
+  readonly ServiceRole?: unknown;
+  readonly VpcConfig?: { readonly VpcId?: unknown; readonly Subnets?: OneOrMore<string>; readonly SecurityGroupIds?: OneOrMore<string> };
+}
+
 /** Reads a synthesized stack (`<outdir>/<stack>.template.json` and its assets) as CloudFormation would deploy it. */
 export function loadDeployment(outdir: string, stackName: string, options: ResolveOptions = {}): Deployment {
   const template = JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), 'utf8')) as CfnTemplate;
@@ -525,7 +636,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
     ([, resource]) => !resource.Condition || resolver.condition(resource.Condition),
   );
   const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
-  const props = (resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as Record<string, any>;
+  /** A resource's resolved properties, read as the properties the test looks at (below, by resource type). */
+  const props = <P>(resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as P;
   const assets = fileAssets(outdir);
   const folders = new Map(assets.map((asset) => [asset.objectKey, asset.path]));
 
@@ -533,18 +645,18 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   const attached = new Map<string, { name: string; document: PolicyDocument }[]>();
   const managed = new Map<string, PolicyDocument>();
   for (const [logicalId, resource] of ofType('AWS::IAM::ManagedPolicy')) {
-    const p = props(resource);
+    const p = props<ManagedPolicyProperties>(resource);
     managed.set(resolver.ref(logicalId), p.PolicyDocument);
     for (const role of asArray<string>(p.Roles))
       attached.set(role, [...(attached.get(role) ?? []), { name: logicalId, document: p.PolicyDocument }]);
   }
   for (const [logicalId, resource] of ofType('AWS::IAM::Policy')) {
-    const p = props(resource);
+    const p = props<PolicyProperties>(resource);
     for (const role of asArray<string>(p.Roles))
       attached.set(role, [...(attached.get(role) ?? []), { name: p.PolicyName ?? logicalId, document: p.PolicyDocument }]);
   }
   const roles: IamRole[] = ofType('AWS::IAM::Role').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<RoleProperties>(resource);
     const name = resolver.ref(logicalId);
     const policies = [
       ...asArray<{ PolicyName: string; PolicyDocument: PolicyDocument }>(p.Policies).map((policy) => ({
@@ -580,17 +692,16 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   };
 
   const functions: LambdaFunction[] = ofType('AWS::Lambda::Function').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<FunctionProperties>(resource);
     const raw = resource.Properties ?? {};
-    const code = p.Code ?? {};
+    const code: NonNullable<FunctionProperties['Code']> = p.Code ?? {};
     const assetPath =
       typeof resource.Metadata?.['aws:asset:path'] === 'string' ? join(outdir, resource.Metadata['aws:asset:path'] as string) : undefined;
     const codeDirectory = assetPath ?? (typeof code.S3Key === 'string' ? folders.get(code.S3Key) : undefined);
     if (!codeDirectory || !existsSync(codeDirectory))
       throw new Error(`Function ${logicalId}: its code asset (${JSON.stringify(raw.Code)}) is not in ${outdir}`);
     const environment: Record<string, string> = {};
-    for (const [key, value] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>))
-      environment[key] = String(value);
+    for (const [key, value] of Object.entries(p.Environment?.Variables ?? {})) environment[key] = String(value);
     const name = resolver.ref(logicalId);
     for (const key of Object.keys(environment)) {
       if (RESERVED_VARIABLES.includes(key))
@@ -631,7 +742,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
 
   const functionPolicies = new Map<string, PolicyDocument>();
   for (const [logicalId, resource] of ofType('AWS::Lambda::Permission')) {
-    const p = props(resource);
+    const p = props<PermissionProperties>(resource);
     const fn = functionByReference(String(p.FunctionName), `Permission ${logicalId}`);
     const principal = String(p.Principal);
     const condition: Record<string, Record<string, string>> = {};
@@ -656,10 +767,13 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   if (apis.length > 0) {
     const [apiId] = apis[0]!;
     const integrations = new Map(
-      ofType('AWS::ApiGatewayV2::Integration').map(([logicalId, resource]) => [resolver.ref(logicalId), { logicalId, p: props(resource) }]),
+      ofType('AWS::ApiGatewayV2::Integration').map(([logicalId, resource]) => [
+        resolver.ref(logicalId),
+        { logicalId, p: props<IntegrationProperties>(resource) },
+      ]),
     );
     const routes: HttpRoute[] = ofType('AWS::ApiGatewayV2::Route').map(([logicalId, resource]) => {
-      const p = props(resource);
+      const p = props<RouteProperties>(resource);
       const target = /^integrations\/(.+)$/.exec(String(p.Target ?? ''))?.[1];
       const integration = target ? integrations.get(target) : undefined;
       if (!integration) throw new Error(`Route ${logicalId} (${String(p.RouteKey)}) has no integration target`);
@@ -681,13 +795,13 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
 
   const queuePolicies = new Map<string, PolicyDocument[]>();
   for (const [, resource] of ofType('AWS::SQS::QueuePolicy')) {
-    const p = props(resource);
+    const p = props<QueuePolicyProperties>(resource);
     for (const url of asArray<string>(p.Queues)) queuePolicies.set(url, [...(queuePolicies.get(url) ?? []), p.PolicyDocument]);
   }
   const queues: Queue[] = ofType('AWS::SQS::Queue').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<QueueProperties>(resource);
     const url = resolver.ref(logicalId);
-    const redrive = typeof p.RedrivePolicy === 'string' ? JSON.parse(p.RedrivePolicy) : p.RedrivePolicy;
+    const redrive = typeof p.RedrivePolicy === 'string' ? (JSON.parse(p.RedrivePolicy) as RedrivePolicy) : p.RedrivePolicy;
     return {
       logicalId,
       name: resolver.getAtt(logicalId, 'QueueName'),
@@ -702,7 +816,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const eventSourceMappings: EventSourceMapping[] = ofType('AWS::Lambda::EventSourceMapping').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<EventSourceMappingProperties>(resource);
     const sourceArn = String(p.EventSourceArn);
     if (!queues.some((queue) => queue.arn === sourceArn))
       problems.push(`Event source mapping ${logicalId}: source ${sourceArn} is not an SQS queue of the template`);
@@ -718,7 +832,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const schedules: Schedule[] = ofType('AWS::Scheduler::Schedule').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<ScheduleProperties>(resource);
     return {
       logicalId,
       name: resolver.ref(logicalId),
@@ -731,7 +845,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const secrets: Secret[] = ofType('AWS::SecretsManager::Secret').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<SecretProperties>(resource);
     const secretArn = resolver.ref(logicalId);
     return {
       logicalId,
@@ -743,7 +857,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const tables: Table[] = ofType('AWS::DynamoDB::Table').map(([logicalId, resource]) => {
-    const p = props(resource);
+    const p = props<TableProperties>(resource);
     const name = resolver.ref(logicalId);
     const projection = (index: Record<string, unknown>) => ({
       IndexName: index.IndexName,
@@ -759,19 +873,15 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
         KeySchema: p.KeySchema,
         AttributeDefinitions: p.AttributeDefinitions,
         BillingMode: 'PAY_PER_REQUEST',
-        ...(p.GlobalSecondaryIndexes
-          ? { GlobalSecondaryIndexes: (p.GlobalSecondaryIndexes as Record<string, unknown>[]).map(projection) }
-          : {}),
-        ...(p.LocalSecondaryIndexes
-          ? { LocalSecondaryIndexes: (p.LocalSecondaryIndexes as Record<string, unknown>[]).map(projection) }
-          : {}),
+        ...(p.GlobalSecondaryIndexes ? { GlobalSecondaryIndexes: p.GlobalSecondaryIndexes.map(projection) } : {}),
+        ...(p.LocalSecondaryIndexes ? { LocalSecondaryIndexes: p.LocalSecondaryIndexes.map(projection) } : {}),
       },
     };
   });
 
   const bucketPolicies = new Map<string, PolicyDocument[]>();
   for (const [, resource] of ofType('AWS::S3::BucketPolicy')) {
-    const p = props(resource);
+    const p = props<BucketPolicyProperties>(resource);
     bucketPolicies.set(String(p.Bucket), [...(bucketPolicies.get(String(p.Bucket)) ?? []), p.PolicyDocument]);
   }
   const buckets: Bucket[] = ofType('AWS::S3::Bucket').map(([logicalId]) => {
@@ -780,11 +890,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const vpcEndpoints: VpcEndpoint[] = ofType('AWS::EC2::VPCEndpoint').map(([logicalId, resource]) => {
-    const p = props(resource);
-    const policy =
-      typeof p.PolicyDocument === 'string'
-        ? (JSON.parse(p.PolicyDocument) as PolicyDocument)
-        : (p.PolicyDocument as PolicyDocument | undefined);
+    const p = props<VpcEndpointProperties>(resource);
+    const policy = typeof p.PolicyDocument === 'string' ? (JSON.parse(p.PolicyDocument) as PolicyDocument) : p.PolicyDocument;
     return {
       logicalId,
       id: resolver.ref(logicalId),
@@ -796,8 +903,8 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const codeBuildProjects: CodeBuildProject[] = ofType('AWS::CodeBuild::Project').map(([logicalId, resource]) => {
-    const p = props(resource);
-    const environment = p.Environment ?? {};
+    const p = props<CodeBuildProjectProperties>(resource);
+    const environment: NonNullable<CodeBuildProjectProperties['Environment']> = p.Environment ?? {};
     const logs = p.LogsConfig?.CloudWatchLogs;
     return {
       logicalId,

@@ -167,7 +167,7 @@ export class CodeBuildService {
     return (this.builds.get(id)?.log ?? []).slice(-lines).join('\n');
   }
 
-  async api(principal: Principal, operation: string, input: Record<string, any>): Promise<Reply | undefined> {
+  async api(principal: Principal, operation: string, input: Record<string, unknown>): Promise<Reply | undefined> {
     switch (operation) {
       case 'StartBuild':
         return this.startBuild(principal, input);
@@ -195,7 +195,7 @@ export class CodeBuildService {
     return this.options.deployment.codeBuildProjects.find((project) => project.name === name || project.arn === name);
   }
 
-  private async startBuild(principal: Principal, input: Record<string, any>): Promise<Reply> {
+  private async startBuild(principal: Principal, input: Record<string, unknown>): Promise<Reply> {
     const project = this.project(input.projectName);
     const projectArn = project?.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${String(input.projectName)}`;
     const decision = await this.options.evaluator.authorize(principal, 'codebuild:StartBuild', projectArn, {
@@ -289,7 +289,7 @@ export class CodeBuildService {
     return json(200, { build: this.describe(build) });
   }
 
-  private async batchGetBuilds(principal: Principal, input: Record<string, any>): Promise<Reply> {
+  private async batchGetBuilds(principal: Principal, input: Record<string, unknown>): Promise<Reply> {
     const ids = (input.ids ?? []) as string[];
     if (ids.length === 0 || ids.length > 100) return error('InvalidInputException', 'ids must hold 1 to 100 build ids');
     const builds: unknown[] = [];
@@ -308,7 +308,7 @@ export class CodeBuildService {
     return json(200, { builds, buildsNotFound });
   }
 
-  private async stopBuild(principal: Principal, input: Record<string, any>): Promise<Reply> {
+  private async stopBuild(principal: Principal, input: Record<string, unknown>): Promise<Reply> {
     const id = String(input.id ?? '');
     const build = this.builds.get(id) ?? [...this.builds.values()].find((candidate) => candidate.arn === id);
     const projectArn = build?.project.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${id.split(':')[0]}`;
@@ -641,7 +641,6 @@ export class CodeBuildService {
 
   /** CodeBuild's variables, the buildspec's, the project's and the overrides' (in that order of precedence, lowest first). */
   private buildEnvironment(build: Build, spec: BuildSpec, sourceDirectory: string, nodeFromTest: boolean): Record<string, string> {
-    const project = build.project;
     const environment: Record<string, string> = {
       PATH: nodeFromTest ? `${IMAGE_PATH}:/codebuild/node/bin` : IMAGE_PATH,
       HOME: '/root',

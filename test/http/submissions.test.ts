@@ -262,7 +262,7 @@ describe('end to end', () => {
       await writeFile(join(repository, 'README.md'), '# hi\n');
       const answer = await graded.postJson(path(id, 'upload'), { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
       expect(answer.json.status, answer.text).toBe('success');
-      let data: Record<string, any> = {};
+      let data: { autograding_complete?: boolean; test_cases?: { name: string; points_received: number }[] } = {};
       for (let poll = 0; poll < 100 && !data.autograding_complete; poll++) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         data = (await graded.get(path(id, 'values'), world.tokens.student)).json.data;
@@ -275,12 +275,12 @@ describe('end to end', () => {
         total_points: 6,
         total_percent: 1.2,
       });
-      expect(data.test_cases.map((test: { name: string; points_received: number }) => [test.name, test.points_received])).toEqual([
+      expect(data.test_cases!.map((test) => [test.name, test.points_received])).toEqual([
         ['Runs', 2],
         ['Greets', 3],
         ['Readme', 1],
       ]);
-      expect(data.test_cases[0]).toEqual({
+      expect(data.test_cases![0]).toEqual({
         name: 'Runs',
         details: '',
         is_extra_credit: false,
@@ -292,7 +292,7 @@ describe('end to end', () => {
           { description: 'Exit code', messages: [{ message: 'Passed', type: 'success' }], diff_viewer: null, expected: null, actual: null },
         ],
       });
-      expect(Object.keys(data.test_cases[0])).toEqual([
+      expect(Object.keys(data.test_cases![0]!)).toEqual([
         'name',
         'details',
         'is_extra_credit',

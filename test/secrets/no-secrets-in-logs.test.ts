@@ -16,13 +16,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 const captured: string[] = [];
 const originals = { stdout: process.stdout.write, stderr: process.stderr.write };
-const capture = (stream: NodeJS.WriteStream) =>
+const capture = () =>
   function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
     const callback = rest.find((argument) => typeof argument === 'function') as (() => void) | undefined;
     callback?.();
     return true;
-  } as typeof stream.write;
+  } as NodeJS.WriteStream['write'];
 
 const tokens = new Set<string>();
 const passwords = new Set<string>();
@@ -39,8 +39,8 @@ function remember(answer: Answer): Answer {
 }
 
 beforeAll(async () => {
-  process.stdout.write = capture(process.stdout);
-  process.stderr.write = capture(process.stderr);
+  process.stdout.write = capture();
+  process.stderr.write = capture();
   logger.setLogLevel('DEBUG');
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);

@@ -6,8 +6,14 @@ afterEach(() => {
   vi.resetModules();
 });
 
+/** One line of CloudWatch's embedded metric format: the metrics' values and dimensions, and what they are. */
+interface MetricDocument {
+  readonly _aws: { readonly CloudWatchMetrics: readonly { readonly Dimensions: readonly string[][] }[] };
+  readonly [field: string]: unknown;
+}
+
 /** What countAnswer writes to stdout, parsed: CloudWatch reads these lines from the function's log. */
-async function published(count: (module: typeof import('#shared/http/metrics.ts')) => void): Promise<any[]> {
+async function published(count: (module: typeof import('#shared/http/metrics.ts')) => void): Promise<MetricDocument[]> {
   vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
   vi.resetModules();
   const lines: string[] = [];
@@ -20,14 +26,14 @@ async function published(count: (module: typeof import('#shared/http/metrics.ts'
     .join('')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line));
+    .map((line) => JSON.parse(line) as MetricDocument);
 }
 
 describe('answer metrics', () => {
   it('count an error envelope by route and code, and in all for the alarm', async () => {
     const [document] = await published(({ countAnswer }) => countAnswer('error', 'GET /api/me', 'RETRYABLE'));
     expect(document).toMatchObject({ ErrorAnswers: 1, route: 'GET /api/me', code: 'RETRYABLE', service: 'course-submission-api' });
-    expect(document._aws.CloudWatchMetrics[0]).toMatchObject({
+    expect(document!._aws.CloudWatchMetrics[0]).toMatchObject({
       Namespace: 'CourseSubmissionApi',
       Dimensions: [['service', 'route', 'code'], ['service']],
       Metrics: [{ Name: 'ErrorAnswers', Unit: 'Count' }],
@@ -38,6 +44,6 @@ describe('answer metrics', () => {
     const [document] = await published(({ countAnswer }) => countAnswer('fail', 'POST /api/token'));
     expect(document).toMatchObject({ FailAnswers: 1, route: 'POST /api/token' });
     expect(document).not.toHaveProperty('ErrorAnswers');
-    expect(document._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service', 'route']]);
+    expect(document!._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service', 'route']]);
   });
 });
