@@ -33,13 +33,21 @@ export interface LocalApi {
  * event for the same handler export that runs in Lambda; unmatched requests go to the `$default`
  * function.
  */
-export async function startLocalApi(options: { port: number; host?: string; log?: boolean; workers?: number }): Promise<LocalApi> {
+export async function startLocalApi(options: {
+  port: number;
+  host?: string;
+  log?: boolean;
+  workers?: number;
+  /** Each function's time limit (29 s: API Gateway's); tests of what happens when it runs out set less. */
+  functionTimeoutMs?: number;
+}): Promise<LocalApi> {
+  const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const server = createServer((request, response) => {
     const started = performance.now();
-    void handle(request, handlers).then((result) => {
+    void handle(request, handlers, functionTimeoutMs).then((result) => {
       writeResult(response, result);
       if (options.log) {
         const ms = (performance.now() - started).toFixed(0);
@@ -69,7 +77,7 @@ async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return new Map(modules);
 }
 
-async function handle(request: IncomingMessage, handlers: Map<string, LambdaHandler>): Promise<ApiResult> {
+async function handle(request: IncomingMessage, handlers: Map<string, LambdaHandler>, timeoutMs: number): Promise<ApiResult> {
   const requestId = randomUUID();
   const preferHttpStatus = prefersHttpStatus([request.headers.prefer ?? []].flat().join(','));
   try {
@@ -87,7 +95,7 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
     const event = toApiGatewayEvent(request, body, route, requestId);
     const handler = handlers.get(name);
     if (!handler) throw new Error(`No handler loaded for ${name}.`);
-    return await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(name, requestId)));
+    return await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(name, requestId, timeoutMs)));
   } catch {
     // API Gateway would answer 500 here; the envelope keeps clients working.
     return renderEnvelope(errorEnvelope(`The request could not be completed (request ${requestId}).`, 'INTERNAL'), {
@@ -112,8 +120,8 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
   return Buffer.concat(chunks, size);
 }
 
-function lambdaContext(functionName: string, awsRequestId: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+function lambdaContext(functionName: string, awsRequestId: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -4,21 +4,20 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '#shared/data/client.ts';
+import { dynamo, RECORD_ATTEMPTS } from '#shared/data/client.ts';
 import { gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
-import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 
 /**
  * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
- * or not at all, and an HTTP caller gets an `error` envelope saying whether retrying is safe.
- *
- * Where the fault goes: the middleware sits in the `initialize` step, above the SDK's retry
- * middleware (finalizeRequest), so one injected failure is one failed *command*, exactly what the
- * application sees when DynamoDB throttles all three attempts (maxAttempts 3). A failure injected
- * below the retry middleware is absorbed by the SDK's own retry; one test shows that too.
+ * or not at all, and an HTTP caller gets an `error` envelope whose `code` is honest (issue 17):
+ * RETRYABLE only when nothing was written, UNKNOWN_OUTCOME once a write was sent without a known
+ * result, INTERNAL for a failure that retrying cannot cure. Then the cases the issue met: a
+ * transaction DynamoDB applied whose answer was lost, and a function whose time ran out while its
+ * transaction was in flight; a retry with the same Idempotency-Key creates the version once.
  */
 
 // Grading itself is not under test here: the runner answers at once.
@@ -63,35 +62,107 @@ interface Fault {
   remove(): void;
 }
 
-/** Fails the nth DynamoDB command from now (0: none, only count) with the given kind of error. */
-function injectFault(nth: number, kind: Kind, options: { belowRetry?: boolean } = {}): Fault {
+interface FaultOptions {
+  /** Only the command's first attempt fails: the SDK's own retry (maxAttempts 3) absorbs it. */
+  readonly firstAttemptOnly?: boolean;
+  /** The first attempt reaches DynamoDB, which applies it, and then its answer is lost. */
+  readonly afterSending?: boolean;
+  /** Every command of this name fails (`nth` is then ignored). */
+  readonly everyCommand?: string;
+  /** Instead of failing, the command is held this long (before sending, or after with `afterSending`). */
+  readonly delayMs?: number;
+}
+
+type Stack = {
+  add(m: unknown, o: object): void;
+  addRelativeTo(m: unknown, o: object): void;
+  remove(name: string): boolean;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Fails the nth DynamoDB command from now (0: none, only count) with the given kind of error.
+ *
+ * Where the fault goes: in place of the HTTP exchange, below the SDK's retry middleware and below
+ * the data layer's record of attempts (RECORD_ATTEMPTS), so each attempt the SDK makes fails as
+ * DynamoDB would fail it: a throttled command is throttled three times (maxAttempts 3), a timed-out
+ * write was sent and has no answer. `firstAttemptOnly` shows the SDK absorbing one failure.
+ */
+function injectFault(nth: number, kind: Kind, options: FaultOptions = {}): Fault {
   let count = 0;
   let fired: string | undefined;
   const seen: string[] = [];
-  const name = 'hardeningFault';
-  const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+  const targets = new WeakMap<object, { attempts: number }>();
+  const counter = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+    const command = context.commandName ?? '';
     count++;
-    seen.push(context.commandName ?? '');
-    if (count === nth) {
-      const error = faultFor(kind, context.commandName ?? '');
-      if (error) {
-        fired = `${context.commandName} (${kind})`;
-        throw error;
-      }
-    }
+    seen.push(command);
+    const chosen = options.everyCommand ? command === options.everyCommand : count === nth;
+    if (chosen && (options.delayMs !== undefined || faultFor(kind, command))) targets.set(context, { attempts: 0 });
     return next(args);
   };
-  const stack = dynamo().middlewareStack as unknown as {
-    add(m: unknown, o: object): void;
-    addRelativeTo(m: unknown, o: object): void;
-    remove(name: string): boolean;
+  const failer = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+    const target = targets.get(context);
+    if (!target) return next(args);
+    const attempt = ++target.attempts;
+    const command = context.commandName ?? '';
+    if (options.delayMs !== undefined) {
+      fired = `${command} (held ${options.delayMs} ms)`;
+      if (!options.afterSending) await sleep(options.delayMs);
+      const result = await next(args);
+      if (options.afterSending) await sleep(options.delayMs);
+      return result;
+    }
+    if (options.firstAttemptOnly && attempt > 1) return next(args);
+    const error = faultFor(kind, command) as Error;
+    fired = `${command} (${kind}${options.afterSending ? ', after DynamoDB applied it' : ''})`;
+    if (options.afterSending && attempt === 1) await next(args);
+    throw error;
   };
-  if (options.belowRetry) stack.addRelativeTo(middleware, { relation: 'after', toMiddleware: 'retryMiddleware', name });
-  else stack.add(middleware, { step: 'initialize', priority: 'high', name });
-  return { count: () => count, commands: () => seen, fired: () => fired, remove: () => void stack.remove(name) };
+  const stack = dynamo().middlewareStack as unknown as Stack;
+  stack.add(counter, { step: 'initialize', priority: 'high', name: 'hardeningFaultCounter' });
+  stack.addRelativeTo(failer, { relation: 'after', toMiddleware: RECORD_ATTEMPTS, name: 'hardeningFault' });
+  return {
+    count: () => count,
+    commands: () => seen,
+    fired: () => fired,
+    remove: () => {
+      stack.remove('hardeningFaultCounter');
+      stack.remove('hardeningFault');
+    },
+  };
+}
+
+/**
+ * The SDK's retry decisions as configured (maxAttempts 3, transient errors and 5xx only), without
+ * its back-off: the loops below fail hundreds of commands, each attempt of each.
+ */
+function withoutBackOff(): () => void {
+  const config = dynamo().config as unknown as { retryStrategy: () => Promise<unknown> };
+  const original = config.retryStrategy;
+  interface Token {
+    getRetryCount(): number;
+    getRetryDelay(): number;
+    getRetryTokenCount(): number;
+  }
+  const token = (count: number): Token => ({ getRetryCount: () => count, getRetryDelay: () => 1, getRetryTokenCount: () => 0 });
+  const strategy = {
+    mode: 'standard',
+    acquireInitialRetryToken: async () => token(0),
+    refreshRetryTokenForRetry: async (previous: Token, info: { errorType: string }) => {
+      if (previous.getRetryCount() + 1 >= 3 || info.errorType === 'CLIENT_ERROR') throw new Error('No retry');
+      return token(previous.getRetryCount() + 1);
+    },
+    recordSuccess: () => undefined,
+  };
+  config.retryStrategy = async () => strategy;
+  return () => {
+    config.retryStrategy = original;
+  };
 }
 
 let api: TestApi;
+let restoreBackOff: () => void;
 let world: CourseWorld;
 let gradeable: string;
 let loginUser: TestUser;
@@ -99,6 +170,7 @@ const day = 24 * 60 * 60 * 1000;
 const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
+  restoreBackOff = withoutBackOff();
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   loginUser = await createUser('user', 'rotating');
@@ -127,7 +199,10 @@ beforeAll(async () => {
   );
   expect(answer.json.status, answer.text).toBe('success');
 }, 120_000);
-afterAll(() => api.close());
+afterAll(async () => {
+  restoreBackOff();
+  await api.close();
+});
 
 /** Snapshots without the login-failure counters. */
 async function state(): Promise<Snapshot> {
@@ -258,12 +333,25 @@ async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
   return counter.commands();
 }
 
+/**
+ * The honest code of an error answer when the nth of the request's commands failed with `kind`: once an earlier write
+ * went through, or when a write timed out after being sent, the outcome is unknown; otherwise a
+ * failed condition is INTERNAL (retrying cannot make it hold) and the rest RETRYABLE.
+ */
+function expectedCode(commands: string[], nth: number, kind: Kind): string {
+  const isWrite = (command: string) =>
+    WRITES.has(command) || command === 'TransactWriteItemsCommand' || command === 'BatchWriteItemCommand';
+  if (commands.slice(0, nth - 1).some(isWrite)) return 'UNKNOWN_OUTCOME';
+  if (kind === 'timeout' && isWrite(commands[nth - 1]!)) return 'UNKNOWN_OUTCOME';
+  return kind === 'condition' ? 'INTERNAL' : 'RETRYABLE';
+}
+
 /** The kinds of fault that can happen to a command (a condition only on conditional writes, …). */
 const kindsFor = (command: string) => KINDS.filter((kind) => faultFor(kind, command) !== undefined);
 
 describe('injected DynamoDB failures', () => {
   for (const operation of operations) {
-    it(`${operation.name}: done, or nothing written with a RETRYABLE/INTERNAL error`, async () => {
+    it(`${operation.name}: done, or nothing written with an honest error code`, async () => {
       const sequence = await commandsOf(async () => {
         const before = await state();
         const answer = await operation.send();
@@ -295,17 +383,17 @@ describe('injected DynamoDB failures', () => {
           if (answer.json.status === 'error') {
             expect(answer.httpStatus, where).toBe(500);
             expect(Object.keys(answer.json), where).toEqual(['status', 'message', 'code']);
-            expect(answer.json.code, where).toBe(kind === 'condition' ? 'INTERNAL' : 'RETRYABLE');
+            expect(answer.json.code, where).toBe(expectedCode(fault.commands(), nth, kind));
           }
         }
       }
       expect(outcomes.length).toBe(sequence.reduce((sum, command) => sum + kindsFor(command).length, 0));
-    }, 120_000);
+    }, 240_000);
   }
 
-  it('a throttle of one attempt, below the SDK retry middleware, is absorbed by the SDK (maxAttempts 3)', async () => {
+  it('a throttle of one attempt is absorbed by the SDK (maxAttempts 3)', async () => {
     const before = await state();
-    const fault = injectFault(2, 'throttle', { belowRetry: true });
+    const fault = injectFault(2, 'throttle', { firstAttemptOnly: true });
     let answer: Answer;
     try {
       answer = await operations[0]!.send();
@@ -315,6 +403,119 @@ describe('injected DynamoDB failures', () => {
     expect(fault.fired()).toBeDefined();
     expect(answer.json.status, answer.text).toBe('success');
     await operations[0]!.done(before, await state(), answer);
+  });
+});
+
+describe('honest answers about a submission (issue 17)', () => {
+  const submit = (target: TestApi, key: string, headers: Record<string, string> = world.tokens.student, body: object = {}) =>
+    target.postJson(
+      `${course()}/gradeable/${gradeable}/upload`,
+      { vcs_checkout: true, git_repo_id: 'none', ...body },
+      { ...headers, Prefer: 'http-status', 'Idempotency-Key': key },
+    );
+  const highest = (snapshot: Snapshot) =>
+    Number(
+      items(snapshot, 'Submissions').find(
+        (item) => item.ownerId === world.users.student.userId && String(item.gradeableKey).endsWith(`/${gradeable}`),
+      )?.highestVersion ?? 0,
+    );
+  const unknownOutcome = /may or may not have been applied .*same Idempotency-Key/;
+
+  /** A retry with the same key answers the version the lost attempt created, and creates nothing. */
+  async function retryAnswersFirstOutcome(key: string, applied: Snapshot, version: number) {
+    const retried = await submit(api, key);
+    expect(retried.json.status, retried.text).toBe('success');
+    expect(retried.json.data).toContain(`version ${version} `);
+    const after = await state();
+    expect(highest(after)).toBe(version);
+    expect(differences(applied, after)).toEqual([]);
+    expect((await submit(api, key)).json.data).toBe(retried.json.data);
+  }
+
+  it('a transaction DynamoDB applied whose answer was lost: UNKNOWN_OUTCOME; the same Idempotency-Key then answers that version, created once', async () => {
+    const key = uniqueCode('key');
+    const before = await state();
+    const fault = injectFault(0, 'timeout', { everyCommand: 'TransactWriteItemsCommand', afterSending: true });
+    let lost: Answer;
+    try {
+      lost = await submit(api, key);
+    } finally {
+      fault.remove();
+    }
+    expect(fault.fired(), lost.text).toContain('after DynamoDB applied it');
+    expect([lost.httpStatus, lost.json.status, lost.json.code], lost.text).toEqual([500, 'error', 'UNKNOWN_OUTCOME']);
+    expect(lost.json.message).toMatch(unknownOutcome);
+    const applied = await state();
+    const version = highest(before) + 1;
+    expect(highest(applied), 'the lost attempt was written').toBe(version);
+    await retryAnswersFirstOutcome(key, applied, version);
+  });
+
+  it('a transaction cancelled only for conflicts, attempt after attempt: RETRYABLE, and nothing was written', async () => {
+    const before = await state();
+    const fault = injectFault(0, 'conflict', { everyCommand: 'TransactWriteItemsCommand' });
+    let answer: Answer;
+    try {
+      answer = await submit(api, uniqueCode('key'));
+    } finally {
+      fault.remove();
+    }
+    // transactWrite retried the conflict four times before giving up.
+    expect(fault.commands().filter((command) => command === 'TransactWriteItemsCommand')).toHaveLength(5);
+    expect([answer.httpStatus, answer.json.code], answer.text).toEqual([500, 'RETRYABLE']);
+    expect(answer.json.message).toMatch(/nothing was changed/);
+    expect(differences(before, await state())).toEqual([]);
+  });
+
+  describe("when the function's time runs out", () => {
+    // middy answers 250 ms before the limit, while the handler is still running.
+    const limitMs = 3_000;
+    const heldMs = 4_500;
+    let hurried: TestApi;
+    beforeAll(async () => {
+      hurried = await startTestApi({ workers: 0, functionTimeoutMs: limitMs });
+    });
+    afterAll(() => hurried.close());
+
+    it('with the transaction in flight: UNKNOWN_OUTCOME; once it lands, the same Idempotency-Key answers its version', async () => {
+      const key = uniqueCode('key');
+      const before = await state();
+      const fault = injectFault(0, 'timeout', { everyCommand: 'TransactWriteItemsCommand', afterSending: true, delayMs: heldMs });
+      let answer: Answer;
+      const started = Date.now();
+      try {
+        answer = await submit(hurried, key);
+        expect(Date.now() - started).toBeLessThan(heldMs);
+        await sleep(heldMs + 500 - (Date.now() - started));
+      } finally {
+        fault.remove();
+      }
+      expect(fault.fired(), answer.text).toBeDefined();
+      expect([answer.httpStatus, answer.json.code], answer.text).toEqual([500, 'UNKNOWN_OUTCOME']);
+      expect(answer.json.message).toMatch(unknownOutcome);
+      const applied = await state();
+      const version = highest(before) + 1;
+      expect(highest(applied), 'the transaction in flight was written after the answer').toBe(version);
+      await retryAnswersFirstOutcome(key, applied, version);
+    });
+
+    it('before any write: RETRYABLE, and the handler, still running, writes nothing afterwards', async () => {
+      const before = await state();
+      // An instructor submitting for a student: the token check, then the student's enrollment (held), then the transaction.
+      const fault = injectFault(2, 'timeout', { delayMs: heldMs });
+      let answer: Answer;
+      const started = Date.now();
+      try {
+        answer = await submit(hurried, uniqueCode('key'), world.tokens.instructor, { user_id: world.users.student.userId });
+        expect(Date.now() - started).toBeLessThan(heldMs);
+        await sleep(heldMs + 1_000 - (Date.now() - started));
+      } finally {
+        fault.remove();
+      }
+      expect(fault.commands(), answer.text).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+      expect([answer.httpStatus, answer.json.code], answer.text).toEqual([500, 'RETRYABLE']);
+      expect(differences(before, await state())).toEqual([]);
+    });
   });
 });
 

@@ -19,8 +19,8 @@ export interface TestApi {
 }
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
-export async function startTestApi(options: { workers?: number } = {}): Promise<TestApi> {
-  const server: LocalApi = await startLocalApi({ port: 0, workers: options.workers ?? 1 });
+export async function startTestApi(options: { workers?: number; functionTimeoutMs?: number } = {}): Promise<TestApi> {
+  const server: LocalApi = await startLocalApi({ port: 0, workers: options.workers ?? 1, functionTimeoutMs: options.functionTimeoutMs });
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await fetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
     const text = await response.text();
