@@ -51,7 +51,8 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
     }),
   );
   const submissionOf = (gradeableId: string, userId: string) => {
-    const owner = teams.has(gradeableId) ? teams.get(gradeableId)!.get(userId) : userId;
+    const team = teams.get(gradeableId);
+    const owner = team ? team.get(userId) : userId;
     return owner === undefined ? undefined : submissions.get(gradeableId)?.get(owner);
   };
   const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
@@ -108,13 +109,13 @@ export async function generateAllSummaries(
 ): Promise<NightlyReport> {
   const generate = options.generate ?? generateSummaries;
   const courses = (await allCourses()).filter((course) => !course.archived);
-  let next = 0;
+  const waiting = courses.values();
   let succeeded = 0;
   let failed = 0;
   let summaries = 0;
   const worker = async () => {
-    while (next < courses.length) {
-      const course = courses[next++]!;
+    for (let next = waiting.next(); !next.done; next = waiting.next()) {
+      const course = next.value;
       try {
         summaries += (await generate(course)).summaries;
         succeeded++;
