@@ -9,6 +9,7 @@ import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { contract, fail, schemas, tags, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
+import { ERROR_CODES } from './envelope.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
 import { failsOfField, formSchemas } from './fields.ts';
 import { inputs, pathParameters, type RouteInput } from './inputs.ts';
@@ -93,12 +94,21 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
         },
         ErrorEnvelope: {
           type: 'object',
-          description: 'The service failed. Keys in this order: status, message, code. The message names a request id, never internals.',
-          required: ['status', 'message'],
+          description:
+            'The service failed. Keys in this order: status, message, code. The message says in plain words what `code` says, and names a request id, never internals.',
+          required: ['status', 'message', 'code'],
           properties: {
             status: { const: 'error' },
             message: { type: 'string' },
-            code: { type: 'string', description: 'When present, a machine-readable reason (e.g. whether retrying is safe).' },
+            code: {
+              type: 'string',
+              enum: Object.keys(ERROR_CODES),
+              description: [
+                'Whether anything may have been written, and so what to do:',
+                '',
+                ...Object.entries(ERROR_CODES).map(([code, meaning]) => `- \`${code}\`: ${meaning}`),
+              ].join('\n'),
+            },
           },
         },
       },
@@ -163,7 +173,7 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
 function infoDescription(): string {
   return [
     'Every answer is JSON in a JSend-style envelope, keys in this order: `status`, `data`, `message`, `code`.',
-    '`success` carries `data` (null when there is nothing to return); `fail` (bad input, or a precondition is not met) carries `message` and, when it has content, `data`; `error` (the service failed) carries `message`, naming a request id, and optionally `code`.',
+    '`success` carries `data` (null when there is nothing to return); `fail` (bad input, or a precondition is not met) carries `message` and, when it has content, `data`; `error` (the service failed) carries `message`, naming a request id, and `code`: `RETRYABLE` (nothing was written: retry with back-off), `UNKNOWN_OUTCOME` (a write may have been applied: retry with the same `Idempotency-Key`, or read the state first) or `INTERNAL` (a defect, nothing written: report the request id).',
     '',
     'The HTTP status is **200 for every envelope**, as the reference clients expect. Send `Prefer: http-status` to get the status that fits instead; the answer then carries `Preference-Applied: http-status`. Statuses used:',
     '',
