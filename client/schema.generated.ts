@@ -1289,13 +1289,20 @@ export interface components {
             readonly data?: unknown;
             readonly message: string;
         };
-        /** @description The service failed. Keys in this order: status, message, code. The message names a request id, never internals. */
+        /** @description The service failed. Keys in this order: status, message, code. The message says in plain words what `code` says, and names a request id, never internals. */
         readonly ErrorEnvelope: {
             /** @constant */
             readonly status: "error";
             readonly message: string;
-            /** @description When present, a machine-readable reason (e.g. whether retrying is safe). */
-            readonly code?: string;
+            /**
+             * @description Whether anything may have been written, and so what to do:
+             *
+             *     - `RETRYABLE`: The service failed and nothing was written: send the same request again after a short wait, backing off (throttling, a transaction conflict, a time-out before anything was written, a failed read).
+             *     - `UNKNOWN_OUTCOME`: A write was sent and its result is not known: the request may have been applied. Send it again with the same `Idempotency-Key` (you get the first outcome, or it is done once), or read the current state before retrying without one.
+             *     - `INTERNAL`: A defect of the service; nothing was written. Retrying will not help: report the request id the message names.
+             * @enum {string}
+             */
+            readonly code: "RETRYABLE" | "UNKNOWN_OUTCOME" | "INTERNAL";
         };
     };
     responses: {

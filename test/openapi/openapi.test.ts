@@ -105,6 +105,8 @@ describe('the OpenAPI document', () => {
     const { components } = document;
     expect(Object.keys(components.schemas.FailEnvelope.properties)).toEqual(['status', 'data', 'message']);
     expect(Object.keys(components.schemas.ErrorEnvelope.properties)).toEqual(['status', 'message', 'code']);
+    expect(components.schemas.ErrorEnvelope.required).toEqual(['status', 'message', 'code']);
+    expect(components.schemas.ErrorEnvelope.properties.code.enum).toEqual(['RETRYABLE', 'UNKNOWN_OUTCOME', 'INTERNAL']);
     expect(components.parameters.Prefer).toMatchObject({ name: 'Prefer', in: 'header' });
     expect(components.headers['Preference-Applied']).toBeDefined();
     expect(components.securitySchemes).toMatchObject({
