@@ -9,6 +9,12 @@ const CONFLICT_RETRIES = 4;
 /**
  * Writes all items or none. A transaction cancelled only because another one touched the same
  * items at that moment is retried; any other cancellation is thrown for the caller to interpret.
+ *
+ * Retrying is safe both ways (issue 17): a cancellation is DynamoDB refusing the whole transaction,
+ * so a new one cannot apply it twice; and within one command the SDK gives the transaction a
+ * `ClientRequestToken`, so its own retry of an attempt left without an answer (a time-out) is
+ * applied at most once. A command that ends without an answer is recorded as an unknown outcome
+ * (request-writes.ts) and the request answers `UNKNOWN_OUTCOME`, never `RETRYABLE`.
  */
 export async function transactWrite(items: TransactItem[]): Promise<void> {
   for (let attempt = 0; ; attempt++) {
