@@ -73,6 +73,8 @@ const NEEDS_ROOT = CAN_BUILD ? '' : ' (skipped: the emulated CodeBuild builds ne
 interface Answer {
   readonly status: number;
   readonly text: string;
+  /** The parsed body, undefined when it is not JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer's JSON, read freely by the steps, which check its shape themselves
   readonly json: any;
 }
 
@@ -132,9 +134,9 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
   const step = `${method} ${path}${options.as ? ` as ${options.as}` : ''}`;
   const response = await fetch(`${stack!.gateway.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
-  let parsed: any;
+  let parsed: { status?: unknown; message?: unknown } | undefined;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text) as typeof parsed;
   } catch {
     parsed = undefined;
   }
@@ -209,12 +211,25 @@ async function login(persona: PersonaName): Promise<void> {
   if (typeof answer.json?.data?.token === 'string') tokens[persona] = answer.json.data.token;
 }
 
+/** What the steps read of a `values` answer. */
+interface GradedValues {
+  readonly autograding_complete?: boolean;
+  readonly total_points?: number;
+  readonly total_percent?: number;
+  readonly test_cases?: readonly { readonly testcase_message: string; readonly points_received: number }[];
+}
+
 /** Polls `values` until the version is graded, or until `deadline` (a failure, with the grading functions' logs). */
-async function gradedValues(persona: PersonaName, query: string, deadline: number, gradeable = GRADEABLE): Promise<any> {
+async function gradedValues(
+  persona: PersonaName,
+  query: string,
+  deadline: number,
+  gradeable = GRADEABLE,
+): Promise<GradedValues | undefined> {
   const failed = failures.length;
   for (;;) {
     const answer = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${gradeable}/values${query}`, { as: persona });
-    const data = answer.json?.data;
+    const data = answer.json?.data as GradedValues | undefined;
     if (!data || data.autograding_complete) return data;
     // A grading function failed meanwhile: no use waiting for the lease to run out.
     if (failures.length > failed) return undefined;
@@ -485,7 +500,7 @@ describe('the deployed artifacts', () => {
           expect({
             total_points: mine.total_points,
             total_percent: mine.total_percent,
-            messages: mine.test_cases.map((test: { testcase_message: string }) => test.testcase_message),
+            messages: mine.test_cases!.map((test) => test.testcase_message),
           }).toEqual({
             total_points: 6,
             total_percent: 1,
@@ -497,7 +512,7 @@ describe('the deployed artifacts', () => {
           // Staff see the hidden test case; student2's program says goodbye.
           expect({
             total_points: theirs.total_points,
-            passed: theirs.test_cases.map((test: { points_received: number }) => test.points_received),
+            passed: theirs.test_cases!.map((test) => test.points_received),
           }).toEqual({ total_points: 1, passed: [0, 1, 0] });
         }
         const staffView = mine ? await gradedValues('prof', '?user_id=student', deadline) : undefined;
@@ -542,7 +557,7 @@ describe('the deployed artifacts', () => {
       collectProblems('submission of an unapproved image');
       expectedProblems = [];
       expectNoFailures();
-      expect(values?.test_cases?.map((test: { testcase_message: string }) => test.testcase_message)).toEqual([
+      expect(values?.test_cases?.map((test) => test.testcase_message)).toEqual([
         'The gradeable asks for the image "nope", which this deployment does not offer (offered: default).',
       ]);
       expect(stack!.codebuild.started, 'builds started for it').toBe(builds);
@@ -783,7 +798,7 @@ describe('the deployed artifacts', () => {
       stack!.newProblems();
       const denialsBefore = stack!.evaluator.denials.length;
       (worker.role as { policies: typeof original }).policies = edited!;
-      let problems: string[] = [];
+      let problems: string[];
       try {
         await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
           as: 'student',

@@ -105,7 +105,8 @@ const accepted = new Map<string, number[]>(); // student → versions the API an
 const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(label: string, run: () => Promise<{ json: { status: string }; text: string }>, expectSuccess = true) {
+/** Calls the API, counting the call and its unexpected answers; `Data` is what the caller reads of the answer's data. */
+async function call<Data = unknown>(label: string, run: () => Promise<{ json: { status: string }; text: string }>, expectSuccess = true) {
   const started = performance.now();
   const answer = await run().catch((error: Error) => ({ json: { status: 'transport' }, text: String(error) }));
   latencies.push(performance.now() - started);
@@ -113,7 +114,7 @@ async function call(label: string, run: () => Promise<{ json: { status: string }
   if (answer.json.status === 'error' || answer.json.status === 'transport' || (expectSuccess && answer.json.status !== 'success')) {
     errors.push(`${label}: ${answer.text.slice(0, 200)}`);
   }
-  return answer as { json: { status: string; data?: any; message?: string }; text: string };
+  return answer as { json: { status: string; data?: Data; message?: string }; text: string };
 }
 
 const memory = () => {
@@ -139,7 +140,9 @@ async function student(index: number) {
     versions.push(version);
     // Poll until graded (or time is up), as the editor extension does.
     while (Date.now() < stopAt + 60_000) {
-      const values = await call('values', () => api.get(`${base}/gradeable/soak_hw/values`, token));
+      const values = await call<{ autograding_complete?: boolean; highest_version: number }>('values', () =>
+        api.get(`${base}/gradeable/soak_hw/values`, token),
+      );
       if (values.json.data?.autograding_complete && values.json.data?.highest_version >= version) break;
       await sleep(250);
     }
@@ -165,8 +168,8 @@ async function rotator(index: number) {
   const user = rotators[index]!;
   let previous: string | undefined;
   while (Date.now() < stopAt) {
-    const issued = await call('token', () => api.postJson('/token', { user_id: user.userId, password: user.password }));
-    const token = issued.json.data?.token as string | undefined;
+    const issued = await call<{ token?: string }>('token', () => api.postJson('/token', { user_id: user.userId, password: user.password }));
+    const token = issued.json.data?.token;
     if (token) await call('me', () => api.get('/me', { Authorization: token }));
     if (previous)
       await call('old-token-refused', () => api.get('/me', { Authorization: previous! }), false).then((answer) => {
@@ -195,7 +198,7 @@ const elapsed = (Date.now() - started) / 1000;
 
 // Invariants, from the tables themselves.
 const scan = async (table: (typeof tables)[keyof typeof tables]) => {
-  const items: Record<string, any>[] = [];
+  const items: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(new ScanCommand({ TableName: tableName(table), ExclusiveStartKey, ConsistentRead: true }));
