@@ -117,7 +117,13 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
       }));
     preloaded = undefined;
-    if (previous && idempotency) return repeatedAnswer(previous, idempotency.fingerprint);
+    if (previous && idempotency) {
+      const first = repeatedAnswer(previous, idempotency.fingerprint);
+      // The first attempt may have ended between its transaction and its wake-up (its answer lost,
+      // its time run out): wake the workers again. A spare wake-up finds nothing more to grade.
+      await notifyWorkers(0);
+      return first;
+    }
 
     const version = (submission?.highestVersion ?? 0) + 1;
     const counters = queue ?? { head: 0, tail: 0 };

@@ -448,7 +448,10 @@ describe('honest answers about a submission (issue 17)', () => {
     const applied = await state();
     const version = highest(before) + 1;
     expect(highest(applied), 'the lost attempt was written').toBe(version);
+    // The lost attempt never woke the workers; each retry does (workers: 0 here, so they wait in the queue).
+    const wakeUps = api.server.gradingQueue.depth();
     await retryAnswersFirstOutcome(key, applied, version);
+    expect(api.server.gradingQueue.depth()).toBe(wakeUps + 2);
   });
 
   it('a transaction cancelled only for conflicts, attempt after attempt: RETRYABLE, and nothing was written', async () => {
