@@ -6,7 +6,6 @@ import cdkNag from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKeys, routes, type RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
-import { tables } from '#shared/data/tables.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.
@@ -34,8 +33,15 @@ const policyStatements = (name: FunctionName) => roleStatements(functionResource
 
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
+/** A resource of a policy statement: a reference to a resource of the template, or an ARN joined from one. */
+interface ResourceReference {
+  readonly Ref?: string;
+  readonly 'Fn::GetAtt'?: readonly [string, string];
+  readonly 'Fn::Join'?: readonly [string, readonly unknown[]];
+}
+
 /** A granted resource by what it is: a table key (`enrollments/index/byUser`), `signingSecret`, `gradingQueue`, a function. */
-function resourceName(resource: Record<string, any>): string {
+function resourceName(resource: ResourceReference): string {
   const tableKeyById = new Map(tableEntries.map(([key]) => [logicalId(synth.stack.tables.get(key)!), key as string]));
   const named = (id: string): string => {
     if (tableKeyById.has(id)) return tableKeyById.get(id)!;
@@ -50,11 +56,11 @@ function resourceName(resource: Record<string, any>): string {
   };
   if (resource.Ref) return named(resource.Ref);
   if (resource['Fn::GetAtt']) return named(resource['Fn::GetAtt'][0]);
-  const parts = resource['Fn::Join'][1] as unknown[];
+  const parts = resource['Fn::Join']![1];
   // The harness: an object of the CDK assets bucket, named by its hash.
   if (parts.some((part) => typeof part === 'string' && part.endsWith(`/${synth.stack.gradingSandbox.harness.s3ObjectKey}`)))
     return 'harness';
-  const [first, suffix] = parts as [Record<string, any>, string];
+  const [first, suffix] = parts as [ResourceReference, string];
   return `${resourceName(first)}${suffix}`;
 }
 
@@ -610,7 +616,7 @@ describe('grading sandbox', () => {
     expect(statements[0].Action).toEqual(['s3:GetObject', 's3:PutObject']);
     expect(
       asArray(statements[0].Resource)
-        .map((resource: Record<string, any>) => resourceName(resource))
+        .map((resource: ResourceReference) => resourceName(resource))
         .sort(),
     ).toEqual(['harness', 'jobsBucket/jobs/*']);
   });

@@ -18,6 +18,8 @@ export interface Synthesized {
 
 export interface CfnResourceJson {
   readonly Type: string;
+  /** The resource type's properties, as the template has them (intrinsics unresolved). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any resource type's properties, read freely by the tests, which check them with expect
   readonly Properties: Record<string, any>;
   readonly DeletionPolicy?: string;
   readonly UpdateReplacePolicy?: string;
