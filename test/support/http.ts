@@ -4,6 +4,7 @@ export interface Answer {
   readonly httpStatus: number;
   readonly headers: Headers;
   /** The parsed envelope (empty for an answer that is not JSON: the reference page and its assets). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route's data, read freely by the tests, which check its shape with expect
   readonly json: { status: string; data?: any; message?: string; code?: string };
   readonly text: string;
 }
