@@ -98,7 +98,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * Everyone in the course.
+         * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
          * @description **Who may call it:** Course instructors; staff of the course's access group may read.
          */
         readonly get: operations["course-users"];
@@ -118,7 +118,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * Everyone in the course.
+         * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
          * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/users.
          */
         readonly get: operations["course-users-alias-1"];
@@ -138,7 +138,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * The instructors and graders of the course, with the sections they grade.
+         * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
          * @description **Who may call it:** Course instructors; staff of the course's access group may read.
          */
         readonly get: operations["course-graders"];
@@ -158,7 +158,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * The instructors and graders of the course, with the sections they grade.
+         * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
          * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/graders.
          */
         readonly get: operations["course-graders-alias-1"];
@@ -318,7 +318,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * The caller's (or, for staff, user_id's) versions, newest first.
+         * The caller's (or, for staff, user_id's) versions, newest first: whole by default, paged when asked.
          * @description **Who may call it:** Course members.
          */
         readonly get: operations["gradeable-attempts"];
@@ -442,7 +442,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * All grade summaries of the last generation, with its time.
+         * The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).
          * @description **Who may call it:** Course instructors.
          */
         readonly get: operations["list-summaries"];
@@ -466,7 +466,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * All grade summaries of the last generation, with its time.
+         * The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).
          * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
         readonly get: operations["list-summaries-alias-1"];
@@ -1339,6 +1339,8 @@ export interface components {
         readonly "Retry-After": number;
         /** @description `Bearer`. */
         readonly "WWW-Authenticate": string;
+        /** @description On a page of a list that has more: `<…>; rel="next"` (RFC 8288), the URL of the next page (this request's path and query with its `cursor`). Absent on the last page. */
+        readonly Link: string;
         /** @description A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply. */
         readonly ETag: string;
     };
@@ -2002,7 +2004,12 @@ export interface operations {
     };
     readonly "course-users": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -2021,14 +2028,31 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
+                        /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
                         readonly data: readonly components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2079,7 +2103,12 @@ export interface operations {
     };
     readonly "course-users-alias-1": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -2098,14 +2127,31 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
+                        /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
                         readonly data: readonly components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2156,7 +2202,12 @@ export interface operations {
     };
     readonly "course-graders": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Graders per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -2175,14 +2226,31 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
+                        /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
                         readonly data: readonly components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2233,7 +2301,12 @@ export interface operations {
     };
     readonly "course-graders-alias-1": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Graders per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -2252,14 +2325,31 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
+                        /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
                         readonly data: readonly components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3305,6 +3395,10 @@ export interface operations {
             readonly query?: {
                 /** @description Another user's id (staff of the course; see the route's description). */
                 readonly user_id?: string;
+                /** @description Versions per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
             };
             readonly header?: {
                 /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
@@ -3329,6 +3423,7 @@ export interface operations {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly ETag: components["headers"]["ETag"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3344,6 +3439,8 @@ export interface operations {
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `API key and specified user_id are not for the same user.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
              */
             readonly 400: {
                 headers: {
@@ -3866,10 +3963,12 @@ export interface operations {
     readonly gradebook: {
         readonly parameters: {
             readonly query?: {
-                /** @description Students per page, 1 to 500 (100 when left out). */
-                readonly limit?: string;
-                /** @description The `next_cursor` of the previous page. */
+                /** @description Students per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
                 readonly cursor?: string;
+                /** @description The older name of `page_size`. */
+                readonly limit?: string;
             };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
@@ -3891,6 +3990,7 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3927,8 +4027,8 @@ export interface operations {
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
-             *     - `The limit must be a whole number from 1 to {max}.`
-             *     - `The cursor is not one this gradebook gave out.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
              */
             readonly 400: {
                 headers: {
@@ -4225,7 +4325,12 @@ export interface operations {
     };
     readonly "list-summaries": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Summaries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -4244,6 +4349,7 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4252,9 +4358,26 @@ export interface operations {
                         readonly status: "success";
                         readonly data: {
                             readonly generated_at: string | null;
+                            /** @description One page, by user id. */
                             readonly summaries: readonly components["schemas"]["Summary"][];
+                            readonly next_cursor: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4292,6 +4415,20 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
             readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The summaries were generated again since this cursor was given out: start again without a cursor.`
+             */
+            readonly 409: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;
@@ -4433,7 +4570,12 @@ export interface operations {
     };
     readonly "list-summaries-alias-1": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description Summaries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -4452,6 +4594,7 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4460,9 +4603,26 @@ export interface operations {
                         readonly status: "success";
                         readonly data: {
                             readonly generated_at: string | null;
+                            /** @description One page, by user id. */
                             readonly summaries: readonly components["schemas"]["Summary"][];
+                            readonly next_cursor: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4500,6 +4660,20 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
             readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The summaries were generated again since this cursor was given out: start again without a cursor.`
+             */
+            readonly 409: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;

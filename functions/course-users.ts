@@ -1,7 +1,9 @@
-import { courseUsers } from '#shared/courses/course.ts';
+import { courseUsers, userListOrder } from '#shared/courses/course.ts';
 import { membersOf } from '#shared/courses/members.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
+import { wholeOrPaged } from '#shared/http/paging.ts';
 
 export const handler = endpoint('course-users', {
-  handle: async ({ course }) => courseUsers(await membersOf(course)),
+  handle: async ({ course, query, event }) =>
+    wholeOrPaged({ event, query }, courseUsers(await membersOf(course)), { ...userListOrder, list: 'users list' }),
 });

@@ -99,7 +99,10 @@ export function userRecord(person: PersonName, enrollment: Enrollment, registrat
 type UserRecord = ReturnType<typeof userRecord>;
 
 /** Registration section, then user id; sections compare as numbers where they are numbers, NULL last. */
-function byRegistrationSection(a: UserRecord, b: UserRecord): number {
+export function byRegistrationSection(
+  a: Pick<UserRecord, 'reg_section' | 'user_id'>,
+  b: Pick<UserRecord, 'reg_section' | 'user_id'>,
+): number {
   const nullOrder = Number(a.reg_section === NULL_SECTION) - Number(b.reg_section === NULL_SECTION);
   return nullOrder || a.reg_section.localeCompare(b.reg_section, 'en', { numeric: true }) || a.user_id.localeCompare(b.user_id, 'en');
 }
@@ -123,3 +126,14 @@ export function courseGraders(members: readonly { person: PersonName; enrollment
     )
     .sort(byRegistrationSection);
 }
+
+/**
+ * The order of the users and graders lists as pages see it: a record's position is its
+ * [reg_section, user_id] (the lists' cursors name the last record of a page by it).
+ */
+export const userListOrder = {
+  keys: 2,
+  position: (record: Pick<UserRecord, 'reg_section' | 'user_id'>) => [record.reg_section, record.user_id],
+  compare: (record: Pick<UserRecord, 'reg_section' | 'user_id'>, [section = '', user = '']: readonly string[]) =>
+    byRegistrationSection(record, { reg_section: section, user_id: user }),
+};

@@ -10,7 +10,7 @@ import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
-import { encodeCursor, type Page } from './page.ts';
+import { pageOfRows, type Page } from './page.ts';
 import { chargeGradeable, chargeStudent, dueDate, lateDayGradeable, type LateDayCharge } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
@@ -99,13 +99,8 @@ export function visibleStudents(grader: Enrollment, enrollments: readonly Enroll
 
 /** The page of sorted rows after the cursor, and the cursor of the next page (null at the end). */
 export function pageOf(rows: readonly GradebookRow[], page: Page): { rows: GradebookRow[]; next_cursor: string | null } {
-  const sorted = [...rows].sort(compareRows);
-  const after = page.after;
-  const start = after ? sorted.findIndex((row) => compareRows(row, { registration_section: after.section, user_id: after.user }) > 0) : 0;
-  const slice = start < 0 ? [] : sorted.slice(start, start + page.limit);
-  const more = start >= 0 && start + page.limit < sorted.length;
-  const last = slice.at(-1);
-  return { rows: slice, next_cursor: more && last ? encodeCursor(last) : null };
+  const { items, next } = pageOfRows([...rows].sort(compareRows), page, compareRows);
+  return { rows: items, next_cursor: next };
 }
 
 /** A gradeable's submissions by owner, and on team gradeables each student's team. */

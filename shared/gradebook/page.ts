@@ -1,43 +1,28 @@
-/** Paging the gradebook: the `limit` and `cursor` query parameters, and the cursors given out. */
-import { badCursor, badLimit } from './failures.ts';
+/**
+ * Paging the gradebook: `page_size` (or its older name `limit`) and `cursor` (the `next_cursor` of
+ * the previous page, also in the answer's `Link` header), in the format every paged list shares
+ * (shared/paging.ts).
+ */
+import { pageOf as pageOfList, readPageRequest, type PageRequest } from '#shared/paging.ts';
+
+export { MAX_CURSOR_LENGTH, PAGE_SIZE as PAGE_LIMIT, MAX_PAGE_SIZE as MAX_PAGE, encodeCursor } from '#shared/paging.ts';
 
 export const DEFAULT_PAGE = 100;
-export const MAX_PAGE = 500;
-/** A limit as written in the query (its value must also lie in 1…MAX_PAGE). */
-export const PAGE_LIMIT = /^\d{1,4}$/;
-export const MAX_CURSOR_LENGTH = 400;
 
-export interface Page {
-  readonly limit: number;
-  readonly after: { readonly section: string; readonly user: string } | undefined;
-}
+export type Page = PageRequest;
 
-/** `limit` (1–500, 100 by default) and `cursor` (the `next_cursor` of the previous page). */
-export function readPage(query: { readonly limit?: string; readonly cursor?: string }): Page {
-  let limit = DEFAULT_PAGE;
-  if (query.limit !== undefined) {
-    if (!PAGE_LIMIT.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > MAX_PAGE) {
-      throw badLimit({ max: MAX_PAGE });
-    }
-    limit = Number(query.limit);
-  }
-  if (query.cursor === undefined) return { limit, after: undefined };
-  return { limit, after: decodeCursor(query.cursor) };
-}
+/** `page_size` or `limit` (1–500, 100 by default) and `cursor`: a position of [section, user id]. */
+export const readPage = (query: { readonly page_size?: string; readonly limit?: string; readonly cursor?: string }): Page =>
+  readPageRequest(query, { list: 'gradebook', defaultSize: DEFAULT_PAGE, keys: 2 });
 
-export const encodeCursor = (row: { readonly registration_section: string; readonly user_id: string }): string =>
-  Buffer.from(JSON.stringify([row.registration_section, row.user_id])).toString('base64url');
-
-function decodeCursor(cursor: string): Page['after'] {
-  const invalid = badCursor;
-  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
-      return { section: value[0], user: value[1] };
-    }
-  } catch {
-    // reported below
-  }
-  throw invalid();
+/** The page of rows sorted by `compare` after the request's [section, user] position. */
+export function pageOfRows<Row extends { readonly registration_section: string; readonly user_id: string }>(
+  sorted: readonly Row[],
+  page: Page,
+  compare: (a: Pick<Row, 'registration_section' | 'user_id'>, b: Pick<Row, 'registration_section' | 'user_id'>) => number,
+) {
+  return pageOfList(sorted, page, {
+    position: (row) => [row.registration_section, row.user_id],
+    compare: (row, [section = '', user = '']) => compare(row, { registration_section: section, user_id: user }),
+  });
 }

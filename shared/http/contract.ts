@@ -28,7 +28,7 @@ import {
   termFieldsMissing,
   tooManyGradeablesToCopy,
 } from '#shared/courses/failures.ts';
-import { badCursor, badLimit } from '#shared/gradebook/failures.ts';
+import { badCursor, badPageSize } from '#shared/paging.ts';
 import {
   badGrantStart,
   badIdempotencyKey,
@@ -57,7 +57,7 @@ import {
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
-import { noSummary } from '#shared/summaries/failures.ts';
+import { noSummary, summariesRegenerated } from '#shared/summaries/failures.ts';
 import {
   componentMissing,
   customPointsBeyondSpan,
@@ -117,6 +117,8 @@ export interface RouteContract {
   readonly fails: readonly FailCase[];
   /** Answered as is, not in an envelope (the OpenAPI document, the reference page); failures still are envelopes. */
   readonly raw?: true;
+  /** Response headers its success answer may carry (`Link` to a paged list's next page). */
+  readonly successHeaders?: readonly string[];
   /** The media types of a raw answer (default `application/json`). */
   readonly rawMediaTypes?: readonly string[];
   readonly tag: Tag;
@@ -423,6 +425,8 @@ const lockedOut: FailCase = {
   headers: ['Retry-After'],
 };
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
+/** A paged list's fails (shared/paging.ts). */
+const pageFails = [fail(badPageSize), fail(badCursor)];
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 
 export const contract: Record<RouteName, RouteContract> = {
@@ -472,8 +476,26 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(tooManyGradeablesToCopy),
     ],
   },
-  'course-users': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
-  'course-graders': { tag: 'Courses', data: { type: 'array', items: ref('CourseUser') }, fails: [] },
+  'course-users': {
+    tag: 'Courses',
+    data: {
+      type: 'array',
+      items: ref('CourseUser'),
+      description: 'By registration section (numerically where both are numbers, NULL last), then user id.',
+    },
+    fails: pageFails,
+    successHeaders: ['Link'],
+  },
+  'course-graders': {
+    tag: 'Courses',
+    data: {
+      type: 'array',
+      items: ref('CourseUser'),
+      description: 'By registration section (numerically where both are numbers, NULL last), then user id.',
+    },
+    fails: pageFails,
+    successHeaders: ['Link'],
+  },
   'create-term': {
     tag: 'Courses',
     data: ref('Term'),
@@ -544,7 +566,8 @@ export const contract: Record<RouteName, RouteContract> = {
   'gradeable-attempts': {
     tag: 'Submissions',
     data: { type: 'array', items: ref('Attempt') },
-    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable)],
+    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable), ...pageFails],
+    successHeaders: ['Link'],
   },
   'set-active-version': {
     tag: 'Submissions',
@@ -590,7 +613,8 @@ export const contract: Record<RouteName, RouteContract> = {
       },
       next_cursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last.' }),
     }),
-    fails: [gradeableNotFound, fail(badLimit), fail(badCursor)],
+    fails: [gradeableNotFound, ...pageFails],
+    successHeaders: ['Link'],
   },
   regrade: {
     tag: 'Submissions',
@@ -644,8 +668,16 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'list-summaries': {
     tag: 'Summaries',
-    data: object({ generated_at: nullable(dateTime), summaries: { type: 'array', items: ref('Summary') } }),
-    fails: [],
+    data: object({
+      generated_at: nullable(dateTime),
+      summaries: { type: 'array', items: ref('Summary'), description: 'One page, by user id.' },
+      next_cursor: nullable({
+        type: 'string',
+        description: 'Pass as `cursor` for the next page (also in the `Link` header); null on the last.',
+      }),
+    }),
+    fails: [...pageFails, fail(summariesRegenerated)],
+    successHeaders: ['Link'],
   },
   'user-summary': {
     tag: 'Summaries',

@@ -7,6 +7,7 @@ import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
 import { parseInput, type Input, type Params } from './inputs.ts';
+import { WithHeaders } from './paging.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, ReadScope } from './types.ts';
@@ -66,7 +67,7 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
     .use(body({ maxBytes: maxBodyBytes() }))
     .handler(async (event, context) => {
       const input = parseInput(name, { query: event.queryStringParameters, headers: event.headers, body: context.body });
-      return definition.handle({
+      const data: unknown = await definition.handle({
         caller: context.caller as CallerFor<AccessOf<Name>>,
         course: context.course as CourseFor<AccessOf<Name>>,
         enrollment: context.enrollment as EnrollmentFor<AccessOf<Name>>,
@@ -74,10 +75,24 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
         params: (event.pathParameters ?? {}) as Params<Name>,
         ...input,
         event,
-      }) as unknown as ApiResult;
+      });
+      if (!(data instanceof WithHeaders)) return data as ApiResult;
+      answerHeaders.set(context, data.headers);
+      return data.data as ApiResult;
     });
-  return (event: ApiEvent, context: ApiContext): Promise<ApiResult> => recordRequestWrites(() => handler(event, context));
+  return async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
+    answerHeaders.delete(context);
+    const result = await recordRequestWrites(() => handler(event, context));
+    // A handler's own headers (a paged list's Link) go with its success answer only.
+    const headers = answerHeaders.get(context);
+    answerHeaders.delete(context);
+    if (!headers || typeof result !== 'object' || result.statusCode !== 200) return result;
+    return { ...result, headers: { ...result.headers, ...headers } };
+  };
 }
+
+/** The response headers a handler asked for (WithHeaders), by invocation. */
+const answerHeaders = new WeakMap<ApiContext, Readonly<Record<string, string>>>();
 
 /** How long before the function's time limit the answer is given: time to log, count and return it. */
 const TIME_TO_ANSWER_MS = 250;

@@ -12,7 +12,9 @@
  */
 import * as z from 'zod';
 import { invalidInput } from '#shared/errors.ts';
-import { DEFAULT_PAGE, MAX_CURSOR_LENGTH, MAX_PAGE, PAGE_LIMIT } from '#shared/gradebook/page.ts';
+import { DEFAULT_PAGE } from '#shared/gradebook/page.ts';
+import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
+import { SUMMARIES_PAGE } from '#shared/summaries/page.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, REGRADE_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
@@ -52,6 +54,27 @@ const login = {
   password: text(1024, { description: 'The password.', format: 'password' }),
 };
 const code = (description: string) => text(256, { description, pattern: CODE });
+const pageMiB = MAX_PAGE_BYTES / 1024 / 1024;
+/** `page_size` and `cursor` of a paged list (shared/paging.ts); `whole`: answered whole unless a page is asked for. */
+const paging = (items: string, defaultSize: number | 'whole') => ({
+  page_size: z
+    .string()
+    .meta({
+      description:
+        defaultSize === 'whole'
+          ? `${items} per page, 1 to ${MAX_PAGE_SIZE}. Left out (and without cursor): the whole list while its JSON fits in ${pageMiB} MiB, otherwise the first ${pageMiB} MiB with a \`Link\` to the rest.`
+          : `${items} per page, 1 to ${MAX_PAGE_SIZE} (${defaultSize} when left out); a page ends sooner once its JSON reaches ${pageMiB} MiB.`,
+      pattern: PAGE_SIZE.source,
+    })
+    .optional(),
+  cursor: z
+    .string()
+    .meta({
+      description: 'Where the next page starts: from the previous answer\'s `Link: <…>; rel="next"` header.',
+      maxLength: MAX_CURSOR_LENGTH,
+    })
+    .optional(),
+});
 
 export const inputs = {
   'issue-token': { body: login },
@@ -75,8 +98,8 @@ export const inputs = {
       copy_gradeables: flag({ description: 'Copy the base course’s gradeables (at most 95).' }).optional(),
     },
   },
-  'course-users': {},
-  'course-graders': {},
+  'course-users': { query: paging('Users', 'whole') },
+  'course-graders': { query: paging('Graders', 'whole') },
   'create-term': {
     body: {
       term_id: text(64, { description: 'The term code.', pattern: CODE }),
@@ -105,7 +128,7 @@ export const inputs = {
     },
   },
   'gradeable-values': { query: { user_id: staffUserIdQuery.optional() } },
-  'gradeable-attempts': { query: { user_id: staffUserIdQuery.optional() } },
+  'gradeable-attempts': { query: { user_id: staffUserIdQuery.optional(), ...paging('Versions', 'whole') } },
   'save-ta-grade': {
     body: {
       component_id: wholeNumber({
@@ -140,11 +163,8 @@ export const inputs = {
   },
   gradebook: {
     query: {
-      limit: z
-        .string()
-        .meta({ description: `Students per page, 1 to ${MAX_PAGE} (${DEFAULT_PAGE} when left out).`, pattern: PAGE_LIMIT.source })
-        .optional(),
-      cursor: z.string().meta({ description: 'The `next_cursor` of the previous page.', maxLength: MAX_CURSOR_LENGTH }).optional(),
+      ...paging('Students', DEFAULT_PAGE),
+      limit: z.string().meta({ description: 'The older name of `page_size`.', pattern: PAGE_SIZE.source }).optional(),
     },
   },
   regrade: {
@@ -163,7 +183,7 @@ export const inputs = {
   },
   'regrade-status': {},
   'generate-summaries': {},
-  'list-summaries': {},
+  'list-summaries': { query: paging('Summaries', SUMMARIES_PAGE) },
   'user-summary': {},
   'set-course-late-days': {
     body: {

@@ -140,6 +140,11 @@ export function openApiDocument(options: { serverUrl?: string } = {}): Json {
           schema: { type: 'integer', minimum: 1 },
         },
         'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+        Link: {
+          description:
+            'On a page of a list that has more: `<…>; rel="next"` (RFC 8288), the URL of the next page (this request\'s path and query with its `cursor`). Absent on the last page.',
+          schema: { type: 'string', examples: ['</api/f26/sample/users?page_size=100&cursor=WyIxIiwic3R1ZGVudCJd>; rel="next"'] },
+        },
         ETag: {
           description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.',
           schema: { type: 'string' },
@@ -286,7 +291,11 @@ function responses(name: RouteName, own: RouteContract, etag: boolean): Json {
     200: {
       description:
         'Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only.',
-      headers: etag ? { ...preferenceApplied, ETag: { $ref: '#/components/headers/ETag' } } : preferenceApplied,
+      headers: {
+        ...preferenceApplied,
+        ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+        ...Object.fromEntries((own.successHeaders ?? []).map((header) => [header, { $ref: `#/components/headers/${header}` }])),
+      },
       content: {
         'application/json': {
           schema: { oneOf: [success, { $ref: '#/components/schemas/FailEnvelope' }, { $ref: '#/components/schemas/ErrorEnvelope' }] },

@@ -126,7 +126,8 @@ export const routes = {
     path: '/api/{semester}/{course}/users',
     aliases: ['/api/courses/{semester}/{course}/users'],
     access: 'course:instructor-or-group-staff',
-    summary: 'Everyone in the course.',
+    summary:
+      'Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).',
     data: { enrollments: ['Query'], users: ['BatchGetItem'] },
   },
   'course-graders': {
@@ -134,7 +135,8 @@ export const routes = {
     path: '/api/{semester}/{course}/graders',
     aliases: ['/api/courses/{semester}/{course}/graders'],
     access: 'course:instructor-or-group-staff',
-    summary: 'The instructors and graders of the course, with the sections they grade.',
+    summary:
+      'The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.',
     data: { enrollments: ['Query'], users: ['BatchGetItem'] },
   },
   'create-term': {
@@ -195,7 +197,7 @@ export const routes = {
     method: 'GET',
     path: '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
     access: 'course:member',
-    summary: "The caller's (or, for staff, user_id's) versions, newest first.",
+    summary: "The caller's (or, for staff, user_id's) versions, newest first: whole by default, paged when asked.",
     data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
     etag: true,
   },
@@ -294,7 +296,7 @@ export const routes = {
     path: '/api/{semester}/{course}/reports/summaries',
     aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
     access: 'course:instructor',
-    summary: 'All grade summaries of the last generation, with its time.',
+    summary: 'The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).',
     data: { summaries: ['Query'] },
   },
   'user-summary': {

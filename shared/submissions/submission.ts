@@ -99,6 +99,19 @@ export function attempts(submission: Submission | undefined) {
   }));
 }
 
+/**
+ * The attempts list as pages see it, newest first: a version's position is its number. The list is
+ * bounded (a submission's versions live in one DynamoDB item of at most 400 KB), and paged on
+ * request like every list.
+ */
+export const attemptsOrder = {
+  list: 'attempts list',
+  keys: 1,
+  accepts: ([version = '']: readonly string[]) => /^\d{1,9}$/.test(version),
+  position: (attempt: { readonly version: number }) => [String(attempt.version)],
+  compare: (attempt: { readonly version: number }, [version = '']: readonly string[]) => Number(version) - attempt.version,
+};
+
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /**

@@ -2,3 +2,7 @@
 import { failure } from '#shared/errors.ts';
 
 export const noSummary = failure('not-found', 'No grade summary for {user_id} yet.');
+export const summariesRegenerated = failure(
+  'conflict',
+  'The summaries were generated again since this cursor was given out: start again without a cursor.',
+);
