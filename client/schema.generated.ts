@@ -1159,6 +1159,8 @@ export interface components {
             readonly grading_state: "queued" | "grading" | "graded" | "failed";
             readonly points: number | null;
             readonly message: string | null;
+            /** @description The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history. */
+            readonly commit: string | null;
         };
         /** @description A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables. */
         readonly Summary: {
@@ -6273,6 +6275,8 @@ export interface operations {
                         /** @description The points students see (hidden test cases left out). */
                         readonly points: number;
                         readonly message: null;
+                        /** @description The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history). */
+                        readonly commit: string | null;
                     };
                 };
             };
@@ -6315,6 +6319,8 @@ export interface operations {
                         /** @constant */
                         readonly points: 0;
                         readonly message: string;
+                        /** @description The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history). */
+                        readonly commit: string | null;
                     };
                 };
             };

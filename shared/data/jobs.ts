@@ -27,6 +27,11 @@ export interface Job {
   readonly leaseExpiresAt?: string;
   /** Set on a job queued by a regrade (shared/data/regrades.ts), whose progress it counts when it ends. */
   readonly regradeId?: string;
+  /**
+   * The commit to grade: the version's recorded commit (a regrade), or the one this job's checkout
+   * resolved (recordJobCommit), which a retry after a lost lease grades again.
+   */
+  readonly commit?: string;
 }
 
 export const queueRef = (): ItemRef<QueueCounters> => ({
@@ -47,6 +52,7 @@ const decodeJob = (item: Item): Job => ({
   attempts: (item.attempts as number | undefined) ?? 0,
   leaseExpiresAt: item.leaseExpiresAt as string | undefined,
   ...(item.regradeId ? { regradeId: item.regradeId as string } : {}),
+  ...(item.commit ? { commit: item.commit as string } : {}),
 });
 
 export const jobRef = (ticket: number): ItemRef<Job> => ({ table, key: { job: String(ticket) }, decode: decodeJob });
@@ -107,6 +113,20 @@ export function leaseJob(ticket: number, leaseExpiresAt: string, expected: { sta
         ':one': 1,
         ...(queued ? { ':queued': 'queued' } : { ':expected': expected.leaseExpiresAt }),
       },
+    },
+  };
+}
+
+/** Records the commit the job's checkout resolved, provided this worker still holds its lease and the job names no other. */
+export function recordJobCommit(ticket: number, lease: string, commit: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: String(ticket) },
+      UpdateExpression: 'SET #commit = :commit',
+      ConditionExpression: '#state = :grading AND leaseExpiresAt = :lease AND (attribute_not_exists(#commit) OR #commit = :commit)',
+      ExpressionAttributeNames: { '#state': 'state', '#commit': 'commit' },
+      ExpressionAttributeValues: { ':grading': GRADING, ':lease': lease, ':commit': commit },
     },
   };
 }

@@ -19,6 +19,12 @@ export interface VersionSummary {
   readonly state: VersionState;
   readonly points?: number;
   readonly message?: string;
+  /**
+   * The commit its first grading checked out, recorded before anything ran: every later grading
+   * (a regrade, a retry) checks out exactly this commit. None before the first checkout, and for
+   * a local folder without history.
+   */
+  readonly commit?: string;
 }
 
 /** One test case of `values` (reference.md §9). */
@@ -153,6 +159,24 @@ export function setVersionState(
       ConditionExpression: update.activeResults ? 'activeVersion = :version' : 'highestVersion >= :version',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Records the commit a version's grading checked out, provided the version records none yet (or
+ * this one): a version's commit never changes once recorded.
+ */
+export function recordVersionCommit(key: { gradeableKey: string; ownerId: string }, version: number, commit: string): TransactItem {
+  const index = version - 1;
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: key,
+      UpdateExpression: `SET versions[${index}].#commit = :commit`,
+      ConditionExpression: `highestVersion >= :version AND (attribute_not_exists(versions[${index}].#commit) OR versions[${index}].#commit = :commit)`,
+      ExpressionAttributeNames: { '#commit': 'commit' },
+      ExpressionAttributeValues: { ':commit': commit, ':version': version },
     },
   };
 }

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import git, { TREE, type WalkerEntry } from 'isomorphic-git';
 import { config } from '#shared/config.ts';
 import type { RunRequest } from './runner-protocol.ts';
-import { CheckoutError } from './checkout-error.ts';
+import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
 import { copyTree, formatBytes, removeFolder } from './checkout-files.ts';
 
-export { CheckoutError } from './checkout-error.ts';
+export { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
 
 /** How long fetching a repository may take. */
 export const CHECKOUT_TIME_LIMIT_MS = 45_000;
@@ -18,33 +18,53 @@ export const CHECKOUT_TIME_LIMIT_MS = 45_000;
 export interface Checkout {
   /** The submission's folder (the repository's subdirectory) inside the checkout. */
   readonly submission: string;
+  /**
+   * The commit whose files these are: `request.commit` when given, else the head of the default
+   * branch as fetched. None for a `file://` folder that is not a git repository (no history).
+   */
+  readonly commit?: string;
   /** Removes everything the checkout wrote. */
   readonly remove: () => Promise<void>;
 }
 
+export interface CheckoutFailure {
+  /** `commit-unreachable`: the commit asked for is gone from the repository (UnreachableCommitError). */
+  readonly status: 'checkout-failed' | 'commit-unreachable';
+  readonly message: string;
+}
+
 /**
- * The checkout both sandboxes start from: the submission's folder, or the `checkout-failed` result
- * the student sees when the repository could not be fetched (only faults of this machine throw).
+ * The checkout both sandboxes start from: the submission's folder and its commit, or the result
+ * the student sees when the repository (or the version's commit) could not be fetched (only
+ * faults of this machine throw).
  */
 export async function checkoutOrFailure(
   request: RunRequest,
   signal: AbortSignal | undefined,
   jobFolder: string,
-): Promise<{ submission: string } | { status: 'checkout-failed'; message: string }> {
+): Promise<{ submission: string; commit?: string } | CheckoutFailure> {
   try {
-    return { submission: (await checkoutRepository(request, signal, jobFolder)).submission };
+    const { submission, commit } = await checkoutRepository(request, signal, jobFolder);
+    return { submission, ...(commit ? { commit } : {}) };
   } catch (error) {
     if (error instanceof CheckoutError)
-      return { status: 'checkout-failed', message: `Could not check out the repository: ${error.message}` };
+      return {
+        status: error instanceof UnreachableCommitError ? 'commit-unreachable' : 'checkout-failed',
+        message: `Could not check out the repository: ${error.message}`,
+      };
     throw error;
   }
 }
 
 /**
- * Fetches the repository of `request` as it is now into a fresh folder inside `parent` and finds
- * the submission's subdirectory in it. Student-caused problems throw CheckoutError.
+ * Fetches the repository of `request` into a fresh folder inside `parent` and finds the
+ * submission's subdirectory in it: exactly `request.commit` when given (a version graded before),
+ * else the default branch's head as it is now. Student-caused problems throw CheckoutError; a
+ * commit no longer reachable from any branch or tag throws UnreachableCommitError.
  */
 export async function checkoutRepository(request: RunRequest, signal?: AbortSignal, parent = tmpdir()): Promise<Checkout> {
+  // The worker passes what a version recorded: anything else is a fault, never the student's.
+  if (request.commit !== undefined && !isCommitId(request.commit)) throw new Error(`Not a commit id: ${JSON.stringify(request.commit)}`);
   let url: URL;
   try {
     url = new URL(request.repository.url);
@@ -63,26 +83,75 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
   try {
     const files = join(root, 'files');
     await mkdir(files);
-    if (url.protocol === 'file:') await copyLocal(url, files, request);
-    else await cloneHttp(url, root, files, request, signal);
+    const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request, signal);
     const submission = await findSubdirectory(files, request.repository.subdirectory);
-    return { submission, remove };
+    return { submission, ...(commit ? { commit } : {}), remove };
   } catch (error) {
     await remove();
     throw error;
   }
 }
 
-async function copyLocal(url: URL, files: string, request: RunRequest): Promise<void> {
+/**
+ * A local repository (local demo only): a git repository (a working tree's `.git`, or a bare one)
+ * gives the files of the commit asked for, or of HEAD, never uncommitted changes; a plain folder,
+ * which has no history, is copied as it is on disk now.
+ */
+async function copyLocal(url: URL, files: string, request: RunRequest): Promise<string | undefined> {
   const path = fileURLToPath(url);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory()) throw new CheckoutError(`${path} is not a folder`);
-  // A git repository's working tree, as it is on disk now, without its history.
-  await copyTree(path, files, {
-    skipNames: ['.git'],
-    maxFiles: request.limits.maxRepositoryFiles,
-    maxBytes: request.limits.maxRepositoryBytes,
-  });
+  const gitdir = await localGitdir(path);
+  if (!gitdir) {
+    if (request.commit) throw new UnreachableCommitError(request.commit);
+    await copyTree(path, files, {
+      skipNames: ['.git'],
+      maxFiles: request.limits.maxRepositoryFiles,
+      maxBytes: request.limits.maxRepositoryBytes,
+    });
+    return undefined;
+  }
+  const cache = {};
+  let commit: string;
+  if (request.commit) {
+    commit = request.commit;
+    if (!(await reachableLocally(gitdir, commit, cache))) throw new UnreachableCommitError(commit);
+  } else {
+    commit = await git.resolveRef({ fs, gitdir, ref: 'HEAD' }).catch(() => {
+      throw new CheckoutError('the repository is empty (it has no commits on its default branch)');
+    });
+  }
+  try {
+    await writeCommit(gitdir, commit, files, request.limits, cache);
+  } catch (error) {
+    throw new CheckoutError(describeGitError(error));
+  }
+  return commit;
+}
+
+/** The git directory of a local repository: `<path>/.git`, or `path` itself when bare; none for a plain folder. */
+async function localGitdir(path: string): Promise<string | undefined> {
+  const isFolder = async (candidate: string) => (await stat(candidate).catch(() => undefined))?.isDirectory() === true;
+  if (await isFolder(join(path, '.git'))) return join(path, '.git');
+  const head = await stat(join(path, 'HEAD')).catch(() => undefined);
+  if (head?.isFile() && (await isFolder(join(path, 'objects'))) && (await isFolder(join(path, 'refs')))) return path;
+  return undefined;
+}
+
+/** Whether `commit` is HEAD or a branch or tag tip, or an ancestor of one, in a local repository. */
+async function reachableLocally(gitdir: string, commit: string, cache: object): Promise<boolean> {
+  const refs = [
+    'HEAD',
+    ...(await git.listBranches({ fs, gitdir }).catch(() => [])).map((name) => `refs/heads/${name}`),
+    ...(await git.listTags({ fs, gitdir }).catch(() => [])).map((name) => `refs/tags/${name}`),
+  ];
+  for (const ref of refs) {
+    const tip = await git.resolveRef({ fs, gitdir, ref }).catch(() => undefined);
+    if (!tip) continue;
+    if (tip === commit) return true;
+    if (await git.isDescendent({ fs, gitdir, oid: tip, ancestor: commit, depth: -1, cache }).catch(() => false)) return true;
+  }
+  return false;
 }
 
 function describeGitError(error: unknown): string {
@@ -118,7 +187,12 @@ const validName = (name: string) =>
   !name.includes('\\') &&
   !name.includes('\0');
 
-async function cloneHttp(url: URL, root: string, files: string, request: RunRequest, outerSignal?: AbortSignal): Promise<void> {
+/**
+ * Fetches one commit over HTTP: `request.commit` (a version graded before: the server hands out
+ * only commits reachable from its branches and tags, so a commit gone after a force-push comes back
+ * missing), else the default branch's head; depth 1 either way. Answers the commit.
+ */
+async function cloneHttp(url: URL, root: string, files: string, request: RunRequest, outerSignal?: AbortSignal): Promise<string> {
   const gitdir = join(root, 'git');
   const timer = AbortSignal.timeout(CHECKOUT_TIME_LIMIT_MS);
   const signal = outerSignal ? AbortSignal.any([timer, outerSignal]) : timer;
@@ -129,73 +203,93 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
     signal.addEventListener('abort', () => reject(new CheckoutError('fetching the repository took too long')), { once: true });
   });
   aborted.catch(() => undefined);
+  let commit = request.commit ?? '';
   try {
-    await Promise.race([
-      git.clone({ fs, http, dir: files, gitdir, url: url.href, depth: 1, singleBranch: true, noTags: true, noCheckout: true, cache }),
-      aborted,
-    ]);
+    if (request.commit) {
+      commit = request.commit;
+      await git.init({ fs, gitdir, bare: true });
+      await git.addRemote({ fs, gitdir, remote: 'origin', url: url.href });
+      await Promise.race([
+        git.fetch({ fs, http, gitdir, url: url.href, remoteRef: commit, singleBranch: true, depth: 1, tags: false, cache }),
+        aborted,
+      ]);
+    } else {
+      await Promise.race([
+        git.clone({ fs, http, dir: files, gitdir, url: url.href, depth: 1, singleBranch: true, noTags: true, noCheckout: true, cache }),
+        aborted,
+      ]);
+    }
     // isomorphic-git sometimes takes a response cut short for an empty repository.
     const failure = http.failure();
     if (failure) throw failure;
-    await git.resolveRef({ fs, gitdir, ref: 'HEAD' }).catch(() => {
-      throw new CheckoutError('the repository is empty (it has no commits on its default branch)');
-    });
+    if (request.commit) {
+      // An unreachable commit is not refused: the server sends nothing, and the commit is missing here.
+      const fetched = await git.readCommit({ fs, gitdir, oid: commit, cache }).catch(() => undefined);
+      if (!fetched) throw new UnreachableCommitError(commit);
+    } else {
+      commit = await git.resolveRef({ fs, gitdir, ref: 'HEAD' }).catch(() => {
+        throw new CheckoutError('the repository is empty (it has no commits on its default branch)');
+      });
+    }
   } catch (error) {
+    if (error instanceof UnreachableCommitError) {
+      await removeFolder(gitdir);
+      throw error;
+    }
     // isomorphic-git wraps errors raised while reading a response; the client remembers its own.
     throw new CheckoutError(describeGitError(http.failure() ?? error));
   }
-
-  // Write the files of HEAD ourselves: counted, size-capped, and with every name checked.
-  let fileCount = 0;
-  let byteCount = 0;
-  const limits = request.limits;
   try {
-    await Promise.race([
-      git.walk({
-        fs,
-        gitdir,
-        cache,
-        trees: [TREE({ ref: 'HEAD' })],
-        // One entry at a time, so at most one file's content is in memory.
-        iterate: async (walk, children) => {
-          for (const child of children) await walk(child);
-          return [];
-        },
-        reduce: async () => undefined,
-        map: async (path: string, [entry]: (WalkerEntry | null)[]) => {
-          if (!entry) return null;
-          if (path === '.') return true;
-          if (!path.split('/').every(validName)) return null;
-          const target = join(files, ...path.split('/'));
-          const type = await entry.type();
-          if (type === 'tree') {
-            await mkdir(target);
-            return true;
-          }
-          if (type !== 'blob') return null; // submodules are not fetched
-          fileCount += 1;
-          if (fileCount > limits.maxRepositoryFiles)
-            throw new CheckoutError(`the repository has more than ${limits.maxRepositoryFiles} files`);
-          const content = (await entry.content()) ?? new Uint8Array();
-          byteCount += content.length;
-          if (byteCount > limits.maxRepositoryBytes)
-            throw new CheckoutError(`the repository is larger than the limit of ${formatBytes(limits.maxRepositoryBytes)}`);
-          const mode = await entry.mode();
-          if (mode === 0o120000) await symlink(Buffer.from(content).toString('utf8'), target);
-          else {
-            await writeFile(target, content, { flag: 'wx' }); // never through an existing entry or link
-            await chmod(target, mode === 0o100755 ? 0o755 : 0o644);
-          }
-          return null;
-        },
-      }),
-      aborted,
-    ]);
+    await Promise.race([writeCommit(gitdir, commit, files, request.limits, cache), aborted]);
   } catch (error) {
     throw new CheckoutError(describeGitError(error));
   } finally {
     await removeFolder(gitdir);
   }
+  return commit;
+}
+
+/** Writes the files of `commit` ourselves: counted, size-capped, and with every name checked. */
+async function writeCommit(gitdir: string, commit: string, files: string, limits: RunRequest['limits'], cache: object): Promise<void> {
+  let fileCount = 0;
+  let byteCount = 0;
+  await git.walk({
+    fs,
+    gitdir,
+    cache,
+    trees: [TREE({ ref: commit })],
+    // One entry at a time, so at most one file's content is in memory.
+    iterate: async (walk, children) => {
+      for (const child of children) await walk(child);
+      return [];
+    },
+    reduce: async () => undefined,
+    map: async (path: string, [entry]: (WalkerEntry | null)[]) => {
+      if (!entry) return null;
+      if (path === '.') return true;
+      if (!path.split('/').every(validName)) return null;
+      const target = join(files, ...path.split('/'));
+      const type = await entry.type();
+      if (type === 'tree') {
+        await mkdir(target);
+        return true;
+      }
+      if (type !== 'blob') return null; // submodules are not fetched
+      fileCount += 1;
+      if (fileCount > limits.maxRepositoryFiles) throw new CheckoutError(`the repository has more than ${limits.maxRepositoryFiles} files`);
+      const content = (await entry.content()) ?? new Uint8Array();
+      byteCount += content.length;
+      if (byteCount > limits.maxRepositoryBytes)
+        throw new CheckoutError(`the repository is larger than the limit of ${formatBytes(limits.maxRepositoryBytes)}`);
+      const mode = await entry.mode();
+      if (mode === 0o120000) await symlink(Buffer.from(content).toString('utf8'), target);
+      else {
+        await writeFile(target, content, { flag: 'wx' }); // never through an existing entry or link
+        await chmod(target, mode === 0o100755 ? 0o755 : 0o644);
+      }
+      return null;
+    },
+  });
 }
 
 /** The submission's folder: `subdirectory` of the checkout, which must exist and stay inside it. */

@@ -7,7 +7,7 @@ import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { parseHarnessResult } from './harness-result.ts';
-import type { RunRequest, RunResult } from './runner-protocol.ts';
+import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
 
 /** How long the presigned URLs of a job stay valid: a build may wait in CodeBuild's queue first. */
 const URL_SECONDS = 60 * 60;
@@ -39,7 +39,7 @@ export function codeBuildSandbox(): SandboxLocation | undefined {
   };
 }
 
-export interface BuildOptions {
+export interface BuildOptions extends RunHooks {
   /** The approved image name the gradeable asks for (`default` when none). */
   readonly image?: string;
   /** When the worker must have an answer, so it can still record the outcome. */
@@ -49,7 +49,8 @@ export interface BuildOptions {
 
 /**
  * Grades a submission in AWS: checks the repository out here in the worker (network, no student
- * code), puts its files and the job into the jobs bucket, and starts a fresh CodeBuild build that
+ * code) at `request.commit` or the default branch's head, reports the commit
+ * (`options.onCheckout`), puts its files and the job into the jobs bucket, and starts a fresh CodeBuild build that
  * fetches them and the harness through presigned GET URLs and puts the result through a presigned
  * PUT URL; those three URLs are all the build is given. A build that never starts or never
  * finishes by the deadline is stopped and the job failed with a message.
@@ -67,11 +68,12 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
   try {
     const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
     if ('status' in checkout) return checkout;
+    if (checkout.commit) await options.onCheckout?.(checkout.commit);
     const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
     const archive = await jobArchive(jobFolder, checkout.submission, job);
     const outcome = await buildJob(sandbox, request.jobId, archive, image, job, options);
     return outcome.kind === 'result'
-      ? { status: 'graded', testCases: outcome.result.testCases }
+      ? { status: 'graded', testCases: outcome.result.testCases, ...(checkout.commit ? { commit: checkout.commit } : {}) }
       : { status: 'sandbox-failed', message: outcome.message };
   } finally {
     await removeFolder(jobFolder);

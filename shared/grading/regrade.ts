@@ -54,6 +54,8 @@ export const REGRADE_CHUNK = 49;
 export interface RegradeTarget {
   readonly ownerId: string;
   readonly version: number;
+  /** The commit its first grading checked out, which its job grades again (none: not recorded). */
+  readonly commit?: string;
 }
 
 /** What a request asks for: every owner's active version, one owner's active version, or one version. */
@@ -88,8 +90,9 @@ export function selectRegrade(
   const requeue: RegradeTarget[] = [];
   const skipped: RegradeTarget[] = [];
   const add = (submission: Submission, version: number) => {
-    const target = { ownerId: submission.ownerId, version };
-    (inFlight(submission.versions[version - 1]?.state) ? skipped : requeue).push(target);
+    const summary = submission.versions[version - 1];
+    const target = { ownerId: submission.ownerId, version, ...(summary?.commit ? { commit: summary.commit } : {}) };
+    (inFlight(summary?.state) ? skipped : requeue).push(target);
   };
   if (scope.kind === 'all') {
     for (const submission of submissions) {
@@ -223,7 +226,8 @@ export async function requestRegrade(
           ...pending.flatMap((target, index) => {
             const ticket = counters.tail + 1 + index;
             return [
-              putJob({ ticket, gradeableKey: key, ...owner, ownerId: target.ownerId, version: target.version, regradeId }),
+              // The job grades the version's own commit, never what was pushed since (worker.ts).
+              putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
               requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
             ];
           }),

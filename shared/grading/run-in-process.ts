@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { config } from '#shared/config.ts';
 import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
 import { jobTimeLimitMs } from './launcher.ts';
-import type { RunRequest, RunResult } from './runner-protocol.ts';
+import { isCommitId } from './checkout-error.ts';
+import type { CheckedOutLine, RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
 
 const CLI = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
 
@@ -23,27 +24,49 @@ export function runnerEnvironment(): Record<string, string> {
 /**
  * Runs `request` in a separate Node process (runner-cli.ts) that holds none of this process's
  * environment, so student code cannot find credentials even by reading its parent's
- * /proc/<pid>/environ. Rejects (a fault of this machine, worth a retry) when the runner crashes,
+ * /proc/<pid>/environ. Its checkout's commit reaches `hooks.onCheckout` while it runs (a
+ * rejection stops it). Rejects (a fault of this machine, worth a retry) when the runner crashes,
  * answers nonsense or exceeds the checkout's and the harness's time limits plus RUN_OVERHEAD_MS.
  */
-export function runIsolated(request: RunRequest): Promise<RunResult> {
+export function runIsolated(request: RunRequest, hooks: RunHooks = {}): Promise<RunResult> {
   const limitMs = CHECKOUT_TIME_LIMIT_MS + jobTimeLimitMs(request.testCases) + RUN_OVERHEAD_MS;
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
+    const lines: string[] = [];
+    let partial = '';
     const stderr: Buffer[] = [];
     let stderrBytes = 0;
     let timedOut = false;
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    let kill: NodeJS.Timeout | undefined;
+    const stop = () => {
+      child.kill('SIGTERM');
+      kill ??= setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    };
+    // The hook's work (recording the commit) is awaited before the result counts.
+    let reported: Promise<void> = Promise.resolve();
+    let hookFailure: Error | undefined;
+    const onLine = (line: string) => {
+      const commit = checkedOutCommit(line);
+      if (commit === undefined) return lines.push(line);
+      reported = reported
+        .then(() => hooks.onCheckout?.(commit))
+        .catch((error: unknown) => {
+          hookFailure ??= error instanceof Error ? error : new Error(String(error));
+          stop();
+        });
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString('utf8')).split('\n');
+      partial = parts.pop() ?? '';
+      for (const part of parts) onLine(part);
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderrBytes < 64 * 1024) stderr.push(chunk);
       stderrBytes += chunk.length;
     });
-    let kill: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGTERM');
-      kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      stop();
     }, limitMs);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -53,16 +76,31 @@ export function runIsolated(request: RunRequest): Promise<RunResult> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearTimeout(kill);
+      if (partial) onLine(partial);
       const errors = Buffer.concat(stderr).toString('utf8').trim();
-      if (timedOut) return reject(new Error(`The grading runner took longer than ${Math.round(limitMs / 1000)} s and was stopped.`));
-      if (code !== 0) return reject(new Error(`The grading runner failed (${signal ?? `exit code ${code}`}): ${errors.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(Buffer.concat(stdout).toString('utf8')) as RunResult);
-      } catch {
-        reject(new Error('The grading runner answered something other than JSON.'));
-      }
+      void reported.then(() => {
+        if (hookFailure) return reject(hookFailure);
+        if (timedOut) return reject(new Error(`The grading runner took longer than ${Math.round(limitMs / 1000)} s and was stopped.`));
+        if (code !== 0) return reject(new Error(`The grading runner failed (${signal ?? `exit code ${code}`}): ${errors.slice(-2000)}`));
+        try {
+          resolve(JSON.parse(lines.join('\n')) as RunResult);
+        } catch {
+          reject(new Error('The grading runner answered something other than JSON.'));
+        }
+      });
     });
     child.stdin.on('error', () => undefined); // a runner that died early is reported on close
     child.stdin.end(JSON.stringify(request));
   });
+}
+
+/** The commit of a runner's `{"checkedOut":…}` line; undefined for any other line. */
+function checkedOutCommit(line: string): string | undefined {
+  if (!line.startsWith('{"checkedOut":')) return undefined;
+  try {
+    const { checkedOut } = JSON.parse(line) as Partial<CheckedOutLine>;
+    return isCommitId(checkedOut) ? checkedOut : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -23,6 +23,12 @@ export interface RunRequest {
     /** Folder inside the repository holding the submission ('' for the root). */
     readonly subdirectory: string;
   };
+  /**
+   * The commit to check out: the one the version was first graded on (a regrade, a retry). Absent
+   * for a version not checked out yet: the default branch's head then, whose commit the runner
+   * reports (RunHooks.onCheckout, and `commit` of the result).
+   */
+  readonly commit?: string;
   /** The test cases with the limits in force (see limits.ts). */
   readonly testCases: readonly HarnessTestCase[];
   readonly limits: RunLimits;
@@ -31,6 +37,20 @@ export interface RunRequest {
   readonly sandbox: SandboxMode;
   /** The approved build image the gradeable names (`autograding.image`); in AWS only, `default` when absent. */
   readonly image?: string;
+}
+
+/** What the runner reports while it runs. */
+export interface RunHooks {
+  /**
+   * Called once the checkout resolved its commit, before anything runs, so the worker records it
+   * for the version (a retry then grades the same files); a rejection stops the run.
+   */
+  readonly onCheckout?: (commit: string) => Promise<void>;
+}
+
+/** The runner process's line announcing its checkout's commit, before the result's line (runner-cli.ts). */
+export interface CheckedOutLine {
+  readonly checkedOut: string;
 }
 
 export interface RunLimits {
@@ -47,9 +67,12 @@ export const defaultRunLimits: RunLimits = {
 };
 
 export type RunResult =
-  | { readonly status: 'graded'; readonly testCases: readonly TestCaseOutcome[] }
+  /** `commit`: the commit graded (none for a local folder without history). */
+  | { readonly status: 'graded'; readonly testCases: readonly TestCaseOutcome[]; readonly commit?: string }
   /** The submission could not be checked out (not a repository, refused address, too large, …). */
   | { readonly status: 'checkout-failed'; readonly message: string }
+  /** The commit of `RunRequest.commit` is no longer reachable in the repository: nothing was run. */
+  | { readonly status: 'commit-unreachable'; readonly message: string }
   /** No working sandbox on this machine: nothing was checked out or run. */
   | { readonly status: 'sandbox-unavailable'; readonly message: string }
   /** The sandbox (in AWS, the grading build) never started, never finished or gave no result. */

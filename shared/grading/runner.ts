@@ -1,22 +1,24 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunRequest, RunResult } from './runner-protocol.ts';
+import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
 import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import { jobUser, runHarness, sandboxProblem, sandboxUnavailableMessage } from './launcher.ts';
 
-export interface RunOptions {
+export interface RunOptions extends RunHooks {
   /** Aborting stops the harness (and with it every process of the job) and ends the run with an error. */
   readonly signal?: AbortSignal;
 }
 
 /**
  * Grades the submission of `request`: makes sure a sandbox can be made (else nothing happens),
- * checks the repository out here, outside the sandbox (network, no student code), and hands the
+ * checks the repository out here, outside the sandbox (network, no student code) at
+ * `request.commit` or the default branch's head, reports the commit (`onCheckout`), and hands the
  * files to the harness in the sandbox, which runs the test cases. Problems the student caused
  * (unreachable or refused repository, missing subdirectory, too large, …) give
- * `checkout-failed`; only faults of this machine throw.
+ * `checkout-failed`, a commit gone from the repository `commit-unreachable`; only faults of this
+ * machine throw.
  */
 export async function runSubmission(request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
   const user = jobUser(request.jobId);
@@ -28,6 +30,7 @@ export async function runSubmission(request: RunRequest, options: RunOptions = {
   try {
     const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
     if ('status' in checkout) return checkout;
+    if (checkout.commit) await options.onCheckout?.(checkout.commit);
     const result = await runHarness({
       mode: request.sandbox,
       files: checkout.submission,
@@ -36,7 +39,7 @@ export async function runSubmission(request: RunRequest, options: RunOptions = {
       user,
       signal: options.signal,
     });
-    return { status: 'graded', testCases: result.testCases };
+    return { status: 'graded', testCases: result.testCases, ...(checkout.commit ? { commit: checkout.commit } : {}) };
   } finally {
     await removeJobFolder(jobFolder, request.sandbox === 'unsafe-none' ? user : undefined);
   }

@@ -9,7 +9,7 @@ import type { RunResult } from './runner-protocol.ts';
 export function scoreRun(
   version: number,
   testCases: readonly TestCase[],
-  run: Exclude<RunResult, { status: 'sandbox-unavailable' | 'sandbox-failed' }>,
+  run: Exclude<RunResult, { status: 'sandbox-unavailable' | 'sandbox-failed' | 'commit-unreachable' }>,
 ): GradingResults & { visiblePoints: number } {
   const entry = (test: TestCase, passed: boolean, message: string, autochecks: readonly unknown[]): TestCaseResult => ({
     name: test.name,

@@ -1,10 +1,10 @@
 import { config } from '#shared/config.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
-import { advanceHead, expiredLease, finishJob, jobRef, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
+import { advanceHead, expiredLease, finishJob, jobRef, recordJobCommit, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
-import { setVersionState, type GradingResults } from '#shared/data/submissions.ts';
+import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
@@ -29,10 +29,8 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
   for (let attempt = 0; attempt < 20; attempt++) {
     const expired = await expiredLease(now);
     if (expired) {
-      // expiredLease finds jobs by their lease's expiry: they all have one.
-      if (expired.leaseExpiresAt === undefined) throw new Error(`Job ${expired.ticket} was found by a lease it does not have`);
       const lease = leaseUntil(now);
-      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt })])) {
+      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt! })])) {
         return { ...expired, attempts: expired.attempts + 1, lease };
       }
       continue;
@@ -62,6 +60,10 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
   }
   const { gradeable } = await getItems({ gradeable: gradeableRef(job.term, job.course, job.gradeableId) });
+  // The commit the version's first grading checked out, which its job carries (a regrade copies it
+  // from the version; a retry after a lost lease finds it where the first attempt recorded it):
+  // every later grading grades exactly it, never what the student pushed since.
+  const recorded = job.commit;
   if (!gradeable?.vcs) {
     const message = 'This gradeable no longer takes repository submissions.';
     return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
@@ -79,9 +81,21 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
       allowedHosts: allowedGitHosts(),
       sandbox: sandboxFor(job),
       ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
+      ...(recorded ? { commit: recorded } : {}),
     },
     job,
+    { onCheckout: (commit) => recordCommit(job, commit, recorded) },
   );
+  if (run.status === 'commit-unreachable') {
+    // Never graded on newer files instead: this version fails, the owner's other versions keep theirs.
+    logger.warn({
+      message: "A version's commit is no longer in its repository",
+      ticket: job.ticket,
+      gradeableKey: job.gradeableKey,
+      commit: recorded,
+    });
+    return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message, [], recorded)) ? 'failed' : 'lost';
+  }
   if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
@@ -93,7 +107,27 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     testCases: results.testCases,
     points: results.visiblePoints,
   });
-  return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full])) ? 'graded' : 'lost';
+  const commit = run.status === 'graded' ? run.commit : recorded;
+  return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full], commit)) ? 'graded' : 'lost';
+}
+
+/**
+ * Records the commit the checkout resolved on the job and the version, before anything runs,
+ * provided this worker still holds the job. Throws (stopping the run; the job is retried) when it
+ * lost the lease or the version records another commit: the files would not be the version's.
+ */
+async function recordCommit(job: ClaimedJob, commit: string, recorded: string | undefined): Promise<void> {
+  if (commit === recorded) return;
+  const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
+  try {
+    await transactWrite([recordJobCommit(job.ticket, job.lease, commit), recordVersionCommit(key, job.version, commit)]);
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed.includes(0)) throw new Error(`Job ${job.ticket} lost its lease before its commit was recorded`, { cause: error });
+    if (failed.includes(1))
+      throw new Error(`Job ${job.ticket}: version ${job.version} records another commit than ${commit}`, { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -107,6 +141,7 @@ async function finish(
   points: number,
   message?: string,
   also: Parameters<typeof transactWrite>[0] = [],
+  commit?: string,
 ): Promise<boolean> {
   const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   const update = { state, points, ...(message ? { message } : {}) };
@@ -120,7 +155,7 @@ async function finish(
         ...also,
         ...progress,
       ]);
-      await publishGradingOutcome(job, state, { points, message });
+      await publishGradingOutcome(job, state, { points, message, commit });
       return true;
     } catch (error) {
       const failed = failedConditions(error);

@@ -292,6 +292,11 @@ export const schemas = {
     grading_state: { type: 'string', enum: ['queued', 'grading', 'graded', 'failed'] },
     points: nullable(number),
     message: nullable(string),
+    commit: {
+      ...nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }),
+      description:
+        "The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history.",
+    },
   }),
   Summary: {
     type: 'object',

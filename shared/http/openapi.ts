@@ -358,7 +358,7 @@ function webhookOperations(): Json {
       summary: 'A version was graded (its results are in `values` and `attempts`).',
       data: {
         type: 'object',
-        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message'],
+        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message', 'commit'],
         properties: {
           term: { type: 'string' },
           course: { type: 'string' },
@@ -367,6 +367,11 @@ function webhookOperations(): Json {
           version: { type: 'integer' },
           points: { type: 'number', description: 'The points students see (hidden test cases left out).' },
           message: { type: 'null' },
+          commit: {
+            anyOf: [{ type: 'string', pattern: '^[0-9a-f]{40}$' }, { type: 'null' }],
+            description:
+              "The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history).",
+          },
         },
       },
     },
@@ -374,7 +379,7 @@ function webhookOperations(): Json {
       summary: 'Grading a version failed for good (a message says why; submitting again starts over).',
       data: {
         type: 'object',
-        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message'],
+        required: ['term', 'course', 'gradeable_id', 'owner_id', 'version', 'points', 'message', 'commit'],
         properties: {
           term: { type: 'string' },
           course: { type: 'string' },
@@ -383,6 +388,11 @@ function webhookOperations(): Json {
           version: { type: 'integer' },
           points: { type: 'number', const: 0 },
           message: { type: 'string' },
+          commit: {
+            anyOf: [{ type: 'string', pattern: '^[0-9a-f]{40}$' }, { type: 'null' }],
+            description:
+              "The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history).",
+          },
         },
       },
     },

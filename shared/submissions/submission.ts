@@ -96,6 +96,7 @@ export function attempts(submission: Submission | undefined) {
     grading_state: version.state,
     points: version.points ?? null,
     message: version.message ?? null,
+    commit: version.commit ?? null,
   }));
 }
 

@@ -34,7 +34,7 @@ export async function publishEvent(
 export function publishGradingOutcome(
   job: { term: string; course: string; gradeableId: string; ownerId: string; version: number },
   state: 'graded' | 'failed',
-  outcome: { points: number; message?: string },
+  outcome: { points: number; message?: string; commit?: string },
 ): Promise<void> {
   return publishEvent(state === 'graded' ? 'submission.graded' : 'submission.failed', job, {
     gradeable_id: job.gradeableId,
@@ -42,6 +42,8 @@ export function publishGradingOutcome(
     version: job.version,
     points: outcome.points,
     message: outcome.message ?? null,
+    // The commit graded (none before a checkout, or for a local folder without history).
+    commit: outcome.commit ?? null,
   });
 }
 

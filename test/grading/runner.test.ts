@@ -310,7 +310,7 @@ describe('file:// repositories', () => {
     expect((await runSubmission(request(url, [testCase({ command: 'true' })]))).status).toBe('checkout-failed');
   });
 
-  it('copy the working tree without .git when allowed', async () => {
+  it('give the committed files of HEAD, without .git, when allowed', async () => {
     process.env.ALLOW_FILE_REPOSITORIES = 'true';
     const url = `file://${server.workingTree('pass')}`;
     const [outcome, git] = graded(

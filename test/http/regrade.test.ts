@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
@@ -16,7 +18,8 @@ import { createUser, type TestUser } from '../support/users.ts';
  * active version; the queue positions stay exact while the regrade jobs wait, each job object
  * reports its progress until done, and values, attempts and the grade summaries carry every new
  * score exactly. The local API, its grading queue and worker, the runner and bubblewrap, as
- * `npm start` runs them; repositories are local folders (file://).
+ * `npm start` runs them; repositories are local git repositories (file://), each version graded on
+ * the commit its first grading checked out.
  */
 let api: TestApi;
 let world: CourseWorld;
@@ -87,9 +90,24 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
+const git = (cwd: string, ...args: string[]) =>
+  promisify(execFile)(
+    'git',
+    ['-c', 'user.name=Student', '-c', 'user.email=student@example.edu', '-c', 'init.defaultBranch=main', ...args],
+    {
+      cwd,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    },
+  );
+
+/** The student's repository: hello.sh committed (a push, as far as grading is concerned). */
 async function repository(user: TestUser, script: keyof typeof scripts) {
-  await mkdir(join(repositories, user.userId), { recursive: true });
-  await writeFile(join(repositories, user.userId, 'hello.sh'), scripts[script]);
+  const folder = join(repositories, user.userId);
+  await mkdir(folder, { recursive: true });
+  await git(folder, 'init', '-q');
+  await writeFile(join(folder, 'hello.sh'), scripts[script]);
+  await git(folder, 'add', '-A');
+  await git(folder, 'commit', '-q', '-m', script);
 }
 
 async function submit(user: TestUser) {
@@ -235,11 +253,18 @@ describe('regrade over HTTP', () => {
     expect(after.map((data) => data.queue_position)).toEqual([-1, -1, -1, -1, -1]);
     expect(after[0].test_cases.map((test: { testcase_message: string }) => test.testcase_message)).toEqual(['Passed', 'Passed']);
     expect((await attempts(amy)).map((attempt: { points: number }) => attempt.points)).toEqual([5, 5]);
-    // carl's version 1 was regraded too, without touching his active version 2: from his repository
-    // as it is now (versions record no commit), so 5 points like his version 2.
-    expect((await attempts(carl)).map((attempt: { version: number; points: number }) => [attempt.version, attempt.points])).toEqual([
-      [2, 5],
-      [1, 5],
+    // carl's version 1 was regraded too, without touching his active version 2, on version 1's own
+    // commit (the rude one), not on the fix he pushed since: 2 points, while his version 2 has 5.
+    // (Before versions recorded their commit, this regrade graded the repository as it was then: 5.)
+    expect(
+      (await attempts(carl)).map((attempt: { version: number; points: number; commit: string }) => [
+        attempt.version,
+        attempt.points,
+        /^[0-9a-f]{40}$/.test(attempt.commit),
+      ]),
+    ).toEqual([
+      [2, 5, true],
+      [1, 2, true],
     ]);
 
     // The grade summaries follow the active versions' new results.

@@ -20,6 +20,14 @@ export interface GitServer {
   repositoryUrl(name: string): string;
   /** Where the fixture's working tree is (for file:// tests). */
   workingTree(name: string): string;
+  /**
+   * Commits `files` (written over the working tree) on `main` and pushes it to the served
+   * repository, as a student pushing again; `replaceHistory` pushes a new root commit with
+   * --force, so every earlier commit becomes unreachable. Answers the new commit id.
+   */
+  push(name: string, files: Record<string, string>, options?: { replaceHistory?: boolean }): Promise<string>;
+  /** The commit at the head of the fixture's `main`. */
+  head(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -152,6 +160,21 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
     host: `127.0.0.1:${port}`,
     repositoryUrl: (name) => `${url}/${name}.git`,
     workingTree: (name) => join(base, 'work', name),
+    async push(name, files, options = {}) {
+      const work = join(base, 'work', name);
+      if (options.replaceHistory) await git(work, 'checkout', '-q', '--orphan', `rewrite-${Date.now()}`);
+      for (const [path, content] of Object.entries(files)) {
+        await mkdir(dirname(join(work, path)), { recursive: true });
+        await writeFile(join(work, path), content);
+      }
+      await git(work, 'add', '-A');
+      await git(work, 'commit', '-q', '-m', 'Pushed again');
+      await git(work, 'push', '-q', '--force', join(root, `${name}.git`), 'HEAD:main');
+      return (await run('git', ['rev-parse', 'HEAD'], { cwd: work, env: gitEnv })).stdout.trim();
+    },
+    async head(name) {
+      return (await run('git', ['rev-parse', 'main'], { cwd: join(root, `${name}.git`), env: gitEnv })).stdout.trim();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -181,13 +181,13 @@ describe('values', () => {
 });
 
 describe('attempts', () => {
-  it('lists every version newest first, marking the active one', () => {
+  it('lists every version newest first, marking the active one, with the commit each was graded on', () => {
     const history = submission({
       highestVersion: 3,
       activeVersion: 2,
       versions: [
         version(1, 'failed', { message: 'could not clone' }),
-        version(2, 'graded', { points: 7.5, daysLate: 1 }),
+        version(2, 'graded', { points: 7.5, daysLate: 1, commit: 'c'.repeat(40) }),
         version(3, 'queued', { submittedBy: 'prof' }),
       ],
     });
@@ -201,6 +201,7 @@ describe('attempts', () => {
         grading_state: 'queued',
         points: null,
         message: null,
+        commit: null,
       },
       {
         version: 2,
@@ -211,6 +212,7 @@ describe('attempts', () => {
         grading_state: 'graded',
         points: 7.5,
         message: null,
+        commit: 'c'.repeat(40),
       },
       {
         version: 1,
@@ -221,6 +223,7 @@ describe('attempts', () => {
         grading_state: 'failed',
         points: null,
         message: 'could not clone',
+        commit: null,
       },
     ]);
     expect(attempts(undefined)).toEqual([]);

@@ -41,6 +41,20 @@ describe('selectRegrade', () => {
     submission('gus', []), // TA grading alone: no version
   ];
 
+  it("carries a version's recorded commit, which its job grades again", () => {
+    const graded = submission('hal', ['graded', 'graded']);
+    const commit = 'a'.repeat(40);
+    const withCommit = { ...graded, versions: graded.versions.map((version, index) => (index === 0 ? { ...version, commit } : version)) };
+    expect(selectRegrade([withCommit], { kind: 'version', ownerId: 'hal', version: 1 })).toEqual({
+      requeue: [{ ownerId: 'hal', version: 1, commit }],
+      skipped: [],
+    });
+    expect(selectRegrade([withCommit], { kind: 'active', ownerId: 'hal' })).toEqual({
+      requeue: [{ ownerId: 'hal', version: 2 }],
+      skipped: [],
+    });
+  });
+
   it('every active version: graded and failed ones queued again, queued or grading ones skipped, cancelled ones left out', () => {
     expect(selectRegrade(class_, { kind: 'all' })).toEqual({
       requeue: [

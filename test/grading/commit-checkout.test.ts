@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutOrFailure, checkoutRepository, isCommitId, UnreachableCommitError } from '#shared/grading/checkout.ts';
+import { startGitServer, type GitServer } from '../support/git-server.ts';
+import { request } from './fixtures.ts';
+
+/**
+ * A version is graded on its own commit (issue 16, item 3): the checkout reports the commit it
+ * resolved, checks out exactly a commit asked for even after newer pushes, and refuses one that
+ * is no longer reachable (force-push) instead of checking out anything newer.
+ */
+const run = promisify(execFile);
+let server: GitServer;
+beforeAll(async () => {
+  server = await startGitServer({ code: { 'hello.sh': 'echo one\n' }, other: { 'hello.sh': 'echo other\n' } });
+});
+afterAll(() => server?.close());
+afterEach(() => {
+  delete process.env.ALLOW_FILE_REPOSITORIES;
+});
+
+const checkout = async (url: string, commit?: string) => {
+  const done = await checkoutRepository({ ...request(url, []), allowedHosts: [server.host], ...(commit ? { commit } : {}) });
+  try {
+    return { commit: done.commit, hello: await readFile(join(done.submission, 'hello.sh'), 'utf8') };
+  } finally {
+    await done.remove();
+  }
+};
+
+describe('the commit of a checkout', () => {
+  it('is the head of the default branch when none is asked for, and exactly the one asked for after newer pushes', async () => {
+    const url = server.repositoryUrl('code');
+    const first = await server.head('code');
+    expect(isCommitId(first)).toBe(true);
+    expect(await checkout(url)).toEqual({ commit: first, hello: 'echo one\n' });
+    const second = await server.push('code', { 'hello.sh': 'echo two\n' });
+    expect(await checkout(url)).toEqual({ commit: second, hello: 'echo two\n' });
+    expect(await checkout(url, first)).toEqual({ commit: first, hello: 'echo one\n' });
+    expect(await checkout(url, second)).toEqual({ commit: second, hello: 'echo two\n' });
+  });
+
+  it('refuses a commit no longer reachable (history replaced by a force-push) and never checks out the newer head instead', async () => {
+    const url = server.repositoryUrl('other');
+    const old = await server.head('other');
+    await server.push('other', { 'hello.sh': 'echo rewritten\n' }, { replaceHistory: true });
+    const error = await checkout(url, old).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(UnreachableCommitError);
+    const failure = await checkoutOrFailure({ ...request(url, []), allowedHosts: [server.host], commit: old }, undefined, '/tmp');
+    expect(failure).toEqual({
+      status: 'commit-unreachable',
+      message:
+        `Could not check out the repository: commit ${old}, which this version was first graded on, is no longer in the repository ` +
+        '(was its branch force-pushed or deleted?). This version cannot be graded again; submitting again grades the repository as it is now.',
+    });
+    // A commit that never existed reads the same.
+    expect(await checkout(url, 'f'.repeat(40)).catch((failure: unknown) => failure)).toBeInstanceOf(UnreachableCommitError);
+  });
+
+  it('takes only full commit ids from the worker', async () => {
+    await expect(checkout(server.repositoryUrl('code'), 'main')).rejects.toThrow('Not a commit id: "main"');
+    expect(isCommitId('A'.repeat(40))).toBe(false);
+    expect(isCommitId('a'.repeat(39))).toBe(false);
+  });
+});
+
+describe('file:// repositories (local demo)', () => {
+  it('give the committed files of HEAD or of the commit asked for, and refuse an unreachable one', async () => {
+    process.env.ALLOW_FILE_REPOSITORIES = 'true';
+    const tree = server.workingTree('code');
+    const url = `file://${tree}`;
+    const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: tree })).stdout.trim();
+    const first = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: tree })).stdout.trim();
+    expect(await checkout(url)).toEqual({ commit: head, hello: 'echo two\n' });
+    expect(await checkout(url, first)).toEqual({ commit: first, hello: 'echo one\n' });
+    const gone = await server.head('other');
+    expect(await checkout(url, gone).catch((failure: unknown) => failure)).toBeInstanceOf(UnreachableCommitError);
+  });
+
+  it('copy a folder without history as it is, with no commit; a commit asked of it is unreachable', async () => {
+    process.env.ALLOW_FILE_REPOSITORIES = 'true';
+    const folder = join(server.workingTree('code'), '..');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const plain = await mkdtemp(join(folder, 'plain-'));
+    try {
+      await writeFile(join(plain, 'hello.sh'), 'echo plain\n');
+      expect(await checkout(`file://${plain}`)).toEqual({ commit: undefined, hello: 'echo plain\n' });
+      expect(await checkout(`file://${plain}`, 'a'.repeat(40)).catch((failure: unknown) => failure)).toBeInstanceOf(UnreachableCommitError);
+    } finally {
+      await rm(plain, { recursive: true, force: true });
+    }
+  });
+});
