@@ -29,8 +29,10 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
   for (let attempt = 0; attempt < 20; attempt++) {
     const expired = await expiredLease(now);
     if (expired) {
+      // expiredLease finds jobs by their lease's expiry: they all have one.
+      if (expired.leaseExpiresAt === undefined) throw new Error(`Job ${expired.ticket} was found by a lease it does not have`);
       const lease = leaseUntil(now);
-      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt! })])) {
+      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt })])) {
         return { ...expired, attempts: expired.attempts + 1, lease };
       }
       continue;
