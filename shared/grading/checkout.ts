@@ -206,7 +206,6 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
   let commit = request.commit ?? '';
   try {
     if (request.commit) {
-      commit = request.commit;
       await git.init({ fs, gitdir, bare: true });
       await git.addRemote({ fs, gitdir, remote: 'origin', url: url.href });
       await Promise.race([
@@ -232,10 +231,7 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
       });
     }
   } catch (error) {
-    if (error instanceof UnreachableCommitError) {
-      await removeFolder(gitdir);
-      throw error;
-    }
+    if (error instanceof UnreachableCommitError) throw error; // checkoutRepository removes the folder
     // isomorphic-git wraps errors raised while reading a response; the client remembers its own.
     throw new CheckoutError(describeGitError(http.failure() ?? error));
   }

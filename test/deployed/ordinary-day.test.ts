@@ -519,6 +519,11 @@ describe('the deployed artifacts', () => {
         if (staffView?.autograding_complete) expect(staffView.total_points).toBe(10);
         const attempts = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/attempts`, { as: 'student' });
         if (attempts.json?.data && (attempts.json.data as unknown[]).length !== 1) fail('attempts as student', attempts.text.slice(0, 800));
+        // The worker checked the repository out before uploading it to the build, and recorded the commit it graded.
+        const graded = await git.head(`${GRADEABLE}-student`);
+        const recorded = (attempts.json?.data as { commit?: unknown }[] | undefined)?.[0]?.commit;
+        if (attempts.json?.data && recorded !== graded)
+          fail('attempts as student', `version 1 should record commit ${graded}: ${attempts.text.slice(0, 800)}`);
 
         // Each graded version reaches the webhook, signed, through the webhook queue and the delivery function.
         await webhookEvent('submission.graded for student', 'submission.graded', {
@@ -526,6 +531,7 @@ describe('the deployed artifacts', () => {
           owner_id: 'student',
           version: 1,
           points: 6,
+          commit: graded,
         });
         await webhookEvent('submission.graded for student2', 'submission.graded', {
           gradeable_id: GRADEABLE,
@@ -622,6 +628,8 @@ describe('the deployed artifacts', () => {
 
     it(`regrade: the instructor regrades every active version; the job object reports its progress until done${CAN_BUILD ? '' : NEEDS_ROOT}`, async () => {
       const builds = stack!.codebuild.started;
+      // student2 pushes a fix after grading: the regrade grades their version's own commit, not the fix.
+      if (CAN_BUILD) await git.push(`${GRADEABLE}-student2`, { 'hello.sh': 'echo "Hello, World!"\n' });
       const regraded = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/regrade`, { as: 'prof', json: {} });
       const job = regraded.json?.data as { regrade_id?: string; queued?: number; state?: string } | undefined;
       // With builds, student's and student2's graded versions go through the queue and fresh builds again.
@@ -642,6 +650,9 @@ describe('the deployed artifacts', () => {
         expect(stack!.codebuild.started - builds, 'builds started for the regrade').toBe(2);
         const mine = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/values`, { as: 'student' });
         if (mine.json?.data && mine.json.data.total_points !== 6) fail('values after the regrade', mine.text.slice(0, 500));
+        const theirs = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/values?user_id=student2`, { as: 'ta' });
+        if (theirs.json?.data && theirs.json.data.total_points !== 1)
+          fail("student2's values after the regrade", theirs.text.slice(0, 500));
       }
       expectNoFailures();
     }, 150_000);
