@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutOrFailure, checkoutRepository, isCommitId, UnreachableCommitError } from '#shared/grading/checkout.ts';
+import { runIsolated } from '#shared/grading/run-in-process.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
-import { request } from './fixtures.ts';
+import { request, testCase } from './fixtures.ts';
 
 /**
  * A version is graded on its own commit (issue 16, item 3): the checkout reports the commit it
@@ -65,6 +66,31 @@ describe('the commit of a checkout', () => {
     expect(isCommitId('A'.repeat(40))).toBe(false);
     expect(isCommitId('a'.repeat(39))).toBe(false);
   });
+});
+
+describe('the runner process', () => {
+  it('reports the commit before anything runs and with the result; a failure to record it stops the run', async () => {
+    const url = server.repositoryUrl('code');
+    const head = await server.head('code');
+    const seen: string[] = [];
+    const run = {
+      ...request(url, [testCase({ command: 'sh hello.sh', expect: { stdout: 'two\n' } })]),
+      allowedHosts: [server.host],
+    };
+    const result = await runIsolated(run, { onCheckout: async (commit) => void seen.push(commit) });
+    expect(result).toMatchObject({ status: 'graded', commit: head, testCases: [{ passed: true }] });
+    expect(seen).toEqual([head]);
+    const started = Date.now();
+    const slow = { ...run, testCases: request(url, [testCase({ command: 'sleep 20', timeout_seconds: 30 })]).testCases };
+    await expect(
+      runIsolated(slow, {
+        onCheckout: async () => {
+          throw new Error('Job 1 lost its lease before its commit was recorded');
+        },
+      }),
+    ).rejects.toThrow('Job 1 lost its lease before its commit was recorded');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 60_000);
 });
 
 describe('file:// repositories (local demo)', () => {
