@@ -328,9 +328,15 @@ describe('the same attacks with the launcher running as an ordinary user', () =>
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (code) =>
-        code === 0 ? resolve(JSON.parse(stdout) as RunResult) : reject(new Error(`runner failed (${code}): ${stderr}`)),
-      );
+      // The runner writes its checkout's commit as a line of its own first; the result is the last line.
+      child.on('close', (code) => {
+        if (code !== 0) return reject(new Error(`runner failed (${code}): ${stderr}`));
+        try {
+          resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as RunResult);
+        } catch (error) {
+          reject(new Error(`runner answered something other than a result line: ${stdout.slice(-2000)}`, { cause: error }));
+        }
+      });
       child.stdin.end(JSON.stringify(runRequest));
     });
 

@@ -94,7 +94,7 @@ describe('error mapping', () => {
       const envelope = envelopeOf(result);
       expect(envelope).toEqual({
         status: 'error',
-        message: 'The request could not be completed. Please try again later (request req-42).',
+        message: 'The request could not be completed because of an internal error; nothing was changed. Please report request req-42.',
         code: 'INTERNAL',
       });
     } finally {
