@@ -7,6 +7,9 @@ export const courseNotFound = failure('not-found', 'Failed to load course. Check
 /** On a team gradeable, a user who is on no team (submitting, choosing a version, grading). */
 export const notOnTeam = failure('invalid', '{user_id} is not on a team for this gradeable.');
 
+/** A user id that names no active member of the course (submitting, choosing a version, regrading). */
+export const userNotInCourse = failure('not-found', 'User {user_id} is not in this course.');
+
 export const courseFieldsMissing = failure('invalid', 'Semester, course title or head instructor not set.');
 export const badSemester = failure('invalid', 'The semester must be 1 to 64 lowercase letters, digits or underscores.');
 export const badCourseTitle = failure('invalid', 'The course title must be 1 to 64 lowercase letters, digits or underscores.');

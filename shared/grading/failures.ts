@@ -1,10 +1,7 @@
 /** Regrading's fails (declared once: the code throws them, the API contract lists them). */
 import { failure } from '#shared/errors.ts';
 
-/** The reference's regrade answers an unknown gradeable as its submission does. */
-export const regradeGradeableNotFound = failure('not-found', "Invalid gradeable id '{gradeable_id}'");
 export const regradeOnlyVcs = failure('invalid', 'Regrading only supports VCS gradeables');
-export const regradeUserNotInCourse = failure('not-found', 'User {user_id} is not in this course.');
 export const regradeVersionNotWhole = failure('invalid', 'The field version_to_regrade must be a whole number from 1.');
 export const regradeVersionNeedsUser = failure(
   'invalid',
@@ -12,5 +9,4 @@ export const regradeVersionNeedsUser = failure(
 );
 export const nothingToRegrade = failure('invalid', '{owner_id} has no submission to regrade.');
 export const noActiveVersionToRegrade = failure('invalid', '{owner_id} has no active version to regrade (the submission is cancelled).');
-export const regradeNoSuchVersion = failure('invalid', 'There is no version {version}: the highest is {highest_version}.');
 export const regradeNotFound = failure('not-found', 'No regrade {regrade_id} in this course.');

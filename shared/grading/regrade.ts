@@ -23,18 +23,16 @@ import {
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { notOnTeam } from '#shared/courses/failures.ts';
+import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
+import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { isRegradeId, isValidUserId } from '#shared/ids.ts';
 import {
   noActiveVersionToRegrade,
   nothingToRegrade,
-  regradeGradeableNotFound,
-  regradeNoSuchVersion,
   regradeNotFound,
   regradeOnlyVcs,
-  regradeUserNotInCourse,
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from './failures.ts';
@@ -107,7 +105,7 @@ export function selectRegrade(
     if (submission.activeVersion === 0) return noActiveVersionToRegrade.text({ owner_id: scope.ownerId });
     add(submission, submission.activeVersion);
   } else {
-    if (scope.version > highest) return regradeNoSuchVersion.text({ version: scope.version, highest_version: highest });
+    if (scope.version > highest) return noSuchVersion.text({ version: scope.version, highest_version: highest });
     add(submission, scope.version);
   }
   return { requeue, skipped };
@@ -171,7 +169,7 @@ export async function requestRegrade(
   now = new Date(),
 ): Promise<RegradeJob> {
   const { caller, course, gradeable } = context;
-  if (!gradeable) throw regradeGradeableNotFound({ gradeable_id: context.gradeableId });
+  if (!gradeable) throw invalidGradeableId({ gradeable_id: context.gradeableId });
   if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw regradeOnlyVcs();
   const userId = context.userId === '' ? undefined : context.userId;
   const version = requestedRegradeVersion(context.version, userId);
@@ -295,9 +293,9 @@ export async function regradeStatus(
  * the student's own submission (or team membership) in one request.
  */
 async function submissionOfStudent(course: Course, gradeable: GradeableDocument, userId: string): Promise<Submission | undefined> {
-  if (!isValidUserId(userId)) throw regradeUserNotInCourse({ user_id: userId.slice(0, 64) });
+  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId.slice(0, 64) });
   const { term, course: code } = course;
-  const notMember = () => regradeUserNotInCourse({ user_id: userId });
+  const notMember = () => userNotInCourse({ user_id: userId });
   const member = enrollmentRef(term, code, userId);
   if (!gradeable.team_gradeable) {
     const loaded = await getItems({ member, own: submissionRef(term, code, gradeable.id, userId) });

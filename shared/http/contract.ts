@@ -27,6 +27,7 @@ import {
   termExistsAlready,
   termFieldsMissing,
   tooManyGradeablesToCopy,
+  userNotInCourse,
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
 import {
@@ -35,29 +36,24 @@ import {
   daysRequired,
   gitRepoIdMissing,
   idempotencyKeyReused,
-  invalidGradeableId,
   noGradedGradeable,
-  noSuchVersion,
   nothingSubmitted,
   notSameUser,
   onlyElectronicLateDays,
   onlyElectronicVersions,
   onlyVcs,
-  userNotInCourse,
   versionMissing,
 } from '#shared/submissions/failures.ts';
 import {
   noActiveVersionToRegrade,
   nothingToRegrade,
-  regradeGradeableNotFound,
-  regradeNoSuchVersion,
   regradeNotFound,
   regradeOnlyVcs,
-  regradeUserNotInCourse,
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
 import { noSummary, summariesRegenerated } from '#shared/summaries/failures.ts';
+import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
 import {
   componentMissing,
   customPointsBeyondSpan,
@@ -625,15 +621,15 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Submissions',
     data: ref('Regrade'),
     fails: [
-      fail(regradeGradeableNotFound),
+      fail(invalidGradeableId),
       fail(regradeOnlyVcs),
       fail(regradeVersionNotWhole),
       fail(regradeVersionNeedsUser),
-      fail(regradeUserNotInCourse),
+      fail(userNotInCourse),
       fail(notOnTeam),
       fail(nothingToRegrade),
       fail(noActiveVersionToRegrade),
-      fail(regradeNoSuchVersion),
+      fail(noSuchVersion),
     ],
   },
   'regrade-status': { tag: 'Submissions', data: ref('Regrade'), fails: [fail(regradeNotFound)] },

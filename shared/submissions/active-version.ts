@@ -7,15 +7,15 @@ import { resultsRef } from '#shared/data/results.ts';
 import { gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { gradeableNotFound, noSuchVersion } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
-import { notOnTeam } from '#shared/courses/failures.ts';
-import { noSuchVersion, notSameUser, nothingSubmitted, onlyElectronicVersions, userNotInCourse, versionMissing } from './failures.ts';
+import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
+import { notSameUser, nothingSubmitted, onlyElectronicVersions, versionMissing } from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
 export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {

@@ -4,15 +4,12 @@ import { failure } from '#shared/errors.ts';
 export const notSameUser = failure('invalid', 'API key and specified user_id are not for the same user.');
 export const onlyVcs = failure('invalid', 'Student API for upload only supports VCS gradeables');
 export const gitRepoIdMissing = failure('invalid', 'API requires git_repo_id variable to be set.');
-export const invalidGradeableId = failure('not-found', "Invalid gradeable id '{gradeable_id}'");
-export const userNotInCourse = failure('not-found', 'User {user_id} is not in this course.');
 export const badIdempotencyKey = failure('invalid', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
 export const idempotencyKeyReused = failure('unprocessable', 'This Idempotency-Key was already used for a different request.');
 export const noGradedGradeable = failure('not-found', 'Graded gradeable for user with id {user_id} does not exist');
 export const onlyElectronicVersions = failure('invalid', 'Only Electronic File gradeables have versions.');
 export const versionMissing = failure('invalid', 'The field version is required (0 cancels the submission).');
 export const nothingSubmitted = failure('invalid', 'There is no submission to choose a version of.');
-export const noSuchVersion = failure('invalid', 'There is no version {version}: the highest is {highest_version}.');
 
 // Late days (issue 16).
 export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');

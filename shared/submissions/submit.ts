@@ -1,3 +1,4 @@
+import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { createHash } from 'node:crypto';
 import type { Caller } from '#shared/auth/caller.ts';
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
@@ -16,16 +17,8 @@ import { notifyWorkers } from '#shared/grading/queue.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
-import { notOnTeam } from '#shared/courses/failures.ts';
-import {
-  badIdempotencyKey,
-  gitRepoIdMissing,
-  idempotencyKeyReused,
-  invalidGradeableId,
-  notSameUser,
-  onlyVcs,
-  userNotInCourse,
-} from './failures.ts';
+import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
+import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
 
 export interface SubmitContext {
   readonly caller: Caller;
