@@ -5,6 +5,7 @@ import { CLIENT_TYPES_MODULE, clientTypes } from '#infra/client-types.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * The typed client (client/), generated from the OpenAPI document, used for a whole flow against
@@ -15,8 +16,6 @@ let world: CourseWorld;
 let git: GitServer;
 let token: string | undefined;
 let client: ApiClient;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
   git = await startGitServer({ 'greet-student': { 'hello.sh': 'echo "Hello, World!"\n' } });
@@ -31,17 +30,7 @@ beforeAll(async () => {
       title: 'Greet',
       type: 'Electronic File',
       vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: iso(-2),
-        submission_open_date: iso(-1),
-        submission_due_date: iso(5),
-        team_lock_date: iso(5),
-        grade_start_date: iso(6),
-        grade_due_date: iso(7),
-        grade_released_date: iso(8),
-        grade_inquiry_start_date: iso(8),
-        grade_inquiry_due_date: iso(9),
-      },
+      dates: openDates(),
       autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 4, expect: { stdout_contains: 'Hello' } }] },
     },
     world.tokens.instructor,

@@ -9,6 +9,7 @@ import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
 import type { DeployedStack } from './deployment.ts';
+import { daysFromNow, openDates } from '../support/dates.ts';
 
 /**
  * The deployed-artifact test (issue 12, item 4): the CDK app is synthesized, and its bundled
@@ -30,9 +31,7 @@ const GRADEABLE = 'hw_vcs';
 const UNAPPROVED = 'hw_nope';
 /** A Numeric gradeable whose grading is open: TA grading, its audit trail and the gradebook. */
 const QUIZ = 'quiz_day';
-const DAY_MS = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * DAY_MS) / 1000) * 1000).toISOString();
-const date = (days: number) => iso(days).slice(0, 10);
+const date = (days: number) => daysFromNow(days).slice(0, 10);
 
 type PersonaName = 'admin' | 'prof' | 'ta' | 'mentor' | 'student' | 'student2';
 const personas: Record<PersonaName, { level: string; group?: string; section?: string; given: string; family: string }> = {
@@ -378,17 +377,7 @@ describe('the deployed artifacts', () => {
         type: 'Electronic File',
         syllabus_bucket: 'homework',
         vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-        dates: {
-          ta_view_start_date: iso(-2),
-          submission_open_date: iso(-1),
-          submission_due_date: iso(5),
-          team_lock_date: iso(5),
-          grade_start_date: iso(6),
-          grade_due_date: iso(7),
-          grade_released_date: iso(8),
-          grade_inquiry_start_date: iso(8),
-          grade_inquiry_due_date: iso(9),
-        },
+        dates: openDates(),
         autograding: { test_cases: testCases },
       };
       await call('POST', `/api/${TERM}/${COURSE}/upload`, { as: 'prof', json: gradeable });
@@ -424,7 +413,12 @@ describe('the deployed artifacts', () => {
           type: 'Numeric',
           syllabus_bucket: 'quiz',
           ta_grading: true,
-          dates: { ta_view_start_date: iso(-20), grade_start_date: iso(-9), grade_due_date: iso(-8), grade_released_date: iso(-1) },
+          dates: {
+            ta_view_start_date: daysFromNow(-20),
+            grade_start_date: daysFromNow(-9),
+            grade_due_date: daysFromNow(-8),
+            grade_released_date: daysFromNow(-1),
+          },
           rubric: [component('Q1', 10), component('Q2', 5)],
         },
       });

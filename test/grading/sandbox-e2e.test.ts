@@ -11,6 +11,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { hostile } from './hostile.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * The attacks of issue 13 as a student makes them: a hostile repository submitted through the
@@ -41,8 +42,6 @@ let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
 let scratch: string;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const daemonMarker = `e2e-daemon-${randomUUID()}`;
 
 const show = (name: string, command: string, extra: Record<string, unknown> = {}) => ({
@@ -105,17 +104,7 @@ beforeAll(async () => {
         title: `Attack ${id}`,
         type: 'Electronic File',
         vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-        dates: {
-          ta_view_start_date: iso(-2),
-          submission_open_date: iso(-1),
-          submission_due_date: iso(5),
-          team_lock_date: iso(5),
-          grade_start_date: iso(6),
-          grade_due_date: iso(7),
-          grade_released_date: iso(8),
-          grade_inquiry_start_date: iso(8),
-          grade_inquiry_due_date: iso(9),
-        },
+        dates: openDates(),
         autograding,
       },
       world.tokens.instructor,

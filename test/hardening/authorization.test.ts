@@ -5,14 +5,12 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { createUser } from '../support/users.ts';
 import { expectedAccess, personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
 import { mapLimit } from './support.ts';
+import { daysFromNow } from '../support/dates.ts';
 
 let api: TestApi;
 let course: CourseWorld;
 let world: MatrixWorld;
 let tokens: Record<MatrixPersona, Record<string, string>>;
-
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 /** Port 9 (discard) on loopback: registration accepts it once allowed; nothing ever listens or is delivered. */
 const WEBHOOK_URL = 'http://127.0.0.1:9/matrix';
@@ -41,26 +39,26 @@ beforeAll(async () => {
   const openGradeable = uniqueCode('open');
   const futureGradeable = uniqueCode('future');
   await upload(openGradeable, {
-    ta_view_start_date: iso(-3),
-    submission_open_date: iso(-2),
-    submission_due_date: iso(5),
-    grade_start_date: iso(6),
-    grade_due_date: iso(7),
-    grade_released_date: iso(8),
-    grade_inquiry_start_date: iso(8),
-    grade_inquiry_due_date: iso(9),
-    team_lock_date: iso(5),
+    ta_view_start_date: daysFromNow(-3),
+    submission_open_date: daysFromNow(-2),
+    submission_due_date: daysFromNow(5),
+    grade_start_date: daysFromNow(6),
+    grade_due_date: daysFromNow(7),
+    grade_released_date: daysFromNow(8),
+    grade_inquiry_start_date: daysFromNow(8),
+    grade_inquiry_due_date: daysFromNow(9),
+    team_lock_date: daysFromNow(5),
   });
   await upload(futureGradeable, {
-    ta_view_start_date: iso(-1),
-    submission_open_date: iso(1),
-    submission_due_date: iso(5),
-    grade_start_date: iso(6),
-    grade_due_date: iso(7),
-    grade_released_date: iso(8),
-    grade_inquiry_start_date: iso(8),
-    grade_inquiry_due_date: iso(9),
-    team_lock_date: iso(5),
+    ta_view_start_date: daysFromNow(-1),
+    submission_open_date: daysFromNow(1),
+    submission_due_date: daysFromNow(5),
+    grade_start_date: daysFromNow(6),
+    grade_due_date: daysFromNow(7),
+    grade_released_date: daysFromNow(8),
+    grade_inquiry_start_date: daysFromNow(8),
+    grade_inquiry_due_date: daysFromNow(9),
+    team_lock_date: daysFromNow(5),
   });
   const webhook = async () => {
     const answer = await api.postJson(

@@ -10,6 +10,7 @@ import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
+import { daysFromNow } from '../support/dates.ts';
 
 /**
  * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
@@ -166,8 +167,6 @@ let restoreBackOff: () => void;
 let world: CourseWorld;
 let gradeable: string;
 let loginUser: TestUser;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
   restoreBackOff = withoutBackOff();
@@ -183,15 +182,15 @@ beforeAll(async () => {
       type: 'Electronic File',
       vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
       dates: {
-        ta_view_start_date: iso(-3),
-        submission_open_date: iso(-2),
-        submission_due_date: iso(5),
-        grade_start_date: iso(-1),
-        grade_due_date: iso(-0.5),
-        grade_released_date: iso(-0.2),
-        grade_inquiry_start_date: iso(-0.1),
-        grade_inquiry_due_date: iso(9),
-        team_lock_date: iso(5),
+        ta_view_start_date: daysFromNow(-3),
+        submission_open_date: daysFromNow(-2),
+        submission_due_date: daysFromNow(5),
+        grade_start_date: daysFromNow(-1),
+        grade_due_date: daysFromNow(-0.5),
+        grade_released_date: daysFromNow(-0.2),
+        grade_inquiry_start_date: daysFromNow(-0.1),
+        grade_inquiry_due_date: daysFromNow(9),
+        team_lock_date: daysFromNow(5),
       },
       autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1 }] },
     },

@@ -7,6 +7,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
+import { daysFromNow } from '../support/dates.ts';
 
 /**
  * Hostile input over real HTTP: generated paths, query strings, headers and bodies sent to every
@@ -27,9 +28,6 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 30);
 // Any write into Object.prototype (by the service or by this test) fails loudly instead of
 // silently changing every object in the process.
 Object.preventExtensions(Object.prototype);
-
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
   vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
@@ -53,15 +51,15 @@ beforeAll(async () => {
       type: 'Electronic File',
       vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
       dates: {
-        ta_view_start_date: iso(-3),
-        submission_open_date: iso(-2),
-        submission_due_date: iso(5),
-        grade_start_date: iso(6),
-        grade_due_date: iso(7),
-        grade_released_date: iso(8),
-        grade_inquiry_start_date: iso(8),
-        grade_inquiry_due_date: iso(9),
-        team_lock_date: iso(5),
+        ta_view_start_date: daysFromNow(-3),
+        submission_open_date: daysFromNow(-2),
+        submission_due_date: daysFromNow(5),
+        grade_start_date: daysFromNow(6),
+        grade_due_date: daysFromNow(7),
+        grade_released_date: daysFromNow(8),
+        grade_inquiry_start_date: daysFromNow(8),
+        grade_inquiry_due_date: daysFromNow(9),
+        team_lock_date: daysFromNow(5),
       },
     },
     world.tokens.instructor,

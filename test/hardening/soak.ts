@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { daysFromNow } from '../support/dates.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const STUDENTS = Number(process.env.SOAK_STUDENTS ?? 24);
@@ -65,8 +66,6 @@ const instructorToken = { Authorization: await tokenOf(api, instructor) };
 const taToken = { Authorization: await tokenOf(api, ta) };
 const studentTokens = await Promise.all(students.map(async (student) => ({ Authorization: await tokenOf(api, student) })));
 
-const day = 86_400_000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const upload = await api.postJson(
   `${base}/upload`,
   {
@@ -75,15 +74,15 @@ const upload = await api.postJson(
     type: 'Electronic File',
     vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$gradeable_id}.git`, vcs_subdirectory: '' },
     dates: {
-      ta_view_start_date: iso(-3),
-      submission_open_date: iso(-2),
-      submission_due_date: iso(5),
-      grade_start_date: iso(6),
-      grade_due_date: iso(7),
-      grade_released_date: iso(8),
-      grade_inquiry_start_date: iso(8),
-      grade_inquiry_due_date: iso(9),
-      team_lock_date: iso(5),
+      ta_view_start_date: daysFromNow(-3),
+      submission_open_date: daysFromNow(-2),
+      submission_due_date: daysFromNow(5),
+      grade_start_date: daysFromNow(6),
+      grade_due_date: daysFromNow(7),
+      grade_released_date: daysFromNow(8),
+      grade_inquiry_start_date: daysFromNow(8),
+      grade_inquiry_due_date: daysFromNow(9),
+      team_lock_date: daysFromNow(5),
     },
     autograding: {
       test_cases: [

@@ -6,6 +6,7 @@ import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * A retry after a lost lease grades the commit the first attempt checked out (issue 16, item 3):
@@ -16,8 +17,6 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const gradeableId = uniqueCode('hw');
 const path = () => `/${world.course.term}/${world.course.course}/gradeable/${gradeableId}`;
 const repository = () => `${gradeableId}-${world.users.student.userId}`;
@@ -34,17 +33,7 @@ beforeAll(async () => {
       title: 'Homework: retried',
       type: 'Electronic File',
       vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: iso(-2),
-        submission_open_date: iso(-1),
-        submission_due_date: iso(5),
-        team_lock_date: iso(5),
-        grade_start_date: iso(6),
-        grade_due_date: iso(7),
-        grade_released_date: iso(8),
-        grade_inquiry_start_date: iso(8),
-        grade_inquiry_due_date: iso(9),
-      },
+      dates: openDates(),
       autograding: {
         test_cases: [
           { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },

@@ -3,6 +3,7 @@ import { fixtures } from '../grading/fixtures.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * End to end over HTTP: the local API, its in-process grading queue and worker, the runner in a
@@ -12,8 +13,6 @@ const SECRET = `secret-${Math.random().toString(36).slice(2)}`;
 let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 const gradeables: Record<string, unknown[]> = {
   pass: [
@@ -48,17 +47,7 @@ beforeAll(async () => {
         title: `E2E ${id}`,
         type: 'Electronic File',
         vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-        dates: {
-          ta_view_start_date: iso(-2),
-          submission_open_date: iso(-1),
-          submission_due_date: iso(5),
-          team_lock_date: iso(5),
-          grade_start_date: iso(6),
-          grade_due_date: iso(7),
-          grade_released_date: iso(8),
-          grade_inquiry_start_date: iso(8),
-          grade_inquiry_due_date: iso(9),
-        },
+        dates: openDates(),
         autograding: { test_cases: testCases },
       },
       world.tokens.instructor,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * A version is graded on its own code (issue 16, item 3): its first grading records the commit it
@@ -13,8 +14,6 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const gradeableId = uniqueCode('hw');
 const base = () => `/${world.course.term}/${world.course.course}`;
 const path = () => `${base()}/gradeable/${gradeableId}`;
@@ -39,17 +38,7 @@ beforeAll(async () => {
       title: 'Homework: own commits',
       type: 'Electronic File',
       vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: iso(-2),
-        submission_open_date: iso(-1),
-        submission_due_date: iso(5),
-        team_lock_date: iso(5),
-        grade_start_date: iso(6),
-        grade_due_date: iso(7),
-        grade_released_date: iso(8),
-        grade_inquiry_start_date: iso(8),
-        grade_inquiry_due_date: iso(9),
-      },
+      dates: openDates(),
       autograding: { test_cases: testCases },
     },
     world.tokens.instructor,

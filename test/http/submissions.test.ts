@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { daysFromNow } from '../support/dates.ts';
 
 let api: TestApi;
 let world: CourseWorld;
 let repositories: string;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
   vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
@@ -35,15 +34,15 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
         ? overrides.vcs
         : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
     dates: {
-      ta_view_start_date: iso(-3),
-      submission_open_date: iso(-2),
-      submission_due_date: iso(5),
-      team_lock_date: iso(5),
-      grade_start_date: iso(6),
-      grade_due_date: iso(7),
-      grade_released_date: iso(8),
-      grade_inquiry_start_date: iso(8),
-      grade_inquiry_due_date: iso(9),
+      ta_view_start_date: daysFromNow(-3),
+      submission_open_date: daysFromNow(-2),
+      submission_due_date: daysFromNow(5),
+      team_lock_date: daysFromNow(5),
+      grade_start_date: daysFromNow(6),
+      grade_due_date: daysFromNow(7),
+      grade_released_date: daysFromNow(8),
+      grade_inquiry_start_date: daysFromNow(8),
+      grade_inquiry_due_date: daysFromNow(9),
       ...overrides.dates,
     },
     autograding: {
@@ -120,7 +119,7 @@ describe('submitting a VCS gradeable', () => {
     );
     expect((await submit(id, 'student', { git_repo_id: undefined })).json.message).toBe('API requires git_repo_id variable to be set.');
     expect((await submit('no_such_hw', 'student')).json.message).toBe("Invalid gradeable id 'no_such_hw'");
-    const notOpen = await createGradeable({ dates: { submission_open_date: iso(1), ta_view_start_date: iso(0) } });
+    const notOpen = await createGradeable({ dates: { submission_open_date: daysFromNow(1), ta_view_start_date: daysFromNow(0) } });
     expect((await submit(notOpen, 'student')).json.message).toBe(`Invalid gradeable id '${notOpen}'`);
     const noVcs = await createGradeable({ vcs: undefined });
     expect((await submit(noVcs, 'student')).json.message).toBe('Student API for upload only supports VCS gradeables');
@@ -131,15 +130,15 @@ describe('submitting a VCS gradeable', () => {
 
   it('refuses late submissions beyond the allowance when late submission is not allowed', async () => {
     const lateDates = {
-      ta_view_start_date: iso(-10),
-      submission_open_date: iso(-9),
-      submission_due_date: iso(-2.5),
-      team_lock_date: iso(-2.5),
-      grade_start_date: iso(1),
-      grade_due_date: iso(2),
-      grade_released_date: iso(3),
-      grade_inquiry_start_date: iso(3),
-      grade_inquiry_due_date: iso(4),
+      ta_view_start_date: daysFromNow(-10),
+      submission_open_date: daysFromNow(-9),
+      submission_due_date: daysFromNow(-2.5),
+      team_lock_date: daysFromNow(-2.5),
+      grade_start_date: daysFromNow(1),
+      grade_due_date: daysFromNow(2),
+      grade_released_date: daysFromNow(3),
+      grade_inquiry_start_date: daysFromNow(3),
+      grade_inquiry_due_date: daysFromNow(4),
     };
     const strict = await createGradeable({ dates: { ...lateDates, late_submission_allowed: false, late_days: 2 } });
     expect((await submit(strict, 'student')).json.message).toBe(
@@ -419,7 +418,7 @@ describe('team gradeables', () => {
         type: 'Electronic File',
         team_gradeable: { team_size_max: 2, inherit_from: '' },
         vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
-        dates: { ta_view_start_date: iso(-3), submission_open_date: iso(-2), submission_due_date: iso(5) },
+        dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
       },
       world.tokens.instructor,
     );

@@ -7,6 +7,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * No log line contains a token, a password, the signing secret or a webhook secret: a full flow
@@ -62,8 +63,6 @@ afterAll(async () => {
   process.stdout.write = originals.stdout;
   process.stderr.write = originals.stderr;
 });
-
-const iso = (days: number) => new Date(Math.floor(Date.now() / 1000 + days * 86_400) * 1000).toISOString();
 
 describe('the logs of a full flow', () => {
   it('hold no token, password or signing secret', async () => {
@@ -153,17 +152,7 @@ describe('the logs of a full flow', () => {
           vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`.replace('{$gradeable_id}', 'pass'),
           vcs_subdirectory: '',
         },
-        dates: {
-          ta_view_start_date: iso(-2),
-          submission_open_date: iso(-1),
-          submission_due_date: iso(5),
-          team_lock_date: iso(5),
-          grade_start_date: iso(6),
-          grade_due_date: iso(7),
-          grade_released_date: iso(8),
-          grade_inquiry_start_date: iso(8),
-          grade_inquiry_due_date: iso(9),
-        },
+        dates: openDates(),
         autograding: {
           test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
         },

@@ -5,6 +5,7 @@ import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { openDates } from '../support/dates.ts';
 
 /**
  * Webhooks end to end over HTTP: an instructor registers a receiver on loopback (allowed by
@@ -18,8 +19,6 @@ let world: CourseWorld;
 let receiver: WebhookReceiver;
 let git: GitServer;
 let base: string;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -199,17 +198,7 @@ describe('delivering events', () => {
         title: 'Hello',
         type: 'Electronic File',
         vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-        dates: {
-          ta_view_start_date: iso(-2),
-          submission_open_date: iso(-1),
-          submission_due_date: iso(5),
-          team_lock_date: iso(5),
-          grade_start_date: iso(6),
-          grade_due_date: iso(7),
-          grade_released_date: iso(8),
-          grade_inquiry_start_date: iso(8),
-          grade_inquiry_due_date: iso(9),
-        },
+        dates: openDates(),
         autograding: {
           test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
         },
