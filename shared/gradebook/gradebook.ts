@@ -15,7 +15,7 @@ import { chargeGradeable, chargeStudent, dueDate, lateDayGradeable, type LateDay
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
-export { DEFAULT_PAGE, MAX_PAGE, encodeCursor, readPage, type Page } from './page.ts';
+export { readPage, type Page } from './page.ts';
 
 export interface GradebookRow {
   readonly user_id: string;

@@ -5,8 +5,6 @@
  */
 import { pageOf as pageOfList, readPageRequest, type PageRequest } from '#shared/paging.ts';
 
-export { MAX_CURSOR_LENGTH, PAGE_SIZE as PAGE_LIMIT, MAX_PAGE_SIZE as MAX_PAGE, encodeCursor } from '#shared/paging.ts';
-
 export const DEFAULT_PAGE = 100;
 
 export type Page = PageRequest;
