@@ -448,7 +448,7 @@ export interface paths {
         readonly get: operations["list-summaries"];
         readonly put?: never;
         /**
-         * Generate every grade summary of the course (the nightly schedule runs the same function for all courses).
+         * Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.
          * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["generate-summaries"];
@@ -472,10 +472,30 @@ export interface paths {
         readonly get: operations["list-summaries-alias-1"];
         readonly put?: never;
         /**
-         * Generate every grade summary of the course (the nightly schedule runs the same function for all courses).
+         * Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.
          * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
         readonly post: operations["generate-summaries-alias-1"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/reports/summaries/jobs/{job_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A summaries job object with its progress now: queued, running, done (with its generation) or failed (with why).
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly get: operations["summaries-job"];
+        readonly put?: never;
+        readonly post?: never;
         readonly delete?: never;
         readonly options?: never;
         readonly head?: never;
@@ -1282,6 +1302,35 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
             /** @description The reference's words: "<n> submissions added to queue for regrading". */
+            readonly message: string;
+        };
+        /** @description A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it. */
+        readonly SummariesJob: {
+            /** @description Read its progress at `…/reports/summaries/jobs/{job_id}`. */
+            readonly job_id: string;
+            /** @description `<term>/<course>`. */
+            readonly course: string;
+            /**
+             * @description queued on the summaries queue, running, then done (its generation is current) or failed (see message).
+             * @enum {string}
+             */
+            readonly state: "queued" | "running" | "done" | "failed";
+            readonly progress: {
+                /** @description Members whose summaries are written. */
+                readonly done: number;
+                /** @description Members of the course. */
+                readonly total: number;
+            };
+            /** @description The instructor who asked for it. */
+            readonly requested_by: string;
+            /** Format: date-time */
+            readonly created_at: string;
+            readonly started_at: string | null;
+            readonly finished_at: string | null;
+            readonly summaries: number | null;
+            readonly generated_at: string | null;
+            readonly generation: string | null;
+            /** @description Where the job is, in words; when failed, why. */
             readonly message: string;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
@@ -4475,7 +4524,7 @@ export interface operations {
                             /** Format: date-time */
                             readonly generated_at: string;
                             readonly generation: string;
-                        };
+                        } | components["schemas"]["SummariesJob"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4720,7 +4769,7 @@ export interface operations {
                             /** Format: date-time */
                             readonly generated_at: string;
                             readonly generation: string;
-                        };
+                        } | components["schemas"]["SummariesJob"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4804,6 +4853,86 @@ export interface operations {
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
             readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "summaries-job": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A summaries job id (`sj_…`), as generating the summaries answered. */
+                readonly job_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["SummariesJob"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No summaries job {job_id} in this course.`
+             */
+            readonly 404: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;

@@ -1,12 +1,14 @@
 import type { Context } from 'aws-lambda';
 import { endpoint } from '#shared/http/endpoint.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
-import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
+import { generateAllSummaries } from '#shared/summaries/generate.ts';
+import { requestSummaries, requestSummariesReads } from '#shared/summaries/job.ts';
 
 const onRequest = endpoint('generate-summaries', {
-  handle: ({ course }) => generateSummaries(course),
+  reads: ({ params }) => requestSummariesReads(params),
+  handle: ({ caller, course, items }) => requestSummaries({ caller, course, slot: items.slot }),
 });
 
-/** One course on request; every unarchived course when the nightly schedule invokes it. */
+/** One course on request (a large one as a job on the summaries queue); every unarchived course when the nightly schedule invokes it. */
 export const handler = (event: ApiEvent | Record<string, unknown>, context: Context) =>
   'requestContext' in event && 'routeKey' in event ? onRequest(event as ApiEvent, context) : generateAllSummaries();

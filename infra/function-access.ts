@@ -15,14 +15,21 @@ export type TableKey = keyof typeof tables;
 export const NOT_FOUND_FUNCTION = 'not-found';
 export const GRADING_WORKER_FUNCTION = 'grading-worker';
 export const WEBHOOK_DELIVERY_FUNCTION = 'webhook-delivery';
+export const SUMMARIES_WORKER_FUNCTION = 'summaries-worker';
 
-export type FunctionName = RouteName | typeof NOT_FOUND_FUNCTION | typeof GRADING_WORKER_FUNCTION | typeof WEBHOOK_DELIVERY_FUNCTION;
+export type FunctionName =
+  | RouteName
+  | typeof NOT_FOUND_FUNCTION
+  | typeof GRADING_WORKER_FUNCTION
+  | typeof WEBHOOK_DELIVERY_FUNCTION
+  | typeof SUMMARIES_WORKER_FUNCTION;
 
 export const functionNames: readonly FunctionName[] = [
   ...(Object.keys(routes) as RouteName[]),
   NOT_FOUND_FUNCTION,
   GRADING_WORKER_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
+  SUMMARIES_WORKER_FUNCTION,
 ];
 
 /** What one function may touch. */
@@ -37,6 +44,8 @@ export interface FunctionAccess {
   readonly runsGradingSandbox: boolean;
   /** Sends to the webhook queue (SQS SendMessage): publishes events, or queues delivery attempts. */
   readonly publishesEvents?: boolean;
+  /** Sends summaries jobs to the summaries queue (SQS SendMessage). */
+  readonly sendsToSummariesQueue?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
   readonly route?: string;
 }
@@ -74,7 +83,32 @@ const WEBHOOK_DELIVERY_DATA: DataUse = {
   webhookDeliveries: ['BatchGetItem', 'PutItem', 'UpdateItem'],
 };
 
+/**
+ * What the summaries worker does (shared/summaries/job.ts): claims a job and records its progress
+ * and end, frees the course's slot, and generates as the generate-summaries route does.
+ */
+const SUMMARIES_WORKER_DATA: DataUse = {
+  summaries: ['BatchGetItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+  courses: ['BatchGetItem', 'UpdateItem'],
+  enrollments: ['Query'],
+  users: ['BatchGetItem'],
+  gradeables: ['Query'],
+  submissions: ['Query'],
+  teams: ['Query'],
+  lateDays: ['Query'],
+};
+
 export function functionAccess(name: FunctionName): FunctionAccess {
+  if (name === SUMMARIES_WORKER_FUNCTION) {
+    // The generation is published as a webhook event.
+    return {
+      data: merged(SUMMARIES_WORKER_DATA),
+      signingSecret: false,
+      sendsToGradingQueue: false,
+      runsGradingSandbox: false,
+      publishesEvents: true,
+    };
+  }
   if (name === WEBHOOK_DELIVERY_FUNCTION) {
     return {
       data: merged(WEBHOOK_DELIVERY_DATA),
@@ -106,6 +140,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
     sendsToGradingQueue: route.queue === 'send',
     publishesEvents: route.events === 'publish',
+    sendsToSummariesQueue: route.summariesQueue === 'send',
     runsGradingSandbox: false,
     route: routeKey,
   };
@@ -140,6 +175,7 @@ export interface ResourceBindings {
   readonly signingSecret: { readonly variable: string; readonly value: string };
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
+  readonly summariesQueueUrl: string;
   /** The grading sandbox's variables (in AWS: the CodeBuild project, jobs bucket, harness, images); none locally, where it is bubblewrap. */
   readonly gradingSandbox?: Readonly<Record<string, string>>;
 }
@@ -151,6 +187,7 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'SIGNING_SECRET_FILE',
   'GRADING_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
+  'SUMMARIES_QUEUE_URL',
   'GRADING_PROJECT',
   'GRADING_BUCKET',
   'GRADING_HARNESS',
@@ -168,6 +205,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
+  if (access.sendsToSummariesQueue) environment.SUMMARIES_QUEUE_URL = bindings.summariesQueueUrl;
   if (access.runsGradingSandbox) Object.assign(environment, bindings.gradingSandbox ?? {});
   return environment;
 }

@@ -208,6 +208,14 @@ export const configSchema = declare({
   /** `ALLOW_FILE_REPOSITORIES` (off): exactly `true` allows `file://` repositories (local demo only). */
   ALLOW_FILE_REPOSITORIES: () => variable((raw) => raw === 'true'),
 
+  // --- Grade summaries -----------------------------------------------------------------------------
+  /**
+   * `SUMMARIES_JOB_MIN_USERS` (1000): a course with at least this many members generates its
+   * summaries on the summaries queue, `POST …/reports/summaries` answering a job object at once;
+   * smaller courses are generated within the request, as before.
+   */
+  SUMMARIES_JOB_MIN_USERS: wholeNumber(1, 1000),
+
   // --- Webhooks ------------------------------------------------------------------------------------
   /** `WEBHOOK_ALLOWED_HOSTS` (none): hosts webhooks may reach although they resolve to private addresses, and over http. */
   WEBHOOK_ALLOWED_HOSTS: hostList(),
@@ -284,3 +292,6 @@ export function loginLockout(): { maxFailures: number; windowSeconds: number } {
 
 /** `MAX_BODY_BYTES`: the largest JSON or form body accepted. */
 export const maxBodyBytes = (): number => config('MAX_BODY_BYTES');
+
+/** `SUMMARIES_JOB_MIN_USERS`: courses with at least this many members generate their summaries on the queue. */
+export const summariesJobMinUsers = (): number => config('SUMMARIES_JOB_MIN_USERS');

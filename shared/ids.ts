@@ -22,6 +22,9 @@ export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
 /** Regrade ids: `rg_` and 22 base64url characters (128 random bits). */
 export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
 
+/** Summaries job ids: `sj_` and 22 base64url characters (128 random bits). */
+export const SUMMARIES_JOB_ID = /^sj_[A-Za-z0-9_-]{22}$/;
+
 /** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -38,4 +41,5 @@ export const isValidGradeableId = (id: string): boolean => GRADEABLE_ID.test(id)
 export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
 export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
 export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
+export const isSummariesJobId = (value: string): boolean => SUMMARIES_JOB_ID.test(value);
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);

@@ -23,11 +23,12 @@ import {
   functionNames,
   GRADING_WORKER_FUNCTION,
   NOT_FOUND_FUNCTION,
+  SUMMARIES_WORKER_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
-import type { ConfigName } from '#shared/config.ts';
+import { parseSetting, type ConfigName } from '#shared/config.ts';
 import { ApiFunction } from './api-function.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -50,6 +51,11 @@ const GRADING_VISIBILITY_TIMEOUT = WORKER_TIMEOUT.plus(Duration.minutes(1));
 /** Receives of one wake-up before it goes to the dead-letter queue (the worker crashed each time). */
 const GRADING_MAX_RECEIVES = 3;
 
+/** A summaries job runs up to Lambda's maximum (its lease in shared/summaries/job.ts is the same). */
+const SUMMARIES_WORKER_TIMEOUT = Duration.minutes(15);
+/** Receives of one summaries job message before it goes to the dead-letter queue. */
+const SUMMARIES_MAX_RECEIVES = 3;
+
 /**
  * Route handlers whose time limit is not the API's 25 s. API Gateway still cuts an HTTP request at
  * 30 s; the nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it
@@ -63,6 +69,7 @@ const ROUTE_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
 const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [GRADING_WORKER_FUNCTION]: WORKER_TIMEOUT,
   [WEBHOOK_DELIVERY_FUNCTION]: WEBHOOK_DELIVERY_TIMEOUT,
+  [SUMMARIES_WORKER_FUNCTION]: SUMMARIES_WORKER_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -74,6 +81,8 @@ function functionDescription(name: FunctionName): string {
       return 'Per webhook-queue message: fans an event out to the course webhooks, or makes one signed delivery attempt';
     case GRADING_WORKER_FUNCTION:
       return 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build';
+    case SUMMARIES_WORKER_FUNCTION:
+      return "Per summaries-queue message: generates one large course's grade summaries as a job, recording its progress";
     default: {
       const route: RouteDefinition = routes[name];
       return `${route.method} ${route.path}: ${route.summary}`.slice(0, 256);
@@ -95,6 +104,9 @@ export class CourseSubmissionStack extends Stack {
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
+  /** Summaries jobs (large courses), sent by the routes with `summariesQueue: 'send'`, for the summaries worker. */
+  readonly summariesQueue: Queue;
+  readonly summariesDeadLetterQueue: Queue;
   readonly nightlySummaries: Schedule;
   /** The webhook queue, its dead-letter queue and the delivery function's feed. */
   readonly webhooks: WebhookDelivery;
@@ -155,6 +167,19 @@ export class CourseSubmissionStack extends Stack {
       deadLetterQueue: { queue: this.gradingDeadLetterQueue, maxReceiveCount: GRADING_MAX_RECEIVES },
     });
 
+    // Messages name jobs kept in the summaries table.
+    this.summariesDeadLetterQueue = new Queue(this, 'SummariesDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.summariesQueue = new Queue(this, 'SummariesQueue', {
+      visibilityTimeout: SUMMARIES_WORKER_TIMEOUT.plus(Duration.minutes(1)),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_MAX_RECEIVES },
+    });
+
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
     const functions = new Map<FunctionName, ServiceFunction>();
     const handlers = new Map<FunctionName, ApiFunction>();
@@ -194,6 +219,18 @@ export class CourseSubmissionStack extends Stack {
         maxConcurrency: Math.max(2, settings.gradingConcurrency),
       }),
     );
+    // Two large courses at a time at most; more wait in the queue.
+    made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
+      new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
+    );
+    const jobMinUsers = this.node.tryGetContext('summariesJobMinUsers') as unknown;
+    if (jobMinUsers !== undefined && jobMinUsers !== null && jobMinUsers !== '') {
+      parseSetting('SUMMARIES_JOB_MIN_USERS', String(jobMinUsers));
+      made(functions, NIGHTLY_SUMMARIES_HANDLER).function.addEnvironment(
+        'SUMMARIES_JOB_MIN_USERS' satisfies ConfigName,
+        String(jobMinUsers),
+      );
+    }
     this.webhooks.connect(
       { delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION), register: made(handlers, 'create-webhook') },
       webhookSettings(this.node),
@@ -265,6 +302,16 @@ export class CourseSubmissionStack extends Stack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    new Alarm(this, 'SummariesDeadLettersAlarm', {
+      alarmDescription:
+        `A summaries job message failed ${SUMMARIES_MAX_RECEIVES} times (the worker could not record its job's outcome); ` +
+        'see the summaries-worker logs. The course can ask again once its job slot runs out (an hour).',
+      metric: this.summariesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 0,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
     new Alarm(this, 'GradingDeadLettersAlarm', {
       alarmDescription:
         `A grading wake-up failed ${GRADING_MAX_RECEIVES} times (the worker crashed or timed out); ` +
@@ -322,6 +369,7 @@ export class CourseSubmissionStack extends Stack {
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
+      summariesQueueUrl: this.summariesQueue.queueUrl,
       gradingSandbox: this.gradingSandbox.workerEnvironment(),
     });
   }
@@ -352,6 +400,9 @@ export class CourseSubmissionStack extends Stack {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
     if (access.publishesEvents) this.webhooks.grantPublish(role);
+    if (access.sendsToSummariesQueue) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.summariesQueue.queueArn] }));
+    }
     if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, serviceFunction);
   }
 

@@ -6,6 +6,7 @@ import { localTableName } from './tables.ts';
 /** Locally, the grading queue is in-process; this is its "URL". */
 export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
 export const LOCAL_WEBHOOK_QUEUE_URL = 'local:webhook-queue';
+export const LOCAL_SUMMARIES_QUEUE_URL = 'local:summaries-queue';
 
 const scopes = new Map<string, FunctionScope>();
 
@@ -28,6 +29,7 @@ function computeScope(name: FunctionName): FunctionScope {
     signingSecret: { variable: 'SIGNING_SECRET_FILE', value: process.env.SIGNING_SECRET_FILE ?? '' },
     gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
     webhookQueueUrl: LOCAL_WEBHOOK_QUEUE_URL,
+    summariesQueueUrl: LOCAL_SUMMARIES_QUEUE_URL,
   });
   const dataGrants = new Map<string, ReadonlySet<string>>();
   for (const [key, actions] of functionAccess(name).data) dataGrants.set(localTableName(tables[key]), new Set(actions));

@@ -12,6 +12,7 @@ import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
+import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -25,6 +26,8 @@ export interface LocalApi {
   readonly gradingQueue: LocalGradingQueue;
   /** The in-process webhook queue feeding the delivery function. */
   readonly webhookQueue: LocalWebhookQueue;
+  /** The in-process summaries queue feeding the summaries worker. */
+  readonly summariesQueue: LocalSummariesQueue;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,7 @@ export async function startLocalApi(options: {
   const handlers = await loadHandlers();
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
+  const summariesQueue = startLocalSummariesQueue();
   const server = createServer((request, response) => {
     const started = performance.now();
     void handle(request, handlers, functionTimeoutMs).then((result) => {
@@ -61,9 +65,11 @@ export async function startLocalApi(options: {
     url: `http://localhost:${port}/api`,
     gradingQueue,
     webhookQueue,
+    summariesQueue,
     close: async () => {
       await closeServer(server);
       await gradingQueue.stop();
+      await summariesQueue.stop();
       await webhookQueue.stop();
     },
   };

@@ -3,7 +3,9 @@ import { batchWrite } from './batch-write.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { dynamo } from './client.ts';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { failedConditions, transactWrite } from './transactions.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
@@ -91,4 +93,206 @@ export async function deleteGeneration(term: string, course: string, generation:
     ProjectionExpression: 'courseId, entry',
   })) as Record<string, string>[];
   await batchWrite(keys.map((Key) => ({ tableName: tableName(table), request: { DeleteRequest: { Key } } })));
+}
+
+/**
+ * Summaries jobs (issue 17) live beside the summaries they generate, in the course's partition:
+ * `job#<jobId>` per job, and `job`, the course's slot naming the job under way, so that a second
+ * request while one runs finds it instead of starting another. Neither key can be a generation's
+ * entry (`<time>-<hex>#<userId>`, starting with a digit).
+ */
+const JOB_PREFIX = 'job#';
+const SLOT = 'job';
+
+export type SummariesJobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface SummariesJobRecord {
+  readonly jobId: string;
+  readonly term: string;
+  readonly course: string;
+  readonly state: SummariesJobState;
+  /** Members whose summaries are written, of `total` (the enrollments read when the run started; 0 until then). */
+  readonly done: number;
+  readonly total: number;
+  readonly requestedBy: string;
+  readonly createdAt: string;
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+  /** While running: when another delivery of its message may take it over (epoch ms). */
+  readonly leaseUntil?: number;
+  readonly attempts: number;
+  readonly summaries?: number;
+  readonly generatedAt?: string;
+  readonly generation?: string;
+  readonly message?: string;
+}
+
+const decodeJob = (item: Item): SummariesJobRecord => ({
+  jobId: (item.entry as string).slice(JOB_PREFIX.length),
+  term: item.term as string,
+  course: item.course as string,
+  state: item.state as SummariesJobState,
+  done: (item.done as number | undefined) ?? 0,
+  total: (item.total as number | undefined) ?? 0,
+  requestedBy: item.requestedBy as string,
+  createdAt: item.createdAt as string,
+  ...(item.startedAt !== undefined ? { startedAt: item.startedAt as string } : {}),
+  ...(item.finishedAt !== undefined ? { finishedAt: item.finishedAt as string } : {}),
+  ...(item.leaseUntil !== undefined ? { leaseUntil: item.leaseUntil as number } : {}),
+  attempts: (item.attempts as number | undefined) ?? 0,
+  ...(item.summaries !== undefined ? { summaries: item.summaries as number } : {}),
+  ...(item.generatedAt !== undefined ? { generatedAt: item.generatedAt as string } : {}),
+  ...(item.generation !== undefined ? { generation: item.generation as string } : {}),
+  ...(item.message !== undefined ? { message: item.message as string } : {}),
+});
+
+const jobKey = (term: string, course: string, jobId: string) => ({ courseId: courseId(term, course), entry: JOB_PREFIX + jobId });
+const slotKey = (term: string, course: string) => ({ courseId: courseId(term, course), entry: SLOT });
+
+export const summariesJobRef = (term: string, course: string, jobId: string): ItemRef<SummariesJobRecord> => ({
+  table,
+  key: jobKey(term, course, jobId),
+  decode: decodeJob,
+});
+
+/** The course's slot: the job under way, held until `until` (epoch ms) at the latest. */
+export interface SummariesJobSlot {
+  readonly jobId: string;
+  readonly until: number;
+}
+
+export const summariesJobSlotRef = (term: string, course: string): ItemRef<SummariesJobSlot> => ({
+  table,
+  key: slotKey(term, course),
+  decode: (item) => ({ jobId: item.jobId as string, until: item.until as number }),
+});
+
+/**
+ * Writes a new job and takes the course's slot for it, both or neither. The slot is taken when it
+ * is free, expired, or held by `replaces` (a job seen finished). False: another job holds it.
+ */
+export async function createSummariesJob(
+  record: SummariesJobRecord,
+  slot: { readonly until: number; readonly now: number; readonly replaces?: string },
+): Promise<boolean> {
+  const { jobId, ...rest } = record;
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName(table),
+          Item: { ...jobKey(record.term, record.course, jobId), ...rest },
+          ConditionExpression: 'attribute_not_exists(entry)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(table),
+          Item: { ...slotKey(record.term, record.course), jobId, until: slot.until },
+          ConditionExpression: 'attribute_not_exists(entry) OR #until < :now OR jobId = :replaces',
+          ExpressionAttributeNames: { '#until': 'until' },
+          ExpressionAttributeValues: { ':now': slot.now, ':replaces': slot.replaces ?? '-' },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (failedConditions(error).includes(1)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims a job for one delivery of its message: queued, or running under a lease that ran out (the
+ * delivery holding it ended without finishing). False: finished, or another delivery holds it.
+ */
+export async function claimSummariesJob(
+  term: string,
+  course: string,
+  jobId: string,
+  claim: { readonly now: Date; readonly leaseUntil: number },
+): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: jobKey(term, course, jobId),
+        UpdateExpression: 'SET #state = :running, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :now) ADD attempts :one',
+        ConditionExpression: '#state = :queued OR (#state = :running AND leaseUntil < :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':running': 'running',
+          ':queued': 'queued',
+          ':lease': claim.leaseUntil,
+          ':now': claim.now.toISOString(),
+          ':nowMs': claim.now.getTime(),
+          ':one': 1,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Records how many members' summaries are written so far. */
+export async function setSummariesJobProgress(term: string, course: string, jobId: string, progress: { done: number; total: number }) {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(table),
+      Key: jobKey(term, course, jobId),
+      UpdateExpression: 'SET done = :done, #total = :total',
+      ConditionExpression: 'attribute_exists(entry)',
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':done': progress.done, ':total': progress.total },
+    }),
+  );
+}
+
+/** Ends a job: done with its generation, or failed with a message. */
+export async function finishSummariesJob(
+  term: string,
+  course: string,
+  jobId: string,
+  outcome:
+    | { readonly state: 'done'; readonly at: string; readonly summaries: number; readonly generatedAt: string; readonly generation: string }
+    | { readonly state: 'failed'; readonly at: string; readonly message: string },
+) {
+  const values: Record<string, unknown> =
+    outcome.state === 'done'
+      ? { ':summaries': outcome.summaries, ':generatedAt': outcome.generatedAt, ':generation': outcome.generation }
+      : { ':message': outcome.message };
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(table),
+      Key: jobKey(term, course, jobId),
+      UpdateExpression:
+        `SET #state = :state, finishedAt = :at, ` +
+        (outcome.state === 'done'
+          ? 'done = #total, summaries = :summaries, generatedAt = :generatedAt, generation = :generation'
+          : 'message = :message') +
+        ' REMOVE leaseUntil',
+      ConditionExpression: 'attribute_exists(entry)',
+      ExpressionAttributeNames: { '#state': 'state', ...(outcome.state === 'done' ? { '#total': 'total' } : {}) },
+      ExpressionAttributeValues: { ':state': outcome.state, ':at': outcome.at, ...values },
+    }),
+  );
+}
+
+/** Frees the course's slot, if this job still holds it. */
+export async function releaseSummariesJobSlot(term: string, course: string, jobId: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(table),
+        Key: slotKey(term, course),
+        ConditionExpression: 'jobId = :jobId',
+        ExpressionAttributeValues: { ':jobId': jobId },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

@@ -52,7 +52,7 @@ import {
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
-import { noSummary, summariesRegenerated } from '#shared/summaries/failures.ts';
+import { noSummary, summariesJobNotFound, summariesRegenerated } from '#shared/summaries/failures.ts';
 import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
 import {
   componentMissing,
@@ -79,7 +79,7 @@ import {
   webhookNotFound,
 } from '#shared/webhooks/failures.ts';
 import { accessDenied, type Failure } from '#shared/errors.ts';
-import { CODE, DELIVERY_ID, REGRADE_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 import { refusalStatus } from './failures.ts';
 import type { JsonSchema } from './fields.ts';
@@ -418,6 +418,37 @@ export const schemas = {
         "A regrade: versions queued for grading again. Each keeps its results until the new ones replace them; the active versions' follow into values, the gradebook and the summaries.",
     },
   ),
+  SummariesJob: object(
+    {
+      job_id: {
+        type: 'string',
+        pattern: SUMMARIES_JOB_ID.source,
+        description: 'Read its progress at `…/reports/summaries/jobs/{job_id}`.',
+      },
+      course: { type: 'string', description: '`<term>/<course>`.' },
+      state: {
+        type: 'string',
+        enum: ['queued', 'running', 'done', 'failed'],
+        description: 'queued on the summaries queue, running, then done (its generation is current) or failed (see message).',
+      },
+      progress: object({
+        done: { type: 'integer', minimum: 0, description: 'Members whose summaries are written.' },
+        total: { type: 'integer', minimum: 0, description: 'Members of the course.' },
+      }),
+      requested_by: { type: 'string', description: 'The instructor who asked for it.' },
+      created_at: dateTime,
+      started_at: nullable(dateTime),
+      finished_at: nullable(dateTime),
+      summaries: nullable({ type: 'integer', description: 'Summaries generated (done only).' }),
+      generated_at: nullable({ ...dateTime, description: 'The generation time the summaries list shows (done only).' }),
+      generation: nullable(string),
+      message: { type: 'string', description: 'Where the job is, in words; when failed, why.' },
+    },
+    {
+      description:
+        'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
+    },
+  ),
 } as const satisfies Record<string, JsonSchema>;
 
 const lockedOut: FailCase = {
@@ -664,9 +695,18 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'generate-summaries': {
     tag: 'Summaries',
-    data: object({ course: string, summaries: integer, generated_at: dateTime, generation: string }),
+    data: {
+      anyOf: [
+        object(
+          { course: string, summaries: integer, generated_at: dateTime, generation: string },
+          { description: 'A course below SUMMARIES_JOB_MIN_USERS members: generated in the request.' },
+        ),
+        ref('SummariesJob'),
+      ],
+    },
     fails: [],
   },
+  'summaries-job': { tag: 'Summaries', data: ref('SummariesJob'), fails: [fail(summariesJobNotFound)] },
   'list-summaries': {
     tag: 'Summaries',
     data: object({

@@ -15,7 +15,7 @@ import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE } from '#shared/gradebook/page.ts';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
 import { SUMMARIES_PAGE } from '#shared/summaries/page.ts';
-import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, REGRADE_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, REGRADE_ID, SUMMARIES_JOB_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
@@ -44,6 +44,7 @@ export const pathParameters = {
   webhook_id: z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
   delivery_id: z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
   regrade_id: z.string().regex(REGRADE_ID).describe('A regrade id (`rg_…`), as the regrade answered.'),
+  job_id: z.string().regex(SUMMARIES_JOB_ID).describe('A summaries job id (`sj_…`), as generating the summaries answered.'),
   asset: z.string().describe('A versioned asset name, as the reference page links it.'),
 } satisfies Shape;
 
@@ -183,6 +184,7 @@ export const inputs = {
   },
   'regrade-status': {},
   'generate-summaries': {},
+  'summaries-job': {},
   'list-summaries': { query: paging('Summaries', SUMMARIES_PAGE) },
   'user-summary': {},
   'set-course-late-days': {

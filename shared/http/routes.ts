@@ -69,6 +69,8 @@ export interface RouteDefinition {
   readonly queue?: 'send';
   /** `publish`: the handler publishes webhook events (SQS SendMessage on the webhook queue). */
   readonly events?: 'publish';
+  /** `send`: the handler queues summaries jobs (SQS SendMessage on the summaries queue). */
+  readonly summariesQueue?: 'send';
   /** The success answer carries a strong ETag; a request whose If-None-Match matches it gets 304 Not Modified. */
   readonly etag?: true;
 }
@@ -249,7 +251,7 @@ export const routes = {
     access: 'course:staff',
     summary:
       "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
-    data: { gradeables: ['BatchGetItem', 'Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
+    data: { gradeables: ['Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
   },
   regrade: {
     method: 'POST',
@@ -278,9 +280,10 @@ export const routes = {
     path: '/api/{semester}/{course}/reports/summaries',
     aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
     access: 'course:instructor',
-    summary: 'Generate every grade summary of the course (the nightly schedule runs the same function for all courses).',
+    summary:
+      'Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.',
     data: {
-      summaries: ['Query', 'BatchWriteItem'],
+      summaries: ['Query', 'BatchWriteItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       courses: ['Scan', 'BatchGetItem', 'UpdateItem'],
       enrollments: ['Query'],
       users: ['BatchGetItem'],
@@ -290,6 +293,14 @@ export const routes = {
       lateDays: ['Query'],
     },
     events: 'publish',
+    summariesQueue: 'send',
+  },
+  'summaries-job': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/reports/summaries/jobs/{job_id}',
+    access: 'course:instructor',
+    summary: 'A summaries job object with its progress now: queued, running, done (with its generation) or failed (with why).',
+    data: { summaries: ['BatchGetItem'] },
   },
   'list-summaries': {
     method: 'GET',

@@ -6,3 +6,4 @@ export const summariesRegenerated = failure(
   'conflict',
   'The summaries were generated again since this cursor was given out: start again without a cursor.',
 );
+export const summariesJobNotFound = failure('not-found', 'No summaries job {job_id} in this course.');

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Course } from '#shared/courses/course.ts';
-import { membersOf } from '#shared/courses/members.ts';
 import { allCourses, courseRef, switchSummaries } from '#shared/data/courses.ts';
-import { getItems } from '#shared/data/items.ts';
+import { enrollmentsOfCourse, type Enrollment } from '#shared/data/enrollments.ts';
+import { getItems, type ItemRef } from '#shared/data/items.ts';
 import { lateDaysOfCourse } from '#shared/data/late-days.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
+import { userRef, type User } from '#shared/data/users.ts';
 import { logger } from '#shared/logger.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { publishSummariesGenerated } from '#shared/webhooks/publish.ts';
@@ -20,17 +21,28 @@ export interface GenerationReport {
   readonly generation: string;
 }
 
+/** Members whose profiles are read, summaries made and written at a time. */
+export const MEMBERS_PAGE = 500;
+
+export interface GenerationOptions {
+  /** The course's enrollments, when the caller read them already. */
+  readonly enrollments?: readonly Enrollment[];
+  /** Told after each page of members is written: how many of the course's `total` members are done. */
+  readonly onProgress?: (progress: { done: number; total: number }) => Promise<void>;
+}
+
 /**
  * Generates one summary per user of the course and makes them current all at once: the new
  * generation is written in full, then the course's pointer switches to it, then the old one goes.
  * Reads grow with gradeables + users: one paged query per released or Electronic File gradeable, one
- * for the course's late days, batched writes.
+ * for the course's late days, and members MEMBERS_PAGE at a time (their profiles, then their
+ * summaries written in batches), so that memory holds one page of summaries.
  */
-export async function generateSummaries(course: Course, now = new Date()): Promise<GenerationReport> {
+export async function generateSummaries(course: Course, now = new Date(), options: GenerationOptions = {}): Promise<GenerationReport> {
   const generatedAt = now.toISOString();
   const generation = `${generatedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-  const [members, documents, lateDays] = await Promise.all([
-    membersOf(course),
+  const [enrollments, documents, lateDays] = await Promise.all([
+    options.enrollments ?? enrollmentsOfCourse(course.term, course.course),
     gradeablesOfCourse(course.term, course.course),
     lateDaysOfCourse(course.term, course.course),
   ]);
@@ -56,17 +68,33 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
     return owner === undefined ? undefined : submissions.get(gradeableId)?.get(owner);
   };
   const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
-  const summaries = members.map(({ person, enrollment }) =>
-    userSummary(person, enrollment, gradeables, submissionOf, {
-      timeZone: course.timeZone,
-      generatedAt,
-      lateDays: { defaultBudget: course.defaultStudentLateDays ?? 0, student: lateDaysOf.get(person.userId), gradeables: read },
-    }),
-  );
+  let count = 0;
   let previous: Course['summaries'];
   try {
-    await writeSummaries(course.term, course.course, generation, summaries);
-    previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count: summaries.length });
+    await options.onProgress?.({ done: 0, total: enrollments.length });
+    for (let start = 0; start < enrollments.length; start += MEMBERS_PAGE) {
+      const page = enrollments.slice(start, start + MEMBERS_PAGE);
+      const refs: Record<string, ItemRef<User>> = {};
+      for (const enrollment of page) refs[enrollment.userId] = userRef(enrollment.userId);
+      const people = await getItems(refs);
+      // A member without a profile is left out.
+      const summaries = page.flatMap((enrollment) => {
+        const person = people[enrollment.userId];
+        if (!person) return [];
+        const lateDayState = {
+          defaultBudget: course.defaultStudentLateDays ?? 0,
+          student: lateDaysOf.get(person.userId),
+          gradeables: read,
+        };
+        return [
+          userSummary(person, enrollment, gradeables, submissionOf, { timeZone: course.timeZone, generatedAt, lateDays: lateDayState }),
+        ];
+      });
+      await writeSummaries(course.term, course.course, generation, summaries);
+      count += summaries.length;
+      await options.onProgress?.({ done: start + page.length, total: enrollments.length });
+    }
+    previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count });
   } catch (error) {
     // Unless the switch went through after all (a time-out after DynamoDB applied it), readers never
     // saw this generation: leave no trace of it.
@@ -88,7 +116,7 @@ export async function generateSummaries(course: Course, now = new Date()): Promi
       }),
     );
   }
-  const report = { course: `${course.term}/${course.course}`, summaries: summaries.length, generated_at: generatedAt, generation };
+  const report = { course: `${course.term}/${course.course}`, summaries: count, generated_at: generatedAt, generation };
   await publishSummariesGenerated(course, report);
   return report;
 }

@@ -260,6 +260,15 @@ export const expectedAccess: Record<string, MatrixRow> = {
   'save-ta-grade': { cases: gradingCases({ component_id: 0, custom_points: 1 }) },
   'ta-grade': { cases: gradingCases() },
   'generate-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'summaries-job': {
+    cases: [
+      {
+        variation: 'a summaries job that does not exist',
+        request: () => ({ params: { job_id: 'sj_AAAAAAAAAAAAAAAAAAAAAA' } }),
+        expect: { ...instructorOnly, instructor: fail('No summaries job sj_AAAAAAAAAAAAAAAAAAAAAA in this course.', 404) },
+      },
+    ],
+  },
   'list-summaries': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
   'user-summary': {
     cases: [

@@ -416,6 +416,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     webhook_id: webhookId,
     delivery_id: 'msg_000000000000000000000',
     regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA',
+    job_id: 'sj_AAAAAAAAAAAAAAAAAAAAAA',
     asset: swaggerUi.script,
   };
   const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);

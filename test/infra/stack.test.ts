@@ -48,6 +48,7 @@ function resourceName(resource: ResourceReference): string {
     if (id === logicalId(synth.stack.signingSecret)) return 'signingSecret';
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
+    if (id === logicalId(synth.stack.summariesQueue)) return 'summariesQueue';
     if (id === logicalId(synth.stack.gradingSandbox.jobsBucket)) return 'jobsBucket';
     if (id === logicalId(synth.stack.gradingSandbox.project)) return 'gradingProject';
     const fn = [...synth.stack.functions].find(([, f]) => logicalId(f.function) === id);
@@ -135,7 +136,6 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   ],
   gradebook: [
     ...COURSE_CHECK,
-    'dynamodb:BatchGetItem gradeables',
     ...['enrollments', 'submissions', 'teams', 'gradeables', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
   ],
   regrade: [
@@ -165,8 +165,12 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem courses',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'summaries', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
     'dynamodb:BatchWriteItem summaries',
+    // The course's job slot (read with the token check), a job and its slot written in one transaction, ended if it cannot be queued.
+    ...['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action} summaries`),
     'sqs:SendMessage webhookQueue',
+    'sqs:SendMessage summariesQueue',
   ],
+  'summaries-job': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
   'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses'],
   'grant-late-days': [...COURSE_CHECK, 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
@@ -210,6 +214,18 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
       (action) => `sqs:${action} gradingQueue`,
     ),
   ],
+  'summaries-worker': [
+    ...['BatchGetItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'].map((action) => `dynamodb:${action} summaries`),
+    'dynamodb:BatchGetItem courses',
+    'dynamodb:UpdateItem courses',
+    'dynamodb:BatchGetItem users',
+    ...['enrollments', 'gradeables', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
+    'sqs:SendMessage webhookQueue',
+    // The event source mapping's: Lambda polls the queue as the summaries worker.
+    ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
+      (action) => `sqs:${action} summariesQueue`,
+    ),
+  ],
   'webhook-delivery': [
     'dynamodb:Query webhooks',
     'dynamodb:BatchGetItem webhooks',
@@ -227,11 +243,12 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
 const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
+  'summaries-worker': { Timeout: 900, MemorySize: 1024 },
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one, the grading worker and the webhook delivery function', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 1);
+  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function and the summaries worker', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 2);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
@@ -432,6 +449,8 @@ describe('least privilege', () => {
         expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue'))
         expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
+      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage summariesQueue'))
+        expected.SUMMARIES_QUEUE_URL = { Ref: logicalId(synth.stack.summariesQueue) };
       if (used.has('gradingProject')) {
         const sandbox = synth.stack.gradingSandbox;
         expected.GRADING_PROJECT = { Ref: logicalId(sandbox.project) };
@@ -476,7 +495,12 @@ describe('grading queue', () => {
   const deadLetterId = () => logicalId(synth.stack.gradingDeadLetterQueue);
 
   it('moves a wake-up received 3 times to a dead-letter queue; both encrypted, TLS only', () => {
-    const webhookQueues = [synth.stack.webhooks.queue, synth.stack.webhooks.deadLetterQueue].map(logicalId);
+    const webhookQueues = [
+      synth.stack.webhooks.queue,
+      synth.stack.webhooks.deadLetterQueue,
+      synth.stack.summariesQueue,
+      synth.stack.summariesDeadLetterQueue,
+    ].map(logicalId);
     expect(
       ofType('AWS::SQS::Queue')
         .map(([id]) => id)
@@ -538,6 +562,31 @@ describe('grading queue', () => {
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
     });
+  });
+});
+
+describe('summaries queue', () => {
+  it('feeds the summaries worker one job at a time, hidden longer than it runs, to a dead-letter queue after 3 receives', () => {
+    const queueId = logicalId(synth.stack.summariesQueue);
+    const worker = functionResource('summaries-worker').Properties;
+    expect(synth.resources[queueId]!.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(logicalId(synth.stack.summariesDeadLetterQueue)),
+      maxReceiveCount: 3,
+    });
+    expect(synth.resources[queueId]!.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(synth.resources[queueId]!.Properties.VisibilityTimeout).toBeGreaterThan(worker.Timeout);
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, mapping]) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId,
+    );
+    expect(mappings.map(([, mapping]) => mapping.Properties)).toEqual([
+      {
+        EventSourceArn: getAtt(queueId),
+        FunctionName: { Ref: functionId('summaries-worker') },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 2 },
+      },
+    ]);
   });
 });
 

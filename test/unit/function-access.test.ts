@@ -10,6 +10,7 @@ const bindings: ResourceBindings = {
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
+  summariesQueueUrl: 'https://sqs/summaries',
   gradingSandbox: { GRADING_PROJECT: 'grading-project', GRADING_BUCKET: 'jobs' },
 };
 

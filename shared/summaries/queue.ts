@@ -1,0 +1,38 @@
+import { describeRunningFunction, setting } from '#shared/environment.ts';
+
+/**
+ * The summaries queue (issue 17): one message per summaries job, naming it. In AWS it is SQS
+ * (SUMMARIES_QUEUE_URL), delivering to the summaries-worker function; on the local API an
+ * in-process queue (infra/local/summaries-queue.ts) feeds the same function code. A message may
+ * be delivered more than once: the worker acts on a job only while it is queued, or running under
+ * a lease that ran out.
+ */
+export interface SummariesJobMessage {
+  readonly term: string;
+  readonly course: string;
+  readonly jobId: string;
+}
+
+type Sender = (message: SummariesJobMessage) => Promise<void>;
+
+let localSender: Sender | undefined;
+
+export function useLocalSummariesQueue(sender: Sender | undefined): void {
+  localSender = sender;
+}
+
+export async function sendSummariesJob(message: SummariesJobMessage): Promise<void> {
+  const queueUrl = setting('SUMMARIES_QUEUE_URL');
+  if (!queueUrl)
+    throw new Error(`The summaries queue is not in the environment of ${describeRunningFunction()}: SUMMARIES_QUEUE_URL is not set.`);
+  if (queueUrl.startsWith('local:')) {
+    if (!localSender) throw new Error('The local summaries queue is not running.');
+    await localSender(message);
+    return;
+  }
+  const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
+  sqs ??= new SQSClient({});
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+}
+
+let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;
