@@ -53,21 +53,20 @@ export async function record<T>(action: () => Promise<T>): Promise<{ value: T; r
 }
 
 /**
- * Groups requests into sequential round trips ("waves"): requests overlapping in time belong to
- * one wave; a request starting after every earlier one ended starts the next.
+ * Groups requests into sequential round trips ("waves") by the longest chain they lie on: a
+ * request belongs to the wave after the latest one among the requests that ended before it
+ * started (it may have waited for them); requests in flight together share a wave. So a read
+ * started alongside the token check counts once, and whatever waited for either counts again.
  */
 export function waves(requests: readonly RecordedRequest[]): RecordedRequest[][] {
   const sorted = [...requests].sort((a, b) => a.start - b.start);
+  const depth = new Map<RecordedRequest, number>();
   const groups: RecordedRequest[][] = [];
-  let waveEnd = Number.NEGATIVE_INFINITY;
   for (const request of sorted) {
-    if (request.start >= waveEnd || groups.length === 0) {
-      groups.push([request]);
-      waveEnd = request.end;
-    } else {
-      groups.at(-1)!.push(request);
-      waveEnd = Math.max(waveEnd, request.end);
-    }
+    let wave = 0;
+    for (const earlier of depth.keys()) if (earlier.end <= request.start) wave = Math.max(wave, depth.get(earlier)! + 1);
+    depth.set(request, wave);
+    (groups[wave] ??= []).push(request);
   }
   return groups;
 }

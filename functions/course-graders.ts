@@ -4,6 +4,7 @@ import { endpoint } from '#shared/http/endpoint.ts';
 import { wholeOrPaged } from '#shared/http/paging.ts';
 
 export const handler = endpoint('course-graders', {
-  handle: async ({ course, query, event }) =>
-    wholeOrPaged({ event, query }, courseGraders(await membersOf(course)), { ...userListOrder, list: 'graders list' }),
+  alongside: ({ params }) => membersOf({ term: params.semester, course: params.course }),
+  handle: ({ alongside, query, event }) =>
+    wholeOrPaged({ event, query }, courseGraders(alongside), { ...userListOrder, list: 'graders list' }),
 });

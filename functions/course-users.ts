@@ -4,6 +4,6 @@ import { endpoint } from '#shared/http/endpoint.ts';
 import { wholeOrPaged } from '#shared/http/paging.ts';
 
 export const handler = endpoint('course-users', {
-  handle: async ({ course, query, event }) =>
-    wholeOrPaged({ event, query }, courseUsers(await membersOf(course)), { ...userListOrder, list: 'users list' }),
+  alongside: ({ params }) => membersOf({ term: params.semester, course: params.course }),
+  handle: ({ alongside, query, event }) => wholeOrPaged({ event, query }, courseUsers(alongside), { ...userListOrder, list: 'users list' }),
 });

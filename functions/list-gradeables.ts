@@ -3,6 +3,6 @@ import { listGradeables } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 
 export const handler = endpoint('list-gradeables', {
-  handle: async ({ course, enrollment }) =>
-    listGradeables(await gradeablesOfCourse(course.term, course.course), course, enrollment, new Date()),
+  alongside: ({ params }) => gradeablesOfCourse(params.semester, params.course),
+  handle: ({ course, enrollment, alongside }) => listGradeables(alongside, course, enrollment, new Date()),
 });

@@ -3,7 +3,7 @@ import { courseRef } from '#shared/data/courses.ts';
 import { getItems, type ItemRef } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { userRef } from '#shared/data/users.ts';
-import type { User } from '#shared/users/user.ts';
+import { isValidUserId, type User } from '#shared/users/user.ts';
 import { courseId, type Course, type CourseListing, type Enrollment, type Term } from './course.ts';
 
 /** Everyone in a course with their profile (a member without a profile is left out). */
@@ -18,8 +18,12 @@ export async function membersOf(course: Pick<Course, 'term' | 'course'>) {
   });
 }
 
-/** Every course a user is in, with the course and its term. */
+/** Whose courses `GET /api/courses` lists: `user_id` when given, else the caller's own. */
+export const listedUser = (requested: string | undefined, callerId: string): string => requested ?? callerId;
+
+/** Every course a user is in, with the course and its term (none for a malformed user id). */
 export async function courseListingsOf(userId: string): Promise<CourseListing[]> {
+  if (!isValidUserId(userId)) return [];
   const enrollments = await enrollmentsOfUser(userId);
   const refs: Record<string, ItemRef<Course> | ItemRef<Term>> = {};
   for (const { term, course } of enrollments) {

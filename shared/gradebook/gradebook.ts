@@ -11,7 +11,14 @@ import { teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { pageOfRows, type Page } from './page.ts';
-import { chargeGradeable, chargeStudent, dueDate, lateDayGradeable, type LateDayCharge } from '#shared/submissions/late-days.ts';
+import {
+  chargeGradeable,
+  chargeStudent,
+  dueDate,
+  lateDayGradeable,
+  type LateDayCharge,
+  type StudentLateDays,
+} from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { isTaGraded, taComplete, taScore, totalScore } from '#shared/tagrading/grade.ts';
 
@@ -104,60 +111,113 @@ export function pageOf(rows: readonly GradebookRow[], page: Page): { rows: Grade
 }
 
 /** A gradeable's submissions by owner, and on team gradeables each student's team. */
-async function submissionsOf(course: Course, gradeable: GradeableDocument) {
-  const [submissions, teams] = await Promise.all([
-    submissionsOfGradeable(course.term, course.course, gradeable.id),
-    gradeable.team_gradeable ? teamsOfGradeable(course.term, course.course, gradeable.id) : undefined,
-  ]);
-  const byOwner = new Map(submissions.map((submission) => [submission.ownerId, submission]));
+function byOwner(submissions: readonly Submission[], teams: ReadonlyMap<string, string> | undefined) {
+  const owners = new Map(submissions.map((submission) => [submission.ownerId, submission]));
   return {
     teamOf: (userId: string) => teams?.get(userId),
     of: (userId: string) => {
       const owner = teams ? teams.get(userId) : userId;
-      return owner === undefined ? undefined : byOwner.get(owner);
+      return owner === undefined ? undefined : owners.get(owner);
     },
   };
 }
 
-/**
- * Every row of the gradebook the grader may see, unsorted. On Electronic File gradeables a
- * student's status depends on the late days charged before it: the course's late days and the
- * Electronic File gradeables due no later are read too (one more wave of queries).
- */
-export async function loadGradebook(
-  course: Course,
-  gradeable: GradeableDocument,
-  grader: Enrollment,
-  now = new Date(),
-): Promise<GradebookRow[]> {
-  const electronic = gradeable.type === 'Electronic File';
-  const [enrollments, own, documents, lateDays] = await Promise.all([
-    enrollmentsOfCourse(course.term, course.course),
-    submissionsOf(course, gradeable),
-    electronic ? gradeablesOfCourse(course.term, course.course) : [],
-    electronic ? lateDaysOfCourse(course.term, course.course) : [],
+type Owners = ReturnType<typeof byOwner>;
+
+async function submissionsOf(course: Pick<Course, 'term' | 'course'>, gradeable: GradeableDocument): Promise<Owners> {
+  const [submissions, teams] = await Promise.all([
+    submissionsOfGradeable(course.term, course.course, gradeable.id),
+    gradeable.team_gradeable ? teamsOfGradeable(course.term, course.course, gradeable.id) : undefined,
   ]);
+  return byOwner(submissions, teams);
+}
+
+/** What a gradebook reads: the gradeable (absent: not found), the course's students and late days, and the submissions that count. */
+export interface GradebookData {
+  readonly gradeable: GradeableDocument | undefined;
+  readonly enrollments: readonly Enrollment[];
+  readonly lateDays: readonly StudentLateDays[];
+  readonly own: Owners;
+  /** On Electronic File gradeables: those due no later, whose late days are charged before it, with their submissions. */
+  readonly earlier: readonly { readonly document: GradeableDocument; readonly owners: Owners }[];
+}
+
+/**
+ * Every read of a gradebook, from the course and the gradeable id alone (so they can start with the
+ * token check): the enrollments, the gradeable's submissions, the late days and the course's
+ * gradeables at once; then the teams and the earlier gradeables' submissions the gradeable needs.
+ */
+export async function gradebookReads(course: Pick<Course, 'term' | 'course'>, gradeableId: string): Promise<GradebookData> {
+  const { term, course: code } = course;
+  const [enrollments, submissions, lateDays, related] = await Promise.all([
+    enrollmentsOfCourse(term, code),
+    submissionsOfGradeable(term, code, gradeableId),
+    lateDaysOfCourse(term, code),
+    gradeablesOfCourse(term, code).then(async (documents) => {
+      const gradeable = documents.find((document) => document.id === gradeableId);
+      if (!gradeable) return undefined;
+      const [teams, earlier] = await Promise.all([
+        gradeable.team_gradeable ? teamsOfGradeable(term, code, gradeable.id) : undefined,
+        Promise.all(
+          earlierElectronic(gradeable, documents).map(async (document) => ({ document, owners: await submissionsOf(course, document) })),
+        ),
+      ]);
+      return { gradeable, teams, earlier };
+    }),
+  ]);
+  return {
+    gradeable: related?.gradeable,
+    enrollments,
+    lateDays,
+    own: byOwner(submissions, related?.teams),
+    earlier: related?.earlier ?? [],
+  };
+}
+
+/** The other Electronic File gradeables due no later than an Electronic File gradeable (none for other types). Pure. */
+export function earlierElectronic(gradeable: GradeableDocument, documents: readonly GradeableDocument[]): GradeableDocument[] {
+  if (gradeable.type !== 'Electronic File') return [];
   const dueAt = dueDate(gradeable);
   const due = dueAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(dueAt);
-  const earlier = documents.filter((document) => {
+  return documents.filter((document) => {
     const other = dueDate(document);
     return document.type === 'Electronic File' && document.id !== gradeable.id && other !== undefined && Date.parse(other) <= due;
   });
-  const others = new Map(await Promise.all(earlier.map(async (document) => [document.id, await submissionsOf(course, document)] as const)));
-  const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
-  return visibleStudents(grader, enrollments).map((student) => {
-    const submission = own.of(student.userId);
+}
+
+/**
+ * Every row of the gradebook the grader may see, unsorted. On Electronic File gradeables a
+ * student's status depends on the late days charged before it. Pure.
+ */
+export function gradebookRows(
+  course: Course,
+  gradeable: GradeableDocument,
+  grader: Enrollment,
+  data: Omit<GradebookData, 'gradeable'>,
+  now = new Date(),
+): GradebookRow[] {
+  const electronic = gradeable.type === 'Electronic File';
+  const others = new Map(data.earlier.map(({ document, owners }) => [document.id, owners]));
+  const lateDaysOf = new Map(data.lateDays.map((student) => [student.userId, student]));
+  const charged = [gradeable, ...data.earlier.map(({ document }) => document)];
+  return visibleStudents(grader, data.enrollments).map((student) => {
+    const submission = data.own.of(student.userId);
     const charge = electronic
       ? chargeStudent(
           course.defaultStudentLateDays ?? 0,
           lateDaysOf.get(student.userId),
-          [gradeable, ...earlier],
+          charged,
           (id) => (id === gradeable.id ? submission : others.get(id)?.of(student.userId)),
           now,
         ).charges.get(gradeable.id)
       : undefined;
-    return gradebookRow(gradeable, student, submission, own.teamOf(student.userId), charge);
+    return gradebookRow(gradeable, student, submission, data.own.teamOf(student.userId), charge);
   });
+}
+
+/** Every row of the gradebook of a gradeable read just before (the admin command line). */
+export async function loadGradebook(course: Course, gradeable: GradeableDocument, grader: Enrollment, now = new Date()) {
+  return gradebookRows(course, gradeable, grader, await gradebookReads(course, gradeable.id), now);
 }
 
 const GRADEBOOK_COLUMNS = [

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { maxBodyBytes } from '#shared/config.ts';
 import type { ItemRefs, LoadedItems } from '#shared/data/items.ts';
 import { recordRequestWrites } from '#shared/data/request-writes.ts';
-import { authenticate } from './middleware/authenticate.ts';
+import { authenticate, type RouteReads } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
@@ -26,21 +26,28 @@ type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-sta
     : undefined;
 
 /** What a handler receives: everything parsed, checked and loaded. */
-export interface ApiRequest<Name extends RouteName, Items> extends Input<Name> {
+export interface ApiRequest<Name extends RouteName, Items, Alongside = undefined> extends Input<Name> {
   readonly caller: CallerFor<AccessOf<Name>>;
   /** On course routes: the course, and the caller's enrollment (absent for access-group staff). */
   readonly course: CourseFor<AccessOf<Name>>;
   readonly enrollment: EnrollmentFor<AccessOf<Name>>;
   readonly items: Items;
+  /** What the route's `alongside` read resolved to. */
+  readonly alongside: Alongside;
   readonly params: Params<Name>;
   readonly event: ApiEvent;
 }
 
-export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRefs> {
+export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRefs, Alongside> {
   /** The items this endpoint needs, fetched together with the token check in one round trip. */
   readonly reads?: (scope: ReadScope<Name>) => Refs;
+  /**
+   * A read whose keys the token check cannot know (a Query), started at the same moment as its
+   * BatchGetItem; `handle` gets the result only once the caller is allowed.
+   */
+  readonly alongside?: (scope: ReadScope<Name>) => Promise<Alongside>;
   /** Returns the success `data`; throws a Refusal for a `fail`. */
-  readonly handle: (request: ApiRequest<Name, LoadedItems<Refs>>) => unknown;
+  readonly handle: (request: ApiRequest<Name, LoadedItems<Refs>, Alongside>) => unknown;
 }
 
 /**
@@ -54,17 +61,16 @@ export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRef
  * middy answers with a `TimeoutError` while the handler may still be running; the envelope then
  * ends the request's access to DynamoDB, so nothing is written after that answer.
  */
-export function endpoint<const Name extends RouteName, Refs extends ItemRefs = Record<never, never>>(
+export function endpoint<const Name extends RouteName, Refs extends ItemRefs = Record<never, never>, Alongside = undefined>(
   name: Name,
-  definition: EndpointDefinition<Name, Refs>,
+  definition: EndpointDefinition<Name, Refs, Alongside>,
 ) {
   const { access } = routes[name];
   const stack = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIME_TO_ANSWER_MS });
   if ((routes[name] as RouteDefinition).etag) stack.use(conditional());
   const handler = stack
     .use(envelope())
-    .use(authenticate(access, definition.reads as ((scope: ReadScope) => ItemRefs) | undefined))
-    .use(body({ maxBytes: maxBodyBytes() }))
+    .use(authenticate(access, definition as RouteReads, body({ maxBytes: maxBodyBytes() })))
     .handler(async (event, context) => {
       const input = parseInput(name, { query: event.queryStringParameters, headers: event.headers, body: context.body });
       const data: unknown = await definition.handle({
@@ -72,6 +78,7 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
         course: context.course as CourseFor<AccessOf<Name>>,
         enrollment: context.enrollment as EnrollmentFor<AccessOf<Name>>,
         items: (context.items ?? {}) as LoadedItems<Refs>,
+        alongside: context.alongside as Alongside,
         params: (event.pathParameters ?? {}) as Params<Name>,
         ...input,
         event,

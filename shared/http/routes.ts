@@ -251,7 +251,7 @@ export const routes = {
     access: 'course:staff',
     summary:
       "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
-    data: { gradeables: ['BatchGetItem', 'Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
+    data: { gradeables: ['Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
   },
   regrade: {
     method: 'POST',

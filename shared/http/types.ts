@@ -17,6 +17,8 @@ export interface ReadScope<Name extends RouteName = RouteName> {
   readonly params: Params<Name>;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The parsed body, unchecked (its fields are not yet the route's inputs); `{}` when it is refused after the token check. */
+  readonly body: RequestBody;
 }
 
 /** What the middleware stack hands the handler through the Lambda context (set before it runs). */
@@ -26,5 +28,7 @@ export interface ApiContext extends Context {
   course?: Course;
   enrollment?: Enrollment;
   items?: Record<string, unknown>;
+  /** What the route's `alongside` read resolved to, once the caller was allowed. */
+  alongside?: unknown;
   body?: RequestBody;
 }

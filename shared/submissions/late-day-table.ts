@@ -116,15 +116,32 @@ export async function setExtension(
   return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };
 }
 
+/** A student's Electronic File gradeables and their submissions (theirs, or their team's). */
+export interface StudentWork {
+  readonly documents: readonly GradeableDocument[];
+  readonly submissions: ReadonlyMap<string, Submission | undefined>;
+}
+
+/**
+ * Read alongside the token check for `GET …/late-days/{user_id}`: the course's Electronic File
+ * gradeables, then the student's submissions of them (a team's waits for the team membership).
+ */
+export async function studentWork(course: { term: string; course: string }, userId: string): Promise<StudentWork> {
+  if (!isValidUserId(userId)) return { documents: [], submissions: new Map() };
+  const documents = (await gradeablesOfCourse(course.term, course.course)).filter((document) => document.type === 'Electronic File');
+  return { documents, submissions: await submissionsOfStudent(course, userId, documents) };
+}
+
 /**
  * `GET …/late-days/{user_id}`: the student themself; instructors and full access graders any
  * student; limited access graders the students of the sections they grade.
  */
-export async function studentLateDayTable(
+export function studentLateDayTable(
   course: Course,
   caller: { userId: string; enrollment: Enrollment },
   userId: string,
   loaded: LoadedStudent,
+  work: StudentWork,
   now = new Date(),
 ) {
   const { enrollment } = caller;
@@ -137,13 +154,12 @@ export async function studentLateDayTable(
   ) {
     throw notYourSection({ section: student.registrationSection ?? 'NULL' });
   }
-  const documents = (await gradeablesOfCourse(course.term, course.course)).filter((document) => document.type === 'Electronic File');
-  const submissions = await submissionsOfStudent(course, userId, documents);
+  const { documents, submissions } = work;
   return lateDayTable({ course, student, lateDays: loaded.lateDays, documents, submissionOf: (id) => submissions.get(id), now });
 }
 
 /** A student's submissions of the given gradeables: their own, or their team's (two round trips when any is a team gradeable). */
-async function submissionsOfStudent(course: Course, userId: string, documents: readonly GradeableDocument[]) {
+async function submissionsOfStudent(course: { term: string; course: string }, userId: string, documents: readonly GradeableDocument[]) {
   const { term, course: code } = course;
   const refs = Object.fromEntries(
     documents.map((document) => [

@@ -1,7 +1,7 @@
 /** TA grading over HTTP (issue 16): who may grade whom, and recording a component's grade. */
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { saveTaGrade, type GradeOwner } from '#shared/data/grades.ts';
+import { auditTrail, saveTaGrade, type AuditEntry, type GradeOwner } from '#shared/data/grades.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef, type Submission } from '#shared/data/submissions.ts';
@@ -69,6 +69,28 @@ export async function gradingTarget(
   const ownerId = loaded.membership.teamId;
   const { team } = await getItems({ team: submissionRef(course.term, course.course, gradeable.id, ownerId) });
   return { gradeable, owner: { ...base, ownerId }, submission: team };
+}
+
+/** Read alongside the token check: the audit trail of the student's own grade (a team's waits for the team). */
+export const ownGradeHistory = (key: GradeableKey, studentId: string): Promise<AuditEntry[]> =>
+  isValidUserId(studentId) ? auditTrail({ ...key, ownerId: studentId }) : Promise.resolve([]);
+
+/** `GET …/grading/{user_id}`: the grade and its audit trail; a team's submission and trail are read together. */
+export async function gradeWithHistory(
+  course: Course,
+  grader: Enrollment,
+  userId: string,
+  loaded: Parameters<typeof gradingTarget>[3],
+  ownHistory: AuditEntry[],
+) {
+  const { gradeable, membership } = loaded;
+  const [target, history] = await Promise.all([
+    gradingTarget(course, grader, userId, loaded),
+    gradeable?.team_gradeable && membership
+      ? auditTrail({ term: course.term, course: course.course, gradeableId: gradeable.id, ownerId: membership.teamId })
+      : ownHistory,
+  ]);
+  return { ...gradeView(target, userId), history };
 }
 
 /** The TA grade as staff see it. */

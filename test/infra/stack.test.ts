@@ -136,7 +136,6 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   ],
   gradebook: [
     ...COURSE_CHECK,
-    'dynamodb:BatchGetItem gradeables',
     ...['enrollments', 'submissions', 'teams', 'gradeables', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
   ],
   regrade: [
