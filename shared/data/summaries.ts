@@ -96,13 +96,14 @@ export async function deleteGeneration(term: string, course: string, generation:
 }
 
 /**
- * Summaries jobs (issue 17) live beside the summaries they generate, in the course's partition:
- * `job#<jobId>` per job, and `job`, the course's slot naming the job under way, so that a second
- * request while one runs finds it instead of starting another. Neither key can be a generation's
- * entry (`<time>-<hex>#<userId>`, starting with a digit).
+ * Summaries jobs (issue 17) live in the summaries table, in a partition of their own per course
+ * (`<term>/<course>#jobs`, which no course id can be, so that no query of the course's summaries
+ * meets them): `job#<jobId>` per job, and `slot`, naming the job under way, so that a second
+ * request while one runs finds it instead of starting another.
  */
 const JOB_PREFIX = 'job#';
-const SLOT = 'job';
+const SLOT = 'slot';
+const jobsPartition = (term: string, course: string) => `${courseId(term, course)}#jobs`;
 
 export type SummariesJobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -146,8 +147,8 @@ const decodeJob = (item: Item): SummariesJobRecord => ({
   ...(item.message !== undefined ? { message: item.message as string } : {}),
 });
 
-const jobKey = (term: string, course: string, jobId: string) => ({ courseId: courseId(term, course), entry: JOB_PREFIX + jobId });
-const slotKey = (term: string, course: string) => ({ courseId: courseId(term, course), entry: SLOT });
+const jobKey = (term: string, course: string, jobId: string) => ({ courseId: jobsPartition(term, course), entry: JOB_PREFIX + jobId });
+const slotKey = (term: string, course: string) => ({ courseId: jobsPartition(term, course), entry: SLOT });
 
 export const summariesJobRef = (term: string, course: string, jobId: string): ItemRef<SummariesJobRecord> => ({
   table,

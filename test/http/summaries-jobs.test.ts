@@ -4,7 +4,7 @@
  * same worker function as in AWS); smaller courses are generated in the request, as before. The
  * threshold is lowered here (the course has 6 members) by setting the variable the functions read.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
@@ -188,6 +188,15 @@ describe('summaries jobs', () => {
     expect(again.json.data).toEqual(last.json.data);
     const { course } = await getItems({ course: courseRef(world.course.term, world.course.course) });
     expect(course?.summaries?.generation).toBe(last.json.data.generation);
+    // Jobs keep to a partition of their own: the course's holds its summaries only.
+    const partition = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(tables.summaries),
+        KeyConditionExpression: 'courseId = :course',
+        ExpressionAttributeValues: { ':course': courseId(world.course.term, world.course.course) },
+      }),
+    );
+    expect((partition.Items ?? []).filter((item) => !/^[0-9TZ]+-[0-9a-f]{6}#/.test(item.entry as string))).toEqual([]);
   });
 
   it('ends a job that cannot generate as failed, with a message, and frees the course for the next', async () => {
@@ -199,7 +208,7 @@ describe('summaries jobs', () => {
         await getItems({
           job: {
             table: tables.summaries,
-            key: { courseId: courseId(world.course.term, world.course.course), entry: `job#${job.job_id}` },
+            key: { courseId: `${courseId(world.course.term, world.course.course)}#jobs`, entry: `job#${job.job_id}` },
             decode: (item) => item,
           },
         })
