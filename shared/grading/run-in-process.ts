@@ -1,13 +1,11 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { config } from '#shared/config.ts';
 import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
 import { jobTimeLimitMs } from './launcher.ts';
+import { runnerEntry } from './runner-bundle.ts';
 import { isCommitId } from './checkout-error.ts';
 import type { CheckedOutLine, RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
-
-const CLI = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
 
 /** Time on top of the checkout's and the harness's own limits: start-up, clean-up. */
 export const RUN_OVERHEAD_MS = 15_000;
@@ -22,16 +20,17 @@ export function runnerEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs `request` in a separate Node process (runner-cli.ts) that holds none of this process's
- * environment, so student code cannot find credentials even by reading its parent's
- * /proc/<pid>/environ. Its checkout's commit reaches `hooks.onCheckout` while it runs (a
+ * Runs `request` in a separate Node process (runner-cli.ts, bundled by runner-bundle.ts) that
+ * holds none of this process's environment, so student code cannot find credentials even by
+ * reading its parent's /proc/<pid>/environ. Its checkout's commit reaches `hooks.onCheckout` while it runs (a
  * rejection stops it). Rejects (a fault of this machine, worth a retry) when the runner crashes,
  * answers nonsense or exceeds the checkout's and the harness's time limits plus RUN_OVERHEAD_MS.
  */
-export function runIsolated(request: RunRequest, hooks: RunHooks = {}): Promise<RunResult> {
+export async function runIsolated(request: RunRequest, hooks: RunHooks = {}): Promise<RunResult> {
   const limitMs = CHECKOUT_TIME_LIMIT_MS + jobTimeLimitMs(request.testCases) + RUN_OVERHEAD_MS;
+  const cli = await runnerEntry();
   return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let partial = '';
     const stderr: Buffer[] = [];
