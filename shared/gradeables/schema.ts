@@ -10,11 +10,17 @@
  *
  * Dates are read in the course's time zone, and a missing one defaults to a time from now:
  * `gradeableSchemas(dateContext)` gives the schemas that do so; without a context they only
- * describe the form (the OpenAPI document and the types).
+ * describe the form (the OpenAPI document and the types). Nothing is built before it is needed.
  */
 import * as z from 'zod';
 import { GRADEABLE_ID } from '#shared/ids.ts';
 import { GRADEABLE_DATE_FORM, parseGradeableDate } from './time-zone.ts';
+
+/** `build`'s value, built on the first call. */
+function once<T>(build: () => T): () => T {
+  let value: { readonly built: T } | undefined;
+  return () => (value ??= { built: build() }).built;
+}
 
 export const gradeableTypes = ['Electronic File', 'Checkpoints', 'Numeric'] as const;
 export type GradeableType = (typeof gradeableTypes)[number];
@@ -152,132 +158,148 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A number as a refinement reads it: an invalid or missing one counts as 0. */
 const numberOr0 = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
-export const markSchema = z.object({
-  points: points(),
-  title: text(500),
-  publish: flag(false),
+/**
+ * The parts both kinds of gradeable share, built on first use: most functions only need this
+ * module's constants and types, and building zod schemas is a large part of a cold start.
+ */
+const parts = once(() => {
+  const markSchema = z.object({
+    points: points(),
+    title: text(500),
+    publish: flag(false),
+  });
+
+  const component = { error: whenMissing(RUBRIC_PARAMETERS) };
+  const rubricComponentSchema = z
+    .object({
+      title: text(200, component),
+      ta_comment: text(10_000, component),
+      student_comment: text(10_000, component),
+      lower_clamp: points(component),
+      default: points(component),
+      max_value: z.number(component).min(0).max(10_000),
+      upper_clamp: points(component),
+      text: z.boolean(component),
+      peer_component: z.boolean(component),
+      page: wholeNumber(-1, 10_000, component),
+      is_itempool_linked: z.boolean(component),
+      itempool: text(100, component),
+      marks: z.array(markSchema, component).max(MAX_MARKS),
+    })
+    .superRefine((component, ctx) => {
+      const lower = numberOr0(component.lower_clamp);
+      const upper = numberOr0(component.upper_clamp);
+      if (lower > upper) report(ctx, ['lower_clamp'], (at) => `${at} must not be above ${sibling(at, 'upper_clamp')}.`);
+      for (const key of ['default', 'max_value'] as const) {
+        const value = numberOr0(component[key]);
+        if (value < lower || value > upper) report(ctx, [key], (at) => `${at} must lie between the clamps.`);
+      }
+      if (!Array.isArray(component.marks)) return;
+      component.marks.forEach((mark: unknown, index) => {
+        const value = numberOr0(isObject(mark) ? mark.points : undefined);
+        if (Math.abs(value) > upper - lower)
+          report(ctx, ['marks', index, 'points'], (at) => `${at} must not exceed the span of the clamps.`);
+      });
+    }, evenIfInvalid.object)
+    .meta({ description: 'A rubric component; the reference requires every field.' });
+
+  const limitFields = Object.fromEntries(
+    Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, wholeNumber(range.min, range.max).optional()]),
+  ) as { [Name in keyof typeof LIMIT_SETTING_RANGES]: z.ZodOptional<z.ZodNumber> };
+  const limitsSchema = z
+    .object(limitFields)
+    .meta({ description: "Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*)." });
+
+  const relativePath = says((at) => `${at} must be a relative path inside the submission.`);
+  const expectationSchema = z
+    .object({
+      exit_code: wholeNumber(0, 255).optional(),
+      stdout: text(65_536).optional(),
+      stdout_contains: text(65_536).optional(),
+      files_exist: z
+        .array(
+          z
+            .string({ error: relativePath })
+            .min(1, { error: relativePath })
+            .max(255, { error: relativePath })
+            // One message for a path: only a path of the right length is looked into.
+            .refine(isRelativePath, { error: relativePath, when: (payload) => payload.issues.length === 0 }),
+        )
+        .max(50)
+        .optional(),
+    })
+    .superRefine((expectation, ctx) => {
+      if (Object.values(expectation).every((value) => value === undefined)) report(ctx, [], (at) => `${at} must expect something.`);
+    }, evenIfInvalid.object)
+    .meta({ description: 'What the command must do; every expectation given must hold.' });
+
+  const notBlank = { error: says((at) => `${at} cannot be blank.`) };
+  /** Text with something other than white space in it. */
+  const filled = (max: number) =>
+    text(max)
+      .min(1, notBlank)
+      .refine((value) => value === '' || value.trim() !== '', notBlank);
+  const testCaseSchema = z
+    .object({
+      name: filled(200),
+      command: filled(4096),
+      details: text(2000).default(''),
+      points_available: z.number().min(0).max(1000).default(0),
+      is_extra_credit: flag(false),
+      is_hidden: flag(false),
+      timeout_seconds: z.number().gt(0).max(MAX_TIMEOUT_SECONDS).default(10),
+      expect: expectationSchema.default({ exit_code: 0 }),
+      limits: limitsSchema.optional(),
+    })
+    // Checked name and command first; kept (and downloaded) with the details before the command.
+    .transform(({ name, command, details, ...rest }) => ({ name, details, command, ...rest }));
+
+  const atLeastOneTestCase: Wording = (at) => `${at} must list at least one test case.`;
+  const autogradingSchema = z
+    .object({
+      test_cases: z
+        .array(testCaseSchema, { error: whenMissing(atLeastOneTestCase) })
+        .min(1, { error: says(atLeastOneTestCase) })
+        .max(MAX_TEST_CASES)
+        .superRefine((testCases, ctx) => {
+          const names = new Set<string>();
+          testCases.forEach((testCase: unknown, index) => {
+            const name = isObject(testCase) ? testCase.name : undefined;
+            if (typeof name !== 'string') return;
+            if (names.has(name)) report(ctx, [index, 'name'], (at) => `${at} repeats the name of an earlier test case.`);
+            names.add(name);
+          });
+        }, evenIfInvalid.list),
+      limits: limitsSchema.optional(),
+      image: text(32)
+        .regex(IMAGE_NAME, {
+          error: says((at) => `${at} must be an image name: lower-case letters, digits and hyphens, starting with a letter.`),
+        })
+        .optional()
+        .meta({
+          description: "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
+        }),
+    })
+    // Checked test cases first; kept (and downloaded) with the image first.
+    .transform(({ test_cases, limits, image }) => ({
+      ...(image !== undefined ? { image } : {}),
+      test_cases,
+      ...(limits !== undefined ? { limits } : {}),
+    }));
+
+  const electronicDateFlags = {
+    has_due_date: flag(true),
+    has_release_date: flag(true),
+    late_submission_allowed: flag(true),
+    late_days: wholeNumber(0, 1000).default(0),
+  };
+  return { markSchema, rubricComponentSchema, limitsSchema, expectationSchema, testCaseSchema, autogradingSchema, electronicDateFlags };
 });
-
-const component = { error: whenMissing(RUBRIC_PARAMETERS) };
-export const rubricComponentSchema = z
-  .object({
-    title: text(200, component),
-    ta_comment: text(10_000, component),
-    student_comment: text(10_000, component),
-    lower_clamp: points(component),
-    default: points(component),
-    max_value: z.number(component).min(0).max(10_000),
-    upper_clamp: points(component),
-    text: z.boolean(component),
-    peer_component: z.boolean(component),
-    page: wholeNumber(-1, 10_000, component),
-    is_itempool_linked: z.boolean(component),
-    itempool: text(100, component),
-    marks: z.array(markSchema, component).max(MAX_MARKS),
-  })
-  .superRefine((component, ctx) => {
-    const lower = numberOr0(component.lower_clamp);
-    const upper = numberOr0(component.upper_clamp);
-    if (lower > upper) report(ctx, ['lower_clamp'], (at) => `${at} must not be above ${sibling(at, 'upper_clamp')}.`);
-    for (const key of ['default', 'max_value'] as const) {
-      const value = numberOr0(component[key]);
-      if (value < lower || value > upper) report(ctx, [key], (at) => `${at} must lie between the clamps.`);
-    }
-    if (!Array.isArray(component.marks)) return;
-    component.marks.forEach((mark: unknown, index) => {
-      const value = numberOr0(isObject(mark) ? mark.points : undefined);
-      if (Math.abs(value) > upper - lower) report(ctx, ['marks', index, 'points'], (at) => `${at} must not exceed the span of the clamps.`);
-    });
-  }, evenIfInvalid.object)
-  .meta({ description: 'A rubric component; the reference requires every field.' });
-
-const limitFields = Object.fromEntries(
-  Object.entries(LIMIT_SETTING_RANGES).map(([name, range]) => [name, wholeNumber(range.min, range.max).optional()]),
-) as { [Name in keyof typeof LIMIT_SETTING_RANGES]: z.ZodOptional<z.ZodNumber> };
-export const limitsSchema = z
-  .object(limitFields)
-  .meta({ description: "Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*)." });
-
-const relativePath = says((at) => `${at} must be a relative path inside the submission.`);
-export const expectationSchema = z
-  .object({
-    exit_code: wholeNumber(0, 255).optional(),
-    stdout: text(65_536).optional(),
-    stdout_contains: text(65_536).optional(),
-    files_exist: z
-      .array(
-        z
-          .string({ error: relativePath })
-          .min(1, { error: relativePath })
-          .max(255, { error: relativePath })
-          // One message for a path: only a path of the right length is looked into.
-          .refine(isRelativePath, { error: relativePath, when: (payload) => payload.issues.length === 0 }),
-      )
-      .max(50)
-      .optional(),
-  })
-  .superRefine((expectation, ctx) => {
-    if (Object.values(expectation).every((value) => value === undefined)) report(ctx, [], (at) => `${at} must expect something.`);
-  }, evenIfInvalid.object)
-  .meta({ description: 'What the command must do; every expectation given must hold.' });
+type Parts = ReturnType<typeof parts>;
 
 function isRelativePath(path: string): boolean {
   return !path.startsWith('/') && !path.split('/').includes('..');
 }
-
-const notBlank = { error: says((at) => `${at} cannot be blank.`) };
-/** Text with something other than white space in it. */
-const filled = (max: number) =>
-  text(max)
-    .min(1, notBlank)
-    .refine((value) => value === '' || value.trim() !== '', notBlank);
-export const testCaseSchema = z
-  .object({
-    name: filled(200),
-    command: filled(4096),
-    details: text(2000).default(''),
-    points_available: z.number().min(0).max(1000).default(0),
-    is_extra_credit: flag(false),
-    is_hidden: flag(false),
-    timeout_seconds: z.number().gt(0).max(MAX_TIMEOUT_SECONDS).default(10),
-    expect: expectationSchema.default({ exit_code: 0 }),
-    limits: limitsSchema.optional(),
-  })
-  // Checked name and command first; kept (and downloaded) with the details before the command.
-  .transform(({ name, command, details, ...rest }) => ({ name, details, command, ...rest }));
-
-const atLeastOneTestCase: Wording = (at) => `${at} must list at least one test case.`;
-export const autogradingSchema = z
-  .object({
-    test_cases: z
-      .array(testCaseSchema, { error: whenMissing(atLeastOneTestCase) })
-      .min(1, { error: says(atLeastOneTestCase) })
-      .max(MAX_TEST_CASES)
-      .superRefine((testCases, ctx) => {
-        const names = new Set<string>();
-        testCases.forEach((testCase: unknown, index) => {
-          const name = isObject(testCase) ? testCase.name : undefined;
-          if (typeof name !== 'string') return;
-          if (names.has(name)) report(ctx, [index, 'name'], (at) => `${at} repeats the name of an earlier test case.`);
-          names.add(name);
-        });
-      }, evenIfInvalid.list),
-    limits: limitsSchema.optional(),
-    image: text(32)
-      .regex(IMAGE_NAME, {
-        error: says((at) => `${at} must be an image name: lower-case letters, digits and hyphens, starting with a letter.`),
-      })
-      .optional()
-      .meta({
-        description: "In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent.",
-      }),
-  })
-  // Checked test cases first; kept (and downloaded) with the image first.
-  .transform(({ test_cases, limits, image }) => ({
-    ...(image !== undefined ? { image } : {}),
-    test_cases,
-    ...(limits !== undefined ? { limits } : {}),
-  }));
 
 /** How dates are read: in the course's time zone, missing ones from `now`, and which must be in order. */
 export interface DateContext {
@@ -367,13 +389,6 @@ function datesSchema<Name extends DateName, Extra extends z.ZodRawShape>(
     });
 }
 
-const electronicDateFlags = {
-  has_due_date: flag(true),
-  has_release_date: flag(true),
-  late_submission_allowed: flag(true),
-  late_days: wholeNumber(0, 1000).default(0),
-};
-
 /**
  * The schemas of both kinds of gradeable: Electronic File, and Checkpoints or Numeric (TA graded
  * only; an unknown type is checked as one of these). With a context they read dates as
@@ -395,6 +410,7 @@ export function gradeableSchemas(context?: DateContext) {
       .default('homework'),
     autograding_config_path: text(1000).default(''),
   };
+  const { rubricComponentSchema, autogradingSchema, electronicDateFlags } = parts();
   const grading = {
     rubric: z.array(rubricComponentSchema).max(MAX_RUBRIC_COMPONENTS).default([]),
     autograding: autogradingSchema.optional(),
@@ -454,19 +470,19 @@ export function gradeableSchemas(context?: DateContext) {
   };
 }
 
-const declared = gradeableSchemas();
-
-/** The gradeable JSON, for the OpenAPI document and the types. */
-export const gradeableSchema = z.discriminatedUnion('type', [declared.electronic, declared.graded]).meta({
-  description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
-});
-
 /**
- * `gradeableSchema` as JSON Schema (2020-12, as OpenAPI 3.1 uses it, without `$schema`): what an
- * upload may send, and what a download gives.
+ * The gradeable JSON as JSON Schema (2020-12, as OpenAPI 3.1 uses it, without `$schema`): what an
+ * upload may send, and what a download gives. Only the OpenAPI document reads it; the call is
+ * marked pure so that the functions' bundles, which never do, leave it out.
  */
-export const gradeableJsonSchema: Record<string, unknown> = (() => {
-  const schema: Record<string, unknown> = z.toJSONSchema(gradeableSchema, {
+export const gradeableJsonSchema: Record<string, unknown> = /* @__PURE__ */ describeGradeable();
+
+function describeGradeable(): Record<string, unknown> {
+  const declared = gradeableSchemas();
+  const gradeable = z.discriminatedUnion('type', [declared.electronic, declared.graded]).meta({
+    description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
+  });
+  const schema: Record<string, unknown> = z.toJSONSchema(gradeable, {
     io: 'input',
     target: 'draft-2020-12',
     // wholeNumber's `multipleOf(1)` is JSON Schema's integer.
@@ -479,7 +495,7 @@ export const gradeableJsonSchema: Record<string, unknown> = (() => {
   });
   delete schema.$schema;
   return schema;
-})();
+}
 
 type Declared = ReturnType<typeof gradeableSchemas>;
 type Electronic = z.output<Declared['electronic']>;
@@ -487,18 +503,18 @@ type Graded = z.output<Declared['graded']>;
 /** The fields only Electronic File gradeables have. */
 type ElectronicOnly = Exclude<keyof Electronic, keyof Graded>;
 
-export type Mark = z.output<typeof markSchema>;
-export type RubricComponent = z.output<typeof rubricComponentSchema>;
-export type Expectation = z.output<typeof expectationSchema>;
+export type Mark = z.output<Parts['markSchema']>;
+export type RubricComponent = z.output<Parts['rubricComponentSchema']>;
+export type Expectation = z.output<Parts['expectationSchema']>;
 /**
  * Limits a gradeable asks for its test commands (all optional): for the whole gradeable under
  * `autograding.limits`, for one test case under its `limits`. The grading pipeline caps each at
  * the bound the server's operator configured.
  */
-export type LimitSettings = z.output<typeof limitsSchema>;
+export type LimitSettings = z.output<Parts['limitsSchema']>;
 /** One autograding test case; `name, details, is_extra_credit, points_available` are exactly
  * the fields of the reference's `values.test_cases`. */
-export type TestCase = z.output<typeof testCaseSchema>;
+export type TestCase = z.output<Parts['testCaseSchema']>;
 export type GradeableDates = Partial<Electronic['dates']>;
 /** A gradeable of any type, as stored (dates as UTC instants) and downloaded (dates local). */
 export type GradeableDocument = Omit<Graded, 'type' | 'dates'> &

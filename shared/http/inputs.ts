@@ -35,25 +35,43 @@ export interface RouteInput {
   readonly document?: true;
 }
 
+/** An object whose every property is built by its function when first read, then kept. */
+function builtOnFirstRead<Builders extends Record<string, () => unknown>>(
+  builders: Builders,
+): { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> } {
+  const built: Record<string, unknown> = {};
+  for (const [key, build] of Object.entries(builders)) {
+    Object.defineProperty(built, key, {
+      enumerable: true,
+      get() {
+        const value = build();
+        Object.defineProperty(built, key, { enumerable: true, value });
+        return value;
+      },
+      configurable: true,
+    });
+  }
+  return built as { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> };
+}
+
+/** A route that reads no query, headers or body fields. */
+const none = () => ({});
+
 /** Every `{name}` of a route path. Not refused here: each route answers a malformed one as not found. */
-export const pathParameters = {
-  semester: z.string().regex(CODE).describe('The term code (e.g. `f26`).'),
-  course: z.string().regex(CODE).describe('The course code (e.g. `sample`).'),
-  gradeable_id: z.string().regex(GRADEABLE_ID).describe('The gradeable id.'),
-  user_id: z.string().regex(USER_ID).describe('A user id.'),
-  webhook_id: z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
-  delivery_id: z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
-  regrade_id: z.string().regex(REGRADE_ID).describe('A regrade id (`rg_…`), as the regrade answered.'),
-  job_id: z.string().regex(SUMMARIES_JOB_ID).describe('A summaries job id (`sj_…`), as generating the summaries answered.'),
-  asset: z.string().describe('A versioned asset name, as the reference page links it.'),
-} satisfies Shape;
+export const pathParameters = builtOnFirstRead({
+  semester: () => z.string().regex(CODE).describe('The term code (e.g. `f26`).'),
+  course: () => z.string().regex(CODE).describe('The course code (e.g. `sample`).'),
+  gradeable_id: () => z.string().regex(GRADEABLE_ID).describe('The gradeable id.'),
+  user_id: () => z.string().regex(USER_ID).describe('A user id.'),
+  webhook_id: () => z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
+  delivery_id: () => z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
+  regrade_id: () => z.string().regex(REGRADE_ID).describe('A regrade id (`rg_…`), as the regrade answered.'),
+  job_id: () => z.string().regex(SUMMARIES_JOB_ID).describe('A summaries job id (`sj_…`), as generating the summaries answered.'),
+  asset: () => z.string().describe('A versioned asset name, as the reference page links it.'),
+}) satisfies Shape;
 
 const userIdQuery = (description: string) => z.string().describe(description);
-const staffUserIdQuery = userIdQuery("Another user's id (staff of the course; see the route's description).");
-const login = {
-  user_id: text(256, { description: 'The user id.' }),
-  password: text(1024, { description: 'The password.', format: 'password' }),
-};
+const staffUserIdQuery = () => userIdQuery("Another user's id (staff of the course; see the route's description).");
 const code = (description: string) => text(256, { description, pattern: CODE });
 const pageMiB = MAX_PAGE_BYTES / 1024 / 1024;
 /** `page_size` and `cursor` of a paged list (shared/paging.ts); `whole`: answered whole unless a page is asked for. */
@@ -77,18 +95,27 @@ const paging = (items: string, defaultSize: number | 'whole') => ({
     .optional(),
 });
 
-export const inputs = {
-  'issue-token': { body: login },
-  'invalidate-token': {
+/**
+ * Each route's inputs, built when first read: a function reads only its own route's (on its first
+ * request), and the OpenAPI document every route's.
+ */
+export const inputs = builtOnFirstRead({
+  'issue-token': () => ({
+    body: {
+      user_id: text(256, { description: 'The user id.' }),
+      password: text(1024, { description: 'The password.', format: 'password' }),
+    },
+  }),
+  'invalidate-token': () => ({
     body: {
       user_id: text(256, { description: 'The user id (not needed when a valid token is sent).' }).optional(),
       password: text(1024, { description: 'The password (not needed when a valid token is sent).', format: 'password' }).optional(),
     },
-  },
-  'token-info': {},
-  me: {},
-  'list-courses': { query: { user_id: userIdQuery("Superusers: another user's courses.").optional() } },
-  'create-course': {
+  }),
+  'token-info': none,
+  me: none,
+  'list-courses': () => ({ query: { user_id: userIdQuery("Superusers: another user's courses.").optional() } }),
+  'create-course': () => ({
     body: {
       course_semester: code('The new course’s term.'),
       course_title: code('The new course’s code.'),
@@ -98,21 +125,21 @@ export const inputs = {
       base_course_title: code('… and code.').optional(),
       copy_gradeables: flag({ description: 'Copy the base course’s gradeables (at most 95).' }).optional(),
     },
-  },
-  'course-users': { query: paging('Users', 'whole') },
-  'course-graders': { query: paging('Graders', 'whole') },
-  'create-term': {
+  }),
+  'course-users': () => ({ query: paging('Users', 'whole') }),
+  'course-graders': () => ({ query: paging('Graders', 'whole') }),
+  'create-term': () => ({
     body: {
       term_id: text(64, { description: 'The term code.', pattern: CODE }),
       term_name: text(100, { description: 'Its display name.' }),
       start_date: text(10, { description: 'First day, `YYYY-MM-DD`.', format: 'date' }),
       end_date: text(10, { description: 'Last day, `YYYY-MM-DD`.', format: 'date' }),
     },
-  },
-  'upload-gradeable': { document: true },
-  'download-gradeable': {},
-  'list-gradeables': {},
-  'submit-vcs': {
+  }),
+  'upload-gradeable': () => ({ document: true }),
+  'download-gradeable': none,
+  'list-gradeables': none,
+  'submit-vcs': () => ({
     headers: {
       'Idempotency-Key': z
         .string()
@@ -127,10 +154,10 @@ export const inputs = {
       vcs_checkout: flag({ description: 'Must be true.' }, { lenient: true }),
       git_repo_id: scalar({ description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' }),
     },
-  },
-  'gradeable-values': { query: { user_id: staffUserIdQuery.optional() } },
-  'gradeable-attempts': { query: { user_id: staffUserIdQuery.optional(), ...paging('Versions', 'whole') } },
-  'save-ta-grade': {
+  }),
+  'gradeable-values': () => ({ query: { user_id: staffUserIdQuery().optional() } }),
+  'gradeable-attempts': () => ({ query: { user_id: staffUserIdQuery().optional(), ...paging('Versions', 'whole') } }),
+  'save-ta-grade': () => ({
     body: {
       component_id: wholeNumber({
         description: 'The rubric component, by its place in the rubric (from 0).',
@@ -149,9 +176,9 @@ export const inputs = {
       custom_message: text(MAX_MESSAGE_LENGTH, { description: 'The comment the student sees once grades are released.' }).optional(),
       revision: scalar({ description: 'The revision the grader saw: refused with 409 when the grade changed since.' }).optional(),
     },
-  },
-  'ta-grade': {},
-  'set-active-version': {
+  }),
+  'ta-grade': none,
+  'set-active-version': () => ({
     body: {
       version: wholeNumber({
         description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
@@ -161,14 +188,14 @@ export const inputs = {
       }),
       user_id: text(256, { description: 'Instructors and full access graders: the student whose version to choose.' }).optional(),
     },
-  },
-  gradebook: {
+  }),
+  gradebook: () => ({
     query: {
       ...paging('Students', DEFAULT_PAGE),
       limit: z.string().meta({ description: 'The older name of `page_size`.', pattern: PAGE_SIZE.source }).optional(),
     },
-  },
-  regrade: {
+  }),
+  regrade: () => ({
     body: {
       user_id: text(256, {
         description:
@@ -181,13 +208,13 @@ export const inputs = {
         digits: /^\d{1,6}$/,
       }).optional(),
     },
-  },
-  'regrade-status': {},
-  'generate-summaries': {},
-  'summaries-job': {},
-  'list-summaries': { query: paging('Summaries', SUMMARIES_PAGE) },
-  'user-summary': {},
-  'set-course-late-days': {
+  }),
+  'regrade-status': none,
+  'generate-summaries': none,
+  'summaries-job': none,
+  'list-summaries': () => ({ query: paging('Summaries', SUMMARIES_PAGE) }),
+  'user-summary': none,
+  'set-course-late-days': () => ({
     body: {
       default_student_late_days: wholeNumber({
         description: 'The late days every student of the course starts with (0 until set).',
@@ -195,8 +222,8 @@ export const inputs = {
         max: MAX_LATE_DAYS,
       }),
     },
-  },
-  'grant-late-days': {
+  }),
+  'grant-late-days': () => ({
     body: {
       allowed_late_days: wholeNumber({
         description: "The student's late days in all from `since` on, those already charged included.",
@@ -208,8 +235,8 @@ export const inputs = {
           "When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one.",
       }).optional(),
     },
-  },
-  'set-extension': {
+  }),
+  'set-extension': () => ({
     body: {
       late_days: wholeNumber({
         description: 'Days late on this gradeable that are neither charged nor bad; 0 removes the extension.',
@@ -218,9 +245,9 @@ export const inputs = {
       }),
       reason_for_exception: text(MAX_REASON_LENGTH, { description: 'Why (shown in the summaries).' }).optional(),
     },
-  },
-  'student-late-days': {},
-  'create-webhook': {
+  }),
+  'student-late-days': none,
+  'create-webhook': () => ({
     body: {
       url: text(MAX_URL_LENGTH, {
         description:
@@ -235,22 +262,22 @@ export const inputs = {
       }),
       description: text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' }).optional(),
     },
-  },
-  'list-webhooks': {},
-  'delete-webhook': {},
-  'list-webhook-deliveries': {
+  }),
+  'list-webhooks': none,
+  'delete-webhook': none,
+  'list-webhook-deliveries': () => ({
     query: {
       state: z
         .string()
         .meta({ description: 'Only deliveries in this state (`failed`: those kept for replay).', enum: [...deliveryStates] })
         .optional(),
     },
-  },
-  'replay-webhook-delivery': {},
-  openapi: {},
-  'api-docs': {},
-  'api-docs-asset': {},
-} as const satisfies Record<RouteName, RouteInput>;
+  }),
+  'replay-webhook-delivery': none,
+  openapi: none,
+  'api-docs': none,
+  'api-docs-asset': none,
+} satisfies Record<RouteName, () => RouteInput>);
 
 type Inputs = typeof inputs;
 type Part<Name extends RouteName, Key extends keyof RouteInput> = Inputs[Name] extends { readonly [K in Key]: infer S extends Shape }
