@@ -12,9 +12,9 @@ const SECTION = 'Scale';
 
 /**
  * A regrade of every active version (issue 16) for 100 and 1,000 students, each with one graded
- * version: the submissions are a paged Query, then one transaction per 49 versions (the queue
- * counter, a job and a version update each, the regrade's counts). Round trips should grow with
- * ⌈n / 49⌉, nothing else.
+ * version: the submissions are a paged Query, then one transaction per 41 versions (a job and a
+ * version update each, the queue shards' counters, the regrade's counts). Round trips should grow with
+ * ⌈n / 41⌉, nothing else.
  */
 export async function measureRegrade(withTables: WithTables): Promise<SectionResult> {
   const rows: Row[] = [];

@@ -4,10 +4,12 @@ import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
 import { enrollmentItem } from '#shared/data/enrollments.ts';
+import { QUEUE_SHARDS } from '#shared/data/jobs.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { putTerm } from '#shared/data/terms.ts';
 import { putUser, userItem } from '#shared/data/users.ts';
+import { ticketOf } from '#shared/grading/queue-order.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { existsSync } from 'node:fs';
 import type { ApiEvent } from '#shared/http/types.ts';
@@ -84,7 +86,7 @@ export async function measureQueuePosition(withTables: WithTables): Promise<Sect
   return { rows, notes };
 }
 
-/** Tickets 1…count as queued jobs, and the queue counters as if they had been submitted. */
+/** `count` queued jobs spread over the queue's shards in turn, and its counters as if they had been submitted. */
 async function queueJobs(count: number): Promise<void> {
   const TableName = tableName(tables.jobs);
   const now = new Date().toISOString();
@@ -93,7 +95,7 @@ async function queueJobs(count: number): Promise<void> {
     request: {
       PutRequest: {
         Item: {
-          job: String(index + 1),
+          job: String(ticketOf(index % QUEUE_SHARDS, Math.floor(index / QUEUE_SHARDS) + 1)),
           gradeableKey: gradeableKey('x', 'y', 'z'),
           term: 'x',
           course: 'y',
@@ -107,7 +109,10 @@ async function queueJobs(count: number): Promise<void> {
       },
     },
   }));
-  jobs.push({ tableName: TableName, request: { PutRequest: { Item: { job: 'queue', head: 0, tail: count } as never } } });
+  for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
+    const tail = Math.floor(count / QUEUE_SHARDS) + (shard < count % QUEUE_SHARDS ? 1 : 0);
+    jobs.push({ tableName: TableName, request: { PutRequest: { Item: { job: `queue#${shard}`, head: 0, tail } as never } } });
+  }
   await batchWrite(jobs, { parallel: 8 });
 }
 

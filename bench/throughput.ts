@@ -105,7 +105,9 @@ function valuesBatchGet(world: World): BaselineConfig['batchGet'] {
     queueRef(),
   ];
   const requestItems: Record<string, { Keys: Record<string, string>[]; ConsistentRead: true }> = {};
-  for (const ref of refs) (requestItems[tableName(ref.table)] ??= { Keys: [], ConsistentRead: true }).Keys.push(ref.key);
+  for (const ref of refs) {
+    (requestItems[tableName(ref.table)] ??= { Keys: [], ConsistentRead: true }).Keys.push(...('keys' in ref ? ref.keys : [ref.key]));
+  }
   return requestItems;
 }
 

@@ -13,7 +13,7 @@ export const handler = endpoint('gradeable-values', {
     readableTarget(caller, enrollment, query.user_id, items.target);
     const staff = (enrollment?.group ?? 4) < 4;
     const submission = await submissionToShow(items.gradeable, items, course);
-    const values = gradeableValues(submission, items.queue?.head ?? 0, { showHidden: staff });
+    const values = gradeableValues(submission, items.queue, { showHidden: staff });
     return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now: new Date() }) };
   },
 });

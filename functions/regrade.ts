@@ -13,6 +13,6 @@ export const handler = endpoint('regrade', {
       gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
       userId: body.user_id,
       version: body.version_to_regrade,
-      queue: items.queue ?? { head: 0, tail: 0 }, // no queue item yet: nothing was ever queued
+      queue: items.queue,
     }),
 });

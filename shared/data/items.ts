@@ -12,9 +12,16 @@ export interface ItemRef<T> {
   readonly decode: (item: Item) => T;
 }
 
-export type ItemRefs = Record<string, ItemRef<unknown>>;
+/** A reference to several items of one table read as one value (each absent item given as `undefined`). */
+export interface ItemSetRef<T> {
+  readonly table: TableDefinition;
+  readonly keys: readonly Key[];
+  readonly decodeAll: (items: readonly (Item | undefined)[]) => T;
+}
+
+export type ItemRefs = Record<string, ItemRef<unknown> | ItemSetRef<unknown>>;
 export type LoadedItems<Refs extends ItemRefs> = {
-  [Name in keyof Refs]: Refs[Name] extends ItemRef<infer T> ? T | undefined : never;
+  [Name in keyof Refs]: Refs[Name] extends ItemSetRef<infer T> ? T : Refs[Name] extends ItemRef<infer T> ? T | undefined : never;
 };
 
 const MAX_UNPROCESSED_RETRIES = 5;
@@ -36,7 +43,7 @@ export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<Loade
   for (const [, ref] of entries) {
     const name = tableName(ref.table);
     definitions.set(name, ref.table);
-    unique.set(identity(ref.table, name, ref.key), { name, key: ref.key });
+    for (const key of keysOf(ref)) unique.set(identity(ref.table, name, key), { name, key });
   }
   const requests: RequestItems[] = [];
   [...unique.values()].forEach(({ name, key }, index) => {
@@ -63,11 +70,14 @@ export async function getItems<Refs extends ItemRefs>(refs: Refs): Promise<Loade
 
   const loaded: Record<string, unknown> = {};
   for (const [refName, ref] of entries) {
-    const item = found.get(identity(ref.table, tableName(ref.table), ref.key));
-    loaded[refName] = item === undefined ? undefined : ref.decode(item);
+    const items = keysOf(ref).map((key) => found.get(identity(ref.table, tableName(ref.table), key)));
+    if ('decodeAll' in ref) loaded[refName] = ref.decodeAll(items);
+    else loaded[refName] = items[0] === undefined ? undefined : ref.decode(items[0]);
   }
   return loaded as LoadedItems<Refs>;
 }
+
+const keysOf = (ref: ItemRef<unknown> | ItemSetRef<unknown>): readonly Key[] => ('keys' in ref ? ref.keys : [ref.key]);
 
 /** The item's key attributes (as its table defines them), as a map key. */
 function identity(table: TableDefinition, name: string, item: Item): string {

@@ -1,18 +1,39 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
-import type { Item, ItemRef } from './items.ts';
+import type { Item, ItemRef, ItemSetRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.jobs;
-const QUEUE = 'queue';
 const GRADING = 'grading';
 
-/** The queue: tickets are handed out in order (`tail`) and claimed in order (`head`). */
-export interface QueueCounters {
+/**
+ * The grading queue is kept in this many shards, each a counter item `queue#<n>` holding the last
+ * ticket sequence it issued (`tail`) and the last one claimed (`head`), so that a deadline rush
+ * spreads its writes over several items instead of contending for one. Tickets interleave the
+ * shards (shared/grading/queue-order.ts): ticket = sequence × QUEUE_SHARDS + shard. Changing it
+ * renumbers every queued ticket, so it is a constant, not a setting.
+ */
+export const QUEUE_SHARDS = 16;
+
+export interface QueueShard {
+  readonly shard: number;
   readonly head: number;
   readonly tail: number;
 }
+
+/** Every shard's counters, in shard order. */
+export type QueueCounters = readonly QueueShard[];
+
+const shardKey = (shard: number) => ({ job: `queue#${shard}` });
+
+/** All the queue's counters, read together (one round trip with whatever else is read). */
+export const queueRef = (): ItemSetRef<QueueCounters> => ({
+  table,
+  keys: Array.from({ length: QUEUE_SHARDS }, (_, shard) => shardKey(shard)),
+  decodeAll: (items) =>
+    items.map((item, shard) => ({ shard, head: (item?.head as number | undefined) ?? 0, tail: (item?.tail as number | undefined) ?? 0 })),
+});
 
 export interface Job {
   readonly ticket: number;
@@ -34,12 +55,6 @@ export interface Job {
   readonly commit?: string;
 }
 
-export const queueRef = (): ItemRef<QueueCounters> => ({
-  table,
-  key: { job: QUEUE },
-  decode: (item: Item) => ({ head: (item.head as number | undefined) ?? 0, tail: (item.tail as number | undefined) ?? 0 }),
-});
-
 const decodeJob = (item: Item): Job => ({
   ticket: Number(item.job),
   state: item.state as Job['state'],
@@ -58,17 +73,17 @@ const decodeJob = (item: Item): Job => ({
 export const jobRef = (ticket: number): ItemRef<Job> => ({ table, key: { job: String(ticket) }, decode: decodeJob });
 
 /**
- * Hands out tickets `counters.tail + 1` to `counters.tail + count` (one, by default), provided
- * nobody else took any since the counters were read.
+ * Hands out the shard's next `count` sequence numbers (one, by default), provided nobody else took
+ * any of the shard's since its counters were read.
  */
-export function takeTicket(counters: QueueCounters, count = 1): TransactItem {
+export function takeTicket(counters: QueueShard, count = 1): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
-      Key: { job: QUEUE },
-      UpdateExpression: 'SET tail = :ticket',
+      Key: shardKey(counters.shard),
+      UpdateExpression: 'SET tail = :tail',
       ConditionExpression: counters.tail === 0 ? 'attribute_not_exists(tail)' : 'tail = :previous',
-      ExpressionAttributeValues: { ':ticket': counters.tail + count, ...(counters.tail === 0 ? {} : { ':previous': counters.tail }) },
+      ExpressionAttributeValues: { ':tail': counters.tail + count, ...(counters.tail === 0 ? {} : { ':previous': counters.tail }) },
     },
   };
 }
@@ -84,15 +99,15 @@ export function putJob(job: Omit<Job, 'state' | 'attempts' | 'leaseExpiresAt'>):
   };
 }
 
-/** Claims the oldest queued ticket: head moves on by one, in order, so positions stay exact. */
-export function advanceHead(counters: QueueCounters): TransactItem {
+/** Claims the shard's oldest queued ticket: its head moves on by one, in order, so positions stay exact. */
+export function advanceHead(counters: QueueShard): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
-      Key: { job: QUEUE },
-      UpdateExpression: 'SET head = :ticket',
-      ConditionExpression: counters.head === 0 ? 'attribute_not_exists(head) AND tail >= :ticket' : 'head = :previous AND tail >= :ticket',
-      ExpressionAttributeValues: { ':ticket': counters.head + 1, ...(counters.head === 0 ? {} : { ':previous': counters.head }) },
+      Key: shardKey(counters.shard),
+      UpdateExpression: 'SET head = :head',
+      ConditionExpression: counters.head === 0 ? 'attribute_not_exists(head) AND tail >= :head' : 'head = :previous AND tail >= :head',
+      ExpressionAttributeValues: { ':head': counters.head + 1, ...(counters.head === 0 ? {} : { ':previous': counters.head }) },
     },
   };
 }

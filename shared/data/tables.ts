@@ -88,8 +88,9 @@ export const tables = {
     sortKey: 'version',
   },
   /**
-   * Grading jobs keyed by their ticket number, and the `queue` item holding the last ticket issued
-   * (`tail`) and the last claimed (`head`). `byLease` lists jobs being graded by lease expiry.
+   * Grading jobs keyed by their ticket number, and the queue's shards `queue#<n>`, each holding
+   * the last sequence number it issued (`tail`) and the last claimed (`head`; see jobs.ts).
+   * `byLease` lists jobs being graded by lease expiry.
    */
   jobs: {
     id: 'Jobs',

@@ -8,7 +8,8 @@ const CONFLICT_RETRIES = 4;
 
 /**
  * Writes all items or none. A transaction cancelled only because another one touched the same
- * items at that moment is retried; any other cancellation is thrown for the caller to interpret.
+ * items at that moment is retried (`conflictRetries` times: callers that choose other items on a
+ * conflict pass 0); any other cancellation is thrown for the caller to interpret.
  *
  * Retrying is safe both ways (issue 17): a cancellation is DynamoDB refusing the whole transaction,
  * so a new one cannot apply it twice; and within one command the SDK gives the transaction a
@@ -16,13 +17,14 @@ const CONFLICT_RETRIES = 4;
  * applied at most once. A command that ends without an answer is recorded as an unknown outcome
  * (request-writes.ts) and the request answers `UNKNOWN_OUTCOME`, never `RETRYABLE`.
  */
-export async function transactWrite(items: TransactItem[]): Promise<void> {
+export async function transactWrite(items: TransactItem[], options: { conflictRetries?: number } = {}): Promise<void> {
+  const retries = options.conflictRetries ?? CONFLICT_RETRIES;
   for (let attempt = 0; ; attempt++) {
     try {
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
-      if (attempt >= CONFLICT_RETRIES || !isConflictOnly(error)) throw error;
+      if (attempt >= retries || !isConflictOnly(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
     }
   }

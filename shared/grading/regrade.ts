@@ -37,16 +37,18 @@ import {
   regradeVersionNotWhole,
 } from './failures.ts';
 import { notifyWorkers } from './queue.ts';
+import { ticketsToIssue } from './queue-order.ts';
 
 export { isRegradeId };
 /** A new regrade id: `rg_` and 128 random bits (see REGRADE_ID in shared/ids.ts). */
 export const newRegradeId = (): string => `rg_${randomBytes(16).toString('base64url')}`;
 
 /**
- * Versions re-queued per transaction: the queue counter, then a job and a version update per
- * version, and the regrade's counts: 2 × 49 + 2 = 100 items, DynamoDB's limit.
+ * Versions re-queued per transaction: a job and a version update per version, the counters of the
+ * queue's shards whose tickets they take (at most all 16) and the regrade's counts:
+ * 2 × 41 + 16 + 1 = 99 items, within DynamoDB's limit of 100.
  */
-export const REGRADE_CHUNK = 49;
+export const REGRADE_CHUNK = 41;
 
 /** One version to queue again. */
 export interface RegradeTarget {
@@ -148,8 +150,9 @@ const MAX_ATTEMPTS = 100;
 
 /**
  * Queues again what the request selects (see RegradeScope), `REGRADE_CHUNK` versions per
- * transaction: the queue counter moves on by the chunk's size (tail = t + k, provided it is still
- * t), each version gets a job and its new ticket, and the regrade item its counts, all or nothing,
+ * transaction: the chunk takes the lowest free tickets (queue-order.ts), each shard's counter
+ * moving on by the tickets it issued (tail = t + k, provided it is still t), each version gets a
+ * job and its new ticket, and the regrade item its counts, all or nothing,
  * so a ticket never exists without its job. A conflict (another submission took tickets, a version
  * was queued meanwhile) reads again and retries that chunk.
  */
@@ -213,33 +216,37 @@ export async function requestRegrade(
       let newlySkipped = 0;
       for (let attempt = 0; ; attempt++) {
         if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
-        queue ??= (await getItems({ queue: queueRef() })).queue ?? { head: 0, tail: 0 };
-        const counters = queue;
+        queue ??= (await getItems({ queue: queueRef() })).queue;
+        const runs = ticketsToIssue(queue, pending.length);
+        const tickets = runs.flatMap((run) => run.tickets).sort((x, y) => x - y);
         const counts = { queued: pending.length, skipped: newlySkipped };
         const progress = created
           ? addRegradeCounts(regradeId, counts)
           : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
+        // A job and a version per selected version (indexes 2i and 2i + 1), then the shards' counters.
         const items: TransactItem[] = [
-          ...(pending.length > 0 ? [takeTicket(counters, pending.length)] : []),
           ...pending.flatMap((target, index) => {
-            const ticket = counters.tail + 1 + index;
+            const ticket = tickets[index] ?? 0;
             return [
               // The job grades the version's own commit, never what was pushed since (worker.ts).
               putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
               requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
             ];
           }),
+          ...runs.map((run) => takeTicket(run.shard, run.tickets.length)),
           progress,
         ];
         try {
           await transactWrite(items);
         } catch (error) {
           const failed = failedConditions(error);
-          // A burst of submissions contending for the queue counter: try again after a pause.
+          // A burst of submissions contending for the queue's shards: try again after a pause.
           if (failed.length === 0 && !isConflictOnly(error)) throw error;
-          if (pending.length > 0 && failed.includes(0)) queue = undefined; // tickets taken meanwhile: read the counter again
+          const countersAt = 2 * pending.length;
+          // Tickets taken meanwhile: read the counters again.
+          if (failed.some((index) => index >= countersAt && index < countersAt + runs.length)) queue = undefined;
           // Versions queued (by a submission's claim or another regrade) meanwhile are skipped.
-          const moved = new Set(failed.filter((index) => index > 0 && index % 2 === 0).map((index) => (index - 2) / 2));
+          const moved = new Set(failed.filter((index) => index < countersAt && index % 2 === 1).map((index) => (index - 1) / 2));
           if (moved.size > 0) {
             newlySkipped += moved.size;
             pending = pending.filter((_, index) => !moved.has(index));
@@ -250,8 +257,12 @@ export async function requestRegrade(
         created = true;
         queuedCount += pending.length;
         skippedLater += newlySkipped;
-        queue = { head: counters.head, tail: counters.tail + pending.length };
-        await Promise.all(pending.map((_, index) => notifyWorkers(counters.tail + 1 + index)));
+        const issued = queue;
+        queue = issued.map((shard) => {
+          const run = runs.find((candidate) => candidate.shard.shard === shard.shard);
+          return run ? { ...shard, tail: shard.tail + run.tickets.length } : shard;
+        });
+        await Promise.all(tickets.map((ticket) => notifyWorkers(ticket)));
         break;
       }
     }

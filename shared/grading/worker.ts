@@ -12,6 +12,7 @@ import { publishGradingOutcome } from '#shared/webhooks/publish.ts';
 import { configuredBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
 import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
+import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
 
 /** A job taken this many times without finishing is marked failed. */
@@ -22,8 +23,8 @@ export interface ClaimedJob extends Job {
 }
 
 /**
- * Takes one job: first any job whose grading lease ran out (its worker died), else the oldest
- * queued one, in ticket order. Every step is conditional, so no two workers hold one job.
+ * Takes one job: first any job whose grading lease ran out (its worker died), else the lowest
+ * queued ticket (queue-order.ts). Every step is conditional, so no two workers hold one job.
  */
 export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined> {
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -38,12 +39,13 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
       continue;
     }
     const { queue } = await getItems({ queue: queueRef() });
-    if (!queue || queue.head >= queue.tail) return undefined;
-    const { job } = await getItems({ job: jobRef(queue.head + 1) });
+    const next = nextToClaim(queue);
+    if (!next) return undefined;
+    const { job } = await getItems({ job: jobRef(next.ticket) });
     if (!job) continue;
     const lease = leaseUntil(now);
     const claimed = await tryTransaction([
-      advanceHead(queue),
+      advanceHead(next.shard),
       leaseJob(job.ticket, lease, { state: 'queued' }),
       setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
     ]);

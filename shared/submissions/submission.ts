@@ -9,7 +9,9 @@ import {
   totalScore,
   type TaGrade,
 } from '#shared/tagrading/grade.ts';
+import type { QueueCounters } from '#shared/data/jobs.ts';
 import type { Submission } from '#shared/data/submissions.ts';
+import { queuePosition } from '#shared/grading/queue-order.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
 export type { GradingResults, Submission, TestCaseResult, VersionState, VersionSummary } from '#shared/data/submissions.ts';
@@ -44,23 +46,17 @@ export function lateRefusal(
  * 1-based place in the queue, 0 while it is graded, -1 otherwise. Hidden test cases, and their
  * points, are left out unless the reader is staff; the percent never divides by zero.
  */
-export function gradeableValues(submission: Submission | undefined, queueHead: number, options: { showHidden: boolean }) {
+export function gradeableValues(submission: Submission | undefined, queue: QueueCounters, options: { showHidden: boolean }) {
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
-  const queuePosition = !active
-    ? -1
-    : active.state === 'queued'
-      ? Math.max(1, active.ticket - queueHead)
-      : active.state === 'grading'
-        ? 0
-        : -1;
+  const position = !active ? -1 : active.state === 'queued' ? queuePosition(active.ticket, queue) : active.state === 'grading' ? 0 : -1;
   const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
   const testCases = (results?.testCases ?? []).filter((test) => options.showHidden || !test.hidden);
   const earned = testCases.reduce((sum, test) => sum + test.points_received, 0);
   const possible = testCases.filter((test) => !test.is_extra_credit).reduce((sum, test) => sum + test.points_available, 0);
   return {
-    is_queued: queuePosition > 0,
-    queue_position: queuePosition,
-    is_grading: queuePosition === 0,
+    is_queued: position > 0,
+    queue_position: position,
+    is_grading: position === 0,
     has_submission: (submission?.highestVersion ?? 0) > 0,
     autograding_complete: results !== undefined,
     has_active_version: active !== undefined,

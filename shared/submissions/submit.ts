@@ -6,14 +6,15 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { putJob, QUEUE_SHARDS, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
-import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
+import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
+import { ticketToIssue } from '#shared/grading/queue-order.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -29,7 +30,7 @@ export interface SubmitContext {
   readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
   /** Read with the token check (see submitReads): the caller's own submission and the queue. */
-  readonly loaded?: { submission?: Submission; queue?: QueueCounters; previous?: StoredAnswer; lateDays?: StudentLateDays };
+  readonly loaded?: { submission?: Submission; queue: QueueCounters; previous?: StoredAnswer; lateDays?: StudentLateDays };
 }
 
 /** What a student sends: `vcs_checkout` read as a loose boolean, `git_repo_id` as sent. */
@@ -119,19 +120,29 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     }
 
     const version = (submission?.highestVersion ?? 0) + 1;
-    const counters = queue ?? { head: 0, tail: 0 };
-    const ticket = counters.tail + 1;
+    // The lowest free ticket; after a collision, any of the lowest of every shard (queue-order.ts).
+    const { shard, ticket } = ticketToIssue(queue, attempt === 0 ? 1 : QUEUE_SHARDS);
     const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
     try {
-      await transactWrite([
-        addVersion(owner, { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' }),
-        takeTicket(counters),
-        putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
-        ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
-      ]);
+      await transactWrite(
+        [
+          addVersion(owner, {
+            version,
+            submittedAt: now.toISOString(),
+            submittedBy: caller.userId,
+            daysLate: late,
+            ticket,
+            state: 'queued',
+          }),
+          takeTicket(shard),
+          putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
+          ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
+        ],
+        { conflictRetries: 0 },
+      );
     } catch (error) {
-      // Another submission took the version number or the ticket first: read again and retry.
-      if (failedConditions(error).length === 0) throw error;
+      // Another submission took (or was taking) the version number or the ticket: read again and retry.
+      if (failedConditions(error).length === 0 && !isConflictOnly(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
       continue;
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Course } from '#shared/courses/course.ts';
 import { getItems } from '#shared/data/items.ts';
-import { jobRef, putJob, queueRef, takeTicket } from '#shared/data/jobs.ts';
+import { jobRef, putJob, QUEUE_SHARDS, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { resultsRef } from '#shared/data/results.ts';
 import { addVersion, gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
 import { createTeam } from '#shared/data/teams.ts';
@@ -13,13 +13,14 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { REGRADE_CHUNK, regradeStatus, requestRegrade } from '#shared/grading/regrade.ts';
-import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
+import { nextToClaim, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { gradeNextJob } from '#shared/grading/worker.ts';
 import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 
 /**
  * The regrade's queue mechanics against DynamoDB Local, below HTTP (test/http/regrade.test.ts
- * grades a class over HTTP): chunks of 49 versions per transaction, every ticket with its job,
+ * grades a class over HTTP): chunks of 41 versions per transaction, every ticket with its job,
  * positions exact beside concurrent submissions, and the worker's finish counting each job once
  * without letting an old version's results replace the active ones.
  */
@@ -81,21 +82,20 @@ async function createGradeable(points: number): Promise<GradeableDocument> {
   return (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;
 }
 
-/** A version as a submission makes it: the version, a ticket at the tail and its job, in one transaction. */
+/** A version as a submission makes it (submit.ts): the version, the lowest free ticket and its job, in one transaction. */
 async function submit(gradeable: GradeableDocument, ownerId: string): Promise<number> {
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const { submission, queue } = await getItems({
       submission: submissionRef(course.term, course.course, gradeable.id, ownerId),
       queue: queueRef(),
     });
-    const counters = queue ?? { head: 0, tail: 0 };
+    const { shard, ticket } = ticketToIssue(queue, attempt === 0 ? 1 : QUEUE_SHARDS);
     const version = (submission?.highestVersion ?? 0) + 1;
-    const ticket = counters.tail + 1;
     const who = owner(gradeable.id, ownerId);
     try {
       await transactWrite([
         addVersion(who, { version, submittedAt: new Date().toISOString(), submittedBy: ownerId, daysLate: 0, ticket, state: 'queued' }),
-        takeTicket(counters),
+        takeTicket(shard),
         putJob({ ticket, gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ...who, version }),
       ]);
       return ticket;
@@ -104,6 +104,18 @@ async function submit(gradeable: GradeableDocument, ownerId: string): Promise<nu
     }
   }
 }
+
+/** The tickets issued between two readings of the queue's counters, lowest first. */
+function issuedBetween(before: QueueCounters, after: QueueCounters): number[] {
+  return after
+    .flatMap(({ shard, tail }) =>
+      Array.from({ length: tail - before[shard]!.tail }, (_, index) => ticketOf(shard, before[shard]!.tail + 1 + index)),
+    )
+    .sort((a, b) => a - b);
+}
+
+/** How many jobs the counters show queued. */
+const queuedIn = (counters: QueueCounters) => counters.reduce((sum, { head, tail }) => sum + tail - head, 0);
 
 async function repository(ownerId: string, exitCode: number) {
   await mkdir(join(repositories, ownerId), { recursive: true });
@@ -120,7 +132,7 @@ const submissionOf = async (gradeable: GradeableDocument, ownerId: string) =>
   (await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) })).submission!;
 
 describe('re-queueing', () => {
-  it('queues every active version of a class in chunks of 49, each ticket with its job, positions exact', async () => {
+  it('queues every active version of a class in chunks of 41, each ticket with its job, positions exact', async () => {
     await gradeAll();
     const gradeable = await createGradeable(1);
     const students = Array.from({ length: 2 * REGRADE_CHUNK + 3 }, (_, index) => `bulk-s${String(index).padStart(3, '0')}`);
@@ -140,7 +152,7 @@ describe('re-queueing', () => {
     ]);
     expect(cancelled.activeVersion).toBe(1);
 
-    const before = (await getItems({ queue: queueRef() })).queue!;
+    const before = (await getItems({ queue: queueRef() })).queue;
     const started = performance.now();
     const job = await requestRegrade({
       caller: { userId: 'instructor' },
@@ -160,11 +172,11 @@ describe('re-queueing', () => {
       failed: 0,
       regrade_by: 'instructor',
     });
-    const after = (await getItems({ queue: queueRef() })).queue!;
-    expect(after.tail - before.tail).toBe(job.queued);
+    const after = (await getItems({ queue: queueRef() })).queue;
+    const tickets = issuedBetween(before, after);
+    expect(tickets).toHaveLength(job.queued);
 
     // Every new ticket has its job, marked with the regrade, and the version it names carries that ticket.
-    const tickets = Array.from({ length: job.queued }, (_, index) => before.tail + 1 + index);
     const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
     const owners = new Set<string>();
     for (const ticket of tickets) {
@@ -177,12 +189,12 @@ describe('re-queueing', () => {
     expect(owners.size).toBe(job.queued);
     expect(owners.has(students[0]!) || owners.has(students[1]!)).toBe(false);
 
-    // Claimed in ticket order; the status answers with the progress.
-    const first = await claimJob();
-    expect(first?.ticket).toBe(before.head + 1);
-    expect(first).toMatchObject({ ownerId: students[0], version: 2 }); // the submission queued before the regrade
+    // The regrade's tickets follow the submission queued before it; the status answers with the progress.
+    const submitted = (await submissionOf(gradeable, students[0]!)).versions[1]!;
+    expect(nextToClaim(before)?.ticket).toBe(submitted.ticket);
+    expect(Math.min(...tickets)).toBeGreaterThan(submitted.ticket);
     const graded = await gradeAll();
-    expect(graded).toBe(after.tail - before.head - 1);
+    expect(graded).toBe(queuedIn(after));
     expect(await regradeStatus(course, job.regrade_id)).toMatchObject({ state: 'done', graded: job.queued, failed: 0 });
   }, 240_000);
 });
@@ -194,17 +206,17 @@ describe('contention', () => {
     const students = Array.from({ length: 60 }, (_, index) => `bulk-c${String(index).padStart(3, '0')}`);
     for (const student of students) await submit(gradeable, student);
     await gradeAll();
-    const before = (await getItems({ queue: queueRef() })).queue!;
+    const before = (await getItems({ queue: queueRef() })).queue;
     const others = Array.from({ length: 30 }, (_, index) => `bulk-late${index}`);
     const [job, ...submitted] = await Promise.all([
       requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable }),
       ...others.map((student) => submit(gradeable, student)),
     ]);
     expect(job.queued).toBe(60);
-    const after = (await getItems({ queue: queueRef() })).queue!;
-    expect(after.tail - before.tail).toBe(90);
-    // Tickets before.tail+1 … after.tail: each exactly once, each with its job.
-    const tickets = Array.from({ length: 90 }, (_, index) => before.tail + 1 + index);
+    const after = (await getItems({ queue: queueRef() })).queue;
+    // Every ticket issued meanwhile, each exactly once, each with its job.
+    const tickets = issuedBetween(before, after);
+    expect(tickets).toHaveLength(90);
     const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
     expect(tickets.filter((ticket) => !jobs[ticket])).toEqual([]);
     expect(tickets.filter((ticket) => jobs[ticket]!.regradeId === job.regrade_id)).toHaveLength(60);
@@ -221,14 +233,14 @@ describe('a failure part way', () => {
     const students = Array.from({ length: REGRADE_CHUNK + 5 }, (_, index) => `bulk-f${String(index).padStart(3, '0')}`);
     for (const student of students) await submit(gradeable, student);
     await gradeAll();
-    const before = (await getItems({ queue: queueRef() })).queue!;
+    const before = (await getItems({ queue: queueRef() })).queue;
     faults.failAfter = 1; // the first chunk's transaction, then a failure
     await expect(requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: gradeable.id, gradeable })).rejects.toThrow(
       'injected',
     );
-    const after = (await getItems({ queue: queueRef() })).queue!;
-    expect(after.tail - before.tail).toBe(REGRADE_CHUNK);
-    const tickets = Array.from({ length: REGRADE_CHUNK }, (_, index) => before.tail + 1 + index);
+    const after = (await getItems({ queue: queueRef() })).queue;
+    const tickets = issuedBetween(before, after);
+    expect(tickets).toHaveLength(REGRADE_CHUNK);
     const jobs = await getItems(Object.fromEntries(tickets.map((ticket) => [ticket, jobRef(ticket)])));
     expect(tickets.filter((ticket) => !jobs[ticket])).toEqual([]);
     const regradeId = jobs[tickets[0]!]!.regradeId!;
@@ -355,7 +367,7 @@ describe('results', () => {
     await expect(request({ userId: student.userId, version: 2 })).rejects.toMatchObject({
       message: 'There is no version 2: the highest is 1.',
     });
-    expect((await getItems({ queue: queueRef() })).queue!.tail).toBe(before!.tail + 1); // the submission's ticket only
+    expect(issuedBetween(before, (await getItems({ queue: queueRef() })).queue)).toHaveLength(1); // the submission's ticket only
     await gradeAll();
   });
 

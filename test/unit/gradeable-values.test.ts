@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { QUEUE_SHARDS, type QueueCounters } from '#shared/data/jobs.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+import { ticketOf } from '#shared/grading/queue-order.ts';
 import {
   attempts,
   gradeableValues,
@@ -44,11 +46,15 @@ const submission = (fields: Partial<Submission>): Submission => ({
   ...fields,
 });
 const student = { showHidden: false };
+/** Queue counters with the given shards' [head, tail]; the others empty. */
+const queueOf = (shards: Record<number, [number, number]>): QueueCounters =>
+  Array.from({ length: QUEUE_SHARDS }, (_, shard) => ({ shard, head: shards[shard]?.[0] ?? 0, tail: shards[shard]?.[1] ?? 0 }));
+const emptyQueue = queueOf({});
 const staff = { showHidden: true };
 
 describe('values', () => {
   it('for no submission: nothing queued, graded or active', () => {
-    expect(gradeableValues(undefined, 0, student)).toEqual({
+    expect(gradeableValues(undefined, emptyQueue, student)).toEqual({
       is_queued: false,
       queue_position: -1,
       is_grading: false,
@@ -62,31 +68,32 @@ describe('values', () => {
     });
   });
 
-  it('for a queued version: its 1-based place behind the queue head, never 0 while queued', () => {
-    const queued = submission({ versions: [version(1, 'queued', { ticket: 12 })] });
-    expect(gradeableValues(queued, 10, student)).toMatchObject({
+  it('for a queued version: its 1-based place among the queued tickets of every shard', () => {
+    // Shard 3's fifth ticket; shard 0 has sequences 4–6 queued, shard 7 sequences 5–5, shard 3 none before its own.
+    const queued = submission({ versions: [version(1, 'queued', { ticket: ticketOf(3, 5) })] });
+    const queue = queueOf({ 0: [3, 6], 3: [4, 5], 7: [4, 5] });
+    expect(gradeableValues(queued, queue, student)).toMatchObject({
       is_queued: true,
-      queue_position: 2,
+      queue_position: 3, // shard 0's sequences 4 and 5 are below it; shard 7's 5 is above (a higher shard)
       is_grading: false,
       autograding_complete: false,
       has_active_version: true,
       total_points: 0,
       total_percent: 0,
     });
-    expect(gradeableValues(queued, 12, student)).toMatchObject({ is_queued: true, queue_position: 1 });
-    expect(gradeableValues(queued, 50, student)).toMatchObject({ is_queued: true, queue_position: 1 });
+    expect(gradeableValues(queued, queueOf({ 3: [4, 5] }), student)).toMatchObject({ is_queued: true, queue_position: 1 });
   });
 
   it('for a version being graded: position 0', () => {
     const grading = submission({ versions: [version(1, 'grading')] });
-    expect(gradeableValues(grading, 0, student)).toMatchObject({ is_queued: false, queue_position: 0, is_grading: true });
+    expect(gradeableValues(grading, emptyQueue, student)).toMatchObject({ is_queued: false, queue_position: 0, is_grading: true });
   });
 
   it('for a graded version: its test cases and points, the percent of the non-extra-credit points', () => {
     const graded = submission({
       activeResults: { version: 1, testCases: [test('a', 3, 4), test('b', 4, 6), test('bonus', 2, 2, { is_extra_credit: true })] },
     });
-    const values = gradeableValues(graded, 0, student);
+    const values = gradeableValues(graded, emptyQueue, student);
     expect(values).toMatchObject({
       is_queued: false,
       queue_position: -1,
@@ -105,24 +112,24 @@ describe('values', () => {
     const extra = submission({
       activeResults: { version: 1, testCases: [test('a', 4, 4), test('bonus', 2, 2, { is_extra_credit: true })] },
     });
-    expect(gradeableValues(extra, 0, student)).toMatchObject({ total_points: 6, total_percent: 1.5 });
+    expect(gradeableValues(extra, emptyQueue, student)).toMatchObject({ total_points: 6, total_percent: 1.5 });
     const onlyExtra = submission({ activeResults: { version: 1, testCases: [test('bonus', 2, 2, { is_extra_credit: true })] } });
-    expect(gradeableValues(onlyExtra, 0, student)).toMatchObject({ total_points: 2, total_percent: 0 });
+    expect(gradeableValues(onlyExtra, emptyQueue, student)).toMatchObject({ total_points: 2, total_percent: 0 });
   });
 
   it('rounds points and percent to four decimals', () => {
     const thirds = submission({ activeResults: { version: 1, testCases: [test('a', 1, 3), test('b', 0.1, 0), test('c', 0.2, 0)] } });
-    expect(gradeableValues(thirds, 0, student)).toMatchObject({ total_points: 1.3, total_percent: 0.4333 });
+    expect(gradeableValues(thirds, emptyQueue, student)).toMatchObject({ total_points: 1.3, total_percent: 0.4333 });
   });
 
   it('leaves hidden test cases, and their points, out of what students see; staff see them', () => {
     const withHidden = submission({
       activeResults: { version: 1, testCases: [test('open', 2, 2), test('secret', 3, 8, { hidden: true })] },
     });
-    const forStudent = gradeableValues(withHidden, 0, student);
+    const forStudent = gradeableValues(withHidden, emptyQueue, student);
     expect(forStudent).toMatchObject({ total_points: 2, total_percent: 1 });
     expect(forStudent.test_cases.map((t) => t.name)).toEqual(['open']);
-    const forStaff = gradeableValues(withHidden, 0, staff);
+    const forStaff = gradeableValues(withHidden, emptyQueue, staff);
     expect(forStaff).toMatchObject({ total_points: 5, total_percent: 0.5 });
     expect(forStaff.test_cases.map((t) => t.name)).toEqual(['open', 'secret']);
   });
@@ -134,7 +141,7 @@ describe('values', () => {
       versions: [version(1, 'graded'), version(2, 'queued', { ticket: 5 })],
       activeResults: { version: 1, testCases: [test('a', 4, 4)] },
     });
-    expect(gradeableValues(changed, 4, student)).toMatchObject({
+    expect(gradeableValues(changed, emptyQueue, student)).toMatchObject({
       queue_position: 1,
       autograding_complete: false,
       highest_version: 2,
@@ -146,7 +153,7 @@ describe('values', () => {
 
   it('after a cancelled submission (active version 0): submitted, but nothing active', () => {
     const cancelled = submission({ highestVersion: 2, activeVersion: 0, versions: [version(1, 'graded'), version(2, 'graded')] });
-    expect(gradeableValues(cancelled, 0, student)).toEqual({
+    expect(gradeableValues(cancelled, emptyQueue, student)).toEqual({
       is_queued: false,
       queue_position: -1,
       is_grading: false,
@@ -163,7 +170,7 @@ describe('values', () => {
   it('shows each test case with the reference’s fields in the reference’s order, without the hidden flag', () => {
     const check = { actual: 'x', extra: 'dropped', description: 'stdout', expected: 'y', messages: ['m'], diff_viewer: null };
     const graded = submission({ activeResults: { version: 1, testCases: [test('a', 1, 1, { autochecks: [check] })] } });
-    const shown = gradeableValues(graded, 0, staff).test_cases;
+    const shown = gradeableValues(graded, emptyQueue, staff).test_cases;
     expect(shown).toHaveLength(1);
     expect(Object.keys(shown[0] ?? {})).toEqual([
       'name',

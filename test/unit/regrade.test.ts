@@ -1,3 +1,4 @@
+import { QUEUE_SHARDS } from '#shared/data/jobs.ts';
 import { describe, expect, it } from 'vitest';
 import type { RegradeRecord } from '#shared/data/regrades.ts';
 import {
@@ -113,17 +114,17 @@ describe('requestedRegradeVersion', () => {
 });
 
 describe('chunks', () => {
-  it('splits in order into pieces of at most the size; the transaction limit allows 49 versions', () => {
+  it('splits in order into pieces of at most the size; the transaction limit allows 41 versions', () => {
     expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(chunks([], 49)).toEqual([]);
     expect(
       chunks(
-        Array.from({ length: 98 }, (_, index) => index),
+        Array.from({ length: 82 }, (_, index) => index),
         REGRADE_CHUNK,
       ).map((piece) => piece.length),
-    ).toEqual([49, 49]);
-    // The counter, a job and a version update per version, the regrade's counts: DynamoDB's 100 items.
-    expect(1 + 2 * REGRADE_CHUNK + 1).toBe(100);
+    ).toEqual([41, 41]);
+    // Two items per version, one counter per shard at most, the regrade's counts: DynamoDB's limit is 100.
+    expect(2 * REGRADE_CHUNK + QUEUE_SHARDS + 1).toBeLessThanOrEqual(100);
   });
 });
 
@@ -185,7 +186,7 @@ describe('regrade ids', () => {
       'wh_AAAAAAAAAAAAAAAAAAAAAA',
       'rg_AAAAAAAAAAAAAAAAAAAAA/',
       'regrade#rg_AAAAAAAAAAAAAAAAAAAAAA',
-      'queue',
+      'queue#0',
     ]) {
       expect(isRegradeId(bad)).toBe(false);
     }

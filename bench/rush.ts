@@ -1,0 +1,167 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { readClassList } from '#shared/courses/class-list.ts';
+import { importClassList } from '#shared/courses/enroll.ts';
+import { dynamo } from '#shared/data/client.ts';
+import { getItems } from '#shared/data/items.ts';
+import { jobRef, queueRef } from '#shared/data/jobs.ts';
+import { submissionRef } from '#shared/data/submissions.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
+import { createWorld, sessionToken, type World } from './world.ts';
+
+type WithTables = <T>(prefix: string, body: () => Promise<T>) => Promise<T>;
+
+const SECTION = 'Deadline rush';
+const TARGET = 0.3;
+
+/**
+ * Students submitting at the same moment, through the local API server (in a process of its own,
+ * workers: 0) over HTTP, against a burst of as many PutItems on the same DynamoDB Local in the same
+ * run: 300 at once (rate ≥ 0.3× the burst's, no error answer) and 1,000 at once (no error answer).
+ * Each case then checks the queue: one version and one job per student, every ticket unique, and
+ * the queue's counters accounting for exactly the tickets issued.
+ */
+export async function measureRush(withTables: WithTables): Promise<SectionResult> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  for (const students of [300, 1_000]) {
+    await withTables(`rush${students}-`, async () => {
+      progress(`rush: ${students} students (setting up)`);
+      const world = await createWorld({ submit: false });
+      const tokens = await enrollStudents(world, students);
+      const server = await startServer();
+      try {
+        await warmUp(server.url);
+        const burst = await putItemBurst(students);
+        progress(`rush: ${students} submissions at once`);
+        const started = performance.now();
+        const answers = await Promise.all(tokens.map(({ token }) => submit(server.url, world, token)));
+        const seconds = (performance.now() - started) / 1000;
+        const errors = answers.filter((answer) => answer.status !== 'success');
+        const rate = students / seconds;
+        const relative = rate / burst;
+        const queue = await checkQueue(world, tokens);
+        const met = errors.length === 0 && queue.problems.length === 0 && (students > 300 || relative >= TARGET);
+        rows.push({
+          section: SECTION,
+          name: `${students.toLocaleString('en')} students submit at once (HTTP, local API)`,
+          target: students > 300 ? 'no error answer; queue exact' : `≥ ${TARGET}× the PutItem burst's rate; no error answer; queue exact`,
+          baseline: `${students.toLocaleString('en')} PutItems at once: ${burst.toFixed(0)}/s`,
+          measured: `${rate.toFixed(0)} submissions/s (${ratio(relative)}), ${seconds.toFixed(2)} s; ${errors.length} error answers; ${queue.summary}`,
+          met,
+        });
+        if (errors.length > 0) {
+          const codes = [...new Set(errors.map((error) => `${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message ?? ''}`))];
+          notes.push(`- **${students} at once**: ${errors.length} error answers: ${codes.slice(0, 3).join('; ')}.`);
+        }
+        if (queue.problems.length > 0) notes.push(`- **${students} at once**: the queue is not exact: ${queue.problems.join('; ')}.`);
+        if (!met && errors.length === 0 && queue.problems.length === 0) {
+          notes.push(
+            `- **${students} at once**: ${ratio(relative)} the burst's rate. Each submission is a token check (one BatchGetItem) and a four-item transaction, and submissions that pick the same queue shard at the same moment read again and retry.`,
+          );
+        }
+      } finally {
+        await stop(server.child);
+      }
+    });
+  }
+  return { rows, notes };
+}
+
+/** `count` students enrolled by a class-list import (no passwords: sessions are written directly). */
+async function enrollStudents(world: World, count: number): Promise<{ userId: string; token: string }[]> {
+  const csv = [
+    'user_id,first_name,last_name,email,registration_section,group',
+    ...Array.from({ length: count }, (_, i) => `rush${i},First${i},Last${i},rush${i}@example.edu,${(i % 10) + 1},4`),
+  ].join('\n');
+  await importClassList(world.course, readClassList(csv).rows);
+  const tokens: { userId: string; token: string }[] = [];
+  for (let start = 0; start < count; start += 50) {
+    const ids = Array.from({ length: Math.min(50, count - start) }, (_, i) => `rush${start + i}`);
+    tokens.push(...(await Promise.all(ids.map(async (userId) => ({ userId, token: await sessionToken(userId) })))));
+  }
+  return tokens;
+}
+
+interface Answer {
+  readonly status: string;
+  readonly code?: string;
+  readonly message?: string;
+}
+
+async function submit(url: string, world: World, token: string): Promise<Answer> {
+  const { course, gradeableId } = world;
+  try {
+    const response = await fetch(`${url}/api/${course.term}/${course.course}/gradeable/${gradeableId}/upload`, {
+      method: 'POST',
+      headers: { authorization: token, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ vcs_checkout: 'true', git_repo_id: 'none' }).toString(),
+    });
+    return (await response.json()) as Answer;
+  } catch (error) {
+    return { status: 'no answer', message: (error as Error).message };
+  }
+}
+
+/** PutItems of `count` new small items at once on the same DynamoDB: writes per second. */
+async function putItemBurst(count: number): Promise<number> {
+  const TableName = tableName(tables.jobs);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      dynamo().send(new PutCommand({ TableName, Item: { job: `burst#${index}`, state: 'burst', createdAt: new Date().toISOString() } })),
+    ),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** One version and one job per student, every ticket unique, and the counters issued exactly those tickets. */
+async function checkQueue(world: World, students: { userId: string }[]): Promise<{ summary: string; problems: string[] }> {
+  const { course, gradeableId } = world;
+  const problems: string[] = [];
+  const tickets: number[] = [];
+  for (let start = 0; start < students.length; start += 90) {
+    const chunk = students.slice(start, start + 90);
+    const loaded = await getItems(
+      Object.fromEntries(chunk.map(({ userId }) => [userId, submissionRef(course.term, course.course, gradeableId, userId)])),
+    );
+    for (const { userId } of chunk) {
+      const submission = loaded[userId];
+      if (submission?.versions.length !== 1) problems.push(`${userId} has ${submission?.versions.length ?? 0} versions`);
+      else tickets.push(submission.versions[0]!.ticket);
+    }
+  }
+  for (let start = 0; start < tickets.length; start += 100) {
+    const chunk = tickets.slice(start, start + 100);
+    const jobs = await getItems(Object.fromEntries(chunk.map((ticket) => [ticket, jobRef(ticket)])));
+    const missing = chunk.filter((ticket) => !jobs[ticket]);
+    if (missing.length > 0) problems.push(`${missing.length} tickets without a job`);
+  }
+  const unique = new Set(tickets).size;
+  if (unique !== tickets.length) problems.push(`${tickets.length - unique} tickets given twice`);
+  const { queue } = await getItems({ queue: queueRef() });
+  const issued = queue.reduce((sum, shard) => sum + shard.tail, 0);
+  if (issued !== tickets.length) problems.push(`the counters issued ${issued} tickets for ${tickets.length} versions`);
+  const used = queue.filter((shard) => shard.tail > 0).length;
+  return { summary: `${unique} unique tickets over ${used} shards, all with their jobs`, problems };
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(new URL('./throughput-server.ts', import.meta.url), ['api'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+  return { url, child };
+}
+
+/** A few requests first, so the server's modules are loaded and DynamoDB Local's JVM is warm. */
+async function warmUp(url: string): Promise<void> {
+  for (let i = 0; i < 5; i++) await (await fetch(`${url}/api/openapi.json`)).text();
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.disconnect();
+  await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);
+}

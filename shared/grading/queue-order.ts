@@ -1,0 +1,79 @@
+import { QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
+
+/**
+ * The order of the grading queue over its shards (shared/data/jobs.ts). A ticket is a shard's
+ * sequence number and the shard, `sequence × QUEUE_SHARDS + shard`, and the queue is served in
+ * ticket order. Each shard issues its sequence numbers in order, so the free ticket of a shard is
+ * the one after its `tail`, and new tickets are the lowest free ones: one after another, the
+ * tickets of a quiet queue are 1 × 16 + 0, 1 × 16 + 1, …, 2 × 16 + 0, … in arrival order, each on
+ * a different item. Submissions that collided on a ticket try again on one of the lowest free
+ * tickets of all shards at random (tickets issued in one rush may then be out of arrival order by
+ * less than one round of shards). Positions are exact: a job's place is the number of queued
+ * tickets below its own, plus one, and every claim takes the lowest queued ticket.
+ */
+export const ticketOf = (shard: number, sequence: number): number => sequence * QUEUE_SHARDS + shard;
+
+const shardOf = (ticket: number) => ticket % QUEUE_SHARDS;
+const sequenceOf = (ticket: number) => Math.floor(ticket / QUEUE_SHARDS);
+
+/** The 1-based place of a queued ticket: the queued tickets below it, plus one. */
+export function queuePosition(ticket: number, counters: QueueCounters): number {
+  const shard = shardOf(ticket);
+  const sequence = sequenceOf(ticket);
+  let ahead = 0;
+  for (const other of counters) {
+    // The other shard's tickets below ours: those of sequences up to ours on a lower shard, below ours on a higher one.
+    const last = other.shard < shard ? sequence : sequence - 1;
+    ahead += Math.max(0, Math.min(other.tail, last) - other.head);
+  }
+  return ahead + 1;
+}
+
+/** The lowest queued ticket and its shard, if any job is queued. */
+export function nextToClaim(counters: QueueCounters): { shard: QueueShard; ticket: number } | undefined {
+  let next: { shard: QueueShard; ticket: number } | undefined;
+  for (const shard of counters) {
+    if (shard.head >= shard.tail) continue;
+    const ticket = ticketOf(shard.shard, shard.head + 1);
+    if (!next || ticket < next.ticket) next = { shard, ticket };
+  }
+  return next;
+}
+
+/**
+ * The lowest free ticket and its shard; with `spread` above 1 (a submission trying again after a
+ * collision), one of the `spread` lowest free tickets at random.
+ */
+export function ticketToIssue(
+  counters: QueueCounters,
+  spread = 1,
+  random: () => number = Math.random,
+): { shard: QueueShard; ticket: number } {
+  const lowest = freeTickets(counters).slice(0, Math.max(1, spread));
+  const chosen = lowest[Math.floor(random() * lowest.length)] ?? lowest[0];
+  if (!chosen) throw new Error('The grading queue has no shards');
+  return chosen;
+}
+
+/** Tickets to issue on one shard: the sequence numbers after `shard.tail`. */
+export interface TicketRun {
+  readonly shard: QueueShard;
+  readonly tickets: readonly number[];
+}
+
+/** The `count` lowest free tickets, by shard (a regrade's chunk). */
+export function ticketsToIssue(counters: QueueCounters, count: number): TicketRun[] {
+  let current = counters;
+  const issued = new Map<number, TicketRun>();
+  for (let index = 0; index < count; index++) {
+    const { shard, ticket } = ticketToIssue(current);
+    const run = issued.get(shard.shard);
+    issued.set(shard.shard, { shard: run?.shard ?? shard, tickets: [...(run?.tickets ?? []), ticket] });
+    current = current.map((other) => (other.shard === shard.shard ? { ...other, tail: other.tail + 1 } : other));
+  }
+  return [...issued.values()];
+}
+
+/** Each shard's free ticket, lowest first. */
+const freeTickets = (counters: QueueCounters) =>
+  counters.map((shard) => ({ shard, ticket: ticketOf(shard.shard, shard.tail + 1) })).sort((a, b) => a.ticket - b.ticket);
