@@ -73,7 +73,7 @@ export type RunResult =
   | { readonly status: 'checkout-failed'; readonly message: string }
   /** The commit of `RunRequest.commit` is no longer reachable in the repository: nothing was run. */
   | { readonly status: 'commit-unreachable'; readonly message: string }
-  /** No working sandbox on this machine: nothing was checked out or run. */
+  /** No working sandbox on this machine: nothing was recorded (no commit reported) or run. */
   | { readonly status: 'sandbox-unavailable'; readonly message: string }
   /** The sandbox (in AWS, the grading build) never started, never finished or gave no result. */
   | { readonly status: 'sandbox-failed'; readonly message: string };

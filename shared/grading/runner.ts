@@ -12,23 +12,25 @@ export interface RunOptions extends RunHooks {
 }
 
 /**
- * Grades the submission of `request`: makes sure a sandbox can be made (else nothing happens),
- * checks the repository out here, outside the sandbox (network, no student code) at
- * `request.commit` or the default branch's head, reports the commit (`onCheckout`), and hands the
- * files to the harness in the sandbox, which runs the test cases. Problems the student caused
- * (unreachable or refused repository, missing subdirectory, too large, …) give
- * `checkout-failed`, a commit gone from the repository `commit-unreachable`; only faults of this
- * machine throw.
+ * Grades the submission of `request`: checks the repository out here, outside the sandbox
+ * (network, no student code) at `request.commit` or the default branch's head, meanwhile making
+ * sure a sandbox can be made (else nothing is reported or run), reports the commit
+ * (`onCheckout`), and hands the files to the harness in the sandbox, which runs the test cases.
+ * Problems the student caused (unreachable or refused repository, missing subdirectory, too
+ * large, …) give `checkout-failed`, a commit gone from the repository `commit-unreachable`; only
+ * faults of this machine throw.
  */
 export async function runSubmission(request: RunRequest, options: RunOptions = {}): Promise<RunResult> {
   const user = jobUser(request.jobId);
-  if (request.sandbox === 'bwrap') {
-    const problem = await sandboxProblem(user);
-    if (problem) return { status: 'sandbox-unavailable', message: sandboxUnavailableMessage(problem) };
-  }
   const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
-    const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
+    // The sandbox check (a few bubblewraps) runs while the repository is fetched; without a
+    // sandbox the checkout is thrown away unreported and nothing runs.
+    const [problem, checkout] = await Promise.all([
+      request.sandbox === 'bwrap' ? sandboxProblem(user) : null,
+      checkoutOrFailure(request, options.signal, jobFolder),
+    ]);
+    if (problem) return { status: 'sandbox-unavailable', message: sandboxUnavailableMessage(problem) };
     if ('status' in checkout) return checkout;
     if (checkout.commit) await options.onCheckout?.(checkout.commit);
     const result = await runHarness({
