@@ -11,26 +11,26 @@ const SECTION = 'DynamoDB requests per call';
 /** Why an endpoint needs more round trips than its budget, and what would bring it down. */
 const explanations: Record<string, string> = {
   'list-courses':
-    "the caller's enrollments come from a Query of the `byUser` index, and only then are their courses and terms known for a BatchGetItem; the token check cannot fold either in, since it does not know the keys. It would take denormalising course name, archive flag and term into the enrollment item (kept in step on course/term changes), so one Query after the token check answers: 2 round trips.",
+    "the caller's enrollments are a Query of the `byUser` index started alongside the token check, but their courses and terms are a BatchGetItem whose keys only that Query gives: 2 round trips. One would take copying the course's display name, archive flag and term (name, start) onto each enrollment item, kept in step when a course is archived or a term renamed, so that the Query alone answers.",
   'course-users':
-    "the course's enrollments are a Query, then every member's profile a BatchGetItem (keys known only from the Query). It would take copying the profile fields into the enrollment items (updated with the profile) to end after the Query: 2 round trips. A Query cannot be folded into the token check's BatchGetItem.",
+    "the course's enrollments are a Query started alongside the token check, then every member's profile a BatchGetItem whose keys only the Query gives: 2 round trips. One would take copying the profile's names and e-mail onto the member's enrollment items, kept in step wherever a profile changes (a class-list import updates users enrolled in other courses too).",
   'course-graders':
-    'the same reads as `course-users` (Query of enrollments, then BatchGetItem of profiles); the same denormalisation would bring it to 2.',
-  'list-gradeables':
-    "the course's gradeables are a Query (the token check's BatchGetItem cannot hold a Query), so 2 round trips is the floor with this table layout; 1 would take keeping a per-course gradeable index item that the token check reads with everything else.",
+    'the same reads as `course-users` (a Query alongside the token check, then the profiles); the same copy would bring it to 1.',
   'submit-vcs':
     'after the token check, the submission item and the queue counters are read in a second BatchGetItem (they give the next version and ticket), then the TransactWriteItems writes. Declaring the submission and queue as `reads` of the endpoint (as `values` does) would fold that read into the token check: 2 round trips, with the existing retry loop re-reading only after a lost race.',
   'create-course':
-    "after the token check, a second BatchGetItem reads the head instructor, the base course, the instructor's enrollment in it, the new course (must not exist) and the term, then the transaction writes. All five keys come from the body, so they cannot be declared as `reads` (which see only path, query and caller); it would take letting `reads` see the parsed body to fold them into the token check: 2 round trips.",
+    "the head instructor, the base course, the instructor's enrollment in it, the new course and the term are read with the token check (their keys come from the body, parsed right after the JWT), then one TransactWriteItems: 2. A head instructor who is staff of the base course only through its access group costs one Query more.",
   'list-summaries':
-    "the summaries of the current generation are a Query, and the generation is only known from the course item the token check reads. A Query cannot join the token check's BatchGetItem, so 2 round trips is the floor unless the summaries are kept in one item (or a few, read by key).",
+    "the page is read alongside the token check from the course's first summary (or the cursor's), before the course names its generation: 1 round trip. When an older generation is still stored (a run whose clean-up failed), the page is read again by its generation: 2.",
   'user-summary':
-    "the summary's key holds the course's current generation, known only once the token check has read the course, so a second BatchGetItem follows. It would take keying the current summary by user alone (e.g. a `current#<userId>` copy written at the switch) so `reads` can declare it: 1 round trip.",
+    "the summary's key holds the course's current generation, known only once the token check has read the course, so a second BatchGetItem follows. It would take keying the current summary by user alone (e.g. a `current#<userId>` copy written at the switch, in shared/summaries/generate.ts) so `reads` can declare it: 1 round trip.",
   'generate-summaries': 'a batch job: it pages through enrollments, gradeables and submissions; see the scale section.',
   regrade:
-    "after the token check (which reads the gradeable and the queue counters), the student named in the body is read with their submission in a second BatchGetItem (their enrollment, and on team gradeables their team, whose submission is a third), then one TransactWriteItems takes the tickets and writes the jobs, the versions and the regrade: 3 round trips. The body's user_id cannot be declared as `reads` (which see only path, query and caller); letting `reads` see the parsed body would fold it into the token check: 2. Every active version is a Query of the submissions and a transaction per 49 versions: see the scale section.",
+    "the gradeable, the queue counters and the student the body names (their enrollment, submission and team membership) are read with the token check, then one TransactWriteItems takes the tickets and writes the jobs, the versions and the regrade: 2 (on team gradeables the team's submission is a read more: 3). Every active version: the gradeable's submissions are a Query alongside the token check, then a transaction per chunk of versions: see the scale section.",
   'student-late-days':
-    "a student's late days depend on every Electronic File gradeable of the course: after the token check (which reads the student's enrollment and late-day item), the course's gradeables are a Query, then the student's submissions of them a BatchGetItem whose keys the Query gives (and, on team gradeables, the team's submissions a third): 3 round trips. Fewer would take keeping each student's charges on their late-day item, updated by every submission, version choice, grant and extension.",
+    "a student's late days depend on every Electronic File gradeable of the course: the course's gradeables are a Query alongside the token check (which reads the student's enrollment and late-day item), then the student's submissions of them a BatchGetItem whose keys the Query gives (and, on team gradeables, the team's submissions a third): 2 round trips. One would take keeping each student's charges on their late-day item, updated by every submission, version choice, grant and extension.",
+  'ta-grade':
+    "the grade's audit trail is a Query alongside the token check (which reads the gradeable, the student, their submission and team membership): 1. On team gradeables the team's submission and audit trail are read together once the team is known: 2.",
 };
 
 export async function measureRequests(world: World): Promise<SectionResult> {

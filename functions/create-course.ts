@@ -1,10 +1,12 @@
 import { courseGroups, courseSummary } from '#shared/courses/course.ts';
-import { createCourse, newCourseRequest } from '#shared/courses/create-course.ts';
+import { baseGradeablesAsked, createCourse, newCourseReads, newCourseRequest } from '#shared/courses/create-course.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 
 export const handler = endpoint('create-course', {
-  handle: async ({ body, caller }) => {
-    const { course, term } = await createCourse(newCourseRequest(body), caller);
+  reads: ({ body }) => newCourseReads(body),
+  alongside: ({ body }) => baseGradeablesAsked(body),
+  handle: async ({ body, caller, items, alongside }) => {
+    const { course, term } = await createCourse(newCourseRequest(body), caller, { items, baseGradeables: alongside });
     return courseSummary(course, term, { group: courseGroups.instructor, registrationSection: null });
   },
 });

@@ -1,11 +1,12 @@
 import { endpoint } from '#shared/http/endpoint.ts';
 import { gradeableKey } from '#shared/http/reads.ts';
 import { isValidGradeableId } from '#shared/ids.ts';
-import { regradeReads, requestRegrade } from '#shared/grading/regrade.ts';
+import { everySubmissionAsked, regradeReads, requestRegrade } from '#shared/grading/regrade.ts';
 
 export const handler = endpoint('regrade', {
-  reads: ({ params }) => regradeReads(gradeableKey(params)),
-  handle: ({ caller, course, params, body, items }) =>
+  reads: ({ params, body }) => regradeReads(gradeableKey(params), body.user_id),
+  alongside: ({ params, body }) => everySubmissionAsked(gradeableKey(params), body.user_id),
+  handle: ({ caller, course, params, body, items, alongside }) =>
     requestRegrade({
       caller,
       course,
@@ -14,5 +15,7 @@ export const handler = endpoint('regrade', {
       userId: body.user_id,
       version: body.version_to_regrade,
       queue: items.queue,
+      student: items,
+      submissions: alongside,
     }),
 });

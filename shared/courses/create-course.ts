@@ -1,8 +1,8 @@
 import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
 import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
 import { enrollmentRef, putEnrollment } from '#shared/data/enrollments.ts';
-import { createGradeableItem, gradeablesOfCourse } from '#shared/data/gradeables.ts';
-import { getItems } from '#shared/data/items.ts';
+import { createGradeableItem, gradeablesOfCourse, type StoredGradeable } from '#shared/data/gradeables.ts';
+import { getItems, type LoadedItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
@@ -62,23 +62,61 @@ export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
   return { term, course, headInstructor, baseTerm, baseCourse, copyGradeables: fields.copy_gradeables ?? false };
 }
 
+/** What creating a course reads: the head instructor, the base course and their enrollment in it, the new course (must not exist) and the term. */
+const newCourseRefs = (request: NewCourseRequest) => ({
+  headInstructor: userRef(request.headInstructor),
+  base: courseRef(request.baseTerm, request.baseCourse),
+  instructorInBase: enrollmentRef(request.baseTerm, request.baseCourse, request.headInstructor),
+  existing: courseRef(request.term, request.course),
+  term: termRef(request.term),
+});
+
+export type NewCourseItems = LoadedItems<ReturnType<typeof newCourseRefs>>;
+
+/** The request a body as sent names, if well-formed (its text fields reach the route's inputs unchanged). */
+function requestAsSent(body: Readonly<Record<string, unknown>>): NewCourseRequest | undefined {
+  const strings = Object.fromEntries(Object.entries(body).filter(([, value]) => typeof value === 'string'));
+  try {
+    const request = newCourseRequest(strings);
+    return isValidUserId(request.headInstructor) ? request : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Read with the token check, from the body as sent: what creating the course reads (nothing for a malformed body). */
+export function newCourseReads(body: Readonly<Record<string, unknown>>) {
+  const request = requestAsSent(body);
+  return request ? newCourseRefs(request) : {};
+}
+
+/** Read alongside the token check: the base course's gradeables, when the body asks to copy them. */
+export async function baseGradeablesAsked(body: Readonly<Record<string, unknown>>): Promise<StoredGradeable[] | undefined> {
+  const request = requestAsSent(body);
+  const copy = body.copy_gradeables;
+  return request && (copy === true || copy === 'true' || copy === '1')
+    ? gradeablesOfCourse(request.baseTerm, request.baseCourse)
+    : undefined;
+}
+
 /**
  * Creates a course from a base course, in one transaction: the course (joining the base course's
- * access group), its head instructor's enrollment and the access-group membership.
+ * access group), its head instructor's enrollment and the access-group membership. `preloaded`
+ * holds what `newCourseReads` and `baseGradeablesAsked` read with the token check; what they did
+ * not read (a body they could not take) is read here.
  */
-export async function createCourse(request: NewCourseRequest, caller: User): Promise<{ course: Course; term: Term }> {
+export async function createCourse(
+  request: NewCourseRequest,
+  caller: User,
+  preloaded: { items?: Partial<NewCourseItems>; baseGradeables?: StoredGradeable[] | undefined } = {},
+): Promise<{ course: Course; term: Term }> {
   if (!isSuperuser(caller) && request.headInstructor !== caller.userId) {
     throw notForYourself();
   }
   if (!isValidUserId(request.headInstructor)) throw noHeadInstructor();
 
-  const loaded = await getItems({
-    headInstructor: userRef(request.headInstructor),
-    base: courseRef(request.baseTerm, request.baseCourse),
-    instructorInBase: enrollmentRef(request.baseTerm, request.baseCourse, request.headInstructor),
-    existing: courseRef(request.term, request.course),
-    term: termRef(request.term),
-  });
+  const { items } = preloaded;
+  const loaded = items && Object.hasOwn(items, 'term') ? (items as NewCourseItems) : await getItems(newCourseRefs(request));
   if (!loaded.headInstructor) throw noHeadInstructor();
   if (!loaded.base) throw invalidBaseCourse();
   if (!loaded.term) throw noSuchSemester({ semester: request.term });
@@ -96,7 +134,9 @@ export async function createCourse(request: NewCourseRequest, caller: User): Pro
     accessGroup: loaded.base.accessGroup,
   };
   const headEnrollment = instructorEnrollment(course, request.headInstructor);
-  const copies = request.copyGradeables ? await gradeablesOfCourse(request.baseTerm, request.baseCourse) : [];
+  const copies = request.copyGradeables
+    ? (preloaded.baseGradeables ?? (await gradeablesOfCourse(request.baseTerm, request.baseCourse)))
+    : [];
   if (copies.length > MAX_COPIED_GRADEABLES) {
     throw tooManyGradeablesToCopy({ count: copies.length, limit: MAX_COPIED_GRADEABLES });
   }

@@ -297,3 +297,48 @@ export async function releaseSummariesJobSlot(term: string, course: string, jobI
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
+
+/** A stored summary read before its generation is known: its generation, user and JSON text. */
+export interface SummaryEntry {
+  readonly generation: string;
+  readonly userId: string;
+  readonly document: string;
+}
+
+/**
+ * The summaries of every generation in key order, after the one `after` names (none: from the
+ * course's first): at most `size + 1`, ending early at the one whose JSON passes `maxBytes`, so
+ * that a page of any one generation and whether another follows can be cut from them. For reading
+ * a page before the course names its current generation (shared/summaries/list.ts).
+ */
+export async function summaryEntries(
+  term: string,
+  course: string,
+  page: { readonly after: { generation: string; userId: string } | undefined; readonly size: number; readonly maxBytes: number },
+): Promise<{ entries: SummaryEntry[]; exhausted: boolean }> {
+  const entries: SummaryEntry[] = [];
+  let startKey: Record<string, unknown> | undefined =
+    page.after === undefined ? undefined : { courseId: courseId(term, course), entry: entry(page.after.generation, page.after.userId) };
+  let bytes = 2;
+  do {
+    const answer = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(table),
+        KeyConditionExpression: 'courseId = :course',
+        ExpressionAttributeValues: { ':course': courseId(term, course) },
+        ExclusiveStartKey: startKey,
+        Limit: page.size + 1 - entries.length,
+      }),
+    );
+    for (const item of answer.Items ?? []) {
+      const key = item.entry as string;
+      const split = key.indexOf('#');
+      const document = item.document as string;
+      entries.push({ generation: key.slice(0, split), userId: key.slice(split + 1), document });
+      bytes += Buffer.byteLength(document) + 1;
+      if (entries.length > page.size || (entries.length > 1 && bytes > page.maxBytes)) return { entries, exhausted: false };
+    }
+    startKey = answer.LastEvaluatedKey;
+  } while (startKey);
+  return { entries, exhausted: true };
+}

@@ -7,7 +7,7 @@
  * the transaction that ends each job (shared/grading/worker.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { isActiveMember, type Course } from '#shared/courses/course.ts';
+import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
 import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
@@ -168,6 +168,10 @@ export async function requestRegrade(
     version?: number;
     /** The queue counters, when read with the token check (see regradeReads). */
     queue?: QueueCounters;
+    /** What regradeReads read of `userId`'s with the token check (absent: read here). */
+    student?: StudentItems;
+    /** Every submission of the gradeable, when read alongside the token check (see everySubmissionAsked). */
+    submissions?: Submission[] | undefined;
   },
   now = new Date(),
 ): Promise<RegradeJob> {
@@ -182,9 +186,9 @@ export async function requestRegrade(
   let scope: RegradeScope;
   if (userId === undefined) {
     scope = { kind: 'all' };
-    submissions = await submissionsOfGradeable(course.term, course.course, gradeable.id);
+    submissions = context.submissions ?? (await submissionsOfGradeable(course.term, course.course, gradeable.id));
   } else {
-    const submission = await submissionOfStudent(course, gradeable, userId);
+    const submission = await submissionOfStudent(course, gradeable, userId, context.student);
     const ownerId = submission?.ownerId ?? userId;
     scope = version === undefined ? { kind: 'active', ownerId } : { kind: 'version', ownerId, version };
     submissions = submission ? [submission] : [];
@@ -276,10 +280,35 @@ export async function requestRegrade(
   return regradeJob({ ...record, queued: queuedCount, skipped: record.skipped + skippedLater });
 }
 
-/** What a regrade reads with the token check: the gradeable and the queue counters. */
-export function regradeReads({ term, course, gradeableId }: { term: string; course: string; gradeableId: string }) {
-  return { gradeable: gradeableRef(term, course, gradeableId), queue: queueRef() };
+/**
+ * What a regrade reads with the token check: the gradeable and the queue counters, and for a
+ * `user_id` as sent (a text field reaches the route's inputs unchanged; any other reads an item
+ * nobody has) the student's enrollment, own submission and team membership.
+ */
+export function regradeReads({ term, course, gradeableId }: { term: string; course: string; gradeableId: string }, userId: unknown) {
+  const student = typeof userId === 'string' && isValidUserId(userId) ? userId : '-';
+  return {
+    gradeable: gradeableRef(term, course, gradeableId),
+    queue: queueRef(),
+    member: enrollmentRef(term, course, student),
+    own: submissionRef(term, course, gradeableId, student),
+    membership: teamMembershipRef(term, course, gradeableId, student),
+  };
 }
+
+/** What regradeReads reads of the student named in the body. */
+export interface StudentItems {
+  readonly member?: Enrollment | undefined;
+  readonly own?: Submission | undefined;
+  readonly membership?: { readonly teamId: string } | undefined;
+}
+
+/** Read alongside the token check when the body names no student: every submission of the gradeable. */
+export const everySubmissionAsked = (
+  { term, course, gradeableId }: { term: string; course: string; gradeableId: string },
+  userId: unknown,
+): Promise<Submission[] | undefined> =>
+  userId === undefined || userId === '' ? submissionsOfGradeable(term, course, gradeableId) : Promise.resolve(undefined);
 
 /** What the status route reads with the token check: the regrade (a malformed id reads an item no regrade has). */
 export function regradeStatusReads(regradeId: string | undefined) {
@@ -301,19 +330,24 @@ export async function regradeStatus(
 
 /**
  * A student's submission: theirs, or on team gradeables their team's. The enrollment is read with
- * the student's own submission (or team membership) in one request.
+ * the student's own submission (or team membership) in one request: the token check's, or here.
  */
-async function submissionOfStudent(course: Course, gradeable: GradeableDocument, userId: string): Promise<Submission | undefined> {
+async function submissionOfStudent(
+  course: Course,
+  gradeable: GradeableDocument,
+  userId: string,
+  preloaded: StudentItems | undefined,
+): Promise<Submission | undefined> {
   if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId.slice(0, 64) });
   const { term, course: code } = course;
   const notMember = () => userNotInCourse({ user_id: userId });
   const member = enrollmentRef(term, code, userId);
   if (!gradeable.team_gradeable) {
-    const loaded = await getItems({ member, own: submissionRef(term, code, gradeable.id, userId) });
+    const loaded = preloaded ?? (await getItems({ member, own: submissionRef(term, code, gradeable.id, userId) }));
     if (!loaded.member || !isActiveMember(loaded.member)) throw notMember();
     return loaded.own;
   }
-  const loaded = await getItems({ member, membership: teamMembershipRef(term, code, gradeable.id, userId) });
+  const loaded = preloaded ?? (await getItems({ member, membership: teamMembershipRef(term, code, gradeable.id, userId) }));
   if (!loaded.member || !isActiveMember(loaded.member)) throw notMember();
   if (!loaded.membership) throw notOnTeam({ user_id: userId });
   const teamId = loaded.membership.teamId;
