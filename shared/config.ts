@@ -18,7 +18,6 @@
  * own variables; and the local server's and admin command line's process settings (`PORT`, `HOST`,
  * `DATA_DIR`, `TABLE_PREFIX`, `GRADING_WORKERS`), read in infra/local.
  */
-import { NEVER, object, optional, pipe, string, transform, type output } from 'zod/mini';
 import { setting } from './environment.ts';
 
 /** A variable's value as the environment holds it: undefined when unset. */
@@ -38,20 +37,15 @@ class Refused {
   }
 }
 
-/** A setting: `read` turns the variable's raw value into what the code uses, or refuses it. */
-const variable = <T>(read: (raw: Raw) => T | Refused) =>
-  pipe(
-    optional(string()),
-    transform((raw: Raw, context) => {
-      const value = read(raw);
-      if (!(value instanceof Refused)) return value;
-      context.issues.push({ code: 'custom', message: value.message, input: raw });
-      return NEVER;
-    }),
-  );
+/**
+ * A setting: turns the variable's raw value into what the code uses, or refuses it. Plain
+ * functions, not schemas: every function checks all of them as it starts, so they are kept cheap.
+ */
+type Setting<T> = (raw: Raw) => T | Refused;
+const variable = <T>(read: Setting<T>): Setting<T> => read;
 
-/** A setting's schema, made for its variable's name (so that messages can name it). */
-type Declaration<T> = (name: string) => ReturnType<typeof variable<T>>;
+/** A setting, made for its variable's name (so that messages can name it). */
+type Declaration<T> = (name: string) => Setting<T>;
 
 /** Any text, or undefined when unset; with a fallback, the fallback when unset (`??`). */
 function text(): Declaration<string | undefined>;
@@ -147,14 +141,15 @@ export const DEFAULT_SIGNING_SECRET_GRACE_SECONDS = 7 * 24 * 60 * 60;
 /** A worker's time limit in Lambda (its maximum, 15 minutes). */
 export const DEFAULT_GRADING_LEASE_SECONDS = 15 * 60;
 
-/** The schema of the settings declared: each declaration made for its own variable. */
+/** The settings declared, each declaration made for its own variable. */
 function declare<D extends Record<string, Declaration<unknown>>>(declarations: D) {
-  const shape = Object.fromEntries(Object.entries(declarations).map(([name, declaration]) => [name, declaration(name)]));
-  return object(shape as { [K in keyof D]: ReturnType<D[K]> });
+  return Object.fromEntries(Object.entries(declarations).map(([name, declaration]) => [name, declaration(name)])) as {
+    [K in keyof D]: ReturnType<D[K]>;
+  };
 }
 
 /** Every setting: its variable, its default and what it means. README's Configuration lists the same. */
-export const configSchema = declare({
+const settings = declare({
   // --- Tokens and requests ---------------------------------------------------------------------
   /** `TOKEN_TTL_SECONDS` (30 days): token lifetime; 0 means tokens never expire. */
   TOKEN_TTL_SECONDS: wholeNumber(0, DEFAULT_TOKEN_TTL_SECONDS),
@@ -235,19 +230,19 @@ export const configSchema = declare({
   POWERTOOLS_METRICS_DISABLED: text(),
 });
 
-export type Config = output<typeof configSchema>;
+export type Config = { [K in keyof typeof settings]: Exclude<ReturnType<(typeof settings)[K]>, Refused> };
 export type ConfigName = keyof Config;
 /** The operator's bounds on the grading limits gradeables may ask for. */
 export type GradingBoundName = Extract<ConfigName, `GRADING_MAX_${string}`>;
 
 /** Every setting's variable. */
-export const configNames = Object.keys(configSchema.shape) as ConfigName[];
+export const configNames = Object.keys(settings) as ConfigName[];
 
 /** A raw value checked as setting `name` checks it (the CDK app checks its context so); throws, naming the variable, when bad. */
 export function parseSetting<K extends ConfigName>(name: K, raw: string | undefined): Config[K] {
-  const result = configSchema.shape[name].safeParse(raw);
-  if (!result.success) throw new Error(result.error.issues[0]?.message ?? `${name} is not valid`);
-  return result.data as Config[K];
+  const value = settings[name](raw);
+  if (value instanceof Refused) throw new Error(value.message);
+  return value as Config[K];
 }
 
 const cache = new Map<ConfigName, { raw: Raw; value: unknown }>();
@@ -270,11 +265,16 @@ export function config<K extends ConfigName>(name: K): Config[K] {
  * of a process calls it.
  */
 export function validateConfig(): Config {
-  const source = Object.fromEntries(configNames.map((name) => [name, setting(name)]));
-  const result = configSchema.safeParse(source);
-  if (!result.success) throw new Error(result.error.issues.map((issue) => issue.message).join('; '));
+  const values: Record<string, unknown> = {};
+  const refusals: string[] = [];
+  for (const name of configNames) {
+    const value = settings[name](setting(name));
+    if (value instanceof Refused) refusals.push(value.message);
+    else values[name] = value;
+  }
+  if (refusals.length > 0) throw new Error(refusals.join('; '));
   validated = true;
-  return result.data;
+  return values as Config;
 }
 
 // --- The settings as the code uses them ---------------------------------------------------------

@@ -1,6 +1,5 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import { ApiFailure, bodyTooLarge, malformedBody, unsupportedMediaType } from '../failures.ts';
 import { invalidInput } from '#shared/errors.ts';
@@ -20,13 +19,24 @@ const parsers: Record<string, { parse: Parse; malformed: string }> = {
     malformed: malformedBody.form,
   },
   'multipart/form-data': {
-    parse: httpMultipartBodyParser({
-      disableContentTypeCheck: true,
-      busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
-    }).before as Parse,
+    parse: async (request) => (await multipartParser())(request),
     malformed: malformedBody.multipart,
   },
 };
+
+let multipart: Promise<Parse> | undefined;
+
+/** The multipart parser (with busboy) is loaded by the first multipart body: most functions never see one. */
+function multipartParser(): Promise<Parse> {
+  multipart ??= import('@middy/http-multipart-body-parser').then(
+    ({ default: httpMultipartBodyParser }) =>
+      httpMultipartBodyParser({
+        disableContentTypeCheck: true,
+        busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
+      }).before as Parse,
+  );
+  return multipart;
+}
 
 /**
  * Parses JSON, url-encoded and multipart bodies (base64 or not) into `context.body`; a missing or
