@@ -48,7 +48,7 @@ interface Student {
  * through the submit handler, the local grading queue (the same worker function as `npm start`),
  * a checkout over HTTP from a local git server, the runner process, the harness and its test
  * cases. The two modes differ only in the sandbox: a bubblewrap around the harness, one nested
- * bubblewrap (and prlimit) per test case, and the runner's check that a sandbox can be made.
+ * bubblewrap per test case, and the runner's check that a sandbox can be made (two more).
  */
 export async function measureGrading(): Promise<SectionResult> {
   const rows: Row[] = [];
@@ -124,7 +124,7 @@ export async function measureGrading(): Promise<SectionResult> {
     if (problems.length > 0) notes.push(...problems.map((problem) => `- grading: ${problem}`));
     else if (missed.length > 0)
       notes.push(
-        `- Grading: the sandbox made a trivial job more than ${TARGET}× costlier (${missed.map((row) => row.measured).join('; ')}). Its own work per job is two bubblewraps and a prlimit for the runner's sandbox check, one bubblewrap around the harness and one (with prlimit) per test case; see bench/grading.ts.`,
+        `- Grading: the sandbox made a trivial job more than ${TARGET}× costlier (${missed.map((row) => row.measured).join('; ')}). Its own work per job is two bubblewraps and a prlimit for the runner's sandbox check, one bubblewrap around the harness and one per test case (prlimit runs in both modes); see bench/grading.ts.`,
       );
   } finally {
     restore('GRADING_SANDBOX', previousMode);
