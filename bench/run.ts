@@ -11,6 +11,7 @@ import { measureGrading } from './grading.ts';
 import { measureLatency } from './latency.ts';
 import { measureRegrade } from './regrade.ts';
 import { measureRequests } from './requests.ts';
+import { measureRush } from './rush.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
 import { createWorld } from './world.ts';
@@ -20,7 +21,7 @@ import { createWorld } from './world.ts';
  * DynamoDB Local, printed as one table and kept in bench/RESULTS.md with the machine and date.
  * `npm run bench -- requests latency` runs only the sections named (results are then not saved).
  */
-const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading'] as const;
+const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading', 'rush'] as const;
 type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
 const unknown = chosen.filter((name) => !sections.includes(name));
@@ -61,6 +62,7 @@ try {
     results.push(await measureRegrade(withTables));
   }
   if (runs('grading')) results.push(await withTables('grading-', measureGrading));
+  if (runs('rush')) results.push(await measureRush(withTables));
 } finally {
   await dynamoDb.stop();
   await rm(secretDir, { recursive: true, force: true });
@@ -79,6 +81,7 @@ const table = [
 console.log(table);
 
 const notes = results.flatMap((result) => result.notes);
+if (chosen.length > 0 && notes.length > 0) console.log(notes.join('\n'));
 const minutes = ((performance.now() - started) / 60_000).toFixed(1);
 progress(`done in ${minutes} min`);
 if (chosen.length === 0) {

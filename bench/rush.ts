@@ -15,6 +15,7 @@ type WithTables = <T>(prefix: string, body: () => Promise<T>) => Promise<T>;
 
 const SECTION = 'Deadline rush';
 const TARGET = 0.3;
+const WARM_UP_SUBMISSIONS = 10;
 
 /**
  * Students submitting at the same moment, through the local API server (in a process of its own,
@@ -33,7 +34,8 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
       const tokens = await enrollStudents(world, students);
       const server = await startServer();
       try {
-        await warmUp(server.url);
+        await warmUp(server.url, world);
+        await putItemBurst(students); // once to warm up, then measured
         const burst = await putItemBurst(students);
         progress(`rush: ${students} submissions at once`);
         const started = performance.now();
@@ -59,7 +61,7 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
         if (queue.problems.length > 0) notes.push(`- **${students} at once**: the queue is not exact: ${queue.problems.join('; ')}.`);
         if (!met && errors.length === 0 && queue.problems.length === 0) {
           notes.push(
-            `- **${students} at once**: ${ratio(relative)} the burst's rate. Each submission is a token check (one BatchGetItem) and a four-item transaction, and submissions that pick the same queue shard at the same moment read again and retry.`,
+            `- **${students} at once**: ${ratio(relative)} the burst's rate. A submission is a token check (one BatchGetItem) and a three-item transaction (version, job, the lowest free ticket's counter); all but one of the submissions arriving together collide on that ticket, reserve one with an atomic counter instead and write their version and job in a second transaction. DynamoDB Local on the same 2 cores runs transactions at a fraction of its PutItem rate, so the two transactions bound the rate.`,
           );
         }
       } finally {
@@ -122,17 +124,19 @@ async function checkQueue(world: World, students: { userId: string }[]): Promise
   const { course, gradeableId } = world;
   const problems: string[] = [];
   const tickets: number[] = [];
+  let wrongVersions = 0;
   for (let start = 0; start < students.length; start += 90) {
     const chunk = students.slice(start, start + 90);
     const loaded = await getItems(
       Object.fromEntries(chunk.map(({ userId }) => [userId, submissionRef(course.term, course.course, gradeableId, userId)])),
     );
     for (const { userId } of chunk) {
-      const submission = loaded[userId];
-      if (submission?.versions.length !== 1) problems.push(`${userId} has ${submission?.versions.length ?? 0} versions`);
-      else tickets.push(submission.versions[0]!.ticket);
+      const versions = loaded[userId]?.versions ?? [];
+      if (versions.length !== 1) wrongVersions++;
+      tickets.push(...versions.map((version) => version.ticket));
     }
   }
+  if (wrongVersions > 0) problems.push(`${wrongVersions} students without exactly one version`);
   for (let start = 0; start < tickets.length; start += 100) {
     const chunk = tickets.slice(start, start + 100);
     const jobs = await getItems(Object.fromEntries(chunk.map((ticket) => [ticket, jobRef(ticket)])));
@@ -142,7 +146,7 @@ async function checkQueue(world: World, students: { userId: string }[]): Promise
   const unique = new Set(tickets).size;
   if (unique !== tickets.length) problems.push(`${tickets.length - unique} tickets given twice`);
   const { queue } = await getItems({ queue: queueRef() });
-  const issued = queue.reduce((sum, shard) => sum + shard.tail, 0);
+  const issued = queue.reduce((sum, shard) => sum + shard.tail, 0) - WARM_UP_SUBMISSIONS;
   if (issued !== tickets.length) problems.push(`the counters issued ${issued} tickets for ${tickets.length} versions`);
   const used = queue.filter((shard) => shard.tail > 0).length;
   return { summary: `${unique} unique tickets over ${used} shards, all with their jobs`, problems };
@@ -154,9 +158,12 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-/** A few requests first, so the server's modules are loaded and DynamoDB Local's JVM is warm. */
-async function warmUp(url: string): Promise<void> {
-  for (let i = 0; i < 5; i++) await (await fetch(`${url}/api/openapi.json`)).text();
+/** Submissions of the world's submitter first, so the server's modules are loaded and DynamoDB Local's JVM is warm. */
+async function warmUp(url: string, world: World): Promise<void> {
+  for (let i = 0; i < WARM_UP_SUBMISSIONS; i++) {
+    const answer = await submit(url, world, world.tokens.submitter);
+    if (answer.status !== 'success') throw new Error(`rush: the warm-up submission failed: ${JSON.stringify(answer)}`);
+  }
 }
 
 async function stop(child: ChildProcess): Promise<void> {

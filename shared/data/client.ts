@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
@@ -46,11 +47,19 @@ export function dynamo(): DynamoDBDocumentClient {
   return documentClient;
 }
 
+/** Connections to DynamoDB Local at once (the SDK's default is 50): a deadline rush sends hundreds of requests together. */
+const LOCAL_MAX_SOCKETS = 512;
+
 function createClient(): DynamoDBClient {
   const endpoint = config('DYNAMODB_ENDPOINT');
   return new DynamoDBClient({
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: config('DYNAMODB_REQUEST_TIMEOUT_MS') },
+    requestHandler: {
+      connectionTimeout: 2_000,
+      requestTimeout: config('DYNAMODB_REQUEST_TIMEOUT_MS'),
+      // One Lambda instance serves one request at a time; the local server serves all of them from one client.
+      ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
+    },
     ...(endpoint
       ? {
           endpoint,

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef, ItemSetRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
@@ -32,12 +32,16 @@ export const queueRef = (): ItemSetRef<QueueCounters> => ({
   table,
   keys: Array.from({ length: QUEUE_SHARDS }, (_, shard) => shardKey(shard)),
   decodeAll: (items) =>
-    items.map((item, shard) => ({ shard, head: (item?.head as number | undefined) ?? 0, tail: (item?.tail as number | undefined) ?? 0 })),
+    items.map((item, shard) => ({
+      shard,
+      head: (item?.head as number | undefined) ?? 0,
+      tail: (item?.tail as number | undefined) ?? 0,
+    })),
 });
 
 export interface Job {
   readonly ticket: number;
-  readonly state: 'queued' | 'grading' | 'graded' | 'failed';
+  readonly state: 'queued' | 'grading' | 'graded' | 'failed' | 'void';
   readonly gradeableKey: string;
   readonly term: string;
   readonly course: string;
@@ -83,7 +87,42 @@ export function takeTicket(counters: QueueShard, count = 1): TransactItem {
       Key: shardKey(counters.shard),
       UpdateExpression: 'SET tail = :tail',
       ConditionExpression: counters.tail === 0 ? 'attribute_not_exists(tail)' : 'tail = :previous',
-      ExpressionAttributeValues: { ':tail': counters.tail + count, ...(counters.tail === 0 ? {} : { ':previous': counters.tail }) },
+      ExpressionAttributeValues: {
+        ':tail': counters.tail + count,
+        ...(counters.tail === 0 ? {} : { ':previous': counters.tail }),
+      },
+    },
+  };
+}
+
+/**
+ * Takes the shard's next sequence number whatever others take meanwhile (an atomic counter, never
+ * refused): how a submission gets a ticket while many arrive at once. Until its job is written the
+ * ticket counts as queued; a worker that reaches a ticket without a job voids it (voidTicket).
+ */
+export async function reserveTicket(shard: number): Promise<number> {
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(table),
+      Key: shardKey(shard),
+      UpdateExpression: 'ADD tail :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Attributes?.tail as number;
+}
+
+/** Marks a ticket that has no job as void, provided its job is still not written (the submission then takes another). */
+export function voidTicket(ticket: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: String(ticket) },
+      UpdateExpression: 'SET #state = :void',
+      ConditionExpression: 'attribute_not_exists(job)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':void': 'void' },
     },
   };
 }

@@ -77,3 +77,10 @@ export function ticketsToIssue(counters: QueueCounters, count: number): TicketRu
 /** Each shard's free ticket, lowest first. */
 const freeTickets = (counters: QueueCounters) =>
   counters.map((shard) => ({ shard, ticket: ticketOf(shard.shard, shard.tail + 1) })).sort((a, b) => a.ticket - b.ticket);
+
+/** The shard to reserve a ticket on: any of those that issued the fewest, or one more, at random. */
+export function shardForReservation(counters: QueueCounters, random: () => number = Math.random): number {
+  const fewest = Math.min(...counters.map((shard) => shard.tail));
+  const candidates = counters.filter((shard) => shard.tail <= fewest + 1);
+  return (candidates[Math.floor(random() * candidates.length)] ?? candidates[0])?.shard ?? 0;
+}

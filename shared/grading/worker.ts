@@ -1,7 +1,7 @@
 import { config } from '#shared/config.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
-import { advanceHead, expiredLease, finishJob, jobRef, recordJobCommit, leaseJob, queueRef, type Job } from '#shared/data/jobs.ts';
+import { advanceHead, expiredLease, finishJob, jobRef, recordJobCommit, leaseJob, queueRef, voidTicket, type Job } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
 import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
@@ -42,7 +42,12 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
     const next = nextToClaim(queue);
     if (!next) return undefined;
     const { job } = await getItems({ job: jobRef(next.ticket) });
-    if (!job) continue;
+    if (!job) {
+      // A ticket reserved by a submission that has not written its job, or never will: void it so the
+      // queue moves on (a submission still writing it reserves another).
+      await tryTransaction([advanceHead(next.shard), voidTicket(next.ticket)]);
+      continue;
+    }
     const lease = leaseUntil(now);
     const claimed = await tryTransaction([
       advanceHead(next.shard),

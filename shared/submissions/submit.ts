@@ -6,7 +6,7 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { putJob, QUEUE_SHARDS, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { putJob, QUEUE_SHARDS, queueRef, reserveTicket, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
@@ -14,7 +14,7 @@ import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/tr
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { ticketToIssue } from '#shared/grading/queue-order.ts';
+import { shardForReservation, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -59,6 +59,11 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
 }
 
 const MAX_ATTEMPTS = 200;
+/** The indexes of the version, the job and the ticket's counter (when taken in it) in a submission's transaction. */
+const VERSION = 0;
+const JOB = 1;
+const TICKET = 2;
+const CONFLICT_RETRIES = 4;
 
 /**
  * Submits a VCS gradeable (reference.md §10): checks in the reference's order, then creates
@@ -102,6 +107,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
   // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
   let preloaded = ownerId === caller.userId ? context.loaded : undefined;
+  // After a collision on the lowest free ticket, a ticket reserved instead, kept until its job is written.
+  let collided = false;
+  let reserved: number | undefined;
+  let conflicts = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { submission, queue, previous } =
       preloaded ??
@@ -120,8 +129,14 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     }
 
     const version = (submission?.highestVersion ?? 0) + 1;
-    // The lowest free ticket; after a collision, any of the lowest of every shard (queue-order.ts).
-    const { shard, ticket } = ticketToIssue(queue, attempt === 0 ? 1 : QUEUE_SHARDS);
+    // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
+    // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
+    if (reserved === undefined && collided) {
+      const shard = shardForReservation(queue);
+      reserved = ticketOf(shard, await reserveTicket(shard));
+    }
+    const free = reserved === undefined ? ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1) : undefined;
+    const ticket = reserved ?? free?.ticket ?? 0;
     const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
     try {
       await transactWrite(
@@ -134,15 +149,22 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
             ticket,
             state: 'queued',
           }),
-          takeTicket(shard),
           putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
+          ...(free ? [takeTicket(free.shard)] : []),
           ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
         ],
         { conflictRetries: 0 },
       );
     } catch (error) {
-      // Another submission took (or was taking) the version number or the ticket: read again and retry.
-      if (failedConditions(error).length === 0 && !isConflictOnly(error)) throw error;
+      // Another submission took (or was writing) the version number or the ticket: try again.
+      const failed = failedConditions(error);
+      // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
+      if (failed.length === 0 && (!isConflictOnly(error) || ++conflicts > CONFLICT_RETRIES)) throw error;
+      if (free && failed.includes(TICKET)) collided = true;
+      // A worker found the reserved ticket without its job and voided it: reserve another.
+      if (failed.includes(JOB)) reserved = undefined;
+      // Unless the version number was taken, what was read still holds.
+      if (!failed.includes(VERSION)) preloaded = { submission, queue, previous };
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
       continue;
     }

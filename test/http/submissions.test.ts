@@ -2,9 +2,17 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signToken } from '#shared/auth/jwt.ts';
+import { newTokenClaims } from '#shared/auth/tokens.ts';
+import { getItems } from '#shared/data/items.ts';
+import { jobRef, queueRef, reserveTicket } from '#shared/data/jobs.ts';
+import { putSession } from '#shared/data/sessions.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
 import { daysFromNow } from '../support/dates.ts';
 
 let api: TestApi;
@@ -405,6 +413,47 @@ async function notify(times: number) {
   const { localFunctionScope } = await import('#infra/local/functions.ts');
   for (let i = 0; i < times; i++) await runAsFunction(localFunctionScope('submit-vcs'), () => notifyWorkers(i));
 }
+
+describe('a deadline rush', () => {
+  it('answers every one of 40 students submitting at once, with exact positions; a ticket whose job never came is voided', async () => {
+    while (await claimJob()) {
+      // other tests' jobs
+    }
+    const id = await createGradeable();
+    const students = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const user = await createUser('user', 'rush');
+        await addMember(world.course, user, 4, '1');
+        const claims = newTokenClaims(user.userId);
+        await transactWrite([putSession(claims)]);
+        return { userId: user.userId, token: { authorization: await signToken(claims) } };
+      }),
+    );
+    const rush = (student: (typeof students)[number]) =>
+      api.postJson(path(id, 'upload'), { vcs_checkout: true, git_repo_id: 'none' }, student.token);
+    const answers = await Promise.all(students.map(rush));
+    expect(answers.map((answer) => answer.json.status)).toEqual(students.map(() => 'success'));
+    const positionOf = async (student: (typeof students)[number]) =>
+      (await api.get(path(id, 'values'), student.token)).json.data.queue_position as number;
+    const positions = await Promise.all(students.map(positionOf));
+    expect([...positions].sort((a, b) => a - b)).toEqual(students.map((_, index) => index + 1));
+
+    // A submission that reserved a ticket and died before writing its job: the ticket counts as
+    // queued (the other positions leave its place free) until a worker reaches it and voids it.
+    const { shard } = ticketToIssue((await getItems({ queue: queueRef() })).queue).shard;
+    const orphan = ticketOf(shard, await reserveTicket(shard));
+    expect((await rush(students[0]!)).json.status).toBe('success');
+    // 42 tickets queued: the 40, the reserved one and the first student's second version (which their values show).
+    const places = await Promise.all(students.map(positionOf));
+    const free = Array.from({ length: 42 }, (_, index) => index + 1).filter((place) => !places.includes(place));
+    expect([new Set(places).size, free.length]).toEqual([40, 2]);
+    const claimed: number[] = [];
+    for (let job = await claimJob(); job; job = await claimJob()) claimed.push(job.ticket);
+    expect(claimed).toHaveLength(42 - 1); // all but the voided ticket
+    expect(claimed).toEqual([...claimed].sort((a, b) => a - b));
+    expect((await getItems({ job: jobRef(orphan) })).job).toMatchObject({ state: 'void' });
+  }, 60_000);
+});
 
 describe('team gradeables', () => {
   it('lets any member submit for the team, and every member sees the team submission', async () => {
