@@ -1,7 +1,17 @@
 import { config } from '#shared/config.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
-import { advanceHead, expiredLease, finishJob, jobRef, recordJobCommit, leaseJob, queueRef, voidTicket, type Job } from '#shared/data/jobs.ts';
+import {
+  advanceHead,
+  expiredLease,
+  finishJob,
+  jobRef,
+  recordJobCommit,
+  leaseJob,
+  queueRef,
+  voidTicket,
+  type Job,
+} from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
 import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
