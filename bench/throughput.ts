@@ -12,14 +12,21 @@ import { sessionRef } from '#shared/data/sessions.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { userRef } from '#shared/data/users.ts';
-import { ms, progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
+import { median, ms, progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
 import type { BaselineConfig } from './baseline/http-server.ts';
 import { createUser } from '../test/support/users.ts';
 import { createWorld, type World } from './world.ts';
 
 const SECTION = 'Local HTTP throughput';
-/** values: 10 connections; token: as many as libuv's thread pool runs scrypt at once (more only queue). */
-const LOADS = { values: { connections: 10, seconds: 5, warmUp: 20 }, token: { connections: 4, seconds: 10, warmUp: 2 } } as const;
+/**
+ * values: 10 connections; token: as many as libuv's thread pool runs scrypt at once (more only
+ * queue). `rounds`: the service and its baseline take turns, round after round, so that load from
+ * outside the bench (other processes on the machine) falls on both sides alike.
+ */
+const LOADS = {
+  values: { connections: 10, seconds: 5, warmUp: 20, rounds: 3 },
+  token: { connections: 4, seconds: 10, warmUp: 2, rounds: 1 },
+} as const;
 const TARGET = 0.8;
 const LOGIN_USERS = 20;
 
@@ -55,14 +62,22 @@ export async function measureThroughput(): Promise<SectionResult> {
     ['GET …/gradeable/{id}/values', valuesRequest, 'values', valuesBaseline, 'one BatchGetItem'],
     ['POST /api/token', tokenRequest, 'token', tokenBaseline, 'Query + scrypt + TransactWriteItems'],
   ] as const) {
-    const service = await load(`${name}: local API`, 'api', {}, request, LOADS[baselineKind]);
-    const baseline = await load(`${name}: baseline`, baselineKind, baselineConfig, request, LOADS[baselineKind]);
+    const load = LOADS[baselineKind];
+    const [service, baseline] = await loadInTurns(
+      name,
+      [
+        ['local API', 'api', {}],
+        ['baseline', baselineKind, baselineConfig],
+      ],
+      request,
+      load,
+    );
     const relative = rate(service) / rate(baseline);
-    const failed = service.non2xx + service.errors + service.timeouts;
+    const failed = failures(service);
     const met = relative >= TARGET && failed === 0;
     rows.push({
       section: SECTION,
-      name: `${name} (${LOADS[baselineKind].connections} connections, ${LOADS[baselineKind].seconds} s)`,
+      name: `${name} (${load.connections} connections, ${load.rounds > 1 ? `${load.rounds} × ` : ''}${load.seconds} s)`,
       target: `≥ ${TARGET}× baseline`,
       baseline: `node:http + ${note}: ${summary(baseline)}`,
       measured: `${summary(service)} (${ratio(relative)})`,
@@ -118,31 +133,85 @@ interface Request {
   readonly setupRequest?: (request: object) => object;
 }
 
-async function load(
-  label: string,
-  kind: string,
-  config: BaselineConfig,
+type ServerKind = readonly [label: string, kind: string, config: BaselineConfig];
+
+interface Server {
+  readonly label: string;
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+/**
+ * Starts each server in a process of its own, warms each up, then loads them in turn for
+ * `rounds` rounds; each server's results are summed over its rounds.
+ */
+async function loadInTurns(
+  name: string,
+  kinds: readonly [ServerKind, ServerKind],
   request: Request,
-  options: { connections: number; seconds: number; warmUp: number },
-): Promise<Result> {
+  options: { connections: number; seconds: number; warmUp: number; rounds: number },
+): Promise<[service: Measured, baseline: Measured]> {
+  const servers: Server[] = [];
+  try {
+    for (const [label, kind, config] of kinds) servers.push(await start(`${name}: ${label}`, kind, config));
+    for (const server of servers) await warmUp(server, request, options.warmUp);
+    const results = servers.map((): Result[] => []);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [index, server] of servers.entries()) {
+        progress(`throughput: ${server.label}${options.rounds > 1 ? ` (round ${round + 1} of ${options.rounds})` : ''}`);
+        results[index]!.push(
+          await autocannon({ url: server.url, connections: options.connections, duration: options.seconds, requests: [request as never] }),
+        );
+      }
+    }
+    return [measured(results[0]!), measured(results[1]!)];
+  } finally {
+    await Promise.all(servers.map((server) => stop(server.child)));
+  }
+}
+
+async function start(label: string, kind: string, config: BaselineConfig): Promise<Server> {
   const child = fork(new URL('./throughput-server.ts', import.meta.url), [kind], {
     env: { ...process.env, BENCH_BASELINE: JSON.stringify(config) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   try {
     const [{ url }] = (await once(child, 'message')) as [{ url: string }];
-    progress(`throughput: ${label}`);
-    // Warm up one request at a time, so nothing is still running when the clock starts.
-    for (let i = 0; i < options.warmUp; i++) {
-      const init = (request.setupRequest?.({}) ?? {}) as { body?: string };
-      const response = await fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: init.body });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${label}: warm-up request answered ${response.status}: ${text}`);
-    }
-    return await autocannon({ url, connections: options.connections, duration: options.seconds, requests: [request as never] });
-  } finally {
+    return { label, child, url };
+  } catch (error) {
     await stop(child);
+    throw error;
   }
+}
+
+/** One request at a time, so nothing is still running when the clock starts. */
+async function warmUp(server: Server, request: Request, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const init = (request.setupRequest?.({}) ?? {}) as { body?: string };
+    const response = await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers, body: init.body });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${server.label}: warm-up request answered ${response.status}: ${text}`);
+  }
+}
+
+/** One server's rounds together: requests and time summed, latencies the median round's. */
+interface Measured {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly failed: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+function measured(rounds: readonly Result[]): Measured {
+  const sum = (value: (result: Result) => number) => rounds.reduce((total, result) => total + value(result), 0);
+  return {
+    requests: sum((result) => result.requests.total),
+    seconds: sum((result) => result.duration),
+    failed: sum((result) => result.non2xx + result.errors + result.timeouts),
+    p50: median(rounds.map((result) => result.latency.p50)),
+    p99: median(rounds.map((result) => result.latency.p99)),
+  };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -152,10 +221,12 @@ async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([exited, sleep(5_000).then(() => child.kill('SIGKILL'))]);
 }
 
-/** Completed requests per second over the whole run (precise even at a few per second). */
-const rate = (result: Result) => result.requests.total / result.duration;
+/** Completed requests per second over all rounds (precise even at a few per second). */
+const rate = (result: Measured) => result.requests / result.seconds;
 
-const summary = (result: Result) =>
-  `${rate(result) >= 10 ? rate(result).toFixed(0) : rate(result).toFixed(2)} req/s, p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}${
-    result.non2xx + result.errors + result.timeouts ? `, ${result.non2xx + result.errors + result.timeouts} failed` : ''
+const failures = (result: Measured) => result.failed;
+
+const summary = (result: Measured) =>
+  `${rate(result) >= 10 ? rate(result).toFixed(0) : rate(result).toFixed(2)} req/s, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}${
+    result.failed ? `, ${result.failed} failed` : ''
   }`;
