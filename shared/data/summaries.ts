@@ -21,17 +21,33 @@ export const summaryRef = (term: string, course: string, generation: string, use
   decode,
 });
 
-/** Writes one generation's summaries in batches (as JSON text, so their key order survives). */
+/** A user's summary of the latest generation written (`latest#<userId>`), with that generation. */
+export interface LatestSummary {
+  readonly generation: string;
+  readonly document: SummaryDocument;
+}
+
+/**
+ * Each user's summary is also kept under a key of the user alone, so that reading one's summary
+ * needs no generation first (one round trip, read with the token check); it serves only while its
+ * generation is the course's current one (a generation being written replaces it early).
+ */
+export const latestSummaryRef = (term: string, course: string, userId: string): ItemRef<LatestSummary> => ({
+  table,
+  key: { courseId: courseId(term, course), entry: `latest#${userId}` },
+  decode: (item) => ({ generation: item.generation as string, document: decode(item) }),
+});
+
+/** Writes one generation's summaries in batches (as JSON text, so their key order survives), and each user's latest. */
 export async function writeSummaries(term: string, course: string, generation: string, documents: readonly SummaryDocument[]) {
   await batchWrite(
-    documents.map((document) => ({
-      tableName: tableName(table),
-      request: {
-        PutRequest: {
-          Item: { courseId: courseId(term, course), entry: entry(generation, document.user_id), document: JSON.stringify(document) },
-        },
-      },
-    })),
+    documents.flatMap((document) => {
+      const text = JSON.stringify(document);
+      return [entry(generation, document.user_id), `latest#${document.user_id}`].map((key) => ({
+        tableName: tableName(table),
+        request: { PutRequest: { Item: { courseId: courseId(term, course), entry: key, document: text, generation } } },
+      }));
+    }),
   );
 }
 

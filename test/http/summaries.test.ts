@@ -9,7 +9,7 @@ import { dynamo } from '#shared/data/client.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
-import { summariesOf } from '#shared/data/summaries.ts';
+import { summariesOf, writeSummaries } from '#shared/data/summaries.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
@@ -190,6 +190,20 @@ describe('grade summaries', () => {
     expect(current.json.data.generated_at).toBe(second.generated_at);
     const scores = current.json.data.summaries.map((summary: { last_update: string }) => summary.last_update);
     expect(new Set(scores)).toEqual(new Set([second.generated_at]));
+  });
+
+  it("shows a user's summary of the current generation, also while a newer one is being written", async () => {
+    const readOwn = async () =>
+      (await api.get(`${base()}/reports/summaries/${world.users.student.userId}`, world.tokens.student)).json.data.last_update;
+    const first = await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
+    expect(await readOwn()).toBe(first.generated_at);
+    // A generation written but not switched to yet (a run in progress) replaces the user's latest entry early.
+    await writeSummaries(world.course.term, world.course.course, '20991231T000000000Z-abcdef', [
+      { user_id: world.users.student.userId, last_update: 'not yet' },
+    ]);
+    expect(await readOwn()).toBe(first.generated_at);
+    const second = await generateSummaries((await getItems({ c: courseRef(world.course.term, world.course.course) })).c!);
+    expect(await readOwn()).toBe(second.generated_at);
   });
 
   it('answers an error, never a false success, when generation fails', async () => {
