@@ -301,13 +301,18 @@ const parsers = new Map<Shape, z.ZodType>();
 /** One part of a request (query, headers, body) parsed with its shape; null counts as absent. */
 function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
   if (!shape) return {};
-  let parser = parsers.get(shape);
-  if (!parser) parsers.set(shape, (parser = z.object(shape).partial()));
   const present: Record<string, unknown> = {};
+  let any = false;
   for (const key of Object.keys(shape)) {
     const value = values[lowerCaseKeys ? key.toLowerCase() : key];
-    if (value !== undefined && value !== null) present[key] = value;
+    if (value === undefined || value === null) continue;
+    present[key] = value;
+    any = true;
   }
+  // No field has a default: a part that sends none of its fields is `{}` (most reads).
+  if (!any) return present;
+  let parser = parsers.get(shape);
+  if (!parser) parsers.set(shape, (parser = z.object(shape).partial()));
   const result = parser.safeParse(present, { error: fieldMessage });
   if (!result.success) throw invalidInput(result.error.issues.map((issue) => issue.message).at(0) ?? 'The request is not valid.');
   return result.data;
