@@ -28,9 +28,9 @@ export interface LatestSummary {
 }
 
 /**
- * Each user's summary is also kept under a key of the user alone, so that reading one's summary
- * needs no generation first (one round trip, read with the token check); it serves only while its
- * generation is the course's current one (a generation being written replaces it early).
+ * Each user's summary is also kept under a key of the user alone, copied there once its generation
+ * is current (copyToLatest), so that reading one's summary needs no generation first (one round
+ * trip, read with the token check); it serves only while its generation is the course's current one.
  */
 export const latestSummaryRef = (term: string, course: string, userId: string): ItemRef<LatestSummary> => ({
   table,
@@ -38,17 +38,49 @@ export const latestSummaryRef = (term: string, course: string, userId: string): 
   decode: (item) => ({ generation: item.generation as string, document: decode(item) }),
 });
 
-/** Writes one generation's summaries in batches (as JSON text, so their key order survives), and each user's latest. */
+/** Writes one generation's summaries in batches (as JSON text, so their key order survives). */
 export async function writeSummaries(term: string, course: string, generation: string, documents: readonly SummaryDocument[]) {
   await batchWrite(
-    documents.flatMap((document) => {
-      const text = JSON.stringify(document);
-      return [entry(generation, document.user_id), `latest#${document.user_id}`].map((key) => ({
-        tableName: tableName(table),
-        request: { PutRequest: { Item: { courseId: courseId(term, course), entry: key, document: text, generation } } },
-      }));
-    }),
+    documents.map((document) => ({
+      tableName: tableName(table),
+      request: {
+        PutRequest: {
+          Item: { courseId: courseId(term, course), entry: entry(generation, document.user_id), document: JSON.stringify(document) },
+        },
+      },
+    })),
   );
+}
+
+/** Copies a (current) generation's summaries to each user's latest entry, a page at a time. */
+export async function copyToLatest(term: string, course: string, generation: string): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const answer = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(table),
+        KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
+        ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    await batchWrite(
+      (answer.Items ?? []).map((item) => ({
+        tableName: tableName(table),
+        request: {
+          PutRequest: {
+            Item: {
+              courseId: item.courseId,
+              entry: `latest#${(item.entry as string).slice(generation.length + 1)}`,
+              document: item.document,
+              generation,
+            },
+          },
+        },
+      })),
+    );
+    startKey = answer.LastEvaluatedKey;
+  } while (startKey);
 }
 
 export async function summariesOf(term: string, course: string, generation: string): Promise<SummaryDocument[]> {

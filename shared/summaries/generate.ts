@@ -6,7 +6,7 @@ import { getItems, type ItemRef } from '#shared/data/items.ts';
 import { lateDaysOfCourse } from '#shared/data/late-days.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
-import { deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
+import { copyToLatest, deleteGeneration, writeSummaries } from '#shared/data/summaries.ts';
 import { teamsOfGradeable } from '#shared/data/teams.ts';
 import { userRef, type User } from '#shared/data/users.ts';
 import { logger } from '#shared/logger.ts';
@@ -104,8 +104,17 @@ export async function generateSummaries(course: Course, now = new Date(), option
     }
     throw error;
   }
-  // The new generation is current: the run is done. Removing the old one is housekeeping whose
-  // failure must not report the run as failed (a retry would only write yet another generation).
+  // The new generation is current: the run is done. Copying it to each user's latest entry and
+  // removing the old one are housekeeping whose failure must not report the run as failed (a retry
+  // would only write yet another generation); until the copy lands, a user's summary is read by generation.
+  await copyToLatest(course.term, course.course, generation).catch((error: unknown) =>
+    logger.warn({
+      message: "Could not copy a summary generation to the users' latest entries",
+      course: `${course.term}/${course.course}`,
+      generation,
+      error: error as Error,
+    }),
+  );
   if (previous) {
     await deleteGeneration(course.term, course.course, previous.generation).catch((error: unknown) =>
       logger.warn({
