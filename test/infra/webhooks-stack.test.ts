@@ -57,7 +57,8 @@ describe('webhook delivery', () => {
   });
 
   it('names the queue to the functions that publish, and no other', () => {
-    const publishers = ['generate-summaries', 'replay-webhook-delivery', 'grading-worker', 'webhook-delivery'] as const;
+    // The summaries worker generates as generate-summaries does, announcing each generation.
+    const publishers = ['generate-summaries', 'summaries-worker', 'replay-webhook-delivery', 'grading-worker', 'webhook-delivery'] as const;
     for (const name of synth.stack.functions.keys()) {
       const expected = (publishers as readonly string[]).includes(name) ? { Ref: queueId() } : undefined;
       expect(variables(name).WEBHOOK_QUEUE_URL, name).toEqual(expected);
