@@ -96,7 +96,12 @@ describe('the reference page in a browser', () => {
       await block.locator('.opblock-summary').first().click();
       const body = block.locator('.opblock-body');
       await body.waitFor({ timeout: 30_000 });
-      const text = await body.innerText();
+      // The block is attached before Swagger UI renders into it: on a busy machine, wait for its text.
+      let text = await body.innerText();
+      for (let waited = 0; text.trim() === '' && waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        text = await body.innerText();
+      }
       const where = `${route.method} ${route.path}`;
       for (const parameter of [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)) expect(text, where).toContain(parameter);
       const declared: RouteInput = inputs[name];
