@@ -15,6 +15,13 @@ export type SummaryDocument = Record<string, unknown> & { user_id: string };
 
 const decode = (item: Item): SummaryDocument => JSON.parse(item.document as string) as SummaryDocument;
 
+/** A Query of one generation's entries, in user id order. */
+const generationQuery = (term: string, course: string, generation: string) => ({
+  TableName: tableName(table),
+  KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
+  ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+});
+
 export const summaryRef = (term: string, course: string, generation: string, userId: string): ItemRef<SummaryDocument> => ({
   table,
   key: { courseId: courseId(term, course), entry: entry(generation, userId) },
@@ -58,9 +65,7 @@ export async function copyToLatest(term: string, course: string, generation: str
   do {
     const answer = await dynamo().send(
       new QueryCommand({
-        TableName: tableName(table),
-        KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
-        ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+        ...generationQuery(term, course, generation),
         ExclusiveStartKey: startKey,
       }),
     );
@@ -85,9 +90,7 @@ export async function copyToLatest(term: string, course: string, generation: str
 
 export async function summariesOf(term: string, course: string, generation: string): Promise<SummaryDocument[]> {
   const items = await queryAll({
-    TableName: tableName(table),
-    KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
-    ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+    ...generationQuery(term, course, generation),
   });
   return items.map(decode);
 }
@@ -111,9 +114,7 @@ export async function summariesPage(
   do {
     const answer = await dynamo().send(
       new QueryCommand({
-        TableName: tableName(table),
-        KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
-        ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+        ...generationQuery(term, course, generation),
         ExclusiveStartKey: startKey,
         Limit: page.size + 1 - documents.length,
       }),
@@ -135,9 +136,7 @@ export async function summariesPage(
 /** Removes a generation nobody reads any more. */
 export async function deleteGeneration(term: string, course: string, generation: string): Promise<void> {
   const keys = (await queryAll({
-    TableName: tableName(table),
-    KeyConditionExpression: 'courseId = :course AND begins_with(entry, :prefix)',
-    ExpressionAttributeValues: { ':course': courseId(term, course), ':prefix': `${generation}#` },
+    ...generationQuery(term, course, generation),
     ProjectionExpression: 'courseId, entry',
   })) as Record<string, string>[];
   await batchWrite(keys.map((Key) => ({ tableName: tableName(table), request: { DeleteRequest: { Key } } })));
