@@ -53,20 +53,32 @@ export function descendantsOf<T extends { pid: number; ppid: number }>(processes
   return found;
 }
 
+/** Processes read at once: a busy machine's /proc must not run the harness out of file descriptors. */
+const READ_AT_ONCE = 32;
+
+/** A process that ended while its files were read; any other failure (too many open files) fails the sample. */
+const gone = (error: unknown) => ['ENOENT', 'ESRCH'].includes((error as NodeJS.ErrnoException).code ?? '');
+const readIfAlive = (path: string) =>
+  readFile(path, 'utf8').catch((error: unknown) => {
+    if (gone(error)) return undefined;
+    throw error;
+  });
+
 /** Every process this harness can see, from its /proc. */
 export async function readProcesses(): Promise<ProcessInfo[]> {
   const names = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const read = await Promise.all(
-    names.map(async (name) => {
-      const [status, stat] = await Promise.all([
-        readFile(`/proc/${name}/status`, 'utf8').catch(() => undefined),
-        readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined),
-      ]);
-      if (status === undefined) return undefined; // gone meanwhile
-      return { pid: Number(name), ...parseStatus(status), cpuSeconds: stat === undefined ? 0 : parseCpuSeconds(stat) };
-    }),
-  );
-  return read.filter((process) => process !== undefined);
+  const found: ProcessInfo[] = [];
+  for (let start = 0; start < names.length; start += READ_AT_ONCE) {
+    const read = await Promise.all(
+      names.slice(start, start + READ_AT_ONCE).map(async (name) => {
+        const [status, stat] = await Promise.all([readIfAlive(`/proc/${name}/status`), readIfAlive(`/proc/${name}/stat`)]);
+        if (status === undefined) return undefined; // gone meanwhile
+        return { pid: Number(name), ...parseStatus(status), cpuSeconds: stat === undefined ? 0 : parseCpuSeconds(stat) };
+      }),
+    );
+    for (const process of read) if (process) found.push(process);
+  }
+  return found;
 }
 
 export interface CaseSample {
