@@ -78,6 +78,40 @@ export interface Submission {
 
 export const gradeableKey = (term: string, course: string, gradeableId: string) => `${courseId(term, course)}/${gradeableId}`;
 
+/**
+ * The `byStudent` index key of a student's items in a course (`<courseId>#<userId>`): their own
+ * submissions, and their entries on teams (teams.ts), so a student's late days are two Queries.
+ * Items written before the index existed lack it and must be backfilled once on deployment: every
+ * individual submission item (ownerId a user id) gets `studentKey` and `activeDaysLate` (the days
+ * late of its active version, absent when the active version is 0); every team member entry gets
+ * `studentKey`, `gradeableId`, `members`, and a copy of its team submission's `activeVersion` and
+ * `activeDaysLate`.
+ */
+export const studentKey = (term: string, course: string, userId: string) => `${courseId(term, course)}#${userId}`;
+
+/** Whose a submission is: a student's own (listed in the `byStudent` index), or a team's. */
+export type OwnerKind = 'student' | 'team';
+
+/** What late days read of one submission: its active version and that version's days late (undefined when none is active). */
+export interface ActiveLateness {
+  readonly gradeableId: string;
+  readonly activeVersion: number;
+  readonly daysLate: number | undefined;
+}
+
+/** Decodes an item carrying `activeVersion` and `activeDaysLate` (a submission, or a team member entry's copy). */
+export const decodeLateness = (item: Item): ActiveLateness => {
+  const activeVersion = (item.activeVersion as number | undefined) ?? 0;
+  return {
+    gradeableId: item.gradeableId as string,
+    activeVersion,
+    daysLate: activeVersion > 0 ? (item.activeDaysLate as number | undefined) : undefined,
+  };
+};
+
+/** The attributes of a `byStudent` Query that late days need. */
+export const LATENESS_PROJECTION = 'gradeableId, activeVersion, activeDaysLate';
+
 const decode = (item: Item): Submission => ({
   term: item.term as string,
   course: item.course as string,
@@ -99,19 +133,24 @@ export const submissionRef = (term: string, course: string, gradeableId: string,
 
 /**
  * Adds version `summary.version` and makes it active, provided the highest version is still the
- * one read: concurrent submissions of one owner each get their own number.
+ * one read: concurrent submissions of one owner each get their own number. A student's own
+ * submission is listed in the `byStudent` index; a team's is not (its members' entries carry a
+ * copy instead: see teamSubmissionCopies in teams.ts, written in the same transaction).
  */
 export function addVersion(
   owner: { term: string; course: string; gradeableId: string; ownerId: string },
   summary: VersionSummary,
+  ownerKind: OwnerKind = 'student',
 ): TransactItem {
   const previous = summary.version - 1;
+  const student = ownerKind === 'student';
   return {
     Update: {
       TableName: tableName(table),
       Key: { gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ownerId: owner.ownerId },
       UpdateExpression:
         'SET term = :term, course = :course, gradeableId = :gradeableId, highestVersion = :version, activeVersion = :version, ' +
+        `activeDaysLate = :daysLate, ${student ? 'studentKey = :studentKey, ' : ''}` +
         'versions = list_append(if_not_exists(versions, :empty), :summary) REMOVE activeResults',
       ConditionExpression: previous === 0 ? 'attribute_not_exists(highestVersion)' : 'highestVersion = :previous',
       ExpressionAttributeValues: {
@@ -119,12 +158,26 @@ export function addVersion(
         ':course': owner.course,
         ':gradeableId': owner.gradeableId,
         ':version': summary.version,
+        ':daysLate': summary.daysLate,
         ':summary': [summary],
         ':empty': [],
+        ...(student ? { ':studentKey': studentKey(owner.term, owner.course, owner.ownerId) } : {}),
         ...(previous === 0 ? {} : { ':previous': previous }),
       },
     },
   };
+}
+
+/** The active version and its days late of every submission of a student's own in a course (the `byStudent` index; teams' are not in it). */
+export async function latenessOfStudent(term: string, course: string, userId: string): Promise<ActiveLateness[]> {
+  const items = await queryAll({
+    TableName: tableName(table),
+    IndexName: 'byStudent',
+    KeyConditionExpression: 'studentKey = :key',
+    ExpressionAttributeValues: { ':key': studentKey(term, course, userId) },
+    ProjectionExpression: LATENESS_PROJECTION,
+  });
+  return items.map(decodeLateness);
 }
 
 /** Records a version's grading state (and points) in its summary. */
@@ -210,13 +263,14 @@ export async function submissionsOfGradeable(term: string, course: string, grade
 }
 
 /**
- * Makes `version` the active version (0: none, the submission cancelled) with its results, provided
- * nothing changed since the read: no new version, and the chosen version still in the grading state
- * read (a worker finishing it meanwhile would otherwise leave it active without its results).
+ * Makes `version` the active version (0: none, the submission cancelled) with its results and its
+ * days late (`read.daysLate`, the chosen version's), provided nothing changed since the read: no new
+ * version, and the chosen version still in the grading state read (a worker finishing it meanwhile
+ * would otherwise leave it active without its results).
  */
 export function setActiveVersion(
   key: { gradeableKey: string; ownerId: string },
-  read: { highestVersion: number; state?: VersionSummary['state'] },
+  read: { highestVersion: number; state?: VersionSummary['state']; daysLate?: number | undefined },
   version: number,
   results: GradingResults | undefined,
 ): TransactItem {
@@ -229,13 +283,19 @@ export function setActiveVersion(
     values[':state'] = read.state;
   }
   if (results) values[':results'] = results;
+  const sets = ['activeVersion = :version'];
+  const removes: string[] = [];
+  if (results) sets.push('activeResults = :results');
+  else removes.push('activeResults');
+  if (version > 0 && read.daysLate !== undefined) {
+    sets.push('activeDaysLate = :daysLate');
+    values[':daysLate'] = read.daysLate;
+  } else removes.push('activeDaysLate');
   return {
     Update: {
       TableName: tableName(table),
       Key: key,
-      UpdateExpression: results
-        ? 'SET activeVersion = :version, activeResults = :results'
-        : 'SET activeVersion = :version REMOVE activeResults',
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: condition,
       ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,

@@ -66,19 +66,26 @@ export const tables = {
   /**
    * One item per (course gradeable, owner): highest and active version, a summary of every
    * version, and the active version's results, so `values` and `attempts` are one read.
+   * `byStudent` lists a student's own submissions in a course (`studentKey`, see submissions.ts).
    */
   submissions: {
     id: 'Submissions',
     environmentVariable: 'SUBMISSIONS_TABLE',
     partitionKey: 'gradeableKey',
     sortKey: 'ownerId',
+    globalIndexes: [{ name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId' }],
   },
-  /** Teams of team gradeables: `team#<teamId>` lists the members, `member#<userId>` names a member's team. */
+  /**
+   * Teams of team gradeables: `team#<teamId>` lists the members, `member#<userId>` names a member's
+   * team and carries a copy of the team submission's active version; `byStudent` lists a student's
+   * member entries in a course (see teams.ts).
+   */
   teams: {
     id: 'Teams',
     environmentVariable: 'TEAMS_TABLE',
     partitionKey: 'gradeableKey',
     sortKey: 'entry',
+    globalIndexes: [{ name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId' }],
   },
   /** Full grading results of every version. */
   results: {

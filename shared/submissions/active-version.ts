@@ -5,7 +5,7 @@ import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { resultsRef } from '#shared/data/results.ts';
 import { gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
-import { teamMembershipRef } from '#shared/data/teams.ts';
+import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableNotFound, noSuchVersion } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
@@ -54,7 +54,7 @@ export async function chooseActiveVersion(
     /** The version asked for (see requestedVersion). */
     version: number | undefined;
   },
-  loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: { teamId: string } },
+  loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: TeamMembership },
   now = new Date(),
 ) {
   const { caller, enrollment, course } = context;
@@ -71,10 +71,14 @@ export async function chooseActiveVersion(
   if (gradeable.type !== 'Electronic File') throw onlyElectronicVersions();
   let ownerId = target;
   let membership = target === caller.userId ? loaded.membership : undefined;
+  // A team's members each carry a copy of the team's active version (for their late days).
+  let members: readonly string[] | undefined;
+  const team = { term: course.term, course: course.course, gradeableId: gradeable.id };
   if (gradeable.team_gradeable) {
     membership ??= (await getItems({ membership: teamMembershipRef(course.term, course.course, gradeable.id, target) })).membership;
     if (!membership) throw notOnTeam({ user_id: target });
     ownerId = membership.teamId;
+    members = await teamMembers(team, membership);
   }
   const key = { gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ownerId };
   let submission = ownerId === caller.userId ? loaded.submission : undefined;
@@ -92,13 +96,15 @@ export async function chooseActiveVersion(
           : (await getItems({ results: resultsRef(key.gradeableKey, ownerId, version) })).results
         : undefined;
     try {
+      const daysLate = version > 0 ? summary?.daysLate : undefined;
       await transactWrite([
         setActiveVersion(
           key,
-          { highestVersion: submission.highestVersion, state: summary?.state },
+          { highestVersion: submission.highestVersion, state: summary?.state, daysLate },
           version,
           results && { version, testCases: results.testCases },
         ),
+        ...(members ? teamSubmissionCopies({ ...team, ownerId }, members, { version, daysLate }) : []),
       ]);
     } catch (error) {
       if (failedConditions(error).length === 0) throw error;

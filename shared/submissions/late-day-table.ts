@@ -5,10 +5,9 @@
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
-import { getItems } from '#shared/data/items.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
-import { submissionRef } from '#shared/data/submissions.ts';
-import { teamMembershipRef } from '#shared/data/teams.ts';
+import { latenessOfStudent, type ActiveLateness } from '#shared/data/submissions.ts';
+import { teamLatenessOfStudent } from '#shared/data/teams.ts';
 import { accessDenied } from '#shared/errors.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import { noStudent, notYourSection } from '#shared/tagrading/failures.ts';
@@ -19,8 +18,7 @@ import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { badGrantStart, daysRequired, onlyElectronicLateDays } from './failures.ts';
-import { chargeStudent, dueDate, type StudentLateDays } from './late-days.ts';
-import type { Submission } from './submission.ts';
+import { chargeStudentBy, dueDate, type StudentLateDays } from './late-days.ts';
 
 /** A count of days the route requires (its input declares it a whole number from 0 to MAX_LATE_DAYS). */
 export function requiredDays(value: number | undefined, field: string): number {
@@ -116,20 +114,45 @@ export async function setExtension(
   return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };
 }
 
-/** A student's Electronic File gradeables and their submissions (theirs, or their team's). */
+/** A student's Electronic File gradeables and the days late of their active versions (their own, or their team's). */
 export interface StudentWork {
   readonly documents: readonly GradeableDocument[];
-  readonly submissions: ReadonlyMap<string, Submission | undefined>;
+  /** By gradeable id: the active version's days late; absent or undefined when no version is active. */
+  readonly activeDaysLate: ReadonlyMap<string, number | undefined>;
 }
 
 /**
- * Read alongside the token check for `GET …/late-days/{user_id}`: the course's Electronic File
- * gradeables, then the student's submissions of them (a team's waits for the team membership).
+ * Read alongside the token check for `GET …/late-days/{user_id}`, all at once: the course's
+ * gradeables, the student's own submissions (the Submissions `byStudent` index) and the copies of
+ * their teams' submissions on their team entries (the Teams `byStudent` index). Index reads are
+ * eventually consistent: a version submitted or chosen an instant ago may not show yet.
  */
 export async function studentWork(course: { term: string; course: string }, userId: string): Promise<StudentWork> {
-  if (!isValidUserId(userId)) return { documents: [], submissions: new Map() };
-  const documents = (await gradeablesOfCourse(course.term, course.course)).filter((document) => document.type === 'Electronic File');
-  return { documents, submissions: await submissionsOfStudent(course, userId, documents) };
+  if (!isValidUserId(userId)) return { documents: [], activeDaysLate: new Map() };
+  const [gradeables, own, teams] = await Promise.all([
+    gradeablesOfCourse(course.term, course.course),
+    latenessOfStudent(course.term, course.course, userId),
+    teamLatenessOfStudent(course.term, course.course, userId),
+  ]);
+  const documents = gradeables.filter((document) => document.type === 'Electronic File');
+  return { documents, activeDaysLate: activeDaysLateOf(documents, own, teams) };
+}
+
+/**
+ * Each gradeable's active days late for one student (pure): their own submission's on individual
+ * gradeables, their team's on team gradeables (a gradeable changed between the two kinds keeps
+ * only what fits it now).
+ */
+export function activeDaysLateOf(
+  documents: readonly GradeableDocument[],
+  own: readonly ActiveLateness[],
+  teams: readonly ActiveLateness[],
+): Map<string, number | undefined> {
+  const byId = (entries: readonly ActiveLateness[]) => new Map(entries.map((entry) => [entry.gradeableId, entry.daysLate]));
+  const [ownById, teamsById] = [byId(own), byId(teams)];
+  return new Map(
+    documents.map((document) => [document.id, (document.team_gradeable ? teamsById : ownById).get(document.id)]),
+  );
 }
 
 /**
@@ -154,39 +177,8 @@ export function studentLateDayTable(
   ) {
     throw notYourSection({ section: student.registrationSection ?? 'NULL' });
   }
-  const { documents, submissions } = work;
-  return lateDayTable({ course, student, lateDays: loaded.lateDays, documents, submissionOf: (id) => submissions.get(id), now });
-}
-
-/** A student's submissions of the given gradeables: their own, or their team's (two round trips when any is a team gradeable). */
-async function submissionsOfStudent(course: { term: string; course: string }, userId: string, documents: readonly GradeableDocument[]) {
-  const { term, course: code } = course;
-  const refs = Object.fromEntries(
-    documents.map((document) => [
-      document.id,
-      document.team_gradeable ? teamMembershipRef(term, code, document.id, userId) : submissionRef(term, code, document.id, userId),
-    ]),
-  );
-  const loaded = (await getItems(refs)) as Record<string, unknown>;
-  const teams = documents.filter((document) => document.team_gradeable && loaded[document.id] !== undefined);
-  const teamSubmissions = teams.length
-    ? await getItems(
-        Object.fromEntries(
-          teams.map((document) => [
-            document.id,
-            submissionRef(term, code, document.id, (loaded[document.id] as { teamId: string }).teamId),
-          ]),
-        ),
-      )
-    : {};
-  return new Map<string, Submission | undefined>(
-    documents.map((document) => [
-      document.id,
-      document.team_gradeable
-        ? (teamSubmissions as Record<string, Submission | undefined>)[document.id]
-        : (loaded[document.id] as Submission | undefined),
-    ]),
-  );
+  const { documents, activeDaysLate } = work;
+  return lateDayTable({ course, student, lateDays: loaded.lateDays, documents, activeDaysLateOf: (id) => activeDaysLate.get(id), now });
 }
 
 const grantView = (grant: { since: string; allowed: number }, timeZone: string) => ({
@@ -204,12 +196,13 @@ export function lateDayTable(input: {
   student: Enrollment;
   lateDays: StudentLateDays | undefined;
   documents: readonly GradeableDocument[];
-  submissionOf: (gradeableId: string) => Submission | undefined;
+  /** The active version's days late of the student's (or their team's) submission; undefined when none is active. */
+  activeDaysLateOf: (gradeableId: string) => number | undefined;
   now: Date;
 }) {
   const { course, student, lateDays, documents, now } = input;
   const defaultBudget = course.defaultStudentLateDays ?? 0;
-  const { charges, remainingAsOf } = chargeStudent(defaultBudget, lateDays, documents, input.submissionOf, now);
+  const { charges, remainingAsOf } = chargeStudentBy(defaultBudget, lateDays, documents, input.activeDaysLateOf, now);
   const shown = documents
     .flatMap((document) => {
       const due = dueDate(document);

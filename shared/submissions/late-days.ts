@@ -104,19 +104,31 @@ const order = (a: { grant?: unknown; gradeable?: { id: string } }, b: { grant?: 
 export const dueDate = (document: GradeableDocument): string | undefined =>
   document.dates.has_due_date === false ? undefined : document.dates.submission_due_date;
 
+/** The active version's days late; undefined when there is none (nothing submitted, or cancelled). */
+export const activeDaysLate = (submission: Submission | undefined): number | undefined =>
+  submission?.versions.find((version) => version.version === submission.activeVersion)?.daysLate;
+
 /** A gradeable as the late-day rules see it for one student: the active version's days late, none when cancelled. */
 export function lateDayGradeable(
   document: GradeableDocument,
   submission: Submission | undefined,
   extension: LateDayExtension | undefined,
 ): LateDayGradeable {
+  return lateDayGradeableOf(document, activeDaysLate(submission), extension);
+}
+
+/** A gradeable as the late-day rules see it, given the days late of the active version (undefined: none active). */
+export function lateDayGradeableOf(
+  document: GradeableDocument,
+  activeDaysLate: number | undefined,
+  extension: LateDayExtension | undefined,
+): LateDayGradeable {
   const due = dueDate(document);
-  const active = submission?.versions.find((version) => version.version === submission.activeVersion);
   return {
     id: document.id,
     dueAt: due,
     allowed: document.dates.late_days ?? 0,
-    daysLate: active ? (due !== undefined ? active.daysLate : 0) : undefined,
+    daysLate: activeDaysLate !== undefined ? (due !== undefined ? activeDaysLate : 0) : undefined,
     ...(extension && extension.days > 0 ? { extension } : {}),
   };
 }
@@ -133,8 +145,19 @@ export function chargeStudent(
   submissionOf: (gradeableId: string) => Submission | undefined,
   asOf: Date,
 ) {
+  return chargeStudentBy(defaultBudget, lateDays, documents, (gradeableId) => activeDaysLate(submissionOf(gradeableId)), asOf);
+}
+
+/** chargeStudent given each gradeable's active days late (undefined: no active version) rather than its submission. */
+export function chargeStudentBy(
+  defaultBudget: number,
+  lateDays: StudentLateDays | undefined,
+  documents: readonly GradeableDocument[],
+  activeDaysLateOf: (gradeableId: string) => number | undefined,
+  asOf: Date,
+) {
   const gradeables = documents
     .filter((document) => document.type === 'Electronic File')
-    .map((document) => lateDayGradeable(document, submissionOf(document.id), lateDays?.extensions[document.id]));
+    .map((document) => lateDayGradeableOf(document, activeDaysLateOf(document.id), lateDays?.extensions[document.id]));
   return chargeLateDays(defaultBudget, lateDays?.grants ?? [], gradeables, asOf);
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { grantStart, lateDayTable, requiredDays } from '#shared/submissions/late-day-table.ts';
-import type { Submission } from '#shared/submissions/submission.ts';
+import { activeDaysLateOf, grantStart, lateDayTable, requiredDays } from '#shared/submissions/late-day-table.ts';
 
 // A student's late-day table (issue 16): the reference's late-day view, charged as the summaries charge.
 
@@ -24,7 +23,6 @@ const gradeable = (id: string, due: string, open = '2026-09-01T00:00:00.000Z', f
     ...fields,
     dates: { submission_open_date: open, submission_due_date: due, late_days: 2 },
   }) as GradeableDocument;
-const submitted = (daysLate: number) => ({ activeVersion: 1, versions: [{ version: 1, daysLate }] }) as unknown as Submission;
 
 describe('a student’s late-day table', () => {
   const now = new Date('2026-10-20T12:00:00.000Z');
@@ -48,10 +46,7 @@ describe('a student’s late-day table', () => {
         extensions: { hw3: { days: 1, reason: 'illness' } },
       },
       documents,
-      submissionOf: (id) => {
-        const days = late[id];
-        return days === undefined ? undefined : submitted(days);
-      },
+      activeDaysLateOf: (id) => late[id],
       now,
     });
     expect(table).toEqual({
@@ -85,6 +80,27 @@ describe('a student’s late-day table', () => {
         }),
       ],
     });
+  });
+});
+
+describe('a student’s active days late, from their own submissions and their teams’ copies', () => {
+  const team = { team_gradeable: { team_size_max: 2, inherit_from: '' } } as Partial<GradeableDocument>;
+  const documents = [
+    gradeable('solo', '2026-10-01T03:59:59.000Z'),
+    gradeable('pair', '2026-10-01T03:59:59.000Z', undefined, team),
+    gradeable('cancelled', '2026-10-01T03:59:59.000Z'),
+    gradeable('untouched', '2026-10-01T03:59:59.000Z', undefined, team),
+  ];
+  const entry = (gradeableId: string, activeVersion: number, daysLate: number | undefined) => ({ gradeableId, activeVersion, daysLate });
+
+  it('takes individual gradeables from the student’s submissions and team gradeables from the team copies', () => {
+    const days = activeDaysLateOf(
+      documents,
+      // A submission of the student's own on `pair` (made before it became a team gradeable) does not count.
+      [entry('solo', 2, 1), entry('cancelled', 0, undefined), entry('pair', 1, 5)],
+      [entry('pair', 3, 2), entry('untouched', 0, undefined), entry('solo', 1, 7)],
+    );
+    expect(Object.fromEntries(days)).toEqual({ solo: 1, pair: 2, cancelled: undefined, untouched: undefined });
   });
 });
 
