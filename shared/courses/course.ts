@@ -35,7 +35,11 @@ export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrol
 export const isActiveMember = (enrollment: Enrollment): boolean => isStaff(enrollment) || enrollment.registrationSection !== null;
 
 /** The course summary of `GET /api/courses` (api.md plus the fields clients read, reference.md §6). */
-export function courseSummary(course: Course, term: Term | undefined, enrollment: Pick<Enrollment, 'group' | 'registrationSection'>) {
+export function courseSummary(
+  course: Pick<Course, 'term' | 'course' | 'displayName'>,
+  term: Pick<Term, 'name'> | undefined,
+  enrollment: Pick<Enrollment, 'group' | 'registrationSection'>,
+) {
   return {
     semester: course.term,
     title: course.course,
@@ -47,8 +51,8 @@ export function courseSummary(course: Course, term: Term | undefined, enrollment
 }
 
 export interface CourseListing {
-  readonly course: Course;
-  readonly term: Term | undefined;
+  readonly course: Pick<Course, 'term' | 'course' | 'displayName' | 'archived'>;
+  readonly term: Pick<Term, 'name' | 'startDate'> | undefined;
   readonly enrollment: Enrollment;
 }
 

@@ -1,6 +1,7 @@
 import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
 import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
-import { enrollmentRef, putEnrollment } from '#shared/data/enrollments.ts';
+import { listingCopyOf, memberCopyOf } from '#shared/data/enrollment-copies.ts';
+import { enrollmentRef, putEnrollment, type EnrollmentCopies } from '#shared/data/enrollments.ts';
 import { createGradeableItem, gradeablesOfCourse, type StoredGradeable } from '#shared/data/gradeables.ts';
 import { getItems, type LoadedItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
@@ -142,7 +143,7 @@ export async function createCourse(
   }
   try {
     await transactWrite([
-      ...newCourseItems(course, headEnrollment),
+      ...newCourseItems(course, headEnrollment, enrollmentCopies(course, loaded.term, loaded.headInstructor)),
       courseExists(request.baseTerm, request.baseCourse),
       ...copies.map((document) => createGradeableItem(course.term, course.course, document)),
     ]);
@@ -155,13 +156,22 @@ export async function createCourse(
   return { course, term: loaded.term };
 }
 
-/** The course, its head instructor's enrollment and its access-group membership, written together. */
-export const newCourseItems = (course: Course, headEnrollment: Enrollment): TransactItem[] => [
+/** The course, its head instructor's enrollment (with its copies) and its access-group membership, written together. */
+export const newCourseItems = (course: Course, headEnrollment: Enrollment, copies: EnrollmentCopies): TransactItem[] => [
   createCourseItem(course),
-  putEnrollment(headEnrollment),
+  putEnrollment(headEnrollment, copies),
   putCourseMembership(course.accessGroup, course.term, course.course),
   putStaffMarker(course.accessGroup, headEnrollment.userId, course.term, course.course),
 ];
+
+/**
+ * The copies an enrollment item carries (enrollment-copies.ts): the member's profile when known,
+ * the course and its term when the term exists.
+ */
+export const enrollmentCopies = (course: Course, term: Term | undefined, member: User | undefined): EnrollmentCopies => ({
+  member: member && memberCopyOf(member),
+  listing: term && listingCopyOf(course, term),
+});
 
 /** An instructor enrollment with no sections. */
 export const instructorEnrollment = (course: Pick<Course, 'term' | 'course'>, userId: string): Enrollment => ({
@@ -176,8 +186,9 @@ export const instructorEnrollment = (course: Pick<Course, 'term' | 'course'>, us
 
 /** Creates a course with no base (the admin command line's bootstrap); false if it exists. */
 export async function bootstrapCourse(course: Course, headInstructor: string): Promise<boolean> {
+  const { term, user } = await getItems({ term: termRef(course.term), user: userRef(headInstructor) });
   try {
-    await transactWrite(newCourseItems(course, instructorEnrollment(course, headInstructor)));
+    await transactWrite(newCourseItems(course, instructorEnrollment(course, headInstructor), enrollmentCopies(course, term, user)));
     return true;
   } catch (error) {
     if (failedConditions(error).includes(0)) return false;

@@ -10,18 +10,20 @@ import { setCourseAccessGroup } from '#shared/data/courses.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
 import { credentialsTableName, passwordItem } from '#shared/data/credentials.ts';
-import { enrollmentItem, enrollmentsOfCourse, enrollmentsTableName } from '#shared/data/enrollments.ts';
+import { enrollmentItem, enrollmentsOfCourse, enrollmentsTableName, type EnrollmentCopies } from '#shared/data/enrollments.ts';
+import { enrollmentCopies } from './create-course.ts';
 import { getItems, type ItemRef } from '#shared/data/items.ts';
-import { userItem, userRef, usersTableName } from '#shared/data/users.ts';
+import { termRef } from '#shared/data/terms.ts';
+import { changeProfile, userItem, userRef, usersTableName } from '#shared/data/users.ts';
 import type { User } from '#shared/users/user.ts';
 import { planClassList, type ClassListPlan, type ClassListRow } from './class-list.ts';
 import { isStaff, type Course, type Enrollment } from './course.ts';
 
-/** The writes that put an enrollment in place, with its access-group staff marker kept in step. */
-export function enrollmentWrites(course: Course, enrollment: Enrollment) {
+/** The writes that put an enrollment in place, with its copies and its access-group staff marker kept in step. */
+export function enrollmentWrites(course: Course, enrollment: Enrollment, copies: EnrollmentCopies) {
   const marker = staffMarker(course.accessGroup, enrollment.userId, course.term, course.course);
   return [
-    { tableName: enrollmentsTableName(), request: { PutRequest: { Item: enrollmentItem(enrollment) } } },
+    { tableName: enrollmentsTableName(), request: { PutRequest: { Item: enrollmentItem(enrollment, copies) } } },
     {
       tableName: accessGroupsTableName(),
       request: isStaff(enrollment) ? { PutRequest: { Item: marker } } : { DeleteRequest: { Key: marker } },
@@ -30,8 +32,15 @@ export function enrollmentWrites(course: Course, enrollment: Enrollment) {
 }
 
 export async function enroll(course: Course, enrollments: readonly Enrollment[]): Promise<void> {
-  await batchWrite(enrollments.flatMap((enrollment) => enrollmentWrites(course, enrollment)));
+  const userRefs: Record<string, ItemRef<User>> = {};
+  for (const enrollment of enrollments) userRefs[enrollment.userId] = userRef(enrollment.userId);
+  const [users, { term }] = await Promise.all([getItems(userRefs), getItems({ term: termRef(course.term) })]);
+  await batchWrite(
+    enrollments.flatMap((enrollment) => enrollmentWrites(course, enrollment, enrollmentCopies(course, term, users[enrollment.userId]))),
+  );
 }
+
+const PARALLEL_PROFILE_CHANGES = 16;
 
 export interface ClassListImport extends ClassListPlan {
   /** Generated passwords of the users created, to hand out once. */
@@ -40,7 +49,8 @@ export interface ClassListImport extends ClassListPlan {
 
 /**
  * Imports class-list rows into a course with batch writes: creates missing users (with generated
- * passwords), updates changed profiles and enrollments, leaves everything else alone.
+ * passwords), updates changed enrollments, leaves everything else alone; then changes the
+ * changed profiles, with their copies on every course's enrollment items.
  */
 export async function importClassList(
   course: Course,
@@ -49,7 +59,11 @@ export async function importClassList(
 ): Promise<ClassListImport> {
   const userRefs: Record<string, ItemRef<User>> = {};
   for (const row of rows) userRefs[row.userId] = userRef(row.userId);
-  const [users, enrollments] = await Promise.all([getItems(userRefs), enrollmentsOfCourse(course.term, course.course)]);
+  const [users, enrollments, { term }] = await Promise.all([
+    getItems(userRefs),
+    enrollmentsOfCourse(course.term, course.course),
+    getItems({ term: termRef(course.term) }),
+  ]);
   const existingUsers = new Map(Object.values(users).flatMap((user) => (user ? [[user.userId, user] as const] : [])));
   const existingEnrollments = new Map(enrollments.map((enrollment) => [enrollment.userId, enrollment] as const));
   const plan = planClassList(course, rows, existingUsers, existingEnrollments);
@@ -58,15 +72,21 @@ export async function importClassList(
   const credentials = await Promise.all(
     passwords.map(async ({ userId, password }) => passwordItem(userId, await hashGeneratedPassword(password))),
   );
+  const profiles = new Map([
+    ...existingUsers,
+    ...[...plan.usersToCreate, ...plan.usersToUpdate].map((user) => [user.userId, user] as const),
+  ]);
   const writes = [
-    ...[...plan.usersToCreate, ...plan.usersToUpdate].map((user) => ({
-      tableName: usersTableName(),
-      request: { PutRequest: { Item: userItem(user) } },
-    })),
+    ...plan.usersToCreate.map((user) => ({ tableName: usersTableName(), request: { PutRequest: { Item: userItem(user) } } })),
     ...credentials.map((Item) => ({ tableName: credentialsTableName(), request: { PutRequest: { Item } } })),
-    ...plan.enrollmentsToWrite.flatMap((enrollment) => enrollmentWrites(course, enrollment)),
+    ...plan.enrollmentsToWrite.flatMap((enrollment) =>
+      enrollmentWrites(course, enrollment, enrollmentCopies(course, term, profiles.get(enrollment.userId))),
+    ),
   ];
   await batchWrite(writes, { onProgress: (written) => onProgress?.(written, writes.length) });
+  for (let start = 0; start < plan.usersToUpdate.length; start += PARALLEL_PROFILE_CHANGES) {
+    await Promise.all(plan.usersToUpdate.slice(start, start + PARALLEL_PROFILE_CHANGES).map(changeProfile));
+  }
   return { ...plan, passwords };
 }
 

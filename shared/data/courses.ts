@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
+import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged } from './enrollment-copies.ts';
+import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
@@ -80,23 +82,36 @@ export async function switchSummaries(term: string, course: string, generation: 
   return Attributes?.summaries as Course['summaries'] | undefined;
 }
 
-/** Archives or unarchives an existing course; false when there is no such course. */
+/**
+ * Archives or unarchives an existing course, with the copies of the flag on its enrollment items
+ * (enrollment-copies.ts); false when there is no such course.
+ */
 export async function setArchived(term: string, course: string, archived: boolean): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: { term, course },
-        UpdateExpression: 'SET archived = :archived',
-        ConditionExpression: 'attribute_exists(term)',
-        ExpressionAttributeValues: { ':archived': archived },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  const written = await changeCopiedSource({
+    tableName: tableName(table),
+    key: { term, course },
+    set: 'archived = :archived',
+    values: { ':archived': archived },
+    attribute: 'listingCopy',
+    holders: async () => (await enrollmentsOfCourse(term, course)).map(copyHolder),
+    fills: async (item, _holders, self) => {
+      const termsTable = tableName(tables.terms);
+      const { Item: termItem } = await dynamo().send(
+        new GetCommand({ TableName: termsTable, Key: { termId: term }, ConsistentRead: true }),
+      );
+      // Without its term a listing is not copied: creating the term later changes no copy.
+      if (!termItem) return [];
+      const copy = listingCopyOf(decode(item), termItem as { name: string; startDate: string });
+      const members = await enrollmentsOfCourse(term, course);
+      return [
+        {
+          checks: [sourceUnchanged(self, true), sourceUnchanged(revisionOf(termsTable, { termId: term }, termItem), true)],
+          holders: members.map((member) => ({ holder: copyHolder(member), copy })),
+        },
+      ];
+    },
+  });
+  return written !== undefined;
 }
 
 export async function allCourses(): Promise<Course[]> {

@@ -1,3 +1,11 @@
+import {
+  decodeListingCopy,
+  decodeMemberCopy,
+  storableCopy,
+  type CopyHolder,
+  type ListingCopy,
+  type MemberCopy,
+} from './enrollment-copies.ts';
 import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
@@ -36,36 +44,74 @@ export const enrollmentRef = (term: string, course: string, userId: string): Ite
   decode: decodeEnrollment,
 });
 
-export const enrollmentItem = (enrollment: Enrollment): Item => ({
+/** Copies an enrollment item carries of its member's profile and its course and term (enrollment-copies.ts). */
+export interface EnrollmentCopies {
+  readonly member?: MemberCopy | undefined;
+  readonly listing?: ListingCopy | undefined;
+}
+
+export interface CopiedEnrollment extends EnrollmentCopies {
+  readonly enrollment: Enrollment;
+}
+
+const decodeCopiedEnrollment = (item: Item): CopiedEnrollment => ({
+  enrollment: decodeEnrollment(item),
+  member: decodeMemberCopy(item.memberCopy),
+  listing: decodeListingCopy(item.listingCopy),
+});
+
+export const enrollmentItem = (enrollment: Enrollment, copies: EnrollmentCopies = {}): Item => ({
   courseId: courseId(enrollment.term, enrollment.course),
-  ...enrollment,
+  term: enrollment.term,
+  course: enrollment.course,
+  userId: enrollment.userId,
+  group: enrollment.group,
+  registrationSection: enrollment.registrationSection,
+  rotatingSection: enrollment.rotatingSection,
   gradingSections: [...enrollment.gradingSections],
+  ...(copies.member ? { memberCopy: storableCopy(copies.member) } : {}),
+  ...(copies.listing ? { listingCopy: storableCopy(copies.listing) } : {}),
 });
 
-export const putEnrollment = (enrollment: Enrollment): TransactItem => ({
-  Put: { TableName: tableName(table), Item: enrollmentItem(enrollment) },
+export const putEnrollment = (enrollment: Enrollment, copies: EnrollmentCopies = {}): TransactItem => ({
+  Put: { TableName: tableName(table), Item: enrollmentItem(enrollment, copies) },
 });
 
-/** Everyone in a course (strongly consistent). */
-export async function enrollmentsOfCourse(term: string, course: string): Promise<Enrollment[]> {
+export const copyHolder = (enrollment: Pick<Enrollment, 'term' | 'course' | 'userId'>): CopyHolder => ({
+  tableName: tableName(table),
+  key: { courseId: courseId(enrollment.term, enrollment.course), userId: enrollment.userId },
+});
+
+/** Everyone in a course with the copies their items carry (strongly consistent). */
+export async function copiedEnrollmentsOfCourse(term: string, course: string): Promise<CopiedEnrollment[]> {
   const items = await queryAll({
     TableName: tableName(table),
     KeyConditionExpression: 'courseId = :courseId',
     ExpressionAttributeValues: { ':courseId': courseId(term, course) },
     ConsistentRead: true,
   });
-  return items.map(decodeEnrollment);
+  return items.map(decodeCopiedEnrollment);
 }
 
-/** Every course a user is in (through the byUser index). */
-export async function enrollmentsOfUser(userId: string): Promise<Enrollment[]> {
+/** Everyone in a course (strongly consistent). */
+export async function enrollmentsOfCourse(term: string, course: string): Promise<Enrollment[]> {
+  return (await copiedEnrollmentsOfCourse(term, course)).map(({ enrollment }) => enrollment);
+}
+
+/** Every course a user is in with the copies their items carry (through the byUser index). */
+export async function copiedEnrollmentsOfUser(userId: string): Promise<CopiedEnrollment[]> {
   const items = await queryAll({
     TableName: tableName(table),
     IndexName: 'byUser',
     KeyConditionExpression: 'userId = :userId',
     ExpressionAttributeValues: { ':userId': userId },
   });
-  return items.map(decodeEnrollment);
+  return items.map(decodeCopiedEnrollment);
+}
+
+/** Every course a user is in (through the byUser index). */
+export async function enrollmentsOfUser(userId: string): Promise<Enrollment[]> {
+  return (await copiedEnrollmentsOfUser(userId)).map(({ enrollment }) => enrollment);
 }
 
 export const enrollmentsTableName = () => tableName(table);

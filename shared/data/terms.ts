@@ -1,7 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
+import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged, type CopyFill } from './enrollment-copies.ts';
+import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import type { Item, ItemRef } from './items.ts';
+import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.terms;
@@ -36,6 +39,56 @@ export async function createTerm(term: Term): Promise<boolean> {
   }
 }
 
+/**
+ * Changes an existing term, with the copies of its name and start on the enrollment items of its
+ * courses (enrollment-copies.ts); false when there is no such term.
+ */
+export async function changeTerm(term: Term): Promise<boolean> {
+  const coursesTable = tableName(tables.courses);
+  const written = await changeCopiedSource({
+    tableName: tableName(table),
+    key: { termId: term.termId },
+    set: '#name = :name, startDate = :startDate, endDate = :endDate',
+    names: { '#name': 'name' },
+    values: { ':name': term.name, ':startDate': term.startDate, ':endDate': term.endDate },
+    attribute: 'listingCopy',
+    holders: async () => {
+      const courses = await coursesOfTerm(term.termId);
+      return (await Promise.all(courses.map((course) => enrollmentsOfCourse(term.termId, course.course as string)))).flat().map(copyHolder);
+    },
+    fills: async (item, _holders, self): Promise<CopyFill[]> => {
+      const written = decode(item);
+      // Read after this term's change: any course changed since fails its check below.
+      const courses = await coursesOfTerm(term.termId);
+      return Promise.all(
+        courses.map(async (course) => {
+          const courseKey = { term: term.termId, course: course.course as string };
+          const copy = listingCopyOf(
+            { displayName: (course.displayName as string | undefined) ?? '', archived: course.archived === true },
+            written,
+          );
+          const members = await enrollmentsOfCourse(term.termId, courseKey.course);
+          return {
+            checks: [sourceUnchanged(self, true), sourceUnchanged(revisionOf(coursesTable, courseKey, course), true)],
+            holders: members.map((member) => ({ holder: copyHolder(member), copy })),
+          };
+        }),
+      );
+    },
+  });
+  return written !== undefined;
+}
+
+const coursesOfTerm = (termId: string): Promise<Item[]> =>
+  queryAll({
+    TableName: tableName(tables.courses),
+    KeyConditionExpression: '#term = :term',
+    ExpressionAttributeNames: { '#term': 'term' },
+    ExpressionAttributeValues: { ':term': termId },
+    ConsistentRead: true,
+  });
+
+/** Creates the term, or changes it (and the copies of it) when it exists. */
 export async function putTerm(term: Term): Promise<void> {
-  await dynamo().send(new PutCommand({ TableName: tableName(table), Item: { ...term } }));
+  while (!(await changeTerm(term)) && !(await createTerm(term)));
 }

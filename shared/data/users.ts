@@ -1,5 +1,8 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
+import { changeCopiedSource, memberCopyOf, sourceUnchanged } from './enrollment-copies.ts';
+import { copyHolder, enrollmentsOfUser } from './enrollments.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
@@ -42,8 +45,39 @@ export const userItem = ({ userId, givenName, familyName, email, accessLevel }: 
   accessLevel,
 });
 
+/**
+ * Changes an existing user's profile, with the copies of it on their enrollment items
+ * (enrollment-copies.ts); false when there is no such user.
+ */
+export async function changeProfile(user: User): Promise<boolean> {
+  const written = await changeCopiedSource({
+    tableName: tableName(table),
+    key: { userId: user.userId },
+    set: 'givenName = :givenName, familyName = :familyName, email = :email, accessLevel = :accessLevel',
+    values: { ':givenName': user.givenName, ':familyName': user.familyName, ':email': user.email, ':accessLevel': user.accessLevel },
+    attribute: 'memberCopy',
+    holders: async () => (await enrollmentsOfUser(user.userId)).map(copyHolder),
+    fills: async (item, holders, self) => {
+      const copy = memberCopyOf(decode(item));
+      return [{ checks: [sourceUnchanged(self, true)], holders: holders.map((holder) => ({ holder, copy })) }];
+    },
+  });
+  return written !== undefined;
+}
+
+/** Creates the user, or changes their profile (and its copies) when they exist. */
 export async function putUser(user: User): Promise<void> {
-  await dynamo().send(new PutCommand({ TableName: tableName(table), Item: userItem(user) }));
+  for (;;) {
+    if (await changeProfile(user)) return;
+    try {
+      await dynamo().send(
+        new PutCommand({ TableName: tableName(table), Item: userItem(user), ConditionExpression: 'attribute_not_exists(userId)' }),
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
 }
 
 export const usersTableName = () => tableName(table);
