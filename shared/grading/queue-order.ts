@@ -61,17 +61,24 @@ export interface TicketRun {
   readonly tickets: readonly number[];
 }
 
-/** The `count` lowest free tickets, by shard (a regrade's chunk). */
-export function ticketsToIssue(counters: QueueCounters, count: number): TicketRun[] {
+/**
+ * The lowest free tickets for `targets` (a regrade's chunk), lowest first and paired with the targets
+ * in their order, and the same tickets by shard (each shard's counter moves on by its run's length).
+ */
+export function ticketsToIssue<T>(
+  counters: QueueCounters,
+  targets: readonly T[],
+): { issued: { target: T; ticket: number }[]; runs: TicketRun[] } {
   let current = counters;
-  const issued = new Map<number, TicketRun>();
-  for (let index = 0; index < count; index++) {
+  const runs = new Map<number, TicketRun>();
+  const issued = targets.map((target) => {
     const { shard, ticket } = ticketToIssue(current);
-    const run = issued.get(shard.shard);
-    issued.set(shard.shard, { shard: run?.shard ?? shard, tickets: [...(run?.tickets ?? []), ticket] });
+    const run = runs.get(shard.shard);
+    runs.set(shard.shard, { shard: run?.shard ?? shard, tickets: [...(run?.tickets ?? []), ticket] });
     current = current.map((other) => (other.shard === shard.shard ? { ...other, tail: other.tail + 1 } : other));
-  }
-  return [...issued.values()];
+    return { target, ticket };
+  });
+  return { issued, runs: [...runs.values()] };
 }
 
 /** Each shard's free ticket, lowest first. */

@@ -221,22 +221,18 @@ export async function requestRegrade(
       for (let attempt = 0; ; attempt++) {
         if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
         queue ??= (await getItems({ queue: queueRef() })).queue;
-        const runs = ticketsToIssue(queue, pending.length);
-        const tickets = runs.flatMap((run) => run.tickets).sort((x, y) => x - y);
+        const { issued, runs } = ticketsToIssue(queue, pending);
         const counts = { queued: pending.length, skipped: newlySkipped };
         const progress = created
           ? addRegradeCounts(regradeId, counts)
           : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
         // A job and a version per selected version (indexes 2i and 2i + 1), then the shards' counters.
         const items: TransactItem[] = [
-          ...pending.flatMap((target, index) => {
-            const ticket = tickets[index] ?? 0;
-            return [
-              // The job grades the version's own commit, never what was pushed since (worker.ts).
-              putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
-              requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
-            ];
-          }),
+          ...issued.flatMap(({ target, ticket }) => [
+            // The job grades the version's own commit, never what was pushed since (worker.ts).
+            putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
+            requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
+          ]),
           ...runs.map((run) => takeTicket(run.shard, run.tickets.length)),
           progress,
         ];
@@ -261,12 +257,11 @@ export async function requestRegrade(
         created = true;
         queuedCount += pending.length;
         skippedLater += newlySkipped;
-        const issued = queue;
-        queue = issued.map((shard) => {
+        queue = queue.map((shard) => {
           const run = runs.find((candidate) => candidate.shard.shard === shard.shard);
           return run ? { ...shard, tail: shard.tail + run.tickets.length } : shard;
         });
-        await Promise.all(tickets.map((ticket) => notifyWorkers(ticket)));
+        await Promise.all(issued.map(({ ticket }) => notifyWorkers(ticket)));
         break;
       }
     }

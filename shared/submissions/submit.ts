@@ -6,7 +6,7 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { putJob, QUEUE_SHARDS, queueRef, reserveTicket, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { putJob, QUEUE_SHARDS, queueRef, reserveTicket, takeTicket, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
@@ -135,8 +135,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       const shard = shardForReservation(queue);
       reserved = ticketOf(shard, await reserveTicket(shard));
     }
-    const free = reserved === undefined ? ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1) : undefined;
-    const ticket = reserved ?? free?.ticket ?? 0;
+    // A reserved ticket, or a free one whose shard counter the transaction takes.
+    const choice: { ticket: number; shard?: QueueShard } =
+      reserved !== undefined ? { ticket: reserved } : ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1);
+    const { ticket, shard: free } = choice;
     const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
     try {
       await transactWrite(
@@ -150,7 +152,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
             state: 'queued',
           }),
           putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
-          ...(free ? [takeTicket(free.shard)] : []),
+          ...(free ? [takeTicket(free)] : []),
           ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
         ],
         { conflictRetries: 0 },

@@ -41,9 +41,11 @@ describe('the sharded grading queue', () => {
 
   it('gives a regrade chunk the lowest free tickets, contiguous with what was issued before', () => {
     const queue = emptyQueue().map((shard) => ({ ...shard, tail: shard.shard < 5 ? 2 : 1 }));
-    const runs = ticketsToIssue(queue, 20);
-    const tickets = runs.flatMap((run) => run.tickets).sort((a, b) => a - b);
-    expect(tickets).toEqual(Array.from({ length: 20 }, (_, index) => ticketOf(5, 2) + index));
+    const targets = Array.from({ length: 20 }, (_, index) => `version ${index}`);
+    const { issued, runs } = ticketsToIssue(queue, targets);
+    // Lowest first, in the targets' order, and the same tickets as the shards' runs.
+    expect(issued).toEqual(targets.map((target, index) => ({ target, ticket: ticketOf(5, 2) + index })));
+    expect(runs.flatMap((run) => run.tickets).sort((a, b) => a - b)).toEqual(issued.map(({ ticket }) => ticket));
     for (const run of runs)
       expect(run.tickets).toEqual(run.tickets.map((_, index) => ticketOf(run.shard.shard, run.shard.tail + 1 + index)));
   });
@@ -65,7 +67,7 @@ describe('the sharded grading queue', () => {
     for (let step = 0; step < 3_000; step++) {
       if (random() < 0.55) {
         // A submission, first try or after a collision, or one time in ten a regrade's chunk.
-        const runs = random() < 0.1 ? ticketsToIssue(counters, 1 + Math.floor(random() * 20)) : [];
+        const runs = random() < 0.1 ? ticketsToIssue(counters, Array.from({ length: 1 + Math.floor(random() * 20) })).runs : [];
         if (runs.length === 0) {
           const { shard, ticket } = ticketToIssue(counters, random() < 0.5 ? 1 : QUEUE_SHARDS, random);
           runs.push({ shard, tickets: [ticket] });
