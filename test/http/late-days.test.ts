@@ -1,4 +1,8 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamo } from '#shared/data/client.ts';
+import { courseId } from '#shared/data/keys.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 
@@ -23,6 +27,7 @@ interface TableEntry {
   readonly id: string;
   readonly status: string;
   readonly days_late: number | null;
+  readonly days_charged: number | null;
   readonly late_day_exceptions: number;
   readonly reason_for_exception: string;
 }
@@ -273,5 +278,130 @@ describe('late days', () => {
     expect([lab.httpStatus, lab.json.message]).toEqual([400, 'Only Electronic File gradeables have late days.']);
     const since = await post(`/late-days/${world.users.student.userId}`, { allowed_late_days: 1, since: 'yesterday' });
     expect([since.httpStatus, since.json.message]).toEqual([400, expect.stringMatching(/^since must be a date/)]);
+  });
+});
+
+/**
+ * The late-day table reads a student's submissions through an index, and their team submissions
+ * through copies on their team entries: every submission and choice of version must show in it,
+ * for the submitter and for their teammates alike.
+ */
+describe('a late-day table after every submission and choice of version', () => {
+  let second: CourseWorld;
+  const at = () => `/${second.course.term}/${second.course.course}`;
+  const as = (persona: Persona) => ({ ...second.tokens[persona], Prefer: 'http-status' });
+  const upload = async (id: string, team: boolean) =>
+    ok(
+      await api.postJson(
+        `${at()}/upload`,
+        {
+          id,
+          title: id,
+          type: 'Electronic File',
+          syllabus_bucket: 'homework',
+          ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
+          vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+          dates: {
+            ta_view_start_date: iso(-20),
+            submission_open_date: iso(-19),
+            submission_due_date: iso(3),
+            team_lock_date: iso(3),
+            grade_start_date: iso(4),
+            grade_due_date: iso(5),
+            grade_released_date: iso(6),
+            grade_inquiry_start_date: iso(6),
+            grade_inquiry_due_date: iso(7),
+            late_days: 3,
+          },
+        },
+        as('instructor'),
+      ),
+    );
+  /** Moves the due date to `daysAgo` days ago, as editing the stored gradeable would: versions submitted later are late. */
+  const moveDueDate = async (id: string, daysAgo: number) => {
+    const key = { courseId: courseId(second.course.term, second.course.course), gradeableId: id };
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(tables.gradeables), Key: key }));
+    const document = JSON.parse(Item!.document as string);
+    document.dates.submission_due_date = iso(-daysAgo);
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(tables.gradeables),
+        Key: key,
+        UpdateExpression: 'SET #document = :document',
+        ExpressionAttributeNames: { '#document': 'document' },
+        ExpressionAttributeValues: { ':document': JSON.stringify(document) },
+      }),
+    );
+  };
+  const submitAs = (id: string, persona: Persona) =>
+    api.postJson(`${at()}/gradeable/${id}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, as(persona));
+  const choose = (id: string, body: Json, persona: Persona) => api.postJson(`${at()}/gradeable/${id}/version`, body, as(persona));
+  /** One gradeable's row of a student's table, as [status, days late, days charged]. */
+  const row = async (id: string, persona: 'student' | 'student2', reader: Persona = persona) => {
+    const table = ok<Table>(await api.get(`${at()}/late-days/${second.users[persona].userId}`, as(reader)));
+    const entry = table.gradeables.find((gradeable) => gradeable.id === id);
+    return entry && [entry.status, entry.days_late, entry.days_charged];
+  };
+
+  beforeAll(async () => {
+    second = await createCourseWorld(api);
+    ok(
+      await api.call('PUT', `${at()}/late-days`, {
+        headers: { 'Content-Type': 'application/json', ...as('instructor') },
+        body: '{"default_student_late_days":5}',
+      }),
+    );
+    await upload('solo', false);
+    await upload('pair', true);
+    const { runAdminCommand } = await import('#infra/admin/commands.ts');
+    const { term, course } = second.course;
+    await runAdminCommand(
+      ['create-team', term, course, 'pair', 'pair_team', second.users.student.userId, second.users.student2.userId],
+      () => {},
+    );
+  }, 120_000);
+
+  it('shows a student’s own submissions: submitted on time, late, then a version chosen and the submission cancelled', async () => {
+    expect(await row('solo', 'student')).toEqual(['Unsubmitted', null, null]);
+    ok(await submitAs('solo', 'student'));
+    expect(await row('solo', 'student')).toEqual(['Good', 0, 0]);
+    await moveDueDate('solo', 1.5);
+    ok(await submitAs('solo', 'student')); // version 2, 2 days late
+    expect(await row('solo', 'student')).toEqual(['Late', 2, 2]);
+    expect(ok(await choose('solo', { version: 1 }, 'student'))).toMatchObject({ active_version: 1 });
+    expect(await row('solo', 'student')).toEqual(['Good', 0, 0]);
+    ok(await choose('solo', { version: 0 }, 'student'));
+    expect(await row('solo', 'student')).toEqual(['Unsubmitted', null, null]);
+    ok(await choose('solo', { version: 2, user_id: second.users.student.userId }, 'instructor'));
+    expect(await row('solo', 'student', 'ta')).toEqual(['Late', 2, 2]);
+    // A teammate's table holds nothing of it.
+    expect(await row('solo', 'student2')).toEqual(['Unsubmitted', null, null]);
+  });
+
+  it('shows a team submission to every member as each of them submits and chooses versions', async () => {
+    expect(await row('pair', 'student2')).toEqual(['Unsubmitted', null, null]);
+    ok(await submitAs('pair', 'student'));
+    expect(await row('pair', 'student2')).toEqual(['Good', 0, 0]);
+    await moveDueDate('pair', 1.5);
+    ok(await submitAs('pair', 'student2')); // the team's version 2, 2 days late
+    expect(await row('pair', 'student')).toEqual(['Late', 2, 2]);
+    expect(await row('pair', 'student2')).toEqual(['Late', 2, 2]);
+    // One member goes back to the version on time: the other's table follows.
+    expect(ok(await choose('pair', { version: 1 }, 'student'))).toMatchObject({ active_version: 1 });
+    expect(await row('pair', 'student2')).toEqual(['Good', 0, 0]);
+    expect(await row('pair', 'student')).toEqual(['Good', 0, 0]);
+    // An instructor cancels the team's submission for one member: nothing is charged to either.
+    ok(await choose('pair', { version: 0, user_id: second.users.student2.userId }, 'instructor'));
+    expect(await row('pair', 'student')).toEqual(['Unsubmitted', null, null]);
+    expect(await row('pair', 'student2', 'instructor')).toEqual(['Unsubmitted', null, null]);
+    ok(await choose('pair', { version: 2 }, 'student2'));
+    expect(await row('pair', 'student')).toEqual(['Late', 2, 2]);
+    // The team's late days are no one else's.
+    expect(await row('pair', 'student', 'ta')).toEqual(['Late', 2, 2]);
+    expect(
+      ok<Table>(await api.get(`${at()}/late-days/${second.users.dropped.userId}`, as('instructor'))).gradeables.map(
+        (entry) => entry.status,
+      ),
+    ).toEqual(['Unsubmitted', 'Unsubmitted']);
   });
 });
