@@ -150,9 +150,7 @@ export function activeDaysLateOf(
 ): Map<string, number | undefined> {
   const byId = (entries: readonly ActiveLateness[]) => new Map(entries.map((entry) => [entry.gradeableId, entry.daysLate]));
   const [ownById, teamsById] = [byId(own), byId(teams)];
-  return new Map(
-    documents.map((document) => [document.id, (document.team_gradeable ? teamsById : ownById).get(document.id)]),
-  );
+  return new Map(documents.map((document) => [document.id, (document.team_gradeable ? teamsById : ownById).get(document.id)]));
 }
 
 /**
