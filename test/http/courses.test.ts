@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
-import { courseRef } from '#shared/data/courses.ts';
-import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { copyHolder, enrollmentItem, enrollmentRef, enrollmentsTableName, type Enrollment } from '#shared/data/enrollments.ts';
+import { putTerm } from '#shared/data/terms.ts';
+import { putUser, usersTableName } from '#shared/data/users.ts';
+import { fillCopies, revisionOf, sourceUnchanged } from '#shared/data/enrollment-copies.ts';
+import { dynamo } from '#shared/data/client.ts';
+import { courseId } from '#shared/data/keys.ts';
+import { readClassList } from '#shared/courses/class-list.ts';
+import { importClassList } from '#shared/courses/enroll.ts';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourse, createCourseWorld, createTerm, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
@@ -163,6 +171,150 @@ describe('GET /api/<semester>/<course>/users and /graders', () => {
     ]) {
       expect((await api.get(path, world.tokens.instructor)).json, path).toEqual(NO_COURSE);
     }
+  });
+});
+
+// Enrollment items carry copies of the member's profile and of the course and term, so each list
+// is one Query (issue 17); these fail if a copy goes stale or an item without one is misread.
+describe('the lists stay right when profiles, courses and terms change', () => {
+  const storedEnrollment = async (term: string, course: string, userId: string) =>
+    (await dynamo().send(new GetCommand({ TableName: enrollmentsTableName(), Key: { courseId: courseId(term, course), userId } }))).Item;
+  const storedUser = async (userId: string) => (await dynamo().send(new GetCommand({ TableName: usersTableName(), Key: { userId } }))).Item;
+  const usersList = async (list: 'users' | 'graders', term: string, course: string, token: Record<string, string>) =>
+    Object.fromEntries(
+      ((await api.get(`/${term}/${course}/${list}`, token)).json.data as Record<string, string>[]).map((record) => [
+        record.user_id,
+        record,
+      ]),
+    );
+
+  it("shows a profile a class-list import in another course changed, in every course's users and graders lists", async () => {
+    const teacher = await createUser('faculty');
+    const [student, mentor] = [await createUser(), await createUser()];
+    const term = await createTerm('2026-08-24', 'Fall 2026');
+    const [first, second] = [await createCourse(term, teacher), await createCourse(term, teacher)];
+    await addMember(first, student, 4, '1');
+    await addMember(first, mentor, 3, null, ['1']);
+    const token = { Authorization: await tokenOf(api, teacher) };
+    expect((await usersList('users', term, first.course, token))[student.userId]).toMatchObject({ first_name: 'Given' });
+
+    const csv = [
+      'user_id,first_name,last_name,email,registration_section,group',
+      `${student.userId},Ada,Lovelace,ada@example.edu,2,student`,
+      `${mentor.userId},Grace,Hopper,grace@example.edu,1,student`,
+    ].join('\n');
+    await importClassList(second, readClassList(csv).rows);
+
+    const users = await usersList('users', term, first.course, token);
+    expect(users[student.userId]).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.edu', reg_section: '1' });
+    expect((await usersList('graders', term, first.course, token))[mentor.userId]).toMatchObject({
+      given_name: 'Grace',
+      family_name: 'Hopper',
+      email: 'grace@example.edu',
+    });
+    expect((await usersList('users', term, second.course, token))[mentor.userId]).toMatchObject({ first_name: 'Grace', reg_section: '1' });
+    // The lists answer from the copies, now holding the new profile.
+    expect((await storedEnrollment(term, first.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Ada', v: 1 });
+    expect((await storedEnrollment(term, second.course, mentor.userId))?.memberCopy).toMatchObject({ givenName: 'Grace', v: 1 });
+  });
+
+  it('lists a course with its term renamed and moves it when archived', async () => {
+    const teacher = await createUser('faculty');
+    const student = await createUser();
+    const term = await createTerm('2026-01-10', 'Spring 2026');
+    const course = await createCourse(term, teacher);
+    await addMember(course, student, 4, '1');
+    const asStudent = { Authorization: await tokenOf(api, student) };
+    const asTeacher = { Authorization: await tokenOf(api, teacher) };
+    const listed = async (token: Record<string, string>) => (await api.get('/courses', token)).json.data;
+    expect((await listed(asStudent)).unarchived_courses).toMatchObject([{ title: course.course, display_semester: 'Spring 2026' }]);
+
+    await putTerm({ termId: term, name: 'Spring 2026 (renamed)', startDate: '2026-01-12', endDate: '2026-05-01' });
+    expect((await listed(asStudent)).unarchived_courses).toMatchObject([
+      { title: course.course, display_semester: 'Spring 2026 (renamed)' },
+    ]);
+    expect((await listed(asTeacher)).unarchived_courses).toMatchObject([
+      { title: course.course, display_semester: 'Spring 2026 (renamed)' },
+    ]);
+
+    await setArchived(term, course.course, true);
+    expect(await listed(asStudent)).toEqual({ unarchived_courses: [], archived_courses: [] });
+    expect(await listed(asTeacher)).toMatchObject({
+      unarchived_courses: [],
+      archived_courses: [{ title: course.course, display_semester: 'Spring 2026 (renamed)' }],
+    });
+    expect((await storedEnrollment(term, course.course, student.userId))?.listingCopy).toMatchObject({
+      archived: true,
+      termName: 'Spring 2026 (renamed)',
+      termStart: '2026-01-12',
+      v: 1,
+    });
+  });
+
+  it('never fills a copy from a profile changed since it was read, nor while a change is in progress', async () => {
+    const teacher = await createUser('faculty');
+    const student = await createUser();
+    const term = await createTerm('2026-08-24', 'Fall 2026');
+    const course = await createCourse(term, teacher);
+    await addMember(course, student, 4, '1');
+    const holder = copyHolder({ term, course: course.course, userId: student.userId });
+    const readBefore = revisionOf(usersTableName(), { userId: student.userId }, await storedUser(student.userId));
+    await putUser({ ...student, givenName: 'Renamed' });
+    const stale = { givenName: 'Given', familyName: 'Family', email: student.email };
+    await fillCopies('memberCopy', [{ checks: [sourceUnchanged(readBefore, true)], holders: [{ holder, copy: stale }] }]);
+    expect((await storedEnrollment(term, course.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Renamed' });
+
+    const current = revisionOf(usersTableName(), { userId: student.userId }, await storedUser(student.userId));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: usersTableName(),
+        Key: { userId: student.userId },
+        UpdateExpression: 'SET copyPending = :token',
+        ExpressionAttributeValues: { ':token': 'a change that stopped' },
+      }),
+    );
+    await fillCopies('memberCopy', [{ checks: [sourceUnchanged(current, true)], holders: [{ holder, copy: stale }] }]);
+    expect((await storedEnrollment(term, course.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Renamed' });
+  });
+
+  it('answers from the profiles, courses and terms for items without copies (written before them, or mid-change)', async () => {
+    const teacher = await createUser('faculty');
+    const [old, interrupted] = [await createUser(), await createUser()];
+    const term = await createTerm('2026-08-24', 'Fall 2026');
+    const course = await createCourse(term, teacher);
+    const enrollment = (user: { userId: string }): Enrollment => ({
+      term,
+      course: course.course,
+      userId: user.userId,
+      group: 4,
+      registrationSection: '1',
+      rotatingSection: null,
+      gradingSections: [],
+    });
+    await dynamo().send(new PutCommand({ TableName: enrollmentsTableName(), Item: enrollmentItem(enrollment(old)) }));
+    await addMember(course, interrupted, 4, '1');
+    // A profile change stopped after writing the user, with its copy removed.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: enrollmentsTableName(),
+        Key: { courseId: courseId(term, course.course), userId: interrupted.userId },
+        UpdateExpression: 'REMOVE memberCopy',
+      }),
+    );
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: usersTableName(),
+        Key: { userId: interrupted.userId },
+        UpdateExpression: 'SET givenName = :name',
+        ExpressionAttributeValues: { ':name': 'Changed' },
+      }),
+    );
+    const users = await usersList('users', term, course.course, { Authorization: await tokenOf(api, teacher) });
+    expect(users[old.userId]).toMatchObject({ first_name: 'Given', email: old.email });
+    expect(users[interrupted.userId]).toMatchObject({ first_name: 'Changed' });
+    expect((await api.get('/courses', { Authorization: await tokenOf(api, old) })).json.data.unarchived_courses).toMatchObject([
+      { title: course.course, display_name: 'Test Course', display_semester: 'Fall 2026' },
+    ]);
   });
 });
 
