@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import { bundleForNode } from './esbuild-bundle.ts';
 
 const ENTRY = fileURLToPath(new URL('./harness/main.ts', import.meta.url));
-/** A specifier in a variable: bundlers leave the import alone, so a bundled runner does not carry esbuild. */
-const ESBUILD = 'esbuild';
 
 /**
  * The name the bundled runner (runner-bundle.ts) carries the harness bundle under, as text put in
@@ -19,22 +18,9 @@ let bundle: Promise<Uint8Array> | undefined;
  */
 export function harnessBundle(): Promise<Uint8Array> {
   if (typeof GRADING_HARNESS_BUNDLE === 'string') bundle ??= Promise.resolve(new TextEncoder().encode(GRADING_HARNESS_BUNDLE));
-  bundle ??= (async () => {
-    const { build } = (await import(ESBUILD)) as typeof import('esbuild');
-    const output = await build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      banner: { js: '// The grading harness (shared/grading/harness/main.ts), bundled.' },
-    });
-    const [file] = output.outputFiles;
-    if (!file) throw new Error('esbuild made no bundle of the grading harness');
-    return file.contents;
-  })();
+  bundle ??= bundleForNode(ENTRY, 'the grading harness', {
+    banner: { js: '// The grading harness (shared/grading/harness/main.ts), bundled.' },
+  });
   bundle.catch(() => {
     bundle = undefined;
   });

@@ -3,12 +3,11 @@ import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForNode } from './esbuild-bundle.ts';
 import { HARNESS_BUNDLE_GLOBAL, harnessBundle } from './harness-bundle.ts';
 
 /** The runner's entry point as TypeScript: what runs when no bundle can be made. */
 export const RUNNER_SOURCE = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
-/** A specifier in a variable: bundlers leave the import alone, so a bundled worker does not carry esbuild. */
-const ESBUILD = 'esbuild';
 
 let entry: Promise<string> | undefined;
 
@@ -26,31 +25,21 @@ export function runnerEntry(): Promise<string> {
 }
 
 async function build(): Promise<string> {
-  const { build: bundle } = (await import(ESBUILD)) as typeof import('esbuild');
   const harness = Buffer.from(await harnessBundle()).toString('utf8');
-  const output = await bundle({
-    entryPoints: [RUNNER_SOURCE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
+  const contents = await bundleForNode(RUNNER_SOURCE, 'the grading runner', {
     define: { [HARNESS_BUNDLE_GLOBAL]: JSON.stringify(harness) },
     // Some of isomorphic-git's dependencies are CommonJS and require Node's modules.
     banner: {
       js: "// The grading runner (shared/grading/runner-cli.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
   });
-  const [file] = output.outputFiles;
-  if (!file) throw new Error('esbuild made no bundle of the grading runner');
   const folder = await privateFolder(join(tmpdir(), `grading-runner-${process.getuid?.() ?? 'user'}`));
-  const path = join(folder, `${createHash('sha256').update(file.contents).digest('hex').slice(0, 32)}.mjs`);
+  const path = join(folder, `${createHash('sha256').update(contents).digest('hex').slice(0, 32)}.mjs`);
   const existing = await readFile(path).catch(() => undefined);
-  if (!existing?.equals(file.contents)) {
+  if (!existing?.equals(contents)) {
     // Written whole under another name first: a runner started meanwhile never reads half a file.
     const partial = `${path}.${process.pid}.${Date.now()}`;
-    await writeFile(partial, file.contents, { mode: 0o444 });
+    await writeFile(partial, contents, { mode: 0o444 });
     await rename(partial, path);
   }
   return path;
