@@ -29,7 +29,7 @@ export interface LocalSqsQueueOptions<T> {
   readonly name: string;
   /** The function the queue feeds, run in its local scope (its variables and grants) as in AWS. */
   readonly functionName: FunctionName;
-  readonly handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  readonly handler: (event: SQSEvent) => Promise<SQSBatchResponse>;
   /** How many loops receive and run the function at once. */
   readonly concurrency: number;
   readonly visibilityTimeoutMs: number;
@@ -104,7 +104,7 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
     message.running++;
     const event = sqsEvent(options.name, message);
     const failed = await runAsFunction(localFunctionScope(options.functionName), () => options.handler(event)).then(
-      (result) => (result?.batchItemFailures.length ?? 0) > 0,
+      (result) => result.batchItemFailures.length > 0,
       () => true,
     );
     message.running--;
