@@ -179,7 +179,7 @@ export const routes = {
     data: {
       gradeables: ['BatchGetItem'],
       enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
+      teams: ['BatchGetItem', 'UpdateItem'],
       submissions: ['BatchGetItem', 'UpdateItem'],
       jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
       idempotency: ['BatchGetItem', 'PutItem'],
@@ -240,7 +240,7 @@ export const routes = {
     data: {
       gradeables: ['BatchGetItem'],
       enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
+      teams: ['BatchGetItem', 'UpdateItem'],
       submissions: ['BatchGetItem', 'UpdateItem'],
       results: ['BatchGetItem'],
     },
@@ -350,8 +350,8 @@ export const routes = {
       enrollments: ['BatchGetItem'],
       lateDays: ['BatchGetItem'],
       gradeables: ['Query'],
-      submissions: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
+      submissions: ['Query byStudent'],
+      teams: ['Query byStudent'],
     },
   },
   'create-webhook': {

@@ -9,7 +9,7 @@ import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idemp
 import { putJob, QUEUE_SHARDS, queueRef, reserveTicket, takeTicket, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
-import { teamMembershipRef } from '#shared/data/teams.ts';
+import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
@@ -83,7 +83,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
   if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
   if (target !== caller.userId) await requireStudentOf(course, target);
-  const ownerId = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : target;
+  const membership = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : undefined;
+  const ownerId = membership?.teamId ?? target;
 
   const late = daysLate(now, gradeable.dates.submission_due_date);
   if (lateRefusal(late, gradeable.dates)) {
@@ -103,6 +104,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, fields) }
     : undefined;
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
+  // Each member's team entry carries a copy of the team's active version (their late days read it).
+  const members = membership && (await teamMembers(owner, membership));
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
   // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
@@ -143,17 +146,16 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     try {
       await transactWrite(
         [
-          addVersion(owner, {
-            version,
-            submittedAt: now.toISOString(),
-            submittedBy: caller.userId,
-            daysLate: late,
-            ticket,
-            state: 'queued',
-          }),
+          addVersion(
+            owner,
+            { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
+            members ? 'team' : 'student',
+          ),
           putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
           ...(free ? [takeTicket(free)] : []),
           ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
+          // Last, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
+          ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
         ],
         { conflictRetries: 0 },
       );
@@ -177,10 +179,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 }
 
 /** On team gradeables a submission belongs to the submitter's team. */
-async function teamOf(course: Course, gradeableId: string, userId: string): Promise<string> {
+async function teamOf(course: Course, gradeableId: string, userId: string): Promise<TeamMembership> {
   const { membership } = await getItems({ membership: teamMembershipRef(course.term, course.course, gradeableId, userId) });
   if (!membership) throw notOnTeam({ user_id: userId });
-  return membership.teamId;
+  return membership;
 }
 
 async function requireStudentOf(course: Course, userId: string): Promise<void> {
