@@ -5,24 +5,24 @@
  * fields with them; the OpenAPI document renders them (a form field is a string, so each kind
  * also says how it is written in a form).
  */
-import * as z from 'zod';
-import type { $ZodRawIssue } from 'zod/v4/core';
+import * as z from 'zod/mini';
+import type { $ZodCheckMaxLengthDef, $ZodRawIssue, $ZodType, GlobalMeta, ParsePayload } from 'zod/v4/core';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** How a field is written in a url-encoded or multipart form, where it differs from JSON. */
-export const formSchemas = new WeakMap<z.ZodType, JsonSchema>();
+export const formSchemas = new WeakMap<$ZodType, JsonSchema>();
 
-const withForm = <T extends z.ZodType>(schema: T, form: JsonSchema): T => {
+const withForm = <T extends $ZodType>(schema: T, form: JsonSchema): T => {
   formSchemas.set(schema, form);
   return schema;
 };
 
 /** What a flag or list must be, for its message (`The field X must be …`). */
-const mustBeOf = new WeakMap<z.ZodType, string>();
+const mustBeOf = new WeakMap<$ZodType, string>();
 
-const mustBe = <T extends z.ZodType>(schema: T, what: string): T => {
+const mustBe = <T extends $ZodType>(schema: T, what: string): T => {
   mustBeOf.set(schema, what);
   return schema;
 };
@@ -41,16 +41,28 @@ interface Doc {
   readonly format?: string;
 }
 
+/** `schema`, shown in the OpenAPI document with `meta` (its description, pattern, …). */
+export function documented<T extends $ZodType>(schema: T, meta: JsonSchema): T {
+  z.globalRegistry.add(schema, meta as GlobalMeta);
+  return schema;
+}
+
+/** The value refused as not `what` (`The field X must be …`): a transform's answer to a value not of its kind. */
+function refused(payload: ParsePayload, what: string): never {
+  payload.issues.push({ code: 'custom', input: payload.value, params: { mustBe: what } });
+  return z.NEVER;
+}
+
+/** A field read by `read` from any value; `read` refuses a value not of its kind with `refused`. */
+const readWith = <T>(read: (value: unknown, payload: ParsePayload) => T) => z.pipe(z.unknown(), z.transform(read));
+
 /** A string of at most `maxLength` characters (a number, list, object or file is refused). */
-export function text(maxLength: number, doc: Doc): z.ZodString {
-  return z
-    .string()
-    .max(maxLength)
-    .meta({
-      description: doc.description,
-      ...(doc.pattern ? { pattern: doc.pattern.source } : {}),
-      ...(doc.format ? { format: doc.format } : {}),
-    });
+export function text(maxLength: number, doc: Doc): z.ZodMiniString {
+  return documented(z.string().check(z.maxLength(maxLength)), {
+    description: doc.description,
+    ...(doc.pattern ? { pattern: doc.pattern.source } : {}),
+    ...(doc.format ? { format: doc.format } : {}),
+  });
 }
 
 const TRUE_VALUES = new Set<unknown>([true, 'true', 'True', 'TRUE', '1', 1]);
@@ -64,15 +76,14 @@ const TRUE_OR_FALSE = 'true or false';
  */
 export function flag(doc: Doc, options: { lenient?: true } = {}) {
   const strings = { type: 'string', enum: BOOLEAN_STRINGS };
-  const schema = z
-    .unknown()
-    .transform((value, context): boolean => {
+  const schema = documented(
+    readWith((value, payload): boolean => {
       if (TRUE_VALUES.has(value)) return true;
       if (FALSE_VALUES.has(value) || options.lenient) return false;
-      context.addIssue({ code: 'custom', params: { mustBe: TRUE_OR_FALSE } });
-      return z.NEVER;
-    })
-    .meta({ description: doc.description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] });
+      return refused(payload, TRUE_OR_FALSE);
+    }),
+    { description: doc.description, anyOf: [{ type: 'boolean' }, strings, { type: 'integer', enum: [0, 1] }] },
+  );
   const form = withForm(schema, { description: doc.description, ...strings });
   return options.lenient ? form : mustBe(form, TRUE_OR_FALSE);
 }
@@ -84,24 +95,21 @@ export function flag(doc: Doc, options: { lenient?: true } = {}) {
 export function list(doc: Doc & { readonly items: string; readonly values?: readonly string[]; readonly maxItems: number }) {
   const item = { type: 'string', ...(doc.values ? { enum: [...doc.values] } : {}) };
   const listOf = `a list of ${doc.items}`;
-  const schema = z
-    .unknown()
-    .transform((value, context): string[] | undefined => {
+  const schema = documented(
+    readWith((value, payload): string[] | undefined => {
       if (value === '') return undefined;
       const items = Array.isArray(value) ? value : [value];
-      if (items.length > doc.maxItems || items.some((entry) => typeof entry !== 'string')) {
-        context.addIssue({ code: 'custom', params: { mustBe: listOf } });
-        return z.NEVER;
-      }
+      if (items.length > doc.maxItems || items.some((entry) => typeof entry !== 'string')) return refused(payload, listOf);
       return (items as string[]).flatMap((entry) => entry.split(',').map((part) => part.trim())).filter((part) => part !== '');
-    })
-    .meta({
+    }),
+    {
       description: doc.description,
       anyOf: [
         { type: 'array', items: item, minItems: 1 },
         { type: 'string', description: 'Comma-separated.' },
       ],
-    });
+    },
+  );
   return mustBe(withForm(schema, { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` }), listOf);
 }
 
@@ -127,12 +135,9 @@ const numberDoc = (doc: Doc, json: JsonSchema, form: JsonSchema): [JsonSchema, J
  */
 export function wholeNumber(doc: Doc & { readonly mustBe: string; readonly max?: number; readonly digits?: RegExp }) {
   const { max = 1_000_000, digits = DECIMAL } = doc;
-  const schema = z.unknown().transform((value, context): number | undefined => {
+  const schema = readWith((value, payload): number | undefined => {
     if (value === '') return undefined;
-    const number = wholeIn(numberFrom(value, digits), max);
-    if (number !== undefined) return number;
-    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
-    return z.NEVER;
+    return wholeIn(numberFrom(value, digits), max) ?? refused(payload, doc.mustBe);
   });
   const [json, form] = numberDoc(
     doc,
@@ -144,24 +149,21 @@ export function wholeNumber(doc: Doc & { readonly mustBe: string; readonly max?:
     },
     { type: 'string', pattern: digits.source },
   );
-  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+  return mustBe(withForm(documented(schema, json), form), doc.mustBe);
 }
 
 /** A number (negative and fractional too): a JSON number, or one written in a string. */
 export function decimal(doc: Doc & { readonly mustBe: string }) {
-  const schema = z.unknown().transform((value, context): number | undefined => {
+  const schema = readWith((value, payload): number | undefined => {
     if (value === '') return undefined;
-    const number = numberFrom(value, DECIMAL);
-    if (number !== undefined) return number;
-    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
-    return z.NEVER;
+    return numberFrom(value, DECIMAL) ?? refused(payload, doc.mustBe);
   });
   const [json, form] = numberDoc(
     doc,
     { anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL.source }] },
     { type: 'string', pattern: DECIMAL.source },
   );
-  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+  return mustBe(withForm(documented(schema, json), form), doc.mustBe);
 }
 
 /**
@@ -169,7 +171,7 @@ export function decimal(doc: Doc & { readonly mustBe: string }) {
  * number, or one comma-separated string; an empty entry is not a number. '' is none.
  */
 export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxItems: number }) {
-  const schema = z.unknown().transform((value, context): number[] | undefined => {
+  const schema = readWith((value, payload): number[] | undefined => {
     if (value === '') return undefined;
     const entries =
       Array.isArray(value) && value.length <= doc.maxItems
@@ -181,8 +183,7 @@ export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxI
             : undefined;
     const numbers = entries?.map((entry) => (entry === '' ? undefined : wholeIn(numberFrom(entry, DECIMAL), 1_000_000)));
     if (numbers && numbers.every((number) => number !== undefined)) return numbers as number[];
-    context.addIssue({ code: 'custom', params: { mustBe: doc.mustBe } });
-    return z.NEVER;
+    return refused(payload, doc.mustBe);
   });
   const [json, form] = numberDoc(
     doc,
@@ -194,7 +195,7 @@ export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxI
     },
     { type: 'string', description: `${doc.description} Comma-separated, or the field repeated.` },
   );
-  return mustBe(withForm(schema.meta(json), form), doc.mustBe);
+  return mustBe(withForm(documented(schema, json), form), doc.mustBe);
 }
 
 /**
@@ -202,7 +203,7 @@ export function wholeNumbers(doc: Doc & { readonly mustBe: string; readonly maxI
  * it as written (`revision`). Documented as a number, string or boolean.
  */
 export function scalar(doc: Doc) {
-  const schema = z.unknown().meta({ description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 });
+  const schema = documented(z.unknown(), { description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 });
   return withForm(schema, { description: doc.description, type: 'string', minLength: 1 });
 }
 
@@ -215,12 +216,21 @@ export function fieldMessage(issue: $ZodRawIssue): string {
 }
 
 /** Every message a field can be refused with (listed in the OpenAPI document). */
-export function failsOfField(field: string, schema: z.ZodType): string[] {
-  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
-  if (inner instanceof z.ZodString) {
-    const { maxLength } = inner;
-    return [fieldFails.notString(field), ...(maxLength === null ? [] : [fieldFails.tooLong(field, maxLength)])];
+export function failsOfField(field: string, schema: $ZodType): string[] {
+  const inner = schema instanceof z.ZodMiniOptional ? schema._zod.def.innerType : schema;
+  if (inner instanceof z.ZodMiniString) {
+    const maxLength = maxLengthOf(inner);
+    return [fieldFails.notString(field), ...(maxLength === undefined ? [] : [fieldFails.tooLong(field, maxLength)])];
   }
   const what = mustBeOf.get(inner);
   return what === undefined ? [] : [fieldFails.mustBe(field, what)];
+}
+
+/** The least `maxLength` among a string schema's checks, if it has one. */
+function maxLengthOf(schema: z.ZodMiniString): number | undefined {
+  const maxima = (schema._zod.def.checks ?? []).flatMap((check) => {
+    const def = check._zod.def;
+    return def.check === 'max_length' ? [(def as $ZodCheckMaxLengthDef).maximum] : [];
+  });
+  return maxima.length === 0 ? undefined : Math.min(...maxima);
 }

@@ -10,7 +10,7 @@
  * those rules (the patterns come from shared/ids.ts), and mark as required what the domain
  * requires.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE } from '#shared/gradebook/page.ts';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
@@ -20,10 +20,10 @@ import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
-import { decimal, fieldMessage, flag, list, scalar, text, wholeNumber, wholeNumbers } from './fields.ts';
+import { decimal, documented, fieldMessage, flag, list, scalar, text, wholeNumber, wholeNumbers } from './fields.ts';
 import type { RouteName, routes } from './routes.ts';
 
-type Shape = Readonly<Record<string, z.ZodType>>;
+type Shape = Readonly<Record<string, z.ZodMiniType>>;
 
 export interface RouteInput {
   readonly query?: Shape;
@@ -59,40 +59,42 @@ const none = () => ({});
 
 /** Every `{name}` of a route path. Not refused here: each route answers a malformed one as not found. */
 export const pathParameters = builtOnFirstRead({
-  semester: () => z.string().regex(CODE).describe('The term code (e.g. `f26`).'),
-  course: () => z.string().regex(CODE).describe('The course code (e.g. `sample`).'),
-  gradeable_id: () => z.string().regex(GRADEABLE_ID).describe('The gradeable id.'),
-  user_id: () => z.string().regex(USER_ID).describe('A user id.'),
-  webhook_id: () => z.string().regex(WEBHOOK_ID).describe('A webhook id (`wh_…`).'),
-  delivery_id: () => z.string().regex(DELIVERY_ID).describe('A delivery id (`msg_…`), also its `webhook-id` header.'),
-  regrade_id: () => z.string().regex(REGRADE_ID).describe('A regrade id (`rg_…`), as the regrade answered.'),
-  job_id: () => z.string().regex(SUMMARIES_JOB_ID).describe('A summaries job id (`sj_…`), as generating the summaries answered.'),
-  asset: () => z.string().describe('A versioned asset name, as the reference page links it.'),
+  semester: () => documented(z.string().check(z.regex(CODE)), { description: 'The term code (e.g. `f26`).' }),
+  course: () => documented(z.string().check(z.regex(CODE)), { description: 'The course code (e.g. `sample`).' }),
+  gradeable_id: () => documented(z.string().check(z.regex(GRADEABLE_ID)), { description: 'The gradeable id.' }),
+  user_id: () => documented(z.string().check(z.regex(USER_ID)), { description: 'A user id.' }),
+  webhook_id: () => documented(z.string().check(z.regex(WEBHOOK_ID)), { description: 'A webhook id (`wh_…`).' }),
+  delivery_id: () =>
+    documented(z.string().check(z.regex(DELIVERY_ID)), { description: 'A delivery id (`msg_…`), also its `webhook-id` header.' }),
+  regrade_id: () => documented(z.string().check(z.regex(REGRADE_ID)), { description: 'A regrade id (`rg_…`), as the regrade answered.' }),
+  job_id: () =>
+    documented(z.string().check(z.regex(SUMMARIES_JOB_ID)), {
+      description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
+    }),
+  asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
 }) satisfies Shape;
 
-const userIdQuery = (description: string) => z.string().describe(description);
+const userIdQuery = (description: string) => documented(z.string(), { description });
 const staffUserIdQuery = () => userIdQuery("Another user's id (staff of the course; see the route's description).");
 const code = (description: string) => text(256, { description, pattern: CODE });
 const pageMiB = MAX_PAGE_BYTES / 1024 / 1024;
 /** `page_size` and `cursor` of a paged list (shared/paging.ts); `whole`: answered whole unless a page is asked for. */
 const paging = (items: string, defaultSize: number | 'whole') => ({
-  page_size: z
-    .string()
-    .meta({
+  page_size: z.optional(
+    documented(z.string(), {
       description:
         defaultSize === 'whole'
           ? `${items} per page, 1 to ${MAX_PAGE_SIZE}. Left out (and without cursor): the whole list while its JSON fits in ${pageMiB} MiB, otherwise the first ${pageMiB} MiB with a \`Link\` to the rest.`
           : `${items} per page, 1 to ${MAX_PAGE_SIZE} (${defaultSize} when left out); a page ends sooner once its JSON reaches ${pageMiB} MiB.`,
       pattern: PAGE_SIZE.source,
-    })
-    .optional(),
-  cursor: z
-    .string()
-    .meta({
+    }),
+  ),
+  cursor: z.optional(
+    documented(z.string(), {
       description: 'Where the next page starts: from the previous answer\'s `Link: <…>; rel="next"` header.',
       maxLength: MAX_CURSOR_LENGTH,
-    })
-    .optional(),
+    }),
+  ),
 });
 
 /**
@@ -108,22 +110,22 @@ export const inputs = builtOnFirstRead({
   }),
   'invalidate-token': () => ({
     body: {
-      user_id: text(256, { description: 'The user id (not needed when a valid token is sent).' }).optional(),
-      password: text(1024, { description: 'The password (not needed when a valid token is sent).', format: 'password' }).optional(),
+      user_id: z.optional(text(256, { description: 'The user id (not needed when a valid token is sent).' })),
+      password: z.optional(text(1024, { description: 'The password (not needed when a valid token is sent).', format: 'password' })),
     },
   }),
   'token-info': none,
   me: none,
-  'list-courses': () => ({ query: { user_id: userIdQuery("Superusers: another user's courses.").optional() } }),
+  'list-courses': () => ({ query: { user_id: z.optional(userIdQuery("Superusers: another user's courses.")) } }),
   'create-course': () => ({
     body: {
       course_semester: code('The new course’s term.'),
       course_title: code('The new course’s code.'),
       head_instructor: text(256, { description: 'Its instructor (faculty: themselves).' }),
-      base_course: text(256, { description: 'Or both as `term|course` (the web form).' }).optional(),
-      base_course_semester: code('The base course’s term …').optional(),
-      base_course_title: code('… and code.').optional(),
-      copy_gradeables: flag({ description: 'Copy the base course’s gradeables (at most 95).' }).optional(),
+      base_course: z.optional(text(256, { description: 'Or both as `term|course` (the web form).' })),
+      base_course_semester: z.optional(code('The base course’s term …')),
+      base_course_title: z.optional(code('… and code.')),
+      copy_gradeables: z.optional(flag({ description: 'Copy the base course’s gradeables (at most 95).' })),
     },
   }),
   'course-users': () => ({ query: paging('Users', 'whole') }),
@@ -141,40 +143,43 @@ export const inputs = builtOnFirstRead({
   'list-gradeables': none,
   'submit-vcs': () => ({
     headers: {
-      'Idempotency-Key': z
-        .string()
-        .meta({
+      'Idempotency-Key': z.optional(
+        documented(z.string(), {
           description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
           pattern: IDEMPOTENCY_KEY.source,
-        })
-        .optional(),
+        }),
+      ),
     },
     body: {
-      user_id: text(256, { description: 'Instructors and full access graders: submit for this student.' }).optional(),
+      user_id: z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' })),
       vcs_checkout: flag({ description: 'Must be true.' }, { lenient: true }),
       git_repo_id: scalar({ description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' }),
     },
   }),
-  'gradeable-values': () => ({ query: { user_id: staffUserIdQuery().optional() } }),
-  'gradeable-attempts': () => ({ query: { user_id: staffUserIdQuery().optional(), ...paging('Versions', 'whole') } }),
+  'gradeable-values': () => ({ query: { user_id: z.optional(staffUserIdQuery()) } }),
+  'gradeable-attempts': () => ({ query: { user_id: z.optional(staffUserIdQuery()), ...paging('Versions', 'whole') } }),
   'save-ta-grade': () => ({
     body: {
       component_id: wholeNumber({
         description: 'The rubric component, by its place in the rubric (from 0).',
         mustBe: 'a whole number (a component’s place in the rubric, from 0)',
       }),
-      mark_ids: wholeNumbers({
-        description: 'The marks applied, by their places in the component (from 0); none when left out.',
-        mustBe: 'a list of whole numbers (marks’ places in the component, from 0)',
-        maxItems: 50,
-      }).optional(),
-      custom_points: decimal({
-        description:
-          'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
-        mustBe: 'a number',
-      }).optional(),
-      custom_message: text(MAX_MESSAGE_LENGTH, { description: 'The comment the student sees once grades are released.' }).optional(),
-      revision: scalar({ description: 'The revision the grader saw: refused with 409 when the grade changed since.' }).optional(),
+      mark_ids: z.optional(
+        wholeNumbers({
+          description: 'The marks applied, by their places in the component (from 0); none when left out.',
+          mustBe: 'a list of whole numbers (marks’ places in the component, from 0)',
+          maxItems: 50,
+        }),
+      ),
+      custom_points: z.optional(
+        decimal({
+          description:
+            'Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out.',
+          mustBe: 'a number',
+        }),
+      ),
+      custom_message: z.optional(text(MAX_MESSAGE_LENGTH, { description: 'The comment the student sees once grades are released.' })),
+      revision: z.optional(scalar({ description: 'The revision the grader saw: refused with 409 when the grade changed since.' })),
     },
   }),
   'ta-grade': none,
@@ -186,27 +191,31 @@ export const inputs = builtOnFirstRead({
         max: Infinity,
         digits: /^\d{1,6}$/,
       }),
-      user_id: text(256, { description: 'Instructors and full access graders: the student whose version to choose.' }).optional(),
+      user_id: z.optional(text(256, { description: 'Instructors and full access graders: the student whose version to choose.' })),
     },
   }),
   gradebook: () => ({
     query: {
       ...paging('Students', DEFAULT_PAGE),
-      limit: z.string().meta({ description: 'The older name of `page_size`.', pattern: PAGE_SIZE.source }).optional(),
+      limit: z.optional(documented(z.string(), { description: 'The older name of `page_size`.', pattern: PAGE_SIZE.source })),
     },
   }),
   regrade: () => ({
     body: {
-      user_id: text(256, {
-        description:
-          "A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version.",
-      }).optional(),
-      version_to_regrade: wholeNumber({
-        description: 'With user_id: regrade this version (from 1) instead of the active one.',
-        mustBe: 'a whole number from 1',
-        max: Infinity,
-        digits: /^\d{1,6}$/,
-      }).optional(),
+      user_id: z.optional(
+        text(256, {
+          description:
+            "A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version.",
+        }),
+      ),
+      version_to_regrade: z.optional(
+        wholeNumber({
+          description: 'With user_id: regrade this version (from 1) instead of the active one.',
+          mustBe: 'a whole number from 1',
+          max: Infinity,
+          digits: /^\d{1,6}$/,
+        }),
+      ),
     },
   }),
   'regrade-status': none,
@@ -230,10 +239,12 @@ export const inputs = builtOnFirstRead({
         mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
         max: MAX_LATE_DAYS,
       }),
-      since: text(64, {
-        description:
-          "When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one.",
-      }).optional(),
+      since: z.optional(
+        text(64, {
+          description:
+            "When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one.",
+        }),
+      ),
     },
   }),
   'set-extension': () => ({
@@ -243,7 +254,7 @@ export const inputs = builtOnFirstRead({
         mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
         max: MAX_LATE_DAYS,
       }),
-      reason_for_exception: text(MAX_REASON_LENGTH, { description: 'Why (shown in the summaries).' }).optional(),
+      reason_for_exception: z.optional(text(MAX_REASON_LENGTH, { description: 'Why (shown in the summaries).' })),
     },
   }),
   'student-late-days': none,
@@ -260,17 +271,19 @@ export const inputs = builtOnFirstRead({
         values: webhookEvents,
         maxItems: 20,
       }),
-      description: text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' }).optional(),
+      description: z.optional(text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' })),
     },
   }),
   'list-webhooks': none,
   'delete-webhook': none,
   'list-webhook-deliveries': () => ({
     query: {
-      state: z
-        .string()
-        .meta({ description: 'Only deliveries in this state (`failed`: those kept for replay).', enum: [...deliveryStates] })
-        .optional(),
+      state: z.optional(
+        documented(z.string(), {
+          description: 'Only deliveries in this state (`failed`: those kept for replay).',
+          enum: [...deliveryStates],
+        }),
+      ),
     },
   }),
   'replay-webhook-delivery': none,
@@ -296,7 +309,7 @@ export interface Input<Name extends RouteName> {
   readonly body: Inputs[Name] extends { readonly document: true } ? Readonly<Record<string, unknown>> : Part<Name, 'body'>;
 }
 
-const parsers = new Map<Shape, z.ZodType>();
+const parsers = new Map<Shape, z.ZodMiniType>();
 
 /** One part of a request (query, headers, body) parsed with its shape; null counts as absent. */
 function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
@@ -312,7 +325,7 @@ function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unk
   // No field has a default: a part that sends none of its fields is `{}` (most reads).
   if (!any) return present;
   let parser = parsers.get(shape);
-  if (!parser) parsers.set(shape, (parser = z.object(shape).partial()));
+  if (!parser) parsers.set(shape, (parser = z.partial(z.object(shape))));
   const result = parser.safeParse(present, { error: fieldMessage });
   if (!result.success) throw invalidInput(result.error.issues.map((issue) => issue.message).at(0) ?? 'The request is not valid.');
   return result.data;

@@ -4,7 +4,8 @@
  * and the contract (data, fail messages). Imports nothing but those and the failure factories, so
  * the function serving it stays small.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -201,7 +202,7 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
   const own: RouteContract = contract[name];
   const declared: RouteInput = inputs[name];
   const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter = '']) => {
-    const schema = (pathParameters as Record<string, z.ZodType>)[parameter];
+    const schema = (pathParameters as Record<string, $ZodType>)[parameter];
     if (!schema) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in inputs.ts`);
     return { name: parameter, in: 'path', required: true, ...parameterOf(schema) };
   });
@@ -238,13 +239,13 @@ function security(access: Access): Json[] {
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 /** A zod schema as JSON Schema; `form`: as written in a url-encoded or multipart form, where every value is a string. */
-function jsonSchemaOf(schema: z.ZodType, encoding: 'json' | 'form' = 'json'): Json {
+function jsonSchemaOf(schema: $ZodType, encoding: 'json' | 'form' = 'json'): Json {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-2020-12',
     unrepresentable: 'any',
     override: (context) => {
-      const form = encoding === 'form' ? formSchemas.get(context.zodSchema as unknown as z.ZodType) : undefined;
+      const form = encoding === 'form' ? formSchemas.get(context.zodSchema) : undefined;
       if (!form) return;
       for (const key of Object.keys(context.jsonSchema)) Reflect.deleteProperty(context.jsonSchema, key);
       Object.assign(context.jsonSchema, form);
@@ -255,7 +256,7 @@ function jsonSchemaOf(schema: z.ZodType, encoding: 'json' | 'form' = 'json'): Js
 }
 
 /** A parameter's description and schema, from its zod schema. */
-function parameterOf(schema: z.ZodType): Json {
+function parameterOf(schema: $ZodType): Json {
   const { description, ...rest } = jsonSchemaOf(schema);
   return { ...(description === undefined ? {} : { description }), schema: rest };
 }
