@@ -137,7 +137,9 @@ export class CourseSubmissionStack extends Stack {
           indexName: index.name,
           partitionKey: stringKey(index.partitionKey),
           ...(index.sortKey ? { sortKey: stringKey(index.sortKey) } : {}),
-          projectionType: ProjectionType.ALL,
+          ...(index.attributes
+            ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.attributes] }
+            : { projectionType: ProjectionType.ALL }),
         });
       }
       tables.set(key, table);

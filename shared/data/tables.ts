@@ -12,8 +12,19 @@ export interface TableDefinition {
   readonly sortKey?: string;
   /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes by. */
   readonly timeToLiveAttribute?: string;
-  /** Global secondary indexes (all attributes projected; keys are strings). */
-  readonly globalIndexes?: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey?: string }[];
+  /** Global secondary indexes (keys are strings). */
+  readonly globalIndexes?: readonly GlobalIndex[];
+}
+
+export interface GlobalIndex {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  /**
+   * The attributes besides the keys that the index keeps; every attribute when absent. A write that
+   * changes none of them (nor the keys) costs the index nothing.
+   */
+  readonly attributes?: readonly string[];
 }
 
 export const tables = {
@@ -73,7 +84,9 @@ export const tables = {
     environmentVariable: 'SUBMISSIONS_TABLE',
     partitionKey: 'gradeableKey',
     sortKey: 'ownerId',
-    globalIndexes: [{ name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId' }],
+    globalIndexes: [
+      { name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId', attributes: ['activeVersion', 'activeDaysLate'] },
+    ],
   },
   /**
    * Teams of team gradeables: `team#<teamId>` lists the members, `member#<userId>` names a member's
@@ -85,7 +98,9 @@ export const tables = {
     environmentVariable: 'TEAMS_TABLE',
     partitionKey: 'gradeableKey',
     sortKey: 'entry',
-    globalIndexes: [{ name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId' }],
+    globalIndexes: [
+      { name: 'byStudent', partitionKey: 'studentKey', sortKey: 'gradeableId', attributes: ['activeVersion', 'activeDaysLate'] },
+    ],
   },
   /** Full grading results of every version. */
   results: {
