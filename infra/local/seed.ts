@@ -13,7 +13,7 @@ import { dynamo } from '#shared/data/client.ts';
 import { saveTaGrade } from '#shared/data/grades.ts';
 import { putExtension, putGrant } from '#shared/data/late-days.ts';
 import { putResults } from '#shared/data/results.ts';
-import { gradeableKey } from '#shared/data/submissions.ts';
+import { gradeableKey, studentKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { generateSummaries } from '#shared/summaries/generate.ts';
@@ -244,6 +244,9 @@ async function seedGrades(course: Course, now: Date): Promise<void> {
           gradeableId: 'hw_graded',
           highestVersion: 1,
           activeVersion: 1,
+          // What addVersion writes for a student's own submission: their late-day table reads it (byStudent).
+          studentKey: studentKey(course.term, course.course, userId),
+          activeDaysLate: daysLate,
           versions: [{ version: 1, submittedAt: at(-14.5 + daysLate), submittedBy: userId, daysLate, ticket: 0, state: 'graded', points }],
           activeResults: { version: 1, testCases },
         },

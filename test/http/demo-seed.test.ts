@@ -69,4 +69,17 @@ describe('the demo dataset', () => {
     expect(pick('student', 'Quiz', 'quiz_numeric')).toMatchObject({ gradeable_type: 'Numeric', tagrading_score: 13.5, score: 13.5 });
     expect(pick('student2', 'Quiz', 'quiz_numeric')).toMatchObject({ tagrading_score: 11, score: 11 });
   });
+
+  it("shows a student's late days on the seeded submission as the summaries charge them", async () => {
+    const answer = (await api.get('/f26/sample/late-days/student2', await token('student2'))).json;
+    expect(answer.status).toBe('success');
+    const table = answer.data as { gradeables: { id: string }[] };
+    expect(table.gradeables.find((entry) => entry.id === 'hw_graded')).toMatchObject({
+      status: 'Late',
+      days_late: 2,
+      late_day_exceptions: 1,
+      days_charged: 1,
+      late_days_remaining: 1,
+    });
+  });
 });
