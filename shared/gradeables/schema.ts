@@ -17,6 +17,8 @@ import { GRADEABLE_ID } from '#shared/ids.ts';
 import { GRADEABLE_DATE_FORM, parseGradeableDate } from './time-zone.ts';
 
 /** `build`'s value, built on the first call. */
+// Calling it builds nothing, so a bundle whose handler never uses a schema drops the module's zod.
+/* @__NO_SIDE_EFFECTS__ */
 function once<T>(build: () => T): () => T {
   let value: { readonly built: T } | undefined;
   return () => (value ??= { built: build() }).built;
