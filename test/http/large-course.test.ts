@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Enrollment } from '#shared/courses/course.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
 import { enrollmentItem } from '#shared/data/enrollments.ts';
-import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { userItem } from '#shared/data/users.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { gradedSubmissionItem } from '../support/submissions.ts';
 
 const STUDENTS = 5_000;
 const GRADEABLES = 40;
@@ -78,7 +78,6 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
 /** The students, their enrollments and a graded submission of SUBMITTED gradeables, in batches. */
 async function buildCourse(now: Date) {
   for (const id of gradeableIds) await uploadGradeable(world.course, gradeable(id, now), now);
-  const submittedAt = new Date(now.getTime() - 35 * DAY).toISOString();
   const writes = studentIds.flatMap((userId, index) => {
     const enrollment: Enrollment = {
       term: world.course.term,
@@ -109,16 +108,14 @@ async function buildCourse(now: Date) {
         tableName: tableName(tables.submissions),
         request: {
           PutRequest: {
-            Item: {
-              gradeableKey: gradeableKey(world.course.term, world.course.course, gradeableId),
-              ownerId: userId,
+            Item: gradedSubmissionItem({
               term: world.course.term,
               course: world.course.course,
               gradeableId,
-              highestVersion: 1,
-              activeVersion: 1,
-              versions: [{ version: 1, submittedAt, submittedBy: userId, daysLate: 0, ticket: 1, state: 'graded', points: index % 6 }],
-            },
+              userId,
+              points: index % 6,
+              submittedDaysFromNow: -35,
+            }),
           },
         },
       })),

@@ -13,7 +13,7 @@ import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
-import { daysFromNow } from '../support/dates.ts';
+import { daysFromNow, openDates } from '../support/dates.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -41,18 +41,7 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
       'vcs' in overrides
         ? overrides.vcs
         : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
-    dates: {
-      ta_view_start_date: daysFromNow(-3),
-      submission_open_date: daysFromNow(-2),
-      submission_due_date: daysFromNow(5),
-      team_lock_date: daysFromNow(5),
-      grade_start_date: daysFromNow(6),
-      grade_due_date: daysFromNow(7),
-      grade_released_date: daysFromNow(8),
-      grade_inquiry_start_date: daysFromNow(8),
-      grade_inquiry_due_date: daysFromNow(9),
-      ...overrides.dates,
-    },
+    dates: { ...openDates(), ...overrides.dates },
     autograding: {
       test_cases: [
         { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },

@@ -10,12 +10,12 @@ import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
-import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { SUMMARIES_JOB_ID } from '#shared/ids.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { putGradedSubmission } from '../support/submissions.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -52,23 +52,8 @@ async function currentSummaries(): Promise<unknown[]> {
   return (answer.json.data.summaries as Record<string, unknown>[]).map(({ last_update: _, ...rest }) => rest);
 }
 
-async function graded(gradeableId: string, userId: string, points: number) {
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(tables.submissions),
-      Item: {
-        gradeableKey: gradeableKey(world.course.term, world.course.course, gradeableId),
-        ownerId: userId,
-        term: world.course.term,
-        course: world.course.course,
-        gradeableId,
-        highestVersion: 1,
-        activeVersion: 1,
-        versions: [{ version: 1, submittedAt: daysFromNow(-12), submittedBy: userId, daysLate: 0, ticket: 1, state: 'graded', points }],
-      },
-    }),
-  );
-}
+const graded = (gradeableId: string, userId: string, points: number) =>
+  putGradedSubmission({ term: world.course.term, course: world.course.course, gradeableId, userId, points });
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });

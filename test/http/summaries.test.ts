@@ -1,61 +1,36 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { handler as generateHandler } from '#functions/generate-summaries.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
-import { gradeableKey } from '#shared/data/submissions.ts';
 import { summariesOf, writeSummaries } from '#shared/data/summaries.ts';
-import { tableName, tables } from '#shared/data/tables.ts';
 import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { lambdaContext } from '../support/events.ts';
+import { daysFromNow } from '../support/dates.ts';
+import { putGradedSubmission } from '../support/submissions.ts';
 
 let api: TestApi;
 let world: CourseWorld;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
 
 /** A graded active version with the given points and lateness, written as the worker would leave it. */
-async function graded(gradeableId: string, userId: string, points: number, daysLate: number) {
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(tables.submissions),
-      Item: {
-        gradeableKey: gradeableKey(world.course.term, world.course.course, gradeableId),
-        ownerId: userId,
-        term: world.course.term,
-        course: world.course.course,
-        gradeableId,
-        highestVersion: 1,
-        activeVersion: 1,
-        versions: [{ version: 1, submittedAt: iso(-1), submittedBy: userId, daysLate, ticket: 1, state: 'graded', points }],
-        activeResults: {
-          version: 1,
-          testCases: [
-            {
-              name: 'a',
-              details: '',
-              is_extra_credit: false,
-              points_available: 10,
-              has_extra_results: false,
-              points_received: points,
-              testcase_message: '',
-              autochecks: [],
-              hidden: false,
-            },
-          ],
-        },
-      },
-    }),
-  );
-}
+const graded = (gradeableId: string, userId: string, points: number, daysLate: number) =>
+  putGradedSubmission({
+    term: world.course.term,
+    course: world.course.course,
+    gradeableId,
+    userId,
+    points,
+    daysLate,
+    submittedDaysFromNow: -1,
+    withResults: true,
+  });
 
 async function gradeable(id: string, bucket: string, released: boolean, lateDays = 2) {
   const released_at = released ? -1 : 5;
@@ -68,15 +43,15 @@ async function gradeable(id: string, bucket: string, released: boolean, lateDays
       syllabus_bucket: bucket,
       vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
       dates: {
-        ta_view_start_date: iso(-20),
-        submission_open_date: iso(-19),
-        submission_due_date: iso(-10),
-        team_lock_date: iso(-10),
-        grade_start_date: iso(-9),
-        grade_due_date: iso(released_at - 1),
-        grade_released_date: iso(released_at),
-        grade_inquiry_start_date: iso(released_at),
-        grade_inquiry_due_date: iso(released_at + 1),
+        ta_view_start_date: daysFromNow(-20),
+        submission_open_date: daysFromNow(-19),
+        submission_due_date: daysFromNow(-10),
+        team_lock_date: daysFromNow(-10),
+        grade_start_date: daysFromNow(-9),
+        grade_due_date: daysFromNow(released_at - 1),
+        grade_released_date: daysFromNow(released_at),
+        grade_inquiry_start_date: daysFromNow(released_at),
+        grade_inquiry_due_date: daysFromNow(released_at + 1),
         late_days: lateDays,
       },
     },
