@@ -1,7 +1,7 @@
 import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
-import { tableName, tables } from './tables.ts';
+import { tableName, tables, type TableDefinition } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
 const table = tables.submissions;
@@ -100,7 +100,7 @@ export interface ActiveLateness {
 }
 
 /** Decodes an item carrying `activeVersion` and `activeDaysLate` (a submission, or a team member entry's copy). */
-export const decodeLateness = (item: Item): ActiveLateness => {
+const decodeLateness = (item: Item): ActiveLateness => {
   const activeVersion = (item.activeVersion as number | undefined) ?? 0;
   return {
     gradeableId: item.gradeableId as string,
@@ -110,7 +110,7 @@ export const decodeLateness = (item: Item): ActiveLateness => {
 };
 
 /** The attributes of a `byStudent` Query that late days need. */
-export const LATENESS_PROJECTION = 'gradeableId, activeVersion, activeDaysLate';
+const LATENESS_PROJECTION = 'gradeableId, activeVersion, activeDaysLate';
 
 const decode = (item: Item): Submission => ({
   term: item.term as string,
@@ -169,9 +169,13 @@ export function addVersion(
 }
 
 /** The active version and its days late of every submission of a student's own in a course (the `byStudent` index; teams' are not in it). */
-export async function latenessOfStudent(term: string, course: string, userId: string): Promise<ActiveLateness[]> {
+export const latenessOfStudent = (term: string, course: string, userId: string): Promise<ActiveLateness[]> =>
+  latenessByStudent(table, term, course, userId);
+
+/** The lateness entries a table's `byStudent` index lists for a student of a course (submissions, or team member entries). */
+export async function latenessByStudent(indexed: TableDefinition, term: string, course: string, userId: string): Promise<ActiveLateness[]> {
   const items = await queryAll({
-    TableName: tableName(table),
+    TableName: tableName(indexed),
     IndexName: 'byStudent',
     KeyConditionExpression: 'studentKey = :key',
     ExpressionAttributeValues: { ':key': studentKey(term, course, userId) },

@@ -1,4 +1,4 @@
-import { decodeLateness, gradeableKey, LATENESS_PROJECTION, studentKey, type ActiveLateness } from './submissions.ts';
+import { gradeableKey, latenessByStudent, studentKey, type ActiveLateness } from './submissions.ts';
 import { getItems, type Item, type ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
@@ -118,16 +118,8 @@ export async function createTeam(
 }
 
 /** The active version and its days late of each team submission of a student's teams in a course (copies on their member entries). */
-export async function teamLatenessOfStudent(term: string, course: string, userId: string): Promise<ActiveLateness[]> {
-  const items = await queryAll({
-    TableName: tableName(table),
-    IndexName: 'byStudent',
-    KeyConditionExpression: 'studentKey = :key',
-    ExpressionAttributeValues: { ':key': studentKey(term, course, userId) },
-    ProjectionExpression: LATENESS_PROJECTION,
-  });
-  return items.map(decodeLateness);
-}
+export const teamLatenessOfStudent = (term: string, course: string, userId: string): Promise<ActiveLateness[]> =>
+  latenessByStudent(table, term, course, userId);
 
 /** user id → team id for every member of a gradeable's teams (one paged query). */
 export async function teamsOfGradeable(term: string, course: string, gradeableId: string): Promise<Map<string, string>> {
