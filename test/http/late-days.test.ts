@@ -1,9 +1,6 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamo } from '#shared/data/client.ts';
-import { courseId } from '#shared/data/keys.ts';
-import { tableName, tables } from '#shared/data/tables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
+import { editStoredGradeable } from '../support/gradeables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 
 /**
@@ -318,21 +315,10 @@ describe('a late-day table after every submission and choice of version', () => 
       ),
     );
   /** Moves the due date to `daysAgo` days ago, as editing the stored gradeable would: versions submitted later are late. */
-  const moveDueDate = async (id: string, daysAgo: number) => {
-    const key = { courseId: courseId(second.course.term, second.course.course), gradeableId: id };
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(tables.gradeables), Key: key }));
-    const document = JSON.parse(Item!.document as string);
-    document.dates.submission_due_date = iso(-daysAgo);
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(tables.gradeables),
-        Key: key,
-        UpdateExpression: 'SET #document = :document',
-        ExpressionAttributeNames: { '#document': 'document' },
-        ExpressionAttributeValues: { ':document': JSON.stringify(document) },
-      }),
-    );
-  };
+  const moveDueDate = (id: string, daysAgo: number) =>
+    editStoredGradeable(second.course, id, (document) => {
+      document.dates.submission_due_date = iso(-daysAgo);
+    });
   const submitAs = (id: string, persona: Persona) =>
     api.postJson(`${at()}/gradeable/${id}/upload`, { vcs_checkout: true, git_repo_id: 'none' }, as(persona));
   const choose = (id: string, body: Json, persona: Persona) => api.postJson(`${at()}/gradeable/${id}/version`, body, as(persona));

@@ -3,12 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '#shared/data/client.ts';
-import { courseId } from '#shared/data/keys.ts';
-import { tableName, tables } from '#shared/data/tables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
+import { editStoredGradeable } from '../support/gradeables.ts';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
@@ -157,20 +154,9 @@ async function fixTheTestCase() {
   const document = stored.json.data;
   const again = await api.postJson(`${base()}/upload`, document, world.tokens.instructor);
   expect(again.json.message).toBe('An error has occurred: Gradeable already exists');
-  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const key = { courseId: courseId(world.course.term, world.course.course), gradeableId };
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(tables.gradeables), Key: key }));
-  const kept = JSON.parse(Item!.document as string);
-  kept.autograding.test_cases[1] = { ...kept.autograding.test_cases[1], ...fixedGreets };
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(tables.gradeables),
-      Key: key,
-      UpdateExpression: 'SET #document = :document',
-      ExpressionAttributeNames: { '#document': 'document' },
-      ExpressionAttributeValues: { ':document': JSON.stringify(kept) },
-    }),
-  );
+  await editStoredGradeable(world.course, gradeableId, (kept) => {
+    kept.autograding.test_cases[1] = { ...kept.autograding.test_cases[1], ...fixedGreets };
+  });
 }
 
 describe('regrade over HTTP', () => {
