@@ -29,6 +29,7 @@ import {
   type TableKey,
 } from '#infra/function-access.ts';
 import { parseSetting, type ConfigName } from '#shared/config.ts';
+import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { ApiFunction } from './api-function.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -53,8 +54,6 @@ const GRADING_MAX_RECEIVES = 3;
 
 /** A summaries job runs up to Lambda's maximum (its lease in shared/summaries/job.ts is the same). */
 const SUMMARIES_WORKER_TIMEOUT = Duration.minutes(15);
-/** Receives of one summaries job message before it goes to the dead-letter queue. */
-const SUMMARIES_MAX_RECEIVES = 3;
 
 /**
  * Route handlers whose time limit is not the API's 25 s. API Gateway still cuts an HTTP request at
@@ -179,7 +178,7 @@ export class CourseSubmissionStack extends Stack {
       visibilityTimeout: SUMMARIES_WORKER_TIMEOUT.plus(Duration.minutes(1)),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_MAX_RECEIVES },
+      deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES },
     });
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
@@ -306,8 +305,8 @@ export class CourseSubmissionStack extends Stack {
     });
     new Alarm(this, 'SummariesDeadLettersAlarm', {
       alarmDescription:
-        `A summaries job message failed ${SUMMARIES_MAX_RECEIVES} times (the worker could not record its job's outcome); ` +
-        'see the summaries-worker logs. The course can ask again once its job slot runs out (an hour).',
+        `A summaries job message failed ${SUMMARIES_JOB_MAX_DELIVERIES} times (the worker could not record its job's outcome); ` +
+        'see the summaries-worker logs. The job reads as failed once its last lease runs out, and the course can ask again.',
       metric: this.summariesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 0,
       evaluationPeriods: 1,

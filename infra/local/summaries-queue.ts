@@ -1,5 +1,5 @@
 import { handler } from '#functions/summaries-worker.ts';
-import { useLocalSummariesQueue, type SummariesJobMessage } from '#shared/summaries/queue.ts';
+import { SUMMARIES_JOB_MAX_DELIVERIES, useLocalSummariesQueue, type SummariesJobMessage } from '#shared/summaries/queue.ts';
 import { SUMMARIES_WORKER_FUNCTION } from '#infra/function-access.ts';
 import { startLocalSqsQueue, type LocalSqsQueue } from './sqs-queue.ts';
 
@@ -13,7 +13,7 @@ export function startLocalSummariesQueue(): LocalSummariesQueue {
     handler,
     concurrency: 1,
     visibilityTimeoutMs: 5_000,
-    maxReceiveCount: 3,
+    maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES,
     connect: useLocalSummariesQueue,
   });
 }

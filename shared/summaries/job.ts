@@ -27,7 +27,7 @@ import { isSummariesJobId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { summariesJobNotFound } from './failures.ts';
 import { generateSummaries, type GenerationReport } from './generate.ts';
-import { sendSummariesJob, type SummariesJobMessage } from './queue.ts';
+import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SummariesJobMessage } from './queue.ts';
 
 /** A new job id: `sj_` and 128 random bits (see SUMMARIES_JOB_ID in shared/ids.ts). */
 export const newSummariesJobId = (): string => `sj_${randomBytes(16).toString('base64url')}`;
@@ -41,6 +41,20 @@ export const SUMMARIES_JOB_LEASE_SECONDS = 15 * 60;
 export const SUMMARIES_JOB_SLOT_SECONDS = 60 * 60;
 
 const finished = (state: SummariesJobRecord['state']) => state === 'done' || state === 'failed';
+
+/**
+ * A job whose every delivery ended without finishing it (the worker was stopped, e.g. by its time
+ * limit): its lease ran out and no delivery is left, so it never will. Pure.
+ */
+export const isAbandoned = (job: SummariesJobRecord, now: Date): boolean =>
+  job.state === 'running' && (job.leaseUntil ?? 0) < now.getTime() && job.attempts >= SUMMARIES_JOB_MAX_DELIVERIES;
+
+const ABANDONED =
+  'The summaries worker stopped before finishing this job, on every delivery; the summaries generated before stay current. Ask again to retry.';
+
+/** The job as clients see it now: an abandoned job reads as failed. Pure. */
+const asSeen = (job: SummariesJobRecord, now: Date): SummariesJobRecord =>
+  isAbandoned(job, now) ? { ...job, state: 'failed', message: ABANDONED } : job;
 
 /** The job object, as both routes answer it. Pure. */
 export function summariesJob(record: SummariesJobRecord) {
@@ -89,8 +103,11 @@ export async function requestSummaries(
     let replaces: string | undefined;
     if (slot && slot.until > now.getTime()) {
       const { job } = await getItems({ job: summariesJobRef(course.term, course.course, slot.jobId) });
-      if (job && !finished(job.state)) return summariesJob(job);
+      if (job && !finished(job.state) && !isAbandoned(job, now)) return summariesJob(job);
       replaces = slot.jobId;
+      if (job && isAbandoned(job, now)) {
+        await finishSummariesJob(course.term, course.course, job.jobId, { state: 'failed', at: now.toISOString(), message: ABANDONED });
+      }
     }
     const enrollments = await enrollmentsOfCourse(course.term, course.course);
     if (enrollments.length < summariesJobMinUsers()) return generateSummaries(course, now, { enrollments });
@@ -138,9 +155,9 @@ export const summariesJobReads = ({ semester, course, job_id }: { semester: stri
 });
 
 /** `GET …/reports/summaries/jobs/{job_id}`: a job of this course (its partition), or not found. */
-export function summariesJobStatus(jobId: string, job: SummariesJobRecord | undefined): SummariesJob {
+export function summariesJobStatus(jobId: string, job: SummariesJobRecord | undefined, now = new Date()): SummariesJob {
   if (!job || !isSummariesJobId(jobId)) throw summariesJobNotFound({ job_id: jobId.slice(0, 64) });
-  return summariesJob(job);
+  return summariesJob(asSeen(job, now));
 }
 
 /**

@@ -13,6 +13,9 @@ export interface SummariesJobMessage {
   readonly jobId: string;
 }
 
+/** Deliveries of a job's message before the queue gives up on it (its dead-letter queue's maxReceiveCount). */
+export const SUMMARIES_JOB_MAX_DELIVERIES = 3;
+
 type Sender = (message: SummariesJobMessage) => Promise<void>;
 
 let localSender: Sender | undefined;

@@ -12,6 +12,9 @@ import { courseRef } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { SUMMARIES_JOB_ID } from '#shared/ids.ts';
+import { createSummariesJob, summariesJobRef } from '#shared/data/summaries.ts';
+import { newSummariesJobId } from '#shared/summaries/job.ts';
+import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
@@ -215,6 +218,35 @@ describe('summaries jobs', () => {
     const next = await post();
     expect(next.json.data.job_id).not.toBe(job.job_id);
     expect((await untilEnded(next.json.data.job_id as string)).last.json.data.state).toBe('done');
+  });
+
+  it('reads a job whose worker was stopped on every delivery as failed, and starts a new one when asked again', async () => {
+    useJobs(MEMBERS);
+    // What three deliveries that each ran out of time leave: the job running under a lease that ran out, and no message.
+    const abandoned = newSummariesJobId();
+    const now = Date.now();
+    const record = {
+      jobId: abandoned,
+      term: world.course.term,
+      course: world.course.course,
+      state: 'running',
+      done: 1,
+      total: MEMBERS,
+      requestedBy: world.users.instructor.userId,
+      createdAt: new Date(now - 50 * 60_000).toISOString(),
+      startedAt: new Date(now - 49 * 60_000).toISOString(),
+      leaseUntil: now - 1_000,
+      attempts: SUMMARIES_JOB_MAX_DELIVERIES,
+    } as const;
+    expect(await createSummariesJob(record, { until: now + 10 * 60_000, now })).toBe(true);
+    const status = await api.get(`${base()}/reports/summaries/jobs/${abandoned}`, world.tokens.instructor);
+    expect(status.json.data).toMatchObject({ state: 'failed', message: expect.stringMatching(/stopped before finishing this job/) });
+
+    const next = (await post()).json.data;
+    expect(next.job_id).not.toBe(abandoned);
+    expect((await untilEnded(next.job_id as string)).last.json.data.state).toBe('done');
+    const stored = await getItems({ job: summariesJobRef(world.course.term, world.course.course, abandoned) });
+    expect(stored.job).toMatchObject({ state: 'failed', finishedAt: expect.any(String) });
   });
 
   it('refuses unknown ids, other courses’ jobs, students and graders, and hostile ids, each with an envelope', async () => {

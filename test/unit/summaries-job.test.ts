@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SummariesJobRecord } from '#shared/data/summaries.ts';
 import { isSummariesJobId } from '#shared/ids.ts';
-import { newSummariesJobId, summariesJob, summariesJobStatus } from '#shared/summaries/job.ts';
+import { isAbandoned, newSummariesJobId, summariesJob, summariesJobStatus } from '#shared/summaries/job.ts';
 
 // Summaries jobs (issue 17 item 4): the job object both routes answer, and the ids they give out.
 
@@ -58,6 +58,27 @@ describe('summariesJobStatus', () => {
       'No summaries job sj_AAAAAAAAAAAAAAAAAAAAAA in this course.',
     );
     expect(() => summariesJobStatus('x'.repeat(500), record({}))).toThrow(`No summaries job ${'x'.repeat(64)} in this course.`);
+  });
+});
+
+describe('abandoned jobs', () => {
+  const now = new Date('2026-11-23T12:00:00.000Z');
+  const running = (attempts: number, leaseUntil: number) => record({ state: 'running', attempts, leaseUntil });
+
+  it('are running jobs whose last delivery’s lease ran out, and nothing else', () => {
+    expect(isAbandoned(running(3, now.getTime() - 1), now)).toBe(true);
+    // A delivery is left (SQS brings the message back after its visibility time-out), or the lease still runs.
+    expect(isAbandoned(running(2, now.getTime() - 1), now)).toBe(false);
+    expect(isAbandoned(running(3, now.getTime() + 1), now)).toBe(false);
+    expect(isAbandoned(record({ state: 'queued', attempts: 3 }), now)).toBe(false);
+    expect(isAbandoned(record({ state: 'done', attempts: 3 }), now)).toBe(false);
+  });
+
+  it('read as failed, saying so, instead of running for ever', () => {
+    const seen = summariesJobStatus('sj_AAAAAAAAAAAAAAAAAAAAAA', running(3, now.getTime() - 1), now);
+    expect(seen.state).toBe('failed');
+    expect(seen.message).toMatch(/stopped before finishing this job, on every delivery.*Ask again to retry/);
+    expect(summariesJobStatus('sj_AAAAAAAAAAAAAAAAAAAAAA', running(2, now.getTime() - 1), now).state).toBe('running');
   });
 });
 
