@@ -7,6 +7,7 @@ import { isActiveMember, isValidCode, type Course } from '#shared/courses/course
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
+import { backfill, summaryLine } from './backfill.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
@@ -61,6 +62,10 @@ Commands:
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
       group; a header row). Creates missing users with a generated password, printed once; updates
       changed rows; reports rejected rows by line. Running it twice changes nothing.
+  backfill
+      Brings items written by an older version up to date: a student's own submissions and team
+      member entries get what the late-day table reads, enrollments their copies. Safe while the
+      service runs; running it again writes nothing.
   rotate-signing-secret
       Local API only: a new token signing secret; tokens of the previous one work for the grace period.
 
@@ -244,6 +249,8 @@ export async function runAdminCommand(
         `Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`,
       );
     }
+    case 'backfill':
+      return print(summaryLine(await backfill()));
     case 'rotate-signing-secret': {
       if (values.aws || !process.env.SIGNING_SECRET_FILE)
         throw new UsageError('Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see README).');

@@ -147,34 +147,48 @@ async function removeCopy(holder: CopyHolder, attribute: CopyAttribute): Promise
   }
 }
 
-/** Fills copies; a transaction whose sources changed meanwhile is dropped (its holders stay without copies). */
-export async function fillCopies(attribute: CopyAttribute, fills: readonly CopyFill[]): Promise<void> {
-  const transactions: TransactItem[][] = [];
+/**
+ * Fills copies; a transaction whose sources changed meanwhile is dropped (its holders stay without
+ * copies). Answers the holders that got their copy and those dropped so.
+ */
+export async function fillCopies(
+  attribute: CopyAttribute,
+  fills: readonly CopyFill[],
+): Promise<{ filled: CopyHolder[]; dropped: CopyHolder[] }> {
+  const transactions: { items: TransactItem[]; holders: CopyHolder[] }[] = [];
   for (const { checks, holders } of fills) {
     const room = TRANSACTION_LIMIT - checks.length;
     for (let start = 0; start < holders.length; start += room) {
-      transactions.push([
-        ...checks,
-        ...holders.slice(start, start + room).map(({ holder, copy }) => ({
-          Update: {
-            TableName: holder.tableName,
-            Key: holder.key,
-            UpdateExpression: 'SET #copy = :copy',
-            ConditionExpression: 'attribute_exists(courseId)',
-            ExpressionAttributeNames: { '#copy': attribute },
-            ExpressionAttributeValues: { ':copy': storableCopy(copy) },
-          },
-        })),
-      ]);
+      const part = holders.slice(start, start + room);
+      transactions.push({
+        holders: part.map(({ holder }) => holder),
+        items: [
+          ...checks,
+          ...part.map(({ holder, copy }) => ({
+            Update: {
+              TableName: holder.tableName,
+              Key: holder.key,
+              UpdateExpression: 'SET #copy = :copy',
+              ConditionExpression: 'attribute_exists(courseId)',
+              ExpressionAttributeNames: { '#copy': attribute },
+              ExpressionAttributeValues: { ':copy': storableCopy(copy) },
+            },
+          })),
+        ],
+      });
     }
   }
-  await inParallel(transactions, async (items) => {
+  const outcome = { filled: [] as CopyHolder[], dropped: [] as CopyHolder[] };
+  await inParallel(transactions, async ({ items, holders }) => {
     try {
       await transactWrite(items);
+      outcome.filled.push(...holders);
     } catch (error) {
       if (!(error instanceof Error && error.name === 'TransactionCanceledException')) throw error;
+      outcome.dropped.push(...holders);
     }
   });
+  return outcome;
 }
 
 export interface SourceChange {

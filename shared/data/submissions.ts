@@ -184,6 +184,55 @@ export async function latenessByStudent(indexed: TableDefinition, term: string, 
   return items.map(decodeLateness);
 }
 
+/**
+ * Passes while a submission's active version is still `version` (0: none, or no submission item at
+ * all): guards writes of copies made from it.
+ */
+export function activeVersionIs(key: { gradeableKey: string; ownerId: string }, version: number): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName(table),
+      Key: key,
+      ...activeVersionCondition(version),
+    },
+  };
+}
+
+const activeVersionCondition = (version: number) =>
+  version === 0
+    ? {
+        ConditionExpression: 'attribute_not_exists(activeVersion) OR activeVersion = :version',
+        ExpressionAttributeValues: { ':version': 0 },
+      }
+    : { ConditionExpression: 'activeVersion = :version', ExpressionAttributeValues: { ':version': version } };
+
+/**
+ * Lists a student's own submission written before the `byStudent` index in it (the backfill): its
+ * `studentKey`, and its active version's days late (none when the active version is 0), provided
+ * the active version is still the one read, so a concurrent submission or choice of version (which
+ * write both themselves) is never overwritten.
+ */
+export function setStudentLateness(
+  owner: { term: string; course: string; gradeableId: string; ownerId: string },
+  read: { activeVersion: number; daysLate: number | undefined },
+): TransactItem {
+  const withDaysLate = read.activeVersion > 0 && read.daysLate !== undefined;
+  const { ConditionExpression, ExpressionAttributeValues } = activeVersionCondition(read.activeVersion);
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ownerId: owner.ownerId },
+      UpdateExpression: `SET studentKey = :studentKey${withDaysLate ? ', activeDaysLate = :daysLate' : ' REMOVE activeDaysLate'}`,
+      ConditionExpression: `attribute_exists(ownerId) AND (${ConditionExpression})`,
+      ExpressionAttributeValues: {
+        ...ExpressionAttributeValues,
+        ':studentKey': studentKey(owner.term, owner.course, owner.ownerId),
+        ...(withDaysLate ? { ':daysLate': read.daysLate } : {}),
+      },
+    },
+  };
+}
+
 /** Records a version's grading state (and points) in its summary. */
 export function setVersionState(
   key: { gradeableKey: string; ownerId: string },

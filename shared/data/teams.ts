@@ -44,27 +44,31 @@ export async function teamMembers(
  * member's entry gets a copy of the active version and its days late (`daysLate`; none when the
  * version is 0), which a member's late days read through the `byStudent` index. The entries are
  * (re)keyed for the index too, so entries older than the index are listed after their team's next
- * change. Each update requires the entry to name the team (it is never created here).
+ * change (with the team's `members`, which older entries lack too). Each update requires the entry
+ * to name the team (it is never created here). `entries`: the members whose entries to write (all
+ * by default; the backfill writes only those lacking a copy).
  */
 export function teamSubmissionCopies(
   owner: { term: string; course: string; gradeableId: string; ownerId: string },
   members: readonly string[],
   active: { version: number; daysLate: number | undefined },
+  entries: readonly string[] = members,
 ): TransactItem[] {
   const TableName = tableName(table);
   const key = gradeableKey(owner.term, owner.course, owner.gradeableId);
   const withDaysLate = active.version > 0 && active.daysLate !== undefined;
-  return members.map((userId) => ({
+  return entries.map((userId) => ({
     Update: {
       TableName,
       Key: { gradeableKey: key, entry: `member#${userId}` },
       UpdateExpression:
-        'SET studentKey = :studentKey, gradeableId = :gradeableId, activeVersion = :version' +
+        'SET studentKey = :studentKey, gradeableId = :gradeableId, members = :members, activeVersion = :version' +
         (withDaysLate ? ', activeDaysLate = :daysLate' : ' REMOVE activeDaysLate'),
       ConditionExpression: 'teamId = :teamId',
       ExpressionAttributeValues: {
         ':studentKey': studentKey(owner.term, owner.course, userId),
         ':gradeableId': owner.gradeableId,
+        ':members': [...members],
         ':version': active.version,
         ':teamId': owner.ownerId,
         ...(withDaysLate ? { ':daysLate': active.daysLate } : {}),

@@ -1,0 +1,191 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '#infra/admin/commands.ts';
+import { courseId } from '#shared/courses/course.ts';
+import { dynamo } from '#shared/data/client.ts';
+import { gradeableKey, setStudentLateness } from '#shared/data/submissions.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { daysFromNow } from '../support/dates.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+
+/**
+ * `npm run admin -- backfill` over items as an older version wrote them: a student's own
+ * submission without its `byStudent` keys, team member entries without their copies, an
+ * enrollment without copies. The late-day table (read through the index and the copies) shows
+ * none of those submissions before, and every one after; a second run writes nothing.
+ */
+let api: TestApi;
+let world: CourseWorld;
+const base = () => `/${world.course.term}/${world.course.course}`;
+const put = (table: keyof typeof tables, Item: Record<string, unknown>) =>
+  dynamo().send(new PutCommand({ TableName: tableName(tables[table]), Item }));
+
+async function admin(...argv: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  await runAdminCommand(argv, (line) => lines.push(line));
+  return lines;
+}
+
+function counts(line: string | undefined) {
+  const match =
+    /^Backfill: (\d+) items scanned, (\d+) updated, (\d+) already current, (\d+) skipped by a concurrent change, (\d+) without a source to copy\.$/.exec(
+      line ?? '',
+    );
+  if (!match) throw new Error(`Not a summary line: ${line}`);
+  const [scanned, updated, current, skipped, orphaned] = match.slice(1).map(Number);
+  return { scanned, updated, current, skipped, orphaned };
+}
+
+/** A student's late-day table as gradeable id → [status, days late]. */
+async function lateDays(persona: 'student' | 'student2') {
+  const answer = await api.get(`${base()}/late-days/${world.users[persona].userId}`, world.tokens.instructor);
+  expect(answer.json.status, answer.text).toBe('success');
+  const rows = answer.json.data.gradeables as { id: string; status: string; days_late: number | null }[];
+  return Object.fromEntries(rows.map((row) => [row.id, [row.status, row.days_late]]));
+}
+
+const version = (daysLate: number, submittedBy: string) => ({
+  version: 1,
+  submittedAt: daysFromNow(-1),
+  submittedBy,
+  daysLate,
+  ticket: 1,
+  state: 'graded',
+  points: 5,
+});
+
+async function upload(id: string, team: boolean) {
+  const answer = await api.postJson(
+    `${base()}/upload`,
+    {
+      id,
+      title: id,
+      type: 'Electronic File',
+      syllabus_bucket: 'homework',
+      ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: daysFromNow(-20),
+        submission_open_date: daysFromNow(-19),
+        submission_due_date: daysFromNow(-4),
+        team_lock_date: daysFromNow(-4),
+        grade_start_date: daysFromNow(1),
+        grade_due_date: daysFromNow(2),
+        grade_released_date: daysFromNow(3),
+        grade_inquiry_start_date: daysFromNow(3),
+        grade_inquiry_due_date: daysFromNow(4),
+        late_days: 5,
+      },
+    },
+    world.tokens.instructor,
+  );
+  expect(answer.json.status, answer.text).toBe('success');
+}
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0 });
+  world = await createCourseWorld(api);
+  const budget = await api.call('PUT', `${base()}/late-days`, {
+    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+    body: '{"default_student_late_days":10}',
+  });
+  expect(budget.json.status, budget.text).toBe('success');
+  await upload('solo', false);
+  await upload('pair', true);
+  const { term, course } = world.course;
+  const { student, student2 } = world.users;
+  // As an older version wrote them: no studentKey or activeDaysLate on the student's submission...
+  await put('submissions', {
+    gradeableKey: gradeableKey(term, course, 'solo'),
+    ownerId: student.userId,
+    term,
+    course,
+    gradeableId: 'solo',
+    highestVersion: 1,
+    activeVersion: 1,
+    versions: [version(3, student.userId)],
+  });
+  // ...member entries naming only their team, beside the team's entry and its submission...
+  const pairKey = gradeableKey(term, course, 'pair');
+  await put('teams', { gradeableKey: pairKey, entry: 'team#duo', teamId: 'duo', members: [student.userId, student2.userId] });
+  for (const member of [student, student2]) {
+    await put('teams', { gradeableKey: pairKey, entry: `member#${member.userId}`, teamId: 'duo', userId: member.userId });
+  }
+  await put('submissions', {
+    gradeableKey: pairKey,
+    ownerId: 'duo',
+    term,
+    course,
+    gradeableId: 'pair',
+    highestVersion: 1,
+    activeVersion: 1,
+    versions: [version(2, student2.userId)],
+  });
+  // ...and an enrollment without its copies.
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(tables.enrollments),
+      Key: { courseId: courseId(term, course), userId: student.userId },
+      UpdateExpression: 'REMOVE memberCopy, listingCopy',
+    }),
+  );
+}, 120_000);
+afterAll(() => api.close());
+
+describe('admin backfill', () => {
+  it('lists older submissions in the late-day tables, fills enrollment copies, and writes nothing the second time', async () => {
+    expect(await lateDays('student')).toEqual({ solo: ['Unsubmitted', null], pair: ['Unsubmitted', null] });
+    expect(await lateDays('student2')).toEqual({ solo: ['Unsubmitted', null], pair: ['Unsubmitted', null] });
+
+    const first = counts((await admin('backfill'))[0]);
+    // The student's submission, both member entries, the stripped enrollment.
+    expect(first).toMatchObject({ updated: 4, skipped: 0, orphaned: 0 });
+    expect(first.current).toBe(first.scanned - 4);
+
+    expect(await lateDays('student')).toEqual({ solo: ['Late', 3], pair: ['Late', 2] });
+    expect(await lateDays('student2')).toEqual({ solo: ['Unsubmitted', null], pair: ['Late', 2] });
+    const { Item: enrollment } = await dynamo().send(
+      new GetCommand({
+        TableName: tableName(tables.enrollments),
+        Key: { courseId: courseId(world.course.term, world.course.course), userId: world.users.student.userId },
+      }),
+    );
+    expect(enrollment).toMatchObject({
+      memberCopy: { v: 1, givenName: world.users.student.givenName, email: world.users.student.email },
+      listingCopy: { v: 1, displayName: 'Test Course', archived: false, termName: 'Fall 2026' },
+    });
+    // The member entries name their team's members now: no read of the team's entry is needed.
+    const { Item: member } = await dynamo().send(
+      new GetCommand({
+        TableName: tableName(tables.teams),
+        Key: { gradeableKey: gradeableKey(world.course.term, world.course.course, 'pair'), entry: `member#${world.users.student.userId}` },
+      }),
+    );
+    expect(member?.members).toEqual([world.users.student.userId, world.users.student2.userId]);
+
+    const second = counts((await admin('backfill'))[0]);
+    expect(second).toEqual({ scanned: first.scanned, updated: 0, current: first.scanned, skipped: 0, orphaned: 0 });
+  });
+
+  it('never writes over a submission whose active version changed since it was read', async () => {
+    const { term, course } = world.course;
+    const { student2 } = world.users;
+    await put('submissions', {
+      gradeableKey: gradeableKey(term, course, 'solo'),
+      ownerId: student2.userId,
+      term,
+      course,
+      gradeableId: 'solo',
+      highestVersion: 2,
+      activeVersion: 2,
+      versions: [version(1, student2.userId), { ...version(4, student2.userId), version: 2 }],
+    });
+    // Read when version 1 was active: the write is refused, the item keeps no stale copy.
+    const stale = setStudentLateness({ term, course, gradeableId: 'solo', ownerId: student2.userId }, { activeVersion: 1, daysLate: 1 });
+    await expect(dynamo().send(new UpdateCommand(stale.Update as never))).rejects.toThrow(/conditional request failed/i);
+    expect(await lateDays('student2')).toMatchObject({ solo: ['Unsubmitted', null] });
+    expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 1, skipped: 0 });
+    expect(await lateDays('student2')).toMatchObject({ solo: ['Late', 4] });
+  });
+});
