@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeLatenessOf,
+  memberEntryNeedsCopies,
+  parseGradeableKey,
+  studentSubmissionNeedsBackfill,
+  summaryLine,
+} from '#infra/admin/backfill.ts';
+
+const versions = [{ daysLate: 0 }, { daysLate: 3 }];
+
+describe('backfill decisions', () => {
+  it('reads the term, course and gradeable of a gradeable key', () => {
+    expect(parseGradeableKey('f26/csci1100/hw_1')).toEqual({ term: 'f26', course: 'csci1100', gradeableId: 'hw_1' });
+  });
+
+  it("takes the active version's days late, none when no version is active", () => {
+    expect(activeLatenessOf({ activeVersion: 2, versions })).toEqual({ activeVersion: 2, daysLate: 3 });
+    expect(activeLatenessOf({ activeVersion: 0, versions })).toEqual({ activeVersion: 0, daysLate: undefined });
+    expect(activeLatenessOf({})).toEqual({ activeVersion: 0, daysLate: undefined });
+  });
+
+  it('backfills a student submission lacking its index key or holding another days late, and nothing else', () => {
+    const key = 'f26/c#ada';
+    const current = { highestVersion: 2, activeVersion: 2, versions, studentKey: key, activeDaysLate: 3 };
+    expect(studentSubmissionNeedsBackfill(current, key)).toBe(false);
+    expect(studentSubmissionNeedsBackfill({ ...current, studentKey: undefined }, key)).toBe(true);
+    expect(studentSubmissionNeedsBackfill({ ...current, activeDaysLate: undefined }, key)).toBe(true);
+    expect(studentSubmissionNeedsBackfill({ ...current, activeDaysLate: 0 }, key)).toBe(true);
+    // Cancelled: listed, without days late.
+    expect(studentSubmissionNeedsBackfill({ ...current, activeVersion: 0, activeDaysLate: undefined }, key)).toBe(false);
+    expect(studentSubmissionNeedsBackfill({ ...current, activeVersion: 0 }, key)).toBe(true);
+    expect(studentSubmissionNeedsBackfill({ highestVersion: 1, activeVersion: 0, versions }, key)).toBe(true);
+    // TA grading alone, no version: its first version writes the keys.
+    expect(studentSubmissionNeedsBackfill({ taGrade: {} }, key)).toBe(false);
+  });
+
+  it('copies onto a member entry lacking any copy or holding another version', () => {
+    const expected = { studentKey: 'f26/c#ada', gradeableId: 'pair', members: ['ada', 'bob'], activeVersion: 2, daysLate: 1 };
+    const current = {
+      teamId: 't',
+      studentKey: 'f26/c#ada',
+      gradeableId: 'pair',
+      members: ['ada', 'bob'],
+      activeVersion: 2,
+      activeDaysLate: 1,
+    };
+    expect(memberEntryNeedsCopies(current, expected)).toBe(false);
+    expect(memberEntryNeedsCopies({ teamId: 't' }, expected)).toBe(true);
+    expect(memberEntryNeedsCopies({ ...current, members: undefined }, expected)).toBe(true);
+    expect(memberEntryNeedsCopies({ ...current, members: ['ada'] }, expected)).toBe(true);
+    expect(memberEntryNeedsCopies({ ...current, activeVersion: 1 }, expected)).toBe(true);
+    expect(memberEntryNeedsCopies({ ...current, activeDaysLate: undefined }, expected)).toBe(true);
+    const none = { ...expected, activeVersion: 0, daysLate: undefined };
+    expect(memberEntryNeedsCopies({ ...current, activeVersion: 0, activeDaysLate: undefined }, none)).toBe(false);
+  });
+
+  it('says what it did in one line', () => {
+    expect(summaryLine({ scanned: 9, updated: 4, current: 3, skipped: 1, orphaned: 1 })).toBe(
+      'Backfill: 9 items scanned, 4 updated, 3 already current, 1 skipped by a concurrent change, 1 without a source to copy.',
+    );
+  });
+});
