@@ -1,8 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { endpoint } from '#shared/http/endpoint.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
-import { generateAllSummaries } from '#shared/summaries/generate.ts';
-import { requestSummaries, requestSummariesReads } from '#shared/summaries/job.ts';
+import { nightlySummaries, requestSummaries, requestSummariesReads } from '#shared/summaries/job.ts';
 
 const onRequest = endpoint('generate-summaries', {
   reads: ({ params }) => requestSummariesReads(params),
@@ -11,4 +10,4 @@ const onRequest = endpoint('generate-summaries', {
 
 /** One course on request (a large one as a job on the summaries queue); every unarchived course when the nightly schedule invokes it. */
 export const handler = (event: ApiEvent | Record<string, unknown>, context: Context) =>
-  'requestContext' in event && 'routeKey' in event ? onRequest(event as ApiEvent, context) : generateAllSummaries();
+  'requestContext' in event && 'routeKey' in event ? onRequest(event as ApiEvent, context) : nightlySummaries();

@@ -134,26 +134,33 @@ export interface NightlyReport {
   readonly courses: number;
   readonly succeeded: number;
   readonly failed: number;
+  /** Courses left to the summaries job under way for them, which makes a new generation anyway. */
+  readonly skipped: number;
   readonly summaries: number;
 }
 
 /**
- * The nightly run: every unarchived course, a few at a time. A course that fails is logged with
- * its name and counted; the others go on.
+ * The nightly run: every unarchived course, a few at a time, but those `underWay` says another
+ * generation is under way for. A course that fails is logged with its name and counted; the others go on.
  */
 export async function generateAllSummaries(
-  options: { parallel?: number; generate?: typeof generateSummaries } = {},
+  options: { parallel?: number; generate?: typeof generateSummaries; underWay?: (course: Course) => Promise<boolean> } = {},
 ): Promise<NightlyReport> {
   const generate = options.generate ?? generateSummaries;
   const courses = (await allCourses()).filter((course) => !course.archived);
   const waiting = courses.values();
   let succeeded = 0;
   let failed = 0;
+  let skipped = 0;
   let summaries = 0;
   const worker = async () => {
     for (let next = waiting.next(); !next.done; next = waiting.next()) {
       const course = next.value;
       try {
+        if (await options.underWay?.(course)) {
+          skipped++;
+          continue;
+        }
         summaries += (await generate(course)).summaries;
         succeeded++;
       } catch (error) {
@@ -163,7 +170,7 @@ export async function generateAllSummaries(
     }
   };
   await Promise.all(Array.from({ length: options.parallel ?? 3 }, worker));
-  const report = { courses: courses.length, succeeded, failed, summaries };
+  const report = { courses: courses.length, succeeded, failed, skipped, summaries };
   logger.info({ message: 'Nightly summaries', ...report });
   return report;
 }

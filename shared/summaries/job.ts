@@ -4,7 +4,8 @@
  * request, answering the generation's report as before; a larger course gets a job, queued on the
  * summaries queue and answered at once as a job object, which `GET …/reports/summaries/jobs/{job_id}`
  * reads again. The summaries worker generates it page by page of members, recording its progress.
- * The nightly run is not a job: it generates every course in its own invocation, as before.
+ * The nightly run is not a job: it generates every course in its own invocation, as before, but
+ * leaves a course whose job is under way to that job.
  */
 import { randomBytes } from 'node:crypto';
 import { summariesJobMinUsers } from '#shared/config.ts';
@@ -26,7 +27,7 @@ import {
 import { isSummariesJobId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { summariesJobNotFound } from './failures.ts';
-import { generateSummaries, type GenerationReport } from './generate.ts';
+import { generateAllSummaries, generateSummaries, type GenerationReport, type NightlyReport } from './generate.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SummariesJobMessage } from './queue.ts';
 
 /** A new job id: `sj_` and 128 random bits (see SUMMARIES_JOB_ID in shared/ids.ts). */
@@ -148,6 +149,18 @@ async function queue(record: SummariesJobRecord): Promise<void> {
     throw error;
   }
 }
+
+/** Whether a summaries job of the course is queued or running (not abandoned): it makes a new generation anyway. */
+async function jobUnderWay(course: Course, now: Date): Promise<boolean> {
+  const { slot } = await getItems({ slot: summariesJobSlotRef(course.term, course.course) });
+  if (!slot || slot.until <= now.getTime()) return false;
+  const { job } = await getItems({ job: summariesJobRef(course.term, course.course, slot.jobId) });
+  return job !== undefined && !finished(job.state) && !isAbandoned(job, now);
+}
+
+/** The nightly run (the schedule, `npm run admin -- nightly-summaries`): every unarchived course without a job under way. */
+export const nightlySummaries = (now = new Date()): Promise<NightlyReport> =>
+  generateAllSummaries({ underWay: (course) => jobUnderWay(course, now) });
 
 /** What the job route reads with the token check: the job (a malformed id reads an item no job has). */
 export const summariesJobReads = ({ semester, course, job_id }: { semester: string; course: string; job_id: string }) => ({

@@ -13,7 +13,7 @@ import { getItems } from '#shared/data/items.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { SUMMARIES_JOB_ID } from '#shared/ids.ts';
 import { createSummariesJob, summariesJobRef } from '#shared/data/summaries.ts';
-import { newSummariesJobId } from '#shared/summaries/job.ts';
+import { newSummariesJobId, nightlySummaries } from '#shared/summaries/job.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
@@ -247,6 +247,24 @@ describe('summaries jobs', () => {
     expect((await untilEnded(next.job_id as string)).last.json.data.state).toBe('done');
     const stored = await getItems({ job: summariesJobRef(world.course.term, world.course.course, abandoned) });
     expect(stored.job).toMatchObject({ state: 'failed', finishedAt: expect.any(String) });
+  });
+
+  it('leaves to a job under way the course the nightly run would otherwise generate twice', async () => {
+    useJobs(MEMBERS);
+    api.server.summariesQueue.pause();
+    const job = (await post()).json.data;
+    const { course: before } = await getItems({ course: courseRef(world.course.term, world.course.course) });
+    const report = await nightlySummaries();
+    expect(report.skipped).toBeGreaterThanOrEqual(1);
+    const { course: after } = await getItems({ course: courseRef(world.course.term, world.course.course) });
+    expect(after?.summaries?.generation).toBe(before?.summaries?.generation);
+    api.server.summariesQueue.resume();
+    expect((await untilEnded(job.job_id as string)).last.json.data.state).toBe('done');
+    // With no job under way, the nightly run generates the course.
+    const again = await nightlySummaries();
+    expect(again.skipped).toBe(0);
+    const { course: nightly } = await getItems({ course: courseRef(world.course.term, world.course.course) });
+    expect(nightly?.summaries?.generation).not.toBe((await untilEnded(job.job_id as string)).last.json.data.generation);
   });
 
   it('refuses unknown ids, other courses’ jobs, students and graders, and hostile ids, each with an envelope', async () => {
