@@ -81,7 +81,8 @@ export const gradeableKey = (term: string, course: string, gradeableId: string) 
 /**
  * The `byStudent` index key of a student's items in a course (`<courseId>#<userId>`): their own
  * submissions, and their entries on teams (teams.ts), so a student's late days are two Queries.
- * Items written before the index existed lack it and must be backfilled once on deployment: every
+ * Items written before the index existed lack it and are backfilled once on deployment
+ * (`npm run admin -- backfill`, infra/admin/backfill.ts): every
  * individual submission item (ownerId a user id) gets `studentKey` and `activeDaysLate` (the days
  * late of its active version, absent when the active version is 0); every team member entry gets
  * `studentKey`, `gradeableId`, `members`, and a copy of its team submission's `activeVersion` and
