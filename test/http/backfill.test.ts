@@ -33,7 +33,7 @@ function counts(line: string | undefined) {
       line ?? '',
     );
   if (!match) throw new Error(`Not a summary line: ${line}`);
-  const [scanned, updated, current, skipped, orphaned] = match.slice(1).map(Number);
+  const [scanned, updated, current, skipped, orphaned] = match.slice(1).map(Number) as [number, number, number, number, number];
   return { scanned, updated, current, skipped, orphaned };
 }
 
