@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endpoint } from '#shared/http/endpoint.ts';
 import type { RequestBody } from '#shared/http/types.ts';
-import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
@@ -91,6 +92,24 @@ describe('reads alongside the token check', () => {
       message: NO_COURSE,
     });
     expect(started).toEqual([world.users.otherInstructor.userId, world.users.student.userId]);
+  });
+
+  it('do not start again for a caller refused lately, who gets the read after the check once allowed', async () => {
+    const outsider = await createUser();
+    const token = { authorization: await tokenOf(api, outsider) };
+    const { handler, started } = probe('answers');
+    expect(await call(handler, { token })).toEqual({ status: 'fail', message: FORBIDDEN });
+    expect(await call(handler, { token })).toEqual({ status: 'fail', message: FORBIDDEN });
+    expect(await call(handler, { token })).toEqual({ status: 'fail', message: FORBIDDEN });
+    // Refused three times, read once: the refusal is remembered, the answer the same.
+    expect(started).toEqual([outsider.userId]);
+    await addMember(world.course, outsider, 4, '1');
+    expect(await call(handler, { token })).toEqual({ status: 'success', data: { alongside: `read for ${outsider.userId}` } });
+    expect(await call(handler, { token })).toEqual({ status: 'success', data: { alongside: `read for ${outsider.userId}` } });
+    expect(started).toEqual([outsider.userId, outsider.userId, outsider.userId]);
+    // Other callers' reads start as before.
+    await call(handler, { token: world.tokens.student });
+    expect(started.at(-1)).toBe(world.users.student.userId);
   });
 
   it('fail an allowed request as any failed read does', async () => {

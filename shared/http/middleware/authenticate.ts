@@ -11,10 +11,11 @@ import { sessionRef, type Session } from '#shared/data/sessions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import { unauthenticated } from '../failures.ts';
-import { forbidden } from '#shared/errors.ts';
+import { forbidden, Refusal } from '#shared/errors.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import type { Access } from '../routes.ts';
 import type { ApiContext, ApiEvent, ApiResult, ReadScope } from '../types.ts';
+import { refusalKey, refusalMemory } from './refusals.ts';
 
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
 
@@ -25,6 +26,9 @@ export interface RouteReads {
 }
 
 type Request = Parameters<NonNullable<MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['before']>>[0];
+
+/** Callers this function instance refused lately, whose next request skips the `alongside` read (refusals.ts). */
+const refusals = refusalMemory();
 
 const SESSION = '#session';
 const CALLER = '#caller';
@@ -45,7 +49,8 @@ const allowedBy: Record<Exclude<Access, `course:${string}`>, (user: User) => boo
  * enrollment, and every item the handler declared are fetched in one BatchGetItem, so an
  * authenticated read costs one DynamoDB round trip. A route's `alongside` read (a Query, whose
  * keys the BatchGetItem cannot hold) starts at the same moment; its result reaches the handler
- * only once the caller is allowed, and a refused request answers as if it had not been made.
+ * only once the caller is allowed, and a refused request answers as if it had not been made. A
+ * caller this instance refused the route lately gets no such read before the check (refusals.ts).
  *
  * The body is parsed once the token is verified, so that reads may be built from it (an
  * unauthenticated request is refused before its body is read); a body that cannot be taken is
@@ -85,16 +90,22 @@ export const authenticate = (
       headers: event.headers ?? {},
       body: bodyRefused.ok ? (context.body ?? {}) : {},
     };
-    const along = declares && alongside ? settle(Promise.resolve(scope).then(alongside)) : undefined;
+    const readAlongside = declares ? alongside : undefined;
+    const refused = readAlongside && named ? refusalKey(event.routeKey, named, claims.userId) : undefined;
+    const along =
+      readAlongside && !(refused && refusals.recently(refused)) ? settle(Promise.resolve(scope).then(readAlongside)) : undefined;
     try {
       await check(request, access, claims, named, declares ? reads?.(scope) : undefined);
       if (!bodyRefused.ok) throw bodyRefused.error;
     } catch (error) {
+      if (refused && error instanceof Refusal && error.kind === 'forbidden') refusals.remember(refused);
       await along; // a refused request ends with nothing of its own still reading
       throw error;
     }
-    if (along) {
-      const outcome = await along;
+    if (refused) refusals.forget(refused);
+    if (readAlongside) {
+      // Not started for a caller refused lately, who is allowed now: read after the check.
+      const outcome = await (along ?? settle(Promise.resolve(scope).then(readAlongside)));
       if (!outcome.ok) throw outcome.error;
       context.alongside = outcome.value;
     }
