@@ -15,7 +15,8 @@ import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
 import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
-import { generateAllSummaries, generateSummaries } from '#shared/summaries/generate.ts';
+import { generateSummaries } from '#shared/summaries/generate.ts';
+import { nightlySummaries } from '#shared/summaries/job.ts';
 import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
@@ -244,9 +245,9 @@ export async function runAdminCommand(
       return print(`Wrote the gradebook of ${gradeable.id} (${rows.length} students) to ${rest[3]}.`);
     }
     case 'nightly-summaries': {
-      const report = await generateAllSummaries();
+      const report = await nightlySummaries();
       return print(
-        `Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed.`,
+        `Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed, ${report.skipped} left to a job under way.`,
       );
     }
     case 'backfill':
