@@ -7,6 +7,7 @@ import { gradeableKey, setStudentLateness } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { vcsGradeableJson } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
 /**
@@ -58,26 +59,7 @@ const version = (daysLate: number, submittedBy: string) => ({
 async function upload(id: string, team: boolean) {
   const answer = await api.postJson(
     `${base()}/upload`,
-    {
-      id,
-      title: id,
-      type: 'Electronic File',
-      syllabus_bucket: 'homework',
-      ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: daysFromNow(-20),
-        submission_open_date: daysFromNow(-19),
-        submission_due_date: daysFromNow(-4),
-        team_lock_date: daysFromNow(-4),
-        grade_start_date: daysFromNow(1),
-        grade_due_date: daysFromNow(2),
-        grade_released_date: daysFromNow(3),
-        grade_inquiry_start_date: daysFromNow(3),
-        grade_inquiry_due_date: daysFromNow(4),
-        late_days: 5,
-      },
-    },
+    vcsGradeableJson(id, { dueInDays: -4, lateDays: 5, team }),
     world.tokens.instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { editStoredGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 
 /**
@@ -288,32 +288,7 @@ describe('a late-day table after every submission and choice of version', () => 
   const at = () => `/${second.course.term}/${second.course.course}`;
   const as = (persona: Persona) => ({ ...second.tokens[persona], Prefer: 'http-status' });
   const upload = async (id: string, team: boolean) =>
-    ok(
-      await api.postJson(
-        `${at()}/upload`,
-        {
-          id,
-          title: id,
-          type: 'Electronic File',
-          syllabus_bucket: 'homework',
-          ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
-          vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
-          dates: {
-            ta_view_start_date: iso(-20),
-            submission_open_date: iso(-19),
-            submission_due_date: iso(3),
-            team_lock_date: iso(3),
-            grade_start_date: iso(4),
-            grade_due_date: iso(5),
-            grade_released_date: iso(6),
-            grade_inquiry_start_date: iso(6),
-            grade_inquiry_due_date: iso(7),
-            late_days: 3,
-          },
-        },
-        as('instructor'),
-      ),
-    );
+    ok(await api.postJson(`${at()}/upload`, vcsGradeableJson(id, { dueInDays: 3, lateDays: 3, team }), as('instructor')));
   /** Moves the due date to `daysAgo` days ago, as editing the stored gradeable would: versions submitted later are late. */
   const moveDueDate = (id: string, daysAgo: number) =>
     editStoredGradeable(second.course, id, (document) => {

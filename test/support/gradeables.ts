@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
+import { daysFromNow } from './dates.ts';
 
 /**
  * Changes a stored gradeable's JSON where the API keeps it: gradeables cannot be changed over HTTP
@@ -28,4 +29,32 @@ export async function editStoredGradeable(
       ExpressionAttributeValues: { ':document': JSON.stringify(document) },
     }),
   );
+}
+
+/**
+ * A VCS Electronic File gradeable's JSON, opened 19 days ago and due `dueInDays` from now (negative:
+ * already due), grades released three days after it is due; a team gradeable of two with `team`.
+ */
+export function vcsGradeableJson(id: string, options: { dueInDays: number; lateDays: number; team?: boolean }): Record<string, unknown> {
+  const { dueInDays: due, lateDays, team = false } = options;
+  return {
+    id,
+    title: id,
+    type: 'Electronic File',
+    syllabus_bucket: 'homework',
+    ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
+    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+    dates: {
+      ta_view_start_date: daysFromNow(-20),
+      submission_open_date: daysFromNow(-19),
+      submission_due_date: daysFromNow(due),
+      team_lock_date: daysFromNow(due),
+      grade_start_date: daysFromNow(Math.max(due, 0) + 1),
+      grade_due_date: daysFromNow(Math.max(due, 0) + 2),
+      grade_released_date: daysFromNow(Math.max(due, 0) + 3),
+      grade_inquiry_start_date: daysFromNow(Math.max(due, 0) + 3),
+      grade_inquiry_due_date: daysFromNow(Math.max(due, 0) + 4),
+      late_days: lateDays,
+    },
+  };
 }
