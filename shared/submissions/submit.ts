@@ -17,6 +17,7 @@ import { notifyWorkers } from '#shared/grading/queue.ts';
 import { shardForReservation, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
+import { ticketContention } from './contention.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
@@ -64,6 +65,7 @@ const VERSION = 0;
 const JOB = 1;
 const TICKET = 2;
 const CONFLICT_RETRIES = 4;
+const contention = ticketContention();
 
 /**
  * Submits a VCS gradeable (reference.md §10): checks in the reference's order, then creates
@@ -110,8 +112,9 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
   // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
   let preloaded = ownerId === caller.userId ? context.loaded : undefined;
-  // After a collision on the lowest free ticket, a ticket reserved instead, kept until its job is written.
-  let collided = false;
+  // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
+  // a ticket reserved instead, kept until its job is written.
+  let collided = contention.recent();
   let reserved: number | undefined;
   let conflicts = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -164,7 +167,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       const failed = failedConditions(error);
       // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
       if (failed.length === 0 && (!isConflictOnly(error) || ++conflicts > CONFLICT_RETRIES)) throw error;
-      if (free && failed.includes(TICKET)) collided = true;
+      if (free && failed.includes(TICKET)) {
+        collided = true;
+        contention.noteCollision();
+      }
       // A worker found the reserved ticket without its job and voided it: reserve another.
       if (failed.includes(JOB)) reserved = undefined;
       // Unless the version number was taken, what was read still holds.
