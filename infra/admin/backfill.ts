@@ -23,11 +23,15 @@ import {
   type ListingCopy,
   type MemberCopy,
 } from '#shared/data/enrollment-copies.ts';
+import { decodeCourse } from '#shared/data/courses.ts';
+import { copyHolder } from '#shared/data/enrollments.ts';
 import { getItems, type Item, type ItemRef } from '#shared/data/items.ts';
 import { scanAll } from '#shared/data/paging.ts';
 import { activeVersionIs, setStudentLateness, studentKey, type VersionSummary } from '#shared/data/submissions.ts';
 import { tableName, tables, type TableDefinition } from '#shared/data/tables.ts';
 import { teamSubmissionCopies } from '#shared/data/teams.ts';
+import { decodeTerm } from '#shared/data/terms.ts';
+import { decodeUser } from '#shared/data/users.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 
 export interface BackfillCounts {
@@ -221,7 +225,7 @@ async function backfillEnrollments(counts: BackfillCounts): Promise<void> {
   const wanted = new Map<string, number>();
   for (const item of items) {
     counts.scanned++;
-    const holder: CopyHolder = { tableName: enrollmentsTable, key: { courseId: item.courseId as string, userId: item.userId as string } };
+    const holder = copyHolder({ term: item.term as string, course: item.course as string, userId: item.userId as string });
     const needsMember = !storedCopy(item.memberCopy);
     const needsListing = !storedCopy(item.listingCopy);
     if (needsMember) lackingMember.set(holder.key.userId, [...(lackingMember.get(holder.key.userId) ?? []), holder]);
@@ -244,7 +248,7 @@ async function backfillEnrollments(counts: BackfillCounts): Promise<void> {
     const user = users[userId];
     const holders = lackingMember.get(userId) ?? [];
     if (!user) continue;
-    const copy: MemberCopy = memberCopyOf(user as unknown as MemberCopy);
+    const copy: MemberCopy = memberCopyOf(decodeUser(user));
     memberFills.push({
       checks: [sourceUnchanged(revisionOf(usersTable, { userId }, user), true)],
       holders: holders.map((holder) => ({ holder, copy })),
@@ -266,10 +270,7 @@ async function backfillEnrollments(counts: BackfillCounts): Promise<void> {
     const termItem = sources[`term:${term}`];
     // As the course's own changes do: without its term a listing is not copied.
     if (!courseItem || !termItem) continue;
-    const copy: ListingCopy = listingCopyOf(
-      { displayName: (courseItem.displayName as string | undefined) ?? '', archived: courseItem.archived === true },
-      { name: termItem.name as string, startDate: termItem.startDate as string },
-    );
+    const copy: ListingCopy = listingCopyOf(decodeCourse(courseItem), decodeTerm(termItem));
     listingFills.push({
       checks: [
         sourceUnchanged(revisionOf(coursesTable, { term, course }, courseItem), true),

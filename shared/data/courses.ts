@@ -30,7 +30,8 @@ export interface SummaryGeneration {
   readonly count: number;
 }
 
-const decode = (item: Item): Course => ({
+/** A course as stored (also for code that reads items raw, to keep their revision: enrollment-copies.ts). */
+export const decodeCourse = (item: Item): Course => ({
   term: item.term as string,
   course: item.course as string,
   displayName: (item.displayName as string | undefined) ?? '',
@@ -41,7 +42,7 @@ const decode = (item: Item): Course => ({
   ...(item.summaries ? { summaries: item.summaries as Course['summaries'] } : {}),
 });
 
-export const courseRef = (term: string, course: string): ItemRef<Course> => ({ table, key: { term, course }, decode });
+export const courseRef = (term: string, course: string): ItemRef<Course> => ({ table, key: { term, course }, decode: decodeCourse });
 
 /** Creates the course; the transaction fails if it exists already. */
 export const createCourseItem = (course: Course): TransactItem => ({
@@ -101,7 +102,7 @@ export async function setArchived(term: string, course: string, archived: boolea
       );
       // Without its term a listing is not copied: creating the term later changes no copy.
       if (!termItem) return [];
-      const copy = listingCopyOf(decode(item), termItem as { name: string; startDate: string });
+      const copy = listingCopyOf(decodeCourse(item), termItem as { name: string; startDate: string });
       const members = await enrollmentsOfCourse(term, course);
       return [
         {
@@ -115,7 +116,7 @@ export async function setArchived(term: string, course: string, archived: boolea
 }
 
 export async function allCourses(): Promise<Course[]> {
-  return (await scanAll({ TableName: tableName(table) })).map(decode);
+  return (await scanAll({ TableName: tableName(table) })).map(decodeCourse);
 }
 
 /** Sets the course's default late-day budget; false when there is no such course. */

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged, type CopyFill } from './enrollment-copies.ts';
+import { decodeCourse } from './courses.ts';
 import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
@@ -17,14 +18,14 @@ export interface Term {
   readonly endDate: string;
 }
 
-const decode = (item: Item): Term => ({
+export const decodeTerm = (item: Item): Term => ({
   termId: item.termId as string,
   name: item.name as string,
   startDate: item.startDate as string,
   endDate: item.endDate as string,
 });
 
-export const termRef = (termId: string): ItemRef<Term> => ({ table, key: { termId }, decode });
+export const termRef = (termId: string): ItemRef<Term> => ({ table, key: { termId }, decode: decodeTerm });
 
 /** Creates a term; false when one with that id exists already. */
 export async function createTerm(term: Term): Promise<boolean> {
@@ -57,16 +58,13 @@ export async function changeTerm(term: Term): Promise<boolean> {
       return (await Promise.all(courses.map((course) => enrollmentsOfCourse(term.termId, course.course as string)))).flat().map(copyHolder);
     },
     fills: async (item, _holders, self): Promise<CopyFill[]> => {
-      const written = decode(item);
+      const written = decodeTerm(item);
       // Read after this term's change: any course changed since fails its check below.
       const courses = await coursesOfTerm(term.termId);
       return Promise.all(
         courses.map(async (course) => {
           const courseKey = { term: term.termId, course: course.course as string };
-          const copy = listingCopyOf(
-            { displayName: (course.displayName as string | undefined) ?? '', archived: course.archived === true },
-            written,
-          );
+          const copy = listingCopyOf(decodeCourse(course), written);
           const members = await enrollmentsOfCourse(term.termId, courseKey.course);
           return {
             checks: [sourceUnchanged(self, true), sourceUnchanged(revisionOf(coursesTable, courseKey, course), true)],

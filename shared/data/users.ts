@@ -21,7 +21,7 @@ export interface User {
   readonly accessLevel: AccessLevel;
 }
 
-const decode = (item: Item): User => ({
+export const decodeUser = (item: Item): User => ({
   userId: item.userId as string,
   givenName: item.givenName as string,
   familyName: item.familyName as string,
@@ -29,11 +29,11 @@ const decode = (item: Item): User => ({
   accessLevel: item.accessLevel as User['accessLevel'],
 });
 
-export const userRef = (userId: string): ItemRef<User> => ({ table, key: { userId }, decode });
+export const userRef = (userId: string): ItemRef<User> => ({ table, key: { userId }, decode: decodeUser });
 
 export async function getUser(userId: string): Promise<User | undefined> {
   const { Item: item } = await dynamo().send(new GetCommand({ TableName: tableName(table), Key: { userId }, ConsistentRead: true }));
-  return item ? decode(item) : undefined;
+  return item ? decodeUser(item) : undefined;
 }
 
 /** Only the profile's own fields: nothing else a caller's object carries is ever stored. */
@@ -58,7 +58,7 @@ export async function changeProfile(user: User): Promise<boolean> {
     attribute: 'memberCopy',
     holders: async () => (await enrollmentsOfUser(user.userId)).map(copyHolder),
     fills: async (item, holders, self) => {
-      const copy = memberCopyOf(decode(item));
+      const copy = memberCopyOf(decodeUser(item));
       return [{ checks: [sourceUnchanged(self, true)], holders: holders.map((holder) => ({ holder, copy })) }];
     },
   });
@@ -84,5 +84,5 @@ export const usersTableName = () => tableName(table);
 
 export async function listUsers(): Promise<User[]> {
   const items = await scanAll({ TableName: tableName(table) });
-  return items.map(decode).sort((a, b) => a.userId.localeCompare(b.userId));
+  return items.map(decodeUser).sort((a, b) => a.userId.localeCompare(b.userId));
 }
