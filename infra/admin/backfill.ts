@@ -241,8 +241,7 @@ async function backfillEnrollments(counts: BackfillCounts): Promise<void> {
 
   const usersTable = tableName(tables.users);
   const userIds = [...lackingMember.keys()];
-  const users =
-    userIds.length > 0 ? await getItems(Object.fromEntries(userIds.map((userId) => [userId, rawRef(tables.users, { userId })]))) : {};
+  const users = await getItems(Object.fromEntries(userIds.map((userId) => [userId, rawRef(tables.users, { userId })])));
   const memberFills: CopyFill[] = [];
   for (const userId of userIds) {
     const user = users[userId];
@@ -263,7 +262,7 @@ async function backfillEnrollments(counts: BackfillCounts): Promise<void> {
     refs[`course:${term}/${course}`] = rawRef(tables.courses, { term, course });
     refs[`term:${term}`] = rawRef(tables.terms, { termId: term });
   }
-  const sources = listings.length > 0 ? await getItems(refs) : {};
+  const sources = await getItems(refs);
   const listingFills: CopyFill[] = [];
   for (const { term, course, holders } of listings) {
     const courseItem = sources[`course:${term}/${course}`];

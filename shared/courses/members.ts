@@ -14,7 +14,8 @@ export async function membersOf(course: Pick<Course, 'term' | 'course'>) {
   const enrollments = await copiedEnrollmentsOfCourse(course.term, course.course);
   const refs: Record<string, ItemRef<User>> = {};
   for (const { enrollment, member } of enrollments) if (!member) refs[enrollment.userId] = userRef(enrollment.userId);
-  const people = Object.keys(refs).length > 0 ? await getItems(refs) : {};
+  // Nothing is sent when every item has its copy (getItems of no refs).
+  const people = await getItems(refs);
   return membersFrom(enrollments, people);
 }
 
@@ -45,7 +46,7 @@ export async function courseListingsOf(userId: string): Promise<CourseListing[]>
     refs[`course:${courseId(enrollment.term, enrollment.course)}`] = courseRef(enrollment.term, enrollment.course);
     refs[`term:${enrollment.term}`] = termRef(enrollment.term);
   }
-  const loaded = Object.keys(refs).length > 0 ? ((await getItems(refs)) as Record<string, Course | Term | undefined>) : {};
+  const loaded = (await getItems(refs)) as Record<string, Course | Term | undefined>;
   return listingsFrom(enrollments, loaded);
 }
 
