@@ -53,6 +53,16 @@ export const isAbandoned = (job: SummariesJobRecord, now: Date): boolean =>
 const ABANDONED =
   'The summaries worker stopped before finishing this job, on every delivery; the summaries generated before stay current. Ask again to retry.';
 
+/** Queued or running, and not abandoned: the job will make a new generation. Pure. */
+const underWay = (job: SummariesJobRecord, now: Date): boolean => !finished(job.state) && !isAbandoned(job, now);
+
+/** The job holding the course's slot, while the slot holds (`held`); the job is undefined when its record is gone. */
+async function slotHolder(course: Pick<Course, 'term' | 'course'>, slot: SummariesJobSlot | undefined, now: Date) {
+  if (!slot || slot.until <= now.getTime()) return { held: false } as const;
+  const { job } = await getItems({ job: summariesJobRef(course.term, course.course, slot.jobId) });
+  return { held: true, jobId: slot.jobId, job } as const;
+}
+
 /** The job as clients see it now: an abandoned job reads as failed. Pure. */
 const asSeen = (job: SummariesJobRecord, now: Date): SummariesJobRecord =>
   isAbandoned(job, now) ? { ...job, state: 'failed', message: ABANDONED } : job;
@@ -102,10 +112,11 @@ export async function requestSummaries(
   let slot = context.slot;
   for (let attempt = 0; attempt < 3; attempt++) {
     let replaces: string | undefined;
-    if (slot && slot.until > now.getTime()) {
-      const { job } = await getItems({ job: summariesJobRef(course.term, course.course, slot.jobId) });
-      if (job && !finished(job.state) && !isAbandoned(job, now)) return summariesJob(job);
-      replaces = slot.jobId;
+    const holder = await slotHolder(course, slot, now);
+    if (holder.held) {
+      const { job } = holder;
+      if (job && underWay(job, now)) return summariesJob(job);
+      replaces = holder.jobId;
       if (job && isAbandoned(job, now)) {
         await finishSummariesJob(course.term, course.course, job.jobId, { state: 'failed', at: now.toISOString(), message: ABANDONED });
       }
@@ -153,9 +164,8 @@ async function queue(record: SummariesJobRecord): Promise<void> {
 /** Whether a summaries job of the course is queued or running (not abandoned): it makes a new generation anyway. */
 async function jobUnderWay(course: Course, now: Date): Promise<boolean> {
   const { slot } = await getItems({ slot: summariesJobSlotRef(course.term, course.course) });
-  if (!slot || slot.until <= now.getTime()) return false;
-  const { job } = await getItems({ job: summariesJobRef(course.term, course.course, slot.jobId) });
-  return job !== undefined && !finished(job.state) && !isAbandoned(job, now);
+  const holder = await slotHolder(course, slot, now);
+  return holder.held && holder.job !== undefined && underWay(holder.job, now);
 }
 
 /** The nightly run (the schedule, `npm run admin -- nightly-summaries`): every unarchived course without a job under way. */
