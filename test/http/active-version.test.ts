@@ -10,6 +10,7 @@ import { requestedVersion as chosenVersion } from '#shared/submissions/active-ve
 import { differences, snapshotTables } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { testCase } from '../support/submissions.ts';
 
 /** Choosing the active version over HTTP (issue 16): values, attempts and summaries follow it. */
 let api: TestApi;
@@ -27,17 +28,6 @@ function requestedVersion(version: unknown, highestVersion: number): number | st
   }
 }
 const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona], Prefer: 'http-status' });
-const testCase = (points: number) => ({
-  name: 'a',
-  details: '',
-  is_extra_credit: false,
-  points_available: 10,
-  has_extra_results: false,
-  points_received: points,
-  testcase_message: '',
-  autochecks: [],
-  hidden: false,
-});
 
 /** Versions 1 (on time, 5 points), 2 (2 days late, 8 points, active) and 3 (queued). */
 async function threeVersions(gradeableId: string, ownerId: string) {

@@ -4,6 +4,19 @@ import { gradeableKey, studentKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { daysFromNow } from './dates.ts';
 
+/** A visible test case of 10 points, `points` of them received. */
+export const testCase = (points: number) => ({
+  name: 'a',
+  details: '',
+  is_extra_credit: false,
+  points_available: 10,
+  has_extra_results: false,
+  points_received: points,
+  testcase_message: '',
+  autochecks: [],
+  hidden: false,
+});
+
 export interface GradedSubmission {
   readonly term: string;
   readonly course: string;
@@ -37,26 +50,7 @@ export function gradedSubmissionItem(submission: GradedSubmission): Record<strin
     versions: [
       { version: 1, submittedAt: daysFromNow(submittedDaysFromNow), submittedBy: userId, daysLate, ticket: 1, state: 'graded', points },
     ],
-    ...(submission.withResults
-      ? {
-          activeResults: {
-            version: 1,
-            testCases: [
-              {
-                name: 'a',
-                details: '',
-                is_extra_credit: false,
-                points_available: 10,
-                has_extra_results: false,
-                points_received: points,
-                testcase_message: '',
-                autochecks: [],
-                hidden: false,
-              },
-            ],
-          },
-        }
-      : {}),
+    ...(submission.withResults ? { activeResults: { version: 1, testCases: [testCase(points)] } } : {}),
   };
 }
 
