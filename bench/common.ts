@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
 /** What every measurement module returns: rows of the one results table, and notes on misses. */
 export interface Row {
   readonly section: string;
@@ -35,3 +37,29 @@ export const ratio = (value: number) => `${value.toFixed(2)}×`;
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 export const sleep = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
+
+/**
+ * CPU time a process has used so far, in milliseconds, summed over its threads (Linux /proc; clock
+ * ticks of 10 ms); undefined where there is no /proc or the process is gone.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce((sum, thread) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        return sum; // a thread that ended meanwhile
+      }
+    }, 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's CPU time so far, in milliseconds. */
+export const ownCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};

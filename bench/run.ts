@@ -62,7 +62,7 @@ try {
     results.push(await measureRegrade(withTables));
   }
   if (runs('grading')) results.push(await withTables('grading-', measureGrading));
-  if (runs('rush')) results.push(await measureRush(withTables));
+  if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
 } finally {
   await dynamoDb.stop();
   await rm(secretDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { getItems } from '#shared/data/items.ts';
 import { jobRef, queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
-import { progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
+import { ms, ownCpuMs, processCpuMs, progress, ratio, sleep, type Row, type SectionResult } from './common.ts';
 import { createWorld, sessionToken, type World } from './world.ts';
 
 type WithTables = <T>(prefix: string, body: () => Promise<T>) => Promise<T>;
@@ -24,7 +24,7 @@ const WARM_UP_SUBMISSIONS = 10;
  * Each case then checks the queue: one version and one job per student, every ticket unique, and
  * the queue's counters accounting for exactly the tickets issued.
  */
-export async function measureRush(withTables: WithTables): Promise<SectionResult> {
+export async function measureRush(withTables: WithTables, dynamoDbPid: number | undefined): Promise<SectionResult> {
   const rows: Row[] = [];
   const notes: string[] = [];
   for (const students of [300, 1_000]) {
@@ -36,11 +36,15 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
       try {
         await warmUp(server.url, world);
         await putItemBurst(students); // once to warm up, then measured
+        const burstCpu = cpuMeter({ dynamoDb: dynamoDbPid });
         const burst = await putItemBurst(students);
+        const burstCost = burstCpu.perItem(students);
         progress(`rush: ${students} submissions at once`);
+        const rushCpu = cpuMeter({ dynamoDb: dynamoDbPid, server: server.child.pid });
         const started = performance.now();
         const answers = await Promise.all(tokens.map(({ token }) => submit(server.url, world, token)));
         const seconds = (performance.now() - started) / 1000;
+        const rushCost = rushCpu.perItem(students);
         const errors = answers.filter((answer) => answer.status !== 'success');
         const rate = students / seconds;
         const relative = rate / burst;
@@ -54,7 +58,7 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
           name: `${students.toLocaleString('en')} students submit at once (HTTP, local API)`,
           target: students > 300 ? 'no error answer; queue exact' : `≥ ${TARGET}× the PutItem burst's rate; no error answer; queue exact`,
           baseline: `${students.toLocaleString('en')} PutItems at once: ${burst.toFixed(0)}/s (and ${students.toLocaleString('en')} three-item transactions at once: ${transactions.toFixed(0)}/s; as many reads of 21 items each followed by a three-item transaction: ${ceiling.toFixed(0)}/s, ${ratio(ceiling / burst)})`,
-          measured: `${rate.toFixed(0)} submissions/s (${ratio(relative)}), ${seconds.toFixed(2)} s; ${errors.length} error answers; ${queue.summary}`,
+          measured: `${rate.toFixed(0)} submissions/s (${ratio(relative)}), ${seconds.toFixed(2)} s; ${errors.length} error answers; ${queue.summary}${costs(rushCost, burstCost)}`,
           met,
         });
         if (errors.length > 0) {
@@ -64,7 +68,7 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
         if (queue.problems.length > 0) notes.push(`- **${students} at once**: the queue is not exact: ${queue.problems.join('; ')}.`);
         if (!met && errors.length === 0 && queue.problems.length === 0) {
           notes.push(
-            `- **${students} at once**: ${ratio(relative)} the burst's rate. A submission is a token check (one BatchGetItem) and a three-item transaction (version, job, the lowest free ticket's counter); all but one of the submissions arriving together collide on that ticket, reserve one with an atomic counter instead and write their version and job in a second transaction (for two seconds after a collision the server reserves at once, without the transaction bound to fail). DynamoDB Local runs a burst of three-item transactions at ${ratio(transactions / burst)} its PutItem rate, and the DynamoDB calls of an ideal submission alone — a BatchGetItem of 21 items (the token check with the queue's 16 counters) then one three-item transaction, sent straight from this process with no handler, no HTTP and no collision — at ${ratio(ceiling / burst)} (see the baseline). That is the ceiling of any submission that reads once and writes its version and job together; the submission itself adds the reservation (and the colliding first transactions of the first wave), the handler (token verification, parsing, the envelope) and the HTTP exchange, on the same two cores as DynamoDB Local.`,
+            `- **${students} at once**: ${ratio(relative)} the burst's rate. A submission is a token check (one BatchGetItem) and a three-item transaction (version, job, the lowest free ticket's counter); all but one of the submissions arriving together collide on that ticket, reserve one with an atomic counter instead and write their version and job in a second transaction (for two seconds after a collision the server reserves at once, without the transaction bound to fail). DynamoDB Local runs a burst of three-item transactions at ${ratio(transactions / burst)} its PutItem rate, and the DynamoDB calls of an ideal submission alone — a BatchGetItem of 21 items (the token check with the queue's 16 counters) then one three-item transaction, sent straight from this process with no handler, no HTTP and no collision — at ${ratio(ceiling / burst)} (see the baseline). That is the ceiling of any submission that reads once and writes its version and job together; the submission itself adds the reservation (and the colliding first transactions of the first wave), the handler (token verification, parsing, the envelope) and the HTTP exchange, on the same two cores as DynamoDB Local.${costNote(rushCost, burstCost)}`,
           );
         }
       } finally {
@@ -73,6 +77,47 @@ export async function measureRush(withTables: WithTables): Promise<SectionResult
     });
   }
   return { rows, notes };
+}
+
+type CpuCost = Partial<Record<'dynamoDb' | 'server' | 'own', number>>;
+
+/** CPU time used from now by DynamoDB Local's JVM, the API server and this process (the load generator or client). */
+function cpuMeter(pids: { dynamoDb: number | undefined; server?: number | undefined }) {
+  const read = (): CpuCost => ({ dynamoDb: processCpuMs(pids.dynamoDb), server: processCpuMs(pids.server), own: ownCpuMs() });
+  const before = read();
+  return {
+    /** Each process's CPU time per item of `count`, where it could be read. */
+    perItem(count: number): CpuCost {
+      const after = read();
+      const cost: CpuCost = {};
+      for (const name of ['dynamoDb', 'server', 'own'] as const) {
+        const start = before[name];
+        const end = after[name];
+        if (start !== undefined && end !== undefined) cost[name] = (end - start) / count;
+      }
+      return cost;
+    },
+  };
+}
+
+/** Where the CPU time of a submission went, beside that of one PutItem of the burst. */
+function costs(rush: CpuCost, burst: CpuCost): string {
+  if (rush.dynamoDb === undefined || burst.dynamoDb === undefined) return '';
+  const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
+  return (
+    `; CPU per submission ${ms(total(rush))}: DynamoDB Local ${ms(rush.dynamoDb)}, API server ${ms(rush.server ?? 0)}, load generator ${ms(rush.own ?? 0)}` +
+    ` (per PutItem of the burst ${ms(total(burst))}: DynamoDB Local ${ms(burst.dynamoDb)}, client ${ms(burst.own ?? 0)})`
+  );
+}
+
+/** How many PutItems of the burst one submission costs in CPU time, and what the target allows. */
+function costNote(rush: CpuCost, burst: CpuCost): string {
+  if (rush.dynamoDb === undefined || burst.dynamoDb === undefined) return '';
+  const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
+  return (
+    ` In CPU time (measured per process, see the row), one submission cost as much as ${(total(rush) / total(burst)).toFixed(1)} PutItems of the burst,` +
+    ` ${(rush.dynamoDb / burst.dynamoDb).toFixed(1)} of them in DynamoDB Local alone; at ${TARGET}× the burst's rate on the same cores, a submission — the HTTP exchange, the token check, its read and the atomic write of its version and job — could cost at most about ${(1 / TARGET).toFixed(1)}.`
+  );
 }
 
 /** `count` students enrolled by a class-list import (no passwords: sessions are written directly). */

@@ -14,6 +14,8 @@ export const JAVA_MISSING = [
 
 export interface RunningDynamoDb {
   readonly endpoint: string;
+  /** The JVM's process id (the shell execs java), for the bench's CPU accounting. */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -74,7 +76,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     await stopProcess(child);
     throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output}`, { cause: error });
   }
-  return { endpoint, stop: () => stopProcess(child) };
+  return { endpoint, pid: child.pid, stop: () => stopProcess(child) };
 }
 
 /**
