@@ -37,8 +37,14 @@ export interface DeploymentSettings {
 }
 
 export const DEFAULT_STAGE = 'dev';
-export const DEFAULT_THROTTLE_RATE = 50;
-export const DEFAULT_THROTTLE_BURST = 100;
+/**
+ * Each route's steady rate and burst (the stage's default route settings): a deadline rush of 1,000
+ * students submitting at once, or 1,000 editors polling every two seconds, fits with room to spare;
+ * a flood beyond it gets 429 from API Gateway instead of reaching the functions. The account's
+ * own API Gateway quota (10,000 a second, bursts of 5,000 by default) is shared by all routes.
+ */
+export const DEFAULT_THROTTLE_RATE = 1_000;
+export const DEFAULT_THROTTLE_BURST = 2_000;
 export const DEFAULT_SUMMARIES_SCHEDULE = 'cron(0 3 * * ? *)';
 export const DEFAULT_SUMMARIES_TIME_ZONE = 'UTC';
 /** Ubuntu 22.04 with gcc/g++/make, Java (Corretto), Python, Node, Go and more. */

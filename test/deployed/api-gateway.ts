@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ACCOUNT, REGION, type Deployment, type HttpRoute } from './cloudformation.ts';
+import { ACCOUNT, REGION, type Deployment, type HttpRoute, type Throttle } from './cloudformation.ts';
 import type { PolicyEvaluator } from './iam.ts';
 import type { LambdaService } from './lambda-service.ts';
 
@@ -87,6 +87,31 @@ function decode(segment: string): string {
 }
 
 /**
+ * A stage's throttling of one route, as API Gateway applies it: a token bucket holding up to
+ * `burstLimit` requests, refilled at `rateLimit` a second; a request finding it empty is answered
+ * 429 without reaching the function.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+  private readonly throttle: Throttle;
+
+  constructor(throttle: Throttle, now = performance.now()) {
+    this.throttle = throttle;
+    this.tokens = throttle.burstLimit;
+    this.at = now;
+  }
+
+  take(now = performance.now()): boolean {
+    this.tokens = Math.min(this.throttle.burstLimit, this.tokens + ((now - this.at) / 1000) * this.throttle.rateLimit);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/**
  * The HTTP API: routes requests by the template's route keys, checks that API Gateway may invoke
  * the integration's function (its AWS::Lambda::Permission), sends it the payload format 2.0 event
  * and turns its result into the HTTP response as API Gateway does.
@@ -94,6 +119,8 @@ function decode(segment: string): string {
 export class ApiGateway {
   readonly calls: RouteCall[] = [];
   url = '';
+  /** Each throttled route's bucket, by route key (the stage's route settings apply to each route alone). */
+  private readonly buckets = new Map<string, TokenBucket>();
   private server: Server | undefined;
   private readonly deployment: Deployment;
   private readonly lambda: LambdaService;
@@ -137,6 +164,14 @@ export class ApiGateway {
     if (!selected) return send(404, { 'content-type': 'application/json' }, '{"message":"Not Found"}');
     const { route, pathParameters } = selected;
     const fn = route.function;
+    if (route.throttle) {
+      const bucket = this.buckets.get(route.routeKey) ?? new TokenBucket(route.throttle);
+      this.buckets.set(route.routeKey, bucket);
+      if (!bucket.take()) {
+        this.calls.push({ routeKey: route.routeKey, function: fn.logicalId, method, path: url.pathname, status: 429 });
+        return send(429, { 'content-type': 'application/json' }, '{"message":"Too Many Requests"}');
+      }
+    }
 
     // API Gateway invokes the function as apigateway.amazonaws.com, for this API, stage and route.
     const routePath = route.routeKey === '$default' ? '$default' : `${route.routeKey.split(' ')[0]}${route.routeKey.split(' ')[1]}`;

@@ -68,6 +68,14 @@ export interface HttpRoute {
   readonly function: LambdaFunction;
   readonly payloadFormatVersion: string;
   readonly timeoutMillis: number;
+  /** The stage's throttling of this route (its RouteSettings, else the DefaultRouteSettings), if any. */
+  readonly throttle?: Throttle;
+}
+
+/** A token bucket: `burstLimit` requests at once, refilled at `rateLimit` a second. */
+export interface Throttle {
+  readonly burstLimit: number;
+  readonly rateLimit: number;
 }
 
 export interface Queue {
@@ -558,6 +566,16 @@ interface IntegrationProperties {
   readonly PayloadFormatVersion?: unknown;
   readonly TimeoutInMillis?: unknown;
 }
+interface RouteSettings {
+  readonly ThrottlingBurstLimit?: unknown;
+  readonly ThrottlingRateLimit?: unknown;
+}
+interface StageProperties {
+  readonly ApiId?: unknown;
+  readonly StageName?: unknown;
+  readonly DefaultRouteSettings?: RouteSettings;
+  readonly RouteSettings?: Record<string, RouteSettings>;
+}
 interface RouteProperties {
   readonly Target?: unknown;
   readonly RouteKey?: unknown;
@@ -772,6 +790,19 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
         { logicalId, p: props<IntegrationProperties>(resource) },
       ]),
     );
+    const stages = ofType('AWS::ApiGatewayV2::Stage').map(([logicalId, resource]) => ({ logicalId, p: props<StageProperties>(resource) }));
+    if (stages.length !== 1 || String(stages[0]!.p.StageName) !== '$default')
+      problems.push(
+        `The HTTP API has ${stages.length} stages (${stages.map((stage) => String(stage.p.StageName)).join(', ')}); the test emulates one, $default`,
+      );
+    const stage = stages[0]?.p;
+    const throttleOf = (settings: RouteSettings | undefined): Throttle | undefined =>
+      settings?.ThrottlingBurstLimit === undefined && settings?.ThrottlingRateLimit === undefined
+        ? undefined
+        : {
+            burstLimit: Number(settings.ThrottlingBurstLimit ?? Number.POSITIVE_INFINITY),
+            rateLimit: Number(settings.ThrottlingRateLimit ?? Number.POSITIVE_INFINITY),
+          };
     const routes: HttpRoute[] = ofType('AWS::ApiGatewayV2::Route').map(([logicalId, resource]) => {
       const p = props<RouteProperties>(resource);
       const target = /^integrations\/(.+)$/.exec(String(p.Target ?? ''))?.[1];
@@ -787,6 +818,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
         function: functionByReference(String(integration.p.IntegrationUri), `Integration ${integration.logicalId}`),
         payloadFormatVersion: String(integration.p.PayloadFormatVersion ?? '1.0'),
         timeoutMillis: Number(integration.p.TimeoutInMillis ?? 30_000),
+        throttle: throttleOf(stage?.RouteSettings?.[String(p.RouteKey)]) ?? throttleOf(stage?.DefaultRouteSettings),
       };
     });
     const id = resolver.ref(apiId);

@@ -361,6 +361,18 @@ describe('the deployed artifacts', () => {
       expectNoFailures();
     }, 60_000);
 
+    it('a deadline rush: 300 requests at once on one route all reach its function, none throttled by the stage', async () => {
+      // The stage throttles each route alike (its default route settings), so one route stands for the
+      // submission route; students submitting at once must not meet API Gateway's 429 (issue 17).
+      const answers = await Promise.all(Array.from({ length: 300 }, () => call('GET', '/api/me', { as: 'student' })));
+      expect(answers.filter((answer) => answer.status === 429).length, 'answers 429 Too Many Requests').toBe(0);
+      expect(
+        stack!.deployment.api!.routes.every((route) => route.throttle !== undefined),
+        'every route is throttled',
+      ).toBe(true);
+      expectNoFailures();
+    }, 120_000);
+
     it('courses: lists, a new term and a course copied from the base course, its users and graders', async () => {
       const mine = await call('GET', '/api/courses', { as: 'student' });
       const listed = (mine.json?.data?.unarchived_courses ?? []) as { semester?: string; title?: string }[];

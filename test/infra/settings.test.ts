@@ -73,13 +73,13 @@ describe('a production stage from context', () => {
 describe('deployment settings', () => {
   const settings = (context: Record<string, unknown>) => deploymentSettings(new App({ context }).node);
 
-  it('defaults to a dev stage without CORS, at 50 requests per second with bursts of 100, summaries at 03:00 UTC', () => {
+  it('defaults to a dev stage without CORS, at 1,000 requests per second a route with bursts of 2,000, summaries at 03:00 UTC', () => {
     expect(settings({})).toEqual({
       stage: 'dev',
       production: false,
       corsOrigins: [],
-      throttleRate: 50,
-      throttleBurst: 100,
+      throttleRate: 1000,
+      throttleBurst: 2000,
       summariesSchedule: 'cron(0 3 * * ? *)',
       summariesTimeZone: 'UTC',
       allowedGitHosts: [],
