@@ -1573,7 +1573,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many failed logins (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many failed logins for this user id. Try again in {seconds}.`
              */
@@ -1714,7 +1714,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Too many failed logins (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many failed logins for this user id. Try again in {seconds}.`
              */
@@ -3140,10 +3140,26 @@ export interface operations {
              * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `This Idempotency-Key was already used for a different request.`
+             *     - `This submission has reached its limit of {limit} versions.`
              */
             readonly 422: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             */
+            readonly 429: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3326,10 +3342,26 @@ export interface operations {
              * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `This Idempotency-Key was already used for a different request.`
+             *     - `This submission has reached its limit of {limit} versions.`
              */
             readonly 422: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             */
+            readonly 429: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
                     readonly [name: string]: unknown;
                 };
                 content: {

@@ -161,6 +161,10 @@ const settings = declare({
   LOGIN_WINDOW_SECONDS: wholeNumber(1, 15 * 60),
   /** `MAX_BODY_BYTES` (1 MiB): the largest JSON or form body accepted. */
   MAX_BODY_BYTES: wholeNumber(1, 1024 * 1024),
+  /** `SUBMISSIONS_PER_MINUTE` (10): versions one student or team may submit of a gradeable within any minute. */
+  SUBMISSIONS_PER_MINUTE: wholeNumber(1, 10),
+  /** `MAX_VERSIONS` (1000): versions one student or team may have of a gradeable (they share one DynamoDB item of 400 KB). */
+  MAX_VERSIONS: wholeNumber(1, 1000),
   /**
    * `SIGNING_SECRET_GRACE_SECONDS` (7 days): after a rotation, tokens signed with the previous
    * signing secret still verify this long; 0 ends them at the rotation.
@@ -292,6 +296,11 @@ export function loginLockout(): { maxFailures: number; windowSeconds: number } {
 
 /** `MAX_BODY_BYTES`: the largest JSON or form body accepted. */
 export const maxBodyBytes = (): number => config('MAX_BODY_BYTES');
+
+/** `SUBMISSIONS_PER_MINUTE` and `MAX_VERSIONS`: how much one student or team may submit of a gradeable. */
+export function submissionLimits(): { perMinute: number; maxVersions: number } {
+  return { perMinute: config('SUBMISSIONS_PER_MINUTE'), maxVersions: config('MAX_VERSIONS') };
+}
 
 /** `SUMMARIES_JOB_MIN_USERS`: courses with at least this many members generate their summaries on the queue. */
 export const summariesJobMinUsers = (): number => config('SUMMARIES_JOB_MIN_USERS');

@@ -25,6 +25,9 @@ import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
 import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
 
+/** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */
+const MAX_TICKETS_PASSED = 10_000;
+
 /** A job taken this many times without finishing is marked failed. */
 export const MAX_ATTEMPTS = 3;
 
@@ -37,7 +40,12 @@ export interface ClaimedJob extends Job {
  * queued ticket (queue-order.ts). Every step is conditional, so no two workers hold one job.
  */
 export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  // Races lost to other workers count; tickets without a job (reserved by submissions that were
+  // refused or went away) do not: a rush can leave many in a row, and the jobs behind them must not
+  // wait for another wake-up. Each one passed moves the queue's head on, so the loop ends.
+  let racesLost = 0;
+  let passed = 0;
+  while (racesLost < 20 && passed < MAX_TICKETS_PASSED) {
     const expired = await expiredLease(now);
     if (expired) {
       // expiredLease finds jobs by their lease's expiry: they all have one.
@@ -46,6 +54,7 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
       if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt })])) {
         return { ...expired, attempts: expired.attempts + 1, lease };
       }
+      racesLost++;
       continue;
     }
     const { queue } = await getItems({ queue: queueRef() });
@@ -56,6 +65,7 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
       // A ticket reserved by a submission that has not written its job, or never will: void it so the
       // queue moves on (a submission still writing it reserves another).
       await tryTransaction([advanceHead(next.shard), voidTicket(next.ticket)]);
+      passed++;
       continue;
     }
     const lease = leaseUntil(now);
@@ -65,6 +75,7 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
       setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
     ]);
     if (claimed) return { ...job, state: 'grading', attempts: job.attempts + 1, lease };
+    racesLost++;
   }
   return undefined;
 }

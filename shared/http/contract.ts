@@ -42,6 +42,8 @@ import {
   onlyElectronicLateDays,
   onlyElectronicVersions,
   onlyVcs,
+  tooManySubmissions,
+  tooManyVersions,
   versionMissing,
 } from '#shared/submissions/failures.ts';
 import {
@@ -121,7 +123,11 @@ export interface RouteContract {
 }
 
 /** A declared failure as the contract lists it: its template, and the status of its kind. */
-export const fail = (declared: Failure): FailCase => ({ status: refusalStatus[declared.kind] as HttpStatus, message: declared.template });
+export const fail = (declared: Failure): FailCase => ({
+  status: refusalStatus[declared.kind] as HttpStatus,
+  message: declared.template,
+  ...(declared.kind === 'too-many-requests' ? { headers: ['Retry-After'] } : {}),
+});
 
 export const tags = {
   Tokens: 'Logging in and out.',
@@ -588,6 +594,8 @@ export const contract: Record<RouteName, RouteContract> = {
       },
       fail(badIdempotencyKey),
       fail(idempotencyKeyReused),
+      fail(tooManySubmissions),
+      fail(tooManyVersions),
     ],
   },
   'gradeable-values': {

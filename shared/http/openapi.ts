@@ -31,7 +31,7 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
   413: 'The body is too large.',
   415: 'Unsupported Content-Type.',
   422: 'Well-formed but refused (validation problems, a reused Idempotency-Key).',
-  429: 'Too many failed logins (with `Retry-After`).',
+  429: 'Too many failed logins, or too many submissions in a minute (with `Retry-After`).',
   500: 'The service failed (an `error` envelope).',
 };
 

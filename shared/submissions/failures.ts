@@ -10,6 +10,11 @@ export const noGradedGradeable = failure('not-found', 'Graded gradeable for user
 export const onlyElectronicVersions = failure('invalid', 'Only Electronic File gradeables have versions.');
 export const versionMissing = failure('invalid', 'The field version is required (0 cancels the submission).');
 export const nothingSubmitted = failure('invalid', 'There is no submission to choose a version of.');
+export const tooManySubmissions = failure(
+  'too-many-requests',
+  'Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.',
+);
+export const tooManyVersions = failure('unprocessable', 'This submission has reached its limit of {limit} versions.');
 
 // Late days (issue 16).
 export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');

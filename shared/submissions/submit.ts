@@ -13,11 +13,13 @@ import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembersh
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
+import { submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
 import { shardForReservation, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
+import { submissionRefusal } from './limits.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
@@ -133,6 +135,9 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       await notifyWorkers(0);
       return first;
     }
+
+    const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
+    if (refusal) throw refusal;
 
     const version = (submission?.highestVersion ?? 0) + 1;
     // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision

@@ -170,6 +170,8 @@ let loginUser: TestUser;
 
 beforeAll(async () => {
   restoreBackOff = withoutBackOff();
+  // A fault at each DynamoDB command of a submission, one after another: one student submits far more than 10 times a minute.
+  vi.stubEnv('SUBMISSIONS_PER_MINUTE', '10000');
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   loginUser = await createUser('user', 'rotating');
@@ -201,6 +203,7 @@ beforeAll(async () => {
 afterAll(async () => {
   restoreBackOff();
   await api.close();
+  vi.unstubAllEnvs();
 });
 
 /** Snapshots without the login-failure counters. */

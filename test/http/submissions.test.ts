@@ -10,6 +10,7 @@ import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
+import { CONTENTION_MEMORY_MS } from '#shared/submissions/contention.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
@@ -55,6 +56,18 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
   const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, document, world.tokens.instructor);
   expect(answer.json.status, answer.text).toBe('success');
   return id;
+}
+
+/** Runs `body` with a setting of the service changed (the local functions read it on each request). */
+async function withSetting<T>(name: string, value: string, body: () => Promise<T>): Promise<T> {
+  const before = process.env[name];
+  process.env[name] = value;
+  try {
+    return await body();
+  } finally {
+    if (before === undefined) Reflect.deleteProperty(process.env, name);
+    else process.env[name] = before;
+  }
 }
 
 const path = (id: string, action: string) => `/${world.course.term}/${world.course.course}/gradeable/${id}/${action}`;
@@ -148,7 +161,9 @@ describe('submitting a VCS gradeable', () => {
 
   it('gives 50 concurrent submissions of one student versions 1 to 50, each queued once', async () => {
     const id = await createGradeable();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => submit(id, 'student2')));
+    const answers = await withSetting('SUBMISSIONS_PER_MINUTE', '50', () =>
+      Promise.all(Array.from({ length: 50 }, () => submit(id, 'student2'))),
+    );
     const numbers = answers.map((answer) => Number(/version (\d+)/.exec(answer.json.data)?.[1])).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     const attempts = (await api.get(path(id, 'attempts'), world.tokens.student2)).json.data as { version: number }[];
@@ -159,6 +174,42 @@ describe('submitting a VCS gradeable', () => {
     }
     expect(tickets.size).toBe(50);
   }, 60_000);
+
+  it('lets a student submit 10 versions a minute: of 25 at once, 10 are queued and the rest refused with Retry-After, writing nothing', async () => {
+    const id = await createGradeable();
+    const answers = await Promise.all(Array.from({ length: 25 }, () => submit(id, 'student2', {}, { Prefer: 'http-status' })));
+    const accepted = answers.filter((answer) => answer.json.status === 'success');
+    const refused = answers.filter((answer) => answer.httpStatus === 429);
+    expect(accepted).toHaveLength(10);
+    expect(refused).toHaveLength(15);
+    for (const answer of refused) {
+      expect(answer.json).toEqual({
+        status: 'fail',
+        message: expect.stringMatching(/^Too many submissions of this gradeable: at most 10 a minute\. Try again in \d+ seconds?\.$/),
+      });
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    }
+    expect((await values(id, 'student2')).json.data.highest_version).toBe(10);
+    let jobs = 0;
+    for (let claimed = await claimJob(); claimed; claimed = await claimJob()) if (claimed.gradeableId === id) jobs++;
+    expect(jobs).toBe(10);
+    // Another student, and another gradeable of the same student, are not held back.
+    expect((await submit(id, 'student')).json.status).toBe('success');
+    expect((await submit(await createGradeable(), 'student2')).json.status).toBe('success');
+  }, 60_000);
+
+  it('refuses a version beyond MAX_VERSIONS, writing nothing', async () => {
+    const id = await createGradeable();
+    await withSetting('MAX_VERSIONS', '2', async () => {
+      expect((await submit(id, 'student')).json.status).toBe('success');
+      expect((await submit(id, 'student')).json.status).toBe('success');
+      const third = await submit(id, 'student', {}, { Prefer: 'http-status' });
+      expect(third.httpStatus).toBe(422);
+      expect(third.json).toEqual({ status: 'fail', message: 'This submission has reached its limit of 2 versions.' });
+    });
+    expect((await values(id, 'student')).json.data.highest_version).toBe(2);
+  });
 
   it('returns the first answer to a retry with the same Idempotency-Key and creates nothing', async () => {
     const id = await createGradeable();
@@ -183,6 +234,9 @@ describe('values and queue positions', () => {
     while (await claimJob()) {
       // drain jobs other tests left queued
     }
+    // A collision in an earlier test makes this server reserve tickets for a while, and reserved
+    // tickets may be a round of shards out of arrival order (queue-order.ts): wait until it is quiet.
+    await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
     await submit(id, 'student');
     await submit(id, 'student2');
     const student = await values(id, 'student');
@@ -441,6 +495,18 @@ describe('a deadline rush', () => {
     expect(claimed).toHaveLength(42 - 1); // all but the voided ticket
     expect(claimed).toEqual([...claimed].sort((a, b) => a - b));
     expect((await getItems({ job: jobRef(orphan) })).job).toMatchObject({ state: 'void' });
+  }, 60_000);
+
+  it('passes over any number of tickets left without a job (refused or vanished submissions) to the job behind them', async () => {
+    while (await claimJob()) {
+      // other tests' jobs
+    }
+    const id = await createGradeable();
+    const { queue } = await getItems({ queue: queueRef() });
+    // 30 tickets reserved ahead on every shard: more than a claim's 20 tries at a race.
+    await Promise.all(queue.flatMap(({ shard }) => Array.from({ length: 30 }, () => reserveTicket(shard))));
+    expect((await submit(id, 'student')).json.status).toBe('success');
+    expect(await claimJob()).toMatchObject({ gradeableId: id, ownerId: world.users.student.userId });
   }, 60_000);
 });
 
