@@ -116,7 +116,7 @@ function costNote(rush: CpuCost, burst: CpuCost): string {
   const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
   return (
     ` In CPU time (measured per process, see the row), one submission cost as much as ${(total(rush) / total(burst)).toFixed(1)} PutItems of the burst,` +
-    ` ${(rush.dynamoDb / burst.dynamoDb).toFixed(1)} of them in DynamoDB Local alone; at ${TARGET}× the burst's rate on the same cores, a submission — the HTTP exchange, the token check, its read and the atomic write of its version and job — could cost at most about ${(1 / TARGET).toFixed(1)}.`
+    ` and its DynamoDB Local time alone as much as that of ${(rush.dynamoDb / burst.dynamoDb).toFixed(1)}; at ${TARGET}× the burst's rate on the same cores, a submission — the HTTP exchange, the token check, its read and the atomic write of its version and job — could cost at most about ${(1 / TARGET).toFixed(1)}.`
   );
 }
 
