@@ -24,6 +24,7 @@ import { runGrading } from './run.ts';
 import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
 import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
+import { fitResults } from './fit-results.ts';
 
 /** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */
 const MAX_TICKETS_PASSED = 10_000;
@@ -130,7 +131,7 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
   }
-  const results = scoreRun(job.version, testCases, run);
+  const results = fitResults(scoreRun(job.version, testCases, run));
   // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
   const full = putResultsItem(job.gradeableKey, job.ownerId, {
     version: job.version,

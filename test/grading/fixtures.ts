@@ -28,6 +28,10 @@ export const fixtures: Record<string, Fixture> = {
   flood: {
     'flood.sh': 'yes "0123456789 0123456789 0123456789" | head -c 50000000\necho done\n',
   },
+  verbose: {
+    // 6,000 characters of output where a word was expected: more than a check shows (4,096).
+    'verbose.sh': "head -c 6000 /dev/zero | tr '\\0' x\n",
+  },
   snoop: {
     'snoop.sh': [
       'echo "uid=$(id -u)"',

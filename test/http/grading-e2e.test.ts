@@ -24,6 +24,13 @@ const gradeables: Record<string, unknown[]> = {
   flood: [{ name: 'Quiet', command: 'sh flood.sh', points_available: 5, expect: { stdout_contains: 'done' } }],
   snoop: [{ name: 'Finds no secret', command: 'sh snoop.sh', points_available: 1, expect: { stdout_contains: SECRET } }],
   missing: [{ name: 'Anything', command: 'true', points_available: 5, expect: { exit_code: 0 } }],
+  // 100 test cases, each showing 4 KB of what the program printed: more than a DynamoDB item holds.
+  verbose: Array.from({ length: 100 }, (_, index) => ({
+    name: `Quiet ${index + 1}`,
+    command: 'sh verbose.sh',
+    points_available: 1,
+    expect: { stdout: 'quiet\n' },
+  })),
 };
 
 beforeAll(async () => {
@@ -106,6 +113,16 @@ describe('grading end to end', () => {
     expect(values.total_points).toBe(0);
     expect(JSON.stringify(values).length).toBeLessThan(100_000);
   });
+
+  it('grades a program that prints a lot in each of 100 test cases, showing the start of each output', async () => {
+    const values = await submitAndWait('verbose');
+    expect(values).toMatchObject({ total_points: 0, autograding_complete: true });
+    expect(values.test_cases).toHaveLength(100);
+    for (const test of values.test_cases as { points_received: number; autochecks: { actual: string | null }[] }[]) {
+      expect(test.points_received).toBe(0);
+      expect(test.autochecks.find((check) => check.actual !== null)?.actual).toMatch(/^x{1000,4095}\n\[… cut\]$/);
+    }
+  }, 60_000);
 
   it("keeps the worker's environment and secrets out of student code's reach", async () => {
     const values = await submitAndWait('snoop');

@@ -1,0 +1,82 @@
+import type { GradingResults, TestCaseResult } from '#shared/data/submissions.ts';
+
+/**
+ * The most a version's results may take as JSON. They are kept twice, in their own item and as
+ * the active version's on the submission item beside up to MAX_VERSIONS versions, and a DynamoDB
+ * item holds at most 400 KB: results that did not fit could not be written, and grading failed.
+ */
+export const MAX_RESULTS_BYTES = 192 * 1024;
+
+const CUT = '\n[… cut]';
+
+/**
+ * The results as they are when they fit in `maxBytes`; else with every free text (a test case's
+ * details and message, each check's messages and its expected and actual output) cut to the
+ * longest length at which they fit, so that a program printing a lot in every test case still
+ * gets its grade, each test case showing the start of what went wrong.
+ */
+export function fitResults<T extends GradingResults>(results: T, maxBytes = MAX_RESULTS_BYTES): T {
+  if (jsonBytes(results) <= maxBytes) return results;
+  let fits = 0;
+  let tooLong = longestText(results) + 1;
+  while (tooLong - fits > 1) {
+    const cap = Math.floor((fits + tooLong) / 2);
+    if (jsonBytes(withTextsCut(results, cap)) <= maxBytes) fits = cap;
+    else tooLong = cap;
+  }
+  return withTextsCut(results, fits);
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+const cut = (text: string, cap: number) => (text.length > cap ? `${text.slice(0, cap)}${CUT}` : text);
+
+type Check = Record<string, unknown> & { messages?: unknown; expected?: unknown; actual?: unknown };
+
+function withTextsCut<T extends GradingResults>(results: T, cap: number): T {
+  const cutCheck = (check: unknown): unknown => {
+    if (typeof check !== 'object' || check === null) return check;
+    const { messages, expected, actual } = check as Check;
+    return {
+      ...check,
+      ...(Array.isArray(messages)
+        ? {
+            messages: messages.map((entry: unknown) =>
+              typeof entry === 'object' && entry !== null && typeof (entry as { message?: unknown }).message === 'string'
+                ? { ...entry, message: cut((entry as { message: string }).message, cap) }
+                : entry,
+            ),
+          }
+        : {}),
+      ...(typeof expected === 'string' ? { expected: cut(expected, cap) } : {}),
+      ...(typeof actual === 'string' ? { actual: cut(actual, cap) } : {}),
+    };
+  };
+  const testCases = results.testCases.map((test): TestCaseResult => ({
+    ...test,
+    details: cut(test.details, cap),
+    testcase_message: cut(test.testcase_message, cap),
+    autochecks: test.autochecks.map(cutCheck),
+  }));
+  return { ...results, testCases };
+}
+
+/** The length of the longest text fitResults may cut. */
+function longestText(results: GradingResults): number {
+  let longest = 0;
+  const consider = (text: unknown) => {
+    if (typeof text === 'string') longest = Math.max(longest, text.length);
+  };
+  for (const test of results.testCases) {
+    consider(test.details);
+    consider(test.testcase_message);
+    for (const check of test.autochecks) {
+      if (typeof check !== 'object' || check === null) continue;
+      const { messages, expected, actual } = check as Check;
+      consider(expected);
+      consider(actual);
+      if (Array.isArray(messages)) for (const entry of messages) consider((entry as { message?: unknown } | null)?.message);
+    }
+  }
+  return longest;
+}
