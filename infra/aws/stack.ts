@@ -43,6 +43,13 @@ export interface CourseSubmissionStackProps extends StackProps {
 /** The route whose function the nightly schedule also invokes, for every unarchived course. */
 const NIGHTLY_SUMMARIES_HANDLER = 'generate-summaries' satisfies RouteName;
 
+/** Context values that set a function's setting (shared/config.ts), for the function that reads it. */
+const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: FunctionName }[] = [
+  { context: 'summariesJobMinUsers', setting: 'SUMMARIES_JOB_MIN_USERS', on: NIGHTLY_SUMMARIES_HANDLER },
+  { context: 'submissionsPerMinute', setting: 'SUBMISSIONS_PER_MINUTE', on: 'submit-vcs' },
+  { context: 'maxVersions', setting: 'MAX_VERSIONS', on: 'submit-vcs' },
+];
+
 /** The worker waits for the grading build, so it gets Lambda's maximum. */
 const WORKER_TIMEOUT = Duration.minutes(15);
 /** Below the worker's, so the worker always outlives the build and records its outcome. */
@@ -224,13 +231,12 @@ export class CourseSubmissionStack extends Stack {
     made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
       new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
     );
-    const jobMinUsers = this.node.tryGetContext('summariesJobMinUsers') as unknown;
-    if (jobMinUsers !== undefined && jobMinUsers !== null && jobMinUsers !== '') {
-      parseSetting('SUMMARIES_JOB_MIN_USERS', String(jobMinUsers));
-      made(functions, NIGHTLY_SUMMARIES_HANDLER).function.addEnvironment(
-        'SUMMARIES_JOB_MIN_USERS' satisfies ConfigName,
-        String(jobMinUsers),
-      );
+    for (const { context, setting, on } of CONTEXT_SETTINGS) {
+      const value = this.node.tryGetContext(context) as unknown;
+      if (value === undefined || value === null || value === '') continue;
+      // Checked as the function checks it when it starts, so that a bad value fails the synth instead.
+      parseSetting(setting, String(value));
+      made(functions, on).function.addEnvironment(setting, String(value));
     }
     this.webhooks.connect(
       { delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION), register: made(handlers, 'create-webhook') },

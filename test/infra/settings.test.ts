@@ -17,10 +17,18 @@ beforeAll(() => {
       summariesSchedule: 'cron(30 1 ? * MON-FRI *)',
       summariesTimeZone: 'America/New_York',
       alarmEmail: 'ops@example.edu',
+      submissionsPerMinute: 30,
+      maxVersions: '500',
     },
     { bundle: false },
   );
 }, 60_000);
+
+const environmentOf = (synthesized: Synthesized, name: 'submit-vcs' | 'generate-summaries' | 'me') =>
+  synthesized.resources[logicalId(synthesized.stack.functions.get(name)!.function)]!.Properties.Environment.Variables as Record<
+    string,
+    unknown
+  >;
 
 describe('a production stage from context', () => {
   it('protects and retains every table', () => {
@@ -61,6 +69,14 @@ describe('a production stage from context', () => {
       TopicArn: { Ref: topicId },
     });
   });
+
+  it('gives the submission function the submission limits configured, and no other function', () => {
+    expect(environmentOf(synth, 'submit-vcs')).toMatchObject({ SUBMISSIONS_PER_MINUTE: '30', MAX_VERSIONS: '500' });
+    expect(environmentOf(synth, 'me').SUBMISSIONS_PER_MINUTE).toBeUndefined();
+    expect(environmentOf(synth, 'generate-summaries').MAX_VERSIONS).toBeUndefined();
+    expect(() => synthesize({ submissionsPerMinute: 'many' }, { bundle: false })).toThrow(/SUBMISSIONS_PER_MINUTE/);
+    expect(() => synthesize({ maxVersions: 0 }, { bundle: false })).toThrow(/MAX_VERSIONS/);
+  }, 60_000);
 
   it('schedules the nightly summaries as configured', () => {
     synth.template.hasResourceProperties('AWS::Scheduler::Schedule', {
