@@ -9,6 +9,7 @@ import {
 import { setCourseAccessGroup } from '#shared/data/courses.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
+import { inGroups } from '#shared/lists.ts';
 import { credentialsTableName, passwordItem } from '#shared/data/credentials.ts';
 import { enrollmentItem, enrollmentsOfCourse, enrollmentsTableName, type EnrollmentCopies } from '#shared/data/enrollments.ts';
 import { enrollmentCopies } from './create-course.ts';
@@ -84,9 +85,7 @@ export async function importClassList(
     ),
   ];
   await batchWrite(writes, { onProgress: (written) => onProgress?.(written, writes.length) });
-  for (let start = 0; start < plan.usersToUpdate.length; start += PARALLEL_PROFILE_CHANGES) {
-    await Promise.all(plan.usersToUpdate.slice(start, start + PARALLEL_PROFILE_CHANGES).map(changeProfile));
-  }
+  await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, changeProfile);
   return { ...plan, passwords };
 }
 

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { chunks } from '#shared/lists.ts';
 import { dynamo } from './client.ts';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -14,10 +15,8 @@ export async function batchWrite(
   requests: readonly { tableName: string; request: WriteRequest }[],
   options: { parallel?: number; onProgress?: (written: number) => void } = {},
 ): Promise<void> {
-  const chunks: (typeof requests)[] = [];
-  for (let start = 0; start < requests.length; start += BATCH_SIZE) chunks.push(requests.slice(start, start + BATCH_SIZE));
   let written = 0;
-  const waiting = chunks.values();
+  const waiting = chunks(requests, BATCH_SIZE).values();
   let failure: { error: unknown } | undefined;
   const worker = async () => {
     while (!failure) {

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { inGroups } from '#shared/lists.ts';
 import { dynamo } from './client.ts';
 import type { Item } from './items.ts';
 import { transactWrite, type TransactItem } from './transactions.ts';
@@ -125,12 +126,6 @@ const TRANSACTION_LIMIT = 100;
 const PARALLEL_WRITES = 16;
 const CHANGE_ATTEMPTS = 5;
 
-async function inParallel<T>(values: readonly T[], run: (value: T) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < values.length; start += PARALLEL_WRITES) {
-    await Promise.all(values.slice(start, start + PARALLEL_WRITES).map(run));
-  }
-}
-
 async function removeCopy(holder: CopyHolder, attribute: CopyAttribute): Promise<void> {
   try {
     await dynamo().send(
@@ -179,7 +174,7 @@ export async function fillCopies(
     }
   }
   const outcome = { filled: [] as CopyHolder[], dropped: [] as CopyHolder[] };
-  await inParallel(transactions, async ({ items, holders }) => {
+  await inGroups(transactions, PARALLEL_WRITES, async ({ items, holders }) => {
     try {
       await transactWrite(items);
       outcome.filled.push(...holders);
@@ -229,7 +224,7 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
       throw error;
     }
     const holders = await change.holders();
-    await inParallel(holders, (holder) => removeCopy(holder, change.attribute));
+    await inGroups(holders, PARALLEL_WRITES, (holder) => removeCopy(holder, change.attribute));
     let item: Item;
     try {
       const { Attributes } = await dynamo().send(

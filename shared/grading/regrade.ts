@@ -28,6 +28,7 @@ import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.t
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { isRegradeId, isValidUserId } from '#shared/ids.ts';
+import { chunks } from '#shared/lists.ts';
 import {
   noActiveVersionToRegrade,
   nothingToRegrade,
@@ -111,13 +112,6 @@ export function selectRegrade(
     add(submission, scope.version);
   }
   return { requeue, skipped };
-}
-
-/** Splits a list into pieces of at most `size`, in order. Pure. */
-export function chunks<T>(list: readonly T[], size: number): T[][] {
-  const pieces: T[][] = [];
-  for (let start = 0; start < list.length; start += size) pieces.push(list.slice(start, start + size));
-  return pieces;
 }
 
 /**

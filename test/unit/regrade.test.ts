@@ -1,15 +1,8 @@
 import { QUEUE_SHARDS } from '#shared/data/jobs.ts';
 import { describe, expect, it } from 'vitest';
 import type { RegradeRecord } from '#shared/data/regrades.ts';
-import {
-  REGRADE_CHUNK,
-  chunks,
-  isRegradeId,
-  newRegradeId,
-  regradeJob,
-  requestedRegradeVersion,
-  selectRegrade,
-} from '#shared/grading/regrade.ts';
+import { chunks } from '#shared/lists.ts';
+import { REGRADE_CHUNK, isRegradeId, newRegradeId, regradeJob, requestedRegradeVersion, selectRegrade } from '#shared/grading/regrade.ts';
 import type { Submission, VersionState } from '#shared/submissions/submission.ts';
 
 // Regrade (issue 16): which versions a request queues again, and the job object's progress.
