@@ -100,10 +100,12 @@ function cpuMeter(pids: { dynamoDb: number | undefined; server?: number | undefi
   };
 }
 
+/** The CPU time of all the processes measured. */
+const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
+
 /** Where the CPU time of a submission went, beside that of one PutItem of the burst. */
 function costs(rush: CpuCost, burst: CpuCost): string {
   if (rush.dynamoDb === undefined || burst.dynamoDb === undefined) return '';
-  const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
   return (
     `; CPU per submission ${ms(total(rush))}: DynamoDB Local ${ms(rush.dynamoDb)}, API server ${ms(rush.server ?? 0)}, load generator ${ms(rush.own ?? 0)}` +
     ` (per PutItem of the burst ${ms(total(burst))}: DynamoDB Local ${ms(burst.dynamoDb)}, client ${ms(burst.own ?? 0)})`
@@ -113,7 +115,6 @@ function costs(rush: CpuCost, burst: CpuCost): string {
 /** How many PutItems of the burst one submission costs in CPU time, and what the target allows. */
 function costNote(rush: CpuCost, burst: CpuCost): string {
   if (rush.dynamoDb === undefined || burst.dynamoDb === undefined) return '';
-  const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
   return (
     ` In CPU time (measured per process, see the row), one submission cost as much as ${(total(rush) / total(burst)).toFixed(1)} PutItems of the burst,` +
     ` and its DynamoDB Local time alone as much as that of ${(rush.dynamoDb / burst.dynamoDb).toFixed(1)}; at ${TARGET}× the burst's rate on the same cores, a submission — the HTTP exchange, the token check, its read and the atomic write of its version and job — could cost at most about ${(1 / TARGET).toFixed(1)}.`
