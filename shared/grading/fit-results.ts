@@ -33,8 +33,9 @@ const cut = (text: string, cap: number) => (text.length > cap ? `${text.slice(0,
 
 type Check = Record<string, unknown> & { messages?: unknown; expected?: unknown; actual?: unknown };
 
-function withTextsCut<T extends GradingResults>(results: T, cap: number): T {
-  const cutCheck = (check: unknown): unknown => {
+/** The results with `edit` applied to every free text fitResults may cut, and nothing else. */
+function mapTexts<T extends GradingResults>(results: T, edit: (text: string) => string): T {
+  const editCheck = (check: unknown): unknown => {
     if (typeof check !== 'object' || check === null) return check;
     const { messages, expected, actual } = check as Check;
     return {
@@ -43,40 +44,32 @@ function withTextsCut<T extends GradingResults>(results: T, cap: number): T {
         ? {
             messages: messages.map((entry: unknown) =>
               typeof entry === 'object' && entry !== null && typeof (entry as { message?: unknown }).message === 'string'
-                ? { ...entry, message: cut((entry as { message: string }).message, cap) }
+                ? { ...entry, message: edit((entry as { message: string }).message) }
                 : entry,
             ),
           }
         : {}),
-      ...(typeof expected === 'string' ? { expected: cut(expected, cap) } : {}),
-      ...(typeof actual === 'string' ? { actual: cut(actual, cap) } : {}),
+      ...(typeof expected === 'string' ? { expected: edit(expected) } : {}),
+      ...(typeof actual === 'string' ? { actual: edit(actual) } : {}),
     };
   };
   const testCases = results.testCases.map((test): TestCaseResult => ({
     ...test,
-    details: cut(test.details, cap),
-    testcase_message: cut(test.testcase_message, cap),
-    autochecks: test.autochecks.map(cutCheck),
+    details: edit(test.details),
+    testcase_message: edit(test.testcase_message),
+    autochecks: test.autochecks.map(editCheck),
   }));
   return { ...results, testCases };
 }
 
+const withTextsCut = <T extends GradingResults>(results: T, cap: number): T => mapTexts(results, (text) => cut(text, cap));
+
 /** The length of the longest text fitResults may cut. */
 function longestText(results: GradingResults): number {
   let longest = 0;
-  const consider = (text: unknown) => {
-    if (typeof text === 'string') longest = Math.max(longest, text.length);
-  };
-  for (const test of results.testCases) {
-    consider(test.details);
-    consider(test.testcase_message);
-    for (const check of test.autochecks) {
-      if (typeof check !== 'object' || check === null) continue;
-      const { messages, expected, actual } = check as Check;
-      consider(expected);
-      consider(actual);
-      if (Array.isArray(messages)) for (const entry of messages) consider((entry as { message?: unknown } | null)?.message);
-    }
-  }
+  mapTexts(results, (text) => {
+    longest = Math.max(longest, text.length);
+    return text;
+  });
   return longest;
 }
