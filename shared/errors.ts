@@ -34,6 +34,9 @@ export const conflict = (message: string) => new Refusal('conflict', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new Refusal('too-many-requests', message, { retryAfterSeconds });
 
+/** How long to wait, as a message says it: `1 second`, `15 seconds`. */
+export const inSeconds = (seconds: number): string => `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+
 type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 type Values<T extends string> = [Placeholders<T>] extends [never] ? [] : [values: Readonly<Record<Placeholders<T>, string | number>>];
 

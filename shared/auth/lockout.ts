@@ -1,4 +1,6 @@
 import type { LoginFailures } from '#shared/data/credentials.ts';
+import { inSeconds } from '#shared/errors.ts';
+import { tooManyFailedLogins } from './failures.ts';
 
 export type { LoginFailures } from '#shared/data/credentials.ts';
 
@@ -16,5 +18,4 @@ export function lockoutState(failures: LoginFailures | undefined, policy: Lockou
   return { locked: true, retryAfterSeconds: failures.windowEndsAt - nowSeconds };
 }
 
-export const lockoutMessage = (retryAfterSeconds: number): string =>
-  `Too many failed logins for this user id. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`;
+export const lockoutMessage = (retryAfterSeconds: number): string => tooManyFailedLogins.text({ seconds: inSeconds(retryAfterSeconds) });

@@ -8,7 +8,7 @@
  */
 import { gradeableTypes } from '#shared/gradeables/gradeable.ts';
 import { gradeableJsonSchema } from '#shared/gradeables/schema.ts';
-import { blankCredentials, wrongCredentials } from '#shared/auth/failures.ts';
+import { blankCredentials, tooManyFailedLogins, wrongCredentials } from '#shared/auth/failures.ts';
 import {
   badCourseTitle,
   badSemester,
@@ -457,11 +457,6 @@ export const schemas = {
   ),
 } as const satisfies Record<string, JsonSchema>;
 
-const lockedOut: FailCase = {
-  status: 429,
-  message: 'Too many failed logins for this user id. Try again in {seconds}.',
-  headers: ['Retry-After'],
-};
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
 const pageFails = [fail(badPageSize), fail(badCursor)];
@@ -473,12 +468,12 @@ export const contract: Record<RouteName, RouteContract> = {
     data: object({
       token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' },
     }),
-    fails: [fail(blankCredentials), fail(wrongCredentials), lockedOut],
+    fails: [fail(blankCredentials), fail(wrongCredentials), fail(tooManyFailedLogins)],
   },
   'invalidate-token': {
     tag: 'Tokens',
     data: { type: 'null' },
-    fails: [fail(blankCredentials), fail(wrongCredentials), lockedOut],
+    fails: [fail(blankCredentials), fail(wrongCredentials), fail(tooManyFailedLogins)],
   },
   'token-info': {
     tag: 'Tokens',

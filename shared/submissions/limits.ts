@@ -1,4 +1,4 @@
-import { tooManyRequests, type Refusal } from '#shared/errors.ts';
+import { inSeconds, tooManyRequests, type Refusal } from '#shared/errors.ts';
 import { tooManySubmissions, tooManyVersions } from './failures.ts';
 
 export interface SubmissionLimits {
@@ -26,8 +26,5 @@ export function submissionRefusal(
   // The submission that, once a minute old, leaves room for one more.
   const freeing = recent[recent.length - limits.perMinute] ?? now.getTime() - MINUTE_MS;
   const seconds = Math.max(1, Math.ceil((freeing + MINUTE_MS - now.getTime()) / 1000));
-  return tooManyRequests(
-    tooManySubmissions.text({ limit: limits.perMinute, seconds: `${seconds} ${seconds === 1 ? 'second' : 'seconds'}` }),
-    seconds,
-  );
+  return tooManyRequests(tooManySubmissions.text({ limit: limits.perMinute, seconds: inSeconds(seconds) }), seconds);
 }
