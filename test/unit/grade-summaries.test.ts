@@ -4,6 +4,7 @@ import type { GradeableDocument, RubricComponent } from '#shared/gradeables/grad
 import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#shared/summaries/summary.ts';
 import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
+import { testCase } from '../support/submissions.ts';
 
 // The nightly grade summaries (reference.md §11): per user, per released gradeable, the score,
 // the status and the late days charged.
@@ -52,19 +53,7 @@ const submission = (daysLate: number, points: number, fields: Partial<Submission
   versions: [version(1, daysLate)],
   activeResults: {
     version: 1,
-    testCases: [
-      {
-        name: 't',
-        details: '',
-        is_extra_credit: false,
-        points_available: 10,
-        has_extra_results: false,
-        points_received: points,
-        testcase_message: '',
-        autochecks: [],
-        hidden: true,
-      },
-    ],
+    testCases: [{ ...testCase(points), name: 't', hidden: true }],
   },
   ...fields,
 });
