@@ -164,11 +164,20 @@ export class ApiGateway {
     if (!selected) return send(404, { 'content-type': 'application/json' }, '{"message":"Not Found"}');
     const { route, pathParameters } = selected;
     const fn = route.function;
+    const record = (status: number, envelope?: string) =>
+      this.calls.push({
+        routeKey: route.routeKey,
+        function: fn.logicalId,
+        method,
+        path: url.pathname,
+        status,
+        ...(envelope ? { envelope } : {}),
+      });
     if (route.throttle) {
       const bucket = this.buckets.get(route.routeKey) ?? new TokenBucket(route.throttle);
       this.buckets.set(route.routeKey, bucket);
       if (!bucket.take()) {
-        this.calls.push({ routeKey: route.routeKey, function: fn.logicalId, method, path: url.pathname, status: 429 });
+        record(429);
         return send(429, { 'content-type': 'application/json' }, '{"message":"Too Many Requests"}');
       }
     }
@@ -186,15 +195,6 @@ export class ApiGateway {
         purpose: `API Gateway route ${route.routeKey}`,
       },
     );
-    const record = (status: number, envelope?: string) =>
-      this.calls.push({
-        routeKey: route.routeKey,
-        function: fn.logicalId,
-        method,
-        path: url.pathname,
-        status,
-        ...(envelope ? { envelope } : {}),
-      });
     if (!permission.allowed) {
       record(500);
       return send(500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
