@@ -34,6 +34,13 @@ describe('submission limits', () => {
     expect(refusal?.message).toMatch(/Try again in 1 second\.$/);
   });
 
+  it('asks for at most a minute, in time order, when concurrent requests stamped versions later than now and out of order', () => {
+    // Requests that began after this one wrote first: their versions are stamped after `now`.
+    expect(submissionRefusal(submittedAgo(10, -0.5, -0.2), now, limits)?.retryAfterSeconds).toBe(50);
+    expect(submissionRefusal(submittedAgo(-0.5, -0.2, -0.9), now, limits)?.retryAfterSeconds).toBe(60);
+    expect(submissionRefusal(submittedAgo(20, 50, 40), now, limits)?.retryAfterSeconds).toBe(10);
+  });
+
   it('refuses a version beyond the most a submission may hold, whenever they were submitted', () => {
     const refusal = submissionRefusal(submittedAgo(9000, 8000), now, { perMinute: 3, maxVersions: 2 });
     expect(refusal?.kind).toBe('unprocessable');
