@@ -91,7 +91,9 @@ export const hostile: Fixture = {
   'fork.sh': 'f() { f | f & }; f; sleep 2; echo survived\n',
   'fork-loop.pl': 'fork while 1;\n',
   'memory.pl': 'my @hoard; push @hoard, "x" x 1e6 while 1;\n',
-  'memory-split.sh': 'for i in 1 2 3 4; do perl -e \'$x = "a" x 60e6; sleep 5\' & done; wait\n',
+  // Four processes holding 60 MB each for 5 s, each within a 96 MiB per-process limit: only the
+  // total is over. (`$x = "a" x 60e6` would copy, need 120 MB at once and fail, holding it for an instant.)
+  'memory-split.sh': 'for i in 1 2 3 4; do perl -e \'$x = "a"; $x x= 60e6; sleep 5\' & done; wait\n',
   'spin.sh': 'while :; do :; done\n',
   'huge-file.sh': 'head -c 100000000 /dev/zero > huge\n',
   'fill-disk.sh': 'i=0; while :; do head -c 4000000 /dev/zero > part$i || exit 1; i=$((i+1)); done\n',
