@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef, ItemSetRef } from './items.ts';
@@ -20,6 +21,8 @@ export interface QueueShard {
   readonly shard: number;
   readonly head: number;
   readonly tail: number;
+  /** Sequence numbers after `head` that were reserved and given up (abandonTicket): no job will take them. */
+  readonly abandoned?: readonly number[];
 }
 
 /** Every shard's counters, in shard order. */
@@ -36,6 +39,7 @@ export const queueRef = (): ItemSetRef<QueueCounters> => ({
       shard,
       head: (item?.head as number | undefined) ?? 0,
       tail: (item?.tail as number | undefined) ?? 0,
+      abandoned: [...((item?.abandoned as Set<number> | undefined) ?? [])],
     })),
 });
 
@@ -98,7 +102,8 @@ export function takeTicket(counters: QueueShard, count = 1): TransactItem {
 /**
  * Takes the shard's next sequence number whatever others take meanwhile (an atomic counter, never
  * refused): how a submission gets a ticket while many arrive at once. Until its job is written the
- * ticket counts as queued; a worker that reaches a ticket without a job voids it (voidTicket).
+ * ticket counts as queued, unless its submission gives it up (abandonTicket); a worker that
+ * reaches a ticket without a job voids it (voidTicket).
  */
 export async function reserveTicket(shard: number): Promise<number> {
   const { Attributes } = await dynamo().send(
@@ -111,6 +116,27 @@ export async function reserveTicket(shard: number): Promise<number> {
     }),
   );
   return Attributes?.tail as number;
+}
+
+/**
+ * Gives up a reserved sequence number whose job will never be written (its submission was refused
+ * or failed after reserving it), so that positions behind it do not count it as queued; when the
+ * head passes it (advanceHead) it is forgotten. Nothing is recorded once the head has passed it.
+ */
+export async function abandonTicket(shard: number, sequence: number): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: shardKey(shard),
+        UpdateExpression: 'ADD abandoned :sequence',
+        ConditionExpression: 'attribute_not_exists(head) OR head < :number',
+        ExpressionAttributeValues: { ':sequence': new Set([sequence]), ':number': sequence },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** Marks a ticket that has no job as void, provided its job is still not written (the submission then takes another). */
@@ -138,15 +164,22 @@ export function putJob(job: Omit<Job, 'state' | 'attempts' | 'leaseExpiresAt'>):
   };
 }
 
-/** Claims the shard's oldest queued ticket: its head moves on by one, in order, so positions stay exact. */
+/**
+ * Claims (or passes) the shard's oldest queued ticket: its head moves on by one, in order, so
+ * positions stay exact; the sequence passed is no longer counted as abandoned.
+ */
 export function advanceHead(counters: QueueShard): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
       Key: shardKey(counters.shard),
-      UpdateExpression: 'SET head = :head',
+      UpdateExpression: 'SET head = :head DELETE abandoned :passed',
       ConditionExpression: counters.head === 0 ? 'attribute_not_exists(head) AND tail >= :head' : 'head = :previous AND tail >= :head',
-      ExpressionAttributeValues: { ':head': counters.head + 1, ...(counters.head === 0 ? {} : { ':previous': counters.head }) },
+      ExpressionAttributeValues: {
+        ':head': counters.head + 1,
+        ':passed': new Set([counters.head + 1]),
+        ...(counters.head === 0 ? {} : { ':previous': counters.head }),
+      },
     },
   };
 }

@@ -9,22 +9,24 @@ import { QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/
  * a different item. Submissions that collided on a ticket try again on one of the lowest free
  * tickets of all shards at random (tickets issued in one rush may then be out of arrival order by
  * less than one round of shards). Positions are exact: a job's place is the number of queued
- * tickets below its own, plus one, and every claim takes the lowest queued ticket.
+ * tickets below its own (less those reserved and given up), plus one, and every claim takes the
+ * lowest queued ticket.
  */
 export const ticketOf = (shard: number, sequence: number): number => sequence * QUEUE_SHARDS + shard;
 
-const shardOf = (ticket: number) => ticket % QUEUE_SHARDS;
-const sequenceOf = (ticket: number) => Math.floor(ticket / QUEUE_SHARDS);
+export const shardOf = (ticket: number): number => ticket % QUEUE_SHARDS;
+export const sequenceOf = (ticket: number): number => Math.floor(ticket / QUEUE_SHARDS);
 
-/** The 1-based place of a queued ticket: the queued tickets below it, plus one. */
+/** The 1-based place of a queued ticket: the queued tickets below it, less those given up, plus one. */
 export function queuePosition(ticket: number, counters: QueueCounters): number {
   const shard = shardOf(ticket);
   const sequence = sequenceOf(ticket);
   let ahead = 0;
   for (const other of counters) {
     // The other shard's tickets below ours: those of sequences up to ours on a lower shard, below ours on a higher one.
-    const last = other.shard < shard ? sequence : sequence - 1;
-    ahead += Math.max(0, Math.min(other.tail, last) - other.head);
+    const last = Math.min(other.tail, other.shard < shard ? sequence : sequence - 1);
+    const abandoned = (other.abandoned ?? []).filter((given) => given > other.head && given <= last).length;
+    ahead += Math.max(0, last - other.head - abandoned);
   }
   return ahead + 1;
 }

@@ -6,7 +6,16 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { putJob, QUEUE_SHARDS, queueRef, reserveTicket, takeTicket, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
+import {
+  abandonTicket,
+  putJob,
+  QUEUE_SHARDS,
+  queueRef,
+  reserveTicket,
+  takeTicket,
+  type QueueCounters,
+  type QueueShard,
+} from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
@@ -15,7 +24,8 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { shardForReservation, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
@@ -119,74 +129,93 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   let collided = contention.recent();
   let reserved: number | undefined;
   let conflicts = 0;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { submission, queue, previous } =
-      preloaded ??
-      (await getItems({
-        submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
-        queue: queueRef(),
-        ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
-      }));
-    preloaded = undefined;
-    if (previous && idempotency) {
-      const first = repeatedAnswer(previous, idempotency.fingerprint);
-      // The first attempt may have ended between its transaction and its wake-up (its answer lost,
-      // its time run out): wake the workers again. A spare wake-up finds nothing more to grade.
-      await notifyWorkers(0);
-      return first;
-    }
-
-    const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
-    if (refusal) throw refusal;
-
-    const version = (submission?.highestVersion ?? 0) + 1;
-    // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
-    // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
-    if (reserved === undefined && collided) {
-      const shard = shardForReservation(queue);
-      reserved = ticketOf(shard, await reserveTicket(shard));
-    }
-    // A reserved ticket, or a free one whose shard counter the transaction takes.
-    const choice: { ticket: number; shard?: QueueShard } =
-      reserved !== undefined ? { ticket: reserved } : ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1);
-    const { ticket, shard: free } = choice;
-    const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
-    try {
-      await transactWrite(
-        [
-          addVersion(
-            owner,
-            { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
-            members ? 'team' : 'student',
-          ),
-          putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
-          ...(free ? [takeTicket(free)] : []),
-          ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
-          // Last, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
-          ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
-        ],
-        { conflictRetries: 0 },
-      );
-    } catch (error) {
-      // Another submission took (or was writing) the version number or the ticket: try again.
-      const failed = failedConditions(error);
-      // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
-      if (failed.length === 0 && (!isConflictOnly(error) || ++conflicts > CONFLICT_RETRIES)) throw error;
-      if (free && failed.includes(TICKET)) {
-        collided = true;
-        contention.noteCollision();
+  // Whether the reserved ticket may have its job: a transaction that went through, or one whose outcome is unknown.
+  let jobMayBeWritten = false;
+  try {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { submission, queue, previous } =
+        preloaded ??
+        (await getItems({
+          submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
+          queue: queueRef(),
+          ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
+        }));
+      preloaded = undefined;
+      if (previous && idempotency) {
+        const first = repeatedAnswer(previous, idempotency.fingerprint);
+        // The first attempt may have ended between its transaction and its wake-up (its answer lost,
+        // its time run out): wake the workers again. A spare wake-up finds nothing more to grade.
+        await notifyWorkers(0);
+        return first;
       }
-      // A worker found the reserved ticket without its job and voided it: reserve another.
-      if (failed.includes(JOB)) reserved = undefined;
-      // Unless the version number was taken, what was read still holds.
-      if (!failed.includes(VERSION)) preloaded = { submission, queue, previous };
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
-      continue;
+
+      const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
+      if (refusal) throw refusal;
+
+      const version = (submission?.highestVersion ?? 0) + 1;
+      // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
+      // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
+      if (reserved === undefined && collided) {
+        const shard = shardForReservation(queue);
+        reserved = ticketOf(shard, await reserveTicket(shard));
+      }
+      // A reserved ticket, or a free one whose shard counter the transaction takes.
+      const choice: { ticket: number; shard?: QueueShard } =
+        reserved !== undefined ? { ticket: reserved } : ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1);
+      const { ticket, shard: free } = choice;
+      const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
+      jobMayBeWritten = true;
+      try {
+        await transactWrite(
+          [
+            addVersion(
+              owner,
+              { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
+              members ? 'team' : 'student',
+            ),
+            putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
+            ...(free ? [takeTicket(free)] : []),
+            ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
+            // Last, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
+            ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
+          ],
+          { conflictRetries: 0 },
+        );
+      } catch (error) {
+        // Another submission took (or was writing) the version number or the ticket: try again.
+        const failed = failedConditions(error);
+        if (failed.length === 0 && !isConflictOnly(error)) throw error;
+        jobMayBeWritten = false;
+        // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
+        if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
+        if (free && failed.includes(TICKET)) {
+          collided = true;
+          contention.noteCollision();
+        }
+        // A worker found the reserved ticket without its job and voided it: reserve another.
+        if (failed.includes(JOB)) reserved = undefined;
+        // Unless the version number was taken, what was read still holds.
+        if (!failed.includes(VERSION)) preloaded = { submission, queue, previous };
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
+        continue;
+      }
+      await notifyWorkers(ticket);
+      return answer;
     }
-    await notifyWorkers(ticket);
-    return answer;
+    throw new Error('Could not queue the submission: too much contention');
+  } finally {
+    // A reserved ticket no job will take (refused, answered before, out of tries): positions must not count it.
+    if (reserved !== undefined && !jobMayBeWritten) await abandonReserved(reserved);
   }
-  throw new Error('Could not queue the submission: too much contention');
+}
+
+async function abandonReserved(ticket: number): Promise<void> {
+  try {
+    await abandonTicket(shardOf(ticket), sequenceOf(ticket));
+  } catch (error) {
+    // The submission's own answer stands; the ticket counts as queued until a worker passes it.
+    logger.warn({ message: 'Could not give up a reserved ticket', ticket, error });
+  }
 }
 
 /** On team gradeables a submission belongs to the submitter's team. */

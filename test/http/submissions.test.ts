@@ -6,6 +6,7 @@ import { signToken } from '#shared/auth/jwt.ts';
 import { newTokenClaims } from '#shared/auth/tokens.ts';
 import { getItems } from '#shared/data/items.ts';
 import { jobRef, queueRef, reserveTicket } from '#shared/data/jobs.ts';
+import { submissionRef } from '#shared/data/submissions.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
@@ -495,6 +496,33 @@ describe('a deadline rush', () => {
     expect(claimed).toHaveLength(42 - 1); // all but the voided ticket
     expect(claimed).toEqual([...claimed].sort((a, b) => a - b));
     expect((await getItems({ job: jobRef(orphan) })).job).toMatchObject({ state: 'void' });
+  }, 60_000);
+
+  it('gives back the tickets that refused submissions reserved: the places behind them stay exact', async () => {
+    while (await claimJob()) {
+      // other tests' jobs
+    }
+    const id = await createGradeable();
+    // 40 at once by one student, of which 10 are queued: the others collided on the ticket first and reserved one.
+    const answers = await Promise.all(Array.from({ length: 40 }, () => submit(id, 'student2')));
+    expect(answers.filter((answer) => answer.json.status === 'success')).toHaveLength(10);
+    const { queue } = await getItems({ queue: queueRef() });
+    expect(queue.flatMap((shard) => shard.abandoned ?? []).length).toBeGreaterThan(0);
+    expect((await submit(id, 'student')).json.status).toBe('success');
+    // The place is the jobs below the ticket, plus one, whatever tickets were reserved and given up among them.
+    const ticketsOf = async (persona: 'student' | 'student2') => {
+      const owner = world.users[persona].userId;
+      const { submission } = await getItems({ submission: submissionRef(world.course.term, world.course.course, id, owner) });
+      return submission!.versions.map((version) => version.ticket);
+    };
+    const [own] = await ticketsOf('student');
+    const below = (await ticketsOf('student2')).filter((ticket) => ticket < own!).length;
+    expect((await values(id, 'student')).json.data.queue_position).toBe(below + 1);
+    // Workers pass the tickets given up and forget them.
+    let jobs = 0;
+    for (let claimed = await claimJob(); claimed; claimed = await claimJob()) jobs++;
+    expect(jobs).toBe(11);
+    expect((await getItems({ queue: queueRef() })).queue.flatMap((shard) => shard.abandoned ?? [])).toEqual([]);
   }, 60_000);
 
   it('passes over any number of tickets left without a job (refused or vanished submissions) to the job behind them', async () => {

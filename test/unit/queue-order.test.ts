@@ -58,14 +58,21 @@ describe('the sharded grading queue', () => {
     expect(nextToClaim(queue)).toEqual({ shard: queue[9], ticket: ticketOf(9, 1) });
   });
 
-  it('reports each queued job’s exact place, through any interleaving of submissions and claims', () => {
+  it('reports each queued job’s exact place, through any interleaving of submissions, tickets given up and claims', () => {
     const random = seeded(17);
     let counters: QueueCounters = emptyQueue();
     const queued: number[] = [];
     const claimed: number[] = [];
     const wrong: { step: number; ticket: number; rank: number }[] = [];
     for (let step = 0; step < 3_000; step++) {
-      if (random() < 0.55) {
+      if (random() < 0.1) {
+        // A submission that reserved a ticket and was refused: it gives the ticket up (abandonTicket).
+        const shard = counters[Math.floor(random() * QUEUE_SHARDS)]!;
+        const sequence = shard.tail + 1;
+        counters = counters.map((other) =>
+          other === shard ? { ...other, tail: sequence, abandoned: [...(other.abandoned ?? []), sequence] } : other,
+        );
+      } else if (random() < 0.55) {
         // A submission, first try or after a collision, or one time in ten a regrade's chunk.
         const runs = random() < 0.1 ? ticketsToIssue(counters, Array.from({ length: 1 + Math.floor(random() * 20) })).runs : [];
         if (runs.length === 0) {
@@ -81,9 +88,17 @@ describe('the sharded grading queue', () => {
       } else {
         const next = nextToClaim(counters);
         if (!next) continue;
-        claimed.push(next.ticket);
-        queued.splice(queued.indexOf(next.ticket), 1);
-        counters = counters.map((other) => (other.shard === next.shard.shard ? { ...other, head: other.head + 1 } : other));
+        const passed = next.shard.head + 1;
+        // A ticket given up is passed (and forgotten) like any ticket without a job; a job's is claimed.
+        if (!next.shard.abandoned?.includes(passed)) {
+          claimed.push(next.ticket);
+          queued.splice(queued.indexOf(next.ticket), 1);
+        }
+        counters = counters.map((other) =>
+          other.shard === next.shard.shard
+            ? { ...other, head: passed, abandoned: (other.abandoned ?? []).filter((given) => given !== passed) }
+            : other,
+        );
       }
       const order = [...queued].sort((a, b) => a - b);
       order.forEach((ticket, rank) => {
@@ -91,8 +106,18 @@ describe('the sharded grading queue', () => {
       });
     }
     expect(wrong).toEqual([]);
-    expect(claimed.length).toBeGreaterThan(1_000);
+    expect(claimed.length).toBeGreaterThan(900);
     // Claims follow ticket order except where a newer, lower ticket arrived after a higher one was queued.
     expect(new Set(claimed).size).toBe(claimed.length);
+  });
+
+  it('does not count a ticket given up ahead of a job, nor one given up below the head or behind the job', () => {
+    const queue = emptyQueue().map((shard) =>
+      shard.shard === 3 ? { ...shard, head: 1, tail: 5, abandoned: [1, 2, 4, 9] } : { ...shard, tail: 5 },
+    );
+    const without = queue.map((shard) => ({ ...shard, abandoned: [] }));
+    // Ahead of ticket (shard 3, sequence 5): sequences 1–5 of shards 0–2, 2–4 of shard 3 (less 2 and 4), 1–4 of shards 4–15.
+    expect(queuePosition(ticketOf(3, 5), without)).toBe(3 * 5 + 3 + 12 * 4 + 1);
+    expect(queuePosition(ticketOf(3, 5), queue)).toBe(3 * 5 + 1 + 12 * 4 + 1);
   });
 });
