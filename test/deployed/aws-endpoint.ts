@@ -7,7 +7,7 @@ import type { CodeBuildService } from './codebuild.ts';
 import { mergePolicies, type PolicyEvaluator, type Principal } from './iam.ts';
 import { MAX_PAYLOAD_BYTES, type Credentials, type LambdaService } from './lambda-service.ts';
 import type { Reply, S3Route, S3Service, Signer } from './s3.ts';
-import { md5OfAttributes, type MessageAttribute, type QueueService } from './sqs.ts';
+import { md5OfAttributes, sendRefusal, type MessageAttribute, type QueueService, type SendRefusal } from './sqs.ts';
 
 /** A call the test does not emulate: it fails the test, as a call AWS would refuse would. */
 export interface UnemulatedCall {
@@ -289,9 +289,13 @@ export class AwsEndpoint {
       ? `AROA${principal.role.logicalId.slice(0, 12).toUpperCase()}:${principal.arn.split('/').pop()}`
       : principal.arn;
 
+    const refused = (refusal: SendRefusal) => error(400, `com.amazonaws.sqs#${refusal.name}`, refusal.queryCode, refusal.message);
     if (operation === 'SendMessage') {
       const attributes = queryFields ? queryAttributes(queryFields) : ((input.MessageAttributes ?? {}) as Record<string, MessageAttribute>);
-      const sent = queues.send(queue, String(input.MessageBody ?? ''), attributes, senderId, Number(input.DelaySeconds ?? 0));
+      const message = { body: String(input.MessageBody ?? ''), attributes, delaySeconds: Number(input.DelaySeconds ?? 0) };
+      const refusal = sendRefusal(queue, [message], false);
+      if (refusal) return refused(refusal);
+      const sent = queues.send(queue, message.body, attributes, senderId, message.delaySeconds);
       const md5Attributes = Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {};
       if (query) {
         return {
@@ -304,13 +308,26 @@ export class AwsEndpoint {
     }
     if (query) return this.notEmulated(principal, 'sqs', `${operation} (query protocol)`);
     if (operation === 'SendMessageBatch') {
-      const successful = (
-        input.Entries as { Id: string; MessageBody: string; DelaySeconds?: number; MessageAttributes?: Record<string, MessageAttribute> }[]
-      ).map((entry) => {
-        const attributes = entry.MessageAttributes ?? {};
-        const sent = queues.send(queue, entry.MessageBody, attributes, senderId, entry.DelaySeconds ?? 0);
+      const entries = (
+        (input.Entries ?? []) as {
+          Id: string;
+          MessageBody?: string;
+          DelaySeconds?: number;
+          MessageAttributes?: Record<string, MessageAttribute>;
+        }[]
+      ).map((entry) => ({
+        id: entry.Id,
+        body: entry.MessageBody ?? '',
+        attributes: entry.MessageAttributes ?? {},
+        delaySeconds: entry.DelaySeconds ?? 0,
+      }));
+      const refusal = sendRefusal(queue, entries, true);
+      if (refusal) return refused(refusal);
+      const successful = entries.map((entry) => {
+        const { attributes } = entry;
+        const sent = queues.send(queue, entry.body, attributes, senderId, entry.delaySeconds);
         return {
-          Id: entry.Id,
+          Id: entry.id,
           MessageId: sent.messageId,
           MD5OfMessageBody: sent.md5OfBody,
           ...(Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {}),

@@ -84,6 +84,8 @@ export interface Queue {
   readonly url: string;
   readonly arn: string;
   readonly visibilityTimeoutSeconds: number;
+  /** The template's MaximumMessageSize, if it sets one. */
+  readonly maximumMessageBytes?: number;
   readonly deadLetter?: { readonly targetArn: string; readonly maxReceiveCount: number };
   readonly policies: PolicyDocument[];
 }
@@ -591,6 +593,7 @@ interface RedrivePolicy {
 }
 interface QueueProperties {
   readonly VisibilityTimeout?: unknown;
+  readonly MaximumMessageSize?: unknown;
   /** An object, or its JSON. */
   readonly RedrivePolicy?: string | RedrivePolicy;
 }
@@ -840,6 +843,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
       url,
       arn: resolver.getAtt(logicalId, 'Arn'),
       visibilityTimeoutSeconds: Number(p.VisibilityTimeout ?? 30),
+      ...(p.MaximumMessageSize === undefined ? {} : { maximumMessageBytes: Number(p.MaximumMessageSize) }),
       ...(redrive
         ? { deadLetter: { targetArn: String(redrive.deadLetterTargetArn), maxReceiveCount: Number(redrive.maxReceiveCount) } }
         : {}),

@@ -50,6 +50,91 @@ export function md5OfAttributes(attributes: Record<string, MessageAttribute>): s
   return md5(Buffer.concat(parts));
 }
 
+/** One message of a SendMessage or SendMessageBatch request. */
+export interface OutgoingMessage {
+  readonly id?: string;
+  readonly body: string;
+  readonly attributes: Record<string, MessageAttribute>;
+  readonly delaySeconds: number;
+}
+
+/** Why SQS refuses a send: its error's name (JSON protocol) and code (query protocol). */
+export interface SendRefusal {
+  readonly name: string;
+  readonly queryCode: string;
+  readonly message: string;
+}
+
+/**
+ * A queue's message size limit: 256 KiB unless the template sets MaximumMessageSize. SQS raised
+ * its default to 1 MiB in 2025; the older, stricter limit is kept so a message that fits here fits
+ * every queue.
+ */
+const DEFAULT_MAXIMUM_MESSAGE_BYTES = 262_144;
+const MAX_DELAY_SECONDS = 900;
+const MAX_BATCH_ENTRIES = 10;
+// The characters SQS accepts in a message (#x9 | #xA | #xD | #x20–#xD7FF | #xE000–#xFFFD | #x10000–#x10FFFF).
+const INVALID_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+const messageBytes = (message: OutgoingMessage) =>
+  Buffer.byteLength(message.body) +
+  Object.entries(message.attributes).reduce(
+    (sum, [name, attribute]) =>
+      sum +
+      Buffer.byteLength(name) +
+      Buffer.byteLength(attribute.DataType) +
+      (attribute.BinaryValue !== undefined
+        ? Buffer.from(attribute.BinaryValue, 'base64').length
+        : Buffer.byteLength(attribute.StringValue ?? '')),
+    0,
+  );
+
+/** What SQS would refuse in a send to `queue`, as SQS checks it: size, delay, characters, batch shape. */
+export function sendRefusal(queue: Queue, messages: readonly OutgoingMessage[], batch: boolean): SendRefusal | undefined {
+  const limit = queue.maximumMessageBytes ?? DEFAULT_MAXIMUM_MESSAGE_BYTES;
+  if (batch) {
+    if (messages.length === 0)
+      return {
+        name: 'EmptyBatchRequest',
+        queryCode: 'AWS.SimpleQueueService.EmptyBatchRequest',
+        message: 'The batch request does not contain any entries.',
+      };
+    if (messages.length > MAX_BATCH_ENTRIES)
+      return {
+        name: 'TooManyEntriesInBatchRequest',
+        queryCode: 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
+        message: `Maximum number of entries per request are ${MAX_BATCH_ENTRIES}. You have sent ${messages.length}.`,
+      };
+    if (new Set(messages.map((message) => message.id)).size !== messages.length)
+      return {
+        name: 'BatchEntryIdsNotDistinct',
+        queryCode: 'AWS.SimpleQueueService.BatchEntryIdsNotDistinct',
+        message: 'Id must be distinct among batch entries.',
+      };
+    const total = messages.reduce((sum, message) => sum + messageBytes(message), 0);
+    if (total > limit)
+      return {
+        name: 'BatchRequestTooLong',
+        queryCode: 'AWS.SimpleQueueService.BatchRequestTooLong',
+        message: `Batch requests cannot be longer than ${limit} bytes. You have sent ${total} bytes.`,
+      };
+  }
+  for (const message of messages) {
+    const invalid = (text: string): SendRefusal => ({ name: 'InvalidParameterValue', queryCode: 'InvalidParameterValue', message: text });
+    if (message.body.length === 0)
+      return { name: 'MissingParameter', queryCode: 'MissingParameter', message: 'The request must contain the parameter MessageBody.' };
+    if (messageBytes(message) > limit)
+      return invalid(`One or more parameters are invalid. Reason: Message must be shorter than ${limit} bytes.`);
+    if (!Number.isInteger(message.delaySeconds) || message.delaySeconds < 0 || message.delaySeconds > MAX_DELAY_SECONDS)
+      return invalid(
+        `Value ${message.delaySeconds} for parameter DelaySeconds is invalid. Reason: must be between 0 and ${MAX_DELAY_SECONDS}, if provided.`,
+      );
+    if (INVALID_CHARACTER.test(message.body))
+      return { name: 'InvalidMessageContents', queryCode: 'InvalidMessageContents', message: 'Invalid characters found.' };
+  }
+  return undefined;
+}
+
 /**
  * The template's SQS queues, with SQS's delivery semantics as Lambda's event source mappings use
  * them: a poller per mapping takes up to BatchSize visible messages, hides them for the queue's
