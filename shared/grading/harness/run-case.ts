@@ -7,6 +7,12 @@ import { killCase, sampleCase, usedBytes } from './watch.ts';
 
 /** How often the harness looks at a running test case's processes, memory and disk. */
 const WATCH_INTERVAL_MS = 50;
+/**
+ * Looks in a row that may fail (a machine short of file descriptors for a moment) before the test
+ * case is stopped and the run fails: limits nobody watches are not enforced, and the grade must
+ * not come from a run that may have exceeded them.
+ */
+const MAX_FAILED_LOOKS = 20;
 
 export interface CapturedStream {
   /** The first maxOutputBytes bytes. */
@@ -98,7 +104,7 @@ function spawnCommand(setup: CaseSetup) {
  * runs in a nested sandbox whose every process the harness watches (process count, memory of
  * all together, CPU time, disk use) and kills at a limit, at the time limit, when the output
  * floods or on `signal`; the run returns only after bubblewrap exited, which it does only once
- * no process of the sandbox is left.
+ * no process of the sandbox is left. It fails, the command killed, when the watching itself fails.
  */
 export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun> {
   const started = Date.now();
@@ -165,9 +171,11 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
       killAll();
     };
     let watching = false;
+    let failedLooks = 0;
+    let unwatched: Error | undefined;
     const watcher = nested
       ? setInterval(() => {
-          if (watching || killedAt) return;
+          if (watching || killedAt || unwatched) return;
           watching = true;
           void (async () => {
             // No pid: the command did not start, and its 'error' event ends the run.
@@ -178,7 +186,14 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
             else if (sample.memoryKib > setup.limits.memoryMib * 1024) stopAt('memory');
             else if ((await diskUsed()) > diskLimit) stopAt('disk');
           })()
-            .catch(() => undefined)
+            .then(() => {
+              failedLooks = 0;
+            })
+            .catch((error: unknown) => {
+              if (++failedLooks < MAX_FAILED_LOOKS || unwatched) return;
+              unwatched = new Error(`The test case's processes could not be watched: ${(error as Error).message}`);
+              killAll();
+            })
             .finally(() => {
               watching = false;
             });
@@ -194,6 +209,10 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
       clearInterval(watcher);
       clearInterval(killing);
       signal?.removeEventListener('abort', onAbort);
+      if (unwatched) {
+        reject(unwatched);
+        return;
+      }
       try {
         // The disk may have filled between two looks: judge it once more, at the end.
         if (nested && !killedAt && (await diskUsed()) >= diskLimit) killedAt = 'disk';
