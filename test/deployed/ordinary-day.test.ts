@@ -779,6 +779,8 @@ describe('the deployed artifacts', () => {
       const idle = stack!.deployment.functions.map((fn) => fn.logicalId).filter((id) => !stack!.lambda.invoked.has(id));
       expect(idle, 'functions of the template the day never ran').toEqual([]);
       expect(stack!.queues.deadLettered, 'dead-lettered wake-ups').toEqual([]);
+      // Every other message of the day came twice (SQS delivers at least once), and nothing above noticed.
+      expect(stack!.queues.duplicated, 'messages delivered twice').toBeGreaterThan(5);
     });
 
     it('ran every function as Lambda would: an unprivileged user (when the test is root), in a read-only code folder', async () => {

@@ -146,6 +146,8 @@ export class QueueService {
   readonly batchFailures: BatchFailure[] = [];
   /** Messages moved to a dead-letter queue: queue logical id → message ids. */
   readonly deadLettered: { queue: string; messageId: string; body: string }[] = [];
+  /** Messages delivered twice so far. */
+  duplicated = 0;
   private readonly messages = new Map<string, Message[]>();
   private readonly wakers = new Set<() => void>();
   private stopped = false;
@@ -154,12 +156,25 @@ export class QueueService {
   private readonly lambda: LambdaService;
   private readonly evaluator: PolicyEvaluator;
   private readonly retryDelayMs: number;
+  private readonly duplicateEvery: number;
+  private sent = 0;
 
-  constructor(deployment: Deployment, lambda: LambdaService, evaluator: PolicyEvaluator, options: { retryDelayMs?: number } = {}) {
+  /**
+   * `duplicateEvery`: every so many messages sent (every other one by default) is delivered twice,
+   * as SQS's at-least-once delivery may: the copy has the same message id and body, and may reach
+   * another poller at the same time. 0 delivers each once.
+   */
+  constructor(
+    deployment: Deployment,
+    lambda: LambdaService,
+    evaluator: PolicyEvaluator,
+    options: { retryDelayMs?: number; duplicateEvery?: number } = {},
+  ) {
     this.deployment = deployment;
     this.lambda = lambda;
     this.evaluator = evaluator;
     this.retryDelayMs = options.retryDelayMs ?? 1_000;
+    this.duplicateEvery = options.duplicateEvery ?? 2;
     for (const queue of deployment.queues) this.messages.set(queue.arn, []);
   }
 
@@ -190,6 +205,10 @@ export class QueueService {
       inFlight: false,
     };
     this.messages.get(queue.arn)!.push(message);
+    if (this.duplicateEvery > 0 && ++this.sent % this.duplicateEvery === 0) {
+      this.messages.get(queue.arn)!.push({ ...message });
+      this.duplicated++;
+    }
     this.wake();
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
