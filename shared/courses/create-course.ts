@@ -1,6 +1,7 @@
 import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
 import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
-import { listingCopyOf, memberCopyOf } from '#shared/data/enrollment-copies.ts';
+import { listingCopyOf, memberCopyOf, revisionRef, sourceUnchanged } from '#shared/data/enrollment-copies.ts';
+import { settleCopies } from '#shared/data/settle-copies.ts';
 import { enrollmentRef, putEnrollment, type EnrollmentCopies } from '#shared/data/enrollments.ts';
 import { createGradeableItem, gradeablesOfCourse, type StoredGradeable } from '#shared/data/gradeables.ts';
 import { getItems, type LoadedItems } from '#shared/data/items.ts';
@@ -70,6 +71,9 @@ const newCourseRefs = (request: NewCourseRequest) => ({
   instructorInBase: enrollmentRef(request.baseTerm, request.baseCourse, request.headInstructor),
   existing: courseRef(request.term, request.course),
   term: termRef(request.term),
+  // The revisions the enrollment's copies are made from (the same items, read once).
+  headInstructorRevision: revisionRef(userRef(request.headInstructor)),
+  termRevision: revisionRef(termRef(request.term)),
 });
 
 export type NewCourseItems = LoadedItems<ReturnType<typeof newCourseRefs>>;
@@ -134,26 +138,46 @@ export async function createCourse(
     timeZone: loaded.base.timeZone,
     accessGroup: loaded.base.accessGroup,
   };
-  const headEnrollment = instructorEnrollment(course, request.headInstructor);
+  const head = instructorEnrollment(course, request.headInstructor);
   const copies = request.copyGradeables
     ? (preloaded.baseGradeables ?? (await gradeablesOfCourse(request.baseTerm, request.baseCourse)))
     : [];
   if (copies.length > MAX_COPIED_GRADEABLES) {
     throw tooManyGradeablesToCopy({ count: copies.length, limit: MAX_COPIED_GRADEABLES });
   }
-  try {
-    await transactWrite([
-      ...newCourseItems(course, headEnrollment, enrollmentCopies(course, loaded.term, loaded.headInstructor)),
-      courseExists(request.baseTerm, request.baseCourse),
-      ...copies.map((document) => createGradeableItem(course.term, course.course, document)),
-    ]);
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed.includes(0)) throw courseExistsAlready();
-    if (failed.length > 0) throw invalidBaseCourse();
-    throw error;
+  const courseWrites = (headCopies: EnrollmentCopies) => [
+    ...newCourseItems(course, head, headCopies),
+    courseExists(request.baseTerm, request.baseCourse),
+    ...copies.map((document) => createGradeableItem(course.term, course.course, document)),
+  ];
+  // Each copy, made from the profile or the term as read, is written only if its source did not change
+  // since; one that did is left out (readers then answer from the source).
+  const sources = [
+    { copy: 'member', revision: loaded.headInstructorRevision },
+    { copy: 'listing', revision: loaded.termRevision },
+  ] as const satisfies readonly { copy: keyof EnrollmentCopies; revision: unknown }[];
+  let headCopies: EnrollmentCopies = enrollmentCopies(course, loaded.term, loaded.headInstructor);
+  for (;;) {
+    const checked = sources.flatMap(({ copy, revision }) => (revision && headCopies[copy] ? [{ copy, revision }] : []));
+    const writes = courseWrites(headCopies);
+    try {
+      await transactWrite([...writes, ...checked.map(({ revision }) => sourceUnchanged(revision, true))]);
+      return { course, term: loaded.term };
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed.length === 0 || failed.some((index) => index < writes.length)) throw creationFailure(error);
+      const changed = checked.filter((_, index) => failed.includes(writes.length + index)).map(({ copy }) => [copy, undefined]);
+      headCopies = { ...headCopies, ...Object.fromEntries(changed) };
+    }
   }
-  return { course, term: loaded.term };
+}
+
+/** What a failed creation answers: the course existing, the base course gone, or the error itself. */
+function creationFailure(error: unknown): unknown {
+  const failed = failedConditions(error);
+  if (failed.includes(0)) return courseExistsAlready();
+  if (failed.length > 0) return invalidBaseCourse();
+  return error;
 }
 
 /** The course, its head instructor's enrollment (with its copies) and its access-group membership, written together. */
@@ -187,8 +211,10 @@ export const instructorEnrollment = (course: Pick<Course, 'term' | 'course'>, us
 /** Creates a course with no base (the admin command line's bootstrap); false if it exists. */
 export async function bootstrapCourse(course: Course, headInstructor: string): Promise<boolean> {
   const { term, user } = await getItems({ term: termRef(course.term), user: userRef(headInstructor) });
+  const head = { enrollment: instructorEnrollment(course, headInstructor), copies: enrollmentCopies(course, term, user) };
   try {
-    await transactWrite(newCourseItems(course, instructorEnrollment(course, headInstructor), enrollmentCopies(course, term, user)));
+    await transactWrite(newCourseItems(course, head.enrollment, head.copies));
+    await settleCopies([head]);
     return true;
   } catch (error) {
     if (failedConditions(error).includes(0)) return false;

@@ -14,6 +14,7 @@ import { credentialsTableName, passwordItem } from '#shared/data/credentials.ts'
 import { enrollmentItem, enrollmentsOfCourse, enrollmentsTableName, type EnrollmentCopies } from '#shared/data/enrollments.ts';
 import { enrollmentCopies } from './create-course.ts';
 import { getItems, type ItemRef } from '#shared/data/items.ts';
+import { settleCopies } from '#shared/data/settle-copies.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { changeProfile, userItem, userRef, usersTableName } from '#shared/data/users.ts';
 import type { User } from '#shared/users/user.ts';
@@ -36,9 +37,9 @@ export async function enroll(course: Course, enrollments: readonly Enrollment[])
   const userRefs: Record<string, ItemRef<User>> = {};
   for (const enrollment of enrollments) userRefs[enrollment.userId] = userRef(enrollment.userId);
   const [users, { term }] = await Promise.all([getItems(userRefs), getItems({ term: termRef(course.term) })]);
-  await batchWrite(
-    enrollments.flatMap((enrollment) => enrollmentWrites(course, enrollment, enrollmentCopies(course, term, users[enrollment.userId]))),
-  );
+  const written = enrollments.map((enrollment) => ({ enrollment, copies: enrollmentCopies(course, term, users[enrollment.userId]) }));
+  await batchWrite(written.flatMap(({ enrollment, copies }) => enrollmentWrites(course, enrollment, copies)));
+  await settleCopies(written);
 }
 
 const PARALLEL_PROFILE_CHANGES = 16;
@@ -77,15 +78,19 @@ export async function importClassList(
     ...existingUsers,
     ...[...plan.usersToCreate, ...plan.usersToUpdate].map((user) => [user.userId, user] as const),
   ]);
+  const written = plan.enrollmentsToWrite.map((enrollment) => ({
+    enrollment,
+    copies: enrollmentCopies(course, term, profiles.get(enrollment.userId)),
+  }));
   const writes = [
     ...plan.usersToCreate.map((user) => ({ tableName: usersTableName(), request: { PutRequest: { Item: userItem(user) } } })),
     ...credentials.map((Item) => ({ tableName: credentialsTableName(), request: { PutRequest: { Item } } })),
-    ...plan.enrollmentsToWrite.flatMap((enrollment) =>
-      enrollmentWrites(course, enrollment, enrollmentCopies(course, term, profiles.get(enrollment.userId))),
-    ),
+    ...written.flatMap(({ enrollment, copies }) => enrollmentWrites(course, enrollment, copies)),
   ];
-  await batchWrite(writes, { onProgress: (written) => onProgress?.(written, writes.length) });
+  await batchWrite(writes, { onProgress: (done) => onProgress?.(done, writes.length) });
   await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, changeProfile);
+  // After the profile changes: their copies were filled from what this import wrote.
+  await settleCopies(written);
   return { ...plan, passwords };
 }
 

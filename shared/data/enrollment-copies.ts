@@ -19,7 +19,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inGroups } from '#shared/lists.ts';
 import { dynamo } from './client.ts';
-import type { Item } from './items.ts';
+import type { Item, ItemRef } from './items.ts';
+import { tableName } from './tables.ts';
 import { transactWrite, type TransactItem } from './transactions.ts';
 
 export const COPY_VERSION = 1;
@@ -96,6 +97,13 @@ export const revisionOf = (tableName: string, key: Record<string, unknown>, item
   rev: (item?.copyRev as number | undefined) ?? 0,
 });
 
+/** Reads a source's revision (with whatever else is read): what a copy made from it is checked against. */
+export const revisionRef = (ref: ItemRef<unknown>): ItemRef<SourceRevision> => ({
+  table: ref.table,
+  key: ref.key,
+  decode: (item) => revisionOf(tableName(ref.table), ref.key, item),
+});
+
 /** Passes while the source still has that revision and no change in progress (absent sources pass only as absent). */
 export function sourceUnchanged(source: SourceRevision, exists: boolean): TransactItem {
   const keyName = Object.keys(source.key)[0] ?? '';
@@ -126,7 +134,8 @@ const TRANSACTION_LIMIT = 100;
 const PARALLEL_WRITES = 16;
 const CHANGE_ATTEMPTS = 5;
 
-async function removeCopy(holder: CopyHolder, attribute: CopyAttribute): Promise<void> {
+/** Removes an enrollment's copy (readers then answer from the source), if the enrollment exists. */
+export async function removeCopy(holder: CopyHolder, attribute: CopyAttribute): Promise<void> {
   try {
     await dynamo().send(
       new UpdateCommand({

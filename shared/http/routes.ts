@@ -119,8 +119,9 @@ export const routes = {
       enrollments: ['BatchGetItem', 'PutItem'],
       accessGroups: ['Query', 'PutItem'],
       gradeables: ['Query', 'PutItem'],
-      terms: ['BatchGetItem'],
-      users: ['BatchGetItem'],
+      // The head instructor's enrollment copies the profile and the term only if they did not change since read.
+      terms: ['BatchGetItem', 'ConditionCheckItem'],
+      users: ['BatchGetItem', 'ConditionCheckItem'],
     },
   },
   'course-users': {

@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
-import { copyHolder, enrollmentItem, enrollmentRef, enrollmentsTableName, type Enrollment } from '#shared/data/enrollments.ts';
+import {
+  copyHolder,
+  enrollmentItem,
+  enrollmentRef,
+  enrollmentsTableName,
+  putEnrollment,
+  type Enrollment,
+  type EnrollmentCopies,
+} from '#shared/data/enrollments.ts';
 import { putTerm } from '#shared/data/terms.ts';
 import { putUser, usersTableName } from '#shared/data/users.ts';
-import { fillCopies, revisionOf, sourceUnchanged } from '#shared/data/enrollment-copies.ts';
+import { fillCopies, listingCopyOf, memberCopyOf, revisionOf, sourceUnchanged } from '#shared/data/enrollment-copies.ts';
+import { settleCopies } from '#shared/data/settle-copies.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { courseId } from '#shared/data/keys.ts';
 import { readClassList } from '#shared/courses/class-list.ts';
@@ -275,6 +285,102 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     );
     await fillCopies('memberCopy', [{ checks: [sourceUnchanged(current, true)], holders: [{ holder, copy: stale }] }]);
     expect((await storedEnrollment(term, course.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Renamed' });
+  });
+
+  it('settles copies written from a profile or a term that changed before the write landed: stale ones go, fresh ones stay', async () => {
+    const teacher = await createUser('faculty');
+    const [student, other] = [await createUser(), await createUser()];
+    const term = await createTerm('2026-08-24', 'Fall 2026');
+    const course = await createCourse(term, teacher);
+    await addMember(course, student, 4, '1');
+    await addMember(course, other, 4, '1');
+    const token = { Authorization: await tokenOf(api, teacher) };
+    // An import read the profiles and the term, then a profile change and a term change ran to their end, then its write landed.
+    const read = {
+      member: memberCopyOf(student),
+      listing: listingCopyOf({ displayName: '', archived: false }, { name: 'Fall 2026', startDate: '2026-08-24' }),
+    };
+    await putUser({ ...student, givenName: 'Changed' });
+    await putTerm({ termId: term, name: 'Fall 2026 (renamed)', startDate: '2026-08-24', endDate: '2026-12-20' });
+    const late = (userId: string, copies: EnrollmentCopies) => ({
+      enrollment: {
+        term,
+        course: course.course,
+        userId,
+        group: 4 as const,
+        registrationSection: '1',
+        rotatingSection: null,
+        gradingSections: [],
+      },
+      copies,
+    });
+    const written = [late(student.userId, read), late(other.userId, { member: memberCopyOf(other) })];
+    await transactWrite(written.map(({ enrollment, copies }) => putEnrollment(enrollment, copies)));
+    expect((await usersList('users', term, course.course, token))[student.userId]).toMatchObject({ first_name: 'Given' });
+
+    expect(await settleCopies(written)).toBe(2);
+    expect(await storedEnrollment(term, course.course, student.userId)).not.toHaveProperty('memberCopy');
+    expect(await storedEnrollment(term, course.course, student.userId)).not.toHaveProperty('listingCopy');
+    expect((await storedEnrollment(term, course.course, other.userId))?.memberCopy).toMatchObject({ givenName: other.givenName });
+    expect((await usersList('users', term, course.course, token))[student.userId]).toMatchObject({ first_name: 'Changed' });
+    const asStudent = { Authorization: await tokenOf(api, student) };
+    expect((await api.get('/courses', asStudent)).json.data.unarchived_courses).toMatchObject([
+      { display_semester: 'Fall 2026 (renamed)' },
+    ]);
+
+    // A copy whose source has a change in progress goes too: the change may have looked for its holders before the write.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: usersTableName(),
+        Key: { userId: other.userId },
+        UpdateExpression: 'SET copyPending = :token',
+        ExpressionAttributeValues: { ':token': 'a change in progress' },
+      }),
+    );
+    expect(await settleCopies([written[1]!])).toBe(1);
+    expect(await storedEnrollment(term, course.course, other.userId)).not.toHaveProperty('memberCopy');
+  });
+
+  it('creates a course whose head instructor has a profile change in progress, without copying the profile', async () => {
+    const teacher = await createUser('faculty');
+    const term = await createTerm('2026-08-24', 'Fall 2026');
+    const base = await createCourse(term, teacher);
+    const changing = (command: 'SET copyPending = :token' | 'REMOVE copyPending') =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: usersTableName(),
+          Key: { userId: teacher.userId },
+          UpdateExpression: command,
+          ...(command.startsWith('SET') ? { ExpressionAttributeValues: { ':token': 'a change in progress' } } : {}),
+        }),
+      );
+    const token = { Authorization: await tokenOf(api, teacher) };
+    const create = (title: string) =>
+      api.postJson(
+        '/courses',
+        {
+          course_semester: term,
+          course_title: title,
+          head_instructor: teacher.userId,
+          base_course_semester: term,
+          base_course_title: base.course,
+        },
+        token,
+      );
+    const [quiet, busy] = [uniqueCode('quiet'), uniqueCode('busy')];
+    const first = await create(quiet);
+    expect(first.json.status, first.text).toBe('success');
+    expect((await storedEnrollment(term, quiet, teacher.userId))?.memberCopy).toMatchObject({ givenName: teacher.givenName });
+    await changing('SET copyPending = :token');
+    try {
+      expect((await create(busy)).json.status).toBe('success');
+    } finally {
+      await changing('REMOVE copyPending');
+    }
+    const enrollment = await storedEnrollment(term, busy, teacher.userId);
+    expect(enrollment).toMatchObject({ listingCopy: { termName: 'Fall 2026' } });
+    expect(enrollment).not.toHaveProperty('memberCopy');
+    expect((await usersList('graders', term, busy, token))[teacher.userId]).toMatchObject({ given_name: teacher.givenName });
   });
 
   it('answers from the profiles, courses and terms for items without copies (written before them, or mid-change)', async () => {

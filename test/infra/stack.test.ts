@@ -108,6 +108,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['BatchGetItem', 'PutItem'].map((action) => `dynamodb:${action} enrollments`),
     ...['Query', 'PutItem'].map((action) => `dynamodb:${action} accessGroups`),
     ...['Query', 'PutItem'].map((action) => `dynamodb:${action} gradeables`),
+    // The head instructor's copies of the profile and the term are checked against their sources.
+    'dynamodb:ConditionCheckItem terms',
+    'dynamodb:ConditionCheckItem users',
     'dynamodb:BatchGetItem terms',
   ],
   'course-users': [...GROUP_CHECK, 'dynamodb:Query enrollments'],
