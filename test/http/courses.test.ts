@@ -190,6 +190,16 @@ describe('the lists stay right when profiles, courses and terms change', () => {
   const storedEnrollment = async (term: string, course: string, userId: string) =>
     (await dynamo().send(new GetCommand({ TableName: enrollmentsTableName(), Key: { courseId: courseId(term, course), userId } }))).Item;
   const storedUser = async (userId: string) => (await dynamo().send(new GetCommand({ TableName: usersTableName(), Key: { userId } }))).Item;
+  /** Marks a profile as mid-change (as a change does first), or clears the mark. */
+  const markProfileChanging = (userId: string, changing: boolean) =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: usersTableName(),
+        Key: { userId },
+        UpdateExpression: changing ? 'SET copyPending = :token' : 'REMOVE copyPending',
+        ...(changing ? { ExpressionAttributeValues: { ':token': 'a change in progress' } } : {}),
+      }),
+    );
   const usersList = async (list: 'users' | 'graders', term: string, course: string, token: Record<string, string>) =>
     Object.fromEntries(
       ((await api.get(`/${term}/${course}/${list}`, token)).json.data as Record<string, string>[]).map((record) => [
@@ -275,14 +285,7 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     expect((await storedEnrollment(term, course.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Renamed' });
 
     const current = revisionOf(usersTableName(), { userId: student.userId }, await storedUser(student.userId));
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: usersTableName(),
-        Key: { userId: student.userId },
-        UpdateExpression: 'SET copyPending = :token',
-        ExpressionAttributeValues: { ':token': 'a change that stopped' },
-      }),
-    );
+    await markProfileChanging(student.userId, true); // a change that stopped there
     await fillCopies('memberCopy', [{ checks: [sourceUnchanged(current, true)], holders: [{ holder, copy: stale }] }]);
     expect((await storedEnrollment(term, course.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Renamed' });
   });
@@ -329,14 +332,7 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     ]);
 
     // A copy whose source has a change in progress goes too: the change may have looked for its holders before the write.
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: usersTableName(),
-        Key: { userId: other.userId },
-        UpdateExpression: 'SET copyPending = :token',
-        ExpressionAttributeValues: { ':token': 'a change in progress' },
-      }),
-    );
+    await markProfileChanging(other.userId, true);
     expect(await settleCopies([written[1]!])).toBe(1);
     expect(await storedEnrollment(term, course.course, other.userId)).not.toHaveProperty('memberCopy');
   });
@@ -345,15 +341,6 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     const teacher = await createUser('faculty');
     const term = await createTerm('2026-08-24', 'Fall 2026');
     const base = await createCourse(term, teacher);
-    const changing = (command: 'SET copyPending = :token' | 'REMOVE copyPending') =>
-      dynamo().send(
-        new UpdateCommand({
-          TableName: usersTableName(),
-          Key: { userId: teacher.userId },
-          UpdateExpression: command,
-          ...(command.startsWith('SET') ? { ExpressionAttributeValues: { ':token': 'a change in progress' } } : {}),
-        }),
-      );
     const token = { Authorization: await tokenOf(api, teacher) };
     const create = (title: string) =>
       api.postJson(
@@ -371,11 +358,11 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     const first = await create(quiet);
     expect(first.json.status, first.text).toBe('success');
     expect((await storedEnrollment(term, quiet, teacher.userId))?.memberCopy).toMatchObject({ givenName: teacher.givenName });
-    await changing('SET copyPending = :token');
+    await markProfileChanging(teacher.userId, true);
     try {
       expect((await create(busy)).json.status).toBe('success');
     } finally {
-      await changing('REMOVE copyPending');
+      await markProfileChanging(teacher.userId, false);
     }
     const enrollment = await storedEnrollment(term, busy, teacher.userId);
     expect(enrollment).toMatchObject({ listingCopy: { termName: 'Fall 2026' } });
