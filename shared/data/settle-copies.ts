@@ -1,7 +1,8 @@
 /**
- * Enrollments written with copies made from sources read before the write (class-list imports and
- * enrollments are batch writes, a course's creation a transaction, none of them checking the
- * sources) may carry a copy that a change of the source, finished meanwhile, never saw: the change
+ * Enrollments written with copies made from sources read before the write, without checking the
+ * sources (class-list imports and enrollments are batch writes; the command line's bootstrap of a
+ * course a transaction; POST /api/courses checks them in its own) may carry a copy that a change of
+ * the source, finished meanwhile, never saw: the change
  * removes and fills only the copies it finds. Settling reads the sources again, strongly
  * consistent, after the write, and removes each copy that differs from its source or whose source
  * has a change in progress, so readers answer from the source (enrollment-copies.ts). A change
