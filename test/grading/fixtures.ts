@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { LimitSettings, TestCase } from '#shared/gradeables/gradeable.ts';
 import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/limits.ts';
 import type { RunRequest } from '#shared/grading/runner-protocol.ts';
@@ -68,3 +70,12 @@ export const request = (url: string, testCases: TestCase[], overrides: Partial<R
   sandbox: 'bwrap',
   ...overrides,
 });
+
+/** Processes on the host whose command line contains `marker`. */
+export async function processesWith(marker: string): Promise<string[]> {
+  try {
+    return (await promisify(execFile)('pgrep', ['-af', marker])).stdout.trim().split('\n').filter(Boolean);
+  } catch {
+    return []; // pgrep exits with 1 when nothing matches
+  }
+}

@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guardedHttp } from '#shared/grading/checkout-http.ts';
 import { runSubmission } from '#shared/grading/runner.ts';
 import type { RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
-import { fixtures, request, testCase } from './fixtures.ts';
+import { fixtures, processesWith, request, testCase } from './fixtures.ts';
 
-const run = promisify(execFile);
 let server: GitServer;
 beforeAll(async () => {
   server = await startGitServer(fixtures);
@@ -27,16 +24,6 @@ const checkoutFailure = (result: RunResult): string => {
 };
 const submit = (name: string, testCases: Parameters<typeof request>[1], overrides: Parameters<typeof request>[2] = {}) =>
   runSubmission(request(server.repositoryUrl(name), testCases, { allowedHosts: [server.host], ...overrides }));
-
-/** The processes whose command line contains `marker`. */
-async function processesWith(marker: string): Promise<string[]> {
-  try {
-    const { stdout } = await run('pgrep', ['-af', marker]);
-    return stdout.trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits with 1 when nothing matches
-  }
-}
 
 describe('a passing submission', () => {
   it('passes every test case of the README example, with the reference autocheck shape', async () => {

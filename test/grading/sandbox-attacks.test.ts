@@ -12,7 +12,7 @@ import { runnerEnvironment } from '#shared/grading/run-in-process.ts';
 import { runSubmission } from '#shared/grading/runner.ts';
 import type { RunRequest, RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
-import { request, testCase } from './fixtures.ts';
+import { processesWith, request, testCase } from './fixtures.ts';
 import { hostile } from './hostile.ts';
 
 /**
@@ -73,15 +73,6 @@ const printed = (outcome: TestCaseOutcome | undefined): string => {
 };
 const show = (name: string, command: string, overrides: Partial<TestCase> = {}) =>
   testCase({ name, command, expect: { stdout: '' }, ...overrides });
-
-/** Processes on the host whose command line contains `marker`. */
-async function processesWith(marker: string): Promise<string[]> {
-  try {
-    return (await run('pgrep', ['-af', marker])).stdout.trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits with 1 when nothing matches
-  }
-}
 
 /** Processes on the host running as `uid`. */
 async function processesOf(uid: number): Promise<string[]> {

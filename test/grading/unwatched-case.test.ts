@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { runCase } from '#shared/grading/harness/run-case.ts';
 import { STUDENT } from '#shared/grading/harness/student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, isToolchainEtc } from '#shared/grading/harness/toolchain.ts';
 import { usedBytes } from '#shared/grading/harness/watch.ts';
+import { processesWith } from './fixtures.ts';
 
 // The harness's look at a test case's processes fails from here on (as when the machine runs out
 // of file descriptors); killing the case still works, as it reads /proc on its own.
@@ -18,8 +18,6 @@ vi.mock('#shared/grading/harness/watch.ts', async (importOriginal) => {
 
 const work = await mkdtemp(join(tmpdir(), 'unwatched-'));
 await chmod(work, 0o755); // the command's user goes through it to its folders
-const pgrep = (marker: string) =>
-  new Promise<string>((resolve) => execFile('pgrep', ['-af', marker], (_error, stdout) => resolve(stdout.trim())));
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe('a test case the harness cannot watch', () => {
@@ -47,6 +45,6 @@ describe('a test case the harness cannot watch', () => {
     });
     // Within the test's 15 s (the command would sleep 60), and nothing of it is left.
     await expect(run).rejects.toThrow("The test case's processes could not be watched: EMFILE: too many open files");
-    expect(await pgrep(marker)).toBe('');
+    expect(await processesWith(marker)).toEqual([]);
   }, 15_000);
 });
