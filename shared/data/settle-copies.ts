@@ -13,6 +13,7 @@ import { courseRef, decodeCourse } from './courses.ts';
 import { listingCopyOf, removeCopy, type CopyAttribute, type ListingCopy, type MemberCopy } from './enrollment-copies.ts';
 import { copyHolder, type EnrollmentCopies } from './enrollments.ts';
 import { getItems, type Item, type ItemRef } from './items.ts';
+import { courseId } from './keys.ts';
 import { decodeTerm, termRef } from './terms.ts';
 import { decodeUser, userRef } from './users.ts';
 import { inGroups } from '#shared/lists.ts';
@@ -27,11 +28,10 @@ export interface WrittenEnrollment {
 export interface CopySources {
   readonly users: ReadonlyMap<string, Item | undefined>;
   readonly terms: ReadonlyMap<string, Item | undefined>;
-  /** By `term/course`. */
+  /** By course id (keys.ts). */
   readonly courses: ReadonlyMap<string, Item | undefined>;
 }
 
-const courseKey = (term: string, course: string) => `${term}/${course}`;
 const changing = (item: Item | undefined) => item?.copyPending !== undefined;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const memberFields = (copy: MemberCopy) => [copy.givenName, copy.familyName, copy.email];
@@ -54,7 +54,7 @@ export function staleCopies(written: readonly WrittenEnrollment[], sources: Copy
     }
     if (copies.listing) {
       const term = sources.terms.get(enrollment.term);
-      const course = sources.courses.get(courseKey(enrollment.term, enrollment.course));
+      const course = sources.courses.get(courseId(enrollment.term, enrollment.course));
       const fresh = term && course && listingCopyOf(decodeCourse(course), decodeTerm(term));
       if (!fresh || changing(term) || changing(course) || !same(listingFields(fresh), listingFields(copies.listing))) {
         stale.push({ enrollment, attribute: 'listingCopy' });
@@ -74,7 +74,7 @@ export async function settleCopies(written: readonly WrittenEnrollment[]): Promi
     if (copies.member) refs[`user:${enrollment.userId}`] = raw(userRef(enrollment.userId));
     if (copies.listing) {
       refs[`term:${enrollment.term}`] = raw(termRef(enrollment.term));
-      refs[`course:${courseKey(enrollment.term, enrollment.course)}`] = raw(courseRef(enrollment.term, enrollment.course));
+      refs[`course:${courseId(enrollment.term, enrollment.course)}`] = raw(courseRef(enrollment.term, enrollment.course));
     }
   }
   if (Object.keys(refs).length === 0) return 0;

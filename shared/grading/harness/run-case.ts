@@ -190,7 +190,7 @@ export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun
               failedLooks = 0;
             })
             .catch((error: unknown) => {
-              if (++failedLooks < MAX_FAILED_LOOKS || unwatched) return;
+              if (++failedLooks < MAX_FAILED_LOOKS) return;
               unwatched = new Error(`The test case's processes could not be watched: ${(error as Error).message}`);
               killAll();
             })
