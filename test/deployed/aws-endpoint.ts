@@ -323,11 +323,10 @@ export class AwsEndpoint {
       }));
       const refusal = sendRefusal(queue, entries, true);
       if (refusal) return refused(refusal);
-      const successful = entries.map((entry) => {
-        const { attributes } = entry;
-        const sent = queues.send(queue, entry.body, attributes, senderId, entry.delaySeconds);
+      const successful = entries.map(({ id, body, attributes, delaySeconds }) => {
+        const sent = queues.send(queue, body, attributes, senderId, delaySeconds);
         return {
-          Id: entry.id,
+          Id: id,
           MessageId: sent.messageId,
           MD5OfMessageBody: sent.md5OfBody,
           ...(Object.keys(attributes).length > 0 ? { MD5OfMessageAttributes: md5OfAttributes(attributes) } : {}),

@@ -89,40 +89,33 @@ const messageBytes = (message: OutgoingMessage) =>
     0,
   );
 
+/** A refusal of SQS's own (`AWS.SimpleQueueService.<name>` in the query protocol), or of a parameter check. */
+const refusal = (name: string, message: string, queryCode = `AWS.SimpleQueueService.${name}`): SendRefusal => ({
+  name,
+  queryCode,
+  message,
+});
+const invalid = (message: string) => refusal('InvalidParameterValue', message, 'InvalidParameterValue');
+
 /** What SQS would refuse in a send to `queue`, as SQS checks it: size, delay, characters, batch shape. */
 export function sendRefusal(queue: Queue, messages: readonly OutgoingMessage[], batch: boolean): SendRefusal | undefined {
   const limit = queue.maximumMessageBytes ?? DEFAULT_MAXIMUM_MESSAGE_BYTES;
   if (batch) {
-    if (messages.length === 0)
-      return {
-        name: 'EmptyBatchRequest',
-        queryCode: 'AWS.SimpleQueueService.EmptyBatchRequest',
-        message: 'The batch request does not contain any entries.',
-      };
+    if (messages.length === 0) return refusal('EmptyBatchRequest', 'The batch request does not contain any entries.');
     if (messages.length > MAX_BATCH_ENTRIES)
-      return {
-        name: 'TooManyEntriesInBatchRequest',
-        queryCode: 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest',
-        message: `Maximum number of entries per request are ${MAX_BATCH_ENTRIES}. You have sent ${messages.length}.`,
-      };
+      return refusal(
+        'TooManyEntriesInBatchRequest',
+        `Maximum number of entries per request are ${MAX_BATCH_ENTRIES}. You have sent ${messages.length}.`,
+      );
     if (new Set(messages.map((message) => message.id)).size !== messages.length)
-      return {
-        name: 'BatchEntryIdsNotDistinct',
-        queryCode: 'AWS.SimpleQueueService.BatchEntryIdsNotDistinct',
-        message: 'Id must be distinct among batch entries.',
-      };
+      return refusal('BatchEntryIdsNotDistinct', 'Id must be distinct among batch entries.');
     const total = messages.reduce((sum, message) => sum + messageBytes(message), 0);
     if (total > limit)
-      return {
-        name: 'BatchRequestTooLong',
-        queryCode: 'AWS.SimpleQueueService.BatchRequestTooLong',
-        message: `Batch requests cannot be longer than ${limit} bytes. You have sent ${total} bytes.`,
-      };
+      return refusal('BatchRequestTooLong', `Batch requests cannot be longer than ${limit} bytes. You have sent ${total} bytes.`);
   }
   for (const message of messages) {
-    const invalid = (text: string): SendRefusal => ({ name: 'InvalidParameterValue', queryCode: 'InvalidParameterValue', message: text });
     if (message.body.length === 0)
-      return { name: 'MissingParameter', queryCode: 'MissingParameter', message: 'The request must contain the parameter MessageBody.' };
+      return refusal('MissingParameter', 'The request must contain the parameter MessageBody.', 'MissingParameter');
     if (messageBytes(message) > limit)
       return invalid(`One or more parameters are invalid. Reason: Message must be shorter than ${limit} bytes.`);
     if (!Number.isInteger(message.delaySeconds) || message.delaySeconds < 0 || message.delaySeconds > MAX_DELAY_SECONDS)
@@ -130,7 +123,7 @@ export function sendRefusal(queue: Queue, messages: readonly OutgoingMessage[], 
         `Value ${message.delaySeconds} for parameter DelaySeconds is invalid. Reason: must be between 0 and ${MAX_DELAY_SECONDS}, if provided.`,
       );
     if (INVALID_CHARACTER.test(message.body))
-      return { name: 'InvalidMessageContents', queryCode: 'InvalidMessageContents', message: 'Invalid characters found.' };
+      return refusal('InvalidMessageContents', 'Invalid characters found.', 'InvalidMessageContents');
   }
   return undefined;
 }
@@ -146,8 +139,6 @@ export class QueueService {
   readonly batchFailures: BatchFailure[] = [];
   /** Messages moved to a dead-letter queue: queue logical id → message ids. */
   readonly deadLettered: { queue: string; messageId: string; body: string }[] = [];
-  /** Messages delivered twice so far. */
-  duplicated = 0;
   private readonly messages = new Map<string, Message[]>();
   private readonly wakers = new Set<() => void>();
   private stopped = false;
@@ -158,6 +149,11 @@ export class QueueService {
   private readonly retryDelayMs: number;
   private readonly duplicateEvery: number;
   private sent = 0;
+
+  /** Messages delivered twice so far. */
+  get duplicated(): number {
+    return this.duplicateEvery > 0 ? Math.floor(this.sent / this.duplicateEvery) : 0;
+  }
 
   /**
    * `duplicateEvery`: every so many messages sent (every other one by default) is delivered twice,
@@ -205,10 +201,7 @@ export class QueueService {
       inFlight: false,
     };
     this.messages.get(queue.arn)!.push(message);
-    if (this.duplicateEvery > 0 && ++this.sent % this.duplicateEvery === 0) {
-      this.messages.get(queue.arn)!.push({ ...message });
-      this.duplicated++;
-    }
+    if (this.duplicateEvery > 0 && ++this.sent % this.duplicateEvery === 0) this.messages.get(queue.arn)!.push({ ...message });
     this.wake();
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
