@@ -1,6 +1,6 @@
 /**
  * The grading harness as a program: `node harness.mjs --files <folder> --work <folder>
- * --job <file|-> --result <file|-> [--hide <folder>]` reads a HarnessJob (JSON; `-` for standard input), runs it
+ * --job <file|-> --result <file|->` reads a HarnessJob (JSON; `-` for standard input), runs it
  * on the files and writes the HarnessResult (JSON; `-` for standard output). Its standard output
  * carries nothing else, and no test command ever holds it. SIGTERM stops the running test case
  * and exits with status 1, as does any fault, with a message on standard error.
@@ -26,18 +26,13 @@ try {
       work: { type: 'string' },
       job: { type: 'string' },
       result: { type: 'string' },
-      hide: { type: 'string' },
     },
     strict: true,
   });
   if (!values.files || !values.work || !values.job || !values.result)
     throw new Error('usage: harness --files <folder> --work <folder> --job <file|-> --result <file|->');
   const job = JSON.parse(values.job === '-' ? await readAll(process.stdin) : await readFile(values.job, 'utf8')) as HarnessJob;
-  const result = await runJob(
-    job,
-    { files: values.files, work: values.work, ...(values.hide ? { hide: values.hide } : {}) },
-    controller.signal,
-  );
+  const result = await runJob(job, { files: values.files, work: values.work }, controller.signal);
   const text = `${JSON.stringify(result)}\n`;
   if (values.result === '-') process.stdout.write(text);
   else await writeFile(values.result, text);

@@ -44,8 +44,8 @@ export interface CaseSetup {
   readonly prlimit: string | undefined;
   /** The host user to run the command as (when the harness itself is root). */
   readonly runAs?: { readonly uid: number; readonly gid: number };
-  /** In `container` isolation: the harness's folder, hidden from the command. */
-  readonly hide?: string;
+  /** In `container` isolation: an empty folder of the test case's, where its new root is mounted. */
+  readonly root?: string;
 }
 
 function capture(limit: number, onFlood: () => void) {
@@ -81,9 +81,9 @@ function spawnCommand(setup: CaseSetup) {
   }
   if (setup.isolation === 'container') {
     if (!setup.prlimit) throw new Error('prlimit is needed to set the limits of test commands');
-    if (!setup.hide) throw new Error('container isolation needs the folder to hide from test commands');
+    if (!setup.root) throw new Error('container isolation needs a folder for the test case’s root');
     // As root: the setup inside the namespaces drops to the student's uid itself.
-    const args = containerSandboxArgs({ ...setup, prlimit: setup.prlimit, hide: setup.hide });
+    const args = containerSandboxArgs({ ...setup, prlimit: setup.prlimit, root: setup.root });
     return spawn('unshare', args, { env: commandEnvironment(STUDENT.home), stdio: ['ignore', 'pipe', 'pipe'] });
   }
   // The unsafe development mode: a process group in the home folder, limits where prlimit exists.

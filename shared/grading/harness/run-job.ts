@@ -3,8 +3,8 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chownTree, copyTree, removeFolder } from '../checkout-files.ts';
 import { evaluate } from './evaluate.ts';
-import type { HarnessJob, HarnessResult, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
-import { runCase } from './run-case.ts';
+import type { CaseLimits, HarnessJob, HarnessResult, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
+import { runCase, type CaseSetup } from './run-case.ts';
 import { STUDENT } from './student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, isToolchainEtc } from './toolchain.ts';
 import { usedBytes } from './watch.ts';
@@ -14,8 +14,6 @@ export interface JobPaths {
   readonly files: string;
   /** Where test cases' folders are made; in a sandbox, a size-capped tmpfs of the harness's own. */
   readonly work: string;
-  /** In `container` isolation: the folder holding the harness's own files, hidden from commands. */
-  readonly hide?: string;
 }
 
 const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
@@ -30,6 +28,7 @@ export async function runJob(job: HarnessJob, paths: JobPaths, signal?: AbortSig
   await mkdir(paths.work, { recursive: true });
   const toolchain = discoverToolchain('/', (name) => isToolchainEtc(name) || ETC_GENERATED.includes(name));
   const prlimit = PRLIMIT_CANDIDATES.find((candidate) => existsSync(candidate));
+  if (job.isolation === 'container') await checkContainerSandbox(paths, toolchain, prlimit, signal);
   const testCases: TestCaseOutcome[] = [];
   for (const testCase of job.testCases) {
     signal?.throwIfAborted();
@@ -49,8 +48,8 @@ async function runTestCase(
 ): Promise<TestCaseOutcome> {
   const folder = await mkdtemp(join(paths.work, 'case-'));
   try {
-    const [home, tmp, shm] = ['home', 'tmp', 'shm'].map((name) => join(folder, name)) as [string, string, string];
-    for (const path of [home, tmp, shm]) await mkdir(path);
+    const [home, tmp, shm, root] = ['home', 'tmp', 'shm', 'root'].map((name) => join(folder, name)) as [string, string, string, string];
+    for (const path of [home, tmp, shm, root]) await mkdir(path);
     const runAs = process.getuid?.() === 0 ? { uid: STUDENT.uid, gid: STUDENT.gid } : undefined;
     const diskBefore = await usedBytes(paths.work);
     try {
@@ -82,11 +81,55 @@ async function runTestCase(
         toolchain,
         prlimit,
         runAs,
-        hide: paths.hide,
+        root,
       },
       signal,
     );
     return await evaluate(testCase, run, home, job.maxOutputBytes);
+  } finally {
+    await removeFolder(folder);
+  }
+}
+
+const PROBE_LIMITS: CaseLimits = { processes: 16, memoryMib: 64, cpuSeconds: 10, fileSizeMib: 1, diskMib: 1 };
+
+/**
+ * Makes one `container` sandbox, whose command checks that it can make no user namespace, before
+ * any test case runs: where the build cannot make the sandbox (not root, a kernel that refuses
+ * the student's uid a user namespace, a tool missing), the job fails, nothing of it having run,
+ * rather than its commands running with less isolation or their failures being graded.
+ */
+async function checkContainerSandbox(
+  paths: JobPaths,
+  toolchain: CaseSetup['toolchain'],
+  prlimit: string | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  const folder = await mkdtemp(join(paths.work, 'check-'));
+  try {
+    const [home, tmp, shm, root] = ['home', 'tmp', 'shm', 'root'].map((name) => join(folder, name)) as [string, string, string, string];
+    for (const path of [home, tmp, shm, root]) await mkdir(path);
+    const run = await runCase(
+      {
+        command: 'if unshare -U true 2>/dev/null; then echo "a user namespace was made" >&2; exit 1; fi',
+        limits: PROBE_LIMITS,
+        timeoutSeconds: 30,
+        maxOutputBytes: 4096,
+        isolation: 'container',
+        home,
+        tmp,
+        shm,
+        root,
+        disk: { path: paths.work, usedBefore: await usedBytes(paths.work) },
+        toolchain,
+        prlimit,
+      },
+      signal,
+    );
+    if (run.exitCode !== 0 || run.timedOut) {
+      const why = run.startError ?? (run.stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${run.exitCode}`);
+      throw new Error(`The build cannot make the test cases' sandbox, so nothing was run: ${why}`);
+    }
   } finally {
     await removeFolder(folder);
   }

@@ -87,40 +87,86 @@ export function studentSandboxArgs(sandbox: StudentSandbox): string[] {
   ];
 }
 
-/** Folders a `container` sandbox covers with the test case's own /tmp, so nothing else is writable. */
-const SHARED_WRITABLE = ['/tmp', '/var/tmp', '/run/lock'];
+/** The account and name files of a `container` sandbox: the student, root and nobody; no host names. */
+const CONTAINER_ETC: Readonly<Record<string, string>> = {
+  passwd: `root:x:0:0::/:/bin/sh\n${STUDENT.name}:x:${STUDENT.uid}:${STUDENT.gid}::${STUDENT.home}:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n`,
+  group: `root:x:0:\n${STUDENT.name}:x:${STUDENT.gid}:\nnogroup:x:65534:\n`,
+  hosts: '127.0.0.1 localhost\n::1 localhost\n',
+  'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files\n',
+};
 
 /**
- * Run as root inside the new namespaces, before the command (the harness's folder must not be
- * under /home): the test case's folders over the home folder, /tmp (and the other world-writable folders) and /dev/shm, the harness's folder
- * hidden, then the student's uid with no capabilities and no way to gain any, the rlimits, and the
- * command as the PID namespace's init.
+ * Run as root inside the new namespaces, before the command: what bubblewrap does for a
+ * `namespaces` sandbox, with util-linux. A new root (a tmpfs) holding only the toolchain
+ * (read-only, no set-uid), generated /etc files, the test case's own /proc, a minimal /dev, and
+ * the test case's folders as the home folder, /tmp and /dev/shm; the root made read-only and
+ * pivoted to, so nothing of the build (the harness, the job, its result, other test cases)
+ * is left in view; the loopback up. Then the student's uid with no capabilities, no new
+ * privileges and an empty bounding set, in a user namespace (made by that uid, so nothing of
+ * the build's root is mapped) whose root allows one more user namespace, which it makes at
+ * once for the command: none is left for the command to make, as with bubblewrap's
+ * `--disable-userns`. The command is the PID namespace's init.
  */
-const CONTAINER_SETUP = [
-  'set -eu',
-  'home=$1; tmp=$2; shm=$3; hide=$4; shift 4',
-  // A fresh /home holding only the student's home: no other user's, and nothing made on the host.
-  'mount -t tmpfs -o size=4k,mode=0755 homes /home',
-  `mkdir ${STUDENT.home}`,
-  `mount --bind "$home" ${STUDENT.home}`,
-  // Every source is mounted before /tmp is covered: locally they may live under /tmp.
-  'mount --bind "$shm" /dev/shm',
-  `for folder in ${SHARED_WRITABLE.join(' ')}; do if [ -d "$folder" ]; then mount --bind "$tmp" "$folder"; fi; done`,
-  'if [ -d "$hide" ]; then mount -t tmpfs -o size=4k,mode=0755 harness "$hide"; fi',
-  'hostname sandbox',
-  `cd ${STUDENT.home}`,
-  `exec setpriv --reuid=${STUDENT.uid} --regid=${STUDENT.gid} --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"`,
-].join('\n');
+const CONTAINER_SETUP = String.raw`set -eu
+home=$1 tmp=$2 shm=$3 root=$4; shift 4
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+mount -t tmpfs -o size=1m,mode=0755,nosuid,nodev sandbox "$root"
+while [ "$1" != -- ]; do
+  case $1 in
+    ro)
+      if [ -d "$2" ]; then mkdir -p "$root$2"; else mkdir -p "$root$(dirname "$2")"; : > "$root$2"; fi
+      mount --bind "$2" "$root$2"
+      mount -o remount,bind,ro,nosuid,nodev "$root$2"
+      shift 2 ;;
+    link) mkdir -p "$root$(dirname "$2")"; ln -s "$3" "$root$2"; shift 3 ;;
+    etc) mkdir -p "$root/etc"; printf '%s' "$3" > "$root/etc/$2"; shift 3 ;;
+    *) echo "sandbox-setup: unknown mount $1" >&2; exit 1 ;;
+  esac
+done
+shift
+mkdir -p "$root/proc" "$root/dev" "$root${STUDENT.home}" "$root/tmp"
+mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
+mount -t tmpfs -o size=64k,mode=0755,nosuid,noexec dev "$root/dev"
+for device in null zero full random urandom tty; do : > "$root/dev/$device"; mount --bind "/dev/$device" "$root/dev/$device"; done
+ln -s /proc/self/fd "$root/dev/fd"; ln -s /proc/self/fd/0 "$root/dev/stdin"; ln -s /proc/self/fd/1 "$root/dev/stdout"; ln -s /proc/self/fd/2 "$root/dev/stderr"
+mkdir "$root/dev/shm"
+mount --bind "$shm" "$root/dev/shm"
+mount --bind "$home" "$root${STUDENT.home}"
+mount --bind "$tmp" "$root/tmp"
+mount -o remount,ro,nosuid,noexec "$root/dev"
+mount -o remount,ro,nosuid,nodev "$root"
+if command -v ip >/dev/null 2>&1; then ip link set lo up; else perl -e 'socket(my $s, 2, 2, 0) or die "socket: $!"; my $r = pack("a16 s x22", "lo", 0); ioctl($s, 0x8913, $r) or die "lo: $!"; my $f = unpack("x16 s", $r) | 1; ioctl($s, 0x8914, pack("a16 s x22", "lo", $f)) or die "lo up: $!"'; fi
+hostname sandbox
+cd "$root"
+pivot_root . .
+umount -l .
+cd ${STUDENT.home}
+PATH=${COMMAND_PATH}
+exec setpriv --reuid=${STUDENT.uid} --regid=${STUDENT.gid} --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- \
+  unshare --user --map-root-user -- /bin/sh -c 'echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --user --map-user=${STUDENT.uid} --map-group=${STUDENT.gid} -- "$@"' disable-userns "$@"
+`;
 
-export interface ContainerSandbox extends Omit<StudentSandbox, 'toolchain'> {
-  /** The harness's own folder (its job description, its work folder): hidden from the command. */
-  readonly hide: string;
+export interface ContainerSandbox extends StudentSandbox {
+  /** An empty folder of the test case's, where its new root is mounted. */
+  readonly root: string;
+}
+
+/** The setup script's list of what the new root holds: the toolchain and the generated /etc files. */
+function containerMounts(toolchain: readonly ToolchainMount[]): string[] {
+  const etc = new Set(Object.keys(CONTAINER_ETC).map((name) => `/etc/${name}`));
+  return [
+    ...toolchain
+      .filter((mount) => !etc.has(mount.path))
+      .flatMap((mount) => (mount.kind === 'symlink' ? ['link', mount.path, mount.target] : ['ro', mount.path])),
+    ...Object.entries(CONTAINER_ETC).flatMap(([name, content]) => ['etc', name, content]),
+  ];
 }
 
 /**
  * `unshare` arguments for one test case in `container` isolation (the harness is root in a
- * throwaway container): new PID (with its own /proc), network (no interface at all), mount, IPC
- * and UTS namespaces; the command killed with the namespace's init, and the namespace with the
+ * throwaway privileged container without bubblewrap): new PID, network (only its own loopback),
+ * mount, IPC and UTS namespaces, and the protections of a `namespaces` sandbox (see
+ * CONTAINER_SETUP); the command killed with the namespace's init, and the namespace with the
  * harness.
  */
 export function containerSandboxArgs(sandbox: ContainerSandbox): string[] {
@@ -128,7 +174,6 @@ export function containerSandboxArgs(sandbox: ContainerSandbox): string[] {
     '--pid',
     '--fork',
     '--kill-child',
-    '--mount-proc',
     '--net',
     '--ipc',
     '--uts',
@@ -143,7 +188,9 @@ export function containerSandboxArgs(sandbox: ContainerSandbox): string[] {
     sandbox.home,
     sandbox.tmp,
     sandbox.shm,
-    sandbox.hide,
+    sandbox.root,
+    ...containerMounts(sandbox.toolchain),
+    '--',
     sandbox.prlimit,
     ...rlimitArgs(sandbox.limits),
     '--',
