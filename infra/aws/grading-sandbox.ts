@@ -247,8 +247,12 @@ export class GradingSandbox extends Construct {
 /**
  * One grading build, as root in a fresh privileged container: fetch the harness and the job's
  * archive, unpack the archive as the grader (uid 1001) into a folder only it may read, run the
- * harness (which runs every test command as an unprivileged uid with no network and its limits),
- * and put the result. The URLs come from the worker as variables of this build only.
+ * harness, and put the result. The harness runs every test case in `container` isolation: a
+ * sandbox with the protections of the local bubblewrap one (a read-only root holding only the
+ * toolchain, so nothing of /grading; uid 1002 without capabilities and unable to make a user
+ * namespace; its own loopback only; its limits), made with the image's util-linux, which is why
+ * the build is privileged; a build that cannot make it fails. The URLs come from the worker as
+ * variables of this build only.
  */
 export const GRADING_BUILD_SPEC = {
   version: '0.2',
@@ -261,7 +265,7 @@ export const GRADING_BUILD_SPEC = {
         'curl -fsS --retry 3 --max-time 120 -o /grading/harness.mjs "$HARNESS_URL"',
         'curl -fsS --retry 3 --max-time 300 -o /grading/input.tgz "$INPUT_URL" && chmod 0644 /grading/input.tgz',
         'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions',
-        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json --hide /grading',
+        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',
         'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$RESULT_URL"',
       ],
     },

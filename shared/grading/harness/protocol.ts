@@ -36,10 +36,11 @@ export interface HarnessTestCase {
  * How test commands are kept apart from the harness:
  * - `namespaces`: each test case in a nested bubblewrap sandbox of its own (user, PID, network,
  *   mount, IPC and UTS namespaces), as another uid, with no view of the harness's processes;
- * - `container`: the same separation made with util-linux (`unshare`, `setpriv`) by a harness
- *   running as root in a fresh privileged container that has no bubblewrap (a CodeBuild build):
- *   PID, network, mount, IPC and UTS namespaces, the student's uid with no capabilities, the
- *   harness's folder hidden;
+ * - `container`: the same sandbox made with util-linux (`unshare`, `mount`, `pivot_root`,
+ *   `setpriv`) by a harness running as root in a fresh privileged container that has no
+ *   bubblewrap (a CodeBuild build): PID, network, mount, IPC and UTS namespaces, a read-only root
+ *   of the toolchain only, the student's uid with no capabilities in a user namespace that can
+ *   make no further one;
  * - `none`: a plain process group (the operator's unsafe development switch; nothing is isolated).
  */
 export type Isolation = 'namespaces' | 'container' | 'none';
