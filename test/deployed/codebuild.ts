@@ -752,8 +752,9 @@ const FORWARDER = fileURLToPath(new URL('./vpc-forwarder.ts', import.meta.url));
  * network) namespaces: a tmpfs on the build's own (empty) folder holds an overlay of this
  * machine's root, so the build may write anywhere and nothing reaches the host; a fresh /proc, a
  * read-only /sys, a minimal /dev, empty /tmp, /root and /home, the test's folders hidden; in a VPC
- * only loopback, where the S3 forwarder (as nobody) is the only way out; then the buildspec's
- * script as root, with Docker's default capabilities unless the project is privileged.
+ * only loopback, where the S3 forwarder (as nobody) is the only way out; then the overlay made the
+ * root (pivoted to, as Docker does) and the buildspec's script run as root, with Docker's default
+ * capabilities unless the project is privileged.
  */
 const CONTAINER_SETUP = String.raw`set -eu
 root=$1 net=$2 socket=$3 port=$4 forwarder=$5 testnode=$6 script=$7 src=$8 caps=$9
@@ -761,7 +762,6 @@ shift 9
 network=$1 nodedir=$2 shell=$3 hide=$4
 build_path=$PATH
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-chroot=$(command -v chroot)
 mount -t tmpfs -o size=4g,mode=0755 codebuild "$root"
 mkdir "$root/upper" "$root/work" "$root/fs"
 mount -t overlay overlay -o "lowerdir=/,upperdir=$root/upper,workdir=$root/work" "$root/fs"
@@ -786,15 +786,22 @@ cp "$script" "$fs/codebuild/buildspec.sh"
 if [ "$network" = vpc ]; then
   if command -v ip >/dev/null 2>&1; then ip link set lo up; elif command -v ifconfig >/dev/null 2>&1; then ifconfig lo up; else echo 'the emulated VPC needs ip or ifconfig' >&2; exit 1; fi
   if [ -n "$socket" ]; then
-    setpriv --reuid 65534 --regid 65534 --clear-groups -- "$testnode" "$forwarder" 127.0.0.1 "$port" "$socket" "$net/ready" </dev/null 3>&- &
+    # In a mount namespace of its own: it keeps this machine's view when the build's root is pivoted.
+    unshare --mount --propagation private -- setpriv --reuid 65534 --regid 65534 --clear-groups -- "$testnode" "$forwarder" 127.0.0.1 "$port" "$socket" "$net/ready" </dev/null 3>&- &
     waited=0
     while [ ! -e "$net/ready" ]; do sleep 0.05; waited=$((waited + 1)); if [ "$waited" -gt 200 ]; then echo 'the S3 forwarder did not start' >&2; exit 1; fi; done
   fi
 fi
 PATH=$build_path
 export PATH
+# The overlay becomes the root, as Docker makes a container's (pivot_root, not chroot): a chrooted
+# process may not make a user namespace, which a container's may.
+cd "$fs"
+pivot_root . .
+umount -l .
+cd /
 if [ "$caps" = privileged ]; then
-  exec "$chroot" "$fs" "$shell" /codebuild/buildspec.sh
+  exec "$shell" /codebuild/buildspec.sh
 fi
-exec "$chroot" "$fs" /usr/bin/setpriv --inh-caps=-all --bounding-set=-all,$caps -- "$shell" /codebuild/buildspec.sh
+exec /usr/bin/setpriv --inh-caps=-all --bounding-set=-all,$caps -- "$shell" /codebuild/buildspec.sh
 `;

@@ -48,8 +48,10 @@ async function runTestCase(
 ): Promise<TestCaseOutcome> {
   const folder = await mkdtemp(join(paths.work, 'case-'));
   try {
-    const [home, tmp, shm, root] = ['home', 'tmp', 'shm', 'root'].map((name) => join(folder, name)) as [string, string, string, string];
-    for (const path of [home, tmp, shm, root]) await mkdir(path);
+    const [home, tmp, shm] = ['home', 'tmp', 'shm'].map((name) => join(folder, name)) as [string, string, string];
+    // In `container` isolation, an empty folder where the test case's own root is mounted.
+    const root = job.isolation === 'container' ? join(folder, 'root') : undefined;
+    for (const path of [home, tmp, shm, ...(root ? [root] : [])]) await mkdir(path);
     const runAs = process.getuid?.() === 0 ? { uid: STUDENT.uid, gid: STUDENT.gid } : undefined;
     const diskBefore = await usedBytes(paths.work);
     try {
@@ -81,7 +83,7 @@ async function runTestCase(
         toolchain,
         prlimit,
         runAs,
-        root,
+        ...(root ? { root } : {}),
       },
       signal,
     );
