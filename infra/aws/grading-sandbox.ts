@@ -4,6 +4,7 @@ import { BundlingOutput, DockerImage, Duration, Stack, Validations, type CfnElem
 import { BuildSpec, ComputeType, LinuxBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import {
   FlowLogTrafficType,
+  GatewayVpcEndpoint,
   GatewayVpcEndpointAwsService,
   InterfaceVpcEndpointAwsService,
   Peer,
@@ -12,7 +13,8 @@ import {
   SubnetType,
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
-import { AnyPrincipal, PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { AnyPrincipal, Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
@@ -40,11 +42,12 @@ export interface GradingSandboxProps {
  * Where students' code runs in AWS: an AWS CodeBuild project, so every grading job gets a fresh
  * container that is never reused, with the curated images' toolchains (gcc/g++/make, Java,
  * Python, Node). Its builds run in a VPC of isolated subnets (no internet or NAT gateway) whose
- * only ways out are an S3 gateway endpoint limited to the job objects and the harness, and a
+ * only ways out are an S3 gateway endpoint limited to the job objects, and a
  * CloudWatch Logs endpoint; the build's role may write its own logs and manage its network
  * interfaces (which CodeBuild needs in a VPC), nothing else. The worker hands a build its files
- * and takes its result through short-lived presigned URLs on the jobs bucket, whose objects
- * expire within a day.
+ * and takes its result through presigned URLs on the jobs bucket that expire with the build and
+ * that the bucket honours only through the VPC's S3 endpoint; nobody but the worker's role reaches
+ * a job object any other way. Job objects expire within a day.
  */
 export class GradingSandbox extends Construct {
   readonly project: Project;
@@ -52,6 +55,8 @@ export class GradingSandbox extends Construct {
   readonly harness: Asset;
   readonly logGroup: LogGroup;
   readonly vpc: Vpc;
+  /** The builds' only way to S3: the jobs bucket honours presigned requests through it alone. */
+  readonly s3Endpoint: GatewayVpcEndpoint;
   readonly buildRole: Role;
   private readonly images: Readonly<Record<string, string>>;
 
@@ -96,13 +101,27 @@ export class GradingSandbox extends Construct {
       allowAllOutbound: false,
       description: 'Grading builds: HTTPS to S3 (job objects) and CloudWatch Logs only',
     });
-    const s3 = this.vpc.addGatewayEndpoint('S3', { service: GatewayVpcEndpointAwsService.S3 });
-    // Through the endpoint only the job objects and the harness, whatever credentials a request carries.
-    s3.addToPolicy(
+    this.s3Endpoint = this.vpc.addGatewayEndpoint('S3', { service: GatewayVpcEndpointAwsService.S3 });
+    // Through the endpoint only the job objects, whatever credentials a request carries (the harness comes in the job's input).
+    this.s3Endpoint.addToPolicy(
       new PolicyStatement({
         principals: [new AnyPrincipal()],
         actions: ['s3:GetObject', 's3:PutObject'],
-        resources: [this.jobsBucket.arnForObjects('jobs/*'), this.harness.bucket.arnForObjects(this.harness.s3ObjectKey)],
+        resources: [this.jobsBucket.arnForObjects('jobs/*')],
+      }),
+    );
+    // A presigned URL of a job object works from inside the grading VPC only: one read from a build's
+    // definition (its console page, CloudTrail's StartBuild record) is refused anywhere else.
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'PresignedOnlyThroughTheGradingVpc',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:*'],
+        resources: [this.jobsBucket.arnForObjects('*')],
+        conditions: {
+          StringNotEquals: { 's3:authType': 'REST-HEADER', 'aws:SourceVpce': this.s3Endpoint.vpcEndpointId },
+        },
       }),
     );
     // The subnets route nowhere but to the VPC and the S3 endpoint, so HTTPS "anywhere" reaches only S3 (as
@@ -177,13 +196,28 @@ export class GradingSandbox extends Construct {
     this.acknowledgeFindings();
   }
 
-  /** What the worker needs: put the job's files, read its result, presign both, read the harness, start and watch builds. */
-  grantWorker(worker: IGrantable, owner: Construct): void {
+  /**
+   * What the worker needs: put the job's files, read its result, presign both, read the harness,
+   * start and watch builds. Its role becomes the only one the jobs bucket lets at the job objects
+   * (a read-only console user, say, reads none of the hidden test cases' expected outputs).
+   */
+  grantWorker(worker: IFunction, owner: Construct): void {
+    if (!worker.role) throw new Error('The grading worker needs a role of its own: the jobs bucket admits that role alone');
     const bucketId = Stack.of(this).resolve(Stack.of(this).getLogicalId(this.jobsBucket.node.defaultChild as CfnElement)) as string;
     Validations.of(owner).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/jobs/*]`,
       reason: 'Each job’s objects get a fresh name under jobs/ at run time; the prefix holds job objects only.',
     });
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'JobObjectsOnlyForTheWorker',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:*'],
+        resources: [this.jobsBucket.arnForObjects('*')],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': worker.role.roleArn } },
+      }),
+    );
     worker.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
@@ -216,7 +250,7 @@ export class GradingSandbox extends Construct {
     Validations.of(this.jobsBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
-        'Job objects live for minutes and are reached only through presigned URLs the worker makes; CloudTrail records the worker’s API calls.',
+        'Job objects live for minutes and only the worker’s role reaches them (presigned, only through the grading VPC); CloudTrail records the worker’s API calls.',
     });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-CB4',
@@ -245,14 +279,14 @@ export class GradingSandbox extends Construct {
 }
 
 /**
- * One grading build, as root in a fresh privileged container: fetch the harness and the job's
- * archive, unpack the archive as the grader (uid 1001) into a folder only it may read, run the
- * harness, and put the result. The harness runs every test case in `container` isolation: a
- * sandbox with the protections of the local bubblewrap one (a read-only root holding only the
- * toolchain, so nothing of /grading; uid 1002 without capabilities and unable to make a user
- * namespace; its own loopback only; its limits), made with the image's util-linux, which is why
- * the build is privileged; a build that cannot make it fails. The URLs come from the worker as
- * variables of this build only.
+ * One grading build, as root in a fresh privileged container: fetch the job's archive (INPUT_URL,
+ * the build's only variable), unpack the harness and the result's presigned URL from it for root
+ * alone and the rest as the grader (uid 1001) into a folder only it may read, run the harness,
+ * and put the result, which the harness signs with the job's key. The harness runs every test
+ * case in `container` isolation: a sandbox with the protections of the local bubblewrap one (a
+ * read-only root holding only the toolchain, so nothing of /grading; uid 1002 without
+ * capabilities and unable to make a user namespace; its own loopback only; its limits), made with
+ * the image's util-linux, which is why the build is privileged; a build that cannot make it fails.
  */
 export const GRADING_BUILD_SPEC = {
   version: '0.2',
@@ -262,11 +296,11 @@ export const GRADING_BUILD_SPEC = {
       commands: [
         'set -euo pipefail',
         'install -d -m 0711 /grading && install -d -o 1001 -g 1001 -m 0700 /grading/job',
-        'curl -fsS --retry 3 --max-time 120 -o /grading/harness.mjs "$HARNESS_URL"',
         'curl -fsS --retry 3 --max-time 300 -o /grading/input.tgz "$INPUT_URL" && chmod 0644 /grading/input.tgz',
-        'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions',
+        '(umask 077 && tar -xzf /grading/input.tgz -C /grading --no-same-owner --no-same-permissions harness.mjs result-url)',
+        'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions files job.json',
         'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',
-        'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$RESULT_URL"',
+        'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$(cat /grading/result-url)"',
       ],
     },
   },

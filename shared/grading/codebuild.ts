@@ -6,11 +6,9 @@ import { setting } from '#shared/environment.ts';
 import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
-import { parseHarnessResult } from './harness-result.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
 import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
 
-/** How long the presigned URLs of a job stay valid: a build may wait in CodeBuild's queue first. */
-const URL_SECONDS = 60 * 60;
 /** Between two looks at a running build. */
 const POLL_MS = 5_000;
 /** Time a build needs on top of its test cases: provisioning, downloads, the harness's own work. */
@@ -50,10 +48,9 @@ export interface BuildOptions extends RunHooks {
 /**
  * Grades a submission in AWS: checks the repository out here in the worker (network, no student
  * code) at `request.commit` or the default branch's head, reports the commit
- * (`options.onCheckout`), puts its files and the job into the jobs bucket, and starts a fresh CodeBuild build that
- * fetches them and the harness through presigned GET URLs and puts the result through a presigned
- * PUT URL; those three URLs are all the build is given. A build that never starts or never
- * finishes by the deadline is stopped and the job failed with a message.
+ * (`options.onCheckout`), puts its files, the job and the harness into the jobs bucket, and starts
+ * a fresh CodeBuild build to run them. A build that never starts or never finishes by the deadline
+ * is stopped and the job failed with a message, as is one whose result is refused (see buildJob).
  */
 export async function runInCodeBuild(sandbox: SandboxLocation, request: RunRequest, options: BuildOptions): Promise<RunResult> {
   const image = sandbox.images[options.image ?? 'default'];
@@ -70,8 +67,7 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
     if ('status' in checkout) return checkout;
     if (checkout.commit) await options.onCheckout?.(checkout.commit);
     const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
-    const archive = await jobArchive(jobFolder, checkout.submission, job);
-    const outcome = await buildJob(sandbox, request.jobId, archive, image, job, options);
+    const outcome = await buildJob(sandbox, request.jobId, { folder: jobFolder, submission: checkout.submission }, image, job, options);
     return outcome.kind === 'result'
       ? { status: 'graded', testCases: outcome.result.testCases, ...(checkout.commit ? { commit: checkout.commit } : {}) }
       : { status: 'sandbox-failed', message: outcome.message };
@@ -80,28 +76,66 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
   }
 }
 
-/** `files/…` (the submission's regular files and folders only) and `job.json`, as a gzipped tar. */
-async function jobArchive(jobFolder: string, submission: string, job: HarnessJob): Promise<Buffer> {
+/** What the build finds in its input besides the submission: the harness, and where to put the result. */
+interface ArchiveExtras {
+  readonly harness: Uint8Array;
+  readonly resultUrl: string;
+}
+
+/**
+ * A gzipped tar of `files/…` (the submission's regular files and folders only) and `job.json`,
+ * which the build unpacks as the grader, and `harness.mjs` and `result-url`, which it unpacks as
+ * root for itself (0600: the grader never reads them).
+ */
+async function jobArchive(jobFolder: string, submission: string, job: HarnessJob, extras: ArchiveExtras): Promise<Buffer> {
   const staging = join(jobFolder, 'archive');
   await mkdir(staging);
   await rename(submission, join(staging, 'files'));
   await writeFile(join(staging, 'job.json'), JSON.stringify(job));
+  await writeFile(join(staging, 'harness.mjs'), extras.harness, { mode: 0o600 });
+  await writeFile(join(staging, 'result-url'), extras.resultUrl, { mode: 0o600 });
   const { create } = await import('tar');
   const chunks: Buffer[] = [];
   const stream = create(
     { gzip: true, cwd: staging, portable: true, filter: (_path, stat) => ('isFile' in stat ? stat.isFile() || stat.isDirectory() : true) },
-    ['files', 'job.json'],
+    ['files', 'job.json', 'harness.mjs', 'result-url'],
   );
   for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
+/** The build's time limit: its test cases' and the overhead, 5 to 480 minutes (CodeBuild's range, within ours). */
+export function buildTimeoutMinutes(testCases: readonly { readonly timeout_seconds: number }[]): number {
+  const caseSeconds = testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds, 0);
+  return Math.min(480, Math.max(5, Math.ceil((caseSeconds + BUILD_OVERHEAD_SECONDS) / 60)));
+}
+
+/**
+ * How long the job's presigned URLs stay valid: no longer than the build's own time limit, nor
+ * past the moment the worker stops waiting for it (it then stops the build and deletes the objects).
+ */
+export function urlSeconds(timeoutMinutes: number, deadline: number, now = Date.now()): number {
+  return Math.max(1, Math.min(timeoutMinutes * 60, Math.floor((deadline - now) / 1000)));
+}
+
 type BuildOutcome = { kind: 'result'; result: HarnessResult } | { kind: 'failed'; message: string };
 
+const refusedMessage = (reason: string) =>
+  `The grading sandbox's result was refused (${reason}); nothing was graded and your instructor has been told.`;
+
+/**
+ * Runs the job in a fresh build. The build's definition (what BatchGetBuilds, the console and
+ * CloudTrail's StartBuild record show) holds one thing: a presigned GET URL of the job's input,
+ * which expires with the build (urlSeconds) and which the jobs bucket honours only through the
+ * grading VPC's S3 endpoint. The input carries the rest: the harness, the presigned PUT URL of
+ * the result, and the job with its test cases and a key made for this job alone, which the
+ * harness signs its result with. The result is read only once the build has ended, and accepted
+ * only as acceptHarnessResult says (size, the job's signature, shape, the job's test cases).
+ */
 async function buildJob(
   sandbox: SandboxLocation,
   jobId: string,
-  archive: Buffer,
+  checkout: { readonly folder: string; readonly submission: string },
   image: string,
   job: HarnessJob,
   options: BuildOptions,
@@ -116,23 +150,29 @@ async function buildJob(
   const prefix = `jobs/${jobId.replace(/[^\w-]/g, '_')}-${randomUUID()}`;
   const input = { Bucket: sandbox.bucket, Key: `${prefix}/input.tgz` };
   const output = { Bucket: sandbox.bucket, Key: `${prefix}/result.json` };
+  const timeoutMinutes = buildTimeoutMinutes(job.testCases);
+  const expiresIn = urlSeconds(timeoutMinutes, options.deadline);
+  const resultKey = newResultKey();
+  const archive = await jobArchive(
+    checkout.folder,
+    checkout.submission,
+    { ...job, resultKey },
+    {
+      harness: await harnessObject(s3, sandbox),
+      resultUrl: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn }),
+    },
+  );
   await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
   try {
-    const urls = {
-      HARNESS_URL: await getSignedUrl(s3, new GetObjectCommand({ Bucket: sandbox.harness.bucket, Key: sandbox.harness.key }), {
-        expiresIn: URL_SECONDS,
-      }),
-      INPUT_URL: await getSignedUrl(s3, new GetObjectCommand(input), { expiresIn: URL_SECONDS }),
-      RESULT_URL: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn: URL_SECONDS }),
-    };
-    const caseSeconds = job.testCases.reduce((sum, testCase) => sum + testCase.timeout_seconds, 0);
     const started = await codebuild.send(
       new StartBuildCommand({
         projectName: sandbox.project,
         imageOverride: image,
         environmentTypeOverride: /aarch64|arm/.test(image) ? 'ARM_CONTAINER' : 'LINUX_CONTAINER',
-        timeoutInMinutesOverride: Math.min(480, Math.max(5, Math.ceil((caseSeconds + BUILD_OVERHEAD_SECONDS) / 60))),
-        environmentVariablesOverride: Object.entries(urls).map(([name, value]) => ({ name, value, type: 'PLAINTEXT' })),
+        timeoutInMinutesOverride: timeoutMinutes,
+        environmentVariablesOverride: [
+          { name: 'INPUT_URL', value: await getSignedUrl(s3, new GetObjectCommand(input), { expiresIn }), type: 'PLAINTEXT' },
+        ],
       }),
     );
     const buildId = started.build?.id;
@@ -156,7 +196,16 @@ async function buildJob(
         });
         if (!answer?.Body)
           return { kind: 'failed', message: 'The grading sandbox finished without a result; your instructor has been told.' };
-        return { kind: 'result', result: parseHarnessResult(await answer.Body.transformToString()) };
+        if ((answer.ContentLength ?? 0) > MAX_RESULT_BYTES) {
+          (answer.Body as { destroy?: () => void }).destroy?.();
+          return { kind: 'failed', message: refusedMessage(`it is larger than ${MAX_RESULT_BYTES / 1024 / 1024} MiB`) };
+        }
+        try {
+          return { kind: 'result', result: acceptHarnessResult(await answer.Body.transformToByteArray(), job.testCases, resultKey) };
+        } catch (error) {
+          if (error instanceof ResultRefused) return { kind: 'failed', message: refusedMessage(error.message) };
+          throw error;
+        }
       }
       if (Date.now() + POLL_MS >= options.deadline) {
         await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
@@ -175,5 +224,18 @@ async function buildJob(
   }
 }
 
+/** The bundled harness (an object of the CDK assets bucket), read once per warm worker. */
+async function harnessObject(s3: import('@aws-sdk/client-s3').S3Client, sandbox: SandboxLocation): Promise<Uint8Array> {
+  const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const cacheKey = `${sandbox.harness.bucket}/${sandbox.harness.key}`;
+  if (harness?.key !== cacheKey) {
+    const answer = await s3.send(new GetObjectCommand({ Bucket: sandbox.harness.bucket, Key: sandbox.harness.key }));
+    if (!answer.Body) throw new Error(`The harness s3://${cacheKey} is empty`);
+    harness = { key: cacheKey, bytes: await answer.Body.transformToByteArray() };
+  }
+  return harness.bytes;
+}
+
 let s3: import('@aws-sdk/client-s3').S3Client | undefined;
 let codebuild: import('@aws-sdk/client-codebuild').CodeBuildClient | undefined;
+let harness: { readonly key: string; readonly bytes: Uint8Array } | undefined;

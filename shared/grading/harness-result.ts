@@ -1,17 +1,41 @@
-import type { HarnessResult } from './harness/protocol.ts';
+import type { Autocheck, HarnessResult, TestCaseOutcome } from './harness/protocol.ts';
+import { verifiedBytes } from './harness/result-signature.ts';
+
+export { newResultKey } from './harness/result-signature.ts';
+
+/** The harness's answer is a few hundred KB at most; a larger one is refused unread. */
+export const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+
+/** Why a result was not accepted: a sentence fragment, e.g. "it is not signed with this job's key". */
+export class ResultRefused extends Error {}
+
+const MESSAGE_TYPES = new Set(['success', 'failure', 'warning', 'information']);
 
 /**
- * The harness's answer, checked before it is trusted with a grade: a sandbox's output arrives over
- * the network (in AWS, an object the build put), so anything not shaped like a result is a fault.
+ * The harness's answer, checked before it is trusted with a grade, the same way for the local
+ * sandbox and for a build in AWS (where it is an object anyone able to write to the bucket could
+ * have replaced): within MAX_RESULT_BYTES, signed with the job's own key, well-formed JSON, and
+ * naming exactly the job's test cases, in order. Answers a copy holding only the result's own
+ * fields; throws ResultRefused saying what is wrong otherwise.
  */
-export function parseHarnessResult(text: string): HarnessResult {
-  const value = JSON.parse(text) as unknown;
-  const cases = (value as { testCases?: unknown })?.testCases;
-  if (!Array.isArray(cases) || !cases.every(isOutcome)) throw new Error('The grading sandbox answered something other than a result');
-  return value as HarnessResult;
+export function acceptHarnessResult(signed: Uint8Array, testCases: readonly { readonly name: string }[], key: string): HarnessResult {
+  if (signed.byteLength > MAX_RESULT_BYTES) throw new ResultRefused(`it is larger than ${MAX_RESULT_BYTES / 1024 / 1024} MiB`);
+  const body = verifiedBytes(signed, key);
+  if (!body) throw new ResultRefused("it is not signed with this job's key");
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ResultRefused('it is not JSON');
+  }
+  const cases = (value as { testCases?: unknown } | null)?.testCases;
+  if (!Array.isArray(cases) || !cases.every(isOutcome)) throw new ResultRefused('it is not shaped like a result');
+  if (cases.length !== testCases.length || cases.some((outcome, index) => outcome.name !== testCases[index]?.name))
+    throw new ResultRefused("its test cases are not the job's (names, count and order)");
+  return { testCases: cases.map(outcomeOnly) };
 }
 
-function isOutcome(value: unknown): boolean {
+function isOutcome(value: unknown): value is TestCaseOutcome {
   const outcome = value as Record<string, unknown> | null;
   return (
     typeof outcome === 'object' &&
@@ -20,7 +44,40 @@ function isOutcome(value: unknown): boolean {
     typeof outcome.passed === 'boolean' &&
     typeof outcome.message === 'string' &&
     typeof outcome.timedOut === 'boolean' &&
-    (outcome.exitCode === null || typeof outcome.exitCode === 'number') &&
-    Array.isArray(outcome.autochecks)
+    (outcome.exitCode === null || Number.isInteger(outcome.exitCode)) &&
+    Array.isArray(outcome.autochecks) &&
+    outcome.autochecks.every(isAutocheck)
   );
 }
+
+function isAutocheck(value: unknown): value is Autocheck {
+  const check = value as Record<string, unknown> | null;
+  const text = (field: unknown) => field === null || typeof field === 'string';
+  return (
+    typeof check === 'object' &&
+    check !== null &&
+    typeof check.description === 'string' &&
+    Array.isArray(check.messages) &&
+    check.messages.every((message: { message?: unknown; type?: unknown } | null) => {
+      return typeof message?.message === 'string' && MESSAGE_TYPES.has(message.type as string);
+    }) &&
+    check.diff_viewer === null &&
+    text(check.expected) &&
+    text(check.actual)
+  );
+}
+
+const outcomeOnly = (outcome: TestCaseOutcome): TestCaseOutcome => ({
+  name: outcome.name,
+  passed: outcome.passed,
+  message: outcome.message,
+  timedOut: outcome.timedOut,
+  exitCode: outcome.exitCode,
+  autochecks: outcome.autochecks.map((check) => ({
+    description: check.description,
+    messages: check.messages.map((message) => ({ message: message.message, type: message.type })),
+    diff_viewer: null,
+    expected: check.expected,
+    actual: check.actual,
+  })),
+});

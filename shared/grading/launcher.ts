@@ -3,6 +3,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chownTree, type Owner } from './checkout-files.ts';
 import { harnessBundle } from './harness-bundle.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { COMMAND_PATH, STUDENT } from './harness/student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from './harness/toolchain.ts';
@@ -24,8 +25,6 @@ const INSIDE = { node: '/opt/grader/node', harness: '/opt/grader/harness.mjs', f
 /** Time a job may take on top of its test cases' time limits (start-up, copying, evaluation). */
 export const JOB_OVERHEAD_MS = 30_000;
 const CASE_OVERHEAD_MS = 5_000;
-/** The harness's answer is a few hundred KB at most; more is a fault. */
-const MAX_RESULT_BYTES = 32 * 1024 * 1024;
 
 /** The host user a job's sandbox runs as: a per-job uid when the server is root, else none (the server's own). */
 export function jobUser(jobId: string, isRoot = process.getuid?.() === 0): Owner | undefined {
@@ -243,7 +242,8 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
           '/',
         ]
       : [process.execPath, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
-  const job: HarnessJob = { ...launch.job, isolation: launch.mode === 'bwrap' ? 'namespaces' : 'none' };
+  const resultKey = newResultKey();
+  const job: HarnessJob = { ...launch.job, isolation: launch.mode === 'bwrap' ? 'namespaces' : 'none', resultKey };
   return new Promise<HarnessResult>((resolve, reject) => {
     const child = spawn(file, args, {
       cwd,
@@ -283,11 +283,10 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
       if (code !== 0)
         return reject(new Error(`The grading harness failed (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-2000)}`));
       try {
-        const result = JSON.parse(Buffer.concat(stdout).toString('utf8')) as HarnessResult;
-        if (!Array.isArray(result?.testCases) || result.testCases.length !== launch.job.testCases.length) throw new Error('wrong shape');
-        resolve(result);
-      } catch {
-        reject(new Error('The grading harness answered something other than its result.'));
+        resolve(acceptHarnessResult(Buffer.concat(stdout), launch.job.testCases, resultKey));
+      } catch (error) {
+        const why = error instanceof ResultRefused ? ` (${error.message})` : '';
+        reject(new Error(`The grading harness answered something other than its result${why}.`));
       }
     });
     child.stdin.on('error', () => undefined); // a harness that died early is reported on close

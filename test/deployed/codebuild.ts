@@ -141,6 +141,12 @@ interface BuildSpec {
  */
 export class CodeBuildService {
   readonly problems: BuildProblem[] = [];
+  /** Each StartBuild as CloudTrail records it: who called, the request's parameters as sent, the build started. */
+  readonly trail: {
+    readonly principal: string;
+    readonly requestParameters: Record<string, unknown>;
+    responseElements?: Record<string, unknown>;
+  }[] = [];
   private readonly builds = new Map<string, Build>();
   private readonly numbers = new Map<string, number>();
   private readonly options: CodeBuildOptions;
@@ -196,6 +202,8 @@ export class CodeBuildService {
   }
 
   private async startBuild(principal: Principal, input: Record<string, unknown>): Promise<Reply> {
+    const event: (typeof this.trail)[number] = { principal: principal.arn, requestParameters: structuredClone(input) };
+    this.trail.push(event);
     const project = this.project(input.projectName);
     const projectArn = project?.arn ?? `arn:aws:codebuild:${REGION}:${ACCOUNT}:project/${String(input.projectName)}`;
     const decision = await this.options.evaluator.authorize(principal, 'codebuild:StartBuild', projectArn, {
@@ -286,7 +294,8 @@ export class CodeBuildService {
     void this.run(build).catch((failure: Error) =>
       this.complete(build, 'FAULT', { statusCode: 'CLIENT_ERROR', message: `The emulator failed: ${failure.stack}` }),
     );
-    return json(200, { build: this.describe(build) });
+    event.responseElements = { build: this.describe(build) };
+    return json(200, event.responseElements);
   }
 
   private async batchGetBuilds(principal: Principal, input: Record<string, unknown>): Promise<Reply> {

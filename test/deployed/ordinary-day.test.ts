@@ -243,6 +243,159 @@ async function gradedValues(
   }
 }
 
+/** A result naming the gradeable's test cases, every one passed: what a forger would put. */
+const FORGED_RESULT = JSON.stringify({
+  testCases: testCases.map((testCase) => ({
+    name: testCase.name,
+    passed: true,
+    message: 'Passed',
+    timedOut: false,
+    exitCode: 0,
+    autochecks: [],
+  })),
+});
+
+/** What an insider with read-only console access (and s3:PutObject) got out of one build. */
+interface InsiderHaul {
+  /** Every URL in the build's definition (BatchGetBuilds) and CloudTrail's StartBuild record. */
+  readonly urls: string[];
+  /** Job objects read: by a URL from outside the grading VPC, or with the insider's own credentials. */
+  readonly readJob: string[];
+  /** Result objects the insider put. */
+  readonly forged: string[];
+  /** The job's key or a hidden expected output, found in what the insider reads. */
+  readonly secrets: string[];
+  /** What S3 answered the insider's attempts that failed. */
+  readonly refusals: string[];
+}
+
+/**
+ * Submits a version as student and, the moment its build puts the result (before the worker reads
+ * it), lets an insider try everything the build's definition and CloudTrail give away: every URL
+ * they hold (GET, and PUT a forged result), and the job's objects with the insider's own read-only
+ * console credentials, which also allow s3:PutObject. Answers what the insider got, the URLs that
+ * stay valid past the build's own time limit, and `forged`, which submits another version whose
+ * result an administrator replaces with a forged one the moment the build puts it.
+ */
+async function insiderAttack() {
+  const { S3Client, GetObjectCommand, PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { CodeBuildClient, BatchGetBuildsCommand } = await import('@aws-sdk/client-codebuild');
+  const role = {
+    logicalId: 'Insider',
+    name: 'ReadOnlyConsole',
+    arn: 'arn:aws:iam::123456789012:role/ReadOnlyConsole',
+    trustPolicy: undefined,
+    policies: [
+      {
+        name: 'ReadOnlyAccess',
+        document: {
+          Version: '2012-10-17',
+          Statement: [
+            { Effect: 'Allow', Action: ['codebuild:BatchGet*', 's3:Get*', 's3:List*', 'cloudtrail:LookupEvents'], Resource: '*' },
+            { Effect: 'Allow', Action: ['s3:PutObject'], Resource: '*' },
+          ],
+        },
+      },
+    ],
+  };
+  const clientOptions = (principal: Parameters<DeployedStack['endpoint']['issueCredentials']>[0]) => ({
+    endpoint: stack!.endpoint.url,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+    credentials: stack!.endpoint.issueCredentials(principal),
+  });
+  const insiderOptions = clientOptions({ label: 'insider', arn: `arn:aws:sts::123456789012:assumed-role/${role.name}/insider`, role });
+  const s3 = new S3Client(insiderOptions);
+  const codebuild = new CodeBuildClient(insiderOptions);
+  const haul: InsiderHaul = { urls: [], readJob: [], forged: [], secrets: [], refusals: [] };
+  const expiresWithin: string[] = [];
+  const bucket = stack!.deployment.functions.find((fn) => fn.environment.GRADING_BUCKET)!.environment.GRADING_BUCKET!;
+
+  const attack = async (resultKey: string) => {
+    // What the console and CloudTrail show of the build that is about to end.
+    const event = stack!.codebuild.trail.at(-1)!;
+    const buildId = (event.responseElements?.build as { id: string }).id;
+    const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
+    const seen = JSON.stringify({ builds, event });
+    for (const secret of ['Hello, World!', 'resultKey', 'hmac']) if (seen.includes(secret)) haul.secrets.push(secret);
+    const urls = [...new Set(seen.match(/https?:\/\/[^"\s\\]+/g) ?? [])];
+    haul.urls.push(...urls);
+    for (const url of urls) {
+      const expires = Number(new URL(url).searchParams.get('X-Amz-Expires'));
+      if (!(expires <= builds![0]!.timeoutInMinutes! * 60)) expiresWithin.push(`${url.split('?')[0]} valid ${expires} s`);
+      const got = await fetch(url);
+      if (got.ok) haul.readJob.push(`GET ${url.split('?')[0]}`);
+      else haul.refusals.push(`GET ${url.split('?')[0]}: ${got.status} ${await got.text()}`);
+      const put = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: FORGED_RESULT });
+      if (put.ok) haul.forged.push(`PUT ${url.split('?')[0]}`);
+      else haul.refusals.push(`PUT ${url.split('?')[0]}: ${put.status} ${await put.text()}`);
+    }
+    // With the insider's own credentials: the objects the URLs name, and the result beside them.
+    const prefix = resultKey.slice(0, resultKey.lastIndexOf('/'));
+    for (const key of [`${prefix}/input.tgz`, resultKey]) {
+      await s3
+        .send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+        .then(() => haul.readJob.push(`GetObject ${key}`))
+        .catch((error: Error) => haul.refusals.push(`GetObject ${key}: ${error.message}`));
+    }
+    await s3
+      .send(new PutObjectCommand({ Bucket: bucket, Key: resultKey, Body: FORGED_RESULT, ContentType: 'application/json' }))
+      .then(() => haul.forged.push(`PutObject ${resultKey}`))
+      .catch((error: Error) => haul.refusals.push(`PutObject ${resultKey}: ${error.message}`));
+  };
+
+  /** Submits a version as student; `onResult` runs when its build has put its result, before the build ends. */
+  const submitWatched = async (onResult: (key: string) => Promise<void>): Promise<string | undefined> => {
+    let acted: string | undefined;
+    stack!.s3.afterPut = async (bucketName, key) => {
+      if (acted || bucketName !== bucket || !key.endsWith('/result.json')) return;
+      acted = key;
+      await onResult(key);
+    };
+    try {
+      const before = stack!.codebuild.started;
+      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/upload`, {
+        as: 'student',
+        form: { user_id: 'student', vcs_checkout: 'true', git_repo_id: 'none' },
+      });
+      const deadline = Date.now() + 60_000;
+      while (!acted && failures.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      await stack!.queues.idle(30_000).catch((error: Error) => fail('grading queue', error.message));
+      if (stack!.codebuild.started !== before + 1)
+        fail('insider', `one build should have started, not ${stack!.codebuild.started - before}`);
+      return acted;
+    } finally {
+      stack!.s3.afterPut = undefined;
+    }
+  };
+
+  // The insider's attempts are denied and refused by design: recorded in the haul, not problems of the
+  // day. Their presigned requests act as the worker that signed the URLs, from outside any VPC.
+  const denials = stack!.evaluator.denials.length;
+  expectedProblems = [
+    /^AccessDenied: insider may not s3:/,
+    /^AccessDenied: GradingWorker\w* may not s3:\w+ on \S+ \(S3 \w+ \(presigned SDK\)\)/,
+    /^S3 refused (GET|PUT) \S+ by GradingWorker\w*: SignatureDoesNotMatch: /,
+  ];
+  try {
+    await submitWatched(attack);
+    collectProblems('insider');
+  } finally {
+    expectedProblems = [];
+  }
+  haul.refusals.push(...stack!.evaluator.denials.slice(denials).map((denial) => denial.message));
+
+  const administrator = new S3Client(
+    clientOptions({ label: 'administrator', arn: 'arn:aws:iam::123456789012:user/administrator', administrator: true }),
+  );
+  const forged = () =>
+    submitWatched(async (key) => {
+      await administrator.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: FORGED_RESULT, ContentType: 'application/json' }));
+    });
+  return { insider: haul, forged, expiresWithin };
+}
+
 describe('the deployed artifacts', () => {
   beforeAll(async () => {
     git = await startGitServer({
@@ -760,6 +913,40 @@ describe('the deployed artifacts', () => {
       collectProblems('webhooks');
       expectNoFailures();
     }, 90_000);
+
+    it.skipIf(!CAN_BUILD)(
+      `grading: an insider who reads the build's definition and CloudTrail neither reads the job nor forges its result; a result replaced anyway is refused${NEEDS_ROOT}`,
+      async () => {
+        // The student's program now fails its greeting: worth 1 of the 6 visible points, 6 if forged.
+        await git.push(`${GRADEABLE}-student`, { 'hello.sh': 'echo "Bye"\n' });
+        const { insider, forged, expiresWithin } = await insiderAttack();
+        const graded = await gradedValues('student', '', Date.now() + 60_000);
+        expect(graded?.total_points, 'points of the version the insider tried to forge').toBe(1);
+        expect(insider.readJob, 'job objects the insider read (hidden tests, expected outputs)').toEqual([]);
+        expect(insider.forged, 'result objects the insider replaced').toEqual([]);
+        expect(insider.secrets, 'key or expected outputs in the build definition or CloudTrail').toEqual([]);
+        expect(insider.urls.length, 'URLs in the build definition').toBeGreaterThan(0);
+        expect(expiresWithin, 'URLs valid longer than the build may run').toEqual([]);
+        // Refused by the bucket's policy, not by the insider's own IAM permissions.
+        expect(insider.refusals.join('\n')).toMatch(
+          /is not authorized to perform: s3:GetObject on resource: \S+\/input\.tgz with an explicit deny in a resource-based policy/,
+        );
+
+        // An administrator (who may rewrite any bucket policy) replaces the result the moment the build puts it.
+        expectedProblems = [/^Logged an error: GradingWorker\w*: .*Grading sandbox unavailable: job not graded/];
+        const version = await forged();
+        const values = await gradedValues('student', '', Date.now() + 60_000);
+        collectProblems('a result replaced by an administrator');
+        expectedProblems = [];
+        expectNoFailures();
+        expect(version, 'the replaced result').toBeDefined();
+        expect(values?.total_points).toBe(0);
+        expect(values?.test_cases?.map((test) => test.testcase_message)).toEqual([
+          "The grading sandbox's result was refused (it is not signed with this job's key); nothing was graded and your instructor has been told.",
+        ]);
+      },
+      150_000,
+    );
 
     it('logs out: the old token is refused afterwards', async () => {
       const token = tokens.student!;

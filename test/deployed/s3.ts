@@ -72,6 +72,11 @@ const xml = (status: number, code: string, message: string, extra = ''): Reply =
  */
 export class S3Service {
   readonly refusals: S3Refusal[] = [];
+  /**
+   * Called once an object is stored, before its writer hears back: a test's stand-in for someone
+   * who acts at that very moment (an insider overwriting a build's result before the worker reads it).
+   */
+  afterPut: ((bucket: string, key: string) => Promise<void>) | undefined;
   private readonly buckets = new Map<string, BucketState>();
   private readonly evaluator: PolicyEvaluator;
 
@@ -163,7 +168,7 @@ export class S3Service {
     const action = operation === 'HeadObject' ? 's3:GetObject' : `s3:${operation}`;
     const resource = `arn:aws:s3:::${bucketName}/${key}`;
     const how = `${presigned ? 'presigned ' : ''}${route ? `through ${route.endpoints.map((endpoint) => endpoint.logicalId).join(', ') || `VPC ${route.vpcId} (no S3 endpoint)`}` : 'SDK'}`;
-    const decision = await this.authorize(principal, action, resource, bucket?.policy, route, `S3 ${operation} (${how})`);
+    const decision = await this.authorize(principal, action, resource, bucket?.policy, route, presigned, `S3 ${operation} (${how})`);
     if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
     if (!bucket)
       return xml(404, 'NoSuchBucket', 'The specified bucket does not exist', `<BucketName>${escapeXml(bucketName)}</BucketName>`);
@@ -182,6 +187,7 @@ export class S3Service {
         lastModified: new Date(),
       };
       bucket.objects.set(key, object);
+      await this.afterPut?.(bucket.name, key);
       return { status: 200, headers: { etag: object.etag, 'x-amz-server-side-encryption': 'AES256' }, body: '' };
     }
     if (operation === 'DeleteObject') {
@@ -197,6 +203,7 @@ export class S3Service {
         bucket.arn,
         bucket.policy,
         route,
+        presigned,
         `S3 ${operation} of a missing object ${key} (NoSuchKey only with s3:ListBucket)`,
       );
       if (!list.allowed) return xml(403, 'AccessDenied', 'Access Denied');
@@ -218,8 +225,11 @@ export class S3Service {
     resource: string,
     bucketPolicy: PolicyDocument | undefined,
     route: S3Route | undefined,
+    presigned: boolean,
     purpose: string,
   ) {
+    // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, REST-HEADER for a signed header.
+    const authType = { 's3:authType': presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
     return this.evaluator.authorize(principal, action, resource, {
       resourcePolicy: bucketPolicy,
       ...(route
@@ -228,9 +238,13 @@ export class S3Service {
               name: endpoint.logicalId,
               policy: anyPrincipalAsStar(endpoint.policy ?? FULL_ACCESS),
             })),
-            context: { 'aws:SourceVpc': route.vpcId, ...(route.endpoints[0] ? { 'aws:SourceVpce': route.endpoints[0].id } : {}) },
+            context: {
+              ...authType,
+              'aws:SourceVpc': route.vpcId,
+              ...(route.endpoints[0] ? { 'aws:SourceVpce': route.endpoints[0].id } : {}),
+            },
           }
-        : {}),
+        : { context: authType }),
       purpose,
     });
   }

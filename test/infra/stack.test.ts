@@ -210,7 +210,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:PutItem results',
     'dynamodb:UpdateItem submissions',
     'sqs:SendMessage webhookQueue',
-    // The grading sandbox: the job's objects, the harness, and the builds of its project.
+    // The grading sandbox: the job's objects, the harness (put into each job's input), and the builds of its project.
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
     's3:GetObject harness',
     ...['BatchGetBuilds', 'StartBuild', 'StopBuild'].map((action) => `codebuild:${action} gradingProject`),
@@ -644,10 +644,11 @@ describe('grading sandbox', () => {
       ConcurrentBuildLimit: 20,
       VpcConfig: { VpcId: { Ref: logicalId(sandbox().vpc) } },
     });
-    // No variables of its own: a build gets only its three URLs, from the worker.
+    // No variables of its own: a build gets only its input's URL, from the worker; the rest travels inside the input.
     expect(Properties.Environment.EnvironmentVariables).toBeUndefined();
     const spec = JSON.parse(Properties.Source.BuildSpec);
     expect(spec.phases.build.commands.join('\n')).toContain('node /grading/harness.mjs');
+    expect(new Set(JSON.stringify(spec).match(/\$\{?[A-Z][A-Z0-9_]*/g))).toEqual(new Set(['$INPUT_URL']));
   });
 
   it('has no way to the internet: isolated subnets only, no internet or NAT gateway, endpoints for S3 and logs only', () => {
@@ -663,7 +664,7 @@ describe('grading sandbox', () => {
     expect(endpoints.some((name) => name.includes('logs'))).toBe(true);
   });
 
-  it('lets the S3 endpoint reach only the job objects and the harness', () => {
+  it('lets the S3 endpoint reach only the job objects', () => {
     const [, gateway] = ofType('AWS::EC2::VPCEndpoint').find(([, endpoint]) => endpoint.Properties.VpcEndpointType === 'Gateway')!;
     const statements = gateway.Properties.PolicyDocument.Statement;
     expect(statements).toHaveLength(1);
@@ -672,7 +673,41 @@ describe('grading sandbox', () => {
       asArray(statements[0].Resource)
         .map((resource: ResourceReference) => resourceName(resource))
         .sort(),
-    ).toEqual(['harness', 'jobsBucket/jobs/*']);
+    ).toEqual(['jobsBucket/jobs/*']);
+  });
+
+  it("lets only the worker's role at the job objects, and a presigned URL only through the grading VPC's S3 endpoint", () => {
+    const bucket = logicalId(sandbox().jobsBucket);
+    const policies = ofType('AWS::S3::BucketPolicy').filter(([, policy]) => policy.Properties.Bucket.Ref === bucket);
+    expect(policies).toHaveLength(1);
+    const workerRole = functionResource('grading-worker').Properties.Role['Fn::GetAtt'][0] as string;
+    const [gatewayId] = ofType('AWS::EC2::VPCEndpoint').find(([, endpoint]) => endpoint.Properties.VpcEndpointType === 'Gateway')!;
+    const objects = { 'Fn::Join': ['', [getAtt(bucket), '/*']] };
+    expect(policies[0]![1].Properties.PolicyDocument.Statement).toEqual([
+      {
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Resource: [getAtt(bucket), objects],
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+      {
+        Sid: 'PresignedOnlyThroughTheGradingVpc',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Resource: objects,
+        Condition: { StringNotEquals: { 's3:authType': 'REST-HEADER', 'aws:SourceVpce': { Ref: gatewayId } } },
+      },
+      {
+        Sid: 'JobObjectsOnlyForTheWorker',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Resource: objects,
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': getAtt(workerRole) } },
+      },
+    ]);
   });
 
   it('gives the build a role that may write its own logs and attach to the VPC, nothing else', () => {

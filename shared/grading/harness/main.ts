@@ -1,13 +1,15 @@
 /**
  * The grading harness as a program: `node harness.mjs --files <folder> --work <folder>
  * --job <file|-> --result <file|->` reads a HarnessJob (JSON; `-` for standard input), runs it
- * on the files and writes the HarnessResult (JSON; `-` for standard output). Its standard output
+ * on the files and writes the HarnessResult (JSON; `-` for standard output), signed with the job's
+ * `resultKey` when it has one (result-signature.ts). Its standard output
  * carries nothing else, and no test command ever holds it. SIGTERM stops the running test case
  * and exits with status 1, as does any fault, with a message on standard error.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { HarnessJob } from './protocol.ts';
+import { signResult } from './result-signature.ts';
 import { runJob } from './run-job.ts';
 
 const controller = new AbortController();
@@ -33,7 +35,8 @@ try {
     throw new Error('usage: harness --files <folder> --work <folder> --job <file|-> --result <file|->');
   const job = JSON.parse(values.job === '-' ? await readAll(process.stdin) : await readFile(values.job, 'utf8')) as HarnessJob;
   const result = await runJob(job, { files: values.files, work: values.work }, controller.signal);
-  const text = `${JSON.stringify(result)}\n`;
+  const json = `${JSON.stringify(result)}\n`;
+  const text = job.resultKey ? signResult(json, job.resultKey) : json;
   if (values.result === '-') process.stdout.write(text);
   else await writeFile(values.result, text);
 } catch (error) {

@@ -50,6 +50,12 @@ export interface HarnessJob {
   /** Output kept per stream and test case; past 10× this on one stream the command is killed. */
   readonly maxOutputBytes: number;
   readonly isolation: Isolation;
+  /**
+   * The job's own key (base64url): when given, the harness signs its result with it
+   * (result-signature.ts) and the worker accepts only a result that verifies. It never leaves the
+   * job: not in a build's definition, not in an object's metadata.
+   */
+  readonly resultKey?: string;
 }
 
 /** One check of a test case, in the reference's `autochecks` shape. */
