@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
-import { clearLoginFailures, getCredentials, passwordStillIs, putPassword, recordLoginFailure } from '#shared/data/credentials.ts';
+import { clearLoginFailures, getPasswordHash, passwordStillIs, putPassword, reserveLoginAttempt } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import { signToken, epochSeconds, type TokenClaims } from './jwt.ts';
-import { lockoutMessage, lockoutState } from './lockout.ts';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { tokenFromAuthorization } from './authorization-header.ts';
+import { issuedTokenClaims, signToken, epochSeconds, type TokenClaims } from './jwt.ts';
+import { lockoutMessage, lockoutState, loginCounter } from './lockout.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { wrongCredentials } from './failures.ts';
 
 export { blankCredentials, wrongCredentials } from './failures.ts';
@@ -18,37 +19,41 @@ interface VerifiedCredentials {
   readonly guards: TransactItem[];
 }
 
+type KnownClient = Pick<TokenClaims, 'userId' | 'tokenId'> | undefined;
+
 /**
- * Checks a user id and password under the lockout policy: a locked id is refused before any
- * hashing; a wrong password is counted, whether or not the id exists.
+ * Checks a user id and password under the lockout policy. The attempt is counted first, whether
+ * or not the id exists; only a counted attempt has its password checked, so concurrent guesses
+ * never pass the limit, and a locked counter is refused before any hashing. A correct password
+ * clears the counter it was counted against.
  */
-async function verifyCredentials(userId: string, password: string): Promise<VerifiedCredentials> {
+async function verifyCredentials(userId: string, password: string, knownClient: KnownClient): Promise<VerifiedCredentials> {
   if (!isValidUserId(userId)) {
-    await verifyAgainstDecoy(password);
+    await verifyPassword(password, undefined);
     throw wrongCredentials();
   }
   const policy = loginLockout();
   const now = epochSeconds(new Date());
-  const { passwordHash, loginFailures } = await getCredentials(userId);
+  const counter = loginCounter(userId, knownClient);
+  const [refusedBy, passwordHash] = await Promise.all([reserveLoginAttempt(counter, policy, now), getPasswordHash(userId)]);
+  if (refusedBy) {
+    const lockout = lockoutState(refusedBy, policy, now);
+    const retryAfterSeconds = lockout.locked ? lockout.retryAfterSeconds : 1;
+    throw tooManyRequests(lockoutMessage(retryAfterSeconds), retryAfterSeconds);
+  }
+  if (!(await verifyPassword(password, passwordHash)) || !passwordHash) throw wrongCredentials();
+  return { userId, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)] };
+}
 
-  const lockout = lockoutState(loginFailures, policy, now);
-  if (lockout.locked) {
-    throw tooManyRequests(lockoutMessage(lockout.retryAfterSeconds), lockout.retryAfterSeconds);
-  }
-  const matches = passwordHash ? await verifyPassword(password, passwordHash) : await verifyAgainstDecoy(password);
-  if (!matches || !passwordHash) {
-    await recordLoginFailure(userId, policy, now);
-    throw wrongCredentials();
-  }
-  return {
-    userId,
-    guards: [passwordStillIs(userId, passwordHash), ...(loginFailures ? [clearLoginFailures(userId)] : [])],
-  };
+/** The token a client presents to log in as a known client of that user id (see loginCounter). */
+async function presentedToken(authorization: string | undefined): Promise<KnownClient> {
+  const token = tokenFromAuthorization(authorization);
+  return token ? issuedTokenClaims(token) : undefined;
 }
 
 /** POST /api/token: a new token, which replaces (and so invalidates) the user's previous one. */
-export async function issueToken(userId: string, password: string): Promise<string> {
-  const verified = await verifyCredentials(userId, password);
+export async function issueToken(userId: string, password: string, authorization?: string): Promise<string> {
+  const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
   await guardedWrite([putSession(claims), ...verified.guards]);
@@ -56,8 +61,8 @@ export async function issueToken(userId: string, password: string): Promise<stri
 }
 
 /** POST /api/token/invalidate with credentials: no token of the user works afterwards. */
-export async function invalidateWithCredentials(userId: string, password: string): Promise<void> {
-  const verified = await verifyCredentials(userId, password);
+export async function invalidateWithCredentials(userId: string, password: string, knownClient?: KnownClient): Promise<void> {
+  const verified = await verifyCredentials(userId, password, knownClient);
   await guardedWrite([deleteSession(verified.userId), ...verified.guards]);
 }
 
