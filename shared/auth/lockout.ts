@@ -13,11 +13,17 @@ export interface LockoutPolicy {
 export type LockoutState = { locked: false } | { locked: true; retryAfterSeconds: number };
 
 /**
- * The rule: `maxFailures` attempts within a window lock the counter until the window ends. Every
- * attempt is counted before its password is checked, and the counter's conditional write
- * (reserveLoginAttempt) applies this same rule, so an attempt this refuses is never checked.
+ * The rule: `maxFailures` wrong passwords within a window lock the counter until the window ends.
+ * Every attempt is counted before its password is checked, and the counter's conditional write
+ * (reserveLoginAttempt) lets at most `maxFailures` attempts be counted in a window, so no more
+ * passwords are ever checked. A counter full of attempts that are not all wrong (some still being
+ * checked) is not locked: one of them may yet be right and clear it.
  */
-export function lockoutState(failures: LoginFailures | undefined, policy: LockoutPolicy, nowSeconds: number): LockoutState {
+export function lockoutState(
+  failures: Pick<LoginFailures, 'count' | 'windowEndsAt'> | undefined,
+  policy: LockoutPolicy,
+  nowSeconds: number,
+): LockoutState {
   if (!failures || failures.windowEndsAt <= nowSeconds || failures.count < policy.maxFailures) {
     return { locked: false };
   }

@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
-import { clearLoginFailures, getPasswordHash, passwordStillIs, putPassword, reserveLoginAttempt } from '#shared/data/credentials.ts';
+import {
+  clearLoginFailures,
+  getPasswordHash,
+  passwordStillIs,
+  putPassword,
+  recordLoginFailure,
+  reserveLoginAttempt,
+  type LoginCounter,
+} from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { tokenFromAuthorization } from './authorization-header.ts';
 import { issuedTokenClaims, signToken, epochSeconds, type TokenClaims } from './jwt.ts';
-import { lockoutMessage, lockoutState, loginCounter } from './lockout.ts';
+import { lockoutMessage, lockoutState, loginCounter, type LockoutPolicy } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { wrongCredentials } from './failures.ts';
 
@@ -17,6 +26,8 @@ interface VerifiedCredentials {
   readonly userId: string;
   /** What the token write must still find, so a concurrent password change wins. */
   readonly guards: TransactItem[];
+  /** Counts the attempt as failed after all (the password changed before the token was written). */
+  readonly failed: () => Promise<void>;
 }
 
 type KnownClient = Pick<TokenClaims, 'userId' | 'tokenId'> | undefined;
@@ -32,17 +43,35 @@ async function verifyCredentials(userId: string, password: string, knownClient: 
     await verifyPassword(password, undefined);
     throw wrongCredentials();
   }
-  const policy = loginLockout();
-  const now = epochSeconds(new Date());
   const counter = loginCounter(userId, knownClient);
-  const [refusedBy, passwordHash] = await Promise.all([reserveLoginAttempt(counter, policy, now), getPasswordHash(userId)]);
-  if (refusedBy) {
-    const lockout = lockoutState(refusedBy, policy, now);
-    const retryAfterSeconds = lockout.locked ? lockout.retryAfterSeconds : 1;
-    throw tooManyRequests(lockoutMessage(retryAfterSeconds), retryAfterSeconds);
+  const [windowEndsAt, passwordHash] = await Promise.all([countAttempt(counter, loginLockout()), getPasswordHash(userId)]);
+  const failed = () => recordLoginFailure(counter, windowEndsAt);
+  if (!(await verifyPassword(password, passwordHash)) || !passwordHash) {
+    await failed();
+    throw wrongCredentials();
   }
-  if (!(await verifyPassword(password, passwordHash)) || !passwordHash) throw wrongCredentials();
-  return { userId, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)] };
+  return { userId, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)], failed };
+}
+
+/** How long an attempt waits for attempts still being checked to free the counter. */
+const BUSY_WAIT_MS = 10_000;
+
+/**
+ * Counts an attempt; answers the end of its window. A locked counter refuses it; a counter full of
+ * attempts still being checked (concurrent logins) is tried again shortly, as one of them may be
+ * right and clear it.
+ */
+async function countAttempt(counter: LoginCounter, policy: LockoutPolicy): Promise<number> {
+  const giveUpAt = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const now = epochSeconds(new Date());
+    const reservation = await reserveLoginAttempt(counter, policy, now);
+    if (!('refusedBy' in reservation)) return reservation.windowEndsAt;
+    const lockout = lockoutState(reservation.refusedBy, policy, now);
+    if (lockout.locked) throw tooManyRequests(lockoutMessage(lockout.retryAfterSeconds), lockout.retryAfterSeconds);
+    if (Date.now() >= giveUpAt) throw tooManyRequests(lockoutMessage(1), 1);
+    await setTimeout(100 + Math.random() * 200);
+  }
 }
 
 /** The token a client presents to log in as a known client of that user id (see loginCounter). */
@@ -56,14 +85,14 @@ export async function issueToken(userId: string, password: string, authorization
   const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
-  await guardedWrite([putSession(claims), ...verified.guards]);
+  await guardedWrite([putSession(claims)], verified);
   return token;
 }
 
 /** POST /api/token/invalidate with credentials: no token of the user works afterwards. */
 export async function invalidateWithCredentials(userId: string, password: string, knownClient?: KnownClient): Promise<void> {
   const verified = await verifyCredentials(userId, password, knownClient);
-  await guardedWrite([deleteSession(verified.userId), ...verified.guards]);
+  await guardedWrite([deleteSession(verified.userId)], verified);
 }
 
 /** POST /api/token/invalidate with a token (logout). */
@@ -86,12 +115,15 @@ export function newTokenClaims(userId: string, now = new Date()): TokenClaims {
   };
 }
 
-async function guardedWrite(items: TransactItem[]): Promise<void> {
+async function guardedWrite(items: TransactItem[], verified: VerifiedCredentials): Promise<void> {
   try {
-    await transactWrite(items);
+    await transactWrite([...items, ...verified.guards]);
   } catch (error) {
     // The password changed between the check and this write: the old password no longer logs in.
-    if (failedConditions(error).length > 0) throw wrongCredentials();
+    if (failedConditions(error).length > 0) {
+      await verified.failed();
+      throw wrongCredentials();
+    }
     throw error;
   }
 }

@@ -8,9 +8,12 @@ const table = tables.credentials;
 const PASSWORD = 'password';
 const LOGIN_FAILURES = 'login-failures';
 
-/** Failed logins counted against one key within a fixed window that starts at the first attempt. */
+/** The login attempts counted against one key within a fixed window that starts at the first one. */
 export interface LoginFailures {
+  /** Attempts whose password was wrong. */
   readonly count: number;
+  /** Attempts counted: wrong, right (until they clear the counter), or still being checked. */
+  readonly attempts: number;
   /** Epoch seconds; the counter is void from then on (and DynamoDB TTL removes it). */
   readonly windowEndsAt: number;
 }
@@ -40,55 +43,79 @@ export async function getPasswordHash(userId: string): Promise<string | undefine
   return items[0]?.passwordHash as string | undefined;
 }
 
+/** An attempt counted (in the window that ends then), or the counter that refused it. */
+export type Reservation = { readonly windowEndsAt: number } | { readonly refusedBy: LoginFailures };
+
 /**
- * Counts an attempt before its password is checked: within a running window the counter goes up
- * only while it is below the limit; once the window has ended (or there is none) a new one starts.
- * Each step is one conditional write, so concurrent attempts never pass the limit together.
- * Answers undefined when the attempt is counted, else the counter that refused it. The counter
- * carries a TTL at its window's end, so keys of user ids that do not exist do not pile up.
+ * Counts an attempt before its password is checked: within a running window the count of attempts
+ * goes up only while it is below the limit; once the window has ended (or there is none) a new one
+ * starts. Each step is one conditional write, so concurrent attempts never pass the limit together.
+ * The counter carries a TTL at its window's end, so keys of user ids that do not exist do not pile up.
  */
 export async function reserveLoginAttempt(
   counter: LoginCounter,
   policy: { readonly maxFailures: number; readonly windowSeconds: number },
   nowSeconds: number,
-): Promise<LoginFailures | undefined> {
+): Promise<Reservation> {
   const TableName = tableName(table);
   const Key = counterKey(counter);
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
-      await dynamo().send(
+      const { Attributes: counted } = await dynamo().send(
         new UpdateCommand({
           TableName,
           Key,
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: 'windowEndsAt > :now AND failures < :max',
+          // A counter written before attempts were counted apart from failures starts from its failures.
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, failures) + :one',
+          ConditionExpression: 'windowEndsAt > :now AND (attempts < :max OR (attribute_not_exists(attempts) AND failures < :max))',
           ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds, ':max': policy.maxFailures },
+          ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return undefined;
+      return { windowEndsAt: Number(counted?.windowEndsAt) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The counter as the condition found it: a running window at the limit refuses the attempt.
       const windowEndsAt = Number(error.Item?.windowEndsAt?.N);
-      if (windowEndsAt > nowSeconds) return { count: Number(error.Item?.failures?.N), windowEndsAt };
+      if (windowEndsAt > nowSeconds) {
+        const count = Number(error.Item?.failures?.N ?? 0);
+        return { refusedBy: { count, attempts: Number(error.Item?.attempts?.N ?? count), windowEndsAt } };
+      }
     }
     const windowEndsAt = nowSeconds + policy.windowSeconds;
     try {
       await dynamo().send(
         new PutCommand({
           TableName,
-          Item: { ...Key, failures: 1, windowEndsAt, expiresAt: windowEndsAt },
+          Item: { ...Key, attempts: 1, failures: 0, windowEndsAt, expiresAt: windowEndsAt },
           ConditionExpression: 'attribute_not_exists(userId) OR windowEndsAt <= :now',
           ExpressionAttributeValues: { ':now': nowSeconds },
         }),
       );
-      return undefined;
+      return { windowEndsAt };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
   throw new Error(`The login counter of ${counter.userId} kept changing.`);
+}
+
+/** Marks a counted attempt as failed, unless its window is gone (a correct password cleared it, or it ended). */
+export async function recordLoginFailure(counter: LoginCounter, windowEndsAt: number): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: counterKey(counter),
+        UpdateExpression: 'ADD failures :one',
+        ConditionExpression: 'windowEndsAt = :window',
+        ExpressionAttributeValues: { ':one': 1, ':window': windowEndsAt },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export const passwordItem = (userId: string, passwordHash: string) => ({ userId, kind: PASSWORD, passwordHash });
