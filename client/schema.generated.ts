@@ -1502,7 +1502,7 @@ export interface operations {
                         /** @constant */
                         readonly status: "success";
                         readonly data: {
-                            /** @description A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. */
+                            /** @description A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. Sent the same way with a later `POST /api/token` for this user id, even once expired or replaced, it marks a known client, which others' failed logins do not lock out. */
                             readonly token: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];

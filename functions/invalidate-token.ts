@@ -9,7 +9,7 @@ export const handler = endpoint('invalidate-token', {
       await invalidateToken(caller.token);
     } else {
       const { userId, password } = loginForm(body);
-      await invalidateWithCredentials(userId, password);
+      await invalidateWithCredentials(userId, password, caller?.token);
     }
     return null;
   },

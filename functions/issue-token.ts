@@ -3,8 +3,8 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 
 export const handler = endpoint('issue-token', {
-  handle: async ({ body }) => {
+  handle: async ({ body, event }) => {
     const { userId, password } = loginForm(body);
-    return { token: await issueToken(userId, password) };
+    return { token: await issueToken(userId, password, event.headers?.authorization) };
   },
 });

@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto';
-import { SignJWT, errors, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, errors, jwtVerify } from 'jose';
 import { tokenIssuer } from '#shared/config.ts';
 import { previousSigningKey, signingKey } from './signing-secret.ts';
 
@@ -50,6 +50,28 @@ export async function verifyToken(token: string, now = new Date()): Promise<Toke
   const previous = await previousSigningKey(now);
   if (!previous) return undefined;
   const again = await verifyWith(token, previous, now);
+  return again === 'wrong-key' ? undefined : again;
+}
+
+/**
+ * The claims of a token this service signed (with the current key, or the previous one during its
+ * grace period), even one that has expired or been replaced since: checked as of its own issue time.
+ * Such a token proves only that its holder once logged in as its user.
+ */
+export async function issuedTokenClaims(token: string, now = new Date()): Promise<TokenClaims | undefined> {
+  let issuedAt: Date;
+  try {
+    const { iat } = decodeJwt(token);
+    if (typeof iat !== 'number') return undefined;
+    issuedAt = new Date(iat * 1000);
+  } catch {
+    return undefined;
+  }
+  const claims = await verifyWith(token, await signingKey(), issuedAt);
+  if (claims !== 'wrong-key') return claims;
+  const previous = await previousSigningKey(now);
+  if (!previous) return undefined;
+  const again = await verifyWith(token, previous, issuedAt);
   return again === 'wrong-key' ? undefined : again;
 }
 

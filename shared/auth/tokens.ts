@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
-import { clearLoginFailures, getCredentials, passwordStillIs, putPassword, recordLoginFailure } from '#shared/data/credentials.ts';
+import {
+  clearLoginFailures,
+  getPasswordHash,
+  passwordStillIs,
+  putPassword,
+  recordLoginFailure,
+  reserveLoginAttempt,
+  type LoginCounter,
+} from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import { signToken, epochSeconds, type TokenClaims } from './jwt.ts';
-import { lockoutMessage, lockoutState } from './lockout.ts';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { tokenFromAuthorization } from './authorization-header.ts';
+import { issuedTokenClaims, signToken, epochSeconds, type TokenClaims } from './jwt.ts';
+import { lockoutMessage, lockoutState, loginCounter, type LockoutPolicy } from './lockout.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { wrongCredentials } from './failures.ts';
 
 export { blankCredentials, wrongCredentials } from './failures.ts';
@@ -16,49 +26,73 @@ interface VerifiedCredentials {
   readonly userId: string;
   /** What the token write must still find, so a concurrent password change wins. */
   readonly guards: TransactItem[];
+  /** Counts the attempt as failed after all (the password changed before the token was written). */
+  readonly failed: () => Promise<void>;
 }
 
-/**
- * Checks a user id and password under the lockout policy: a locked id is refused before any
- * hashing; a wrong password is counted, whether or not the id exists.
- */
-async function verifyCredentials(userId: string, password: string): Promise<VerifiedCredentials> {
-  if (!isValidUserId(userId)) {
-    await verifyAgainstDecoy(password);
-    throw wrongCredentials();
-  }
-  const policy = loginLockout();
-  const now = epochSeconds(new Date());
-  const { passwordHash, loginFailures } = await getCredentials(userId);
+type KnownClient = Pick<TokenClaims, 'userId' | 'tokenId'> | undefined;
 
-  const lockout = lockoutState(loginFailures, policy, now);
-  if (lockout.locked) {
-    throw tooManyRequests(lockoutMessage(lockout.retryAfterSeconds), lockout.retryAfterSeconds);
-  }
-  const matches = passwordHash ? await verifyPassword(password, passwordHash) : await verifyAgainstDecoy(password);
-  if (!matches || !passwordHash) {
-    await recordLoginFailure(userId, policy, now);
+/**
+ * Checks a user id and password under the lockout policy. The attempt is counted first, whether
+ * or not the id exists; only a counted attempt has its password checked, so concurrent guesses
+ * never pass the limit, and a locked counter is refused before any hashing. A correct password
+ * clears the counter it was counted against.
+ */
+async function verifyCredentials(userId: string, password: string, knownClient: KnownClient): Promise<VerifiedCredentials> {
+  if (!isValidUserId(userId)) {
+    await verifyPassword(password, undefined);
     throw wrongCredentials();
   }
-  return {
-    userId,
-    guards: [passwordStillIs(userId, passwordHash), ...(loginFailures ? [clearLoginFailures(userId)] : [])],
-  };
+  const counter = loginCounter(userId, knownClient);
+  const [windowEndsAt, passwordHash] = await Promise.all([countAttempt(counter, loginLockout()), getPasswordHash(userId)]);
+  const failed = () => recordLoginFailure(counter, windowEndsAt);
+  if (!(await verifyPassword(password, passwordHash)) || !passwordHash) {
+    await failed();
+    throw wrongCredentials();
+  }
+  return { userId, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)], failed };
+}
+
+/** How long an attempt waits for attempts still being checked to free the counter. */
+const BUSY_WAIT_MS = 10_000;
+
+/**
+ * Counts an attempt; answers the end of its window. A locked counter refuses it; a counter full of
+ * attempts still being checked (concurrent logins) is tried again shortly, as one of them may be
+ * right and clear it.
+ */
+async function countAttempt(counter: LoginCounter, policy: LockoutPolicy): Promise<number> {
+  const giveUpAt = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const now = epochSeconds(new Date());
+    const reservation = await reserveLoginAttempt(counter, policy, now);
+    if (!('refusedBy' in reservation)) return reservation.windowEndsAt;
+    const lockout = lockoutState(reservation.refusedBy, policy, now);
+    if (lockout.locked) throw tooManyRequests(lockoutMessage(lockout.retryAfterSeconds), lockout.retryAfterSeconds);
+    if (Date.now() >= giveUpAt) throw tooManyRequests(lockoutMessage(1), 1);
+    await setTimeout(100 + Math.random() * 200);
+  }
+}
+
+/** The token a client presents to log in as a known client of that user id (see loginCounter). */
+async function presentedToken(authorization: string | undefined): Promise<KnownClient> {
+  const token = tokenFromAuthorization(authorization);
+  return token ? issuedTokenClaims(token) : undefined;
 }
 
 /** POST /api/token: a new token, which replaces (and so invalidates) the user's previous one. */
-export async function issueToken(userId: string, password: string): Promise<string> {
-  const verified = await verifyCredentials(userId, password);
+export async function issueToken(userId: string, password: string, authorization?: string): Promise<string> {
+  const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
-  await guardedWrite([putSession(claims), ...verified.guards]);
+  await guardedWrite([putSession(claims)], verified);
   return token;
 }
 
 /** POST /api/token/invalidate with credentials: no token of the user works afterwards. */
-export async function invalidateWithCredentials(userId: string, password: string): Promise<void> {
-  const verified = await verifyCredentials(userId, password);
-  await guardedWrite([deleteSession(verified.userId), ...verified.guards]);
+export async function invalidateWithCredentials(userId: string, password: string, knownClient?: KnownClient): Promise<void> {
+  const verified = await verifyCredentials(userId, password, knownClient);
+  await guardedWrite([deleteSession(verified.userId)], verified);
 }
 
 /** POST /api/token/invalidate with a token (logout). */
@@ -81,12 +115,15 @@ export function newTokenClaims(userId: string, now = new Date()): TokenClaims {
   };
 }
 
-async function guardedWrite(items: TransactItem[]): Promise<void> {
+async function guardedWrite(items: TransactItem[], verified: VerifiedCredentials): Promise<void> {
   try {
-    await transactWrite(items);
+    await transactWrite([...items, ...verified.guards]);
   } catch (error) {
     // The password changed between the check and this write: the old password no longer logs in.
-    if (failedConditions(error).length > 0) throw wrongCredentials();
+    if (failedConditions(error).length > 0) {
+      await verified.failed();
+      throw wrongCredentials();
+    }
     throw error;
   }
 }

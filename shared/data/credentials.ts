@@ -8,72 +8,113 @@ const table = tables.credentials;
 const PASSWORD = 'password';
 const LOGIN_FAILURES = 'login-failures';
 
-/** Failed logins of one user id within a fixed window that starts at the first failure. */
+/** The login attempts counted against one key within a fixed window that starts at the first one. */
 export interface LoginFailures {
+  /** Attempts whose password was wrong. */
   readonly count: number;
+  /** Attempts counted: wrong, right (until they clear the counter), or still being checked. */
+  readonly attempts: number;
   /** Epoch seconds; the counter is void from then on (and DynamoDB TTL removes it). */
   readonly windowEndsAt: number;
 }
 
-export interface Credentials {
-  readonly passwordHash: string | undefined;
-  readonly loginFailures: LoginFailures | undefined;
-}
+/**
+ * Whom attempts are counted against: every client of a user id together, or one known client of it
+ * (a token issued to that user id, named by its token id).
+ */
+export type LoginCounter = { readonly userId: string; readonly tokenId?: string | undefined };
 
-/** The password hash and failed-login counter of a user id, in one strongly consistent query. */
-export async function getCredentials(userId: string): Promise<Credentials> {
+const counterKey = ({ userId, tokenId }: LoginCounter) => ({
+  userId,
+  kind: tokenId === undefined ? LOGIN_FAILURES : `${LOGIN_FAILURES}#client#${tokenId}`,
+});
+
+/** The password hash of a user id (undefined when it has none), strongly consistent. */
+export async function getPasswordHash(userId: string): Promise<string | undefined> {
   const { Items: items = [] } = await dynamo().send(
     new QueryCommand({
       TableName: tableName(table),
-      KeyConditionExpression: 'userId = :userId',
-      ExpressionAttributeValues: { ':userId': userId },
+      KeyConditionExpression: 'userId = :userId AND #kind = :kind',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: { ':userId': userId, ':kind': PASSWORD },
       ConsistentRead: true,
     }),
   );
-  const password = items.find((item) => item.kind === PASSWORD);
-  const failures = items.find((item) => item.kind === LOGIN_FAILURES);
-  return {
-    passwordHash: password?.passwordHash as string | undefined,
-    loginFailures: failures ? { count: failures.failures as number, windowEndsAt: failures.windowEndsAt as number } : undefined,
-  };
+  return items[0]?.passwordHash as string | undefined;
 }
 
+/** An attempt counted (in the window that ends then), or the counter that refused it. */
+export type Reservation = { readonly windowEndsAt: number } | { readonly refusedBy: LoginFailures };
+
 /**
- * Counts one failed login: within a running window the counter goes up; otherwise a new window
- * starts. Both steps are conditional, so concurrent failures are all counted.
+ * Counts an attempt before its password is checked: within a running window the count of attempts
+ * goes up only while it is below the limit; once the window has ended (or there is none) a new one
+ * starts. Each step is one conditional write, so concurrent attempts never pass the limit together.
+ * The counter carries a TTL at its window's end, so keys of user ids that do not exist do not pile up.
  */
-export async function recordLoginFailure(userId: string, policy: { readonly windowSeconds: number }, nowSeconds: number): Promise<void> {
+export async function reserveLoginAttempt(
+  counter: LoginCounter,
+  policy: { readonly maxFailures: number; readonly windowSeconds: number },
+  nowSeconds: number,
+): Promise<Reservation> {
   const TableName = tableName(table);
-  const Key = { userId, kind: LOGIN_FAILURES };
-  for (let attempt = 0; attempt < 3; attempt++) {
+  const Key = counterKey(counter);
+  for (let attempt = 0; attempt < 4; attempt++) {
     try {
-      await dynamo().send(
+      const { Attributes: counted } = await dynamo().send(
         new UpdateCommand({
           TableName,
           Key,
-          UpdateExpression: 'ADD failures :one',
-          ConditionExpression: 'windowEndsAt > :now',
-          ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
+          // A counter written before attempts were counted apart from failures starts from its failures.
+          UpdateExpression: 'SET attempts = if_not_exists(attempts, failures) + :one',
+          ConditionExpression: 'windowEndsAt > :now AND (attempts < :max OR (attribute_not_exists(attempts) AND failures < :max))',
+          ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds, ':max': policy.maxFailures },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return;
+      return { windowEndsAt: Number(counted?.windowEndsAt) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The counter as the condition found it: a running window at the limit refuses the attempt.
+      const windowEndsAt = Number(error.Item?.windowEndsAt?.N);
+      if (windowEndsAt > nowSeconds) {
+        const count = Number(error.Item?.failures?.N ?? 0);
+        return { refusedBy: { count, attempts: Number(error.Item?.attempts?.N ?? count), windowEndsAt } };
+      }
     }
     const windowEndsAt = nowSeconds + policy.windowSeconds;
     try {
       await dynamo().send(
         new PutCommand({
           TableName,
-          Item: { ...Key, failures: 1, windowEndsAt, expiresAt: windowEndsAt },
+          Item: { ...Key, attempts: 1, failures: 0, windowEndsAt, expiresAt: windowEndsAt },
           ConditionExpression: 'attribute_not_exists(userId) OR windowEndsAt <= :now',
           ExpressionAttributeValues: { ':now': nowSeconds },
         }),
       );
-      return;
+      return { windowEndsAt };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
+  }
+  throw new Error(`The login counter of ${counter.userId} kept changing.`);
+}
+
+/** Marks a counted attempt as failed, unless its window is gone (a correct password cleared it, or it ended). */
+export async function recordLoginFailure(counter: LoginCounter, windowEndsAt: number): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: counterKey(counter),
+        UpdateExpression: 'ADD failures :one',
+        ConditionExpression: 'windowEndsAt = :window',
+        ExpressionAttributeValues: { ':one': 1, ':window': windowEndsAt },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
 
@@ -95,6 +136,6 @@ export const passwordStillIs = (userId: string, passwordHash: string): TransactI
   },
 });
 
-export const clearLoginFailures = (userId: string): TransactItem => ({
-  Delete: { TableName: tableName(table), Key: { userId, kind: LOGIN_FAILURES } },
+export const clearLoginFailures = (counter: LoginCounter): TransactItem => ({
+  Delete: { TableName: tableName(table), Key: counterKey(counter) },
 });

@@ -466,7 +466,11 @@ export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
     tag: 'Tokens',
     data: object({
-      token: { type: 'string', description: 'A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`.' },
+      token: {
+        type: 'string',
+        description:
+          "A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. Sent the same way with a later `POST /api/token` for this user id, even once expired or replaced, it marks a known client, which others' failed logins do not lock out.",
+      },
     }),
     fails: [fail(blankCredentials), fail(wrongCredentials), fail(tooManyFailedLogins)],
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenFromAuthorization } from '#shared/auth/authorization-header.ts';
-import { lockoutMessage, lockoutState } from '#shared/auth/lockout.ts';
-import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
+import { lockoutMessage, lockoutState, loginCounter } from '#shared/auth/lockout.ts';
+import { hashGeneratedPassword, hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
 import { decodeSecret, generateSecret } from '#shared/auth/signing-secret.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 
@@ -35,6 +35,20 @@ describe('login lockout', () => {
     expect(lockoutState({ count: 50, windowEndsAt: 1900 }, policy, 1900)).toEqual({ locked: false });
   });
 
+  it('counts a known client (a token of the same user id) on its own counter, anyone else on the id', () => {
+    expect(loginCounter('ada', undefined)).toEqual({ userId: 'ada' });
+    expect(loginCounter('ada', { userId: 'ada', tokenId: 't1' })).toEqual({ userId: 'ada', tokenId: 't1' });
+    expect(loginCounter('ada', { userId: 'bob', tokenId: 't2' })).toEqual({ userId: 'ada' });
+  });
+
+  it('is pure: the same counter, policy and time give the same answer, and nothing changes', () => {
+    const failures = Object.freeze({ count: 5, windowEndsAt: 1900 });
+    const first = lockoutState(failures, policy, 1000);
+    expect(lockoutState(failures, policy, 1000)).toEqual(first);
+    expect(failures).toEqual({ count: 5, windowEndsAt: 1900 });
+    expect(lockoutState(failures, { maxFailures: 6, windowSeconds: 900 }, 1000)).toEqual({ locked: false });
+  });
+
   it('says how long to wait', () => {
     expect(lockoutMessage(1)).toBe('Too many failed logins for this user id. Try again in 1 second.');
     expect(lockoutMessage(600)).toBe('Too many failed logins for this user id. Try again in 600 seconds.');
@@ -51,10 +65,19 @@ describe('passwords', () => {
     expect(await verifyPassword('correct horsE', first)).toBe(false);
   });
 
-  it('never matches a malformed stored hash', async () => {
-    for (const stored of ['', 'plain', 'scrypt$x$8$3$c2FsdA$', 'bcrypt$1$2$3$4$5']) {
+  it('never matches a malformed stored hash, or none', async () => {
+    for (const stored of ['', 'plain', 'scrypt$x$8$3$c2FsdA$', 'bcrypt$1$2$3$4$5', undefined]) {
       expect(await verifyPassword('x', stored)).toBe(false);
     }
+  });
+
+  it('verifies generated-password hashes and hashes of a profile no longer issued', async () => {
+    const generated = await hashGeneratedPassword('generated');
+    expect(generated).toMatch(/^scrypt\$4096\$8\$1\$/);
+    expect(await verifyPassword('generated', generated)).toBe(true);
+    const older = await hashPassword('older', { N: 2 ** 10, r: 8, p: 1 });
+    expect(await verifyPassword('older', older)).toBe(true);
+    expect(await verifyPassword('olden', older)).toBe(false);
   });
 });
 
