@@ -1175,8 +1175,11 @@ export interface components {
             readonly submitted_by: string;
             readonly days_late: number;
             readonly active: boolean;
-            /** @enum {string} */
-            readonly grading_state: "queued" | "grading" | "graded" | "failed";
+            /**
+             * @description `superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).
+             * @enum {string}
+             */
+            readonly grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
             readonly points: number | null;
             readonly message: string | null;
             /** @description The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history. */
@@ -4091,7 +4094,7 @@ export interface operations {
                                 readonly highest_version: number;
                                 /** @description 0: none. */
                                 readonly active_version: number;
-                                readonly grading_state: ("queued" | "grading" | "graded" | "failed") | null;
+                                readonly grading_state: ("queued" | "grading" | "graded" | "failed" | "superseded") | null;
                                 readonly autograding_score: number | null;
                                 readonly tagrading_score: number | null;
                                 readonly ta_grading_complete: boolean;
