@@ -3158,6 +3158,7 @@ export interface operations {
              * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
             readonly 429: {
                 headers: {
@@ -3360,6 +3361,7 @@ export interface operations {
              * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
             readonly 429: {
                 headers: {
