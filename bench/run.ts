@@ -12,6 +12,7 @@ import { measureLatency } from './latency.ts';
 import { measureRegrade } from './regrade.ts';
 import { measureRequests } from './requests.ts';
 import { measureRush } from './rush.ts';
+import { measureFairness } from './fairness.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
 import { createWorld } from './world.ts';
@@ -21,7 +22,7 @@ import { createWorld } from './world.ts';
  * DynamoDB Local, printed as one table and kept in bench/RESULTS.md with the machine and date.
  * `npm run bench -- requests latency` runs only the sections named (results are then not saved).
  */
-const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading', 'rush'] as const;
+const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading', 'rush', 'fairness'] as const;
 type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
 const unknown = chosen.filter((name) => !sections.includes(name));
@@ -63,6 +64,7 @@ try {
   }
   if (runs('grading')) results.push(await withTables('grading-', measureGrading));
   if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
+  if (runs('fairness')) results.push(await measureFairness(withTables));
 } finally {
   await dynamoDb.stop();
   await rm(secretDir, { recursive: true, force: true });

@@ -3,3 +3,4 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 // The bench measures the submission path, not its limit: one student submits far more than 10 times a minute here.
 process.env.SUBMISSIONS_PER_MINUTE ??= '1000000';
+process.env.MAX_QUEUED_JOBS_PER_STUDENT ??= '1000000';

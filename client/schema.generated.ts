@@ -1175,8 +1175,11 @@ export interface components {
             readonly submitted_by: string;
             readonly days_late: number;
             readonly active: boolean;
-            /** @enum {string} */
-            readonly grading_state: "queued" | "grading" | "graded" | "failed";
+            /**
+             * @description `superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).
+             * @enum {string}
+             */
+            readonly grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
             readonly points: number | null;
             readonly message: string | null;
             /** @description The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history. */
@@ -3155,6 +3158,7 @@ export interface operations {
              * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
             readonly 429: {
                 headers: {
@@ -3357,6 +3361,7 @@ export interface operations {
              * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
             readonly 429: {
                 headers: {
@@ -4091,7 +4096,7 @@ export interface operations {
                                 readonly highest_version: number;
                                 /** @description 0: none. */
                                 readonly active_version: number;
-                                readonly grading_state: ("queued" | "grading" | "graded" | "failed") | null;
+                                readonly grading_state: ("queued" | "grading" | "graded" | "failed" | "superseded") | null;
                                 readonly autograding_score: number | null;
                                 readonly tagrading_score: number | null;
                                 readonly ta_grading_complete: boolean;

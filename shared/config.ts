@@ -163,6 +163,11 @@ const settings = declare({
   MAX_BODY_BYTES: wholeNumber(1, 1024 * 1024),
   /** `SUBMISSIONS_PER_MINUTE` (10): versions one student or team may submit of a gradeable within any minute. */
   SUBMISSIONS_PER_MINUTE: wholeNumber(1, 10),
+  /**
+   * `MAX_QUEUED_JOBS_PER_STUDENT` (5): grading jobs one student's own submissions may have queued or
+   * being graded at once, across every gradeable of every course.
+   */
+  MAX_QUEUED_JOBS_PER_STUDENT: wholeNumber(1, 5),
   /** `MAX_VERSIONS` (1000): versions one student or team may have of a gradeable (they share one DynamoDB item of 400 KB). */
   MAX_VERSIONS: wholeNumber(1, 1000),
   /**
@@ -301,6 +306,9 @@ export const maxBodyBytes = (): number => config('MAX_BODY_BYTES');
 export function submissionLimits(): { perMinute: number; maxVersions: number } {
   return { perMinute: config('SUBMISSIONS_PER_MINUTE'), maxVersions: config('MAX_VERSIONS') };
 }
+
+/** `MAX_QUEUED_JOBS_PER_STUDENT`: one student's jobs queued or being graded at once. */
+export const maxQueuedJobsPerStudent = (): number => config('MAX_QUEUED_JOBS_PER_STUDENT');
 
 /** `SUMMARIES_JOB_MIN_USERS`: courses with at least this many members generate their summaries on the queue. */
 export const summariesJobMinUsers = (): number => config('SUMMARIES_JOB_MIN_USERS');

@@ -48,6 +48,7 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
   { context: 'summariesJobMinUsers', setting: 'SUMMARIES_JOB_MIN_USERS', on: NIGHTLY_SUMMARIES_HANDLER },
   { context: 'submissionsPerMinute', setting: 'SUBMISSIONS_PER_MINUTE', on: 'submit-vcs' },
   { context: 'maxVersions', setting: 'MAX_VERSIONS', on: 'submit-vcs' },
+  { context: 'maxQueuedJobsPerStudent', setting: 'MAX_QUEUED_JOBS_PER_STUDENT', on: 'submit-vcs' },
 ];
 
 /** The worker waits for the grading build, so it gets Lambda's maximum. */

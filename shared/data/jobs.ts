@@ -17,7 +17,23 @@ const GRADING = 'grading';
  */
 export const QUEUE_SHARDS = 16;
 
+/**
+ * The queue's lanes, served in this order (shared/grading/queue-order.ts): a job waits only behind
+ * jobs of its own lane and of the lanes before it. Each lane has QUEUE_SHARDS counters of its own.
+ */
+export const LANES = {
+  /** Submissions by a student with no other job queued or being graded, and staff's submissions. */
+  first: 0,
+  /** Submissions by a student who has other jobs queued or being graded. */
+  more: 1,
+  /** Regrades (as the reference keeps them in a queue of lower priority). */
+  regrade: 2,
+} as const;
+export const QUEUE_LANES = 3;
+
 export interface QueueShard {
+  /** The lane the counter belongs to (absent: the first). */
+  readonly lane?: number;
   readonly shard: number;
   readonly head: number;
   readonly tail: number;
@@ -28,15 +44,17 @@ export interface QueueShard {
 /** Every shard's counters, in shard order. */
 export type QueueCounters = readonly QueueShard[];
 
-const shardKey = (shard: number) => ({ job: `queue#${shard}` });
+/** A counter's key: the first lane's keep the names they had before there were lanes. */
+const shardKey = (lane: number, shard: number) => ({ job: lane === 0 ? `queue#${shard}` : `queue#${lane}#${shard}` });
 
-/** All the queue's counters, read together (one round trip with whatever else is read). */
+/** All the queue's counters, every lane's, read together (one round trip with whatever else is read). */
 export const queueRef = (): ItemSetRef<QueueCounters> => ({
   table,
-  keys: Array.from({ length: QUEUE_SHARDS }, (_, shard) => shardKey(shard)),
+  keys: Array.from({ length: QUEUE_LANES * QUEUE_SHARDS }, (_, index) => shardKey(Math.floor(index / QUEUE_SHARDS), index % QUEUE_SHARDS)),
   decodeAll: (items) =>
-    items.map((item, shard) => ({
-      shard,
+    items.map((item, index) => ({
+      lane: Math.floor(index / QUEUE_SHARDS),
+      shard: index % QUEUE_SHARDS,
       head: (item?.head as number | undefined) ?? 0,
       tail: (item?.tail as number | undefined) ?? 0,
       abandoned: [...((item?.abandoned as Set<number> | undefined) ?? [])],
@@ -45,7 +63,7 @@ export const queueRef = (): ItemSetRef<QueueCounters> => ({
 
 export interface Job {
   readonly ticket: number;
-  readonly state: 'queued' | 'grading' | 'graded' | 'failed' | 'void';
+  readonly state: 'queued' | 'grading' | 'graded' | 'failed' | 'void' | 'superseded';
   readonly gradeableKey: string;
   readonly term: string;
   readonly course: string;
@@ -61,6 +79,12 @@ export interface Job {
    * resolved (recordJobCommit), which a retry after a lost lease grades again.
    */
   readonly commit?: string;
+  /**
+   * The student whose queued-or-running count (loadRef) this job holds until it ends or is
+   * superseded: set on a student's own submission only (not on staff's, nor a regrade's), and only
+   * such a job can be superseded.
+   */
+  readonly countedFor?: string;
 }
 
 const decodeJob = (item: Item): Job => ({
@@ -76,6 +100,7 @@ const decodeJob = (item: Item): Job => ({
   leaseExpiresAt: item.leaseExpiresAt as string | undefined,
   ...(item.regradeId ? { regradeId: item.regradeId as string } : {}),
   ...(item.commit ? { commit: item.commit as string } : {}),
+  ...(item.countedFor ? { countedFor: item.countedFor as string } : {}),
 });
 
 export const jobRef = (ticket: number): ItemRef<Job> => ({ table, key: { job: String(ticket) }, decode: decodeJob });
@@ -88,7 +113,7 @@ export function takeTicket(counters: QueueShard, count = 1): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
-      Key: shardKey(counters.shard),
+      Key: shardKey(counters.lane ?? 0, counters.shard),
       UpdateExpression: 'SET tail = :tail',
       ConditionExpression: counters.tail === 0 ? 'attribute_not_exists(tail)' : 'tail = :previous',
       ExpressionAttributeValues: {
@@ -105,11 +130,11 @@ export function takeTicket(counters: QueueShard, count = 1): TransactItem {
  * ticket counts as queued, unless its submission gives it up (abandonTicket); a worker that
  * reaches a ticket without a job voids it (voidTicket).
  */
-export async function reserveTicket(shard: number): Promise<number> {
+export async function reserveTicket(shard: number, lane = 0): Promise<number> {
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: tableName(table),
-      Key: shardKey(shard),
+      Key: shardKey(lane, shard),
       UpdateExpression: 'ADD tail :one',
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
@@ -123,21 +148,45 @@ export async function reserveTicket(shard: number): Promise<number> {
  * or failed after reserving it), so that positions behind it do not count it as queued; when the
  * head passes it (advanceHead) it is forgotten. Nothing is recorded once the head has passed it.
  */
-export async function abandonTicket(shard: number, sequence: number): Promise<void> {
+export async function abandonTicket(shard: number, sequence: number, lane = 0): Promise<void> {
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: shardKey(shard),
-        UpdateExpression: 'ADD abandoned :sequence',
-        ConditionExpression: 'attribute_not_exists(head) OR head < :number',
-        ExpressionAttributeValues: { ':sequence': new Set([sequence]), ':number': sequence },
-      }),
-    );
+    await dynamo().send(new UpdateCommand(giveUpSequence(lane, shard, sequence)));
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
+
+const giveUpSequence = (lane: number, shard: number, sequence: number) => ({
+  TableName: tableName(table),
+  Key: shardKey(lane, shard),
+  UpdateExpression: 'ADD abandoned :sequence',
+  ConditionExpression: 'attribute_not_exists(head) OR head < :number',
+  ExpressionAttributeValues: { ':sequence': new Set([sequence]), ':number': sequence },
+});
+
+/**
+ * Supersedes a queued job (a newer version of the same owner and gradeable replaced it): the job
+ * is marked `superseded`, provided it is still queued and counted for `submittedBy` (a student's
+ * own submission: staff's and regrades' are graded whatever comes after them). Goes with
+ * giveUpSuperseded, so that positions stop counting it at once.
+ */
+export function supersedeJob(ticket: number, submittedBy: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: String(ticket) },
+      UpdateExpression: 'SET #state = :superseded, finishedAt = :now',
+      ConditionExpression: '#state = :queued AND countedFor = :by',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':superseded': 'superseded', ':queued': 'queued', ':by': submittedBy, ':now': new Date().toISOString() },
+    },
+  };
+}
+
+/** A superseded job's ticket, no longer counted by positions (the worker passes it like a ticket given up). */
+export const giveUpSuperseded = (lane: number, shard: number, sequence: number): TransactItem => ({
+  Update: giveUpSequence(lane, shard, sequence),
+});
 
 /** Marks a ticket that has no job as void, provided its job is still not written (the submission then takes another). */
 export function voidTicket(ticket: number): TransactItem {
@@ -149,6 +198,42 @@ export function voidTicket(ticket: number): TransactItem {
       ConditionExpression: 'attribute_not_exists(job)',
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: { ':void': 'void' },
+    },
+  };
+}
+
+/**
+ * How many jobs a student has queued or being graded (their own submissions only): the item
+ * `load#<user id>`, counted up in the transaction that queues a job and down in the one that ends or
+ * supersedes it, so MAX_QUEUED_JOBS_PER_STUDENT holds exactly under concurrent submissions.
+ */
+export const loadRef = (userId: string): ItemRef<number> => ({
+  table,
+  key: { job: `load#${userId}` },
+  decode: (item) => (item.inFlight as number | undefined) ?? 0,
+});
+
+/** Moves a student's count on by `delta`, provided it is still the count read. */
+export function countLoad(userId: string, read: number, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: `load#${userId}` },
+      UpdateExpression: 'ADD inFlight :delta',
+      ConditionExpression: read === 0 ? 'attribute_not_exists(inFlight) OR inFlight = :read' : 'inFlight = :read',
+      ExpressionAttributeValues: { ':delta': delta, ':read': read },
+    },
+  };
+}
+
+/** One job of the student's ended (graded, failed for good or superseded): it no longer counts. */
+export function releaseLoad(userId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(table),
+      Key: { job: `load#${userId}` },
+      UpdateExpression: 'ADD inFlight :minus',
+      ExpressionAttributeValues: { ':minus': -1 },
     },
   };
 }
@@ -172,7 +257,7 @@ export function advanceHead(counters: QueueShard): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
-      Key: shardKey(counters.shard),
+      Key: shardKey(counters.lane ?? 0, counters.shard),
       UpdateExpression: 'SET head = :head DELETE abandoned :passed',
       ConditionExpression: counters.head === 0 ? 'attribute_not_exists(head) AND tail >= :head' : 'head = :previous AND tail >= :head',
       ExpressionAttributeValues: {

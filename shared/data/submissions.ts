@@ -6,7 +6,8 @@ import type { TransactItem } from './transactions.ts';
 
 const table = tables.submissions;
 
-export type VersionState = 'queued' | 'grading' | 'graded' | 'failed';
+/** `superseded`: a newer version of the same owner was submitted while it was still queued, so it is not graded (unless regraded). */
+export type VersionState = 'queued' | 'grading' | 'graded' | 'failed' | 'superseded';
 
 /** The summary of one version kept on the submission item. */
 export interface VersionSummary {
@@ -137,14 +138,21 @@ export const submissionRef = (term: string, course: string, gradeableId: string,
  * one read: concurrent submissions of one owner each get their own number. A student's own
  * submission is listed in the `byStudent` index; a team's is not (its members' entries carry a
  * copy instead: see teamSubmissionCopies in teams.ts, written in the same transaction).
+ * `supersedes`: a queued version it replaces, marked `superseded` (its job in the same transaction).
  */
 export function addVersion(
   owner: { term: string; course: string; gradeableId: string; ownerId: string },
   summary: VersionSummary,
   ownerKind: OwnerKind = 'student',
+  supersedes?: number,
 ): TransactItem {
   const previous = summary.version - 1;
   const student = ownerKind === 'student';
+  // A list_append would overlap the superseded element's path: the new element is set by its index (one past the end).
+  const appending =
+    supersedes === undefined
+      ? 'versions = list_append(if_not_exists(versions, :empty), :summary)'
+      : `versions[${summary.version - 1}] = :element, versions[${supersedes - 1}].#state = :superseded`;
   return {
     Update: {
       TableName: tableName(table),
@@ -152,16 +160,16 @@ export function addVersion(
       UpdateExpression:
         'SET term = :term, course = :course, gradeableId = :gradeableId, highestVersion = :version, activeVersion = :version, ' +
         `activeDaysLate = :daysLate, ${student ? 'studentKey = :studentKey, ' : ''}` +
-        'versions = list_append(if_not_exists(versions, :empty), :summary) REMOVE activeResults',
+        `${appending} REMOVE activeResults`,
       ConditionExpression: previous === 0 ? 'attribute_not_exists(highestVersion)' : 'highestVersion = :previous',
+      ...(supersedes === undefined ? {} : { ExpressionAttributeNames: { '#state': 'state' } }),
       ExpressionAttributeValues: {
         ':term': owner.term,
         ':course': owner.course,
         ':gradeableId': owner.gradeableId,
         ':version': summary.version,
         ':daysLate': summary.daysLate,
-        ':summary': [summary],
-        ':empty': [],
+        ...(supersedes === undefined ? { ':summary': [summary], ':empty': [] } : { ':element': summary, ':superseded': 'superseded' }),
         ...(student ? { ':studentKey': studentKey(owner.term, owner.course, owner.ownerId) } : {}),
         ...(previous === 0 ? {} : { ':previous': previous }),
       },
@@ -289,7 +297,7 @@ export function recordVersionCommit(key: { gradeableKey: string; ownerId: string
 }
 
 /**
- * Queues a graded (or failed) version again under a new ticket (a regrade), provided it is not
+ * Queues a graded (failed, superseded) version again under a new ticket (a regrade), provided it is not
  * queued or being graded already. Its points and results stay as they are until the new ones.
  */
 export function requeueVersion(key: { gradeableKey: string; ownerId: string }, version: number, ticket: number): TransactItem {
@@ -299,9 +307,15 @@ export function requeueVersion(key: { gradeableKey: string; ownerId: string }, v
       TableName: tableName(table),
       Key: key,
       UpdateExpression: `SET versions[${index}].#state = :queued, versions[${index}].ticket = :ticket`,
-      ConditionExpression: `versions[${index}].#state IN (:graded, :failed)`,
+      ConditionExpression: `versions[${index}].#state IN (:graded, :failed, :superseded)`,
       ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':queued': 'queued', ':ticket': ticket, ':graded': 'graded', ':failed': 'failed' },
+      ExpressionAttributeValues: {
+        ':queued': 'queued',
+        ':ticket': ticket,
+        ':graded': 'graded',
+        ':failed': 'failed',
+        ':superseded': 'superseded',
+      },
     },
   };
 }

@@ -31,7 +31,7 @@ export interface GradebookRow {
   readonly has_submission: boolean;
   readonly highest_version: number;
   readonly active_version: number;
-  readonly grading_state: 'queued' | 'grading' | 'graded' | 'failed' | null;
+  readonly grading_state: 'queued' | 'grading' | 'graded' | 'failed' | 'superseded' | null;
   readonly autograding_score: number | null;
   readonly tagrading_score: number | null;
   readonly ta_grading_complete: boolean;

@@ -1,4 +1,4 @@
-import { QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
+import { LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
 
 /**
  * The order of the grading queue over its shards (shared/data/jobs.ts). A ticket is a shard's
@@ -11,20 +11,44 @@ import { QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/
  * less than one round of shards). Positions are exact: a job's place is the number of queued
  * tickets below its own (less those reserved and given up), plus one, and every claim takes the
  * lowest queued ticket.
+ *
+ * The queue has lanes (LANES in shared/data/jobs.ts), each sharded as above: a lane's tickets all
+ * lie above the lanes before it (`lane × LANE_SPAN` added), so "the lowest queued ticket" serves
+ * a lane only once the lanes before it are empty, and a place counts every job queued in the lanes
+ * before its own. A student's submission goes into the first lane unless the student already has
+ * a job queued or being graded: a burst by one student waits behind everyone else's first job.
  */
-export const ticketOf = (shard: number, sequence: number): number => sequence * QUEUE_SHARDS + shard;
+export const ticketOf = (shard: number, sequence: number, lane = 0): number => lane * LANE_SPAN + sequence * QUEUE_SHARDS + shard;
 
+/** The tickets of one lane: 2^44 of them (a million a second for half a year), so every ticket stays a safe integer. */
+export const LANE_SPAN = 2 ** 44;
+
+export const laneOf = (ticket: number): number => Math.floor(ticket / LANE_SPAN);
 export const shardOf = (ticket: number): number => ticket % QUEUE_SHARDS;
-export const sequenceOf = (ticket: number): number => Math.floor(ticket / QUEUE_SHARDS);
+export const sequenceOf = (ticket: number): number => Math.floor((ticket % LANE_SPAN) / QUEUE_SHARDS);
+
+/** The lane of a new job: regrades last; a student's own submission by what they have queued or being graded already. */
+export function laneFor(job: { regrade?: boolean; othersInFlight: number }): number {
+  if (job.regrade) return LANES.regrade;
+  return job.othersInFlight > 0 ? LANES.more : LANES.first;
+}
+
+/** One lane's counters (the shards to issue its tickets on). */
+export const laneCounters = (counters: QueueCounters, lane: number): QueueCounters =>
+  counters.filter((counter) => (counter.lane ?? 0) === lane);
 
 /** The 1-based place of a queued ticket: the queued tickets below it, less those given up, plus one. */
 export function queuePosition(ticket: number, counters: QueueCounters): number {
+  const lane = laneOf(ticket);
   const shard = shardOf(ticket);
   const sequence = sequenceOf(ticket);
   let ahead = 0;
   for (const other of counters) {
-    // The other shard's tickets below ours: those of sequences up to ours on a lower shard, below ours on a higher one.
-    const last = Math.min(other.tail, other.shard < shard ? sequence : sequence - 1);
+    const otherLane = other.lane ?? 0;
+    if (otherLane > lane) continue;
+    // The other shard's tickets below ours: all of a lane before ours; in ours, those of sequences up
+    // to ours on a lower shard, below ours on a higher one.
+    const last = otherLane < lane ? other.tail : Math.min(other.tail, other.shard < shard ? sequence : sequence - 1);
     const abandoned = (other.abandoned ?? []).filter((given) => given > other.head && given <= last).length;
     ahead += Math.max(0, last - other.head - abandoned);
   }
@@ -36,7 +60,7 @@ export function nextToClaim(counters: QueueCounters): { shard: QueueShard; ticke
   let next: { shard: QueueShard; ticket: number } | undefined;
   for (const shard of counters) {
     if (shard.head >= shard.tail) continue;
-    const ticket = ticketOf(shard.shard, shard.head + 1);
+    const ticket = ticketOf(shard.shard, shard.head + 1, shard.lane);
     if (!next || ticket < next.ticket) next = { shard, ticket };
   }
   return next;
@@ -77,7 +101,7 @@ export function ticketsToIssue<T>(
     const { shard, ticket } = ticketToIssue(current);
     const run = runs.get(shard.shard);
     runs.set(shard.shard, { shard: run?.shard ?? shard, tickets: [...(run?.tickets ?? []), ticket] });
-    current = current.map((other) => (other.shard === shard.shard ? { ...other, tail: other.tail + 1 } : other));
+    current = current.map((other) => (other === shard ? { ...other, tail: other.tail + 1 } : other));
     return { target, ticket };
   });
   return { issued, runs: [...runs.values()] };
@@ -85,7 +109,7 @@ export function ticketsToIssue<T>(
 
 /** Each shard's free ticket, lowest first. */
 const freeTickets = (counters: QueueCounters) =>
-  counters.map((shard) => ({ shard, ticket: ticketOf(shard.shard, shard.tail + 1) })).sort((a, b) => a.ticket - b.ticket);
+  counters.map((shard) => ({ shard, ticket: ticketOf(shard.shard, shard.tail + 1, shard.lane) })).sort((a, b) => a.ticket - b.ticket);
 
 /** The shard to reserve a ticket on: any of those that issued the fewest, or one more, at random. */
 export function shardForReservation(counters: QueueCounters, random: () => number = Math.random): number {

@@ -2,7 +2,8 @@
  * Regrades (issue 16): an instructor queues again one version, one student's active version, or
  * every active version of a gradeable, after fixing its test cases, as the reference's regrade
  * does (Submitty's SubmissionController::ajaxRegrade: `user_id`, `version_to_regrade`, queue
- * entries marked `regrade` with `regrade_by`). Versions get new tickets at the queue's tail, so
+ * entries marked `regrade` with `regrade_by`). Versions get new tickets at the tail of the queue's
+ * regrade lane, behind every submission (the reference's regrade queue has a lower priority too), so
  * queue positions stay exact; their old results stay visible until the new ones replace them, in
  * the transaction that ends each job (shared/grading/worker.ts).
  */
@@ -10,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
-import { putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { LANES, putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { addRegradeCounts, closeRegrade, putRegrade, regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
 import {
   gradeableKey,
@@ -38,7 +39,7 @@ import {
   regradeVersionNotWhole,
 } from './failures.ts';
 import { notifyWorkers } from './queue.ts';
-import { ticketsToIssue } from './queue-order.ts';
+import { laneCounters, ticketsToIssue } from './queue-order.ts';
 
 export { isRegradeId };
 /** A new regrade id: `rg_` and 128 random bits (see REGRADE_ID in shared/ids.ts). */
@@ -215,7 +216,7 @@ export async function requestRegrade(
       for (let attempt = 0; ; attempt++) {
         if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
         queue ??= (await getItems({ queue: queueRef() })).queue;
-        const { issued, runs } = ticketsToIssue(queue, pending);
+        const { issued, runs } = ticketsToIssue(laneCounters(queue, LANES.regrade), pending);
         const counts = { queued: pending.length, skipped: newlySkipped };
         const progress = created
           ? addRegradeCounts(regradeId, counts)
@@ -252,7 +253,7 @@ export async function requestRegrade(
         queuedCount += pending.length;
         skippedLater += newlySkipped;
         queue = queue.map((shard) => {
-          const run = runs.find((candidate) => candidate.shard.shard === shard.shard);
+          const run = runs.find((candidate) => candidate.shard.shard === shard.shard && candidate.shard.lane === shard.lane);
           return run ? { ...shard, tail: shard.tail + run.tickets.length } : shard;
         });
         await Promise.all(issued.map(({ ticket }) => notifyWorkers(ticket)));

@@ -9,6 +9,7 @@ import {
   recordJobCommit,
   leaseJob,
   queueRef,
+  releaseLoad,
   voidTicket,
   type Job,
 } from '#shared/data/jobs.ts';
@@ -62,6 +63,12 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
     const next = nextToClaim(queue);
     if (!next) return undefined;
     const { job } = await getItems({ job: jobRef(next.ticket) });
+    if (job?.state === 'superseded') {
+      // A newer version replaced it while it waited (submit.ts): passed, like a ticket given up.
+      await tryTransaction([advanceHead(next.shard)]);
+      passed++;
+      continue;
+    }
     if (!job) {
       // A ticket reserved by a submission that has not written its job, or never will: void it so the
       // queue moves on (a submission still writing it reserves another).
@@ -176,8 +183,12 @@ async function finish(
 ): Promise<boolean> {
   const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   const update = { state, points, ...(message ? { message } : {}) };
-  // A regrade's job counts towards its progress in the same write, so each job is counted once.
-  const progress = job.regradeId ? [countRegradeOutcome(job.regradeId, state)] : [];
+  // A regrade's job counts towards its progress in the same write, so each job is counted once; a
+  // student's own submission stops counting towards their jobs queued or being graded.
+  const progress = [
+    ...(job.regradeId ? [countRegradeOutcome(job.regradeId, state)] : []),
+    ...(job.countedFor ? [releaseLoad(job.countedFor)] : []),
+  ];
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([

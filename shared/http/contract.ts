@@ -42,6 +42,7 @@ import {
   onlyElectronicLateDays,
   onlyElectronicVersions,
   onlyVcs,
+  tooManyJobs,
   tooManySubmissions,
   tooManyVersions,
   versionMissing,
@@ -291,7 +292,12 @@ export const schemas = {
     submitted_by: string,
     days_late: integer,
     active: boolean,
-    grading_state: { type: 'string', enum: ['queued', 'grading', 'graded', 'failed'] },
+    grading_state: {
+      type: 'string',
+      enum: ['queued', 'grading', 'graded', 'failed', 'superseded'],
+      description:
+        '`superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).',
+    },
     points: nullable(number),
     message: nullable(string),
     commit: {
@@ -594,6 +600,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(badIdempotencyKey),
       fail(idempotencyKeyReused),
       fail(tooManySubmissions),
+      fail(tooManyJobs),
       fail(tooManyVersions),
     ],
   },
@@ -640,7 +647,7 @@ export const contract: Record<RouteName, RouteContract> = {
           has_submission: boolean,
           highest_version: integer,
           active_version: { type: 'integer', description: '0: none.' },
-          grading_state: nullable({ type: 'string', enum: ['queued', 'grading', 'graded', 'failed'] }),
+          grading_state: nullable({ type: 'string', enum: ['queued', 'grading', 'graded', 'failed', 'superseded'] }),
           autograding_score: nullable(number),
           tagrading_score: nullable(number),
           ta_grading_complete: boolean,

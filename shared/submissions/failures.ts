@@ -14,6 +14,10 @@ export const tooManySubmissions = failure(
   'too-many-requests',
   'Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.',
 );
+export const tooManyJobs = failure(
+  'too-many-requests',
+  'Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.',
+);
 export const tooManyVersions = failure('unprocessable', 'This submission has reached its limit of {limit} versions.');
 
 // Late days (issue 16).

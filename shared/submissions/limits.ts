@@ -1,5 +1,5 @@
 import { inSeconds, tooManyRequests, type Refusal } from '#shared/errors.ts';
-import { tooManySubmissions, tooManyVersions } from './failures.ts';
+import { tooManyJobs, tooManySubmissions, tooManyVersions } from './failures.ts';
 
 export interface SubmissionLimits {
   /** Versions within any 60 seconds. */
@@ -31,4 +31,17 @@ export function submissionRefusal(
   const freeing = recent[recent.length - limits.perMinute] ?? now.getTime() - MINUTE_MS;
   const seconds = Math.min(MINUTE_MS / 1000, Math.max(1, Math.ceil((freeing + MINUTE_MS - now.getTime()) / 1000)));
   return tooManyRequests(tooManySubmissions.text({ limit: limits.perMinute, seconds: inSeconds(seconds) }), seconds);
+}
+
+/** How long a student over their count of queued jobs is asked to wait: about one grading. */
+export const QUEUED_JOBS_RETRY_SECONDS = 30;
+
+/**
+ * Why a student may not queue one more job now, if they may not: once queued, they would have more
+ * than `max` jobs queued or being graded (across every gradeable of every course). `after` is their
+ * count with this job (none: staff submitting for a student, which is not counted).
+ */
+export function queuedJobsRefusal(after: number | undefined, max: number): Refusal | undefined {
+  if (after === undefined || after <= max) return undefined;
+  return tooManyRequests(tooManyJobs.text({ limit: max, seconds: inSeconds(QUEUED_JOBS_RETRY_SECONDS) }), QUEUED_JOBS_RETRY_SECONDS);
 }

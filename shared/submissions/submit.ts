@@ -8,6 +8,7 @@ import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
 import {
   abandonTicket,
+  loadRef,
   putJob,
   QUEUE_SHARDS,
   queueRef,
@@ -22,14 +23,15 @@ import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembersh
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { submissionLimits } from '#shared/config.ts';
+import { maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
-import { submissionRefusal } from './limits.ts';
+import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
+import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
@@ -43,7 +45,13 @@ export interface SubmitContext {
   readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
   /** Read with the token check (see submitReads): the caller's own submission and the queue. */
-  readonly loaded?: { submission?: Submission; queue: QueueCounters; previous?: StoredAnswer; lateDays?: StudentLateDays };
+  readonly loaded?: {
+    submission?: Submission;
+    queue: QueueCounters;
+    previous?: StoredAnswer;
+    lateDays?: StudentLateDays;
+    load?: number;
+  };
 }
 
 /** What a student sends: `vcs_checkout` read as a loose boolean, `git_repo_id` as sent. */
@@ -65,6 +73,8 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
     queue: queueRef(),
     // The caller's extensions (issue 16): a gradeable refusing late submission accepts their days.
     lateDays: lateDaysRef(term, course, callerId),
+    // The caller's jobs queued or being graded (MAX_QUEUED_JOBS_PER_STUDENT).
+    load: loadRef(callerId),
     ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
       ? { previous: idempotencyRef(`${callerId}#${idempotencyKey}`) }
       : {}),
@@ -131,14 +141,19 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   let conflicts = 0;
   // Whether the reserved ticket may have its job: a transaction that went through, or one whose outcome is unknown.
   let jobMayBeWritten = false;
+  // A student's own submission counts towards their jobs queued or being graded; staff's for a student does not.
+  const counted = target === caller.userId;
+  // Queued versions found not to be supersedable (a regrade's, or staff's): graded whatever comes after.
+  const keep = new Set<number>();
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { submission, queue, previous } =
+      const { submission, queue, previous, load } =
         preloaded ??
         (await getItems({
           submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
           queue: queueRef(),
           ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
+          ...(counted ? { load: loadRef(caller.userId) } : {}),
         }));
       preloaded = undefined;
       if (previous && idempotency) {
@@ -151,36 +166,50 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
       const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
       if (refusal) throw refusal;
+      const share = queueShare(submission?.versions ?? [], counted ? { userId: caller.userId, inFlight: load ?? 0 } : undefined, keep);
+      const overLoad = queuedJobsRefusal(loadAfter(share), maxQueuedJobsPerStudent());
+      if (overLoad) throw overLoad;
+      // The share's lane; not the superseded ticket's counter, which the transaction updates already.
+      const superseded = share.supersede?.ticket;
+      const lane = laneCounters(queue, share.lane).filter(
+        (counter) => superseded === undefined || laneOf(superseded) !== share.lane || shardOf(superseded) !== counter.shard,
+      );
 
       const version = (submission?.highestVersion ?? 0) + 1;
       // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
       // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
       if (reserved === undefined && collided) {
-        const shard = shardForReservation(queue);
-        reserved = ticketOf(shard, await reserveTicket(shard));
+        const shard = shardForReservation(lane);
+        reserved = ticketOf(shard, await reserveTicket(shard, share.lane), share.lane);
       }
       // A reserved ticket, or a free one whose shard counter the transaction takes.
       const choice: { ticket: number; shard?: QueueShard } =
-        reserved !== undefined ? { ticket: reserved } : ticketToIssue(queue, conflicts > 0 ? QUEUE_SHARDS : 1);
+        reserved !== undefined ? { ticket: reserved } : ticketToIssue(lane, conflicts > 0 ? QUEUE_SHARDS : 1);
       const { ticket, shard: free } = choice;
       const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
       jobMayBeWritten = true;
+      const items = [
+        addVersion(
+          owner,
+          { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
+          members ? 'team' : 'student',
+          share.supersede?.version,
+        ),
+        putJob({
+          ticket,
+          gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId),
+          ...owner,
+          version,
+          ...(counted ? { countedFor: caller.userId } : {}),
+        }),
+        ...(free ? [takeTicket(free)] : []),
+        ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
+        // After these, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
+        ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
+      ];
+      const shared = queueShareItems(share, items.length);
       try {
-        await transactWrite(
-          [
-            addVersion(
-              owner,
-              { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
-              members ? 'team' : 'student',
-            ),
-            putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
-            ...(free ? [takeTicket(free)] : []),
-            ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
-            // Last, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
-            ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
-          ],
-          { conflictRetries: 0 },
-        );
+        await transactWrite([...items, ...shared.items], { conflictRetries: 0 });
       } catch (error) {
         // Another submission took (or was writing) the version number or the ticket: try again.
         const failed = failedConditions(error);
@@ -194,8 +223,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         }
         // A worker found the reserved ticket without its job and voided it: reserve another.
         if (failed.includes(JOB)) reserved = undefined;
-        // Unless the version number was taken, what was read still holds.
-        if (!failed.includes(VERSION)) preloaded = { submission, queue, previous };
+        // A queued version that is not to be superseded (a regrade's or staff's job) stays as it is.
+        if (share.supersede && shared.supersede !== undefined && failed.includes(shared.supersede)) keep.add(share.supersede.version);
+        // Unless the version number, the student's count or the version to supersede changed, what was read still holds.
+        const reread = [VERSION, shared.load, shared.supersede, shared.supersede === undefined ? undefined : shared.supersede + 1];
+        if (!reread.some((index) => index !== undefined && failed.includes(index)))
+          preloaded = { submission, queue, previous, ...(counted ? { load } : {}) };
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
         continue;
       }

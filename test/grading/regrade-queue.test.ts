@@ -108,8 +108,8 @@ async function submit(gradeable: GradeableDocument, ownerId: string): Promise<nu
 /** The tickets issued between two readings of the queue's counters, lowest first. */
 function issuedBetween(before: QueueCounters, after: QueueCounters): number[] {
   return after
-    .flatMap(({ shard, tail }) =>
-      Array.from({ length: tail - before[shard]!.tail }, (_, index) => ticketOf(shard, before[shard]!.tail + 1 + index)),
+    .flatMap(({ lane, shard, tail }, counter) =>
+      Array.from({ length: tail - before[counter]!.tail }, (_, index) => ticketOf(shard, before[counter]!.tail + 1 + index, lane)),
     )
     .sort((a, b) => a - b);
 }

@@ -205,10 +205,12 @@ describe('regrade over HTTP', () => {
     const positions = await Promise.all(students.map(async (user) => (await values(user)).queue_position));
     expect(positions[1]).toBe(2);
     expect([...positions].sort()).toEqual([2, 3, 4, 5, 6]);
-    // A submission meanwhile queues behind the regrade: carl's version 2, at 7 (his version 1's regrade stays queued).
+    // A submission meanwhile goes ahead of the regrades (their lane comes last): carl's version 2, at 1
+    // (his version 1's regrade stays queued); the regrades' places move back one.
     await repository(carl, 'good');
     await submit(carl);
-    expect(await values(carl)).toMatchObject({ queue_position: 7, highest_version: 2, autograding_complete: false });
+    expect(await values(carl)).toMatchObject({ queue_position: 1, highest_version: 2, autograding_complete: false });
+    expect((await values(bob)).queue_position).toBe(3); // one place back
     for (const job of [one, two, all]) expect((await status(job.regrade_id)).data.state).toBe('queued');
 
     // Graded: positions only move forward; each job object reports its progress until done.

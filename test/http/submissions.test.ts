@@ -1,15 +1,18 @@
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signToken } from '#shared/auth/jwt.ts';
 import { newTokenClaims } from '#shared/auth/tokens.ts';
+import { dynamo } from '#shared/data/client.ts';
 import { getItems } from '#shared/data/items.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
 import { jobRef, queueRef, reserveTicket } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { laneCounters, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { CONTENTION_MEMORY_MS } from '#shared/submissions/contention.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
@@ -69,6 +72,26 @@ async function withSetting<T>(name: string, value: string, body: () => Promise<T
     if (before === undefined) Reflect.deleteProperty(process.env, name);
     else process.env[name] = before;
   }
+}
+
+/**
+ * Claims every queued job, as workers that then vanish would (jobs other tests left queued are not
+ * the next test's business), and forgets the students' counts of jobs queued or being graded that
+ * those claimed jobs still hold, so that each test starts with every student in the first lane.
+ */
+async function drain(): Promise<void> {
+  while (await claimJob()) {
+    // claimed and left
+  }
+  await forgetLoads();
+}
+
+async function forgetLoads(): Promise<void> {
+  const TableName = tableName(tables.jobs);
+  const { Items = [] } = await dynamo().send(
+    new ScanCommand({ TableName, FilterExpression: 'begins_with(job, :load)', ExpressionAttributeValues: { ':load': 'load#' } }),
+  );
+  await Promise.all(Items.map((item) => dynamo().send(new DeleteCommand({ TableName, Key: { job: item.job } }))));
 }
 
 const path = (id: string, action: string) => `/${world.course.term}/${world.course.course}/gradeable/${id}/${action}`;
@@ -160,23 +183,26 @@ describe('submitting a VCS gradeable', () => {
     expect((await api.get(path(lenient, 'attempts'), world.tokens.student)).json.data[0].days_late).toBe(3);
   });
 
-  it('gives 50 concurrent submissions of one student versions 1 to 50, each queued once', async () => {
+  it('gives 50 concurrent submissions of one student versions 1 to 50; only the newest is graded, the others superseded', async () => {
     const id = await createGradeable();
     const answers = await withSetting('SUBMISSIONS_PER_MINUTE', '50', () =>
       Promise.all(Array.from({ length: 50 }, () => submit(id, 'student2'))),
     );
     const numbers = answers.map((answer) => Number(/version (\d+)/.exec(answer.json.data)?.[1])).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    const attempts = (await api.get(path(id, 'attempts'), world.tokens.student2)).json.data as { version: number }[];
+    const attempts = (await api.get(path(id, 'attempts'), world.tokens.student2)).json.data as { version: number; grading_state: string }[];
     expect(attempts.map((attempt) => attempt.version)).toEqual(Array.from({ length: 50 }, (_, i) => 50 - i));
-    const tickets = new Set<number>();
+    // Each version replaced the one before it while it was queued.
+    expect(attempts.map((attempt) => attempt.grading_state)).toEqual(['queued', ...Array.from({ length: 49 }, () => 'superseded')]);
+    const versions: number[] = [];
     for (let claimed = await claimJob(); claimed; claimed = await claimJob()) {
-      if (claimed.gradeableId === id) tickets.add(claimed.version);
+      if (claimed.gradeableId === id) versions.push(claimed.version);
     }
-    expect(tickets.size).toBe(50);
+    expect(versions).toEqual([50]);
+    await forgetLoads();
   }, 60_000);
 
-  it('lets a student submit 10 versions a minute: of 25 at once, 10 are queued and the rest refused with Retry-After, writing nothing', async () => {
+  it('lets a student submit 10 versions a minute: of 25 at once, 10 are accepted and the rest refused with Retry-After, writing nothing', async () => {
     const id = await createGradeable();
     const answers = await Promise.all(Array.from({ length: 25 }, () => submit(id, 'student2', {}, { Prefer: 'http-status' })));
     const accepted = answers.filter((answer) => answer.json.status === 'success');
@@ -192,9 +218,11 @@ describe('submitting a VCS gradeable', () => {
       expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     }
     expect((await values(id, 'student2')).json.data.highest_version).toBe(10);
+    // Of the ten, the newest is graded; each of the others was superseded by the next.
     let jobs = 0;
     for (let claimed = await claimJob(); claimed; claimed = await claimJob()) if (claimed.gradeableId === id) jobs++;
-    expect(jobs).toBe(10);
+    expect(jobs).toBe(1);
+    await forgetLoads();
     // Another student, and another gradeable of the same student, are not held back.
     expect((await submit(id, 'student')).json.status).toBe('success');
     expect((await submit(await createGradeable(), 'student2')).json.status).toBe('success');
@@ -232,9 +260,7 @@ describe('submitting a VCS gradeable', () => {
 describe('values and queue positions', () => {
   it('counts positions across the whole queue, 0 while grading, and -1 once graded or never queued', async () => {
     const id = await createGradeable();
-    while (await claimJob()) {
-      // drain jobs other tests left queued
-    }
+    await drain();
     // A collision in an earlier test makes this server reserve tickets for a while, and reserved
     // tickets may be a round of shards out of arrival order (queue-order.ts): wait until it is quiet.
     await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
@@ -303,9 +329,7 @@ describe('end to end', () => {
   it('grades a submission from its repository: visible test cases, points and percent', async () => {
     const graded = await startTestApi({ workers: 1 });
     try {
-      while (await claimJob()) {
-        // jobs other tests left queued are not this test's business
-      }
+      await drain();
       const id = await createGradeable();
       const repository = join(repositories, world.users.student.userId);
       await mkdir(repository, { recursive: true });
@@ -363,12 +387,6 @@ describe('end to end', () => {
 });
 
 describe('workers that die', () => {
-  const drain = async () => {
-    while (await claimJob()) {
-      // other tests' jobs
-    }
-  };
-
   it('leaves a job to the next worker once its lease runs out', async () => {
     await drain();
     const id = await createGradeable();
@@ -412,9 +430,7 @@ describe('queue positions with several students and workers', () => {
   it('keeps every position exact while two workers grade', async () => {
     const drainApi = await startTestApi({ workers: 0 });
     await drainApi.close();
-    while (await claimJob()) {
-      // other tests' jobs
-    }
+    await drain();
     const id = await createGradeable();
     for (const persona of ['student', 'student2'] as const) {
       const repository = join(repositories, world.users[persona].userId);
@@ -425,15 +441,15 @@ describe('queue positions with several students and workers', () => {
       await submit(id, 'student');
       await submit(id, 'student2');
     }
-    // Six jobs wait; the active versions are the last two, at positions 5 and 6.
-    expect((await values(id, 'student')).json.data.queue_position).toBe(5);
-    expect((await values(id, 'student2')).json.data.queue_position).toBe(6);
+    // Each version superseded the student's one before: the active versions wait, at positions 1 and 2.
+    expect((await values(id, 'student')).json.data.queue_position).toBe(1);
+    expect((await values(id, 'student2')).json.data.queue_position).toBe(2);
     const workers = await startTestApi({ workers: 2 });
     try {
       await notify(6);
       // Positions only ever move forward (queued n, …, 1, then 0 while graded, then -1), never back.
       const order = (position: number) => (position === -1 ? Infinity : position === 0 ? 1e6 : -position);
-      let seen = [5, 6];
+      let seen = [1, 2];
       for (let poll = 0; poll < 150; poll++) {
         const a = (await values(id, 'student')).json.data;
         const b = (await values(id, 'student2')).json.data;
@@ -460,9 +476,7 @@ async function notify(times: number) {
 
 describe('a deadline rush', () => {
   it('answers every one of 40 students submitting at once, with exact positions; a ticket whose job never came is voided', async () => {
-    while (await claimJob()) {
-      // other tests' jobs
-    }
+    await drain();
     const id = await createGradeable();
     const students = await Promise.all(
       Array.from({ length: 40 }, async () => {
@@ -484,26 +498,25 @@ describe('a deadline rush', () => {
 
     // A submission that reserved a ticket and died before writing its job: the ticket counts as
     // queued (the other positions leave its place free) until a worker reaches it and voids it.
-    const { shard } = ticketToIssue((await getItems({ queue: queueRef() })).queue).shard;
+    const { shard } = ticketToIssue(laneCounters((await getItems({ queue: queueRef() })).queue, 0)).shard;
     const orphan = ticketOf(shard, await reserveTicket(shard));
     expect((await rush(students[0]!)).json.status).toBe('success');
-    // 42 tickets queued: the 40, the reserved one and the first student's second version (which their values show).
+    // 41 tickets queued: the 40, less the first student's first version (superseded by their second,
+    // which their values show), and the reserved one.
     const places = await Promise.all(students.map(positionOf));
-    const free = Array.from({ length: 42 }, (_, index) => index + 1).filter((place) => !places.includes(place));
-    expect([new Set(places).size, free.length]).toEqual([40, 2]);
+    const free = Array.from({ length: 41 }, (_, index) => index + 1).filter((place) => !places.includes(place));
+    expect([new Set(places).size, free.length]).toEqual([40, 1]);
     const claimed: number[] = [];
     for (let job = await claimJob(); job; job = await claimJob()) claimed.push(job.ticket);
-    expect(claimed).toHaveLength(42 - 1); // all but the voided ticket
+    expect(claimed).toHaveLength(40); // all but the voided ticket and the superseded version
     expect(claimed).toEqual([...claimed].sort((a, b) => a - b));
     expect((await getItems({ job: jobRef(orphan) })).job).toMatchObject({ state: 'void' });
   }, 60_000);
 
   it('gives back the tickets that refused submissions reserved: the places behind them stay exact', async () => {
-    while (await claimJob()) {
-      // other tests' jobs
-    }
+    await drain();
     const id = await createGradeable();
-    // 40 at once by one student, of which 10 are queued: the others collided on the ticket first and reserved one.
+    // 40 at once by one student, of which 10 are accepted: the others collided on the ticket first and reserved one.
     const answers = await Promise.all(Array.from({ length: 40 }, () => submit(id, 'student2')));
     expect(answers.filter((answer) => answer.json.status === 'success')).toHaveLength(10);
     const { queue } = await getItems({ queue: queueRef() });
@@ -513,26 +526,25 @@ describe('a deadline rush', () => {
     const ticketsOf = async (persona: 'student' | 'student2') => {
       const owner = world.users[persona].userId;
       const { submission } = await getItems({ submission: submissionRef(world.course.term, world.course.course, id, owner) });
-      return submission!.versions.map((version) => version.ticket);
+      return submission!.versions.filter((version) => version.state === 'queued').map((version) => version.ticket);
     };
     const [own] = await ticketsOf('student');
     const below = (await ticketsOf('student2')).filter((ticket) => ticket < own!).length;
     expect((await values(id, 'student')).json.data.queue_position).toBe(below + 1);
-    // Workers pass the tickets given up and forget them.
+    // Workers pass the tickets given up (and the versions superseded) and forget them.
     let jobs = 0;
     for (let claimed = await claimJob(); claimed; claimed = await claimJob()) jobs++;
-    expect(jobs).toBe(11);
+    expect(jobs).toBe(2);
+    await forgetLoads();
     expect((await getItems({ queue: queueRef() })).queue.flatMap((shard) => shard.abandoned ?? [])).toEqual([]);
   }, 60_000);
 
   it('passes over any number of tickets left without a job (refused or vanished submissions) to the job behind them', async () => {
-    while (await claimJob()) {
-      // other tests' jobs
-    }
+    await drain();
     const id = await createGradeable();
     const { queue } = await getItems({ queue: queueRef() });
-    // 30 tickets reserved ahead on every shard: more than a claim's 20 tries at a race.
-    await Promise.all(queue.flatMap(({ shard }) => Array.from({ length: 30 }, () => reserveTicket(shard))));
+    // 30 tickets reserved ahead on every shard of the first lane: more than a claim's 20 tries at a race.
+    await Promise.all(laneCounters(queue, 0).flatMap(({ shard }) => Array.from({ length: 30 }, () => reserveTicket(shard))));
     expect((await submit(id, 'student')).json.status).toBe('success');
     expect(await claimJob()).toMatchObject({ gradeableId: id, ownerId: world.users.student.userId });
   }, 60_000);

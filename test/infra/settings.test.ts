@@ -19,6 +19,7 @@ beforeAll(() => {
       alarmEmail: 'ops@example.edu',
       submissionsPerMinute: 30,
       maxVersions: '500',
+      maxQueuedJobsPerStudent: 3,
     },
     { bundle: false },
   );
@@ -71,7 +72,11 @@ describe('a production stage from context', () => {
   });
 
   it('gives the submission function the submission limits configured, and no other function', () => {
-    expect(environmentOf(synth, 'submit-vcs')).toMatchObject({ SUBMISSIONS_PER_MINUTE: '30', MAX_VERSIONS: '500' });
+    expect(environmentOf(synth, 'submit-vcs')).toMatchObject({
+      SUBMISSIONS_PER_MINUTE: '30',
+      MAX_VERSIONS: '500',
+      MAX_QUEUED_JOBS_PER_STUDENT: '3',
+    });
     expect(environmentOf(synth, 'me').SUBMISSIONS_PER_MINUTE).toBeUndefined();
     expect(environmentOf(synth, 'generate-summaries').MAX_VERSIONS).toBeUndefined();
     expect(() => synthesize({ submissionsPerMinute: 'many' }, { bundle: false })).toThrow(/SUBMISSIONS_PER_MINUTE/);

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
-import { nextToClaim, queuePosition, ticketOf, ticketsToIssue, ticketToIssue } from '#shared/grading/queue-order.ts';
+import { LANES, QUEUE_LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
+import {
+  laneCounters,
+  laneFor,
+  laneOf,
+  nextToClaim,
+  queuePosition,
+  sequenceOf,
+  shardOf,
+  ticketOf,
+  ticketsToIssue,
+  ticketToIssue,
+} from '#shared/grading/queue-order.ts';
 
 // The grading queue's order over its shards: what `queue_position` reports and what workers claim.
 
@@ -119,5 +130,103 @@ describe('the sharded grading queue', () => {
     // Ahead of ticket (shard 3, sequence 5): sequences 1–5 of shards 0–2, 2–4 of shard 3 (less 2 and 4), 1–4 of shards 4–15.
     expect(queuePosition(ticketOf(3, 5), without)).toBe(3 * 5 + 3 + 12 * 4 + 1);
     expect(queuePosition(ticketOf(3, 5), queue)).toBe(3 * 5 + 1 + 12 * 4 + 1);
+  });
+});
+
+const allLanes = (): QueueShard[] =>
+  Array.from({ length: QUEUE_LANES * QUEUE_SHARDS }, (_, index) => ({
+    lane: Math.floor(index / QUEUE_SHARDS),
+    shard: index % QUEUE_SHARDS,
+    head: 0,
+    tail: 0,
+  }));
+
+describe('the queue’s lanes', () => {
+  it('puts a student’s first job in the first lane, a job beside others in the next, regrades last', () => {
+    expect(laneFor({ othersInFlight: 0 })).toBe(LANES.first);
+    expect(laneFor({ othersInFlight: 1 })).toBe(LANES.more);
+    expect(laneFor({ othersInFlight: 4 })).toBe(LANES.more);
+    expect(laneFor({ regrade: true, othersInFlight: 0 })).toBe(LANES.regrade);
+  });
+
+  it('numbers every lane’s tickets above the lanes before it, and reads lane, shard and sequence back', () => {
+    const ticket = ticketOf(7, 123_456, LANES.more);
+    expect([laneOf(ticket), shardOf(ticket), sequenceOf(ticket)]).toEqual([LANES.more, 7, 123_456]);
+    expect(ticketOf(0, 1, LANES.more)).toBeGreaterThan(ticketOf(QUEUE_SHARDS - 1, 10 ** 11, LANES.first));
+    expect(Number.isSafeInteger(ticketOf(QUEUE_SHARDS - 1, 10 ** 12, LANES.regrade))).toBe(true);
+  });
+
+  it('claims from a lane only once the lanes before it are empty, however long they have waited', () => {
+    const queue = allLanes().map((counter) =>
+      counter.lane === LANES.regrade && counter.shard === 0
+        ? { ...counter, tail: 1 }
+        : counter.lane === LANES.more && counter.shard === 3
+          ? { ...counter, tail: 2 }
+          : counter,
+    );
+    expect(nextToClaim(queue)?.ticket).toBe(ticketOf(3, 1, LANES.more));
+    // A first job arriving after them goes ahead of both: position 1; the others move back one place.
+    const withFirst = queue.map((counter) => (counter.lane === LANES.first && counter.shard === 9 ? { ...counter, tail: 1 } : counter));
+    expect(nextToClaim(withFirst)?.ticket).toBe(ticketOf(9, 1, LANES.first));
+    expect(queuePosition(ticketOf(9, 1, LANES.first), withFirst)).toBe(1);
+    expect(queuePosition(ticketOf(3, 2, LANES.more), withFirst)).toBe(3);
+    expect(queuePosition(ticketOf(0, 1, LANES.regrade), withFirst)).toBe(4);
+    expect(ticketToIssue(laneCounters(withFirst, LANES.more)).ticket).toBe(ticketOf(0, 1, LANES.more));
+  });
+
+  it('reports each queued job’s exact place in the order claimed, through any interleaving of lanes, superseded jobs and claims', () => {
+    const random = seeded(29);
+    let counters: QueueCounters = allLanes();
+    const queued = new Set<number>();
+    const claimed: number[] = [];
+    const wrong: { step: number; ticket: number; rank: number; position: number }[] = [];
+    const bump = (target: QueueShard, change: Partial<QueueShard>) =>
+      (counters = counters.map((other) => (other === target ? { ...other, ...change } : other)));
+    for (let step = 0; step < 1_200; step++) {
+      const roll = random();
+      if (roll < 0.45) {
+        // A submission or a regrade's chunk, in a lane at random.
+        const lane = Math.floor(random() * QUEUE_LANES);
+        const own = laneCounters(counters, lane);
+        const runs =
+          lane === LANES.regrade
+            ? ticketsToIssue(own, Array.from({ length: 1 + Math.floor(random() * 10) })).runs
+            : [{ shard: ticketToIssue(own, random() < 0.5 ? 1 : QUEUE_SHARDS, random).shard, tickets: [] as number[] }];
+        for (const run of runs) {
+          const current = counters.find((other) => other.lane === run.shard.lane && other.shard === run.shard.shard)!;
+          const count = Math.max(1, run.tickets.length);
+          for (let index = 1; index <= count; index++) queued.add(ticketOf(current.shard, current.tail + index, current.lane));
+          bump(current, { tail: current.tail + count });
+        }
+      } else if (roll < 0.6 && queued.size > 0) {
+        // A newer version supersedes a queued job: its ticket is given up (giveUpSuperseded).
+        const tickets = [...queued];
+        const ticket = tickets[Math.floor(random() * tickets.length)]!;
+        queued.delete(ticket);
+        const counter = counters.find((other) => (other.lane ?? 0) === laneOf(ticket) && other.shard === shardOf(ticket))!;
+        bump(counter, { abandoned: [...(counter.abandoned ?? []), sequenceOf(ticket)] });
+      } else {
+        const next = nextToClaim(counters);
+        if (!next) continue;
+        const passed = next.shard.head + 1;
+        if (!next.shard.abandoned?.includes(passed)) {
+          claimed.push(next.ticket);
+          queued.delete(next.ticket);
+        }
+        bump(next.shard, { head: passed, abandoned: (next.shard.abandoned ?? []).filter((given) => given !== passed) });
+      }
+      const order = [...queued].sort((a, b) => a - b);
+      order.forEach((ticket, rank) => {
+        const position = queuePosition(ticket, counters);
+        if (position !== rank + 1) wrong.push({ step, ticket, rank: rank + 1, position });
+      });
+      // The next claim is the first in that order (unless it passes a ticket given up first).
+      const next = nextToClaim(counters);
+      if (next && !next.shard.abandoned?.includes(next.shard.head + 1) && next.ticket !== order[0])
+        wrong.push({ step, ticket: next.ticket, rank: 1, position: -1 });
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(claimed.length).toBeGreaterThan(300);
+    expect(new Set(claimed.map(laneOf)).size).toBe(QUEUE_LANES);
   });
 });
