@@ -99,7 +99,7 @@ export interface paths {
         };
         /**
          * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
-         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
+         * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
         readonly get: operations["course-users"];
         readonly put?: never;
@@ -119,7 +119,7 @@ export interface paths {
         };
         /**
          * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
-         * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/users.
+         * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read. Also served at /api/{semester}/{course}/users.
          */
         readonly get: operations["course-users-alias-1"];
         readonly put?: never;
@@ -139,7 +139,7 @@ export interface paths {
         };
         /**
          * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
-         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
+         * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
         readonly get: operations["course-graders"];
         readonly put?: never;
@@ -159,7 +159,7 @@ export interface paths {
         };
         /**
          * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
-         * @description **Who may call it:** Course instructors; staff of the course's access group may read. Also served at /api/{semester}/{course}/graders.
+         * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read. Also served at /api/{semester}/{course}/graders.
          */
         readonly get: operations["course-graders-alias-1"];
         readonly put?: never;
@@ -218,8 +218,8 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * The gradeable JSON, ready to upload again (into another course too).
-         * @description **Who may call it:** Course instructors; staff of the course's access group may read.
+         * The gradeable JSON, ready to upload again (into another course too). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.
+         * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
         readonly get: operations["download-gradeable"];
         readonly put?: never;

@@ -1,5 +1,6 @@
+import { readsHiddenTests } from '#shared/courses/access.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
-import { downloadForm } from '#shared/gradeables/listing.ts';
+import { downloadForm, withoutHiddenTests } from '#shared/gradeables/listing.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { gradeableIdFrom } from '#shared/gradeables/upload.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
@@ -10,9 +11,10 @@ export const handler = endpoint('download-gradeable', {
     const { term, course, gradeableId } = gradeableKey(params);
     return { gradeable: gradeableRef(term, course, gradeableId) };
   },
-  handle: ({ course, params, items }) => {
+  handle: ({ course, enrollment, acrossGroup, params, items }) => {
     gradeableIdFrom(params.gradeable_id);
     if (!items.gradeable) throw gradeableNotFound();
-    return downloadForm(items.gradeable, course.timeZone);
+    const form = downloadForm(items.gradeable, course.timeZone);
+    return readsHiddenTests(enrollment, acrossGroup) ? form : withoutHiddenTests(form);
   },
 });

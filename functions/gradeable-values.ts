@@ -1,3 +1,4 @@
+import { readsHiddenTests } from '#shared/courses/access.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
@@ -13,7 +14,8 @@ export const handler = endpoint('gradeable-values', {
     readableTarget(caller, enrollment, query.user_id, items.target);
     const staff = (enrollment?.group ?? 4) < 4;
     const submission = await submissionToShow(items.gradeable, items, course);
-    const values = gradeableValues(submission, items.queue, { showHidden: staff });
+    const hidden = readsHiddenTests(enrollment) ? 'whole' : staff ? 'score-only' : 'left-out';
+    const values = gradeableValues(submission, items.queue, { hidden });
     return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now: new Date() }) };
   },
 });

@@ -54,7 +54,8 @@ export interface FunctionAccess {
  * What the shared middleware reads for a route (shared/http/middleware/authenticate.ts): the token
  * check's one BatchGetItem of the session and the caller's profile, on course routes with the
  * course and the caller's enrollment; routes open to the course's access-group staff also ask the
- * access group (a Query) when the caller is not staff of the course itself.
+ * access group (a Query) when the caller is not staff of the course itself, then read the courses it
+ * names and the caller's enrollments in them (BatchGetItem, granted above).
  */
 export function middlewareData(access: Access): DataUse {
   if (access === 'public') return {};

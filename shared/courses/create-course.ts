@@ -1,4 +1,4 @@
-import { isAccessGroupStaff, putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
+import { putCourseMembership, putStaffMarker } from '#shared/data/access-groups.ts';
 import { courseExists, courseRef, createCourseItem } from '#shared/data/courses.ts';
 import { listingCopyOf, memberCopyOf, revisionRef, sourceUnchanged } from '#shared/data/enrollment-copies.ts';
 import { settleCopies } from '#shared/data/settle-copies.ts';
@@ -9,7 +9,8 @@ import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
-import { courseGroups, isStaff, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
+import { courseGroups, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
+import { accessGroupRole } from './group-access.ts';
 import {
   badCourseTitle,
   badSemester,
@@ -126,7 +127,7 @@ export async function createCourse(
   if (!loaded.base) throw invalidBaseCourse();
   if (!loaded.term) throw noSuchSemester({ semester: request.term });
   if (loaded.existing) throw courseExistsAlready();
-  if (!(await isStaffOfBase(loaded.base, loaded.instructorInBase, request.headInstructor))) {
+  if (!(await teachesBaseOrGroup(loaded.base, loaded.instructorInBase, request.headInstructor))) {
     throw instructorNotInGroup();
   }
 
@@ -222,6 +223,11 @@ export async function bootstrapCourse(course: Course, headInstructor: string): P
   }
 }
 
-async function isStaffOfBase(base: Course, enrollment: Enrollment | undefined, userId: string): Promise<boolean> {
-  return (enrollment !== undefined && isStaff(enrollment)) || isAccessGroupStaff(base.accessGroup, userId);
+/**
+ * The head instructor of a course based on another becomes an instructor in the base course's
+ * access group, who reads its courses' hidden test cases: only an instructor of the base course
+ * (archived or not), or of an unarchived course in its group, may be named.
+ */
+async function teachesBaseOrGroup(base: Course, enrollment: Enrollment | undefined, userId: string): Promise<boolean> {
+  return enrollment?.group === courseGroups.instructor || (await accessGroupRole(base.accessGroup, userId)) === courseGroups.instructor;
 }

@@ -1,6 +1,4 @@
 import { courseId } from './keys.ts';
-import { dynamo } from './client.ts';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
@@ -28,19 +26,24 @@ export const putStaffMarker = (accessGroup: string, userId: string, term: string
   Put: { TableName: tableName(table), Item: staffMarker(accessGroup, userId, term, course) },
 });
 
-/** True when the user is staff of any course in the access group (one strongly consistent query). */
-export async function isAccessGroupStaff(accessGroup: string, userId: string): Promise<boolean> {
-  const { Items = [] } = await dynamo().send(
-    new QueryCommand({
-      TableName: tableName(table),
-      KeyConditionExpression: 'accessGroup = :group AND begins_with(#member, :prefix)',
-      ExpressionAttributeNames: { '#member': 'member' },
-      ExpressionAttributeValues: { ':group': accessGroup, ':prefix': `staff#${userId}#` },
-      ConsistentRead: true,
-      Limit: 1,
-    }),
-  );
-  return Items.length > 0;
+/**
+ * The courses of the access group where the user has a staff marker (strongly consistent). A
+ * marker only says where to look: who the user is in that course now, and whether the course is
+ * archived or still in the group, are for the caller to read from the course and its enrollment.
+ */
+export async function staffCoursesInGroup(accessGroup: string, userId: string): Promise<{ term: string; course: string }[]> {
+  const prefix = `staff#${userId}#`;
+  const items = await queryAll({
+    TableName: tableName(table),
+    KeyConditionExpression: 'accessGroup = :group AND begins_with(#member, :prefix)',
+    ExpressionAttributeNames: { '#member': 'member' },
+    ExpressionAttributeValues: { ':group': accessGroup, ':prefix': prefix },
+    ConsistentRead: true,
+  });
+  return items.flatMap((item) => {
+    const [term, course, ...rest] = String(item.member).slice(prefix.length).split('/');
+    return term && course && rest.length === 0 ? [{ term, course }] : [];
+  });
 }
 
 /** Every item of an access group that belongs to one course: its membership and its staff markers. */

@@ -2,6 +2,7 @@ import { courseGroups, type Course, type Enrollment } from '#shared/courses/cour
 import type { GradeableDocument } from './gradeable.ts';
 import { repositoryUrl } from './repository.ts';
 import { toLocalTime } from './time-zone.ts';
+import { REDACTED_FIELD } from './failures.ts';
 
 /** The reference's gradeable list sections. */
 export const sections = { FUTURE: 0, BETA: 1, OPEN: 2, CLOSED: 3, GRADING: 4, GRADED: 5 } as const;
@@ -66,3 +67,28 @@ export function downloadForm(document: GradeableDocument, timeZone: string): Gra
   );
   return { ...document, dates };
 }
+
+/**
+ * A download for a reader who may not see hidden tests (readsHiddenTests): each hidden test case
+ * keeps its name, details, points and limits but loses its `command` and `expect`, and the
+ * document says so (`hidden_test_cases_redacted: true`), so that it is never taken for a full one;
+ * an upload refuses it. A gradeable without hidden test cases downloads whole.
+ */
+export function withoutHiddenTests(form: GradeableDocument): GradeableDocument | RedactedDownload {
+  const autograding = form.autograding;
+  if (!autograding?.test_cases.some((test) => test.is_hidden)) return form;
+  const test_cases = autograding.test_cases.map((test) => {
+    if (!test.is_hidden) return test;
+    const { command: _command, expect: _expect, ...shown } = test;
+    return shown;
+  });
+  return { ...form, autograding: { ...autograding, test_cases }, [REDACTED_FIELD]: true };
+}
+
+type TestCaseWithoutSecrets = Omit<NonNullable<GradeableDocument['autograding']>['test_cases'][number], 'command' | 'expect'>;
+export type RedactedDownload = Omit<GradeableDocument, 'autograding'> & {
+  readonly autograding: Omit<NonNullable<GradeableDocument['autograding']>, 'test_cases'> & {
+    readonly test_cases: readonly (NonNullable<GradeableDocument['autograding']>['test_cases'][number] | TestCaseWithoutSecrets)[];
+  };
+  readonly [REDACTED_FIELD]: true;
+};

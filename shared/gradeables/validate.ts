@@ -6,6 +6,7 @@ import {
   REQUIRES_ID_TITLE_TYPE,
   type GradeableDocument,
 } from './schema.ts';
+import { REDACTED_DOCUMENT, REDACTED_FIELD } from './failures.ts';
 
 export { REQUIRES_ID_TITLE_TYPE };
 
@@ -29,6 +30,8 @@ export function validateGradeable(
   if (JSON.stringify(input).length > MAX_DOCUMENT_BYTES) {
     return { errors: [{ path: '', message: `The gradeable JSON must be at most ${MAX_DOCUMENT_BYTES} bytes.` }] };
   }
+  // A grader's download lacks what grading needs: refused alone, before anything else is reported.
+  if (input[REDACTED_FIELD] === true) return { errors: [{ path: REDACTED_FIELD, message: REDACTED_DOCUMENT }] };
   // The reference's first check, alone: without these nothing else is worth reporting.
   const missing = ['id', 'title', 'type'].filter((key) => input[key] === undefined || input[key] === '');
   if (missing.length > 0) return { errors: missing.map((path) => ({ path, message: REQUIRES_ID_TITLE_TYPE })) };

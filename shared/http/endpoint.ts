@@ -9,6 +9,7 @@ import { envelope } from './middleware/envelope.ts';
 import { parseInput, type Input, type Params } from './inputs.ts';
 import { WithHeaders } from './paging.ts';
 import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+import type { GroupRole } from '#shared/courses/access.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, ReadScope } from './types.ts';
 
@@ -25,12 +26,16 @@ type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-sta
     ? Enrollment
     : undefined;
 
+type AcrossGroupFor<A extends Access> = A extends 'course:instructor-or-group-staff' ? GroupRole | undefined : undefined;
+
 /** What a handler receives: everything parsed, checked and loaded. */
 export interface ApiRequest<Name extends RouteName, Items, Alongside = undefined> extends Input<Name> {
   readonly caller: CallerFor<AccessOf<Name>>;
   /** On course routes: the course, and the caller's enrollment (absent for access-group staff). */
   readonly course: CourseFor<AccessOf<Name>>;
   readonly enrollment: EnrollmentFor<AccessOf<Name>>;
+  /** On routes open to the course's access group: the caller's role in the group, when it let them in (see groupRoleOf). */
+  readonly acrossGroup: AcrossGroupFor<AccessOf<Name>>;
   readonly items: Items;
   /** What the route's `alongside` read resolved to. */
   readonly alongside: Alongside;
@@ -77,6 +82,7 @@ export function endpoint<const Name extends RouteName, Refs extends ItemRefs = R
         caller: context.caller as CallerFor<AccessOf<Name>>,
         course: context.course as CourseFor<AccessOf<Name>>,
         enrollment: context.enrollment as EnrollmentFor<AccessOf<Name>>,
+        acrossGroup: context.acrossGroup as AcrossGroupFor<AccessOf<Name>>,
         items: (context.items ?? {}) as LoadedItems<Refs>,
         alongside: context.alongside as Alongside,
         params: (event.pathParameters ?? {}) as Params<Name>,

@@ -46,7 +46,8 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:member': 'course members',
   'course:staff': 'course instructors and graders',
   'course:instructor': 'course instructors',
-  'course:instructor-or-group-staff': "course instructors; staff of the course's access group may read",
+  'course:instructor-or-group-staff':
+    "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
 };
 
 export interface RouteDefinition {
@@ -160,7 +161,8 @@ export const routes = {
     method: 'GET',
     path: '/api/{semester}/{course}/{gradeable_id}/download',
     access: 'course:instructor-or-group-staff',
-    summary: 'The gradeable JSON, ready to upload again (into another course too).',
+    summary:
+      "The gradeable JSON, ready to upload again (into another course too). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.",
     data: { gradeables: ['BatchGetItem'] },
   },
   'list-gradeables': {

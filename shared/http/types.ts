@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Caller } from '#shared/auth/caller.ts';
+import type { GroupRole } from '#shared/courses/access.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { Params } from './inputs.ts';
 import type { RouteName } from './routes.ts';
@@ -27,6 +28,8 @@ export interface ApiContext extends Context {
   /** On course-scoped routes: the course and the caller's enrollment in it (if any). */
   course?: Course;
   enrollment?: Enrollment;
+  /** On routes open to the course's access group: the caller's role there, when the group let them in. */
+  acrossGroup?: GroupRole | undefined;
   items?: Record<string, unknown>;
   /** What the route's `alongside` read resolved to, once the caller was allowed. */
   alongside?: unknown;

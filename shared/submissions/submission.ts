@@ -42,15 +42,26 @@ export function lateRefusal(
 }
 
 /**
+ * How hidden test cases show in `values`: left out (students), as their score alone (graders: no
+ * message or autocheck, which may quote the expected output), or whole (instructors).
+ */
+export type HiddenTestCases = 'left-out' | 'score-only' | 'whole';
+
+/** What a grader sees of a hidden test case's outcome instead of its message. */
+export const HIDDEN_OUTCOME = 'Hidden test case: its messages and output are shown to instructors only.';
+
+/**
  * The values of reference.md §9 for the active version. `queuePosition` is the active job's
  * 1-based place in the queue, 0 while it is graded, -1 otherwise. Hidden test cases, and their
  * points, are left out unless the reader is staff; the percent never divides by zero.
  */
-export function gradeableValues(submission: Submission | undefined, queue: QueueCounters, options: { showHidden: boolean }) {
+export function gradeableValues(submission: Submission | undefined, queue: QueueCounters, options: { hidden: HiddenTestCases }) {
   const active = submission?.versions.find((version) => version.version === submission.activeVersion);
   const position = !active ? -1 : active.state === 'queued' ? queuePosition(active.ticket, queue) : active.state === 'grading' ? 0 : -1;
   const results = submission?.activeResults?.version === active?.version ? submission?.activeResults : undefined;
-  const testCases = (results?.testCases ?? []).filter((test) => options.showHidden || !test.hidden);
+  const testCases = (results?.testCases ?? [])
+    .filter((test) => options.hidden !== 'left-out' || !test.hidden)
+    .map((test) => (test.hidden && options.hidden === 'score-only' ? { ...test, testcase_message: HIDDEN_OUTCOME, autochecks: [] } : test));
   const earned = testCases.reduce((sum, test) => sum + test.points_received, 0);
   const possible = testCases.filter((test) => !test.is_extra_credit).reduce((sum, test) => sum + test.points_available, 0);
   return {

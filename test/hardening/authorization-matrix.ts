@@ -17,6 +17,8 @@ export const personas = [
   'instructor',
   'otherInstructor',
   'groupStaff',
+  'groupMentor',
+  'archivedGroupInstructor',
   'faculty',
   'superuser',
 ] as const;
@@ -45,6 +47,8 @@ export interface MatrixWorld {
   readonly login: { readonly user_id: string; readonly password: string };
   /** A fresh code each call (course, term and gradeable ids of writing routes). */
   readonly unique: (prefix: string) => string;
+  /** The other unarchived course of the access group (where groupStaff is a full access grader and groupMentor a limited one), and a gradeable of it. */
+  readonly sibling: { readonly term: string; readonly course: string; readonly gradeable: string };
   /** A webhook receiver URL registration accepts (on loopback, allowed by WEBHOOK_ALLOWED_HOSTS; nothing is delivered). */
   readonly webhookUrl: string;
   /** A webhook of the course, and one that only the instructor's DELETE removes. */
@@ -96,10 +100,16 @@ const members = {
   instructor: A,
   otherInstructor: D,
   groupStaff: D,
+  groupMentor: D,
+  archivedGroupInstructor: D,
   faculty: D,
   superuser: D,
 };
-/** course:instructor-or-group-staff. */
+/**
+ * course:instructor-or-group-staff: the course's staff, and the instructors and full access graders
+ * of the group's unarchived courses (groupStaff), never its limited access graders (groupMentor) nor
+ * the staff of its archived courses.
+ */
 const staffOrGroup = {
   anonymous: U,
   outsider: D,
@@ -109,9 +119,16 @@ const staffOrGroup = {
   instructor: A,
   otherInstructor: D,
   groupStaff: A,
+  groupMentor: D,
+  archivedGroupInstructor: D,
   faculty: D,
   superuser: D,
 };
+/** The same routes on the sibling course: the course's instructor and full access grader read across; its mentor does not. */
+const siblingStaffOrGroup = { ...staffOrGroup, mentor: D, groupMentor: A };
+const inSibling = (world: MatrixWorld, params: Record<string, string> = {}): MatrixRequest => ({
+  params: { semester: world.sibling.term, course: world.sibling.course, ...params },
+});
 /** course:instructor. */
 const instructorOnly = {
   anonymous: U,
@@ -122,6 +139,8 @@ const instructorOnly = {
   instructor: A,
   otherInstructor: D,
   groupStaff: D,
+  groupMentor: D,
+  archivedGroupInstructor: D,
   faculty: D,
   superuser: D,
 };
@@ -163,12 +182,30 @@ export const expectedAccess: Record<string, MatrixRow> = {
             base_course_title: world.course,
           },
         }),
-        expect: { ...everyone(D), anonymous: U, instructor: A, otherInstructor: NOT_GROUP, faculty: NOT_GROUP, superuser: A },
+        expect: {
+          ...everyone(D),
+          anonymous: U,
+          instructor: A,
+          otherInstructor: NOT_GROUP,
+          archivedGroupInstructor: NOT_GROUP,
+          faculty: NOT_GROUP,
+          superuser: A,
+        },
       },
     ],
   },
-  'course-users': { cases: [{ variation: 'the course', request: () => ({}), expect: staffOrGroup }] },
-  'course-graders': { cases: [{ variation: 'the course', request: () => ({}), expect: staffOrGroup }] },
+  'course-users': {
+    cases: [
+      { variation: 'the course', request: () => ({}), expect: staffOrGroup },
+      { variation: 'the sibling course of its access group', request: (world) => inSibling(world), expect: siblingStaffOrGroup },
+    ],
+  },
+  'course-graders': {
+    cases: [
+      { variation: 'the course', request: () => ({}), expect: staffOrGroup },
+      { variation: 'the sibling course of its access group', request: (world) => inSibling(world), expect: siblingStaffOrGroup },
+    ],
+  },
   'create-term': {
     cases: [
       {
@@ -192,6 +229,11 @@ export const expectedAccess: Record<string, MatrixRow> = {
   'download-gradeable': {
     cases: [
       { variation: 'an open gradeable', request: (world) => ({ params: { gradeable_id: world.openGradeable } }), expect: staffOrGroup },
+      {
+        variation: 'a gradeable of the sibling course of its access group',
+        request: (world) => inSibling(world, { gradeable_id: world.sibling.gradeable }),
+        expect: siblingStaffOrGroup,
+      },
     ],
   },
   'list-gradeables': { cases: [{ variation: 'the course', request: () => ({}), expect: members }] },

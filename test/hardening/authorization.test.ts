@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeKeys, routes, type RouteKey } from '#shared/http/routes.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
-import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 import { expectedAccess, personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
 import { mapLimit } from './support.ts';
@@ -69,6 +69,13 @@ beforeAll(async () => {
     expect(answer.json.status, answer.text).toBe('success');
     return answer.json.data.id as string;
   };
+  const siblingGradeable = uniqueCode('sibling');
+  const sibling = await api.postJson(
+    `/${course.sibling.term}/${course.sibling.course}/upload`,
+    { id: siblingGradeable, title: 'Sibling homework', type: 'Electronic File' },
+    { Authorization: await tokenOf(api, course.users.siblingInstructor) },
+  );
+  expect(sibling.json.status, sibling.text).toBe('success');
   const [webhookId, doomedWebhookId] = [await webhook(), await webhook()];
   const summaries = await api.postJson(`/${term}/${code}/reports/summaries`, {}, course.tokens.instructor);
   expect(summaries.json.status, summaries.text).toBe('success');
@@ -86,6 +93,8 @@ beforeAll(async () => {
       instructor: u.instructor.userId,
       otherInstructor: u.otherInstructor.userId,
       groupStaff: u.groupStaff.userId,
+      groupMentor: u.groupMentor.userId,
+      archivedGroupInstructor: u.archivedGroupInstructor.userId,
       faculty: u.faculty.userId,
       superuser: u.superuser.userId,
     },
@@ -94,6 +103,7 @@ beforeAll(async () => {
     futureGradeable,
     login: { user_id: login.userId, password: login.password },
     unique: (prefix) => uniqueCode(prefix),
+    sibling: { term: course.sibling.term, course: course.sibling.course, gradeable: siblingGradeable },
     webhookUrl: WEBHOOK_URL,
     webhookId,
     doomedWebhookId,

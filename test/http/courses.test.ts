@@ -456,6 +456,55 @@ describe('authorization of course routes', () => {
   }
 });
 
+describe('reading another course of the access group (users and graders lists)', () => {
+  /** A user with a role in a new course of the world course's access group, and their token. */
+  async function inGroup(group: 1 | 2 | 3 | 4, options: { archived?: boolean } = {}) {
+    const [user, teacher] = await Promise.all([createUser('faculty', 'member'), createUser('faculty', 'teacher')]);
+    const course = await createCourse(world.term, teacher, { accessGroup: world.course.accessGroup, ...options });
+    if (group === 1) await addMember(course, user, 1);
+    else await addMember(course, user, group, group === 4 ? '1' : null, group === 4 ? [] : ['1']);
+    return { user, course, token: { Authorization: await tokenOf(api, user) } };
+  }
+  const lists = async (token: Record<string, string>) =>
+    Promise.all(
+      ['users', 'graders'].map(async (list) => {
+        const answer = await api.get(`/${world.course.term}/${world.course.course}/${list}`, { ...token, Prefer: 'http-status' });
+        return answer.json.status === 'success'
+          ? 'allowed'
+          : answer.httpStatus === 403 && answer.json.message === FORBIDDEN.message
+            ? 'denied'
+            : answer.text;
+      }),
+    );
+
+  it('lets instructors and full access graders of an unarchived course of the group read them', async () => {
+    for (const group of [1, 2] as const)
+      expect(await lists((await inGroup(group)).token), `group ${group}`).toEqual(['allowed', 'allowed']);
+  });
+
+  it('refuses limited access graders and students of the other courses', async () => {
+    for (const group of [3, 4] as const) expect(await lists((await inGroup(group)).token), `group ${group}`).toEqual(['denied', 'denied']);
+  });
+
+  it('refuses the instructors and graders of an archived course of the group, who keep their own course', async () => {
+    for (const group of [1, 2] as const) {
+      const { course, token } = await inGroup(group, { archived: true });
+      expect(await lists(token), `group ${group}`).toEqual(['denied', 'denied']);
+      const own = await api.get(`/${course.term}/${course.course}/users`, token);
+      expect(own.json.status, `group ${group}: own course`).toBe('success');
+    }
+  });
+
+  it('follows the course: archiving it ends its staff’s reading across the group, unarchiving gives it back', async () => {
+    const { course, token } = await inGroup(1);
+    expect(await lists(token)).toEqual(['allowed', 'allowed']);
+    await setArchived(course.term, course.course, true);
+    expect(await lists(token)).toEqual(['denied', 'denied']);
+    await setArchived(course.term, course.course, false);
+    expect(await lists(token)).toEqual(['allowed', 'allowed']);
+  });
+});
+
 describe('POST /api/courses', () => {
   const form = (overrides: Record<string, unknown> = {}) => ({
     course_semester: world.term,
@@ -518,6 +567,31 @@ describe('POST /api/courses', () => {
       world.tokens.superuser,
     );
     expect(viaGroup.json.status, viaGroup.text).toBe('success');
+  });
+
+  it('names as head instructor only an instructor of the base course, or of an unarchived course of its group', async () => {
+    const notInGroup = { status: 'fail', message: 'The instructor is not in the correct group.' };
+    const [fullGrader, archivedTeacher, pastTeacher] = await Promise.all([
+      createUser('faculty', 'grader'),
+      createUser('faculty', 'archived'),
+      createUser('faculty', 'past'),
+    ]);
+    // A full access grader of the base course would become an instructor of its group.
+    await addMember(world.course, fullGrader, 2, null, ['1']);
+    const asGrader = await api.postJson('/courses', form({ head_instructor: fullGrader.userId }), world.tokens.superuser);
+    expect(asGrader.json).toEqual(notInGroup);
+    // An instructor of an archived course of the group has left the group.
+    await createCourse(world.term, archivedTeacher, { accessGroup: world.course.accessGroup, archived: true });
+    const fromArchived = await api.postJson('/courses', form({ head_instructor: archivedTeacher.userId }), world.tokens.superuser);
+    expect(fromArchived.json).toEqual(notInGroup);
+    // The instructor of an archived base course starts its next term from it.
+    const past = await createCourse(world.term, pastTeacher, { accessGroup: world.course.accessGroup, archived: true });
+    const nextTerm = await api.postJson(
+      '/courses',
+      form({ head_instructor: pastTeacher.userId, base_course_semester: past.term, base_course_title: past.course }),
+      { Authorization: await tokenOf(api, pastTeacher) },
+    );
+    expect(nextTerm.json.status, nextTerm.text).toBe('success');
   });
 
   it('answers one success and one "already exists" to two concurrent creations', async () => {

@@ -237,6 +237,105 @@ describe('gradeable upload and download', () => {
   });
 });
 
+describe('hidden test cases in downloads, and reading across the access group', () => {
+  const HIDDEN_COMMAND = 'sh hello.sh 42 --secret-input';
+  const HIDDEN_OUTPUT = 'The answer is 1764, the secret output\n';
+  /** Every field in download order and form, so that a download is this document byte for byte. */
+  const testCase = (name: string, command: string, hidden: boolean, expect: Record<string, unknown>) => ({
+    name,
+    details: `${name} details`,
+    command,
+    points_available: 2,
+    is_extra_credit: false,
+    is_hidden: hidden,
+    timeout_seconds: 10,
+    expect,
+  });
+  let document: GradeableJson;
+  const tokens: Record<string, Record<string, string>> = {};
+  const member = async (name: string, group: 1 | 2 | 3 | 4, options: { archived?: boolean } = {}) => {
+    const [user, teacher] = await Promise.all([createUser('faculty', name), createUser('faculty', `${name}-teacher`)]);
+    const course = await createCourse(world.term, teacher, { accessGroup: world.course.accessGroup, ...options });
+    if (group !== 1) await addMember(course, user, group, group === 4 ? '1' : null, group === 4 ? [] : ['1']);
+    else await addMember(course, user, 1);
+    tokens[name] = { Authorization: await tokenOf(api, user) };
+  };
+  const downloadAs = (token: Record<string, string>) => api.get(`${base()}/${document.id}/download`, { ...token, Prefer: 'http-status' });
+
+  beforeAll(async () => {
+    document = {
+      ...example,
+      id: uniqueCode('hidden'),
+      autograding: {
+        test_cases: [
+          testCase('Visible', 'sh hello.sh', false, { stdout: 'Hello, World!\n' }),
+          testCase('Secret', HIDDEN_COMMAND, true, { stdout: HIDDEN_OUTPUT, files_exist: ['secret.txt'] }),
+        ],
+      },
+    };
+    expect((await upload(document)).json.status).toBe('success');
+    tokens.siblingInstructor = { Authorization: await tokenOf(api, world.users.siblingInstructor) };
+    await Promise.all([
+      member('groupMentor', 3),
+      member('groupStudent', 4),
+      member('archivedInstructor', 1, { archived: true }),
+      member('archivedGrader', 2, { archived: true }),
+    ]);
+  });
+
+  it("gives instructors, of the course or of the group's unarchived courses, the document exactly", async () => {
+    for (const token of [world.tokens.instructor, tokens.siblingInstructor!]) {
+      const answer = await downloadAs(token);
+      expect(answer.json.data).toEqual(document);
+      expect(JSON.stringify(answer.json.data)).toBe(JSON.stringify(document));
+    }
+  });
+
+  it('gives graders hidden test cases without their commands and expected outputs, and marks the document', async () => {
+    for (const persona of ['ta', 'mentor', 'groupStaff'] as const) {
+      const answer = await downloadAs(world.tokens[persona]);
+      expect(answer.httpStatus, persona).toBe(200);
+      const { hidden_test_cases_redacted, autograding, ...rest } = answer.json.data;
+      expect(hidden_test_cases_redacted, persona).toBe(true);
+      const { autograding: full, ...unchanged } = document as GradeableJson & { autograding: { test_cases: unknown[] } };
+      expect(rest, persona).toEqual(unchanged);
+      const [visible, hidden] = autograding.test_cases;
+      expect(visible, persona).toEqual(full.test_cases[0]);
+      const { command: _command, expect: _expect, ...shown } = testCase('Secret', HIDDEN_COMMAND, true, {});
+      expect(hidden, persona).toEqual(shown);
+      expect(answer.text, persona).not.toContain('--secret-input');
+      expect(answer.text, persona).not.toContain('1764');
+      expect(answer.text, persona).not.toContain('secret.txt');
+    }
+  });
+
+  it("refuses to create a gradeable from a grader's download, and writes nothing", async () => {
+    const redacted = (await downloadAs(world.tokens.ta)).json.data;
+    const answer = await api.postJson(
+      `${base()}/upload`,
+      { ...redacted, id: `${document.id}_again` },
+      {
+        ...world.tokens.instructor,
+        Prefer: 'http-status',
+      },
+    );
+    expect(answer.httpStatus).toBe(422);
+    expect(answer.json).toMatchObject({
+      status: 'fail',
+      message:
+        "This gradeable JSON was downloaded without its hidden test cases' commands and expected outputs (hidden_test_cases_redacted): upload a download made by an instructor.",
+    });
+    expect((await download(`${document.id}_again`)).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
+  });
+
+  it('refuses limited access graders and students of other courses of the group, and the staff of its archived courses', async () => {
+    for (const name of ['groupMentor', 'groupStudent', 'archivedInstructor', 'archivedGrader']) {
+      const answer = await downloadAs(tokens[name]!);
+      expect([answer.httpStatus, answer.json], name).toEqual([403, { status: 'fail', message: "You don't have access to this endpoint." }]);
+    }
+  });
+});
+
 describe('GET /api/<semester>/<course>/gradeables', () => {
   const day = 24 * 60 * 60 * 1000;
   const iso = (days: number) => new Date(Date.now() + days * day).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -386,6 +386,56 @@ describe('end to end', () => {
   }, 60_000);
 });
 
+describe('hidden test cases in values', () => {
+  it("show instructors a failed hidden test case's expected output, and graders its score alone", async () => {
+    const graded = await startTestApi({ workers: 1 });
+    try {
+      while (await claimJob()) {
+        // jobs other tests left queued are not this test's business
+      }
+      const folder = join(repositories, 'quiet');
+      const id = await createGradeable({
+        vcs: { repository_type: 'self-hosted', vcs_path: `file://${folder}/{$user_id}`, vcs_subdirectory: '' },
+      });
+      const repository = join(folder, world.users.student.userId);
+      await mkdir(repository, { recursive: true });
+      await writeFile(join(repository, 'hello.sh'), 'echo "Hello there"\n');
+      const answer = await graded.postJson(path(id, 'upload'), { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+      expect(answer.json.status, answer.text).toBe('success');
+      const read = async (persona: 'instructor' | 'ta' | 'mentor') =>
+        (await graded.get(`${path(id, 'values')}?user_id=${world.users.student.userId}`, world.tokens[persona])).json.data;
+      let data: { autograding_complete?: boolean } = {};
+      for (let poll = 0; poll < 100 && !data.autograding_complete; poll++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        data = await read('instructor');
+      }
+      const secret = (values: { test_cases: { name: string }[] }) => values.test_cases.find((test) => test.name === 'Secret');
+      expect(secret(await read('instructor'))).toMatchObject({
+        points_received: 0,
+        testcase_message: 'Wrong output',
+        autochecks: expect.arrayContaining([expect.objectContaining({ expected: 'Hello, World!\n', actual: 'Hello there\n' })]),
+      });
+      for (const persona of ['ta', 'mentor'] as const) {
+        const values = await read(persona);
+        expect(values.total_points, persona).toBe(5);
+        expect(secret(values), persona).toEqual({
+          name: 'Secret',
+          details: '',
+          is_extra_credit: false,
+          points_available: 4,
+          has_extra_results: false,
+          points_received: 0,
+          testcase_message: 'Hidden test case: its messages and output are shown to instructors only.',
+          autochecks: [],
+        });
+        expect(JSON.stringify(values), persona).not.toContain('Hello, World');
+      }
+    } finally {
+      await graded.close();
+    }
+  }, 60_000);
+});
+
 describe('workers that die', () => {
   it('leaves a job to the next worker once its lease runs out', async () => {
     await drain();

@@ -60,11 +60,24 @@ export async function tokenOf(api: TestApi, user: TestUser): Promise<string> {
 }
 
 export type Persona =
-  'anonymous' | 'student' | 'student2' | 'mentor' | 'ta' | 'instructor' | 'otherInstructor' | 'groupStaff' | 'faculty' | 'superuser';
+  | 'anonymous'
+  | 'student'
+  | 'student2'
+  | 'mentor'
+  | 'ta'
+  | 'instructor'
+  | 'otherInstructor'
+  | 'groupStaff'
+  | 'groupMentor'
+  | 'archivedGroupInstructor'
+  | 'faculty'
+  | 'superuser';
 
 export interface CourseWorld {
   readonly term: string;
   readonly course: Course;
+  /** The other unarchived course of its access group. */
+  readonly sibling: Course;
   readonly users: Record<Exclude<Persona, 'anonymous'> | 'dropped' | 'siblingInstructor', TestUser>;
   /** Authorization header of each persona (anonymous: none). */
   readonly tokens: Record<Persona, Record<string, string>>;
@@ -73,29 +86,46 @@ export interface CourseWorld {
 /**
  * A course with every persona: its instructor, a full access grader (sections 1 and 2), a limited
  * access grader (section 1), students in sections 1 and 2, a dropped student; an instructor of an
- * unrelated course, the instructor and a grader of a sibling course in the same access group,
- * faculty outside the course, and a superuser.
+ * unrelated course, the instructor, a full access grader (groupStaff) and a limited access grader
+ * (groupMentor) of a sibling course in the same access group, the instructor of an archived course
+ * of the group, faculty outside the course, and a superuser.
  */
 export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
   const make = (level: AccessLevel, prefix: string) => createUser(level, prefix);
-  const [instructor, ta, mentor, student, student2, dropped, otherInstructor, groupStaff, faculty, superuser, siblingInstructor] =
-    await Promise.all([
-      make('faculty', 'instructor'),
-      make('user', 'ta'),
-      make('user', 'mentor'),
-      make('user', 'student'),
-      make('user', 'student2'),
-      make('user', 'dropped'),
-      make('faculty', 'other'),
-      make('user', 'groupstaff'),
-      make('faculty', 'faculty'),
-      make('superuser', 'super'),
-      make('faculty', 'sibling'),
-    ]);
+  const [
+    instructor,
+    ta,
+    mentor,
+    student,
+    student2,
+    dropped,
+    otherInstructor,
+    groupStaff,
+    faculty,
+    superuser,
+    siblingInstructor,
+    groupMentor,
+    archivedGroupInstructor,
+  ] = await Promise.all([
+    make('faculty', 'instructor'),
+    make('user', 'ta'),
+    make('user', 'mentor'),
+    make('user', 'student'),
+    make('user', 'student2'),
+    make('user', 'dropped'),
+    make('faculty', 'other'),
+    make('user', 'groupstaff'),
+    make('faculty', 'faculty'),
+    make('superuser', 'super'),
+    make('faculty', 'sibling'),
+    make('user', 'groupmentor'),
+    make('faculty', 'archived'),
+  ]);
   const term = await createTerm('2026-08-24', 'Fall 2026');
   const course = await createCourse(term, instructor!);
   const sibling = await createCourse(term, siblingInstructor!, { accessGroup: course.accessGroup });
   await createCourse(term, otherInstructor!);
+  await createCourse(term, archivedGroupInstructor!, { accessGroup: course.accessGroup, archived: true });
   await Promise.all([
     addMember(course, ta!, 2, null, ['1', '2']),
     addMember(course, mentor!, 3, null, ['1']),
@@ -103,6 +133,7 @@ export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
     addMember(course, student2!, 4, '2'),
     addMember(course, dropped!, 4, null),
     addMember(sibling, groupStaff!, 2, null, ['1']),
+    addMember(sibling, groupMentor!, 3, null, ['1']),
   ]);
   const users = {
     instructor,
@@ -116,9 +147,23 @@ export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
     faculty,
     superuser,
     siblingInstructor,
+    groupMentor,
+    archivedGroupInstructor,
   } as CourseWorld['users'];
-  const personas = ['student', 'student2', 'mentor', 'ta', 'instructor', 'otherInstructor', 'groupStaff', 'faculty', 'superuser'] as const;
+  const personas = [
+    'student',
+    'student2',
+    'mentor',
+    'ta',
+    'instructor',
+    'otherInstructor',
+    'groupStaff',
+    'groupMentor',
+    'archivedGroupInstructor',
+    'faculty',
+    'superuser',
+  ] as const;
   const tokens = { anonymous: {} } as CourseWorld['tokens'];
   for (const persona of personas) tokens[persona] = { Authorization: await tokenOf(api, users[persona]) };
-  return { term, course, users, tokens };
+  return { term, course, sibling, users, tokens };
 }

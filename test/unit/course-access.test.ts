@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { courseAccess, isCourseAccess, type CourseAccess } from '#shared/courses/access.ts';
+import {
+  courseAccess,
+  groupRoleOf,
+  isCourseAccess,
+  readsHiddenTests,
+  strongestGroupRole,
+  type CourseAccess,
+} from '#shared/courses/access.ts';
 import { courseGroups, isActiveMember, isStaff, listCourses, type Course, type Enrollment } from '#shared/courses/course.ts';
 
 const enrollment = (group: Enrollment['group'], registrationSection: string | null, gradingSections: string[] = []): Enrollment => ({
@@ -83,6 +90,37 @@ describe('course access', () => {
     expect(isCourseAccess('course:member')).toBe(true);
     expect(isCourseAccess('course:instructor-or-group-staff')).toBe(true);
     for (const other of ['public', 'token-optional', 'user', 'faculty', 'superuser', '']) expect(isCourseAccess(other)).toBe(false);
+  });
+});
+
+describe('reading across an access group', () => {
+  const course = (archived: boolean, accessGroup = 'g') => ({ archived, accessGroup });
+
+  it('comes from being an instructor or full access grader of an unarchived course still in the group', () => {
+    expect(groupRoleOf(people.instructor, course(false), 'g')).toBe(courseGroups.instructor);
+    expect(groupRoleOf(people.fullAccessGrader, course(false), 'g')).toBe(courseGroups.fullAccessGrader);
+    for (const person of ['limitedAccessGrader', 'student', 'droppedStudent', 'stranger'] as const) {
+      expect(groupRoleOf(people[person], course(false), 'g'), person).toBeUndefined();
+    }
+    expect(groupRoleOf(people.instructor, course(true), 'g'), 'archived').toBeUndefined();
+    expect(groupRoleOf(people.fullAccessGrader, course(true), 'g'), 'archived').toBeUndefined();
+    expect(groupRoleOf(people.instructor, course(false, 'elsewhere'), 'g'), 'moved to another group').toBeUndefined();
+    expect(groupRoleOf(people.instructor, undefined, 'g'), 'course gone').toBeUndefined();
+  });
+
+  it('takes the strongest role of several courses', () => {
+    expect(strongestGroupRole([undefined, courseGroups.fullAccessGrader, courseGroups.instructor])).toBe(courseGroups.instructor);
+    expect(strongestGroupRole([courseGroups.fullAccessGrader, undefined])).toBe(courseGroups.fullAccessGrader);
+    expect(strongestGroupRole([])).toBeUndefined();
+  });
+
+  it('shows hidden test cases to instructors only: of the course, or let in by the group as one', () => {
+    expect(readsHiddenTests(people.instructor)).toBe(true);
+    expect(readsHiddenTests(undefined, courseGroups.instructor)).toBe(true);
+    expect(readsHiddenTests(people.fullAccessGrader)).toBe(false);
+    expect(readsHiddenTests(people.limitedAccessGrader)).toBe(false);
+    expect(readsHiddenTests(undefined, courseGroups.fullAccessGrader)).toBe(false);
+    expect(readsHiddenTests(people.student)).toBe(false);
   });
 });
 

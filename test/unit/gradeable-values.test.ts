@@ -5,6 +5,7 @@ import { ticketOf } from '#shared/grading/queue-order.ts';
 import {
   attempts,
   gradeableValues,
+  HIDDEN_OUTCOME,
   taValues,
   type Submission,
   type TestCaseResult,
@@ -45,12 +46,12 @@ const submission = (fields: Partial<Submission>): Submission => ({
   versions: [version(1, 'graded')],
   ...fields,
 });
-const student = { showHidden: false };
+const student = { hidden: 'left-out' } as const;
 /** Queue counters with the given shards' [head, tail]; the others empty. */
 const queueOf = (shards: Record<number, [number, number]>): QueueCounters =>
   Array.from({ length: QUEUE_SHARDS }, (_, shard) => ({ shard, head: shards[shard]?.[0] ?? 0, tail: shards[shard]?.[1] ?? 0 }));
 const emptyQueue = queueOf({});
-const staff = { showHidden: true };
+const staff = { hidden: 'whole' } as const;
 
 describe('values', () => {
   it('for no submission: nothing queued, graded or active', () => {
@@ -132,6 +133,39 @@ describe('values', () => {
     const forStaff = gradeableValues(withHidden, emptyQueue, staff);
     expect(forStaff).toMatchObject({ total_points: 5, total_percent: 0.5 });
     expect(forStaff.test_cases.map((t) => t.name)).toEqual(['open', 'secret']);
+  });
+
+  it('shows graders who are not instructors a hidden test case by its score alone, never its messages or expected output', () => {
+    const check = { description: 'Standard output', messages: [{ message: 'Wrong output', type: 'failure' }], diff_viewer: null };
+    const failing = { ...check, expected: 'Hello, World!\n', actual: 'Hi\n' };
+    const withHidden = submission({
+      activeResults: {
+        version: 1,
+        testCases: [
+          test('open', 2, 2, { testcase_message: 'Passed', autochecks: [{ ...check, expected: null, actual: null }] }),
+          test('secret', 0, 8, { hidden: true, testcase_message: 'Output does not contain "Hello, World"', autochecks: [failing] }),
+        ],
+      },
+    });
+    const forGrader = gradeableValues(withHidden, emptyQueue, { hidden: 'score-only' });
+    expect(forGrader).toMatchObject({ total_points: 2, total_percent: 0.2 });
+    expect(forGrader.test_cases[0]).toMatchObject({
+      name: 'open',
+      testcase_message: 'Passed',
+      autochecks: [{ description: 'Standard output' }],
+    });
+    expect(forGrader.test_cases[1]).toEqual({
+      name: 'secret',
+      details: 'secret details',
+      is_extra_credit: false,
+      points_available: 8,
+      has_extra_results: false,
+      points_received: 0,
+      testcase_message: HIDDEN_OUTCOME,
+      autochecks: [],
+    });
+    expect(JSON.stringify(forGrader)).not.toContain('Hello');
+    expect(gradeableValues(withHidden, emptyQueue, staff).test_cases[1]?.autochecks[0]).toMatchObject({ expected: 'Hello, World!\n' });
   });
 
   it('never shows another version’s results as the active version’s', () => {

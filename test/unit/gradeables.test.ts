@@ -7,7 +7,8 @@ import {
   syllabusBuckets,
   type GradeableDocument,
 } from '#shared/gradeables/gradeable.ts';
-import { downloadForm, isVisible, sectionOf } from '#shared/gradeables/listing.ts';
+import { REDACTED_DOCUMENT } from '#shared/gradeables/failures.ts';
+import { downloadForm, isVisible, sectionOf, withoutHiddenTests } from '#shared/gradeables/listing.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS } from '#shared/gradeables/schema.ts';
 import { fromLocalTime, GRADEABLE_DATE_FORM, isTimeZone, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
@@ -140,6 +141,52 @@ describe('gradeable documents', () => {
     const document = electronic({ ta_view_start_date: day(-1), submission_open_date: day(0), submission_due_date: day(5) });
     const again = validateGradeable(downloadForm(document, 'Pacific/Auckland'), { timeZone: 'Pacific/Auckland', now });
     expect(again.document).toEqual(document);
+  });
+});
+
+describe('downloads for readers who may not see hidden tests', () => {
+  const withTests = (testCases: Record<string, unknown>[]) =>
+    accepted(
+      validateGradeable(
+        { id: 'hw', title: 'HW', type: 'Electronic File', autograding: { test_cases: testCases, limits: { processes: 8 } } },
+        { timeZone: 'UTC', now },
+      ),
+    );
+
+  it('drop each hidden test case’s command and expectations, keep the rest in download order, and say so', () => {
+    const document = withTests([
+      { name: 'open', command: 'sh run.sh', points_available: 1, expect: { stdout: 'hi\n' } },
+      { name: 'secret', details: 'd', command: 'sh run.sh 42', points_available: 4, is_hidden: true, expect: { stdout: '1764\n' } },
+    ]);
+    const full = downloadForm(document, 'UTC');
+    const redacted = withoutHiddenTests(full);
+    expect(redacted).toMatchObject({ hidden_test_cases_redacted: true });
+    expect(redacted.autograding?.test_cases[0]).toEqual(full.autograding?.test_cases[0]);
+    expect(redacted.autograding?.test_cases[1]).toEqual({
+      name: 'secret',
+      details: 'd',
+      points_available: 4,
+      is_extra_credit: false,
+      is_hidden: true,
+      timeout_seconds: 10,
+    });
+    expect(redacted.autograding).toMatchObject({ limits: { processes: 8 } });
+    expect(JSON.stringify(redacted)).not.toMatch(/1764|run\.sh 42/);
+    // The redacted form of the document is not the document: it cannot be uploaded, and says why.
+    expect(validateGradeable(redacted, { timeZone: 'UTC', now }).errors).toEqual([
+      { path: 'hidden_test_cases_redacted', message: REDACTED_DOCUMENT },
+    ]);
+    const { hidden_test_cases_redacted: _flag, ...unflagged } = redacted as Record<string, unknown>;
+    expect(validateGradeable(unflagged, { timeZone: 'UTC', now }).errors.map((error) => error.path)).toEqual([
+      'autograding.test_cases[1].command',
+    ]);
+  });
+
+  it('leave a gradeable without hidden test cases whole', () => {
+    const full = downloadForm(withTests([{ name: 'open', command: 'true' }]), 'UTC');
+    expect(withoutHiddenTests(full)).toBe(full);
+    const none = downloadForm(accepted(validateGradeable({ id: 'n', title: 'N', type: 'Numeric' }, { timeZone: 'UTC', now })), 'UTC');
+    expect(withoutHiddenTests(none)).toBe(none);
   });
 });
 

@@ -2,8 +2,8 @@ import type { MiddlewareObj } from '@middy/core';
 import { tokenFromAuthorization } from '#shared/auth/authorization-header.ts';
 import { verifyToken, type TokenClaims } from '#shared/auth/jwt.ts';
 import { courseAccess, isCourseAccess } from '#shared/courses/access.ts';
+import { accessGroupRole } from '#shared/courses/group-access.ts';
 import { isValidCode, type Course, type Enrollment } from '#shared/courses/course.ts';
-import { isAccessGroupStaff } from '#shared/data/access-groups.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems, type ItemRefs } from '#shared/data/items.ts';
@@ -146,11 +146,11 @@ async function check(
   if (isCourseAccess(access)) {
     if (!loadedCourse) throw courseNotFound();
     const decision = courseAccess(access, enrollment);
-    const allowed =
-      decision === 'allowed' || (decision === 'ask-access-group' && (await isAccessGroupStaff(loadedCourse.accessGroup, claims.userId)));
-    if (!allowed) throw forbidden();
+    const acrossGroup = decision === 'ask-access-group' ? await accessGroupRole(loadedCourse.accessGroup, claims.userId) : undefined;
+    if (decision !== 'allowed' && acrossGroup === undefined) throw forbidden();
     context.course = loadedCourse;
     context.enrollment = enrollment;
+    context.acrossGroup = acrossGroup;
   } else if (!allowedBy[access](user)) {
     throw forbidden();
   }
