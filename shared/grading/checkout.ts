@@ -15,6 +15,12 @@ export { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-er
 /** How long fetching a repository may take. */
 export const CHECKOUT_TIME_LIMIT_MS = 45_000;
 
+/**
+ * What the objects of a fetched pack may add up to once inflated: the repository's limit on its
+ * files, plus 1 KiB per file it may have for its folders (trees) and its commit.
+ */
+export const packLimit = (limits: RunRequest['limits']): number => limits.maxRepositoryBytes + 1024 * limits.maxRepositoryFiles;
+
 export interface Checkout {
   /** The submission's folder (the repository's subdirectory) inside the checkout. */
   readonly submission: string;
@@ -196,7 +202,12 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
   const gitdir = join(root, 'git');
   const timer = AbortSignal.timeout(CHECKOUT_TIME_LIMIT_MS);
   const signal = outerSignal ? AbortSignal.any([timer, outerSignal]) : timer;
-  const http = guardedHttp({ allowedHosts: request.allowedHosts, maxBytes: request.limits.maxRepositoryBytes, signal });
+  const http = guardedHttp({
+    allowedHosts: request.allowedHosts,
+    maxBytes: request.limits.maxRepositoryBytes,
+    maxInflatedBytes: packLimit(request.limits),
+    signal,
+  });
   const cache = {};
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(new CheckoutError('fetching the repository took too long'));
