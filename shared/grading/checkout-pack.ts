@@ -53,7 +53,7 @@ export class PackMeter {
     let at = 0;
     while (at < chunk.length && this.#stage !== 'done') {
       if (this.#lineLeft === 0) {
-        this.#lineHeader += String.fromCharCode(chunk[at]!);
+        this.#lineHeader += String.fromCharCode(chunk[at] ?? 0);
         at += 1;
         if (this.#lineHeader.length < 4) continue;
         const hex = this.#lineHeader;
@@ -67,7 +67,7 @@ export class PackMeter {
         continue;
       }
       if (this.#lineChannel === undefined) {
-        this.#lineChannel = chunk[at]!;
+        this.#lineChannel = chunk[at] ?? 0;
         at += 1;
         this.#lineLeft -= 1;
         continue;
@@ -97,7 +97,7 @@ export class PackMeter {
     while (at < bytes.length) {
       switch (this.#stage) {
         case 'signature': {
-          this.#signature.push(bytes[at]!);
+          this.#signature.push(bytes[at] ?? 0);
           at += 1;
           if (this.#signature.length < 12) break;
           const signature = Buffer.from(this.#signature);
@@ -107,7 +107,7 @@ export class PackMeter {
           break;
         }
         case 'header': {
-          this.#header.push(bytes[at]!);
+          this.#header.push(bytes[at] ?? 0);
           at += 1;
           const header = parseHeader(this.#header);
           if (header === 'more') break;
@@ -121,7 +121,8 @@ export class PackMeter {
           break;
         }
         case 'data': {
-          const object = this.#object!;
+          const object = this.#object;
+          if (!object) return this.#stop();
           const { consumed, ended } = await object.write(bytes.subarray(at));
           at += consumed;
           if (object.targetSize !== undefined && !object.targetCounted) {
@@ -156,7 +157,7 @@ export class PackMeter {
 
 /** An object's header (type, inflated size, and a delta's base), read from its bytes so far. */
 function parseHeader(bytes: readonly number[]): { type: number; size: number } | 'more' | 'damaged' {
-  const first = bytes[0]!;
+  const first = bytes[0] ?? 0;
   const type = (first >> 4) & 0b111;
   if (type === 0 || type === 5) return 'damaged';
   let size = first & 0b1111;
@@ -166,7 +167,7 @@ function parseHeader(bytes: readonly number[]): { type: number; size: number } |
     for (;;) {
       if (at >= bytes.length) return 'more';
       if (at > MAX_VARINT_BYTES) return 'damaged';
-      const byte = bytes[at]!;
+      const byte = bytes[at] ?? 0;
       at += 1;
       size += (byte & 0x7f) * 2 ** shift;
       shift += 7;
@@ -178,7 +179,7 @@ function parseHeader(bytes: readonly number[]): { type: number; size: number } |
     // The base's offset: a varint ending with a byte whose high bit is clear.
     for (let index = at; index < bytes.length; index += 1) {
       if (index - at >= MAX_VARINT_BYTES) return 'damaged';
-      if (!(bytes[index]! & 0x80)) return { type, size };
+      if (!((bytes[index] ?? 0) & 0x80)) return { type, size };
     }
     return 'more';
   }
@@ -237,7 +238,7 @@ class ObjectInflater {
           if (this.#start.length >= 2 * MAX_VARINT_BYTES) this.#failure ??= damaged();
           return;
         }
-        const byte = this.#start[at]!;
+        const byte = this.#start[at] ?? 0;
         at += 1;
         size += (byte & 0x7f) * 2 ** shift;
         shift += 7;
