@@ -74,27 +74,28 @@ export function checkoutEnvironment(): Record<string, string> {
  * with the environment of checkoutEnvironment and these limits: killed once its resident memory
  * passes `memoryBytes` (looked at every 25 ms; V8's heap is capped at half of it), or once it
  * has taken `timeMs`, or once `signal` aborts. Answers only once the process is gone, so nothing
- * writes into `input.root` afterwards. A limit or a refusal throws CheckoutError; a crash throws
- * Error (a fault of this machine).
+ * writes into `input.root` afterwards. A limit or a refusal throws CheckoutError; an abort throws
+ * the signal's reason, and a crash an Error (neither is the student's doing).
  */
 export async function runCheckoutProcess(
   input: Omit<CheckoutChildInput, 'deadline'>,
   signal: AbortSignal | undefined,
   limits: CheckoutProcessLimits = checkoutProcessLimits,
 ): Promise<{ submission: string; commit?: string }> {
-  if (signal?.aborted) throw new CheckoutError('fetching the repository took too long');
+  const stoppedByCaller = () => (signal?.reason instanceof Error ? signal.reason : new Error('The checkout was stopped.'));
+  if (signal?.aborted) throw stoppedByCaller();
   const heapMb = Math.max(16, Math.floor(limits.memoryBytes / (2 * 1024 * 1024)));
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, checkoutChildEntry()], {
     env: checkoutEnvironment(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stopped: 'time' | 'memory' | undefined;
-  const kill = (reason: 'time' | 'memory') => {
+  let stopped: 'time' | 'memory' | 'caller' | undefined;
+  const kill = (reason: 'time' | 'memory' | 'caller') => {
     stopped ??= reason;
     child.kill('SIGKILL');
   };
   const timer = setTimeout(() => kill('time'), limits.timeMs);
-  const onAbort = () => kill('time');
+  const onAbort = () => kill('caller');
   signal?.addEventListener('abort', onAbort, { once: true });
   let looking = false;
   const memory = setInterval(() => {
@@ -131,6 +132,7 @@ export async function runCheckoutProcess(
   });
 
   const errors = Buffer.concat(stderr).toString('utf8');
+  if (stopped === 'caller') throw stoppedByCaller();
   if (stopped === 'time') throw new CheckoutError('fetching the repository took too long');
   // V8 ends a process whose heap passes --max-old-space-size with SIGABRT (or SIGTRAP).
   if (stopped === 'memory' || /out of memory/i.test(errors))
