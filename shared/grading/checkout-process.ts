@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode } from './esbuild-bundle.ts';
 import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
@@ -113,7 +114,11 @@ export async function runCheckoutProcess(
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   let stderrBytes = 0;
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  let stdoutBytes = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+    if (stdoutBytes <= 1024 * 1024) stdout.push(chunk);
+  });
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderrBytes < 64 * 1024) stderr.push(chunk);
     stderrBytes += chunk.length;
@@ -145,12 +150,25 @@ export async function runCheckoutProcess(
   }
   if (code !== 0 || !output)
     throw new Error(`The checkout process failed (${exitSignal ?? `exit code ${code}`}): ${errors.trim().slice(-2000)}`);
-  if ('checkedOut' in output) return output.checkedOut;
+  if ('checkedOut' in output) return await checkedOutWithin(input.root, output.checkedOut);
   if ('refused' in output) {
     if (isCommitId(output.unreachable)) throw new UnreachableCommitError(output.unreachable);
     throw new CheckoutError(output.refused);
   }
   throw new Error(`The checkout failed: ${output.fault}`);
+}
+
+/**
+ * What the process reports, once checked: a folder inside `root/files` and a full commit id. The
+ * process holds nothing worth taking, but its answer is not taken on trust either.
+ */
+async function checkedOutWithin(root: string, checkedOut: { submission: string; commit?: string }) {
+  const files = await realpath(join(root, 'files'));
+  const submission = await realpath(String(checkedOut.submission)).catch(() => '');
+  const inside = submission === files || submission.startsWith(`${files}${sep}`);
+  if (!inside || (checkedOut.commit !== undefined && !isCommitId(checkedOut.commit)))
+    throw new Error(`The checkout process answered something else than a checkout: ${JSON.stringify(checkedOut).slice(0, 500)}`);
+  return { submission, ...(checkedOut.commit ? { commit: checkedOut.commit } : {}) };
 }
 
 /** The resident memory of process `pid` (0 once it is gone). */
