@@ -8,6 +8,7 @@ import { LogLevel, NodejsFunction, OutputFormat, type NodejsFunctionProps } from
 import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
+import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +27,8 @@ export interface ServiceFunctionProps {
   readonly memorySize?: number;
   /** How long one invocation may run: each kind of function has its own reason. */
   readonly timeout: Duration;
+  /** The function checks repositories out: its asset carries the checkout process beside the handler. */
+  readonly checkoutProcess?: boolean;
 }
 
 /**
@@ -62,7 +65,7 @@ export class ServiceFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`),
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`, { checkoutProcess: props.checkoutProcess === true }),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout,
@@ -94,11 +97,35 @@ export class ServiceFunction extends Construct {
   }
 }
 
+/** The file name of the checkout process (shared/grading/checkout-child.ts) in a function's asset. */
+const CHECKOUT_CHILD_FILE = 'checkout-child.mjs';
+const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
 /**
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
+ * With `checkoutProcess`, the checkout process is bundled the same way into a second file of the
+ * asset, which the handler's bundle knows by name (checkout-process.ts starts it).
  */
-export function bundledCode(entry: string) {
+export function bundledCode(entry: string, options: { readonly checkoutProcess?: boolean } = {}) {
+  const checkout = options.checkoutProcess
+    ? {
+        define: { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) },
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir: string, outputDir: string) => [
+            [
+              'npx --no-install esbuild',
+              shellQuote(CHECKOUT_CHILD_SOURCE),
+              '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
+              shellQuote(`--banner:js=${REQUIRE_SHIM}`),
+              shellQuote(`--outfile=${outputDir}/${CHECKOUT_CHILD_FILE}`),
+            ].join(' '),
+          ],
+        },
+      }
+    : {};
   return {
     entry,
     handler: 'handler',
@@ -116,6 +143,7 @@ export function bundledCode(entry: string) {
       bundleAwsSDK: true,
       forceDockerBundling: false,
       logLevel: LogLevel.WARNING,
+      ...checkout,
     },
   } satisfies NodejsFunctionProps;
 }

@@ -193,7 +193,12 @@ export class CourseSubmissionStack extends Stack {
     const functions = new Map<FunctionName, ServiceFunction>();
     const handlers = new Map<FunctionName, ApiFunction>();
     for (const name of functionNames) {
-      const common = { handler: name, description: functionDescription(name), logRemovalPolicy: dataRemovalPolicy };
+      const common = {
+        handler: name,
+        description: functionDescription(name),
+        logRemovalPolicy: dataRemovalPolicy,
+        checkoutProcess: name === GRADING_WORKER_FUNCTION,
+      };
       const queueTimeout = QUEUE_FUNCTION_TIMEOUTS[name];
       if (queueTimeout) {
         functions.set(name, new ServiceFunction(this, constructId(name), { ...common, timeout: queueTimeout }));

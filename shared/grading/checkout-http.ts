@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { CheckoutError } from './checkout-error.ts';
 import { formatBytes } from './checkout-files.ts';
+import { PackMeter } from './checkout-pack.ts';
 import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from '#shared/network/addresses.ts';
 
 export { CheckoutError } from './checkout-error.ts';
@@ -17,6 +18,11 @@ export interface GuardedHttpOptions {
   readonly allowedHosts: readonly string[];
   /** Response bytes allowed over the whole checkout. */
   readonly maxBytes: number;
+  /**
+   * What the objects of a fetched pack may add up to once inflated (PackMeter); the response is
+   * cut as soon as they pass it, saying the repository is larger than `maxBytes`. Unlimited when absent.
+   */
+  readonly maxInflatedBytes?: number;
   readonly signal?: AbortSignal;
   /** Host name lookup (tests); node:dns lookup with all addresses by default. */
   readonly resolve?: Resolve;
@@ -119,14 +125,26 @@ export function guardedHttp(
     });
   }
 
-  async function* counted(response: IncomingMessage): AsyncIterableIterator<Uint8Array> {
-    for await (const chunk of response as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (received > options.maxBytes) {
-        response.destroy();
-        fail(new CheckoutError(`the repository is larger than the limit of ${formatBytes(options.maxBytes)}`));
+  const tooLarge = () => new CheckoutError(`the repository is larger than the limit of ${formatBytes(options.maxBytes)}`);
+
+  async function* counted(response: IncomingMessage, meter: PackMeter | undefined): AsyncIterableIterator<Uint8Array> {
+    try {
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        if (received > options.maxBytes) {
+          response.destroy();
+          fail(tooLarge());
+        }
+        // Counted before isomorphic-git sees it: it inflates each object whole while indexing the pack.
+        if (meter)
+          await meter.write(chunk).catch((error: unknown) => {
+            response.destroy();
+            throw error instanceof CheckoutError ? fail(error) : error;
+          });
+        yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
       }
-      yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    } finally {
+      meter?.close();
     }
   }
 
@@ -134,6 +152,8 @@ export function guardedHttp(
     const method = request.method ?? 'GET';
     const body = await collect(request.body);
     let url = new URL(request.url);
+    const packResponse = method === 'POST' && url.pathname.endsWith('/git-upload-pack');
+    const meter = () => (options.maxInflatedBytes === undefined ? undefined : new PackMeter(options.maxInflatedBytes, tooLarge));
     let currentMethod = method;
     let currentBody = body;
     for (let hop = 0; ; hop += 1) {
@@ -159,7 +179,7 @@ export function guardedHttp(
         statusCode: status,
         statusMessage: response.statusMessage ?? '',
         headers: flattenHeaders(response.headers),
-        body: counted(response),
+        body: counted(response, packResponse ? meter() : undefined),
       };
     }
   }

@@ -9,11 +9,16 @@ import type { RunRequest } from './runner-protocol.ts';
 import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
 import { copyTree, formatBytes, removeFolder } from './checkout-files.ts';
+import { checkoutProcessLimits, runCheckoutProcess, type CheckoutProcessLimits } from './checkout-process.ts';
 
 export { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
+export { CHECKOUT_MEMORY_LIMIT_BYTES, CHECKOUT_TIME_LIMIT_MS, type CheckoutProcessLimits } from './checkout-process.ts';
 
-/** How long fetching a repository may take. */
-export const CHECKOUT_TIME_LIMIT_MS = 45_000;
+/**
+ * What the objects of a fetched pack may add up to once inflated: the repository's limit on its
+ * files, plus 1 KiB per file it may have for its folders (trees) and its commit.
+ */
+export const packLimit = (limits: RunRequest['limits']): number => limits.maxRepositoryBytes + 1024 * limits.maxRepositoryFiles;
 
 export interface Checkout {
   /** The submission's folder (the repository's subdirectory) inside the checkout. */
@@ -42,9 +47,10 @@ export async function checkoutOrFailure(
   request: RunRequest,
   signal: AbortSignal | undefined,
   jobFolder: string,
+  limits: CheckoutProcessLimits = checkoutProcessLimits,
 ): Promise<{ submission: string; commit?: string } | CheckoutFailure> {
   try {
-    const { submission, commit } = await checkoutRepository(request, signal, jobFolder);
+    const { submission, commit } = await checkoutRepository(request, signal, jobFolder, limits);
     return { submission, ...(commit ? { commit } : {}) };
   } catch (error) {
     if (error instanceof CheckoutError)
@@ -59,10 +65,17 @@ export async function checkoutOrFailure(
 /**
  * Fetches the repository of `request` into a fresh folder inside `parent` and finds the
  * submission's subdirectory in it: exactly `request.commit` when given (a version graded before),
- * else the default branch's head as it is now. Student-caused problems throw CheckoutError; a
- * commit no longer reachable from any branch or tag throws UnreachableCommitError.
+ * else the default branch's head as it is now. The fetching runs in a process of its own
+ * (runCheckoutProcess: no credentials, killed at `limits`), and a checkout that fails, for
+ * whatever reason, leaves nothing in `parent`. Student-caused problems (a limit included) throw
+ * CheckoutError; a commit no longer reachable from any branch or tag throws UnreachableCommitError.
  */
-export async function checkoutRepository(request: RunRequest, signal?: AbortSignal, parent = tmpdir()): Promise<Checkout> {
+export async function checkoutRepository(
+  request: RunRequest,
+  signal?: AbortSignal,
+  parent = tmpdir(),
+  limits: CheckoutProcessLimits = checkoutProcessLimits,
+): Promise<Checkout> {
   // The worker passes what a version recorded: anything else is a fault, never the student's.
   if (request.commit !== undefined && !isCommitId(request.commit)) throw new Error(`Not a commit id: ${JSON.stringify(request.commit)}`);
   let url: URL;
@@ -81,15 +94,26 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
   const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
-    const files = join(root, 'files');
-    await mkdir(files);
-    const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request, signal);
-    const submission = await findSubdirectory(files, request.repository.subdirectory);
+    const { submission, commit } = await runCheckoutProcess({ request, root }, signal, limits);
     return { submission, ...(commit ? { commit } : {}), remove };
   } catch (error) {
     await remove();
     throw error;
   }
+}
+
+/**
+ * The checkout itself, as the checkout process (checkout-child.ts) runs it: fetches the
+ * repository of `request` (checked by checkoutRepository) into `root`, made by its parent, and
+ * finds the submission's subdirectory.
+ */
+export async function checkoutInto(request: RunRequest, root: string): Promise<{ submission: string; commit?: string }> {
+  const url = new URL(request.repository.url);
+  const files = join(root, 'files');
+  await mkdir(files);
+  const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request);
+  const submission = await findSubdirectory(files, request.repository.subdirectory);
+  return { submission, ...(commit ? { commit } : {}) };
 }
 
 /**
@@ -190,33 +214,25 @@ const validName = (name: string) =>
 /**
  * Fetches one commit over HTTP: `request.commit` (a version graded before: the server hands out
  * only commits reachable from its branches and tags, so a commit gone after a force-push comes back
- * missing), else the default branch's head; depth 1 either way. Answers the commit.
+ * missing), else the default branch's head; depth 1 either way. Answers the commit. Its time
+ * limit is its process's.
  */
-async function cloneHttp(url: URL, root: string, files: string, request: RunRequest, outerSignal?: AbortSignal): Promise<string> {
+async function cloneHttp(url: URL, root: string, files: string, request: RunRequest): Promise<string> {
   const gitdir = join(root, 'git');
-  const timer = AbortSignal.timeout(CHECKOUT_TIME_LIMIT_MS);
-  const signal = outerSignal ? AbortSignal.any([timer, outerSignal]) : timer;
-  const http = guardedHttp({ allowedHosts: request.allowedHosts, maxBytes: request.limits.maxRepositoryBytes, signal });
-  const cache = {};
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(new CheckoutError('fetching the repository took too long'));
-    signal.addEventListener('abort', () => reject(new CheckoutError('fetching the repository took too long')), { once: true });
+  const http = guardedHttp({
+    allowedHosts: request.allowedHosts,
+    maxBytes: request.limits.maxRepositoryBytes,
+    maxInflatedBytes: packLimit(request.limits),
   });
-  aborted.catch(() => undefined);
+  const cache = {};
   let commit = request.commit ?? '';
   try {
     if (request.commit) {
       await git.init({ fs, gitdir, bare: true });
       await git.addRemote({ fs, gitdir, remote: 'origin', url: url.href });
-      await Promise.race([
-        git.fetch({ fs, http, gitdir, url: url.href, remoteRef: commit, singleBranch: true, depth: 1, tags: false, cache }),
-        aborted,
-      ]);
+      await git.fetch({ fs, http, gitdir, url: url.href, remoteRef: commit, singleBranch: true, depth: 1, tags: false, cache });
     } else {
-      await Promise.race([
-        git.clone({ fs, http, dir: files, gitdir, url: url.href, depth: 1, singleBranch: true, noTags: true, noCheckout: true, cache }),
-        aborted,
-      ]);
+      await git.clone({ fs, http, dir: files, gitdir, url: url.href, depth: 1, singleBranch: true, noTags: true, noCheckout: true, cache });
     }
     // isomorphic-git sometimes takes a response cut short for an empty repository.
     const failure = http.failure();
@@ -236,7 +252,7 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
     throw new CheckoutError(describeGitError(http.failure() ?? error));
   }
   try {
-    await Promise.race([writeCommit(gitdir, commit, files, request.limits, cache), aborted]);
+    await writeCommit(gitdir, commit, files, request.limits, cache);
   } catch (error) {
     throw new CheckoutError(describeGitError(error));
   } finally {

@@ -3,6 +3,7 @@ import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHECKOUT_CHILD_GLOBAL, checkoutChildBundle } from './checkout-process.ts';
 import { bundleForNode } from './esbuild-bundle.ts';
 import { HARNESS_BUNDLE_GLOBAL, harnessBundle } from './harness-bundle.ts';
 
@@ -26,23 +27,33 @@ export function runnerEntry(): Promise<string> {
 
 async function build(): Promise<string> {
   const harness = Buffer.from(await harnessBundle()).toString('utf8');
+  // The checkout process (checkout-child.ts) starts from its own bundle, beside the runner's.
+  const checkout = await checkoutChildBundle();
+  const checkoutName = `checkout-${hashOf(checkout)}.mjs`;
   const contents = await bundleForNode(RUNNER_SOURCE, 'the grading runner', {
-    define: { [HARNESS_BUNDLE_GLOBAL]: JSON.stringify(harness) },
+    define: { [HARNESS_BUNDLE_GLOBAL]: JSON.stringify(harness), [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(checkoutName) },
     // Some of isomorphic-git's dependencies are CommonJS and require Node's modules.
     banner: {
       js: "// The grading runner (shared/grading/runner-cli.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
   });
   const folder = await privateFolder(join(tmpdir(), `grading-runner-${process.getuid?.() ?? 'user'}`));
-  const path = join(folder, `${createHash('sha256').update(contents).digest('hex').slice(0, 32)}.mjs`);
-  const existing = await readFile(path).catch(() => undefined);
-  if (!existing?.equals(contents)) {
-    // Written whole under another name first: a runner started meanwhile never reads half a file.
-    const partial = `${path}.${process.pid}.${Date.now()}`;
-    await writeFile(partial, contents, { mode: 0o444 });
-    await rename(partial, path);
-  }
+  await writeOnce(join(folder, checkoutName), checkout);
+  const path = join(folder, `${hashOf(contents)}.mjs`);
+  await writeOnce(path, contents);
   return path;
+}
+
+const hashOf = (contents: Uint8Array) => createHash('sha256').update(contents).digest('hex').slice(0, 32);
+
+/** Writes `contents` to `path` unless it holds them already. */
+async function writeOnce(path: string, contents: Uint8Array): Promise<void> {
+  const existing = await readFile(path).catch(() => undefined);
+  if (existing?.equals(contents)) return;
+  // Written whole under another name first: a runner started meanwhile never reads half a file.
+  const partial = `${path}.${process.pid}.${Date.now()}`;
+  await writeFile(partial, contents, { mode: 0o444 });
+  await rename(partial, path);
 }
 
 /** `path` as a folder of this user's that nobody else may enter (made if missing); anything else throws. */

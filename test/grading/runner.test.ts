@@ -211,12 +211,17 @@ describe('checkout failures', () => {
       await runSubmission(request(`${server.url}/moved/pass.git`, [testCase({ command: 'sh hello.sh' })], { allowedHosts: [server.host] })),
     );
     expect(outcomes[0]!.passed).toBe(true);
-    const connect = vi.spyOn(net.Socket.prototype, 'connect');
     const message = checkoutFailure(
       await runSubmission(request(`${server.url}/to-metadata/pass.git`, [], { allowedHosts: [server.host] })),
     );
     expect(message).toBe(
       'Could not check out the repository: the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses',
+    );
+    // The checkout's own process connects; its HTTP client, here, shows where.
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    const http = guardedHttp({ allowedHosts: [server.host], maxBytes: 1024 * 1024 });
+    await expect(http.request({ url: `${server.url}/to-metadata/pass.git/info/refs?service=git-upload-pack` })).rejects.toThrow(
+      'the address 169.254.169.254 is a link-local address',
     );
     expect(connect).toHaveBeenCalledTimes(1); // the allowed server only
   });

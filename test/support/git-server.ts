@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,12 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A fixture repository: file name → content (a `mode` of 0o755 makes it executable; `link` makes a symbolic link). */
-export type Fixture = Record<string, string | { content: string; mode: number } | { link: string }>;
+/**
+ * A fixture repository: file name → content (a `mode` of 0o755 makes it executable; `link` makes a
+ * symbolic link; `zeros` makes a file of that many zero bytes, sparse on disk, so that even a
+ * gigabyte costs git only the time to compress it).
+ */
+export type Fixture = Record<string, string | { content: string; mode: number } | { link: string } | { zeros: number }>;
 
 export interface GitServer {
   /** e.g. http://127.0.0.1:43123 */
@@ -58,6 +62,7 @@ async function buildRepositories(base: string, repositories: Record<string, Fixt
         await mkdir(dirname(target), { recursive: true });
         if (typeof file === 'string') await writeFile(target, file);
         else if ('link' in file) await symlink(file.link, target);
+        else if ('zeros' in file) await writeFile(target, '').then(() => truncate(target, file.zeros));
         else {
           await writeFile(target, file.content);
           await chmod(target, file.mode);
