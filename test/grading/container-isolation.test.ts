@@ -45,6 +45,7 @@ beforeAll(async () => {
     await mkdir(dirname(join(files, path)), { recursive: true });
     if (typeof content === 'string') await writeFile(join(files, path), content);
     else if ('link' in content) await symlink(content.link, join(files, path));
+    else if ('zeros' in content) throw new Error(`${path}: the hostile submission has no sparse files`);
     else await writeFile(join(files, path), content.content, { mode: content.mode });
   }
   await writeFile(join(files, 'main.sh'), 'echo hello from $(id -u)\n');
