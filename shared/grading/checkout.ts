@@ -65,19 +65,7 @@ export async function checkoutOrFailure(
 export async function checkoutRepository(request: RunRequest, signal?: AbortSignal, parent = tmpdir()): Promise<Checkout> {
   // The worker passes what a version recorded: anything else is a fault, never the student's.
   if (request.commit !== undefined && !isCommitId(request.commit)) throw new Error(`Not a commit id: ${JSON.stringify(request.commit)}`);
-  let url: URL;
-  try {
-    url = new URL(request.repository.url);
-  } catch {
-    throw new CheckoutError(`${JSON.stringify(request.repository.url)} is not a valid address`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
-    throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
-  }
-  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
-    throw new CheckoutError('file:// repository addresses are not allowed on this server');
-  }
-
+  const url = repositoryAddress(request.repository.url);
   const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
@@ -90,6 +78,26 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
     await remove();
     throw error;
   }
+}
+
+/**
+ * The address of a repository that may be fetched here: http(s), or `file://` where this server
+ * allows it. Throws CheckoutError (the submission's commit resolution applies the same rules).
+ */
+export function repositoryAddress(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CheckoutError(`${JSON.stringify(text)} is not a valid address`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
+    throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
+  }
+  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
+    throw new CheckoutError('file:// repository addresses are not allowed on this server');
+  }
+  return url;
 }
 
 /**
@@ -130,7 +138,7 @@ async function copyLocal(url: URL, files: string, request: RunRequest): Promise<
 }
 
 /** The git directory of a local repository: `<path>/.git`, or `path` itself when bare; none for a plain folder. */
-async function localGitdir(path: string): Promise<string | undefined> {
+export async function localGitdir(path: string): Promise<string | undefined> {
   const isFolder = async (candidate: string) => (await stat(candidate).catch(() => undefined))?.isDirectory() === true;
   if (await isFolder(join(path, '.git'))) return join(path, '.git');
   const head = await stat(join(path, 'HEAD')).catch(() => undefined);
@@ -154,7 +162,7 @@ async function reachableLocally(gitdir: string, commit: string, cache: object): 
   return false;
 }
 
-function describeGitError(error: unknown): string {
+export function describeGitError(error: unknown): string {
   if (error instanceof CheckoutError) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   const data = (error as { data?: { statusCode?: number } } | null)?.data;

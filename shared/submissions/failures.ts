@@ -15,6 +15,10 @@ export const tooManySubmissions = failure(
   'Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.',
 );
 export const tooManyVersions = failure('unprocessable', 'This submission has reached its limit of {limit} versions.');
+export const repositoryUnreadable = failure(
+  'unprocessable',
+  'Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.',
+);
 
 // Late days (issue 16).
 export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');

@@ -29,6 +29,7 @@ import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
+import { resolveCommit } from './commit.ts';
 import { submissionRefusal } from './limits.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
@@ -122,8 +123,22 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const members = membership && (await teamMembers(owner, membership));
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
+  type Loaded = NonNullable<SubmitContext['loaded']>;
+  const read = (): Promise<Loaded> =>
+    getItems({
+      submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
+      queue: queueRef(),
+      ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
+    });
   // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
-  let preloaded = ownerId === caller.userId ? context.loaded : undefined;
+  const initial = (ownerId === caller.userId ? context.loaded : undefined) ?? (await read());
+  // The commit the version is bound to, read from its repository once, after every refusal that
+  // costs nothing (a repeat answered before reads nothing): a round trip to the repository's server.
+  const answered = idempotency !== undefined && initial.previous !== undefined;
+  const overLimit = answered ? undefined : submissionRefusal(initial.submission?.versions ?? [], now, submissionLimits());
+  if (overLimit) throw overLimit;
+  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
   let collided = contention.recent();
@@ -133,13 +148,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   let jobMayBeWritten = false;
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { submission, queue, previous } =
-        preloaded ??
-        (await getItems({
-          submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
-          queue: queueRef(),
-          ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
-        }));
+      const loaded: Loaded = preloaded ?? (await read());
+      const { submission, queue, previous } = loaded;
       preloaded = undefined;
       if (previous && idempotency) {
         const first = repeatedAnswer(previous, idempotency.fingerprint);
@@ -170,10 +180,24 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
           [
             addVersion(
               owner,
-              { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
+              {
+                version,
+                submittedAt: now.toISOString(),
+                submittedBy: caller.userId,
+                daysLate: late,
+                ticket,
+                state: 'queued',
+                ...(commit ? { commit } : {}),
+              },
               members ? 'team' : 'student',
             ),
-            putJob({ ticket, gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId), ...owner, version }),
+            putJob({
+              ticket,
+              gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId),
+              ...owner,
+              version,
+              ...(commit ? { commit } : {}),
+            }),
             ...(free ? [takeTicket(free)] : []),
             ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
             // Last, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
