@@ -120,9 +120,9 @@ export async function startGitServer(repositories: Record<string, Fixture>, opti
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      const key = [request.method, `${url.pathname}${url.search}`, request.headers['git-protocol'] ?? '', body.toString('base64')].join(
-        ' ',
-      );
+      // By the repository served: every path of the shared repository has the same answers.
+      const served = servedPath(decodeURIComponent(url.pathname));
+      const key = [request.method, `${served}${url.search}`, request.headers['git-protocol'] ?? '', body.toString('base64')].join(' ');
       const known = remembered.get(key);
       if (known) {
         response.writeHead(200, known.headers).end(known.body);
