@@ -1,6 +1,5 @@
 import { config } from '#shared/config.ts';
 import { CheckoutError } from '#shared/grading/checkout-error.ts';
-import { resolveHead } from '#shared/grading/checkout-head.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { repositoryUrl, type RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { repositoryUnreadable } from './failures.ts';
@@ -13,6 +12,8 @@ import { repositoryUnreadable } from './failures.ts';
  */
 export async function resolveCommit(vcs: NonNullable<GradeableDocument['vcs']>, owner: RepositoryOwner): Promise<string | undefined> {
   const repository = repositoryUrl(vcs, owner);
+  // Loaded on the first submission, not with the function: the git client would slow every cold start.
+  const { resolveHead } = await import('#shared/grading/checkout-head.ts');
   try {
     return await resolveHead(repository, { allowedHosts: config('ALLOWED_GIT_HOSTS') });
   } catch (error) {
