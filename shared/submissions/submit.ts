@@ -130,10 +130,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       queue: queueRef(),
       ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
     });
-  // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
+  // The first attempt's items: the caller's own, preloaded with the token check, or read now.
   const initial = (ownerId === caller.userId ? context.loaded : undefined) ?? (await read());
-  // The commit the version is bound to, read from its repository once, after every refusal that
-  // costs nothing (a repeat answered before reads nothing): a round trip to the repository's server.
+  // The commit the version is bound to: its repository's head, read once (a round trip to the
+  // repository's server), so after every refusal that costs nothing; a repeat answered before reads nothing.
   const answered = idempotency !== undefined && initial.previous !== undefined;
   const overLimit = answered ? undefined : submissionRefusal(initial.submission?.versions ?? [], now, submissionLimits());
   if (overLimit) throw overLimit;
