@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { measureCommitBinding } from './commit.ts';
 import { median, ms, progress, quantile, ratio, type Row, type SectionResult } from './common.ts';
 import { record, replay } from './recorder.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -22,6 +23,7 @@ export async function measureLatency(world: World): Promise<SectionResult> {
     progress(`latency: ${scenario.route} (${scenario.iterations} calls)`);
     rows.push(await measureOne(scenario));
   }
+  rows.push(await measureCommitBinding(world));
   notes.push(
     '- Warm latency: the handler column includes everything the function does (token verification, body parsing, validation, the envelope) plus its DynamoDB requests; the DynamoDB column replays the same requests directly. `issue-token` is dominated by scrypt (N=2^15, r=8, p=3), by design.',
   );

@@ -15,7 +15,8 @@ import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
-import { createWorld } from './world.ts';
+import { SHARED_REPOSITORY, startGitServer } from '../test/support/git-server.ts';
+import { createWorld, useRepositories } from './world.ts';
 
 /**
  * `npm run bench`: every measurement against a baseline in the same run, over one in-memory
@@ -41,7 +42,11 @@ const started = performance.now();
 const results: SectionResult[] = [];
 const dynamoDb = await startDynamoDbLocal();
 const secretDir = await mkdtemp(join(tmpdir(), 'bench-secret-'));
+// Submissions read their repository's head: one repository at every path of a local git server.
+const git = await startGitServer({ [SHARED_REPOSITORY.name]: SHARED_REPOSITORY.files }, { anyPath: SHARED_REPOSITORY.name });
 try {
+  process.env.ALLOWED_GIT_HOSTS = git.host;
+  useRepositories(git.url);
   process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
   process.env.SIGNING_SECRET_FILE = join(secretDir, 'signing-secret');
   await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
@@ -66,6 +71,7 @@ try {
   if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
   if (runs('fairness')) results.push(await measureFairness(withTables));
 } finally {
+  await git.close();
   await dynamoDb.stop();
   await rm(secretDir, { recursive: true, force: true });
 }

@@ -30,6 +30,12 @@ export interface World {
 
 const DAY = 86_400_000;
 
+/** Where the bench's git server serves a repository at every path (bench/run.ts): submissions read its head. */
+let repositories: string | undefined;
+export function useRepositories(url: string): void {
+  repositories = url;
+}
+
 export function vcsGradeable(id: string, now = new Date()): Record<string, unknown> {
   const at = (days: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + days * DAY).toISOString();
   return {
@@ -38,7 +44,7 @@ export function vcsGradeable(id: string, now = new Date()): Record<string, unkno
     type: 'Electronic File',
     syllabus_bucket: 'homework',
     ta_grading: true,
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/bench-org/hw-{$user_id}', vcs_subdirectory: '' },
+    vcs: { repository_type: 'self-hosted', vcs_path: `${repositoryBase()}/bench-org/hw-{$user_id}`, vcs_subdirectory: '' },
     dates: {
       ta_view_start_date: at(-2),
       submission_open_date: at(-1),
@@ -57,6 +63,11 @@ export function vcsGradeable(id: string, now = new Date()): Record<string, unkno
       ],
     },
   };
+}
+
+function repositoryBase(): string {
+  if (!repositories) throw new Error('bench: no git server (useRepositories) for the gradeables to name');
+  return repositories;
 }
 
 /** A token for `userId`, its session written directly (what POST /api/token does, minus scrypt). */

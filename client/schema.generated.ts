@@ -1105,6 +1105,8 @@ export interface components {
             readonly highest_version: number;
             readonly total_points: number | null;
             readonly total_percent: number | null;
+            /** @description The active version's commit (see Attempt's `commit`); null without an active version or a recorded commit. */
+            readonly commit: string | null;
             readonly test_cases: readonly {
                 readonly name: string;
                 readonly details: string;
@@ -1182,7 +1184,7 @@ export interface components {
             readonly grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
             readonly points: number | null;
             readonly message: string | null;
-            /** @description The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history. */
+            /** @description The commit the version is bound to: the default branch head when it was submitted, which its grading and every regrade check out. Null for repositories without history, and for a version submitted before versions were bound to commits until its first grading records the commit it checked out. */
             readonly commit: string | null;
         };
         /** @description A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables. */
@@ -3144,6 +3146,7 @@ export interface operations {
              *
              *     - `This Idempotency-Key was already used for a different request.`
              *     - `This submission has reached its limit of {limit} versions.`
+             *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
              */
             readonly 422: {
                 headers: {
@@ -3347,6 +3350,7 @@ export interface operations {
              *
              *     - `This Idempotency-Key was already used for a different request.`
              *     - `This submission has reached its limit of {limit} versions.`
+             *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
              */
             readonly 422: {
                 headers: {

@@ -18,9 +18,9 @@ export interface DeploymentSettings {
   readonly summariesSchedule: string;
   readonly summariesTimeZone: string;
   /**
-   * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading worker may
-   * fetch repositories from although they resolve to private addresses, e.g. a campus git server
-   * (its `ALLOWED_GIT_HOSTS`).
+   * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading worker (and
+   * `submit-vcs`, which reads the repository's head) may fetch repositories from although they
+   * resolve to private addresses, e.g. a campus git server (their `ALLOWED_GIT_HOSTS`).
    */
   readonly allowedGitHosts: readonly string[];
   /**

@@ -221,8 +221,11 @@ export class CourseSubmissionStack extends Stack {
     }
     // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
     worker.function.addEnvironment('GRADING_LEASE_SECONDS' satisfies ConfigName, String(WORKER_TIMEOUT.toSeconds()));
+    // Submitting reads the repository's head and the worker checks it out: both through one address guard.
     if (settings.allowedGitHosts.length > 0) {
-      worker.function.addEnvironment('ALLOWED_GIT_HOSTS' satisfies ConfigName, settings.allowedGitHosts.join(','));
+      for (const reader of [worker, made(handlers, 'submit-vcs')]) {
+        reader.function.addEnvironment('ALLOWED_GIT_HOSTS' satisfies ConfigName, settings.allowedGitHosts.join(','));
+      }
     }
     // At most `gradingConcurrency` jobs at once: a deadline burst waits in the queue (its jobs keep
     // their exact queue positions) instead of exhausting Lambda's or CodeBuild's concurrency.

@@ -78,19 +78,8 @@ export async function checkoutRepository(
 ): Promise<Checkout> {
   // The worker passes what a version recorded: anything else is a fault, never the student's.
   if (request.commit !== undefined && !isCommitId(request.commit)) throw new Error(`Not a commit id: ${JSON.stringify(request.commit)}`);
-  let url: URL;
-  try {
-    url = new URL(request.repository.url);
-  } catch {
-    throw new CheckoutError(`${JSON.stringify(request.repository.url)} is not a valid address`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
-    throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
-  }
-  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
-    throw new CheckoutError('file:// repository addresses are not allowed on this server');
-  }
-
+  // Refused here, before any process or folder is made; the checkout process trusts what passes.
+  repositoryAddress(request.repository.url);
   const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
@@ -114,6 +103,26 @@ export async function checkoutInto(request: RunRequest, root: string): Promise<{
   const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request);
   const submission = await findSubdirectory(files, request.repository.subdirectory);
   return { submission, ...(commit ? { commit } : {}) };
+}
+
+/**
+ * The address of a repository that may be fetched here: http(s), or `file://` where this server
+ * allows it. Throws CheckoutError (the submission's commit resolution applies the same rules).
+ */
+export function repositoryAddress(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CheckoutError(`${JSON.stringify(text)} is not a valid address`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
+    throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
+  }
+  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
+    throw new CheckoutError('file:// repository addresses are not allowed on this server');
+  }
+  return url;
 }
 
 /**
@@ -154,7 +163,7 @@ async function copyLocal(url: URL, files: string, request: RunRequest): Promise<
 }
 
 /** The git directory of a local repository: `<path>/.git`, or `path` itself when bare; none for a plain folder. */
-async function localGitdir(path: string): Promise<string | undefined> {
+export async function localGitdir(path: string): Promise<string | undefined> {
   const isFolder = async (candidate: string) => (await stat(candidate).catch(() => undefined))?.isDirectory() === true;
   if (await isFolder(join(path, '.git'))) return join(path, '.git');
   const head = await stat(join(path, 'HEAD')).catch(() => undefined);
@@ -178,7 +187,7 @@ async function reachableLocally(gitdir: string, commit: string, cache: object): 
   return false;
 }
 
-function describeGitError(error: unknown): string {
+export function describeGitError(error: unknown): string {
   if (error instanceof CheckoutError) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   const data = (error as { data?: { statusCode?: number } } | null)?.data;

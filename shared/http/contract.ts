@@ -42,6 +42,7 @@ import {
   onlyElectronicLateDays,
   onlyElectronicVersions,
   onlyVcs,
+  repositoryUnreadable,
   tooManyJobs,
   tooManySubmissions,
   tooManyVersions,
@@ -219,6 +220,10 @@ export const schemas = {
     highest_version: integer,
     total_points: nullable(number),
     total_percent: nullable(number),
+    commit: {
+      ...nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }),
+      description: "The active version's commit (see Attempt's `commit`); null without an active version or a recorded commit.",
+    },
     test_cases: {
       type: 'array',
       items: object({
@@ -303,7 +308,7 @@ export const schemas = {
     commit: {
       ...nullable({ type: 'string', pattern: '^[0-9a-f]{40}$' }),
       description:
-        "The commit the version's first grading checked out; every later grading (a regrade) checks out exactly it. Null until then, and for repositories without history.",
+        'The commit the version is bound to: the default branch head when it was submitted, which its grading and every regrade check out. Null for repositories without history, and for a version submitted before versions were bound to commits until its first grading records the commit it checked out.',
     },
   }),
   Summary: {
@@ -602,6 +607,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(tooManySubmissions),
       fail(tooManyJobs),
       fail(tooManyVersions),
+      fail(repositoryUnreadable),
     ],
   },
   'gradeable-values': {

@@ -19,6 +19,10 @@ export const tooManyJobs = failure(
   'Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.',
 );
 export const tooManyVersions = failure('unprocessable', 'This submission has reached its limit of {limit} versions.');
+export const repositoryUnreadable = failure(
+  'unprocessable',
+  'Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.',
+);
 
 // Late days (issue 16).
 export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');

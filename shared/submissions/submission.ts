@@ -74,6 +74,7 @@ export function gradeableValues(submission: Submission | undefined, queue: Queue
     highest_version: submission?.highestVersion ?? 0,
     total_points: active ? round(earned) : null,
     total_percent: active ? (possible > 0 ? round(earned / possible) : 0) : null,
+    commit: active?.commit ?? null,
     // Rebuilt field by field: DynamoDB keeps no key order in maps.
     test_cases: testCases.map((test) => ({
       name: test.name,

@@ -30,6 +30,7 @@ import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
+import { resolveCommit } from './commit.ts';
 import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -132,8 +133,38 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const members = membership && (await teamMembers(owner, membership));
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
-  // The preloaded items are the caller's own; they serve the first attempt of a submission for oneself.
-  let preloaded = ownerId === caller.userId ? context.loaded : undefined;
+  // A student's own submission counts towards their jobs queued or being graded; staff's for a student does not.
+  const counted = target === caller.userId;
+  type Loaded = NonNullable<SubmitContext['loaded']>;
+  const read = (): Promise<Loaded> =>
+    getItems({
+      submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
+      queue: queueRef(),
+      ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
+      ...(counted ? { load: loadRef(caller.userId) } : {}),
+    });
+  // The first attempt's items: the caller's own, preloaded with the token check, or read now.
+  const initial = (ownerId === caller.userId ? context.loaded : undefined) ?? (await read());
+  // The commit the version is bound to: its repository's head, read once (a round trip to the
+  // repository's server), so after every refusal that costs nothing; a repeat answered before reads nothing.
+  const answered = idempotency !== undefined && initial.previous !== undefined;
+  const overLimit = answered ? undefined : submissionRefusal(initial.submission?.versions ?? [], now, submissionLimits());
+  if (overLimit) throw overLimit;
+  const overLoad = answered
+    ? undefined
+    : queuedJobsRefusal(
+        loadAfter(
+          queueShare(
+            initial.submission?.versions ?? [],
+            counted ? { userId: caller.userId, inFlight: initial.load ?? 0 } : undefined,
+            new Set(),
+          ),
+        ),
+        maxQueuedJobsPerStudent(),
+      );
+  if (overLoad) throw overLoad;
+  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
   let collided = contention.recent();
@@ -141,20 +172,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   let conflicts = 0;
   // Whether the reserved ticket may have its job: a transaction that went through, or one whose outcome is unknown.
   let jobMayBeWritten = false;
-  // A student's own submission counts towards their jobs queued or being graded; staff's for a student does not.
-  const counted = target === caller.userId;
   // Queued versions found not to be supersedable (a regrade's, or staff's): graded whatever comes after.
   const keep = new Set<number>();
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { submission, queue, previous, load } =
-        preloaded ??
-        (await getItems({
-          submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
-          queue: queueRef(),
-          ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
-          ...(counted ? { load: loadRef(caller.userId) } : {}),
-        }));
+      const loaded: Loaded = preloaded ?? (await read());
+      const { submission, queue, previous, load } = loaded;
       preloaded = undefined;
       if (previous && idempotency) {
         const first = repeatedAnswer(previous, idempotency.fingerprint);
@@ -191,7 +214,15 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       const items = [
         addVersion(
           owner,
-          { version, submittedAt: now.toISOString(), submittedBy: caller.userId, daysLate: late, ticket, state: 'queued' },
+          {
+            version,
+            submittedAt: now.toISOString(),
+            submittedBy: caller.userId,
+            daysLate: late,
+            ticket,
+            state: 'queued',
+            ...(commit ? { commit } : {}),
+          },
           members ? 'team' : 'student',
           share.supersede?.version,
         ),
@@ -200,6 +231,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
           gradeableKey: gradeableKey(owner.term, owner.course, owner.gradeableId),
           ...owner,
           version,
+          ...(commit ? { commit } : {}),
           ...(counted ? { countedFor: caller.userId } : {}),
         }),
         ...(free ? [takeTicket(free)] : []),

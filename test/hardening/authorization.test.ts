@@ -6,6 +6,7 @@ import { createUser } from '../support/users.ts';
 import { expectedAccess, personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
 import { mapLimit } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 let api: TestApi;
 let course: CourseWorld;
@@ -29,7 +30,7 @@ beforeAll(async () => {
         id,
         title: `Title of ${id}`,
         type: 'Electronic File',
-        vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
+        vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
         dates,
       },
       course.tokens.instructor,

@@ -11,6 +11,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 /**
  * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
@@ -182,7 +183,7 @@ beforeAll(async () => {
       id: gradeable,
       title: 'Faults',
       type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository('o/{$user_id}'), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: daysFromNow(-3),
         submission_open_date: daysFromNow(-2),

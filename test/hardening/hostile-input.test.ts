@@ -8,6 +8,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 /**
  * Hostile input over real HTTP: generated paths, query strings, headers and bodies sent to every
@@ -49,7 +50,7 @@ beforeAll(async () => {
       id: gradeable,
       title: 'Hostile homework',
       type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: daysFromNow(-3),
         submission_open_date: daysFromNow(-2),
@@ -311,7 +312,7 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
         title: 'Fuzz',
         type: 'Electronic File',
         syllabus_bucket: 'homework',
-        vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/o/{$user_id}', vcs_subdirectory: '' },
+        vcs: { repository_type: 'public-github', vcs_path: anyRepository('o/{$user_id}'), vcs_subdirectory: '' },
         dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' },
         rubric: [],
         autograding: { test_cases: [{ name: 'a', command: 'true' }] },

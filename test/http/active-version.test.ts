@@ -11,6 +11,7 @@ import { differences, snapshotTables } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { testCase } from '../support/submissions.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 /** Choosing the active version over HTTP (issue 16): values, attempts and summaries follow it. */
 let api: TestApi;
@@ -73,7 +74,7 @@ beforeAll(async () => {
       title: 'Homework',
       type: 'Electronic File',
       syllabus_bucket: 'homework',
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: iso(-20),
         submission_open_date: iso(-19),

@@ -139,12 +139,15 @@ describe('grading end to end', () => {
     }
   });
 
-  it('grades a repository that cannot be checked out with a message, never leaving it stuck', async () => {
-    const values = await submitAndWait('missing');
-    expect(values.total_points).toBe(0);
-    expect(values.test_cases[0]).toMatchObject({
-      name: 'Checkout',
-      testcase_message: expect.stringMatching(/^Could not check out the repository/),
+  it('refuses a repository that cannot be read at submission, saying why, and records nothing', async () => {
+    const path = `/${world.course.term}/${world.course.course}/gradeable/missing`;
+    const submitted = await api.postForm(`${path}/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+    expect(submitted.json).toEqual({
+      status: 'fail',
+      message:
+        `Could not read the repository ${git.url}/missing-${world.users.student.userId}.git: no repository was found at that address (HTTP 404). ` +
+        'Nothing was submitted; submit again once it can be read.',
     });
+    expect((await api.get(`${path}/attempts`, world.tokens.student)).json.data).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { gradedSubmissionItem } from '../support/submissions.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 const STUDENTS = 5_000;
 const GRADEABLES = 40;
@@ -40,7 +41,7 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
     type: 'Electronic File',
     syllabus_bucket: 'homework',
     ta_grading: true,
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/hw-{$user_id}', vcs_subdirectory: '' },
+    vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
     dates: {
       ta_view_start_date: at(-42),
       submission_open_date: at(-41),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { editStoredGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 /**
  * Late days over HTTP (issue 16 item 5): a course's budget, grants and extensions set by the
@@ -50,7 +51,7 @@ async function homework(id: string, dueDaysAgo: number, lateDays: number, lateSu
       type: 'Electronic File',
       syllabus_bucket: 'homework',
       ta_grading: true,
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
       rubric: [
         {
           title: 'Work',

@@ -19,6 +19,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -43,9 +44,7 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
     title: `Homework ${id}`,
     type: overrides.type ?? 'Electronic File',
     vcs:
-      'vcs' in overrides
-        ? overrides.vcs
-        : { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+      'vcs' in overrides ? overrides.vcs : { repository_type: 'self-hosted', vcs_path: anyRepository('{$user_id}'), vcs_subdirectory: '' },
     dates: { ...openDates(), ...overrides.dates },
     autograding: {
       test_cases: [
@@ -61,6 +60,9 @@ async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs
   expect(answer.json.status, answer.text).toBe('success');
   return id;
 }
+
+/** Repositories in `repositories/<user id>` folders, whose files a test writes (no history: graded as they are). */
+const folderVcs = () => ({ repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' });
 
 /** Runs `body` with a setting of the service changed (the local functions read it on each request). */
 async function withSetting<T>(name: string, value: string, body: () => Promise<T>): Promise<T> {
@@ -296,6 +298,7 @@ describe('values and queue positions', () => {
       highest_version: 0,
       total_points: null,
       total_percent: null,
+      commit: null,
       test_cases: [],
       ta_grading: false,
       ta_grades_released: false,
@@ -330,7 +333,7 @@ describe('end to end', () => {
     const graded = await startTestApi({ workers: 1 });
     try {
       await drain();
-      const id = await createGradeable();
+      const id = await createGradeable({ vcs: folderVcs() });
       const repository = join(repositories, world.users.student.userId);
       await mkdir(repository, { recursive: true });
       await writeFile(join(repository, 'hello.sh'), 'echo "Hello, ${1:-World}!"\n');
@@ -439,7 +442,7 @@ describe('hidden test cases in values', () => {
 describe('workers that die', () => {
   it('leaves a job to the next worker once its lease runs out', async () => {
     await drain();
-    const id = await createGradeable();
+    const id = await createGradeable({ vcs: folderVcs() });
     const repository = join(repositories, world.users.student2.userId);
     await mkdir(repository, { recursive: true });
     await writeFile(join(repository, 'hello.sh'), 'echo "Hello, ${1:-World}!"\n');
@@ -481,7 +484,7 @@ describe('queue positions with several students and workers', () => {
     const drainApi = await startTestApi({ workers: 0 });
     await drainApi.close();
     await drain();
-    const id = await createGradeable();
+    const id = await createGradeable({ vcs: folderVcs() });
     for (const persona of ['student', 'student2'] as const) {
       const repository = join(repositories, world.users[persona].userId);
       await mkdir(repository, { recursive: true });
@@ -611,7 +614,7 @@ describe('team gradeables', () => {
         title: 'Team project',
         type: 'Electronic File',
         team_gradeable: { team_size_max: 2, inherit_from: '' },
-        vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
+        vcs: { repository_type: 'self-hosted', vcs_path: anyRepository('{$team_id}'), vcs_subdirectory: '' },
         dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
       },
       world.tokens.instructor,

@@ -19,6 +19,7 @@ import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -66,7 +67,7 @@ beforeAll(async () => {
     title: 'Homework 1',
     type: 'Electronic File',
     syllabus_bucket: 'homework',
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+    vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
     dates: {
       ta_view_start_date: daysFromNow(-20),
       submission_open_date: daysFromNow(-19),

@@ -14,6 +14,7 @@ import { createCourse, createCourseWorld, type CourseWorld } from '../support/co
 import { lambdaContext } from '../support/events.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
+import { anyRepository } from '../support/shared-git.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -41,7 +42,7 @@ async function gradeable(id: string, bucket: string, released: boolean, lateDays
       title: `Title ${id}`,
       type: 'Electronic File',
       syllabus_bucket: bucket,
-      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: daysFromNow(-20),
         submission_open_date: daysFromNow(-19),

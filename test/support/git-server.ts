@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -76,17 +76,84 @@ async function buildRepositories(base: string, repositories: Record<string, Fixt
   return root;
 }
 
+export interface GitServerOptions {
+  /**
+   * Serves the fixture of this name at every address that names no fixture of its own (any path
+   * before git's own `/info/refs`, `/git-upload-pack`…), so gradeables with any `vcs_path` on this
+   * server have a repository for every student. Its answers are remembered until a push: many
+   * submissions read its head without spawning git each time.
+   */
+  readonly anyPath?: string;
+}
+
+/**
+ * The repository the run's git server (test/support/global-setup.ts) serves at every path, and the
+ * bench's: a submission that passes simple test cases (`sh hello.sh` greets, README.md exists).
+ */
+export const SHARED_REPOSITORY = {
+  name: 'submission',
+  files: { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# Homework\n' },
+} as const satisfies { name: string; files: Fixture };
+
+/** Git's own part of a smart-HTTP address, after the repository's path. */
+const GIT_SUFFIX = /\/(info\/refs|git-upload-pack|git-receive-pack|HEAD|objects\/.*)$/;
+
 /**
  * A git server over real HTTP on 127.0.0.1 (a free port) serving fixture repositories at
  * `/<name>.git` with `git http-backend`, spawned as a CGI program per request. `/moved/<name>.git`
  * redirects there; `/to-metadata/…` redirects to http://169.254.169.254/.
  */
-export async function startGitServer(repositories: Record<string, Fixture>): Promise<GitServer> {
+export async function startGitServer(repositories: Record<string, Fixture>, options: GitServerOptions = {}): Promise<GitServer> {
   const base = await mkdtemp(join(tmpdir(), 'git-server-'));
   const root = await buildRepositories(base, repositories);
+  const remembered = new Map<string, { headers: Record<string, string>; body: Buffer }>();
+  const fixturePaths = new Set(Object.keys(repositories).map((name) => `/${name}.git`));
+  // `/any/path/info/refs` → `/<anyPath>.git/info/refs`, unless the path names a fixture.
+  const servedPath = (path: string) => {
+    const suffix = GIT_SUFFIX.exec(path);
+    if (!options.anyPath || !suffix || fixturePaths.has(path.slice(0, suffix.index))) return path;
+    return `/${options.anyPath}.git${suffix[0]}`;
+  };
 
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (!options.anyPath) {
+      serve(url, request, response);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      // By the repository served: every path of the shared repository has the same answers.
+      const served = servedPath(decodeURIComponent(url.pathname));
+      const key = [request.method, `${served}${url.search}`, request.headers['git-protocol'] ?? '', body.toString('base64')].join(' ');
+      const known = remembered.get(key);
+      if (known) {
+        response.writeHead(200, known.headers).end(known.body);
+        return;
+      }
+      rememberAnswer(response, key);
+      serve(url, request, response, body);
+    });
+  });
+
+  /** Keeps what `response` sends under `key` once it ended with 200. */
+  function rememberAnswer(response: ServerResponse, key: string) {
+    const chunks: Buffer[] = [];
+    const write = response.write.bind(response);
+    response.write = ((chunk: Buffer) => {
+      chunks.push(Buffer.from(chunk));
+      return write(chunk);
+    }) as typeof response.write;
+    response.on('finish', () => {
+      if (response.statusCode !== 200) return;
+      const headers = Object.fromEntries(Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]));
+      remembered.set(key, { headers, body: Buffer.concat(chunks) });
+    });
+  }
+
+  function serve(url: URL, request: IncomingMessage, response: ServerResponse, body?: Buffer) {
     // /moved/<path> redirects to /<path>; /to-metadata/<path> to the cloud metadata address.
     if (url.pathname.startsWith('/moved/')) {
       response.writeHead(301, { location: `${url.pathname.slice('/moved'.length)}${url.search}` }).end();
@@ -104,7 +171,7 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
         GIT_CONFIG_NOSYSTEM: '1',
         GIT_CONFIG_GLOBAL: '/dev/null',
         REQUEST_METHOD: request.method ?? 'GET',
-        PATH_INFO: decodeURIComponent(url.pathname),
+        PATH_INFO: servedPath(decodeURIComponent(url.pathname)),
         QUERY_STRING: url.search.slice(1),
         CONTENT_TYPE: request.headers['content-type'] ?? '',
         ...(request.headers['content-length'] ? { CONTENT_LENGTH: request.headers['content-length'] } : {}),
@@ -115,7 +182,8 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
       },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    request.pipe(backend.stdin);
+    if (body) backend.stdin.end(body);
+    else request.pipe(backend.stdin);
     backend.stdin.on('error', () => undefined);
 
     // Translate the CGI answer: headers up to a blank line (Status: sets the code), then the body.
@@ -155,7 +223,7 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
       if (!response.headersSent) response.statusCode = 500;
       response.end();
     });
-  });
+  }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -175,6 +243,7 @@ export async function startGitServer(repositories: Record<string, Fixture>): Pro
       await git(work, 'add', '-A');
       await git(work, 'commit', '-q', '-m', 'Pushed again');
       await git(work, 'push', '-q', '--force', join(root, `${name}.git`), 'HEAD:main');
+      remembered.clear();
       return (await run('git', ['rev-parse', 'HEAD'], { cwd: work, env: gitEnv })).stdout.trim();
     },
     async head(name) {

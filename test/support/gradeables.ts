@@ -3,6 +3,7 @@ import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { daysFromNow } from './dates.ts';
+import { anyRepository } from './shared-git.ts';
 
 /**
  * Changes a stored gradeable's JSON where the API keeps it: gradeables cannot be changed over HTTP
@@ -43,7 +44,7 @@ export function vcsGradeableJson(id: string, options: { dueInDays: number; lateD
     type: 'Electronic File',
     syllabus_bucket: 'homework',
     ...(team ? { team_gradeable: { team_size_max: 2, inherit_from: '' } } : {}),
-    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/x', vcs_subdirectory: '' },
+    vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
     dates: {
       ta_view_start_date: daysFromNow(-20),
       submission_open_date: daysFromNow(-19),

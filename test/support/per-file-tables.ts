@@ -5,6 +5,8 @@ import { createTables, useLocalTables } from '#infra/local/tables.ts';
 // Every integration test file gets tables of its own (a unique name prefix) in the shared DynamoDB Local.
 process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
 process.env.SIGNING_SECRET_FILE = inject('signingSecretFile');
+// Submissions read their repository's head: gradeables of tests not about repositories use the run's git server.
+process.env.ALLOWED_GIT_HOSTS = inject('gitServer').host;
 process.env.TABLE_PREFIX = `t${randomUUID().slice(0, 8)}-`;
 useLocalTables();
 await createTables();

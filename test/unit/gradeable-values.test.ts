@@ -65,6 +65,7 @@ describe('values', () => {
       highest_version: 0,
       total_points: null,
       total_percent: null,
+      commit: null,
       test_cases: [],
     });
   });
@@ -185,6 +186,13 @@ describe('values', () => {
     });
   });
 
+  it("shows the active version's commit, the one it was submitted with", () => {
+    const commit = 'a'.repeat(40);
+    const bound = submission({ highestVersion: 2, activeVersion: 1, versions: [version(1, 'queued', { commit }), version(2, 'queued')] });
+    expect(gradeableValues(bound, emptyQueue, student).commit).toBe(commit);
+    expect(gradeableValues({ ...bound, activeVersion: 2 }, emptyQueue, student).commit).toBeNull();
+  });
+
   it('after a cancelled submission (active version 0): submitted, but nothing active', () => {
     const cancelled = submission({ highestVersion: 2, activeVersion: 0, versions: [version(1, 'graded'), version(2, 'graded')] });
     expect(gradeableValues(cancelled, emptyQueue, student)).toEqual({
@@ -197,6 +205,7 @@ describe('values', () => {
       highest_version: 2,
       total_points: null,
       total_percent: null,
+      commit: null,
       test_cases: [],
     });
   });

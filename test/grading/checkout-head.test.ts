@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CheckoutError } from '#shared/grading/checkout.ts';
+import { resolveHead } from '#shared/grading/checkout-head.ts';
+import { startGitServer, type GitServer } from '../support/git-server.ts';
+
+/**
+ * The head a submission binds its version to: read like `git ls-remote` through the checkout's own
+ * client and address guard, within a time limit, and refused (CheckoutError, saying why) when the
+ * repository cannot be read.
+ */
+const run = promisify(execFile);
+let server: GitServer;
+let silent: Server;
+let folders: string;
+beforeAll(async () => {
+  server = await startGitServer({ code: { 'hello.sh': 'echo one\n' }, empty: {} });
+  // Accepts connections and never answers.
+  silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  folders = await mkdtemp(join(tmpdir(), 'head-'));
+});
+afterAll(async () => {
+  await server?.close();
+  silent?.closeAllConnections();
+  await new Promise((resolve) => silent?.close(resolve));
+  await rm(folders, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+const headOf = (url: string, options: { allowedHosts?: string[]; timeLimitMs?: number } = {}) =>
+  resolveHead(url, { allowedHosts: options.allowedHosts ?? [server.host], ...options });
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof CheckoutError ? error.message : error),
+  );
+
+describe("a repository's head at submission", () => {
+  it("is the default branch's head, and follows a push", async () => {
+    const url = server.repositoryUrl('code');
+    expect(await headOf(url)).toBe(await server.head('code'));
+    const pushed = await server.push('code', { 'hello.sh': 'echo two\n' });
+    expect(await headOf(url)).toBe(pushed);
+  });
+
+  it('is refused, saying why, when the repository cannot be read', async () => {
+    // A port nothing listens on any more.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const closed = `127.0.0.1:${(gone.address() as AddressInfo).port}`;
+    await new Promise((resolve) => gone.close(resolve));
+    expect(await refusal(headOf(`${server.url}/nothing-here.git`))).toBe('no repository was found at that address (HTTP 404)');
+    expect(await refusal(headOf(server.repositoryUrl('empty')))).toBe('the repository is empty (it has no commits on its default branch)');
+    expect(await refusal(headOf(server.repositoryUrl('code'), { allowedHosts: [] }))).toBe(
+      'the address 127.0.0.1 is a loopback address; repositories cannot be fetched from such addresses',
+    );
+    expect(await refusal(headOf(`${server.url}/to-metadata/code.git`))).toBe(
+      'the address 169.254.169.254 is a link-local address; repositories cannot be fetched from such addresses',
+    );
+    expect(await refusal(headOf(`http://${closed}/code.git`, { allowedHosts: [closed] }))).toBe(
+      'the server could not be reached (ECONNREFUSED)',
+    );
+    expect(await refusal(headOf('ftp://example.edu/code.git'))).toBe('only http and https repository addresses are supported, not ftp:');
+  });
+
+  it('gives up after its time limit on a server that never answers', async () => {
+    const host = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const started = Date.now();
+    expect(await refusal(headOf(`http://${host}/code.git`, { allowedHosts: [host], timeLimitMs: 300 }))).toBe(
+      'reading the repository took too long',
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('reads a local git repository (local demo only), and none for a folder without history', async () => {
+    const repository = join(folders, 'repository');
+    const plain = join(folders, 'plain');
+    await mkdir(repository);
+    await mkdir(plain);
+    await writeFile(join(repository, 'hello.sh'), 'echo local\n');
+    const git = (...args: string[]) =>
+      run('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.edu', '-c', 'init.defaultBranch=main', ...args], { cwd: repository });
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-q', '-m', 'Local');
+    const head = (await git('rev-parse', 'HEAD')).stdout.trim();
+    expect(await refusal(headOf(`file://${repository}`))).toBe('file:// repository addresses are not allowed on this server');
+    vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+    expect(await headOf(`file://${repository}`)).toBe(head);
+    expect(await headOf(`file://${plain}`)).toBeUndefined();
+    expect(await refusal(headOf(`file://${join(folders, 'missing')}`))).toBe(`${join(folders, 'missing')} is not a folder`);
+  });
+});
