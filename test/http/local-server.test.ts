@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { startTestApi } from '../support/http.ts';
+import { createUser } from '../support/users.ts';
 
 /** Starts `npm start`'s entry point and resolves with its API URL once it is listening. */
 function startServer(dataDir: string) {
@@ -48,6 +51,98 @@ async function login(url: string, userId: string) {
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
 
+/**
+ * One request to `url`'s server with the `Host` header given (fetch sets its own): the status and
+ * the envelope. A web page that rebinds its own name to 127.0.0.1 reaches the server this way,
+ * with its own name in `Host`.
+ */
+function callAs(host: string, url: string, path: string, body?: URLSearchParams, headers: Record<string, string> = {}) {
+  const target = new URL(`${url}${path}`);
+  return new Promise<{ status: number; json: { status: string; data?: { token?: string; user_id?: string }; message?: string } }>(
+    (resolve, reject) => {
+      const outgoing = request(
+        {
+          host: '127.0.0.1',
+          port: target.port,
+          path: target.pathname,
+          method: body ? 'POST' : 'GET',
+          headers: {
+            ...headers,
+            Host: host,
+            Prefer: 'http-status',
+            ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          },
+        },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          incoming.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body?.toString());
+    },
+  );
+}
+
+describe('the local server’s host names', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('answers only to localhost and the loopback addresses with its own port, and to the names LOCAL_API_HOSTS adds', async () => {
+    vi.stubEnv('LOCAL_API_HOSTS', 'api.example.edu, dev.example.edu:8443');
+    const api = await startTestApi({ workers: 0 });
+    try {
+      const user = await createUser();
+      const port = new URL(api.url).port;
+      const login = (host: string) =>
+        callAs(host, api.url, '/token', new URLSearchParams({ user_id: user.userId, password: user.password }));
+      for (const host of [
+        `localhost:${port}`,
+        `127.0.0.1:${port}`,
+        `127.1.2.3:${port}`,
+        `[::1]:${port}`,
+        `LOCALHOST:${port}`,
+        'api.example.edu',
+        `api.example.edu:${port}`,
+        'dev.example.edu:8443',
+      ]) {
+        const answer = await login(host);
+        expect({ host, status: answer.status, envelope: answer.json.status }).toEqual({ host, status: 200, envelope: 'success' });
+      }
+      // A page of evil.example whose name now resolves to 127.0.0.1 sends its own name.
+      for (const host of [
+        `evil.example:${port}`,
+        'evil.example',
+        `localhost:${Number(port) + 1}`,
+        'localhost',
+        `localhost.evil.example:${port}`,
+        `api.example.edu.evil.example`,
+        'dev.example.edu:8444',
+        `user@localhost:${port}`,
+        `localhost:${port}/x`,
+      ]) {
+        const answer = await login(host);
+        expect({ host, status: answer.status, json: answer.json }).toEqual({
+          host,
+          status: 421,
+          json: {
+            status: 'fail',
+            message: `This server does not answer to the host name ${JSON.stringify(host)}: call it as localhost, 127.0.0.1 or [::1] with port ${port}, or add the name to LOCAL_API_HOSTS.`,
+          },
+        });
+      }
+      // Refused before any function runs, a valid token or not.
+      const token = (await login(`localhost:${port}`)).json.data!.token!;
+      const me = (host: string) => callAs(host, api.url, '/me', undefined, { Authorization: token });
+      expect(await me(`localhost:${port}`)).toMatchObject({ status: 200, json: { status: 'success', data: { user_id: user.userId } } });
+      expect(await me(`evil.example:${port}`)).toMatchObject({ status: 421, json: { status: 'fail' } });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('npm start', () => {
   it('seeds an empty data folder, keeps data across restarts and stops DynamoDB Local with it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'course-api-start-'));
@@ -57,6 +152,14 @@ describe('npm start', () => {
       expect(first.output()).toContain('demo dataset seeded');
       expect(first.output()).toMatch(/admin \(superuser\), instructor \(faculty\), ta \(user\), mentor \(user\), student \(user\)/);
       const token = await login(url, 'instructor');
+      // A web page that rebinds its own name to this machine gets nothing.
+      const rebound = await callAs(
+        `rebound.example:${new URL(url).port}`,
+        url,
+        '/token',
+        new URLSearchParams({ user_id: 'admin', password: 'admin' }),
+      );
+      expect(rebound).toMatchObject({ status: 421, json: { status: 'fail' } });
       expect(await first.stop()).toBe(0);
       expect(dynamoDbProcesses(dataDir)).toBe(0);
 
