@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import git, { TREE, type WalkerEntry } from 'isomorphic-git';
-import { config } from '#shared/config.ts';
+import { fileRepositoryFolder } from '#shared/gradeables/repository.ts';
 import type { RunRequest } from './runner-protocol.ts';
 import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
@@ -74,16 +74,14 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
     throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
   }
-  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
-    throw new CheckoutError('file:// repository addresses are not allowed on this server');
-  }
+  const local = url.protocol === 'file:' ? await localRepository(url) : undefined;
 
   const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
     const files = join(root, 'files');
     await mkdir(files);
-    const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request, signal);
+    const commit = local ? await copyLocal(local, files, request) : await cloneHttp(url, root, files, request, signal);
     const submission = await findSubdirectory(files, request.repository.subdirectory);
     return { submission, ...(commit ? { commit } : {}), remove };
   } catch (error) {
@@ -92,16 +90,28 @@ export async function checkoutRepository(request: RunRequest, signal?: AbortSign
   }
 }
 
+/** The folder of a `file://` address, if this server's repositories folder holds it (fileRepositoryFolder). */
+async function localRepository(url: URL): Promise<string> {
+  let path: string;
+  try {
+    path = fileURLToPath(url);
+  } catch {
+    throw new CheckoutError(`${JSON.stringify(url.href)} is not a valid address`);
+  }
+  const allowed = await fileRepositoryFolder(path);
+  if ('refusal' in allowed) throw new CheckoutError(allowed.refusal);
+  return allowed.folder;
+}
+
 /**
- * A local repository (local demo only): a git repository (a working tree's `.git`, or a bare one)
- * gives the files of the commit asked for, or of HEAD, never uncommitted changes; a plain folder,
- * which has no history, is copied as it is on disk now.
+ * A local repository (local demo only; `path` as localRepository resolved it): a git repository
+ * (a working tree's `.git`, or a bare one) gives the files of the commit asked for, or of HEAD,
+ * never uncommitted changes; a plain folder, which has no history, is copied as it is on disk now.
  */
-async function copyLocal(url: URL, files: string, request: RunRequest): Promise<string | undefined> {
-  const path = fileURLToPath(url);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) throw new CheckoutError(`${path} is not a folder`);
-  const gitdir = await localGitdir(path);
+async function copyLocal(path: string, files: string, request: RunRequest): Promise<string | undefined> {
+  const found = await localGitdir(path);
+  // A `.git` that is a link must lead inside the repositories folder too.
+  const gitdir = found && found !== path ? await localRepository(pathToFileURL(found)) : found;
   if (!gitdir) {
     if (request.commit) throw new UnreachableCommitError(request.commit);
     await copyTree(path, files, {

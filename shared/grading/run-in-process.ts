@@ -15,7 +15,8 @@ const STOP_GRACE_MS = 5_000;
 /** The runner's whole environment: no DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, AWS_* or tokens. */
 export function runnerEnvironment(): Record<string, string> {
   const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tmpdir(), LANG: 'C.UTF-8' };
-  if (config('ALLOW_FILE_REPOSITORIES')) env.ALLOW_FILE_REPOSITORIES = 'true';
+  const fileRepositories = config('FILE_REPOSITORIES_DIR');
+  if (fileRepositories) env.FILE_REPOSITORIES_DIR = fileRepositories;
   return env;
 }
 

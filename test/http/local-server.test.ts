@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startTestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
+import { openDates } from '../support/dates.ts';
 
 /** Starts `npm start`'s entry point and resolves with its API URL once it is listening. */
 function startServer(dataDir: string) {
@@ -175,8 +176,63 @@ describe('npm start', () => {
       expect(dynamoDbProcesses(dataDir)).toBe(0);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+      await rm(`${dataDir}-repositories`, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('grades the demo from its repositories folder, and no file:// gradeable reaches the data folder', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'course-api-files-'));
+    const repositories = `${dataDir}-repositories`;
+    const server = startServer(dataDir);
+    try {
+      const url = await server.url;
+      const as = async (userId: string) => ({ Authorization: await login(url, userId), 'Content-Type': 'application/json' });
+      const [instructor, student] = [await as('instructor'), await as('student')];
+      const secret = (await readFile(join(dataDir, 'signing-secret'), 'utf8')).trim();
+      // An instructor's gradeable whose repository is the data folder (by its path, or by a link
+      // in the repositories folder), with a test case printing the signing secret.
+      await mkdir(repositories, { recursive: true });
+      await symlink(dataDir, join(repositories, 'data'));
+      const paths = { leak_path: `file://${dataDir}/{$user_id}/..`, leak_link: `file://${repositories}/data/{$user_id}/..` };
+      for (const [id, vcsPath] of Object.entries(paths)) {
+        const document = {
+          id,
+          title: id,
+          type: 'Electronic File',
+          vcs: { repository_type: 'self-hosted', vcs_path: vcsPath, vcs_subdirectory: '' },
+          dates: openDates(),
+          autograding: {
+            test_cases: [{ name: 'Leak', command: 'cat signing-secret; ls -la', points_available: 1, expect: { stdout: 'x' } }],
+          },
+        };
+        const uploaded = await fetch(`${url}/f26/sample/upload`, { method: 'POST', headers: instructor, body: JSON.stringify(document) });
+        expect(((await uploaded.json()) as { status: string }).status).toBe('success');
+      }
+      const graded = async (id: string) => {
+        const body = JSON.stringify({ vcs_checkout: true, git_repo_id: 'none' });
+        const submitted = await fetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body });
+        expect(((await submitted.json()) as { status: string }).status).toBe('success');
+        for (let tries = 0; tries < 240; tries++) {
+          const text = await (await fetch(`${url}/f26/sample/gradeable/${id}/values`, { headers: student })).text();
+          if ((JSON.parse(text) as { data: { autograding_complete: boolean } }).data.autograding_complete) return text;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        throw new Error(`${id} was not graded:\n${server.output()}`);
+      };
+      // The demo's own git homework still grades, from the repositories folder.
+      expect(JSON.parse(await graded('hw_vcs')).data).toMatchObject({ total_points: 6 });
+      for (const id of Object.keys(paths)) {
+        const values = await graded(id);
+        expect(values).not.toContain(secret);
+        expect(values).not.toContain('shared-local-instance.db');
+        expect(JSON.parse(values).data.test_cases[0].testcase_message).toMatch(/is outside this server's repositories folder$/);
+      }
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(repositories, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('explains how to install Java when it is missing', async () => {
     const path = process.env.PATH;
