@@ -3,6 +3,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chownTree, type Owner } from './checkout-files.ts';
 import { harnessBundle } from './harness-bundle.ts';
+import { readableNode } from './readable-node.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { COMMAND_PATH, STUDENT } from './harness/student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from './harness/toolchain.ts';
@@ -235,14 +236,12 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
   if (launch.user) await chownTree(launch.jobFolder, launch.user);
 
   const diskMib = Math.max(...launch.job.testCases.map((testCase) => testCase.limits.diskMib), 1);
+  // The job's own uid may not be able to enter the folder this Node lives in.
+  const node = launch.user ? await readableNode() : process.execPath;
   const [file, args, cwd] =
     launch.mode === 'bwrap'
-      ? [
-          'bwrap',
-          graderSandboxArgs({ toolchain: discoverToolchain(), etc, node: process.execPath, harness, files: launch.files, diskMib }),
-          '/',
-        ]
-      : [process.execPath, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
+      ? ['bwrap', graderSandboxArgs({ toolchain: discoverToolchain(), etc, node, harness, files: launch.files, diskMib }), '/']
+      : [node, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
   const job: HarnessJob = { ...launch.job, isolation: launch.mode === 'bwrap' ? 'namespaces' : 'none' };
   return new Promise<HarnessResult>((resolve, reject) => {
     const child = spawn(file, args, {
