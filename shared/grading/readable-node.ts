@@ -13,20 +13,19 @@ import { Transform } from 'node:stream';
  */
 export const readableNodeFolder = (): string => join(tmpdir(), 'grading-node');
 
-const HASH = /^[0-9a-f]{64}$/;
-
 let copy: Promise<string> | undefined;
 
 /**
  * The Node binary for processes that run as another user than this one (the grading sandbox's
  * per-job uids; the deployed-artifact test's functions). Not root, they run as this user, who
- * reads this process's own binary. Root may run from a folder nobody else may enter (a clone in
- * /root or in a `mktemp -d`): then it is a copy that every user may read and run,
+ * reads this process's own binary. As root, this process's own binary when any user may reach
+ * and run it (`npm ci` in an ordinary folder). But root may run from a folder nobody else may
+ * enter (a clone in /root or in a `mktemp -d`): then a copy that every user may read and run,
  * `<readableNodeFolder()>/<its content's SHA-256>/node`, made once per version of Node and checked
- * at every use to be root's and unwritable by anyone else; a process started from such a copy
- * (the runner) uses its own without hashing it again. Where no copy can be made or run (a
- * temporary folder mounted noexec, another user's folder in the way), this process's own binary:
- * the sandbox then fails as before, with bubblewrap's message.
+ * at every use to be root's and unwritable by anyone else (a runner started from such a copy then
+ * uses it as it is). Where no copy can be made or run (a temporary folder mounted noexec, another
+ * user's folder in the way), this process's own binary: the sandbox then fails as before, with
+ * bubblewrap's message.
  */
 export function readableNode(): Promise<string> {
   if (process.getuid?.() !== 0) return Promise.resolve(process.execPath);
@@ -35,10 +34,9 @@ export function readableNode(): Promise<string> {
 }
 
 async function copyOfNode(): Promise<string> {
-  const cache = await rootFolder(readableNodeFolder());
   const own = process.execPath;
-  const [ownFolder, ownHash] = [dirname(dirname(own)), basename(dirname(own))];
-  if (ownFolder === cache && HASH.test(ownHash) && basename(own) === 'node' && (await isRootsCopy(dirname(own), own))) return own;
+  if (await othersMayRun(own)) return own;
+  const cache = await rootFolder(readableNodeFolder());
   const hash = await sha256(own);
   const folder = await rootFolder(join(cache, hash));
   const path = join(folder, 'node');
@@ -66,6 +64,19 @@ async function copyOfNode(): Promise<string> {
   );
   if (version !== process.version) throw new Error(`${path} is ${version}, not ${process.version}`);
   return path;
+}
+
+/**
+ * Whether a user of no group of the file's, nor its owner, may reach `path` through every folder
+ * above it and run it: as the sandbox's per-job uids are (access control lists aside).
+ */
+async function othersMayRun(path: string): Promise<boolean> {
+  const real = await realpath(path);
+  if (((await stat(real)).mode & 0o005) !== 0o005) return false;
+  for (let folder = dirname(real); ; folder = dirname(folder)) {
+    if (((await stat(folder)).mode & 0o001) === 0) return false;
+    if (folder === dirname(folder)) return true;
+  }
 }
 
 /** `path`, a regular file of root's in root's `folder`, that nobody else may change: as copyOfNode leaves it. */
