@@ -29,16 +29,23 @@ let copy: Promise<string> | undefined;
  */
 export function readableNode(): Promise<string> {
   if (process.getuid?.() !== 0) return Promise.resolve(process.execPath);
-  copy ??= copyOfNode().catch(() => process.execPath);
+  const own = process.execPath;
+  copy ??= othersMayRun(own)
+    .then((reachable) => (reachable ? own : copyOfNode(readableNodeFolder(), own)))
+    .catch(() => own);
   return copy;
 }
 
-async function copyOfNode(): Promise<string> {
-  const own = process.execPath;
-  if (await othersMayRun(own)) return own;
-  const cache = await rootFolder(readableNodeFolder());
-  const hash = await sha256(own);
-  const folder = await rootFolder(join(cache, hash));
+/**
+ * `<cache>/<SHA-256 of source>/node`: a copy of `source` (this process's Node) that every user
+ * may read and run, made if missing or not as it was left. Throws when `cache`, or the folder it
+ * is in, is not root's alone (another user's folder, a link, a folder others may write to and that
+ * is not sticky), when the copy cannot be made or does not run as this Node.
+ */
+export async function copyOfNode(cache: string, source: string): Promise<string> {
+  const root = await rootFolder(cache);
+  const hash = await sha256(source);
+  const folder = await rootFolder(join(root, hash));
   const path = join(folder, 'node');
   if (!(await isRootsCopy(folder, path))) {
     // Written whole under another name first, then renamed: nobody ever runs half a binary.
@@ -51,8 +58,8 @@ async function copyOfNode(): Promise<string> {
           done(null, chunk);
         },
       });
-      await pipeline(createReadStream(own), tap, createWriteStream(partial, { flags: 'wx', mode: 0o500 }));
-      if (hasher.digest('hex') !== hash) throw new Error(`${own} changed while it was copied`);
+      await pipeline(createReadStream(source), tap, createWriteStream(partial, { flags: 'wx', mode: 0o500 }));
+      if (hasher.digest('hex') !== hash) throw new Error(`${source} changed while it was copied`);
       await chmod(partial, 0o555);
       await rename(partial, path);
     } finally {

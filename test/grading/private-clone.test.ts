@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { chmod, copyFile, link, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, link, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyOfNode } from '#shared/grading/readable-node.ts';
 
 /**
  * Root running the project from a folder only root may enter (a clone in /root, or in a
@@ -85,5 +86,48 @@ describe('a clone in a folder only root may enter', () => {
       expect(mode.trim()).toBe('700');
     },
     180_000,
+  );
+});
+
+describe('the copy of Node that other users run', () => {
+  it.skipIf(!isRoot)(
+    'is made once, stays root’s and unchanged, and never goes where another user could reach in (skipped unless root)',
+    async () => {
+      // A folder like /tmp: root's, everyone's to write in, sticky.
+      const temporary = join(base, 'tmp');
+      await mkdir(temporary);
+      await chmod(temporary, 0o1777);
+      const cache = join(temporary, 'grading-node');
+      const path = await copyOfNode(cache, process.execPath);
+      expect(path).toMatch(new RegExp(`^${cache}/[0-9a-f]{64}/node$`));
+      const modes = async (file: string) => {
+        const info = await stat(file);
+        return { uid: info.uid, mode: (info.mode & 0o7777).toString(8), ino: info.ino };
+      };
+      const first = await modes(path);
+      expect(first).toMatchObject({ uid: 0, mode: '555' });
+      for (const folder of [cache, dirname(path)]) expect(await modes(folder)).toMatchObject({ uid: 0, mode: '755' });
+      expect(await copyOfNode(cache, process.execPath)).toBe(path);
+      expect((await modes(path)).ino).toBe(first.ino); // made once
+      // A copy someone could have changed is made again.
+      await chmod(path, 0o777);
+      expect(await copyOfNode(cache, process.execPath)).toBe(path);
+      expect(await modes(path)).toMatchObject({ uid: 0, mode: '555' });
+      expect((await modes(path)).ino).not.toBe(first.ino);
+
+      // Another user's folder, or a link, where the cache would go; a folder others may write to without the sticky bit.
+      const squatted = join(temporary, 'squatted');
+      await mkdir(squatted);
+      await chown(squatted, 65534, 65534);
+      await expect(copyOfNode(squatted, process.execPath)).rejects.toThrow("is not a folder of root's");
+      await symlink(cache, join(temporary, 'linked'));
+      await expect(copyOfNode(join(temporary, 'linked'), process.execPath)).rejects.toThrow("is not a folder of root's");
+      const open = join(base, 'open');
+      await mkdir(open);
+      await chmod(open, 0o777);
+      await expect(copyOfNode(join(open, 'grading-node'), process.execPath)).rejects.toThrow('may be changed by other users');
+      expect(await readdir(open)).toEqual([]);
+    },
+    120_000,
   );
 });
