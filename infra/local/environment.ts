@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { lockDataFolder, startDynamoDbLocal } from './dynamodb-local.ts';
 import { seedDemoData } from './seed.ts';
@@ -16,8 +16,8 @@ export const dataDirectory = (): string => resolve(process.env.DATA_DIR ?? '.dat
 /**
  * The folder `file://` repositories must lie in (`FILE_REPOSITORIES_DIR`, made absolute): unless
  * it is set (empty: none), `<data folder>-repositories`, beside the data folder, where the demo's
- * repositories are made. Never the data folder, inside it or around it: a gradeable could then
- * read the database and the signing secret.
+ * repositories are made. Never the data folder, inside it or around it, nor around the signing
+ * secret's folder: a gradeable could then read the database and the signing secret.
  */
 async function repositoriesFolder(dataDir: string): Promise<string | undefined> {
   process.env.FILE_REPOSITORIES_DIR ??= `${dataDir}-repositories`;
@@ -32,6 +32,9 @@ async function repositoriesFolder(dataDir: string): Promise<string | undefined> 
   };
   if (within(data, repositories) || within(repositories, data))
     throw new Error(`FILE_REPOSITORIES_DIR (${folder}) must lie outside the data folder (${dataDir}) and must not hold it`);
+  const secret = process.env.SIGNING_SECRET_FILE;
+  if (secret && within(repositories, await realpath(dirname(resolve(secret)))))
+    throw new Error(`FILE_REPOSITORIES_DIR (${folder}) must not hold the signing secret's folder (${dirname(resolve(secret))})`);
   return folder;
 }
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startTestApi } from '../support/http.ts';
@@ -11,11 +11,11 @@ import { createUser } from '../support/users.ts';
 import { openDates } from '../support/dates.ts';
 
 /** Starts `npm start`'s entry point and resolves with its API URL once it is listening. */
-function startServer(dataDir: string) {
+function startServer(dataDir: string, settings: Record<string, string> = {}) {
   // The test run's own DynamoDB Local and tables are not the server's business.
   const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, TABLE_PREFIX, ...environment } = process.env;
   const child = spawn(process.execPath, ['infra/local/start.ts'], {
-    env: { ...environment, DATA_DIR: dataDir, PORT: '0' },
+    env: { ...environment, DATA_DIR: dataDir, PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -233,6 +233,20 @@ describe('npm start', () => {
       await rm(repositories, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('refuses to start with its repositories folder in, or around, the data folder', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'course-api-overlap-'));
+    try {
+      for (const folder of [dataDir, join(dataDir, 'repositories'), dirname(dataDir)]) {
+        const server = startServer(dataDir, { FILE_REPOSITORIES_DIR: folder });
+        await expect(server.url).rejects.toThrow(
+          `Could not start the local API: FILE_REPOSITORIES_DIR (${folder}) must lie outside the data folder (${dataDir}) and must not hold it`,
+        );
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('explains how to install Java when it is missing', async () => {
     const path = process.env.PATH;
