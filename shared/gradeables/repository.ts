@@ -69,6 +69,6 @@ export async function fileRepositoryFolder(path: string): Promise<FileRepository
   const real = await realpath(written).catch(() => undefined);
   if (!real) return { refusal: `${path} is not a folder` };
   if (!strictlyInside(realRoot, real)) return outside;
-  if (!(await stat(real)).isDirectory()) return { refusal: `${path} is not a folder` };
+  if (!(await stat(real).catch(() => undefined))?.isDirectory()) return { refusal: `${path} is not a folder` };
   return { folder: real };
 }
