@@ -15,7 +15,7 @@ const zodMessage =
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'test-output/', '.data/', '**/*.generated.ts'],
+    ignores: ['node_modules/', 'cdk.out/', 'coverage/', 'test-output/', '.data/', '.data-repositories/', '**/*.generated.ts'],
   },
   eslint.configs.recommended,
   tseslint.configs.strict,

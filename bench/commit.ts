@@ -17,9 +17,9 @@ const WARM_UP = 10;
 export async function measureCommitBinding(world: World): Promise<Row> {
   progress(`latency: submit-vcs with and without reading the repository's head (${ITERATIONS} calls each)`);
   const folders = await mkdtemp(join(tmpdir(), 'bench-folders-'));
-  const previous = process.env.ALLOW_FILE_REPOSITORIES;
+  const previous = process.env.FILE_REPOSITORIES_DIR;
   try {
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
+    process.env.FILE_REPOSITORIES_DIR = folders;
     await mkdir(join(folders, world.users.submitter.userId));
     const withHead = await uploadGradeable(world.course, vcsGradeable('hw_head'));
     const folder = vcsGradeable('hw_folder');
@@ -56,8 +56,8 @@ export async function measureCommitBinding(world: World): Promise<Row> {
       met: failures ? false : undefined,
     };
   } finally {
-    if (previous === undefined) delete process.env.ALLOW_FILE_REPOSITORIES;
-    else process.env.ALLOW_FILE_REPOSITORIES = previous;
+    if (previous === undefined) delete process.env.FILE_REPOSITORIES_DIR;
+    else process.env.FILE_REPOSITORIES_DIR = previous;
     await rm(folders, { recursive: true, force: true });
   }
 }

@@ -209,8 +209,17 @@ const settings = declare({
   GRADING_MAX_DISK_MIB: operatorBound(1024),
   /** `ALLOWED_GIT_HOSTS` (none): hosts repositories may be fetched from although they resolve to private addresses. */
   ALLOWED_GIT_HOSTS: hostList(),
-  /** `ALLOW_FILE_REPOSITORIES` (off): exactly `true` allows `file://` repositories (local demo only). */
-  ALLOW_FILE_REPOSITORIES: () => variable((raw) => raw === 'true'),
+  /**
+   * `FILE_REPOSITORIES_DIR` (none: off): the folder `file://` repositories must lie in (local demo
+   * only; `npm start` names one beside its data folder). An absolute path; unset or empty refuses
+   * every `file://` repository.
+   */
+  FILE_REPOSITORIES_DIR: (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (!raw.startsWith('/')) return new Refused(`${name} must be an absolute path, not ${JSON.stringify(raw)}`);
+      return raw;
+    }),
 
   // --- Grade summaries -----------------------------------------------------------------------------
   /**

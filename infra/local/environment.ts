@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { lockDataFolder, startDynamoDbLocal } from './dynamodb-local.ts';
 import { seedDemoData } from './seed.ts';
@@ -12,6 +12,31 @@ const DATABASE_FILE = 'shared-local-instance.db';
 const ENDPOINT_FILE = 'dynamodb-endpoint';
 
 export const dataDirectory = (): string => resolve(process.env.DATA_DIR ?? '.data');
+
+/**
+ * The folder `file://` repositories must lie in (`FILE_REPOSITORIES_DIR`, made absolute): unless
+ * it is set (empty: none), `<data folder>-repositories`, beside the data folder, where the demo's
+ * repositories are made. Never the data folder, inside it or around it, nor around the signing
+ * secret's folder: a gradeable could then read the database and the signing secret.
+ */
+async function repositoriesFolder(dataDir: string): Promise<string | undefined> {
+  process.env.FILE_REPOSITORIES_DIR ??= `${dataDir}-repositories`;
+  if (process.env.FILE_REPOSITORIES_DIR === '') return undefined;
+  const folder = resolve(process.env.FILE_REPOSITORIES_DIR);
+  process.env.FILE_REPOSITORIES_DIR = folder;
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const [data, repositories] = [await realpath(dataDir), await realpath(folder)];
+  const within = (outer: string, inner: string) => {
+    const rel = relative(outer, inner);
+    return rel !== '..' && !rel.startsWith('../');
+  };
+  if (within(data, repositories) || within(repositories, data))
+    throw new Error(`FILE_REPOSITORIES_DIR (${folder}) must lie outside the data folder (${dataDir}) and must not hold it`);
+  const secret = process.env.SIGNING_SECRET_FILE;
+  if (secret && within(repositories, await realpath(dirname(resolve(secret)))))
+    throw new Error(`FILE_REPOSITORIES_DIR (${folder}) must not hold the signing secret's folder (${dirname(resolve(secret))})`);
+  return folder;
+}
 
 export interface LocalEnvironment {
   readonly dataDir: string;
@@ -26,6 +51,7 @@ export interface LocalEnvironment {
 export async function startLocalEnvironment(options: { announce: boolean }): Promise<LocalEnvironment> {
   const dataDir = dataDirectory();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const repositories = await repositoriesFolder(dataDir);
   const empty = !existsSync(join(dataDir, DATABASE_FILE));
   const dynamoDb = await startDynamoDbLocal({ dataDir });
   const stop = async () => {
@@ -38,7 +64,7 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
     useLocalTables();
     await createTables();
-    if (empty) await seedDemoData(dataDir);
+    if (empty) await seedDemoData(repositories ?? `${dataDir}-repositories`);
     if (options.announce) await writeFile(join(dataDir, ENDPOINT_FILE), dynamoDb.endpoint, { mode: 0o600 });
     // Nothing in the data folder (database, secret, repositories) is for other users of the machine.
     await lockDataFolder(dataDir);

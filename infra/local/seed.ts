@@ -59,9 +59,10 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * The demo gradeables of f26/sample. `hw_vcs` reads each student's repository from
- * `<data folder>/repositories/hw_vcs/<user id>`, where the local grading pipeline finds it.
+ * `<repositories>/hw_vcs/<user id>` (`repositories`: the server's FILE_REPOSITORIES_DIR, outside
+ * the data folder), where the local grading pipeline finds it.
  */
-export function demoGradeables(now: Date, dataDir: string): Record<string, unknown>[] {
+export function demoGradeables(now: Date, repositories: string): Record<string, unknown>[] {
   const at = (days: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + days * DAY).toISOString();
   const electronic = (open: number, due: number) => ({
     ta_view_start_date: at(open - 1),
@@ -112,7 +113,7 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
       type: 'Electronic File',
       syllabus_bucket: 'homework',
       ta_grading: true,
-      vcs: { repository_type: 'self-hosted', vcs_path: `file://${dataDir}/repositories/{$gradeable_id}/{$user_id}`, vcs_subdirectory: '' },
+      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$gradeable_id}/{$user_id}`, vcs_subdirectory: '' },
       dates: electronic(-1, 7),
       autograding: {
         test_cases: [
@@ -157,20 +158,21 @@ export function demoGradeables(now: Date, dataDir: string): Record<string, unkno
 }
 
 /** The demo students' hw_vcs repositories: `student`'s passes every test, `student2`'s fails some. */
-async function createDemoRepositories(dataDir: string): Promise<void> {
+async function createDemoRepositories(repositories: string): Promise<void> {
   const files: Record<string, Record<string, string>> = {
     student: { 'hello.sh': 'echo "Hello, ${1:-World}!"\n', 'README.md': '# Homework 1\n' },
     student2: { 'hello.sh': 'echo "Hi there"\n' },
   };
   for (const [userId, contents] of Object.entries(files)) {
-    const folder = join(dataDir, 'repositories', 'hw_vcs', userId);
+    const folder = join(repositories, 'hw_vcs', userId);
     await mkdir(folder, { recursive: true });
     for (const [name, text] of Object.entries(contents)) await writeFile(join(folder, name), text);
   }
 }
 
-export async function seedDemoData(dataDir: string, now = new Date()): Promise<void> {
-  await createDemoRepositories(dataDir);
+/** The demo dataset, its students' repositories made in `repositories` (the server's FILE_REPOSITORIES_DIR). */
+export async function seedDemoData(repositories: string, now = new Date()): Promise<void> {
+  await createDemoRepositories(repositories);
   await Promise.all([
     ...demoUsers.map(async (user) => {
       await putUser(user);
@@ -190,7 +192,7 @@ export async function seedDemoData(dataDir: string, now = new Date()): Promise<v
   ]);
   await enroll(spring, [member(spring, 'student', 4, '1')]);
   await setArchived('s26', 'sample', true);
-  for (const document of demoGradeables(now, dataDir)) await uploadGradeable(fall, document, now);
+  for (const document of demoGradeables(now, repositories)) await uploadGradeable(fall, document, now);
   await seedGrades(fall, now);
   await seedLateDays(fall, now);
   await generateSummaries(fall, now);

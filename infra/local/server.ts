@@ -10,6 +10,7 @@ import type { FunctionName } from '#infra/function-access.ts';
 import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
+import { hostRefusal, localApiHosts } from './host-names.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
@@ -43,15 +44,21 @@ export async function startLocalApi(options: {
   workers?: number;
   /** Each function's time limit (29 s: API Gateway's); tests of what happens when it runs out set less. */
   functionTimeoutMs?: number;
+  /** Host names answered to besides localhost and the loopback addresses (`host` or `host:port`); default: `LOCAL_API_HOSTS`. */
+  hosts?: readonly string[];
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
+  const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
+  const listenHost = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
     const started = performance.now();
-    void handle(request, handlers, functionTimeoutMs).then((result) => {
+    const refusal = hostRefusal(request.headers.host, { port: request.socket.localPort ?? 0, listenHost, extra });
+    const answer = refusal ? refuseHost(request, refusal) : handle(request, handlers, functionTimeoutMs);
+    void answer.then((result) => {
       writeResult(response, result);
       if (options.log) {
         const ms = (performance.now() - started).toFixed(0);
@@ -59,7 +66,7 @@ export async function startLocalApi(options: {
       }
     });
   });
-  await new Promise<void>((done) => server.listen(options.port, options.host ?? '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(options.port, listenHost, done));
   const { port } = server.address() as { port: number };
   return {
     url: `http://localhost:${port}/api`,
@@ -109,6 +116,16 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
       preferHttpStatus,
     });
   }
+}
+
+/**
+ * A request for a name that is not this server's (a web page that rebound its own name to this
+ * machine, say): refused before any function runs, its body left unread.
+ */
+async function refuseHost(request: IncomingMessage, message: string): Promise<ApiResult> {
+  request.resume();
+  const preferHttpStatus = prefersHttpStatus([request.headers.prefer ?? []].flat().join(','));
+  return renderEnvelope(failEnvelope(message), { httpStatus: 421, preferHttpStatus });
 }
 
 /** The whole body, or undefined once it passes the limit. */

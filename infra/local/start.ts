@@ -4,8 +4,6 @@ import { demoUsers } from './seed.ts';
 import { startLocalApi, type LocalApi } from './server.ts';
 
 const port = Number(process.env.PORT ?? 3000);
-// The demo gradeable reads students' repositories from the data folder.
-process.env.ALLOW_FILE_REPOSITORIES ??= 'true';
 // CloudWatch reads the functions' metrics from their logs; locally they would only be noise.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 let environment: LocalEnvironment | undefined;

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import git from 'isomorphic-git';
 import { CheckoutError, isCommitId } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
-import { describeGitError, localGitdir, repositoryAddress } from './checkout.ts';
+import { describeGitError, localGitdirInside, localRepository, repositoryAddress } from './checkout.ts';
 
 /** How long reading a repository's head may take: a submission waits for it, well within its own time limit. */
 export const HEAD_TIME_LIMIT_MS = 10_000;
@@ -58,10 +56,7 @@ async function remoteHead(url: URL, allowedHosts: readonly string[], timeLimitMs
 
 /** A local repository's HEAD (local demo only); none for a plain folder. */
 async function localHead(url: URL): Promise<string | undefined> {
-  const path = fileURLToPath(url);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) throw new CheckoutError(`${path} is not a folder`);
-  const gitdir = await localGitdir(path);
+  const gitdir = await localGitdirInside(await localRepository(url));
   if (!gitdir) return undefined;
   return git.resolveRef({ fs, gitdir, ref: 'HEAD' }).catch(() => {
     throw new CheckoutError(EMPTY);

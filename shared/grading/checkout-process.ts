@@ -1,3 +1,4 @@
+import { config } from '#shared/config.ts';
 import { spawn } from 'node:child_process';
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -67,7 +68,9 @@ export function checkoutChildEntry(): string {
  * the worker's role.
  */
 export function checkoutEnvironment(): Record<string, string> {
-  return { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
+  // The repositories folder (a path, no secret) bounds a `file://` copy in the process too.
+  const repositories = config('FILE_REPOSITORIES_DIR');
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', ...(repositories ? { FILE_REPOSITORIES_DIR: repositories } : {}) };
 }
 
 /**

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import git, { TREE, type WalkerEntry } from 'isomorphic-git';
 import { config } from '#shared/config.ts';
+import { FILE_REPOSITORIES_OFF, fileRepositoryFolder } from '#shared/gradeables/repository.ts';
 import type { RunRequest } from './runner-protocol.ts';
 import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
 import { guardedHttp } from './checkout-http.ts';
@@ -78,8 +79,9 @@ export async function checkoutRepository(
 ): Promise<Checkout> {
   // The worker passes what a version recorded: anything else is a fault, never the student's.
   if (request.commit !== undefined && !isCommitId(request.commit)) throw new Error(`Not a commit id: ${JSON.stringify(request.commit)}`);
-  // Refused here, before any process or folder is made; the checkout process trusts what passes.
-  repositoryAddress(request.repository.url);
+  // Refused here, before any process or folder is made.
+  const url = repositoryAddress(request.repository.url);
+  if (url.protocol === 'file:') await localRepository(url);
   const root = await mkdtemp(join(parent, 'checkout-'));
   const remove = () => removeFolder(root);
   try {
@@ -100,7 +102,9 @@ export async function checkoutInto(request: RunRequest, root: string): Promise<{
   const url = new URL(request.repository.url);
   const files = join(root, 'files');
   await mkdir(files);
-  const commit = url.protocol === 'file:' ? await copyLocal(url, files, request) : await cloneHttp(url, root, files, request);
+  // Checked again here, just before the copy, in the process that makes it.
+  const commit =
+    url.protocol === 'file:' ? await copyLocal(await localRepository(url), files, request) : await cloneHttp(url, root, files, request);
   const submission = await findSubdirectory(files, request.repository.subdirectory);
   return { submission, ...(commit ? { commit } : {}) };
 }
@@ -119,22 +123,31 @@ export function repositoryAddress(text: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
     throw new CheckoutError(`only http and https repository addresses are supported, not ${url.protocol}`);
   }
-  if (url.protocol === 'file:' && !config('ALLOW_FILE_REPOSITORIES')) {
-    throw new CheckoutError('file:// repository addresses are not allowed on this server');
-  }
+  // Whether this server takes file:// at all; where from is checked by localRepository.
+  if (url.protocol === 'file:' && !config('FILE_REPOSITORIES_DIR')) throw new CheckoutError(FILE_REPOSITORIES_OFF);
   return url;
 }
 
+/** The folder of a `file://` address, if this server's repositories folder holds it (fileRepositoryFolder). */
+export async function localRepository(url: URL): Promise<string> {
+  let path: string;
+  try {
+    path = fileURLToPath(url);
+  } catch {
+    throw new CheckoutError(`${JSON.stringify(url.href)} is not a valid address`);
+  }
+  const allowed = await fileRepositoryFolder(path);
+  if ('refusal' in allowed) throw new CheckoutError(allowed.refusal);
+  return allowed.folder;
+}
+
 /**
- * A local repository (local demo only): a git repository (a working tree's `.git`, or a bare one)
- * gives the files of the commit asked for, or of HEAD, never uncommitted changes; a plain folder,
- * which has no history, is copied as it is on disk now.
+ * A local repository (local demo only; `path` as localRepository resolved it): a git repository
+ * (a working tree's `.git`, or a bare one) gives the files of the commit asked for, or of HEAD,
+ * never uncommitted changes; a plain folder, which has no history, is copied as it is on disk now.
  */
-async function copyLocal(url: URL, files: string, request: RunRequest): Promise<string | undefined> {
-  const path = fileURLToPath(url);
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) throw new CheckoutError(`${path} is not a folder`);
-  const gitdir = await localGitdir(path);
+async function copyLocal(path: string, files: string, request: RunRequest): Promise<string | undefined> {
+  const gitdir = await localGitdirInside(path);
   if (!gitdir) {
     if (request.commit) throw new UnreachableCommitError(request.commit);
     await copyTree(path, files, {
@@ -160,6 +173,12 @@ async function copyLocal(url: URL, files: string, request: RunRequest): Promise<
     throw new CheckoutError(describeGitError(error));
   }
   return commit;
+}
+
+/** localGitdir, provided a `.git` that is a link leads inside the repositories folder too. */
+export async function localGitdirInside(path: string): Promise<string | undefined> {
+  const found = await localGitdir(path);
+  return found && found !== path ? await localRepository(pathToFileURL(found)) : found;
 }
 
 /** The git directory of a local repository: `<path>/.git`, or `path` itself when bare; none for a plain folder. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chownTree, type Owner } from './checkout-files.ts';
 import { harnessBundle } from './harness-bundle.ts';
 import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
+import { readableNode } from './readable-node.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { COMMAND_PATH, STUDENT } from './harness/student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from './harness/toolchain.ts';
@@ -234,14 +235,12 @@ export async function runHarness(launch: HarnessLaunch): Promise<HarnessResult> 
   if (launch.user) await chownTree(launch.jobFolder, launch.user);
 
   const diskMib = Math.max(...launch.job.testCases.map((testCase) => testCase.limits.diskMib), 1);
+  // The job's own uid may not be able to enter the folder this Node lives in.
+  const node = launch.user ? await readableNode() : process.execPath;
   const [file, args, cwd] =
     launch.mode === 'bwrap'
-      ? [
-          'bwrap',
-          graderSandboxArgs({ toolchain: discoverToolchain(), etc, node: process.execPath, harness, files: launch.files, diskMib }),
-          '/',
-        ]
-      : [process.execPath, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
+      ? ['bwrap', graderSandboxArgs({ toolchain: discoverToolchain(), etc, node, harness, files: launch.files, diskMib }), '/']
+      : [node, [harness, '--files', launch.files, '--work', work, '--job', '-', '--result', '-'], work];
   const resultKey = newResultKey();
   const job: HarnessJob = { ...launch.job, isolation: launch.mode === 'bwrap' ? 'namespaces' : 'none', resultKey };
   return new Promise<HarnessResult>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { config } from '#shared/config.ts';
 import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
 import { jobTimeLimitMs } from './launcher.ts';
+import { readableNode } from './readable-node.ts';
 import { runnerEntry } from './runner-bundle.ts';
 import { isCommitId } from './checkout-error.ts';
 import type { CheckedOutLine, RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
@@ -15,7 +16,8 @@ const STOP_GRACE_MS = 5_000;
 /** The runner's whole environment: no DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, AWS_* or tokens. */
 export function runnerEnvironment(): Record<string, string> {
   const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tmpdir(), LANG: 'C.UTF-8' };
-  if (config('ALLOW_FILE_REPOSITORIES')) env.ALLOW_FILE_REPOSITORIES = 'true';
+  const fileRepositories = config('FILE_REPOSITORIES_DIR');
+  if (fileRepositories) env.FILE_REPOSITORIES_DIR = fileRepositories;
   return env;
 }
 
@@ -29,8 +31,10 @@ export function runnerEnvironment(): Record<string, string> {
 export async function runIsolated(request: RunRequest, hooks: RunHooks = {}): Promise<RunResult> {
   const limitMs = CHECKOUT_TIME_LIMIT_MS + jobTimeLimitMs(request.testCases) + RUN_OVERHEAD_MS;
   const cli = await runnerEntry();
+  // Started from the copy of Node its sandboxes use (root only), the runner need not make one per job.
+  const node = await readableNode();
   return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(node, [cli], { env: runnerEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let partial = '';
     const stderr: Buffer[] = [];

@@ -18,7 +18,7 @@ export type SandboxMode = 'bwrap' | 'unsafe-none';
 export interface RunRequest {
   readonly jobId: string;
   readonly repository: {
-    /** https://, http:// or (local demo only, when ALLOW_FILE_REPOSITORIES=true) file:// */
+    /** https://, http:// or (local demo only, inside FILE_REPOSITORIES_DIR) file:// */
     readonly url: string;
     /** Folder inside the repository holding the submission ('' for the root). */
     readonly subdirectory: string;

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readableNode } from '#shared/grading/readable-node.ts';
 import { ACCOUNT, REGION, type CodeBuildProject, type Deployment } from './cloudformation.ts';
 import { sessionArn, type PolicyEvaluator, type Principal } from './iam.ts';
 import type { Reply } from './s3.ts';
@@ -557,6 +558,10 @@ export class CodeBuildService {
       const sourceDirectory = `/codebuild/output/src${Math.floor(Math.random() * 1e9)}/src`;
       const script = join(folder, 'buildspec.sh');
       await writeFile(script, buildScript(spec), { mode: 0o644 });
+      // The forwarder runs as nobody, who may not enter the project's folder nor the one this Node lives in.
+      const forwarder = join(folder, 'vpc-forwarder.mts');
+      await copyFile(FORWARDER, forwarder);
+      await chmod(forwarder, 0o444);
       const hostNode = ['/usr/local/bin/node', '/usr/bin/node'].find((candidate) => existsSync(candidate));
       const environment = this.buildEnvironment(build, spec, sourceDirectory, hostNode === undefined);
       const projectTop = projectFolderToHide();
@@ -579,8 +584,8 @@ export class CodeBuildService {
         network,
         socket ?? '',
         String(this.options.endpointPort),
-        FORWARDER,
-        process.execPath,
+        forwarder,
+        await readableNode(),
         script,
         sourceDirectory,
         project.privileged ? 'privileged' : UNPRIVILEGED_CAPABILITIES.map((capability) => `+${capability}`).join(','),

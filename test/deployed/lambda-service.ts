@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readableNode } from '#shared/grading/readable-node.ts';
 import { ACCOUNT, REGION, type LambdaFunction } from './cloudformation.ts';
 import { sessionArn, type PolicyEvaluator, type Principal } from './iam.ts';
 
@@ -207,7 +208,8 @@ export class LambdaService {
     const wanted = Number(/^nodejs(\d+)\.x$/.exec(fn.runtime)?.[1]);
     const running = Number(process.versions.node.split('.')[0]);
     if (wanted !== running) throw new Error(`${fn.logicalId}: runtime ${fn.runtime}, but the test runs Node ${process.versions.node}`);
-    const [{ taskRoot }, runtimeDirectory] = await Promise.all([this.prepare(fn), this.runtime()]);
+    // As root, functions run as nobody, who may not enter the folder this test's Node lives in.
+    const [{ taskRoot }, runtimeDirectory, node] = await Promise.all([this.prepare(fn), this.runtime(), readableNode()]);
     const id = this.nextEnvironmentId++;
     const tmp = join(this.options.workDirectory, 'tmp', `${fn.logicalId}-${id}`);
     await mkdir(dirname(tmp), { recursive: true });
@@ -255,13 +257,13 @@ export class LambdaService {
       _HANDLER: fn.handler,
       TZ: ':UTC',
       LANG: 'en_US.UTF-8',
-      PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin/:/bin:/opt/bin`,
+      PATH: `${dirname(node)}:/usr/local/bin:/usr/bin/:/bin:/opt/bin`,
       NODE_PATH: `/opt/nodejs/node_modules:${runtimeDirectory}/node_modules:${runtimeDirectory}:${taskRoot}`,
       // Lambda's /tmp: the only place a function may write (a private one per environment here).
       TMPDIR: tmp,
       HOME: tmp,
     };
-    const child = spawn(process.execPath, ['--expose-gc', '--max-http-header-size=81920', join(runtimeDirectory, 'bootstrap.mts')], {
+    const child = spawn(node, ['--expose-gc', '--max-http-header-size=81920', join(runtimeDirectory, 'bootstrap.mts')], {
       cwd: taskRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

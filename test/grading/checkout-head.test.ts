@@ -94,7 +94,7 @@ describe("a repository's head at submission", () => {
     await git('commit', '-q', '-m', 'Local');
     const head = (await git('rev-parse', 'HEAD')).stdout.trim();
     expect(await refusal(headOf(`file://${repository}`))).toBe('file:// repository addresses are not allowed on this server');
-    vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+    vi.stubEnv('FILE_REPOSITORIES_DIR', folders);
     expect(await headOf(`file://${repository}`)).toBe(head);
     expect(await headOf(`file://${plain}`)).toBeUndefined();
     expect(await refusal(headOf(`file://${join(folders, 'missing')}`))).toBe(`${join(folders, 'missing')} is not a folder`);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutOrFailure, checkoutRepository, isCommitId, UnreachableCommitError } from '#shared/grading/checkout.ts';
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 afterEach(() => {
-  delete process.env.ALLOW_FILE_REPOSITORIES;
+  delete process.env.FILE_REPOSITORIES_DIR;
 });
 
 const checkout = async (url: string, commit?: string) => {
@@ -95,8 +95,8 @@ describe('the runner process', () => {
 
 describe('file:// repositories (local demo)', () => {
   it('give the committed files of HEAD or of the commit asked for, and refuse an unreachable one', async () => {
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
     const tree = server.workingTree('code');
+    process.env.FILE_REPOSITORIES_DIR = dirname(tree);
     const url = `file://${tree}`;
     const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: tree })).stdout.trim();
     const first = (await run('git', ['rev-list', '--max-parents=0', 'HEAD'], { cwd: tree })).stdout.trim();
@@ -107,8 +107,8 @@ describe('file:// repositories (local demo)', () => {
   });
 
   it('copy a folder without history as it is, with no commit; a commit asked of it is unreachable', async () => {
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
     const folder = join(server.workingTree('code'), '..');
+    process.env.FILE_REPOSITORIES_DIR = folder;
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const plain = await mkdtemp(join(folder, 'plain-'));
     try {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIsolated, runnerEnvironment } from '#shared/grading/run-in-process.ts';
 import type { RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
@@ -22,7 +23,7 @@ afterAll(async () => {
   holder?.kill('SIGKILL');
   delete process.env.SECRET_FOR_TEST;
   delete process.env.AWS_SECRET_ACCESS_KEY;
-  delete process.env.ALLOW_FILE_REPOSITORIES;
+  delete process.env.FILE_REPOSITORIES_DIR;
   await server?.close();
 });
 
@@ -32,12 +33,12 @@ const graded = (result: RunResult): readonly TestCaseOutcome[] => {
 };
 
 describe('the runner in a process of its own', () => {
-  it('gives the runner only PATH, HOME, LANG and ALLOW_FILE_REPOSITORIES', () => {
+  it('gives the runner only PATH, HOME, LANG and FILE_REPOSITORIES_DIR', () => {
     expect(process.env.DYNAMODB_ENDPOINT).toBeTruthy(); // the test process does hold it
     expect(Object.keys(runnerEnvironment()).sort()).toEqual(['HOME', 'LANG', 'PATH']);
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
-    expect(runnerEnvironment().ALLOW_FILE_REPOSITORIES).toBe('true');
-    delete process.env.ALLOW_FILE_REPOSITORIES;
+    process.env.FILE_REPOSITORIES_DIR = '/srv/repositories';
+    expect(runnerEnvironment().FILE_REPOSITORIES_DIR).toBe('/srv/repositories');
+    delete process.env.FILE_REPOSITORIES_DIR;
   });
 
   it('leaks no secret to a command reading the environment of its parent, of init and of the worker', async () => {
@@ -97,16 +98,16 @@ describe('the runner in a process of its own', () => {
     });
   });
 
-  it('lets file:// repositories through only when ALLOW_FILE_REPOSITORIES is passed on', async () => {
+  it('lets file:// repositories through only when FILE_REPOSITORIES_DIR is passed on', async () => {
     const local = request(`file://${server.workingTree('pass')}`, [
       testCase({ command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } }),
     ]);
     expect((await runIsolated(local)).status).toBe('checkout-failed');
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
+    process.env.FILE_REPOSITORIES_DIR = dirname(server.workingTree('pass'));
     try {
       expect(graded(await runIsolated(local))[0]!.passed).toBe(true);
     } finally {
-      delete process.env.ALLOW_FILE_REPOSITORIES;
+      delete process.env.FILE_REPOSITORIES_DIR;
     }
   });
 });

@@ -59,11 +59,11 @@ const owner = (gradeableId: string, ownerId: string) => ({ term: course.term, co
 
 beforeAll(async () => {
   vi.stubEnv('GRADING_QUEUE_URL', 'local:none'); // wake-ups go nowhere: the test claims jobs itself
-  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
   vi.stubEnv('GRADING_LEASE_SECONDS', '120');
   const instructor = await createUser('faculty', 'instructor');
   course = await createCourse(await createTerm('2026-08-24'), instructor);
   repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));
+  vi.stubEnv('FILE_REPOSITORIES_DIR', repositories);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();

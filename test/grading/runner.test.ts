@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { guardedHttp } from '#shared/grading/checkout-http.ts';
 import { runSubmission } from '#shared/grading/runner.ts';
@@ -291,20 +292,24 @@ describe('checkout failures', () => {
 
 describe('file:// repositories', () => {
   afterEach(() => {
-    delete process.env.ALLOW_FILE_REPOSITORIES;
+    delete process.env.FILE_REPOSITORIES_DIR;
   });
+  const trees = () => dirname(server.workingTree('pass'));
 
-  it('are refused unless ALLOW_FILE_REPOSITORIES is true', async () => {
+  it('are refused unless FILE_REPOSITORIES_DIR names a folder', async () => {
     const url = `file://${server.workingTree('pass')}`;
-    expect(checkoutFailure(await runSubmission(request(url, [testCase({ command: 'true' })])))).toBe(
-      'Could not check out the repository: file:// repository addresses are not allowed on this server',
+    const refused = 'Could not check out the repository: file:// repository addresses are not allowed on this server';
+    expect(checkoutFailure(await runSubmission(request(url, [testCase({ command: 'true' })])))).toBe(refused);
+    process.env.FILE_REPOSITORIES_DIR = '';
+    expect(checkoutFailure(await runSubmission(request(url, [testCase({ command: 'true' })])))).toBe(refused);
+    process.env.FILE_REPOSITORIES_DIR = join(trees(), 'missing');
+    expect(checkoutFailure(await runSubmission(request(url, [])))).toBe(
+      "Could not check out the repository: this server's repositories folder is missing",
     );
-    process.env.ALLOW_FILE_REPOSITORIES = 'yes';
-    expect((await runSubmission(request(url, [testCase({ command: 'true' })]))).status).toBe('checkout-failed');
   });
 
-  it('give the committed files of HEAD, without .git, when allowed', async () => {
-    process.env.ALLOW_FILE_REPOSITORIES = 'true';
+  it('give the committed files of HEAD, without .git, when inside FILE_REPOSITORIES_DIR', async () => {
+    process.env.FILE_REPOSITORIES_DIR = trees();
     const url = `file://${server.workingTree('pass')}`;
     const [outcome, git] = graded(
       await runSubmission(
@@ -319,5 +324,35 @@ describe('file:// repositories', () => {
     const notFolder = `file://${join(server.workingTree('pass'), 'README.md')}`;
     expect(checkoutFailure(await runSubmission(request(notFolder, [])))).toMatch(/README.md is not a folder$/);
     expect(checkoutFailure(await runSubmission(request(`${url}-missing`, [])))).toMatch(/is not a folder$/);
+  });
+
+  it('never reach outside FILE_REPOSITORIES_DIR, by path, by .. or by a link, nor its folder itself', async () => {
+    // The git server's folder stands for the data folder: beside the repositories folder, holding a secret.
+    const base = dirname(trees());
+    const secret = `secret-${randomUUID()}`;
+    await writeFile(join(base, 'signing-secret'), secret);
+    const inside = await mkdtemp(join(trees(), 'links-'));
+    await symlink(base, join(inside, 'data'));
+    await mkdir(join(inside, 'gitlink'));
+    await symlink(join(base, 'served', 'pass.git'), join(inside, 'gitlink', '.git'));
+    process.env.FILE_REPOSITORIES_DIR = trees();
+    const leak = testCase({ command: 'cat signing-secret; cat */signing-secret; ls -la', expect: { stdout: 'nothing' } });
+    const outside = (path: string) => `Could not check out the repository: ${path} is outside this server's repositories folder`;
+    for (const [url, path] of [
+      [`file://${base}`, base],
+      [`file://${trees()}/pass/../..`, `${base}/`],
+      [`file://${trees()}`, trees()],
+      [`file://${inside}/data`, `${inside}/data`],
+      [`file://${inside}/data/served/pass.git`, `${inside}/data/served/pass.git`],
+      // A .git that leads out of it.
+      [`file://${inside}/gitlink`, `${inside}/gitlink/.git`],
+    ] as const) {
+      const result = await runSubmission(request(url, [leak]));
+      expect({ url, result }).toEqual({ url, result: { status: 'checkout-failed', message: outside(path) } });
+    }
+    // The same folder through a link that stays inside is fine.
+    await symlink(server.workingTree('pass'), join(inside, 'pass'));
+    const [outcome] = graded(await runSubmission(request(`file://${inside}/pass`, [testCase({ command: 'sh hello.sh' })])));
+    expect(outcome!.passed).toBe(true);
   });
 });

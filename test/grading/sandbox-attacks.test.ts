@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { JOB_UID_BASE, jobUser } from '#shared/grading/launcher.ts';
+import { readableNode } from '#shared/grading/readable-node.ts';
 import { runnerEnvironment } from '#shared/grading/run-in-process.ts';
+import { runnerEntry } from '#shared/grading/runner-bundle.ts';
 import { runSubmission } from '#shared/grading/runner.ts';
 import type { RunRequest, RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
@@ -27,6 +29,8 @@ let git: GitServer;
 /** This file's own temporary folder: jobs' folders are made here, so leftovers can be seen. */
 let scratch: string;
 let jobsTmp: string;
+/** Root only: Node and the runner's entry as this process has them, for a runner started as nobody. */
+let forNobody: [node: string, entry: string] | undefined;
 /** Two services on the host's loopback, standing in for the local API: IPv4 and IPv6. */
 let listeners: Server[];
 
@@ -47,6 +51,9 @@ beforeAll(async () => {
   await mkdir(jobsTmp);
   await chmod(scratch, 0o755);
   await chmod(jobsTmp, 0o1777); // a launcher run as nobody makes its jobs' folders here too
+  // Before TMPDIR names jobsTmp: what the runner's bundle and, as root from a folder nobody else
+  // may enter, the copy of Node that sandboxes run (readable-node.ts) keep stays out of it.
+  if (isRoot) forNobody = await Promise.all([readableNode(), runnerEntry()]);
   vi.stubEnv('TMPDIR', jobsTmp);
   listeners = [await listen('127.0.0.1'), await listen('::1')];
 });
@@ -306,10 +313,19 @@ describe('7. the checkout stays outside the sandbox', () => {
 // Not as root, every test above already runs the launcher as an ordinary user (the tests' own);
 // as root, this one starts it as uid 65534, which only root can do.
 describe('the same attacks with the launcher running as an ordinary user', () => {
-  const runAsNobody = (runRequest: RunRequest) =>
-    new Promise<RunResult>((resolve, reject) => {
-      const cli = new URL('../../shared/grading/runner-cli.ts', import.meta.url).pathname;
-      const child = spawn(process.execPath, [cli], {
+  // Node and the runner from where nobody may read them, even when the project's folder is root's alone.
+  const runnerForNobody = async () => {
+    const [node, entry] = forNobody!;
+    if (!entry.endsWith('.mjs')) return { node, cli: entry }; // no bundle: the sources, which must be readable then
+    const cli = join(scratch, 'runner.mjs');
+    await copyFile(entry, cli);
+    await chmod(cli, 0o444);
+    return { node, cli };
+  };
+  const runAsNobody = async (runRequest: RunRequest) => {
+    const { node, cli } = await runnerForNobody();
+    return new Promise<RunResult>((resolve, reject) => {
+      const child = spawn(node, [cli], {
         env: { ...runnerEnvironment(), TMPDIR: jobsTmp },
         uid: NOBODY,
         gid: NOBODY,
@@ -330,6 +346,7 @@ describe('the same attacks with the launcher running as an ordinary user', () =>
       });
       child.stdin.end(JSON.stringify(runRequest));
     });
+  };
 
   it.skipIf(!isRoot)(
     'holds as uid 65534: no network, no view of its own files outside, no survivor, limits, no lie (skipped unless root: the tests then run as an ordinary user already)',

@@ -22,7 +22,6 @@ const dynamoDb = await startDynamoDbLocal();
 process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
 process.env.TABLE_PREFIX = 'soak-';
 process.env.SIGNING_SECRET_FILE = join(work, 'signing-secret');
-process.env.ALLOW_FILE_REPOSITORIES = 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
@@ -41,6 +40,7 @@ await createTables();
 
 // One repository every student's submission checks out: a passing and a failing test case.
 const repositories = join(work, 'repositories');
+process.env.FILE_REPOSITORIES_DIR = repositories;
 const source = join(work, 'source');
 await mkdir(source, { recursive: true });
 await writeFile(join(source, 'hello.sh'), 'echo "Hello, World!"\n');

@@ -19,11 +19,11 @@ let world: CourseWorld;
 let repositories: string;
 
 beforeAll(async () => {
-  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
   vi.stubEnv('GRADING_LEASE_SECONDS', '120');
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   repositories = await mkdtemp(join(tmpdir(), 'fair-repositories-'));
+  vi.stubEnv('FILE_REPOSITORIES_DIR', repositories);
   for (const persona of ['student', 'student2'] as const) {
     await mkdir(join(repositories, world.users[persona].userId), { recursive: true });
     await writeFile(join(repositories, world.users[persona].userId, 'run.sh'), 'exit 0\n');

@@ -44,10 +44,10 @@ const brokenTestCases = [
 const fixedGreets = { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } };
 
 beforeAll(async () => {
-  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+  repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));
+  vi.stubEnv('FILE_REPOSITORIES_DIR', repositories);
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));
   const more = await Promise.all([createUser('user', 'carl'), createUser('user', 'dora'), createUser('user', 'emil')]);
   for (const user of more) await addMember(world.course, user, 4, '1');
   students = [world.users.student, world.users.student2, ...more];

@@ -26,10 +26,10 @@ let world: CourseWorld;
 let repositories: string;
 
 beforeAll(async () => {
-  vi.stubEnv('ALLOW_FILE_REPOSITORIES', 'true');
+  repositories = await mkdtemp(join(tmpdir(), 'repositories-'));
+  vi.stubEnv('FILE_REPOSITORIES_DIR', repositories);
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  repositories = await mkdtemp(join(tmpdir(), 'repositories-'));
 });
 afterAll(async () => {
   await api.close();
