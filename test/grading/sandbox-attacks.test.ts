@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
@@ -320,6 +320,11 @@ describe('the same attacks with the launcher running as an ordinary user', () =>
     const cli = join(scratch, 'runner.mjs');
     await copyFile(entry, cli);
     await chmod(cli, 0o444);
+    // The runner starts its checkout process from that one's bundle, beside its own.
+    for (const name of (await readdir(dirname(entry))).filter((file) => /^checkout-\w+\.mjs$/.test(file))) {
+      await copyFile(join(dirname(entry), name), join(scratch, name));
+      await chmod(join(scratch, name), 0o444);
+    }
     return { node, cli };
   };
   const runAsNobody = async (runRequest: RunRequest) => {

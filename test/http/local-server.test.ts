@@ -221,11 +221,15 @@ describe('npm start', () => {
       };
       // The demo's own git homework still grades, from the repositories folder.
       expect(JSON.parse(await graded('hw_vcs')).data).toMatchObject({ total_points: 6 });
+      // Refused when submitted (its head cannot be read), so nothing of the data folder is ever graded.
       for (const id of Object.keys(paths)) {
-        const values = await graded(id);
-        expect(values).not.toContain(secret);
-        expect(values).not.toContain('shared-local-instance.db');
-        expect(JSON.parse(values).data.test_cases[0].testcase_message).toMatch(/is outside this server's repositories folder$/);
+        const body = JSON.stringify({ vcs_checkout: true, git_repo_id: 'none' });
+        const text = await (await fetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body })).text();
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain('shared-local-instance.db');
+        const answer = JSON.parse(text) as { status: string; message: string };
+        expect(answer.status, text).toBe('fail');
+        expect(answer.message).toMatch(/is outside this server's repositories folder\. Nothing was submitted/);
       }
     } finally {
       await server.stop();
