@@ -276,7 +276,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
 async function abandonReserved(ticket: number): Promise<void> {
   try {
-    await abandonTicket(shardOf(ticket), sequenceOf(ticket));
+    await abandonTicket(shardOf(ticket), sequenceOf(ticket), laneOf(ticket));
   } catch (error) {
     // The submission's own answer stands; the ticket counts as queued until a worker passes it.
     logger.warn({ message: 'Could not give up a reserved ticket', ticket, error });

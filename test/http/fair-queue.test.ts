@@ -178,9 +178,13 @@ describe('a flood by one student beside a class', () => {
     expect(position).toBeGreaterThanOrEqual(1);
     expect(position).toBeLessThanOrEqual(2);
     // Exact: the workers take exactly position − 1 jobs before it, and three of the flood's in all.
-    const claimed: string[] = [];
-    for (let job = await claimJob(); job; job = await claimJob()) claimed.push(job.ownerId);
-    expect(claimed.indexOf(world.users.student.userId)).toBe(position - 1);
-    expect(claimed.filter((owner) => owner === world.users.student2.userId)).toHaveLength(3);
+    const claimed: { ownerId: string; ticket: number; version: number; gradeableId: string }[] = [];
+    for (let job = await claimJob(); job; job = await claimJob()) claimed.push(job);
+    const order = claimed.map(({ ownerId, ticket, version, gradeableId }) => `${ownerId} ${gradeableId} v${version} #${ticket}`);
+    expect(
+      claimed.findIndex((job) => job.ownerId === world.users.student.userId),
+      order.join('\n'),
+    ).toBe(position - 1);
+    expect(claimed.filter((job) => job.ownerId === world.users.student2.userId)).toHaveLength(3);
   }, 120_000);
 });
