@@ -8,6 +8,7 @@ import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
 import {
   abandonTicket,
+  countCourseBurst,
   loadRef,
   putJob,
   QUEUE_SHARDS,
@@ -23,9 +24,18 @@ import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembersh
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
+import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import {
+  burstShards,
+  laneCounters,
+  laneOf,
+  sequenceOf,
+  shardForReservation,
+  shardOf,
+  ticketOf,
+  ticketToIssue,
+} from '#shared/grading/queue-order.ts';
 import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
@@ -163,7 +173,14 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         maxQueuedJobsPerStudent(),
       );
   if (overLoad) throw overLoad;
-  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  // The course's submissions this minute (a student's own only: staff's go first whatever the
+  // rush), counted beside the head's read so that the submission waits no longer for it.
+  const burstLimit = courseBurstPerMinute();
+  const [commit, burstEstimate] = await Promise.all([
+    answered ? undefined : resolveCommit(gradeable.vcs, owner),
+    answered || !counted ? undefined : courseBurst(course, now, burstLimit),
+  ]);
+  const burst = burstEstimate === undefined ? undefined : { estimate: burstEstimate, limit: burstLimit };
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
@@ -189,7 +206,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
       const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
       if (refusal) throw refusal;
-      const share = queueShare(submission?.versions ?? [], counted ? { userId: caller.userId, inFlight: load ?? 0 } : undefined, keep);
+      const share = queueShare(
+        submission?.versions ?? [],
+        counted ? { userId: caller.userId, inFlight: load ?? 0 } : undefined,
+        keep,
+        burst,
+      );
       const overLoad = queuedJobsRefusal(loadAfter(share), maxQueuedJobsPerStudent());
       if (overLoad) throw overLoad;
       // The share's lane; not the superseded ticket's counter, which the transaction updates already.
@@ -274,9 +296,19 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   }
 }
 
+/** The course's estimated submissions this minute, this one included; none if it could not be counted (its lane is then the student's). */
+async function courseBurst(course: Course, now: Date, limit: number): Promise<number | undefined> {
+  try {
+    return await countCourseBurst(course.term, course.course, now, burstShards(limit));
+  } catch (error) {
+    logger.warn({ message: "Could not count the course's submissions this minute", error });
+    return undefined;
+  }
+}
+
 async function abandonReserved(ticket: number): Promise<void> {
   try {
-    await abandonTicket(shardOf(ticket), sequenceOf(ticket));
+    await abandonTicket(shardOf(ticket), sequenceOf(ticket), laneOf(ticket));
   } catch (error) {
     // The submission's own answer stands; the ticket counts as queued until a worker passes it.
     logger.warn({ message: 'Could not give up a reserved ticket', ticket, error });
