@@ -24,12 +24,17 @@ export const QUEUE_SHARDS = 16;
 export const LANES = {
   /** Submissions by a student with no other job queued or being graded, and staff's submissions. */
   first: 0,
+  /**
+   * Submissions by a student with no other job queued or being graded, made while their course is
+   * past COURSE_BURST_PER_MINUTE: behind other courses' first jobs, ahead of anyone's further jobs.
+   */
+  rush: 1,
   /** Submissions by a student who has other jobs queued or being graded. */
-  more: 1,
+  more: 2,
   /** Regrades (as the reference keeps them in a queue of lower priority). */
-  regrade: 2,
+  regrade: 3,
 } as const;
-export const QUEUE_LANES = 3;
+export const QUEUE_LANES = 4;
 
 export interface QueueShard {
   /** The lane the counter belongs to (absent: the first). */

@@ -223,6 +223,11 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       const version = (submission?.highestVersion ?? 0) + 1;
       // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
       // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
+      // A ticket reserved for another lane (what was read before changed the share's lane): given up for one in this lane.
+      if (reserved !== undefined && laneOf(reserved) !== share.lane) {
+        await abandonReserved(reserved);
+        reserved = undefined;
+      }
       if (reserved === undefined && collided) {
         const shard = shardForReservation(lane);
         reserved = ticketOf(shard, await reserveTicket(shard, share.lane), share.lane);

@@ -150,9 +150,10 @@ describe('the queue’s lanes', () => {
     expect(laneFor({ regrade: true, othersInFlight: 0 })).toBe(LANES.regrade);
   });
 
-  it('puts a course’s first jobs beyond its burst limit this minute in the next lane; regrades stay last', () => {
+  it('puts a course’s first jobs beyond its burst limit this minute in their own lane, before further jobs; regrades stay last', () => {
+    expect([LANES.first, LANES.rush, LANES.more, LANES.regrade]).toEqual([0, 1, 2, 3]);
     expect(laneFor({ othersInFlight: 0, courseBurst: 60, burstLimit: 60 })).toBe(LANES.first);
-    expect(laneFor({ othersInFlight: 0, courseBurst: 61, burstLimit: 60 })).toBe(LANES.more);
+    expect(laneFor({ othersInFlight: 0, courseBurst: 61, burstLimit: 60 })).toBe(LANES.rush);
     expect(laneFor({ othersInFlight: 2, courseBurst: 1, burstLimit: 60 })).toBe(LANES.more);
     expect(laneFor({ regrade: true, othersInFlight: 0, courseBurst: 500, burstLimit: 60 })).toBe(LANES.regrade);
     // Not counted (staff's submission, or the count failed): the student's own lane.
