@@ -168,6 +168,11 @@ const settings = declare({
    * being graded at once, across every gradeable of every course.
    */
   MAX_QUEUED_JOBS_PER_STUDENT: wholeNumber(1, 5),
+  /**
+   * `COURSE_BURST_PER_MINUTE` (60): submissions of one course within a minute whose jobs may take the
+   * first lane of the grading queue; the course's further jobs that minute wait behind other courses' first ones.
+   */
+  COURSE_BURST_PER_MINUTE: wholeNumber(1, 60),
   /** `MAX_VERSIONS` (1000): versions one student or team may have of a gradeable (they share one DynamoDB item of 400 KB). */
   MAX_VERSIONS: wholeNumber(1, 1000),
   /**
@@ -318,6 +323,8 @@ export function submissionLimits(): { perMinute: number; maxVersions: number } {
 
 /** `MAX_QUEUED_JOBS_PER_STUDENT`: one student's jobs queued or being graded at once. */
 export const maxQueuedJobsPerStudent = (): number => config('MAX_QUEUED_JOBS_PER_STUDENT');
+/** `COURSE_BURST_PER_MINUTE`: one course's submissions a minute that may take the first lane. */
+export const courseBurstPerMinute = (): number => config('COURSE_BURST_PER_MINUTE');
 
 /** `SUMMARIES_JOB_MIN_USERS`: courses with at least this many members generate their summaries on the queue. */
 export const summariesJobMinUsers = (): number => config('SUMMARIES_JOB_MIN_USERS');

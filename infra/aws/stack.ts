@@ -49,6 +49,7 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
   { context: 'submissionsPerMinute', setting: 'SUBMISSIONS_PER_MINUTE', on: 'submit-vcs' },
   { context: 'maxVersions', setting: 'MAX_VERSIONS', on: 'submit-vcs' },
   { context: 'maxQueuedJobsPerStudent', setting: 'MAX_QUEUED_JOBS_PER_STUDENT', on: 'submit-vcs' },
+  { context: 'courseBurstPerMinute', setting: 'COURSE_BURST_PER_MINUTE', on: 'submit-vcs' },
 ];
 
 /** The worker waits for the grading build, so it gets Lambda's maximum. */

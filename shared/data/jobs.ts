@@ -24,12 +24,17 @@ export const QUEUE_SHARDS = 16;
 export const LANES = {
   /** Submissions by a student with no other job queued or being graded, and staff's submissions. */
   first: 0,
+  /**
+   * Submissions by a student with no other job queued or being graded, made while their course is
+   * past COURSE_BURST_PER_MINUTE: behind other courses' first jobs, ahead of anyone's further jobs.
+   */
+  rush: 1,
   /** Submissions by a student who has other jobs queued or being graded. */
-  more: 1,
+  more: 2,
   /** Regrades (as the reference keeps them in a queue of lower priority). */
-  regrade: 2,
+  regrade: 3,
 } as const;
-export const QUEUE_LANES = 3;
+export const QUEUE_LANES = 4;
 
 export interface QueueShard {
   /** The lane the counter belongs to (absent: the first). */
@@ -329,4 +334,29 @@ export async function expiredLease(now: Date): Promise<Job | undefined> {
     }),
   );
   return Items[0] ? decodeJob(Items[0]) : undefined;
+}
+
+/** How long a minute's burst counters are kept after it ends. */
+const BURST_KEPT_SECONDS = 5 * 60;
+
+/**
+ * Counts a submission towards its course's submissions in the current minute and answers the
+ * course's estimated count so far (COURSE_BURST_PER_MINUTE): the item
+ * `burst#<term>/<course>#<minute>#<shard>` of one of `shards` at random, its count × `shards`. Only
+ * added to, never refused: lanes need no exactness, and nothing drifts. Expires a few minutes after
+ * its minute (the table's TTL).
+ */
+export async function countCourseBurst(term: string, course: string, now: Date, shards: number): Promise<number> {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const shard = Math.floor(Math.random() * shards);
+  const { Attributes } = await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(table),
+      Key: { job: `burst#${term}/${course}#${minute}#${shard}` },
+      UpdateExpression: 'ADD submissions :one SET expiresAt = if_not_exists(expiresAt, :expires)',
+      ExpressionAttributeValues: { ':one': 1, ':expires': (minute + 1) * 60 + BURST_KEPT_SECONDS },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return ((Attributes?.submissions as number | undefined) ?? 1) * shards;
 }

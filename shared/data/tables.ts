@@ -112,12 +112,14 @@ export const tables = {
   /**
    * Grading jobs keyed by their ticket number, and the queue's shards `queue#<n>`, each holding
    * the last sequence number it issued (`tail`) and the last claimed (`head`; see jobs.ts).
-   * `byLease` lists jobs being graded by lease expiry.
+   * `byLease` lists jobs being graded by lease expiry. Each course's submissions per minute
+   * (`burst#…`) expire by `expiresAt`.
    */
   jobs: {
     id: 'Jobs',
     environmentVariable: 'JOBS_TABLE',
     partitionKey: 'job',
+    timeToLiveAttribute: 'expiresAt',
     globalIndexes: [{ name: 'byLease', partitionKey: 'leaseState', sortKey: 'leaseExpiresAt' }],
   },
   /** Grade summaries, one per user and generation (`<generation>#<userId>`); the course names the current generation. */

@@ -16,7 +16,9 @@ import { LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#share
  * lie above the lanes before it (`lane × LANE_SPAN` added), so "the lowest queued ticket" serves
  * a lane only once the lanes before it are empty, and a place counts every job queued in the lanes
  * before its own. A student's submission goes into the first lane unless the student already has
- * a job queued or being graded: a burst by one student waits behind everyone else's first job.
+ * a job queued or being graded: a burst by one student waits behind everyone else's first job. A
+ * course past COURSE_BURST_PER_MINUTE submissions in the current minute has its students' first
+ * jobs in the second lane, behind other courses' first jobs and ahead of anyone's further jobs.
  */
 export const ticketOf = (shard: number, sequence: number, lane = 0): number => lane * LANE_SPAN + sequence * QUEUE_SHARDS + shard;
 
@@ -27,11 +29,27 @@ export const laneOf = (ticket: number): number => Math.floor(ticket / LANE_SPAN)
 export const shardOf = (ticket: number): number => ticket % QUEUE_SHARDS;
 export const sequenceOf = (ticket: number): number => Math.floor((ticket % LANE_SPAN) / QUEUE_SHARDS);
 
-/** The lane of a new job: regrades last; a student's own submission by what they have queued or being graded already. */
-export function laneFor(job: { regrade?: boolean; othersInFlight: number }): number {
+/**
+ * The lane of a new job: regrades last; a student's own submission by what they have queued or
+ * being graded already, and by its course's submissions this minute (`courseBurst`, an estimate,
+ * against `burstLimit`): beyond the limit a course's further first jobs wait behind other courses'
+ * first ones, so one course's deadline rush does not push a small course's new submission back,
+ * and still ahead of any student's further jobs, so a flood by one student of the rushing course
+ * does not push their classmates back either.
+ */
+export function laneFor(job: { regrade?: boolean; othersInFlight: number; courseBurst?: number; burstLimit?: number }): number {
   if (job.regrade) return LANES.regrade;
-  return job.othersInFlight > 0 ? LANES.more : LANES.first;
+  if (job.othersInFlight > 0) return LANES.more;
+  const rushing = job.courseBurst !== undefined && job.burstLimit !== undefined && job.courseBurst > job.burstLimit;
+  return rushing ? LANES.rush : LANES.first;
 }
+
+/**
+ * The shards of a course's per-minute submission count (shared/data/jobs.ts, countCourseBurst): as
+ * many as keep about eight submissions per shard at the limit, at most eight, so that the estimate
+ * (a shard's count × shards) stays close at small limits and a rush spreads its writes at large ones.
+ */
+export const burstShards = (burstLimit: number): number => Math.min(8, Math.max(1, Math.floor(burstLimit / 8)));
 
 /** One lane's counters (the shards to issue its tickets on). */
 export const laneCounters = (counters: QueueCounters, lane: number): QueueCounters =>

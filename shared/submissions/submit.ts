@@ -8,6 +8,7 @@ import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
 import {
   abandonTicket,
+  countCourseBurst,
   loadRef,
   putJob,
   QUEUE_SHARDS,
@@ -23,9 +24,18 @@ import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembersh
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
-import { maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
+import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
+import {
+  burstShards,
+  laneCounters,
+  laneOf,
+  sequenceOf,
+  shardForReservation,
+  shardOf,
+  ticketOf,
+  ticketToIssue,
+} from '#shared/grading/queue-order.ts';
 import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
@@ -163,7 +173,14 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         maxQueuedJobsPerStudent(),
       );
   if (overLoad) throw overLoad;
-  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  // The course's submissions this minute (a student's own only: staff's go first whatever the
+  // rush), counted beside the head's read so that the submission waits no longer for it.
+  const burstLimit = courseBurstPerMinute();
+  const [commit, burstEstimate] = await Promise.all([
+    answered ? undefined : resolveCommit(gradeable.vcs, owner),
+    answered || !counted ? undefined : courseBurst(course, now, burstLimit),
+  ]);
+  const burst = burstEstimate === undefined ? undefined : { estimate: burstEstimate, limit: burstLimit };
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
@@ -189,7 +206,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
       const refusal = submissionRefusal(submission?.versions ?? [], now, submissionLimits());
       if (refusal) throw refusal;
-      const share = queueShare(submission?.versions ?? [], counted ? { userId: caller.userId, inFlight: load ?? 0 } : undefined, keep);
+      const share = queueShare(
+        submission?.versions ?? [],
+        counted ? { userId: caller.userId, inFlight: load ?? 0 } : undefined,
+        keep,
+        burst,
+      );
       const overLoad = queuedJobsRefusal(loadAfter(share), maxQueuedJobsPerStudent());
       if (overLoad) throw overLoad;
       // The share's lane; not the superseded ticket's counter, which the transaction updates already.
@@ -201,6 +223,11 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       const version = (submission?.highestVersion ?? 0) + 1;
       // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
       // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
+      // A ticket reserved for another lane (what was read before changed the share's lane): given up for one in this lane.
+      if (reserved !== undefined && laneOf(reserved) !== share.lane) {
+        await abandonReserved(reserved);
+        reserved = undefined;
+      }
       if (reserved === undefined && collided) {
         const shard = shardForReservation(lane);
         reserved = ticketOf(shard, await reserveTicket(shard, share.lane), share.lane);
@@ -271,6 +298,16 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   } finally {
     // A reserved ticket no job will take (refused, answered before, out of tries): positions must not count it.
     if (reserved !== undefined && !jobMayBeWritten) await abandonReserved(reserved);
+  }
+}
+
+/** The course's estimated submissions this minute, this one included; none if it could not be counted (its lane is then the student's). */
+async function courseBurst(course: Course, now: Date, limit: number): Promise<number | undefined> {
+  try {
+    return await countCourseBurst(course.term, course.course, now, burstShards(limit));
+  } catch (error) {
+    logger.warn({ message: "Could not count the course's submissions this minute", error });
+    return undefined;
   }
 }
 

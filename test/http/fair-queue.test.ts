@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
+import type { Course } from '#shared/courses/course.ts';
+import { LANES } from '#shared/data/jobs.ts';
+import { laneOf } from '#shared/grading/queue-order.ts';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createUser } from '../support/users.ts';
 import { openDates } from '../support/dates.ts';
 
 /**
@@ -35,10 +39,10 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-async function createGradeable(): Promise<string> {
+async function createGradeable(course: Course = world.course, instructor = world.tokens.instructor): Promise<string> {
   const id = uniqueCode('hw');
   const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
+    `/${course.term}/${course.course}/upload`,
     {
       id,
       title: `Homework ${id}`,
@@ -47,10 +51,33 @@ async function createGradeable(): Promise<string> {
       dates: openDates(),
       autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: 2, expect: { exit_code: 0 } }] },
     },
-    world.tokens.instructor,
+    instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');
   return id;
+}
+
+/** Another course of the term with `size` students (each with a repository) and a gradeable. */
+async function courseOf(size: number) {
+  const [instructor, ...students] = await Promise.all([
+    createUser('faculty', 'instructor'),
+    ...Array.from({ length: size }, () => createUser('user', 'student')),
+  ]);
+  const course = await createCourse(world.term, instructor!);
+  await Promise.all(students.map((student) => addMember(course, student, 4, '1')));
+  for (const student of students) {
+    await mkdir(join(repositories, student.userId), { recursive: true });
+    await writeFile(join(repositories, student.userId, 'run.sh'), 'exit 0\n');
+  }
+  const tokens = await Promise.all(students.map(async (student) => ({ Authorization: await tokenOf(api, student) })));
+  const id = await createGradeable(course, { Authorization: await tokenOf(api, instructor!) });
+  const gradeable = `/${course.term}/${course.course}/gradeable/${id}`;
+  return {
+    course,
+    submit: (index: number) =>
+      api.postJson(`${gradeable}/upload`, { vcs_checkout: true, git_repo_id: 'x' }, { ...tokens[index]!, Prefer: 'http-status' }),
+    values: async (index: number) => (await api.get(`${gradeable}/values`, tokens[index]!)).json.data,
+  };
 }
 
 const path = (id: string, action: string) => `/${world.course.term}/${world.course.course}/gradeable/${id}/${action}`;
@@ -174,17 +201,61 @@ describe('a flood by one student beside a class', () => {
     const [mine] = gradeables;
     expect((await submit(mine!, 'student')).json.status).toBe('success');
     const position = (await values(mine!, 'student')).queue_position as number;
-    // At most one of the flood's jobs (a first one) is ahead of it: the rest of the flood waits behind.
+    const claimed: string[] = [];
+    const floodLanes: number[] = [];
+    const tickets: string[] = [];
+    for (let job = await claimJob(); job; job = await claimJob()) {
+      claimed.push(job.ownerId);
+      tickets.push(`${job.ownerId} ${job.gradeableId} v${job.version} #${job.ticket}`);
+      if (job.ownerId === world.users.student2.userId) floodLanes.push(laneOf(job.ticket));
+    }
+    // All but one of the flood's jobs take the lane of further jobs, however its submissions raced.
+    expect(floodLanes.filter((lane) => lane < LANES.more).length).toBeLessThanOrEqual(1);
+    // So at most one of them (a first one) is ahead of the classmate's: the rest of the flood waits behind.
     expect(position).toBeGreaterThanOrEqual(1);
     expect(position).toBeLessThanOrEqual(2);
     // Exact: the workers take exactly position − 1 jobs before it, and three of the flood's in all.
-    const claimed: { ownerId: string; ticket: number; version: number; gradeableId: string }[] = [];
-    for (let job = await claimJob(); job; job = await claimJob()) claimed.push(job);
-    const order = claimed.map(({ ownerId, ticket, version, gradeableId }) => `${ownerId} ${gradeableId} v${version} #${ticket}`);
-    expect(
-      claimed.findIndex((job) => job.ownerId === world.users.student.userId),
-      order.join('\n'),
-    ).toBe(position - 1);
-    expect(claimed.filter((job) => job.ownerId === world.users.student2.userId)).toHaveLength(3);
+    const order = tickets.join('\n');
+    expect(claimed.indexOf(world.users.student.userId), order).toBe(position - 1);
+    expect(claimed.filter((owner) => owner === world.users.student2.userId)).toHaveLength(3);
   }, 120_000);
+});
+
+describe('a deadline rush of one course beside another course', () => {
+  it('leaves the other course’s new submission ahead of the rush’s later jobs, its position exact and the order the workers keep', async () => {
+    await gradeAll();
+    const [large, small] = await Promise.all([courseOf(12), courseOf(1)]);
+    const before = process.env.COURSE_BURST_PER_MINUTE;
+    process.env.COURSE_BURST_PER_MINUTE = '5';
+    try {
+      // Twelve students of the large course submit at once, each their first job.
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => large.submit(index)));
+      expect(answers.filter((answer) => answer.json.status === 'success')).toHaveLength(12);
+      // Then a student of the small course submits once.
+      expect((await small.submit(0)).json.status).toBe('success');
+      const position = (await small.values(0)).queue_position as number;
+
+      const claimed: { course: string; ticket: number }[] = [];
+      for (let job = await claimJob(); job; job = await claimJob()) claimed.push({ course: job.course, ticket: job.ticket });
+      expect(claimed).toHaveLength(13);
+      const mine = claimed.findIndex((job) => job.course === small.course.course);
+      const { ticket } = claimed[mine]!;
+      expect(laneOf(ticket)).toBe(LANES.first);
+      // Only the rush's jobs within the limit (5 a minute: at most two minutes' worth) took the first lane.
+      const rush = claimed.filter((job) => job.course === large.course.course);
+      const firstLane = rush.filter((job) => laneOf(job.ticket) === LANES.first);
+      expect(firstLane.length).toBeGreaterThanOrEqual(5);
+      expect(firstLane.length).toBeLessThanOrEqual(10);
+      // Exact: its position counts the first lane's jobs queued ahead of it (lower tickets), and the workers take those, then it.
+      expect(position).toBe(firstLane.filter((job) => job.ticket < ticket).length + 1);
+      expect(mine).toBe(position - 1);
+      // The rush's further jobs all wait behind it.
+      const later = rush.filter((job) => laneOf(job.ticket) === LANES.rush);
+      expect(later.length).toBe(12 - firstLane.length);
+      expect(claimed.slice(mine + 1)).toEqual(expect.arrayContaining(later));
+    } finally {
+      if (before === undefined) Reflect.deleteProperty(process.env, 'COURSE_BURST_PER_MINUTE');
+      else process.env.COURSE_BURST_PER_MINUTE = before;
+    }
+  }, 180_000);
 });

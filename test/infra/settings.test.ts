@@ -20,6 +20,7 @@ beforeAll(() => {
       submissionsPerMinute: 30,
       maxVersions: '500',
       maxQueuedJobsPerStudent: 3,
+      courseBurstPerMinute: 40,
     },
     { bundle: false },
   );
@@ -76,6 +77,7 @@ describe('a production stage from context', () => {
       SUBMISSIONS_PER_MINUTE: '30',
       MAX_VERSIONS: '500',
       MAX_QUEUED_JOBS_PER_STUDENT: '3',
+      COURSE_BURST_PER_MINUTE: '40',
     });
     expect(environmentOf(synth, 'me').SUBMISSIONS_PER_MINUTE).toBeUndefined();
     expect(environmentOf(synth, 'generate-summaries').MAX_VERSIONS).toBeUndefined();

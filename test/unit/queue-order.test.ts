@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANES, QUEUE_LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
 import {
+  burstShards,
   laneCounters,
   laneFor,
   laneOf,
@@ -147,6 +148,20 @@ describe('the queue’s lanes', () => {
     expect(laneFor({ othersInFlight: 1 })).toBe(LANES.more);
     expect(laneFor({ othersInFlight: 4 })).toBe(LANES.more);
     expect(laneFor({ regrade: true, othersInFlight: 0 })).toBe(LANES.regrade);
+  });
+
+  it('puts a course’s first jobs beyond its burst limit this minute in their own lane, before further jobs; regrades stay last', () => {
+    expect([LANES.first, LANES.rush, LANES.more, LANES.regrade]).toEqual([0, 1, 2, 3]);
+    expect(laneFor({ othersInFlight: 0, courseBurst: 60, burstLimit: 60 })).toBe(LANES.first);
+    expect(laneFor({ othersInFlight: 0, courseBurst: 61, burstLimit: 60 })).toBe(LANES.rush);
+    expect(laneFor({ othersInFlight: 2, courseBurst: 1, burstLimit: 60 })).toBe(LANES.more);
+    expect(laneFor({ regrade: true, othersInFlight: 0, courseBurst: 500, burstLimit: 60 })).toBe(LANES.regrade);
+    // Not counted (staff's submission, or the count failed): the student's own lane.
+    expect(laneFor({ othersInFlight: 0, burstLimit: 60 })).toBe(LANES.first);
+  });
+
+  it('counts a course’s burst on one item at small limits, on up to eight with about eight submissions each at the limit', () => {
+    expect([1, 5, 15, 16, 60, 64, 1000].map(burstShards)).toEqual([1, 1, 1, 2, 7, 8, 8]);
   });
 
   it('numbers every lane’s tickets above the lanes before it, and reads lane, shard and sequence back', () => {

@@ -23,6 +23,15 @@ describe('queueShare', () => {
     });
   });
 
+  it('puts a student’s first job in the rush lane while their course is past its burst limit this minute', () => {
+    const student = { userId: 'ann', inFlight: 0 };
+    expect(queueShare([], student, new Set(), { estimate: 5, limit: 5 }).lane).toBe(LANES.first);
+    expect(queueShare([], student, new Set(), { estimate: 6, limit: 5 })).toEqual({
+      lane: LANES.rush,
+      load: { userId: 'ann', read: 0, delta: 1 },
+    });
+  });
+
   it('puts a student with jobs elsewhere in the next lane', () => {
     const share = queueShare([version(1, 'graded')], { userId: 'ann', inFlight: 2 }, new Set());
     expect(share).toMatchObject({ lane: LANES.more, load: { read: 2, delta: 1 } });
