@@ -14,6 +14,13 @@ export const handler = endpoint('submit-vcs', {
       gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
       fields: { userId: body.user_id, vcsCheckout: body.vcs_checkout, gitRepoId: body.git_repo_id },
       idempotencyKey: headers['Idempotency-Key'],
-      loaded: { submission: items.submission, queue: items.queue, previous: items.previous, lateDays: items.lateDays, load: items.load },
+      loaded: {
+        submission: items.submission,
+        queue: items.queue,
+        previous: items.previous,
+        lateDays: items.lateDays,
+        load: items.load,
+        burst: items.burst,
+      },
     }),
 });

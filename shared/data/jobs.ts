@@ -339,24 +339,34 @@ export async function expiredLease(now: Date): Promise<Job | undefined> {
 /** How long a minute's burst counters are kept after it ends. */
 const BURST_KEPT_SECONDS = 5 * 60;
 
+const burstKey = (term: string, course: string, now: Date, shard: number) => ({
+  job: `burst#${term}/${course}#${Math.floor(now.getTime() / 60_000)}#${shard}`,
+});
+
 /**
- * Counts a submission towards its course's submissions in the current minute and answers the
- * course's estimated count so far (COURSE_BURST_PER_MINUTE): the item
- * `burst#<term>/<course>#<minute>#<shard>` of one of `shards` at random, its count × `shards`. Only
- * added to, never refused: lanes need no exactness, and nothing drifts. Expires a few minutes after
- * its minute (the table's TTL).
+ * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE), as one of `shards` items
+ * at random holds them: `burst#<term>/<course>#<minute>#<shard>`, its count (× `shards` estimates
+ * the course's). Read with the submission's other items; lanes need no exactness.
  */
-export async function countCourseBurst(term: string, course: string, now: Date, shards: number): Promise<number> {
+export const courseBurstRef = (term: string, course: string, now: Date, shards: number): ItemRef<number> => ({
+  table,
+  key: burstKey(term, course, now, Math.floor(Math.random() * shards)),
+  decode: (item) => ((item.submissions as number | undefined) ?? 0) * shards,
+});
+
+/**
+ * Counts a queued submission towards its course's submissions in the current minute, on one of
+ * `shards` items at random; only added to, never refused, so nothing drifts. Expires a few minutes
+ * after its minute (the table's TTL).
+ */
+export async function countCourseBurst(term: string, course: string, now: Date, shards: number): Promise<void> {
   const minute = Math.floor(now.getTime() / 60_000);
-  const shard = Math.floor(Math.random() * shards);
-  const { Attributes } = await dynamo().send(
+  await dynamo().send(
     new UpdateCommand({
       TableName: tableName(table),
-      Key: { job: `burst#${term}/${course}#${minute}#${shard}` },
+      Key: burstKey(term, course, now, Math.floor(Math.random() * shards)),
       UpdateExpression: 'ADD submissions :one SET expiresAt = if_not_exists(expiresAt, :expires)',
       ExpressionAttributeValues: { ':one': 1, ':expires': (minute + 1) * 60 + BURST_KEPT_SECONDS },
-      ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return ((Attributes?.submissions as number | undefined) ?? 1) * shards;
 }

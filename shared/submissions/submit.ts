@@ -9,6 +9,7 @@ import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idemp
 import {
   abandonTicket,
   countCourseBurst,
+  courseBurstRef,
   loadRef,
   putJob,
   QUEUE_SHARDS,
@@ -62,6 +63,8 @@ export interface SubmitContext {
     previous?: StoredAnswer;
     lateDays?: StudentLateDays;
     load?: number;
+    /** The course's submissions this minute, estimated (courseBurstRef). */
+    burst?: number;
   };
 }
 
@@ -86,6 +89,8 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
     lateDays: lateDaysRef(term, course, callerId),
     // The caller's jobs queued or being graded (MAX_QUEUED_JOBS_PER_STUDENT).
     load: loadRef(callerId),
+    // The course's submissions this minute (COURSE_BURST_PER_MINUTE).
+    burst: courseBurstRef(term, course, new Date(), burstShards(courseBurstPerMinute())),
     ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
       ? { previous: idempotencyRef(`${callerId}#${idempotencyKey}`) }
       : {}),
@@ -152,6 +157,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       queue: queueRef(),
       ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
       ...(counted ? { load: loadRef(caller.userId) } : {}),
+      burst: courseBurstRef(owner.term, owner.course, now, burstShards(courseBurstPerMinute())),
     });
   // The first attempt's items: the caller's own, preloaded with the token check, or read now.
   const initial = (ownerId === caller.userId ? context.loaded : undefined) ?? (await read());
@@ -175,12 +181,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (overLoad) throw overLoad;
   // The course's submissions this minute (a student's own only: staff's go first whatever the
   // rush), counted beside the head's read so that the submission waits no longer for it.
+  // The course's submissions this minute, as read with the rest, this one included (a student's own
+  // only: staff's go first whatever the rush); counted once this one is queued, so a refused or
+  // failed submission writes nothing.
   const burstLimit = courseBurstPerMinute();
-  const [commit, burstEstimate] = await Promise.all([
-    answered ? undefined : resolveCommit(gradeable.vcs, owner),
-    answered || !counted ? undefined : courseBurst(course, now, burstLimit),
-  ]);
-  const burst = burstEstimate === undefined ? undefined : { estimate: burstEstimate, limit: burstLimit };
+  const burst = counted ? { estimate: (initial.burst ?? 0) + burstShards(burstLimit), limit: burstLimit } : undefined;
+  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
@@ -291,7 +297,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
         continue;
       }
-      await notifyWorkers(ticket);
+      await Promise.all([notifyWorkers(ticket), counted ? countBurst(course, now, burstLimit) : undefined]);
       return answer;
     }
     throw new Error('Could not queue the submission: too much contention');
@@ -301,13 +307,12 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   }
 }
 
-/** The course's estimated submissions this minute, this one included; none if it could not be counted (its lane is then the student's). */
-async function courseBurst(course: Course, now: Date, limit: number): Promise<number | undefined> {
+/** Counts a queued submission towards its course's minute; the submission's answer stands whatever happens. */
+async function countBurst(course: Course, now: Date, limit: number): Promise<void> {
   try {
-    return await countCourseBurst(course.term, course.course, now, burstShards(limit));
+    await countCourseBurst(course.term, course.course, now, burstShards(limit));
   } catch (error) {
     logger.warn({ message: "Could not count the course's submissions this minute", error });
-    return undefined;
   }
 }
 
