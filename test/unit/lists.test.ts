@@ -5,15 +5,25 @@ describe('inGroups', () => {
   it('runs at most a group at once, each group after the one before has ended', async () => {
     let running = 0;
     let most = 0;
-    const done: number[] = [];
+    const events: string[] = [];
     await inGroups([1, 2, 3, 4, 5], 2, async (value) => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 6 - value));
-      done.push(value);
+      events.push(`start ${value}`);
+      // The first of each group ends last: a group's end waits for its slowest.
+      await new Promise((resolve) => setTimeout(resolve, value % 2 === 1 ? 20 : 1));
+      events.push(`end ${value}`);
       running--;
     });
     expect(most).toBe(2);
-    expect(done).toEqual([2, 1, 4, 3, 5]);
+    const at = (event: string) => events.indexOf(event);
+    for (const [ended, started] of [
+      [[1, 2], 3],
+      [[1, 2], 4],
+      [[3, 4], 5],
+    ] as const) {
+      for (const value of ended) expect(at(`end ${value}`), events.join(', ')).toBeLessThan(at(`start ${started}`));
+    }
+    expect(events.filter((event) => event.startsWith('end'))).toHaveLength(5);
   });
 });
