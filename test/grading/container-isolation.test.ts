@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBundle } from '#shared/grading/harness-bundle.ts';
 import { runJob } from '#shared/grading/harness/run-job.ts';
+import { readableNode } from '#shared/grading/readable-node.ts';
 import { COMMAND_PATH } from '#shared/grading/harness/student-sandbox.ts';
 import type { HarnessJob, HarnessTestCase, TestCaseOutcome } from '#shared/grading/harness/protocol.ts';
 import { processesWith } from './fixtures.ts';
@@ -209,12 +210,14 @@ describe.skipIf(!asRoot)('container isolation (the harness as root in a build co
     await writeFile(join(folder, 'harness.mjs'), await harnessBundle());
     const marker = join(folder, 'work', 'ran');
     const job: HarnessJob = { testCases: [testCase('runs', `touch ${marker}`)], maxOutputBytes: 4096, isolation: 'container' };
+    // This process's Node, or a copy nobody may run when the project's folder is root's alone.
+    const node = await readableNode();
     const harness = spawnSync(
-      process.execPath,
+      node,
       [join(folder, 'harness.mjs'), '--files', files, '--work', join(folder, 'work'), '--job', '-', '--result', '-'],
       { input: JSON.stringify(job), uid: NOBODY, gid: NOBODY, env: { PATH: COMMAND_PATH }, timeout: 60_000 },
     );
-    expect(harness.status).toBe(1);
+    expect(harness.status, String(harness.error ?? harness.stderr)).toBe(1);
     expect(harness.stdout.toString()).toBe('');
     expect(harness.stderr.toString()).toContain("The build cannot make the test cases' sandbox, so nothing was run");
     await expect(readFile(marker)).rejects.toThrow();
