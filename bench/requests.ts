@@ -16,7 +16,7 @@ const explanations: Record<string, string> = {
     "the course's enrollments are a Query started alongside the token check; each carries a copy of its member's names and e-mail, so the Query answers alone: 1. Items without a copy add a BatchGetItem of those profiles: 2.",
   'course-graders': 'the same reads as `course-users`.',
   'submit-vcs':
-    'the submission item and the queue counters are read with the token check, then one TransactWriteItems: 2. A submission that collides with another on its ticket reserves one (an UpdateItem) and writes again: 4; on team gradeables the team membership is a read more.',
+    "the submission item, the queue counters, the student's jobs in flight and the course's count this minute are read with the token check, then one TransactWriteItems: 2, which decide the answer. The course's count is then added to (an UpdateItem, beside the workers' wake-up, which in AWS is an SQS send of its own): 3. Counting after the transaction is what keeps a refused or failed submission from writing anything; counting inside it would make every submission of a rushing course conflict on one item. A submission that collides with another on its ticket reserves one (an UpdateItem) and writes again: 5; on team gradeables the team membership is a read more.",
   'create-course':
     "the head instructor, the base course, the instructor's enrollment in it, the new course and the term are read with the token check (their keys come from the body, parsed right after the JWT), then one TransactWriteItems: 2. A head instructor who is staff of the base course only through its access group costs one Query more.",
   'list-summaries':

@@ -60,6 +60,22 @@ export async function reserveLoginAttempt(
   const TableName = tableName(table);
   const Key = counterKey(counter);
   for (let attempt = 0; attempt < 4; attempt++) {
+    // Most logins find no counter (a correct password deletes it): start a window first, so that
+    // the attempt costs one write, beside the password's read.
+    const windowEndsAt = nowSeconds + policy.windowSeconds;
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName,
+          Item: { ...Key, attempts: 1, failures: 0, windowEndsAt, expiresAt: windowEndsAt },
+          ConditionExpression: 'attribute_not_exists(userId) OR windowEndsAt <= :now',
+          ExpressionAttributeValues: { ':now': nowSeconds },
+        }),
+      );
+      return { windowEndsAt };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
     try {
       const { Attributes: counted } = await dynamo().send(
         new UpdateCommand({
@@ -77,25 +93,11 @@ export async function reserveLoginAttempt(
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // The counter as the condition found it: a running window at the limit refuses the attempt.
-      const windowEndsAt = Number(error.Item?.windowEndsAt?.N);
-      if (windowEndsAt > nowSeconds) {
+      const running = Number(error.Item?.windowEndsAt?.N);
+      if (running > nowSeconds) {
         const count = Number(error.Item?.failures?.N ?? 0);
-        return { refusedBy: { count, attempts: Number(error.Item?.attempts?.N ?? count), windowEndsAt } };
+        return { refusedBy: { count, attempts: Number(error.Item?.attempts?.N ?? count), windowEndsAt: running } };
       }
-    }
-    const windowEndsAt = nowSeconds + policy.windowSeconds;
-    try {
-      await dynamo().send(
-        new PutCommand({
-          TableName,
-          Item: { ...Key, attempts: 1, failures: 0, windowEndsAt, expiresAt: windowEndsAt },
-          ConditionExpression: 'attribute_not_exists(userId) OR windowEndsAt <= :now',
-          ExpressionAttributeValues: { ':now': nowSeconds },
-        }),
-      );
-      return { windowEndsAt };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
   throw new Error(`The login counter of ${counter.userId} kept changing.`);

@@ -91,65 +91,39 @@ export interface CourseWorld {
  * of the group, faculty outside the course, and a superuser.
  */
 export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
-  const make = (level: AccessLevel, prefix: string) => createUser(level, prefix);
-  const [
-    instructor,
-    ta,
-    mentor,
-    student,
-    student2,
-    dropped,
-    otherInstructor,
-    groupStaff,
-    faculty,
-    superuser,
-    siblingInstructor,
-    groupMentor,
-    archivedGroupInstructor,
-  ] = await Promise.all([
-    make('faculty', 'instructor'),
-    make('user', 'ta'),
-    make('user', 'mentor'),
-    make('user', 'student'),
-    make('user', 'student2'),
-    make('user', 'dropped'),
-    make('faculty', 'other'),
-    make('user', 'groupstaff'),
-    make('faculty', 'faculty'),
-    make('superuser', 'super'),
-    make('faculty', 'sibling'),
-    make('user', 'groupmentor'),
-    make('faculty', 'archived'),
-  ]);
+  // Each user's access level and the prefix of its generated id.
+  const accounts: Record<keyof CourseWorld['users'], [AccessLevel, string]> = {
+    instructor: ['faculty', 'instructor'],
+    ta: ['user', 'ta'],
+    mentor: ['user', 'mentor'],
+    student: ['user', 'student'],
+    student2: ['user', 'student2'],
+    dropped: ['user', 'dropped'],
+    otherInstructor: ['faculty', 'other'],
+    groupStaff: ['user', 'groupstaff'],
+    faculty: ['faculty', 'faculty'],
+    superuser: ['superuser', 'super'],
+    siblingInstructor: ['faculty', 'sibling'],
+    groupMentor: ['user', 'groupmentor'],
+    archivedGroupInstructor: ['faculty', 'archived'],
+  };
+  const users = Object.fromEntries(
+    await Promise.all(Object.entries(accounts).map(async ([name, [level, prefix]]) => [name, await createUser(level, prefix)])),
+  ) as CourseWorld['users'];
   const term = await createTerm('2026-08-24', 'Fall 2026');
-  const course = await createCourse(term, instructor!);
-  const sibling = await createCourse(term, siblingInstructor!, { accessGroup: course.accessGroup });
-  await createCourse(term, otherInstructor!);
-  await createCourse(term, archivedGroupInstructor!, { accessGroup: course.accessGroup, archived: true });
+  const course = await createCourse(term, users.instructor);
+  const sibling = await createCourse(term, users.siblingInstructor, { accessGroup: course.accessGroup });
+  await createCourse(term, users.otherInstructor);
+  await createCourse(term, users.archivedGroupInstructor, { accessGroup: course.accessGroup, archived: true });
   await Promise.all([
-    addMember(course, ta!, 2, null, ['1', '2']),
-    addMember(course, mentor!, 3, null, ['1']),
-    addMember(course, student!, 4, '1'),
-    addMember(course, student2!, 4, '2'),
-    addMember(course, dropped!, 4, null),
-    addMember(sibling, groupStaff!, 2, null, ['1']),
-    addMember(sibling, groupMentor!, 3, null, ['1']),
+    addMember(course, users.ta, 2, null, ['1', '2']),
+    addMember(course, users.mentor, 3, null, ['1']),
+    addMember(course, users.student, 4, '1'),
+    addMember(course, users.student2, 4, '2'),
+    addMember(course, users.dropped, 4, null),
+    addMember(sibling, users.groupStaff, 2, null, ['1']),
+    addMember(sibling, users.groupMentor, 3, null, ['1']),
   ]);
-  const users = {
-    instructor,
-    ta,
-    mentor,
-    student,
-    student2,
-    dropped,
-    otherInstructor,
-    groupStaff,
-    faculty,
-    superuser,
-    siblingInstructor,
-    groupMentor,
-    archivedGroupInstructor,
-  } as CourseWorld['users'];
   const personas = [
     'student',
     'student2',
