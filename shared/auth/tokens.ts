@@ -44,7 +44,11 @@ async function verifyCredentials(userId: string, password: string, knownClient: 
     throw wrongCredentials();
   }
   const counter = loginCounter(userId, knownClient);
-  const [windowEndsAt, passwordHash] = await Promise.all([countAttempt(counter, loginLockout()), getPasswordHash(userId)]);
+  // Both settle before either's failure answers, so an error answer knows whether the count was written.
+  const [counted, read] = await Promise.allSettled([countAttempt(counter, loginLockout()), getPasswordHash(userId)]);
+  if (counted.status === 'rejected') throw counted.reason;
+  if (read.status === 'rejected') throw read.reason;
+  const [windowEndsAt, passwordHash] = [counted.value, read.value];
   const failed = () => recordLoginFailure(counter, windowEndsAt);
   if (!(await verifyPassword(password, passwordHash)) || !passwordHash) {
     await failed();

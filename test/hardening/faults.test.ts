@@ -60,6 +60,8 @@ interface Fault {
   readonly count: () => number;
   /** The commands seen, in order. */
   readonly commands: () => string[];
+  /** The commands seen that DynamoDB answered with a refusal (a failed condition, a cancelled transaction). */
+  readonly refused: () => ReadonlySet<number>;
   readonly fired: () => string | undefined;
   remove(): void;
 }
@@ -94,14 +96,21 @@ function injectFault(nth: number, kind: Kind, options: FaultOptions = {}): Fault
   let count = 0;
   let fired: string | undefined;
   const seen: string[] = [];
+  const refused = new Set<number>();
   const targets = new WeakMap<object, { attempts: number }>();
   const counter = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
     const command = context.commandName ?? '';
-    count++;
+    const index = count++;
     seen.push(command);
     const chosen = options.everyCommand ? command === options.everyCommand : count === nth;
     if (chosen && (options.delayMs !== undefined || faultFor(kind, command))) targets.set(context, { attempts: 0 });
-    return next(args);
+    try {
+      return await next(args);
+    } catch (error) {
+      // Not the injected fault: DynamoDB's own answer, a refusal that wrote nothing.
+      if (!targets.has(context)) refused.add(index);
+      throw error;
+    }
   };
   const failer = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
     const target = targets.get(context);
@@ -127,6 +136,7 @@ function injectFault(nth: number, kind: Kind, options: FaultOptions = {}): Fault
   return {
     count: () => count,
     commands: () => seen,
+    refused: () => refused,
     fired: () => fired,
     remove: () => {
       stack.remove('hardeningFaultCounter');
@@ -345,10 +355,12 @@ async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
  * went through, or when a write timed out after being sent, the outcome is unknown; otherwise a
  * failed condition is INTERNAL (retrying cannot make it hold) and the rest RETRYABLE.
  */
-function expectedCode(commands: string[], nth: number, kind: Kind): string {
+function expectedCode(commands: string[], nth: number, kind: Kind, refused: ReadonlySet<number> = new Set()): string {
   const isWrite = (command: string) =>
     WRITES.has(command) || command === 'TransactWriteItemsCommand' || command === 'BatchWriteItemCommand';
-  if (commands.slice(0, nth - 1).some(isWrite)) return 'UNKNOWN_OUTCOME';
+  // Another write the request sent (before the failed command, or beside it) may have taken effect,
+  // unless DynamoDB refused it (a failed condition).
+  if (commands.some((command, index) => index !== nth - 1 && isWrite(command) && !refused.has(index))) return 'UNKNOWN_OUTCOME';
   if (kind === 'timeout' && isWrite(commands[nth - 1]!)) return 'UNKNOWN_OUTCOME';
   return kind === 'condition' ? 'INTERNAL' : 'RETRYABLE';
 }
@@ -390,7 +402,7 @@ describe('injected DynamoDB failures', () => {
           if (answer.json.status === 'error') {
             expect(answer.httpStatus, where).toBe(500);
             expect(Object.keys(answer.json), where).toEqual(['status', 'message', 'code']);
-            expect(answer.json.code, where).toBe(expectedCode(fault.commands(), nth, kind));
+            expect(answer.json.code, where).toBe(expectedCode(fault.commands(), nth, kind, fault.refused()));
           }
         }
       }
