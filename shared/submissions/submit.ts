@@ -179,8 +179,6 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         maxQueuedJobsPerStudent(),
       );
   if (overLoad) throw overLoad;
-  // The course's submissions this minute (a student's own only: staff's go first whatever the
-  // rush), counted beside the head's read so that the submission waits no longer for it.
   // The course's submissions this minute, as read with the rest, this one included (a student's own
   // only: staff's go first whatever the rush); counted once this one is queued, so a refused or
   // failed submission writes nothing.
