@@ -344,14 +344,14 @@ const burstKey = (term: string, course: string, now: Date, shard: number) => ({
 });
 
 /**
- * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE), as one of `shards` items
- * at random holds them: `burst#<term>/<course>#<minute>#<shard>`, its count (× `shards` estimates
- * the course's). Read with the submission's other items; lanes need no exactness.
+ * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE): the sum of its `shards`
+ * items `burst#<term>/<course>#<minute>#<shard>`, read together with the submission's other items
+ * (one round trip), so that two classmates submitting at the same count meet the same lane.
  */
-export const courseBurstRef = (term: string, course: string, now: Date, shards: number): ItemRef<number> => ({
+export const courseBurstRef = (term: string, course: string, now: Date, shards: number): ItemSetRef<number> => ({
   table,
-  key: burstKey(term, course, now, Math.floor(Math.random() * shards)),
-  decode: (item) => ((item.submissions as number | undefined) ?? 0) * shards,
+  keys: Array.from({ length: shards }, (_, shard) => burstKey(term, course, now, shard)),
+  decodeAll: (items) => items.reduce((sum, item) => sum + ((item?.submissions as number | undefined) ?? 0), 0),
 });
 
 /**

@@ -31,7 +31,7 @@ export const sequenceOf = (ticket: number): number => Math.floor((ticket % LANE_
 
 /**
  * The lane of a new job: regrades last; a student's own submission by what they have queued or
- * being graded already, and by its course's submissions this minute (`courseBurst`, an estimate,
+ * being graded already, and by its course's submissions this minute (`courseBurst`,
  * against `burstLimit`): beyond the limit a course's further first jobs wait behind other courses'
  * first ones, so one course's deadline rush does not push a small course's new submission back,
  * and still ahead of any student's further jobs, so a flood by one student of the rushing course
@@ -46,8 +46,8 @@ export function laneFor(job: { regrade?: boolean; othersInFlight: number; course
 
 /**
  * The shards of a course's per-minute submission count (shared/data/jobs.ts, countCourseBurst): as
- * many as keep about eight submissions per shard at the limit, at most eight, so that the estimate
- * (a shard's count × shards) stays close at small limits and a rush spreads its writes at large ones.
+ * many as keep about eight submissions per shard at the limit, at most eight, so that a rush spreads
+ * its writes over several items; a submission reads them all in its one read.
  */
 export const burstShards = (burstLimit: number): number => Math.min(8, Math.max(1, Math.floor(burstLimit / 8)));
 

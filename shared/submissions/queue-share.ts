@@ -21,13 +21,13 @@ export interface QueueShare {
 /**
  * Pure. `counted` is the submitting student when they submit their own (or their team's) version;
  * `skip` the versions found not to be supersedable (a regrade's or staff's job, queued still);
- * `courseBurst` the course's submissions this minute (an estimate) and COURSE_BURST_PER_MINUTE.
+ * `courseBurst` the course's submissions this minute, this one included, and COURSE_BURST_PER_MINUTE.
  */
 export function queueShare(
   versions: readonly VersionSummary[],
   counted: { userId: string; inFlight: number } | undefined,
   skip: ReadonlySet<number>,
-  courseBurst?: { readonly estimate: number; readonly limit: number },
+  courseBurst?: { readonly count: number; readonly limit: number },
 ): QueueShare {
   const supersede = [...versions].reverse().find((version) => version.state === 'queued' && !skip.has(version.version));
   // Superseding one's own queued job frees its place in the count in the same write.
@@ -35,7 +35,7 @@ export function queueShare(
   return {
     lane: laneFor({
       othersInFlight: counted ? counted.inFlight - freed : 0,
-      ...(courseBurst ? { courseBurst: courseBurst.estimate, burstLimit: courseBurst.limit } : {}),
+      ...(courseBurst ? { courseBurst: courseBurst.count, burstLimit: courseBurst.limit } : {}),
     }),
     ...(supersede ? { supersede } : {}),
     ...(counted ? { load: { userId: counted.userId, read: counted.inFlight, delta: 1 - freed } } : {}),

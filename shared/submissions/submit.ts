@@ -63,7 +63,7 @@ export interface SubmitContext {
     previous?: StoredAnswer;
     lateDays?: StudentLateDays;
     load?: number;
-    /** The course's submissions this minute, estimated (courseBurstRef). */
+    /** The course's submissions this minute (courseBurstRef). */
     burst?: number;
   };
 }
@@ -183,7 +183,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   // only: staff's go first whatever the rush); counted once this one is queued, so a refused or
   // failed submission writes nothing.
   const burstLimit = courseBurstPerMinute();
-  const burst = counted ? { estimate: (initial.burst ?? 0) + burstShards(burstLimit), limit: burstLimit } : undefined;
+  const burst = counted ? { count: (initial.burst ?? 0) + 1, limit: burstLimit } : undefined;
   const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),

@@ -25,8 +25,8 @@ describe('queueShare', () => {
 
   it('puts a student’s first job in the rush lane while their course is past its burst limit this minute', () => {
     const student = { userId: 'ann', inFlight: 0 };
-    expect(queueShare([], student, new Set(), { estimate: 5, limit: 5 }).lane).toBe(LANES.first);
-    expect(queueShare([], student, new Set(), { estimate: 6, limit: 5 })).toEqual({
+    expect(queueShare([], student, new Set(), { count: 5, limit: 5 }).lane).toBe(LANES.first);
+    expect(queueShare([], student, new Set(), { count: 6, limit: 5 })).toEqual({
       lane: LANES.rush,
       load: { userId: 'ann', read: 0, delta: 1 },
     });
