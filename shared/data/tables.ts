@@ -139,6 +139,17 @@ export const tables = {
     partitionKey: 'gradeKey',
     sortKey: 'revision',
   },
+  /**
+   * The audit trail of administration (audit.ts): every change to a course's roster, teams,
+   * gradeables and settings (`course#<courseId>`), and to a user's account (`user#<userId>`), by
+   * time: who, when, what, before and after. Written in the same transaction as the change.
+   */
+  audit: {
+    id: 'Audit',
+    environmentVariable: 'AUDIT_TABLE',
+    partitionKey: 'scope',
+    sortKey: 'entry',
+  },
   /** Answers to requests sent with an Idempotency-Key, kept for 24 hours. */
   idempotency: {
     id: 'Idempotency',
