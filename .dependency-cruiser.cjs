@@ -1,5 +1,5 @@
 /**
- * Which way imports may point (issue 15): `functions/` → `shared/http/` → the domain folders, in
+ * Which way imports may point: `functions/` → `shared/http/` → the domain folders, in
  * the order below → `shared/data/` → the base modules. `npm run lint:deps` (part of `npm test`)
  * fails on an import against that direction and on any import cycle, between modules or folders.
  * Type-only imports count like any other.

@@ -1,5 +1,5 @@
 // @ts-check
-// ESLint for the whole tree (issue 15): `npm run lint` (part of `npm test`) runs Prettier's check and
+// ESLint for the whole tree: `npm run lint` (part of `npm test`) runs Prettier's check and
 // then this. typescript-eslint `strict` everywhere, with one exception for tests and benchmarks.
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';

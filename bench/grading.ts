@@ -12,7 +12,7 @@ import { median, ms, progress, ratio, type Row, type SectionResult } from './com
 import { createWorld, invoke, request, sessionToken, vcsGradeable, type World } from './world.ts';
 
 const SECTION = 'Grading';
-/** The sandbox may make a job at most this much costlier than the same job run without it (issue 17). */
+/** The sandbox may make a job at most this much costlier than the same job run without it. */
 const TARGET = 1.5;
 /** Jobs per mode and worker count, in TURNS bursts; `BENCH_GRADING_JOBS` changes it. */
 const JOBS = Math.max(4, Number(process.env.BENCH_GRADING_JOBS ?? 24));

@@ -11,7 +11,7 @@ type WithTables = <T>(prefix: string, body: () => Promise<T>) => Promise<T>;
 const SECTION = 'Scale';
 
 /**
- * A regrade of every active version (issue 16) for 100 and 1,000 students, each with one graded
+ * A regrade of every active version for 100 and 1,000 students, each with one graded
  * version: the submissions are a paged Query, then one transaction per 41 versions (a job and a
  * version update each, the queue shards' counters, the regrade's counts). Round trips should grow with
  * ⌈n / 41⌉, nothing else.

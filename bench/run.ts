@@ -99,7 +99,7 @@ if (chosen.length === 0) {
     [
       '# Benchmark results',
       '',
-      `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (${minutes} min) on ${machine}, Node ${process.versions.node}, against DynamoDB Local (in memory, on the same machine). Targets are issue 8's; each measurement has its baseline from the same run.`,
+      `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (${minutes} min) on ${machine}, Node ${process.versions.node}, against DynamoDB Local (in memory, on the same machine). Targets are those of docs/development.md (Benchmarks); each measurement has its baseline from the same run.`,
       '',
       table,
       '',

@@ -6,7 +6,7 @@ import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { invoke, request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
 
-/** The round-trip budget of an endpoint (issue 8). */
+/** The round-trip budget of an endpoint (the targets are in docs/development.md, Benchmarks). */
 export type Kind = 'read' | 'write' | 'token-issue' | 'batch' | 'static';
 
 /** A realistic successful call of one endpoint against the bench world. */
@@ -128,7 +128,7 @@ export function scenarios(world: World): Scenario[] {
     'submit-vcs': { kind: 'write', iterations: 60, prepare: async () => submitEvent(world, 'submitter') },
     'gradeable-values': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/values`, tokens.student) },
     'gradeable-attempts': { kind: 'read', iterations: 120, prepare: get(`${base}/gradeable/${gradeableId}/attempts`, tokens.student) },
-    // TA grading (issue 16), on a Numeric gradeable whose grading has started (made once, untimed).
+    // TA grading, on a Numeric gradeable whose grading has started (made once, untimed).
     'save-ta-grade': {
       kind: 'write',
       iterations: 60,
@@ -150,7 +150,7 @@ export function scenarios(world: World): Scenario[] {
         request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
     },
     gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
-    // Regrade (issue 16): one student's active version, made gradeable again before each call (untimed).
+    // Regrade: one student's active version, made gradeable again before each call (untimed).
     regrade: {
       kind: 'write',
       iterations: 60,
@@ -173,7 +173,7 @@ export function scenarios(world: World): Scenario[] {
       iterations: 120,
       prepare: async () => get(`${base}/regrades/${await aRegrade()}`, tokens.instructor)(),
     },
-    // Late days (issue 16): the course's budget, a grant, an extension, a student's late-day table.
+    // Late days: the course's budget, a grant, an extension, a student's late-day table.
     'set-course-late-days': {
       kind: 'write',
       iterations: 60,

@@ -148,7 +148,7 @@ function declare<D extends Record<string, Declaration<unknown>>>(declarations: D
   };
 }
 
-/** Every setting: its variable, its default and what it means. README's Configuration lists the same. */
+/** Every setting: its variable, its default and what it means. docs/configuration.md lists the same. */
 const settings = declare({
   // --- Tokens and requests ---------------------------------------------------------------------
   /** `TOKEN_TTL_SECONDS` (30 days): token lifetime; 0 means tokens never expire. */

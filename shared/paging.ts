@@ -1,5 +1,5 @@
 /**
- * Paging the lists that grow with a course (issue 17): the gradebook, the grade summaries, the users
+ * Paging the lists that grow with a course: the gradebook, the grade summaries, the users
  * and graders lists and a submission's versions. One format for all of them, the gradebook's: a
  * page size (`page_size`; the gradebook also reads its older name `limit`) of 1 to 500, and an
  * opaque `cursor`, the position of the previous page's last item (base64url of a JSON list of

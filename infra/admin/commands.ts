@@ -254,7 +254,9 @@ export async function runAdminCommand(
       return print(summaryLine(await backfill()));
     case 'rotate-signing-secret': {
       if (values.aws || !process.env.SIGNING_SECRET_FILE)
-        throw new UsageError('Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see README).');
+        throw new UsageError(
+          'Only the local secret file rotates here; in AWS use aws secretsmanager put-secret-value (see docs/deployment.md).',
+        );
       const { graceEndsAt } = await rotateSecretFile(process.env.SIGNING_SECRET_FILE);
       return print(`Signing secret rotated; tokens signed with the previous one work until ${graceEndsAt.toISOString()}.`);
     }

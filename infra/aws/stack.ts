@@ -438,7 +438,7 @@ export class CourseSubmissionStack extends Stack {
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotating the signing key ends every session at once, so it is rotated by hand (see README), not on a schedule.',
+      reason: 'Rotating the signing key ends every session at once, so it is rotated by hand (see docs/deployment.md), not on a schedule.',
     });
   }
 }

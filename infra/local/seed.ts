@@ -43,7 +43,7 @@ const sample = (term: string): Course => ({
   archived: false,
   timeZone: 'America/New_York',
   accessGroup: 'sample',
-  // Every student's late-day budget for the term (issue 16).
+  // Every student's late-day budget for the term.
   defaultStudentLateDays: 2,
 });
 
@@ -126,7 +126,7 @@ export function demoGradeables(now: Date, repositories: string): Record<string, 
     },
     { id: 'open_homework', title: 'Homework 2: Essay', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(-1, 10) },
     { id: 'future_homework', title: 'Homework 3: Later', type: 'Electronic File', syllabus_bucket: 'homework', dates: electronic(30, 40) },
-    // Graded and released (issue 16): a TA-graded rubric and a Numeric quiz, graded in seedGrades.
+    // Graded and released: a TA-graded rubric and a Numeric quiz, graded in seedGrades.
     {
       id: 'hw_graded',
       title: 'Homework 0: Warm-up (graded)',
@@ -292,7 +292,7 @@ async function seedGrades(course: Course, now: Date): Promise<void> {
 }
 
 /**
- * Late days (issue 16), beside the course's budget of 2: `student2` has a one-day extension on
+ * Late days, beside the course's budget of 2: `student2` has a one-day extension on
  * hw_graded (so one of its two days late is charged), and `student` was granted 5 days in all a
  * week ago. Written as `POST …/late-days/<user_id>` and `PUT …/extensions/<user_id>` write them.
  */

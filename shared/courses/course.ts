@@ -8,7 +8,7 @@ export type { CourseGroup, Enrollment } from '#shared/data/enrollments.ts';
 export type { Term } from '#shared/data/terms.ts';
 export { courseId } from '#shared/data/keys.ts';
 
-/** Per-course groups of reference.md §4. */
+/** Per-course groups, numbered as the reference numbers them (docs/reference-compatibility.md, Roles). */
 export const courseGroups = {
   instructor: 1,
   fullAccessGrader: 2,
@@ -34,7 +34,10 @@ export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrol
 /** Taking the course now: any staff role, or a student with a registration section (not dropped). */
 export const isActiveMember = (enrollment: Enrollment): boolean => isStaff(enrollment) || enrollment.registrationSection !== null;
 
-/** The course summary of `GET /api/courses` (api.md plus the fields clients read, reference.md §6). */
+/**
+ * The course summary of `GET /api/courses`, with `user_group` and `registration_section`, which the
+ * reference's clients read (docs/reference-compatibility.md, Courses).
+ */
 export function courseSummary(
   course: Pick<Course, 'term' | 'course' | 'displayName'>,
   term: Pick<Term, 'name'> | undefined,
@@ -85,7 +88,10 @@ export interface PersonName {
 
 const NULL_SECTION = 'NULL';
 
-/** A user record of the users and graders lists (api.md, with reference.md §7's extras). */
+/**
+ * A user record of the users and graders lists, with the reference's `given_name`/`family_name` and
+ * `"NULL"` sections (docs/reference-compatibility.md).
+ */
 export function userRecord(person: PersonName, enrollment: Enrollment, registrationSection: string) {
   return {
     first_name: person.givenName,

@@ -48,7 +48,7 @@ export interface NewCourseFields {
 }
 
 /**
- * The fields of `POST /api/courses`: api.md's five, or the web form's single `base_course`
+ * The fields of `POST /api/courses`: the five of the base-course form, or the web form's single `base_course`
  * (`term|course`). Checked in the reference's order; format problems never reach the database.
  */
 export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {

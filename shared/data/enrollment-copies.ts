@@ -1,6 +1,6 @@
 /**
  * Copies of user, course and term fields kept on enrollment items, so that the users, graders and
- * courses lists are one Query (issue 17). A copy is a map with `v: COPY_VERSION`; an item without
+ * courses lists are one Query. A copy is a map with `v: COPY_VERSION`; an item without
  * one (written before the copies, or invalidated by a change in progress) is answered from the
  * source items instead, so a reader never sees a copy that disagrees with its source.
  *

@@ -14,7 +14,7 @@ import type { TransactItem } from './transactions.ts';
 
 const table = tables.enrollments;
 
-/** Per-course groups of reference.md §4: instructor, full access grader, limited access grader, student. */
+/** Per-course groups, numbered as the reference numbers them: instructor, full access grader, limited access grader, student. */
 export type CourseGroup = 1 | 2 | 3 | 4;
 
 export interface Enrollment {

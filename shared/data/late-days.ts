@@ -8,7 +8,7 @@ import { tableName, tables } from './tables.ts';
 
 const table = tables.lateDays;
 
-/** From `since` (an instant) on, the student's budget is `allowed` days in all (Submitty's late-day update). */
+/** From `since` (an instant) on, the student's budget is `allowed` days in all (as the reference's late-day update does). */
 export interface LateDayGrant {
   readonly since: string;
   readonly allowed: number;

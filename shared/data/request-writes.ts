@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * What one API request has done to DynamoDB, as far as this process can know (issue 17), so that an
+ * What one API request has done to DynamoDB, as far as this process can know, so that an
  * `error` answer can say whether anything may have been written:
  *
  * - `none`: no write command reached DynamoDB, or DynamoDB refused each one whole (a 4xx answer:

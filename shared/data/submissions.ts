@@ -28,7 +28,7 @@ export interface VersionSummary {
   readonly commit?: string;
 }
 
-/** One test case of `values` (reference.md §9). */
+/** One test case of `values`, in the reference's shape (docs/reference-compatibility.md). */
 export interface TestCaseResult {
   readonly name: string;
   readonly details: string;
@@ -73,7 +73,7 @@ export interface Submission {
   readonly versions: readonly VersionSummary[];
   /** Results of the active version, once graded. */
   readonly activeResults?: GradingResults;
-  /** The TA grade (issue 16), once a grader recorded one. */
+  /** The TA grade, once a grader recorded one. */
   readonly taGrade?: TaGrade;
 }
 

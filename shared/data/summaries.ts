@@ -143,7 +143,7 @@ export async function deleteGeneration(term: string, course: string, generation:
 }
 
 /**
- * Summaries jobs (issue 17) live in the summaries table, in a partition of their own per course
+ * Summaries jobs live in the summaries table, in a partition of their own per course
  * (`<term>/<course>#jobs`, which no course id can be, so that no query of the course's summaries
  * meets them): `job#<jobId>` per job, and `slot`, naming the job under way, so that a second
  * request while one runs finds it instead of starting another.

@@ -182,7 +182,7 @@ export const tables = {
     timeToLiveAttribute: 'expiresAt',
   },
   /**
-   * Late days of each student of a course (issue 16): the budget grants (`grants`, allowed days by
+   * Late days of each student of a course: the budget grants (`grants`, allowed days by
    * the instant they start) and the extensions on single gradeables (`extensions`, by gradeable
    * id). Apart from the enrollments, which a class-list import rewrites.
    */

@@ -11,7 +11,7 @@ const CONFLICT_RETRIES = 4;
  * items at that moment is retried (`conflictRetries` times: callers that choose other items on a
  * conflict pass 0); any other cancellation is thrown for the caller to interpret.
  *
- * Retrying is safe both ways (issue 17): a cancellation is DynamoDB refusing the whole transaction,
+ * Retrying is safe both ways: a cancellation is DynamoDB refusing the whole transaction,
  * so a new one cannot apply it twice; and within one command the SDK gives the transaction a
  * `ClientRequestToken`, so its own retry of an attempt left without an answer (a time-out) is
  * applied at most once. A command that ends without an answer is recorded as an unknown outcome

@@ -9,7 +9,7 @@ import { tableName, tables } from './tables.ts';
 
 const table = tables.users;
 
-/** System access levels of reference.md §4 (1 superuser, 2 faculty, 3 user). */
+/** System access levels, numbered as the reference numbers them (1 superuser, 2 faculty, 3 user). */
 export const accessLevels = ['superuser', 'faculty', 'user'] as const;
 export type AccessLevel = (typeof accessLevels)[number];
 

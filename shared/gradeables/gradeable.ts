@@ -1,7 +1,7 @@
 import { isValidGradeableId } from '#shared/ids.ts';
 
 /**
- * The gradeable JSON of reference.md §8, plus our `autograding` object, as the rest of the code
+ * The reference's gradeable JSON (docs/reference-compatibility.md), plus our `autograding` object, as the rest of the code
  * names it: declared in schema.ts. The stored form is the same document with every date as a UTC
  * instant (ISO 8601); downloads show dates in the course's time zone as `YYYY-MM-DD HH:MM:SS`.
  */

@@ -32,7 +32,7 @@ export function sectionOf(document: GradeableDocument, now: Date): SectionName {
   return 'CLOSED';
 }
 
-/** One entry of `GET /api/<term>/<course>/gradeables` (reference.md §5). */
+/** One entry of `GET /api/<term>/<course>/gradeables`, in the fields the reference's editor extension reads. */
 export function listingEntry(document: GradeableDocument, course: Course, userId: string, now: Date) {
   const section = sectionOf(document, now);
   const due = document.type === 'Electronic File' && document.dates.has_due_date !== false ? document.dates.submission_due_date : undefined;

@@ -1,5 +1,5 @@
 /**
- * The gradeable JSON (reference.md §8, plus our `autograding` object), declared once with zod:
+ * The gradeable JSON (the reference's format, plus our `autograding` object), declared once with zod:
  * validation (validate.ts), the TypeScript types and the OpenAPI document's `Gradeable` schema
  * (`gradeableJsonSchema`) all come from here.
  *

@@ -1,5 +1,5 @@
 /**
- * The gradebook of one gradeable (issue 16): every student's submission state, active version,
+ * The gradebook of one gradeable: every student's submission state, active version,
  * autograding and TA scores, late days and grader, ordered by registration section then user id,
  * paged with an opaque cursor. The rules are pure functions; `loadGradebook` does the reads.
  */

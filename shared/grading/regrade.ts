@@ -1,7 +1,7 @@
 /**
- * Regrades (issue 16): an instructor queues again one version, one student's active version, or
+ * Regrades: an instructor queues again one version, one student's active version, or
  * every active version of a gradeable, after fixing its test cases, as the reference's regrade
- * does (Submitty's SubmissionController::ajaxRegrade: `user_id`, `version_to_regrade`, queue
+ * does (docs/reference-compatibility.md: `user_id`, `version_to_regrade`, queue
  * entries marked `regrade` with `regrade_by`). Versions get new tickets at the tail of the queue's
  * regrade lane, behind every submission (the reference's regrade queue has a lower priority too), so
  * queue positions stay exact; their old results stay visible until the new ones replace them, in

@@ -1,4 +1,4 @@
-/** Choosing the active version (issue 16): a student for themselves, staff for a student. */
+/** Choosing the active version: a student for themselves, staff for a student. */
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';

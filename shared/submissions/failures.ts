@@ -24,7 +24,7 @@ export const repositoryUnreadable = failure(
   'Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.',
 );
 
-// Late days (issue 16).
+// Late days.
 export const onlyElectronicLateDays = failure('invalid', 'Only Electronic File gradeables have late days.');
 export const daysRequired = failure('invalid', 'The field {field} is required.');
 export const badGrantStart = failure(

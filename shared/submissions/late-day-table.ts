@@ -1,5 +1,5 @@
 /**
- * Late days over HTTP (issue 16): a course's default budget, a student's grants and extensions,
+ * Late days over HTTP: a course's default budget, a student's grants and extensions,
  * and a student's late-day table (the reference's late-day view: every gradeable's charge).
  */
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';

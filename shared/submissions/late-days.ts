@@ -1,8 +1,9 @@
 /**
- * Late days as the reference charges them (Submitty's LateDays and LateDayInfo, which Rainbow
- * Grades reads through the summaries): each student has a budget for the course, charged
- * gradeable by gradeable in due-date order, each within the gradeable's own allowance; an
- * instructor may grant a student a new budget from a date on, or an extension on one gradeable.
+ * Late days as the reference charges them (its late-day records and per-gradeable late-day view,
+ * which Rainbow Grades reads through the summaries; docs/reference-compatibility.md): each student
+ * has a budget for the course, charged gradeable by gradeable in due-date order, each within the
+ * gradeable's own allowance; an instructor may grant a student a new budget from a date on, or an
+ * extension on one gradeable.
  */
 import type { LateDayExtension, LateDayGrant, StudentLateDays } from '#shared/data/late-days.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';

@@ -1,4 +1,4 @@
-/** Submissions, versions and the rules over them (reference.md §9–§10). */
+/** Submissions, versions and the rules over them (the reference's values and submitting: docs/reference-compatibility.md). */
 import {
   isTaGraded,
   shownComponents,
@@ -27,7 +27,7 @@ export function daysLate(submittedAt: Date, dueAt: string | undefined): number {
 
 /**
  * Late submissions beyond the allowance are refused only when the gradeable does not allow late
- * submission; the student's extension on the gradeable (issue 16) adds its days to the allowance.
+ * submission; the student's extension on the gradeable adds its days to the allowance.
  */
 export function lateRefusal(
   days: number,
@@ -51,7 +51,7 @@ export type HiddenTestCases = 'left-out' | 'score-only' | 'whole';
 export const HIDDEN_OUTCOME = 'Hidden test case: its messages and output are shown to instructors only.';
 
 /**
- * The values of reference.md §9 for the active version. `queuePosition` is the active job's
+ * The reference's `values` for the active version (docs/reference-compatibility.md). `queuePosition` is the active job's
  * 1-based place in the queue, 0 while it is graded, -1 otherwise. Hidden test cases, and their
  * points, are left out unless the reader is staff; the percent never divides by zero.
  */
@@ -124,7 +124,7 @@ export const attemptsOrder = {
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /**
- * The TA grading part of `values` (issue 16), beside the reference's fields: the TA score and
+ * The TA grading part of `values`, beside the reference's fields: the TA score and
  * the graded components (score, comment, marks), and the total of autograding and TA points.
  * Students see TA scores and comments only once grades are released (grade_released_date).
  */

@@ -85,7 +85,7 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
     gradeable: gradeableRef(term, course, gradeableId),
     submission: submissionRef(term, course, gradeableId, callerId),
     queue: queueRef(),
-    // The caller's extensions (issue 16): a gradeable refusing late submission accepts their days.
+    // The caller's extensions: a gradeable refusing late submission accepts their days.
     lateDays: lateDaysRef(term, course, callerId),
     // The caller's jobs queued or being graded (MAX_QUEUED_JOBS_PER_STUDENT).
     load: loadRef(callerId),
@@ -106,7 +106,7 @@ const CONFLICT_RETRIES = 4;
 const contention = ticketContention();
 
 /**
- * Submits a VCS gradeable (reference.md §10): checks in the reference's order, then creates
+ * Submits a VCS gradeable: checks in the reference's order (docs/reference-compatibility.md), then creates
  * version n = highest + 1, makes it active and queues it for grading in one transaction.
  * With an Idempotency-Key, a retry within 24 hours gets the first answer and creates nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Summaries jobs (issue 17, item 4): generating the summaries of a large course leaves the request.
+ * Summaries jobs: generating the summaries of a large course leaves the request.
  * `POST …/reports/summaries` generates a course of fewer than SUMMARIES_JOB_MIN_USERS members in the
  * request, answering the generation's report as before; a larger course gets a job, queued on the
  * summaries queue and answered at once as a job object, which `GET …/reports/summaries/jobs/{job_id}`

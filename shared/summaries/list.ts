@@ -1,5 +1,5 @@
 /**
- * `GET …/reports/summaries`, paged (issue 17): a summary of a course with 40 released gradeables is
+ * `GET …/reports/summaries`, paged: a summary of a course with 40 released gradeables is
  * about 10 KB, so the whole list of a large course is far beyond Lambda's 6 MB. Pages hold
  * SUMMARIES_PAGE summaries by default (`page_size` 1–500, and never more than MAX_PAGE_BYTES of
  * JSON), in user id order; a cursor names the generation it was given out for, so a page never

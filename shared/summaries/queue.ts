@@ -1,7 +1,7 @@
 import { describeRunningFunction, setting } from '#shared/environment.ts';
 
 /**
- * The summaries queue (issue 17): one message per summaries job, naming it. In AWS it is SQS
+ * The summaries queue: one message per summaries job, naming it. In AWS it is SQS
  * (SUMMARIES_QUEUE_URL), delivering to the summaries-worker function; on the local API an
  * in-process queue (infra/local/summaries-queue.ts) feeds the same function code. A message may
  * be delivered more than once: the worker acts on a job only while it is queued, or running under

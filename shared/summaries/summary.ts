@@ -44,7 +44,7 @@ export interface SummaryLateDays {
  * score 0; `late_day_exceptions` and `reason_for_exception` appear when an extension exists, and
  * `late_days_remaining` is the budget left after this gradeable. Without a charge given, the
  * student has no budget. The score is the active version's autograding points plus the TA score
- * (issue 16; never below 0), and `components` lists the TA-graded components' titles and scores.
+ * (never below 0), and `components` lists the TA-graded components' titles and scores.
  */
 export function gradeableEntry(
   document: GradeableDocument,

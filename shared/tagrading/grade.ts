@@ -1,5 +1,5 @@
 /**
- * TA grading (issue 16): the rules over one (gradeable, owner)'s TA grade, as pure functions.
+ * TA grading: the rules over one (gradeable, owner)'s TA grade, as pure functions.
  * A grade holds, per rubric component (by its 0-based place in the rubric, the `component_id`),
  * the marks applied (`mark_ids`, 0-based places in the component's marks), a custom score
  * (`custom_points`) and comment (`custom_message`): the reference's GradedComponent fields.

@@ -1,4 +1,4 @@
-/** TA grading over HTTP (issue 16): who may grade whom, and recording a component's grade. */
+/** TA grading over HTTP: who may grade whom, and recording a component's grade. */
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { auditTrail, saveTaGrade, type AuditEntry, type GradeOwner } from '#shared/data/grades.ts';

@@ -7,6 +7,6 @@ export { isValidUserId } from '#shared/ids.ts';
 
 export const isAccessLevel = (value: string): value is AccessLevel => (accessLevels as readonly string[]).includes(value);
 
-/** "Faculty" in api.md: access level below user. */
+/** "Faculty" as the API means it: any access level above plain user (faculty or superuser). */
 export const isFaculty = (user: Pick<User, 'accessLevel'>): boolean => user.accessLevel !== 'user';
 export const isSuperuser = (user: Pick<User, 'accessLevel'>): boolean => user.accessLevel === 'superuser';

@@ -12,7 +12,7 @@ import type { DeployedStack } from './deployment.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 
 /**
- * The deployed-artifact test (issue 12, item 4): the CDK app is synthesized, and its bundled
+ * The deployed-artifact test: the CDK app is synthesized, and its bundled
  * functions run the way Lambda runs them, behind the template's HTTP API routes, with every AWS
  * call evaluated against the caller's own IAM policy from the template. An ordinary day of the
  * service — logins, every route, the reference page, a webhook, submissions graded through the
@@ -516,7 +516,7 @@ describe('the deployed artifacts', () => {
 
     it('a deadline rush: 300 requests at once on one route all reach its function, none throttled by the stage', async () => {
       // The stage throttles each route alike (its default route settings), so one route stands for the
-      // submission route; students submitting at once must not meet API Gateway's 429 (issue 17).
+      // submission route; students submitting at once before a deadline must not meet API Gateway's 429.
       const answers = await Promise.all(Array.from({ length: 300 }, () => call('GET', '/api/me', { as: 'student' })));
       expect(answers.filter((answer) => answer.status === 429).length, 'answers 429 Too Many Requests').toBe(0);
       expect(

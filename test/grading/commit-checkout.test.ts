@@ -9,7 +9,7 @@ import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { request, testCase } from './fixtures.ts';
 
 /**
- * A version is graded on its own commit (issue 16, item 3): the checkout reports the commit it
+ * A version is graded on its own commit: the checkout reports the commit it
  * resolved, checks out exactly a commit asked for even after newer pushes, and refuses one that
  * is no longer reachable (force-push) instead of checking out anything newer.
  */

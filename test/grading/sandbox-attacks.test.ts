@@ -18,7 +18,7 @@ import { processesWith, request, testCase } from './fixtures.ts';
 import { hostile } from './hostile.ts';
 
 /**
- * The attacks of issue 13, made by a hostile repository against the runner (checkout outside,
+ * The attacks on the sandbox's guarantees (docs/sandbox.md), made by a hostile repository against the runner (checkout outside,
  * harness and test commands in the sandbox), each seen to fail. grading-sandbox-e2e.test.ts
  * makes the same attacks through the API and the worker.
  */

@@ -14,7 +14,7 @@ import { hostile } from './hostile.ts';
 import { openDates } from '../support/dates.ts';
 
 /**
- * The attacks of issue 13 as a student makes them: a hostile repository submitted through the
+ * The attacks on the sandbox's guarantees (docs/sandbox.md) as a student makes them: a hostile repository submitted through the
  * local API, graded by the worker (checkout, launcher, harness in bubblewrap), results read back
  * as the student and the staff read them.
  */

@@ -326,7 +326,7 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
-  // Late days (issue 16): instructors set budgets, grants and extensions; a student's table is theirs,
+  // Late days: instructors set budgets, grants and extensions; a student's table is theirs,
   // any student's for instructors and full access graders, their sections' for limited access graders.
   'set-course-late-days': {
     cases: [{ variation: 'the course', request: () => ({ body: { default_student_late_days: 0 } }), expect: instructorOnly }],

@@ -15,9 +15,9 @@ import { anyRepository } from '../support/shared-git.ts';
 
 /**
  * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
- * or not at all, and an HTTP caller gets an `error` envelope whose `code` is honest (issue 17):
+ * or not at all, and an HTTP caller gets an `error` envelope whose `code` is honest:
  * RETRYABLE only when nothing was written, UNKNOWN_OUTCOME once a write was sent without a known
- * result, INTERNAL for a failure that retrying cannot cure. Then the cases the issue met: a
+ * result, INTERNAL for a failure that retrying cannot cure. Then two cases met in practice: a
  * transaction DynamoDB applied whose answer was lost, and a function whose time ran out while its
  * transaction was in flight; a retry with the same Idempotency-Key creates the version once.
  */
@@ -425,7 +425,7 @@ describe('injected DynamoDB failures', () => {
   });
 });
 
-describe('honest answers about a submission (issue 17)', () => {
+describe('honest answers about a submission', () => {
   const submit = (target: TestApi, key: string, headers: Record<string, string> = world.tokens.student, body: object = {}) =>
     target.postJson(
       `${course()}/gradeable/${gradeable}/upload`,

@@ -13,7 +13,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { testCase } from '../support/submissions.ts';
 import { anyRepository } from '../support/shared-git.ts';
 
-/** Choosing the active version over HTTP (issue 16): values, attempts and summaries follow it. */
+/** Choosing the active version over HTTP: values, attempts and summaries follow it. */
 let api: TestApi;
 let world: CourseWorld;
 const day = 24 * 60 * 60 * 1000;
@@ -61,7 +61,7 @@ async function threeVersions(gradeableId: string, ownerId: string) {
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  // Late days are charged against each student's budget (issue 16): three days for the course.
+  // Late days are charged against each student's budget: three days for the course.
   const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
     headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
     body: JSON.stringify({ default_student_late_days: 3 }),

@@ -9,7 +9,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { openDates } from '../support/dates.ts';
 
 /**
- * A retry after a lost lease grades the commit the first attempt checked out (issue 16, item 3):
+ * A retry after a lost lease grades the commit the first attempt checked out:
  * a worker records its checkout's commit on the job and the version before anything runs, then
  * dies; the student pushes again; the next worker, taking the job over, grades the recorded
  * commit, not the newer one. The test claims jobs itself (no workers), over a git server on HTTP.

@@ -185,7 +185,7 @@ describe('GET /api/<semester>/<course>/users and /graders', () => {
 });
 
 // Enrollment items carry copies of the member's profile and of the course and term, so each list
-// is one Query (issue 17); these fail if a copy goes stale or an item without one is misread.
+// is one Query; these fail if a copy goes stale or an item without one is misread.
 describe('the lists stay right when profiles, courses and terms change', () => {
   const storedEnrollment = async (term: string, course: string, userId: string) =>
     (await dynamo().send(new GetCommand({ TableName: enrollmentsTableName(), Key: { courseId: courseId(term, course), userId } }))).Item;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '#infra/local/seed.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
-/** The demo dataset (issue 16, item 7): a graded rubric, a graded Numeric gradeable, and summaries that reflect them. */
+/** The demo dataset: a graded rubric, a graded Numeric gradeable, and summaries that reflect them. */
 let api: TestApi;
 let folder: string;
 const token = async (userId: string) => ({

@@ -1,9 +1,9 @@
 /**
- * Issue 17: a 5,000-student course with 40 released gradeables. Every list answer (each page) stays
+ * A 5,000-student course with 40 released gradeables. Every list answer (each page) stays
  * under Lambda's 6 MB, and following the `Link` headers returns every student exactly once. The
  * course is written straight into DynamoDB Local in batches (users, enrollments, one graded
  * submission per student of SUBMITTED gradeables), then its summaries are generated as a job on
- * the summaries queue (issue 17 item 4): the request answers at once, the job's progress is read
+ * the summaries queue: the request answers at once, the job's progress is read
  * until it is done.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { anyRepository } from '../support/shared-git.ts';
 
 /**
- * Late days over HTTP (issue 16 item 5): a course's budget, grants and extensions set by the
+ * Late days over HTTP: a course's budget, grants and extensions set by the
  * instructor, students submitting late, TA grades, and summaries whose status, days charged,
  * budget left and scores are exactly what Rainbow Grades' rules give.
  */

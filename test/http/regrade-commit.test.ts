@@ -5,7 +5,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { openDates } from '../support/dates.ts';
 
 /**
- * A version is graded on its own code (issue 16, item 3): submitting records the commit of the
+ * A version is graded on its own code: submitting records the commit of the
  * repository's head, and every grading of that version (a regrade, a retry)
  * checks out exactly that commit, never what the student pushed since; a commit gone from the
  * repository (a force-push) fails that version's job with a message and leaves the other versions

@@ -10,7 +10,7 @@ import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } f
 import { createUser, type TestUser } from '../support/users.ts';
 
 /**
- * Regrade end to end over HTTP (issue 16): a class submits and is graded against a broken test
+ * Regrade end to end over HTTP: a class submits and is graded against a broken test
  * case; the instructor fixes it and regrades one version, one student's active version and every
  * active version; the queue positions stay exact while the regrade jobs wait, each job object
  * reports its progress until done, and values, attempts and the grade summaries carry every new

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 4: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more
+ * Generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more
  * answers a job object at once and runs on the summaries queue (locally the in-process queue, the
  * same worker function as in AWS); smaller courses are generated in the request, as before. The
  * threshold is lowered here (the course has 6 members) by setting the variable the functions read.

@@ -64,7 +64,7 @@ async function gradeable(id: string, bucket: string, released: boolean, lateDays
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  // Late days are charged against each student's budget (issue 16): two days for the course.
+  // Late days are charged against each student's budget: two days for the course.
   const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
     headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
     body: JSON.stringify({ default_student_late_days: 2 }),

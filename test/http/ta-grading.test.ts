@@ -12,7 +12,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 
 /**
- * TA grading end to end over HTTP (issue 16): graders grade a class's rubric, Numeric and
+ * TA grading end to end over HTTP: graders grade a class's rubric, Numeric and
  * Checkpoints gradeables; values, the audit trail and the grade summaries reflect every score.
  */
 let api: TestApi;
@@ -83,7 +83,7 @@ const rubric = [
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  // Late days are charged against each student's budget (issue 16): two days for the course.
+  // Late days are charged against each student's budget: two days for the course.
   const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
     headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
     body: JSON.stringify({ default_student_late_days: 2 }),

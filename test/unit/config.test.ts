@@ -69,9 +69,12 @@ describe('the configuration module', () => {
     expect(DEFAULT_BOUNDS).toEqual({ processes: 256, memoryMib: 2048, cpuSeconds: 600, fileSizeMib: 1024, diskMib: 1024 });
   });
 
-  it('is documented in README’s Configuration table, setting by setting', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Project layout'));
+  it('is documented in docs/configuration.md’s table of environment variables, setting by setting', () => {
+    const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const start = page.indexOf('## Environment variables');
+    const end = page.indexOf('\n## ', start + 1);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const section = page.slice(start, end < 0 ? undefined : end);
     const documented = new Set([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
     expect(configNames.filter((name) => !documented.has(name))).toEqual([]);
   });

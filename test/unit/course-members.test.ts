@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { courseGraders, courseUsers, type Enrollment, type PersonName } from '#shared/courses/course.ts';
 
-// The users and graders lists of a course (api.md; reference.md §7).
+// The users and graders lists of a course, in the reference's record format (docs/reference-compatibility.md).
 
 const member = (
   userId: string,

@@ -10,7 +10,7 @@ import {
   storableCopy,
 } from '#shared/data/enrollment-copies.ts';
 
-// Copies of profiles, courses and terms on enrollment items (issue 17): what is stored, what is
+// Copies of profiles, courses and terms on enrollment items: what is stored, what is
 // read back, and how the lists combine copied items with items read from the sources.
 
 const enrollment = (userId: string, course = 'cs1', fields: Partial<Enrollment> = {}): Enrollment => ({

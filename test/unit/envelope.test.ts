@@ -62,7 +62,7 @@ describe('envelope', () => {
   });
 });
 
-describe('error answers (issue 17)', () => {
+describe('error answers', () => {
   it('say in plain words what their code says, and name the request id', () => {
     expect(Object.keys(ERROR_CODES)).toEqual(['RETRYABLE', 'UNKNOWN_OUTCOME', 'INTERNAL']);
     expect(errorMessage('RETRYABLE', 'r-1')).toMatch(/nothing was changed.*safe to send it again.*r-1/);

@@ -6,7 +6,7 @@ import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
 import { testCase } from '../support/submissions.ts';
 
-// The nightly grade summaries (reference.md §11): per user, per released gradeable, the score,
+// The nightly grade summaries, in the reference's format: per user, per released gradeable, the score,
 // the status and the late days charged.
 
 const component: RubricComponent = {

@@ -13,7 +13,7 @@ import {
   type VersionSummary,
 } from '#shared/submissions/submission.ts';
 
-// `values` and `attempts` (reference.md §9): what students and their tools poll after submitting.
+// `values` and `attempts`: what students and their tools poll after submitting.
 
 const version = (number: number, state: VersionState, fields: Partial<VersionSummary> = {}): VersionSummary => ({
   version: number,

@@ -102,8 +102,8 @@ describe('repository URLs', () => {
 });
 
 describe('gradeable documents', () => {
-  it('the README example is a valid gradeable', async () => {
-    const readme = await readFile('README.md', 'utf8');
+  it('the example of docs/gradeables.md is a valid gradeable', async () => {
+    const readme = await readFile('docs/gradeables.md', 'utf8');
     const block = /```json\n(\{\n {2}"id": "hw_vcs"[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const result = validateGradeable(JSON.parse(block ?? ''), { timeZone: 'America/New_York', now });
@@ -111,8 +111,8 @@ describe('gradeable documents', () => {
     expect(accepted(result).autograding?.test_cases.map((test) => test.points_available)).toEqual([2, 3, 1, 4]);
   });
 
-  it('the README’s C++, Java and Python autograding examples are valid, image names included', async () => {
-    const readme = await readFile('README.md', 'utf8');
+  it('the C++, Java and Python autograding examples of docs/gradeables.md are valid, image names included', async () => {
+    const readme = await readFile('docs/gradeables.md', 'utf8');
     const blocks = [...readme.matchAll(/```json\n(\{ "autograding": [\s\S]*?)```/g)].map((match) => JSON.parse(match[1] ?? ''));
     expect(blocks).toHaveLength(3);
     const base = JSON.parse(/```json\n(\{\n {2}"id": "hw_vcs"[\s\S]*?)```/.exec(readme)?.[1] ?? '');

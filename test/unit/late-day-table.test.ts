@@ -3,7 +3,7 @@ import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { activeDaysLateOf, grantStart, lateDayTable, requiredDays } from '#shared/submissions/late-day-table.ts';
 
-// A student's late-day table (issue 16): the reference's late-day view, charged as the summaries charge.
+// A student's late-day table: the reference's late-day view, charged as the summaries charge.
 
 const course = { term: 'f26', course: 'cs1', timeZone: 'America/New_York', defaultStudentLateDays: 3 } as Course;
 const student: Enrollment = {

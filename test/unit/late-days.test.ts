@@ -11,7 +11,7 @@ const gradeable = (allowed: number, daysLate: number | undefined, extension = 0,
   ...(extension ? { extension: { days: extension, reason: 'illness' } } : {}),
 });
 
-// The cases of Submitty's LateDayInfoTester: (gradeable allowance, days late, extension, budget left).
+// The cases the reference's own late-day tests check: (gradeable allowance, days late, extension, budget left).
 describe('one gradeable (Submitty LateDayInfo)', () => {
   it.each([
     ['no submission', 0, undefined, 0, 0, 'Unsubmitted', 0],

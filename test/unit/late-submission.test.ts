@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { daysLate, lateRefusal } from '#shared/submissions/submission.ts';
 
-// How late a submission is, and when lateness refuses it (reference.md §10).
+// How late a submission is, and when lateness refuses it.
 
 const due = '2026-10-10T23:59:59.000Z';
 const at = (iso: string) => new Date(iso);
@@ -52,7 +52,7 @@ describe('a late submission is refused', () => {
   });
 });
 
-describe('an extension (issue 16)', () => {
+describe('an extension', () => {
   it('adds its days to what a gradeable that refuses late submission accepts', () => {
     const strict = { late_submission_allowed: false, late_days: 1 };
     expect(lateRefusal(3, strict, 2)).toBeUndefined();

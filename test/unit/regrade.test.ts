@@ -5,7 +5,7 @@ import { chunks } from '#shared/lists.ts';
 import { REGRADE_CHUNK, isRegradeId, newRegradeId, regradeJob, requestedRegradeVersion, selectRegrade } from '#shared/grading/regrade.ts';
 import type { Submission, VersionState } from '#shared/submissions/submission.ts';
 
-// Regrade (issue 16): which versions a request queues again, and the job object's progress.
+// Regrade: which versions a request queues again, and the job object's progress.
 
 const submission = (ownerId: string, states: VersionState[], activeVersion = states.length): Submission => ({
   term: 'f26',

@@ -3,7 +3,7 @@ import type { SummariesJobRecord } from '#shared/data/summaries.ts';
 import { isSummariesJobId } from '#shared/ids.ts';
 import { isAbandoned, newSummariesJobId, summariesJob, summariesJobStatus } from '#shared/summaries/job.ts';
 
-// Summaries jobs (issue 17 item 4): the job object both routes answer, and the ids they give out.
+// Summaries jobs: the job object both routes answer, and the ids they give out.
 
 const record = (fields: Partial<SummariesJobRecord>): SummariesJobRecord => ({
   jobId: 'sj_AAAAAAAAAAAAAAAAAAAAAA',

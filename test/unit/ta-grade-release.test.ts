@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 import { componentScore, gradingOpen, shownComponents, taMaximum, taReleased, taScore } from '#shared/tagrading/grade.ts';
 
-// When TA grades open and reach students, and what students see of them (issue 16).
+// When TA grades open and reach students, and what students see of them.
 // (Score arithmetic and input checks: ta-grading.test.ts.)
 
 const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent => ({

@@ -22,7 +22,7 @@ import {
   REQUEST_ENDED,
 } from '#shared/data/request-writes.ts';
 
-// An error answer's `code` (issue 17) is decided from two things: whether the request may have
+// An error answer's `code` is decided from two things: whether the request may have
 // written anything (its write record, shared/data/request-writes.ts) and whether the failure is
 // transient (`isTransient`). RETRYABLE must mean "nothing was written and a later attempt may
 // succeed"; UNKNOWN_OUTCOME "a write may have taken effect"; INTERNAL "a defect, nothing written".
