@@ -164,6 +164,20 @@ export class GradingSandbox extends Construct {
         conditions: { ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn } },
       }),
     );
+    // Only from inside the grading VPC: the role's credentials are no use to whoever copies them out of a build.
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'BuildsOnlyThroughTheGradingVpc',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:*'],
+        resources: [this.jobsBucket.arnForObjects('*')],
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn },
+          StringNotEquals: { 'aws:SourceVpce': this.s3Endpoint.vpcEndpointId },
+        },
+      }),
+    );
     this.jobsBucket.addToResourcePolicy(
       new PolicyStatement({
         sid: 'BuildsReadNothingButJobInputs',

@@ -319,10 +319,15 @@ async function insiderAttack() {
     const event = stack!.codebuild.trail.at(-1)!;
     const buildId = (event.responseElements?.build as { id: string }).id;
     const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
-    const seen = JSON.stringify({ builds, event });
+    // The buildspec is the template's own code (the stack test shows it takes nothing from the worker): left out of the scan.
+    const withoutBuildspec = (build: unknown) => ({ ...(build as object), source: undefined });
+    const seen = JSON.stringify({
+      builds: builds?.map(withoutBuildspec),
+      event: { ...event, responseElements: { build: withoutBuildspec(event.responseElements?.build) } },
+    });
     for (const secret of ['Hello, World!', 'resultKey', 'hmac']) if (seen.includes(secret)) haul.secrets.push(secret);
-    // A signature, a session's credentials or the container credentials endpoint's path: none may be there.
-    for (const found of seen.match(/X-Amz-[A-Za-z-]+|Signature=|Security-Token|ASIA[A-Z0-9]{12}|\/v2\/credentials\/[\w-]+/g) ?? [])
+    // A signature, a session's credentials or the container credentials endpoint's path (the buildspec's code names the parameters, with no value): none may be there.
+    for (const found of seen.match(/X-Amz-(Signature|Credential|Security-Token)=[\w%]|ASIA[A-Z0-9]{12}|\/v2\/credentials\/[\w-]+/g) ?? [])
       haul.secrets.push(found);
     haul.overrides.push(...Object.keys(event.requestParameters).sort());
     const urls = [...new Set(seen.match(/https?:\/\/[^"\s\\]+/g) ?? [])];

@@ -723,6 +723,14 @@ describe('grading sandbox', () => {
         Condition: { ArnEquals: { 'aws:PrincipalArn': getAtt(buildRole) } },
       },
       {
+        Sid: 'BuildsOnlyThroughTheGradingVpc',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Resource: objects,
+        Condition: { ArnEquals: { 'aws:PrincipalArn': getAtt(buildRole) }, StringNotEquals: { 'aws:SourceVpce': { Ref: gatewayId } } },
+      },
+      {
         Sid: 'BuildsReadNothingButJobInputs',
         Effect: 'Deny',
         Principal: { AWS: '*' },
@@ -744,6 +752,8 @@ describe('grading sandbox', () => {
   it('lets a build read its own input and nothing else of the jobs bucket, and an insider read none of it (IAM evaluated)', async () => {
     const { loadDeployment } = await import('../deployed/cloudformation.ts');
     const { PolicyEvaluator, mergePolicies, sessionArn } = await import('../deployed/iam.ts');
+    // The evaluator reads the endpoint policy's {"AWS": "*"} only as "*", as the deployed-artifact test gives it.
+    const { anyPrincipalAsStar } = await import('../deployed/s3.ts');
     const deployment = loadDeployment(synth.app.synth().directory, synth.stack.stackName);
     const evaluator = new PolicyEvaluator();
     const jobs = deployment.buckets.find((candidate) => candidate.logicalId === logicalId(sandbox().jobsBucket))!;
@@ -780,7 +790,7 @@ describe('grading sandbox', () => {
           resourcePolicy: mergePolicies(jobs.policies),
           ...(throughVpc
             ? {
-                vpcEndpointPolicies: gateway.policy ? [{ name: gateway.logicalId, policy: gateway.policy }] : [],
+                vpcEndpointPolicies: [{ name: gateway.logicalId, policy: anyPrincipalAsStar(gateway.policy!) }],
                 context: { 's3:authType': 'REST-QUERY-STRING', 'aws:SourceVpce': gateway.id, 'aws:SourceVpc': gateway.vpcId },
               }
             : { context: { 's3:authType': 'REST-HEADER' } }),
