@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { BundlingOutput, DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
@@ -43,11 +44,13 @@ export interface GradingSandboxProps {
  * container that is never reused, with the curated images' toolchains (gcc/g++/make, Java,
  * Python, Node). Its builds run in a VPC of isolated subnets (no internet or NAT gateway) whose
  * only ways out are an S3 gateway endpoint limited to the job objects, and a
- * CloudWatch Logs endpoint; the build's role may write its own logs and manage its network
- * interfaces (which CodeBuild needs in a VPC), nothing else. The worker hands a build its files
- * and takes its result through presigned URLs on the jobs bucket that expire with the build and
- * that the bucket honours only through the VPC's S3 endpoint; nobody but the worker's role reaches
- * a job object any other way. Job objects expire within a day.
+ * CloudWatch Logs endpoint; the build's role may write its own logs, manage its network
+ * interfaces (which CodeBuild needs in a VPC) and read its own job's input, nothing else. The
+ * build's definition carries no URL or credential: the build reads its input, named by its own
+ * build ARN, with its role's credentials, and puts its result through a presigned URL that came
+ * inside that input and that the bucket honours only through the VPC's S3 endpoint. Nobody but the
+ * worker's role and, for reading inputs, the builds' role reaches a job object. Job objects expire
+ * within a day.
  */
 export class GradingSandbox extends Construct {
   readonly project: Project;
@@ -143,6 +146,48 @@ export class GradingSandbox extends Construct {
       description: 'Grading builds: write their own logs, attach to the grading VPC; nothing else',
     });
     this.logGroup.grantWrite(this.buildRole);
+    // Its own job's input only: CodeBuild resolves the variable to the ARN of the build using the role.
+    this.buildRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [this.jobsBucket.arnForObjects('jobs/${codebuild:buildArn}/input.tgz')],
+      }),
+    );
+    // The bucket agrees to no more, whatever the role's policy is widened to: the builds read job inputs, nothing else.
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'BuildsOnlyReadJobInputs',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        notActions: ['s3:GetObject'],
+        resources: [this.jobsBucket.arnForObjects('*')],
+        conditions: { ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn } },
+      }),
+    );
+    // Only from inside the grading VPC: the role's credentials are no use to whoever copies them out of a build.
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'BuildsOnlyThroughTheGradingVpc',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:*'],
+        resources: [this.jobsBucket.arnForObjects('*')],
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn },
+          StringNotEquals: { 'aws:SourceVpce': this.s3Endpoint.vpcEndpointId },
+        },
+      }),
+    );
+    this.jobsBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'BuildsReadNothingButJobInputs',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:GetObject'],
+        notResources: [this.jobsBucket.arnForObjects('jobs/*/input.tgz')],
+        conditions: { ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn } },
+      }),
+    );
     const stack = Stack.of(this);
     this.buildRole.addToPolicy(
       new PolicyStatement({
@@ -183,6 +228,8 @@ export class GradingSandbox extends Construct {
         privileged: true,
       },
       buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
+      // Not a secret: the build reads its own input from this bucket (see shared/grading/build-input.ts).
+      environmentVariables: { JOBS_BUCKET: { value: this.jobsBucket.bucketName } },
       vpc: this.vpc,
       subnetSelection: { subnetType: SubnetType.PRIVATE_ISOLATED },
       securityGroups: [builds],
@@ -197,9 +244,10 @@ export class GradingSandbox extends Construct {
   }
 
   /**
-   * What the worker needs: put the job's files, read its result, presign both, read the harness,
-   * start and watch builds. Its role becomes the only one the jobs bucket lets at the job objects
-   * (a read-only console user, say, reads none of the hidden test cases' expected outputs).
+   * What the worker needs: put the job's files, read its result, presign the result's upload, read
+   * the harness, start and watch builds. Its role and the builds' (reading inputs) become the only
+   * ones the jobs bucket lets at the job objects (a read-only console user, say, reads none of the
+   * hidden test cases' expected outputs).
    */
   grantWorker(worker: IFunction, owner: Construct): void {
     if (!worker.role) throw new Error('The grading worker needs a role of its own: the jobs bucket admits that role alone');
@@ -210,12 +258,12 @@ export class GradingSandbox extends Construct {
     });
     this.jobsBucket.addToResourcePolicy(
       new PolicyStatement({
-        sid: 'JobObjectsOnlyForTheWorker',
+        sid: 'JobObjectsOnlyForTheWorkerAndItsBuilds',
         effect: Effect.DENY,
         principals: [new AnyPrincipal()],
         actions: ['s3:*'],
         resources: [this.jobsBucket.arnForObjects('*')],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': worker.role.roleArn } },
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': [worker.role.roleArn, this.buildRole.roleArn] } },
       }),
     );
     worker.grantPrincipal.addToPrincipalPolicy(
@@ -250,7 +298,7 @@ export class GradingSandbox extends Construct {
     Validations.of(this.jobsBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
-        'Job objects live for minutes and only the worker’s role reaches them (presigned, only through the grading VPC); CloudTrail records the worker’s API calls.',
+        'Job objects live for minutes and only the worker’s and the builds’ roles reach them (a build its own input only, through the grading VPC); CloudTrail records the worker’s API calls.',
     });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-CB4',
@@ -278,15 +326,35 @@ export class GradingSandbox extends Construct {
   }
 }
 
+/** The build's first step (shared/grading/build-input.ts), its types stripped, run by the image's Node. */
+const BUILD_INPUT = fileURLToPath(new URL('../../shared/grading/build-input.ts', import.meta.url));
+function fetchInputCommand(target: string): string {
+  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { code } = transformSync(readFileSync(BUILD_INPUT, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'node18',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // One line: no template literal that would carry a line break.
+    supported: { 'template-literal': false },
+  });
+  // A failure says its message only, not the whole one-line script as an uncaught error would.
+  const script = `${code.trim()};await fetchJobInput(process.argv[1]).catch((error)=>{console.error(error.message);process.exit(1)});`;
+  return `node --input-type=module -e '${script.replace(/'/g, `'\\''`)}' ${target}`;
+}
+
 /**
- * One grading build, as root in a fresh privileged container: fetch the job's archive (INPUT_URL,
- * the build's only variable), unpack the harness and the result's presigned URL from it for root
- * alone and the rest as the grader (uid 1001) into a folder only it may read, run the harness,
- * and put the result, which the harness signs with the job's key. The harness runs every test
- * case in `container` isolation: a sandbox with the protections of the local bubblewrap one (a
- * read-only root holding only the toolchain, so nothing of /grading; uid 1002 without
- * capabilities and unable to make a user namespace; its own loopback only; its limits), made with
- * the image's util-linux, which is why the build is privileged; a build that cannot make it fails.
+ * One grading build, as root in a fresh privileged container: fetch the job's archive (named by
+ * the build's own ARN, read with the build role's credentials: the build's definition carries no
+ * URL), unpack the harness and the result's presigned URL from it for root alone and the rest as
+ * the grader (uid 1001) into a folder only it may read, run the harness, and put the result, which
+ * the harness signs with the job's key. The harness runs every test case in `container`
+ * isolation: a sandbox with the protections of the local bubblewrap one (a read-only root holding
+ * only the toolchain, so nothing of /grading; uid 1002 without capabilities and unable to make a
+ * user namespace; its own loopback only, so no way to the credentials endpoint; an environment of
+ * PATH, HOME and LANG only; its limits), made with the image's util-linux, which is why the build
+ * is privileged; a build that cannot make it fails.
  */
 export const GRADING_BUILD_SPEC = {
   version: '0.2',
@@ -296,7 +364,7 @@ export const GRADING_BUILD_SPEC = {
       commands: [
         'set -euo pipefail',
         'install -d -m 0711 /grading && install -d -o 1001 -g 1001 -m 0700 /grading/job',
-        'curl -fsS --retry 3 --max-time 300 -o /grading/input.tgz "$INPUT_URL" && chmod 0644 /grading/input.tgz',
+        `${fetchInputCommand('/grading/input.tgz')} && chmod 0644 /grading/input.tgz`,
         '(umask 077 && tar -xzf /grading/input.tgz -C /grading --no-same-owner --no-same-permissions harness.mjs result-url)',
         'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions files job.json',
         'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',

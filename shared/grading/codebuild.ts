@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StartBuildCommandInput } from '@aws-sdk/client-codebuild';
 import { setting } from '#shared/environment.ts';
+import { jobKeys } from './build-input.ts';
 import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
@@ -67,7 +68,7 @@ export async function runInCodeBuild(sandbox: SandboxLocation, request: RunReque
     if ('status' in checkout) return checkout;
     if (checkout.commit) await options.onCheckout?.(checkout.commit);
     const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
-    const outcome = await buildJob(sandbox, request.jobId, { folder: jobFolder, submission: checkout.submission }, image, job, options);
+    const outcome = await buildJob(sandbox, { folder: jobFolder, submission: checkout.submission }, image, job, options);
     return outcome.kind === 'result'
       ? { status: 'graded', testCases: outcome.result.testCases, ...(checkout.commit ? { commit: checkout.commit } : {}) }
       : { status: 'sandbox-failed', message: outcome.message };
@@ -124,17 +125,30 @@ const refusedMessage = (reason: string) =>
   `The grading sandbox's result was refused (${reason}); nothing was graded and your instructor has been told.`;
 
 /**
- * Runs the job in a fresh build. The build's definition (what BatchGetBuilds, the console and
- * CloudTrail's StartBuild record show) holds one thing: a presigned GET URL of the job's input,
- * which expires with the build (urlSeconds) and which the jobs bucket honours only through the
- * grading VPC's S3 endpoint. The input carries the rest: the harness, the presigned PUT URL of
- * the result, and the job with its test cases and a key made for this job alone, which the
- * harness signs its result with. The result is read only once the build has ended, and accepted
- * only as acceptHarnessResult says (size, the job's signature, shape, the job's test cases).
+ * What the worker asks CodeBuild for: the project, the image, the time limit. Nothing else: the
+ * request is what BatchGetBuilds, the console and CloudTrail's StartBuild record show, so it holds
+ * no URL, key or credential; the build finds its input by its own ARN (see build-input.ts).
+ */
+export function startBuildInput(project: string, image: string, timeoutMinutes: number): StartBuildCommandInput {
+  return {
+    projectName: project,
+    imageOverride: image,
+    environmentTypeOverride: /aarch64|arm/.test(image) ? 'ARM_CONTAINER' : 'LINUX_CONTAINER',
+    timeoutInMinutesOverride: timeoutMinutes,
+  };
+}
+
+/**
+ * Runs the job in a fresh build. The build is started first, for CodeBuild to name it: the job's
+ * input goes under the build's ARN, the one object of the jobs bucket the build's role may read
+ * (it waits for it). The input carries the rest: the harness, the presigned PUT URL of the result
+ * (which expires with the build, urlSeconds, and which the jobs bucket honours only through the
+ * grading VPC's S3 endpoint), and the job with its test cases and a key made for this job alone,
+ * which the harness signs its result with. The result is read only once the build has ended, and
+ * accepted only as acceptHarnessResult says (size, the job's signature, shape, the job's test cases).
  */
 async function buildJob(
   sandbox: SandboxLocation,
-  jobId: string,
   checkout: { readonly folder: string; readonly submission: string },
   image: string,
   job: HarnessJob,
@@ -147,42 +161,35 @@ async function buildJob(
   s3 ??= new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
   codebuild ??= new CodeBuildClient({});
 
-  const prefix = `jobs/${jobId.replace(/[^\w-]/g, '_')}-${randomUUID()}`;
-  const input = { Bucket: sandbox.bucket, Key: `${prefix}/input.tgz` };
-  const output = { Bucket: sandbox.bucket, Key: `${prefix}/result.json` };
   const timeoutMinutes = buildTimeoutMinutes(job.testCases);
-  const expiresIn = urlSeconds(timeoutMinutes, options.deadline);
-  const resultKey = newResultKey();
-  const archive = await jobArchive(
-    checkout.folder,
-    checkout.submission,
-    { ...job, resultKey },
-    {
-      harness: await harnessObject(s3, sandbox),
-      resultUrl: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn }),
-    },
-  );
-  await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
+  const started = await codebuild.send(new StartBuildCommand(startBuildInput(sandbox.project, image, timeoutMinutes)));
+  const buildId = started.build?.id;
+  const buildArn = started.build?.arn;
+  if (!buildId || !buildArn) throw new Error('CodeBuild started no build');
+  const keys = jobKeys(buildArn);
+  const input = { Bucket: sandbox.bucket, Key: keys.input };
+  const output = { Bucket: sandbox.bucket, Key: keys.result };
+  let ended = false;
   try {
-    const started = await codebuild.send(
-      new StartBuildCommand({
-        projectName: sandbox.project,
-        imageOverride: image,
-        environmentTypeOverride: /aarch64|arm/.test(image) ? 'ARM_CONTAINER' : 'LINUX_CONTAINER',
-        timeoutInMinutesOverride: timeoutMinutes,
-        environmentVariablesOverride: [
-          { name: 'INPUT_URL', value: await getSignedUrl(s3, new GetObjectCommand(input), { expiresIn }), type: 'PLAINTEXT' },
-        ],
-      }),
+    const expiresIn = urlSeconds(timeoutMinutes, options.deadline);
+    const resultKey = newResultKey();
+    const archive = await jobArchive(
+      checkout.folder,
+      checkout.submission,
+      { ...job, resultKey },
+      {
+        harness: await harnessObject(s3, sandbox),
+        resultUrl: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn }),
+      },
     );
-    const buildId = started.build?.id;
-    if (!buildId) throw new Error('CodeBuild started no build');
+    await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
 
     for (;;) {
       options.signal?.throwIfAborted();
       const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
       const build = builds?.[0];
       if (build?.buildComplete) {
+        ended = true;
         if (build.buildStatus !== 'SUCCEEDED') {
           return {
             kind: 'failed',
@@ -208,7 +215,6 @@ async function buildJob(
         }
       }
       if (Date.now() + POLL_MS >= options.deadline) {
-        await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
         const waiting = build?.currentPhase === 'QUEUED' || build?.currentPhase === 'SUBMITTED' || build?.currentPhase === 'PROVISIONING';
         return {
           kind: 'failed',
@@ -220,6 +226,8 @@ async function buildJob(
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } finally {
+    // A build the worker no longer waits for (out of time, or its input never put) is stopped.
+    if (!ended) await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
     await Promise.all([s3.send(new DeleteObjectCommand(input)), s3.send(new DeleteObjectCommand(output))]).catch(() => undefined);
   }
 }

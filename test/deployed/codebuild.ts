@@ -2,12 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readableNode } from '#shared/grading/readable-node.ts';
 import { ACCOUNT, REGION, type CodeBuildProject, type Deployment } from './cloudformation.ts';
 import { sessionArn, type PolicyEvaluator, type Principal } from './iam.ts';
+import type { Credentials } from './lambda-service.ts';
 import type { Reply } from './s3.ts';
 
 const JSON_11 = 'application/x-amz-json-1.1';
@@ -89,6 +91,8 @@ interface Build {
   readonly log: string[];
   /** The buildspec's command being run, for failure messages. */
   command?: { phase: string; index: number };
+  /** The service role's session CodeBuild made for the build: what its container credentials act as. */
+  session?: Principal;
   process?: ChildProcess;
   timer?: NodeJS.Timeout;
   /** Set when StopBuild or the time-out ended it. */
@@ -112,6 +116,8 @@ export interface CodeBuildOptions {
   readonly workDirectory: string;
   /** The port of the local AWS endpoint: the address the build reaches S3 by, in its own namespace. */
   readonly endpointPort: number;
+  /** Credentials of a role session: requests signed with them act as that session. */
+  readonly issueCredentials: (principal: Principal) => Credentials;
   /** A Unix socket serving S3 as seen from the VPC (through its S3 gateway endpoints); undefined when it has none. */
   readonly vpcRoute: (vpcId: string) => Promise<string | undefined>;
 }
@@ -485,7 +491,21 @@ export class CodeBuildService {
         message: `CodeBuild is not authorized to perform: sts:AssumeRole on ${role.arn}`,
       });
     }
-    const session: Principal = { label: `${project.logicalId} (service role)`, arn: sessionArn(role, `AWSCodeBuild-${build.uuid}`), role };
+    // CodeBuild resolves its variables in the service role's policies for the build's requests; the
+    // evaluator does not know them, so they are put in here, as AWS would read them for this build.
+    const resolved = (document: unknown) =>
+      JSON.parse(
+        JSON.stringify(document).replaceAll('${codebuild:buildArn}', build.arn).replaceAll('${codebuild:projectArn}', project.arn),
+      ) as typeof document;
+    const session: Principal = {
+      label: `${project.logicalId} (service role)`,
+      arn: sessionArn(role, `AWSCodeBuild-${build.uuid}`),
+      role: {
+        ...role,
+        policies: role.policies.map((policy) => ({ ...policy, document: resolved(policy.document) as typeof policy.document })),
+      },
+    };
+    build.session = session;
     const denied: string[] = [];
     if (project.vpc) {
       for (const action of VPC_ACTIONS) {
@@ -547,6 +567,7 @@ export class CodeBuildService {
   private async container(build: Build, spec: BuildSpec): Promise<void> {
     const project = build.project;
     const folder = await mkdtemp(join(this.options.workDirectory, 'build-'));
+    let credentialsServer: Server | undefined;
     try {
       await chmod(folder, 0o755);
       const root = join(folder, 'root');
@@ -563,7 +584,19 @@ export class CodeBuildService {
       await copyFile(FORWARDER, forwarder);
       await chmod(forwarder, 0o444);
       const hostNode = ['/usr/local/bin/node', '/usr/bin/node'].find((candidate) => existsSync(candidate));
+      // CodeBuild's container credentials endpoint (169.254.170.2), in a VPC build's network: the service role's session.
+      const credentialsPath = `/v2/credentials/${randomUUID()}`;
+      const credentialsSocket = project.vpc && build.session ? join(network, 'credentials.sock') : undefined;
+      if (credentialsSocket) {
+        const credentials = this.options.issueCredentials(build.session!);
+        credentialsServer = await serveCredentials(credentialsSocket, credentialsPath, credentials, build.session!.role!.arn);
+      }
       const environment = this.buildEnvironment(build, spec, sourceDirectory, hostNode === undefined);
+      if (project.vpc) {
+        // The address S3 has inside the build's network: the forwarder to the VPC's S3 gateway endpoint.
+        environment.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${this.options.endpointPort}`;
+        if (credentialsSocket) environment.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI = credentialsPath;
+      }
       const projectTop = projectFolderToHide();
       const args = [
         '--mount',
@@ -593,6 +626,7 @@ export class CodeBuildService {
         hostNode ? '' : dirname(process.execPath),
         spec.env?.shell === 'bash' ? '/bin/bash' : '/bin/sh',
         [projectTop, os.tmpdir()].filter((folderToHide) => folderToHide !== '/tmp').join(':'),
+        credentialsSocket ?? '',
       ];
       this.enter(build, 'DOWNLOAD_SOURCE');
       // setpriv --pdeathsig: the container dies with the test's process, whatever ends it.
@@ -649,6 +683,8 @@ export class CodeBuildService {
         this.complete(build, 'FAILED', { statusCode: 'COMMAND_EXECUTION_ERROR', message });
       }
     } finally {
+      credentialsServer?.closeAllConnections();
+      await new Promise((resolve) => (credentialsServer ? credentialsServer.close(resolve) : resolve(undefined)));
       await rm(folder, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -762,6 +798,35 @@ function projectFolderToHide(): string {
 const FORWARDER = fileURLToPath(new URL('./vpc-forwarder.ts', import.meta.url));
 
 /**
+ * The container credentials endpoint of one build, on a Unix socket its forwarder reaches: the
+ * build's own path answers the service role session's credentials, as ECS and CodeBuild answer
+ * them; any other path is refused.
+ */
+async function serveCredentials(socketPath: string, path: string, credentials: Credentials, roleArn: string): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url !== path) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no credentials here"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        RoleArn: roleArn,
+        AccessKeyId: credentials.accessKeyId,
+        SecretAccessKey: credentials.secretAccessKey,
+        Token: credentials.sessionToken,
+        Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  await chmod(socketPath, 0o666);
+  return server;
+}
+
+/**
  * The build container, set up by root as the init of new mount, PID, IPC, UTS (and, in a VPC,
  * network) namespaces: a tmpfs on the build's own (empty) folder holds an overlay of this
  * machine's root, so the build may write anywhere and nothing reaches the host; a fresh /proc, a
@@ -773,7 +838,7 @@ const FORWARDER = fileURLToPath(new URL('./vpc-forwarder.ts', import.meta.url));
 const CONTAINER_SETUP = String.raw`set -eu
 root=$1 net=$2 socket=$3 port=$4 forwarder=$5 testnode=$6 script=$7 src=$8 caps=$9
 shift 9
-network=$1 nodedir=$2 shell=$3 hide=$4
+network=$1 nodedir=$2 shell=$3 hide=$4 credentials=$5
 build_path=$PATH
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mount -t tmpfs -o size=4g,mode=0755 codebuild "$root"
@@ -804,6 +869,14 @@ if [ "$network" = vpc ]; then
     unshare --mount --propagation private -- setpriv --reuid 65534 --regid 65534 --clear-groups -- "$testnode" "$forwarder" 127.0.0.1 "$port" "$socket" "$net/ready" </dev/null 3>&- &
     waited=0
     while [ ! -e "$net/ready" ]; do sleep 0.05; waited=$((waited + 1)); if [ "$waited" -gt 200 ]; then echo 'the S3 forwarder did not start' >&2; exit 1; fi; done
+  fi
+  if [ -n "$credentials" ]; then
+    # CodeBuild's credentials endpoint, at its link-local address, port 80 (which nobody may bind in this network).
+    if command -v ip >/dev/null 2>&1; then ip addr add 169.254.170.2/32 dev lo; else ifconfig lo:1 169.254.170.2 netmask 255.255.255.255 up; fi
+    echo 80 > /proc/sys/net/ipv4/ip_unprivileged_port_start
+    unshare --mount --propagation private -- setpriv --reuid 65534 --regid 65534 --clear-groups -- "$testnode" "$forwarder" 169.254.170.2 80 "$credentials" "$net/credentials-ready" </dev/null 3>&- &
+    waited=0
+    while [ ! -e "$net/credentials-ready" ]; do sleep 0.05; waited=$((waited + 1)); if [ "$waited" -gt 200 ]; then echo 'the credentials forwarder did not start' >&2; exit 1; fi; done
   fi
 fi
 PATH=$build_path

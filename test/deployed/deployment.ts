@@ -158,6 +158,7 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
       evaluator,
       workDirectory,
       endpointPort: Number(new URL(endpoint.url).port),
+      issueCredentials: (principal) => endpoint.issueCredentials(principal),
       vpcRoute: (vpcId) => endpoint.serveVpc(vpcId, join(workDirectory, `${vpcId}.sock`)),
     });
     stoppers.push(async () => {

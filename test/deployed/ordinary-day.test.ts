@@ -267,6 +267,8 @@ interface InsiderHaul {
   readonly secrets: string[];
   /** What S3 answered the insider's attempts that failed. */
   readonly refusals: string[];
+  /** The StartBuild request's parameters, by name, as CloudTrail records them. */
+  readonly overrides: string[];
 }
 
 /**
@@ -308,7 +310,7 @@ async function insiderAttack() {
   const insiderOptions = clientOptions({ label: 'insider', arn: `arn:aws:sts::123456789012:assumed-role/${role.name}/insider`, role });
   const s3 = new S3Client(insiderOptions);
   const codebuild = new CodeBuildClient(insiderOptions);
-  const haul: InsiderHaul = { urls: [], readJob: [], forged: [], secrets: [], refusals: [] };
+  const haul: InsiderHaul = { urls: [], readJob: [], forged: [], secrets: [], refusals: [], overrides: [] };
   const expiresWithin: string[] = [];
   const bucket = stack!.deployment.functions.find((fn) => fn.environment.GRADING_BUCKET)!.environment.GRADING_BUCKET!;
 
@@ -317,8 +319,17 @@ async function insiderAttack() {
     const event = stack!.codebuild.trail.at(-1)!;
     const buildId = (event.responseElements?.build as { id: string }).id;
     const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
-    const seen = JSON.stringify({ builds, event });
+    // The buildspec is the template's own code (the stack test shows it takes nothing from the worker): left out of the scan.
+    const withoutBuildspec = (build: unknown) => ({ ...(build as object), source: undefined });
+    const seen = JSON.stringify({
+      builds: builds?.map(withoutBuildspec),
+      event: { ...event, responseElements: { build: withoutBuildspec(event.responseElements?.build) } },
+    });
     for (const secret of ['Hello, World!', 'resultKey', 'hmac']) if (seen.includes(secret)) haul.secrets.push(secret);
+    // A signature, a session's credentials or the container credentials endpoint's path (the buildspec's code names the parameters, with no value): none may be there.
+    for (const found of seen.match(/X-Amz-(Signature|Credential|Security-Token)=[\w%]|ASIA[A-Z0-9]{12}|\/v2\/credentials\/[\w-]+/g) ?? [])
+      haul.secrets.push(found);
+    haul.overrides.push(...Object.keys(event.requestParameters).sort());
     const urls = [...new Set(seen.match(/https?:\/\/[^"\s\\]+/g) ?? [])];
     haul.urls.push(...urls);
     for (const url of urls) {
@@ -331,7 +342,7 @@ async function insiderAttack() {
       if (put.ok) haul.forged.push(`PUT ${url.split('?')[0]}`);
       else haul.refusals.push(`PUT ${url.split('?')[0]}: ${put.status} ${await put.text()}`);
     }
-    // With the insider's own credentials: the objects the URLs name, and the result beside them.
+    // With the insider's own credentials: the job's input (its key is made of the build's ARN, which the trail shows) and result.
     const prefix = resultKey.slice(0, resultKey.lastIndexOf('/'));
     for (const key of [`${prefix}/input.tgz`, resultKey]) {
       await s3
@@ -915,7 +926,7 @@ describe('the deployed artifacts', () => {
     }, 90_000);
 
     it.skipIf(!CAN_BUILD)(
-      `grading: an insider who reads the build's definition and CloudTrail neither reads the job nor forges its result; a result replaced anyway is refused${NEEDS_ROOT}`,
+      `grading: the build's definition and CloudTrail hold no URL or credential; an insider who reads them neither reads the job nor forges its result; a result replaced anyway is refused${NEEDS_ROOT}`,
       async () => {
         // The student's program now fails its greeting: worth 1 of the 6 visible points, 6 if forged.
         await git.push(`${GRADEABLE}-student`, { 'hello.sh': 'echo "Bye"\n' });
@@ -924,8 +935,14 @@ describe('the deployed artifacts', () => {
         expect(graded?.total_points, 'points of the version the insider tried to forge').toBe(1);
         expect(insider.readJob, 'job objects the insider read (hidden tests, expected outputs)').toEqual([]);
         expect(insider.forged, 'result objects the insider replaced').toEqual([]);
-        expect(insider.secrets, 'key or expected outputs in the build definition or CloudTrail').toEqual([]);
-        expect(insider.urls.length, 'URLs in the build definition').toBeGreaterThan(0);
+        expect(insider.secrets, 'key, expected outputs or credentials in the build definition or CloudTrail').toEqual([]);
+        expect(insider.urls, 'URLs in the build definition or CloudTrail').toEqual([]);
+        expect(insider.overrides, 'what StartBuild was given').toEqual([
+          'environmentTypeOverride',
+          'imageOverride',
+          'projectName',
+          'timeoutInMinutesOverride',
+        ]);
         expect(expiresWithin, 'URLs valid longer than the build may run').toEqual([]);
         // Refused by the bucket's policy, not by the insider's own IAM permissions.
         expect(insider.refusals.join('\n')).toMatch(

@@ -386,7 +386,7 @@ export class S3Service {
  * `"Principal": {"AWS": "*"}` (CDK's AnyPrincipal) as `"*"`: the same for IAM, and the only form
  * the evaluator takes in an endpoint policy. Any other principal is left for it to refuse.
  */
-function anyPrincipalAsStar(policy: PolicyDocument): PolicyDocument {
+export function anyPrincipalAsStar(policy: PolicyDocument): PolicyDocument {
   const statements = Array.isArray(policy.Statement) ? policy.Statement : [policy.Statement];
   return {
     ...policy,

@@ -107,6 +107,57 @@ describe.skipIf(!asRoot)('container isolation (the harness as root in a build co
     expect(text).toContain('routes: 0\n');
   });
 
+  it("1. cannot reach the build's credentials endpoint nor find the build's credentials in its environment", async () => {
+    // A network of its own stands for the build's: CodeBuild's container credentials endpoint at
+    // 169.254.170.2:80, and the variables a build has (the endpoint's path, credentials some images export).
+    const folder = join(grading, 'credentials');
+    await mkdir(join(folder, 'work'), { recursive: true });
+    await writeFile(join(folder, 'harness.mjs'), await harnessBundle());
+    await writeFile(
+      join(folder, 'endpoint.mjs'),
+      [
+        "import { createServer } from 'node:http';",
+        "import { writeFileSync } from 'node:fs';",
+        'createServer((request, response) => response.end(\'{"SecretAccessKey":"ROLE-SECRET-FROM-THE-ENDPOINT"}\'))',
+        "  .listen(80, '169.254.170.2', () => writeFileSync(process.argv[2], ''));",
+      ].join('\n'),
+    );
+    const node = await readableNode();
+    const script = [
+      'set -e',
+      'ip link set lo up && ip addr add 169.254.170.2/32 dev lo',
+      `"${node}" ${folder}/endpoint.mjs ${folder}/ready & endpoint=$!`,
+      `while [ ! -e ${folder}/ready ]; do sleep 0.05; done`,
+      `echo "build: $("${node}" -e 'fetch("http://169.254.170.2"+process.env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI).then((r)=>r.text()).then(console.log)')" >&2`,
+      `"${node}" ${folder}/harness.mjs --files ${files} --work ${folder}/work --job - --result -`,
+      'kill $endpoint',
+    ].join('\n');
+    const job: HarnessJob = {
+      testCases: [show('credentials', 'env; cat /proc/1/environ | tr "\\0" "\\n"; perl net.pl 169.254.170.2:80')],
+      maxOutputBytes: 64 * 1024,
+      isolation: 'container',
+    };
+    const harness = spawnSync('unshare', ['--net', '--', 'sh', '-c', script], {
+      input: JSON.stringify(job),
+      env: {
+        PATH: process.env.PATH ?? COMMAND_PATH,
+        AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/ROLE-ENDPOINT-PATH',
+        AWS_ACCESS_KEY_ID: 'ASIAROLEKEYIDMARK',
+        AWS_SECRET_ACCESS_KEY: 'ROLE-SECRET-IN-THE-ENVIRONMENT',
+        AWS_SESSION_TOKEN: 'ROLE-TOKEN-IN-THE-ENVIRONMENT',
+      },
+      timeout: 60_000,
+    });
+    expect(harness.stderr.toString(), 'the build itself reaches the endpoint').toContain('ROLE-SECRET-FROM-THE-ENDPOINT');
+    expect(harness.status, String(harness.error ?? harness.stderr)).toBe(0);
+    const [outcome] = (JSON.parse(harness.stdout.toString()) as { testCases: TestCaseOutcome[] }).testCases;
+    const text = printed(outcome);
+    expect(text).toContain('control: connected');
+    expect(text).toContain('target 169.254.170.2:80: unreachable');
+    expect(text).toContain('PATH=');
+    for (const mark of ['ROLE-', 'ASIAROLE', 'AWS_', '169.254.170.2:80: CONNECTED']) expect(text).not.toContain(mark);
+  });
+
   it('2. sees nothing but its own files and a read-only toolchain: no harness, job, result, other case or process', async () => {
     // Another test case's files: left behind where a case's folder is made, they must stay out of reach.
     const otherCase = join(grading, 'work', 'case-other');

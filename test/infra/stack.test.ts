@@ -6,6 +6,7 @@ import cdkNag from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKeys, routes, type RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
+import { startBuildInput } from '#shared/grading/codebuild.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.
@@ -644,11 +645,24 @@ describe('grading sandbox', () => {
       ConcurrentBuildLimit: 20,
       VpcConfig: { VpcId: { Ref: logicalId(sandbox().vpc) } },
     });
-    // No variables of its own: a build gets only its input's URL, from the worker; the rest travels inside the input.
-    expect(Properties.Environment.EnvironmentVariables).toBeUndefined();
+    // One variable, the jobs bucket's name (no secret): the build finds its input by its own ARN, the rest travels inside it.
+    expect(Properties.Environment.EnvironmentVariables).toEqual([
+      { Name: 'JOBS_BUCKET', Type: 'PLAINTEXT', Value: { Ref: logicalId(sandbox().jobsBucket) } },
+    ]);
     const spec = JSON.parse(Properties.Source.BuildSpec);
-    expect(spec.phases.build.commands.join('\n')).toContain('node /grading/harness.mjs');
-    expect(new Set(JSON.stringify(spec).match(/\$\{?[A-Z][A-Z0-9_]*/g))).toEqual(new Set(['$INPUT_URL']));
+    const commands = spec.phases.build.commands.join('\n');
+    expect(commands).toContain('node /grading/harness.mjs');
+    expect(commands).toMatch(/node --input-type=module -e '.*fetchJobInput.*' \/grading\/input\.tgz/);
+    // No shell variable: nothing the worker passes is pasted into a command.
+    expect(JSON.stringify(spec).match(/\$\{?[A-Z][A-Z0-9_]*/g)).toBeNull();
+  });
+
+  it('starts a build with no URL, signature, key or credential: only the project, the image and the time limit', () => {
+    const { GRADING_PROJECT: project, GRADING_IMAGES: images } = functionResource('grading-worker').Properties.Environment.Variables;
+    const image = JSON.parse(images).default as string;
+    const request = startBuildInput(JSON.stringify(project), image, 30);
+    expect(Object.keys(request).sort()).toEqual(['environmentTypeOverride', 'imageOverride', 'projectName', 'timeoutInMinutesOverride']);
+    expect(JSON.stringify(request)).not.toMatch(/https?:|X-Amz-|Signature|Credential|Security-Token|ASIA|AKIA|resultKey/i);
   });
 
   it('has no way to the internet: isolated subnets only, no internet or NAT gateway, endpoints for S3 and logs only', () => {
@@ -676,11 +690,12 @@ describe('grading sandbox', () => {
     ).toEqual(['jobsBucket/jobs/*']);
   });
 
-  it("lets only the worker's role at the job objects, and a presigned URL only through the grading VPC's S3 endpoint", () => {
+  it("lets only the worker's role at the job objects, the builds' role read job inputs only, a presigned URL only through the grading VPC", () => {
     const bucket = logicalId(sandbox().jobsBucket);
     const policies = ofType('AWS::S3::BucketPolicy').filter(([, policy]) => policy.Properties.Bucket.Ref === bucket);
     expect(policies).toHaveLength(1);
     const workerRole = functionResource('grading-worker').Properties.Role['Fn::GetAtt'][0] as string;
+    const buildRole = logicalId(sandbox().buildRole);
     const [gatewayId] = ofType('AWS::EC2::VPCEndpoint').find(([, endpoint]) => endpoint.Properties.VpcEndpointType === 'Gateway')!;
     const objects = { 'Fn::Join': ['', [getAtt(bucket), '/*']] };
     expect(policies[0]![1].Properties.PolicyDocument.Statement).toEqual([
@@ -700,17 +715,106 @@ describe('grading sandbox', () => {
         Condition: { StringNotEquals: { 's3:authType': 'REST-HEADER', 'aws:SourceVpce': { Ref: gatewayId } } },
       },
       {
-        Sid: 'JobObjectsOnlyForTheWorker',
+        Sid: 'BuildsOnlyReadJobInputs',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        NotAction: 's3:GetObject',
+        Resource: objects,
+        Condition: { ArnEquals: { 'aws:PrincipalArn': getAtt(buildRole) } },
+      },
+      {
+        Sid: 'BuildsOnlyThroughTheGradingVpc',
         Effect: 'Deny',
         Principal: { AWS: '*' },
         Action: 's3:*',
         Resource: objects,
-        Condition: { ArnNotEquals: { 'aws:PrincipalArn': getAtt(workerRole) } },
+        Condition: { ArnEquals: { 'aws:PrincipalArn': getAtt(buildRole) }, StringNotEquals: { 'aws:SourceVpce': { Ref: gatewayId } } },
+      },
+      {
+        Sid: 'BuildsReadNothingButJobInputs',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:GetObject',
+        NotResource: { 'Fn::Join': ['', [getAtt(bucket), '/jobs/*/input.tgz']] },
+        Condition: { ArnEquals: { 'aws:PrincipalArn': getAtt(buildRole) } },
+      },
+      {
+        Sid: 'JobObjectsOnlyForTheWorkerAndItsBuilds',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Resource: objects,
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': [getAtt(workerRole), getAtt(buildRole)] } },
       },
     ]);
   });
 
-  it('gives the build a role that may write its own logs and attach to the VPC, nothing else', () => {
+  it('lets a build read its own input and nothing else of the jobs bucket, and an insider read none of it (IAM evaluated)', async () => {
+    const { loadDeployment } = await import('../deployed/cloudformation.ts');
+    const { PolicyEvaluator, mergePolicies, sessionArn } = await import('../deployed/iam.ts');
+    // The evaluator reads the endpoint policy's {"AWS": "*"} only as "*", as the deployed-artifact test gives it.
+    const { anyPrincipalAsStar } = await import('../deployed/s3.ts');
+    const deployment = loadDeployment(synth.app.synth().directory, synth.stack.stackName);
+    const evaluator = new PolicyEvaluator();
+    const jobs = deployment.buckets.find((candidate) => candidate.logicalId === logicalId(sandbox().jobsBucket))!;
+    const [project] = deployment.codeBuildProjects;
+    const gateway = deployment.vpcEndpoints.find((endpoint) => endpoint.type === 'Gateway')!;
+    const buildArn = (uuid: string) => project!.arn.replace(':project/', ':build/') + `:${uuid}`;
+    const mine = buildArn('11111111-2222-3333-4444-555555555555');
+    const other = buildArn('66666666-7777-8888-9999-000000000000');
+    // The build's session, its policies read as CodeBuild resolves ${codebuild:buildArn} for this build.
+    const role = project!.serviceRole;
+    const policies = role.policies.map((policy) => ({
+      ...policy,
+      document: JSON.parse(JSON.stringify(policy.document).replaceAll('${codebuild:buildArn}', mine)),
+    }));
+    const build = { label: 'build', arn: sessionArn(role, 'AWSCodeBuild-1'), role: { ...role, policies } };
+    const workerRole = deployment.functions.find((fn) => fn.environment.GRADING_PROJECT)!.role;
+    const worker = { label: 'worker', arn: sessionArn(workerRole, 'worker'), role: workerRole };
+    const insiderRole = {
+      logicalId: 'Insider',
+      name: 'ReadOnlyConsole',
+      arn: 'arn:aws:iam::123456789012:role/ReadOnlyConsole',
+      trustPolicy: undefined,
+      policies: [
+        {
+          name: 'ReadOnlyAccess',
+          document: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['s3:Get*', 's3:List*'], Resource: '*' }] },
+        },
+      ],
+    };
+    const insider = { label: 'insider', arn: sessionArn(insiderRole, 'insider'), role: insiderRole };
+    const ask = async (who: typeof build, action: string, key: string, throughVpc: boolean) =>
+      (
+        await evaluator.authorize(who, action, `${jobs.arn}/${key}`, {
+          resourcePolicy: mergePolicies(jobs.policies),
+          ...(throughVpc
+            ? {
+                vpcEndpointPolicies: [{ name: gateway.logicalId, policy: anyPrincipalAsStar(gateway.policy!) }],
+                context: { 's3:authType': 'REST-QUERY-STRING', 'aws:SourceVpce': gateway.id, 'aws:SourceVpc': gateway.vpcId },
+              }
+            : { context: { 's3:authType': 'REST-HEADER' } }),
+          purpose: 'stack test',
+        })
+      ).allowed;
+    expect(await ask(build, 's3:GetObject', `jobs/${mine}/input.tgz`, true)).toBe(true);
+    expect(await ask(build, 's3:GetObject', `jobs/${mine}/input.tgz`, false)).toBe(false);
+    expect(await ask(build, 's3:GetObject', `jobs/${other}/input.tgz`, true)).toBe(false);
+    for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'])
+      expect(await ask(build, action, `jobs/${mine}/result.json`, true), `${action} of its result`).toBe(false);
+    expect(await ask(build, 's3:PutObject', `jobs/${mine}/input.tgz`, true)).toBe(false);
+    for (const key of [`jobs/${mine}/input.tgz`, `jobs/${mine}/result.json`]) {
+      expect(await ask(insider, 's3:GetObject', key, false), `the insider reading ${key}`).toBe(false);
+      expect(await ask(insider, 's3:GetObject', key, true), `the insider reading ${key} from the VPC`).toBe(false);
+    }
+    expect(evaluator.denials.find((denial) => denial.principal === 'insider')?.message).toMatch(
+      /with an explicit deny in a resource-based policy/,
+    );
+    expect(await ask(worker, 's3:GetObject', `jobs/${mine}/result.json`, false)).toBe(true);
+    expect(await ask(worker, 's3:PutObject', `jobs/${mine}/input.tgz`, false)).toBe(true);
+  });
+
+  it('gives the build a role that may write its own logs, attach to the VPC and read its own input, nothing else', () => {
     const { Properties } = ofType('AWS::CodeBuild::Project')[0]![1];
     const roleId = Properties.ServiceRole['Fn::GetAtt'][0] as string;
     const logs = JSON.stringify(getAtt(logicalId(sandbox().logGroup)));
@@ -723,6 +827,7 @@ describe('grading sandbox', () => {
       [
         `logs:CreateLogStream ${logs}`,
         `logs:PutLogEvents ${logs}`,
+        `s3:GetObject ${JSON.stringify({ 'Fn::Join': ['', [getAtt(logicalId(sandbox().jobsBucket)), '/jobs/${codebuild:buildArn}/input.tgz']] })}`,
         ...[
           'CreateNetworkInterface',
           'DeleteNetworkInterface',
