@@ -1,10 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { routes, whoMayCall, type RouteDefinition } from '#shared/http/routes.ts';
+import { routes } from '#functions/definitions.ts';
+import { whoMayCall, type RouteDefinition } from '#shared/http/routes.ts';
 
-const START = '<!-- routes:start (generated from shared/http/routes.ts by `npm run docs`) -->';
+const START = '<!-- routes:start (generated from functions/*/definition.ts by `npm run docs`) -->';
 const END = '<!-- routes:end -->';
 
-/** The README's endpoint table, rendered from the route table. */
+/** The README's endpoint table, rendered from the route definitions. */
 export function routesTable(): string {
   const rows = Object.values(routes as Record<string, RouteDefinition>).map((route) => {
     const paths = [route.path, ...(route.aliases ?? [])].map((path) => `\`${path}\``).join('<br>');

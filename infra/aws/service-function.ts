@@ -17,7 +17,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REQUIRE_SHIM = 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);';
 
 export interface ServiceFunctionProps {
-  /** The handler module `functions/<handler>.ts`, which exports `handler`. */
+  /** The function's folder `functions/<handler>/`, whose `handler.ts` exports `handler`. */
   readonly handler: string;
   readonly description: string;
   /** Variables beyond the defaults (table names, the secret's ARN). */
@@ -54,7 +54,7 @@ export class ServiceFunction extends Construct {
     });
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs functions/${props.handler}.ts`,
+      description: `Runs functions/${props.handler}/handler.ts`,
     });
     this.logGroup.grantWrite(role);
     const stack = Stack.of(this);
@@ -65,7 +65,7 @@ export class ServiceFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`, { checkoutProcess: props.checkoutProcess === true }),
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}/handler.ts`, { checkoutProcess: props.checkoutProcess === true }),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout,
@@ -79,7 +79,7 @@ export class ServiceFunction extends Construct {
     });
 
     this.errorsAlarm = new Alarm(this, 'ErrorsAlarm', {
-      alarmDescription: `functions/${props.handler}.ts failed (an uncaught error or a time-out)`,
+      alarmDescription: `functions/${props.handler}/handler.ts failed (an uncaught error or a time-out)`,
       metric: this.function.metricErrors({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -87,7 +87,7 @@ export class ServiceFunction extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     this.throttlesAlarm = new Alarm(this, 'ThrottlesAlarm', {
-      alarmDescription: `functions/${props.handler}.ts was throttled (concurrency limit reached)`,
+      alarmDescription: `functions/${props.handler}/handler.ts was throttled (concurrency limit reached)`,
       metric: this.function.metricThrottles({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeKeys, routes, type RouteDefinition } from '#shared/http/routes.ts';
+import { routeKeys, routes } from '#functions/definitions.ts';
+import type { RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
