@@ -3,7 +3,7 @@
  * the handler gets the typed result, or the request is refused with the first field not of its
  * kind (`The field …`).
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
 import { fieldMessage } from './fields.ts';
 import type { RouteDefinition, RouteInput } from './routes.ts';
@@ -37,26 +37,22 @@ export function inputOf(definition: RouteDefinition): RouteInput {
   return input;
 }
 
-const parsers = new Map<Shape, z.ZodMiniType>();
-
-/** One part of a request (query, headers, body) parsed with its shape; null counts as absent. */
+/**
+ * One part of a request (query, headers, body) parsed with its shape; null counts as absent. Each
+ * field is parsed by its own schema, in the shape's order, so the first field not of its kind is
+ * the one refused, and a route that reads no fields carries no object schema.
+ */
 function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
-  if (!shape) return {};
-  const present: Record<string, unknown> = {};
-  let any = false;
-  for (const key of Object.keys(shape)) {
+  const parsed: Record<string, unknown> = {};
+  if (!shape) return parsed;
+  for (const [key, schema] of Object.entries(shape)) {
     const value = values[lowerCaseKeys ? key.toLowerCase() : key];
     if (value === undefined || value === null) continue;
-    present[key] = value;
-    any = true;
+    const result = schema.safeParse(value, { error: (issue) => fieldMessage({ ...issue, path: [key] }) });
+    if (!result.success) throw invalidInput(result.error.issues.at(0)?.message ?? 'The request is not valid.');
+    parsed[key] = result.data;
   }
-  // No field has a default: a part that sends none of its fields is `{}` (most reads).
-  if (!any) return present;
-  let parser = parsers.get(shape);
-  if (!parser) parsers.set(shape, (parser = z.partial(z.object(shape))));
-  const result = parser.safeParse(present, { error: fieldMessage });
-  if (!result.success) throw invalidInput(result.error.issues.map((issue) => issue.message).at(0) ?? 'The request is not valid.');
-  return result.data;
+  return parsed;
 }
 
 /** Parses a request's query, headers and body fields; the first value not of its kind is refused. */
