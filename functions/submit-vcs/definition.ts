@@ -3,6 +3,9 @@ import { route } from '#shared/http/routes.ts';
 import { IDEMPOTENCY_KEY } from '#shared/ids.ts';
 import { documented, flag, scalar, text } from '#shared/http/fields.ts';
 
+/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 export const definition = route({
   name: 'submit-vcs',
   method: 'POST',
@@ -23,7 +26,7 @@ export const definition = route({
   queue: 'send',
   input: () => ({
     headers: {
-      'Idempotency-Key': z.optional(
+      [IDEMPOTENCY_KEY_HEADER]: z.optional(
         documented(z.string(), {
           description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
           pattern: IDEMPOTENCY_KEY.source,
