@@ -41,7 +41,7 @@ export async function measureColdStart(): Promise<SectionResult> {
   try {
     const entries: [string, string][] = [
       [BASELINE, `${PROJECT_ROOT}bench/baseline/get-item.ts`],
-      ...functionNames().map((name): [string, string] => [name, `${PROJECT_ROOT}functions/${name}.ts`]),
+      ...functionNames().map((name): [string, string] => [name, `${PROJECT_ROOT}functions/${name}/handler.ts`]),
     ];
     progress(`cold start: bundling ${entries.length} entries with the CDK stack's esbuild settings`);
     const bundles = entries.map(([name, entry], index) => bundle(name, entry, join(outdir, String(index))));

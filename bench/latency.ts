@@ -19,7 +19,7 @@ export async function measureLatency(world: World): Promise<SectionResult> {
   const rows: Row[] = [];
   const notes: string[] = [];
   for (const scenario of scenarios(world)) {
-    if (!existsSync(`functions/${scenario.route}.ts`)) continue;
+    if (!existsSync(`functions/${scenario.route}/handler.ts`)) continue;
     progress(`latency: ${scenario.route} (${scenario.iterations} calls)`);
     rows.push(await measureOne(scenario));
   }

@@ -55,7 +55,7 @@ export async function measureRequests(world: World): Promise<SectionResult> {
 async function measureOne(scenario: Scenario, notes: string[]): Promise<Row> {
   const target = waveTarget[scenario.kind];
   const base = { section: SECTION, name: scenario.route, target: waveTargetText[scenario.kind], baseline: '—' };
-  if (!existsSync(`functions/${scenario.route}.ts`)) return { ...base, measured: 'handler not written yet', met: undefined };
+  if (!existsSync(`functions/${scenario.route}/handler.ts`)) return { ...base, measured: 'handler not written yet', met: undefined };
   await invoke(scenario.route, await scenario.prepare(0)); // warm: lazy initialisation is not per call
   const event = await scenario.prepare(1);
   const { value: answer, requests } = await record(() => invoke(scenario.route, event));

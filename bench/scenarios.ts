@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { routes } from '#shared/http/routes.ts';
+import { routes } from '#functions/definitions.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';

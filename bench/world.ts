@@ -9,7 +9,7 @@ import type { Course } from '#shared/courses/course.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
-import { matchRoute } from '#shared/http/routes.ts';
+import { matchRoute } from '#functions/definitions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { addMember, createCourse, createTerm } from '../test/support/courses.ts';
 import { apiEvent, lambdaContext } from '../test/support/events.ts';
@@ -144,11 +144,11 @@ export function request(
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 const handlers = new Map<string, Handler>();
 
-/** The exported `handler` of functions/<name>.ts, imported once. */
+/** The exported `handler` of functions/<name>/handler.ts, imported once. */
 export async function handlerOf(name: string): Promise<Handler> {
   let handler = handlers.get(name);
   if (!handler) {
-    handler = (await import(`#functions/${name}.ts`)).handler as Handler;
+    handler = (await import(`#functions/${name}/handler.ts`)).handler as Handler;
     handlers.set(name, handler);
   }
   return handler;

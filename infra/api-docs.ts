@@ -1,14 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { routes, whoMayCall, type RouteDefinition } from '#shared/http/routes.ts';
+import { routes } from '#functions/definitions.ts';
+import { whoMayCall, type RouteDefinition } from '#shared/http/routes.ts';
 
 /**
- * Two route tables, both rendered from the route table between their markers: README.md lists each
- * route once, in a few words, so that the landing page stays short; docs/api.md has every path,
- * who may call it and its whole summary.
+ * Two route tables, both rendered from the route definitions between their markers: README.md lists
+ * each route once, in a few words, so that the landing page stays short; docs/api.md has every
+ * path, who may call it and its whole summary.
  */
-const START = '<!-- routes:start (generated from shared/http/routes.ts by `npm run docs`) -->';
+const START = '<!-- routes:start (generated from functions/*/definition.ts by `npm run docs`) -->';
 const END = '<!-- routes:end -->';
-const FULL_START = '<!-- routes-full:start (generated from shared/http/routes.ts by `npm run docs`) -->';
+const FULL_START = '<!-- routes-full:start (generated from functions/*/definition.ts by `npm run docs`) -->';
 const FULL_END = '<!-- routes-full:end -->';
 
 const allRoutes = (): RouteDefinition[] => Object.values(routes as Record<string, RouteDefinition>);

@@ -1,36 +1,27 @@
 /**
  * Every function of the service and what it may do: the single source of each deployed function's
  * IAM grants and environment (infra/aws/stack.ts) and of each local function's scope
- * (infra/local/functions.ts). Derived from the route table plus the shared middleware's own reads,
- * so a route's grants follow what its code does, not a list kept beside it.
+ * (infra/local/functions.ts). Derived from the functions' definitions (functions/<name>/definition.ts)
+ * plus the shared middleware's own reads, so a function's grants follow what its code does, not a
+ * list kept beside it.
  */
 import { isCourseAccess } from '#shared/courses/access.ts';
 import { FUNCTION_VARIABLE, ROUTE_VARIABLE } from '#shared/environment.ts';
 import { tables, type TableDefinition } from '#shared/data/tables.ts';
-import { routes, type Access, type DataAction, type DataUse, type RouteDefinition, type RouteName } from '#shared/http/routes.ts';
+import type { Access, DataAction, DataUse, FunctionDefinition } from '#shared/http/routes.ts';
+import { definitions, workers, type FunctionName } from '#functions/definitions.ts';
 
+export type { FunctionName };
 export type TableKey = keyof typeof tables;
 
 /** The functions that serve no route. */
-export const NOT_FOUND_FUNCTION = 'not-found';
-export const GRADING_WORKER_FUNCTION = 'grading-worker';
-export const WEBHOOK_DELIVERY_FUNCTION = 'webhook-delivery';
-export const SUMMARIES_WORKER_FUNCTION = 'summaries-worker';
+export const NOT_FOUND_FUNCTION = workers['not-found'].name;
+export const GRADING_WORKER_FUNCTION = workers['grading-worker'].name;
+export const WEBHOOK_DELIVERY_FUNCTION = workers['webhook-delivery'].name;
+export const SUMMARIES_WORKER_FUNCTION = workers['summaries-worker'].name;
 
-export type FunctionName =
-  | RouteName
-  | typeof NOT_FOUND_FUNCTION
-  | typeof GRADING_WORKER_FUNCTION
-  | typeof WEBHOOK_DELIVERY_FUNCTION
-  | typeof SUMMARIES_WORKER_FUNCTION;
-
-export const functionNames: readonly FunctionName[] = [
-  ...(Object.keys(routes) as RouteName[]),
-  NOT_FOUND_FUNCTION,
-  GRADING_WORKER_FUNCTION,
-  WEBHOOK_DELIVERY_FUNCTION,
-  SUMMARIES_WORKER_FUNCTION,
-];
+/** Every function, routes first. */
+export const functionNames = Object.keys(definitions) as readonly FunctionName[];
 
 /** What one function may touch. */
 export interface FunctionAccess {
@@ -69,70 +60,19 @@ export function middlewareData(access: Access): DataUse {
   };
 }
 
-/** What the grading worker does (shared/grading/worker.ts): claims jobs, records versions' states and results. */
-const GRADING_WORKER_DATA: DataUse = {
-  jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
-  submissions: ['UpdateItem'],
-  results: ['PutItem'],
-  gradeables: ['BatchGetItem'],
-};
-
-/** What the webhook delivery function does (shared/webhooks/deliver.ts): fans events out, records attempts. */
-const WEBHOOK_DELIVERY_DATA: DataUse = {
-  webhooks: ['Query', 'BatchGetItem'],
-  webhookSecrets: ['BatchGetItem'],
-  webhookDeliveries: ['BatchGetItem', 'PutItem', 'UpdateItem'],
-};
-
-/**
- * What the summaries worker does (shared/summaries/job.ts): claims a job and records its progress
- * and end, frees the course's slot, and generates as the generate-summaries route does.
- */
-const SUMMARIES_WORKER_DATA: DataUse = {
-  summaries: ['BatchGetItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
-  courses: ['BatchGetItem', 'UpdateItem'],
-  enrollments: ['Query'],
-  users: ['BatchGetItem'],
-  gradeables: ['Query'],
-  submissions: ['Query'],
-  teams: ['Query'],
-  lateDays: ['Query'],
-};
-
 export function functionAccess(name: FunctionName): FunctionAccess {
-  if (name === SUMMARIES_WORKER_FUNCTION) {
-    // The generation is published as a webhook event.
+  const definition: FunctionDefinition = definitions[name];
+  if (definition.kind === 'worker') {
     return {
-      data: merged(SUMMARIES_WORKER_DATA),
+      data: merged(definition.data ?? {}, `functions/${name}`),
       signingSecret: false,
-      sendsToGradingQueue: false,
-      runsGradingSandbox: false,
-      publishesEvents: true,
+      sendsToGradingQueue: definition.queue === 'send',
+      runsGradingSandbox: definition.gradingSandbox === true,
+      ...(definition.events === 'publish' ? { publishesEvents: true } : {}),
+      ...(definition.summariesQueue === 'send' ? { sendsToSummariesQueue: true } : {}),
     };
   }
-  if (name === WEBHOOK_DELIVERY_FUNCTION) {
-    return {
-      data: merged(WEBHOOK_DELIVERY_DATA),
-      signingSecret: false,
-      sendsToGradingQueue: false,
-      runsGradingSandbox: false,
-      publishesEvents: true,
-    };
-  }
-  if (name === NOT_FOUND_FUNCTION) {
-    return { data: new Map(), signingSecret: false, sendsToGradingQueue: false, runsGradingSandbox: false };
-  }
-  if (name === GRADING_WORKER_FUNCTION) {
-    // Graded and failed versions are published as webhook events.
-    return {
-      data: merged(GRADING_WORKER_DATA),
-      signingSecret: false,
-      sendsToGradingQueue: false,
-      runsGradingSandbox: true,
-      publishesEvents: true,
-    };
-  }
-  const route: RouteDefinition = routes[name];
+  const route = definition;
   const routeKey = `${route.method} ${route.path}`;
   const data = merged(middlewareData(route.access), route.data ?? {}, routeKey);
   return {

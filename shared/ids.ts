@@ -1,6 +1,6 @@
 /**
  * The shapes of the ids the API names things by, declared once: the domain checks ids with them,
- * and the HTTP contract (shared/http/inputs.ts) shows them as the patterns of its parameters and
+ * and the route definitions (functions/<name>/definition.ts) show them as the patterns of its parameters and
  * fields. Nothing here reads anything.
  */
 

@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
+import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,7 +18,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REQUIRE_SHIM = 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);';
 
 export interface ServiceFunctionProps {
-  /** The handler module `functions/<handler>.ts`, which exports `handler`. */
+  /** The function's folder `functions/<handler>/`, whose `handler.ts` exports `handler`. */
   readonly handler: string;
   readonly description: string;
   /** Variables beyond the defaults (table names, the secret's ARN). */
@@ -54,7 +55,7 @@ export class ServiceFunction extends Construct {
     });
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs functions/${props.handler}.ts`,
+      description: `Runs functions/${props.handler}/handler.ts`,
     });
     this.logGroup.grantWrite(role);
     const stack = Stack.of(this);
@@ -65,7 +66,7 @@ export class ServiceFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`, { checkoutProcess: props.checkoutProcess === true }),
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}/handler.ts`, { checkoutProcess: props.checkoutProcess === true }),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout,
@@ -79,7 +80,7 @@ export class ServiceFunction extends Construct {
     });
 
     this.errorsAlarm = new Alarm(this, 'ErrorsAlarm', {
-      alarmDescription: `functions/${props.handler}.ts failed (an uncaught error or a time-out)`,
+      alarmDescription: `functions/${props.handler}/handler.ts failed (an uncaught error or a time-out)`,
       metric: this.function.metricErrors({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -87,7 +88,7 @@ export class ServiceFunction extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     this.throttlesAlarm = new Alarm(this, 'ThrottlesAlarm', {
-      alarmDescription: `functions/${props.handler}.ts was throttled (concurrency limit reached)`,
+      alarmDescription: `functions/${props.handler}/handler.ts was throttled (concurrency limit reached)`,
       metric: this.function.metricThrottles({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -99,33 +100,33 @@ export class ServiceFunction extends Construct {
 
 /** The file name of the checkout process (shared/grading/checkout-child.ts) in a function's asset. */
 const CHECKOUT_CHILD_FILE = 'checkout-child.mjs';
+/** The multipart body parser (shared/http/middleware/multipart.ts), loaded by the first multipart body only. */
+const MULTIPART_SOURCE = `${PROJECT_ROOT}shared/http/middleware/multipart.ts`;
+const MULTIPART_FILE = 'multipart.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** The command bundling `source` into `outfile`, as the function itself is bundled. */
+const companionBundle = (source: string, outfile: string) =>
+  [
+    'npx --no-install esbuild',
+    shellQuote(source),
+    '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
+    shellQuote(`--banner:js=${REQUIRE_SHIM}`),
+    shellQuote(`--outfile=${outfile}`),
+  ].join(' ');
 
 /**
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
- * With `checkoutProcess`, the checkout process is bundled the same way into a second file of the
- * asset, which the handler's bundle knows by name (checkout-process.ts starts it).
+ * Code a request may never need is bundled into companion files of the asset, which the handler's
+ * bundle knows by name and imports when first needed: the multipart body parser, and with
+ * `checkoutProcess` the checkout process (checkout-process.ts starts it).
  */
 export function bundledCode(entry: string, options: { readonly checkoutProcess?: boolean } = {}) {
-  const checkout = options.checkoutProcess
-    ? {
-        define: { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) },
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (_inputDir: string, outputDir: string) => [
-            [
-              'npx --no-install esbuild',
-              shellQuote(CHECKOUT_CHILD_SOURCE),
-              '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
-              shellQuote(`--banner:js=${REQUIRE_SHIM}`),
-              shellQuote(`--outfile=${outputDir}/${CHECKOUT_CHILD_FILE}`),
-            ].join(' '),
-          ],
-        },
-      }
-    : {};
+  const companions: [source: string, file: string][] = [
+    [MULTIPART_SOURCE, MULTIPART_FILE],
+    ...(options.checkoutProcess ? [[CHECKOUT_CHILD_SOURCE, CHECKOUT_CHILD_FILE] as [string, string]] : []),
+  ];
   return {
     entry,
     handler: 'handler',
@@ -143,7 +144,16 @@ export function bundledCode(entry: string, options: { readonly checkoutProcess?:
       bundleAwsSDK: true,
       forceDockerBundling: false,
       logLevel: LogLevel.WARNING,
-      ...checkout,
+      define: {
+        [MULTIPART_COMPANION_GLOBAL]: JSON.stringify(MULTIPART_FILE),
+        ...(options.checkoutProcess ? { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) } : {}),
+      },
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_inputDir: string, outputDir: string) =>
+          companions.map(([source, file]) => companionBundle(source, `${outputDir}/${file}`)),
+      },
     },
   } satisfies NodejsFunctionProps;
 }

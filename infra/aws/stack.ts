@@ -16,7 +16,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
-import { routeKeys, routes, type RouteDefinition, type RouteName } from '#shared/http/routes.ts';
+import { definitions, routeKeys, type RouteName } from '#functions/definitions.ts';
 import {
   functionAccess,
   functionEnvironment,
@@ -82,27 +82,16 @@ const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
 
 /** What each function is, for its description. */
 function functionDescription(name: FunctionName): string {
-  switch (name) {
-    case NOT_FOUND_FUNCTION:
-      return 'Every request no route matches: "Endpoint not found." or "Method not allowed."';
-    case WEBHOOK_DELIVERY_FUNCTION:
-      return 'Per webhook-queue message: fans an event out to the course webhooks, or makes one signed delivery attempt';
-    case GRADING_WORKER_FUNCTION:
-      return 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build';
-    case SUMMARIES_WORKER_FUNCTION:
-      return "Per summaries-queue message: generates one large course's grade summaries as a job, recording its progress";
-    default: {
-      const route: RouteDefinition = routes[name];
-      return `${route.method} ${route.path}: ${route.summary}`.slice(0, 256);
-    }
-  }
+  const definition = definitions[name];
+  if (definition.kind === 'worker') return definition.summary;
+  return `${definition.method} ${definition.path}: ${definition.summary}`.slice(0, 256);
 }
 
 /**
  * The deployed service: a DynamoDB table per table definition, the token signing secret, one
  * Lambda function per route-table entry (all its paths routed to it) behind an HTTP API, the
  * grading queue with its worker function and the grading sandbox, the webhook queue with its
- * delivery function, the nightly summaries schedule, and the alarms. Functions' access is derived from `shared/http/routes.ts` and `shared/data/tables.ts`.
+ * delivery function, the nightly summaries schedule, and the alarms. Functions' access is derived from their definitions (`functions/<name>/definition.ts`) and `shared/data/tables.ts`.
  */
 export class CourseSubmissionStack extends Stack {
   readonly tables: ReadonlyMap<TableKey, Table>;
@@ -260,7 +249,7 @@ export class CourseSubmissionStack extends Stack {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
       }),
-      description: `Lets the nightly schedule invoke functions/${NIGHTLY_SUMMARIES_HANDLER}.ts`,
+      description: `Lets the nightly schedule invoke functions/${NIGHTLY_SUMMARIES_HANDLER}/handler.ts`,
     });
     Validations.of(schedulerRole).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.resolve(this.getLogicalId(summaries.node.defaultChild as CfnElement))}.Arn>:*]`,

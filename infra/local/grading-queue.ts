@@ -1,4 +1,4 @@
-import { handler } from '#functions/grading-worker.ts';
+import { handler } from '#functions/grading-worker/handler.ts';
 import { useLocalQueue } from '#shared/grading/queue.ts';
 import { GRADING_WORKER_FUNCTION } from '#infra/function-access.ts';
 import { startLocalSqsQueue, type LocalSqsQueue } from './sqs-queue.ts';

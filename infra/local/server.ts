@@ -5,7 +5,7 @@ import { maxBodyBytes } from '#shared/config.ts';
 import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope } from '#shared/http/envelope.ts';
 import { bodyTooLarge } from '#shared/http/failures.ts';
 import { runAsFunction } from '#shared/environment.ts';
-import { matchRoute, routes, type RouteName } from '#shared/http/routes.ts';
+import { matchRoute, routes, workers, type RouteName } from '#functions/definitions.ts';
 import type { FunctionName } from '#infra/function-access.ts';
 import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
@@ -83,9 +83,9 @@ export async function startLocalApi(options: {
 }
 
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
-  const names = [...(Object.keys(routes) as RouteName[]), 'not-found'];
+  const names = [...(Object.keys(routes) as RouteName[]), workers['not-found'].name];
   const modules = await Promise.all(
-    names.map(async (name) => [name, (await import(`#functions/${name}.ts`)).handler as LambdaHandler] as const),
+    names.map(async (name) => [name, (await import(`#functions/${name}/handler.ts`)).handler as LambdaHandler] as const),
   );
   return new Map(modules);
 }

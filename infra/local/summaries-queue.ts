@@ -1,4 +1,4 @@
-import { handler } from '#functions/summaries-worker.ts';
+import { handler } from '#functions/summaries-worker/handler.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES, useLocalSummariesQueue, type SummariesJobMessage } from '#shared/summaries/queue.ts';
 import { SUMMARIES_WORKER_FUNCTION } from '#infra/function-access.ts';
 import { startLocalSqsQueue, type LocalSqsQueue } from './sqs-queue.ts';

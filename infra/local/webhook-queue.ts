@@ -1,4 +1,4 @@
-import { handler } from '#functions/webhook-delivery.ts';
+import { handler } from '#functions/webhook-delivery/handler.ts';
 import { useLocalWebhookQueue, type WebhookMessage } from '#shared/webhooks/queue.ts';
 import { WEBHOOK_DELIVERY_FUNCTION } from '#infra/function-access.ts';
 import { startLocalSqsQueue, type LocalSqsQueue } from './sqs-queue.ts';

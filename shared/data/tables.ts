@@ -205,6 +205,6 @@ export function tableName(table: TableDefinition): string {
   if (name) return name;
   throw new Error(
     `The ${table.id} table is not in the environment of ${describeRunningFunction()}: ${table.environmentVariable} is not set. ` +
-      'Declare what the function does with the table in its route-table entry (shared/http/routes.ts).',
+      'Declare what the function does with the table in its definition (functions/<name>/definition.ts).',
   );
 }

@@ -6,14 +6,14 @@ import { authenticate, type RouteReads } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
-import { parseInput, type Input, type Params } from './inputs.ts';
+import { parseInput, type Input, type Params } from './request.ts';
 import { WithHeaders } from './paging.ts';
-import { routes, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+import type { Access, RouteDefinition } from './routes.ts';
 import type { GroupRole } from '#shared/courses/access.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, ReadScope } from './types.ts';
 
-type AccessOf<Name extends RouteName> = (typeof routes)[Name]['access'];
+type AccessOf<Definition extends RouteDefinition> = Definition['access'];
 
 type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 'token-optional' ? Caller | undefined : Caller;
 
@@ -29,36 +29,36 @@ type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-sta
 type AcrossGroupFor<A extends Access> = A extends 'course:instructor-or-group-staff' ? GroupRole | undefined : undefined;
 
 /** What a handler receives: everything parsed, checked and loaded. */
-export interface ApiRequest<Name extends RouteName, Items, Alongside = undefined> extends Input<Name> {
-  readonly caller: CallerFor<AccessOf<Name>>;
+export interface ApiRequest<Definition extends RouteDefinition, Items, Alongside = undefined> extends Input<Definition> {
+  readonly caller: CallerFor<AccessOf<Definition>>;
   /** On course routes: the course, and the caller's enrollment (absent for access-group staff). */
-  readonly course: CourseFor<AccessOf<Name>>;
-  readonly enrollment: EnrollmentFor<AccessOf<Name>>;
+  readonly course: CourseFor<AccessOf<Definition>>;
+  readonly enrollment: EnrollmentFor<AccessOf<Definition>>;
   /** On routes open to the course's access group: the caller's role in the group, when it let them in (see groupRoleOf). */
-  readonly acrossGroup: AcrossGroupFor<AccessOf<Name>>;
+  readonly acrossGroup: AcrossGroupFor<AccessOf<Definition>>;
   readonly items: Items;
   /** What the route's `alongside` read resolved to. */
   readonly alongside: Alongside;
-  readonly params: Params<Name>;
+  readonly params: Params<Definition>;
   readonly event: ApiEvent;
 }
 
-export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRefs, Alongside> {
+export interface EndpointDefinition<Definition extends RouteDefinition, Refs extends ItemRefs, Alongside> {
   /** The items this endpoint needs, fetched together with the token check in one round trip. */
-  readonly reads?: (scope: ReadScope<Name>) => Refs;
+  readonly reads?: (scope: ReadScope<Params<Definition>>) => Refs;
   /**
    * A read whose keys the token check cannot know (a Query), started at the same moment as its
    * BatchGetItem; `handle` gets the result only once the caller is allowed.
    */
-  readonly alongside?: (scope: ReadScope<Name>) => Promise<Alongside>;
+  readonly alongside?: (scope: ReadScope<Params<Definition>>) => Promise<Alongside>;
   /** Returns the success `data`; throws a Refusal for a `fail`. */
-  readonly handle: (request: ApiRequest<Name, LoadedItems<Refs>, Alongside>) => unknown;
+  readonly handle: (request: ApiRequest<Definition, LoadedItems<Refs>, Alongside>) => unknown;
 }
 
 /**
  * Builds the Lambda handler of a route from the one shared middy stack: envelope and error
- * mapping, the token check with the declared reads, and body parsing; the route's declared inputs
- * (shared/http/inputs.ts) are parsed before the handler runs. Routes with `etag` answer
+ * mapping, the token check with the declared reads, and body parsing; the inputs its definition
+ * declares are parsed before the handler runs. Routes with `etag` answer
  * conditional requests.
  *
  * Each invocation records its DynamoDB writes (shared/data/request-writes.ts), so that an `error`
@@ -66,26 +66,26 @@ export interface EndpointDefinition<Name extends RouteName, Refs extends ItemRef
  * middy answers with a `TimeoutError` while the handler may still be running; the envelope then
  * ends the request's access to DynamoDB, so nothing is written after that answer.
  */
-export function endpoint<const Name extends RouteName, Refs extends ItemRefs = Record<never, never>, Alongside = undefined>(
-  name: Name,
-  definition: EndpointDefinition<Name, Refs, Alongside>,
+export function endpoint<const Definition extends RouteDefinition, Refs extends ItemRefs = Record<never, never>, Alongside = undefined>(
+  route: Definition,
+  definition: EndpointDefinition<Definition, Refs, Alongside>,
 ) {
-  const { access } = routes[name];
+  const { access } = route;
   const stack = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIME_TO_ANSWER_MS });
-  if ((routes[name] as RouteDefinition).etag) stack.use(conditional());
+  if (route.etag) stack.use(conditional());
   const handler = stack
     .use(envelope())
     .use(authenticate(access, definition as RouteReads, body({ maxBytes: maxBodyBytes() })))
     .handler(async (event, context) => {
-      const input = parseInput(name, { query: event.queryStringParameters, headers: event.headers, body: context.body });
+      const input = parseInput(route, { query: event.queryStringParameters, headers: event.headers, body: context.body });
       const data: unknown = await definition.handle({
-        caller: context.caller as CallerFor<AccessOf<Name>>,
-        course: context.course as CourseFor<AccessOf<Name>>,
-        enrollment: context.enrollment as EnrollmentFor<AccessOf<Name>>,
-        acrossGroup: context.acrossGroup as AcrossGroupFor<AccessOf<Name>>,
+        caller: context.caller as CallerFor<AccessOf<Definition>>,
+        course: context.course as CourseFor<AccessOf<Definition>>,
+        enrollment: context.enrollment as EnrollmentFor<AccessOf<Definition>>,
+        acrossGroup: context.acrossGroup as AcrossGroupFor<AccessOf<Definition>>,
         items: (context.items ?? {}) as LoadedItems<Refs>,
         alongside: context.alongside as Alongside,
-        params: (event.pathParameters ?? {}) as Params<Name>,
+        params: (event.pathParameters ?? {}) as Params<Definition>,
         ...input,
         event,
       });

@@ -7,7 +7,7 @@ export type Envelope =
   | { status: 'error'; data?: unknown; message: string; code?: string };
 
 /**
- * The `code` of an `error` answer (issue 17), decided per failure: what a client may do about it.
+ * The `code` of an `error` answer, decided per failure: what a client may do about it.
  * The README's "Answers" section and the OpenAPI document say the same.
  */
 export const ERROR_CODES = {

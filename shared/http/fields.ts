@@ -1,8 +1,8 @@
 /**
  * The kinds of value a request field can hold, as zod schemas: read alike from JSON, url-encoded
  * and multipart bodies (and query strings and headers, which are strings), each with the message
- * the API answers when a value is not of its kind. shared/http/inputs.ts declares every route's
- * fields with them; the OpenAPI document renders them (a form field is a string, so each kind
+ * the API answers when a value is not of its kind. Each route's definition
+ * (functions/<name>/definition.ts) declares its fields with them; the OpenAPI document renders them (a form field is a string, so each kind
  * also says how it is written in a form).
  */
 import * as z from 'zod/mini';

@@ -1,8 +1,8 @@
 /**
- * The OpenAPI 3.1 document of the API, built from the route table (paths, aliases, methods,
- * access), the declared inputs (parameters, headers and bodies, rendered from their zod schemas)
- * and the contract (data, fail messages). Imports nothing but those and the failure factories, so
- * the function serving it stays small.
+ * The OpenAPI 3.1 document of the API, built from the route definitions it is given (paths,
+ * aliases, methods, access, and their inputs: parameters, headers and bodies, rendered from their
+ * zod schemas) and the contract (data, fail messages). Imports nothing but those and the failure
+ * factories, so the function serving it stays small.
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
@@ -13,9 +13,10 @@ import { contract, fail, schemas, tags, type FailCase, type HttpStatus, type Jso
 import { ERROR_CODES } from './envelope.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
 import { failsOfField, formSchemas } from './fields.ts';
-import { inputs, pathParameters, type RouteInput } from './inputs.ts';
+import { pathParameters } from './parameters.ts';
+import { inputOf } from './request.ts';
 import { accessDenied } from '#shared/errors.ts';
-import { routes, whoMayCall, type Access, type RouteDefinition, type RouteName } from './routes.ts';
+import { whoMayCall, type Access, type RouteDefinition, type RouteInput, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
 type Json = Record<string, unknown>;
@@ -36,9 +37,8 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
 };
 
 /** The route's own fails and those of the shared stack (token, course and role checks, body parsing). */
-export function failsOf(name: RouteName): FailCase[] {
-  const route = routes[name] as RouteDefinition;
-  const own = contract[name];
+export function failsOf(route: RouteDefinition): FailCase[] {
+  const own = contract[route.name as RouteName];
   if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
@@ -53,7 +53,7 @@ export function failsOf(name: RouteName): FailCase[] {
       ...BODY_FAILS.map((message): FailCase => ({ status: 400, message })),
     );
   }
-  const declared: RouteInput = inputs[name];
+  const declared: RouteInput = inputOf(route);
   for (const [field, schema] of Object.entries(declared.body ?? {})) {
     fails.push(...failsOfField(field, schema).map((message): FailCase => ({ status: 400, message })));
   }
@@ -65,11 +65,11 @@ export function failsOf(name: RouteName): FailCase[] {
 }
 
 /** The OpenAPI 3.1 document; `serverUrl` is where the API is reached (without `/api`). */
-export function openApiDocument(options: { serverUrl?: string } = {}): Json {
+export function openApiDocument(routes: Readonly<Record<string, RouteDefinition>>, options: { serverUrl?: string } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const [name, route] of Object.entries(routes) as [RouteName, RouteDefinition][]) {
+  for (const route of Object.values(routes)) {
     [route.path, ...(route.aliases ?? [])].forEach((path, index) => {
-      (paths[path] ??= {})[route.method.toLowerCase()] = operation(name, route, path, index);
+      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, path, index);
     });
   }
   return {
@@ -198,12 +198,13 @@ function infoDescription(): string {
   ].join('\n');
 }
 
-function operation(name: RouteName, route: RouteDefinition, path: string, aliasIndex: number): Json {
+function operation(route: RouteDefinition, path: string, aliasIndex: number): Json {
+  const name = route.name as RouteName;
   const own: RouteContract = contract[name];
-  const declared: RouteInput = inputs[name];
+  const declared: RouteInput = inputOf(route);
   const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter = '']) => {
     const schema = (pathParameters as Record<string, $ZodType>)[parameter];
-    if (!schema) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in inputs.ts`);
+    if (!schema) throw new Error(`The path parameter {${parameter}} of ${route.method} ${path} has no definition in parameters.ts`);
     return { name: parameter, in: 'path', required: true, ...parameterOf(schema) };
   });
   for (const [parameter, schema] of Object.entries(declared.query ?? {}))
@@ -225,7 +226,7 @@ function operation(name: RouteName, route: RouteDefinition, path: string, aliasI
   };
   const body = requestBody(declared, own);
   if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
-  result.responses = own.raw ? rawResponses(name, own) : responses(name, own, route.etag === true);
+  result.responses = own.raw ? rawResponses(route, own) : responses(route, own, route.etag === true);
   return result;
 }
 
@@ -280,8 +281,8 @@ function requestBody(declared: RouteInput, own: RouteContract): Json | undefined
 
 const preferenceApplied = { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } };
 
-function responses(name: RouteName, own: RouteContract, etag: boolean): Json {
-  const fails = failsOf(name);
+function responses(route: RouteDefinition, own: RouteContract, etag: boolean): Json {
+  const fails = failsOf(route);
   const success: JsonSchema = {
     type: 'object',
     description: 'Keys in this order: status, data.',
@@ -347,9 +348,9 @@ function failResponses(fails: readonly FailCase[]): Json {
   return result;
 }
 
-function rawResponses(name: RouteName, own: RouteContract): Json {
+function rawResponses(route: RouteDefinition, own: RouteContract): Json {
   const content = Object.fromEntries((own.rawMediaTypes ?? ['application/json']).map((type) => [type, { schema: own.data }]));
-  return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(failsOf(name)) };
+  return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(failsOf(route)) };
 }
 
 /** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */

@@ -1,7 +1,10 @@
 /**
- * The route table: the single source for the local server, the CDK stack and the API docs.
- * Each key names the handler module `functions/<key>.ts` (one Lambda function per entry).
+ * What a function of the service is: its route (method, paths, who may call it, what it reads from
+ * a request) and what it may touch (tables, queues). Each function declares itself in
+ * `functions/<name>/definition.ts`; `functions/definitions.ts` gathers them for the route table,
+ * the local server, the CDK stack and the API docs. A function's bundle imports only its own.
  */
+import type * as z from 'zod/mini';
 import type { CourseAccess } from '#shared/courses/access.ts';
 import type { tables } from '#shared/data/tables.ts';
 
@@ -50,7 +53,54 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
 };
 
-export interface RouteDefinition {
+type Shape = Readonly<Record<string, z.ZodMiniType>>;
+
+/** What a route reads from a request, as zod schemas (shared/http/fields.ts builds the fields). */
+export interface RouteInput {
+  readonly query?: Shape;
+  /** Request headers beyond Authorization and Prefer, by their canonical names. */
+  readonly headers?: Shape;
+  /** Form fields, read alike from JSON, url-encoded and multipart bodies. */
+  readonly body?: Shape;
+  /** The body is one JSON document, handed over as parsed (its schema is the contract's). */
+  readonly document?: true;
+}
+
+/** What every function may touch besides its route's reads: tables, queues, the grading sandbox. */
+export interface FunctionUse {
+  /**
+   * What the handler itself does with each table, as DynamoDB actions: its function is granted
+   * exactly these (and its environment names exactly these tables). On routes, the shared
+   * middleware's reads are added from `access` (see infra/function-access.ts): never list them
+   * here. Items a handler declares in `reads` are fetched in the token check's BatchGetItem, so
+   * their tables need `BatchGetItem`.
+   */
+  readonly data?: DataUse;
+  /** `send`: the function wakes the grading workers (SQS SendMessage on the grading queue). */
+  readonly queue?: 'send';
+  /** `publish`: the function publishes webhook events (SQS SendMessage on the webhook queue). */
+  readonly events?: 'publish';
+  /** `send`: the function queues summaries jobs (SQS SendMessage on the summaries queue). */
+  readonly summariesQueue?: 'send';
+}
+
+/**
+ * A function that serves no route (a queue's worker, the `$default` route): what it is, for its
+ * description, and what it may touch.
+ */
+export interface WorkerDefinition extends FunctionUse {
+  readonly kind: 'worker';
+  /** The function's name: its folder `functions/<name>/`. */
+  readonly name: string;
+  readonly summary: string;
+  /** Runs grading jobs in the grading sandbox (in AWS: CodeBuild builds and the jobs bucket). */
+  readonly gradingSandbox?: true;
+}
+
+export interface RouteDefinition extends FunctionUse {
+  readonly kind: 'route';
+  /** The function's name: its folder `functions/<name>/`, and its key in the contract. */
+  readonly name: string;
   readonly method: HttpMethod;
   /** API Gateway path syntax: `/api/{semester}/{course}/users`. */
   readonly path: string;
@@ -58,362 +108,31 @@ export interface RouteDefinition {
   readonly aliases?: readonly string[];
   readonly access: Access;
   readonly summary: string;
-  /**
-   * What the handler itself does with each table, as DynamoDB actions: its function is granted
-   * exactly these (and its environment names exactly these tables). The shared middleware's reads
-   * are added from `access` (see infra/function-access.ts): never list them here. Items a handler
-   * declares in `reads` are fetched in the token check's BatchGetItem, so their tables need
-   * `BatchGetItem`.
-   */
-  readonly data?: DataUse;
-  /** `send`: the handler wakes the grading workers (SQS SendMessage on the grading queue). */
-  readonly queue?: 'send';
-  /** `publish`: the handler publishes webhook events (SQS SendMessage on the webhook queue). */
-  readonly events?: 'publish';
-  /** `send`: the handler queues summaries jobs (SQS SendMessage on the summaries queue). */
-  readonly summariesQueue?: 'send';
   /** The success answer carries a strong ETag; a request whose If-None-Match matches it gets 304 Not Modified. */
   readonly etag?: true;
+  /** What the route reads from a request; built on the function's first request (and for the docs). */
+  readonly input?: () => RouteInput;
 }
 
-export const routes = {
-  'issue-token': {
-    method: 'POST',
-    path: '/api/token',
-    access: 'public',
-    summary: 'Log in with user_id and password; returns a token and invalidates the previous one.',
-    data: { sessions: ['PutItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
-  },
-  'invalidate-token': {
-    method: 'POST',
-    path: '/api/token/invalidate',
-    access: 'token-optional',
-    summary: "Invalidate the user's token, given user_id and password or the token itself.",
-    data: { sessions: ['DeleteItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
-  },
-  'token-info': {
-    method: 'GET',
-    path: '/api/token',
-    access: 'user',
-    summary: 'Who the presented token belongs to, when it was issued and when it expires.',
-  },
-  me: {
-    method: 'GET',
-    path: '/api/me',
-    access: 'user',
-    summary: "The caller's user id and names.",
-  },
-  'list-courses': {
-    method: 'GET',
-    path: '/api/courses',
-    access: 'user',
-    summary: "The caller's unarchived and archived courses; superusers may pass user_id for another user's.",
-    data: { enrollments: ['Query byUser'], courses: ['BatchGetItem'], terms: ['BatchGetItem'] },
-  },
-  'create-course': {
-    method: 'POST',
-    path: '/api/courses',
-    access: 'faculty',
-    summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
-    data: {
-      courses: ['BatchGetItem', 'PutItem', 'ConditionCheckItem'],
-      enrollments: ['BatchGetItem', 'PutItem'],
-      accessGroups: ['Query', 'PutItem'],
-      gradeables: ['Query', 'PutItem'],
-      // The head instructor's enrollment copies the profile and the term only if they did not change since read.
-      terms: ['BatchGetItem', 'ConditionCheckItem'],
-      users: ['BatchGetItem', 'ConditionCheckItem'],
-    },
-  },
-  'course-users': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/users',
-    aliases: ['/api/courses/{semester}/{course}/users'],
-    access: 'course:instructor-or-group-staff',
-    summary:
-      'Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).',
-    data: { enrollments: ['Query'], users: ['BatchGetItem'] },
-  },
-  'course-graders': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/graders',
-    aliases: ['/api/courses/{semester}/{course}/graders'],
-    access: 'course:instructor-or-group-staff',
-    summary:
-      'The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.',
-    data: { enrollments: ['Query'], users: ['BatchGetItem'] },
-  },
-  'create-term': {
-    method: 'POST',
-    path: '/api/terms',
-    access: 'superuser',
-    summary: 'Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).',
-    data: { terms: ['PutItem'] },
-  },
-  'upload-gradeable': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/upload',
-    access: 'course:instructor',
-    summary: 'Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.',
-    data: { gradeables: ['PutItem'], courses: ['ConditionCheckItem'] },
-  },
-  'download-gradeable': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/{gradeable_id}/download',
-    access: 'course:instructor-or-group-staff',
-    summary:
-      "The gradeable JSON, ready to upload again (into another course too). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.",
-    data: { gradeables: ['BatchGetItem'] },
-  },
-  'list-gradeables': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/gradeables',
-    access: 'course:member',
-    summary: "The gradeables the caller may see now, keyed by id, with the caller's own repository URL.",
-    data: { gradeables: ['Query'] },
-  },
-  'submit-vcs': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/upload',
-    aliases: ['/api/{semester}/{course}/gradeable/{gradeable_id}/grade'],
-    access: 'course:member',
-    summary:
-      'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
-    data: {
-      gradeables: ['BatchGetItem'],
-      enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem', 'UpdateItem'],
-      submissions: ['BatchGetItem', 'UpdateItem'],
-      jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
-      idempotency: ['BatchGetItem', 'PutItem'],
-      lateDays: ['BatchGetItem'],
-    },
-    queue: 'send',
-  },
-  'gradeable-values': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/values',
-    access: 'course:member',
-    summary: "Submission and autograding state of the caller's (or, for staff, user_id's) active version.",
-    data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
-    etag: true,
-  },
-  'gradeable-attempts': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/attempts',
-    access: 'course:member',
-    summary: "The caller's (or, for staff, user_id's) versions, newest first: whole by default, paged when asked.",
-    data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'], jobs: ['BatchGetItem'] },
-    etag: true,
-  },
-  'save-ta-grade': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}',
-    access: 'course:staff',
-    summary:
-      "Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.",
-    data: {
-      gradeables: ['BatchGetItem'],
-      enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
-      submissions: ['BatchGetItem', 'UpdateItem'],
-      gradeAudit: ['PutItem'],
-    },
-  },
-  'ta-grade': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}',
-    access: 'course:staff',
-    summary:
-      "A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.",
-    data: {
-      gradeables: ['BatchGetItem'],
-      enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
-      submissions: ['BatchGetItem'],
-      gradeAudit: ['Query'],
-    },
-  },
-  'set-active-version': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/version',
-    access: 'course:member',
-    summary:
-      "Choose the caller's (or, for instructors and full access graders, user_id's) active version; version 0 cancels the submission. Values, late days and summaries follow it.",
-    data: {
-      gradeables: ['BatchGetItem'],
-      enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem', 'UpdateItem'],
-      submissions: ['BatchGetItem', 'UpdateItem'],
-      results: ['BatchGetItem'],
-    },
-  },
-  gradebook: {
-    method: 'GET',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/gradebook',
-    access: 'course:staff',
-    summary:
-      "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
-    data: { gradeables: ['Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
-  },
-  regrade: {
-    method: 'POST',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/regrade',
-    access: 'course:instructor',
-    summary:
-      "Queue versions for grading again (after fixing a test case): every active version, user_id's active version (on team gradeables their team's), or with version_to_regrade that version. Answers a job object reporting progress.",
-    data: {
-      gradeables: ['BatchGetItem'],
-      enrollments: ['BatchGetItem'],
-      teams: ['BatchGetItem'],
-      submissions: ['BatchGetItem', 'Query', 'UpdateItem'],
-      jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
-    },
-    queue: 'send',
-  },
-  'regrade-status': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/regrades/{regrade_id}',
-    access: 'course:instructor',
-    summary: 'A regrade job object with its progress now: queued, running or done, and how many versions were graded, failed or skipped.',
-    data: { jobs: ['BatchGetItem'] },
-  },
-  'generate-summaries': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/reports/summaries',
-    aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
-    access: 'course:instructor',
-    summary:
-      'Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.',
-    data: {
-      summaries: ['Query', 'BatchWriteItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      courses: ['Scan', 'BatchGetItem', 'UpdateItem'],
-      enrollments: ['Query'],
-      users: ['BatchGetItem'],
-      gradeables: ['Query'],
-      submissions: ['Query'],
-      teams: ['Query'],
-      lateDays: ['Query'],
-    },
-    events: 'publish',
-    summariesQueue: 'send',
-  },
-  'summaries-job': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/reports/summaries/jobs/{job_id}',
-    access: 'course:instructor',
-    summary: 'A summaries job object with its progress now: queued, running, done (with its generation) or failed (with why).',
-    data: { summaries: ['BatchGetItem'] },
-  },
-  'list-summaries': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/reports/summaries',
-    aliases: ['/api/courses/{semester}/{course}/reports/summaries'],
-    access: 'course:instructor',
-    summary: 'The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).',
-    data: { summaries: ['Query'] },
-  },
-  'user-summary': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/reports/summaries/{user_id}',
-    aliases: ['/api/courses/{semester}/{course}/reports/summaries/{user_id}'],
-    access: 'course:member',
-    summary: "One user's grade summary: instructors any, students their own.",
-    data: { summaries: ['BatchGetItem'] },
-  },
-  'set-course-late-days': {
-    method: 'PUT',
-    path: '/api/{semester}/{course}/late-days',
-    access: 'course:instructor',
-    summary: 'Set the late-day budget every student of the course starts with (default_student_late_days).',
-    data: { courses: ['UpdateItem'] },
-  },
-  'grant-late-days': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/late-days/{user_id}',
-    access: 'course:instructor',
-    summary: 'Grant a student late days: from since on, their budget is allowed_late_days in all (days already charged included).',
-    data: { enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
-  },
-  'set-extension': {
-    method: 'PUT',
-    path: '/api/{semester}/{course}/gradeable/{gradeable_id}/extensions/{user_id}',
-    access: 'course:instructor',
-    summary:
-      "Set a student's extension on a gradeable: late_days days late neither charged nor bad (0 removes it), with reason_for_exception.",
-    data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
-  },
-  'student-late-days': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/late-days/{user_id}',
-    access: 'course:member',
-    summary:
-      "A student's late days: the course's budget, their grants, the budget left, and each gradeable's allowance, extension, days late and charged, and status. Students their own; limited access graders their sections.",
-    data: {
-      enrollments: ['BatchGetItem'],
-      lateDays: ['BatchGetItem'],
-      gradeables: ['Query'],
-      submissions: ['Query byStudent'],
-      teams: ['Query byStudent'],
-    },
-  },
-  'create-webhook': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/webhooks',
-    access: 'course:instructor',
-    summary: 'Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.',
-    data: { webhooks: ['Query', 'PutItem'], webhookSecrets: ['PutItem'] },
-  },
-  'list-webhooks': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/webhooks',
-    access: 'course:instructor',
-    summary: "The course's webhooks (without their secrets).",
-    data: { webhooks: ['Query'] },
-  },
-  'delete-webhook': {
-    method: 'DELETE',
-    path: '/api/{semester}/{course}/webhooks/{webhook_id}',
-    access: 'course:instructor',
-    summary: 'Remove a webhook and its secret; nothing more is delivered to it.',
-    data: { webhooks: ['DeleteItem'], webhookSecrets: ['DeleteItem'] },
-  },
-  'list-webhook-deliveries': {
-    method: 'GET',
-    path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries',
-    access: 'course:instructor',
-    summary: "A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).",
-    data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['Query'] },
-  },
-  'replay-webhook-delivery': {
-    method: 'POST',
-    path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
-    access: 'course:instructor',
-    summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
-    data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
-    events: 'publish',
-  },
-  openapi: {
-    method: 'GET',
-    path: '/api/openapi.json',
-    access: 'public',
-    summary: 'This API as an OpenAPI 3.1 document (served as is, not in an envelope).',
-  },
-  'api-docs': {
-    method: 'GET',
-    path: '/api/docs',
-    access: 'public',
-    summary: 'This API’s reference page (HTML), rendered from the OpenAPI document, with "try it" calls against this server.',
-  },
-  'api-docs-asset': {
-    method: 'GET',
-    path: '/api/docs/{asset}',
-    access: 'public',
-    summary: 'The reference page’s script and style sheet (versioned names, cached for a year).',
-  },
-} as const satisfies Record<string, RouteDefinition>;
+export type FunctionDefinition = RouteDefinition | WorkerDefinition;
 
-export type RouteName = keyof typeof routes;
+/** A route's definition, its literal types kept (the handler's input types come from them). */
+export const route = <const Definition extends Omit<RouteDefinition, 'kind'>>(definition: Definition) =>
+  ({ kind: 'route', ...definition }) as const satisfies RouteDefinition;
+
+/** A worker's definition. */
+export const worker = <const Definition extends Omit<WorkerDefinition, 'kind'>>(definition: Definition) =>
+  ({ kind: 'worker', ...definition }) as const satisfies WorkerDefinition;
+
+/**
+ * The names of the routes, filled in by functions/definitions.ts (declaration merging), so that
+ * what is keyed by route name here (the contract) is checked against the definitions without
+ * importing them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RouteNames {}
+
+export type RouteName = keyof RouteNames & string;
 
 export interface RouteKey {
   readonly name: RouteName;
@@ -421,14 +140,11 @@ export interface RouteKey {
   readonly path: string;
 }
 
-/** Every (method, path) pair the API serves, aliases included: one API Gateway route each. */
-export const routeKeys: readonly RouteKey[] = Object.entries(routes).flatMap(([name, route]) =>
-  [route.path, ...((route as RouteDefinition).aliases ?? [])].map((path) => ({
-    name: name as RouteName,
-    method: route.method,
-    path,
-  })),
-);
+/** Every (method, path) pair the routes serve, aliases included: one API Gateway route each. */
+export const routeKeysOf = (routes: Readonly<Record<string, RouteDefinition>>): readonly RouteKey[] =>
+  Object.values(routes).flatMap((route) =>
+    [route.path, ...(route.aliases ?? [])].map((path) => ({ name: route.name as RouteName, method: route.method, path })),
+  );
 
 export type RouteMatch =
   | { kind: 'route'; name: RouteName; routeKey: string; pathParameters: Record<string, string> }
@@ -437,16 +153,22 @@ export type RouteMatch =
   | { kind: 'missing-parameter'; parameter: string }
   | { kind: 'not-found' };
 
-const compiled = routeKeys.map((key) => ({ ...key, segments: key.path.split('/').slice(1) }));
+type Compiled = RouteKey & { readonly segments: readonly string[] };
 
 /**
- * Matches a request the way API Gateway does: literal segments win over parameters. A path served
- * only with other methods is "method not allowed"; anything else is "not found".
+ * A matcher of requests to `keys`, the way API Gateway matches: literal segments win over
+ * parameters. A path served only with other methods is "method not allowed"; anything else is
+ * "not found".
  */
-export function matchRoute(method: string, path: string): RouteMatch {
+export function routeMatcher(keys: readonly RouteKey[]): (method: string, path: string) => RouteMatch {
+  const compiled: readonly Compiled[] = keys.map((key) => ({ ...key, segments: key.path.split('/').slice(1) }));
+  return (method, path) => matchRoute(compiled, method, path);
+}
+
+function matchRoute(compiled: readonly Compiled[], method: string, path: string): RouteMatch {
   const decoded = path.split('/').slice(1).map(safeDecode);
   if (decoded.some((segment) => segment === undefined)) return { kind: 'not-found' };
-  if (decoded.some((segment) => segment === '')) return missingParameter(decoded as string[]);
+  if (decoded.some((segment) => segment === '')) return missingParameter(compiled, decoded as string[]);
 
   const candidates = compiled
     .map((route) => ({ route, score: matchScore(route.segments, decoded as string[]) }))
@@ -471,7 +193,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
   };
 }
 
-function missingParameter(segments: string[]): RouteMatch {
+function missingParameter(compiled: readonly Compiled[], segments: string[]): RouteMatch {
   for (const route of compiled) {
     if (route.segments.length !== segments.length) continue;
     const empty = route.segments.findIndex((segment, index) => segments[index] === '' && segment.startsWith('{'));

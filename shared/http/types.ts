@@ -2,8 +2,6 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Caller } from '#shared/auth/caller.ts';
 import type { GroupRole } from '#shared/courses/access.ts';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
-import type { Params } from './inputs.ts';
-import type { RouteName } from './routes.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -13,9 +11,9 @@ export type { Caller };
 export type RequestBody = Readonly<Record<string, unknown>>;
 
 /** What a route's reads may be built from, before anything is read: the raw request and the caller's id. */
-export interface ReadScope<Name extends RouteName = RouteName> {
+export interface ReadScope<Params = Readonly<Record<string, string>>> {
   readonly userId: string;
-  readonly params: Params<Name>;
+  readonly params: Params;
   readonly query: Readonly<Record<string, string | undefined>>;
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The parsed body, unchecked (its fields are not yet the route's inputs); `{}` when it is refused after the token check. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routeKeys } from '#shared/http/routes.ts';
+import { routeKeys } from '#functions/definitions.ts';
 import { Webhook } from 'standardwebhooks';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';

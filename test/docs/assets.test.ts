@@ -38,7 +38,7 @@ describe('the generated reference page assets', () => {
         metafile: true,
         logLevel: 'silent',
       });
-    const [page, asset] = await Promise.all([bundle('functions/api-docs.ts'), bundle('functions/api-docs-asset.ts')]);
+    const [page, asset] = await Promise.all([bundle('functions/api-docs/handler.ts'), bundle('functions/api-docs-asset/handler.ts')]);
     const size = (result: Awaited<ReturnType<typeof bundle>>) => result.outputFiles[0]!.contents.length;
     expect(Object.keys(page.metafile.inputs).filter((input) => input.includes('generated'))).toEqual([MANIFEST_MODULE]);
     expect(size(page)).toBeLessThan(10 * 1024);

@@ -6,8 +6,9 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failsOf } from '#shared/http/openapi.ts';
 import { contract } from '#shared/http/contract.ts';
-import { inputs, type RouteInput } from '#shared/http/inputs.ts';
-import { routeKeys, routes, type RouteDefinition, type RouteName } from '#shared/http/routes.ts';
+import { inputOf } from '#shared/http/request.ts';
+import { routeKeys, routes, type RouteName } from '#functions/definitions.ts';
+import type { RouteDefinition, RouteInput } from '#shared/http/routes.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
@@ -104,12 +105,12 @@ describe('the reference page in a browser', () => {
       }
       const where = `${route.method} ${route.path}`;
       for (const parameter of [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)) expect(text, where).toContain(parameter);
-      const declared: RouteInput = inputs[name];
+      const declared: RouteInput = inputOf(route);
       for (const parameter of [...Object.keys(declared.query ?? {}), ...Object.keys(declared.headers ?? {})])
         expect(text, where).toContain(parameter);
       if (!contract[name].raw) expect(text, where).toContain('Prefer');
       if (route.etag) expect(text, where).toContain('If-None-Match');
-      for (const fail of failsOf(name)) expect(text, `${where}: ${fail.message}`).toContain(fail.message.replaceAll('`', ''));
+      for (const fail of failsOf(route)) expect(text, `${where}: ${fail.message}`).toContain(fail.message.replaceAll('`', ''));
       const encodings = await body.locator('.opblock-section-request-body select option').allInnerTexts();
       if (declared.body) {
         expect(encodings, where).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);

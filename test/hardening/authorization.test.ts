@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { routeKeys, routes, type RouteKey } from '#shared/http/routes.ts';
+import { routeKeys, routes } from '#functions/definitions.ts';
+import type { RouteKey } from '#shared/http/routes.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';

@@ -5,7 +5,7 @@ import { putResults } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { Refusal } from '#shared/errors.ts';
-import { parseInput } from '#shared/http/inputs.ts';
+import { parseInput } from '#functions/definitions.ts';
 import { requestedVersion as chosenVersion } from '#shared/submissions/active-version.ts';
 import { differences, snapshotTables } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';

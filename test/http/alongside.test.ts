@@ -5,6 +5,7 @@
  * the token is verified, and still refused after the token and role checks.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { routes } from '#functions/definitions.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import type { RequestBody } from '#shared/http/types.ts';
 import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
@@ -29,7 +30,7 @@ const UNAUTHENTICATED = 'Unauthenticated access. Please log in.';
 function probe(outcome: 'answers' | 'fails') {
   const started: string[] = [];
   const bodies: RequestBody[] = [];
-  const handler = endpoint('list-gradeables', {
+  const handler = endpoint(routes['list-gradeables'], {
     reads: ({ body }) => {
       bodies.push(body);
       return {};
@@ -131,7 +132,7 @@ describe('the body, for reads', () => {
     vi.stubEnv('MAX_BODY_BYTES', '1000');
     vi.resetModules();
     const { endpoint: fresh } = await import('#shared/http/endpoint.ts');
-    const handler = fresh('list-gradeables', { handle: () => ({ alongside: 'none' }) });
+    const handler = fresh(routes['list-gradeables'], { handle: () => ({ alongside: 'none' }) });
     const big = JSON.stringify({ pad: 'x'.repeat(2000) });
     expect(await call(handler, { body: big })).toMatchObject({ message: UNAUTHENTICATED });
     expect(await call(handler, { token: world.tokens.otherInstructor, body: big })).toMatchObject({ message: FORBIDDEN });

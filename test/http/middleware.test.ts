@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handler as issueToken } from '#functions/issue-token.ts';
-import { handler as me } from '#functions/me.ts';
+import { handler as issueToken } from '#functions/issue-token/handler.ts';
+import { handler as me } from '#functions/me/handler.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 import { createUser } from '../support/users.ts';
 
@@ -42,7 +42,7 @@ describe('body parsing of API Gateway events', () => {
       });
     // The limit is read when a function is built, as in Lambda; a fresh module sees the stubbed value.
     vi.resetModules();
-    const { handler } = await import('#functions/issue-token.ts');
+    const { handler } = await import('#functions/issue-token/handler.ts');
     expect(envelopeOf(await handler(event(900), lambdaContext())).message).toBe('Could not login using that user id or password.');
     expect(envelopeOf(await handler(event(1000), lambdaContext())).message).toBe('POST request exceeds maximum size of 1000');
   });

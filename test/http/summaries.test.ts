@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
-import { handler as generateHandler } from '#functions/generate-summaries.ts';
+import { handler as generateHandler } from '#functions/generate-summaries/handler.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';

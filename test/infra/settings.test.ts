@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deploymentSettings } from '#infra/aws/settings.ts';
-import { routeKeys } from '#shared/http/routes.ts';
+import { routeKeys } from '#functions/definitions.ts';
 import { logicalId, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the file, of a production stage with CORS and throttling set; settings only,

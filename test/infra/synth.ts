@@ -5,7 +5,8 @@ import type { IConstruct } from 'constructs';
 import { deploymentSettings } from '#infra/aws/settings.ts';
 import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { tables, type TableDefinition } from '#shared/data/tables.ts';
-import { routes, type RouteDefinition } from '#shared/http/routes.ts';
+import { routes } from '#functions/definitions.ts';
+import type { RouteDefinition } from '#shared/http/routes.ts';
 import type { FunctionName } from '#infra/function-access.ts';
 
 export interface Synthesized {

@@ -11,11 +11,11 @@ import { lockoutMessage } from '#shared/auth/lockout.ts';
 import { contract } from '#shared/http/contract.ts';
 import { declaredFailures } from '#shared/errors.ts';
 import { BODY_FAILS, endpointNotFound, methodNotAllowed, refusalStatus } from '#shared/http/failures.ts';
-import { pathParameters } from '#shared/http/inputs.ts';
+import { pathParameters } from '#shared/http/parameters.ts';
 import { failsOf, httpStatuses, openApiDocument } from '#shared/http/openapi.ts';
-import { routeKeys, routes, type RouteName } from '#shared/http/routes.ts';
+import { routeKeys, routes, type RouteName } from '#functions/definitions.ts';
 import { lateRefusal } from '#shared/submissions/submission.ts';
-import { handler as issueToken } from '#functions/issue-token.ts';
+import { handler as issueToken } from '#functions/issue-token/handler.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
@@ -23,7 +23,7 @@ const run = promisify(execFile);
 /** A part of the OpenAPI document. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's parts, read freely by the tests, which check them with expect
 type Json = Record<string, any>;
-const document = openApiDocument() as Json;
+const document = openApiDocument(routes) as Json;
 const names = Object.keys(routes) as RouteName[];
 
 /** A documented message (`{…}` filled in per request) as a pattern. */
@@ -36,7 +36,7 @@ const templatePattern = (message: string) =>
   );
 const documented = [
   ...new Set([
-    ...names.flatMap((name) => failsOf(name).map((fail) => fail.message)),
+    ...names.flatMap((name) => failsOf(routes[name]).map((fail) => fail.message)),
     endpointNotFound().message,
     methodNotAllowed([]).message,
   ]),
@@ -62,7 +62,7 @@ describe('the contract', () => {
     const catalogues = readdirSync('shared', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('failures.ts'));
     for (const file of catalogues) await import(pathToFileURL(join(process.cwd(), 'shared', file)).href);
     expect(declaredFailures.length).toBeGreaterThan(50);
-    const listed = names.flatMap((name) => failsOf(name).map((fail) => `${fail.status} ${fail.message}`));
+    const listed = names.flatMap((name) => failsOf(routes[name]).map((fail) => `${fail.status} ${fail.message}`));
     for (const declared of declaredFailures) {
       expect(listed, `${declared.template} is declared but no route lists it`).toContain(
         `${refusalStatus[declared.kind]} ${declared.template}`,
@@ -238,7 +238,7 @@ describe('the OpenAPI document', () => {
 
   it('is bundled without handler modules, data access or the AWS SDK', async () => {
     const { metafile } = await build({
-      entryPoints: ['functions/openapi.ts'],
+      entryPoints: ['functions/openapi/handler.ts'],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -246,7 +246,10 @@ describe('the OpenAPI document', () => {
       metafile: true,
     });
     const inputs = Object.keys(metafile.inputs);
-    expect(inputs.filter((input) => input.startsWith('functions/'))).toEqual(['functions/openapi.ts']);
+    // Of functions/ only its own handler and the definitions (method, path, inputs) it renders.
+    expect(
+      inputs.filter((input) => input.startsWith('functions/') && !/^functions\/([a-z-]+\/definition|definitions)\.ts$/.test(input)),
+    ).toEqual(['functions/openapi/handler.ts']);
     // zod renders the declared inputs (nothing else from node_modules); of shared/auth only its fail messages; of
     // shared/data only the webhook records' plain declarations (the events a webhook can receive).
     expect(

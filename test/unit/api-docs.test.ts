@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { compactRoutesTable, routesTable, shortSummary, withFullRoutesTable, withRoutesTable } from '#infra/api-docs.ts';
-import { routeKeys, routes } from '#shared/http/routes.ts';
+import { routeKeys, routes } from '#functions/definitions.ts';
 
 describe('route tables (run `npm run docs` after changing routes)', () => {
   it('README.md lists every route of the route table, each in a few words', async () => {

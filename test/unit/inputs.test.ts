@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
-import { parseInput } from '#shared/http/inputs.ts';
+import { parseInput } from '#functions/definitions.ts';
 
 /** The first problem of a body, as the HTTP layer answers it, or the parsed fields. */
 function body(name: Parameters<typeof parseInput>[0], fields: Record<string, unknown>) {

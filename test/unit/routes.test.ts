@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, routeKeys, routes } from '#shared/http/routes.ts';
+import { matchRoute, routeKeys, routes } from '#functions/definitions.ts';
 import { existsSync } from 'node:fs';
 
 describe('route table', () => {
   it('names an existing handler module for every route', () => {
-    for (const name of Object.keys(routes)) expect(existsSync(`functions/${name}.ts`), name).toBe(true);
+    for (const name of Object.keys(routes)) expect(existsSync(`functions/${name}/handler.ts`), name).toBe(true);
   });
 
   it('has no two routes with the same method and path', () => {

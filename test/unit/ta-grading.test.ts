@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
-import { parseInput } from '#shared/http/inputs.ts';
+import { parseInput } from '#functions/definitions.ts';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 import {
   checkComponentGrade,

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
-import { parseInput } from '#shared/http/inputs.ts';
+import { parseInput } from '#functions/definitions.ts';
 import { checkWebhookAddress } from '#shared/webhooks/address.ts';
 import { signedHeaders } from '#shared/webhooks/deliver.ts';
 import { deliveryRecord, nextStep, queueDelaySeconds, replayRefusal, type Delivery } from '#shared/webhooks/delivery.ts';

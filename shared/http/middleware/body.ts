@@ -26,15 +26,21 @@ const parsers: Record<string, { parse: Parse; malformed: string }> = {
 
 let multipart: Promise<Parse> | undefined;
 
+/**
+ * The name of the multipart parser's companion file beside a deployed bundle, set by esbuild's
+ * `define` (infra/aws/service-function.ts bundles multipart.ts into it); unset when running from
+ * the sources.
+ */
+export const MULTIPART_COMPANION_GLOBAL = 'HTTP_MULTIPART_COMPANION';
+declare const HTTP_MULTIPART_COMPANION: string | undefined;
+
 /** The multipart parser (with busboy) is loaded by the first multipart body: most functions never see one. */
 function multipartParser(): Promise<Parse> {
-  multipart ??= import('@middy/http-multipart-body-parser').then(
-    ({ default: httpMultipartBodyParser }) =>
-      httpMultipartBodyParser({
-        disableContentTypeCheck: true,
-        busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
-      }).before as Parse,
-  );
+  multipart ??= (
+    typeof HTTP_MULTIPART_COMPANION === 'string'
+      ? (import(new URL(`./${HTTP_MULTIPART_COMPANION}`, import.meta.url).href) as Promise<typeof import('./multipart.ts')>)
+      : import('./multipart.ts')
+  ).then((module) => module.multipartParser as Parse);
   return multipart;
 }
 

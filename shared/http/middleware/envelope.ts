@@ -58,7 +58,7 @@ export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
 });
 
 /**
- * The `code` of an error answer (issue 17):
+ * The `code` of an error answer, so a client knows whether a retry is safe:
  * - `UNKNOWN_OUTCOME` once a write may have taken effect (applied, or sent with no answer): whatever
  *   failed then, the client cannot be told that nothing was written;
  * - otherwise `RETRYABLE` for a transient failure (nothing was written and a later attempt may

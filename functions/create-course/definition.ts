@@ -1,0 +1,32 @@
+import * as z from 'zod/mini';
+import { route } from '#shared/http/routes.ts';
+import { flag, text } from '#shared/http/fields.ts';
+import { code } from '#shared/http/parameters.ts';
+
+export const definition = route({
+  name: 'create-course',
+  method: 'POST',
+  path: '/api/courses',
+  access: 'faculty',
+  summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
+  data: {
+    courses: ['BatchGetItem', 'PutItem', 'ConditionCheckItem'],
+    enrollments: ['BatchGetItem', 'PutItem'],
+    accessGroups: ['Query', 'PutItem'],
+    gradeables: ['Query', 'PutItem'],
+    // The head instructor's enrollment copies the profile and the term only if they did not change since read.
+    terms: ['BatchGetItem', 'ConditionCheckItem'],
+    users: ['BatchGetItem', 'ConditionCheckItem'],
+  },
+  input: () => ({
+    body: {
+      course_semester: code('The new course’s term.'),
+      course_title: code('The new course’s code.'),
+      head_instructor: text(256, { description: 'Its instructor (faculty: themselves).' }),
+      base_course: z.optional(text(256, { description: 'Or both as `term|course` (the web form).' })),
+      base_course_semester: z.optional(code('The base course’s term …')),
+      base_course_title: z.optional(code('… and code.')),
+      copy_gradeables: z.optional(flag({ description: 'Copy the base course’s gradeables (at most 95).' })),
+    },
+  }),
+});

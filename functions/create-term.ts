@@ -1,7 +1,0 @@
-import { addTerm, termFrom, termRecord } from '#shared/courses/terms.ts';
-import { endpoint } from '#shared/http/endpoint.ts';
-
-export const handler = endpoint('create-term', {
-  handle: async ({ body }) =>
-    termRecord(await addTerm(termFrom({ termId: body.term_id, name: body.term_name, startDate: body.start_date, endDate: body.end_date }))),
-});

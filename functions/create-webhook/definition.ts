@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+import { route } from '#shared/http/routes.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
+import { list, text } from '#shared/http/fields.ts';
+
+export const definition = route({
+  name: 'create-webhook',
+  method: 'POST',
+  path: '/api/{semester}/{course}/webhooks',
+  access: 'course:instructor',
+  summary: 'Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.',
+  data: { webhooks: ['Query', 'PutItem'], webhookSecrets: ['PutItem'] },
+  input: () => ({
+    body: {
+      url: text(MAX_URL_LENGTH, {
+        description:
+          'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
+        format: 'uri',
+      }),
+      events: list({
+        description: `The events to receive: ${webhookEvents.join(', ')}.`,
+        items: 'event names',
+        values: webhookEvents,
+        maxItems: 20,
+      }),
+      description: z.optional(text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' })),
+    },
+  }),
+});

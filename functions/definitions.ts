@@ -1,0 +1,120 @@
+/**
+ * Every function of the service, by name: the route table (the local server, the CDK stack, the
+ * OpenAPI document and the README's route list all read it) and the workers. Imports every
+ * definition and no handler; a function's own bundle imports only its own definition.
+ */
+import { definition as issueToken } from './issue-token/definition.ts';
+import { definition as invalidateToken } from './invalidate-token/definition.ts';
+import { definition as tokenInfo } from './token-info/definition.ts';
+import { definition as me } from './me/definition.ts';
+import { definition as listCourses } from './list-courses/definition.ts';
+import { definition as createCourse } from './create-course/definition.ts';
+import { definition as courseUsers } from './course-users/definition.ts';
+import { definition as courseGraders } from './course-graders/definition.ts';
+import { definition as createTerm } from './create-term/definition.ts';
+import { definition as uploadGradeable } from './upload-gradeable/definition.ts';
+import { definition as downloadGradeable } from './download-gradeable/definition.ts';
+import { definition as listGradeables } from './list-gradeables/definition.ts';
+import { definition as submitVcs } from './submit-vcs/definition.ts';
+import { definition as gradeableValues } from './gradeable-values/definition.ts';
+import { definition as gradeableAttempts } from './gradeable-attempts/definition.ts';
+import { definition as saveTaGrade } from './save-ta-grade/definition.ts';
+import { definition as taGrade } from './ta-grade/definition.ts';
+import { definition as setActiveVersion } from './set-active-version/definition.ts';
+import { definition as gradebook } from './gradebook/definition.ts';
+import { definition as regrade } from './regrade/definition.ts';
+import { definition as regradeStatus } from './regrade-status/definition.ts';
+import { definition as generateSummaries } from './generate-summaries/definition.ts';
+import { definition as summariesJob } from './summaries-job/definition.ts';
+import { definition as listSummaries } from './list-summaries/definition.ts';
+import { definition as userSummary } from './user-summary/definition.ts';
+import { definition as setCourseLateDays } from './set-course-late-days/definition.ts';
+import { definition as grantLateDays } from './grant-late-days/definition.ts';
+import { definition as setExtension } from './set-extension/definition.ts';
+import { definition as studentLateDays } from './student-late-days/definition.ts';
+import { definition as createWebhook } from './create-webhook/definition.ts';
+import { definition as listWebhooks } from './list-webhooks/definition.ts';
+import { definition as deleteWebhook } from './delete-webhook/definition.ts';
+import { definition as listWebhookDeliveries } from './list-webhook-deliveries/definition.ts';
+import { definition as replayWebhookDelivery } from './replay-webhook-delivery/definition.ts';
+import { definition as openapi } from './openapi/definition.ts';
+import { definition as apiDocs } from './api-docs/definition.ts';
+import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
+import { definition as notFound } from './not-found/definition.ts';
+import { definition as gradingWorker } from './grading-worker/definition.ts';
+import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
+import { definition as summariesWorker } from './summaries-worker/definition.ts';
+import { routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
+import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
+
+/** Every route, by its function's name (its folder). */
+export const routes = {
+  'issue-token': issueToken,
+  'invalidate-token': invalidateToken,
+  'token-info': tokenInfo,
+  me: me,
+  'list-courses': listCourses,
+  'create-course': createCourse,
+  'course-users': courseUsers,
+  'course-graders': courseGraders,
+  'create-term': createTerm,
+  'upload-gradeable': uploadGradeable,
+  'download-gradeable': downloadGradeable,
+  'list-gradeables': listGradeables,
+  'submit-vcs': submitVcs,
+  'gradeable-values': gradeableValues,
+  'gradeable-attempts': gradeableAttempts,
+  'save-ta-grade': saveTaGrade,
+  'ta-grade': taGrade,
+  'set-active-version': setActiveVersion,
+  gradebook: gradebook,
+  regrade: regrade,
+  'regrade-status': regradeStatus,
+  'generate-summaries': generateSummaries,
+  'summaries-job': summariesJob,
+  'list-summaries': listSummaries,
+  'user-summary': userSummary,
+  'set-course-late-days': setCourseLateDays,
+  'grant-late-days': grantLateDays,
+  'set-extension': setExtension,
+  'student-late-days': studentLateDays,
+  'create-webhook': createWebhook,
+  'list-webhooks': listWebhooks,
+  'delete-webhook': deleteWebhook,
+  'list-webhook-deliveries': listWebhookDeliveries,
+  'replay-webhook-delivery': replayWebhookDelivery,
+  openapi: openapi,
+  'api-docs': apiDocs,
+  'api-docs-asset': apiDocsAsset,
+} as const satisfies Readonly<Record<string, RouteDefinition>>;
+
+/** The functions that serve no route. */
+export const workers = {
+  'not-found': notFound,
+  'grading-worker': gradingWorker,
+  'webhook-delivery': webhookDelivery,
+  'summaries-worker': summariesWorker,
+} as const;
+
+export type Routes = typeof routes;
+export type { RouteName } from '#shared/http/routes.ts';
+export type FunctionName = keyof typeof routes | keyof typeof workers;
+
+declare module '#shared/http/routes.ts' {
+  // The route names, for what shared/http keys by them (the contract).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by its supertype
+  interface RouteNames extends Readonly<Record<keyof Routes, true>> {}
+}
+
+/** Every function, routes first. */
+export const definitions: Readonly<Record<FunctionName, FunctionDefinition>> = { ...routes, ...workers };
+
+/** Every (method, path) pair the API serves, aliases included: one API Gateway route each. */
+export const routeKeys = routeKeysOf(routes);
+
+/** Matches a request to its route as API Gateway does. */
+export const matchRoute = routeMatcher(routeKeys);
+
+/** A request's fields parsed as the named route's handler gets them (for tests of the HTTP layer's reading). */
+export const parseInput = <Name extends keyof Routes>(name: Name, request: Parameters<typeof parseWith>[1]): Input<Routes[Name]> =>
+  parseWith(routes[name], request);

@@ -1,0 +1,16 @@
+import { worker } from '#shared/http/routes.ts';
+
+/** What the grading worker does (shared/grading/worker.ts): claims jobs, records versions' states and results. */
+export const definition = worker({
+  name: 'grading-worker',
+  summary: 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build',
+  data: {
+    jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
+    submissions: ['UpdateItem'],
+    results: ['PutItem'],
+    gradeables: ['BatchGetItem'],
+  },
+  gradingSandbox: true,
+  // Graded and failed versions are published as webhook events.
+  events: 'publish',
+});

@@ -1,7 +1,0 @@
-import { endpoint } from '#shared/http/endpoint.ts';
-import { grantLateDays, studentLateDayReads } from '#shared/submissions/late-day-table.ts';
-
-export const handler = endpoint('grant-late-days', {
-  reads: ({ params }) => studentLateDayReads({ term: params.semester, course: params.course }, params.user_id),
-  handle: ({ course, params, items, body }) => grantLateDays(course, params.user_id, items, body),
-});

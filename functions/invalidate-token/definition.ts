@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { route } from '#shared/http/routes.ts';
+import { text } from '#shared/http/fields.ts';
+
+export const definition = route({
+  name: 'invalidate-token',
+  method: 'POST',
+  path: '/api/token/invalidate',
+  access: 'token-optional',
+  summary: "Invalidate the user's token, given user_id and password or the token itself.",
+  data: { sessions: ['DeleteItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
+  input: () => ({
+    body: {
+      user_id: z.optional(text(256, { description: 'The user id (not needed when a valid token is sent).' })),
+      password: z.optional(text(1024, { description: 'The password (not needed when a valid token is sent).', format: 'password' })),
+    },
+  }),
+});

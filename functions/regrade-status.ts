@@ -1,7 +1,0 @@
-import { endpoint } from '#shared/http/endpoint.ts';
-import { regradeStatus, regradeStatusReads } from '#shared/grading/regrade.ts';
-
-export const handler = endpoint('regrade-status', {
-  reads: ({ params }) => regradeStatusReads(params.regrade_id),
-  handle: ({ course, params, items }) => regradeStatus(course, params.regrade_id, items),
-});

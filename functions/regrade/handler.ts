@@ -1,0 +1,22 @@
+import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
+import { isValidGradeableId } from '#shared/ids.ts';
+import { everySubmissionAsked, regradeReads, requestRegrade } from '#shared/grading/regrade.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params, body }) => regradeReads(gradeableKey(params), body.user_id),
+  alongside: ({ params, body }) => everySubmissionAsked(gradeableKey(params), body.user_id),
+  handle: ({ caller, course, params, body, items, alongside }) =>
+    requestRegrade({
+      caller,
+      course,
+      gradeableId: params.gradeable_id.slice(0, 64),
+      gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+      userId: body.user_id,
+      version: body.version_to_regrade,
+      queue: items.queue,
+      student: items,
+      submissions: alongside,
+    }),
+});

@@ -1,0 +1,11 @@
+import { route } from '#shared/http/routes.ts';
+
+export const definition = route({
+  name: 'replay-webhook-delivery',
+  method: 'POST',
+  path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
+  access: 'course:instructor',
+  summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
+  data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
+  events: 'publish',
+});

@@ -1,0 +1,12 @@
+import { endpoint } from '#shared/http/endpoint.ts';
+import { deliveryNotFound, replayDelivery, webhookNotFound, webhookReads } from '#shared/webhooks/manage.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params }) => webhookReads(params),
+  handle: ({ params, items }) => {
+    if (!items.webhook) throw webhookNotFound(params.webhook_id);
+    if (!items.delivery) throw deliveryNotFound(params.delivery_id);
+    return replayDelivery(items.delivery);
+  },
+});

@@ -1,9 +1,0 @@
-import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
-import { activeVersionReads, chooseActiveVersion } from '#shared/submissions/active-version.ts';
-
-export const handler = endpoint('set-active-version', {
-  reads: ({ params, userId }) => activeVersionReads(gradeableKey(params), userId),
-  handle: ({ caller, enrollment, course, body, items }) =>
-    chooseActiveVersion({ caller, enrollment, course, userId: body.user_id, version: body.version }, items),
-});

@@ -1,0 +1,21 @@
+import { route } from '#shared/http/routes.ts';
+import { MAX_LATE_DAYS } from '#shared/submissions/late-days.ts';
+import { wholeNumber } from '#shared/http/fields.ts';
+
+export const definition = route({
+  name: 'set-course-late-days',
+  method: 'PUT',
+  path: '/api/{semester}/{course}/late-days',
+  access: 'course:instructor',
+  summary: 'Set the late-day budget every student of the course starts with (default_student_late_days).',
+  data: { courses: ['UpdateItem'] },
+  input: () => ({
+    body: {
+      default_student_late_days: wholeNumber({
+        description: 'The late days every student of the course starts with (0 until set).',
+        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+        max: MAX_LATE_DAYS,
+      }),
+    },
+  }),
+});

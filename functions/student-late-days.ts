@@ -1,9 +1,0 @@
-import { endpoint } from '#shared/http/endpoint.ts';
-import { studentLateDayReads, studentLateDayTable, studentWork } from '#shared/submissions/late-day-table.ts';
-
-export const handler = endpoint('student-late-days', {
-  reads: ({ params }) => studentLateDayReads({ term: params.semester, course: params.course }, params.user_id),
-  alongside: ({ params }) => studentWork({ term: params.semester, course: params.course }, params.user_id),
-  handle: ({ caller, course, enrollment, params, items, alongside }) =>
-    studentLateDayTable(course, { userId: caller.userId, enrollment }, params.user_id, items, alongside),
-});

@@ -1,0 +1,10 @@
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: ({ caller: { token } }) => ({
+    user_id: token.userId,
+    issued_at: token.issuedAt.toISOString(),
+    expires_at: token.expiresAt?.toISOString() ?? null,
+  }),
+});

@@ -1,0 +1,69 @@
+/**
+ * Request fields several routes share: every path parameter (by name, the same on every route), a
+ * user id in the query, a course or term code, and a paged list's `page_size` and `cursor`.
+ */
+import * as z from 'zod/mini';
+import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, REGRADE_ID, SUMMARIES_JOB_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { documented, text } from './fields.ts';
+
+type Shape = Readonly<Record<string, z.ZodMiniType>>;
+
+/** An object whose every property is built by its function when first read, then kept. */
+function builtOnFirstRead<Builders extends Record<string, () => unknown>>(
+  builders: Builders,
+): { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> } {
+  const built: Record<string, unknown> = {};
+  for (const [key, build] of Object.entries(builders)) {
+    Object.defineProperty(built, key, {
+      enumerable: true,
+      get() {
+        const value = build();
+        Object.defineProperty(built, key, { enumerable: true, value });
+        return value;
+      },
+      configurable: true,
+    });
+  }
+  return built as { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> };
+}
+
+/** Every `{name}` of a route path. Not refused here: each route answers a malformed one as not found. */
+export const pathParameters = builtOnFirstRead({
+  semester: () => documented(z.string().check(z.regex(CODE)), { description: 'The term code (e.g. `f26`).' }),
+  course: () => documented(z.string().check(z.regex(CODE)), { description: 'The course code (e.g. `sample`).' }),
+  gradeable_id: () => documented(z.string().check(z.regex(GRADEABLE_ID)), { description: 'The gradeable id.' }),
+  user_id: () => documented(z.string().check(z.regex(USER_ID)), { description: 'A user id.' }),
+  webhook_id: () => documented(z.string().check(z.regex(WEBHOOK_ID)), { description: 'A webhook id (`wh_…`).' }),
+  delivery_id: () =>
+    documented(z.string().check(z.regex(DELIVERY_ID)), { description: 'A delivery id (`msg_…`), also its `webhook-id` header.' }),
+  regrade_id: () => documented(z.string().check(z.regex(REGRADE_ID)), { description: 'A regrade id (`rg_…`), as the regrade answered.' }),
+  job_id: () =>
+    documented(z.string().check(z.regex(SUMMARIES_JOB_ID)), {
+      description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
+    }),
+  asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
+}) satisfies Shape;
+
+export const userIdQuery = (description: string) => documented(z.string(), { description });
+export const staffUserIdQuery = () => userIdQuery("Another user's id (staff of the course; see the route's description).");
+export const code = (description: string) => text(256, { description, pattern: CODE });
+const pageMiB = MAX_PAGE_BYTES / 1024 / 1024;
+/** `page_size` and `cursor` of a paged list (shared/paging.ts); `whole`: answered whole unless a page is asked for. */
+export const paging = (items: string, defaultSize: number | 'whole') => ({
+  page_size: z.optional(
+    documented(z.string(), {
+      description:
+        defaultSize === 'whole'
+          ? `${items} per page, 1 to ${MAX_PAGE_SIZE}. Left out (and without cursor): the whole list while its JSON fits in ${pageMiB} MiB, otherwise the first ${pageMiB} MiB with a \`Link\` to the rest.`
+          : `${items} per page, 1 to ${MAX_PAGE_SIZE} (${defaultSize} when left out); a page ends sooner once its JSON reaches ${pageMiB} MiB.`,
+      pattern: PAGE_SIZE.source,
+    }),
+  ),
+  cursor: z.optional(
+    documented(z.string(), {
+      description: 'Where the next page starts: from the previous answer\'s `Link: <…>; rel="next"` header.',
+      maxLength: MAX_CURSOR_LENGTH,
+    }),
+  ),
+});

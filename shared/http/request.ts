@@ -1,0 +1,73 @@
+/**
+ * A request's query, headers and body read with its route's schemas (its definition's `input`):
+ * the handler gets the typed result, or the request is refused with the first field not of its
+ * kind (`The field …`).
+ */
+import type * as z from 'zod/mini';
+import { invalidInput } from '#shared/errors.ts';
+import { fieldMessage } from './fields.ts';
+import type { RouteDefinition, RouteInput } from './routes.ts';
+
+type Shape = Readonly<Record<string, z.ZodMiniType>>;
+
+type InputOf<Definition extends RouteDefinition> = Definition['input'] extends () => infer I ? I : Readonly<Record<never, never>>;
+type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
+  InputOf<Definition> extends { readonly [K in Key]: infer S extends Shape }
+    ? { readonly [F in keyof S]?: z.output<S[F]> }
+    : Readonly<Record<never, never>>;
+
+/** The `{name}`s of a path, each a string. */
+type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
+export type Params<Definition extends RouteDefinition> = { readonly [P in ParameterNames<Definition['path']>]: string };
+
+/** What a handler receives of its request, parsed: every field optional (the domain says which it needs). */
+export interface Input<Definition extends RouteDefinition> {
+  readonly query: Part<Definition, 'query'>;
+  readonly headers: Part<Definition, 'headers'>;
+  readonly body: InputOf<Definition> extends { readonly document: true } ? Readonly<Record<string, unknown>> : Part<Definition, 'body'>;
+}
+
+/** Each route's input, built once (a function builds only its own, on its first request). */
+const built = new WeakMap<RouteDefinition, RouteInput>();
+
+/** The schemas `definition` declares, built on first use. */
+export function inputOf(definition: RouteDefinition): RouteInput {
+  let input = built.get(definition);
+  if (!input) built.set(definition, (input = definition.input?.() ?? {}));
+  return input;
+}
+
+/**
+ * One part of a request (query, headers, body) parsed with its shape; null counts as absent. Each
+ * field is parsed by its own schema, in the shape's order, so the first field not of its kind is
+ * the one refused, and a route that reads no fields carries no object schema.
+ */
+function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
+  const parsed: Record<string, unknown> = {};
+  if (!shape) return parsed;
+  for (const [key, schema] of Object.entries(shape)) {
+    const value = values[lowerCaseKeys ? key.toLowerCase() : key];
+    if (value === undefined || value === null) continue;
+    const result = schema.safeParse(value, { error: (issue) => fieldMessage({ ...issue, path: [key] }) });
+    if (!result.success) throw invalidInput(result.error.issues.at(0)?.message ?? 'The request is not valid.');
+    parsed[key] = result.data;
+  }
+  return parsed;
+}
+
+/** Parses a request's query, headers and body fields; the first value not of its kind is refused. */
+export function parseInput<Definition extends RouteDefinition>(
+  definition: Definition,
+  request: {
+    query?: Readonly<Record<string, unknown>>;
+    headers?: Readonly<Record<string, unknown>>;
+    body?: Readonly<Record<string, unknown>>;
+  },
+): Input<Definition> {
+  const declared = inputOf(definition);
+  return {
+    query: parsePart(declared.query, request.query ?? {}),
+    headers: parsePart(declared.headers, request.headers ?? {}, true),
+    body: declared.document ? (request.body ?? {}) : parsePart(declared.body, request.body ?? {}),
+  } as Input<Definition>;
+}
