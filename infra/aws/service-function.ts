@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
+import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,6 +30,8 @@ export interface ServiceFunctionProps {
   readonly timeout: Duration;
   /** The function checks repositories out: its asset carries the checkout process beside the handler. */
   readonly checkoutProcess?: boolean;
+  /** The function links or serves Swagger UI (the reference page's functions). */
+  readonly swaggerUi?: SwaggerUiBundling;
 }
 
 /**
@@ -65,7 +68,10 @@ export class ServiceFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`, { checkoutProcess: props.checkoutProcess === true }),
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}.ts`, {
+        checkoutProcess: props.checkoutProcess === true,
+        swaggerUi: props.swaggerUi,
+      }),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout,
@@ -101,31 +107,50 @@ export class ServiceFunction extends Construct {
 const CHECKOUT_CHILD_FILE = 'checkout-child.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
+export interface BundleOptions {
+  readonly checkoutProcess?: boolean;
+  /** The function links (the reference page) or serves (its assets) Swagger UI's files. */
+  readonly swaggerUi?: SwaggerUiBundling;
+}
+
 /**
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * With `checkoutProcess`, the checkout process is bundled the same way into a second file of the
- * asset, which the handler's bundle knows by name (checkout-process.ts starts it).
+ * asset, which the handler's bundle knows by name (checkout-process.ts starts it). With
+ * `swaggerUi`, the reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
  */
-export function bundledCode(entry: string, options: { readonly checkoutProcess?: boolean } = {}) {
-  const checkout = options.checkoutProcess
-    ? {
-        define: { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) },
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (_inputDir: string, outputDir: string) => [
-            [
-              'npx --no-install esbuild',
-              shellQuote(CHECKOUT_CHILD_SOURCE),
-              '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
-              shellQuote(`--banner:js=${REQUIRE_SHIM}`),
-              shellQuote(`--outfile=${outputDir}/${CHECKOUT_CHILD_FILE}`),
-            ].join(' '),
-          ],
-        },
-      }
-    : {};
+export function bundledCode(entry: string, options: BundleOptions = {}) {
+  const define: Record<string, string> = {};
+  const afterBundling: ((outputDir: string) => string[])[] = [];
+  if (options.checkoutProcess) {
+    define[CHECKOUT_CHILD_GLOBAL] = JSON.stringify(CHECKOUT_CHILD_FILE);
+    afterBundling.push((outputDir) => [
+      [
+        'npx --no-install esbuild',
+        shellQuote(CHECKOUT_CHILD_SOURCE),
+        '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
+        shellQuote(`--banner:js=${REQUIRE_SHIM}`),
+        shellQuote(`--outfile=${outputDir}/${CHECKOUT_CHILD_FILE}`),
+      ].join(' '),
+    ]);
+  }
+  if (options.swaggerUi) {
+    const swaggerUi = swaggerUiBundleSettings(options.swaggerUi);
+    Object.assign(define, swaggerUi.define);
+    afterBundling.push(swaggerUi.afterBundling);
+  }
+  const extras =
+    afterBundling.length === 0
+      ? {}
+      : {
+          define,
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) => afterBundling.flatMap((commands) => commands(outputDir)),
+          },
+        };
   return {
     entry,
     handler: 'handler',
@@ -143,7 +168,7 @@ export function bundledCode(entry: string, options: { readonly checkoutProcess?:
       bundleAwsSDK: true,
       forceDockerBundling: false,
       logLevel: LogLevel.WARNING,
-      ...checkout,
+      ...extras,
     },
   } satisfies NodejsFunctionProps;
 }
