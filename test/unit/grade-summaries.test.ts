@@ -5,25 +5,12 @@ import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#sha
 import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
 import { testCase } from '../support/submissions.ts';
+import { mark, rubricComponent } from '../support/rubric.ts';
 
 // The nightly grade summaries (reference.md §11): per user, per released gradeable, the score,
 // the status and the late days charged.
 
-const component: RubricComponent = {
-  title: 'Style',
-  ta_comment: '',
-  student_comment: '',
-  lower_clamp: -10,
-  default: 0,
-  max_value: 5,
-  upper_clamp: 5,
-  text: false,
-  peer_component: false,
-  page: 0,
-  is_itempool_linked: false,
-  itempool: '',
-  marks: [{ points: -10, title: 'plagiarism', publish: true }],
-};
+const component: RubricComponent = rubricComponent('Style', { lower_clamp: -10, marks: [mark(-10, 'plagiarism')] });
 const gradeable = (id: string, fields: Partial<GradeableDocument> = {}, dates: GradeableDocument['dates'] = {}) =>
   ({
     id,
