@@ -18,6 +18,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { gradedSubmissionItem } from '../support/submissions.ts';
 import { anyRepository } from '../support/shared-git.ts';
 import { mark, rubricComponent } from '../support/rubric.ts';
+import { enrollment } from '../support/enrollments.ts';
 
 const STUDENTS = 5_000;
 const GRADEABLES = 40;
@@ -67,15 +68,11 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
 async function buildCourse(now: Date) {
   for (const id of gradeableIds) await uploadGradeable(world.course, gradeable(id, now), now);
   const writes = studentIds.flatMap((userId, index) => {
-    const enrollment: Enrollment = {
+    const member: Enrollment = enrollment(userId, {
       term: world.course.term,
       course: world.course.course,
-      userId,
-      group: 4,
       registrationSection: String((index % 20) + 1),
-      rotatingSection: null,
-      gradingSections: [],
-    };
+    });
     return [
       {
         tableName: tableName(tables.users),
@@ -91,7 +88,7 @@ async function buildCourse(now: Date) {
           },
         },
       },
-      { tableName: tableName(tables.enrollments), request: { PutRequest: { Item: enrollmentItem(enrollment) } } },
+      { tableName: tableName(tables.enrollments), request: { PutRequest: { Item: enrollmentItem(member) } } },
       ...gradeableIds.slice(0, SUBMITTED).map((gradeableId) => ({
         tableName: tableName(tables.submissions),
         request: {

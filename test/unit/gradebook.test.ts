@@ -13,16 +13,10 @@ import {
 import { chargeGradeable, lateDayGradeable } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { rubricComponent } from '../support/rubric.ts';
+import { enrollment as member } from '../support/enrollments.ts';
 
-const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment => ({
-  term: 't',
-  course: 'c',
-  userId,
-  group,
-  registrationSection: section,
-  rotatingSection: null,
-  gradingSections: grading,
-});
+const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment =>
+  member(userId, { term: 't', course: 'c', group, registrationSection: section, gradingSections: grading });
 const gradeable = {
   id: 'hw',
   title: 'HW',
