@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { bundledCode, PROJECT_ROOT } from '#infra/aws/service-function.ts';
-import { functionNames as stackFunctionNames } from '#infra/function-access.ts';
+import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
+import { functionNames as stackFunctionNames, type FunctionName } from '#infra/function-access.ts';
 import { kb, median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
 
 const SECTION = 'Cold start';
@@ -64,7 +65,7 @@ export async function measureColdStart(): Promise<SectionResult> {
 
 function bundle(name: string, entry: string, outdir: string): Bundle {
   const app = new App({ outdir });
-  const code = bundledCode(entry);
+  const code = bundledCode(entry, { swaggerUi: SWAGGER_UI_BUNDLING[name as FunctionName] });
   // The stack's settings untouched; `metafile` only adds index.meta.json beside the bundle.
   new NodejsFunction(new Stack(app, 'Bench'), 'Function', { ...code, bundling: { ...code.bundling, metafile: true } });
   const asset = readdirSync(outdir).find((file) => file.startsWith('asset.'));

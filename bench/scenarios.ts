@@ -5,6 +5,7 @@ import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { invoke, request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
+import { rubricComponent } from '../test/support/rubric.ts';
 
 /** The round-trip budget of an endpoint (the targets are in docs/development.md, Benchmarks). */
 export type Kind = 'read' | 'write' | 'token-issue' | 'batch' | 'static';
@@ -53,23 +54,7 @@ export function scenarios(world: World): Scenario[] {
         grade_due_date: new Date(Date.now() + 86_400_000).toISOString(),
         grade_released_date: new Date(Date.now() + 2 * 86_400_000).toISOString(),
       },
-      rubric: [
-        {
-          title: 'Q1',
-          ta_comment: '',
-          student_comment: '',
-          lower_clamp: 0,
-          default: 0,
-          max_value: 5,
-          upper_clamp: 5,
-          text: false,
-          peer_component: false,
-          page: 0,
-          is_itempool_linked: false,
-          itempool: '',
-          marks: [],
-        },
-      ],
+      rubric: [rubricComponent('Q1')],
     }));
   let regradeId: Promise<string> | undefined;
   const aRegrade = () =>

@@ -1,5 +1,5 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger.ts';
+import { sqsBatchHandler } from '#shared/sqs-batch.ts';
 import { handleWebhookMessage } from '#shared/webhooks/deliver.ts';
 import type { WebhookMessage } from '#shared/webhooks/queue.ts';
 
@@ -8,17 +8,8 @@ import type { WebhookMessage } from '#shared/webhooks/queue.ts';
  * locally): fans events out to the course's webhooks and makes each delivery attempt. A failure
  * leaves the message to come back; after five receives it moves to the dead-letter queue.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      const message = JSON.parse(record.body) as WebhookMessage;
-      const outcome = await handleWebhookMessage(message, Number(record.attributes.ApproximateReceiveCount ?? 1));
-      logger.info({ message: 'Webhook message', kind: message.kind, outcome, messageId: record.messageId });
-    } catch (error) {
-      logger.error({ message: 'Webhook message failed', messageId: record.messageId, error: error as Error });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-};
+export const handler = sqsBatchHandler('Webhook message failed', async (record) => {
+  const message = JSON.parse(record.body) as WebhookMessage;
+  const outcome = await handleWebhookMessage(message, Number(record.attributes.ApproximateReceiveCount ?? 1));
+  logger.info({ message: 'Webhook message', kind: message.kind, outcome, messageId: record.messageId });
+});

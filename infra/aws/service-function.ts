@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
+import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,6 +31,8 @@ export interface ServiceFunctionProps {
   readonly timeout: Duration;
   /** The function checks repositories out: its asset carries the checkout process beside the handler. */
   readonly checkoutProcess?: boolean;
+  /** The function links or serves Swagger UI (the reference page's functions). */
+  readonly swaggerUi?: SwaggerUiBundling;
 }
 
 /**
@@ -66,7 +69,10 @@ export class ServiceFunction extends Construct {
     });
 
     this.function = new NodejsFunction(this, 'Function', {
-      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}/handler.ts`, { checkoutProcess: props.checkoutProcess === true }),
+      ...bundledCode(`${PROJECT_ROOT}functions/${props.handler}/handler.ts`, {
+        checkoutProcess: props.checkoutProcess === true,
+        swaggerUi: props.swaggerUi,
+      }),
       description: props.description,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout,
@@ -115,18 +121,26 @@ const companionBundle = (source: string, outfile: string) =>
     shellQuote(`--outfile=${outfile}`),
   ].join(' ');
 
+export interface BundleOptions {
+  readonly checkoutProcess?: boolean;
+  /** The function links (the reference page) or serves (its assets) Swagger UI's files. */
+  readonly swaggerUi?: SwaggerUiBundling;
+}
+
 /**
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
  * bundle knows by name and imports when first needed: the multipart body parser, and with
- * `checkoutProcess` the checkout process (checkout-process.ts starts it).
+ * `checkoutProcess` the checkout process (checkout-process.ts starts it). With `swaggerUi`, the
+ * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
  */
-export function bundledCode(entry: string, options: { readonly checkoutProcess?: boolean } = {}) {
+export function bundledCode(entry: string, options: BundleOptions = {}) {
   const companions: [source: string, file: string][] = [
     [MULTIPART_SOURCE, MULTIPART_FILE],
     ...(options.checkoutProcess ? [[CHECKOUT_CHILD_SOURCE, CHECKOUT_CHILD_FILE] as [string, string]] : []),
   ];
+  const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {
     entry,
     handler: 'handler',
@@ -147,12 +161,15 @@ export function bundledCode(entry: string, options: { readonly checkoutProcess?:
       define: {
         [MULTIPART_COMPANION_GLOBAL]: JSON.stringify(MULTIPART_FILE),
         ...(options.checkoutProcess ? { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) } : {}),
+        ...swaggerUi?.define,
       },
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
-        afterBundling: (_inputDir: string, outputDir: string) =>
-          companions.map(([source, file]) => companionBundle(source, `${outputDir}/${file}`)),
+        afterBundling: (_inputDir: string, outputDir: string) => [
+          ...companions.map(([source, file]) => companionBundle(source, `${outputDir}/${file}`)),
+          ...(swaggerUi ? swaggerUi.afterBundling(outputDir) : []),
+        ],
       },
     },
   } satisfies NodejsFunctionProps;

@@ -29,6 +29,7 @@ import {
   type TableKey,
 } from '#infra/function-access.ts';
 import { parseSetting, type ConfigName } from '#shared/config.ts';
+import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { ApiFunction } from './api-function.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
@@ -188,6 +189,7 @@ export class CourseSubmissionStack extends Stack {
         description: functionDescription(name),
         logRemovalPolicy: dataRemovalPolicy,
         checkoutProcess: name === GRADING_WORKER_FUNCTION,
+        swaggerUi: SWAGGER_UI_BUNDLING[name],
       };
       const queueTimeout = QUEUE_FUNCTION_TIMEOUTS[name];
       if (queueTimeout) {

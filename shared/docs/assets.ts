@@ -1,5 +1,5 @@
-import { gunzipSync } from 'node:zlib';
-import { swaggerUiAssets } from './swagger-ui-assets.generated.ts';
+import { gzipSync } from 'node:zlib';
+import { readSwaggerUi, type SwaggerUiFile } from './swagger-ui.ts';
 
 /** An answer as Lambda returns it to API Gateway. */
 export interface AssetAnswer {
@@ -9,18 +9,18 @@ export interface AssetAnswer {
   readonly isBase64Encoded?: boolean;
 }
 
-interface Asset {
-  readonly mediaType: string;
-  readonly sha256: string;
-  readonly gzip: Buffer;
+interface Asset extends SwaggerUiFile {
+  /** The gzip-compressed content in base64, made at the first answer that asks for it. */
+  gzipBase64?: string;
 }
 
-const assets = new Map<string, Asset>(
-  Object.entries(swaggerUiAssets).map(([name, asset]) => [
-    name,
-    { mediaType: asset.mediaType, sha256: asset.sha256, gzip: Buffer.from(asset.gzipBase64, 'base64') },
-  ]),
-);
+let assets: Map<string, Asset> | undefined;
+
+/** Swagger UI's files by versioned name, read once, at the first request (never at import). */
+function assetsByName(): Map<string, Asset> {
+  assets ??= new Map(readSwaggerUi().map((file) => [file.versionedName, { ...file }]));
+  return assets;
+}
 
 /** Whether an Accept-Encoding header accepts gzip (named, or `*`, without `q=0`). */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -38,7 +38,7 @@ export function acceptsGzip(header: string | undefined): boolean {
  * client accepts that (every browser does), which keeps it far below Lambda's 6 MB.
  */
 export function assetAnswer(name: string | undefined, acceptEncoding: string | undefined): AssetAnswer | undefined {
-  const asset = name === undefined ? undefined : assets.get(name);
+  const asset = name === undefined ? undefined : assetsByName().get(name);
   if (!asset) return undefined;
   const headers = {
     'Content-Type': asset.mediaType,
@@ -48,12 +48,8 @@ export function assetAnswer(name: string | undefined, acceptEncoding: string | u
     'X-Content-Type-Options': 'nosniff',
   };
   if (acceptsGzip(acceptEncoding)) {
-    return {
-      statusCode: 200,
-      headers: { ...headers, 'Content-Encoding': 'gzip' },
-      isBase64Encoded: true,
-      body: asset.gzip.toString('base64'),
-    };
+    asset.gzipBase64 ??= gzipSync(asset.content, { level: 9 }).toString('base64');
+    return { statusCode: 200, headers: { ...headers, 'Content-Encoding': 'gzip' }, isBase64Encoded: true, body: asset.gzipBase64 };
   }
-  return { statusCode: 200, headers, body: gunzipSync(asset.gzip).toString('utf8') };
+  return { statusCode: 200, headers, body: asset.content.toString('utf8') };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { swaggerUi } from './swagger-ui-manifest.generated.ts';
+import { swaggerUiLinks } from './swagger-ui.ts';
 
 /**
  * The reference page: Swagger UI rendering `openapi.json` of this same API, with everything it
@@ -41,6 +41,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export function referencePage(): string {
+  const swaggerUi = swaggerUiLinks();
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -5,7 +5,7 @@ import { CLIENT_TYPES_MODULE, clientTypes } from '#infra/client-types.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * The typed client (client/), generated from the OpenAPI document, used for a whole flow against
@@ -25,14 +25,10 @@ beforeAll(async () => {
   client = createApiClient({ baseUrl: api.url.replace(/\/api$/, ''), token: () => token });
   const upload = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: 'greet',
+    selfHostedGradeableJson('greet', `${git.url}/{$gradeable_id}-student.git`, {
       title: 'Greet',
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-      dates: openDates(),
       autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 4, expect: { stdout_contains: 'Hello' } }] },
-    },
+    }),
     world.tokens.instructor,
   );
   expect(upload.json.status, upload.text).toBe('success');

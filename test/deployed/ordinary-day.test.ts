@@ -10,6 +10,7 @@ import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
 import type { DeployedStack } from './deployment.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
+import { rubricComponent } from '../support/rubric.ts';
 
 /**
  * The deployed-artifact test: the CDK app is synthesized, and its bundled
@@ -567,21 +568,7 @@ describe('the deployed artifacts', () => {
           autograding: { image: 'nope', test_cases: testCases.slice(0, 1) },
         },
       });
-      const component = (title: string, max: number) => ({
-        title,
-        ta_comment: '',
-        student_comment: '',
-        lower_clamp: 0,
-        default: 0,
-        max_value: max,
-        upper_clamp: max,
-        text: false,
-        peer_component: false,
-        page: 0,
-        is_itempool_linked: false,
-        itempool: '',
-        marks: [],
-      });
+      const component = (title: string, max: number) => rubricComponent(title, { max_value: max, upper_clamp: max });
       await call('POST', `/api/${TERM}/${COURSE}/upload`, {
         as: 'prof',
         json: {

@@ -11,7 +11,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { hostile } from './hostile.ts';
-import { openDates } from '../support/dates.ts';
+import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * The attacks on the sandbox's guarantees (docs/sandbox.md) as a student makes them: a hostile repository submitted through the
@@ -99,14 +99,7 @@ beforeAll(async () => {
   for (const [id, autograding] of Object.entries(gradeables())) {
     const answer = await api.postJson(
       `/${world.course.term}/${world.course.course}/upload`,
-      {
-        id,
-        title: `Attack ${id}`,
-        type: 'Electronic File',
-        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-        dates: openDates(),
-        autograding,
-      },
+      selfHostedGradeableJson(id, perStudentRepositories(git.url), { title: `Attack ${id}`, autograding }),
       world.tokens.instructor,
     );
     expect(answer.json.status, answer.text).toBe('success');

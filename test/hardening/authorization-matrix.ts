@@ -5,7 +5,7 @@
  * route without a row here.
  */
 
-import { swaggerUi } from '#shared/docs/swagger-ui-manifest.generated.ts';
+import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 
 /** Who calls. `outsider` holds a valid token of a user who is in no course. */
 export const personas = [
@@ -397,7 +397,9 @@ export const expectedAccess: Record<string, MatrixRow> = {
   },
   openapi: { optional: true, cases: [{ variation: 'the document', request: () => ({}), expect: everyone(A) }] },
   'api-docs': { cases: [{ variation: 'the reference page', request: () => ({}), expect: everyone(A) }] },
-  'api-docs-asset': { cases: [{ variation: 'its script', request: () => ({ params: { asset: swaggerUi.script } }), expect: everyone(A) }] },
+  'api-docs-asset': {
+    cases: [{ variation: 'its script', request: () => ({ params: { asset: swaggerUiLinks().script } }), expect: everyone(A) }],
+  },
 };
 
 /** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */

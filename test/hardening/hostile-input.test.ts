@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { swaggerUi } from '#shared/docs/swagger-ui-manifest.generated.ts';
+import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 import { routeKeys } from '#functions/definitions.ts';
 import type { RouteKey } from '#shared/http/routes.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
@@ -419,7 +419,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     delivery_id: 'msg_000000000000000000000',
     regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA',
     job_id: 'sj_AAAAAAAAAAAAAAAAAAAAAA',
-    asset: swaggerUi.script,
+    asset: swaggerUiLinks().script,
   };
   const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const path = fc.tuple(...names.map((name) => segment(valid[name] ?? 'x'))).map((values) => {

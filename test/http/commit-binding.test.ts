@@ -6,7 +6,7 @@ import { gradeNextJob } from '#shared/grading/worker.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * A version is bound to its commit when it is submitted: the repository's head then, read through
@@ -31,14 +31,7 @@ const testCases = [
 async function createGradeable(id: string, vcsPath: string) {
   const answer = await api.postJson(
     `${base()}/upload`,
-    {
-      id,
-      title: `Homework ${id}`,
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: vcsPath, vcs_subdirectory: '' },
-      dates: openDates(),
-      autograding: { test_cases: testCases },
-    },
+    selfHostedGradeableJson(id, vcsPath, { title: `Homework ${id}`, autograding: { test_cases: testCases } }),
     world.tokens.instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');

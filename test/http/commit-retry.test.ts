@@ -6,7 +6,7 @@ import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * A retry after a lost lease grades the commit the first attempt checked out:
@@ -28,19 +28,15 @@ beforeAll(async () => {
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   const answer = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: gradeableId,
+    selfHostedGradeableJson(gradeableId, perStudentRepositories(git.url), {
       title: 'Homework: retried',
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: openDates(),
       autograding: {
         test_cases: [
           { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
           { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
         ],
       },
-    },
+    }),
     world.tokens.instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');

@@ -11,7 +11,7 @@ import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
-import { openDates } from '../support/dates.ts';
+import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * Fair grading under load, over HTTP against the local API (no workers: the test claims and grades
@@ -43,14 +43,10 @@ async function createGradeable(course: Course = world.course, instructor = world
   const id = uniqueCode('hw');
   const answer = await api.postJson(
     `/${course.term}/${course.course}/upload`,
-    {
-      id,
+    selfHostedGradeableJson(id, `file://${repositories}/{$user_id}`, {
       title: `Homework ${id}`,
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
-      dates: openDates(),
       autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: 2, expect: { exit_code: 0 } }] },
-    },
+    }),
     instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');

@@ -3,7 +3,7 @@ import { fixtures } from '../grading/fixtures.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * End to end over HTTP: the local API, its in-process grading queue and worker, the runner in a
@@ -49,14 +49,7 @@ beforeAll(async () => {
   for (const [id, testCases] of Object.entries(gradeables)) {
     const answer = await api.postJson(
       `/${world.course.term}/${world.course.course}/upload`,
-      {
-        id,
-        title: `E2E ${id}`,
-        type: 'Electronic File',
-        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-        dates: openDates(),
-        autograding: { test_cases: testCases },
-      },
+      selfHostedGradeableJson(id, perStudentRepositories(git.url), { title: `E2E ${id}`, autograding: { test_cases: testCases } }),
       world.tokens.instructor,
     );
     expect(answer.json.status, answer.text).toBe('success');

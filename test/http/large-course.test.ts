@@ -17,6 +17,8 @@ import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { gradedSubmissionItem } from '../support/submissions.ts';
 import { anyRepository } from '../support/shared-git.ts';
+import { mark, rubricComponent } from '../support/rubric.ts';
+import { enrollment } from '../support/enrollments.ts';
 
 const STUDENTS = 5_000;
 const GRADEABLES = 40;
@@ -52,21 +54,7 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
       late_submission_allowed: true,
       late_days: 2,
     },
-    rubric: [1, 2, 3, 4].map((n) => ({
-      title: `Part ${n}`,
-      ta_comment: '',
-      student_comment: '',
-      lower_clamp: 0,
-      default: 0,
-      max_value: 5,
-      upper_clamp: 5,
-      text: false,
-      peer_component: false,
-      page: 0,
-      is_itempool_linked: false,
-      itempool: '',
-      marks: [{ points: 1, title: `Correct ${n}`, publish: false }],
-    })),
+    rubric: [1, 2, 3, 4].map((n) => rubricComponent(`Part ${n}`, { marks: [mark(1, `Correct ${n}`, false)] })),
     autograding: {
       test_cases: [
         { name: 'Program runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
@@ -80,15 +68,11 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
 async function buildCourse(now: Date) {
   for (const id of gradeableIds) await uploadGradeable(world.course, gradeable(id, now), now);
   const writes = studentIds.flatMap((userId, index) => {
-    const enrollment: Enrollment = {
+    const member: Enrollment = enrollment(userId, {
       term: world.course.term,
       course: world.course.course,
-      userId,
-      group: 4,
       registrationSection: String((index % 20) + 1),
-      rotatingSection: null,
-      gradingSections: [],
-    };
+    });
     return [
       {
         tableName: tableName(tables.users),
@@ -104,7 +88,7 @@ async function buildCourse(now: Date) {
           },
         },
       },
-      { tableName: tableName(tables.enrollments), request: { PutRequest: { Item: enrollmentItem(enrollment) } } },
+      { tableName: tableName(tables.enrollments), request: { PutRequest: { Item: enrollmentItem(member) } } },
       ...gradeableIds.slice(0, SUBMITTED).map((gradeableId) => ({
         tableName: tableName(tables.submissions),
         request: {

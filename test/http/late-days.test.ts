@@ -3,6 +3,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { editStoredGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { anyRepository } from '../support/shared-git.ts';
+import { rubricComponent } from '../support/rubric.ts';
 
 /**
  * Late days over HTTP: a course's budget, grants and extensions set by the
@@ -52,23 +53,7 @@ async function homework(id: string, dueDaysAgo: number, lateDays: number, lateSu
       syllabus_bucket: 'homework',
       ta_grading: true,
       vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
-      rubric: [
-        {
-          title: 'Work',
-          ta_comment: '',
-          student_comment: '',
-          lower_clamp: 0,
-          default: 0,
-          max_value: 10,
-          upper_clamp: 10,
-          text: false,
-          peer_component: false,
-          page: 0,
-          is_itempool_linked: false,
-          itempool: '',
-          marks: [],
-        },
-      ],
+      rubric: [rubricComponent('Work', { max_value: 10, upper_clamp: 10 })],
       dates: {
         ta_view_start_date: iso(-20),
         submission_open_date: iso(-19),

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startTestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
-import { openDates } from '../support/dates.ts';
+import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /** Starts `npm start`'s entry point and resolves with its API URL once it is listening. */
 function startServer(dataDir: string, settings: Record<string, string> = {}) {
@@ -195,16 +195,11 @@ describe('npm start', () => {
       await symlink(dataDir, join(repositories, 'data'));
       const paths = { leak_path: `file://${dataDir}/{$user_id}/..`, leak_link: `file://${repositories}/data/{$user_id}/..` };
       for (const [id, vcsPath] of Object.entries(paths)) {
-        const document = {
-          id,
-          title: id,
-          type: 'Electronic File',
-          vcs: { repository_type: 'self-hosted', vcs_path: vcsPath, vcs_subdirectory: '' },
-          dates: openDates(),
+        const document = selfHostedGradeableJson(id, vcsPath, {
           autograding: {
             test_cases: [{ name: 'Leak', command: 'cat signing-secret; ls -la', points_available: 1, expect: { stdout: 'x' } }],
           },
-        };
+        });
         const uploaded = await fetch(`${url}/f26/sample/upload`, { method: 'POST', headers: instructor, body: JSON.stringify(document) });
         expect(((await uploaded.json()) as { status: string }).status).toBe('success');
       }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * A version is graded on its own code: submitting records the commit of the
@@ -33,14 +33,10 @@ beforeAll(async () => {
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   const answer = await api.postJson(
     `${base()}/upload`,
-    {
-      id: gradeableId,
+    selfHostedGradeableJson(gradeableId, perStudentRepositories(git.url), {
       title: 'Homework: own commits',
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`, vcs_subdirectory: '' },
-      dates: openDates(),
       autograding: { test_cases: testCases },
-    },
+    }),
     world.tokens.instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');

@@ -10,6 +10,7 @@ import { tableName, tables } from '#shared/data/tables.ts';
 import { snapshotTables, differences } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
+import { rubricComponent } from '../support/rubric.ts';
 
 /**
  * TA grading end to end over HTTP: graders grade a class's rubric, Numeric and
@@ -25,21 +26,14 @@ const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona],
 const component = (
   title: string,
   fields: { lower?: number; default?: number; max: number; upper?: number; marks?: { points: number; title: string; publish?: boolean }[] },
-) => ({
-  title,
-  ta_comment: '',
-  student_comment: '',
-  lower_clamp: fields.lower ?? 0,
-  default: fields.default ?? 0,
-  max_value: fields.max,
-  upper_clamp: fields.upper ?? fields.max,
-  text: false,
-  peer_component: false,
-  page: 0,
-  is_itempool_linked: false,
-  itempool: '',
-  marks: (fields.marks ?? []).map((mark) => ({ publish: true, ...mark })),
-});
+) =>
+  rubricComponent(title, {
+    lower_clamp: fields.lower ?? 0,
+    default: fields.default ?? 0,
+    max_value: fields.max,
+    upper_clamp: fields.upper ?? fields.max,
+    marks: (fields.marks ?? []).map((mark) => ({ publish: true, ...mark })),
+  });
 
 const dates = (releasedIn: number) => ({
   ta_view_start_date: iso(-20),

@@ -7,7 +7,7 @@ import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { openDates } from '../support/dates.ts';
+import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
 
 /**
  * No log line contains a token, a password, the signing secret or a webhook secret: a full flow
@@ -143,20 +143,12 @@ describe('the logs of a full flow', () => {
     // A gradeable, a submission with an Idempotency-Key, grading, values and attempts.
     const upload = await api.postJson(
       `${base}/upload`,
-      {
-        id: 'logs',
+      selfHostedGradeableJson('logs', perStudentRepositories(git.url).replace('{$gradeable_id}', 'pass'), {
         title: 'Logs',
-        type: 'Electronic File',
-        vcs: {
-          repository_type: 'self-hosted',
-          vcs_path: `${git.url}/{$gradeable_id}-{$user_id}.git`.replace('{$gradeable_id}', 'pass'),
-          vcs_subdirectory: '',
-        },
-        dates: openDates(),
         autograding: {
           test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
         },
-      },
+      }),
       asInstructor,
     );
     expect(upload.json.status, upload.text).toBe('success');

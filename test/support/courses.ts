@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Course, CourseGroup, Enrollment } from '#shared/courses/course.ts';
+import type { Course, CourseGroup } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { enroll } from '#shared/courses/enroll.ts';
 import { setArchived } from '#shared/data/courses.ts';
@@ -7,6 +7,7 @@ import { putTerm } from '#shared/data/terms.ts';
 import type { AccessLevel } from '#shared/users/user.ts';
 import type { TestApi } from './http.ts';
 import { createUser, type TestUser } from './users.ts';
+import { enrollment } from './enrollments.ts';
 
 export const uniqueCode = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8).replace(/-/g, '')}`;
 
@@ -41,16 +42,9 @@ export async function addMember(
   registrationSection: string | null = null,
   gradingSections: string[] = [],
 ): Promise<void> {
-  const enrollment: Enrollment = {
-    term: course.term,
-    course: course.course,
-    userId: user.userId,
-    group,
-    registrationSection,
-    rotatingSection: null,
-    gradingSections,
-  };
-  await enroll(course, [enrollment]);
+  await enroll(course, [
+    enrollment(user.userId, { term: course.term, course: course.course, group, registrationSection, gradingSections }),
+  ]);
 }
 
 export async function tokenOf(api: TestApi, user: TestUser): Promise<string> {

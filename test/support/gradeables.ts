@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
-import { daysFromNow } from './dates.ts';
+import { daysFromNow, openDates } from './dates.ts';
 import { anyRepository } from './shared-git.ts';
 
 /**
@@ -57,5 +57,24 @@ export function vcsGradeableJson(id: string, options: { dueInDays: number; lateD
       grade_inquiry_due_date: daysFromNow(Math.max(due, 0) + 4),
       late_days: lateDays,
     },
+  };
+}
+
+/** The test git server's repositories, one per gradeable and student: `<gradeable>-<user>.git`. */
+export const perStudentRepositories = (gitUrl: string): string => `${gitUrl}/{$gradeable_id}-{$user_id}.git`;
+
+/**
+ * An Electronic File gradeable's JSON, open for submissions now, submitted from a self-hosted
+ * repository at `vcsPath` (the API fills in `{$gradeable_id}` and `{$user_id}`); `fields` adds
+ * to it or replaces (its title, autograding, …).
+ */
+export function selfHostedGradeableJson(id: string, vcsPath: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    title: id,
+    type: 'Electronic File',
+    vcs: { repository_type: 'self-hosted', vcs_path: vcsPath, vcs_subdirectory: '' },
+    dates: openDates(),
+    ...fields,
   };
 }

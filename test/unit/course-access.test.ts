@@ -8,16 +8,10 @@ import {
   type CourseAccess,
 } from '#shared/courses/access.ts';
 import { courseGroups, isActiveMember, isStaff, listCourses, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollment as member } from '../support/enrollments.ts';
 
-const enrollment = (group: Enrollment['group'], registrationSection: string | null, gradingSections: string[] = []): Enrollment => ({
-  term: 'f26',
-  course: 'cs1',
-  userId: 'someone',
-  group,
-  registrationSection,
-  rotatingSection: null,
-  gradingSections,
-});
+const enrollment = (group: Enrollment['group'], registrationSection: string | null, gradingSections: string[] = []): Enrollment =>
+  member('someone', { group, registrationSection, gradingSections });
 
 const people = {
   instructor: enrollment(courseGroups.instructor, null),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { courseGraders, courseUsers, type Enrollment, type PersonName } from '#shared/courses/course.ts';
+import { enrollment, person } from '../support/enrollments.ts';
 
 // The users and graders lists of a course, in the reference's record format (docs/reference-compatibility.md).
 
@@ -9,17 +10,8 @@ const member = (
   registrationSection: string | null,
   fields: Partial<Enrollment> = {},
 ): { person: PersonName; enrollment: Enrollment } => ({
-  person: { userId, givenName: `${userId} given`, familyName: `${userId} family`, email: `${userId}@example.edu` },
-  enrollment: {
-    term: 'f26',
-    course: 'cs1',
-    userId,
-    group,
-    registrationSection,
-    rotatingSection: null,
-    gradingSections: [],
-    ...fields,
-  },
+  person: person(userId),
+  enrollment: enrollment(userId, { group, registrationSection, ...fields }),
 });
 
 describe('the users list', () => {

@@ -9,20 +9,12 @@ import {
   sourceUnchanged,
   storableCopy,
 } from '#shared/data/enrollment-copies.ts';
+import { enrollment as member } from '../support/enrollments.ts';
 
 // Copies of profiles, courses and terms on enrollment items: what is stored, what is
 // read back, and how the lists combine copied items with items read from the sources.
 
-const enrollment = (userId: string, course = 'cs1', fields: Partial<Enrollment> = {}): Enrollment => ({
-  term: 'f26',
-  course,
-  userId,
-  group: 4,
-  registrationSection: '1',
-  rotatingSection: null,
-  gradingSections: [],
-  ...fields,
-});
+const enrollment = (userId: string, course = 'cs1', fields: Partial<Enrollment> = {}): Enrollment => member(userId, { course, ...fields });
 
 describe('stored copies', () => {
   it('round-trip through their stored form, which carries the copy version', () => {

@@ -1,29 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Enrollment, PersonName } from '#shared/courses/course.ts';
+import type { PersonName } from '#shared/courses/course.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
 import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#shared/summaries/summary.ts';
 import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
 import { testCase } from '../support/submissions.ts';
+import { mark, rubricComponent } from '../support/rubric.ts';
+import { enrollment as enrollmentOf, person as personOf } from '../support/enrollments.ts';
+
+const amy: PersonName = personOf('amy', { givenName: 'Amy', familyName: 'Adams' });
 
 // The nightly grade summaries, in the reference's format: per user, per released gradeable, the score,
 // the status and the late days charged.
 
-const component: RubricComponent = {
-  title: 'Style',
-  ta_comment: '',
-  student_comment: '',
-  lower_clamp: -10,
-  default: 0,
-  max_value: 5,
-  upper_clamp: 5,
-  text: false,
-  peer_component: false,
-  page: 0,
-  is_itempool_linked: false,
-  itempool: '',
-  marks: [{ points: -10, title: 'plagiarism', publish: true }],
-};
+const component: RubricComponent = rubricComponent('Style', { lower_clamp: -10, marks: [mark(-10, 'plagiarism')] });
 const gradeable = (id: string, fields: Partial<GradeableDocument> = {}, dates: GradeableDocument['dates'] = {}) =>
   ({
     id,
@@ -232,16 +222,8 @@ describe('a user’s summary', () => {
     expect(bucketKey('problem-set')).toBe('Problem-set');
     expect(bucketKey('none (for practice only)')).toBe('None (for practice only)');
 
-    const person: PersonName = { userId: 'amy', givenName: 'Amy', familyName: 'Adams', email: 'amy@example.edu' };
-    const enrollment: Enrollment = {
-      term: 'f26',
-      course: 'cs1',
-      userId: 'amy',
-      group: 4,
-      registrationSection: '1',
-      rotatingSection: null,
-      gradingSections: [],
-    };
+    const person = amy;
+    const enrollment = enrollmentOf('amy');
     const gradeables = [gradeable('hw1'), gradeable('lab1', { syllabus_bucket: 'lab' }), gradeable('hw2')];
     const asked: string[] = [];
     const summary = userSummary(
@@ -288,16 +270,8 @@ describe('a user’s summary', () => {
 });
 
 describe('late days across a user’s summary (Rainbow Grades’ rules)', () => {
-  const person: PersonName = { userId: 'amy', givenName: 'Amy', familyName: 'Adams', email: 'amy@example.edu' };
-  const enrollment: Enrollment = {
-    term: 'f26',
-    course: 'cs1',
-    userId: 'amy',
-    group: 4,
-    registrationSection: '1',
-    rotatingSection: null,
-    gradingSections: [],
-  };
+  const person = amy;
+  const enrollment = enrollmentOf('amy');
   const due = (day: number) => `2026-10-${String(day).padStart(2, '0')}T23:59:59.000Z`;
   const hw = (id: string, day: number, fields: Partial<GradeableDocument> = {}, released = '2026-11-01T12:00:00.000Z') =>
     gradeable(id, fields, { submission_due_date: due(day), late_days: 3, grade_released_date: released });

@@ -12,6 +12,7 @@ import {
   type VersionState,
   type VersionSummary,
 } from '#shared/submissions/submission.ts';
+import { mark, rubricComponent } from '../support/rubric.ts';
 
 // `values` and `attempts`: what students and their tools poll after submitting.
 
@@ -281,25 +282,8 @@ describe('attempts', () => {
 });
 
 describe('the TA grading part of values', () => {
-  const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent => ({
-    title,
-    ta_comment: '',
-    student_comment: '',
-    lower_clamp: 0,
-    default: 0,
-    max_value: 5,
-    upper_clamp: 5,
-    text: false,
-    peer_component: false,
-    page: 0,
-    is_itempool_linked: false,
-    itempool: '',
-    marks: [
-      { points: 2, title: 'shown', publish: true },
-      { points: 1, title: 'internal', publish: false },
-    ],
-    ...fields,
-  });
+  const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent =>
+    rubricComponent(title, { marks: [mark(2, 'shown'), mark(1, 'internal', false)], ...fields });
   const gradeable = (fields: Partial<GradeableDocument> = {}) =>
     ({
       id: 'hw1',

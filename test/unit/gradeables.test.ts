@@ -13,6 +13,8 @@ import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS } from '#shared/gradeables/schema.ts';
 import { fromLocalTime, GRADEABLE_DATE_FORM, isTimeZone, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { validateGradeable } from '#shared/gradeables/validate.ts';
+import { rubricComponent } from '../support/rubric.ts';
+import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -196,22 +198,9 @@ describe('the gradeable schema', () => {
   const messages = (input: unknown) => problems(input).map((problem) => problem.message);
   const checkpoints = (extra: Record<string, unknown> = {}) => ({ id: 'c', title: 'C', type: 'Checkpoints', ...extra });
   const file = (extra: Record<string, unknown> = {}) => ({ id: 'g', title: 'G', type: 'Electronic File', ...extra });
-  const component = (extra: Record<string, unknown> = {}) => ({
-    title: 'Style',
-    ta_comment: '',
-    student_comment: '',
-    lower_clamp: 0,
-    default: 0,
-    max_value: 2,
-    upper_clamp: 2,
-    text: false,
-    peer_component: false,
-    page: 0,
-    is_itempool_linked: false,
-    itempool: '',
-    marks: [],
-    ...extra,
-  });
+  // `extra` may hold what a rubric component must not: the validation is what is tested.
+  const component = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
+    rubricComponent('Style', { max_value: 2, upper_clamp: 2, ...(extra as Partial<RubricComponent>) });
   const testCase = (extra: Record<string, unknown> = {}) => ({ name: 't', command: 'true', ...extra });
   const autograding = (...testCases: Record<string, unknown>[]) => file({ autograding: { test_cases: testCases } });
 

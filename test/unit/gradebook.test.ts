@@ -12,39 +12,18 @@ import {
 } from '#shared/gradebook/gradebook.ts';
 import { chargeGradeable, lateDayGradeable } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
+import { rubricComponent } from '../support/rubric.ts';
+import { enrollment as member } from '../support/enrollments.ts';
 
-const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment => ({
-  term: 't',
-  course: 'c',
-  userId,
-  group,
-  registrationSection: section,
-  rotatingSection: null,
-  gradingSections: grading,
-});
+const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment =>
+  member(userId, { term: 't', course: 'c', group, registrationSection: section, gradingSections: grading });
 const gradeable = {
   id: 'hw',
   title: 'HW',
   type: 'Electronic File',
   ta_grading: true,
   dates: { late_days: 2 },
-  rubric: [
-    {
-      title: 'A',
-      ta_comment: '',
-      student_comment: '',
-      lower_clamp: 0,
-      default: 0,
-      max_value: 5,
-      upper_clamp: 5,
-      text: false,
-      peer_component: false,
-      page: 0,
-      is_itempool_linked: false,
-      itempool: '',
-      marks: [],
-    },
-  ],
+  rubric: [rubricComponent('A')],
 } as unknown as GradeableDocument;
 const row = (section: string, user: string) => ({ registration_section: section, user_id: user }) as GradebookRow;
 

@@ -2,19 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { activeDaysLateOf, grantStart, lateDayTable, requiredDays } from '#shared/submissions/late-day-table.ts';
+import { enrollment } from '../support/enrollments.ts';
 
 // A student's late-day table: the reference's late-day view, charged as the summaries charge.
 
 const course = { term: 'f26', course: 'cs1', timeZone: 'America/New_York', defaultStudentLateDays: 3 } as Course;
-const student: Enrollment = {
-  term: 'f26',
-  course: 'cs1',
-  userId: 'amy',
-  group: 4,
-  registrationSection: '1',
-  rotatingSection: null,
-  gradingSections: [],
-};
+const student: Enrollment = enrollment('amy');
 const gradeable = (id: string, due: string, open = '2026-09-01T00:00:00.000Z', fields: Partial<GradeableDocument> = {}) =>
   ({
     id,

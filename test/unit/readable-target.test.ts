@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { courseGroups, type Enrollment } from '#shared/courses/course.ts';
 import { readableTarget } from '#shared/submissions/reading.ts';
+import { enrollment as member } from '../support/enrollments.ts';
 
 // Whose submission `values` and `attempts` may show: the caller's own; instructors' and full
 // access graders' anyone's in the course; limited access graders' their sections' students.
@@ -10,15 +11,7 @@ const enrollment = (
   group: Enrollment['group'],
   registrationSection: string | null,
   gradingSections: string[] = [],
-): Enrollment => ({
-  term: 'f26',
-  course: 'cs1',
-  userId,
-  group,
-  registrationSection,
-  rotatingSection: null,
-  gradingSections,
-});
+): Enrollment => member(userId, { group, registrationSection, gradingSections });
 
 const instructor = enrollment('prof', courseGroups.instructor, null);
 const fullAccessGrader = enrollment('ta', courseGroups.fullAccessGrader, null, ['2']);

@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RubricComponent } from '#shared/gradeables/gradeable.ts';
 import { componentScore, gradingOpen, shownComponents, taMaximum, taReleased, taScore } from '#shared/tagrading/grade.ts';
+import { rubricComponent } from '../support/rubric.ts';
 
 // When TA grades open and reach students, and what students see of them.
 // (Score arithmetic and input checks: ta-grading.test.ts.)
 
-const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent => ({
-  title,
-  ta_comment: 'for graders',
-  student_comment: '',
-  lower_clamp: 0,
-  default: 0,
-  max_value: 5,
-  upper_clamp: 5,
-  text: false,
-  peer_component: false,
-  page: 0,
-  is_itempool_linked: false,
-  itempool: '',
-  marks: [],
-  ...fields,
-});
+const component = (title: string, fields: Partial<RubricComponent> = {}): RubricComponent =>
+  rubricComponent(title, { ta_comment: 'for graders', ...fields });
 const grade = (mark_ids: number[], custom_points = 0, custom_message = '') => ({
   mark_ids,
   custom_points,

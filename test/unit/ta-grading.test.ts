@@ -11,23 +11,9 @@ import {
   totalScore,
   withComponent,
 } from '#shared/tagrading/grade.ts';
+import { rubricComponent } from '../support/rubric.ts';
 
-const component = (fields: Partial<RubricComponent>): RubricComponent => ({
-  title: 'C',
-  ta_comment: '',
-  student_comment: '',
-  lower_clamp: 0,
-  default: 0,
-  max_value: 5,
-  upper_clamp: 5,
-  text: false,
-  peer_component: false,
-  page: 0,
-  is_itempool_linked: false,
-  itempool: '',
-  marks: [],
-  ...fields,
-});
+const component = (fields: Partial<RubricComponent>): RubricComponent => rubricComponent('C', fields);
 const marks = (...points: number[]) => points.map((p, i) => ({ points: p, title: `m${i}`, publish: true }));
 const gradeable = {
   rubric: [
