@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, TimeZone, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -32,6 +32,7 @@ import { parseSetting, type ConfigName } from '#shared/config.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { ApiFunction } from './api-function.ts';
+import { FunctionGroups } from './function-groups.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
 import type { DeploymentSettings } from './settings.ts';
@@ -113,6 +114,8 @@ export class CourseSubmissionStack extends Stack {
   readonly gradingSandbox: GradingSandbox;
   /** Every alarm publishes here; the `alarmEmail` context subscribes an address. */
   readonly alarmTopic: Topic;
+  /** The nested stacks of the route functions, each function's group chosen by its name. */
+  readonly functionGroups: FunctionGroups;
 
   constructor(scope: Construct, id: string, props: CourseSubmissionStackProps) {
     super(scope, id, props);
@@ -183,6 +186,9 @@ export class CourseSubmissionStack extends Stack {
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
     const functions = new Map<FunctionName, ServiceFunction>();
     const handlers = new Map<FunctionName, ApiFunction>();
+    // Route functions live in nested stacks, each with its routes; the queue workers, a fixed few
+    // tied to the parent's queues and grading sandbox, stay here.
+    this.functionGroups = new FunctionGroups(this);
     for (const name of functionNames) {
       const common = {
         handler: name,
@@ -195,7 +201,10 @@ export class CourseSubmissionStack extends Stack {
       if (queueTimeout) {
         functions.set(name, new ServiceFunction(this, constructId(name), { ...common, timeout: queueTimeout }));
       } else {
-        const handler = new ApiFunction(this, constructId(name), { ...common, timeout: ROUTE_TIMEOUTS[name] });
+        const handler = new ApiFunction(this.functionGroups.scopeFor(name), constructId(name), {
+          ...common,
+          timeout: ROUTE_TIMEOUTS[name],
+        });
         functions.set(name, handler);
         handlers.set(name, handler);
       }
@@ -247,14 +256,16 @@ export class CourseSubmissionStack extends Stack {
     const notFound = made(handlers, NOT_FOUND_FUNCTION);
 
     const summaries = made(handlers, NIGHTLY_SUMMARIES_HANDLER).function;
-    const schedulerRole = new Role(this, 'NightlySummariesRole', {
+    // Beside the function it may invoke, so that its policy names the function within one stack.
+    const summariesStack = Stack.of(summaries);
+    const schedulerRole = new Role(summariesStack, 'NightlySummariesRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+        conditions: { StringEquals: { 'aws:SourceAccount': summariesStack.account } },
       }),
       description: `Lets the nightly schedule invoke functions/${NIGHTLY_SUMMARIES_HANDLER}/handler.ts`,
     });
     Validations.of(schedulerRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.resolve(this.getLogicalId(summaries.node.defaultChild as CfnElement))}.Arn>:*]`,
+      id: `AwsSolutions-IAM5[Resource::<${summariesStack.resolve(summariesStack.getLogicalId(summaries.node.defaultChild as CfnElement))}.Arn>:*]`,
       reason: 'The schedule may invoke the summaries function only; CDK grants its versions and aliases (:*) along with it.',
     });
     this.nightlySummaries = new Schedule(this, 'NightlySummaries', {
@@ -273,7 +284,6 @@ export class CourseSubmissionStack extends Stack {
     this.api = new HttpApi(this, 'Api', {
       description: 'Course submission API',
       createDefaultStage: false,
-      defaultIntegration: notFound.integration,
       ...(settings.corsOrigins.length > 0
         ? {
             corsPreflight: {
@@ -286,8 +296,9 @@ export class CourseSubmissionStack extends Stack {
           }
         : {}),
     });
+    this.functionGroups.route(this.api, '$default', notFound);
     for (const key of routeKeys) {
-      this.api.addRoutes({ path: key.path, methods: [HttpMethod[key.method]], integration: made(handlers, key.name).integration });
+      this.functionGroups.route(this.api, key, made(handlers, key.name));
     }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -416,12 +427,14 @@ export class CourseSubmissionStack extends Stack {
 
   /** The cdk-nag (AwsSolutions) findings this design accepts, each with its reason. */
   private acknowledgeFindings(): void {
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'The functions authorize every request themselves: the token check reads the session and the ' +
-        "caller's profile in the same BatchGetItem as the handler's own items; public routes take credentials in the body.",
-    });
+    for (const scope of [this.api, ...this.functionGroups.routes]) {
+      Validations.of(scope).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The functions authorize every request themselves: the token check reads the session and the ' +
+          "caller's profile in the same BatchGetItem as the handler's own items; public routes take credentials in the body.",
+      });
+    }
     Validations.of(this.alarmTopic).acknowledge({
       id: 'AwsSolutions-SNS2',
       reason:

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -223,6 +223,14 @@ export interface ResolveOptions {
   readonly queueUrlBase?: string;
 }
 
+/** What a stack of the deployment is given and can reach beyond its own template. */
+interface StackContext {
+  /** The values its parent passes for its parameters (a nested stack's). */
+  readonly parameters?: Readonly<Record<string, string>>;
+  /** The nested stack an `AWS::CloudFormation::Stack` resource of this stack creates. */
+  readonly nestedStack?: (parent: Resolver, logicalId: string, resource: CfnResource) => Resolver;
+}
+
 /** The physical identity CloudFormation would give a resource of this type. */
 function physicalFor(stackName: string, logicalId: string, resource: CfnResource, options: ResolveOptions): Physical {
   const props = resource.Properties ?? {};
@@ -335,6 +343,10 @@ function physicalFor(stackName: string, logicalId: string, resource: CfnResource
       const id = `vpce-${alphanumeric(17, HEX)}`;
       return { ref: id, attributes: { Id: id } };
     }
+    case 'AWS::CloudFormation::Stack': {
+      // Its outputs (`Outputs.<name>`) are the nested stack's: the resolver asks that stack for them.
+      return { ref: arn('cloudformation', `stack/${generatedName(stackName, logicalId, 128)}/${randomUUID()}`), attributes: {} };
+    }
     default:
       return { ref: alphanumeric(7, 'abcdefghijklmnopqrstuvwxyz0123456789'), attributes: {} };
   }
@@ -346,12 +358,15 @@ const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [
 /** Resolves intrinsic functions against the physical resources, the way CloudFormation does. */
 export class Resolver {
   private readonly physical = new Map<string, Physical>();
-  private readonly template: CfnTemplate;
-  private readonly stackName: string;
+  readonly template: CfnTemplate;
+  readonly stackName: string;
+  private readonly context: StackContext;
+  private readonly nested = new Map<string, Resolver>();
 
-  constructor(template: CfnTemplate, stackName: string, options: ResolveOptions = {}) {
+  constructor(template: CfnTemplate, stackName: string, options: ResolveOptions = {}, context: StackContext = {}) {
     this.template = template;
     this.stackName = stackName;
+    this.context = context;
     for (const [logicalId, resource] of Object.entries(template.Resources)) {
       this.physical.set(logicalId, physicalFor(stackName, logicalId, resource, options));
     }
@@ -371,6 +386,8 @@ export class Resolver {
     const resource = this.physical.get(logicalId);
     if (resource) return resource.ref;
     const parameter = this.template.Parameters?.[logicalId];
+    const passed = this.context.parameters?.[logicalId];
+    if (parameter && passed !== undefined) return passed;
     if (parameter && typeof parameter.Default === 'string') return parameter.Default;
     throw new Error(`Ref to unknown resource or parameter ${logicalId}`);
   }
@@ -378,11 +395,29 @@ export class Resolver {
   getAtt(logicalId: string, attribute: string): string {
     const resource = this.physical.get(logicalId);
     if (!resource) throw new Error(`Fn::GetAtt of unknown resource ${logicalId}`);
+    const output = /^Outputs\.(.+)$/.exec(attribute)?.[1];
+    if (this.template.Resources[logicalId]!.Type === 'AWS::CloudFormation::Stack' && output !== undefined) {
+      const nested = this.nestedStack(logicalId);
+      const declared = nested.template.Outputs?.[output];
+      if (!declared) throw new Error(`Fn::GetAtt ${logicalId}.${attribute}: the nested stack has no output ${output}`);
+      return String(nested.resolve(declared.Value));
+    }
     const value = resource.attributes[attribute];
     if (value === undefined) {
       throw new Error(`Fn::GetAtt ${logicalId}.${attribute} (${this.template.Resources[logicalId]!.Type}) is not modelled by the test`);
     }
     return value;
+  }
+
+  /** The resolver of the nested stack that the `AWS::CloudFormation::Stack` resource `logicalId` creates. */
+  nestedStack(logicalId: string): Resolver {
+    let nested = this.nested.get(logicalId);
+    if (!nested) {
+      if (!this.context.nestedStack) throw new Error(`Nested stack ${logicalId} is not modelled here`);
+      nested = this.context.nestedStack(this, logicalId, this.template.Resources[logicalId]!);
+      this.nested.set(logicalId, nested);
+    }
+    return nested;
   }
 
   /** Whether a template condition holds. */
@@ -650,17 +685,87 @@ interface CodeBuildProjectProperties {
 
 /** Reads a synthesized stack (`<outdir>/<stack>.template.json` and its assets) as CloudFormation would deploy it. */
 export function loadDeployment(outdir: string, stackName: string, options: ResolveOptions = {}): Deployment {
-  const template = JSON.parse(readFileSync(join(outdir, `${stackName}.template.json`), 'utf8')) as CfnTemplate;
-  const resolver = new Resolver(template, stackName, options);
+  const templateFile = join(outdir, `${stackName}.template.json`);
+  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CfnTemplate;
   const problems: string[] = [];
-  const entries = Object.entries(template.Resources).filter(
-    ([, resource]) => !resource.Condition || resolver.condition(resource.Condition),
-  );
-  const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
-  /** A resource's resolved properties, read as the properties the test looks at (below, by resource type). */
-  const props = <P>(resource: CfnResource) => resolver.resolve(resource.Properties ?? {}) as P;
   const assets = fileAssets(outdir);
   const folders = new Map(assets.map((asset) => [asset.objectKey, asset.path]));
+
+  // The stack and its nested stacks (AWS::CloudFormation::Stack), each with its own resolver: a
+  // nested template is the file asset its TemplateURL names, its parameters are what the parent
+  // passes, and the parent reads its outputs through Fn::GetAtt `Outputs.<name>`.
+  const stacks: Resolver[] = [];
+  const checkLimits = (resolver: Resolver, file: string) => {
+    const counts = {
+      resources: Object.keys(resolver.template.Resources).length,
+      parameters: Object.keys(resolver.template.Parameters ?? {}).length,
+      outputs: Object.keys(resolver.template.Outputs ?? {}).length,
+    };
+    for (const [what, limit] of [
+      ['resources', 500],
+      ['parameters', 200],
+      ['outputs', 200],
+    ] as const) {
+      if (counts[what] > limit) problems.push(`Stack ${resolver.stackName}: ${counts[what]} ${what}; CloudFormation allows ${limit}`);
+    }
+    const bytes = statSync(file).size;
+    if (bytes > 1_000_000) problems.push(`Stack ${resolver.stackName}: its template is ${bytes} bytes; CloudFormation reads 1 MB from S3`);
+  };
+  const nestedStack = (parent: Resolver, logicalId: string, resource: CfnResource): Resolver => {
+    const p = parent.resolve(resource.Properties ?? {}) as { TemplateURL?: unknown; Parameters?: Record<string, unknown> };
+    const url = new URL(String(p.TemplateURL));
+    if (url.host !== `s3.${REGION}.${URL_SUFFIX}`) throw new Error(`Nested stack ${logicalId}: TemplateURL ${url.href} is not in S3`);
+    const [bucketName, ...key] = url.pathname.slice(1).split('/');
+    const asset = assets.find((candidate) => candidate.bucketName === bucketName && candidate.objectKey === key.join('/'));
+    if (!asset) throw new Error(`Nested stack ${logicalId}: its template ${url.href} is not a file asset of ${outdir}`);
+    const nestedTemplate = JSON.parse(readFileSync(asset.path, 'utf8')) as CfnTemplate;
+    const parameters = Object.fromEntries(Object.entries(p.Parameters ?? {}).map(([name, value]) => [name, String(value)]));
+    const declared = nestedTemplate.Parameters ?? {};
+    for (const name of Object.keys(parameters)) {
+      if (!(name in declared)) problems.push(`Nested stack ${logicalId}: passes ${name}, which its template does not declare`);
+    }
+    for (const [name, parameter] of Object.entries(declared)) {
+      if (!(name in parameters) && parameter.Default === undefined)
+        problems.push(`Nested stack ${logicalId}: its parameter ${name} gets no value`);
+    }
+    const resolver = new Resolver(nestedTemplate, generatedName(parent.stackName, logicalId, 128), options, { parameters, nestedStack });
+    checkLimits(resolver, asset.path);
+    stacks.push(resolver);
+    return resolver;
+  };
+  const root = new Resolver(template, stackName, options, { nestedStack });
+  checkLimits(root, templateFile);
+  stacks.push(root);
+  for (let index = 0; index < stacks.length; index++) {
+    const stack = stacks[index]!;
+    for (const [logicalId, resource] of Object.entries(stack.template.Resources)) {
+      if (resource.Type === 'AWS::CloudFormation::Stack' && (!resource.Condition || stack.condition(resource.Condition)))
+        stack.nestedStack(logicalId);
+    }
+  }
+
+  // Every resource of every stack, read by its own stack's resolver. Logical ids are unique only
+  // within a stack; the test names resources by them, so a collision across stacks is refused.
+  const owners = new Map<string, Resolver>();
+  const entries: [string, CfnResource][] = [];
+  const ownerOf = new Map<CfnResource, Resolver>();
+  for (const stack of stacks) {
+    for (const [logicalId, resource] of Object.entries(stack.template.Resources)) {
+      if (resource.Condition && !stack.condition(resource.Condition)) continue;
+      if (owners.has(logicalId)) throw new Error(`The logical id ${logicalId} is in two stacks; the test names resources by logical id`);
+      owners.set(logicalId, stack);
+      ownerOf.set(resource, stack);
+      entries.push([logicalId, resource]);
+    }
+  }
+  const owner = (logicalId: string) => owners.get(logicalId) ?? root;
+  const resolver = {
+    ref: (logicalId: string) => owner(logicalId).ref(logicalId),
+    getAtt: (logicalId: string, attribute: string) => owner(logicalId).getAtt(logicalId, attribute),
+  };
+  const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
+  /** A resource's resolved properties, read as the properties the test looks at (below, by resource type). */
+  const props = <P>(resource: CfnResource) => ownerOf.get(resource)!.resolve(resource.Properties ?? {}) as P;
 
   // Identity policies: inline, AWS::IAM::Policy and AWS::IAM::ManagedPolicy attached by role name.
   const attached = new Map<string, { name: string; document: PolicyDocument }[]>();
@@ -974,7 +1079,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
   });
 
   const outputs: Record<string, string> = {};
-  for (const [key, output] of Object.entries(template.Outputs ?? {})) outputs[key] = String(resolver.resolve(output.Value));
+  for (const [key, output] of Object.entries(template.Outputs ?? {})) outputs[key] = String(root.resolve(output.Value));
 
   return {
     stackName,
