@@ -277,7 +277,7 @@ describe('functions', () => {
   it('bundles a self-contained ESM handler that answers with the envelope', () => {
     const hash = (functionResource('not-found').Properties.Code.S3Key as string).replace(/\.zip$/, '');
     const bundle = join(synth.app.outdir, `asset.${hash}`, 'index.mjs');
-    expect(readdirSync(join(synth.app.outdir, `asset.${hash}`)).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    expect(readdirSync(join(synth.app.outdir, `asset.${hash}`)).sort()).toEqual(['index.mjs', 'index.mjs.map', 'multipart.mjs']);
     const script = `
       const { handler } = await import(${JSON.stringify(bundle)});
       const event = { version: '2.0', routeKey: '$default', rawPath: '/api/nope', rawQueryString: '', headers: {},
