@@ -284,12 +284,28 @@ const SummariesJob = object({
   'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
 );
 
+/** What graders get of a gradeable with hidden test cases (instructors get the gradeable JSON whole). */
+const RedactedGradeable = z
+  .looseObject({
+    id: string,
+    title: string,
+    type: z.enum(gradeableTypes),
+    autograding: z.looseObject({
+      test_cases: z.array(z.looseObject({ name: string, is_hidden: boolean, command: string.optional(), expect: anyObject.optional() })),
+    }),
+    hidden_test_cases_redacted: z.literal(true),
+  })
+  .describe(
+    'The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it.',
+  );
+
 /** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
 export const components = {
   Course,
   CourseUser,
   Term,
   Gradeable: gradeableDocumentSchema(),
+  RedactedGradeable,
   GradeableListing,
   Values,
   GradedComponent,

@@ -155,7 +155,8 @@ export const tags = {
 } as const;
 export type Tag = keyof typeof tags;
 
-const { Course, CourseUser, Term, Gradeable, GradeableListing, Values, TaGrade, GradeAuditEntry, Attempt, Summary } = components;
+const { Course, CourseUser, Term, Gradeable, RedactedGradeable, GradeableListing, Values, TaGrade, GradeAuditEntry, Attempt, Summary } =
+  components;
 const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, SummariesJob } = components;
 
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
@@ -248,7 +249,11 @@ export const contract: Record<RouteName, RouteContract> = {
       { status: 409, message: 'An error has occurred: Gradeable already exists' },
     ],
   },
-  'download-gradeable': { tag: 'Gradeables', data: Gradeable, fails: [gradeableNotFound, gradeableNotSpecified] },
+  'download-gradeable': {
+    tag: 'Gradeables',
+    data: z.union([Gradeable, RedactedGradeable]),
+    fails: [gradeableNotFound, gradeableNotSpecified],
+  },
   'list-gradeables': {
     tag: 'Gradeables',
     data: z.record(string, GradeableListing).describe('Keyed by gradeable id.'),
