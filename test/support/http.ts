@@ -1,28 +1,7 @@
 import { startLocalApi, type LocalApi } from '#infra/local/server.ts';
-import { checkAnswer, describeMismatch } from '#shared/http/answer-check.ts';
+import { checkedFetch } from './checked-fetch.ts';
 
-/** An answer of the API that its route's contract does not allow (see shared/http/answer-check.ts). */
-export class AnswerMismatchError extends Error {
-  override name = 'AnswerMismatchError';
-}
-
-/**
- * `fetch`, for requests to the API under test: every answer is checked against its route's
- * contract (a success's `data` against the route's schema, a fail's message against those it
- * declares), and one that does not keep it fails the test. Tests call the API through this (or
- * the TestApi below, or the typed client given it as its `fetch`), never through a bare `fetch`.
- */
-export async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
-  // eslint-disable-next-line no-restricted-globals -- the one call that checks what it gets
-  const response = await fetch(request);
-  const mismatch = checkAnswer(
-    { method: request.method, path: new URL(request.url).pathname },
-    { httpStatus: response.status, contentType: response.headers.get('content-type'), body: await response.clone().text() },
-  );
-  if (mismatch) throw new AnswerMismatchError(describeMismatch(mismatch));
-  return response;
-}
+export { AnswerMismatchError, checkedFetch } from './checked-fetch.ts';
 
 export interface Answer {
   readonly httpStatus: number;
@@ -44,8 +23,15 @@ export interface TestApi {
 }
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
-export async function startTestApi(options: { workers?: number; functionTimeoutMs?: number } = {}): Promise<TestApi> {
-  const server: LocalApi = await startLocalApi({ port: 0, workers: options.workers ?? 1, functionTimeoutMs: options.functionTimeoutMs });
+export async function startTestApi(
+  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean } = {},
+): Promise<TestApi> {
+  const server: LocalApi = await startLocalApi({
+    port: 0,
+    workers: options.workers ?? 1,
+    functionTimeoutMs: options.functionTimeoutMs,
+    checkAnswers: options.checkAnswers,
+  });
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
     const text = await response.text();
