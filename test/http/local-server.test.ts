@@ -295,6 +295,10 @@ describe('CHECK_ANSWERS', () => {
           status: 'success',
           data: { user_id: user.userId, user_given_name: expect.any(String), user_family_name: expect.any(String) },
         });
+        // The test client refuses it, naming the route and the path into the answer.
+        await expect(api.get('/me', { Authorization: token })).rejects.toThrow(
+          /GET \/api\/me \(me\) is not one its contract allows:\n {2}data\.user_id: Invalid input: expected number, received string/,
+        );
         if (checkAnswers) {
           const mismatch = JSON.parse(answer.headers.get('answer-mismatch') ?? '{}');
           expect(mismatch).toEqual({
