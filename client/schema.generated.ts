@@ -1076,6 +1076,31 @@ export interface components {
                 readonly image?: string;
             };
         };
+        /** @description The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it. */
+        readonly RedactedGradeable: {
+            readonly id: string;
+            readonly title: string;
+            /** @enum {string} */
+            readonly type: "Electronic File" | "Checkpoints" | "Numeric";
+            readonly autograding: {
+                readonly test_cases: readonly ({
+                    readonly name: string;
+                    readonly is_hidden: boolean;
+                    readonly command?: string;
+                    readonly expect?: {
+                        readonly [key: string]: unknown;
+                    };
+                } & {
+                    readonly [key: string]: unknown;
+                })[];
+            } & {
+                readonly [key: string]: unknown;
+            };
+            /** @constant */
+            readonly hidden_test_cases_redacted: true;
+        } & {
+            readonly [key: string]: unknown;
+        };
         readonly GradeableListing: {
             readonly id: string;
             readonly title: string;
@@ -2835,7 +2860,7 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
-                        readonly data: components["schemas"]["Gradeable"];
+                        readonly data: components["schemas"]["Gradeable"] | components["schemas"]["RedactedGradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
