@@ -91,6 +91,14 @@ module.exports = {
       to: { path: '^functions/' },
     },
     {
+      name: 'functions-do-not-check-answers',
+      comment:
+        'The answer schemas (contract.ts, answers.ts, answer-check.ts) are for the OpenAPI document, the tests and npm start: no other function bundles them.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: '^functions/openapi([./]|$)' },
+      to: { path: '^(shared/http/(contract|answers)|infra/answer-check)\\.ts$', reachable: true },
+    },
+    {
       name: 'shared-not-infra',
       comment: 'Nothing in shared/ imports infra/ (the stack, the local server, the admin command line).',
       severity: 'error',

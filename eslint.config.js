@@ -40,6 +40,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
+    // Every answer the tests get from the API is checked against its route's contract.
+    files: ['test/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'fetch',
+          message:
+            "Call the API with test/support/http.ts (startTestApi, or checkedFetch), which checks each answer against its route's contract.",
+        },
+      ],
+    },
+  },
+  {
     // CommonJS configuration files (.dependency-cruiser.cjs).
     files: ['**/*.cjs'],
     languageOptions: {

@@ -1076,6 +1076,31 @@ export interface components {
                 readonly image?: string;
             };
         };
+        /** @description The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it. */
+        readonly RedactedGradeable: {
+            readonly id: string;
+            readonly title: string;
+            /** @enum {string} */
+            readonly type: "Electronic File" | "Checkpoints" | "Numeric";
+            readonly autograding: {
+                readonly test_cases: readonly ({
+                    readonly name: string;
+                    readonly is_hidden: boolean;
+                    readonly command?: string;
+                    readonly expect?: {
+                        readonly [key: string]: unknown;
+                    };
+                } & {
+                    readonly [key: string]: unknown;
+                })[];
+            } & {
+                readonly [key: string]: unknown;
+            };
+            /** @constant */
+            readonly hidden_test_cases_redacted: true;
+        } & {
+            readonly [key: string]: unknown;
+        };
         readonly GradeableListing: {
             readonly id: string;
             readonly title: string;
@@ -1115,7 +1140,9 @@ export interface components {
                 readonly has_extra_results: boolean;
                 readonly points_received: number;
                 readonly testcase_message: string;
-                readonly autochecks: readonly Record<string, never>[];
+                readonly autochecks: readonly {
+                    readonly [key: string]: unknown;
+                }[];
             }[];
             /** @description Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading). */
             readonly ta_grading: boolean;
@@ -1145,7 +1172,9 @@ export interface components {
                 readonly title: string;
                 readonly points: number;
             }[];
+            /** @description Null for students. */
             readonly grader_id: string | null;
+            /** @description Null for students. */
             readonly graded_at: string | null;
         };
         readonly TaGrade: {
@@ -1166,9 +1195,13 @@ export interface components {
             /** Format: date-time */
             readonly at: string;
             readonly component_id: number;
-            readonly before: Record<string, never> | null;
+            readonly before: {
+                readonly [key: string]: unknown;
+            } | null;
             /** @description The component’s grade after the change. */
-            readonly after: Record<string, never>;
+            readonly after: {
+                readonly [key: string]: unknown;
+            };
         };
         readonly Attempt: {
             readonly version: number;
@@ -2827,7 +2860,7 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
-                        readonly data: components["schemas"]["Gradeable"];
+                        readonly data: components["schemas"]["Gradeable"] | components["schemas"]["RedactedGradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3622,7 +3655,17 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
-                        readonly data: components["schemas"]["TaGrade"] & {
+                        readonly data: {
+                            readonly gradeable_id: string;
+                            readonly user_id: string;
+                            /** @description The user, or on team gradeables the team, the grade belongs to. */
+                            readonly owner_id: string;
+                            /** @description Bumped by every change; send it back as `revision` to refuse lost updates. */
+                            readonly revision: number;
+                            readonly ta_grading_complete: boolean;
+                            readonly tagrading_score: number | null;
+                            readonly tagrading_max: number;
+                            readonly components: readonly components["schemas"]["GradedComponent"][];
                             /** @description Every change, oldest first. */
                             readonly history: readonly components["schemas"]["GradeAuditEntry"][];
                         };
@@ -5850,7 +5893,15 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
-                        readonly data: components["schemas"]["Webhook"] & {
+                        readonly data: {
+                            readonly id: string;
+                            /** Format: uri */
+                            readonly url: string;
+                            readonly events: readonly ("submission.graded" | "submission.failed" | "summaries.generated")[];
+                            readonly description: string;
+                            /** Format: date-time */
+                            readonly created_at: string;
+                            readonly created_by: string;
                             /** @description The signing secret (Standard Webhooks `whsec_` format), shown only in this answer: keep it to verify the `webhook-signature` header. */
                             readonly secret: string;
                         };
@@ -6353,7 +6404,9 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": Record<string, never>;
+                    readonly "application/json": {
+                        readonly [key: string]: unknown;
+                    };
                 };
             };
         };

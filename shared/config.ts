@@ -84,6 +84,14 @@ const hostList = (): Declaration<string[]> => () =>
       .filter(Boolean),
   );
 
+/** On or off: `1`/`true` or `0`/`false`; unset or empty: off. Anything else is refused. */
+const onOff = (): Declaration<boolean> => (name) =>
+  variable((raw) => {
+    if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+    if (raw === '1' || raw === 'true') return true;
+    return new Refused(`${name} must be 1 or true (on), 0 or false (off), not ${JSON.stringify(raw)}`);
+  });
+
 /** A bound on what gradeables may ask for: a whole number of at least 1; anything else is reported and `bound` used. */
 const operatorBound =
   (bound: number): Declaration<Reported<number>> =>
@@ -243,6 +251,14 @@ const settings = declare({
       const { delays, problem } = retrySchedule(raw);
       return { value: delays, ...(problem ? { problem } : {}) };
     }),
+
+  // --- Local development ---------------------------------------------------------------------------
+  /**
+   * `CHECK_ANSWERS` (off): `npm start` checks every answer against its route's contract (the
+   * OpenAPI document's schemas and fail messages), logging a mismatch and naming it in the
+   * answer's `Answer-Mismatch` header. Read by the local server only.
+   */
+  CHECK_ANSWERS: onOff(),
 
   // --- Logs and metrics ----------------------------------------------------------------------------
   /** `POWERTOOLS_SERVICE_NAME` (`course-submission-api`): the service named in every log line. */

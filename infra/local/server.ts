@@ -46,9 +46,12 @@ export async function startLocalApi(options: {
   functionTimeoutMs?: number;
   /** Host names answered to besides localhost and the loopback addresses (`host` or `host:port`); default: `LOCAL_API_HOSTS`. */
   hosts?: readonly string[];
+  /** Check every answer against its route's contract (CHECK_ANSWERS), logging and marking a mismatch. */
+  checkAnswers?: boolean;
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
+  const check = options.checkAnswers ? await answerCheck() : undefined;
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
@@ -57,7 +60,9 @@ export async function startLocalApi(options: {
   const server = createServer((request, response) => {
     const started = performance.now();
     const refusal = hostRefusal(request.headers.host, { port: request.socket.localPort ?? 0, listenHost, extra });
-    const answer = refusal ? refuseHost(request, refusal) : handle(request, handlers, functionTimeoutMs);
+    const answer = refusal
+      ? refuseHost(request, refusal)
+      : handle(request, handlers, functionTimeoutMs).then((result) => (check ? check(request, result) : result));
     void answer.then((result) => {
       writeResult(response, result);
       if (options.log) {
@@ -79,6 +84,32 @@ export async function startLocalApi(options: {
       await summariesQueue.stop();
       await webhookQueue.stop();
     },
+  };
+}
+
+/**
+ * The answer check of CHECK_ANSWERS, loaded only when asked for: an answer its route's contract
+ * does not allow is logged, and named in its `Answer-Mismatch` header (the body stays as the
+ * function sent it, so a frontend sees exactly what it would get deployed).
+ */
+async function answerCheck(): Promise<(request: IncomingMessage, result: ApiResult) => ApiResult> {
+  const { checkAnswer, describeMismatch } = await import('#infra/answer-check.ts');
+  return (request, result) => {
+    const headers = (result.headers ?? {}) as Record<string, string>;
+    const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+    if (result.isBase64Encoded) return result;
+    const mismatch = checkAnswer(
+      { method: request.method ?? 'GET', path: new URL(request.url ?? '/', 'http://localhost').pathname },
+      { httpStatus: result.statusCode ?? 200, contentType, body: result.body ?? '' },
+    );
+    if (!mismatch) return result;
+    console.warn(describeMismatch(mismatch));
+    // A header is one line of Latin-1: the problems as JSON, other characters escaped.
+    const header = JSON.stringify({ route: mismatch.route, problems: mismatch.problems }).replace(
+      /[^\x20-\x7e]/g,
+      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    return { ...result, headers: { ...headers, 'Answer-Mismatch': header.slice(0, 4096) } };
   };
 }
 

@@ -473,6 +473,25 @@ export function gradeableSchemas(context?: DateContext) {
 }
 
 /**
+ * The gradeable JSON as one zod schema, without a date context: it checks a document's form (the
+ * answer of a download is checked with it in the tests), and renders as `gradeableJsonSchema`.
+ */
+export const gradeableDocumentSchema = /* @__PURE__ */ once(() => {
+  const declared = gradeableSchemas();
+  return z.discriminatedUnion('type', [declared.electronic, declared.graded]).meta({
+    description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
+  });
+});
+
+/** wholeNumber's `multipleOf(1)` is JSON Schema's integer: a `z.toJSONSchema` override. */
+export function integerOverride({ jsonSchema }: { jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  if (jsonSchema.type === 'number' && jsonSchema.multipleOf === 1) {
+    jsonSchema.type = 'integer';
+    delete jsonSchema.multipleOf;
+  }
+}
+
+/**
  * The gradeable JSON as JSON Schema (2020-12, as OpenAPI 3.1 uses it, without `$schema`): what an
  * upload may send, and what a download gives. Only the OpenAPI document reads it; the call is
  * marked pure so that the functions' bundles, which never do, leave it out.
@@ -480,20 +499,10 @@ export function gradeableSchemas(context?: DateContext) {
 export const gradeableJsonSchema: Record<string, unknown> = /* @__PURE__ */ describeGradeable();
 
 function describeGradeable(): Record<string, unknown> {
-  const declared = gradeableSchemas();
-  const gradeable = z.discriminatedUnion('type', [declared.electronic, declared.graded]).meta({
-    description: `Gradeable JSON (reference format plus \`autograding\`); at most ${MAX_DOCUMENT_BYTES} bytes. Only id, title and type are required.`,
-  });
-  const schema: Record<string, unknown> = z.toJSONSchema(gradeable, {
+  const schema: Record<string, unknown> = z.toJSONSchema(gradeableDocumentSchema(), {
     io: 'input',
     target: 'draft-2020-12',
-    // wholeNumber's `multipleOf(1)` is JSON Schema's integer.
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.type === 'number' && jsonSchema.multipleOf === 1) {
-        jsonSchema.type = 'integer';
-        delete jsonSchema.multipleOf;
-      }
-    },
+    override: integerOverride,
   });
   delete schema.$schema;
   return schema;

@@ -1,18 +1,21 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the route definitions it is given (paths,
  * aliases, methods, access, and their inputs: parameters, headers and bodies, rendered from their
- * zod schemas) and the contract (data, fail messages). Imports nothing but those and the failure
+ * zod schemas) and the contract (data, fail messages: zod schemas too, rendered with the shared
+ * pieces of answers.ts as `components.schemas`). Imports nothing but those and the failure
  * factories, so the function serving it stays small.
  */
 import * as z from 'zod/mini';
-import type { $ZodType } from 'zod/v4/core';
+import type { $ZodType, JSONSchema } from 'zod/v4/core';
+import { integerOverride } from '#shared/gradeables/schema.ts';
 import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { contract, fail, schemas, tags, type FailCase, type HttpStatus, type JsonSchema, type RouteContract } from './contract.ts';
+import { components } from './answers.ts';
+import { contract, fail, tags, type FailCase, type HttpStatus, type RouteContract } from './contract.ts';
 import { ERROR_CODES } from './envelope.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
-import { failsOfField, formSchemas } from './fields.ts';
+import { failsOfField, formSchemas, type JsonSchema } from './fields.ts';
 import { pathParameters } from './parameters.ts';
 import { inputOf } from './request.ts';
 import { accessDenied } from '#shared/errors.ts';
@@ -86,7 +89,7 @@ export function openApiDocument(routes: Readonly<Record<string, RouteDefinition>
     webhooks: webhookOperations(),
     components: {
       schemas: {
-        ...schemas,
+        ...renderedAnswers().components,
         FailEnvelope: {
           type: 'object',
           description: 'Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message.',
@@ -265,7 +268,7 @@ function parameterOf(schema: $ZodType): Json {
 /** JSON fields keep their JSON types; form fields are strings (booleans as `true`/`1`/`false`/`0`). */
 function requestBody(declared: RouteInput, own: RouteContract): Json | undefined {
   if (own.document) {
-    return { description: own.document.description, content: { 'application/json': { schema: own.document.schema } } };
+    return { description: own.document.description, content: { 'application/json': { schema: answerSchema(own.document.schema) } } };
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
@@ -287,7 +290,7 @@ function responses(route: RouteDefinition, own: RouteContract, etag: boolean): J
     type: 'object',
     description: 'Keys in this order: status, data.',
     required: ['status', 'data'],
-    properties: { status: { const: 'success' }, data: own.data },
+    properties: { status: { const: 'success' }, data: answerSchema(own.data) },
   };
   const result: Json = {
     200: {
@@ -311,6 +314,73 @@ function responses(route: RouteDefinition, own: RouteContract, etag: boolean): J
   return result;
 }
 
+interface RenderedAnswers {
+  /** `components.schemas`: the shared pieces of answers, by name. */
+  readonly components: Record<string, JsonSchema>;
+  /** Every other answer schema of the contract (data, a fail's data, a body document), rendered. */
+  readonly others: ReadonlyMap<z.core.$ZodType, JsonSchema>;
+}
+
+let rendered: RenderedAnswers | undefined;
+
+/**
+ * The contract's answer schemas as JSON Schema, in one pass of `z.toJSONSchema` over a registry of
+ * them all, so that a shared piece is a `$ref` to its component wherever an answer holds it.
+ */
+function renderedAnswers(): RenderedAnswers {
+  if (rendered) return rendered;
+  const registry = z.registry<{ id: string }>();
+  const ids = new Map<z.core.$ZodType, string>();
+  for (const [id, schema] of Object.entries(components)) {
+    registry.add(schema, { id });
+    ids.set(schema, id);
+  }
+  const answers = Object.values(contract).flatMap((own) => [own.data, own.document?.schema, ...own.fails.map((fail) => fail.data)]);
+  for (const schema of answers) {
+    if (schema === undefined || ids.has(schema)) continue;
+    const id = `answer-${ids.size}`;
+    registry.add(schema, { id });
+    ids.set(schema, id);
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    target: 'draft-2020-12',
+    // The gradeable document's defaults make its fields optional to send; answers have neither defaults nor transforms.
+    io: 'input',
+    override: tidy,
+  });
+  const json: Record<string, JsonSchema> = {};
+  for (const [id, { $schema: _version, $id: _id, ...schema }] of Object.entries(schemas)) json[id] = schema;
+  const componentNames = new Set(Object.keys(components));
+  const answerRef = JSON.stringify(json).match(/"#\/components\/schemas\/(answer-\d+)"/);
+  if (answerRef) throw new Error(`An answer schema is part of another; declare it in answers.ts (${answerRef[1]}).`);
+  rendered = {
+    components: Object.fromEntries(Object.entries(json).filter(([id]) => componentNames.has(id))),
+    others: new Map([...ids].filter(([, id]) => !componentNames.has(id)).map(([schema, id]) => [schema, json[id] as JsonSchema])),
+  };
+  return rendered;
+}
+
+/** An answer schema of the contract as JSON Schema: a shared piece by reference, any other as is. */
+function answerSchema(schema: z.core.$ZodType): JsonSchema {
+  const component = Object.entries(components).find(([, piece]) => piece === schema)?.[0];
+  if (component) return { $ref: `#/components/schemas/${component}` };
+  const json = renderedAnswers().others.get(schema);
+  if (!json) throw new Error('An answer schema that is not in the contract');
+  return json;
+}
+
+/** Leaves out what zod writes but JSON says by itself (JSON's safe integers, the pattern of a date format, string keys). */
+function tidy(context: { jsonSchema: JSONSchema.BaseSchema }): void {
+  const { jsonSchema } = context;
+  integerOverride(context);
+  if (jsonSchema.type === 'integer' && jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.type === 'integer' && jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  if (jsonSchema.type === 'number' && jsonSchema.enum?.every((value) => Number.isInteger(value))) jsonSchema.type = 'integer';
+  if (jsonSchema.format === 'date-time' || jsonSchema.format === 'date') delete jsonSchema.pattern;
+  if (jsonSchema.type === 'object' && JSON.stringify(jsonSchema.propertyNames) === '{"type":"string"}') delete jsonSchema.propertyNames;
+}
+
 /** One response per status of the fail cases, listing their messages. */
 function failResponses(fails: readonly FailCase[]): Json {
   const result: Json = {};
@@ -332,8 +402,8 @@ function failResponses(fails: readonly FailCase[]): Json {
       'x-fail-messages': cases.map((fail) => fail.message),
       content: {
         'application/json': {
-          schema: withData
-            ? { allOf: [{ $ref: '#/components/schemas/FailEnvelope' }, { properties: { data: withData.data } }] }
+          schema: withData?.data
+            ? { allOf: [{ $ref: '#/components/schemas/FailEnvelope' }, { properties: { data: answerSchema(withData.data) } }] }
             : { $ref: '#/components/schemas/FailEnvelope' },
           examples: Object.fromEntries(
             cases.map((fail, index) => [
@@ -349,7 +419,8 @@ function failResponses(fails: readonly FailCase[]): Json {
 }
 
 function rawResponses(route: RouteDefinition, own: RouteContract): Json {
-  const content = Object.fromEntries((own.rawMediaTypes ?? ['application/json']).map((type) => [type, { schema: own.data }]));
+  const schema = answerSchema(own.data);
+  const content = Object.fromEntries((own.rawMediaTypes ?? ['application/json']).map((type) => [type, { schema }]));
   return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(failsOf(route)) };
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClient, success, type ApiClient } from '#client/index.ts';
 import { CLIENT_TYPES_MODULE, clientTypes } from '#infra/client-types.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
-import { startTestApi, type TestApi } from '../support/http.ts';
+import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
-  client = createApiClient({ baseUrl: api.url.replace(/\/api$/, ''), token: () => token });
+  client = createApiClient({ baseUrl: api.url.replace(/\/api$/, ''), token: () => token, fetch: checkedFetch });
   const upload = await api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
     selfHostedGradeableJson('greet', `${git.url}/{$gradeable_id}-student.git`, {
@@ -116,16 +116,18 @@ describe('ETags over HTTP', () => {
     const first = await api.get(attempts, instructor);
     const etag = first.headers.get('etag')!;
     expect(etag, first.text).toMatch(/^"/);
-    const again = await fetch(`${api.url}${attempts}`, { headers: { ...instructor, 'If-None-Match': etag } });
+    const again = await checkedFetch(`${api.url}${attempts}`, { headers: { ...instructor, 'If-None-Match': etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
-    const preferred = await fetch(`${api.url}${attempts}`, { headers: { ...instructor, 'If-None-Match': etag, Prefer: 'http-status' } });
+    const preferred = await checkedFetch(`${api.url}${attempts}`, {
+      headers: { ...instructor, 'If-None-Match': etag, Prefer: 'http-status' },
+    });
     expect(preferred.status).toBe(304);
     // Without If-None-Match, always the envelope with 200.
     expect((await api.get(attempts, instructor)).httpStatus).toBe(200);
     expect((await api.get('/me', instructor)).headers.get('etag')).toBeNull();
-    const missing = await fetch(`${api.url}/${world.course.term}/${world.course.course}/gradeable/nothing/values`, {
+    const missing = await checkedFetch(`${api.url}/${world.course.term}/${world.course.course}/gradeable/nothing/values`, {
       headers: { ...instructor, 'If-None-Match': '*' },
     });
     expect(missing.status).toBe(200);

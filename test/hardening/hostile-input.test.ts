@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 import { routeKeys } from '#functions/definitions.ts';
 import type { RouteKey } from '#shared/http/routes.ts';
-import { startTestApi, type TestApi } from '../support/http.ts';
+import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
@@ -492,7 +492,7 @@ async function send(request: HostileRequest, preferHttpStatus: boolean) {
     headers.authorization = logoutToken;
   if (request.body?.contentType !== undefined) headers['content-type'] = request.body.contentType;
   const url = `${api.url}${request.path.replace(/^\/api/, '')}${request.query ? `?${request.query}` : ''}`;
-  const response = await fetch(url, { method: request.method, headers, body: request.body?.payload });
+  const response = await checkedFetch(url, { method: request.method, headers, body: request.body?.payload });
   const text = await response.text();
   if (process.env.HOSTILE_TRACE)
     appendFileSync(process.env.HOSTILE_TRACE, `${response.status} ${text.slice(0, 80)} <= ${describeRequest(request).slice(0, 600)}\n`);
@@ -667,7 +667,7 @@ describe('hostile input', () => {
       ['/token', big],
       [path, 'a'.repeat(11 * 1024 * 1024)],
     ] as const) {
-      const answer = await fetch(`${api.url}${target}`, {
+      const answer = await checkedFetch(`${api.url}${target}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', prefer: 'http-status', ...world.tokens.instructor },
         body: payload,

@@ -5,8 +5,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { startTestApi } from '../support/http.ts';
+import { contract } from '#shared/http/contract.ts';
+import { checkedFetch, startTestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
 import { selfHostedGradeableJson } from '../support/gradeables.ts';
 
@@ -48,7 +50,7 @@ const dynamoDbProcesses = (dataDir: string) => {
 };
 
 async function login(url: string, userId: string) {
-  const response = await fetch(`${url}/token`, { method: 'POST', body: new URLSearchParams({ user_id: userId, password: userId }) });
+  const response = await checkedFetch(`${url}/token`, { method: 'POST', body: new URLSearchParams({ user_id: userId, password: userId }) });
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
 
@@ -167,7 +169,7 @@ describe('npm start', () => {
       const second = startServer(dataDir);
       const secondUrl = await second.url;
       expect(second.output()).not.toContain('seeded');
-      const me = await fetch(`${secondUrl}/me`, { headers: { Authorization: token } });
+      const me = await checkedFetch(`${secondUrl}/me`, { headers: { Authorization: token } });
       expect(await me.json()).toEqual({
         status: 'success',
         data: { user_id: 'instructor', user_given_name: 'Ines', user_family_name: 'Instructor' },
@@ -200,15 +202,19 @@ describe('npm start', () => {
             test_cases: [{ name: 'Leak', command: 'cat signing-secret; ls -la', points_available: 1, expect: { stdout: 'x' } }],
           },
         });
-        const uploaded = await fetch(`${url}/f26/sample/upload`, { method: 'POST', headers: instructor, body: JSON.stringify(document) });
+        const uploaded = await checkedFetch(`${url}/f26/sample/upload`, {
+          method: 'POST',
+          headers: instructor,
+          body: JSON.stringify(document),
+        });
         expect(((await uploaded.json()) as { status: string }).status).toBe('success');
       }
       const graded = async (id: string) => {
         const body = JSON.stringify({ vcs_checkout: true, git_repo_id: 'none' });
-        const submitted = await fetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body });
+        const submitted = await checkedFetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body });
         expect(((await submitted.json()) as { status: string }).status).toBe('success');
         for (let tries = 0; tries < 240; tries++) {
-          const text = await (await fetch(`${url}/f26/sample/gradeable/${id}/values`, { headers: student })).text();
+          const text = await (await checkedFetch(`${url}/f26/sample/gradeable/${id}/values`, { headers: student })).text();
           if ((JSON.parse(text) as { data: { autograding_complete: boolean } }).data.autograding_complete) return text;
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
@@ -219,7 +225,9 @@ describe('npm start', () => {
       // Refused when submitted (its head cannot be read), so nothing of the data folder is ever graded.
       for (const id of Object.keys(paths)) {
         const body = JSON.stringify({ vcs_checkout: true, git_repo_id: 'none' });
-        const text = await (await fetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body })).text();
+        const text = await (
+          await checkedFetch(`${url}/f26/sample/gradeable/${id}/upload`, { method: 'POST', headers: student, body })
+        ).text();
         expect(text).not.toContain(secret);
         expect(text).not.toContain('shared-local-instance.db');
         const answer = JSON.parse(text) as { status: string; message: string };
@@ -254,6 +262,52 @@ describe('npm start', () => {
       await expect(startDynamoDbLocal()).rejects.toThrow(JAVA_MISSING);
     } finally {
       process.env.PATH = path;
+    }
+  });
+});
+
+describe('CHECK_ANSWERS', () => {
+  // The local functions run in this process, so a contract changed here is the one the server checks with.
+  const me = contract.me;
+  afterEach(() => {
+    contract.me = me;
+    vi.restoreAllMocks();
+  });
+
+  it('logs an answer its contract does not allow and names the mismatch in Answer-Mismatch, leaving the body as sent', async () => {
+    const warnings: string[] = [];
+    vi.spyOn(console, 'warn').mockImplementation((message: string) => void warnings.push(message));
+    for (const checkAnswers of [true, false]) {
+      const api = await startTestApi({ checkAnswers });
+      try {
+        const user = await createUser();
+        const token = (await api.postJson('/token', { user_id: user.userId, password: user.password })).json.data.token as string;
+        contract.me = { ...me, data: z.strictObject({ user_id: z.number(), user_given_name: z.string(), user_family_name: z.string() }) };
+        // A bare fetch: the test client would refuse the answer itself.
+        // eslint-disable-next-line no-restricted-globals -- what the server sends, unchecked by the client
+        const answer = await fetch(`${api.url}/me`, { headers: { Authorization: token } });
+        expect(await answer.json()).toEqual({
+          status: 'success',
+          data: { user_id: user.userId, user_given_name: expect.any(String), user_family_name: expect.any(String) },
+        });
+        // The test client refuses it, naming the route and the path into the answer.
+        await expect(api.get('/me', { Authorization: token })).rejects.toThrow(
+          /GET \/api\/me \(me\) is not one its contract allows:\n {2}data\.user_id: Invalid input: expected number, received string/,
+        );
+        if (checkAnswers) {
+          const mismatch = JSON.parse(answer.headers.get('answer-mismatch') ?? '{}');
+          expect(mismatch).toEqual({
+            route: 'GET /api/me (me)',
+            problems: [`data.user_id: Invalid input: expected number, received string (found ${JSON.stringify(user.userId)})`],
+          });
+          expect(warnings.join('\n')).toContain(`data.user_id: Invalid input: expected number, received string`);
+        } else {
+          expect(answer.headers.has('answer-mismatch')).toBe(false);
+        }
+      } finally {
+        contract.me = me;
+        await api.close();
+      }
     }
   });
 });

@@ -1,4 +1,7 @@
 import { startLocalApi, type LocalApi } from '#infra/local/server.ts';
+import { checkedFetch } from './checked-fetch.ts';
+
+export { AnswerMismatchError, checkedFetch } from './checked-fetch.ts';
 
 export interface Answer {
   readonly httpStatus: number;
@@ -20,10 +23,17 @@ export interface TestApi {
 }
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
-export async function startTestApi(options: { workers?: number; functionTimeoutMs?: number } = {}): Promise<TestApi> {
-  const server: LocalApi = await startLocalApi({ port: 0, workers: options.workers ?? 1, functionTimeoutMs: options.functionTimeoutMs });
+export async function startTestApi(
+  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean } = {},
+): Promise<TestApi> {
+  const server: LocalApi = await startLocalApi({
+    port: 0,
+    workers: options.workers ?? 1,
+    functionTimeoutMs: options.functionTimeoutMs,
+    checkAnswers: options.checkAnswers,
+  });
   const call: TestApi['call'] = async (method, path, init = {}) => {
-    const response = await fetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
+    const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
     const text = await response.text();
     const isJson = /^application\/json/.test(response.headers.get('content-type') ?? 'application/json');
     return { httpStatus: response.status, headers: response.headers, json: isJson && text !== '' ? JSON.parse(text) : {}, text };

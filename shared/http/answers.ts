@@ -1,0 +1,323 @@
+/**
+ * The pieces of answers that several routes share, as zod schemas: the OpenAPI document lists each
+ * of `components` under `components.schemas` (by its key) and refers to it from every answer that
+ * holds it; contract.ts builds each route's answer from them. Objects are strict: an answer that
+ * carries a key its schema does not declare does not match it (the tests check every answer).
+ *
+ * Only the OpenAPI function and local or test code import this: the HTTP functions never check
+ * their own answers, so their bundles leave the schemas out.
+ */
+import * as z from 'zod';
+import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
+import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { webhookEvents } from '#shared/webhooks/webhook.ts';
+
+/** An object whose keys are exactly these (each required unless `.optional()`). */
+export const object = <Shape extends z.ZodRawShape>(shape: Shape) => z.strictObject(shape);
+export const string = z.string();
+export const integer = z.int();
+export const number = z.number();
+export const boolean = z.boolean();
+/** An instant, ISO 8601 (`2026-01-31T12:00:00.000Z`). */
+export const dateTime = z.iso.datetime({ offset: true });
+export const date = z.iso.date();
+export const lateDayCount = z.int().min(0);
+export const localDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  .describe('`YYYY-MM-DD HH:MM:SS` in the course time zone.');
+/** A JSON object of any keys. */
+export const anyObject = z.record(z.string(), z.unknown());
+const commitHash = z.string().regex(/^[0-9a-f]{40}$/);
+export const gradingStates = ['queued', 'grading', 'graded', 'failed', 'superseded'] as const;
+export const lateStatuses = ['Good', 'Late', 'Bad', 'Unsubmitted'] as const;
+
+const Course = object({
+  semester: string,
+  title: string,
+  display_name: string,
+  display_semester: string,
+  user_group: z.literal([1, 2, 3, 4]).describe('1 instructor, 2 full access grader, 3 limited access grader, 4 student.'),
+  registration_section: string.nullable(),
+});
+
+const CourseUser = object({
+  first_name: string,
+  last_name: string,
+  user_id: string,
+  email: string,
+  reg_section: string.describe('Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors.'),
+  rot_section: string,
+  group: z.enum(['Instructor', 'Full Access Grader (Grad TA)', 'Limited Access Grader (Mentor)', 'Student']),
+  given_name: string,
+  family_name: string,
+});
+
+const Term = object({
+  term_id: z.string().regex(CODE),
+  term_name: string,
+  start_date: date,
+  end_date: date,
+});
+
+const GradeableListing = object({
+  id: string,
+  title: string,
+  instructions_url: string,
+  syllabus_bucket: string,
+  gradeable_type: z.enum(gradeableTypes),
+  section: z.int().min(0).max(5),
+  section_name: z.enum(['FUTURE', 'BETA', 'OPEN', 'CLOSED', 'GRADING', 'GRADED']),
+  due_date: object({ date: string, timezone_type: integer, timezone: string }).nullable(),
+  vcs_repository: string.nullable(),
+  vcs_subdirectory: string.nullable(),
+});
+
+const GradedComponent = object({
+  component_id: integer.describe('The component’s place in the rubric, from 0.'),
+  title: string,
+  score: number.describe('default + marks + custom_points, clamped to [lower_clamp, upper_clamp].'),
+  max_value: number,
+  comment: string.describe('The grader’s custom_message.'),
+  custom_points: number,
+  marks: z.array(object({ mark_id: integer, title: string, points: number })).describe('Students see published marks only.'),
+  grader_id: string.nullable().describe('Null for students.'),
+  graded_at: dateTime.nullable().describe('Null for students.'),
+});
+
+const Values = object({
+  is_queued: boolean,
+  queue_position: z.int().min(-1).describe('1-based place in the queue, 0 while grading, -1 otherwise.'),
+  is_grading: boolean,
+  has_submission: boolean,
+  autograding_complete: boolean,
+  has_active_version: boolean,
+  highest_version: integer,
+  total_points: number.nullable(),
+  total_percent: number.nullable(),
+  commit: commitHash
+    .nullable()
+    .describe("The active version's commit (see Attempt's `commit`); null without an active version or a recorded commit."),
+  test_cases: z.array(
+    object({
+      name: string,
+      details: string,
+      is_extra_credit: boolean,
+      points_available: number,
+      has_extra_results: boolean,
+      points_received: number,
+      testcase_message: string,
+      autochecks: z.array(anyObject),
+    }),
+  ),
+  ta_grading: boolean.describe('Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading).'),
+  ta_grades_released: boolean.describe('Whether grade_released_date has passed; students see TA scores and comments only then.'),
+  ta_grading_complete: boolean.describe('Every rubric component has a (visible) grade.'),
+  tagrading_score: number
+    .describe('The sum of the graded components’ scores (never below 0); null when none is graded or visible.')
+    .nullable(),
+  tagrading_max: number.describe('The sum of the components’ max_value.'),
+  total_score: number.describe('Autograding (total_points) plus TA points, never below 0.').nullable(),
+  ta_components: z.array(GradedComponent),
+});
+
+const TaGrade = object({
+  gradeable_id: string,
+  user_id: string,
+  owner_id: string.describe('The user, or on team gradeables the team, the grade belongs to.'),
+  revision: integer.describe('Bumped by every change; send it back as `revision` to refuse lost updates.'),
+  ta_grading_complete: boolean,
+  tagrading_score: number.nullable(),
+  tagrading_max: number,
+  components: z.array(GradedComponent),
+});
+
+const GradeAuditEntry = object({
+  revision: integer,
+  grader_id: string,
+  at: dateTime,
+  component_id: integer,
+  before: anyObject
+    .describe('The component’s grade before (mark_ids, custom_points, custom_message, grader_id, graded_at); null for its first grade.')
+    .nullable(),
+  after: anyObject.describe('The component’s grade after the change.'),
+});
+
+const Attempt = object({
+  version: integer,
+  submitted_at: dateTime,
+  submitted_by: string,
+  days_late: integer,
+  active: boolean,
+  grading_state: z
+    .enum(gradingStates)
+    .describe(
+      '`superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).',
+    ),
+  points: number.nullable(),
+  message: string.nullable(),
+  commit: commitHash
+    .nullable()
+    .describe(
+      'The commit the version is bound to: the default branch head when it was submitted, which its grading and every regrade check out. Null for repositories without history, and for a version submitted before versions were bound to commits until its first grading records the commit it checked out.',
+    ),
+});
+
+/** One released gradeable in a summary's syllabus bucket. */
+const SummaryEntry = object({
+  id: string,
+  name: string,
+  gradeable_type: string,
+  grade_released_date: string.nullable(),
+  score: number.describe('0 when the status is Bad.'),
+  status: z.enum(lateStatuses),
+  late_day_exceptions: lateDayCount.describe('Electronic File, with an extension: its days.').optional(),
+  reason_for_exception: string.describe('Electronic File, with an extension: its reason.').optional(),
+  days_after_deadline: integer,
+  days_charged: integer,
+  late_days_remaining: lateDayCount.describe('Electronic File: the budget left after this gradeable.').optional(),
+  autograding_score: number,
+  tagrading_score: number,
+  components: z.array(z.unknown()),
+});
+
+const Summary = z
+  .object({
+    user_id: string,
+    legal_first_name: string.optional(),
+    preferred_first_name: string.optional(),
+    legal_last_name: string.optional(),
+    preferred_last_name: string.optional(),
+    registration_section: string.nullable().optional(),
+    rotating_section: string.nullable().optional(),
+    default_allowed_late_days: lateDayCount.describe("The course's late-day budget (`default_student_late_days`).").optional(),
+    late_days_remaining: lateDayCount.describe('The budget left when the summary was generated.').optional(),
+    last_update: dateTime,
+  })
+  .catchall(z.array(SummaryEntry))
+  .describe(
+    'A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables.',
+  );
+
+const LateDayGrant = object({
+  since: localDate.describe('When the grant starts, `YYYY-MM-DD HH:MM:SS` in the course time zone.'),
+  allowed_late_days: lateDayCount.describe('The student’s late days in all from then on.'),
+});
+
+const ValidationProblem = object({ path: string, message: string });
+
+const Webhook = object({
+  id: z.string().regex(WEBHOOK_ID),
+  url: z.url(),
+  events: z.array(z.enum(webhookEvents)),
+  description: string,
+  created_at: dateTime,
+  created_by: string,
+});
+
+const WebhookPayload = object({
+  type: z.enum(webhookEvents),
+  timestamp: dateTime,
+  data: z.looseObject({ term: string, course: string }),
+}).describe(
+  'The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course.',
+);
+
+const WebhookDelivery = object({
+  id: z.string().regex(DELIVERY_ID).describe('The message id: the `webhook-id` header of every attempt.'),
+  event: z.enum(webhookEvents),
+  state: z.enum(['pending', 'delivered', 'failed']).describe('`failed`: every retry failed; replay it once the receiver works.'),
+  created_at: dateTime,
+  next_attempt_at: dateTime.nullable(),
+  attempts: z.array(
+    object({
+      attempt: integer,
+      at: dateTime,
+      status: integer.describe("The receiver's HTTP status; a 2xx is a success.").nullable(),
+      duration_ms: integer,
+      error: string.describe('Why there was no answer (refused, time-out, address).').nullable(),
+      response: string.describe("The start of the receiver's answer (200 characters).").nullable(),
+    }),
+  ),
+  payload: WebhookPayload,
+});
+
+const count = (description: string) => z.int().min(0).describe(description);
+
+const Regrade = object({
+  regrade_id: z.string().regex(REGRADE_ID).describe('Read its progress at `…/regrades/{regrade_id}`.'),
+  gradeable_id: string,
+  state: z
+    .enum(['queued', 'running', 'done'])
+    .describe('queued until a regraded version ends, running until all have, then done (at once when nothing was queued).'),
+  total: count('Versions selected.'),
+  queued: count('Versions given a new place at the end of the grading queue.'),
+  graded: count('Queued versions graded again.'),
+  failed: count('Queued versions whose grading failed.'),
+  skipped: count('Versions left alone: already queued or being graded.'),
+  regrade_by: string.describe('The instructor who asked for it.'),
+  created_at: dateTime,
+  message: string.describe('The reference\'s words: "<n> submissions added to queue for regrading".'),
+}).describe(
+  "A regrade: versions queued for grading again. Each keeps its results until the new ones replace them; the active versions' follow into values, the gradebook and the summaries.",
+);
+
+const SummariesJob = object({
+  job_id: z.string().regex(SUMMARIES_JOB_ID).describe('Read its progress at `…/reports/summaries/jobs/{job_id}`.'),
+  course: string.describe('`<term>/<course>`.'),
+  state: z
+    .enum(['queued', 'running', 'done', 'failed'])
+    .describe('queued on the summaries queue, running, then done (its generation is current) or failed (see message).'),
+  progress: object({
+    done: count('Members whose summaries are written.'),
+    total: count('Members of the course.'),
+  }),
+  requested_by: string.describe('The instructor who asked for it.'),
+  created_at: dateTime,
+  started_at: dateTime.nullable(),
+  finished_at: dateTime.nullable(),
+  summaries: integer.describe('Summaries generated (done only).').nullable(),
+  generated_at: dateTime.describe('The generation time the summaries list shows (done only).').nullable(),
+  generation: string.nullable(),
+  message: string.describe('Where the job is, in words; when failed, why.'),
+}).describe(
+  'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
+);
+
+/** What graders get of a gradeable with hidden test cases (instructors get the gradeable JSON whole). */
+const RedactedGradeable = z
+  .looseObject({
+    id: string,
+    title: string,
+    type: z.enum(gradeableTypes),
+    autograding: z.looseObject({
+      test_cases: z.array(z.looseObject({ name: string, is_hidden: boolean, command: string.optional(), expect: anyObject.optional() })),
+    }),
+    hidden_test_cases_redacted: z.literal(true),
+  })
+  .describe(
+    'The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it.',
+  );
+
+/** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
+export const components = {
+  Course,
+  CourseUser,
+  Term,
+  Gradeable: gradeableDocumentSchema(),
+  RedactedGradeable,
+  GradeableListing,
+  Values,
+  GradedComponent,
+  TaGrade,
+  GradeAuditEntry,
+  Attempt,
+  Summary,
+  LateDayGrant,
+  ValidationProblem,
+  Webhook,
+  WebhookDelivery,
+  WebhookPayload,
+  Regrade,
+  SummariesJob,
+} as const satisfies Record<string, z.ZodType>;
