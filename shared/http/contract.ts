@@ -23,6 +23,18 @@ import {
   noSuchSemester,
   notForYourself,
   notOnTeam,
+  badTeamId,
+  noTeamMembers,
+  notAStudent,
+  notTeamGradeable,
+  teamChangedMeanwhile,
+  teamHasSubmissions,
+  teamMemberTwice,
+  teamNotFound,
+  teamSubmissionsMerged,
+  teamSubmissionsTakenAway,
+  teamTooBig,
+  tooManyTeamChanges,
   termEndsBeforeStart,
   termExistsAlready,
   termFieldsMissing,
@@ -466,6 +478,13 @@ export const schemas = {
         'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
     },
   ),
+  Team: object(
+    {
+      team_id: string,
+      members: { type: 'array', items: string, description: "The members' user ids, in the order they were set." },
+    },
+    { description: "A team of a team gradeable: any member submits for the team, and every member sees the team's versions." },
+  ),
 } as const satisfies Record<string, JsonSchema>;
 
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
@@ -832,6 +851,34 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Webhooks',
     data: ref('WebhookDelivery'),
     fails: [fail(webhookNotFound), fail(deliveryNotFound), fail(stillAttempting)],
+  },
+  'list-teams': {
+    tag: 'Courses',
+    data: { type: 'array', items: ref('Team'), description: 'By team id.' },
+    fails: [gradeableNotFound, fail(notTeamGradeable), ...pageFails],
+    successHeaders: ['Link'],
+  },
+  'set-team': {
+    tag: 'Courses',
+    data: ref('Team'),
+    fails: [
+      gradeableNotFound,
+      fail(notTeamGradeable),
+      fail(badTeamId),
+      fail(noTeamMembers),
+      fail(teamMemberTwice),
+      fail(teamTooBig),
+      fail(notAStudent),
+      fail(teamSubmissionsTakenAway),
+      fail(teamSubmissionsMerged),
+      fail(tooManyTeamChanges),
+      fail(teamChangedMeanwhile),
+    ],
+  },
+  'delete-team': {
+    tag: 'Courses',
+    data: { type: 'null' },
+    fails: [gradeableNotFound, fail(notTeamGradeable), fail(teamNotFound), fail(teamHasSubmissions), fail(teamChangedMeanwhile)],
   },
   openapi: {
     tag: 'Meta',
