@@ -206,7 +206,10 @@ const teamCondition = (before: readonly string[] | undefined) =>
  * a concurrent change of any of them (another team change, a submission) cancels it instead of
  * putting a student on two teams or leaving a copy stale.
  */
-export function teamMembersItems(gradeable: { term: string; course: string; gradeableId: string }, change: TeamMembersWrite): TransactItem[] {
+export function teamMembersItems(
+  gradeable: { term: string; course: string; gradeableId: string },
+  change: TeamMembersWrite,
+): TransactItem[] {
   const TableName = tableName(table);
   const key = gradeableKey(gradeable.term, gradeable.course, gradeable.gradeableId);
   const active = change.submission?.activeVersion ?? 0;
@@ -242,16 +245,14 @@ export function teamMembersItems(gradeable: { term: string; course: string; grad
         },
       };
     }),
-    ...change.removed.map(
-      (userId): TransactItem => ({
-        Delete: {
-          TableName,
-          Key: { gradeableKey: key, entry: `member#${userId}` },
-          ConditionExpression: 'teamId = :teamId',
-          ExpressionAttributeValues: { ':teamId': change.teamId },
-        },
-      }),
-    ),
+    ...change.removed.map((userId): TransactItem => ({
+      Delete: {
+        TableName,
+        Key: { gradeableKey: key, entry: `member#${userId}` },
+        ConditionExpression: 'teamId = :teamId',
+        ExpressionAttributeValues: { ':teamId': change.teamId },
+      },
+    })),
     ...change.shrunk.flatMap(({ teamId, before, remaining }): TransactItem[] => [
       submissionAsRead(key, teamId, undefined),
       remaining.length === 0
@@ -265,17 +266,15 @@ export function teamMembersItems(gradeable: { term: string; course: string; grad
               ExpressionAttributeValues: { ':remaining': [...remaining], ':before': [...before] },
             },
           },
-      ...remaining.map(
-        (userId): TransactItem => ({
-          Update: {
-            TableName,
-            Key: { gradeableKey: key, entry: `member#${userId}` },
-            UpdateExpression: 'SET members = :remaining',
-            ConditionExpression: 'teamId = :teamId',
-            ExpressionAttributeValues: { ':remaining': [...remaining], ':teamId': teamId },
-          },
-        }),
-      ),
+      ...remaining.map((userId): TransactItem => ({
+        Update: {
+          TableName,
+          Key: { gradeableKey: key, entry: `member#${userId}` },
+          UpdateExpression: 'SET members = :remaining',
+          ConditionExpression: 'teamId = :teamId',
+          ExpressionAttributeValues: { ':remaining': [...remaining], ':teamId': teamId },
+        },
+      })),
     ]),
   ];
 }
@@ -287,15 +286,13 @@ export function deleteTeamItems(gradeable: { term: string; course: string; grade
   return [
     { Delete: { TableName, Key: { gradeableKey: key, entry: `team#${team.teamId}` }, ...teamCondition(team.members) } },
     submissionAsRead(key, team.teamId, undefined),
-    ...team.members.map(
-      (userId): TransactItem => ({
-        Delete: {
-          TableName,
-          Key: { gradeableKey: key, entry: `member#${userId}` },
-          ConditionExpression: 'teamId = :teamId',
-          ExpressionAttributeValues: { ':teamId': team.teamId },
-        },
-      }),
-    ),
+    ...team.members.map((userId): TransactItem => ({
+      Delete: {
+        TableName,
+        Key: { gradeableKey: key, entry: `member#${userId}` },
+        ConditionExpression: 'teamId = :teamId',
+        ExpressionAttributeValues: { ':teamId': team.teamId },
+      },
+    })),
   ];
 }

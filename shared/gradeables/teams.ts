@@ -92,9 +92,8 @@ export function planTeamChange(request: TeamChangeRequest, read: TeamsRead): Tea
   if (stranger !== undefined) return notAStudent({ user_id: stranger });
   const wanted = new Set(request.members);
   const removed = (read.team?.members ?? []).filter((userId) => !wanted.has(userId));
-  if (read.team?.hasSubmission && removed.length > 0) {
-    return teamSubmissionsTakenAway({ team_id: request.teamId, user_id: removed[0]! });
-  }
+  const leaving = removed[0];
+  if (read.team?.hasSubmission && leaving !== undefined) return teamSubmissionsTakenAway({ team_id: request.teamId, user_id: leaving });
   const shrunk = new Map<string, string[]>();
   for (const userId of request.members) {
     const otherId = read.teamOf.get(userId);
@@ -102,7 +101,11 @@ export function planTeamChange(request: TeamChangeRequest, read: TeamsRead): Tea
     const other = read.others.get(otherId);
     if (!other) throw new Error(`The team ${otherId} of ${userId} was not read`);
     if (other.hasSubmission) return teamSubmissionsMerged({ user_id: userId, other_team_id: otherId });
-    if (!shrunk.has(otherId)) shrunk.set(otherId, other.members.filter((member) => !wanted.has(member)));
+    if (!shrunk.has(otherId))
+      shrunk.set(
+        otherId,
+        other.members.filter((member) => !wanted.has(member)),
+      );
   }
   return { members: [...request.members], removed, shrunk };
 }
@@ -214,7 +217,7 @@ export async function setTeamMembers(
       others,
     });
     if (plan instanceof Refusal) throw plan;
-    const shrunk = [...plan.shrunk].map(([teamId, remaining]) => ({ teamId, before: others.get(teamId)!.members, remaining }));
+    const shrunk = [...plan.shrunk].map(([teamId, remaining]) => ({ teamId, before: others.get(teamId)?.members ?? [], remaining }));
     const items: TransactItem[] = [
       ...teamMembersItems(where, {
         teamId: request.teamId,
@@ -280,7 +283,12 @@ export async function deleteTeam(
         ...deleteTeamItems({ term, course: code, gradeableId: request.gradeableId }, { teamId: request.teamId, members: team.members }),
         auditEntry(
           { courseId: courseId(term, code) },
-          { actor: request.actor, action: 'team.deleted', target: `${request.gradeableId}/${request.teamId}`, before: { members: team.members } },
+          {
+            actor: request.actor,
+            action: 'team.deleted',
+            target: `${request.gradeableId}/${request.teamId}`,
+            before: { members: team.members },
+          },
         ),
       ]);
       return null;

@@ -180,11 +180,7 @@ describe('teams of a team gradeable', () => {
     const refusals: [string, unknown, string][] = [
       [teams('pairs', 'zeta'), { members: [] }, 'A team needs at least one member: delete the team instead.'],
       [teams('pairs', 'zeta'), { members: [a, a] }, `${a} is listed twice.`],
-      [
-        teams('pairs', 'zeta'),
-        { members: extra.slice(4, 8).map((user) => user.userId) },
-        'Teams of pairs have at most 3 members.',
-      ],
+      [teams('pairs', 'zeta'), { members: extra.slice(4, 8).map((user) => user.userId) }, 'Teams of pairs have at most 3 members.'],
       [teams('pairs', 'zeta'), { members: [world.users.ta.userId] }, `${world.users.ta.userId} is not a student of this course.`],
       [teams('pairs', 'zeta'), { members: [world.users.dropped.userId] }, `${world.users.dropped.userId} is not a student of this course.`],
       [teams('pairs', 'zeta'), { members: ['nobody-here'] }, 'nobody-here is not a student of this course.'],
