@@ -45,8 +45,10 @@ export async function teamMembers(
  * version is 0), which a member's late days read through the `byStudent` index. The entries are
  * (re)keyed for the index too, so entries older than the index are listed after their team's next
  * change (with the team's `members`, which older entries lack too). Each update requires the entry
- * to name the team (it is never created here). `entries`: the members whose entries to write (all
- * by default; the backfill writes only those lacking a copy).
+ * to name the team (it is never created here) and, when it lists members, these members: a team
+ * changed since `members` was read (a member added meanwhile) cancels the transaction, whose
+ * writer reads the members again, instead of leaving the newcomer without the copy. `entries`: the
+ * members whose entries to write (all by default; the backfill writes only those lacking a copy).
  */
 export function teamSubmissionCopies(
   owner: { term: string; course: string; gradeableId: string; ownerId: string },
@@ -64,7 +66,7 @@ export function teamSubmissionCopies(
       UpdateExpression:
         'SET studentKey = :studentKey, gradeableId = :gradeableId, members = :members, activeVersion = :version' +
         (withDaysLate ? ', activeDaysLate = :daysLate' : ' REMOVE activeDaysLate'),
-      ConditionExpression: 'teamId = :teamId',
+      ConditionExpression: 'teamId = :teamId AND (attribute_not_exists(members) OR members = :members)',
       ExpressionAttributeValues: {
         ':studentKey': studentKey(owner.term, owner.course, userId),
         ':gradeableId': owner.gradeableId,

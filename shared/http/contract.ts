@@ -612,6 +612,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(invalidGradeableId),
       fail(userNotInCourse),
       fail(notOnTeam),
+      fail(teamChangedMeanwhile),
       {
         status: 400,
         message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
@@ -653,6 +654,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(userNotInCourse),
       fail(onlyElectronicVersions),
       fail(notOnTeam),
+      fail(teamChangedMeanwhile),
       fail(versionMissing),
       fail(nothingSubmitted),
       fail(noSuchVersion),

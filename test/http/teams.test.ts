@@ -5,6 +5,8 @@ import { auditScopeKey } from '#shared/data/audit.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
+import { teamSubmissionCopies } from '#shared/data/teams.ts';
+import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { vcsGradeableJson } from '../support/gradeables.ts';
@@ -165,6 +167,12 @@ describe('teams of a team gradeable', () => {
     const joined = await put(teams('pairs', 'delta'), { members: [e, f, h] });
     expect(joined.json.status, joined.text).toBe('success');
     expect((await entries('pairs'))[`member#${h}`]).toMatchObject({ teamId: 'delta', activeVersion: 1, activeDaysLate: 2 });
+    // A submission that read the members before the newcomer joined cannot leave them without its copy.
+    const stale = transactWrite(
+      teamSubmissionCopies({ ...world.course, gradeableId: 'pairs', ownerId: 'delta' }, [e, f], { version: 2, daysLate: 0 }),
+    );
+    await expect(stale).rejects.toSatisfy((error) => failedConditions(error).length === 2);
+    expect((await entries('pairs'))[`member#${e}`]).toMatchObject({ members: [e, f, h], activeVersion: 1 });
 
     expect((await remove(teams('pairs', 'epsilon'))).json).toEqual({ status: 'success', data: null });
     expect((await entries('pairs'))[`member#${g}`]).toBeUndefined();
