@@ -690,6 +690,50 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/teams": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A team gradeable's teams with their members, by team id: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly get: operations["list-teams"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/teams/{team_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Set a team's members (students of the course), creating the team when it does not exist; a student moves from a team without submissions. Never takes a team's submissions away from a member nor merges two teams' submissions.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly put: operations["set-team"];
+        readonly post?: never;
+        /**
+         * Delete a team that has no submission; its members are then on no team.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly delete: operations["delete-team"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/openapi.json": {
         readonly parameters: {
             readonly query?: never;
@@ -1370,6 +1414,12 @@ export interface components {
             readonly generation: string | null;
             /** @description Where the job is, in words; when failed, why. */
             readonly message: string;
+        };
+        /** @description A team of a team gradeable: any member submits for the team, and every member sees the team's versions. */
+        readonly Team: {
+            readonly team_id: string;
+            /** @description The members' user ids, in the order they were set. */
+            readonly members: readonly string[];
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         readonly FailEnvelope: {
@@ -3147,6 +3197,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The teams changed while this change was being saved: try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
              * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `POST request exceeds maximum size of 1M`
@@ -3342,6 +3406,20 @@ export interface operations {
              *     - `User {user_id} is not in this course.`
              */
             readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The teams changed while this change was being saved: try again.`
+             */
+            readonly 409: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;
@@ -4056,6 +4134,20 @@ export interface operations {
              *     - `User {user_id} is not in this course.`
              */
             readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The teams changed while this change was being saved: try again.`
+             */
+            readonly 409: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
                     readonly [name: string]: unknown;
@@ -6348,6 +6440,420 @@ export interface operations {
              * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `This delivery is still being attempted; it can be replayed once it is delivered or has failed.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "list-teams": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Teams per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        /** @description By team id. */
+                        readonly data: readonly components["schemas"]["Team"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{gradeable_id} is not a team gradeable: it has no teams.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-team": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+                /** @description A team id: 1 to 64 letters, digits, `_` or `-`. */
+                readonly team_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. */
+                    readonly members: readonly string[] | string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. Comma-separated, or the field repeated. */
+                    readonly members: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. Comma-separated, or the field repeated. */
+                    readonly members: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["Team"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field members must be a list of user ids.`
+             *     - `{gradeable_id} is not a team gradeable: it has no teams.`
+             *     - `A team id is 1 to 64 letters, digits, _ or -.`
+             *     - `A team needs at least one member: delete the team instead.`
+             *     - `{user_id} is listed twice.`
+             *     - `Teams of {gradeable_id} have at most {team_size_max} members.`
+             *     - `{user_id} is not a student of this course.`
+             *     - `This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Team {team_id} has submissions: removing {user_id} would take them away from them.`
+             *     - `{user_id} is on team {other_team_id}, which has submissions: moving them would merge two teams' submissions.`
+             *     - `The teams changed while this change was being saved: try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "delete-team": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+                /** @description A team id: 1 to 64 letters, digits, `_` or `-`. */
+                readonly team_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: null;
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `{gradeable_id} is not a team gradeable: it has no teams.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `Team {team_id} does not exist for this gradeable.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Team {team_id} has submissions and cannot be deleted.`
+             *     - `The teams changed while this change was being saved: try again.`
              */
             readonly 409: {
                 headers: {

@@ -43,3 +43,7 @@ export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
 export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
 export const isSummariesJobId = (value: string): boolean => SUMMARIES_JOB_ID.test(value);
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);
+
+/** Team ids: 1–64 letters, digits, `_` and `-` (as the admin command line has always made them). */
+export const TEAM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const isValidTeamId = (id: string): boolean => TEAM_ID.test(id);

@@ -27,3 +27,25 @@ export const blankTermName = failure('invalid', 'The term name cannot be blank.'
 export const badTermDates = failure('invalid', 'Start and end dates must be dates of the form YYYY-MM-DD.');
 export const termEndsBeforeStart = failure('invalid', 'The start date must not be after the end date.');
 export const termExistsAlready = failure('conflict', 'Term already exists.');
+
+export const notTeamGradeable = failure('invalid', '{gradeable_id} is not a team gradeable: it has no teams.');
+export const badTeamId = failure('invalid', 'A team id is 1 to 64 letters, digits, _ or -.');
+export const teamNotFound = failure('not-found', 'Team {team_id} does not exist for this gradeable.');
+export const noTeamMembers = failure('invalid', 'A team needs at least one member: delete the team instead.');
+export const teamMemberTwice = failure('invalid', '{user_id} is listed twice.');
+export const teamTooBig = failure('invalid', 'Teams of {gradeable_id} have at most {team_size_max} members.');
+export const notAStudent = failure('invalid', '{user_id} is not a student of this course.');
+export const teamSubmissionsTakenAway = failure(
+  'conflict',
+  'Team {team_id} has submissions: removing {user_id} would take them away from them.',
+);
+export const teamSubmissionsMerged = failure(
+  'conflict',
+  "{user_id} is on team {other_team_id}, which has submissions: moving them would merge two teams' submissions.",
+);
+export const teamHasSubmissions = failure('conflict', 'Team {team_id} has submissions and cannot be deleted.');
+export const tooManyTeamChanges = failure(
+  'invalid',
+  'This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.',
+);
+export const teamChangedMeanwhile = failure('conflict', 'The teams changed while this change was being saved: try again.');

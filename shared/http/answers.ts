@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
-import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 
 /** An object whose keys are exactly these (each required unless `.optional()`). */
@@ -284,6 +284,11 @@ const SummariesJob = object({
   'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
 );
 
+const Team = object({
+  team_id: z.string().regex(TEAM_ID),
+  members: z.array(string).describe("The members' user ids, in the order they were set."),
+}).describe("A team of a team gradeable: any member submits for the team, and every member sees the team's versions.");
+
 /** What graders get of a gradeable with hidden test cases (instructors get the gradeable JSON whole). */
 const RedactedGradeable = z
   .looseObject({
@@ -320,4 +325,5 @@ export const components = {
   WebhookPayload,
   Regrade,
   SummariesJob,
+  Team,
 } as const satisfies Record<string, z.ZodType>;

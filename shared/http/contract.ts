@@ -24,6 +24,18 @@ import {
   noSuchSemester,
   notForYourself,
   notOnTeam,
+  badTeamId,
+  noTeamMembers,
+  notAStudent,
+  notTeamGradeable,
+  teamChangedMeanwhile,
+  teamHasSubmissions,
+  teamMemberTwice,
+  teamNotFound,
+  teamSubmissionsMerged,
+  teamSubmissionsTakenAway,
+  teamTooBig,
+  tooManyTeamChanges,
   termEndsBeforeStart,
   termExistsAlready,
   termFieldsMissing,
@@ -157,7 +169,7 @@ export type Tag = keyof typeof tags;
 
 const { Course, CourseUser, Term, Gradeable, RedactedGradeable, GradeableListing, Values, TaGrade, GradeAuditEntry, Attempt, Summary } =
   components;
-const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, SummariesJob } = components;
+const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, SummariesJob, Team } = components;
 
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
@@ -269,6 +281,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(invalidGradeableId),
       fail(userNotInCourse),
       fail(notOnTeam),
+      fail(teamChangedMeanwhile),
       {
         status: 400,
         message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
@@ -310,6 +323,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(userNotInCourse),
       fail(onlyElectronicVersions),
       fail(notOnTeam),
+      fail(teamChangedMeanwhile),
       fail(versionMissing),
       fail(nothingSubmitted),
       fail(noSuchVersion),
@@ -485,6 +499,34 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Webhooks',
     data: WebhookDelivery,
     fails: [fail(webhookNotFound), fail(deliveryNotFound), fail(stillAttempting)],
+  },
+  'list-teams': {
+    tag: 'Courses',
+    data: z.array(Team).describe('By team id.'),
+    fails: [gradeableNotFound, fail(notTeamGradeable), ...pageFails],
+    successHeaders: ['Link'],
+  },
+  'set-team': {
+    tag: 'Courses',
+    data: Team,
+    fails: [
+      gradeableNotFound,
+      fail(notTeamGradeable),
+      fail(badTeamId),
+      fail(noTeamMembers),
+      fail(teamMemberTwice),
+      fail(teamTooBig),
+      fail(notAStudent),
+      fail(teamSubmissionsTakenAway),
+      fail(teamSubmissionsMerged),
+      fail(tooManyTeamChanges),
+      fail(teamChangedMeanwhile),
+    ],
+  },
+  'delete-team': {
+    tag: 'Courses',
+    data: z.null(),
+    fails: [gradeableNotFound, fail(notTeamGradeable), fail(teamNotFound), fail(teamHasSubmissions), fail(teamChangedMeanwhile)],
   },
   openapi: {
     tag: 'Meta',

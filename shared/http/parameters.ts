@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
-import { CODE, DELIVERY_ID, GRADEABLE_ID, REGRADE_ID, SUMMARIES_JOB_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, GRADEABLE_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { documented, text } from './fields.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -43,6 +43,7 @@ export const pathParameters = builtOnFirstRead({
       description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
     }),
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
+  team_id: () => documented(z.string().check(z.regex(TEAM_ID)), { description: 'A team id: 1 to 64 letters, digits, `_` or `-`.' }),
 }) satisfies Shape;
 
 export const userIdQuery = (description: string) => documented(z.string(), { description });

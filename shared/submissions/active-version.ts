@@ -14,7 +14,7 @@ import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
-import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
+import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { notSameUser, nothingSubmitted, onlyElectronicVersions, versionMissing } from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
@@ -109,6 +109,12 @@ export async function chooseActiveVersion(
     } catch (error) {
       if (failedConditions(error).length === 0) throw error;
       submission = undefined; // a new version or a finished grading meanwhile: read again
+      if (members) {
+        // Or the team changed (a member added): its members too.
+        const { membership: now } = await getItems({ membership: teamMembershipRef(course.term, course.course, gradeable.id, target) });
+        if (now?.teamId !== ownerId) throw teamChangedMeanwhile();
+        members = await teamMembers(team, now);
+      }
       continue;
     }
     const whose = target !== caller.userId ? ` for ${target}` : '';

@@ -45,7 +45,7 @@ import { resolveCommit } from './commit.ts';
 import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
-import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
+import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
 
 export interface SubmitContext {
@@ -145,7 +145,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     : undefined;
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   // Each member's team entry carries a copy of the team's active version (their late days read it).
-  const members = membership && (await teamMembers(owner, membership));
+  let members = membership && (await teamMembers(owner, membership));
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
   // A student's own submission counts towards their jobs queued or being graded; staff's for a student does not.
@@ -270,6 +270,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         // After these, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
         ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
       ];
+      const copies = { from: items.length - (members?.length ?? 0), to: items.length };
       const shared = queueShareItems(share, items.length);
       try {
         await transactWrite([...items, ...shared.items], { conflictRetries: 0 });
@@ -286,6 +287,9 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         }
         // A worker found the reserved ticket without its job and voided it: reserve another.
         if (failed.includes(JOB)) reserved = undefined;
+        // The team changed since its members were read (a member added): their copies go to the team as it is now.
+        if (members && failed.some((index) => index >= copies.from && index < copies.to))
+          members = await membersNow(course, gradeable.id, target, ownerId);
         // A queued version that is not to be superseded (a regrade's or staff's job) stays as it is.
         if (share.supersede && shared.supersede !== undefined && failed.includes(shared.supersede)) keep.add(share.supersede.version);
         // Unless the version number, the student's count or the version to supersede changed, what was read still holds.
@@ -321,6 +325,13 @@ async function abandonReserved(ticket: number): Promise<void> {
     // The submission's own answer stands; the ticket counts as queued until a worker passes it.
     logger.warn({ message: 'Could not give up a reserved ticket', ticket, error });
   }
+}
+
+/** The members of a team read again, provided `userId` is still on it (otherwise the submission is refused: submit again). */
+async function membersNow(course: Course, gradeableId: string, userId: string, teamId: string): Promise<readonly string[]> {
+  const membership = await teamOf(course, gradeableId, userId);
+  if (membership.teamId !== teamId) throw teamChangedMeanwhile();
+  return teamMembers({ term: course.term, course: course.course, gradeableId }, membership);
 }
 
 /** On team gradeables a submission belongs to the submitter's team. */

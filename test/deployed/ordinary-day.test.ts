@@ -621,6 +621,29 @@ describe('the deployed artifacts', () => {
       expectNoFailures();
     }, 90_000);
 
+    it('teams: the instructor forms a team of both students on a team gradeable, lists it, is refused a grader, and deletes it', async () => {
+      const gradeable = 'pair-project';
+      const teams = `/api/${TERM}/${COURSE}/gradeable/${gradeable}/teams`;
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, {
+        as: 'prof',
+        json: { id: gradeable, title: 'Pair project', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' } },
+      });
+      await call('PUT', `${teams}/pair1`, { as: 'prof', json: { members: ['student', 'student2'] } });
+      const listed = await call('GET', teams, { as: 'prof' });
+      if (
+        listed.json &&
+        JSON.stringify((listed.json as { data?: unknown }).data) !== '[{"team_id":"pair1","members":["student","student2"]}]'
+      )
+        fail(`GET ${teams}`, listed.text.slice(0, 500));
+      await call('PUT', `${teams}/pair2`, {
+        as: 'prof',
+        json: { members: ['ta'] },
+        expect: { fail: 'ta is not a student of this course.', status: 400 },
+      });
+      await call('DELETE', `${teams}/pair1`, { as: 'prof' });
+      expectNoFailures();
+    });
+
     it('webhooks: the instructor registers a receiver (a loopback host the deployment allows) and lists it without its secret', async () => {
       const registered = await call('POST', `/api/${TERM}/${COURSE}/webhooks`, {
         as: 'prof',

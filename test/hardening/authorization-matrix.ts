@@ -54,6 +54,8 @@ export interface MatrixWorld {
   /** A webhook of the course, and one that only the instructor's DELETE removes. */
   readonly webhookId: string;
   readonly doomedWebhookId: string;
+  /** A team gradeable (teams of at most 2). */
+  readonly teamGradeable: string;
 }
 
 export interface MatrixRequest {
@@ -392,6 +394,32 @@ export const expectedAccess: Record<string, MatrixRow> = {
         variation: 'a delivery that does not exist',
         request: (world) => ({ params: { webhook_id: world.webhookId, delivery_id: 'msg_000000000000000000000' } }),
         expect: { ...instructorOnly, instructor: fail('No delivery msg_000000000000000000000 of this webhook.', 404) },
+      },
+    ],
+  },
+  'list-teams': {
+    cases: [
+      { variation: 'a team gradeable', request: (world) => ({ params: { gradeable_id: world.teamGradeable } }), expect: instructorOnly },
+    ],
+  },
+  'set-team': {
+    cases: [
+      {
+        variation: 'a new team of a student',
+        request: (world) => ({
+          params: { gradeable_id: world.teamGradeable, team_id: world.unique('team') },
+          body: { members: [world.userIds.student] },
+        }),
+        expect: instructorOnly,
+      },
+    ],
+  },
+  'delete-team': {
+    cases: [
+      {
+        variation: 'a team that does not exist',
+        request: (world) => ({ params: { gradeable_id: world.teamGradeable, team_id: 'nobody' } }),
+        expect: { ...instructorOnly, instructor: fail('Team nobody does not exist for this gradeable.', 404) },
       },
     ],
   },

@@ -62,6 +62,13 @@ beforeAll(async () => {
     grade_inquiry_due_date: daysFromNow(9),
     team_lock_date: daysFromNow(5),
   });
+  const teamGradeable = uniqueCode('team');
+  const teamUpload = await api.postJson(
+    `/${term}/${code}/upload`,
+    { id: teamGradeable, title: 'Team homework', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' } },
+    course.tokens.instructor,
+  );
+  expect(teamUpload.json.status, teamUpload.text).toBe('success');
   const webhook = async () => {
     const answer = await api.postJson(
       `/${term}/${code}/webhooks`,
@@ -108,6 +115,7 @@ beforeAll(async () => {
     sibling: { term: course.sibling.term, course: course.sibling.course, gradeable: siblingGradeable },
     webhookUrl: WEBHOOK_URL,
     webhookId,
+    teamGradeable,
     doomedWebhookId,
   };
   tokens = { ...course.tokens, outsider: { Authorization: outsiderToken } } as Record<MatrixPersona, Record<string, string>>;

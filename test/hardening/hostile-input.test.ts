@@ -21,6 +21,7 @@ import { anyRepository } from '../support/shared-git.ts';
 let api: TestApi;
 let world: CourseWorld;
 let gradeable: string;
+let teamGradeable: string;
 let logoutUser: TestUser;
 let logoutToken: string;
 let webhookId: string;
@@ -67,6 +68,13 @@ beforeAll(async () => {
     world.tokens.instructor,
   );
   expect(answer.json.status, answer.text).toBe('success');
+  teamGradeable = uniqueCode('team');
+  const teams = await api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    { id: teamGradeable, title: 'Hostile team homework', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' } },
+    world.tokens.instructor,
+  );
+  expect(teams.json.status, teams.text).toBe('success');
 }, 120_000);
 afterAll(async () => {
   await api.close();
@@ -322,6 +330,8 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
     case 'set-active-version':
       return { version: 0 };
+    case 'set-team':
+      return { members: [world.users.student.userId, world.users.student2.userId] };
     case 'regrade':
       return { user_id: world.users.student.userId, version_to_regrade: 1 };
     case 'save-ta-grade':
@@ -413,7 +423,8 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
   const valid: Record<string, string> = {
     semester: world.course.term,
     course: world.course.course,
-    gradeable_id: gradeable,
+    gradeable_id: /-teams?$/.test(key.name) ? teamGradeable : gradeable,
+    team_id: 'fuzz-team',
     user_id: world.users.student.userId,
     webhook_id: webhookId,
     delivery_id: 'msg_000000000000000000000',

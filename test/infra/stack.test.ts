@@ -193,6 +193,22 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'list-webhooks': [...COURSE_CHECK, 'dynamodb:Query webhooks'],
   'delete-webhook': [...COURSE_CHECK, 'dynamodb:DeleteItem webhooks', 'dynamodb:DeleteItem webhookSecrets'],
   'list-webhook-deliveries': [...COURSE_CHECK, 'dynamodb:BatchGetItem webhooks', 'dynamodb:Query webhookDeliveries'],
+  'list-teams': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:Query teams'],
+  'set-team': [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem gradeables',
+    ...['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action} teams`),
+    // A team's submission, as read, is a condition of the change (none: nothing submitted meanwhile).
+    ...['BatchGetItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} submissions`),
+    'dynamodb:PutItem audit',
+  ],
+  'delete-team': [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem gradeables',
+    ...['BatchGetItem', 'DeleteItem'].map((action) => `dynamodb:${action} teams`),
+    ...['BatchGetItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} submissions`),
+    'dynamodb:PutItem audit',
+  ],
   'replay-webhook-delivery': [
     ...COURSE_CHECK,
     'dynamodb:BatchGetItem webhooks',

@@ -1,0 +1,14 @@
+import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { deleteTeam } from '#shared/gradeables/teams.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params }) => {
+    const { term, course, gradeableId } = gradeableKey(params);
+    return { gradeable: gradeableRef(term, course, gradeableId) };
+  },
+  handle: ({ caller, course, params, items }) =>
+    deleteTeam(course, items.gradeable, { gradeableId: gradeableKey(params).gradeableId, teamId: params.team_id, actor: caller.userId }),
+});
