@@ -15,6 +15,7 @@ import { invalidInput } from '#shared/errors.ts';
 import { DEFAULT_PAGE } from '#shared/gradebook/page.ts';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
 import { SUMMARIES_PAGE } from '#shared/summaries/page.ts';
+import { AUDIT_PAGE, LEVEL_NAMES, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MIN_PASSWORD_LENGTH } from '#shared/users/limits.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, IDEMPOTENCY_KEY, REGRADE_ID, SUMMARIES_JOB_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
@@ -290,6 +291,46 @@ export const inputs = builtOnFirstRead({
   openapi: none,
   'api-docs': none,
   'api-docs-asset': none,
+  'list-users': () => ({ query: paging('Users', 'whole') }),
+  'create-user': () => ({
+    body: {
+      user_id: text(256, { description: 'The new user id.', pattern: USER_ID }),
+      first_name: text(MAX_NAME_LENGTH, { description: 'First (given) name.' }),
+      last_name: text(MAX_NAME_LENGTH, { description: 'Last (family) name.' }),
+      email: text(MAX_EMAIL_LENGTH, { description: 'E-mail address.', format: 'email' }),
+      level: z.optional(documented(z.string(), { description: 'System access level (`user` when left out).', enum: [...LEVEL_NAMES] })),
+      password: z.optional(
+        text(1024, {
+          description: `At least ${MIN_PASSWORD_LENGTH} characters, not the user id, not a common password; generated (and answered once) when left out.`,
+          format: 'password',
+        }),
+      ),
+    },
+  }),
+  'get-user': none,
+  'update-user': () => ({ document: true }),
+  'set-user-password': () => ({
+    body: {
+      password: z.optional(
+        text(1024, {
+          description: `At least ${MIN_PASSWORD_LENGTH} characters, not the user id, not a common password; generated (and answered once) when left out.`,
+          format: 'password',
+        }),
+      ),
+    },
+  }),
+  'change-password': () => ({
+    body: {
+      current_password: text(1024, { description: 'The password the caller has now.', format: 'password' }),
+      new_password: text(1024, {
+        description: `The new password: at least ${MIN_PASSWORD_LENGTH} characters, not the user id, not a common password.`,
+        format: 'password',
+      }),
+    },
+  }),
+  'list-terms': none,
+  'user-audit': () => ({ query: paging('Entries', AUDIT_PAGE) }),
+  'course-audit': () => ({ query: paging('Entries', AUDIT_PAGE) }),
 } satisfies Record<RouteName, () => RouteInput>);
 
 type Inputs = typeof inputs;

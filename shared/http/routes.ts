@@ -411,6 +411,79 @@ export const routes = {
     access: 'public',
     summary: 'The reference page’s script and style sheet (versioned names, cached for a year).',
   },
+  'list-users': {
+    method: 'GET',
+    path: '/api/users',
+    access: 'superuser',
+    summary:
+      'Every user account (user id, names, e-mail, level), by user id: whole by default, paged with page_size and cursor when asked.',
+    data: { users: ['Scan'] },
+  },
+  'create-user': {
+    method: 'POST',
+    path: '/api/users',
+    access: 'superuser',
+    summary:
+      'Create a user account: user_id, first_name, last_name, email, level (user, faculty or superuser; user when left out) and password (generated and shown in this answer only when left out).',
+    data: { users: ['PutItem'], credentials: ['PutItem'], audit: ['PutItem'] },
+  },
+  'get-user': {
+    method: 'GET',
+    path: '/api/users/{user_id}',
+    access: 'user',
+    summary: 'One user account: superusers any, anyone else their own.',
+    data: { users: ['GetItem'] },
+  },
+  'update-user': {
+    method: 'PATCH',
+    path: '/api/users/{user_id}',
+    access: 'user',
+    summary:
+      'Change a user account (JSON): superusers first_name, last_name, email and level (not their own level); anyone their own first_name and last_name. Any other field is refused. Kept in the user’s audit trail.',
+    data: {
+      users: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
+      // The profile's copies on the user's enrollments (the users and graders lists) follow it.
+      enrollments: ['Query byUser', 'UpdateItem'],
+      audit: ['PutItem'],
+    },
+  },
+  'set-user-password': {
+    method: 'POST',
+    path: '/api/users/{user_id}/password',
+    access: 'superuser',
+    summary: "Set a user's password (generated and shown in this answer only when left out); their token stops working.",
+    data: { users: ['ConditionCheckItem'], credentials: ['PutItem'], sessions: ['DeleteItem'], audit: ['PutItem'] },
+  },
+  'change-password': {
+    method: 'POST',
+    path: '/api/me/password',
+    access: 'user',
+    summary:
+      "Change the caller's own password: current_password and new_password (10 characters or more, not the user id, not a common password). A wrong current password counts as a failed login. The old token stops working; the answer carries a new one.",
+    data: { sessions: ['PutItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'], audit: ['PutItem'] },
+  },
+  'list-terms': {
+    method: 'GET',
+    path: '/api/terms',
+    access: 'user',
+    summary: 'Every term, newest first (by start date).',
+    data: { terms: ['Scan'] },
+  },
+  'user-audit': {
+    method: 'GET',
+    path: '/api/users/{user_id}/audit',
+    access: 'superuser',
+    summary: "A user account's audit trail (created, changed, passwords set), newest first, paged with page_size and cursor.",
+    data: { audit: ['Query'] },
+  },
+  'course-audit': {
+    method: 'GET',
+    path: '/api/{semester}/{course}/audit',
+    access: 'course:instructor',
+    summary:
+      "The course's audit trail (roster, teams, gradeables, settings: who, when, what before and after), newest first, paged with page_size and cursor.",
+    data: { audit: ['Query'] },
+  },
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

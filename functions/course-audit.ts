@@ -1,0 +1,11 @@
+import { courseId } from '#shared/courses/course.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { paged } from '#shared/http/paging.ts';
+import { auditPage } from '#shared/users/audit.ts';
+
+export const handler = endpoint('course-audit', {
+  handle: async ({ course, query, event }) => {
+    const { items, next } = await auditPage({ courseId: courseId(course.term, course.course) }, query);
+    return paged(event, items, next);
+  },
+});
