@@ -333,6 +333,14 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { allowed_late_days: 3, since: '2026-09-01' };
     case 'set-extension':
       return { late_days: 1, reason_for_exception: 'Fuzz' };
+    case 'create-user':
+      return { user_id: uniqueCode('fz'), first_name: 'Fuzz', last_name: 'User', email: 'fuzz@example.edu' };
+    case 'update-user':
+      return { first_name: 'Fuzz', last_name: 'User' };
+    case 'set-user-password':
+      return {};
+    case 'change-password':
+      return { current_password: 'not-the-password', new_password: 'a fine new passphrase' };
     default:
       return {};
   }
