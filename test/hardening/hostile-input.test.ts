@@ -557,10 +557,13 @@ function checkEnvelope(answer: { status: number; headers: Headers; text: string 
   return status;
 }
 
-/** Snapshots without the login-failure counters (a wrong login legitimately counts). */
+/**
+ * Snapshots without the login-failure counters, the user id's and each known client's (a wrong
+ * login, or a wrong current password, legitimately counts).
+ */
 async function state(): Promise<Snapshot> {
   const snapshot = await snapshotTables();
-  snapshot.Credentials = snapshot.Credentials!.filter((item) => item.kind !== 'login-failures');
+  snapshot.Credentials = snapshot.Credentials!.filter((item) => !String(item.kind).startsWith('login-failures'));
   return snapshot;
 }
 
