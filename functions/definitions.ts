@@ -40,6 +40,15 @@ import { definition as replayWebhookDelivery } from './replay-webhook-delivery/d
 import { definition as openapi } from './openapi/definition.ts';
 import { definition as apiDocs } from './api-docs/definition.ts';
 import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
+import { definition as listUsers } from './list-users/definition.ts';
+import { definition as createUser } from './create-user/definition.ts';
+import { definition as getUser } from './get-user/definition.ts';
+import { definition as updateUser } from './update-user/definition.ts';
+import { definition as setUserPassword } from './set-user-password/definition.ts';
+import { definition as changePassword } from './change-password/definition.ts';
+import { definition as listTerms } from './list-terms/definition.ts';
+import { definition as userAudit } from './user-audit/definition.ts';
+import { definition as courseAudit } from './course-audit/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -86,6 +95,15 @@ export const routes = {
   openapi: openapi,
   'api-docs': apiDocs,
   'api-docs-asset': apiDocsAsset,
+  'list-users': listUsers,
+  'create-user': createUser,
+  'get-user': getUser,
+  'update-user': updateUser,
+  'set-user-password': setUserPassword,
+  'change-password': changePassword,
+  'list-terms': listTerms,
+  'user-audit': userAudit,
+  'course-audit': courseAudit,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

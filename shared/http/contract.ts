@@ -83,6 +83,28 @@ import {
   webhookNotFound,
 } from '#shared/webhooks/failures.ts';
 import { accessDenied, type Failure } from '#shared/errors.ts';
+import {
+  blankField,
+  blankPassword,
+  fieldNotChangeable,
+  invalidEmail,
+  invalidLevel,
+  invalidUserId,
+  nameTooLong,
+  noSuchUser,
+  notAString,
+  nothingToChange,
+  onlyOwnNames,
+  ownLevel,
+  passwordFieldsMissing,
+  passwordIsUserId,
+  passwordTooCommon,
+  passwordTooShort,
+  userExists,
+  userFieldsMissing,
+  wrongCurrentPassword,
+} from '#shared/users/failures.ts';
+import { LEVEL_NAMES, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#shared/users/limits.ts';
 import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 import { refusalStatus } from './failures.ts';
@@ -466,11 +488,30 @@ export const schemas = {
         'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
     },
   ),
+  User: object({
+    user_id: string,
+    first_name: string,
+    last_name: string,
+    email: string,
+    level: { type: 'string', enum: [...LEVEL_NAMES], description: 'System access level.' },
+  }),
+  AuditEntry: object({
+    at: dateTime,
+    actor: { type: 'string', description: 'Who made the change: a user id, or `admin` for the operator’s command line.' },
+    action: {
+      type: 'string',
+      description: 'What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, …',
+    },
+    target: { type: 'string', description: 'What it was done to: a user id, a gradeable id, a team id, a setting’s name.' },
+    before: nullable({ type: 'object', description: 'The fields that changed, as they were; null when created.' }),
+    after: nullable({ type: 'object', description: 'The fields that changed, as they are now; null when removed.' }),
+  }),
 } as const satisfies Record<string, JsonSchema>;
 
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
 const pageFails = [fail(badPageSize), fail(badCursor)];
+const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 
 export const contract: Record<RouteName, RouteContract> = {
@@ -852,5 +893,94 @@ export const contract: Record<RouteName, RouteContract> = {
     rawMediaTypes: ['text/javascript', 'text/css'],
     data: { type: 'string', description: 'The asset, gzip-compressed when the request accepts it.' },
     fails: [{ status: 404, message: 'Endpoint not found.' }],
+  },
+  'list-users': {
+    tag: 'Users',
+    data: { type: 'array', items: ref('User'), description: 'By user id.' },
+    fails: pageFails,
+    successHeaders: ['Link'],
+  },
+  'create-user': {
+    tag: 'Users',
+    data: {
+      allOf: [
+        ref('User'),
+        object({
+          password: nullable({ type: 'string', description: 'The generated password, shown this once; null when one was given.' }),
+        }),
+      ],
+    },
+    fails: [
+      fail(userFieldsMissing),
+      fail(invalidUserId),
+      fail(blankField),
+      fail(nameTooLong),
+      fail(invalidEmail),
+      fail(invalidLevel),
+      ...passwordFails,
+      fail(userExists),
+    ],
+  },
+  'get-user': { tag: 'Users', data: ref('User'), fails: [fail(accessDenied), fail(noSuchUser)] },
+  'update-user': {
+    tag: 'Users',
+    document: {
+      schema: {
+        type: 'object',
+        properties: {
+          first_name: { type: 'string', maxLength: MAX_NAME_LENGTH },
+          last_name: { type: 'string', maxLength: MAX_NAME_LENGTH },
+          email: { type: 'string', maxLength: MAX_EMAIL_LENGTH, description: 'Superusers only.' },
+          level: { type: 'string', enum: [...LEVEL_NAMES], description: 'Superusers only, not their own.' },
+        },
+        additionalProperties: false,
+        minProperties: 1,
+      },
+      description: 'The fields to change; any other field is refused.',
+    },
+    data: ref('User'),
+    fails: [
+      fail(accessDenied),
+      fail(noSuchUser),
+      fail(fieldNotChangeable),
+      fail(onlyOwnNames),
+      fail(ownLevel),
+      fail(notAString),
+      fail(nothingToChange),
+      fail(blankField),
+      fail(nameTooLong),
+      fail(invalidEmail),
+      fail(invalidLevel),
+    ],
+  },
+  'set-user-password': {
+    tag: 'Users',
+    data: object({
+      user_id: string,
+      password: nullable({ type: 'string', description: 'The generated password, shown this once; null when one was given.' }),
+    }),
+    fails: [...passwordFails, fail(noSuchUser)],
+  },
+  'change-password': {
+    tag: 'Users',
+    data: object({ token: { type: 'string', description: 'The new token (as `POST /api/token` answers); the old one no longer works.' } }),
+    fails: [fail(passwordFieldsMissing), ...passwordFails, fail(wrongCurrentPassword), fail(tooManyFailedLogins)],
+  },
+  'list-terms': {
+    tag: 'Courses',
+    data: { type: 'array', items: ref('Term'), description: 'Newest first: by start date, then term id, both descending.' },
+    fails: [],
+  },
+  'user-audit': {
+    tag: 'Users',
+    data: { type: 'array', items: ref('AuditEntry'), description: 'Newest first.' },
+    fails: pageFails,
+    successHeaders: ['Link'],
+  },
+  'course-audit': {
+    tag: 'Courses',
+    data: { type: 'array', items: ref('AuditEntry'), description: 'Newest first.' },
+    fails: pageFails,
+    successHeaders: ['Link'],
   },
 };

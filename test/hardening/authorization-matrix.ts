@@ -145,6 +145,11 @@ const instructorOnly = {
   superuser: D,
 };
 
+/** superuser: every other persona is denied. */
+const superuserOnly = { ...everyone(D), anonymous: U, superuser: A };
+/** The persona's own user id (anonymous, who has none, names the student's). */
+const ownId = (world: MatrixWorld, persona: MatrixPersona): string => world.userIds[persona === 'anonymous' ? 'student' : persona];
+
 const submission = (gradeable: string, extra: Record<string, unknown> = {}): MatrixRequest => ({
   params: { gradeable_id: gradeable },
   body: { vcs_checkout: true, git_repo_id: 'none', ...extra },
@@ -398,6 +403,70 @@ export const expectedAccess: Record<string, MatrixRow> = {
   openapi: { optional: true, cases: [{ variation: 'the document', request: () => ({}), expect: everyone(A) }] },
   'api-docs': { cases: [{ variation: 'the reference page', request: () => ({}), expect: everyone(A) }] },
   'api-docs-asset': { cases: [{ variation: 'its script', request: () => ({ params: { asset: swaggerUi.script } }), expect: everyone(A) }] },
+  'list-users': { cases: [{ variation: 'every user', request: () => ({}), expect: superuserOnly }] },
+  'create-user': {
+    cases: [
+      {
+        variation: 'a new user',
+        request: (world) => ({ body: { user_id: world.unique('mx'), first_name: 'Matrix', last_name: 'User', email: 'mx@example.edu' } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'get-user': {
+    cases: [
+      { variation: 'own account', request: (world, persona) => ({ params: { user_id: ownId(world, persona) } }), expect: anyToken },
+      {
+        variation: "another user's (student2)",
+        request: (world) => ({ params: { user_id: world.userIds.student2 } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'update-user': {
+    cases: [
+      {
+        variation: 'own names',
+        request: (world, persona) => ({ params: { user_id: ownId(world, persona) }, body: { last_name: 'Matrix' } }),
+        expect: anyToken,
+      },
+      {
+        variation: 'own level (mass assignment)',
+        request: (world, persona) => ({ params: { user_id: ownId(world, persona) }, body: { level: 'superuser' } }),
+        expect: {
+          ...everyone(fail('You may change only your own first_name and last_name; level is changed by a superuser.', 403)),
+          anonymous: U,
+          superuser: A,
+        },
+      },
+      {
+        variation: "another user's names (student2)",
+        request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { last_name: 'Matrix' } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'set-user-password': {
+    cases: [
+      { variation: "student2's, generated", request: (world) => ({ params: { user_id: world.userIds.student2 } }), expect: superuserOnly },
+    ],
+  },
+  'change-password': {
+    cases: [
+      {
+        variation: 'own, with a wrong current password',
+        request: () => ({ body: { current_password: 'not-the-password', new_password: 'a fine new passphrase' } }),
+        expect: { ...everyone(fail('The current password is not right.', 403)), anonymous: U },
+      },
+    ],
+  },
+  'list-terms': { cases: [{ variation: 'every term', request: () => ({}), expect: anyToken }] },
+  'user-audit': {
+    cases: [
+      { variation: "student2's trail", request: (world) => ({ params: { user_id: world.userIds.student2 } }), expect: superuserOnly },
+    ],
+  },
+  'course-audit': { cases: [{ variation: "the course's trail", request: () => ({}), expect: instructorOnly }] },
 };
 
 /** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */

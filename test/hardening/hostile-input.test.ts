@@ -334,6 +334,14 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { allowed_late_days: 3, since: '2026-09-01' };
     case 'set-extension':
       return { late_days: 1, reason_for_exception: 'Fuzz' };
+    case 'create-user':
+      return { user_id: uniqueCode('fz'), first_name: 'Fuzz', last_name: 'User', email: 'fuzz@example.edu' };
+    case 'update-user':
+      return { first_name: 'Fuzz', last_name: 'User' };
+    case 'set-user-password':
+      return {};
+    case 'change-password':
+      return { current_password: 'not-the-password', new_password: 'a fine new passphrase' };
     default:
       return {};
   }
@@ -550,10 +558,13 @@ function checkEnvelope(answer: { status: number; headers: Headers; text: string 
   return status;
 }
 
-/** Snapshots without the login-failure counters (a wrong login legitimately counts). */
+/**
+ * Snapshots without the login-failure counters, the user id's and each known client's (a wrong
+ * login, or a wrong current password, legitimately counts).
+ */
 async function state(): Promise<Snapshot> {
   const snapshot = await snapshotTables();
-  snapshot.Credentials = snapshot.Credentials!.filter((item) => item.kind !== 'login-failures');
+  snapshot.Credentials = snapshot.Credentials!.filter((item) => !String(item.kind).startsWith('login-failures'));
   return snapshot;
 }
 

@@ -203,6 +203,33 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   openapi: [],
   'api-docs': [],
   'api-docs-asset': [],
+  'list-users': [...TOKEN_CHECK, 'dynamodb:Scan users'],
+  'create-user': [...TOKEN_CHECK, 'dynamodb:PutItem users', 'dynamodb:PutItem credentials', 'dynamodb:PutItem audit'],
+  'get-user': [...TOKEN_CHECK, 'dynamodb:GetItem users'],
+  'update-user': [
+    ...TOKEN_CHECK,
+    ...['GetItem', 'UpdateItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} users`),
+    // The profile's copies on the user's enrollments follow it.
+    'dynamodb:Query enrollments/index/byUser',
+    'dynamodb:UpdateItem enrollments',
+    'dynamodb:PutItem audit',
+  ],
+  'set-user-password': [
+    ...TOKEN_CHECK,
+    'dynamodb:ConditionCheckItem users',
+    'dynamodb:PutItem credentials',
+    'dynamodb:DeleteItem sessions',
+    'dynamodb:PutItem audit',
+  ],
+  'change-password': [
+    ...TOKEN_CHECK,
+    ...['DeleteItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action} credentials`),
+    'dynamodb:PutItem sessions',
+    'dynamodb:PutItem audit',
+  ],
+  'list-terms': [...TOKEN_CHECK, 'dynamodb:Scan terms'],
+  'user-audit': [...TOKEN_CHECK, 'dynamodb:Query audit'],
+  'course-audit': [...COURSE_CHECK, 'dynamodb:Query audit'],
   'not-found': [],
   'grading-worker': [
     'dynamodb:BatchGetItem gradeables',
