@@ -54,6 +54,14 @@ function builtOnFirstRead<Builders extends Record<string, () => unknown>>(
   return built as { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> };
 }
 
+/** `dry_run=true`: check and answer what would be stored, writing nothing. */
+const dryRun = () => flag({ description: 'true: check the request and answer what would be stored, writing nothing.' });
+/** A download's ETag: the change applies only to the gradeable as downloaded. */
+const ifMatch = () =>
+  documented(z.string().check(z.maxLength(512)), {
+    description: "The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since.",
+  });
+
 /** A route that reads no query, headers or body fields. */
 const none = () => ({});
 
@@ -138,7 +146,26 @@ export const inputs = builtOnFirstRead({
       end_date: text(10, { description: 'Last day, `YYYY-MM-DD`.', format: 'date' }),
     },
   }),
-  'upload-gradeable': () => ({ document: true }),
+  'upload-gradeable': () => ({ document: true, query: { dry_run: z.optional(dryRun()) } }),
+  'replace-gradeable': () => ({
+    document: true,
+    query: { dry_run: z.optional(dryRun()) },
+    headers: { 'If-Match': z.optional(ifMatch()) },
+  }),
+  'delete-gradeable': () => ({ headers: { 'If-Match': z.optional(ifMatch()) } }),
+  'course-config': none,
+  'set-course-config': () => ({
+    body: {
+      name: z.optional(text(64, { description: 'The setting: `course_name`, `default_student_late_days` or `timezone`.' })),
+      entry: z.optional(
+        scalar({
+          description: 'Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone.',
+        }),
+      ),
+    },
+  }),
+  'archive-course': none,
+  'unarchive-course': none,
   'download-gradeable': none,
   'list-gradeables': none,
   'submit-vcs': () => ({

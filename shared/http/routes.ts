@@ -48,6 +48,7 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:instructor': 'course instructors',
   'course:instructor-or-group-staff':
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
+  'course:instructor-or-superuser': 'course instructors and superusers',
 };
 
 export interface RouteDefinition {
@@ -74,6 +75,19 @@ export interface RouteDefinition {
   readonly summariesQueue?: 'send';
   /** The success answer carries a strong ETag; a request whose If-None-Match matches it gets 304 Not Modified. */
   readonly etag?: true;
+}
+
+/**
+ * A change of a course field that the courses list copies onto enrollments (display name,
+ * archived): the course item in steps, the copies, the term the copies include, its audit entry.
+ */
+function courseChangeData() {
+  return {
+    courses: ['UpdateItem', 'GetItem', 'ConditionCheckItem'],
+    enrollments: ['Query', 'UpdateItem'],
+    terms: ['GetItem', 'ConditionCheckItem'],
+    audit: ['PutItem'],
+  } as const satisfies DataUse;
 }
 
 export const routes = {
@@ -154,16 +168,18 @@ export const routes = {
     method: 'POST',
     path: '/api/{semester}/{course}/upload',
     access: 'course:instructor',
-    summary: 'Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.',
-    data: { gradeables: ['PutItem'], courses: ['ConditionCheckItem'] },
+    summary:
+      'Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data. With dry_run=true: checked, and answered as it would be stored, writing nothing.',
+    data: { gradeables: ['BatchGetItem', 'PutItem'], courses: ['ConditionCheckItem'], audit: ['PutItem'] },
   },
   'download-gradeable': {
     method: 'GET',
     path: '/api/{semester}/{course}/{gradeable_id}/download',
     access: 'course:instructor-or-group-staff',
     summary:
-      "The gradeable JSON, ready to upload again (into another course too). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.",
+      "The gradeable JSON, ready to upload again (into another course too) or to change with PUT (its ETag goes in If-Match). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.",
     data: { gradeables: ['BatchGetItem'] },
+    etag: true,
   },
   'list-gradeables': {
     method: 'GET',
@@ -392,6 +408,55 @@ export const routes = {
     summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
     data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
     events: 'publish',
+  },
+  'replace-gradeable': {
+    method: 'PUT',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}',
+    access: 'course:instructor',
+    summary:
+      "Replace a gradeable with gradeable JSON as download gives it (If-Match: the download's ETag). Its type, version control and teams cannot change once something was submitted or graded. With dry_run=true: checked, writing nothing.",
+    data: {
+      gradeables: ['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+      submissions: ['Query'],
+      teams: ['Query'],
+      audit: ['PutItem'],
+    },
+  },
+  'delete-gradeable': {
+    method: 'DELETE',
+    path: '/api/{semester}/{course}/gradeable/{gradeable_id}',
+    access: 'course:instructor',
+    summary:
+      'Delete a gradeable nothing was submitted to or graded on, and that has no teams; data is the deleted gradeable JSON. Honours If-Match.',
+    data: { gradeables: ['BatchGetItem', 'PutItem', 'DeleteItem'], submissions: ['Query'], teams: ['Query'], audit: ['PutItem'] },
+  },
+  'course-config': {
+    method: 'GET',
+    path: '/api/courses/{semester}/{course}/config',
+    access: 'course:instructor',
+    summary: "The course's settings: course_name, default_student_late_days, timezone, course_status, archived, access_group.",
+  },
+  'set-course-config': {
+    method: 'POST',
+    path: '/api/courses/{semester}/{course}/config',
+    access: 'course:instructor',
+    summary: 'Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.',
+    data: courseChangeData(),
+  },
+  'archive-course': {
+    method: 'POST',
+    path: '/api/courses/{semester}/{course}/config/archive',
+    access: 'course:instructor-or-superuser',
+    summary:
+      "Archive the course (instructors with faculty access level, and superusers): it leaves its students' course lists and its access group's reading.",
+    data: courseChangeData(),
+  },
+  'unarchive-course': {
+    method: 'POST',
+    path: '/api/courses/{semester}/{course}/config/unarchive',
+    access: 'course:instructor-or-superuser',
+    summary: 'Unarchive the course (instructors with faculty access level, and superusers).',
+    data: courseChangeData(),
   },
   openapi: {
     method: 'GET',
