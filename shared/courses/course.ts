@@ -8,9 +8,6 @@ export type { CourseGroup, Enrollment } from '#shared/data/enrollments.ts';
 export type { Term } from '#shared/data/terms.ts';
 export { courseId } from '#shared/data/keys.ts';
 
-/** Late-day counts (budgets, grants, extensions) are whole numbers up to this. */
-export const MAX_LATE_DAYS = 1000;
-
 /** Per-course groups of reference.md §4. */
 export const courseGroups = {
   instructor: 1,

@@ -5,7 +5,8 @@
  */
 import { auditEntry } from '#shared/data/audit.ts';
 import { setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
-import { courseId, MAX_LATE_DAYS, type Course } from '#shared/courses/course.ts';
+import { courseId, type Course } from '#shared/courses/course.ts';
+import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { isFaculty, type User } from '#shared/users/user.ts';
 import {

@@ -8,7 +8,7 @@ import type { LateDayExtension, LateDayGrant, StudentLateDays } from '#shared/da
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
 
-export { MAX_LATE_DAYS } from '#shared/courses/course.ts';
+export { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 /** `reason_for_exception` is at most this long. */
 export const MAX_REASON_LENGTH = 500;
 
