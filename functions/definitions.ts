@@ -37,6 +37,12 @@ import { definition as listWebhooks } from './list-webhooks/definition.ts';
 import { definition as deleteWebhook } from './delete-webhook/definition.ts';
 import { definition as listWebhookDeliveries } from './list-webhook-deliveries/definition.ts';
 import { definition as replayWebhookDelivery } from './replay-webhook-delivery/definition.ts';
+import { definition as replaceGradeable } from './replace-gradeable/definition.ts';
+import { definition as deleteGradeable } from './delete-gradeable/definition.ts';
+import { definition as courseConfig } from './course-config/definition.ts';
+import { definition as setCourseConfig } from './set-course-config/definition.ts';
+import { definition as archiveCourse } from './archive-course/definition.ts';
+import { definition as unarchiveCourse } from './unarchive-course/definition.ts';
 import { definition as openapi } from './openapi/definition.ts';
 import { definition as apiDocs } from './api-docs/definition.ts';
 import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
@@ -92,6 +98,12 @@ export const routes = {
   'delete-webhook': deleteWebhook,
   'list-webhook-deliveries': listWebhookDeliveries,
   'replay-webhook-delivery': replayWebhookDelivery,
+  'replace-gradeable': replaceGradeable,
+  'delete-gradeable': deleteGradeable,
+  'course-config': courseConfig,
+  'set-course-config': setCourseConfig,
+  'archive-course': archiveCourse,
+  'unarchive-course': unarchiveCourse,
   openapi: openapi,
   'api-docs': apiDocs,
   'api-docs-asset': apiDocsAsset,

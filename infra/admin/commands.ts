@@ -7,7 +7,8 @@ import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { backfill, summaryLine } from './backfill.ts';
-import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { setCourseArchived } from '#shared/courses/settings.ts';
 import { getItems } from '#shared/data/items.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
@@ -164,10 +165,11 @@ export async function runAdminCommand(
     }
     case 'archive-course':
     case 'unarchive-course': {
-      const [term, code] = requireCourseCodes(rest);
+      const course = await requireCourse(rest);
       const archived = command === 'archive-course';
-      if (!(await setArchived(term, code, archived))) throw new UsageError(`No course ${term}/${code}.`);
-      return print(`${term}/${code} is ${archived ? 'archived' : 'unarchived'}.`);
+      // The same change as POST …/config/archive and …/unarchive, with its audit entry (actor `admin`).
+      await setCourseArchived(course, 'admin', archived);
+      return print(`${course.term}/${course.course} is ${archived ? 'archived' : 'unarchived'}.`);
     }
     case 'set-access-group': {
       const course = await requireCourse(rest);

@@ -254,6 +254,7 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
     try {
       if (change.alongside) {
         await transactWrite([{ Update: write }, ...change.alongside(before)], { conflictRetries: 0 });
+        // As written, or changed again since (the fills check the revision they copy).
         const { Item: written } = await dynamo().send(
           new GetCommand({ TableName: change.tableName, Key: change.key, ConsistentRead: true }),
         );

@@ -57,7 +57,28 @@ import {
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
 import { noSummary, summariesJobNotFound, summariesRegenerated } from '#shared/summaries/failures.ts';
-import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
+import {
+  deleteHasSubmissions,
+  deleteHasTeams,
+  gradeableBusy,
+  gradeableChangedSince,
+  idMismatch,
+  invalidGradeableId,
+  noSuchVersion,
+  wouldStrand,
+} from '#shared/gradeables/failures.ts';
+import {
+  archiveNeedsFaculty,
+  badCourseName,
+  badTimeZone,
+  configEntryMissing,
+  configNameMissing,
+  notAConfigName,
+  notANumber,
+  numberTooLarge,
+  readOnlySetting,
+  unarchiveNeedsFaculty,
+} from '#shared/courses/failures.ts';
 import {
   componentMissing,
   customPointsBeyondSpan,
@@ -114,7 +135,7 @@ import type { RouteName } from './routes.ts';
 export type { JsonSchema };
 
 /** The statuses `Prefer: http-status` brings out. */
-export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 500;
 
 export interface FailCase {
   readonly status: HttpStatus;
@@ -220,6 +241,16 @@ export const schemas = {
     end_date: { type: 'string', format: 'date' },
   }),
   Gradeable: gradeableJsonSchema,
+  CourseConfig: object({
+    config: object({
+      course_name: { type: 'string', description: 'The display name.' },
+      default_student_late_days: lateDayCount,
+      timezone: { type: 'string', description: 'IANA time zone of the course’s dates.' },
+      course_status: { type: 'integer', enum: [1, 2], description: '1 active, 2 archived.' },
+      archived: boolean,
+      access_group: { type: 'string', description: 'The access group whose staff may read across its courses.' },
+    }),
+  }),
   GradeableListing: object({
     id: string,
     title: string,
@@ -513,6 +544,19 @@ const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not 
 const pageFails = [fail(badPageSize), fail(badCursor)];
 const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
+/** A gradeable JSON document's problems (upload and replace). */
+const gradeableProblems: readonly FailCase[] = [
+  {
+    status: 400,
+    message: 'JSON requires id, title, and type. See documentation for information',
+    data: { type: 'array', items: ref('ValidationProblem') },
+  },
+  {
+    status: 422,
+    message: '{the first problem}',
+    data: { type: 'array', items: ref('ValidationProblem'), description: 'Every problem found.' },
+  },
+];
 
 export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
@@ -600,19 +644,39 @@ export const contract: Record<RouteName, RouteContract> = {
   'upload-gradeable': {
     tag: 'Gradeables',
     document: { schema: ref('Gradeable'), description: 'Gradeable JSON (application/json only).' },
-    data: { type: 'string', description: 'The new gradeable’s id.' },
+    data: {
+      anyOf: [
+        { type: 'string', description: 'The new gradeable’s id.' },
+        { ...ref('Gradeable'), description: 'With dry_run=true: the gradeable as it would be stored (nothing is written).' },
+      ],
+    },
+    fails: [...gradeableProblems, { status: 409, message: 'An error has occurred: Gradeable already exists' }],
+  },
+  'replace-gradeable': {
+    tag: 'Gradeables',
+    document: { schema: ref('Gradeable'), description: 'Gradeable JSON as download gives it (application/json only).' },
+    data: { ...ref('Gradeable'), description: 'The gradeable as stored (with dry_run=true: as it would be), in download form.' },
+    successHeaders: ['ETag'],
     fails: [
-      {
-        status: 400,
-        message: 'JSON requires id, title, and type. See documentation for information',
-        data: { type: 'array', items: ref('ValidationProblem') },
-      },
-      {
-        status: 422,
-        message: '{the first problem}',
-        data: { type: 'array', items: ref('ValidationProblem'), description: 'Every problem found.' },
-      },
-      { status: 409, message: 'An error has occurred: Gradeable already exists' },
+      gradeableNotFound,
+      gradeableNotSpecified,
+      ...gradeableProblems,
+      fail(idMismatch),
+      fail(gradeableChangedSince),
+      fail(wouldStrand),
+      fail(gradeableBusy),
+    ],
+  },
+  'delete-gradeable': {
+    tag: 'Gradeables',
+    data: { ...ref('Gradeable'), description: 'The deleted gradeable, in download form.' },
+    fails: [
+      gradeableNotFound,
+      gradeableNotSpecified,
+      fail(deleteHasSubmissions),
+      fail(deleteHasTeams),
+      fail(gradeableChangedSince),
+      fail(gradeableBusy),
     ],
   },
   'download-gradeable': { tag: 'Gradeables', data: ref('Gradeable'), fails: [gradeableNotFound, gradeableNotSpecified] },
@@ -874,6 +938,23 @@ export const contract: Record<RouteName, RouteContract> = {
     data: ref('WebhookDelivery'),
     fails: [fail(webhookNotFound), fail(deliveryNotFound), fail(stillAttempting)],
   },
+  'course-config': { tag: 'Courses', data: ref('CourseConfig'), fails: [] },
+  'set-course-config': {
+    tag: 'Courses',
+    data: ref('CourseConfig'),
+    fails: [
+      fail(configNameMissing),
+      fail(configEntryMissing),
+      fail(notAConfigName),
+      fail(readOnlySetting),
+      fail(notANumber),
+      fail(numberTooLarge),
+      fail(badCourseName),
+      fail(badTimeZone),
+    ],
+  },
+  'archive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(archiveNeedsFaculty)] },
+  'unarchive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(unarchiveNeedsFaculty)] },
   openapi: {
     tag: 'Meta',
     raw: true,

@@ -467,6 +467,47 @@ export const expectedAccess: Record<string, MatrixRow> = {
     ],
   },
   'course-audit': { cases: [{ variation: "the course's trail", request: () => ({}), expect: instructorOnly }] },
+  // Changing gradeables: course instructors only. A gradeable that does not exist keeps the world as it is.
+  'replace-gradeable': {
+    cases: [
+      {
+        variation: 'a gradeable that does not exist',
+        request: (world) => {
+          const id = world.unique('hw');
+          return { params: { gradeable_id: id }, body: { id, title: 'Matrix homework', type: 'Electronic File' } };
+        },
+        expect: { ...instructorOnly, instructor: fail('Gradeable does not exist', 404) },
+      },
+    ],
+  },
+  'delete-gradeable': {
+    cases: [
+      {
+        variation: 'a gradeable that does not exist',
+        request: (world) => ({ params: { gradeable_id: world.unique('hw') } }),
+        expect: { ...instructorOnly, instructor: fail('Gradeable does not exist', 404) },
+      },
+    ],
+  },
+  // Course settings: course instructors; archiving also superusers (unarchiving an unarchived course changes nothing).
+  'course-config': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'set-course-config': {
+    cases: [
+      { variation: 'the course', request: () => ({ body: { name: 'default_student_late_days', entry: '0' } }), expect: instructorOnly },
+    ],
+  },
+  'unarchive-course': {
+    cases: [{ variation: 'the course (not archived)', request: () => ({}), expect: { ...instructorOnly, superuser: A } }],
+  },
+  'archive-course': {
+    cases: [
+      {
+        variation: 'a course that does not exist',
+        request: (world) => ({ params: { course: world.unique('c') } }),
+        expect: { ...everyone(fail('Failed to load course. Check course title and ensure it exists.', 404)), anonymous: U },
+      },
+    ],
+  },
 };
 
 /** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */
