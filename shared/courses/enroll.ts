@@ -88,7 +88,7 @@ export async function importClassList(
     ...written.flatMap(({ enrollment, copies }) => enrollmentWrites(course, enrollment, copies)),
   ];
   await batchWrite(writes, { onProgress: (done) => onProgress?.(done, writes.length) });
-  await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, changeProfile);
+  await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, (user) => changeProfile(user));
   // After the profile changes: their copies were filled from what this import wrote.
   await settleCopies(written);
   return { ...plan, passwords };

@@ -27,3 +27,15 @@ export const blankTermName = failure('invalid', 'The term name cannot be blank.'
 export const badTermDates = failure('invalid', 'Start and end dates must be dates of the form YYYY-MM-DD.');
 export const termEndsBeforeStart = failure('invalid', 'The start date must not be after the end date.');
 export const termExistsAlready = failure('conflict', 'Term already exists.');
+
+/** Course settings (`…/config`): the reference's words where it has them. */
+export const configNameMissing = failure('invalid', 'Name of config value not provided');
+export const configEntryMissing = failure('invalid', 'Name of config entry not provided');
+export const notAConfigName = failure('invalid', 'Not a valid config name');
+export const notANumber = failure('invalid', 'Must enter a number for this field');
+export const numberTooLarge = failure('invalid', 'Value must be less than or equal to {max}');
+export const readOnlySetting = failure('invalid', '{name} cannot be set here: {how}.');
+export const badCourseName = failure('invalid', 'course_name must be 1 to {max} characters, not only spaces.');
+export const badTimeZone = failure('invalid', 'timezone must be an IANA time zone such as America/New_York; {entry} is not one.');
+export const archiveNeedsFaculty = failure('forbidden', 'Only instructors can archive a course');
+export const unarchiveNeedsFaculty = failure('forbidden', 'Only instructors can unarchive a course');

@@ -20,7 +20,7 @@ type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 't
 type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
 
 /** The caller's enrollment: certain where the route needs a role in the course; access-group staff have none. */
-type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-staff'
+type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-staff' | 'course:instructor-or-superuser'
   ? Enrollment | undefined
   : A extends `course:${string}`
     ? Enrollment

@@ -51,6 +51,7 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:instructor': 'course instructors',
   'course:instructor-or-group-staff':
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
+  'course:instructor-or-superuser': 'course instructors and superusers',
 };
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -115,6 +116,19 @@ export interface RouteDefinition extends FunctionUse {
 }
 
 export type FunctionDefinition = RouteDefinition | WorkerDefinition;
+
+/**
+ * A change of a course field that the courses list copies onto enrollments (display name,
+ * archived): the course item in steps, the copies, the term the copies include, its audit entry.
+ */
+export function courseChangeData() {
+  return {
+    courses: ['UpdateItem', 'GetItem', 'ConditionCheckItem'],
+    enrollments: ['Query', 'UpdateItem'],
+    terms: ['GetItem', 'ConditionCheckItem'],
+    audit: ['PutItem'],
+  } as const satisfies DataUse;
+}
 
 /** A route's definition, its literal types kept (the handler's input types come from them). */
 export const route = <const Definition extends Omit<RouteDefinition, 'kind'>>(definition: Definition) =>

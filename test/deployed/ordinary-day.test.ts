@@ -621,6 +621,43 @@ describe('the deployed artifacts', () => {
       expectNoFailures();
     }, 90_000);
 
+    it('accounts: the admin lists, creates and changes users; a student changes their password; terms and both audit trails', async () => {
+      await call('GET', '/api/terms', { as: 'student' });
+      await call('GET', '/api/users?page_size=2', { as: 'admin' });
+      const created = await call('POST', '/api/users', {
+        as: 'admin',
+        json: { user_id: 'newcomer', first_name: 'Nia', last_name: 'Newcomer', email: 'newcomer@example.edu' },
+      });
+      const generated = created.json?.data?.password as string | undefined;
+      if (created.json?.data && !generated) fail('POST /api/users', `no generated password: ${created.text}`);
+      const login = await call('POST', '/api/token', { form: { user_id: 'newcomer', password: generated ?? '' } });
+      const newcomer = login.json?.data?.token as string | undefined;
+      await call('PATCH', '/api/users/newcomer', { token: newcomer, json: { first_name: 'Nina' } });
+      await call('GET', '/api/users/newcomer', { token: newcomer });
+      await call('PATCH', '/api/users/newcomer', { as: 'admin', json: { email: 'nina@example.edu', level: 'faculty' } });
+      await call('POST', '/api/users/newcomer/password', { as: 'admin', json: {} });
+      await call('GET', '/api/me', { token: newcomer, expect: { fail: 'Unauthenticated access. Please log in.', status: 401 } });
+      const trail = await call('GET', '/api/users/newcomer/audit', { as: 'admin' });
+      const actions = ((trail.json?.data ?? []) as { action: string }[]).map((entry) => entry.action);
+      if (trail.json?.data && actions.join() !== 'user.password-set,user.changed,user.changed,user.created')
+        fail('GET /api/users/newcomer/audit', trail.text.slice(0, 800));
+
+      // The student changes the password the class-list import printed for them.
+      const newPassword = `my own passphrase ${Math.random().toString(36).slice(2)}`;
+      const changed = await call('POST', '/api/me/password', {
+        as: 'student',
+        json: { current_password: passwords.student ?? '', new_password: newPassword },
+      });
+      if (typeof changed.json?.data?.token === 'string') {
+        await call('GET', '/api/me', { as: 'student', expect: { fail: 'Unauthenticated access. Please log in.', status: 401 } });
+        passwords.student = newPassword;
+        tokens.student = changed.json.data.token;
+      }
+      await call('GET', '/api/me', { as: 'student' });
+      await call('GET', `/api/${TERM}/${COURSE}/audit`, { as: 'prof' });
+      expectNoFailures();
+    });
+
     it('webhooks: the instructor registers a receiver (a loopback host the deployment allows) and lists it without its secret', async () => {
       const registered = await call('POST', `/api/${TERM}/${COURSE}/webhooks`, {
         as: 'prof',

@@ -59,6 +59,15 @@ const decisions: Record<CourseAccess, Record<Person, string>> = {
     droppedStudent: 'ask-access-group',
     stranger: 'ask-access-group',
   },
+  // For callers of access level `user`; superusers are let in whatever their enrollment (below).
+  'course:instructor-or-superuser': {
+    instructor: 'allowed',
+    fullAccessGrader: 'denied',
+    limitedAccessGrader: 'denied',
+    student: 'denied',
+    droppedStudent: 'denied',
+    stranger: 'denied',
+  },
 };
 
 describe('course access', () => {
@@ -71,6 +80,13 @@ describe('course access', () => {
       }
     });
   }
+
+  it('course:instructor-or-superuser lets superusers in without an enrollment, and faculty only as instructors', () => {
+    expect(courseAccess('course:instructor-or-superuser', undefined, { accessLevel: 'superuser' })).toBe('allowed');
+    expect(courseAccess('course:instructor-or-superuser', people.student, { accessLevel: 'superuser' })).toBe('allowed');
+    expect(courseAccess('course:instructor-or-superuser', undefined, { accessLevel: 'faculty' })).toBe('denied');
+    expect(courseAccess('course:instructor', undefined, { accessLevel: 'superuser' })).toBe('denied');
+  });
 
   it('a grader without sections is still staff and a member; a student is a member only with a section', () => {
     expect(isStaff(enrollment(courseGroups.limitedAccessGrader, null))).toBe(true);
