@@ -46,6 +46,7 @@ function csvRecords(text: string): { line: number; fields: string[] }[] {
     parsed = parse(input, {
       skip_empty_lines: true,
       relax_column_count: true,
+      relax_quotes: true,
       info: true,
       record_delimiter: ['\r\n', '\n', '\r'],
       max_record_size: 64 * 1024,

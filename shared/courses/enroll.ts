@@ -13,7 +13,6 @@ import { failedConditions, transactWrite, type TransactItem } from '#shared/data
 import { batchWrite } from '#shared/data/batch-write.ts';
 import { inGroups } from '#shared/lists.ts';
 import { putPassword } from '#shared/data/credentials.ts';
-import { memberCopyOf } from '#shared/data/enrollment-copies.ts';
 import {
   enrollmentItem,
   enrollmentRef,
@@ -29,9 +28,9 @@ import { settleCopies } from '#shared/data/settle-copies.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { changeProfile, userItem, userRef, usersTableName } from '#shared/data/users.ts';
 import { isValidUserId, type User } from '#shared/users/user.ts';
-import { planClassList, type ClassList, type MemberChange, type RejectedRow } from './class-list.ts';
+import { planClassList, readClassList, type ClassList, type MemberChange, type RejectedRow } from './class-list.ts';
 import { courseId, courseUsers, isStaff, type Course, type Enrollment, type PersonName, type UserRecord } from './course.ts';
-import { badUserId, lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
+import { badUserId, classListMissing, lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
 import {
   droppedMember,
   memberAction,
@@ -199,12 +198,12 @@ export async function dropMember(
   actor: Actor,
   loaded?: MemberItems,
 ): Promise<{ user_id: string; member: ReturnType<typeof listed> | null }> {
-  const { account, membership } = await loadMember(course, userId, loaded);
+  const { account, membership, term } = await loadMember(course, userId, loaded);
   if (!membership || !account) throw userNotInCourse({ user_id: userId });
   const after = droppedMember(membership);
   if (after && sameMember(membership, after)) return { user_id: userId, member: listed(account, after) };
   const keptInstructor = removesInstructor(membership, after) ? await otherInstructor(course, userId) : undefined;
-  const copies = after ? { member: memberCopyOf(account) } : {};
+  const copies = after ? enrollmentCopies(course, term, account) : {};
   await writeMemberChange(memberChangeItems(course, { before: membership, after, copies }, actor, { keptInstructor }), userId);
   if (after) await settleCopies([{ enrollment: after, copies }]);
   return { user_id: userId, member: after && listed(account, after) };
@@ -340,4 +339,10 @@ export async function moveToAccessGroup(course: Course, accessGroup: string): Pr
     deleteCourseMembership(course.accessGroup, course.term, course.course),
   ]);
   await batchWrite(staff.map((item) => ({ tableName: accessGroupsTableName(), request: { DeleteRequest: { Key: item } } })));
+}
+
+/** A class list as sent over HTTP (`POST …/users/import`): read, then imported; none is a fail. */
+export function importClassListText(course: Course, text: string | undefined, options: ImportOptions): Promise<ClassListReport> {
+  if (text === undefined || text.trim() === '') throw classListMissing();
+  return importClassList(course, readClassList(text), options);
 }

@@ -20,7 +20,7 @@ import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
 import { deliveryStates } from '#shared/webhooks/delivery.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
-import { decimal, documented, fieldMessage, flag, list, scalar, text, wholeNumber, wholeNumbers } from './fields.ts';
+import { csvDocument, decimal, documented, fieldMessage, flag, list, scalar, text, wholeNumber, wholeNumbers } from './fields.ts';
 import type { RouteName, routes } from './routes.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -33,6 +33,8 @@ export interface RouteInput {
   readonly body?: Shape;
   /** The body is one JSON document, handed over as parsed (its schema is the contract's). */
   readonly document?: true;
+  /** The body field a `text/csv` body is read as (a route taking a CSV document). */
+  readonly csv?: string;
 }
 
 /** An object whose every property is built by its function when first read, then kept. */
@@ -287,6 +289,51 @@ export const inputs = builtOnFirstRead({
     },
   }),
   'replay-webhook-delivery': none,
+  'enroll-member': () => ({
+    body: {
+      group: z.optional(
+        text(64, {
+          description:
+            'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member.',
+        }),
+      ),
+      registration_section: z.optional(
+        text(64, { description: 'The registration section (1–32 letters, digits, _ or -); an empty string clears it.' }),
+      ),
+      rotating_section: z.optional(text(64, { description: 'The rotating section; an empty string clears it.' })),
+      grading_sections: z.optional(
+        list({
+          description:
+            'Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it.',
+          items: 'registration sections',
+          maxItems: 100,
+        }),
+      ),
+      first_name: z.optional(
+        text(100, { description: 'For a user id without an account: its first name (an existing account keeps its own).' }),
+      ),
+      last_name: z.optional(text(100, { description: 'For a user id without an account: its last name.' })),
+      email: z.optional(text(254, { description: 'For a user id without an account: its e-mail address.' })),
+    },
+  }),
+  'drop-member': none,
+  'import-class-list': () => ({
+    csv: 'class_list',
+    query: {
+      dry_run: z.optional(flag({ description: 'Report what would change; write nothing.' })),
+      drop_missing: z.optional(
+        flag({ description: 'Drop the students (with a registration section) who are not in the list; staff stay.' }),
+      ),
+    },
+    body: {
+      class_list: z.optional(
+        csvDocument({
+          description:
+            'The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.',
+        }),
+      ),
+    },
+  }),
   openapi: none,
   'api-docs': none,
   'api-docs-asset': none,

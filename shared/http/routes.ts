@@ -46,6 +46,7 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:member': 'course members',
   'course:staff': 'course instructors and graders',
   'course:instructor': 'course instructors',
+  'course:instructor-or-superuser': 'course instructors and superusers',
   'course:instructor-or-group-staff':
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
 };
@@ -392,6 +393,53 @@ export const routes = {
     summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
     data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
     events: 'publish',
+  },
+  'enroll-member': {
+    method: 'PUT',
+    path: '/api/{semester}/{course}/users/{user_id}',
+    access: 'course:instructor-or-superuser',
+    summary:
+      "Enrol a member or change their membership: group, registration_section, rotating_section, and a limited access grader's grading_sections. A user id without an account gets one from first_name, last_name and email, with a password shown once.",
+    data: {
+      users: ['BatchGetItem', 'PutItem'],
+      credentials: ['PutItem'],
+      enrollments: ['BatchGetItem', 'Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'],
+      accessGroups: ['PutItem', 'DeleteItem'],
+      terms: ['BatchGetItem'],
+      courses: ['BatchGetItem'],
+      audit: ['PutItem'],
+    },
+  },
+  'drop-member': {
+    method: 'DELETE',
+    path: '/api/{semester}/{course}/users/{user_id}',
+    access: 'course:instructor-or-superuser',
+    summary:
+      'Drop a member: a student stays, with no sections, and keeps their submissions and grades; staff lose their role. The last instructor cannot be dropped.',
+    data: {
+      users: ['BatchGetItem'],
+      enrollments: ['BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'UpdateItem'],
+      accessGroups: ['DeleteItem'],
+      terms: ['BatchGetItem'],
+      courses: ['BatchGetItem'],
+      audit: ['PutItem'],
+    },
+  },
+  'import-class-list': {
+    method: 'POST',
+    path: '/api/{semester}/{course}/users/import',
+    access: 'course:instructor-or-superuser',
+    summary:
+      'Import a class list (CSV: user_id, first_name, last_name, email, registration_section, group): counts of members created, updated, unchanged and dropped, and each rejected line. dry_run writes nothing; drop_missing drops students not in the list.',
+    data: {
+      users: ['BatchGetItem', 'PutItem'],
+      credentials: ['PutItem'],
+      enrollments: ['Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'],
+      accessGroups: ['PutItem', 'DeleteItem'],
+      terms: ['BatchGetItem'],
+      courses: ['BatchGetItem'],
+      audit: ['PutItem'],
+    },
   },
   openapi: {
     method: 'GET',

@@ -21,7 +21,7 @@ describe('reading the CSV (csv-parse)', () => {
   });
 
   it('refuses a file that is not CSV, one without its columns and one too long, as a whole', () => {
-    expect(() => readClassList('user_id,first_name\n"amy"x,1\n')).toThrow(/^The class list is not readable CSV: Invalid Closing Quote/);
+    expect(() => readClassList('user_id,first_name\n"amy,1\n')).toThrow(/^The class list is not readable CSV: Quote Not Closed/);
     expect(() => readClassList('')).toThrow(
       'The class list header lacks the column(s) user_id, first_name, last_name, email, registration_section, group.',
     );

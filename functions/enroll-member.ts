@@ -1,0 +1,7 @@
+import { memberReads, putMember } from '#shared/courses/enroll.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+
+export const handler = endpoint('enroll-member', {
+  reads: ({ params }) => memberReads({ term: params.semester, course: params.course }, params.user_id),
+  handle: ({ course, params, body, caller, items }) => putMember(course, params.user_id, body, caller.userId, items),
+});

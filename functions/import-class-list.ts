@@ -1,0 +1,7 @@
+import { importClassListText } from '#shared/courses/enroll.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+
+export const handler = endpoint('import-class-list', {
+  handle: ({ course, body, query, caller }) =>
+    importClassListText(course, body.class_list, { actor: caller.userId, dryRun: query.dry_run, dropMissing: query.drop_missing }),
+});
