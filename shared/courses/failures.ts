@@ -50,21 +50,3 @@ export const classListMissing = failure('invalid', 'Send the class list as a tex
 export const classListUnreadable = failure('invalid', 'The class list is not readable CSV: {reason}');
 export const classListHeader = failure('invalid', 'The class list header lacks the column(s) {columns}.');
 export const classListTooLong = failure('invalid', 'The class list has more than {limit} rows; split it.');
-
-export const notATeamGradeable = failure('invalid', '{gradeable_id} is not a team gradeable.');
-export const badTeamId = failure('invalid', 'A team id is 1 to 64 letters, digits, _ or -.');
-export const teamMembersMissing = failure('invalid', 'A team needs the field members: the user ids of 1 or more students.');
-export const teamTooBig = failure('invalid', 'Teams of this gradeable have at most {limit} members; {count} were given.');
-export const teamMemberTwice = failure('invalid', '{user_id} is listed twice.');
-export const notAStudent = failure('invalid', '{user_id} is not a student of this course.');
-export const teamLosesSubmissions = failure(
-  'conflict',
-  '{user_id} would lose the submissions of team {team_id}: a member of a team that has submitted stays in it.',
-);
-export const teamsWouldMerge = failure(
-  'conflict',
-  'Team {team_id} and team {other_team} have both submitted: moving {user_id} would merge their submissions.',
-);
-export const teamNotFound = failure('not-found', 'No team {team_id} on this gradeable.');
-export const teamHasSubmission = failure('conflict', 'Team {team_id} has submitted; a team with a submission cannot be deleted.');
-export const teamChanged = failure('conflict', 'The teams of this gradeable changed meanwhile; read them and try again.');
