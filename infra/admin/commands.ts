@@ -200,9 +200,11 @@ export async function runAdminCommand(
       for (const { user_id, password } of report.new_accounts) if (password) print(`New user ${user_id}: password ${password}`);
       print(
         `${report.dry_run ? 'Would import' : 'Imported'} ${list.rows.length} rows into ${course.term}/${course.course}: ` +
-          `${report.created} members added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.dropped} dropped, ` +
-          `${report.new_accounts.length} accounts created, ${report.rejected.length} rejected.`,
+          `${report.new_accounts.length} users created, ${report.profilesUpdated} updated, ` +
+          `${report.created + report.updated + report.dropped} enrollments added or changed, ${report.unchanged} unchanged, ` +
+          `${report.rejected.length} rejected.`,
       );
+      if (report.dropped > 0) print(`Dropped ${report.dropped} students missing from the list.`);
       for (const { line, reason } of report.rejected) print(`Rejected line ${line}: ${reason}`);
       return;
     }

@@ -65,7 +65,7 @@ export async function enroll(course: Course, enrollments: readonly Enrollment[])
 }
 
 const PARALLEL_PROFILE_CHANGES = 16;
-const PARALLEL_TRANSACTIONS = 8;
+const PARALLEL_TRANSACTIONS = 16;
 /** A transaction holds at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -235,7 +235,11 @@ export interface ImportOptions {
  * writes each member's change atomically with its audit entry, many members a transaction. A
  * transaction a concurrent change refuses rejects its rows (importing again picks them up).
  */
-export async function importClassList(course: Course, list: ClassList, options: ImportOptions): Promise<ClassListReport> {
+export async function importClassList(
+  course: Course,
+  list: ClassList,
+  options: ImportOptions,
+): Promise<ClassListReport & { profilesUpdated: number }> {
   const userRefs: Record<string, ItemRef<User>> = {};
   for (const row of list.rows) userRefs[row.userId] = userRef(row.userId);
   const [users, enrollments, { term }] = await Promise.all([
@@ -253,6 +257,7 @@ export async function importClassList(course: Course, list: ClassList, options: 
     unchanged: plan.unchanged,
     rejected: rejected.sort((a, b) => a.line - b.line),
     new_accounts: accounts,
+    profilesUpdated: options.updateProfiles && !options.dryRun ? plan.usersToUpdate.length : 0,
   });
   if (options.dryRun)
     return report(
@@ -342,7 +347,8 @@ export async function moveToAccessGroup(course: Course, accessGroup: string): Pr
 }
 
 /** A class list as sent over HTTP (`POST …/users/import`): read, then imported; none is a fail. */
-export function importClassListText(course: Course, text: string | undefined, options: ImportOptions): Promise<ClassListReport> {
+export async function importClassListText(course: Course, text: string | undefined, options: ImportOptions): Promise<ClassListReport> {
   if (text === undefined || text.trim() === '') throw classListMissing();
-  return importClassList(course, readClassList(text), options);
+  const { profilesUpdated: _, ...report } = await importClassList(course, readClassList(text), options);
+  return report;
 }
