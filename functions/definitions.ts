@@ -37,6 +37,9 @@ import { definition as listWebhooks } from './list-webhooks/definition.ts';
 import { definition as deleteWebhook } from './delete-webhook/definition.ts';
 import { definition as listWebhookDeliveries } from './list-webhook-deliveries/definition.ts';
 import { definition as replayWebhookDelivery } from './replay-webhook-delivery/definition.ts';
+import { definition as enrollMember } from './enroll-member/definition.ts';
+import { definition as dropMember } from './drop-member/definition.ts';
+import { definition as importClassList } from './import-class-list/definition.ts';
 import { definition as openapi } from './openapi/definition.ts';
 import { definition as apiDocs } from './api-docs/definition.ts';
 import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
@@ -83,6 +86,9 @@ export const routes = {
   'delete-webhook': deleteWebhook,
   'list-webhook-deliveries': listWebhookDeliveries,
   'replay-webhook-delivery': replayWebhookDelivery,
+  'enroll-member': enrollMember,
+  'drop-member': dropMember,
+  'import-class-list': importClassList,
   openapi: openapi,
   'api-docs': apiDocs,
   'api-docs-asset': apiDocsAsset,

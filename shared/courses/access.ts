@@ -1,3 +1,4 @@
+import { isSuperuser, type User } from '#shared/users/user.ts';
 import { courseGroups, isActiveMember, isStaff, type Course, type Enrollment } from './course.ts';
 
 /**
@@ -5,15 +6,21 @@ import { courseGroups, isActiveMember, isStaff, type Course, type Enrollment } f
  * - `course:member`: anyone taking the course now (staff, or a student with a section);
  * - `course:staff`: instructors and graders of the course;
  * - `course:instructor`: its instructors;
+ * - `course:instructor-or-superuser`: its instructors, and superusers (who change any course's roster);
  * - `course:instructor-or-group-staff`: its staff, and for reading, the instructors and full access
  *   graders of any unarchived course in its access group (the shared file-access group of the
  *   reference system; see `groupRoleOf`).
  */
-export type CourseAccess = 'course:member' | 'course:staff' | 'course:instructor' | 'course:instructor-or-group-staff';
+export type CourseAccess =
+  'course:member' | 'course:staff' | 'course:instructor' | 'course:instructor-or-superuser' | 'course:instructor-or-group-staff';
 
 export type CourseAccessDecision = 'allowed' | 'denied' | 'ask-access-group';
 
-export function courseAccess(rule: CourseAccess, enrollment: Enrollment | undefined): CourseAccessDecision {
+export function courseAccess(
+  rule: CourseAccess,
+  enrollment: Enrollment | undefined,
+  caller?: Pick<User, 'accessLevel'>,
+): CourseAccessDecision {
   switch (rule) {
     case 'course:member':
       return enrollment && isActiveMember(enrollment) ? 'allowed' : 'denied';
@@ -21,6 +28,8 @@ export function courseAccess(rule: CourseAccess, enrollment: Enrollment | undefi
       return enrollment && isStaff(enrollment) ? 'allowed' : 'denied';
     case 'course:instructor':
       return enrollment?.group === courseGroups.instructor ? 'allowed' : 'denied';
+    case 'course:instructor-or-superuser':
+      return enrollment?.group === courseGroups.instructor || (caller !== undefined && isSuperuser(caller)) ? 'allowed' : 'denied';
     case 'course:instructor-or-group-staff':
       return enrollment && isStaff(enrollment) ? 'allowed' : 'ask-access-group';
   }

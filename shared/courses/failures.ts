@@ -27,3 +27,26 @@ export const blankTermName = failure('invalid', 'The term name cannot be blank.'
 export const badTermDates = failure('invalid', 'Start and end dates must be dates of the form YYYY-MM-DD.');
 export const termEndsBeforeStart = failure('invalid', 'The start date must not be after the end date.');
 export const termExistsAlready = failure('conflict', 'Term already exists.');
+
+const GROUP_NAMES = 'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student';
+export const groupRequired = failure('invalid', `A new member needs the field group: one of ${GROUP_NAMES}.`);
+export const badGroup = failure('invalid', `The group "{group}" is not one of ${GROUP_NAMES}.`);
+export const badSection = failure('invalid', 'The {field} "{section}" must be 1 to 32 letters, digits, _ or -.');
+export const tooManyGradingSections = failure('invalid', 'A grader grades at most {limit} sections.');
+export const gradingSectionsOfGraders = failure(
+  'invalid',
+  'Only graders have grading_sections: an instructor grades every section, a student none.',
+);
+export const accountFieldsMissing = failure(
+  'not-found',
+  'User {user_id} has no account: send first_name, last_name and email to create it.',
+);
+export const badAccountField = failure('invalid', 'The field {field} {problem}.');
+export const badUserId = failure('invalid', 'The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).');
+export const lastInstructor = failure('conflict', '{user_id} is the last instructor of the course; it must keep one.');
+export const memberChanged = failure('conflict', 'The membership of {user_id} changed meanwhile; read it and try again.');
+
+export const classListMissing = failure('invalid', 'Send the class list as a text/csv body or as the multipart file field class_list.');
+export const classListUnreadable = failure('invalid', 'The class list is not readable CSV: {reason}');
+export const classListHeader = failure('invalid', 'The class list header lacks the column(s) {columns}.');
+export const classListTooLong = failure('invalid', 'The class list has more than {limit} rows; split it.');

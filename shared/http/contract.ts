@@ -28,6 +28,20 @@ import {
   termFieldsMissing,
   tooManyGradeablesToCopy,
   userNotInCourse,
+  accountFieldsMissing,
+  badAccountField,
+  badGroup,
+  badSection,
+  badUserId,
+  classListHeader,
+  classListMissing,
+  classListTooLong,
+  classListUnreadable,
+  gradingSectionsOfGraders,
+  groupRequired,
+  lastInstructor,
+  memberChanged,
+  tooManyGradingSections,
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
 import {
@@ -832,6 +846,72 @@ export const contract: Record<RouteName, RouteContract> = {
     tag: 'Webhooks',
     data: ref('WebhookDelivery'),
     fails: [fail(webhookNotFound), fail(deliveryNotFound), fail(stillAttempting)],
+  },
+  'enroll-member': {
+    tag: 'Courses',
+    data: {
+      allOf: [
+        ref('CourseUser'),
+        {
+          type: 'object',
+          required: ['password'],
+          properties: {
+            password: nullable({
+              type: 'string',
+              description: 'The generated password of an account this call created, shown this once; null otherwise.',
+            }),
+          },
+        },
+      ],
+    },
+    fails: [
+      fail(badUserId),
+      fail(groupRequired),
+      fail(badGroup),
+      fail(badSection),
+      fail(tooManyGradingSections),
+      fail(gradingSectionsOfGraders),
+      fail(accountFieldsMissing),
+      fail(badAccountField),
+      fail(lastInstructor),
+      fail(memberChanged),
+    ],
+  },
+  'drop-member': {
+    tag: 'Courses',
+    data: object({
+      user_id: string,
+      member: nullable({
+        ...ref('CourseUser'),
+        description: 'A dropped student as the users list shows them; null for staff, who left the list.',
+      }),
+    }),
+    fails: [fail(badUserId), fail(userNotInCourse), fail(lastInstructor), fail(memberChanged)],
+  },
+  'import-class-list': {
+    tag: 'Courses',
+    data: object({
+      dry_run: boolean,
+      created: { type: 'integer', minimum: 0, description: 'Members new to the course.' },
+      updated: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Members whose group or registration section changed (a dropped student listed again too).',
+      },
+      unchanged: { type: 'integer', minimum: 0 },
+      dropped: { type: 'integer', minimum: 0, description: 'Students dropped because the list lacks them (drop_missing).' },
+      rejected: {
+        type: 'array',
+        description: 'Each line not imported, by line number (0: a student drop_missing would drop), with why.',
+        items: object({ line: integer, reason: string }),
+      },
+      new_accounts: {
+        type: 'array',
+        description: 'The accounts created, each with its generated password shown this once (null in a dry run).',
+        items: object({ user_id: string, password: nullable(string) }),
+      },
+    }),
+    fails: [fail(classListMissing), fail(classListUnreadable), fail(classListHeader), fail(classListTooLong)],
   },
   openapi: {
     tag: 'Meta',

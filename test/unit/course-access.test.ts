@@ -55,6 +55,15 @@ const decisions: Record<CourseAccess, Record<Person, string>> = {
     droppedStudent: 'denied',
     stranger: 'denied',
   },
+  // A superuser's token is let in whatever their enrollment (see the test below).
+  'course:instructor-or-superuser': {
+    instructor: 'allowed',
+    fullAccessGrader: 'denied',
+    limitedAccessGrader: 'denied',
+    student: 'denied',
+    droppedStudent: 'denied',
+    stranger: 'denied',
+  },
   // Staff of the course itself are let in; anyone else only if they are staff of another course
   // in its access group, which the caller has to look up.
   'course:instructor-or-group-staff': {
@@ -84,6 +93,12 @@ describe('course access', () => {
     expect(isStaff(people.student)).toBe(false);
     expect(isActiveMember(people.student)).toBe(true);
     expect(isActiveMember(people.droppedStudent)).toBe(false);
+  });
+
+  it('course:instructor-or-superuser lets superusers in without an enrollment, and no other level', () => {
+    expect(courseAccess('course:instructor-or-superuser', undefined, { accessLevel: 'superuser' })).toBe('allowed');
+    expect(courseAccess('course:instructor-or-superuser', people.student, { accessLevel: 'faculty' })).toBe('denied');
+    expect(courseAccess('course:instructor-or-superuser', people.instructor, { accessLevel: 'user' })).toBe('allowed');
   });
 
   it('tells course rules from the other access rules of the route table', () => {
