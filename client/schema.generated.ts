@@ -782,6 +782,50 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/users/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Enrol a member or change their membership: group, registration_section, rotating_section, and a limited access grader's grading_sections. A user id without an account gets one from first_name, last_name and email, with a password shown once.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly put: operations["enroll-member"];
+        readonly post?: never;
+        /**
+         * Drop a member: a student stays, with no sections, and keeps their submissions and grades; staff lose their role. The last instructor cannot be dropped.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly delete: operations["drop-member"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/users/import": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import a class list (CSV: user_id, first_name, last_name, email, registration_section, group): counts of members created, updated, unchanged and dropped, and each rejected line. dry_run writes nothing; drop_missing drops students not in the list.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly post: operations["import-class-list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/openapi.json": {
         readonly parameters: {
             readonly query?: never;
@@ -7476,6 +7520,541 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              *     - `Only instructors can unarchive a course`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "enroll-member": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. */
+                    readonly grading_sections?: readonly string[] | string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
+                    readonly grading_sections?: string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
+                    readonly grading_sections?: string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly first_name: string;
+                            readonly last_name: string;
+                            readonly user_id: string;
+                            readonly email: string;
+                            /** @description Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors. */
+                            readonly reg_section: string;
+                            readonly rot_section: string;
+                            /** @enum {string} */
+                            readonly group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
+                            readonly given_name: string;
+                            readonly family_name: string;
+                            /** @description The generated password of an account this call created, shown this once; null otherwise. */
+                            readonly password: string | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field group must be a string.`
+             *     - `The field group must be at most 64 characters long.`
+             *     - `The field registration_section must be a string.`
+             *     - `The field registration_section must be at most 64 characters long.`
+             *     - `The field rotating_section must be a string.`
+             *     - `The field rotating_section must be at most 64 characters long.`
+             *     - `The field grading_sections must be a list of registration sections.`
+             *     - `The field first_name must be a string.`
+             *     - `The field first_name must be at most 100 characters long.`
+             *     - `The field last_name must be a string.`
+             *     - `The field last_name must be at most 100 characters long.`
+             *     - `The field email must be a string.`
+             *     - `The field email must be at most 254 characters long.`
+             *     - `The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).`
+             *     - `A new member needs the field group: one of Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student.`
+             *     - `The group "{group}" is not one of Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student.`
+             *     - `The {field} "{section}" must be 1 to 32 letters, digits, _ or -.`
+             *     - `A grader grades at most {limit} sections.`
+             *     - `Only graders have grading_sections: an instructor grades every section, a student none.`
+             *     - `The field {field} {problem}.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `User {user_id} has no account: send first_name, last_name and email to create it.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{user_id} is the last instructor of the course; it must keep one.`
+             *     - `The membership of {user_id} changed meanwhile; read it and try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "drop-member": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            /** @description A dropped student as the users list shows them; null for staff, who left the list. */
+                            readonly member: components["schemas"]["CourseUser"] | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `User {user_id} is not in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{user_id} is the last instructor of the course; it must keep one.`
+             *     - `The membership of {user_id} changed meanwhile; read it and try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "import-class-list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Report what would change; write nothing. */
+                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                /** @description Drop the students (with a registration section) who are not in the list; staff stay. */
+                readonly drop_missing?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description A CSV document: the whole `text/csv` body, or the multipart file field `class_list`. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "text/csv": string;
+                readonly "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
+                     */
+                    readonly class_list?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly dry_run: boolean;
+                            /** @description Members new to the course. */
+                            readonly created: number;
+                            /** @description Members whose group or registration section changed (a dropped student listed again too). */
+                            readonly updated: number;
+                            /** @description Members the list leaves as they are. */
+                            readonly unchanged: number;
+                            /** @description Students dropped because the list lacks them (drop_missing). */
+                            readonly dropped: number;
+                            /** @description Each line not imported, by line number (0: a student drop_missing would drop), with why. */
+                            readonly rejected: readonly {
+                                readonly line: number;
+                                readonly reason: string;
+                            }[];
+                            /** @description The accounts created, each with its generated password shown this once (null in a dry run). */
+                            readonly new_accounts: readonly {
+                                readonly user_id: string;
+                                readonly password: string | null;
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field class_list must be a CSV file.`
+             *     - `Send the class list as a text/csv body or as the multipart file field class_list.`
+             *     - `The class list is not readable CSV: {reason}`
+             *     - `The class list header lacks the column(s) {columns}.`
+             *     - `The class list has more than {limit} rows; split it.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
              */
             readonly 403: {
                 headers: {

@@ -43,6 +43,9 @@ import { definition as courseConfig } from './course-config/definition.ts';
 import { definition as setCourseConfig } from './set-course-config/definition.ts';
 import { definition as archiveCourse } from './archive-course/definition.ts';
 import { definition as unarchiveCourse } from './unarchive-course/definition.ts';
+import { definition as enrollMember } from './enroll-member/definition.ts';
+import { definition as dropMember } from './drop-member/definition.ts';
+import { definition as importClassList } from './import-class-list/definition.ts';
 import { definition as openapi } from './openapi/definition.ts';
 import { definition as apiDocs } from './api-docs/definition.ts';
 import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
@@ -104,6 +107,9 @@ export const routes = {
   'set-course-config': setCourseConfig,
   'archive-course': archiveCourse,
   'unarchive-course': unarchiveCourse,
+  'enroll-member': enrollMember,
+  'drop-member': dropMember,
+  'import-class-list': importClassList,
   openapi: openapi,
   'api-docs': apiDocs,
   'api-docs-asset': apiDocsAsset,

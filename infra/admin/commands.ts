@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
 import { isActiveMember, isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
-import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
+import { dropMember, importClassList, moveToAccessGroup, putMember } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { backfill, summaryLine } from './backfill.ts';
 import { courseRef } from '#shared/data/courses.ts';
@@ -62,10 +62,17 @@ Commands:
       autograding and TA scores, late days, status and grader, by section then user.
   nightly-summaries
       Runs the nightly job now: summaries of every unarchived course.
-  enroll <term> <course> <class-list.csv>
+  enroll <term> <course> <class-list.csv> [--dry-run] [--drop-missing]
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
-      group; a header row). Creates missing users with a generated password, printed once; updates
-      changed rows; reports rejected rows by line. Running it twice changes nothing.
+      group; a header row), as POST /api/{semester}/{course}/users/import does. Creates missing users
+      with a generated password, printed once; updates changed rows (and, here only, changed names
+      and e-mails); reports rejected rows by line. --dry-run writes nothing; --drop-missing drops
+      students not in the list. Running it twice changes nothing.
+  enroll-member <term> <course> <user_id> [--group <group>] [--section <s>] [--rotating-section <s>]
+           [--grading-sections <s1,s2>] [--given-name <name> --family-name <name> --email <address>]
+      Enrols one member or changes their membership, as PUT /api/{semester}/{course}/users/{user_id}.
+  drop-member <term> <course> <user_id>
+      Drops a member, as DELETE /api/{semester}/{course}/users/{user_id}.
   backfill
       Brings items written by an older version up to date: a student's own submissions and team
       member entries get what the late-day table reads, enrollments their copies. Safe while the
@@ -101,6 +108,12 @@ export async function runAdminCommand(
       'display-name': { type: 'string' },
       'time-zone': { type: 'string' },
       'access-group': { type: 'string' },
+      group: { type: 'string' },
+      section: { type: 'string' },
+      'rotating-section': { type: 'string' },
+      'grading-sections': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'drop-missing': { type: 'boolean' },
       aws: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -180,16 +193,51 @@ export async function runAdminCommand(
     case 'enroll': {
       const course = await requireCourse(rest);
       if (!rest[2]) throw new UsageError('Name the class list file.');
-      const { rows, rejected } = readClassList(await readFile(rest[2], 'utf8'));
-      const result = await importClassList(course, rows, onProgress);
-      for (const { userId, password } of result.passwords) print(`New user ${userId}: password ${password}`);
+      const text = await readFile(rest[2], 'utf8');
+      const list = asUsageError(() => readClassList(text));
+      const report = await importClassList(course, list, {
+        actor: 'admin',
+        dryRun: values['dry-run'] ?? false,
+        dropMissing: values['drop-missing'] ?? false,
+        updateProfiles: true,
+        onProgress,
+      });
+      for (const { user_id, password } of report.new_accounts) if (password) print(`New user ${user_id}: password ${password}`);
       print(
-        `Imported ${rows.length} rows into ${course.term}/${course.course}: ${result.usersToCreate.length} users created, ` +
-          `${result.usersToUpdate.length} updated, ${result.enrollmentsToWrite.length} enrollments added or changed, ` +
-          `${result.unchanged} unchanged, ${rejected.length} rejected.`,
+        `${report.dry_run ? 'Would import' : 'Imported'} ${list.rows.length} rows into ${course.term}/${course.course}: ` +
+          `${report.new_accounts.length} users created, ${report.profilesUpdated} updated, ` +
+          `${report.created + report.updated + report.dropped} enrollments added or changed, ${report.unchanged} unchanged, ` +
+          `${report.rejected.length} rejected.`,
       );
-      for (const { line, reason } of rejected) print(`Rejected line ${line}: ${reason}`);
+      if (report.dropped > 0) print(`Dropped ${report.dropped} students missing from the list.`);
+      for (const { line, reason } of report.rejected) print(`Rejected line ${line}: ${reason}`);
       return;
+    }
+    case 'enroll-member': {
+      const course = await requireCourse(rest);
+      const userId = requireUserId(rest[2]);
+      const fields = {
+        group: values.group,
+        registration_section: values.section,
+        rotating_section: values['rotating-section'],
+        grading_sections: values['grading-sections']?.split(',').map((name) => name.trim()),
+        first_name: values['given-name'],
+        last_name: values['family-name'],
+        email: values.email,
+      };
+      const member = await asUsageErrorAsync(() => putMember(course, userId, fields, 'admin'));
+      if (member.password) print(`Generated password for ${userId}: ${member.password}`);
+      return print(`${userId} in ${course.term}/${course.course}: ${member.group}, section ${member.reg_section}.`);
+    }
+    case 'drop-member': {
+      const course = await requireCourse(rest);
+      const userId = requireUserId(rest[2]);
+      const { member } = await asUsageErrorAsync(() => dropMember(course, userId, 'admin'));
+      return print(
+        member
+          ? `${userId} is dropped from ${course.term}/${course.course}.`
+          : `${userId} no longer has a role in ${course.term}/${course.course}.`,
+      );
     }
     case 'create-team': {
       const course = await requireCourse(rest);

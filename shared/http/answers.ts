@@ -243,7 +243,8 @@ const WebhookDelivery = object({
   payload: WebhookPayload,
 });
 
-const count = (description: string) => z.int().min(0).describe(description);
+/** A count (0 or more), with what it counts. */
+export const count = (description: string) => z.int().min(0).describe(description);
 
 const Regrade = object({
   regrade_id: z.string().regex(REGRADE_ID).describe('Read its progress at `…/regrades/{regrade_id}`.'),

@@ -11,23 +11,47 @@
 import * as z from 'zod';
 import { blankCredentials, tooManyFailedLogins, wrongCredentials } from '#shared/auth/failures.ts';
 import {
+  accountFieldsMissing,
+  archiveNeedsFaculty,
+  badAccountField,
+  badCourseName,
   badCourseTitle,
+  badGroup,
+  badSection,
   badSemester,
   badTermDates,
   badTermId,
+  badTimeZone,
+  badUserId,
   blankTermName,
+  classListHeader,
+  classListMissing,
+  classListTooLong,
+  classListUnreadable,
+  configEntryMissing,
+  configNameMissing,
   courseExistsAlready,
   courseFieldsMissing,
+  gradingSectionsOfGraders,
+  groupRequired,
   instructorNotInGroup,
   invalidBaseCourse,
+  lastInstructor,
+  memberChanged,
   noHeadInstructor,
   noSuchSemester,
+  notAConfigName,
+  notANumber,
   notForYourself,
   notOnTeam,
+  numberTooLarge,
+  readOnlySetting,
   termEndsBeforeStart,
   termExistsAlready,
   termFieldsMissing,
   tooManyGradeablesToCopy,
+  tooManyGradingSections,
+  unarchiveNeedsFaculty,
   userNotInCourse,
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
@@ -68,18 +92,6 @@ import {
   noSuchVersion,
   wouldStrand,
 } from '#shared/gradeables/failures.ts';
-import {
-  archiveNeedsFaculty,
-  badCourseName,
-  badTimeZone,
-  configEntryMissing,
-  configNameMissing,
-  notAConfigName,
-  notANumber,
-  numberTooLarge,
-  readOnlySetting,
-  unarchiveNeedsFaculty,
-} from '#shared/courses/failures.ts';
 import {
   componentMissing,
   customPointsBeyondSpan,
@@ -131,6 +143,7 @@ import {
   anyObject,
   boolean,
   components,
+  count,
   dateTime,
   gradingStates,
   integer,
@@ -581,6 +594,49 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'archive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(archiveNeedsFaculty)] },
   'unarchive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(unarchiveNeedsFaculty)] },
+  'enroll-member': {
+    tag: 'Courses',
+    data: CourseUser.extend({
+      password: string.nullable().describe('The generated password of an account this call created, shown this once; null otherwise.'),
+    }),
+    fails: [
+      fail(badUserId),
+      fail(groupRequired),
+      fail(badGroup),
+      fail(badSection),
+      fail(tooManyGradingSections),
+      fail(gradingSectionsOfGraders),
+      fail(accountFieldsMissing),
+      fail(badAccountField),
+      fail(lastInstructor),
+      fail(memberChanged),
+    ],
+  },
+  'drop-member': {
+    tag: 'Courses',
+    data: object({
+      user_id: string,
+      member: CourseUser.nullable().describe('A dropped student as the users list shows them; null for staff, who left the list.'),
+    }),
+    fails: [fail(badUserId), fail(userNotInCourse), fail(lastInstructor), fail(memberChanged)],
+  },
+  'import-class-list': {
+    tag: 'Courses',
+    data: object({
+      dry_run: boolean,
+      created: count('Members new to the course.'),
+      updated: count('Members whose group or registration section changed (a dropped student listed again too).'),
+      unchanged: count('Members the list leaves as they are.'),
+      dropped: count('Students dropped because the list lacks them (drop_missing).'),
+      rejected: z
+        .array(object({ line: integer, reason: string }))
+        .describe('Each line not imported, by line number (0: a student drop_missing would drop), with why.'),
+      new_accounts: z
+        .array(object({ user_id: string, password: string.nullable() }))
+        .describe('The accounts created, each with its generated password shown this once (null in a dry run).'),
+    }),
+    fails: [fail(classListMissing), fail(classListUnreadable), fail(classListHeader), fail(classListTooLong)],
+  },
   openapi: {
     tag: 'Meta',
     raw: true,

@@ -273,6 +273,15 @@ function requestBody(declared: RouteInput, own: RouteContract): Json | undefined
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
+  if (declared.csv) {
+    return {
+      description: `A CSV document: the whole \`text/csv\` body, or the multipart file field \`${declared.csv}\`.`,
+      content: {
+        'text/csv': { schema: { type: 'string' } },
+        'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
+      },
+    };
+  }
   return {
     description: 'The same fields in any of the three encodings.',
     content: {

@@ -49,9 +49,9 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:member': 'course members',
   'course:staff': 'course instructors and graders',
   'course:instructor': 'course instructors',
+  'course:instructor-or-superuser': 'course instructors and superusers',
   'course:instructor-or-group-staff':
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
-  'course:instructor-or-superuser': 'course instructors and superusers',
 };
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -65,6 +65,8 @@ export interface RouteInput {
   readonly body?: Shape;
   /** The body is one JSON document, handed over as parsed (its schema is the contract's). */
   readonly document?: true;
+  /** The body field a `text/csv` body is read as (a route taking a CSV document). */
+  readonly csv?: string;
 }
 
 /** What every function may touch besides its route's reads: tables, queues, the grading sandbox. */

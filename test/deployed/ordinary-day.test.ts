@@ -767,12 +767,22 @@ describe('the deployed artifacts', () => {
       expect(stack!.codebuild.started, 'builds started for it').toBe(builds);
     }, 60_000);
 
-    it('TA grading: a grader scores a quiz, reads it with its audit trail and the gradebook; a student chooses the active version', async () => {
+    it('TA grading: a grader scores a quiz, reads it with its audit trail and the gradebook; a limited access grader given their section over HTTP grades it; a late joiner enrols by class list and drops; a student chooses the active version', async () => {
       await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
         as: 'ta',
         json: { component_id: 0, custom_points: 7 },
       });
-      // (The mentor, a limited access grader from the class list, grades no section: nothing gives graders sections in a deployment.)
+      // The mentor, a limited access grader from the class list, grades no section until the
+      // instructor gives them section 1 over HTTP; then they grade its student.
+      await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'mentor',
+        expect: { fail: 'You do not grade section 1.', status: 403 },
+      });
+      const enrolled = await call('PUT', `/api/${TERM}/${COURSE}/users/mentor`, {
+        as: 'prof',
+        json: { group: 'Limited Access Grader (Mentor)', grading_sections: ['1'] },
+      });
+      if (enrolled.json?.data && enrolled.json.data.group !== 'Limited Access Grader (Mentor)') fail('enrol the mentor', enrolled.text);
       const saved = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
         as: 'ta',
         json: { component_id: 1, custom_points: 4.5 },
@@ -788,6 +798,20 @@ describe('the deployed artifacts', () => {
       if (book.json?.data && rows.find((row) => row.user_id === 'student')?.tagrading_score !== 11.5)
         fail('gradebook', book.text.slice(0, 800));
       await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/gradebook`, { as: 'mentor' });
+      // The mentor grades component 1 of their section's student again, with the same points.
+      const mentored = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'mentor',
+        json: { component_id: 1, custom_points: 4.5 },
+      });
+      if (mentored.json?.data && mentored.json.data.tagrading_score !== 11.5) fail('the mentor grades', mentored.text.slice(0, 500));
+      // A late joiner by class list (a dry run first), who then drops the course.
+      const lateList = 'user_id,first_name,last_name,email,registration_section,group\nlate.joiner,Lee,Late,lee@example.edu,2,Student\n';
+      const dry = await call('POST', `/api/${TERM}/${COURSE}/users/import?dry_run=true`, { as: 'prof', json: { class_list: lateList } });
+      if (dry.json?.data && dry.json.data.created !== 1) fail('class list dry run', dry.text);
+      const imported = await call('POST', `/api/${TERM}/${COURSE}/users/import`, { as: 'prof', json: { class_list: lateList } });
+      if (imported.json?.data && imported.json.data.new_accounts?.[0]?.user_id !== 'late.joiner') fail('class list import', imported.text);
+      const dropped = await call('DELETE', `/api/${TERM}/${COURSE}/users/late.joiner`, { as: 'prof' });
+      if (dropped.json?.data && dropped.json.data.member?.reg_section !== 'NULL') fail('drop a student', dropped.text);
       const quiz = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/values`, { as: 'student' });
       if (quiz.json?.data && quiz.json.data.tagrading_score !== 11.5) fail('quiz values as student', quiz.text.slice(0, 500));
       if (CAN_BUILD) {

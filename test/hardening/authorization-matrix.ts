@@ -149,6 +149,9 @@ const instructorOnly = {
 const superuserOnly = { ...everyone(D), anonymous: U, superuser: A };
 /** The persona's own user id (anonymous, who has none, names the student's). */
 const ownId = (world: MatrixWorld, persona: MatrixPersona): string => world.userIds[persona === 'anonymous' ? 'student' : persona];
+/** course:instructor-or-superuser: the roster's writers. */
+const instructorOrSuperuser = { ...instructorOnly, superuser: A };
+const NOT_MEMBER = fail('User matrix-nobody is not in this course.', 404);
 
 const submission = (gradeable: string, extra: Record<string, unknown> = {}): MatrixRequest => ({
   params: { gradeable_id: gradeable },
@@ -342,6 +345,50 @@ export const expectedAccess: Record<string, MatrixRow> = {
         variation: 'student (section 1)',
         request: (world) => ({ params: { user_id: world.userIds.student }, body: { allowed_late_days: 1, since: '2026-09-01' } }),
         expect: instructorOnly,
+      },
+    ],
+  },
+  'enroll-member': {
+    cases: [
+      {
+        variation: 'a new user id, with an account',
+        request: (world) => ({
+          params: { user_id: world.unique('m') },
+          body: { group: 'Student', registration_section: '1', first_name: 'Matrix', last_name: 'Member', email: 'matrix@example.edu' },
+        }),
+        expect: instructorOrSuperuser,
+      },
+      {
+        variation: 'student2 (section 2), unchanged',
+        request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { group: 'Student', registration_section: '2' } }),
+        expect: instructorOrSuperuser,
+      },
+    ],
+  },
+  'drop-member': {
+    cases: [
+      {
+        variation: 'a user id of nobody in the course',
+        request: () => ({ params: { user_id: 'matrix-nobody' } }),
+        expect: {
+          ...instructorOrSuperuser,
+          instructor: NOT_MEMBER,
+          superuser: NOT_MEMBER,
+        },
+      },
+    ],
+  },
+  'import-class-list': {
+    cases: [
+      {
+        variation: 'a class list of one new student, dry run',
+        request: (world) => ({
+          query: { dry_run: 'true' },
+          body: {
+            class_list: `user_id,first_name,last_name,email,registration_section,group\n${world.unique('m')},A,B,ab@example.edu,1,Student\n`,
+          },
+        }),
+        expect: instructorOrSuperuser,
       },
     ],
   },

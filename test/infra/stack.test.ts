@@ -215,6 +215,36 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
   'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses'],
   'grant-late-days': [...COURSE_CHECK, 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
+  // Roster changes: each member's enrollment, staff marker and audit entry (and a new account with
+  // its password) in one transaction; a removed instructor's check that another stays; the copies
+  // on the enrollment settled against their sources afterwards.
+  'enroll-member': [
+    ...COURSE_CHECK,
+    'dynamodb:PutItem users',
+    'dynamodb:PutItem credentials',
+    ...['Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:PutItem accessGroups',
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
+  'drop-member': [
+    ...COURSE_CHECK,
+    ...['Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
+  'import-class-list': [
+    ...COURSE_CHECK,
+    'dynamodb:PutItem users',
+    'dynamodb:PutItem credentials',
+    ...['Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:PutItem accessGroups',
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
   'set-extension': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
   'student-late-days': [
     ...COURSE_CHECK,
