@@ -73,6 +73,7 @@ const NEEDS_ROOT = CAN_BUILD ? '' : ' (skipped: the emulated CodeBuild builds ne
 
 interface Answer {
   readonly status: number;
+  readonly headers: Headers;
   readonly text: string;
   /** The parsed body, undefined when it is not JSON. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer's JSON, read freely by the steps, which check its shape themselves
@@ -163,7 +164,7 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
     fail(step, `${problem}${fn ? `\n${fn.logicalId} log:\n${stack!.lambda.logTail(fn, 8)}` : ''}`);
   }
   for (const found of problems) fail(step, found);
-  return { status: response.status, text, json: parsed };
+  return { status: response.status, headers: response.headers, text, json: parsed };
 }
 
 /** The webhook's requests so far, each verified by the Standard Webhooks scheme with its secret (a failure otherwise). */
@@ -845,6 +846,33 @@ describe('the deployed artifacts', () => {
       const granted = await call('GET', `/api/${TERM}/${COURSE}/late-days/student`, { as: 'ta' });
       if (granted.json?.data && granted.json.data.grants?.[0]?.allowed_late_days !== 5)
         fail('late-day table as ta', granted.text.slice(0, 800));
+      expectNoFailures();
+    }, 60_000);
+
+    it('gradeables and settings: a dry run, a change with If-Match, a mistaken gradeable deleted; a setting set; the copied course archived and unarchived', async () => {
+      const mistake = {
+        id: 'quiz_mistake',
+        title: 'Quiz 1 (uploaded twice by mistake)',
+        type: 'Numeric',
+        syllabus_bucket: 'quiz',
+        rubric: [rubricComponent('Q1', { max_value: 10, upper_clamp: 10 })],
+      };
+      const dryRun = await call('POST', `/api/${TERM}/${COURSE}/upload?dry_run=true`, { as: 'prof', json: mistake });
+      if (dryRun.json?.data && dryRun.json.data.id !== mistake.id) fail('upload dry run', dryRun.text.slice(0, 500));
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, { as: 'prof', json: mistake });
+      const downloaded = await call('GET', `/api/${TERM}/${COURSE}/${mistake.id}/download`, { as: 'prof' });
+      const etag = downloaded.headers.get('etag') ?? '';
+      const renamed = { ...downloaded.json?.data, title: 'Quiz 1 (copy)' };
+      await call('PUT', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}?dry_run=true`, { as: 'prof', json: renamed });
+      await call('PUT', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}`, { as: 'prof', json: renamed, headers: { 'If-Match': etag } });
+      await call('DELETE', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}`, { as: 'prof' });
+
+      const course = `/api/courses/${NEW_TERM}/${NEW_COURSE}`;
+      await call('GET', `${course}/config`, { as: 'prof' });
+      const set = await call('POST', `${course}/config`, { as: 'prof', form: { name: 'course_name', entry: 'Next term’s course' } });
+      if (set.json?.data && set.json.data.config?.course_name !== 'Next term’s course') fail('POST config', set.text.slice(0, 500));
+      await call('POST', `${course}/config/archive`, { as: 'prof', json: {} });
+      await call('POST', `${course}/config/unarchive`, { as: 'admin', json: {} });
       expectNoFailures();
     }, 60_000);
 
