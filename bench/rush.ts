@@ -127,7 +127,7 @@ async function enrollStudents(world: World, count: number): Promise<{ userId: st
     'user_id,first_name,last_name,email,registration_section,group',
     ...Array.from({ length: count }, (_, i) => `rush${i},First${i},Last${i},rush${i}@example.edu,${(i % 10) + 1},4`),
   ].join('\n');
-  await importClassList(world.course, readClassList(csv).rows);
+  await importClassList(world.course, readClassList(csv), { actor: 'admin' });
   const tokens: { userId: string; token: string }[] = [];
   for (let start = 0; start < count; start += 50) {
     const ids = Array.from({ length: Math.min(50, count - start) }, (_, i) => `rush${start + i}`);

@@ -271,14 +271,14 @@ export async function measureClassListImport(rows: number): Promise<SectionResul
     'user_id,first_name,last_name,email,registration_section,group',
     ...Array.from({ length: rows }, (_, i) => `s${i},First${i},Last${i},s${i}@example.edu,${(i % 10) + 1},4`),
   ].join('\n');
-  const { rows: parsed } = readClassList(csv);
+  const parsed = readClassList(csv);
   let started = performance.now();
-  const first = await importClassList(course, parsed);
+  const first = await importClassList(course, parsed, { actor: 'admin' });
   const firstSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  const second = await importClassList(course, parsed);
+  const second = await importClassList(course, parsed, { actor: 'admin' });
   const secondSeconds = (performance.now() - started) / 1000;
-  const writes = second.enrollmentsToWrite.length + second.usersToCreate.length;
+  const writes = second.created + second.updated + second.dropped + second.new_accounts.length;
   return {
     rows: [
       {
@@ -286,7 +286,7 @@ export async function measureClassListImport(rows: number): Promise<SectionResul
         name: `class list import, ${rows.toLocaleString('en')} new students`,
         target: '< 60 s',
         baseline: '—',
-        measured: `${firstSeconds.toFixed(1)} s (${first.usersToCreate.length} users created)`,
+        measured: `${firstSeconds.toFixed(1)} s (${first.new_accounts.length} users created)`,
         met: firstSeconds < 60,
       },
       {

@@ -177,7 +177,11 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly get?: never;
+        /**
+         * Every term, newest first (by start date).
+         * @description **Who may call it:** Any valid token.
+         */
+        readonly get: operations["list-terms"];
         readonly put?: never;
         /**
          * Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).
@@ -200,7 +204,7 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         /**
-         * Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data.
+         * Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data. With dry_run=true: checked, and answered as it would be stored, writing nothing.
          * @description **Who may call it:** Course instructors.
          */
         readonly post: operations["upload-gradeable"];
@@ -218,7 +222,7 @@ export interface paths {
             readonly cookie?: never;
         };
         /**
-         * The gradeable JSON, ready to upload again (into another course too). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.
+         * The gradeable JSON, ready to upload again (into another course too) or to change with PUT (its ETag goes in If-Match). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
         readonly get: operations["download-gradeable"];
@@ -734,6 +738,138 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Replace a gradeable with gradeable JSON as download gives it (If-Match: the download's ETag). Its type, version control and teams cannot change once something was submitted or graded. With dry_run=true: checked, writing nothing.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly put: operations["replace-gradeable"];
+        readonly post?: never;
+        /**
+         * Delete a gradeable nothing was submitted to or graded on, and that has no teams; data is the deleted gradeable JSON. Honours If-Match.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly delete: operations["delete-gradeable"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/courses/{semester}/{course}/config": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The course's settings: course_name, default_student_late_days, timezone, course_status, archived, access_group.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly get: operations["course-config"];
+        readonly put?: never;
+        /**
+         * Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly post: operations["set-course-config"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/courses/{semester}/{course}/config/archive": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Archive the course (instructors with faculty access level, and superusers): it leaves its students' course lists and its access group's reading.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly post: operations["archive-course"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/courses/{semester}/{course}/config/unarchive": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Unarchive the course (instructors with faculty access level, and superusers).
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly post: operations["unarchive-course"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/users/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        /**
+         * Enrol a member or change their membership: group, registration_section, rotating_section, and a limited access grader's grading_sections. A user id without an account gets one from first_name, last_name and email, with a password shown once.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly put: operations["enroll-member"];
+        readonly post?: never;
+        /**
+         * Drop a member: a student stays, with no sections, and keeps their submissions and grades; staff lose their role. The last instructor cannot be dropped.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly delete: operations["drop-member"];
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/users/import": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Import a class list (CSV: user_id, first_name, last_name, email, registration_section, group): counts of members created, updated, unchanged and dropped, and each rejected line. dry_run writes nothing; drop_missing drops students not in the list.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        readonly post: operations["import-class-list"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/api/openapi.json": {
         readonly parameters: {
             readonly query?: never;
@@ -786,6 +922,134 @@ export interface paths {
          * @description **Who may call it:** Anyone, no token needed.
          */
         readonly get: operations["api-docs-asset"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/users": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * Every user account (user id, names, e-mail, level), by user id: whole by default, paged with page_size and cursor when asked.
+         * @description **Who may call it:** Superusers.
+         */
+        readonly get: operations["list-users"];
+        readonly put?: never;
+        /**
+         * Create a user account: user_id, first_name, last_name, email, level (user, faculty or superuser; user when left out) and password (generated and shown in this answer only when left out).
+         * @description **Who may call it:** Superusers.
+         */
+        readonly post: operations["create-user"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/users/{user_id}": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * One user account: superusers any, anyone else their own.
+         * @description **Who may call it:** Any valid token.
+         */
+        readonly get: operations["get-user"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        /**
+         * Change a user account (JSON): superusers first_name, last_name, email and level (not their own level); anyone their own first_name and last_name. Any other field is refused. Kept in the user’s audit trail.
+         * @description **Who may call it:** Any valid token.
+         */
+        readonly patch: operations["update-user"];
+        readonly trace?: never;
+    };
+    readonly "/api/users/{user_id}/password": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Set a user's password (generated and shown in this answer only when left out); their token stops working.
+         * @description **Who may call it:** Superusers.
+         */
+        readonly post: operations["set-user-password"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/me/password": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * Change the caller's own password: current_password and new_password (10 characters or more, not the user id, not a common password). A wrong current password counts as a failed login. The old token stops working; the answer carries a new one.
+         * @description **Who may call it:** Any valid token.
+         */
+        readonly post: operations["change-password"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/users/{user_id}/audit": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * A user account's audit trail (created, changed, passwords set), newest first, paged with page_size and cursor.
+         * @description **Who may call it:** Superusers.
+         */
+        readonly get: operations["user-audit"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/api/{semester}/{course}/audit": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The course's audit trail (roster, teams, gradeables, settings: who, when, what before and after), newest first, paged with page_size and cursor.
+         * @description **Who may call it:** Course instructors.
+         */
+        readonly get: operations["course-audit"];
         readonly put?: never;
         readonly post?: never;
         readonly delete?: never;
@@ -1420,6 +1684,50 @@ export interface components {
             readonly team_id: string;
             /** @description The members' user ids, in the order they were set. */
             readonly members: readonly string[];
+        };
+        readonly CourseConfig: {
+            readonly config: {
+                /** @description The display name. */
+                readonly course_name: string;
+                readonly default_student_late_days: number;
+                /** @description IANA time zone of the course’s dates. */
+                readonly timezone: string;
+                /**
+                 * @description 1 active, 2 archived.
+                 * @enum {integer}
+                 */
+                readonly course_status: 1 | 2;
+                readonly archived: boolean;
+                /** @description The access group whose staff may read across its courses. */
+                readonly access_group: string;
+            };
+        };
+        readonly User: {
+            readonly user_id: string;
+            readonly first_name: string;
+            readonly last_name: string;
+            readonly email: string;
+            /**
+             * @description System access level.
+             * @enum {string}
+             */
+            readonly level: "user" | "faculty" | "superuser";
+        };
+        readonly AuditEntry: {
+            /** Format: date-time */
+            readonly at: string;
+            /** @description Who made the change: a user id, or `admin` for the operator’s command line. */
+            readonly actor: string;
+            /** @description What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, … */
+            readonly action: string;
+            /** @description What it was done to: a user id, a gradeable id, a team id, a setting’s name. */
+            readonly target: string;
+            readonly before: {
+                readonly [key: string]: unknown;
+            } | null;
+            readonly after: {
+                readonly [key: string]: unknown;
+            } | null;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         readonly FailEnvelope: {
@@ -2537,6 +2845,51 @@ export interface operations {
             readonly 500: components["responses"]["Error"];
         };
     };
+    readonly "list-terms": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        /** @description Newest first: by start date, then term id, both descending. */
+                        readonly data: readonly components["schemas"]["Term"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
     readonly "create-term": {
         readonly parameters: {
             readonly query?: never;
@@ -2721,7 +3074,10 @@ export interface operations {
     };
     readonly "upload-gradeable": {
         readonly parameters: {
-            readonly query?: never;
+            readonly query?: {
+                /** @description true: check the request and answer what would be stored, writing nothing. */
+                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+            };
             readonly header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
@@ -2751,8 +3107,8 @@ export interface operations {
                     readonly "application/json": {
                         /** @constant */
                         readonly status: "success";
-                        /** @description The new gradeable’s id. */
-                        readonly data: string;
+                        /** @description The new gradeable’s id; with dry_run=true, the gradeable as it would be stored (nothing is written). */
+                        readonly data: string | components["schemas"]["Gradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2885,6 +3241,8 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header?: {
+                /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
+                readonly "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
                 readonly Prefer?: components["parameters"]["Prefer"];
             };
@@ -2904,6 +3262,7 @@ export interface operations {
             readonly 200: {
                 headers: {
                     readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly ETag: components["headers"]["ETag"];
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -2914,6 +3273,7 @@ export interface operations {
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            readonly 304: components["responses"]["NotModified"];
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
@@ -6895,6 +7255,1367 @@ export interface operations {
             readonly 500: components["responses"]["Error"];
         };
     };
+    readonly "replace-gradeable": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description true: check the request and answer what would be stored, writing nothing. */
+                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+            };
+            readonly header?: {
+                /** @description The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since. */
+                readonly "If-Match"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description Gradeable JSON as download gives it (application/json only). */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": components["schemas"]["Gradeable"];
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly ETag: components["headers"]["ETag"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["Gradeable"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `Did not specify gradeable`
+             *     - `JSON requires id, title, and type. See documentation for information`
+             *     - `The gradeable JSON's id ({document_id}) must be the id in the path ({gradeable_id}).`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
+                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{field} cannot change: the gradeable has submissions or grades that the change would strand.`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Precondition failed: the resource changed since the `ETag` that `If-Match` names. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The gradeable was changed since it was downloaded (If-Match no longer matches its ETag): download it again and reapply your changes.`
+             */
+            readonly 412: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{the first problem}`
+             */
+            readonly 422: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
+                        /** @description Every problem found. */
+                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                    };
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "delete-gradeable": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since. */
+                readonly "If-Match"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description The gradeable id. */
+                readonly gradeable_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["Gradeable"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `Did not specify gradeable`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The gradeable cannot be deleted: it has submissions or grades (change it instead, or keep it unreleased).`
+             *     - `The gradeable cannot be deleted: it has teams (delete them first).`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Precondition failed: the resource changed since the `ETag` that `If-Match` names. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The gradeable was changed since it was downloaded (If-Match no longer matches its ETag): download it again and reapply your changes.`
+             */
+            readonly 412: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "course-config": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["CourseConfig"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-course-config": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    readonly name?: string;
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    readonly entry?: string | number | boolean;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    readonly name?: string;
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    readonly entry?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    readonly name?: string;
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    readonly entry?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["CourseConfig"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field name must be a string.`
+             *     - `The field name must be at most 64 characters long.`
+             *     - `Name of config value not provided`
+             *     - `Name of config entry not provided`
+             *     - `Not a valid config name`
+             *     - `{name} cannot be set here: {how}.`
+             *     - `Must enter a number for this field`
+             *     - `Value must be less than or equal to {max}`
+             *     - `course_name must be 1 to {max} characters, not only spaces.`
+             *     - `timezone must be an IANA time zone such as America/New_York; {entry} is not one.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "archive-course": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly message: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `Only instructors can archive a course`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "unarchive-course": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly message: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `Only instructors can unarchive a course`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "enroll-member": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. */
+                    readonly grading_sections?: readonly string[] | string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
+                    readonly grading_sections?: string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
+                    readonly group?: string;
+                    /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
+                    readonly registration_section?: string;
+                    /** @description The rotating section; an empty string clears it. */
+                    readonly rotating_section?: string;
+                    /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
+                    readonly grading_sections?: string;
+                    /** @description For a user id without an account: its first name (an existing account keeps its own). */
+                    readonly first_name?: string;
+                    /** @description For a user id without an account: its last name. */
+                    readonly last_name?: string;
+                    /** @description For a user id without an account: its e-mail address. */
+                    readonly email?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly first_name: string;
+                            readonly last_name: string;
+                            readonly user_id: string;
+                            readonly email: string;
+                            /** @description Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors. */
+                            readonly reg_section: string;
+                            readonly rot_section: string;
+                            /** @enum {string} */
+                            readonly group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
+                            readonly given_name: string;
+                            readonly family_name: string;
+                            /** @description The generated password of an account this call created, shown this once; null otherwise. */
+                            readonly password: string | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field group must be a string.`
+             *     - `The field group must be at most 64 characters long.`
+             *     - `The field registration_section must be a string.`
+             *     - `The field registration_section must be at most 64 characters long.`
+             *     - `The field rotating_section must be a string.`
+             *     - `The field rotating_section must be at most 64 characters long.`
+             *     - `The field grading_sections must be a list of registration sections.`
+             *     - `The field first_name must be a string.`
+             *     - `The field first_name must be at most 100 characters long.`
+             *     - `The field last_name must be a string.`
+             *     - `The field last_name must be at most 100 characters long.`
+             *     - `The field email must be a string.`
+             *     - `The field email must be at most 254 characters long.`
+             *     - `The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).`
+             *     - `A new member needs the field group: one of Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student.`
+             *     - `The group "{group}" is not one of Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student.`
+             *     - `The {field} "{section}" must be 1 to 32 letters, digits, _ or -.`
+             *     - `A grader grades at most {limit} sections.`
+             *     - `Only graders have grading_sections: an instructor grades every section, a student none.`
+             *     - `The field {field} {problem}.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `User {user_id} has no account: send first_name, last_name and email to create it.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{user_id} is the last instructor of the course; it must keep one.`
+             *     - `The membership of {user_id} changed meanwhile; read it and try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "drop-member": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            /** @description A dropped student as the users list shows them; null for staff, who left the list. */
+                            readonly member: components["schemas"]["CourseUser"] | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `User {user_id} is not in this course.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{user_id} is the last instructor of the course; it must keep one.`
+             *     - `The membership of {user_id} changed meanwhile; read it and try again.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "import-class-list": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Report what would change; write nothing. */
+                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                /** @description Drop the students (with a registration section) who are not in the list; staff stay. */
+                readonly drop_missing?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description A CSV document: the whole `text/csv` body, or the multipart file field `class_list`. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "text/csv": string;
+                readonly "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
+                     */
+                    readonly class_list?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly dry_run: boolean;
+                            /** @description Members new to the course. */
+                            readonly created: number;
+                            /** @description Members whose group or registration section changed (a dropped student listed again too). */
+                            readonly updated: number;
+                            /** @description Members the list leaves as they are. */
+                            readonly unchanged: number;
+                            /** @description Students dropped because the list lacks them (drop_missing). */
+                            readonly dropped: number;
+                            /** @description Each line not imported, by line number (0: a student drop_missing would drop), with why. */
+                            readonly rejected: readonly {
+                                readonly line: number;
+                                readonly reason: string;
+                            }[];
+                            /** @description The accounts created, each with its generated password shown this once (null in a dry run). */
+                            readonly new_accounts: readonly {
+                                readonly user_id: string;
+                                readonly password: string | null;
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field class_list must be a CSV file.`
+             *     - `Send the class list as a text/csv body or as the multipart file field class_list.`
+             *     - `The class list is not readable CSV: {reason}`
+             *     - `The class list header lacks the column(s) {columns}.`
+             *     - `The class list has more than {limit} rows; split it.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
     readonly openapi: {
         readonly parameters: {
             readonly query?: never;
@@ -6973,6 +8694,1035 @@ export interface operations {
                     readonly "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
+        };
+    };
+    readonly "list-users": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        /** @description By user id. */
+                        readonly data: readonly components["schemas"]["User"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "create-user": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description The new user id. */
+                    readonly user_id: string;
+                    /** @description First (given) name. */
+                    readonly first_name: string;
+                    /** @description Last (family) name. */
+                    readonly last_name: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address.
+                     */
+                    readonly email: string;
+                    /**
+                     * @description System access level (`user` when left out).
+                     * @enum {string}
+                     */
+                    readonly level?: "user" | "faculty" | "superuser";
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The new user id. */
+                    readonly user_id: string;
+                    /** @description First (given) name. */
+                    readonly first_name: string;
+                    /** @description Last (family) name. */
+                    readonly last_name: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address.
+                     */
+                    readonly email: string;
+                    /**
+                     * @description System access level (`user` when left out).
+                     * @enum {string}
+                     */
+                    readonly level?: "user" | "faculty" | "superuser";
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+                readonly "multipart/form-data": {
+                    /** @description The new user id. */
+                    readonly user_id: string;
+                    /** @description First (given) name. */
+                    readonly first_name: string;
+                    /** @description Last (family) name. */
+                    readonly last_name: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address.
+                     */
+                    readonly email: string;
+                    /**
+                     * @description System access level (`user` when left out).
+                     * @enum {string}
+                     */
+                    readonly level?: "user" | "faculty" | "superuser";
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            readonly first_name: string;
+                            readonly last_name: string;
+                            readonly email: string;
+                            /**
+                             * @description System access level.
+                             * @enum {string}
+                             */
+                            readonly level: "user" | "faculty" | "superuser";
+                            /** @description The generated password, shown this once; null when one was given. */
+                            readonly password: string | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
+             *     - `The field first_name must be a string.`
+             *     - `The field first_name must be at most 100 characters long.`
+             *     - `The field last_name must be a string.`
+             *     - `The field last_name must be at most 100 characters long.`
+             *     - `The field email must be a string.`
+             *     - `The field email must be at most 254 characters long.`
+             *     - `The field level must be a string.`
+             *     - `The field password must be a string.`
+             *     - `The field password must be at most 1024 characters long.`
+             *     - `Give user_id, first_name, last_name and email.`
+             *     - `Invalid user id "{user_id}".`
+             *     - `The field {field} cannot be blank.`
+             *     - `The field {field} must be at most {max} characters long.`
+             *     - `Invalid e-mail address.`
+             *     - `The level must be one of user, faculty, superuser.`
+             *     - `The password cannot be blank.`
+             *     - `The password must be at least {min} characters long.`
+             *     - `The password cannot be the user id.`
+             *     - `The password is one of the most common passwords; choose another.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `User {user_id} already exists.`
+             */
+            readonly 409: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "get-user": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["User"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No user {user_id}.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "update-user": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The fields to change (at least one); any other field is refused. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly first_name?: string;
+                    readonly last_name?: string;
+                    /** @description Superusers only. */
+                    readonly email?: string;
+                    /**
+                     * @description Superusers only, not their own.
+                     * @enum {string}
+                     */
+                    readonly level?: "user" | "faculty" | "superuser";
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: components["schemas"]["User"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field {field} cannot be changed here.`
+             *     - `The field {field} must be a string.`
+             *     - `Give at least one of first_name, last_name, email, level.`
+             *     - `The field {field} cannot be blank.`
+             *     - `The field {field} must be at most {max} characters long.`
+             *     - `Invalid e-mail address.`
+             *     - `The level must be one of user, faculty, superuser.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You may change only your own first_name and last_name; {field} is changed by a superuser.`
+             *     - `Superusers cannot change their own level; another superuser can.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No user {user_id}.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "set-user-password": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+                readonly "multipart/form-data": {
+                    /**
+                     * Format: password
+                     * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
+                     */
+                    readonly password?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            readonly user_id: string;
+                            /** @description The generated password, shown this once; null when one was given. */
+                            readonly password: string | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field password must be a string.`
+             *     - `The field password must be at most 1024 characters long.`
+             *     - `The password cannot be blank.`
+             *     - `The password must be at least {min} characters long.`
+             *     - `The password cannot be the user id.`
+             *     - `The password is one of the most common passwords; choose another.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No user {user_id}.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "change-password": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /**
+                     * Format: password
+                     * @description The password the caller has now.
+                     */
+                    readonly current_password: string;
+                    /**
+                     * Format: password
+                     * @description The new password: at least 10 characters, not the user id, not a common password.
+                     */
+                    readonly new_password: string;
+                };
+                readonly "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: password
+                     * @description The password the caller has now.
+                     */
+                    readonly current_password: string;
+                    /**
+                     * Format: password
+                     * @description The new password: at least 10 characters, not the user id, not a common password.
+                     */
+                    readonly new_password: string;
+                };
+                readonly "multipart/form-data": {
+                    /**
+                     * Format: password
+                     * @description The password the caller has now.
+                     */
+                    readonly current_password: string;
+                    /**
+                     * Format: password
+                     * @description The new password: at least 10 characters, not the user id, not a common password.
+                     */
+                    readonly new_password: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        readonly data: {
+                            /** @description The new token (as `POST /api/token` answers); the old one no longer works. */
+                            readonly token: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field current_password must be a string.`
+             *     - `The field current_password must be at most 1024 characters long.`
+             *     - `The field new_password must be a string.`
+             *     - `The field new_password must be at most 1024 characters long.`
+             *     - `Give current_password and new_password.`
+             *     - `The password cannot be blank.`
+             *     - `The password must be at least {min} characters long.`
+             *     - `The password cannot be the user id.`
+             *     - `The password is one of the most common passwords; choose another.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The current password is not right.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            readonly 413: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            readonly 415: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Too many failed logins for this user id. Try again in {seconds}.`
+             */
+            readonly 429: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "Retry-After": components["headers"]["Retry-After"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "user-audit": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Entries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description A user id. */
+                readonly user_id: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        /** @description Newest first. */
+                        readonly data: readonly components["schemas"]["AuditEntry"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
+        };
+    };
+    readonly "course-audit": {
+        readonly parameters: {
+            readonly query?: {
+                /** @description Entries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                readonly page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                readonly cursor?: string;
+            };
+            readonly header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                readonly Prefer?: components["parameters"]["Prefer"];
+            };
+            readonly path: {
+                /** @description The term code (e.g. `f26`). */
+                readonly semester: string;
+                /** @description The course code (e.g. `sample`). */
+                readonly course: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            readonly 200: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly Link: components["headers"]["Link"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @constant */
+                        readonly status: "success";
+                        /** @description Newest first. */
+                        readonly data: readonly components["schemas"]["AuditEntry"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            readonly 400: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            readonly 401: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            readonly 403: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            readonly 404: {
+                headers: {
+                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            readonly 500: components["responses"]["Error"];
         };
     };
     readonly "webhook-submission.graded": {

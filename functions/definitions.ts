@@ -40,9 +40,27 @@ import { definition as replayWebhookDelivery } from './replay-webhook-delivery/d
 import { definition as listTeams } from './list-teams/definition.ts';
 import { definition as setTeam } from './set-team/definition.ts';
 import { definition as deleteTeam } from './delete-team/definition.ts';
+import { definition as replaceGradeable } from './replace-gradeable/definition.ts';
+import { definition as deleteGradeable } from './delete-gradeable/definition.ts';
+import { definition as courseConfig } from './course-config/definition.ts';
+import { definition as setCourseConfig } from './set-course-config/definition.ts';
+import { definition as archiveCourse } from './archive-course/definition.ts';
+import { definition as unarchiveCourse } from './unarchive-course/definition.ts';
+import { definition as enrollMember } from './enroll-member/definition.ts';
+import { definition as dropMember } from './drop-member/definition.ts';
+import { definition as importClassList } from './import-class-list/definition.ts';
 import { definition as openapi } from './openapi/definition.ts';
 import { definition as apiDocs } from './api-docs/definition.ts';
 import { definition as apiDocsAsset } from './api-docs-asset/definition.ts';
+import { definition as listUsers } from './list-users/definition.ts';
+import { definition as createUser } from './create-user/definition.ts';
+import { definition as getUser } from './get-user/definition.ts';
+import { definition as updateUser } from './update-user/definition.ts';
+import { definition as setUserPassword } from './set-user-password/definition.ts';
+import { definition as changePassword } from './change-password/definition.ts';
+import { definition as listTerms } from './list-terms/definition.ts';
+import { definition as userAudit } from './user-audit/definition.ts';
+import { definition as courseAudit } from './course-audit/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -89,9 +107,27 @@ export const routes = {
   'list-teams': listTeams,
   'set-team': setTeam,
   'delete-team': deleteTeam,
+  'replace-gradeable': replaceGradeable,
+  'delete-gradeable': deleteGradeable,
+  'course-config': courseConfig,
+  'set-course-config': setCourseConfig,
+  'archive-course': archiveCourse,
+  'unarchive-course': unarchiveCourse,
+  'enroll-member': enrollMember,
+  'drop-member': dropMember,
+  'import-class-list': importClassList,
   openapi: openapi,
   'api-docs': apiDocs,
   'api-docs-asset': apiDocsAsset,
+  'list-users': listUsers,
+  'create-user': createUser,
+  'get-user': getUser,
+  'update-user': updateUser,
+  'set-user-password': setUserPassword,
+  'change-password': changePassword,
+  'list-terms': listTerms,
+  'user-audit': userAudit,
+  'course-audit': courseAudit,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

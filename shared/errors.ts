@@ -5,7 +5,16 @@
  * the reference system's words where it has them.
  */
 export type RefusalKind =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'unprocessable' | 'too-large' | 'too-many-requests';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'too-large'
+  | 'too-many-requests'
+  /** A conditional request (If-Match) whose condition no longer holds. */
+  | 'precondition-failed';
 
 export class Refusal extends Error {
   readonly kind: RefusalKind;

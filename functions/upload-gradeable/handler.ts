@@ -3,5 +3,6 @@ import { endpoint } from '#shared/http/endpoint.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: ({ course, body }) => uploadGradeable(course, body),
+  handle: ({ course, caller, body, query }) =>
+    uploadGradeable(course, body, undefined, { actor: caller.userId, dryRun: query.dry_run === true }),
 });

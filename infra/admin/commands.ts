@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
 import { isActiveMember, isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
-import { importClassList, moveToAccessGroup } from '#shared/courses/enroll.ts';
+import { dropMember, importClassList, moveToAccessGroup, putMember } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { backfill, summaryLine } from './backfill.ts';
-import { courseRef, setArchived } from '#shared/data/courses.ts';
+import { courseRef } from '#shared/data/courses.ts';
+import { setCourseArchived } from '#shared/courses/settings.ts';
 import { getItems } from '#shared/data/items.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
@@ -20,10 +20,11 @@ import { nightlySummaries } from '#shared/summaries/job.ts';
 import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
-import { setPassword } from '#shared/auth/tokens.ts';
+import { createAccount, resetPassword } from '#shared/auth/accounts.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
-import { getUser, listUsers, putUser } from '#shared/data/users.ts';
-import { accessLevels, isAccessLevel, isValidUserId, type AccessLevel } from '#shared/users/user.ts';
+import { getUser } from '#shared/data/users.ts';
+import { allAccounts, changeAccount } from '#shared/users/accounts.ts';
+import { isValidUserId } from '#shared/users/user.ts';
 
 export const usage = `Administer users (local DynamoDB by default).
 
@@ -32,11 +33,13 @@ Usage: npm run admin -- <command> [options]
 Commands:
   add-user <user_id> --given-name <name> --family-name <name> --email <address>
            [--level user|faculty|superuser] [--password <password>]
-      Adds a user. Without --password a random one is generated and printed once.
+      Adds a user. Without --password a random one is generated and printed once; a chosen one
+      has at least 10 characters, is not the user id and is not a common password.
   set-password <user_id> [--password <password>]
-      Sets a password (random when omitted) and invalidates the user's token.
+      Sets a password (random when omitted, else as for add-user) and invalidates the user's token.
   set-level <user_id> <user|faculty|superuser>
       Sets the system access level.
+  (add-user, set-password and set-level are kept in the user's audit trail, by "admin".)
   list-users
       Lists every user with access level and e-mail.
   add-term <term_id> --name <display name> --start <YYYY-MM-DD> --end <YYYY-MM-DD>
@@ -59,10 +62,17 @@ Commands:
       autograding and TA scores, late days, status and grader, by section then user.
   nightly-summaries
       Runs the nightly job now: summaries of every unarchived course.
-  enroll <term> <course> <class-list.csv>
+  enroll <term> <course> <class-list.csv> [--dry-run] [--drop-missing]
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
-      group; a header row). Creates missing users with a generated password, printed once; updates
-      changed rows; reports rejected rows by line. Running it twice changes nothing.
+      group; a header row), as POST /api/{semester}/{course}/users/import does. Creates missing users
+      with a generated password, printed once; updates changed rows (and, here only, changed names
+      and e-mails); reports rejected rows by line. --dry-run writes nothing; --drop-missing drops
+      students not in the list. Running it twice changes nothing.
+  enroll-member <term> <course> <user_id> [--group <group>] [--section <s>] [--rotating-section <s>]
+           [--grading-sections <s1,s2>] [--given-name <name> --family-name <name> --email <address>]
+      Enrols one member or changes their membership, as PUT /api/{semester}/{course}/users/{user_id}.
+  drop-member <term> <course> <user_id>
+      Drops a member, as DELETE /api/{semester}/{course}/users/{user_id}.
   backfill
       Brings items written by an older version up to date: a student's own submissions and team
       member entries get what the late-day table reads, enrollments their copies. Safe while the
@@ -98,6 +108,12 @@ export async function runAdminCommand(
       'display-name': { type: 'string' },
       'time-zone': { type: 'string' },
       'access-group': { type: 'string' },
+      group: { type: 'string' },
+      section: { type: 'string' },
+      'rotating-section': { type: 'string' },
+      'grading-sections': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'drop-missing': { type: 'boolean' },
       aws: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -107,32 +123,33 @@ export async function runAdminCommand(
 
   switch (command) {
     case 'add-user': {
-      const userId = requireUserId(rest[0]);
-      if (await getUser(userId)) throw new UsageError(`User ${userId} already exists.`);
-      const givenName = requireOption(values['given-name'], '--given-name');
-      const familyName = requireOption(values['family-name'], '--family-name');
-      const email = requireOption(values.email, '--email');
-      const accessLevel = requireLevel(values.level ?? 'user');
-      await putUser({ userId, givenName, familyName, email, accessLevel });
-      await setUserPassword(userId, values.password, print);
-      return print(`Added ${userId} (${accessLevel}).`);
+      const created = await asUsageErrorAsync(() =>
+        createAccount('admin', {
+          user_id: rest[0] ?? '',
+          first_name: requireOption(values['given-name'], '--given-name'),
+          last_name: requireOption(values['family-name'], '--family-name'),
+          email: requireOption(values.email, '--email'),
+          level: values.level,
+          password: values.password,
+        }),
+      );
+      if (created.password !== null) print(`Generated password for ${created.user_id}: ${created.password}`);
+      return print(`Added ${created.user_id} (${created.level}).`);
     }
     case 'set-password': {
-      const userId = await requireExistingUser(rest[0]);
-      await setUserPassword(userId, values.password, print);
+      const userId = requireUserId(rest[0]);
+      const set = await asUsageErrorAsync(() => resetPassword('admin', userId, values.password));
+      if (set.password !== null) print(`Generated password for ${userId}: ${set.password}`);
       return print(`Password of ${userId} set; their token no longer works.`);
     }
     case 'set-level': {
       const userId = requireUserId(rest[0]);
-      const user = await getUser(userId);
-      if (!user) throw new UsageError(`No user ${userId}.`);
-      const accessLevel = requireLevel(rest[1]);
-      await putUser({ ...user, accessLevel });
-      return print(`${user.userId} is now ${accessLevel}.`);
+      const changed = await asUsageErrorAsync(() => changeAccount('admin', userId, { level: rest[1] ?? '' }));
+      return print(`${changed.user_id} is now ${changed.level}.`);
     }
     case 'list-users': {
-      for (const user of await listUsers()) {
-        print([user.userId, user.accessLevel, `${user.givenName} ${user.familyName}`, user.email].join('\t'));
+      for (const user of await allAccounts()) {
+        print([user.user_id, user.level, `${user.first_name} ${user.last_name}`, user.email].join('\t'));
       }
       return;
     }
@@ -161,10 +178,11 @@ export async function runAdminCommand(
     }
     case 'archive-course':
     case 'unarchive-course': {
-      const [term, code] = requireCourseCodes(rest);
+      const course = await requireCourse(rest);
       const archived = command === 'archive-course';
-      if (!(await setArchived(term, code, archived))) throw new UsageError(`No course ${term}/${code}.`);
-      return print(`${term}/${code} is ${archived ? 'archived' : 'unarchived'}.`);
+      // The same change as POST …/config/archive and …/unarchive, with its audit entry (actor `admin`).
+      await setCourseArchived(course, 'admin', archived);
+      return print(`${course.term}/${course.course} is ${archived ? 'archived' : 'unarchived'}.`);
     }
     case 'set-access-group': {
       const course = await requireCourse(rest);
@@ -175,16 +193,51 @@ export async function runAdminCommand(
     case 'enroll': {
       const course = await requireCourse(rest);
       if (!rest[2]) throw new UsageError('Name the class list file.');
-      const { rows, rejected } = readClassList(await readFile(rest[2], 'utf8'));
-      const result = await importClassList(course, rows, onProgress);
-      for (const { userId, password } of result.passwords) print(`New user ${userId}: password ${password}`);
+      const text = await readFile(rest[2], 'utf8');
+      const list = asUsageError(() => readClassList(text));
+      const report = await importClassList(course, list, {
+        actor: 'admin',
+        dryRun: values['dry-run'] ?? false,
+        dropMissing: values['drop-missing'] ?? false,
+        updateProfiles: true,
+        onProgress,
+      });
+      for (const { user_id, password } of report.new_accounts) if (password) print(`New user ${user_id}: password ${password}`);
       print(
-        `Imported ${rows.length} rows into ${course.term}/${course.course}: ${result.usersToCreate.length} users created, ` +
-          `${result.usersToUpdate.length} updated, ${result.enrollmentsToWrite.length} enrollments added or changed, ` +
-          `${result.unchanged} unchanged, ${rejected.length} rejected.`,
+        `${report.dry_run ? 'Would import' : 'Imported'} ${list.rows.length} rows into ${course.term}/${course.course}: ` +
+          `${report.new_accounts.length} users created, ${report.profilesUpdated} updated, ` +
+          `${report.created + report.updated + report.dropped} enrollments added or changed, ${report.unchanged} unchanged, ` +
+          `${report.rejected.length} rejected.`,
       );
-      for (const { line, reason } of rejected) print(`Rejected line ${line}: ${reason}`);
+      if (report.dropped > 0) print(`Dropped ${report.dropped} students missing from the list.`);
+      for (const { line, reason } of report.rejected) print(`Rejected line ${line}: ${reason}`);
       return;
+    }
+    case 'enroll-member': {
+      const course = await requireCourse(rest);
+      const userId = requireUserId(rest[2]);
+      const fields = {
+        group: values.group,
+        registration_section: values.section,
+        rotating_section: values['rotating-section'],
+        grading_sections: values['grading-sections']?.split(',').map((name) => name.trim()),
+        first_name: values['given-name'],
+        last_name: values['family-name'],
+        email: values.email,
+      };
+      const member = await asUsageErrorAsync(() => putMember(course, userId, fields, 'admin'));
+      if (member.password) print(`Generated password for ${userId}: ${member.password}`);
+      return print(`${userId} in ${course.term}/${course.course}: ${member.group}, section ${member.reg_section}.`);
+    }
+    case 'drop-member': {
+      const course = await requireCourse(rest);
+      const userId = requireUserId(rest[2]);
+      const { member } = await asUsageErrorAsync(() => dropMember(course, userId, 'admin'));
+      return print(
+        member
+          ? `${userId} is dropped from ${course.term}/${course.course}.`
+          : `${userId} no longer has a role in ${course.term}/${course.course}.`,
+      );
     }
     case 'create-team': {
       const course = await requireCourse(rest);
@@ -265,13 +318,6 @@ export async function runAdminCommand(
   }
 }
 
-async function setUserPassword(userId: string, password: string | undefined, print: (line: string) => void) {
-  if (password !== undefined && password.length < 1) throw new UsageError('The password cannot be empty.');
-  const chosen = password ?? randomBytes(12).toString('base64url');
-  await setPassword(userId, chosen);
-  if (password === undefined) print(`Generated password for ${userId}: ${chosen}`);
-}
-
 function requireUserId(userId: string | undefined): string {
   if (!userId || !isValidUserId(userId)) {
     throw new UsageError('Give a user id of 1–64 letters, digits or ._@+- (starting with a letter or digit).');
@@ -288,11 +334,6 @@ async function requireExistingUser(userId: string | undefined): Promise<string> 
 function requireOption(value: string | undefined, name: string): string {
   if (!value?.trim()) throw new UsageError(`${name} is required.`);
   return value.trim();
-}
-
-function requireLevel(level: string | undefined): AccessLevel {
-  if (!level || !isAccessLevel(level)) throw new UsageError(`The level must be one of ${accessLevels.join(', ')}.`);
-  return level;
 }
 
 function requireCourseCodes(args: string[]): [string, string] {
@@ -315,6 +356,15 @@ function requireGroupName(name: string | undefined): string {
     throw new UsageError('An access group name is 1–64 letters, digits or ._-');
   }
   return name;
+}
+
+async function asUsageErrorAsync<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Refusal) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function asUsageError<T>(check: () => T): T {

@@ -289,7 +289,7 @@ export class CourseSubmissionStack extends Stack {
             corsPreflight: {
               allowOrigins: [...settings.corsOrigins],
               allowMethods: [...new Set(routeKeys.map((key) => CorsHttpMethod[key.method]))],
-              allowHeaders: ['authorization', 'content-type', 'prefer', 'if-none-match'],
+              allowHeaders: ['authorization', 'content-type', 'prefer', 'if-none-match', 'if-match'],
               exposeHeaders: ['preference-applied', 'retry-after', 'etag'],
               maxAge: Duration.hours(1),
             },

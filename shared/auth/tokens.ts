@@ -7,6 +7,7 @@ import {
   passwordStillIs,
   putPassword,
   recordLoginFailure,
+  replacePassword,
   reserveLoginAttempt,
   type LoginCounter,
 } from '#shared/data/credentials.ts';
@@ -24,6 +25,8 @@ export { blankCredentials, wrongCredentials } from './failures.ts';
 
 interface VerifiedCredentials {
   readonly userId: string;
+  readonly passwordHash: string;
+  readonly counter: LoginCounter;
   /** What the token write must still find, so a concurrent password change wins. */
   readonly guards: TransactItem[];
   /** Counts the attempt as failed after all (the password changed before the token was written). */
@@ -54,7 +57,7 @@ async function verifyCredentials(userId: string, password: string, knownClient: 
     await failed();
     throw wrongCredentials();
   }
-  return { userId, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)], failed };
+  return { userId, passwordHash, counter, guards: [passwordStillIs(userId, passwordHash), clearLoginFailures(counter)], failed };
 }
 
 /** How long an attempt waits for attempts still being checked to free the counter. */
@@ -103,9 +106,32 @@ export async function invalidateWithCredentials(userId: string, password: string
 export const invalidateToken = (claims: Pick<TokenClaims, 'userId' | 'tokenId'>): Promise<void> =>
   endSession(claims.userId, claims.tokenId);
 
-/** Sets a password and ends the user's session in one transaction. */
-export async function setPassword(userId: string, password: string): Promise<void> {
-  await transactWrite([putPassword(userId, await hashPassword(password)), deleteSession(userId)]);
+/** Sets a password and ends the user's session in one transaction (with `alongside`, e.g. an audit entry). */
+export async function setPassword(userId: string, password: string, alongside: readonly TransactItem[] = []): Promise<void> {
+  await transactWrite([putPassword(userId, await hashPassword(password)), deleteSession(userId), ...alongside]);
+}
+
+/**
+ * The caller's own password change: the current password is checked as a login is (it counts
+ * against the caller's token's login counter, and a locked counter refuses it), then the new
+ * password, a new session (ending the old token) and `alongside` are written together, only if
+ * the password did not change meanwhile. Answers the new token.
+ */
+export async function changeOwnPassword(
+  claims: Pick<TokenClaims, 'userId' | 'tokenId'>,
+  currentPassword: string,
+  newPassword: string,
+  alongside: readonly TransactItem[] = [],
+): Promise<string> {
+  const verified = await verifyCredentials(claims.userId, currentPassword, claims);
+  const passwordHash = await hashPassword(newPassword);
+  const next = newTokenClaims(claims.userId);
+  const token = await signToken(next);
+  await guardedWrite([replacePassword(claims.userId, passwordHash, verified.passwordHash), putSession(next), ...alongside], {
+    ...verified,
+    guards: [clearLoginFailures(verified.counter)],
+  });
+  return token;
 }
 
 export function newTokenClaims(userId: string, now = new Date()): TokenClaims {

@@ -1,3 +1,4 @@
+import { isSuperuser, type User } from '#shared/users/user.ts';
 import { courseGroups, isActiveMember, isStaff, type Course, type Enrollment } from './course.ts';
 
 /**
@@ -7,13 +8,19 @@ import { courseGroups, isActiveMember, isStaff, type Course, type Enrollment } f
  * - `course:instructor`: its instructors;
  * - `course:instructor-or-group-staff`: its staff, and for reading, the instructors and full access
  *   graders of any unarchived course in its access group (the shared file-access group of the
- *   reference system; see `groupRoleOf`).
+ *   reference system; see `groupRoleOf`);
+ * - `course:instructor-or-superuser`: its instructors, and superusers whether or not they are in it.
  */
-export type CourseAccess = 'course:member' | 'course:staff' | 'course:instructor' | 'course:instructor-or-group-staff';
+export type CourseAccess =
+  'course:member' | 'course:staff' | 'course:instructor' | 'course:instructor-or-group-staff' | 'course:instructor-or-superuser';
 
 export type CourseAccessDecision = 'allowed' | 'denied' | 'ask-access-group';
 
-export function courseAccess(rule: CourseAccess, enrollment: Enrollment | undefined): CourseAccessDecision {
+export function courseAccess(
+  rule: CourseAccess,
+  enrollment: Enrollment | undefined,
+  caller?: Pick<User, 'accessLevel'>,
+): CourseAccessDecision {
   switch (rule) {
     case 'course:member':
       return enrollment && isActiveMember(enrollment) ? 'allowed' : 'denied';
@@ -23,6 +30,8 @@ export function courseAccess(rule: CourseAccess, enrollment: Enrollment | undefi
       return enrollment?.group === courseGroups.instructor ? 'allowed' : 'denied';
     case 'course:instructor-or-group-staff':
       return enrollment && isStaff(enrollment) ? 'allowed' : 'ask-access-group';
+    case 'course:instructor-or-superuser':
+      return enrollment?.group === courseGroups.instructor || (caller !== undefined && isSuperuser(caller)) ? 'allowed' : 'denied';
   }
 }
 

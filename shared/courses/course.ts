@@ -106,7 +106,7 @@ export function userRecord(person: PersonName, enrollment: Enrollment, registrat
   };
 }
 
-type UserRecord = ReturnType<typeof userRecord>;
+export type UserRecord = ReturnType<typeof userRecord>;
 
 /** Registration section, then user id; sections compare as numbers where they are numbers, NULL last. */
 export function byRegistrationSection(

@@ -49,3 +49,36 @@ export const tooManyTeamChanges = failure(
   'This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.',
 );
 export const teamChangedMeanwhile = failure('conflict', 'The teams changed while this change was being saved: try again.');
+/** Course settings (`…/config`): the reference's words where it has them. */
+export const configNameMissing = failure('invalid', 'Name of config value not provided');
+export const configEntryMissing = failure('invalid', 'Name of config entry not provided');
+export const notAConfigName = failure('invalid', 'Not a valid config name');
+export const notANumber = failure('invalid', 'Must enter a number for this field');
+export const numberTooLarge = failure('invalid', 'Value must be less than or equal to {max}');
+export const readOnlySetting = failure('invalid', '{name} cannot be set here: {how}.');
+export const badCourseName = failure('invalid', 'course_name must be 1 to {max} characters, not only spaces.');
+export const badTimeZone = failure('invalid', 'timezone must be an IANA time zone such as America/New_York; {entry} is not one.');
+export const archiveNeedsFaculty = failure('forbidden', 'Only instructors can archive a course');
+export const unarchiveNeedsFaculty = failure('forbidden', 'Only instructors can unarchive a course');
+const GROUP_NAMES = 'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student';
+export const groupRequired = failure('invalid', `A new member needs the field group: one of ${GROUP_NAMES}.`);
+export const badGroup = failure('invalid', `The group "{group}" is not one of ${GROUP_NAMES}.`);
+export const badSection = failure('invalid', 'The {field} "{section}" must be 1 to 32 letters, digits, _ or -.');
+export const tooManyGradingSections = failure('invalid', 'A grader grades at most {limit} sections.');
+export const gradingSectionsOfGraders = failure(
+  'invalid',
+  'Only graders have grading_sections: an instructor grades every section, a student none.',
+);
+export const accountFieldsMissing = failure(
+  'not-found',
+  'User {user_id} has no account: send first_name, last_name and email to create it.',
+);
+export const badAccountField = failure('invalid', 'The field {field} {problem}.');
+export const badUserId = failure('invalid', 'The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).');
+export const lastInstructor = failure('conflict', '{user_id} is the last instructor of the course; it must keep one.');
+export const memberChanged = failure('conflict', 'The membership of {user_id} changed meanwhile; read it and try again.');
+
+export const classListMissing = failure('invalid', 'Send the class list as a text/csv body or as the multipart file field class_list.');
+export const classListUnreadable = failure('invalid', 'The class list is not readable CSV: {reason}');
+export const classListHeader = failure('invalid', 'The class list header lacks the column(s) {columns}.');
+export const classListTooLong = failure('invalid', 'The class list has more than {limit} rows; split it.');

@@ -1,4 +1,4 @@
-import { createTerm } from '#shared/data/terms.ts';
+import { allTerms, createTerm } from '#shared/data/terms.ts';
 import { isValidCode, type Term } from './course.ts';
 import { badTermDates, badTermId, blankTermName, termEndsBeforeStart, termExistsAlready, termFieldsMissing } from './failures.ts';
 
@@ -39,3 +39,10 @@ export const termRecord = (term: Term) => ({
   start_date: term.startDate,
   end_date: term.endDate,
 });
+
+/** Newest first: by start date, then by term code, both descending. */
+export const newestFirst = (a: Term, b: Term): number =>
+  b.startDate.localeCompare(a.startDate) || (a.termId < b.termId ? 1 : a.termId > b.termId ? -1 : 0);
+
+/** Every term, newest first. */
+export const listTerms = async () => (await allTerms()).sort(newestFirst).map(termRecord);

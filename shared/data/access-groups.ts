@@ -61,3 +61,9 @@ export async function courseItemsOfGroup(accessGroup: string, term: string, cour
 }
 
 export const accessGroupsTableName = () => tableName(table);
+
+/** Puts or removes a user's staff marker of one course of the group. */
+export const writeStaffMarker = (accessGroup: string, userId: string, term: string, course: string, staff: boolean): TransactItem =>
+  staff
+    ? putStaffMarker(accessGroup, userId, term, course)
+    : { Delete: { TableName: tableName(table), Key: staffMarker(accessGroup, userId, term, course) } };

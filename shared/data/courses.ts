@@ -6,7 +6,7 @@ import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
-import type { TransactItem } from './transactions.ts';
+import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
 const table = tables.courses;
 
@@ -87,12 +87,34 @@ export async function switchSummaries(term: string, course: string, generation: 
  * Archives or unarchives an existing course, with the copies of the flag on its enrollment items
  * (enrollment-copies.ts); false when there is no such course.
  */
-export async function setArchived(term: string, course: string, archived: boolean): Promise<boolean> {
+export async function setArchived(
+  term: string,
+  course: string,
+  archived: boolean,
+  alongside: readonly TransactItem[] = [],
+): Promise<boolean> {
+  return setListedField(term, course, { archived }, alongside);
+}
+
+/** Renames an existing course (its display name), with the copies on its enrollment items; false when there is no such course. */
+export const setDisplayName = (term: string, course: string, displayName: string, alongside: readonly TransactItem[] = []) =>
+  setListedField(term, course, { displayName }, alongside);
+
+/** Changes a course field the courses list copies (listingCopyOf), and the copies; `alongside` goes in the same transaction. */
+async function setListedField(
+  term: string,
+  course: string,
+  field: { archived: boolean } | { displayName: string },
+  alongside: readonly TransactItem[],
+): Promise<boolean> {
+  const [name, value] = Object.entries(field)[0] as [string, unknown];
   const written = await changeCopiedSource({
     tableName: tableName(table),
     key: { term, course },
-    set: 'archived = :archived',
-    values: { ':archived': archived },
+    set: '#field = :value',
+    names: { '#field': name },
+    values: { ':value': value },
+    ...(alongside.length > 0 ? { alongside: () => alongside } : {}),
     attribute: 'listingCopy',
     holders: async () => (await enrollmentsOfCourse(term, course)).map(copyHolder),
     fills: async (item, _holders, self) => {
@@ -134,6 +156,35 @@ export async function setDefaultStudentLateDays(term: string, course: string, da
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Sets a course setting no list copies (time zone, default late days) with `alongside` in one transaction; false when there is no such course. */
+export async function setCourseField(
+  term: string,
+  course: string,
+  field: 'timeZone' | 'defaultStudentLateDays',
+  value: string | number,
+  alongside: readonly TransactItem[] = [],
+): Promise<boolean> {
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(table),
+          Key: { term, course },
+          UpdateExpression: 'SET #field = :value',
+          ConditionExpression: 'attribute_exists(term)',
+          ExpressionAttributeNames: { '#field': field },
+          ExpressionAttributeValues: { ':value': value },
+        },
+      },
+      ...alongside,
+    ]);
+    return true;
+  } catch (error) {
+    if (failedConditions(error).includes(0)) return false;
     throw error;
   }
 }

@@ -126,6 +126,16 @@ export const putPassword = (userId: string, passwordHash: string): TransactItem 
   Put: { TableName: tableName(table), Item: passwordItem(userId, passwordHash) },
 });
 
+/** Replaces a password only while it is still `previousHash` (a concurrent change wins). */
+export const replacePassword = (userId: string, passwordHash: string, previousHash: string): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: passwordItem(userId, passwordHash),
+    ConditionExpression: 'passwordHash = :previousHash',
+    ExpressionAttributeValues: { ':previousHash': previousHash },
+  },
+});
+
 export const credentialsTableName = () => tableName(table);
 
 /** Guards a token write against a password change that happened since the password was checked. */

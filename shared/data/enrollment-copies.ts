@@ -16,12 +16,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inGroups } from '#shared/lists.ts';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName } from './tables.ts';
-import { transactWrite, type TransactItem } from './transactions.ts';
+import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from './transactions.ts';
 
 export const COPY_VERSION = 1;
 
@@ -207,6 +207,11 @@ export interface SourceChange {
   readonly holders: () => Promise<CopyHolder[]>;
   /** What to fill once the source is written (`item`: the source as written, with its new revision). */
   readonly fills: (item: Item, holders: CopyHolder[], self: SourceRevision) => Promise<CopyFill[]>;
+  /**
+   * Items written in the same transaction as the source (an audit entry), made from the source as
+   * it was when the change began: nothing else changes it until the change is written.
+   */
+  readonly alongside?: (before: Item) => readonly TransactItem[];
 }
 
 /**
@@ -217,8 +222,9 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
   const keyName = Object.keys(change.key)[0] ?? '';
   for (let attempt = 1; ; attempt++) {
     const token = randomUUID();
+    let before: Item;
     try {
-      await dynamo().send(
+      const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: change.tableName,
           Key: change.key,
@@ -226,8 +232,10 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
           ConditionExpression: 'attribute_exists(#key)',
           ExpressionAttributeNames: { '#key': keyName },
           ExpressionAttributeValues: { ':token': token },
+          ReturnValues: change.alongside ? 'ALL_NEW' : 'NONE',
         }),
       );
+      before = Attributes ?? {};
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
@@ -235,21 +243,29 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
     const holders = await change.holders();
     await inGroups(holders, PARALLEL_WRITES, (holder) => removeCopy(holder, change.attribute));
     let item: Item;
+    const write = {
+      TableName: change.tableName,
+      Key: change.key,
+      UpdateExpression: `SET ${change.set}, copyRev = if_not_exists(copyRev, :zero) + :one REMOVE copyPending`,
+      ConditionExpression: 'copyPending = :token',
+      ExpressionAttributeNames: change.names,
+      ExpressionAttributeValues: { ...change.values, ':token': token, ':zero': 0, ':one': 1 },
+    };
     try {
-      const { Attributes } = await dynamo().send(
-        new UpdateCommand({
-          TableName: change.tableName,
-          Key: change.key,
-          UpdateExpression: `SET ${change.set}, copyRev = if_not_exists(copyRev, :zero) + :one REMOVE copyPending`,
-          ConditionExpression: 'copyPending = :token',
-          ExpressionAttributeNames: change.names,
-          ExpressionAttributeValues: { ...change.values, ':token': token, ':zero': 0, ':one': 1 },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      item = Attributes ?? {};
+      if (change.alongside) {
+        await transactWrite([{ Update: write }, ...change.alongside(before)], { conflictRetries: 0 });
+        // As written, or changed again since (the fills check the revision they copy).
+        const { Item: written } = await dynamo().send(
+          new GetCommand({ TableName: change.tableName, Key: change.key, ConsistentRead: true }),
+        );
+        item = written ?? {};
+      } else {
+        const { Attributes } = await dynamo().send(new UpdateCommand({ ...write, ReturnValues: 'ALL_NEW' }));
+        item = Attributes ?? {};
+      }
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || attempt >= CHANGE_ATTEMPTS) throw error;
+      const lost = error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0) || isConflictOnly(error);
+      if (!lost || attempt >= CHANGE_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
       continue;
     }

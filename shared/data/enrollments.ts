@@ -115,3 +115,37 @@ export async function enrollmentsOfUser(userId: string): Promise<Enrollment[]> {
 }
 
 export const enrollmentsTableName = () => tableName(table);
+
+/**
+ * The write of one member's change, conditional on the member as read: absent (a new member) or
+ * in the group read (`before`), so two changes of one member never both apply from the same read.
+ */
+export function writeMember(
+  before: Pick<Enrollment, 'group'> | undefined,
+  after: Enrollment | null,
+  key: Pick<Enrollment, 'term' | 'course' | 'userId'>,
+  copies: EnrollmentCopies = {},
+): TransactItem {
+  const condition = before
+    ? {
+        ConditionExpression: '#group = :group',
+        ExpressionAttributeNames: { '#group': 'group' },
+        ExpressionAttributeValues: { ':group': before.group },
+      }
+    : { ConditionExpression: 'attribute_not_exists(userId)' };
+  const TableName = tableName(table);
+  return after
+    ? { Put: { TableName, Item: enrollmentItem(after, copies), ...condition } }
+    : { Delete: { TableName, Key: { courseId: courseId(key.term, key.course), userId: key.userId }, ...condition } };
+}
+
+/** Passes while the user is an instructor of the course (a change that removes another instructor checks it). */
+export const stillInstructor = (term: string, course: string, userId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(table),
+    Key: { courseId: courseId(term, course), userId },
+    ConditionExpression: '#group = :instructor',
+    ExpressionAttributeNames: { '#group': 'group' },
+    ExpressionAttributeValues: { ':instructor': 1 },
+  },
+});

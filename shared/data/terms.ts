@@ -5,7 +5,7 @@ import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged, type Co
 import { decodeCourse } from './courses.ts';
 import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import type { Item, ItemRef } from './items.ts';
-import { queryAll } from './paging.ts';
+import { queryAll, scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.terms;
@@ -90,3 +90,6 @@ const coursesOfTerm = (termId: string): Promise<Item[]> =>
 export async function putTerm(term: Term): Promise<void> {
   while (!(await changeTerm(term)) && !(await createTerm(term)));
 }
+
+/** Every term (a handful a year: one Scan). */
+export const allTerms = async (): Promise<Term[]> => (await scanAll({ TableName: tableName(table) })).map(decodeTerm);

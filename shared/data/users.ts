@@ -6,6 +6,7 @@ import { copyHolder, enrollmentsOfUser } from './enrollments.ts';
 import { scanAll } from './paging.ts';
 import type { Item, ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
 
 const table = tables.users;
 
@@ -49,8 +50,9 @@ export const userItem = ({ userId, givenName, familyName, email, accessLevel }: 
  * Changes an existing user's profile, with the copies of it on their enrollment items
  * (enrollment-copies.ts); false when there is no such user.
  */
-export async function changeProfile(user: User): Promise<boolean> {
+export async function changeProfile(user: User, alongside?: (before: User) => readonly TransactItem[]): Promise<boolean> {
   const written = await changeCopiedSource({
+    ...(alongside ? { alongside: (before: Item) => alongside(decodeUser(before)) } : {}),
     tableName: tableName(table),
     key: { userId: user.userId },
     set: 'givenName = :givenName, familyName = :familyName, email = :email, accessLevel = :accessLevel',
@@ -86,3 +88,13 @@ export async function listUsers(): Promise<User[]> {
   const items = await scanAll({ TableName: tableName(table) });
   return items.map(decodeUser).sort((a, b) => a.userId.localeCompare(b.userId));
 }
+
+/** Creates a user in a transaction's items: refused (its condition fails) when the user id exists. */
+export const newUserItem = (user: User): TransactItem => ({
+  Put: { TableName: tableName(table), Item: userItem(user), ConditionExpression: 'attribute_not_exists(userId)' },
+});
+
+/** Passes while the user exists. */
+export const userStillExists = (userId: string): TransactItem => ({
+  ConditionCheck: { TableName: tableName(table), Key: { userId }, ConditionExpression: 'attribute_exists(userId)' },
+});

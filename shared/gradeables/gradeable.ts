@@ -1,4 +1,5 @@
 import { isValidGradeableId } from '#shared/ids.ts';
+import { gradeableNotFound, gradeableNotSpecified } from './failures.ts';
 
 /**
  * The reference's gradeable JSON (docs/reference-compatibility.md), plus our `autograding` object, as the rest of the code
@@ -31,3 +32,10 @@ export type {
  * becomes a placeholder that keeps the DynamoDB key well-formed (the handler refuses it).
  */
 export const pathGradeableId = (value: string | undefined): string => (value !== undefined && isValidGradeableId(value) ? value : '-');
+
+/** A gradeable id from a path: blank is "not specified", anything malformed cannot exist. */
+export function gradeableIdFrom(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw gradeableNotSpecified();
+  if (!isValidGradeableId(value)) throw gradeableNotFound();
+  return value;
+}

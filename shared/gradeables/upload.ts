@@ -1,43 +1,72 @@
 import type { Course } from '#shared/courses/course.ts';
+import { auditEntry } from '#shared/data/audit.ts';
+import { courseId } from '#shared/data/keys.ts';
 import { courseExists } from '#shared/data/courses.ts';
-import { createGradeableItem } from '#shared/data/gradeables.ts';
-import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { Refusal, conflict } from '#shared/errors.ts';
-import { gradeableNotFound, gradeableNotSpecified } from './failures.ts';
+import { createGradeableItem, gradeableRef } from '#shared/data/gradeables.ts';
+import { getItems } from '#shared/data/items.ts';
+import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
+import { conflict } from '#shared/errors.ts';
 import type { GradeableDocument } from './gradeable.ts';
-import { isValidGradeableId } from '#shared/ids.ts';
-import { REQUIRES_ID_TITLE_TYPE, validateGradeable } from './validate.ts';
+import { checkedDocument, changedFields } from './change.ts';
+import { downloadForm } from './listing.ts';
 
-/** A gradeable id from a path: blank is "not specified", anything malformed cannot exist. */
-export function gradeableIdFrom(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw gradeableNotSpecified();
-  if (!isValidGradeableId(value)) throw gradeableNotFound();
-  return value;
-}
+export { gradeableIdFrom } from './gradeable.ts';
+
+const gradeableExists = () => conflict('An error has occurred: Gradeable already exists');
 
 /**
  * Creates a gradeable from its JSON: every problem is reported (the first as the message, all in
- * `data`), and an accepted document is written whole or not at all.
+ * `data`), and an accepted document is written whole or not at all, with its audit entry.
+ * `dryRun`: checks it (the id still free included) and answers what would be stored, in download
+ * form, writing nothing.
  */
-export async function uploadGradeable(course: Course, input: unknown, now = new Date()): Promise<string> {
-  const result = validateGradeable(input, { timeZone: course.timeZone, now });
-  if (!result.document) {
-    const message = result.errors[0]?.message ?? 'The gradeable JSON is not valid.';
-    throw new Refusal(message === REQUIRES_ID_TITLE_TYPE ? 'invalid' : 'unprocessable', message, { data: result.errors });
+export async function uploadGradeable(course: Course, input: unknown, now?: Date): Promise<string>;
+export async function uploadGradeable(
+  course: Course,
+  input: unknown,
+  now: Date | undefined,
+  options: { actor?: string; dryRun?: boolean },
+): Promise<string | GradeableDocument>;
+export async function uploadGradeable(
+  course: Course,
+  input: unknown,
+  now = new Date(),
+  options: { actor?: string; dryRun?: boolean } = {},
+): Promise<string | GradeableDocument> {
+  const document = checkedDocument(course, input, now);
+  if (options.dryRun) {
+    const { taken } = await getItems({ taken: gradeableRef(course.term, course.course, document.id) });
+    if (taken) throw gradeableExists();
+    return downloadForm(document, course.timeZone);
   }
-  await writeGradeables(course, [result.document]);
-  return result.document.id;
+  const audit = auditEntry(
+    { courseId: courseId(course.term, course.course) },
+    {
+      actor: options.actor ?? 'admin',
+      action: 'gradeable.created',
+      target: document.id,
+      ...changedFields({}, downloadForm(document, course.timeZone) as never),
+    },
+    now,
+  );
+  await writeGradeables(course, [document], [audit]);
+  return document.id;
 }
 
-export async function writeGradeables(course: Pick<Course, 'term' | 'course'>, documents: readonly GradeableDocument[]) {
+export async function writeGradeables(
+  course: Pick<Course, 'term' | 'course'>,
+  documents: readonly GradeableDocument[],
+  alongside: readonly TransactItem[] = [],
+) {
   try {
     await transactWrite([
       ...documents.map((document) => createGradeableItem(course.term, course.course, document)),
       courseExists(course.term, course.course),
+      ...alongside,
     ]);
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed.some((index) => index < documents.length)) throw conflict('An error has occurred: Gradeable already exists');
+    if (failed.some((index) => index < documents.length)) throw gradeableExists();
     throw error;
   }
 }

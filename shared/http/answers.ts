@@ -10,6 +10,7 @@
 import * as z from 'zod';
 import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
 import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { LEVEL_NAMES } from '#shared/users/limits.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 
 /** An object whose keys are exactly these (each required unless `.optional()`). */
@@ -242,7 +243,8 @@ const WebhookDelivery = object({
   payload: WebhookPayload,
 });
 
-const count = (description: string) => z.int().min(0).describe(description);
+/** A count (0 or more), with what it counts. */
+export const count = (description: string) => z.int().min(0).describe(description);
 
 const Regrade = object({
   regrade_id: z.string().regex(REGRADE_ID).describe('Read its progress at `…/regrades/{regrade_id}`.'),
@@ -304,6 +306,34 @@ const RedactedGradeable = z
     'The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it.',
   );
 
+const CourseConfig = object({
+  config: object({
+    course_name: string.describe('The display name.'),
+    default_student_late_days: lateDayCount,
+    timezone: string.describe('IANA time zone of the course’s dates.'),
+    course_status: z.literal([1, 2]).describe('1 active, 2 archived.'),
+    archived: boolean,
+    access_group: string.describe('The access group whose staff may read across its courses.'),
+  }),
+});
+
+const User = object({
+  user_id: string,
+  first_name: string,
+  last_name: string,
+  email: string,
+  level: z.enum(LEVEL_NAMES).describe('System access level.'),
+});
+
+const AuditEntry = object({
+  at: dateTime,
+  actor: string.describe('Who made the change: a user id, or `admin` for the operator’s command line.'),
+  action: string.describe('What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, …'),
+  target: string.describe('What it was done to: a user id, a gradeable id, a team id, a setting’s name.'),
+  before: anyObject.describe('The fields that changed, as they were; null when created.').nullable(),
+  after: anyObject.describe('The fields that changed, as they are now; null when removed.').nullable(),
+});
+
 /** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
 export const components = {
   Course,
@@ -326,4 +356,7 @@ export const components = {
   Regrade,
   SummariesJob,
   Team,
+  CourseConfig,
+  User,
+  AuditEntry,
 } as const satisfies Record<string, z.ZodType>;

@@ -11,17 +11,37 @@
 import * as z from 'zod';
 import { blankCredentials, tooManyFailedLogins, wrongCredentials } from '#shared/auth/failures.ts';
 import {
+  accountFieldsMissing,
+  archiveNeedsFaculty,
+  badAccountField,
+  badCourseName,
   badCourseTitle,
+  badGroup,
+  badSection,
   badSemester,
   badTermDates,
   badTermId,
+  badTimeZone,
+  badUserId,
   blankTermName,
+  classListHeader,
+  classListMissing,
+  classListTooLong,
+  classListUnreadable,
+  configEntryMissing,
+  configNameMissing,
   courseExistsAlready,
   courseFieldsMissing,
+  gradingSectionsOfGraders,
+  groupRequired,
   instructorNotInGroup,
   invalidBaseCourse,
+  lastInstructor,
+  memberChanged,
   noHeadInstructor,
   noSuchSemester,
+  notAConfigName,
+  notANumber,
   notForYourself,
   notOnTeam,
   badTeamId,
@@ -36,10 +56,14 @@ import {
   teamSubmissionsTakenAway,
   teamTooBig,
   tooManyTeamChanges,
+  numberTooLarge,
+  readOnlySetting,
   termEndsBeforeStart,
   termExistsAlready,
   termFieldsMissing,
   tooManyGradeablesToCopy,
+  tooManyGradingSections,
+  unarchiveNeedsFaculty,
   userNotInCourse,
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
@@ -70,7 +94,16 @@ import {
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
 import { noSummary, summariesJobNotFound, summariesRegenerated } from '#shared/summaries/failures.ts';
-import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
+import {
+  deleteHasSubmissions,
+  deleteHasTeams,
+  gradeableBusy,
+  gradeableChangedSince,
+  idMismatch,
+  invalidGradeableId,
+  noSuchVersion,
+  wouldStrand,
+} from '#shared/gradeables/failures.ts';
 import {
   componentMissing,
   customPointsBeyondSpan,
@@ -97,9 +130,32 @@ import {
 } from '#shared/webhooks/failures.ts';
 import { accessDenied, type Failure } from '#shared/errors.ts';
 import {
+  blankField,
+  blankPassword,
+  fieldNotChangeable,
+  invalidEmail,
+  invalidLevel,
+  invalidUserId,
+  nameTooLong,
+  noSuchUser,
+  notAString,
+  nothingToChange,
+  onlyOwnNames,
+  ownLevel,
+  passwordFieldsMissing,
+  passwordIsUserId,
+  passwordTooCommon,
+  passwordTooShort,
+  userExists,
+  userFieldsMissing,
+  wrongCurrentPassword,
+} from '#shared/users/failures.ts';
+import { LEVEL_NAMES, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#shared/users/limits.ts';
+import {
   anyObject,
   boolean,
   components,
+  count,
   dateTime,
   gradingStates,
   integer,
@@ -114,7 +170,7 @@ import { refusalStatus } from './failures.ts';
 import type { RouteName } from './routes.ts';
 
 /** The statuses `Prefer: http-status` brings out. */
-export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 500;
 
 export interface FailCase {
   readonly status: HttpStatus;
@@ -169,13 +225,26 @@ export type Tag = keyof typeof tags;
 
 const { Course, CourseUser, Term, Gradeable, RedactedGradeable, GradeableListing, Values, TaGrade, GradeAuditEntry, Attempt, Summary } =
   components;
-const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, SummariesJob, Team } = components;
+const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, SummariesJob, Team, User, AuditEntry, CourseConfig } =
+  components;
 
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
 const pageFails = [fail(badPageSize), fail(badCursor)];
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';
+const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];
+/** A gradeable JSON document's problems (upload and replace). */
+const gradeableProblems: readonly FailCase[] = [
+  {
+    status: 400,
+    message: 'JSON requires id, title, and type. See documentation for information',
+    data: z.array(ValidationProblem),
+  },
+  { status: 422, message: '{the first problem}', data: z.array(ValidationProblem).describe('Every problem found.') },
+];
+const generatedPassword = string.nullable().describe('The generated password, shown this once; null when one was given.');
+const auditTrail = z.array(AuditEntry).describe('Newest first.');
 
 export const contract: Record<RouteName, RouteContract> = {
   'issue-token': {
@@ -250,15 +319,38 @@ export const contract: Record<RouteName, RouteContract> = {
   'upload-gradeable': {
     tag: 'Gradeables',
     document: { schema: Gradeable, description: 'Gradeable JSON (application/json only).' },
-    data: string.describe('The new gradeable’s id.'),
+    data: z
+      .union([string.describe('The new gradeable’s id.'), Gradeable])
+      .describe('The new gradeable’s id; with dry_run=true, the gradeable as it would be stored (nothing is written).'),
+    fails: [...gradeableProblems, { status: 409, message: 'An error has occurred: Gradeable already exists' }],
+  },
+  'replace-gradeable': {
+    tag: 'Gradeables',
+    document: { schema: Gradeable, description: 'Gradeable JSON as download gives it (application/json only).' },
+    // The gradeable as stored (with dry_run=true: as it would be), in download form.
+    data: Gradeable,
+    successHeaders: ['ETag'],
     fails: [
-      {
-        status: 400,
-        message: 'JSON requires id, title, and type. See documentation for information',
-        data: z.array(ValidationProblem),
-      },
-      { status: 422, message: '{the first problem}', data: z.array(ValidationProblem).describe('Every problem found.') },
-      { status: 409, message: 'An error has occurred: Gradeable already exists' },
+      gradeableNotFound,
+      gradeableNotSpecified,
+      ...gradeableProblems,
+      fail(idMismatch),
+      fail(gradeableChangedSince),
+      fail(wouldStrand),
+      fail(gradeableBusy),
+    ],
+  },
+  'delete-gradeable': {
+    tag: 'Gradeables',
+    // The deleted gradeable, in download form.
+    data: Gradeable,
+    fails: [
+      gradeableNotFound,
+      gradeableNotSpecified,
+      fail(deleteHasSubmissions),
+      fail(deleteHasTeams),
+      fail(gradeableChangedSince),
+      fail(gradeableBusy),
     ],
   },
   'download-gradeable': {
@@ -528,6 +620,66 @@ export const contract: Record<RouteName, RouteContract> = {
     data: z.null(),
     fails: [gradeableNotFound, fail(notTeamGradeable), fail(teamNotFound), fail(teamHasSubmissions), fail(teamChangedMeanwhile)],
   },
+  'course-config': { tag: 'Courses', data: CourseConfig, fails: [] },
+  'set-course-config': {
+    tag: 'Courses',
+    data: CourseConfig,
+    fails: [
+      fail(configNameMissing),
+      fail(configEntryMissing),
+      fail(notAConfigName),
+      fail(readOnlySetting),
+      fail(notANumber),
+      fail(numberTooLarge),
+      fail(badCourseName),
+      fail(badTimeZone),
+    ],
+  },
+  'archive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(archiveNeedsFaculty)] },
+  'unarchive-course': { tag: 'Courses', data: object({ message: string }), fails: [fail(unarchiveNeedsFaculty)] },
+  'enroll-member': {
+    tag: 'Courses',
+    data: CourseUser.extend({
+      password: string.nullable().describe('The generated password of an account this call created, shown this once; null otherwise.'),
+    }),
+    fails: [
+      fail(badUserId),
+      fail(groupRequired),
+      fail(badGroup),
+      fail(badSection),
+      fail(tooManyGradingSections),
+      fail(gradingSectionsOfGraders),
+      fail(accountFieldsMissing),
+      fail(badAccountField),
+      fail(lastInstructor),
+      fail(memberChanged),
+    ],
+  },
+  'drop-member': {
+    tag: 'Courses',
+    data: object({
+      user_id: string,
+      member: CourseUser.nullable().describe('A dropped student as the users list shows them; null for staff, who left the list.'),
+    }),
+    fails: [fail(badUserId), fail(userNotInCourse), fail(lastInstructor), fail(memberChanged)],
+  },
+  'import-class-list': {
+    tag: 'Courses',
+    data: object({
+      dry_run: boolean,
+      created: count('Members new to the course.'),
+      updated: count('Members whose group or registration section changed (a dropped student listed again too).'),
+      unchanged: count('Members the list leaves as they are.'),
+      dropped: count('Students dropped because the list lacks them (drop_missing).'),
+      rejected: z
+        .array(object({ line: integer, reason: string }))
+        .describe('Each line not imported, by line number (0: a student drop_missing would drop), with why.'),
+      new_accounts: z
+        .array(object({ user_id: string, password: string.nullable() }))
+        .describe('The accounts created, each with its generated password shown this once (null in a dry run).'),
+    }),
+    fails: [fail(classListMissing), fail(classListUnreadable), fail(classListHeader), fail(classListTooLong)],
+  },
   openapi: {
     tag: 'Meta',
     raw: true,
@@ -548,4 +700,68 @@ export const contract: Record<RouteName, RouteContract> = {
     data: string.describe('The asset, gzip-compressed when the request accepts it.'),
     fails: [{ status: 404, message: 'Endpoint not found.' }],
   },
+  'list-users': {
+    tag: 'Users',
+    data: z.array(User).describe('By user id.'),
+    fails: pageFails,
+    successHeaders: ['Link'],
+  },
+  'create-user': {
+    tag: 'Users',
+    data: User.extend({ password: generatedPassword }),
+    fails: [
+      fail(userFieldsMissing),
+      fail(invalidUserId),
+      fail(blankField),
+      fail(nameTooLong),
+      fail(invalidEmail),
+      fail(invalidLevel),
+      ...passwordFails,
+      fail(userExists),
+    ],
+  },
+  'get-user': { tag: 'Users', data: User, fails: [fail(accessDenied), fail(noSuchUser)] },
+  'update-user': {
+    tag: 'Users',
+    document: {
+      schema: object({
+        first_name: string.max(MAX_NAME_LENGTH).optional(),
+        last_name: string.max(MAX_NAME_LENGTH).optional(),
+        email: string.max(MAX_EMAIL_LENGTH).describe('Superusers only.').optional(),
+        level: z.enum(LEVEL_NAMES).describe('Superusers only, not their own.').optional(),
+      }).meta({ minProperties: 1 }),
+      description: 'The fields to change (at least one); any other field is refused.',
+    },
+    data: User,
+    fails: [
+      fail(accessDenied),
+      fail(noSuchUser),
+      fail(fieldNotChangeable),
+      fail(onlyOwnNames),
+      fail(ownLevel),
+      fail(notAString),
+      fail(nothingToChange),
+      fail(blankField),
+      fail(nameTooLong),
+      fail(invalidEmail),
+      fail(invalidLevel),
+    ],
+  },
+  'set-user-password': {
+    tag: 'Users',
+    data: object({ user_id: string, password: generatedPassword }),
+    fails: [...passwordFails, fail(noSuchUser)],
+  },
+  'change-password': {
+    tag: 'Users',
+    data: object({ token: string.describe('The new token (as `POST /api/token` answers); the old one no longer works.') }),
+    fails: [fail(passwordFieldsMissing), ...passwordFails, fail(wrongCurrentPassword), fail(tooManyFailedLogins)],
+  },
+  'list-terms': {
+    tag: 'Courses',
+    data: z.array(Term).describe('Newest first: by start date, then term id, both descending.'),
+    fails: [],
+  },
+  'user-audit': { tag: 'Users', data: auditTrail, fails: pageFails, successHeaders: ['Link'] },
+  'course-audit': { tag: 'Courses', data: auditTrail, fails: pageFails, successHeaders: ['Link'] },
 };

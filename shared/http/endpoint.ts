@@ -6,7 +6,7 @@ import { authenticate, type RouteReads } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
-import { parseInput, type Input, type Params } from './request.ts';
+import { inputOf, parseInput, type Input, type Params } from './request.ts';
 import { WithHeaders } from './paging.ts';
 import type { Access, RouteDefinition } from './routes.ts';
 import type { GroupRole } from '#shared/courses/access.ts';
@@ -20,7 +20,7 @@ type CallerFor<A extends Access> = A extends 'public' ? undefined : A extends 't
 type CourseFor<A extends Access> = A extends `course:${string}` ? Course : undefined;
 
 /** The caller's enrollment: certain where the route needs a role in the course; access-group staff have none. */
-type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-staff'
+type EnrollmentFor<A extends Access> = A extends 'course:instructor-or-group-staff' | 'course:instructor-or-superuser'
   ? Enrollment | undefined
   : A extends `course:${string}`
     ? Enrollment
@@ -75,7 +75,7 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
   if (route.etag) stack.use(conditional());
   const handler = stack
     .use(envelope())
-    .use(authenticate(access, definition as RouteReads, body({ maxBytes: maxBodyBytes() })))
+    .use(authenticate(access, definition as RouteReads, body({ maxBytes: maxBodyBytes(), csvField: () => inputOf(route).csv })))
     .handler(async (event, context) => {
       const input = parseInput(route, { query: event.queryStringParameters, headers: event.headers, body: context.body });
       const data: unknown = await definition.handle({

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { successEnvelope } from './envelope.ts';
 import type { ApiResult } from './types.ts';
 
 /** A strong validator of a representation: the SHA-256 of its body, base64url, quoted. */
@@ -28,4 +29,18 @@ export function conditionalAnswer(result: ApiResult, ifNoneMatch: string | undef
   const kept: Record<string, string | number | boolean> = { ...headers };
   delete kept['Content-Type'];
   return { statusCode: 304, headers: kept };
+}
+
+/** The ETag a success answer carrying `data` gets (conditionalAnswer hashes the rendered envelope). */
+export const answerEtag = (data: unknown): string => strongEtag(JSON.stringify(successEnvelope(data)));
+
+/**
+ * Whether an If-Match header holds for a representation with `etag` (RFC 9110 §13.1.1: strong
+ * comparison, so a weak tag never matches; `*` matches any current representation). Undefined when
+ * the header is absent: no precondition.
+ */
+export function ifMatchHolds(header: string | undefined, etag: string): boolean | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return true;
+  return (header.match(/(W\/)?"[^"]*"/g) ?? []).some((candidate) => candidate === etag);
 }

@@ -67,6 +67,7 @@ export const refusalStatus: Readonly<Record<RefusalKind, number>> = {
   'too-large': 413,
   unprocessable: 422,
   'too-many-requests': 429,
+  'precondition-failed': 412,
 };
 
 /** The fail answer of a domain refusal: its status (sent with `Prefer: http-status`) and headers. */

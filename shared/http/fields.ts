@@ -234,3 +234,21 @@ function maxLengthOf(schema: z.ZodMiniString): number | undefined {
   });
   return maxima.length === 0 ? undefined : Math.min(...maxima);
 }
+
+/**
+ * A CSV document: the text of a `text/csv` body (the body middleware hands it over as this
+ * field), or a multipart file (its content read as UTF-8), or a form field's text. '' is none.
+ */
+export function csvDocument(doc: Doc) {
+  const what = 'a CSV file';
+  const schema = documented(
+    readWith((value, payload): string | undefined => {
+      if (typeof value === 'string') return value === '' ? undefined : value;
+      const content = (value as { content?: unknown } | null)?.content;
+      if (Buffer.isBuffer(content)) return content.length === 0 ? undefined : content.toString('utf8');
+      return refused(payload, what);
+    }),
+    { description: doc.description, type: 'string' },
+  );
+  return mustBe(withForm(schema, { description: doc.description, type: 'string', format: 'binary' }), what);
+}

@@ -32,6 +32,7 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
   404: 'Not found: the endpoint, course, gradeable or user does not exist.',
   405: 'Method not allowed (with `Allow`).',
   409: 'Conflict: it exists already.',
+  412: 'Precondition failed: the resource changed since the `ETag` that `If-Match` names.',
   413: 'The body is too large.',
   415: 'Unsupported Content-Type.',
   422: 'Well-formed but refused (validation problems, a reused Idempotency-Key).',
@@ -272,6 +273,15 @@ function requestBody(declared: RouteInput, own: RouteContract): Json | undefined
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
+  if (declared.csv) {
+    return {
+      description: `A CSV document: the whole \`text/csv\` body, or the multipart file field \`${declared.csv}\`.`,
+      content: {
+        'text/csv': { schema: { type: 'string' } },
+        'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
+      },
+    };
+  }
   return {
     description: 'The same fields in any of the three encodings.',
     content: {

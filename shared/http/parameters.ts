@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
 import { CODE, DELIVERY_ID, GRADEABLE_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
-import { documented, text } from './fields.ts';
+import { documented, flag, text } from './fields.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
 
@@ -68,3 +68,11 @@ export const paging = (items: string, defaultSize: number | 'whole') => ({
     }),
   ),
 });
+
+/** `dry_run=true`: check and answer what would be stored, writing nothing. */
+export const dryRun = () => flag({ description: 'true: check the request and answer what would be stored, writing nothing.' });
+/** A download's ETag: the change applies only to the gradeable as downloaded. */
+export const ifMatch = () =>
+  documented(z.string().check(z.maxLength(512)), {
+    description: "The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since.",
+  });

@@ -49,6 +49,7 @@ export const whoMayCall: Readonly<Record<Access, string>> = {
   'course:member': 'course members',
   'course:staff': 'course instructors and graders',
   'course:instructor': 'course instructors',
+  'course:instructor-or-superuser': 'course instructors and superusers',
   'course:instructor-or-group-staff':
     "course staff; instructors and full access graders of the unarchived courses of the course's access group may read",
 };
@@ -64,6 +65,8 @@ export interface RouteInput {
   readonly body?: Shape;
   /** The body is one JSON document, handed over as parsed (its schema is the contract's). */
   readonly document?: true;
+  /** The body field a `text/csv` body is read as (a route taking a CSV document). */
+  readonly csv?: string;
 }
 
 /** What every function may touch besides its route's reads: tables, queues, the grading sandbox. */
@@ -115,6 +118,19 @@ export interface RouteDefinition extends FunctionUse {
 }
 
 export type FunctionDefinition = RouteDefinition | WorkerDefinition;
+
+/**
+ * A change of a course field that the courses list copies onto enrollments (display name,
+ * archived): the course item in steps, the copies, the term the copies include, its audit entry.
+ */
+export function courseChangeData() {
+  return {
+    courses: ['UpdateItem', 'GetItem', 'ConditionCheckItem'],
+    enrollments: ['Query', 'UpdateItem'],
+    terms: ['GetItem', 'ConditionCheckItem'],
+    audit: ['PutItem'],
+  } as const satisfies DataUse;
+}
 
 /** A route's definition, its literal types kept (the handler's input types come from them). */
 export const route = <const Definition extends Omit<RouteDefinition, 'kind'>>(definition: Definition) =>

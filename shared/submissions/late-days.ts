@@ -9,8 +9,7 @@ import type { LateDayExtension, LateDayGrant, StudentLateDays } from '#shared/da
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
 
-/** Late-day counts (budgets, grants, extensions) are whole numbers up to this. */
-export const MAX_LATE_DAYS = 1000;
+export { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 /** `reason_for_exception` is at most this long. */
 export const MAX_REASON_LENGTH = 500;
 

@@ -73,6 +73,7 @@ const NEEDS_ROOT = CAN_BUILD ? '' : ' (skipped: the emulated CodeBuild builds ne
 
 interface Answer {
   readonly status: number;
+  readonly headers: Headers;
   readonly text: string;
   /** The parsed body, undefined when it is not JSON. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any answer's JSON, read freely by the steps, which check its shape themselves
@@ -163,7 +164,7 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
     fail(step, `${problem}${fn ? `\n${fn.logicalId} log:\n${stack!.lambda.logTail(fn, 8)}` : ''}`);
   }
   for (const found of problems) fail(step, found);
-  return { status: response.status, text, json: parsed };
+  return { status: response.status, headers: response.headers, text, json: parsed };
 }
 
 /** The webhook's requests so far, each verified by the Standard Webhooks scheme with its secret (a failure otherwise). */
@@ -644,6 +645,43 @@ describe('the deployed artifacts', () => {
       expectNoFailures();
     });
 
+    it('accounts: the admin lists, creates and changes users; a student changes their password; terms and both audit trails', async () => {
+      await call('GET', '/api/terms', { as: 'student' });
+      await call('GET', '/api/users?page_size=2', { as: 'admin' });
+      const created = await call('POST', '/api/users', {
+        as: 'admin',
+        json: { user_id: 'newcomer', first_name: 'Nia', last_name: 'Newcomer', email: 'newcomer@example.edu' },
+      });
+      const generated = created.json?.data?.password as string | undefined;
+      if (created.json?.data && !generated) fail('POST /api/users', `no generated password: ${created.text}`);
+      const login = await call('POST', '/api/token', { form: { user_id: 'newcomer', password: generated ?? '' } });
+      const newcomer = login.json?.data?.token as string | undefined;
+      await call('PATCH', '/api/users/newcomer', { token: newcomer, json: { first_name: 'Nina' } });
+      await call('GET', '/api/users/newcomer', { token: newcomer });
+      await call('PATCH', '/api/users/newcomer', { as: 'admin', json: { email: 'nina@example.edu', level: 'faculty' } });
+      await call('POST', '/api/users/newcomer/password', { as: 'admin', json: {} });
+      await call('GET', '/api/me', { token: newcomer, expect: { fail: 'Unauthenticated access. Please log in.', status: 401 } });
+      const trail = await call('GET', '/api/users/newcomer/audit', { as: 'admin' });
+      const actions = ((trail.json?.data ?? []) as { action: string }[]).map((entry) => entry.action);
+      if (trail.json?.data && actions.join() !== 'user.password-set,user.changed,user.changed,user.created')
+        fail('GET /api/users/newcomer/audit', trail.text.slice(0, 800));
+
+      // The student changes the password the class-list import printed for them.
+      const newPassword = `my own passphrase ${Math.random().toString(36).slice(2)}`;
+      const changed = await call('POST', '/api/me/password', {
+        as: 'student',
+        json: { current_password: passwords.student ?? '', new_password: newPassword },
+      });
+      if (typeof changed.json?.data?.token === 'string') {
+        await call('GET', '/api/me', { as: 'student', expect: { fail: 'Unauthenticated access. Please log in.', status: 401 } });
+        passwords.student = newPassword;
+        tokens.student = changed.json.data.token;
+      }
+      await call('GET', '/api/me', { as: 'student' });
+      await call('GET', `/api/${TERM}/${COURSE}/audit`, { as: 'prof' });
+      expectNoFailures();
+    });
+
     it('webhooks: the instructor registers a receiver (a loopback host the deployment allows) and lists it without its secret', async () => {
       const registered = await call('POST', `/api/${TERM}/${COURSE}/webhooks`, {
         as: 'prof',
@@ -753,12 +791,22 @@ describe('the deployed artifacts', () => {
       expect(stack!.codebuild.started, 'builds started for it').toBe(builds);
     }, 60_000);
 
-    it('TA grading: a grader scores a quiz, reads it with its audit trail and the gradebook; a student chooses the active version', async () => {
+    it('TA grading: a grader scores a quiz, reads it with its audit trail and the gradebook; a limited access grader given their section over HTTP grades it; a late joiner enrols by class list and drops; a student chooses the active version', async () => {
       await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
         as: 'ta',
         json: { component_id: 0, custom_points: 7 },
       });
-      // (The mentor, a limited access grader from the class list, grades no section: nothing gives graders sections in a deployment.)
+      // The mentor, a limited access grader from the class list, grades no section until the
+      // instructor gives them section 1 over HTTP; then they grade its student.
+      await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'mentor',
+        expect: { fail: 'You do not grade section 1.', status: 403 },
+      });
+      const enrolled = await call('PUT', `/api/${TERM}/${COURSE}/users/mentor`, {
+        as: 'prof',
+        json: { group: 'Limited Access Grader (Mentor)', grading_sections: ['1'] },
+      });
+      if (enrolled.json?.data && enrolled.json.data.group !== 'Limited Access Grader (Mentor)') fail('enrol the mentor', enrolled.text);
       const saved = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
         as: 'ta',
         json: { component_id: 1, custom_points: 4.5 },
@@ -774,6 +822,20 @@ describe('the deployed artifacts', () => {
       if (book.json?.data && rows.find((row) => row.user_id === 'student')?.tagrading_score !== 11.5)
         fail('gradebook', book.text.slice(0, 800));
       await call('GET', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/gradebook`, { as: 'mentor' });
+      // The mentor grades component 1 of their section's student again, with the same points.
+      const mentored = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/grading/student`, {
+        as: 'mentor',
+        json: { component_id: 1, custom_points: 4.5 },
+      });
+      if (mentored.json?.data && mentored.json.data.tagrading_score !== 11.5) fail('the mentor grades', mentored.text.slice(0, 500));
+      // A late joiner by class list (a dry run first), who then drops the course.
+      const lateList = 'user_id,first_name,last_name,email,registration_section,group\nlate.joiner,Lee,Late,lee@example.edu,2,Student\n';
+      const dry = await call('POST', `/api/${TERM}/${COURSE}/users/import?dry_run=true`, { as: 'prof', json: { class_list: lateList } });
+      if (dry.json?.data && dry.json.data.created !== 1) fail('class list dry run', dry.text);
+      const imported = await call('POST', `/api/${TERM}/${COURSE}/users/import`, { as: 'prof', json: { class_list: lateList } });
+      if (imported.json?.data && imported.json.data.new_accounts?.[0]?.user_id !== 'late.joiner') fail('class list import', imported.text);
+      const dropped = await call('DELETE', `/api/${TERM}/${COURSE}/users/late.joiner`, { as: 'prof' });
+      if (dropped.json?.data && dropped.json.data.member?.reg_section !== 'NULL') fail('drop a student', dropped.text);
       const quiz = await call('GET', `/api/${TERM}/${COURSE}/gradeable/${QUIZ}/values`, { as: 'student' });
       if (quiz.json?.data && quiz.json.data.tagrading_score !== 11.5) fail('quiz values as student', quiz.text.slice(0, 500));
       if (CAN_BUILD) {
@@ -807,6 +869,33 @@ describe('the deployed artifacts', () => {
       const granted = await call('GET', `/api/${TERM}/${COURSE}/late-days/student`, { as: 'ta' });
       if (granted.json?.data && granted.json.data.grants?.[0]?.allowed_late_days !== 5)
         fail('late-day table as ta', granted.text.slice(0, 800));
+      expectNoFailures();
+    }, 60_000);
+
+    it('gradeables and settings: a dry run, a change with If-Match, a mistaken gradeable deleted; a setting set; the copied course archived and unarchived', async () => {
+      const mistake = {
+        id: 'quiz_mistake',
+        title: 'Quiz 1 (uploaded twice by mistake)',
+        type: 'Numeric',
+        syllabus_bucket: 'quiz',
+        rubric: [rubricComponent('Q1', { max_value: 10, upper_clamp: 10 })],
+      };
+      const dryRun = await call('POST', `/api/${TERM}/${COURSE}/upload?dry_run=true`, { as: 'prof', json: mistake });
+      if (dryRun.json?.data && dryRun.json.data.id !== mistake.id) fail('upload dry run', dryRun.text.slice(0, 500));
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, { as: 'prof', json: mistake });
+      const downloaded = await call('GET', `/api/${TERM}/${COURSE}/${mistake.id}/download`, { as: 'prof' });
+      const etag = downloaded.headers.get('etag') ?? '';
+      const renamed = { ...downloaded.json?.data, title: 'Quiz 1 (copy)' };
+      await call('PUT', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}?dry_run=true`, { as: 'prof', json: renamed });
+      await call('PUT', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}`, { as: 'prof', json: renamed, headers: { 'If-Match': etag } });
+      await call('DELETE', `/api/${TERM}/${COURSE}/gradeable/${mistake.id}`, { as: 'prof' });
+
+      const course = `/api/courses/${NEW_TERM}/${NEW_COURSE}`;
+      await call('GET', `${course}/config`, { as: 'prof' });
+      const set = await call('POST', `${course}/config`, { as: 'prof', form: { name: 'course_name', entry: 'Next term’s course' } });
+      if (set.json?.data && set.json.data.config?.course_name !== 'Next term’s course') fail('POST config', set.text.slice(0, 500));
+      await call('POST', `${course}/config/archive`, { as: 'prof', json: {} });
+      await call('POST', `${course}/config/unarchive`, { as: 'admin', json: {} });
       expectNoFailures();
     }, 60_000);
 

@@ -147,6 +147,14 @@ const instructorOnly = {
   superuser: D,
 };
 
+/** superuser: every other persona is denied. */
+const superuserOnly = { ...everyone(D), anonymous: U, superuser: A };
+/** The persona's own user id (anonymous, who has none, names the student's). */
+const ownId = (world: MatrixWorld, persona: MatrixPersona): string => world.userIds[persona === 'anonymous' ? 'student' : persona];
+/** course:instructor-or-superuser: the roster's writers. */
+const instructorOrSuperuser = { ...instructorOnly, superuser: A };
+const NOT_MEMBER = fail('User matrix-nobody is not in this course.', 404);
+
 const submission = (gradeable: string, extra: Record<string, unknown> = {}): MatrixRequest => ({
   params: { gradeable_id: gradeable },
   body: { vcs_checkout: true, git_repo_id: 'none', ...extra },
@@ -342,6 +350,50 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
+  'enroll-member': {
+    cases: [
+      {
+        variation: 'a new user id, with an account',
+        request: (world) => ({
+          params: { user_id: world.unique('m') },
+          body: { group: 'Student', registration_section: '1', first_name: 'Matrix', last_name: 'Member', email: 'matrix@example.edu' },
+        }),
+        expect: instructorOrSuperuser,
+      },
+      {
+        variation: 'student2 (section 2), unchanged',
+        request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { group: 'Student', registration_section: '2' } }),
+        expect: instructorOrSuperuser,
+      },
+    ],
+  },
+  'drop-member': {
+    cases: [
+      {
+        variation: 'a user id of nobody in the course',
+        request: () => ({ params: { user_id: 'matrix-nobody' } }),
+        expect: {
+          ...instructorOrSuperuser,
+          instructor: NOT_MEMBER,
+          superuser: NOT_MEMBER,
+        },
+      },
+    ],
+  },
+  'import-class-list': {
+    cases: [
+      {
+        variation: 'a class list of one new student, dry run',
+        request: (world) => ({
+          query: { dry_run: 'true' },
+          body: {
+            class_list: `user_id,first_name,last_name,email,registration_section,group\n${world.unique('m')},A,B,ab@example.edu,1,Student\n`,
+          },
+        }),
+        expect: instructorOrSuperuser,
+      },
+    ],
+  },
   'set-extension': {
     cases: [
       {
@@ -427,6 +479,111 @@ export const expectedAccess: Record<string, MatrixRow> = {
   'api-docs': { cases: [{ variation: 'the reference page', request: () => ({}), expect: everyone(A) }] },
   'api-docs-asset': {
     cases: [{ variation: 'its script', request: () => ({ params: { asset: swaggerUiLinks().script } }), expect: everyone(A) }],
+  },
+  'list-users': { cases: [{ variation: 'every user', request: () => ({}), expect: superuserOnly }] },
+  'create-user': {
+    cases: [
+      {
+        variation: 'a new user',
+        request: (world) => ({ body: { user_id: world.unique('mx'), first_name: 'Matrix', last_name: 'User', email: 'mx@example.edu' } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'get-user': {
+    cases: [
+      { variation: 'own account', request: (world, persona) => ({ params: { user_id: ownId(world, persona) } }), expect: anyToken },
+      {
+        variation: "another user's (student2)",
+        request: (world) => ({ params: { user_id: world.userIds.student2 } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'update-user': {
+    cases: [
+      {
+        variation: 'own names',
+        request: (world, persona) => ({ params: { user_id: ownId(world, persona) }, body: { last_name: 'Matrix' } }),
+        expect: anyToken,
+      },
+      {
+        variation: 'own level (mass assignment)',
+        request: (world, persona) => ({ params: { user_id: ownId(world, persona) }, body: { level: 'superuser' } }),
+        expect: {
+          ...everyone(fail('You may change only your own first_name and last_name; level is changed by a superuser.', 403)),
+          anonymous: U,
+          superuser: A,
+        },
+      },
+      {
+        variation: "another user's names (student2)",
+        request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { last_name: 'Matrix' } }),
+        expect: superuserOnly,
+      },
+    ],
+  },
+  'set-user-password': {
+    cases: [
+      { variation: "student2's, generated", request: (world) => ({ params: { user_id: world.userIds.student2 } }), expect: superuserOnly },
+    ],
+  },
+  'change-password': {
+    cases: [
+      {
+        variation: 'own, with a wrong current password',
+        request: () => ({ body: { current_password: 'not-the-password', new_password: 'a fine new passphrase' } }),
+        expect: { ...everyone(fail('The current password is not right.', 403)), anonymous: U },
+      },
+    ],
+  },
+  'list-terms': { cases: [{ variation: 'every term', request: () => ({}), expect: anyToken }] },
+  'user-audit': {
+    cases: [
+      { variation: "student2's trail", request: (world) => ({ params: { user_id: world.userIds.student2 } }), expect: superuserOnly },
+    ],
+  },
+  'course-audit': { cases: [{ variation: "the course's trail", request: () => ({}), expect: instructorOnly }] },
+  // Changing gradeables: course instructors only. A gradeable that does not exist keeps the world as it is.
+  'replace-gradeable': {
+    cases: [
+      {
+        variation: 'a gradeable that does not exist',
+        request: (world) => {
+          const id = world.unique('hw');
+          return { params: { gradeable_id: id }, body: { id, title: 'Matrix homework', type: 'Electronic File' } };
+        },
+        expect: { ...instructorOnly, instructor: fail('Gradeable does not exist', 404) },
+      },
+    ],
+  },
+  'delete-gradeable': {
+    cases: [
+      {
+        variation: 'a gradeable that does not exist',
+        request: (world) => ({ params: { gradeable_id: world.unique('hw') } }),
+        expect: { ...instructorOnly, instructor: fail('Gradeable does not exist', 404) },
+      },
+    ],
+  },
+  // Course settings: course instructors; archiving also superusers (unarchiving an unarchived course changes nothing).
+  'course-config': { cases: [{ variation: 'the course', request: () => ({}), expect: instructorOnly }] },
+  'set-course-config': {
+    cases: [
+      { variation: 'the course', request: () => ({ body: { name: 'default_student_late_days', entry: '0' } }), expect: instructorOnly },
+    ],
+  },
+  'unarchive-course': {
+    cases: [{ variation: 'the course (not archived)', request: () => ({}), expect: { ...instructorOnly, superuser: A } }],
+  },
+  'archive-course': {
+    cases: [
+      {
+        variation: 'a course that does not exist',
+        request: (world) => ({ params: { course: world.unique('c') } }),
+        expect: { ...everyone(fail('Failed to load course. Check course title and ensure it exists.', 404)), anonymous: U },
+      },
+    ],
   },
 };
 

@@ -203,6 +203,14 @@ const FIELDS = [
   'custom_message',
   'revision',
   'version',
+  'group',
+  'registration_section',
+  'rotating_section',
+  'grading_sections',
+  'first_name',
+  'last_name',
+  'email',
+  'class_list',
 ];
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
 const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
@@ -344,6 +352,20 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { allowed_late_days: 3, since: '2026-09-01' };
     case 'set-extension':
       return { late_days: 1, reason_for_exception: 'Fuzz' };
+    case 'create-user':
+      return { user_id: uniqueCode('fz'), first_name: 'Fuzz', last_name: 'User', email: 'fuzz@example.edu' };
+    case 'update-user':
+      return { first_name: 'Fuzz', last_name: 'User' };
+    case 'set-user-password':
+      return {};
+    case 'change-password':
+      return { current_password: 'not-the-password', new_password: 'a fine new passphrase' };
+    case 'enroll-member':
+      return { group: 'Student', registration_section: '1' };
+    case 'import-class-list':
+      return {
+        class_list: `user_id,first_name,last_name,email,registration_section,group\n${world.users.student.userId},Given,Family,s@example.edu,1,Student\n`,
+      };
     default:
       return {};
   }
@@ -422,8 +444,9 @@ function withinGatewayLimits(request: HostileRequest): boolean {
 function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
   const valid: Record<string, string> = {
     semester: world.course.term,
-    course: world.course.course,
-    gradeable_id: /-teams?$/.test(key.name) ? teamGradeable : gradeable,
+    // Archiving and deleting would take the world away from the other routes: they get a course and a gradeable of their own.
+    course: key.name === 'archive-course' ? 'no_such_course' : world.course.course,
+    gradeable_id: key.name === 'delete-gradeable' ? 'no_such_gradeable' : /-teams?$/.test(key.name) ? teamGradeable : gradeable,
     team_id: 'fuzz-team',
     user_id: world.users.student.userId,
     webhook_id: webhookId,
@@ -561,10 +584,13 @@ function checkEnvelope(answer: { status: number; headers: Headers; text: string 
   return status;
 }
 
-/** Snapshots without the login-failure counters (a wrong login legitimately counts). */
+/**
+ * Snapshots without the login-failure counters, the user id's and each known client's (a wrong
+ * login, or a wrong current password, legitimately counts).
+ */
 async function state(): Promise<Snapshot> {
   const snapshot = await snapshotTables();
-  snapshot.Credentials = snapshot.Credentials!.filter((item) => item.kind !== 'login-failures');
+  snapshot.Credentials = snapshot.Credentials!.filter((item) => !String(item.kind).startsWith('login-failures'));
   return snapshot;
 }
 
@@ -665,6 +691,29 @@ describe('hostile input', () => {
       );
       expect(answer.httpStatus, answer.text).toBe(404);
       expect(answer.json).toEqual({ status: 'fail', message: `User ${userId.slice(0, 64)} is not in this course.` });
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
+
+  it('refuses class lists that are garbage, formula-only or past the body limit, and writes nothing', async () => {
+    const before = await state();
+    const path = `/${world.course.term}/${world.course.course}/users/import`;
+    const garbage = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 13) % 256));
+    const formulas = 'user_id,first_name,last_name,email,registration_section,group\nfz1,=1+1,B,a@x.edu,1,4\nfz2,A,@SUM(A1),b@x.edu,1,4\n';
+    for (const [payload, status] of [
+      [garbage, 400],
+      ['\uFEFF', 400],
+      ['"unclosed,quote\n', 400],
+      [Buffer.alloc(10 * 1024 * 1024, 0x41), 413],
+      [formulas, 200],
+    ] as const) {
+      const answer = await api.call('POST', path, {
+        headers: { 'Content-Type': 'text/csv', Prefer: 'http-status', ...world.tokens.instructor },
+        body: payload,
+      });
+      expect(answer.httpStatus, answer.text).toBe(status);
+      if (status === 200) expect(answer.json.data).toMatchObject({ created: 0, rejected: [{ line: 2 }, { line: 3 }] });
+      else expect(answer.json.status).toBe('fail');
     }
     expect(differences(before, await state())).toEqual([]);
   });

@@ -75,15 +75,33 @@ describe('admin command line', () => {
     expect((await getUser(user.userId))?.accessLevel).toBe('superuser');
     const listing = await admin('list-users');
     expect(listing).toContain(`${user.userId}\tsuperuser\tGiven Family\t${user.email}`);
+    // The change is in the user's audit trail, made by the command line.
+    const api = await startTestApi();
+    try {
+      const root = await createUser('superuser');
+      const trail = await api.get(`/users/${user.userId}/audit`, { Authorization: await tokenOf(api, root) });
+      expect(trail.json.data).toEqual([
+        expect.objectContaining({ actor: 'admin', action: 'user.changed', before: { level: 'user' }, after: { level: 'superuser' } }),
+      ]);
+    } finally {
+      await api.close();
+    }
   });
 
   it('refuses bad input with a usage error and changes nothing', async () => {
     const user = await createUser();
     await expect(admin('set-level', user.userId, 'king')).rejects.toThrow(UsageError);
     await expect(admin('add-user', '../x', '--given-name', 'a', '--family-name', 'b', '--email', 'c')).rejects.toThrow(UsageError);
-    await expect(admin('add-user', user.userId, '--given-name', 'a', '--family-name', 'b', '--email', 'c')).rejects.toThrow(
+    await expect(admin('add-user', user.userId, '--given-name', 'a', '--family-name', 'b', '--email', 'c@d.e')).rejects.toThrow(
       /already exists/,
     );
+    await expect(admin('add-user', 'fresh-user', '--given-name', 'a', '--family-name', 'b', '--email', 'c')).rejects.toThrow(
+      'Invalid e-mail address.',
+    );
+    await expect(
+      admin('add-user', 'fresh-user', '--given-name', 'a', '--family-name', 'b', '--email', 'c@d.e', '--password', 'password123'),
+    ).rejects.toThrow('The password is one of the most common passwords; choose another.');
+    expect(await getUser('fresh-user')).toBeUndefined();
     await expect(admin('set-password', 'nobody-at-all')).rejects.toThrow(/No user/);
     await expect(admin('frobnicate')).rejects.toThrow(/Unknown command/);
     expect((await getUser(user.userId))?.accessLevel).toBe('user');

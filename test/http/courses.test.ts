@@ -223,7 +223,7 @@ describe('the lists stay right when profiles, courses and terms change', () => {
       `${student.userId},Ada,Lovelace,ada@example.edu,2,student`,
       `${mentor.userId},Grace,Hopper,grace@example.edu,1,student`,
     ].join('\n');
-    await importClassList(second, readClassList(csv).rows);
+    await importClassList(second, readClassList(csv), { actor: 'admin', updateProfiles: true });
 
     const users = await usersList('users', term, first.course, token);
     expect(users[student.userId]).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.edu', reg_section: '1' });

@@ -87,6 +87,15 @@ const TOKEN_CHECK = ['dynamodb:BatchGetItem sessions', 'dynamodb:BatchGetItem us
 const COURSE_CHECK = [...TOKEN_CHECK, 'dynamodb:BatchGetItem courses', 'dynamodb:BatchGetItem enrollments'];
 /** Routes open to access-group staff ask the access group when the caller is not staff of the course. */
 const GROUP_CHECK = [...COURSE_CHECK, 'dynamodb:Query accessGroups'];
+/** A course field the courses list copies onto enrollments: the course in steps, the copies, the term they include, the audit entry. */
+const COURSE_CHANGE = [
+  ...['UpdateItem', 'GetItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} courses`),
+  'dynamodb:Query enrollments',
+  'dynamodb:UpdateItem enrollments',
+  'dynamodb:GetItem terms',
+  'dynamodb:ConditionCheckItem terms',
+  'dynamodb:PutItem audit',
+];
 const SUBMISSION_READS = ['gradeables', 'teams', 'submissions', 'jobs'].map((table) => `dynamodb:BatchGetItem ${table}`);
 
 /**
@@ -118,7 +127,32 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'course-users': [...GROUP_CHECK, 'dynamodb:Query enrollments'],
   'course-graders': [...GROUP_CHECK, 'dynamodb:Query enrollments'],
   'create-term': [...TOKEN_CHECK, 'dynamodb:PutItem terms'],
-  'upload-gradeable': [...COURSE_CHECK, 'dynamodb:ConditionCheckItem courses', 'dynamodb:PutItem gradeables'],
+  'upload-gradeable': [
+    ...COURSE_CHECK,
+    'dynamodb:ConditionCheckItem courses',
+    'dynamodb:BatchGetItem gradeables',
+    'dynamodb:PutItem gradeables',
+    'dynamodb:PutItem audit',
+  ],
+  // The gradeable as read, its gates (PutItem, DeleteItem), what it holds, and the audit entry.
+  'replace-gradeable': [
+    ...COURSE_CHECK,
+    ...['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'].map((action) => `dynamodb:${action} gradeables`),
+    'dynamodb:Query submissions',
+    'dynamodb:Query teams',
+    'dynamodb:PutItem audit',
+  ],
+  'delete-gradeable': [
+    ...COURSE_CHECK,
+    ...['BatchGetItem', 'PutItem', 'DeleteItem'].map((action) => `dynamodb:${action} gradeables`),
+    'dynamodb:Query submissions',
+    'dynamodb:Query teams',
+    'dynamodb:PutItem audit',
+  ],
+  'course-config': COURSE_CHECK,
+  'set-course-config': [...COURSE_CHECK, ...COURSE_CHANGE],
+  'archive-course': [...COURSE_CHECK, ...COURSE_CHANGE],
+  'unarchive-course': [...COURSE_CHECK, ...COURSE_CHANGE],
   'download-gradeable': [...GROUP_CHECK, 'dynamodb:BatchGetItem gradeables'],
   'list-gradeables': [...COURSE_CHECK, 'dynamodb:Query gradeables'],
   'submit-vcs': [
@@ -181,6 +215,36 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
   'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses'],
   'grant-late-days': [...COURSE_CHECK, 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
+  // Roster changes: each member's enrollment, staff marker and audit entry (and a new account with
+  // its password) in one transaction; a removed instructor's check that another stays; the copies
+  // on the enrollment settled against their sources afterwards.
+  'enroll-member': [
+    ...COURSE_CHECK,
+    'dynamodb:PutItem users',
+    'dynamodb:PutItem credentials',
+    ...['Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:PutItem accessGroups',
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
+  'drop-member': [
+    ...COURSE_CHECK,
+    ...['Query', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
+  'import-class-list': [
+    ...COURSE_CHECK,
+    'dynamodb:PutItem users',
+    'dynamodb:PutItem credentials',
+    ...['Query', 'PutItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} enrollments`),
+    'dynamodb:PutItem accessGroups',
+    'dynamodb:DeleteItem accessGroups',
+    'dynamodb:BatchGetItem terms',
+    'dynamodb:PutItem audit',
+  ],
   'set-extension': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
   'student-late-days': [
     ...COURSE_CHECK,
@@ -219,6 +283,33 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   openapi: [],
   'api-docs': [],
   'api-docs-asset': [],
+  'list-users': [...TOKEN_CHECK, 'dynamodb:Scan users'],
+  'create-user': [...TOKEN_CHECK, 'dynamodb:PutItem users', 'dynamodb:PutItem credentials', 'dynamodb:PutItem audit'],
+  'get-user': [...TOKEN_CHECK, 'dynamodb:GetItem users'],
+  'update-user': [
+    ...TOKEN_CHECK,
+    ...['GetItem', 'UpdateItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} users`),
+    // The profile's copies on the user's enrollments follow it.
+    'dynamodb:Query enrollments/index/byUser',
+    'dynamodb:UpdateItem enrollments',
+    'dynamodb:PutItem audit',
+  ],
+  'set-user-password': [
+    ...TOKEN_CHECK,
+    'dynamodb:ConditionCheckItem users',
+    'dynamodb:PutItem credentials',
+    'dynamodb:DeleteItem sessions',
+    'dynamodb:PutItem audit',
+  ],
+  'change-password': [
+    ...TOKEN_CHECK,
+    ...['DeleteItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action} credentials`),
+    'dynamodb:PutItem sessions',
+    'dynamodb:PutItem audit',
+  ],
+  'list-terms': [...TOKEN_CHECK, 'dynamodb:Scan terms'],
+  'user-audit': [...TOKEN_CHECK, 'dynamodb:Query audit'],
+  'course-audit': [...COURSE_CHECK, 'dynamodb:Query audit'],
   'not-found': [],
   'grading-worker': [
     'dynamodb:BatchGetItem gradeables',

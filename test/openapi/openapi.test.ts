@@ -222,11 +222,16 @@ describe('the OpenAPI document', () => {
       // share a shape but no method; GET …/late-days/{user_id} and the reference's
       // /api/courses/{semester}/{course}/users alias would both fit /api/courses/<c>/late-days/users
       // only for a term named `courses` (the literal segments decide, as in API Gateway), and so
-      // would GET …/regrades/{regrade_id} (for /api/courses/<c>/regrades/users).
+      // would GET …/regrades/{regrade_id} (for /api/courses/<c>/regrades/users), PUT and DELETE
+      // …/gradeable/{gradeable_id} beside /api/courses/{semester}/{course}/config (a term named
+      // `courses` and a course named `gradeable`: the literal segments decide), and PUT and DELETE
+      // …/users/{user_id} (for /api/courses/<c>/users/users; POST …/users/import is literal and wins).
       expect(problems.sort()).toEqual([
         'warn info-license #/info',
+        'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1gradeable~1{gradeable_id}',
         'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1late-days~1{user_id}',
         'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1regrades~1{regrade_id}',
+        'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1users~1{user_id}',
         'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1webhooks~1{webhook_id}',
         'warn no-server-example.com #/servers/0/url',
         'warn operation-4xx-response #/paths/~1api~1docs/get/responses',

@@ -49,6 +49,15 @@ const decisions: Record<CourseAccess, Record<Person, string>> = {
     droppedStudent: 'denied',
     stranger: 'denied',
   },
+  // A superuser's token is let in whatever their enrollment (see the test below).
+  'course:instructor-or-superuser': {
+    instructor: 'allowed',
+    fullAccessGrader: 'denied',
+    limitedAccessGrader: 'denied',
+    student: 'denied',
+    droppedStudent: 'denied',
+    stranger: 'denied',
+  },
   // Staff of the course itself are let in; anyone else only if they are staff of another course
   // in its access group, which the caller has to look up.
   'course:instructor-or-group-staff': {
@@ -71,6 +80,15 @@ describe('course access', () => {
       }
     });
   }
+
+  it('course:instructor-or-superuser lets superusers in without an enrollment, instructors of any level, and no one else', () => {
+    expect(courseAccess('course:instructor-or-superuser', undefined, { accessLevel: 'superuser' })).toBe('allowed');
+    expect(courseAccess('course:instructor-or-superuser', people.student, { accessLevel: 'superuser' })).toBe('allowed');
+    expect(courseAccess('course:instructor-or-superuser', undefined, { accessLevel: 'faculty' })).toBe('denied');
+    expect(courseAccess('course:instructor-or-superuser', people.student, { accessLevel: 'faculty' })).toBe('denied');
+    expect(courseAccess('course:instructor-or-superuser', people.instructor, { accessLevel: 'user' })).toBe('allowed');
+    expect(courseAccess('course:instructor', undefined, { accessLevel: 'superuser' })).toBe('denied');
+  });
 
   it('a grader without sections is still staff and a member; a student is a member only with a section', () => {
     expect(isStaff(enrollment(courseGroups.limitedAccessGrader, null))).toBe(true);

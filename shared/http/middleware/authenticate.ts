@@ -145,7 +145,7 @@ async function check(
 
   if (isCourseAccess(access)) {
     if (!loadedCourse) throw courseNotFound();
-    const decision = courseAccess(access, enrollment);
+    const decision = courseAccess(access, enrollment, user);
     const acrossGroup = decision === 'ask-access-group' ? await accessGroupRole(loadedCourse.accessGroup, claims.userId) : undefined;
     if (decision !== 'allowed' && acrossGroup === undefined) throw forbidden();
     context.course = loadedCourse;

@@ -45,11 +45,16 @@ function multipartParser(): Promise<Parse> {
 }
 
 /**
- * Parses JSON, url-encoded and multipart bodies (base64 or not) into `context.body`; a missing or
+ * Parses JSON, url-encoded and multipart bodies (base64 or not) into `context.body`, and on a
+ * route that takes a CSV document (`csvField`) a text/csv body as that field; a missing or
  * empty body is `{}` whatever the Content-Type claims. Oversized, malformed and non-object bodies
  * are refused before the handler runs.
  */
-export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const body = (options: {
+  maxBytes: number;
+  /** The route's CSV field, asked for only when a text/csv body comes (its input is built on first use). */
+  csvField?: () => string | undefined;
+}): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
     const { body: raw, isBase64Encoded } = request.event;
     request.context.body = {};
@@ -57,6 +62,12 @@ export const body = (options: { maxBytes: number }): MiddlewareObj<ApiEvent, Api
     if (decodedLength(raw, isBase64Encoded) > options.maxBytes) throw bodyTooLarge(options.maxBytes);
 
     const type = mediaType(request.event.headers?.['content-type']);
+    // A route that takes a CSV document reads a text/csv body as that one field.
+    const csvField = type === 'text/csv' ? options.csvField?.() : undefined;
+    if (csvField) {
+      request.context.body = { [csvField]: isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw };
+      return;
+    }
     const parser = Object.hasOwn(parsers, type) ? parsers[type] : undefined;
     if (!parser) throw unsupportedMediaType();
     try {

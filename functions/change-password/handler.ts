@@ -1,0 +1,7 @@
+import { changeMyPassword } from '#shared/auth/accounts.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: ({ caller, body }) => changeMyPassword(caller.token, body),
+});

@@ -1,0 +1,7 @@
+import { courseConfig } from '#shared/courses/settings.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: ({ course }) => courseConfig(course),
+});

@@ -1,0 +1,8 @@
+import { dropMember, memberReads } from '#shared/courses/enroll.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params }) => memberReads({ term: params.semester, course: params.course }, params.user_id),
+  handle: ({ course, params, caller, items }) => dropMember(course, params.user_id, caller.userId, items),
+});

@@ -1,0 +1,20 @@
+import { replaceGradeable } from '#shared/gradeables/change.ts';
+import { downloadForm } from '#shared/gradeables/listing.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { answerEtag, ifMatchHolds } from '#shared/http/etag.ts';
+import { WithHeaders } from '#shared/http/paging.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: async ({ course, caller, params, query, headers, body }) => {
+    const ifMatch = headers['If-Match'];
+    const stored = await replaceGradeable(course, params.gradeable_id, body, {
+      actor: caller.userId,
+      dryRun: query.dry_run === true,
+      ...(ifMatch === undefined
+        ? {}
+        : { ifMatch: (current) => ifMatchHolds(ifMatch, answerEtag(downloadForm(current, course.timeZone))) === true }),
+    });
+    return query.dry_run ? stored : new WithHeaders(stored, { ETag: answerEtag(stored) });
+  },
+});

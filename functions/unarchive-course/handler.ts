@@ -1,0 +1,7 @@
+import { setCourseArchived } from '#shared/courses/settings.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: ({ course, caller }) => setCourseArchived(course, caller, false),
+});

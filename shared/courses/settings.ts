@@ -1,0 +1,173 @@
+/**
+ * A course's settings as the reference's course configuration names them: read all at once, set
+ * one at a time (`name` and `entry`), archived and unarchived by their own routes. The rules are
+ * pure; each write goes with its audit entry in one transaction.
+ */
+import { auditEntry } from '#shared/data/audit.ts';
+import { setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
+import { courseId, type Course } from '#shared/courses/course.ts';
+import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
+import type { Refusal } from '#shared/errors.ts';
+import { isFaculty, type User } from '#shared/users/user.ts';
+import {
+  archiveNeedsFaculty,
+  badCourseName,
+  badTimeZone,
+  configEntryMissing,
+  configNameMissing,
+  courseNotFound,
+  notAConfigName,
+  notANumber,
+  numberTooLarge,
+  readOnlySetting,
+  unarchiveNeedsFaculty,
+} from '#shared/courses/failures.ts';
+
+export const MAX_COURSE_NAME_LENGTH = 100;
+
+/** Whether Intl knows the IANA time zone (nothing is cached for a name that may come from anyone). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The reference's course status: 1 active, 2 archived. */
+const ACTIVE_STATUS = 1;
+const ARCHIVED_STATUS = 2;
+
+/** The course's settings, named as the reference's course configuration names them (and ours beside them). */
+export function courseConfig(course: Course) {
+  return {
+    config: {
+      course_name: course.displayName,
+      default_student_late_days: course.defaultStudentLateDays ?? 0,
+      timezone: course.timeZone,
+      course_status: course.archived ? ARCHIVED_STATUS : ACTIVE_STATUS,
+      archived: course.archived,
+      access_group: course.accessGroup,
+    },
+  };
+}
+
+/** The settings `POST …/config` sets, and the course field each is kept in. */
+export const settableNames = ['course_name', 'default_student_late_days', 'timezone'] as const;
+export type SettableName = (typeof settableNames)[number];
+
+/** Settings shown but set otherwise. */
+const readOnly: Readonly<Record<string, string>> = {
+  course_status: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
+  archived: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
+  access_group: "a course's access group is set when it is created, from its base course",
+};
+
+export type Setting =
+  | { readonly name: 'course_name'; readonly value: string }
+  | { readonly name: 'default_student_late_days'; readonly value: number }
+  | { readonly name: 'timezone'; readonly value: string };
+
+/** A setting from the request's `name` and `entry` (form values are text; JSON may send a number), or why not, in the reference's order. */
+export function parseSetting(name: unknown, entry: unknown): Setting | Refusal {
+  if (name === undefined || name === null || name === '') return configNameMissing();
+  if (entry === undefined || entry === null) return configEntryMissing();
+  const text = typeof entry === 'number' && Number.isFinite(entry) ? String(entry) : typeof entry === 'string' ? entry : undefined;
+  if (typeof name !== 'string') return notAConfigName();
+  if (Object.hasOwn(readOnly, name)) return readOnlySetting({ name, how: readOnly[name] ?? '' });
+  switch (name) {
+    case 'default_student_late_days': {
+      if (text === undefined || !/^\d+$/.test(text)) return notANumber();
+      const days = Number(text);
+      if (days > MAX_LATE_DAYS) return numberTooLarge({ max: MAX_LATE_DAYS });
+      return { name, value: days };
+    }
+    case 'course_name': {
+      if (text === undefined || text.trim() === '' || text.length > MAX_COURSE_NAME_LENGTH)
+        return badCourseName({ max: MAX_COURSE_NAME_LENGTH });
+      return { name, value: text };
+    }
+    case 'timezone': {
+      if (text === undefined || text.length > 64 || !isTimeZone(text)) return badTimeZone({ entry: (text ?? typeof entry).slice(0, 64) });
+      // Intl accepts any case; the course keeps the zone's own spelling.
+      return { name, value: new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone };
+    }
+    default:
+      return notAConfigName();
+  }
+}
+
+const currentValue = (course: Course, name: SettableName): string | number =>
+  name === 'course_name' ? course.displayName : name === 'timezone' ? course.timeZone : (course.defaultStudentLateDays ?? 0);
+
+/** Sets one setting (`name`, `entry`) with its audit entry; answers the settings as they are now. */
+export async function setCourseSetting(course: Course, actor: string, fields: { readonly name?: unknown; readonly entry?: unknown }) {
+  const setting = parseSetting(fields.name, fields.entry);
+  if (!('value' in setting)) throw setting;
+  const before = currentValue(course, setting.name);
+  const changed = { ...course, ...courseFieldOf(setting) };
+  if (before === setting.value) return courseConfig(changed);
+  const audit = auditEntry(
+    { courseId: courseId(course.term, course.course) },
+    {
+      actor,
+      action: 'course.setting-changed',
+      target: setting.name,
+      before: { [setting.name]: before },
+      after: { [setting.name]: setting.value },
+    },
+  );
+  const written =
+    setting.name === 'course_name'
+      ? await setDisplayName(course.term, course.course, setting.value, [audit])
+      : await setCourseField(
+          course.term,
+          course.course,
+          setting.name === 'timezone' ? 'timeZone' : 'defaultStudentLateDays',
+          setting.value,
+          [audit],
+        );
+  if (!written) throw courseNotFound();
+  return courseConfig(changed);
+}
+
+const courseFieldOf = (setting: Setting): Partial<Course> =>
+  setting.name === 'course_name'
+    ? { displayName: setting.value }
+    : setting.name === 'timezone'
+      ? { timeZone: setting.value }
+      : { defaultStudentLateDays: setting.value };
+
+/**
+ * Who may archive or unarchive: instructors of the course with faculty access level, and
+ * superusers (the route lets in instructors and superusers; this is the rest).
+ */
+export const mayArchive = (caller: Pick<User, 'accessLevel'>): boolean => isFaculty(caller);
+
+/**
+ * Archives or unarchives the course, as the operator's command line does: an archived course leaves
+ * its students' course lists (its instructors keep it under archived courses), gives its staff no
+ * reading across its access group, and is left out of the nightly summaries. Answers the reference's message.
+ */
+export async function setCourseArchived(
+  course: Course,
+  caller: (Pick<User, 'accessLevel'> & { userId: string }) | 'admin',
+  archived: boolean,
+) {
+  if (caller !== 'admin' && !mayArchive(caller)) throw archived ? archiveNeedsFaculty() : unarchiveNeedsFaculty();
+  if (course.archived !== archived) {
+    const audit = auditEntry(
+      { courseId: courseId(course.term, course.course) },
+      {
+        actor: caller === 'admin' ? 'admin' : caller.userId,
+        action: archived ? 'course.archived' : 'course.unarchived',
+        target: courseId(course.term, course.course),
+        before: { archived: course.archived },
+        after: { archived },
+      },
+    );
+    if (!(await setArchived(course.term, course.course, archived, [audit]))) throw courseNotFound();
+  }
+  return { message: archived ? 'Course archived successfully' : 'Course unarchived successfully' };
+}

@@ -1,0 +1,36 @@
+/** Reading and changing user accounts (profiles): what the users routes and the admin command line share. */
+import { auditEntry } from '#shared/data/audit.ts';
+import { changeProfile, getUser, listUsers } from '#shared/data/users.ts';
+import { noSuchUser } from './failures.ts';
+import { actorId, changedProfile, checkMayRead, isEmptyDiff, profileDiff, userRecord, type Actor, type UserRecord } from './profile.ts';
+import type { User } from './user.ts';
+
+/** Every account, by user id. */
+export const allAccounts = async (): Promise<UserRecord[]> => (await listUsers()).map(userRecord);
+
+/** An account the actor may read (their own; superusers any). */
+export async function readAccount(actor: Actor, userId: string): Promise<User> {
+  checkMayRead(actor, userId);
+  const user = await getUser(userId);
+  if (!user) throw noSuchUser({ user_id: userId.slice(0, 80) });
+  return user;
+}
+
+/**
+ * Changes a profile as the actor may (profile.ts), with its audit entry in the same write; a
+ * change that changes nothing writes nothing. Answers the account as it is now.
+ */
+export async function changeAccount(actor: Actor, userId: string, body: Readonly<Record<string, unknown>>): Promise<UserRecord> {
+  const target = await readAccount(actor, userId);
+  const changed = changedProfile(actor, target, body);
+  if (isEmptyDiff(profileDiff(target, changed))) return userRecord(target);
+  const written = await changeProfile(changed, (before) => {
+    // The entry records what the write changes, from the profile as it was when the write began.
+    const diff = profileDiff(before, changed);
+    return isEmptyDiff(diff)
+      ? []
+      : [auditEntry({ userId }, { actor: actorId(actor), action: 'user.changed', target: userId, before: diff.before, after: diff.after })];
+  });
+  if (!written) throw noSuchUser({ user_id: userId });
+  return userRecord(changed);
+}

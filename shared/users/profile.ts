@@ -1,0 +1,146 @@
+/**
+ * The rules of user accounts, as pure functions: what a new user must give, who may change which
+ * profile field, and what an account looks like in answers and in the audit trail.
+ */
+import { accessDenied } from '#shared/errors.ts';
+import { isAccessLevel, isSuperuser, isValidUserId, type AccessLevel, type User } from './user.ts';
+import {
+  blankField,
+  fieldNotChangeable,
+  invalidEmail,
+  invalidLevel,
+  invalidUserId,
+  nameTooLong,
+  notAString,
+  nothingToChange,
+  onlyOwnNames,
+  ownLevel,
+  userFieldsMissing,
+} from './failures.ts';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
+
+export { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH };
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** An account as the API answers it (field names as the users list's). */
+export interface UserRecord {
+  readonly user_id: string;
+  readonly first_name: string;
+  readonly last_name: string;
+  readonly email: string;
+  readonly level: AccessLevel;
+}
+
+export const userRecord = (user: User): UserRecord => ({
+  user_id: user.userId,
+  first_name: user.givenName,
+  last_name: user.familyName,
+  email: user.email,
+  level: user.accessLevel,
+});
+
+/** Who changes an account: a caller, or the operator's command line (`admin`, with a superuser's rights). */
+export type Actor = Pick<User, 'userId' | 'accessLevel'> | 'admin';
+
+export const actorId = (actor: Actor): string => (actor === 'admin' ? 'admin' : actor.userId);
+const actsAsSuperuser = (actor: Actor): boolean => actor === 'admin' || isSuperuser(actor);
+
+/** Superusers read every account; anyone else only their own. */
+export function checkMayRead(actor: Actor, userId: string): void {
+  if (!actsAsSuperuser(actor) && actor !== 'admin' && actor.userId !== userId) throw accessDenied();
+}
+
+export interface NewUserFields {
+  readonly user_id?: string | undefined;
+  readonly first_name?: string | undefined;
+  readonly last_name?: string | undefined;
+  readonly email?: string | undefined;
+  readonly level?: string | undefined;
+}
+
+/** A new account's profile from its fields; the first problem is thrown. */
+export function newUserFrom(fields: NewUserFields): User {
+  const { user_id: userId, first_name: first, last_name: last, email } = fields;
+  if (userId === undefined || first === undefined || last === undefined || email === undefined) throw userFieldsMissing();
+  if (!isValidUserId(userId)) throw invalidUserId({ user_id: userId.slice(0, 80) });
+  return {
+    userId,
+    givenName: checkName('first_name', first),
+    familyName: checkName('last_name', last),
+    email: checkEmail(email),
+    accessLevel: checkLevel(fields.level ?? 'user'),
+  };
+}
+
+function checkName(field: string, value: string): string {
+  const name = value.trim();
+  if (!name) throw blankField({ field });
+  if (name.length > MAX_NAME_LENGTH) throw nameTooLong({ field, max: MAX_NAME_LENGTH });
+  return name;
+}
+
+function checkEmail(value: string): string {
+  const email = value.trim();
+  if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) throw invalidEmail();
+  return email;
+}
+
+function checkLevel(value: string): AccessLevel {
+  if (!isAccessLevel(value)) throw invalidLevel();
+  return value;
+}
+
+/** The fields of a profile a change may name, and who may change each. */
+const CHANGEABLE = ['first_name', 'last_name', 'email', 'level'] as const;
+type Changeable = (typeof CHANGEABLE)[number];
+const OWN = new Set<string>(['first_name', 'last_name']);
+
+/** The fields that differ, before and after (API names): what the audit trail keeps. */
+export interface ProfileDiff {
+  readonly before: Partial<Record<Changeable, string>>;
+  readonly after: Partial<Record<Changeable, string>>;
+}
+
+export function profileDiff(before: User, after: User): ProfileDiff {
+  const [was, is] = [userRecord(before), userRecord(after)];
+  const changed = CHANGEABLE.filter((field) => was[field] !== is[field]);
+  return {
+    before: Object.fromEntries(changed.map((field) => [field, was[field]])),
+    after: Object.fromEntries(changed.map((field) => [field, is[field]])),
+  };
+}
+
+export const isEmptyDiff = (diff: ProfileDiff): boolean => Object.keys(diff.after).length === 0;
+
+/**
+ * The profile a change asks for, from the request body as sent (every field it names, so nothing
+ * is silently left out): superusers may change names, e-mail and level (not their own level);
+ * users only their own names. A field that is no profile field, or one the actor may not change,
+ * is refused, whatever its value.
+ */
+export function changedProfile(actor: Actor, target: User, body: Readonly<Record<string, unknown>>): User {
+  if (!actsAsSuperuser(actor) && actor !== 'admin' && actor.userId !== target.userId) throw accessDenied();
+  const fields = Object.keys(body);
+  for (const field of fields) {
+    if (!(CHANGEABLE as readonly string[]).includes(field)) throw fieldNotChangeable({ field: field.slice(0, 64) });
+  }
+  for (const field of fields) {
+    if (!actsAsSuperuser(actor) && !OWN.has(field)) throw onlyOwnNames({ field });
+    if (typeof body[field] !== 'string') throw notAString({ field });
+  }
+  if (fields.length === 0) throw nothingToChange();
+  const value = (field: Changeable) => body[field] as string | undefined;
+  const first = value('first_name');
+  const last = value('last_name');
+  const email = value('email');
+  const level = value('level');
+  const changed: User = {
+    ...target,
+    ...(first !== undefined ? { givenName: checkName('first_name', first) } : {}),
+    ...(last !== undefined ? { familyName: checkName('last_name', last) } : {}),
+    ...(email !== undefined ? { email: checkEmail(email) } : {}),
+    ...(level !== undefined ? { accessLevel: checkLevel(level) } : {}),
+  };
+  if (actor !== 'admin' && actor.userId === target.userId && changed.accessLevel !== target.accessLevel) throw ownLevel();
+  return changed;
+}

@@ -1,0 +1,398 @@
+import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { auditEntry, auditScopeKey, type AuditScope } from '#shared/data/audit.ts';
+import { dynamo } from '#shared/data/client.ts';
+import { tableName, tables } from '#shared/data/tables.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { getUser } from '#shared/data/users.ts';
+import { putTerm } from '#shared/data/terms.ts';
+import { courseId } from '#shared/courses/course.ts';
+import { addMember, createCourse, createTerm, tokenOf, uniqueCode } from '../support/courses.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+
+const UNAUTHENTICATED = 'Unauthenticated access. Please log in.';
+const DENIED = "You don't have access to this endpoint.";
+const STRONG = 'correct horse battery staple';
+
+let api: TestApi;
+let superuser: TestUser;
+let su: Record<string, string>;
+beforeAll(async () => {
+  api = await startTestApi();
+  superuser = await createUser('superuser', 'root');
+  su = { Authorization: await tokenOf(api, superuser), Prefer: 'http-status' };
+});
+afterAll(() => api.close());
+afterEach(() => vi.unstubAllEnvs());
+
+const as = (token: string) => ({ Authorization: token, Prefer: 'http-status' });
+const patch = (path: string, body: unknown, headers: Record<string, string>) =>
+  api.call('PATCH', path, { headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const newId = (prefix = 'new') => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** Every entry of a trail as stored, oldest first. */
+async function storedTrail(scope: AuditScope) {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(tables.audit),
+      KeyConditionExpression: '#scope = :scope',
+      ExpressionAttributeNames: { '#scope': 'scope' },
+      ExpressionAttributeValues: { ':scope': auditScopeKey(scope) },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
+describe('POST /api/users', () => {
+  it('creates a user with a generated password shown once, who can then log in; the trail records who created it', async () => {
+    const userId = newId();
+    const created = await api.postJson(
+      '/users',
+      { user_id: userId, first_name: ' Nora ', last_name: 'New', email: 'nora@example.edu', level: 'faculty' },
+      su,
+    );
+    expect(created.json).toEqual({
+      status: 'success',
+      data: {
+        user_id: userId,
+        first_name: 'Nora',
+        last_name: 'New',
+        email: 'nora@example.edu',
+        level: 'faculty',
+        password: expect.any(String),
+      },
+    });
+    const password = created.json.data.password as string;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    const login = await api.postJson('/token', { user_id: userId, password });
+    expect(login.json.status, login.text).toBe('success');
+
+    const trail = await storedTrail({ userId });
+    expect(trail).toEqual([
+      expect.objectContaining({
+        actor: superuser.userId,
+        action: 'user.created',
+        target: userId,
+        after: { first_name: 'Nora', last_name: 'New', email: 'nora@example.edu', level: 'faculty' },
+      }),
+    ]);
+    expect(JSON.stringify(trail)).not.toContain(password);
+    expect(JSON.stringify(trail)).not.toContain('scrypt');
+  });
+
+  it('takes a chosen password (not shown back), level user by default; an existing user id is a fail that changes nothing', async () => {
+    const userId = newId();
+    const created = await api.postJson(
+      '/users',
+      { user_id: userId, first_name: 'A', last_name: 'B', email: 'a@b.c', password: STRONG },
+      su,
+    );
+    expect(created.json.data).toMatchObject({ level: 'user', password: null });
+    expect((await api.postJson('/token', { user_id: userId, password: STRONG })).json.status).toBe('success');
+
+    const again = await api.postJson('/users', { user_id: userId, first_name: 'X', last_name: 'Y', email: 'x@y.z' }, su);
+    expect([again.httpStatus, again.json]).toEqual([409, { status: 'fail', message: `User ${userId} already exists.` }]);
+    expect((await getUser(userId))?.givenName).toBe('A');
+    expect((await api.postJson('/token', { user_id: userId, password: STRONG })).json.status).toBe('success');
+    expect(await storedTrail({ userId })).toHaveLength(1);
+  });
+
+  it('refuses bad fields and weak passwords, saying why, and creates nothing', async () => {
+    const userId = newId();
+    const base = { user_id: userId, first_name: 'A', last_name: 'B', email: 'a@b.c' };
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ ...base, email: undefined }, 400, 'Give user_id, first_name, last_name and email.'],
+      [{ ...base, user_id: '../etc' }, 400, 'Invalid user id "../etc".'],
+      [{ ...base, first_name: '  ' }, 400, 'The field first_name cannot be blank.'],
+      [{ ...base, email: 'not an address' }, 400, 'Invalid e-mail address.'],
+      [{ ...base, level: 'king' }, 400, 'The level must be one of user, faculty, superuser.'],
+      [{ ...base, first_name: ['A'] }, 400, 'The field first_name must be a string.'],
+      [{ ...base, password: 'short' }, 400, 'The password must be at least 10 characters long.'],
+      [{ ...base, password: userId.toUpperCase() }, 400, 'The password cannot be the user id.'],
+      [{ ...base, password: 'Password123' }, 400, 'The password is one of the most common passwords; choose another.'],
+    ];
+    for (const [body, status, message] of cases) {
+      const answer = await api.postJson('/users', body, su);
+      expect([answer.httpStatus, answer.json], JSON.stringify(body)).toEqual([status, { status: 'fail', message }]);
+    }
+    expect(await getUser(userId)).toBeUndefined();
+    expect(await storedTrail({ userId })).toEqual([]);
+  });
+
+  it('is for superusers only', async () => {
+    const faculty = await createUser('faculty');
+    const answer = await api.postJson(
+      '/users',
+      { user_id: newId(), first_name: 'A', last_name: 'B', email: 'a@b.c' },
+      as(await tokenOf(api, faculty)),
+    );
+    expect([answer.httpStatus, answer.json.message]).toEqual([403, DENIED]);
+  });
+});
+
+describe('GET /api/users', () => {
+  it('lists every user by user id, whole or paged with a Link to the next page', async () => {
+    const prefix = `list${randomUUID().slice(0, 6)}`;
+    for (const letter of ['c', 'a', 'b']) await createUser('user', `${prefix}-${letter}`);
+    const whole = await api.get('/users', su);
+    expect(whole.json.status).toBe('success');
+    const ids = (whole.json.data as { user_id: string }[]).map((user) => user.user_id);
+    expect(ids).toEqual([...ids].sort((a, b) => a.localeCompare(b)));
+    const mine = (whole.json.data as { user_id: string }[]).filter((user) => user.user_id.startsWith(prefix));
+    expect(mine.map((user) => user.user_id.split('-')[1])).toEqual(['a', 'b', 'c']);
+    expect(Object.keys(mine[0]!)).toEqual(['user_id', 'first_name', 'last_name', 'email', 'level']);
+
+    const seen: string[] = [];
+    let next: string | undefined = '/users?page_size=2';
+    while (next) {
+      const page = await api.get(next.replace(/^\/api/, ''), su);
+      expect(page.json.status, page.text).toBe('success');
+      seen.push(...(page.json.data as { user_id: string }[]).map((user) => user.user_id));
+      next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    expect(seen).toEqual(ids);
+    const bad = await api.get('/users?cursor=nonsense', su);
+    expect([bad.httpStatus, bad.json.message]).toEqual([400, 'The cursor is not one this users list gave out.']);
+  });
+});
+
+describe('GET and PATCH /api/users/{user_id}', () => {
+  it('shows users their own account, superusers any; others are denied whether or not the user exists', async () => {
+    const [user, other] = await Promise.all([createUser(), createUser()]);
+    const token = as(await tokenOf(api, user));
+    expect((await api.get(`/users/${user.userId}`, token)).json.data).toEqual({
+      user_id: user.userId,
+      first_name: 'Given',
+      last_name: 'Family',
+      email: user.email,
+      level: 'user',
+    });
+    expect((await api.get(`/users/${other.userId}`, token)).json.message).toBe(DENIED);
+    expect((await api.get('/users/nobody-at-all', token)).json.message).toBe(DENIED);
+    expect((await api.get(`/users/${other.userId}`, su)).json.data.user_id).toBe(other.userId);
+    const missing = await api.get('/users/nobody-at-all', su);
+    expect([missing.httpStatus, missing.json.message]).toEqual([404, 'No user nobody-at-all.']);
+    expect((await api.get(`/users/${user.userId}`, { Prefer: 'http-status' })).json.message).toBe(UNAUTHENTICATED);
+  });
+
+  it('lets users change their own names, and the course lists follow; anything else from them is a fail that changes nothing', async () => {
+    const [instructor, student] = await Promise.all([createUser('faculty'), createUser()]);
+    const course = await createCourse(await createTerm('2026-08-24'), instructor);
+    await addMember(course, student, 4, '1');
+    const token = as(await tokenOf(api, student));
+    const path = `/users/${student.userId}`;
+
+    const changed = await patch(path, { first_name: 'Sam', last_name: 'Smith' }, token);
+    expect(changed.json.data).toMatchObject({ first_name: 'Sam', last_name: 'Smith', email: student.email, level: 'user' });
+    expect((await api.get('/me', token)).json.data).toMatchObject({ user_given_name: 'Sam', user_family_name: 'Smith' });
+    const users = await api.get(`/${course.term}/${course.course}/users`, as(await tokenOf(api, instructor)));
+    expect(users.json.data).toContainEqual(expect.objectContaining({ user_id: student.userId, first_name: 'Sam', last_name: 'Smith' }));
+
+    const refusals: [Record<string, unknown>, number, string][] = [
+      [{ email: 'me@evil.example' }, 403, 'You may change only your own first_name and last_name; email is changed by a superuser.'],
+      [
+        { first_name: 'Ok', level: 'superuser' },
+        403,
+        'You may change only your own first_name and last_name; level is changed by a superuser.',
+      ],
+      [{ first_name: 'Ok', password: 'x' }, 400, 'The field password cannot be changed here.'],
+      [{ user_id: 'someone-else' }, 400, 'The field user_id cannot be changed here.'],
+      [{ accessLevel: 'superuser' }, 400, 'The field accessLevel cannot be changed here.'],
+      [{ first_name: 7 }, 400, 'The field first_name must be a string.'],
+      [{ first_name: '' }, 400, 'The field first_name cannot be blank.'],
+      [{ first_name: 'x'.repeat(101) }, 400, 'The field first_name must be at most 100 characters long.'],
+      [{}, 400, 'Give at least one of first_name, last_name, email, level.'],
+    ];
+    for (const [body, status, message] of refusals) {
+      const answer = await patch(path, body, token);
+      expect([answer.httpStatus, answer.json], JSON.stringify(body)).toEqual([status, { status: 'fail', message }]);
+    }
+    expect(await getUser(student.userId)).toEqual({ ...student, password: undefined, givenName: 'Sam', familyName: 'Smith' });
+    const other = await createUser();
+    expect((await patch(`/users/${other.userId}`, { first_name: 'Hacked' }, token)).json.message).toBe(DENIED);
+    expect((await getUser(other.userId))?.givenName).toBe('Given');
+
+    const trail = await storedTrail({ userId: student.userId });
+    expect(trail).toEqual([
+      expect.objectContaining({
+        actor: student.userId,
+        action: 'user.changed',
+        target: student.userId,
+        before: { first_name: 'Given', last_name: 'Family' },
+        after: { first_name: 'Sam', last_name: 'Smith' },
+      }),
+    ]);
+  });
+
+  it('lets superusers change names, e-mail and level, but not their own level; a change to nothing writes nothing', async () => {
+    const user = await createUser();
+    const changed = await patch(`/users/${user.userId}`, { email: 'new@example.edu', level: 'faculty' }, su);
+    expect(changed.json.data).toMatchObject({ email: 'new@example.edu', level: 'faculty' });
+    expect((await getUser(user.userId))?.accessLevel).toBe('faculty');
+    expect((await patch(`/users/${user.userId}`, { level: 'faculty' }, su)).json.status).toBe('success');
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail.map(({ actor, action, before, after }) => ({ actor, action, before, after }))).toEqual([
+      {
+        actor: superuser.userId,
+        action: 'user.changed',
+        before: { email: user.email, level: 'user' },
+        after: { email: 'new@example.edu', level: 'faculty' },
+      },
+    ]);
+    const own = await patch(`/users/${superuser.userId}`, { level: 'user' }, su);
+    expect([own.httpStatus, own.json.message]).toEqual([403, 'Superusers cannot change their own level; another superuser can.']);
+    expect((await getUser(superuser.userId))?.accessLevel).toBe('superuser');
+    expect((await patch('/users/nobody-at-all', { first_name: 'X' }, su)).json.message).toBe('No user nobody-at-all.');
+  });
+});
+
+describe('POST /api/users/{user_id}/password', () => {
+  it('sets a generated password shown once, ending the user’s token; a chosen one must be strong', async () => {
+    const user = await createUser();
+    const token = await tokenOf(api, user);
+    const set = await api.postJson(`/users/${user.userId}/password`, {}, su);
+    expect(set.json).toEqual({ status: 'success', data: { user_id: user.userId, password: expect.any(String) } });
+    expect((await api.get('/me', as(token))).json.message).toBe(UNAUTHENTICATED);
+    expect((await api.postJson('/token', { user_id: user.userId, password: user.password })).json.status).toBe('fail');
+    expect((await api.postJson('/token', { user_id: user.userId, password: set.json.data.password })).json.status).toBe('success');
+
+    const weak = await api.postJson(`/users/${user.userId}/password`, { password: 'qwertyuiop' }, su);
+    expect([weak.httpStatus, weak.json.message]).toEqual([400, 'The password is one of the most common passwords; choose another.']);
+    const chosen = await api.postJson(`/users/${user.userId}/password`, { password: STRONG }, su);
+    expect(chosen.json.data).toEqual({ user_id: user.userId, password: null });
+    expect((await api.postJson('/token', { user_id: user.userId, password: STRONG })).json.status).toBe('success');
+
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail.map((entry) => [entry.actor, entry.action, entry.before, entry.after])).toEqual([
+      [superuser.userId, 'user.password-set', undefined, undefined],
+      [superuser.userId, 'user.password-set', undefined, undefined],
+    ]);
+    expect(JSON.stringify(trail)).not.toContain(STRONG);
+
+    const missing = await api.postJson('/users/nobody-at-all/password', {}, su);
+    expect([missing.httpStatus, missing.json.message]).toEqual([404, 'No user nobody-at-all.']);
+    expect(await storedTrail({ userId: 'nobody-at-all' })).toEqual([]);
+  });
+});
+
+describe('POST /api/me/password', () => {
+  it('changes the caller’s password: the old token and password stop working, the answer carries a new token', async () => {
+    const user = await createUser();
+    const old = await tokenOf(api, user);
+    const answer = await api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, as(old));
+    expect(answer.json.status, answer.text).toBe('success');
+    expect(Object.keys(answer.json.data)).toEqual(['token']);
+    expect((await api.get('/me', as(old))).json.message).toBe(UNAUTHENTICATED);
+    expect((await api.get('/me', as(answer.json.data.token))).json.data.user_id).toBe(user.userId);
+    expect((await api.postJson('/token', { user_id: user.userId, password: user.password })).json.status).toBe('fail');
+    expect((await api.postJson('/token', { user_id: user.userId, password: STRONG })).json.status).toBe('success');
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail.map((entry) => [entry.actor, entry.action])).toEqual([[user.userId, 'user.password-changed']]);
+    expect(JSON.stringify(trail)).not.toContain(STRONG);
+    expect(JSON.stringify(trail)).not.toContain(user.password);
+  });
+
+  it('refuses a weak new password saying why, and missing fields, changing nothing', async () => {
+    const user = await createUser();
+    const token = as(await tokenOf(api, user));
+    const cases: [Record<string, unknown>, string][] = [
+      [{ current_password: user.password }, 'Give current_password and new_password.'],
+      [{ current_password: user.password, new_password: 'abc123' }, 'The password must be at least 10 characters long.'],
+      [{ current_password: user.password, new_password: user.userId }, 'The password cannot be the user id.'],
+      [
+        { current_password: user.password, new_password: 'QWERTYUIOP' },
+        'The password is one of the most common passwords; choose another.',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await api.postJson('/me/password', body, token);
+      expect([answer.httpStatus, answer.json], JSON.stringify(body)).toEqual([400, { status: 'fail', message }]);
+    }
+    expect((await api.get('/me', token)).json.status).toBe('success');
+    expect(await storedTrail({ userId: user.userId })).toEqual([]);
+  });
+
+  it('counts a wrong current password as a failed login: enough of them lock password changes out', async () => {
+    vi.stubEnv('LOGIN_MAX_FAILURES', '2');
+    const user = await createUser();
+    const token = as(await tokenOf(api, user));
+    for (let i = 0; i < 2; i++) {
+      const wrong = await api.postJson('/me/password', { current_password: 'not-the-password', new_password: STRONG }, token);
+      expect([wrong.httpStatus, wrong.json.message]).toEqual([403, 'The current password is not right.']);
+    }
+    const locked = await api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, token);
+    expect(locked.httpStatus).toBe(429);
+    expect(locked.json.message).toMatch(/^Too many failed logins for this user id\. Try again in \d+ seconds?\.$/);
+    expect((await api.get('/me', token)).json.status).toBe('success');
+    expect((await api.postJson('/token', { user_id: user.userId, password: user.password })).json.status).toBe('success');
+  });
+});
+
+describe('GET /api/terms', () => {
+  it('lists every term newest first, to any valid token', async () => {
+    const [older, newer] = [uniqueCode('t'), uniqueCode('t')];
+    await putTerm({ termId: older, name: 'Older', startDate: '2001-01-08', endDate: '2001-05-01' });
+    await putTerm({ termId: newer, name: 'Newer', startDate: '2001-08-27', endDate: '2001-12-15' });
+    const answer = await api.get('/terms', as(await tokenOf(api, await createUser())));
+    const terms = answer.json.data as { term_id: string; start_date: string }[];
+    const starts = terms.map((term) => term.start_date);
+    expect(starts).toEqual([...starts].sort().reverse());
+    const mine = terms.filter((term) => term.term_id === older || term.term_id === newer);
+    expect(mine).toEqual([
+      { term_id: newer, term_name: 'Newer', start_date: '2001-08-27', end_date: '2001-12-15' },
+      { term_id: older, term_name: 'Older', start_date: '2001-01-08', end_date: '2001-05-01' },
+    ]);
+    expect((await api.get('/terms', { Prefer: 'http-status' })).httpStatus).toBe(401);
+  });
+});
+
+describe('audit trails', () => {
+  it("a user's: superusers read it newest first, page by page", async () => {
+    const user = await createUser();
+    for (const name of ['One', 'Two', 'Three']) await patch(`/users/${user.userId}`, { first_name: name }, su);
+    const first = await api.get(`/users/${user.userId}/audit?page_size=2`, su);
+    expect(first.json.data.map((entry: { after: { first_name: string } }) => entry.after.first_name)).toEqual(['Three', 'Two']);
+    expect(first.json.data[0]).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      actor: superuser.userId,
+      action: 'user.changed',
+      target: user.userId,
+      before: { first_name: 'Two' },
+      after: { first_name: 'Three' },
+    });
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    const second = await api.get(next!.replace(/^\/api/, ''), su);
+    expect(second.json.data.map((entry: { after: { first_name: string } }) => entry.after.first_name)).toEqual(['One']);
+    expect(second.headers.get('link')).toBeNull();
+    const own = await api.get(`/users/${user.userId}/audit`, as(await tokenOf(api, user)));
+    expect(own.json.message).toBe(DENIED);
+  });
+
+  it("a course's: its instructors read the entries other changes wrote, newest first", async () => {
+    const instructor = await createUser('faculty');
+    const course = await createCourse(await createTerm('2026-08-24'), instructor);
+    const scope = { courseId: courseId(course.term, course.course) };
+    const at = (seconds: number) => new Date(Date.UTC(2026, 8, 1, 12, 0, seconds));
+    await transactWrite([
+      auditEntry(scope, { actor: instructor.userId, action: 'member.enrolled', target: 's1', after: { group: 'Student' } }, at(1)),
+      auditEntry(scope, { actor: 'admin', action: 'member.dropped', target: 's1', before: { group: 'Student' } }, at(2)),
+    ]);
+    const answer = await api.get(`/${course.term}/${course.course}/audit`, as(await tokenOf(api, instructor)));
+    expect(answer.json.data).toEqual([
+      { at: at(2).toISOString(), actor: 'admin', action: 'member.dropped', target: 's1', before: { group: 'Student' }, after: null },
+      {
+        at: at(1).toISOString(),
+        actor: instructor.userId,
+        action: 'member.enrolled',
+        target: 's1',
+        before: null,
+        after: { group: 'Student' },
+      },
+    ]);
+    const other = await createUser('faculty');
+    expect((await api.get(`/${course.term}/${course.course}/audit`, as(await tokenOf(api, other)))).json.message).toBe(DENIED);
+  });
+});
