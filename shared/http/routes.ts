@@ -196,7 +196,7 @@ export const routes = {
     summary:
       'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
     data: {
-      gradeables: ['BatchGetItem'],
+      gradeables: ['BatchGetItem', 'ConditionCheckItem'],
       enrollments: ['BatchGetItem'],
       teams: ['BatchGetItem', 'UpdateItem'],
       submissions: ['BatchGetItem', 'UpdateItem'],
@@ -229,7 +229,7 @@ export const routes = {
     summary:
       "Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.",
     data: {
-      gradeables: ['BatchGetItem'],
+      gradeables: ['BatchGetItem', 'ConditionCheckItem'],
       enrollments: ['BatchGetItem'],
       teams: ['BatchGetItem'],
       submissions: ['BatchGetItem', 'UpdateItem'],
@@ -416,7 +416,7 @@ export const routes = {
     summary:
       "Replace a gradeable with gradeable JSON as download gives it (If-Match: the download's ETag). Its type, version control and teams cannot change once something was submitted or graded. With dry_run=true: checked, writing nothing.",
     data: {
-      gradeables: ['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+      gradeables: ['BatchGetItem', 'UpdateItem'],
       submissions: ['Query'],
       teams: ['Query'],
       audit: ['PutItem'],
@@ -428,7 +428,7 @@ export const routes = {
     access: 'course:instructor',
     summary:
       'Delete a gradeable nothing was submitted to or graded on, and that has no teams; data is the deleted gradeable JSON. Honours If-Match.',
-    data: { gradeables: ['BatchGetItem', 'PutItem', 'DeleteItem'], submissions: ['Query'], teams: ['Query'], audit: ['PutItem'] },
+    data: { gradeables: ['BatchGetItem', 'UpdateItem', 'DeleteItem'], submissions: ['Query'], teams: ['Query'], audit: ['PutItem'] },
   },
   'course-config': {
     method: 'GET',
