@@ -9,6 +9,6 @@ export const definition = route({
   access: 'course:instructor',
   summary:
     'Delete a gradeable nothing was submitted to or graded on, and that has no teams; data is the deleted gradeable JSON. Honours If-Match.',
-  data: { gradeables: ['BatchGetItem', 'PutItem', 'DeleteItem'], submissions: ['Query'], teams: ['Query'], audit: ['PutItem'] },
+  data: { gradeables: ['BatchGetItem', 'UpdateItem', 'DeleteItem'], submissions: ['Query'], teams: ['Query'], audit: ['PutItem'] },
   input: () => ({ headers: { 'If-Match': z.optional(ifMatch()) } }),
 });

@@ -10,7 +10,7 @@ export const definition = route({
   summary:
     "Replace a gradeable with gradeable JSON as download gives it (If-Match: the download's ETag). Its type, version control and teams cannot change once something was submitted or graded. With dry_run=true: checked, writing nothing.",
   data: {
-    gradeables: ['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    gradeables: ['BatchGetItem', 'UpdateItem'],
     submissions: ['Query'],
     teams: ['Query'],
     audit: ['PutItem'],

@@ -11,7 +11,7 @@ export const definition = route({
   summary:
     "Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.",
   data: {
-    gradeables: ['BatchGetItem'],
+    gradeables: ['BatchGetItem', 'ConditionCheckItem'],
     enrollments: ['BatchGetItem'],
     teams: ['BatchGetItem'],
     submissions: ['BatchGetItem', 'UpdateItem'],

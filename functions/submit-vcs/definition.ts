@@ -15,7 +15,7 @@ export const definition = route({
   summary:
     'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
   data: {
-    gradeables: ['BatchGetItem'],
+    gradeables: ['BatchGetItem', 'ConditionCheckItem'],
     enrollments: ['BatchGetItem'],
     teams: ['BatchGetItem', 'UpdateItem'],
     submissions: ['BatchGetItem', 'UpdateItem'],

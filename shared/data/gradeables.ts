@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { courseId } from './keys.ts';
-import type { Item, ItemRef } from './items.ts';
+import { getItems, type Item, type ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { gradeableKey } from './submissions.ts';
 import { tableName, tables } from './tables.ts';
@@ -26,8 +26,23 @@ export interface GradeableRecord<D extends StoredGradeable = StoredGradeable> {
   readonly revision: number;
 }
 
+/**
+ * The generation each document read was at (see the gates below), kept beside the document rather
+ * than in it, so that nothing that shows or copies a document carries it.
+ */
+const generations = new WeakMap<object, string>();
+/** A gradeable written before generations were kept: it has never been through a gated change. */
+const NO_GENERATION = 'none';
+
 /** The document is kept as its JSON text, so a download gives back exactly what was stored. */
-const decode = <D extends StoredGradeable>(item: Item): D => JSON.parse(item.document as string) as D;
+const decode = <D extends StoredGradeable>(item: Item): D => {
+  const document = JSON.parse(item.document as string) as D;
+  generations.set(document, (item.generation as string | undefined) ?? NO_GENERATION);
+  return document;
+};
+
+/** The generation of a document read through this module (undefined for one built otherwise). */
+export const generationOf = (document: StoredGradeable): string | undefined => generations.get(document);
 
 const key = (term: string, course: string, gradeableId: string) => ({ courseId: courseId(term, course), gradeableId });
 
@@ -53,13 +68,19 @@ export const gradeableRecordRef = <D extends StoredGradeable = StoredGradeable>(
 });
 
 /** Creates a gradeable; the transaction fails if the id is taken in the course. */
-export const createGradeableItem = (term: string, course: string, document: StoredGradeable): TransactItem => ({
+export const createGradeableItem = (
+  term: string,
+  course: string,
+  document: StoredGradeable,
+  generation: string = randomUUID(),
+): TransactItem => ({
   Put: {
     TableName: tableName(table),
     Item: {
       ...key(term, course, document.id),
       type: document.type,
       document: JSON.stringify(document),
+      generation,
       createdAt: new Date().toISOString(),
     },
     ConditionExpression: 'attribute_not_exists(gradeableId)',
@@ -72,14 +93,23 @@ const atRevision = (revision: number) =>
     ? { ConditionExpression: 'attribute_exists(document) AND attribute_not_exists(revision)' }
     : { ConditionExpression: 'revision = :revision', ExpressionAttributeValues: { ':revision': revision } };
 
-/** Replaces a gradeable's document, provided it is still at the revision read; its revision goes up by one. */
-export function replaceGradeableItem(term: string, course: string, document: StoredGradeable, revision: number): TransactItem {
+/**
+ * Replaces a gradeable's document, provided it is still at the revision read; its revision goes up
+ * by one. A gated change (below) gives it a new `generation` too.
+ */
+export function replaceGradeableItem(
+  term: string,
+  course: string,
+  document: StoredGradeable,
+  revision: number,
+  generation?: string,
+): TransactItem {
   const condition = atRevision(revision);
   return {
     Update: {
       TableName: tableName(table),
       Key: key(term, course, document.id),
-      UpdateExpression: 'SET #type = :type, document = :document, revision = :next, replacedAt = :now',
+      UpdateExpression: `SET #type = :type, document = :document, revision = :next, replacedAt = :now${generation ? ', generation = :generation' : ''}`,
       ConditionExpression: condition.ConditionExpression,
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: {
@@ -88,6 +118,7 @@ export function replaceGradeableItem(term: string, course: string, document: Sto
         ':document': JSON.stringify(document),
         ':next': revision + 1,
         ':now': new Date().toISOString(),
+        ...(generation ? { ':generation': generation } : {}),
       },
     },
   };
@@ -102,53 +133,106 @@ export function deleteGradeableItem(term: string, course: string, gradeableId: s
  * Gates against a gradeable's first submissions and grades. A change that needs the gradeable to
  * have none (deleting it, changing its type) closes every gate, looks, and then writes or gives
  * up; the first submission or TA grade of an owner checks its owner's gate in its own transaction.
- * So either the change sees the submission or the submission is refused: never both written. The
- * gates are spread over a few items so that a deadline's first submissions do not all touch one
- * item (concurrent transactions on one item conflict); items that do not exist pass the check.
+ * So either the change sees the submission or the submission is refused: never both written.
+ *
+ * Closing is not enough on its own: a submission may have read the gradeable before the change
+ * and write after it. So every gradeable has a generation (a random id, new at creation and at
+ * every gated change), the gates keep the generation the last gated change wrote (`deleted` after
+ * a deletion), and the check passes only for the generation the submission read. Gates never
+ * written (no gated change yet) pass every generation; an upload of a new gradeable writes its
+ * gates, so that nothing read from a deleted one of the same id passes.
+ *
+ * The gates are spread over a few items so that a deadline's first submissions do not all touch
+ * one item (concurrent transactions on one item conflict). Gate items live beside the gradeables
+ * under ids no gradeable can have (`#` is not allowed in one), without a document: every reader
+ * of the table skips them (gradeablesOfCourse filters on the document).
  */
 export const GRADEABLE_GATES = 8;
 
 const gateId = (gradeableId: string, gate: number) => `${gradeableId}#gate#${gate}`;
+const gateKeys = (term: string, course: string, gradeableId: string) =>
+  Array.from({ length: GRADEABLE_GATES }, (_, gate) => key(term, course, gateId(gradeableId, gate)));
 
 export const gateOf = (ownerId: string): number => createHash('sha256').update(ownerId).digest().readUInt8(0) % GRADEABLE_GATES;
 
 /** How long a closed gate holds when its change never finishes (a crash between its steps). */
 const GATE_HOLD_MS = 60_000;
+/** What the gates of a deleted gradeable keep: no generation is this. */
+const DELETED = 'deleted';
 
-/** The check a first submission or grade of `ownerId` adds to its transaction: its gate is open. */
-export function gateOpen(term: string, course: string, gradeableId: string, ownerId: string, now: Date): TransactItem {
+/**
+ * The check a first submission or grade of `ownerId` adds to its transaction: its gate is open, and
+ * the gradeable is still at the generation of `document` as read (read through this module).
+ */
+export function gateOpen(term: string, course: string, document: StoredGradeable, ownerId: string, now: Date): TransactItem {
   return {
     ConditionCheck: {
       TableName: tableName(table),
-      Key: key(term, course, gateId(gradeableId, gateOf(ownerId))),
-      ConditionExpression: 'attribute_not_exists(closedUntil) OR closedUntil < :now',
-      ExpressionAttributeValues: { ':now': now.toISOString() },
+      Key: key(term, course, gateId(document.id, gateOf(ownerId))),
+      ConditionExpression:
+        '(attribute_not_exists(closedUntil) OR closedUntil < :now) AND (attribute_not_exists(generation) OR generation = :generation)',
+      ExpressionAttributeValues: { ':now': now.toISOString(), ':generation': generationOf(document) ?? NO_GENERATION },
     },
   };
 }
 
+/** A gate as a first submission or grade that failed at it finds it: a change holds it, or the gradeable moved on. */
+export async function gateState<D extends StoredGradeable>(
+  term: string,
+  course: string,
+  document: D,
+  ownerId: string,
+): Promise<{ closed: boolean; current: D | undefined }> {
+  const { current, gate } = await getItems({
+    current: gradeableRef<D>(term, course, document.id),
+    gate: { table, key: key(term, course, gateId(document.id, gateOf(ownerId))), decode: (item) => item },
+  });
+  const closed = typeof gate?.closedUntil === 'string' && gate.closedUntil >= new Date().toISOString();
+  return { closed, current };
+}
+
 /** Closes every gate of a gradeable for the change `token` (fails while another change holds them). */
 export function closeGates(term: string, course: string, gradeableId: string, token: string, now: Date): TransactItem[] {
-  return Array.from({ length: GRADEABLE_GATES }, (_, gate) => ({
-    Put: {
+  return gateKeys(term, course, gradeableId).map((Key) => ({
+    Update: {
       TableName: tableName(table),
-      Item: { ...key(term, course, gateId(gradeableId, gate)), token, closedUntil: new Date(now.getTime() + GATE_HOLD_MS).toISOString() },
+      Key,
+      UpdateExpression: 'SET closedUntil = :until, #token = :token',
       ConditionExpression: 'attribute_not_exists(closedUntil) OR closedUntil < :now',
-      ExpressionAttributeValues: { ':now': now.toISOString() },
+      ExpressionAttributeNames: { '#token': 'token' },
+      ExpressionAttributeValues: {
+        ':now': now.toISOString(),
+        ':until': new Date(now.getTime() + GATE_HOLD_MS).toISOString(),
+        ':token': token,
+      },
     },
   }));
 }
 
-/** Opens the gates the change `token` closed (to go with its write, or alone when it gives up). */
-export function openGates(term: string, course: string, gradeableId: string, token: string): TransactItem[] {
-  return Array.from({ length: GRADEABLE_GATES }, (_, gate) => ({
-    Delete: {
+/**
+ * Opens the gates the change `token` closed: with the change's write, keeping the generation it
+ * gives the gradeable (`deleted` for a deletion); alone, when it gives up, keeping theirs.
+ */
+export function openGates(term: string, course: string, gradeableId: string, token: string, generation?: string): TransactItem[] {
+  return gateKeys(term, course, gradeableId).map((Key) => ({
+    Update: {
       TableName: tableName(table),
-      Key: key(term, course, gateId(gradeableId, gate)),
+      Key,
+      UpdateExpression: `${generation ? 'SET generation = :generation ' : ''}REMOVE closedUntil, #token`,
       ConditionExpression: '#token = :token',
       ExpressionAttributeNames: { '#token': 'token' },
-      ExpressionAttributeValues: { ':token': token },
+      ExpressionAttributeValues: { ':token': token, ...(generation ? { ':generation': generation } : {}) },
     },
+  }));
+}
+
+/** The generation a deletion leaves on the gates. */
+export const deletedGeneration = (): string => DELETED;
+
+/** A new gradeable's gates, at its generation (whatever a deleted one of the same id left there). */
+export function newGates(term: string, course: string, gradeableId: string, generation: string): TransactItem[] {
+  return gateKeys(term, course, gradeableId).map((Key) => ({
+    Put: { TableName: tableName(table), Item: { ...Key, generation } },
   }));
 }
 

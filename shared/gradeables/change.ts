@@ -8,6 +8,7 @@ import { auditEntry } from '#shared/data/audit.ts';
 import { courseId } from '#shared/data/keys.ts';
 import {
   closeGates,
+  deletedGeneration,
   deleteGradeableItem,
   gradeableHolds,
   gradeableRecordRef,
@@ -113,20 +114,21 @@ export async function replaceGradeable(
       return downloadForm(document, course.timeZone);
     }
     const change = changedFields(current.document as unknown as Record<string, unknown>, document as unknown as Record<string, unknown>);
+    // A stranding change starts a new generation: what was read before it no longer passes the gates.
+    const generation = stranding.length > 0 ? randomUUID() : undefined;
     const writes = [
-      replaceGradeableItem(course.term, course.course, document, current.revision),
+      replaceGradeableItem(course.term, course.course, document, current.revision, generation),
       auditEntry(
         { courseId: courseId(course.term, course.course) },
         { actor: options.actor, action: 'gradeable.replaced', target: gradeableId, ...change },
         now,
       ),
     ];
-    const written =
-      stranding.length > 0
-        ? await gated(course, gradeableId, now, writes, ({ submissions }) =>
-            submissions ? wouldStrand({ field: stranding.join(', ') }) : undefined,
-          )
-        : await conditional(writes);
+    const written = generation
+      ? await gated(course, gradeableId, now, writes, generation, ({ submissions }) =>
+          submissions ? wouldStrand({ field: stranding.join(', ') }) : undefined,
+        )
+      : await conditional(writes);
     if (written) return downloadForm(document, course.timeZone);
     // The gradeable changed between the read and the write.
     if (options.ifMatch) throw gradeableChangedSince();
@@ -161,7 +163,7 @@ export async function deleteGradeable(course: Course, pathId: string | undefined
         now,
       ),
     ];
-    if (await gated(course, gradeableId, now, writes, refusal)) return form;
+    if (await gated(course, gradeableId, now, writes, deletedGeneration(), refusal)) return form;
     if (options.ifMatch) throw gradeableChangedSince();
     if (attempt >= ATTEMPTS) throw gradeableBusy();
   }
@@ -185,15 +187,16 @@ async function conditional(writes: TransactItem[]): Promise<boolean> {
 }
 
 /**
- * Closes the gradeable's gates, looks at what it holds, then writes (opening the gates in the same
- * transaction) or opens them and refuses with what `refuse` says. False when the gradeable changed
- * since the read.
+ * Closes the gradeable's gates, looks at what it holds, then writes (opening the gates at the
+ * gradeable's new `generation` in the same transaction) or opens them and refuses with what
+ * `refuse` says. False when the gradeable changed since the read.
  */
 async function gated(
   course: Course,
   gradeableId: string,
   now: Date,
   writes: TransactItem[],
+  generation: string,
   refuse: (holds: { submissions: boolean; teams: boolean }) => Refusal | undefined,
 ): Promise<boolean> {
   const token = randomUUID();
@@ -207,7 +210,7 @@ async function gated(
   try {
     const why = refuse(await gradeableHolds(course.term, course.course, gradeableId));
     if (why) throw why;
-    written = await conditional([...writes, ...openGates(course.term, course.course, gradeableId, token)]);
+    written = await conditional([...writes, ...openGates(course.term, course.course, gradeableId, token, generation)]);
     return written;
   } finally {
     if (!written) await transactWrite(openGates(course.term, course.course, gradeableId, token)).catch(() => undefined);

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Course } from '#shared/courses/course.ts';
 import { auditEntry } from '#shared/data/audit.ts';
 import { courseId } from '#shared/data/keys.ts';
 import { courseExists } from '#shared/data/courses.ts';
-import { createGradeableItem, gradeableRef } from '#shared/data/gradeables.ts';
+import { createGradeableItem, gradeableRef, newGates } from '#shared/data/gradeables.ts';
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { conflict } from '#shared/errors.ts';
@@ -58,11 +59,14 @@ export async function writeGradeables(
   documents: readonly GradeableDocument[],
   alongside: readonly TransactItem[] = [],
 ) {
+  const generations = documents.map(() => randomUUID());
   try {
     await transactWrite([
-      ...documents.map((document) => createGradeableItem(course.term, course.course, document)),
+      ...documents.map((document, index) => createGradeableItem(course.term, course.course, document, generations[index])),
       courseExists(course.term, course.course),
       ...alongside,
+      // Its gates at its own generation: nothing read from a deleted gradeable of the same id passes them.
+      ...documents.flatMap((document, index) => newGates(course.term, course.course, document.id, generations[index] ?? '')),
     ]);
   } catch (error) {
     const failed = failedConditions(error);

@@ -116,6 +116,7 @@ import {
   noStudent,
   notTaGraded,
   notYourSection,
+  gradeableChangedWhileGrading,
 } from '#shared/tagrading/failures.ts';
 import {
   badDeliveryState,
@@ -389,6 +390,7 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(tooManyJobs),
       fail(tooManyVersions),
       fail(repositoryUnreadable),
+      fail(gradeableBusy),
     ],
   },
   'gradeable-values': {
@@ -483,6 +485,8 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(customPointsBeyondSpan),
       fail(gradeChanged),
       fail(gradeRace),
+      fail(gradeableBusy),
+      fail(gradeableChangedWhileGrading),
     ],
   },
   'ta-grade': {

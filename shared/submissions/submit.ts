@@ -1,4 +1,5 @@
-import { invalidGradeableId } from '#shared/gradeables/failures.ts';
+import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.ts';
+import { atGate, firstOfOwner } from '#shared/gradeables/gates.ts';
 import { createHash } from 'node:crypto';
 import type { Caller } from '#shared/auth/caller.ts';
 import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
@@ -195,6 +196,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   let jobMayBeWritten = false;
   // Queued versions found not to be supersedable (a regrade's, or staff's): graded whatever comes after.
   const keep = new Set<number>();
+  const startedAt = Date.now();
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const loaded: Loaded = preloaded ?? (await read());
@@ -272,13 +274,25 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       ];
       const copies = { from: items.length - (members?.length ?? 0), to: items.length };
       const shared = queueShareItems(share, items.length);
+      // The owner's first version creates their submission: it must not slip past a change that
+      // deletes the gradeable or changes its type (gates.ts). Later ones find the item there, which
+      // such a change refuses for.
+      const gate = submission === undefined ? firstOfOwner(owner, gradeable, owner.ownerId) : undefined;
+      const GATE = items.length + shared.items.length;
       try {
-        await transactWrite([...items, ...shared.items], { conflictRetries: 0 });
+        await transactWrite([...items, ...shared.items, ...(gate ? [gate] : [])], { conflictRetries: 0 });
       } catch (error) {
         // Another submission took (or was writing) the version number or the ticket: try again.
         const failed = failedConditions(error);
         if (failed.length === 0 && !isConflictOnly(error)) throw error;
         jobMayBeWritten = false;
+        if (gate && failed.includes(GATE)) {
+          const at = await atGate(owner, gradeable, owner.ownerId, startedAt);
+          if (at.next === 'busy') throw gradeableBusy();
+          if (at.next === 'deleted') throw invalidGradeableId({ gradeable_id: context.gradeableId });
+          // Its rules (type, version control, teams) decided from what was read: decided again from what is there now.
+          if (at.next === 'changed') return await submitVcs({ ...context, gradeable: at.current }, now);
+        }
         // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
         if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
         if (free && failed.includes(TICKET)) {

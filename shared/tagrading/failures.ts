@@ -18,3 +18,8 @@ export const gradeChanged = failure(
   'The grade changed since revision {revision}: it is at revision {current}. Reload it and grade again.',
 );
 export const gradeRace = failure('conflict', 'Another grader changed this grade at the same moment. Reload it and grade again.');
+/** A first grade whose gradeable was changed (its type, version control or teams) while it was saved. */
+export const gradeableChangedWhileGrading = failure(
+  'conflict',
+  'The gradeable was changed while this grade was saved (its type or teams may differ now): nothing was saved. Reload it and grade again.',
+);

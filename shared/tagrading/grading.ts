@@ -7,7 +7,8 @@ import { getItems } from '#shared/data/items.ts';
 import { submissionRef, type Submission } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { gradeableBusy, gradeableNotFound } from '#shared/gradeables/failures.ts';
+import { atGate, firstOfOwner } from '#shared/gradeables/gates.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
 import type { GradeableKey } from '#shared/ids.ts';
@@ -25,7 +26,15 @@ import {
 } from './grade.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { notOnTeam } from '#shared/courses/failures.ts';
-import { gradeChanged, gradeRace, gradingNotStarted, noStudent, notTaGraded, notYourSection } from './failures.ts';
+import {
+  gradeableChangedWhileGrading,
+  gradeChanged,
+  gradeRace,
+  gradingNotStarted,
+  noStudent,
+  notTaGraded,
+  notYourSection,
+} from './failures.ts';
 
 /** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */
 export function gradingReads({ term, course, gradeableId }: GradeableKey, studentId: string) {
@@ -146,11 +155,24 @@ export async function gradeComponent(
     before: current?.components[String(componentId)] ?? null,
     after,
   };
-  try {
-    await transactWrite(saveTaGrade(target.owner, currentRevision, grade, entry));
-  } catch (error) {
-    if (failedConditions(error).length > 0) throw gradeRace();
-    throw error;
+  // The owner's first grade may create their submission item: it must not slip past a change that
+  // deletes the gradeable or changes its type (gates.ts). An item read already stays.
+  const startedAt = Date.now();
+  for (;;) {
+    const writes = saveTaGrade(target.owner, currentRevision, grade, entry);
+    const gate = target.submission === undefined ? firstOfOwner(target.owner, gradeable, target.owner.ownerId) : undefined;
+    try {
+      await transactWrite([...writes, ...(gate ? [gate] : [])]);
+      break;
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed.some((index) => index < writes.length)) throw gradeRace();
+      if (!gate || !failed.includes(writes.length)) throw error;
+      const at = await atGate(target.owner, gradeable, target.owner.ownerId, startedAt);
+      if (at.next === 'busy') throw gradeableBusy();
+      if (at.next === 'deleted') throw gradeableNotFound();
+      if (at.next === 'changed') throw gradeableChangedWhileGrading();
+    }
   }
   return { ...target, submission: { ...(target.submission ?? emptySubmission(target.owner)), taGrade: grade } };
 }

@@ -134,17 +134,17 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:PutItem gradeables',
     'dynamodb:PutItem audit',
   ],
-  // The gradeable as read, its gates (PutItem, DeleteItem), what it holds, and the audit entry.
+  // The gradeable as read, its gates (closed and opened by UpdateItem), what it holds, and the audit entry.
   'replace-gradeable': [
     ...COURSE_CHECK,
-    ...['BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'].map((action) => `dynamodb:${action} gradeables`),
+    ...['BatchGetItem', 'UpdateItem'].map((action) => `dynamodb:${action} gradeables`),
     'dynamodb:Query submissions',
     'dynamodb:Query teams',
     'dynamodb:PutItem audit',
   ],
   'delete-gradeable': [
     ...COURSE_CHECK,
-    ...['BatchGetItem', 'PutItem', 'DeleteItem'].map((action) => `dynamodb:${action} gradeables`),
+    ...['BatchGetItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action} gradeables`),
     'dynamodb:Query submissions',
     'dynamodb:Query teams',
     'dynamodb:PutItem audit',
@@ -161,6 +161,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchGetItem lateDays',
     'dynamodb:BatchGetItem idempotency',
     'dynamodb:PutItem idempotency',
+    // A first submission checks its gradeable's gate.
+    'dynamodb:ConditionCheckItem gradeables',
     'dynamodb:UpdateItem submissions',
     'dynamodb:UpdateItem teams',
     'dynamodb:PutItem jobs',
@@ -192,6 +194,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'save-ta-grade': [
     ...COURSE_CHECK,
     ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    // A first grade checks its gradeable's gate.
+    'dynamodb:ConditionCheckItem gradeables',
     'dynamodb:UpdateItem submissions',
     'dynamodb:PutItem gradeAudit',
   ],
