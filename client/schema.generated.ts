@@ -3560,6 +3560,7 @@ export interface operations {
              * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `The teams changed while this change was being saved: try again.`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
              */
             readonly 409: {
                 headers: {
@@ -3778,6 +3779,7 @@ export interface operations {
              * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `The teams changed while this change was being saved: try again.`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
              */
             readonly 409: {
                 headers: {
@@ -4330,6 +4332,8 @@ export interface operations {
              *
              *     - `The grade changed since revision {revision}: it is at revision {current}. Reload it and grade again.`
              *     - `Another grader changed this grade at the same moment. Reload it and grade again.`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
+             *     - `The gradeable was changed while this grade was saved (its type or teams may differ now): nothing was saved. Reload it and grade again.`
              */
             readonly 409: {
                 headers: {
