@@ -420,10 +420,12 @@ export function gradeableSchemas(context?: DateContext) {
   // Checked title and id before the type; kept (and downloaded) as title, type, id.
   const downloadOrder = <T extends { title: string; id: string; type: string }>({ title, id, type, ...rest }: T): T =>
     ({ title, type, id, ...rest }) as T;
+  // Grading and inquiry dates are ordered only when the document grades by TAs and takes inquiries;
+  // without a context (a document's form alone) nothing says so, so only the submission dates are.
   const order = [
     ...dateOrder.electronic,
-    ...(context?.taGrading !== false ? dateOrder.taGrading : []),
-    ...(context?.taGrading !== false && context?.gradeInquiries !== false ? dateOrder.gradeInquiries : []),
+    ...(context?.taGrading ? dateOrder.taGrading : []),
+    ...(context?.taGrading && context.gradeInquiries ? dateOrder.gradeInquiries : []),
   ];
   return {
     electronic: z

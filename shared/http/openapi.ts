@@ -273,23 +273,18 @@ function requestBody(declared: RouteInput, own: RouteContract): Json | undefined
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
+  const fields = {
+    'application/json': { schema: jsonSchemaOf(object) },
+    'application/x-www-form-urlencoded': { schema: jsonSchemaOf(object, 'form') },
+    'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
+  };
   if (declared.csv) {
     return {
-      description: `A CSV document: the whole \`text/csv\` body, or the multipart file field \`${declared.csv}\`.`,
-      content: {
-        'text/csv': { schema: { type: 'string' } },
-        'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
-      },
+      description: `A CSV document: the whole \`text/csv\` body, or the field \`${declared.csv}\` in any of the three encodings (a file in a multipart body).`,
+      content: { 'text/csv': { schema: { type: 'string' } }, ...fields },
     };
   }
-  return {
-    description: 'The same fields in any of the three encodings.',
-    content: {
-      'application/json': { schema: jsonSchemaOf(object) },
-      'application/x-www-form-urlencoded': { schema: jsonSchemaOf(object, 'form') },
-      'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
-    },
-  };
+  return { description: 'The same fields in any of the three encodings.', content: fields };
 }
 
 const preferenceApplied = { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } };

@@ -113,7 +113,12 @@ describe('the reference page in a browser', () => {
       for (const fail of failsOf(route)) expect(text, `${where}: ${fail.message}`).toContain(fail.message.replaceAll('`', ''));
       const encodings = await body.locator('.opblock-section-request-body select option').allInnerTexts();
       if (declared.body) {
-        expect(encodings, where).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+        expect(encodings, where).toEqual([
+          ...(declared.csv ? ['text/csv'] : []),
+          'application/json',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+        ]);
       }
       await block.locator('.opblock-summary').first().click();
     }
