@@ -2,1745 +2,1745 @@
 /* eslint-disable */
 
 export interface paths {
-    readonly "/api/token": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Who the presented token belongs to, when it was issued and when it expires.
          * @description **Who may call it:** Any valid token.
          */
-        readonly get: operations["token-info"];
-        readonly put?: never;
+        get: operations["token-info"];
+        put?: never;
         /**
          * Log in with user_id and password; returns a token and invalidates the previous one.
          * @description **Who may call it:** Anyone, no token needed.
          */
-        readonly post: operations["issue-token"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["issue-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/token/invalidate": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/token/invalidate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Invalidate the user's token, given user_id and password or the token itself.
          * @description **Who may call it:** Anyone; a token, when sent, must be valid.
          */
-        readonly post: operations["invalidate-token"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["invalidate-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/me": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The caller's user id and names.
          * @description **Who may call it:** Any valid token.
          */
-        readonly get: operations["me"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The caller's unarchived and archived courses; superusers may pass user_id for another user's.
          * @description **Who may call it:** Any valid token.
          */
-        readonly get: operations["list-courses"];
-        readonly put?: never;
+        get: operations["list-courses"];
+        put?: never;
         /**
          * Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.
          * @description **Who may call it:** Faculty and superusers.
          */
-        readonly post: operations["create-course"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["create-course"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/users": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
-        readonly get: operations["course-users"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["course-users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/users": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Everyone in the course: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read. Also served at /api/{semester}/{course}/users.
          */
-        readonly get: operations["course-users-alias-1"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["course-users-alias-1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/graders": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/graders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
-        readonly get: operations["course-graders"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["course-graders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/graders": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/graders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The instructors and graders of the course, with the sections they grade: whole by default, paged when asked, as the users list.
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read. Also served at /api/{semester}/{course}/graders.
          */
-        readonly get: operations["course-graders-alias-1"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["course-graders-alias-1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/terms": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Every term, newest first (by start date).
          * @description **Who may call it:** Any valid token.
          */
-        readonly get: operations["list-terms"];
-        readonly put?: never;
+        get: operations["list-terms"];
+        put?: never;
         /**
          * Create a term: term_id, term_name, start_date and end_date (YYYY-MM-DD).
          * @description **Who may call it:** Superusers.
          */
-        readonly post: operations["create-term"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["create-term"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/upload": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Create a gradeable from gradeable JSON; data is its id. Every problem is listed in data. With dry_run=true: checked, and answered as it would be stored, writing nothing.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["upload-gradeable"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["upload-gradeable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/{gradeable_id}/download": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/{gradeable_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The gradeable JSON, ready to upload again (into another course too) or to change with PUT (its ETag goes in If-Match). Hidden test cases' command and expect reach instructors only: others get them left out, marked hidden_test_cases_redacted.
          * @description **Who may call it:** Course staff; instructors and full access graders of the unarchived courses of the course's access group may read.
          */
-        readonly get: operations["download-gradeable"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["download-gradeable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeables": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The gradeables the caller may see now, keyed by id, with the caller's own repository URL.
          * @description **Who may call it:** Course members.
          */
-        readonly get: operations["list-gradeables"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["list-gradeables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/upload": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.
          * @description **Who may call it:** Course members.
          */
-        readonly post: operations["submit-vcs"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["submit-vcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/grade": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.
          * @description **Who may call it:** Course members. Also served at /api/{semester}/{course}/gradeable/{gradeable_id}/upload.
          */
-        readonly post: operations["submit-vcs-alias-1"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["submit-vcs-alias-1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/values": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Submission and autograding state of the caller's (or, for staff, user_id's) active version.
          * @description **Who may call it:** Course members.
          */
-        readonly get: operations["gradeable-values"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["gradeable-values"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/attempts": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The caller's (or, for staff, user_id's) versions, newest first: whole by default, paged when asked.
          * @description **Who may call it:** Course members.
          */
-        readonly get: operations["gradeable-attempts"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["gradeable-attempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/grading/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A student's (or their team's) TA grade, component by component, with its audit trail. Limited access graders: their sections.
          * @description **Who may call it:** Course instructors and graders.
          */
-        readonly get: operations["ta-grade"];
-        readonly put?: never;
+        get: operations["ta-grade"];
+        put?: never;
         /**
          * Grade one rubric component of a student's (or their team's) TA grade: marks, custom points and comment, kept with an audit entry. Limited access graders: their sections.
          * @description **Who may call it:** Course instructors and graders.
          */
-        readonly post: operations["save-ta-grade"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["save-ta-grade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/version": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Choose the caller's (or, for instructors and full access graders, user_id's) active version; version 0 cancels the submission. Values, late days and summaries follow it.
          * @description **Who may call it:** Course members.
          */
-        readonly post: operations["set-active-version"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["set-active-version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/gradebook": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/gradebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.
          * @description **Who may call it:** Course instructors and graders.
          */
-        readonly get: operations["gradebook"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["gradebook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/regrade": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/regrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Queue versions for grading again (after fixing a test case): every active version, user_id's active version (on team gradeables their team's), or with version_to_regrade that version. Answers a job object reporting progress.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["regrade"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["regrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/regrades/{regrade_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/regrades/{regrade_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A regrade job object with its progress now: queued, running or done, and how many versions were graded, failed or skipped.
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["regrade-status"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["regrade-status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/reports/summaries": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/reports/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["list-summaries"];
-        readonly put?: never;
+        get: operations["list-summaries"];
+        put?: never;
         /**
          * Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["generate-summaries"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["generate-summaries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/reports/summaries": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/reports/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The grade summaries of the last generation, with its time, by user id, paged with a cursor (100 a page by default).
          * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
-        readonly get: operations["list-summaries-alias-1"];
-        readonly put?: never;
+        get: operations["list-summaries-alias-1"];
+        put?: never;
         /**
          * Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.
          * @description **Who may call it:** Course instructors. Also served at /api/{semester}/{course}/reports/summaries.
          */
-        readonly post: operations["generate-summaries-alias-1"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["generate-summaries-alias-1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/reports/summaries/jobs/{job_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/reports/summaries/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A summaries job object with its progress now: queued, running, done (with its generation) or failed (with why).
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["summaries-job"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["summaries-job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/reports/summaries/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/reports/summaries/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * One user's grade summary: instructors any, students their own.
          * @description **Who may call it:** Course members.
          */
-        readonly get: operations["user-summary"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["user-summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/reports/summaries/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/reports/summaries/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * One user's grade summary: instructors any, students their own.
          * @description **Who may call it:** Course members. Also served at /api/{semester}/{course}/reports/summaries/{user_id}.
          */
-        readonly get: operations["user-summary-alias-1"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["user-summary-alias-1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/late-days": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/late-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
+        get?: never;
         /**
          * Set the late-day budget every student of the course starts with (default_student_late_days).
          * @description **Who may call it:** Course instructors.
          */
-        readonly put: operations["set-course-late-days"];
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        put: operations["set-course-late-days"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/late-days/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/late-days/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A student's late days: the course's budget, their grants, the budget left, and each gradeable's allowance, extension, days late and charged, and status. Students their own; limited access graders their sections.
          * @description **Who may call it:** Course members.
          */
-        readonly get: operations["student-late-days"];
-        readonly put?: never;
+        get: operations["student-late-days"];
+        put?: never;
         /**
          * Grant a student late days: from since on, their budget is allowed_late_days in all (days already charged included).
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["grant-late-days"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["grant-late-days"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/extensions/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/extensions/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
+        get?: never;
         /**
          * Set a student's extension on a gradeable: late_days days late neither charged nor bad (0 removes it), with reason_for_exception.
          * @description **Who may call it:** Course instructors.
          */
-        readonly put: operations["set-extension"];
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        put: operations["set-extension"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/webhooks": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The course's webhooks (without their secrets).
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["list-webhooks"];
-        readonly put?: never;
+        get: operations["list-webhooks"];
+        put?: never;
         /**
          * Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["create-webhook"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["create-webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/webhooks/{webhook_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
-        readonly post?: never;
+        get?: never;
+        put?: never;
+        post?: never;
         /**
          * Remove a webhook and its secret; nothing more is delivered to it.
          * @description **Who may call it:** Course instructors.
          */
-        readonly delete: operations["delete-webhook"];
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        delete: operations["delete-webhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/webhooks/{webhook_id}/deliveries": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["list-webhook-deliveries"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["list-webhook-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["replay-webhook-delivery"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["replay-webhook-delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/teams": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A team gradeable's teams with their members, by team id: the whole list by default, paged with page_size and cursor when asked (or when too big for one answer).
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["list-teams"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["list-teams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}/teams/{team_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
+        get?: never;
         /**
          * Set a team's members (students of the course), creating the team when it does not exist; a student moves from a team without submissions. Never takes a team's submissions away from a member nor merges two teams' submissions.
          * @description **Who may call it:** Course instructors.
          */
-        readonly put: operations["set-team"];
-        readonly post?: never;
+        put: operations["set-team"];
+        post?: never;
         /**
          * Delete a team that has no submission; its members are then on no team.
          * @description **Who may call it:** Course instructors.
          */
-        readonly delete: operations["delete-team"];
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        delete: operations["delete-team"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/gradeable/{gradeable_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/gradeable/{gradeable_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
+        get?: never;
         /**
          * Replace a gradeable with gradeable JSON as download gives it (If-Match: the download's ETag). Its type, version control and teams cannot change once something was submitted or graded. With dry_run=true: checked, writing nothing.
          * @description **Who may call it:** Course instructors.
          */
-        readonly put: operations["replace-gradeable"];
-        readonly post?: never;
+        put: operations["replace-gradeable"];
+        post?: never;
         /**
          * Delete a gradeable nothing was submitted to or graded on, and that has no teams; data is the deleted gradeable JSON. Honours If-Match.
          * @description **Who may call it:** Course instructors.
          */
-        readonly delete: operations["delete-gradeable"];
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        delete: operations["delete-gradeable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/config": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The course's settings: course_name, default_student_late_days, timezone, course_status, archived, access_group.
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["course-config"];
-        readonly put?: never;
+        get: operations["course-config"];
+        put?: never;
         /**
          * Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.
          * @description **Who may call it:** Course instructors.
          */
-        readonly post: operations["set-course-config"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["set-course-config"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/config/archive": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/config/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Archive the course (instructors with faculty access level, and superusers): it leaves its students' course lists and its access group's reading.
          * @description **Who may call it:** Course instructors and superusers.
          */
-        readonly post: operations["archive-course"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["archive-course"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/courses/{semester}/{course}/config/unarchive": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/courses/{semester}/{course}/config/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Unarchive the course (instructors with faculty access level, and superusers).
          * @description **Who may call it:** Course instructors and superusers.
          */
-        readonly post: operations["unarchive-course"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["unarchive-course"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/users/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
+        get?: never;
         /**
          * Enrol a member or change their membership: group, registration_section, rotating_section, and a limited access grader's grading_sections. A user id without an account gets one from first_name, last_name and email, with a password shown once.
          * @description **Who may call it:** Course instructors and superusers.
          */
-        readonly put: operations["enroll-member"];
-        readonly post?: never;
+        put: operations["enroll-member"];
+        post?: never;
         /**
          * Drop a member: a student stays, with no sections, and keeps their submissions and grades; staff lose their role. The last instructor cannot be dropped.
          * @description **Who may call it:** Course instructors and superusers.
          */
-        readonly delete: operations["drop-member"];
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        delete: operations["drop-member"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/users/import": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Import a class list (CSV: user_id, first_name, last_name, email, registration_section, group): counts of members created, updated, unchanged and dropped, and each rejected line. dry_run writes nothing; drop_missing drops students not in the list.
          * @description **Who may call it:** Course instructors and superusers.
          */
-        readonly post: operations["import-class-list"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["import-class-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/openapi.json": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * This API as an OpenAPI 3.1 document (served as is, not in an envelope).
          * @description **Who may call it:** Anyone, no token needed.
          */
-        readonly get: operations["openapi"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/docs": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * This API’s reference page (HTML), rendered from the OpenAPI document, with "try it" calls against this server.
          * @description **Who may call it:** Anyone, no token needed.
          */
-        readonly get: operations["api-docs"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["api-docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/docs/{asset}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/docs/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The reference page’s script and style sheet (versioned names, cached for a year).
          * @description **Who may call it:** Anyone, no token needed.
          */
-        readonly get: operations["api-docs-asset"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["api-docs-asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/users": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * Every user account (user id, names, e-mail, level), by user id: whole by default, paged with page_size and cursor when asked.
          * @description **Who may call it:** Superusers.
          */
-        readonly get: operations["list-users"];
-        readonly put?: never;
+        get: operations["list-users"];
+        put?: never;
         /**
          * Create a user account: user_id, first_name, last_name, email, level (user, faculty or superuser; user when left out) and password (generated and shown in this answer only when left out).
          * @description **Who may call it:** Superusers.
          */
-        readonly post: operations["create-user"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["create-user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/users/{user_id}": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * One user account: superusers any, anyone else their own.
          * @description **Who may call it:** Any valid token.
          */
-        readonly get: operations["get-user"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
+        get: operations["get-user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         /**
          * Change a user account (JSON): superusers first_name, last_name, email and level (not their own level); anyone their own first_name and last_name. Any other field is refused. Kept in the user’s audit trail.
          * @description **Who may call it:** Any valid token.
          */
-        readonly patch: operations["update-user"];
-        readonly trace?: never;
+        patch: operations["update-user"];
+        trace?: never;
     };
-    readonly "/api/users/{user_id}/password": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/users/{user_id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Set a user's password (generated and shown in this answer only when left out); their token stops working.
          * @description **Who may call it:** Superusers.
          */
-        readonly post: operations["set-user-password"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["set-user-password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/me/password": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Change the caller's own password: current_password and new_password (10 characters or more, not the user id, not a common password). A wrong current password counts as a failed login. The old token stops working; the answer carries a new one.
          * @description **Who may call it:** Any valid token.
          */
-        readonly post: operations["change-password"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["change-password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/users/{user_id}/audit": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/users/{user_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * A user account's audit trail (created, changed, passwords set), newest first, paged with page_size and cursor.
          * @description **Who may call it:** Superusers.
          */
-        readonly get: operations["user-audit"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["user-audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "/api/{semester}/{course}/audit": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "/api/{semester}/{course}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
          * The course's audit trail (roster, teams, gradeables, settings: who, when, what before and after), newest first, paged with page_size and cursor.
          * @description **Who may call it:** Course instructors.
          */
-        readonly get: operations["course-audit"];
-        readonly put?: never;
-        readonly post?: never;
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        get: operations["course-audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
 }
 export interface webhooks {
-    readonly "submission.graded": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "submission.graded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * A version was graded (its results are in `values` and `attempts`).
          * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
          */
-        readonly post: operations["webhook-submission.graded"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["webhook-submission.graded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "submission.failed": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "submission.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * Grading a version failed for good (a message says why; submitting again starts over).
          * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
          */
-        readonly post: operations["webhook-submission.failed"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["webhook-submission.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    readonly "summaries.generated": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "summaries.generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly get?: never;
-        readonly put?: never;
+        get?: never;
+        put?: never;
         /**
          * A new generation of the course's grade summaries is current (on request or nightly).
          * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
          */
-        readonly post: operations["webhook-summaries.generated"];
-        readonly delete?: never;
-        readonly options?: never;
-        readonly head?: never;
-        readonly patch?: never;
-        readonly trace?: never;
+        post: operations["webhook-summaries.generated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
 }
 export interface components {
     schemas: {
-        readonly Course: {
-            readonly semester: string;
-            readonly title: string;
-            readonly display_name: string;
-            readonly display_semester: string;
+        Course: {
+            semester: string;
+            title: string;
+            display_name: string;
+            display_semester: string;
             /**
              * @description 1 instructor, 2 full access grader, 3 limited access grader, 4 student.
              * @enum {integer}
              */
-            readonly user_group: 1 | 2 | 3 | 4;
-            readonly registration_section: string | null;
+            user_group: 1 | 2 | 3 | 4;
+            registration_section: string | null;
         };
-        readonly CourseUser: {
-            readonly first_name: string;
-            readonly last_name: string;
-            readonly user_id: string;
-            readonly email: string;
+        CourseUser: {
+            first_name: string;
+            last_name: string;
+            user_id: string;
+            email: string;
             /** @description Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors. */
-            readonly reg_section: string;
-            readonly rot_section: string;
+            reg_section: string;
+            rot_section: string;
             /** @enum {string} */
-            readonly group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
-            readonly given_name: string;
-            readonly family_name: string;
+            group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
+            given_name: string;
+            family_name: string;
         };
-        readonly Term: {
-            readonly term_id: string;
-            readonly term_name: string;
+        Term: {
+            term_id: string;
+            term_name: string;
             /** Format: date */
-            readonly start_date: string;
+            start_date: string;
             /** Format: date */
-            readonly end_date: string;
+            end_date: string;
         };
         /** @description Gradeable JSON (reference format plus `autograding`); at most 262144 bytes. Only id, title and type are required. */
-        readonly Gradeable: {
-            readonly title: string;
-            readonly id: string;
+        Gradeable: {
+            title: string;
+            id: string;
             /** @constant */
-            readonly type: "Electronic File";
+            type: "Electronic File";
             /** @default  */
-            readonly instructions_url: string;
+            instructions_url: string;
             /**
              * @default homework
              * @enum {string}
              */
-            readonly syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
+            syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
             /** @default  */
-            readonly autograding_config_path: string;
+            autograding_config_path: string;
             /** @default false */
-            readonly bulk_upload: boolean;
-            readonly team_gradeable?: {
-                readonly team_size_max: number;
+            bulk_upload: boolean;
+            team_gradeable?: {
+                team_size_max: number;
                 /** @default  */
-                readonly inherit_from: string;
+                inherit_from: string;
             };
             /** @default false */
-            readonly ta_grading: boolean;
+            ta_grading: boolean;
             /** @default false */
-            readonly grade_inquiries: boolean;
-            readonly vcs?: {
+            grade_inquiries: boolean;
+            vcs?: {
                 /** @enum {string} */
-                readonly repository_type: "submitty-hosted" | "submitty-hosted-url" | "public-github" | "private-github" | "self-hosted";
-                readonly vcs_path: string;
+                repository_type: "submitty-hosted" | "submitty-hosted-url" | "public-github" | "private-github" | "self-hosted";
+                vcs_path: string;
                 /** @default  */
-                readonly vcs_subdirectory: string;
+                vcs_subdirectory: string;
             };
             /**
              * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
              * @default {}
              */
-            readonly dates: {
+            dates: {
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly ta_view_start_date?: string;
+                ta_view_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_start_date?: string;
+                grade_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_due_date?: string;
+                grade_due_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_released_date?: string;
+                grade_released_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly team_lock_date?: string;
+                team_lock_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly submission_open_date?: string;
+                submission_open_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly submission_due_date?: string;
+                submission_due_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_inquiry_start_date?: string;
+                grade_inquiry_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_inquiry_due_date?: string;
+                grade_inquiry_due_date?: string;
                 /** @default true */
-                readonly has_due_date: boolean;
+                has_due_date: boolean;
                 /** @default true */
-                readonly has_release_date: boolean;
+                has_release_date: boolean;
                 /** @default true */
-                readonly late_submission_allowed: boolean;
+                late_submission_allowed: boolean;
                 /** @default 0 */
-                readonly late_days: number;
+                late_days: number;
             };
             /** @default [] */
-            readonly rubric: readonly {
-                readonly title: string;
-                readonly ta_comment: string;
-                readonly student_comment: string;
-                readonly lower_clamp: number;
-                readonly default: number;
-                readonly max_value: number;
-                readonly upper_clamp: number;
-                readonly text: boolean;
-                readonly peer_component: boolean;
-                readonly page: number;
-                readonly is_itempool_linked: boolean;
-                readonly itempool: string;
-                readonly marks: readonly {
-                    readonly points: number;
-                    readonly title: string;
+            rubric: {
+                title: string;
+                ta_comment: string;
+                student_comment: string;
+                lower_clamp: number;
+                default: number;
+                max_value: number;
+                upper_clamp: number;
+                text: boolean;
+                peer_component: boolean;
+                page: number;
+                is_itempool_linked: boolean;
+                itempool: string;
+                marks: {
+                    points: number;
+                    title: string;
                     /** @default false */
-                    readonly publish: boolean;
+                    publish: boolean;
                 }[];
             }[];
-            readonly autograding?: {
-                readonly test_cases: readonly {
-                    readonly name: string;
-                    readonly command: string;
+            autograding?: {
+                test_cases: {
+                    name: string;
+                    command: string;
                     /** @default  */
-                    readonly details: string;
+                    details: string;
                     /** @default 0 */
-                    readonly points_available: number;
+                    points_available: number;
                     /** @default false */
-                    readonly is_extra_credit: boolean;
+                    is_extra_credit: boolean;
                     /** @default false */
-                    readonly is_hidden: boolean;
+                    is_hidden: boolean;
                     /** @default 10 */
-                    readonly timeout_seconds: number;
+                    timeout_seconds: number;
                     /**
                      * @description What the command must do; every expectation given must hold.
                      * @default {
                      *       "exit_code": 0
                      *     }
                      */
-                    readonly expect: {
-                        readonly exit_code?: number;
-                        readonly stdout?: string;
-                        readonly stdout_contains?: string;
-                        readonly files_exist?: readonly string[];
+                    expect: {
+                        exit_code?: number;
+                        stdout?: string;
+                        stdout_contains?: string;
+                        files_exist?: string[];
                     };
                     /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
-                    readonly limits?: {
-                        readonly processes?: number;
-                        readonly memory_mib?: number;
-                        readonly cpu_seconds?: number;
-                        readonly file_size_mib?: number;
-                        readonly disk_mib?: number;
+                    limits?: {
+                        processes?: number;
+                        memory_mib?: number;
+                        cpu_seconds?: number;
+                        file_size_mib?: number;
+                        disk_mib?: number;
                     };
                 }[];
                 /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
-                readonly limits?: {
-                    readonly processes?: number;
-                    readonly memory_mib?: number;
-                    readonly cpu_seconds?: number;
-                    readonly file_size_mib?: number;
-                    readonly disk_mib?: number;
+                limits?: {
+                    processes?: number;
+                    memory_mib?: number;
+                    cpu_seconds?: number;
+                    file_size_mib?: number;
+                    disk_mib?: number;
                 };
                 /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
-                readonly image?: string;
+                image?: string;
             };
         } | {
-            readonly title: string;
-            readonly id: string;
+            title: string;
+            id: string;
             /** @enum {string} */
-            readonly type: "Checkpoints" | "Numeric";
+            type: "Checkpoints" | "Numeric";
             /** @default  */
-            readonly instructions_url: string;
+            instructions_url: string;
             /**
              * @default homework
              * @enum {string}
              */
-            readonly syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
+            syllabus_bucket: "homework" | "assignment" | "problem-set" | "quiz" | "test" | "exam" | "exercise" | "lecture-exercise" | "reading" | "lab" | "recitation" | "worksheet" | "project" | "participation" | "note" | "none (for practice only)";
             /** @default  */
-            readonly autograding_config_path: string;
+            autograding_config_path: string;
             /**
              * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
              * @default {}
              */
-            readonly dates: {
+            dates: {
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly ta_view_start_date?: string;
+                ta_view_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_start_date?: string;
+                grade_start_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_due_date?: string;
+                grade_due_date?: string;
                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone (ISO 8601 with an offset is accepted on upload). */
-                readonly grade_released_date?: string;
+                grade_released_date?: string;
             };
             /** @default [] */
-            readonly rubric: readonly {
-                readonly title: string;
-                readonly ta_comment: string;
-                readonly student_comment: string;
-                readonly lower_clamp: number;
-                readonly default: number;
-                readonly max_value: number;
-                readonly upper_clamp: number;
-                readonly text: boolean;
-                readonly peer_component: boolean;
-                readonly page: number;
-                readonly is_itempool_linked: boolean;
-                readonly itempool: string;
-                readonly marks: readonly {
-                    readonly points: number;
-                    readonly title: string;
+            rubric: {
+                title: string;
+                ta_comment: string;
+                student_comment: string;
+                lower_clamp: number;
+                default: number;
+                max_value: number;
+                upper_clamp: number;
+                text: boolean;
+                peer_component: boolean;
+                page: number;
+                is_itempool_linked: boolean;
+                itempool: string;
+                marks: {
+                    points: number;
+                    title: string;
                     /** @default false */
-                    readonly publish: boolean;
+                    publish: boolean;
                 }[];
             }[];
-            readonly autograding?: {
-                readonly test_cases: readonly {
-                    readonly name: string;
-                    readonly command: string;
+            autograding?: {
+                test_cases: {
+                    name: string;
+                    command: string;
                     /** @default  */
-                    readonly details: string;
+                    details: string;
                     /** @default 0 */
-                    readonly points_available: number;
+                    points_available: number;
                     /** @default false */
-                    readonly is_extra_credit: boolean;
+                    is_extra_credit: boolean;
                     /** @default false */
-                    readonly is_hidden: boolean;
+                    is_hidden: boolean;
                     /** @default 10 */
-                    readonly timeout_seconds: number;
+                    timeout_seconds: number;
                     /**
                      * @description What the command must do; every expectation given must hold.
                      * @default {
                      *       "exit_code": 0
                      *     }
                      */
-                    readonly expect: {
-                        readonly exit_code?: number;
-                        readonly stdout?: string;
-                        readonly stdout_contains?: string;
-                        readonly files_exist?: readonly string[];
+                    expect: {
+                        exit_code?: number;
+                        stdout?: string;
+                        stdout_contains?: string;
+                        files_exist?: string[];
                     };
                     /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
-                    readonly limits?: {
-                        readonly processes?: number;
-                        readonly memory_mib?: number;
-                        readonly cpu_seconds?: number;
-                        readonly file_size_mib?: number;
-                        readonly disk_mib?: number;
+                    limits?: {
+                        processes?: number;
+                        memory_mib?: number;
+                        cpu_seconds?: number;
+                        file_size_mib?: number;
+                        disk_mib?: number;
                     };
                 }[];
                 /** @description Limits for test commands; the server caps each at its operator's bound (GRADING_MAX_*). */
-                readonly limits?: {
-                    readonly processes?: number;
-                    readonly memory_mib?: number;
-                    readonly cpu_seconds?: number;
-                    readonly file_size_mib?: number;
-                    readonly disk_mib?: number;
+                limits?: {
+                    processes?: number;
+                    memory_mib?: number;
+                    cpu_seconds?: number;
+                    file_size_mib?: number;
+                    disk_mib?: number;
                 };
                 /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
-                readonly image?: string;
+                image?: string;
             };
         };
         /** @description The gradeable JSON as graders get it when it has hidden test cases: each hidden test case without its `command` and `expect`, and `hidden_test_cases_redacted: true`. An upload refuses it. */
-        readonly RedactedGradeable: {
-            readonly id: string;
-            readonly title: string;
+        RedactedGradeable: {
+            id: string;
+            title: string;
             /** @enum {string} */
-            readonly type: "Electronic File" | "Checkpoints" | "Numeric";
-            readonly autograding: {
-                readonly test_cases: readonly ({
-                    readonly name: string;
-                    readonly is_hidden: boolean;
-                    readonly command?: string;
-                    readonly expect?: {
-                        readonly [key: string]: unknown;
+            type: "Electronic File" | "Checkpoints" | "Numeric";
+            autograding: {
+                test_cases: ({
+                    name: string;
+                    is_hidden: boolean;
+                    command?: string;
+                    expect?: {
+                        [key: string]: unknown;
                     };
                 } & {
-                    readonly [key: string]: unknown;
+                    [key: string]: unknown;
                 })[];
             } & {
-                readonly [key: string]: unknown;
+                [key: string]: unknown;
             };
             /** @constant */
-            readonly hidden_test_cases_redacted: true;
+            hidden_test_cases_redacted: true;
         } & {
-            readonly [key: string]: unknown;
+            [key: string]: unknown;
         };
-        readonly GradeableListing: {
-            readonly id: string;
-            readonly title: string;
-            readonly instructions_url: string;
-            readonly syllabus_bucket: string;
+        GradeableListing: {
+            id: string;
+            title: string;
+            instructions_url: string;
+            syllabus_bucket: string;
             /** @enum {string} */
-            readonly gradeable_type: "Electronic File" | "Checkpoints" | "Numeric";
-            readonly section: number;
+            gradeable_type: "Electronic File" | "Checkpoints" | "Numeric";
+            section: number;
             /** @enum {string} */
-            readonly section_name: "FUTURE" | "BETA" | "OPEN" | "CLOSED" | "GRADING" | "GRADED";
-            readonly due_date: {
-                readonly date: string;
-                readonly timezone_type: number;
-                readonly timezone: string;
+            section_name: "FUTURE" | "BETA" | "OPEN" | "CLOSED" | "GRADING" | "GRADED";
+            due_date: {
+                date: string;
+                timezone_type: number;
+                timezone: string;
             } | null;
-            readonly vcs_repository: string | null;
-            readonly vcs_subdirectory: string | null;
+            vcs_repository: string | null;
+            vcs_subdirectory: string | null;
         };
-        readonly Values: {
-            readonly is_queued: boolean;
+        Values: {
+            is_queued: boolean;
             /** @description 1-based place in the queue, 0 while grading, -1 otherwise. */
-            readonly queue_position: number;
-            readonly is_grading: boolean;
-            readonly has_submission: boolean;
-            readonly autograding_complete: boolean;
-            readonly has_active_version: boolean;
-            readonly highest_version: number;
-            readonly total_points: number | null;
-            readonly total_percent: number | null;
+            queue_position: number;
+            is_grading: boolean;
+            has_submission: boolean;
+            autograding_complete: boolean;
+            has_active_version: boolean;
+            highest_version: number;
+            total_points: number | null;
+            total_percent: number | null;
             /** @description The active version's commit (see Attempt's `commit`); null without an active version or a recorded commit. */
-            readonly commit: string | null;
-            readonly test_cases: readonly {
-                readonly name: string;
-                readonly details: string;
-                readonly is_extra_credit: boolean;
-                readonly points_available: number;
-                readonly has_extra_results: boolean;
-                readonly points_received: number;
-                readonly testcase_message: string;
-                readonly autochecks: readonly {
-                    readonly [key: string]: unknown;
+            commit: string | null;
+            test_cases: {
+                name: string;
+                details: string;
+                is_extra_credit: boolean;
+                points_available: number;
+                has_extra_results: boolean;
+                points_received: number;
+                testcase_message: string;
+                autochecks: {
+                    [key: string]: unknown;
                 }[];
             }[];
             /** @description Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading). */
-            readonly ta_grading: boolean;
+            ta_grading: boolean;
             /** @description Whether grade_released_date has passed; students see TA scores and comments only then. */
-            readonly ta_grades_released: boolean;
+            ta_grades_released: boolean;
             /** @description Every rubric component has a (visible) grade. */
-            readonly ta_grading_complete: boolean;
-            readonly tagrading_score: number | null;
+            ta_grading_complete: boolean;
+            tagrading_score: number | null;
             /** @description The sum of the components’ max_value. */
-            readonly tagrading_max: number;
-            readonly total_score: number | null;
-            readonly ta_components: readonly components["schemas"]["GradedComponent"][];
+            tagrading_max: number;
+            total_score: number | null;
+            ta_components: components["schemas"]["GradedComponent"][];
         };
-        readonly GradedComponent: {
+        GradedComponent: {
             /** @description The component’s place in the rubric, from 0. */
-            readonly component_id: number;
-            readonly title: string;
+            component_id: number;
+            title: string;
             /** @description default + marks + custom_points, clamped to [lower_clamp, upper_clamp]. */
-            readonly score: number;
-            readonly max_value: number;
+            score: number;
+            max_value: number;
             /** @description The grader’s custom_message. */
-            readonly comment: string;
-            readonly custom_points: number;
+            comment: string;
+            custom_points: number;
             /** @description Students see published marks only. */
-            readonly marks: readonly {
-                readonly mark_id: number;
-                readonly title: string;
-                readonly points: number;
+            marks: {
+                mark_id: number;
+                title: string;
+                points: number;
             }[];
             /** @description Null for students. */
-            readonly grader_id: string | null;
+            grader_id: string | null;
             /** @description Null for students. */
-            readonly graded_at: string | null;
+            graded_at: string | null;
         };
-        readonly TaGrade: {
-            readonly gradeable_id: string;
-            readonly user_id: string;
+        TaGrade: {
+            gradeable_id: string;
+            user_id: string;
             /** @description The user, or on team gradeables the team, the grade belongs to. */
-            readonly owner_id: string;
+            owner_id: string;
             /** @description Bumped by every change; send it back as `revision` to refuse lost updates. */
-            readonly revision: number;
-            readonly ta_grading_complete: boolean;
-            readonly tagrading_score: number | null;
-            readonly tagrading_max: number;
-            readonly components: readonly components["schemas"]["GradedComponent"][];
+            revision: number;
+            ta_grading_complete: boolean;
+            tagrading_score: number | null;
+            tagrading_max: number;
+            components: components["schemas"]["GradedComponent"][];
         };
-        readonly GradeAuditEntry: {
-            readonly revision: number;
-            readonly grader_id: string;
+        GradeAuditEntry: {
+            revision: number;
+            grader_id: string;
             /** Format: date-time */
-            readonly at: string;
-            readonly component_id: number;
-            readonly before: {
-                readonly [key: string]: unknown;
+            at: string;
+            component_id: number;
+            before: {
+                [key: string]: unknown;
             } | null;
             /** @description The component’s grade after the change. */
-            readonly after: {
-                readonly [key: string]: unknown;
+            after: {
+                [key: string]: unknown;
             };
         };
-        readonly Attempt: {
-            readonly version: number;
+        Attempt: {
+            version: number;
             /** Format: date-time */
-            readonly submitted_at: string;
-            readonly submitted_by: string;
-            readonly days_late: number;
-            readonly active: boolean;
+            submitted_at: string;
+            submitted_by: string;
+            days_late: number;
+            active: boolean;
             /**
              * @description `superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).
              * @enum {string}
              */
-            readonly grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
-            readonly points: number | null;
-            readonly message: string | null;
+            grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
+            points: number | null;
+            message: string | null;
             /** @description The commit the version is bound to: the default branch head when it was submitted, which its grading and every regrade check out. Null for repositories without history, and for a version submitted before versions were bound to commits until its first grading records the commit it checked out. */
-            readonly commit: string | null;
+            commit: string | null;
         };
         /** @description A Rainbow Grades summary: ids, names and sections, then one key per syllabus bucket (`Homework`, `Lab`, …) listing released gradeables. */
-        readonly Summary: {
-            readonly user_id: string;
-            readonly legal_first_name?: string;
-            readonly preferred_first_name?: string;
-            readonly legal_last_name?: string;
-            readonly preferred_last_name?: string;
-            readonly registration_section?: string | null;
-            readonly rotating_section?: string | null;
+        Summary: {
+            user_id: string;
+            legal_first_name?: string;
+            preferred_first_name?: string;
+            legal_last_name?: string;
+            preferred_last_name?: string;
+            registration_section?: string | null;
+            rotating_section?: string | null;
             /** @description The course's late-day budget (`default_student_late_days`). */
-            readonly default_allowed_late_days?: number;
+            default_allowed_late_days?: number;
             /** @description The budget left when the summary was generated. */
-            readonly late_days_remaining?: number;
+            late_days_remaining?: number;
             /** Format: date-time */
-            readonly last_update: string;
+            last_update: string;
         } & {
-            readonly [key: string]: readonly {
-                readonly id: string;
-                readonly name: string;
-                readonly gradeable_type: string;
-                readonly grade_released_date: string | null;
+            [key: string]: {
+                id: string;
+                name: string;
+                gradeable_type: string;
+                grade_released_date: string | null;
                 /** @description 0 when the status is Bad. */
-                readonly score: number;
+                score: number;
                 /** @enum {string} */
-                readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                status: "Good" | "Late" | "Bad" | "Unsubmitted";
                 /** @description Electronic File, with an extension: its days. */
-                readonly late_day_exceptions?: number;
+                late_day_exceptions?: number;
                 /** @description Electronic File, with an extension: its reason. */
-                readonly reason_for_exception?: string;
-                readonly days_after_deadline: number;
-                readonly days_charged: number;
+                reason_for_exception?: string;
+                days_after_deadline: number;
+                days_charged: number;
                 /** @description Electronic File: the budget left after this gradeable. */
-                readonly late_days_remaining?: number;
-                readonly autograding_score: number;
-                readonly tagrading_score: number;
-                readonly components: readonly unknown[];
+                late_days_remaining?: number;
+                autograding_score: number;
+                tagrading_score: number;
+                components: unknown[];
             }[];
         };
-        readonly LateDayGrant: {
+        LateDayGrant: {
             /** @description When the grant starts, `YYYY-MM-DD HH:MM:SS` in the course time zone. */
-            readonly since: string;
+            since: string;
             /** @description The student’s late days in all from then on. */
-            readonly allowed_late_days: number;
+            allowed_late_days: number;
         };
-        readonly ValidationProblem: {
-            readonly path: string;
-            readonly message: string;
+        ValidationProblem: {
+            path: string;
+            message: string;
         };
-        readonly Webhook: {
-            readonly id: string;
+        Webhook: {
+            id: string;
             /** Format: uri */
-            readonly url: string;
-            readonly events: readonly ("submission.graded" | "submission.failed" | "summaries.generated")[];
-            readonly description: string;
+            url: string;
+            events: ("submission.graded" | "submission.failed" | "summaries.generated")[];
+            description: string;
             /** Format: date-time */
-            readonly created_at: string;
-            readonly created_by: string;
+            created_at: string;
+            created_by: string;
         };
-        readonly WebhookDelivery: {
+        WebhookDelivery: {
             /** @description The message id: the `webhook-id` header of every attempt. */
-            readonly id: string;
+            id: string;
             /** @enum {string} */
-            readonly event: "submission.graded" | "submission.failed" | "summaries.generated";
+            event: "submission.graded" | "submission.failed" | "summaries.generated";
             /**
              * @description `failed`: every retry failed; replay it once the receiver works.
              * @enum {string}
              */
-            readonly state: "pending" | "delivered" | "failed";
+            state: "pending" | "delivered" | "failed";
             /** Format: date-time */
-            readonly created_at: string;
-            readonly next_attempt_at: string | null;
-            readonly attempts: readonly {
-                readonly attempt: number;
+            created_at: string;
+            next_attempt_at: string | null;
+            attempts: {
+                attempt: number;
                 /** Format: date-time */
-                readonly at: string;
-                readonly status: number | null;
-                readonly duration_ms: number;
-                readonly error: string | null;
-                readonly response: string | null;
+                at: string;
+                status: number | null;
+                duration_ms: number;
+                error: string | null;
+                response: string | null;
             }[];
-            readonly payload: components["schemas"]["WebhookPayload"];
+            payload: components["schemas"]["WebhookPayload"];
         };
         /** @description The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course. */
-        readonly WebhookPayload: {
+        WebhookPayload: {
             /** @enum {string} */
-            readonly type: "submission.graded" | "submission.failed" | "summaries.generated";
+            type: "submission.graded" | "submission.failed" | "summaries.generated";
             /** Format: date-time */
-            readonly timestamp: string;
-            readonly data: {
-                readonly term: string;
-                readonly course: string;
+            timestamp: string;
+            data: {
+                term: string;
+                course: string;
             } & {
-                readonly [key: string]: unknown;
+                [key: string]: unknown;
             };
         };
         /** @description A regrade: versions queued for grading again. Each keeps its results until the new ones replace them; the active versions' follow into values, the gradebook and the summaries. */
-        readonly Regrade: {
+        Regrade: {
             /** @description Read its progress at `…/regrades/{regrade_id}`. */
-            readonly regrade_id: string;
-            readonly gradeable_id: string;
+            regrade_id: string;
+            gradeable_id: string;
             /**
              * @description queued until a regraded version ends, running until all have, then done (at once when nothing was queued).
              * @enum {string}
              */
-            readonly state: "queued" | "running" | "done";
+            state: "queued" | "running" | "done";
             /** @description Versions selected. */
-            readonly total: number;
+            total: number;
             /** @description Versions given a new place at the end of the grading queue. */
-            readonly queued: number;
+            queued: number;
             /** @description Queued versions graded again. */
-            readonly graded: number;
+            graded: number;
             /** @description Queued versions whose grading failed. */
-            readonly failed: number;
+            failed: number;
             /** @description Versions left alone: already queued or being graded. */
-            readonly skipped: number;
+            skipped: number;
             /** @description The instructor who asked for it. */
-            readonly regrade_by: string;
+            regrade_by: string;
             /** Format: date-time */
-            readonly created_at: string;
+            created_at: string;
             /** @description The reference's words: "<n> submissions added to queue for regrading". */
-            readonly message: string;
+            message: string;
         };
         /** @description A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it. */
-        readonly SummariesJob: {
+        SummariesJob: {
             /** @description Read its progress at `…/reports/summaries/jobs/{job_id}`. */
-            readonly job_id: string;
+            job_id: string;
             /** @description `<term>/<course>`. */
-            readonly course: string;
+            course: string;
             /**
              * @description queued on the summaries queue, running, then done (its generation is current) or failed (see message).
              * @enum {string}
              */
-            readonly state: "queued" | "running" | "done" | "failed";
-            readonly progress: {
+            state: "queued" | "running" | "done" | "failed";
+            progress: {
                 /** @description Members whose summaries are written. */
-                readonly done: number;
+                done: number;
                 /** @description Members of the course. */
-                readonly total: number;
+                total: number;
             };
             /** @description The instructor who asked for it. */
-            readonly requested_by: string;
+            requested_by: string;
             /** Format: date-time */
-            readonly created_at: string;
-            readonly started_at: string | null;
-            readonly finished_at: string | null;
-            readonly summaries: number | null;
-            readonly generated_at: string | null;
-            readonly generation: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            summaries: number | null;
+            generated_at: string | null;
+            generation: string | null;
             /** @description Where the job is, in words; when failed, why. */
-            readonly message: string;
+            message: string;
         };
         /** @description A team of a team gradeable: any member submits for the team, and every member sees the team's versions. */
-        readonly Team: {
-            readonly team_id: string;
+        Team: {
+            team_id: string;
             /** @description The members' user ids, in the order they were set. */
-            readonly members: readonly string[];
+            members: string[];
         };
-        readonly CourseConfig: {
-            readonly config: {
+        CourseConfig: {
+            config: {
                 /** @description The display name. */
-                readonly course_name: string;
-                readonly default_student_late_days: number;
+                course_name: string;
+                default_student_late_days: number;
                 /** @description IANA time zone of the course’s dates. */
-                readonly timezone: string;
+                timezone: string;
                 /**
                  * @description 1 active, 2 archived.
                  * @enum {integer}
                  */
-                readonly course_status: 1 | 2;
-                readonly archived: boolean;
+                course_status: 1 | 2;
+                archived: boolean;
                 /** @description The access group whose staff may read across its courses. */
-                readonly access_group: string;
+                access_group: string;
             };
         };
-        readonly User: {
-            readonly user_id: string;
-            readonly first_name: string;
-            readonly last_name: string;
-            readonly email: string;
+        User: {
+            user_id: string;
+            first_name: string;
+            last_name: string;
+            email: string;
             /**
              * @description System access level.
              * @enum {string}
              */
-            readonly level: "user" | "faculty" | "superuser";
+            level: "user" | "faculty" | "superuser";
         };
-        readonly AuditEntry: {
+        AuditEntry: {
             /** Format: date-time */
-            readonly at: string;
+            at: string;
             /** @description Who made the change: a user id, or `admin` for the operator’s command line. */
-            readonly actor: string;
+            actor: string;
             /** @description What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, … */
-            readonly action: string;
+            action: string;
             /** @description What it was done to: a user id, a gradeable id, a team id, a setting’s name. */
-            readonly target: string;
-            readonly before: {
-                readonly [key: string]: unknown;
+            target: string;
+            before: {
+                [key: string]: unknown;
             } | null;
-            readonly after: {
-                readonly [key: string]: unknown;
+            after: {
+                [key: string]: unknown;
             } | null;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
-        readonly FailEnvelope: {
+        FailEnvelope: {
             /** @constant */
-            readonly status: "fail";
-            readonly data?: unknown;
-            readonly message: string;
+            status: "fail";
+            data?: unknown;
+            message: string;
         };
         /** @description The service failed. Keys in this order: status, message, code. The message says in plain words what `code` says, and names a request id, never internals. */
-        readonly ErrorEnvelope: {
+        ErrorEnvelope: {
             /** @constant */
-            readonly status: "error";
-            readonly message: string;
+            status: "error";
+            message: string;
             /**
              * @description Whether anything may have been written, and so what to do:
              *
@@ -1749,79 +1749,79 @@ export interface components {
              *     - `INTERNAL`: A defect of the service; nothing was written. Retrying will not help: report the request id the message names.
              * @enum {string}
              */
-            readonly code: "RETRYABLE" | "UNKNOWN_OUTCOME" | "INTERNAL";
+            code: "RETRYABLE" | "UNKNOWN_OUTCOME" | "INTERNAL";
         };
     };
     responses: {
         /** @description Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it. */
-        readonly NotModified: {
+        NotModified: {
             headers: {
-                readonly ETag: components["headers"]["ETag"];
-                readonly [name: string]: unknown;
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
             };
             content?: never;
         };
         /** @description The service failed (an `error` envelope). */
-        readonly Error: {
+        Error: {
             headers: {
-                readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                readonly [name: string]: unknown;
+                "Preference-Applied": components["headers"]["Preference-Applied"];
+                [name: string]: unknown;
             };
             content: {
-                readonly "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
     };
     parameters: {
         /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
-        readonly IfNoneMatch: string;
+        IfNoneMatch: string;
         /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-        readonly Prefer: string;
+        Prefer: string;
     };
     requestBodies: never;
     headers: {
         /** @description `http-status` when the request sent `Prefer: http-status`. */
-        readonly "Preference-Applied": "http-status";
+        "Preference-Applied": "http-status";
         /** @description Seconds until logins for this user id are accepted again. */
-        readonly "Retry-After": number;
+        "Retry-After": number;
         /** @description `Bearer`. */
-        readonly "WWW-Authenticate": string;
+        "WWW-Authenticate": string;
         /** @description On a page of a list that has more: `<…>; rel="next"` (RFC 8288), the URL of the next page (this request's path and query with its `cursor`). Absent on the last page. */
-        readonly Link: string;
+        Link: string;
         /** @description A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply. */
-        readonly ETag: string;
+        ETag: string;
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    readonly "token-info": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "token-info": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
                             /** Format: date-time */
-                            readonly issued_at: string;
-                            readonly expires_at: string | null;
+                            issued_at: string;
+                            expires_at: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -1831,75 +1831,75 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "issue-token": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "issue-token": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /**
                      * Format: password
                      * @description The password.
                      */
-                    readonly password: string;
+                    password: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /**
                      * Format: password
                      * @description The password.
                      */
-                    readonly password: string;
+                    password: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /**
                      * Format: password
                      * @description The password.
                      */
-                    readonly password: string;
+                    password: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
+                        status: "success";
+                        data: {
                             /** @description A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. Sent the same way with a later `POST /api/token` for this user id, even once expired or replaced, it marks a known client, which others' failed logins do not lock out. */
-                            readonly token: string;
+                            token: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -1917,13 +1917,13 @@ export interface operations {
              *     - `The field password must be at most 1024 characters long.`
              *     - `Cannot leave user id or password blank.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -1931,13 +1931,13 @@ export interface operations {
              *
              *     - `Could not login using that user id or password.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -1945,13 +1945,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -1959,13 +1959,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -1973,73 +1973,73 @@ export interface operations {
              *
              *     - `Too many failed logins for this user id. Try again in {seconds}.`
              */
-            readonly 429: {
+            429: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "Retry-After": components["headers"]["Retry-After"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "invalidate-token": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "invalidate-token": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody?: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody?: {
+            content: {
+                "application/json": {
                     /** @description The user id (not needed when a valid token is sent). */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * Format: password
                      * @description The password (not needed when a valid token is sent).
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The user id (not needed when a valid token is sent). */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * Format: password
                      * @description The password (not needed when a valid token is sent).
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The user id (not needed when a valid token is sent). */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * Format: password
                      * @description The password (not needed when a valid token is sent).
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: null;
+                        status: "success";
+                        data: null;
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2056,13 +2056,13 @@ export interface operations {
              *     - `The field password must be at most 1024 characters long.`
              *     - `Cannot leave user id or password blank.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2071,14 +2071,14 @@ export interface operations {
              *     - `Unauthenticated access. Please log in.`
              *     - `Could not login using that user id or password.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2086,13 +2086,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2100,13 +2100,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2114,45 +2114,45 @@ export interface operations {
              *
              *     - `Too many failed logins for this user id. Try again in {seconds}.`
              */
-            readonly 429: {
+            429: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "Retry-After": components["headers"]["Retry-After"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly me: {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    me: {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
-                            readonly user_given_name: string;
-                            readonly user_family_name: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
+                            user_given_name: string;
+                            user_family_name: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -2162,47 +2162,47 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-courses": {
-        readonly parameters: {
-            readonly query?: {
+    "list-courses": {
+        parameters: {
+            query?: {
                 /** @description Superusers: another user's courses. */
-                readonly user_id?: string;
+                user_id?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly unarchived_courses: readonly components["schemas"]["Course"][];
-                            readonly archived_courses: readonly components["schemas"]["Course"][];
+                        status: "success";
+                        data: {
+                            unarchived_courses: components["schemas"]["Course"][];
+                            archived_courses: components["schemas"]["Course"][];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -2212,14 +2212,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2227,99 +2227,99 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "create-course": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "create-course": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The new course’s term. */
-                    readonly course_semester: string;
+                    course_semester: string;
                     /** @description The new course’s code. */
-                    readonly course_title: string;
+                    course_title: string;
                     /** @description Its instructor (faculty: themselves). */
-                    readonly head_instructor: string;
+                    head_instructor: string;
                     /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
+                    base_course?: string;
                     /** @description The base course’s term … */
-                    readonly base_course_semester?: string;
+                    base_course_semester?: string;
                     /** @description … and code. */
-                    readonly base_course_title?: string;
+                    base_course_title?: string;
                     /** @description Copy the base course’s gradeables (at most 95). */
-                    readonly copy_gradeables?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                    copy_gradeables?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The new course’s term. */
-                    readonly course_semester: string;
+                    course_semester: string;
                     /** @description The new course’s code. */
-                    readonly course_title: string;
+                    course_title: string;
                     /** @description Its instructor (faculty: themselves). */
-                    readonly head_instructor: string;
+                    head_instructor: string;
                     /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
+                    base_course?: string;
                     /** @description The base course’s term … */
-                    readonly base_course_semester?: string;
+                    base_course_semester?: string;
                     /** @description … and code. */
-                    readonly base_course_title?: string;
+                    base_course_title?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
                      */
-                    readonly copy_gradeables?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    copy_gradeables?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The new course’s term. */
-                    readonly course_semester: string;
+                    course_semester: string;
                     /** @description The new course’s code. */
-                    readonly course_title: string;
+                    course_title: string;
                     /** @description Its instructor (faculty: themselves). */
-                    readonly head_instructor: string;
+                    head_instructor: string;
                     /** @description Or both as `term|course` (the web form). */
-                    readonly base_course?: string;
+                    base_course?: string;
                     /** @description The base course’s term … */
-                    readonly base_course_semester?: string;
+                    base_course_semester?: string;
                     /** @description … and code. */
-                    readonly base_course_title?: string;
+                    base_course_title?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
                      */
-                    readonly copy_gradeables?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    copy_gradeables?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Course"];
+                        status: "success";
+                        data: components["schemas"]["Course"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2351,13 +2351,13 @@ export interface operations {
              *     - `Head instructor doesn't exist.`
              *     - `The base course has {count} gradeables; at most {limit} can be copied at once.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2365,14 +2365,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2381,13 +2381,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `The instructor is not in the correct group.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2395,13 +2395,13 @@ export interface operations {
              *
              *     - `The semester {semester} does not exist.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2409,13 +2409,13 @@ export interface operations {
              *
              *     - `Course with that semester/title already exists.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2423,13 +2423,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2437,53 +2437,53 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-users": {
-        readonly parameters: {
-            readonly query?: {
+    "course-users": {
+        parameters: {
+            query?: {
                 /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
-                        readonly data: readonly components["schemas"]["CourseUser"][];
+                        data: components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2493,13 +2493,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2507,14 +2507,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2522,13 +2522,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2536,53 +2536,53 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-users-alias-1": {
-        readonly parameters: {
-            readonly query?: {
+    "course-users-alias-1": {
+        parameters: {
+            query?: {
                 /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
-                        readonly data: readonly components["schemas"]["CourseUser"][];
+                        data: components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2592,13 +2592,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2606,14 +2606,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2621,13 +2621,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2635,53 +2635,53 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-graders": {
-        readonly parameters: {
-            readonly query?: {
+    "course-graders": {
+        parameters: {
+            query?: {
                 /** @description Graders per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
-                        readonly data: readonly components["schemas"]["CourseUser"][];
+                        data: components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2691,13 +2691,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2705,14 +2705,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2720,13 +2720,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2734,53 +2734,53 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-graders-alias-1": {
-        readonly parameters: {
-            readonly query?: {
+    "course-graders-alias-1": {
+        parameters: {
+            query?: {
                 /** @description Graders per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By registration section (numerically where both are numbers, NULL last), then user id. */
-                        readonly data: readonly components["schemas"]["CourseUser"][];
+                        data: components["schemas"]["CourseUser"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2790,13 +2790,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2804,14 +2804,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2819,13 +2819,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -2833,42 +2833,42 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-terms": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "list-terms": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description Newest first: by start date, then term id, both descending. */
-                        readonly data: readonly components["schemas"]["Term"][];
+                        data: components["schemas"]["Term"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2877,94 +2877,94 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "create-term": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "create-term": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The term code. */
-                    readonly term_id: string;
+                    term_id: string;
                     /** @description Its display name. */
-                    readonly term_name: string;
+                    term_name: string;
                     /**
                      * Format: date
                      * @description First day, `YYYY-MM-DD`.
                      */
-                    readonly start_date: string;
+                    start_date: string;
                     /**
                      * Format: date
                      * @description Last day, `YYYY-MM-DD`.
                      */
-                    readonly end_date: string;
+                    end_date: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The term code. */
-                    readonly term_id: string;
+                    term_id: string;
                     /** @description Its display name. */
-                    readonly term_name: string;
+                    term_name: string;
                     /**
                      * Format: date
                      * @description First day, `YYYY-MM-DD`.
                      */
-                    readonly start_date: string;
+                    start_date: string;
                     /**
                      * Format: date
                      * @description Last day, `YYYY-MM-DD`.
                      */
-                    readonly end_date: string;
+                    end_date: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The term code. */
-                    readonly term_id: string;
+                    term_id: string;
                     /** @description Its display name. */
-                    readonly term_name: string;
+                    term_name: string;
                     /**
                      * Format: date
                      * @description First day, `YYYY-MM-DD`.
                      */
-                    readonly start_date: string;
+                    start_date: string;
                     /**
                      * Format: date
                      * @description Last day, `YYYY-MM-DD`.
                      */
-                    readonly end_date: string;
+                    end_date: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Term"];
+                        status: "success";
+                        data: components["schemas"]["Term"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2989,13 +2989,13 @@ export interface operations {
              *     - `Start and end dates must be dates of the form YYYY-MM-DD.`
              *     - `The start date must not be after the end date.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3003,14 +3003,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3018,13 +3018,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3032,13 +3032,13 @@ export interface operations {
              *
              *     - `Term already exists.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3046,13 +3046,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3060,55 +3060,55 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "upload-gradeable": {
-        readonly parameters: {
-            readonly query?: {
+    "upload-gradeable": {
+        parameters: {
+            query?: {
                 /** @description true: check the request and answer what would be stored, writing nothing. */
-                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description Gradeable JSON (application/json only). */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": components["schemas"]["Gradeable"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Gradeable"];
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description The new gradeable’s id; with dry_run=true, the gradeable as it would be stored (nothing is written). */
-                        readonly data: string | components["schemas"]["Gradeable"];
+                        data: string | components["schemas"]["Gradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3121,14 +3121,14 @@ export interface operations {
              *     - `The request body must be a JSON object.`
              *     - `JSON requires id, title, and type. See documentation for information`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
-                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                    "application/json": components["schemas"]["FailEnvelope"] & {
+                        data?: components["schemas"]["ValidationProblem"][];
                     };
                 };
             };
@@ -3137,14 +3137,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3152,13 +3152,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3166,13 +3166,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3180,13 +3180,13 @@ export interface operations {
              *
              *     - `An error has occurred: Gradeable already exists`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3194,13 +3194,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3208,13 +3208,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3222,70 +3222,70 @@ export interface operations {
              *
              *     - `{the first problem}`
              */
-            readonly 422: {
+            422: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
+                    "application/json": components["schemas"]["FailEnvelope"] & {
                         /** @description Every problem found. */
-                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                        data?: components["schemas"]["ValidationProblem"][];
                     };
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "download-gradeable": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "download-gradeable": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
-                readonly "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly ETag: components["headers"]["ETag"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Gradeable"] | components["schemas"]["RedactedGradeable"];
+                        status: "success";
+                        data: components["schemas"]["Gradeable"] | components["schemas"]["RedactedGradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            readonly 304: components["responses"]["NotModified"];
+            304: components["responses"]["NotModified"];
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Did not specify gradeable`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3293,14 +3293,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3308,13 +3308,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3323,48 +3323,48 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-gradeables": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "list-gradeables": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description Keyed by gradeable id. */
-                        readonly data: {
-                            readonly [key: string]: components["schemas"]["GradeableListing"];
+                        data: {
+                            [key: string]: components["schemas"]["GradeableListing"];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -3374,14 +3374,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3389,13 +3389,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3403,85 +3403,85 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "submit-vcs": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "submit-vcs": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
-                readonly "Idempotency-Key"?: string;
+                "Idempotency-Key"?: string;
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /** @description Must be true. */
-                    readonly vcs_checkout: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                    vcs_checkout: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string | number | boolean;
+                    git_repo_id: string | number | boolean;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * @description Must be true.
                      * @enum {string}
                      */
-                    readonly vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string;
+                    git_repo_id: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * @description Must be true.
                      * @enum {string}
                      */
-                    readonly vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string;
+                    git_repo_id: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
-                        readonly data: string;
+                        data: string;
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3502,13 +3502,13 @@ export interface operations {
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3516,14 +3516,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3531,13 +3531,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3547,13 +3547,13 @@ export interface operations {
              *     - `Invalid gradeable id '{gradeable_id}'`
              *     - `User {user_id} is not in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3562,13 +3562,13 @@ export interface operations {
              *     - `The teams changed while this change was being saved: try again.`
              *     - `The gradeable is being changed by another request: try again in a moment.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3576,13 +3576,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3590,13 +3590,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3606,13 +3606,13 @@ export interface operations {
              *     - `This submission has reached its limit of {limit} versions.`
              *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
              */
-            readonly 422: {
+            422: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3621,86 +3621,86 @@ export interface operations {
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
              *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
-            readonly 429: {
+            429: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "Retry-After": components["headers"]["Retry-After"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "submit-vcs-alias-1": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "submit-vcs-alias-1": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
-                readonly "Idempotency-Key"?: string;
+                "Idempotency-Key"?: string;
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /** @description Must be true. */
-                    readonly vcs_checkout: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                    vcs_checkout: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string | number | boolean;
+                    git_repo_id: string | number | boolean;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * @description Must be true.
                      * @enum {string}
                      */
-                    readonly vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string;
+                    git_repo_id: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description Instructors and full access graders: submit for this student. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /**
                      * @description Must be true.
                      * @enum {string}
                      */
-                    readonly vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    vcs_checkout: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
                     /** @description Any non-empty value (the repository comes from the gradeable’s VCS settings). */
-                    readonly git_repo_id: string;
+                    git_repo_id: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
-                        readonly data: string;
+                        data: string;
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3721,13 +3721,13 @@ export interface operations {
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3735,14 +3735,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3750,13 +3750,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3766,13 +3766,13 @@ export interface operations {
              *     - `Invalid gradeable id '{gradeable_id}'`
              *     - `User {user_id} is not in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3781,13 +3781,13 @@ export interface operations {
              *     - `The teams changed while this change was being saved: try again.`
              *     - `The gradeable is being changed by another request: try again in a moment.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3795,13 +3795,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3809,13 +3809,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3825,13 +3825,13 @@ export interface operations {
              *     - `This submission has reached its limit of {limit} versions.`
              *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
              */
-            readonly 422: {
+            422: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3840,71 +3840,71 @@ export interface operations {
              *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
              *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
              */
-            readonly 429: {
+            429: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "Retry-After": components["headers"]["Retry-After"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "gradeable-values": {
-        readonly parameters: {
-            readonly query?: {
+    "gradeable-values": {
+        parameters: {
+            query?: {
                 /** @description Another user's id (staff of the course; see the route's description). */
-                readonly user_id?: string;
+                user_id?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
-                readonly "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly ETag: components["headers"]["ETag"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Values"];
+                        status: "success";
+                        data: components["schemas"]["Values"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            readonly 304: components["responses"]["NotModified"];
+            304: components["responses"]["NotModified"];
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `API key and specified user_id are not for the same user.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3912,14 +3912,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3927,13 +3927,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -3943,63 +3943,63 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `Graded gradeable for user with id {user_id} does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "gradeable-attempts": {
-        readonly parameters: {
-            readonly query?: {
+    "gradeable-attempts": {
+        parameters: {
+            query?: {
                 /** @description Another user's id (staff of the course; see the route's description). */
-                readonly user_id?: string;
+                user_id?: string;
                 /** @description Versions per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent). */
-                readonly "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly ETag: components["headers"]["ETag"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: readonly components["schemas"]["Attempt"][];
+                        status: "success";
+                        data: components["schemas"]["Attempt"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            readonly 304: components["responses"]["NotModified"];
+            304: components["responses"]["NotModified"];
             /**
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
@@ -4007,13 +4007,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4021,14 +4021,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4036,13 +4036,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4052,62 +4052,62 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `Graded gradeable for user with id {user_id} does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "ta-grade": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "ta-grade": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly gradeable_id: string;
-                            readonly user_id: string;
+                        status: "success";
+                        data: {
+                            gradeable_id: string;
+                            user_id: string;
                             /** @description The user, or on team gradeables the team, the grade belongs to. */
-                            readonly owner_id: string;
+                            owner_id: string;
                             /** @description Bumped by every change; send it back as `revision` to refuse lost updates. */
-                            readonly revision: number;
-                            readonly ta_grading_complete: boolean;
-                            readonly tagrading_score: number | null;
-                            readonly tagrading_max: number;
-                            readonly components: readonly components["schemas"]["GradedComponent"][];
+                            revision: number;
+                            ta_grading_complete: boolean;
+                            tagrading_score: number | null;
+                            tagrading_max: number;
+                            components: components["schemas"]["GradedComponent"][];
                             /** @description Every change, oldest first. */
-                            readonly history: readonly components["schemas"]["GradeAuditEntry"][];
+                            history: components["schemas"]["GradeAuditEntry"][];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -4118,13 +4118,13 @@ export interface operations {
              *     - `This gradeable is not graded by TAs (ta_grading is false).`
              *     - `{user_id} is not on a team for this gradeable.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4132,14 +4132,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4148,13 +4148,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `You do not grade section {section}.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4164,90 +4164,90 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `No student {user_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "save-ta-grade": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "save-ta-grade": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The rubric component, by its place in the rubric (from 0). */
-                    readonly component_id: number | string;
+                    component_id: number | string;
                     /** @description The marks applied, by their places in the component (from 0); none when left out. */
-                    readonly mark_ids?: readonly number[] | string;
+                    mark_ids?: number[] | string;
                     /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
-                    readonly custom_points?: number | string;
+                    custom_points?: number | string;
                     /** @description The comment the student sees once grades are released. */
-                    readonly custom_message?: string;
+                    custom_message?: string;
                     /** @description The revision the grader saw: refused with 409 when the grade changed since. */
-                    readonly revision?: string | number | boolean;
+                    revision?: string | number | boolean;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The rubric component, by its place in the rubric (from 0). */
-                    readonly component_id: string;
+                    component_id: string;
                     /** @description The marks applied, by their places in the component (from 0); none when left out. Comma-separated, or the field repeated. */
-                    readonly mark_ids?: string;
+                    mark_ids?: string;
                     /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
-                    readonly custom_points?: string;
+                    custom_points?: string;
                     /** @description The comment the student sees once grades are released. */
-                    readonly custom_message?: string;
+                    custom_message?: string;
                     /** @description The revision the grader saw: refused with 409 when the grade changed since. */
-                    readonly revision?: string;
+                    revision?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The rubric component, by its place in the rubric (from 0). */
-                    readonly component_id: string;
+                    component_id: string;
                     /** @description The marks applied, by their places in the component (from 0); none when left out. Comma-separated, or the field repeated. */
-                    readonly mark_ids?: string;
+                    mark_ids?: string;
                     /** @description Points added on top of the default and the marks (may be negative; at most the span of the clamps either way); 0 when left out. */
-                    readonly custom_points?: string;
+                    custom_points?: string;
                     /** @description The comment the student sees once grades are released. */
-                    readonly custom_message?: string;
+                    custom_message?: string;
                     /** @description The revision the grader saw: refused with 409 when the grade changed since. */
-                    readonly revision?: string;
+                    revision?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["TaGrade"];
+                        status: "success";
+                        data: components["schemas"]["TaGrade"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4272,13 +4272,13 @@ export interface operations {
              *     - `Mark {mark_id} is listed twice.`
              *     - `custom_points must lie between {-span} and {span} (the span of rubric component {component_id}’s clamps).`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4286,14 +4286,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4302,13 +4302,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `You do not grade section {section}.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4318,13 +4318,13 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `No student {user_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4335,13 +4335,13 @@ export interface operations {
              *     - `The gradeable is being changed by another request: try again in a moment.`
              *     - `The gradeable was changed while this grade was saved (its type or teams may differ now): nothing was saved. Reload it and grade again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4349,13 +4349,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4363,74 +4363,74 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-active-version": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-active-version": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
-                    readonly version: number | string;
+                    version: number | string;
                     /** @description Instructors and full access graders: the student whose version to choose. */
-                    readonly user_id?: string;
+                    user_id?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
-                    readonly version: string;
+                    version: string;
                     /** @description Instructors and full access graders: the student whose version to choose. */
-                    readonly user_id?: string;
+                    user_id?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The version to make active, from 1 to the highest; 0 cancels the submission (no active version). */
-                    readonly version: string;
+                    version: string;
                     /** @description Instructors and full access graders: the student whose version to choose. */
-                    readonly user_id?: string;
+                    user_id?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
+                        status: "success";
+                        data: {
                             /** @description 0: no active version (cancelled). */
-                            readonly active_version: number;
-                            readonly highest_version: number;
-                            readonly message: string;
+                            active_version: number;
+                            highest_version: number;
+                            message: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -4452,13 +4452,13 @@ export interface operations {
              *     - `There is no submission to choose a version of.`
              *     - `There is no version {version}: the highest is {highest_version}.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4466,14 +4466,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4481,13 +4481,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4497,13 +4497,13 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `User {user_id} is not in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4511,13 +4511,13 @@ export interface operations {
              *
              *     - `The teams changed while this change was being saved: try again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4525,13 +4525,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4539,78 +4539,78 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly gradebook: {
-        readonly parameters: {
-            readonly query?: {
+    gradebook: {
+        parameters: {
+            query?: {
                 /** @description Students per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
                 /** @description The older name of `page_size`. */
-                readonly limit?: string;
+                limit?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly gradeable_id: string;
+                        status: "success";
+                        data: {
+                            gradeable_id: string;
                             /** @description By registration section (numerically where both are numbers), then user id. */
-                            readonly students: readonly {
-                                readonly user_id: string;
-                                readonly registration_section: string;
-                                readonly team_id: string | null;
-                                readonly has_submission: boolean;
-                                readonly highest_version: number;
+                            students: {
+                                user_id: string;
+                                registration_section: string;
+                                team_id: string | null;
+                                has_submission: boolean;
+                                highest_version: number;
                                 /** @description 0: none. */
-                                readonly active_version: number;
-                                readonly grading_state: ("queued" | "grading" | "graded" | "failed" | "superseded") | null;
-                                readonly autograding_score: number | null;
-                                readonly tagrading_score: number | null;
-                                readonly ta_grading_complete: boolean;
+                                active_version: number;
+                                grading_state: ("queued" | "grading" | "graded" | "failed" | "superseded") | null;
+                                autograding_score: number | null;
+                                tagrading_score: number | null;
+                                ta_grading_complete: boolean;
                                 /** @description Autograding plus TA points, never below 0; 0 when Bad (too late). */
-                                readonly total_score: number;
-                                readonly days_late: number;
+                                total_score: number;
+                                days_late: number;
                                 /** @enum {string} */
-                                readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
-                                readonly grader_id: string | null;
+                                status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                                grader_id: string | null;
                             }[];
-                            readonly next_cursor: string | null;
+                            next_cursor: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -4621,13 +4621,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4635,14 +4635,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4650,13 +4650,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4665,70 +4665,70 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly regrade: {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    regrade: {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /** @description With user_id: regrade this version (from 1) instead of the active one. */
-                    readonly version_to_regrade?: number | string;
+                    version_to_regrade?: number | string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /** @description With user_id: regrade this version (from 1) instead of the active one. */
-                    readonly version_to_regrade?: string;
+                    version_to_regrade?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description A student whose active version to regrade (on team gradeables, a member of the team); none: every student's active version. */
-                    readonly user_id?: string;
+                    user_id?: string;
                     /** @description With user_id: regrade this version (from 1) instead of the active one. */
-                    readonly version_to_regrade?: string;
+                    version_to_regrade?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Regrade"];
+                        status: "success";
+                        data: components["schemas"]["Regrade"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4749,13 +4749,13 @@ export interface operations {
              *     - `{owner_id} has no active version to regrade (the submission is cancelled).`
              *     - `There is no version {version}: the highest is {highest_version}.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4763,14 +4763,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4778,13 +4778,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4794,13 +4794,13 @@ export interface operations {
              *     - `Invalid gradeable id '{gradeable_id}'`
              *     - `User {user_id} is not in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4808,13 +4808,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4822,48 +4822,48 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "regrade-status": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "regrade-status": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A regrade id (`rg_…`), as the regrade answered. */
-                readonly regrade_id: string;
+                regrade_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Regrade"];
+                        status: "success";
+                        data: components["schemas"]["Regrade"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4872,14 +4872,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4887,13 +4887,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4902,56 +4902,56 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No regrade {regrade_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-summaries": {
-        readonly parameters: {
-            readonly query?: {
+    "list-summaries": {
+        parameters: {
+            query?: {
                 /** @description Summaries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly generated_at: string | null;
+                        status: "success";
+                        data: {
+                            generated_at: string | null;
                             /** @description One page, by user id. */
-                            readonly summaries: readonly components["schemas"]["Summary"][];
-                            readonly next_cursor: string | null;
+                            summaries: components["schemas"]["Summary"][];
+                            next_cursor: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -4962,13 +4962,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4976,14 +4976,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -4991,13 +4991,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5005,13 +5005,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5019,51 +5019,51 @@ export interface operations {
              *
              *     - `The summaries were generated again since this cursor was given out: start again without a cursor.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "generate-summaries": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "generate-summaries": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly course: string;
-                            readonly summaries: number;
+                        status: "success";
+                        data: {
+                            course: string;
+                            summaries: number;
                             /** Format: date-time */
-                            readonly generated_at: string;
-                            readonly generation: string;
+                            generated_at: string;
+                            generation: string;
                         } | components["schemas"]["SummariesJob"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -5076,13 +5076,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5090,14 +5090,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5105,13 +5105,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5119,13 +5119,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5133,13 +5133,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5147,56 +5147,56 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-summaries-alias-1": {
-        readonly parameters: {
-            readonly query?: {
+    "list-summaries-alias-1": {
+        parameters: {
+            query?: {
                 /** @description Summaries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly generated_at: string | null;
+                        status: "success";
+                        data: {
+                            generated_at: string | null;
                             /** @description One page, by user id. */
-                            readonly summaries: readonly components["schemas"]["Summary"][];
-                            readonly next_cursor: string | null;
+                            summaries: components["schemas"]["Summary"][];
+                            next_cursor: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -5207,13 +5207,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5221,14 +5221,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5236,13 +5236,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5250,13 +5250,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5264,51 +5264,51 @@ export interface operations {
              *
              *     - `The summaries were generated again since this cursor was given out: start again without a cursor.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "generate-summaries-alias-1": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "generate-summaries-alias-1": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly course: string;
-                            readonly summaries: number;
+                        status: "success";
+                        data: {
+                            course: string;
+                            summaries: number;
                             /** Format: date-time */
-                            readonly generated_at: string;
-                            readonly generation: string;
+                            generated_at: string;
+                            generation: string;
                         } | components["schemas"]["SummariesJob"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -5321,13 +5321,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5335,14 +5335,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5350,13 +5350,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5364,13 +5364,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5378,13 +5378,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5392,48 +5392,48 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "summaries-job": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "summaries-job": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A summaries job id (`sj_…`), as generating the summaries answered. */
-                readonly job_id: string;
+                job_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["SummariesJob"];
+                        status: "success";
+                        data: components["schemas"]["SummariesJob"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5442,14 +5442,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5457,13 +5457,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5472,48 +5472,48 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No summaries job {job_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "user-summary": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "user-summary": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Summary"];
+                        status: "success";
+                        data: components["schemas"]["Summary"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5522,14 +5522,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5537,13 +5537,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5552,48 +5552,48 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No grade summary for {user_id} yet.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "user-summary-alias-1": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "user-summary-alias-1": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Summary"];
+                        status: "success";
+                        data: components["schemas"]["Summary"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5602,14 +5602,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5617,13 +5617,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5632,63 +5632,63 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No grade summary for {user_id} yet.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-course-late-days": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-course-late-days": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The late days every student of the course starts with (0 until set). */
-                    readonly default_student_late_days: number | string;
+                    default_student_late_days: number | string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The late days every student of the course starts with (0 until set). */
-                    readonly default_student_late_days: string;
+                    default_student_late_days: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The late days every student of the course starts with (0 until set). */
-                    readonly default_student_late_days: string;
+                    default_student_late_days: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly default_student_late_days: number;
+                        status: "success";
+                        data: {
+                            default_student_late_days: number;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -5703,13 +5703,13 @@ export interface operations {
              *     - `The field default_student_late_days must be a whole number from 0 to 1000.`
              *     - `The field {field} is required.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5717,14 +5717,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5732,13 +5732,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5746,13 +5746,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5760,13 +5760,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5774,71 +5774,71 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "student-late-days": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "student-late-days": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
-                            readonly default_student_late_days: number;
+                        status: "success";
+                        data: {
+                            user_id: string;
+                            default_student_late_days: number;
                             /** @description Oldest first. */
-                            readonly grants: readonly components["schemas"]["LateDayGrant"][];
+                            grants: components["schemas"]["LateDayGrant"][];
                             /** @description The budget left now (grants that start later not counted). */
-                            readonly late_days_remaining: number;
+                            late_days_remaining: number;
                             /** @description The Electronic File gradeables with a due date the student can see, by due date. */
-                            readonly gradeables: readonly {
-                                readonly id: string;
-                                readonly title: string;
+                            gradeables: {
+                                id: string;
+                                title: string;
                                 /** @description `YYYY-MM-DD HH:MM:SS` in the course time zone. */
-                                readonly submission_due_date: string;
+                                submission_due_date: string;
                                 /** @description The gradeable’s own allowance (`late_days`). */
-                                readonly allowed_late_days: number;
+                                allowed_late_days: number;
                                 /** @description The student’s extension on it (0: none). */
-                                readonly late_day_exceptions: number;
-                                readonly reason_for_exception: string;
-                                readonly days_late: number | null;
-                                readonly days_charged: number | null;
+                                late_day_exceptions: number;
+                                reason_for_exception: string;
+                                days_late: number | null;
+                                days_charged: number | null;
                                 /** @enum {string} */
-                                readonly status: "Good" | "Late" | "Bad" | "Unsubmitted";
+                                status: "Good" | "Late" | "Bad" | "Unsubmitted";
                                 /** @description The budget left after this gradeable. */
-                                readonly late_days_remaining: number;
+                                late_days_remaining: number;
                             }[];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
@@ -5849,14 +5849,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5865,13 +5865,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `You do not grade section {section}.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5880,73 +5880,73 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No student {user_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "grant-late-days": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "grant-late-days": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The student's late days in all from `since` on, those already charged included. */
-                    readonly allowed_late_days: number | string;
+                    allowed_late_days: number | string;
                     /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
-                    readonly since?: string;
+                    since?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The student's late days in all from `since` on, those already charged included. */
-                    readonly allowed_late_days: string;
+                    allowed_late_days: string;
                     /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
-                    readonly since?: string;
+                    since?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The student's late days in all from `since` on, those already charged included. */
-                    readonly allowed_late_days: string;
+                    allowed_late_days: string;
                     /** @description When the grant starts: a date `YYYY-MM-DD` (its midnight in the course's time zone), `YYYY-MM-DD HH:MM:SS` in that zone, or ISO 8601 with an offset; now when left out. A grant from the same instant replaces the earlier one. */
-                    readonly since?: string;
+                    since?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
                             /** @description The student's grants, oldest first. */
-                            readonly grants: readonly components["schemas"]["LateDayGrant"][];
+                            grants: components["schemas"]["LateDayGrant"][];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -5964,13 +5964,13 @@ export interface operations {
              *     - `The field {field} is required.`
              *     - `since must be a date (YYYY-MM-DD, in the course's time zone {time_zone}) or a time (YYYY-MM-DD HH:MM:SS, or ISO 8601 with an offset).`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5978,14 +5978,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -5993,13 +5993,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6008,13 +6008,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No student {user_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6022,13 +6022,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6036,76 +6036,76 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-extension": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-extension": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
-                    readonly late_days: number | string;
+                    late_days: number | string;
                     /** @description Why (shown in the summaries). */
-                    readonly reason_for_exception?: string;
+                    reason_for_exception?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
-                    readonly late_days: string;
+                    late_days: string;
                     /** @description Why (shown in the summaries). */
-                    readonly reason_for_exception?: string;
+                    reason_for_exception?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description Days late on this gradeable that are neither charged nor bad; 0 removes the extension. */
-                    readonly late_days: string;
+                    late_days: string;
                     /** @description Why (shown in the summaries). */
-                    readonly reason_for_exception?: string;
+                    reason_for_exception?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
-                            readonly gradeable_id: string;
-                            readonly late_day_exceptions: number;
-                            readonly reason_for_exception: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
+                            gradeable_id: string;
+                            late_day_exceptions: number;
+                            reason_for_exception: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -6123,13 +6123,13 @@ export interface operations {
              *     - `Only Electronic File gradeables have late days.`
              *     - `The field {field} is required.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6137,14 +6137,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6152,13 +6152,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6168,13 +6168,13 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `No student {user_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6182,13 +6182,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6196,46 +6196,46 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-webhooks": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "list-webhooks": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: readonly components["schemas"]["Webhook"][];
+                        status: "success";
+                        data: components["schemas"]["Webhook"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6244,14 +6244,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6259,13 +6259,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6273,93 +6273,93 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "create-webhook": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "create-webhook": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /**
                      * Format: uri
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
-                    readonly url: string;
+                    url: string;
                     /** @description The events to receive: submission.graded, submission.failed, summaries.generated. */
-                    readonly events: readonly ("submission.graded" | "submission.failed" | "summaries.generated")[] | string;
+                    events: ("submission.graded" | "submission.failed" | "summaries.generated")[] | string;
                     /** @description What the webhook is for. */
-                    readonly description?: string;
+                    description?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /**
                      * Format: uri
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
-                    readonly url: string;
+                    url: string;
                     /** @description The events to receive: submission.graded, submission.failed, summaries.generated. Comma-separated, or the field repeated. */
-                    readonly events: string;
+                    events: string;
                     /** @description What the webhook is for. */
-                    readonly description?: string;
+                    description?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /**
                      * Format: uri
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
-                    readonly url: string;
+                    url: string;
                     /** @description The events to receive: submission.graded, submission.failed, summaries.generated. Comma-separated, or the field repeated. */
-                    readonly events: string;
+                    events: string;
                     /** @description What the webhook is for. */
-                    readonly description?: string;
+                    description?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly id: string;
+                        status: "success";
+                        data: {
+                            id: string;
                             /** Format: uri */
-                            readonly url: string;
-                            readonly events: readonly ("submission.graded" | "submission.failed" | "summaries.generated")[];
-                            readonly description: string;
+                            url: string;
+                            events: ("submission.graded" | "submission.failed" | "summaries.generated")[];
+                            description: string;
                             /** Format: date-time */
-                            readonly created_at: string;
-                            readonly created_by: string;
+                            created_at: string;
+                            created_by: string;
                             /** @description The signing secret (Standard Webhooks `whsec_` format), shown only in this answer: keep it to verify the `webhook-signature` header. */
-                            readonly secret: string;
+                            secret: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -6383,13 +6383,13 @@ export interface operations {
              *     - `The url's host has the address {address}, which is {a kind of address}; webhooks are not delivered to such addresses.`
              *     - `Unknown event {event}. Events: {events}.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6397,14 +6397,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6412,13 +6412,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6426,13 +6426,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6440,13 +6440,13 @@ export interface operations {
              *
              *     - `A course can have at most {max} webhooks.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6454,13 +6454,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6468,48 +6468,48 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "delete-webhook": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "delete-webhook": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A webhook id (`wh_…`). */
-                readonly webhook_id: string;
+                webhook_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: null;
+                        status: "success";
+                        data: null;
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6521,13 +6521,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6535,14 +6535,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6550,13 +6550,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6565,13 +6565,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No webhook {webhook_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6579,13 +6579,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6593,52 +6593,52 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-webhook-deliveries": {
-        readonly parameters: {
-            readonly query?: {
+    "list-webhook-deliveries": {
+        parameters: {
+            query?: {
                 /** @description Only deliveries in this state (`failed`: those kept for replay). */
-                readonly state?: "pending" | "delivered" | "failed";
+                state?: "pending" | "delivered" | "failed";
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A webhook id (`wh_…`). */
-                readonly webhook_id: string;
+                webhook_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description The newest 100 first. */
-                        readonly data: readonly components["schemas"]["WebhookDelivery"][];
+                        data: components["schemas"]["WebhookDelivery"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6647,13 +6647,13 @@ export interface operations {
              *
              *     - `The state must be pending, delivered or failed.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6661,14 +6661,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6676,13 +6676,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6691,50 +6691,50 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No webhook {webhook_id} in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "replay-webhook-delivery": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "replay-webhook-delivery": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A webhook id (`wh_…`). */
-                readonly webhook_id: string;
+                webhook_id: string;
                 /** @description A delivery id (`msg_…`), also its `webhook-id` header. */
-                readonly delivery_id: string;
+                delivery_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["WebhookDelivery"];
+                        status: "success";
+                        data: components["schemas"]["WebhookDelivery"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6746,13 +6746,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6760,14 +6760,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6775,13 +6775,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6791,13 +6791,13 @@ export interface operations {
              *     - `No webhook {webhook_id} in this course.`
              *     - `No delivery {delivery_id} of this webhook.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6805,13 +6805,13 @@ export interface operations {
              *
              *     - `This delivery is still being attempted; it can be replayed once it is delivered or has failed.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6819,13 +6819,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6833,55 +6833,55 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "list-teams": {
-        readonly parameters: {
-            readonly query?: {
+    "list-teams": {
+        parameters: {
+            query?: {
                 /** @description Teams per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By team id. */
-                        readonly data: readonly components["schemas"]["Team"][];
+                        data: components["schemas"]["Team"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6892,13 +6892,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6906,14 +6906,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6921,13 +6921,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -6936,66 +6936,66 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-team": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-team": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
                 /** @description A team id: 1 to 64 letters, digits, `_` or `-`. */
-                readonly team_id: string;
+                team_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. */
-                    readonly members: readonly string[] | string;
+                    members: string[] | string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. Comma-separated, or the field repeated. */
-                    readonly members: string;
+                    members: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The team's members: user ids of students of the course, at most the gradeable's team_size_max. Comma-separated, or the field repeated. */
-                    readonly members: string;
+                    members: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Team"];
+                        status: "success";
+                        data: components["schemas"]["Team"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7015,13 +7015,13 @@ export interface operations {
              *     - `{user_id} is not a student of this course.`
              *     - `This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7029,14 +7029,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7044,13 +7044,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7059,13 +7059,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7075,13 +7075,13 @@ export interface operations {
              *     - `{user_id} is on team {other_team_id}, which has submissions: moving them would merge two teams' submissions.`
              *     - `The teams changed while this change was being saved: try again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7089,13 +7089,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7103,50 +7103,50 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "delete-team": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "delete-team": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
                 /** @description A team id: 1 to 64 letters, digits, `_` or `-`. */
-                readonly team_id: string;
+                team_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: null;
+                        status: "success";
+                        data: null;
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7159,13 +7159,13 @@ export interface operations {
              *     - `The request body must be a JSON object.`
              *     - `{gradeable_id} is not a team gradeable: it has no teams.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7173,14 +7173,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7188,13 +7188,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7204,13 +7204,13 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `Team {team_id} does not exist for this gradeable.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7219,13 +7219,13 @@ export interface operations {
              *     - `Team {team_id} has submissions and cannot be deleted.`
              *     - `The teams changed while this change was being saved: try again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7233,13 +7233,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7247,59 +7247,59 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "replace-gradeable": {
-        readonly parameters: {
-            readonly query?: {
+    "replace-gradeable": {
+        parameters: {
+            query?: {
                 /** @description true: check the request and answer what would be stored, writing nothing. */
-                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
             };
-            readonly header?: {
+            header?: {
                 /** @description The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since. */
-                readonly "If-Match"?: string;
+                "If-Match"?: string;
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description Gradeable JSON as download gives it (application/json only). */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": components["schemas"]["Gradeable"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Gradeable"];
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly ETag: components["headers"]["ETag"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Gradeable"];
+                        status: "success";
+                        data: components["schemas"]["Gradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7314,14 +7314,14 @@ export interface operations {
              *     - `JSON requires id, title, and type. See documentation for information`
              *     - `The gradeable JSON's id ({document_id}) must be the id in the path ({gradeable_id}).`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
-                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                    "application/json": components["schemas"]["FailEnvelope"] & {
+                        data?: components["schemas"]["ValidationProblem"][];
                     };
                 };
             };
@@ -7330,14 +7330,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7345,13 +7345,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7360,13 +7360,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7375,13 +7375,13 @@ export interface operations {
              *     - `{field} cannot change: the gradeable has submissions or grades that the change would strand.`
              *     - `The gradeable is being changed by another request: try again in a moment.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7389,13 +7389,13 @@ export interface operations {
              *
              *     - `The gradeable was changed since it was downloaded (If-Match no longer matches its ETag): download it again and reapply your changes.`
              */
-            readonly 412: {
+            412: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7403,13 +7403,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7417,13 +7417,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7431,53 +7431,53 @@ export interface operations {
              *
              *     - `{the first problem}`
              */
-            readonly 422: {
+            422: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"] & {
+                    "application/json": components["schemas"]["FailEnvelope"] & {
                         /** @description Every problem found. */
-                        readonly data?: readonly components["schemas"]["ValidationProblem"][];
+                        data?: components["schemas"]["ValidationProblem"][];
                     };
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "delete-gradeable": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "delete-gradeable": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since. */
-                readonly "If-Match"?: string;
+                "If-Match"?: string;
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description The gradeable id. */
-                readonly gradeable_id: string;
+                gradeable_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["Gradeable"];
+                        status: "success";
+                        data: components["schemas"]["Gradeable"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7490,13 +7490,13 @@ export interface operations {
              *     - `The request body must be a JSON object.`
              *     - `Did not specify gradeable`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7504,14 +7504,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7519,13 +7519,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7534,13 +7534,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `Gradeable does not exist`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7550,13 +7550,13 @@ export interface operations {
              *     - `The gradeable cannot be deleted: it has teams (delete them first).`
              *     - `The gradeable is being changed by another request: try again in a moment.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7564,13 +7564,13 @@ export interface operations {
              *
              *     - `The gradeable was changed since it was downloaded (If-Match no longer matches its ETag): download it again and reapply your changes.`
              */
-            readonly 412: {
+            412: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7578,13 +7578,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7592,46 +7592,46 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-config": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "course-config": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["CourseConfig"];
+                        status: "success";
+                        data: components["schemas"]["CourseConfig"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7640,14 +7640,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7655,13 +7655,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7669,68 +7669,68 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-course-config": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-course-config": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    readonly name?: string;
+                    name?: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    readonly entry?: string | number | boolean;
+                    entry?: string | number | boolean;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    readonly name?: string;
+                    name?: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    readonly entry?: string;
+                    entry?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    readonly name?: string;
+                    name?: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    readonly entry?: string;
+                    entry?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["CourseConfig"];
+                        status: "success";
+                        data: components["schemas"]["CourseConfig"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -7752,13 +7752,13 @@ export interface operations {
              *     - `course_name must be 1 to {max} characters, not only spaces.`
              *     - `timezone must be an IANA time zone such as America/New_York; {entry} is not one.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7766,14 +7766,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7781,13 +7781,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7795,13 +7795,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7809,13 +7809,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7823,47 +7823,47 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "archive-course": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "archive-course": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly message: string;
+                        status: "success";
+                        data: {
+                            message: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -7876,13 +7876,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7890,14 +7890,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7906,13 +7906,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `Only instructors can archive a course`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7920,13 +7920,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7934,13 +7934,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -7948,47 +7948,47 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "unarchive-course": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "unarchive-course": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly message: string;
+                        status: "success";
+                        data: {
+                            message: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -8001,13 +8001,13 @@ export interface operations {
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8015,14 +8015,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8031,13 +8031,13 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `Only instructors can unarchive a course`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8045,13 +8045,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8059,13 +8059,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8073,113 +8073,113 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "enroll-member": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "enroll-member": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
-                    readonly group?: string;
+                    group?: string;
                     /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
-                    readonly registration_section?: string;
+                    registration_section?: string;
                     /** @description The rotating section; an empty string clears it. */
-                    readonly rotating_section?: string;
+                    rotating_section?: string;
                     /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. */
-                    readonly grading_sections?: readonly string[] | string;
+                    grading_sections?: string[] | string;
                     /** @description For a user id without an account: its first name (an existing account keeps its own). */
-                    readonly first_name?: string;
+                    first_name?: string;
                     /** @description For a user id without an account: its last name. */
-                    readonly last_name?: string;
+                    last_name?: string;
                     /** @description For a user id without an account: its e-mail address. */
-                    readonly email?: string;
+                    email?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
-                    readonly group?: string;
+                    group?: string;
                     /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
-                    readonly registration_section?: string;
+                    registration_section?: string;
                     /** @description The rotating section; an empty string clears it. */
-                    readonly rotating_section?: string;
+                    rotating_section?: string;
                     /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
-                    readonly grading_sections?: string;
+                    grading_sections?: string;
                     /** @description For a user id without an account: its first name (an existing account keeps its own). */
-                    readonly first_name?: string;
+                    first_name?: string;
                     /** @description For a user id without an account: its last name. */
-                    readonly last_name?: string;
+                    last_name?: string;
                     /** @description For a user id without an account: its e-mail address. */
-                    readonly email?: string;
+                    email?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor) or Student (as the users list names them); needed for a new member. */
-                    readonly group?: string;
+                    group?: string;
                     /** @description The registration section (1–32 letters, digits, _ or -); an empty string clears it. */
-                    readonly registration_section?: string;
+                    registration_section?: string;
                     /** @description The rotating section; an empty string clears it. */
-                    readonly rotating_section?: string;
+                    rotating_section?: string;
                     /** @description Graders only: the registration sections they grade (a limited access grader grades only these); replaces the list; an empty string clears it. Comma-separated, or the field repeated. */
-                    readonly grading_sections?: string;
+                    grading_sections?: string;
                     /** @description For a user id without an account: its first name (an existing account keeps its own). */
-                    readonly first_name?: string;
+                    first_name?: string;
                     /** @description For a user id without an account: its last name. */
-                    readonly last_name?: string;
+                    last_name?: string;
                     /** @description For a user id without an account: its e-mail address. */
-                    readonly email?: string;
+                    email?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly first_name: string;
-                            readonly last_name: string;
-                            readonly user_id: string;
-                            readonly email: string;
+                        status: "success";
+                        data: {
+                            first_name: string;
+                            last_name: string;
+                            user_id: string;
+                            email: string;
                             /** @description Registration section (`NULL` for none); on the graders list the sections graded, `All` for instructors. */
-                            readonly reg_section: string;
-                            readonly rot_section: string;
+                            reg_section: string;
+                            rot_section: string;
                             /** @enum {string} */
-                            readonly group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
-                            readonly given_name: string;
-                            readonly family_name: string;
+                            group: "Instructor" | "Full Access Grader (Grad TA)" | "Limited Access Grader (Mentor)" | "Student";
+                            given_name: string;
+                            family_name: string;
                             /** @description The generated password of an account this call created, shown this once; null otherwise. */
-                            readonly password: string | null;
+                            password: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -8212,13 +8212,13 @@ export interface operations {
              *     - `Only graders have grading_sections: an instructor grades every section, a student none.`
              *     - `The field {field} {problem}.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8226,14 +8226,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8241,13 +8241,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8256,13 +8256,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `User {user_id} has no account: send first_name, last_name and email to create it.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8271,13 +8271,13 @@ export interface operations {
              *     - `{user_id} is the last instructor of the course; it must keep one.`
              *     - `The membership of {user_id} changed meanwhile; read it and try again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8285,13 +8285,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8299,51 +8299,51 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "drop-member": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "drop-member": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
                             /** @description A dropped student as the users list shows them; null for staff, who left the list. */
-                            readonly member: components["schemas"]["CourseUser"] | null;
+                            member: components["schemas"]["CourseUser"] | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -8357,13 +8357,13 @@ export interface operations {
              *     - `The request body must be a JSON object.`
              *     - `The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8371,14 +8371,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8386,13 +8386,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8401,13 +8401,13 @@ export interface operations {
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `User {user_id} is not in this course.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8416,13 +8416,13 @@ export interface operations {
              *     - `{user_id} is the last instructor of the course; it must keep one.`
              *     - `The membership of {user_id} changed meanwhile; read it and try again.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8430,13 +8430,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8444,81 +8444,81 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "import-class-list": {
-        readonly parameters: {
-            readonly query?: {
+    "import-class-list": {
+        parameters: {
+            query?: {
                 /** @description Report what would change; write nothing. */
-                readonly dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                 /** @description Drop the students (with a registration section) who are not in the list; staff stay. */
-                readonly drop_missing?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                drop_missing?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description A CSV document: the whole `text/csv` body, or the multipart file field `class_list`. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "text/csv": string;
-                readonly "multipart/form-data": {
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
                      */
-                    readonly class_list?: string;
+                    class_list?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly dry_run: boolean;
+                        status: "success";
+                        data: {
+                            dry_run: boolean;
                             /** @description Members new to the course. */
-                            readonly created: number;
+                            created: number;
                             /** @description Members whose group or registration section changed (a dropped student listed again too). */
-                            readonly updated: number;
+                            updated: number;
                             /** @description Members the list leaves as they are. */
-                            readonly unchanged: number;
+                            unchanged: number;
                             /** @description Students dropped because the list lacks them (drop_missing). */
-                            readonly dropped: number;
+                            dropped: number;
                             /** @description Each line not imported, by line number (0: a student drop_missing would drop), with why. */
-                            readonly rejected: readonly {
-                                readonly line: number;
-                                readonly reason: string;
+                            rejected: {
+                                line: number;
+                                reason: string;
                             }[];
                             /** @description The accounts created, each with its generated password shown this once (null in a dry run). */
-                            readonly new_accounts: readonly {
-                                readonly user_id: string;
-                                readonly password: string | null;
+                            new_accounts: {
+                                user_id: string;
+                                password: string | null;
                             }[];
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
@@ -8537,13 +8537,13 @@ export interface operations {
              *     - `The class list header lacks the column(s) {columns}.`
              *     - `The class list has more than {limit} rows; split it.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8551,14 +8551,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8566,13 +8566,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8580,13 +8580,13 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8594,13 +8594,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8608,80 +8608,80 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly openapi: {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description As is, not in an envelope. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
-                        readonly [key: string]: unknown;
+                    "application/json": {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
     };
-    readonly "api-docs": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path?: never;
-            readonly cookie?: never;
+    "api-docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description As is, not in an envelope. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "text/html": string;
+                    "text/html": string;
                 };
             };
         };
     };
-    readonly "api-docs-asset": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: never;
-            readonly path: {
+    "api-docs-asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
                 /** @description A versioned asset name, as the reference page links it. */
-                readonly asset: string;
+                asset: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description As is, not in an envelope. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "text/javascript": string;
-                    readonly "text/css": string;
+                    "text/javascript": string;
+                    "text/css": string;
                 };
             };
             /**
@@ -8689,47 +8689,47 @@ export interface operations {
              *
              *     - `Endpoint not found.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
         };
     };
-    readonly "list-users": {
-        readonly parameters: {
-            readonly query?: {
+    "list-users": {
+        parameters: {
+            query?: {
                 /** @description Users per page, 1 to 500. Left out (and without cursor): the whole list while its JSON fits in 2.5 MiB, otherwise the first 2.5 MiB with a `Link` to the rest. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description By user id. */
-                        readonly data: readonly components["schemas"]["User"][];
+                        data: components["schemas"]["User"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -8739,13 +8739,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8753,14 +8753,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8768,125 +8768,125 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "create-user": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "create-user": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /** @description The new user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /** @description First (given) name. */
-                    readonly first_name: string;
+                    first_name: string;
                     /** @description Last (family) name. */
-                    readonly last_name: string;
+                    last_name: string;
                     /**
                      * Format: email
                      * @description E-mail address.
                      */
-                    readonly email: string;
+                    email: string;
                     /**
                      * @description System access level (`user` when left out).
                      * @enum {string}
                      */
-                    readonly level?: "user" | "faculty" | "superuser";
+                    level?: "user" | "faculty" | "superuser";
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /** @description The new user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /** @description First (given) name. */
-                    readonly first_name: string;
+                    first_name: string;
                     /** @description Last (family) name. */
-                    readonly last_name: string;
+                    last_name: string;
                     /**
                      * Format: email
                      * @description E-mail address.
                      */
-                    readonly email: string;
+                    email: string;
                     /**
                      * @description System access level (`user` when left out).
                      * @enum {string}
                      */
-                    readonly level?: "user" | "faculty" | "superuser";
+                    level?: "user" | "faculty" | "superuser";
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /** @description The new user id. */
-                    readonly user_id: string;
+                    user_id: string;
                     /** @description First (given) name. */
-                    readonly first_name: string;
+                    first_name: string;
                     /** @description Last (family) name. */
-                    readonly last_name: string;
+                    last_name: string;
                     /**
                      * Format: email
                      * @description E-mail address.
                      */
-                    readonly email: string;
+                    email: string;
                     /**
                      * @description System access level (`user` when left out).
                      * @enum {string}
                      */
-                    readonly level?: "user" | "faculty" | "superuser";
+                    level?: "user" | "faculty" | "superuser";
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
-                            readonly first_name: string;
-                            readonly last_name: string;
-                            readonly email: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
+                            first_name: string;
+                            last_name: string;
+                            email: string;
                             /**
                              * @description System access level.
                              * @enum {string}
                              */
-                            readonly level: "user" | "faculty" | "superuser";
+                            level: "user" | "faculty" | "superuser";
                             /** @description The generated password, shown this once; null when one was given. */
-                            readonly password: string | null;
+                            password: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -8920,13 +8920,13 @@ export interface operations {
              *     - `The password cannot be the user id.`
              *     - `The password is one of the most common passwords; choose another.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8934,14 +8934,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8949,13 +8949,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8963,13 +8963,13 @@ export interface operations {
              *
              *     - `User {user_id} already exists.`
              */
-            readonly 409: {
+            409: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8977,13 +8977,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -8991,44 +8991,44 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "get-user": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "get-user": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["User"];
+                        status: "success";
+                        data: components["schemas"]["User"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9037,14 +9037,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9052,13 +9052,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9066,59 +9066,59 @@ export interface operations {
              *
              *     - `No user {user_id}.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "update-user": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "update-user": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The fields to change (at least one); any other field is refused. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
-                    readonly first_name?: string;
-                    readonly last_name?: string;
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string;
+                    last_name?: string;
                     /** @description Superusers only. */
-                    readonly email?: string;
+                    email?: string;
                     /**
                      * @description Superusers only, not their own.
                      * @enum {string}
                      */
-                    readonly level?: "user" | "faculty" | "superuser";
+                    level?: "user" | "faculty" | "superuser";
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: components["schemas"]["User"];
+                        status: "success";
+                        data: components["schemas"]["User"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9137,13 +9137,13 @@ export interface operations {
              *     - `Invalid e-mail address.`
              *     - `The level must be one of user, faculty, superuser.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9151,14 +9151,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9168,13 +9168,13 @@ export interface operations {
              *     - `You may change only your own first_name and last_name; {field} is changed by a superuser.`
              *     - `Superusers cannot change their own level; another superuser can.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9182,13 +9182,13 @@ export interface operations {
              *
              *     - `No user {user_id}.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9196,13 +9196,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9210,72 +9210,72 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "set-user-password": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "set-user-password": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /**
                      * Format: password
                      * @description At least 10 characters, not the user id, not a common password; generated (and answered once) when left out.
                      */
-                    readonly password?: string;
+                    password?: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
-                            readonly user_id: string;
+                        status: "success";
+                        data: {
+                            user_id: string;
                             /** @description The generated password, shown this once; null when one was given. */
-                            readonly password: string | null;
+                            password: string | null;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -9294,13 +9294,13 @@ export interface operations {
              *     - `The password cannot be the user id.`
              *     - `The password is one of the most common passwords; choose another.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9308,14 +9308,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9323,13 +9323,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9337,13 +9337,13 @@ export interface operations {
              *
              *     - `No user {user_id}.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9351,13 +9351,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9365,83 +9365,83 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "change-password": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header?: {
+    "change-password": {
+        parameters: {
+            query?: never;
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
         /** @description The same fields in any of the three encodings. */
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": {
+        requestBody: {
+            content: {
+                "application/json": {
                     /**
                      * Format: password
                      * @description The password the caller has now.
                      */
-                    readonly current_password: string;
+                    current_password: string;
                     /**
                      * Format: password
                      * @description The new password: at least 10 characters, not the user id, not a common password.
                      */
-                    readonly new_password: string;
+                    new_password: string;
                 };
-                readonly "application/x-www-form-urlencoded": {
+                "application/x-www-form-urlencoded": {
                     /**
                      * Format: password
                      * @description The password the caller has now.
                      */
-                    readonly current_password: string;
+                    current_password: string;
                     /**
                      * Format: password
                      * @description The new password: at least 10 characters, not the user id, not a common password.
                      */
-                    readonly new_password: string;
+                    new_password: string;
                 };
-                readonly "multipart/form-data": {
+                "multipart/form-data": {
                     /**
                      * Format: password
                      * @description The password the caller has now.
                      */
-                    readonly current_password: string;
+                    current_password: string;
                     /**
                      * Format: password
                      * @description The new password: at least 10 characters, not the user id, not a common password.
                      */
-                    readonly new_password: string;
+                    new_password: string;
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
-                        readonly data: {
+                        status: "success";
+                        data: {
                             /** @description The new token (as `POST /api/token` answers); the old one no longer works. */
-                            readonly token: string;
+                            token: string;
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -9463,13 +9463,13 @@ export interface operations {
              *     - `The password cannot be the user id.`
              *     - `The password is one of the most common passwords; choose another.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9477,14 +9477,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9492,13 +9492,13 @@ export interface operations {
              *
              *     - `The current password is not right.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9506,13 +9506,13 @@ export interface operations {
              *
              *     - `POST request exceeds maximum size of 1M`
              */
-            readonly 413: {
+            413: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9520,13 +9520,13 @@ export interface operations {
              *
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
-            readonly 415: {
+            415: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9534,52 +9534,52 @@ export interface operations {
              *
              *     - `Too many failed logins for this user id. Try again in {seconds}.`
              */
-            readonly 429: {
+            429: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "Retry-After": components["headers"]["Retry-After"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "user-audit": {
-        readonly parameters: {
-            readonly query?: {
+    "user-audit": {
+        parameters: {
+            query?: {
                 /** @description Entries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description A user id. */
-                readonly user_id: string;
+                user_id: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description Newest first. */
-                        readonly data: readonly components["schemas"]["AuditEntry"][];
+                        data: components["schemas"]["AuditEntry"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9589,13 +9589,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9603,14 +9603,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9618,53 +9618,53 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "course-audit": {
-        readonly parameters: {
-            readonly query?: {
+    "course-audit": {
+        parameters: {
+            query?: {
                 /** @description Entries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
-                readonly page_size?: string;
+                page_size?: string;
                 /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
-                readonly cursor?: string;
+                cursor?: string;
             };
-            readonly header?: {
+            header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                readonly Prefer?: components["parameters"]["Prefer"];
+                Prefer?: components["parameters"]["Prefer"];
             };
-            readonly path: {
+            path: {
                 /** @description The term code (e.g. `f26`). */
-                readonly semester: string;
+                semester: string;
                 /** @description The course code (e.g. `sample`). */
-                readonly course: string;
+                course: string;
             };
-            readonly cookie?: never;
+            cookie?: never;
         };
-        readonly requestBody?: never;
-        readonly responses: {
+        requestBody?: never;
+        responses: {
             /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly Link: components["headers"]["Link"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": {
+                    "application/json": {
                         /** @constant */
-                        readonly status: "success";
+                        status: "success";
                         /** @description Newest first. */
-                        readonly data: readonly components["schemas"]["AuditEntry"][];
+                        data: components["schemas"]["AuditEntry"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -9674,13 +9674,13 @@ export interface operations {
              *     - `The {field} must be a whole number from 1 to {max}.`
              *     - `The cursor is not one this {list} gave out.`
              */
-            readonly 400: {
+            400: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9688,14 +9688,14 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              */
-            readonly 401: {
+            401: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9703,13 +9703,13 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              */
-            readonly 403: {
+            403: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
             /**
@@ -9717,142 +9717,142 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              */
-            readonly 404: {
+            404: {
                 headers: {
-                    readonly "Preference-Applied": components["headers"]["Preference-Applied"];
-                    readonly [name: string]: unknown;
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
                 };
                 content: {
-                    readonly "application/json": components["schemas"]["FailEnvelope"];
+                    "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
-            readonly 500: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
-    readonly "webhook-submission.graded": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header: {
+    "webhook-submission.graded": {
+        parameters: {
+            query?: never;
+            header: {
                 /** @description The message id (`msg_…`), the same on every attempt. */
-                readonly "webhook-id": string;
+                "webhook-id": string;
                 /** @description When this attempt was sent, in seconds since 1970. */
-                readonly "webhook-timestamp": string;
+                "webhook-timestamp": string;
                 /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
-                readonly "webhook-signature": string;
+                "webhook-signature": string;
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": components["schemas"]["WebhookPayload"] & {
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
                     /** @constant */
-                    readonly type?: "submission.graded";
-                    readonly data?: {
-                        readonly term: string;
-                        readonly course: string;
-                        readonly gradeable_id: string;
+                    type?: "submission.graded";
+                    data?: {
+                        term: string;
+                        course: string;
+                        gradeable_id: string;
                         /** @description The student, or the team on team gradeables. */
-                        readonly owner_id: string;
-                        readonly version: number;
+                        owner_id: string;
+                        version: number;
                         /** @description The points students see (hidden test cases left out). */
-                        readonly points: number;
-                        readonly message: null;
+                        points: number;
+                        message: null;
                         /** @description The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history). */
-                        readonly commit: string | null;
+                        commit: string | null;
                     };
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Received (any 2xx). */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
-    readonly "webhook-submission.failed": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header: {
+    "webhook-submission.failed": {
+        parameters: {
+            query?: never;
+            header: {
                 /** @description The message id (`msg_…`), the same on every attempt. */
-                readonly "webhook-id": string;
+                "webhook-id": string;
                 /** @description When this attempt was sent, in seconds since 1970. */
-                readonly "webhook-timestamp": string;
+                "webhook-timestamp": string;
                 /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
-                readonly "webhook-signature": string;
+                "webhook-signature": string;
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": components["schemas"]["WebhookPayload"] & {
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
                     /** @constant */
-                    readonly type?: "submission.failed";
-                    readonly data?: {
-                        readonly term: string;
-                        readonly course: string;
-                        readonly gradeable_id: string;
-                        readonly owner_id: string;
-                        readonly version: number;
+                    type?: "submission.failed";
+                    data?: {
+                        term: string;
+                        course: string;
+                        gradeable_id: string;
+                        owner_id: string;
+                        version: number;
                         /** @constant */
-                        readonly points: 0;
-                        readonly message: string;
+                        points: 0;
+                        message: string;
                         /** @description The commit graded: the one the version's first grading checked out (null before any checkout, and for repositories without history). */
-                        readonly commit: string | null;
+                        commit: string | null;
                     };
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Received (any 2xx). */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
-    readonly "webhook-summaries.generated": {
-        readonly parameters: {
-            readonly query?: never;
-            readonly header: {
+    "webhook-summaries.generated": {
+        parameters: {
+            query?: never;
+            header: {
                 /** @description The message id (`msg_…`), the same on every attempt. */
-                readonly "webhook-id": string;
+                "webhook-id": string;
                 /** @description When this attempt was sent, in seconds since 1970. */
-                readonly "webhook-timestamp": string;
+                "webhook-timestamp": string;
                 /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
-                readonly "webhook-signature": string;
+                "webhook-signature": string;
             };
-            readonly path?: never;
-            readonly cookie?: never;
+            path?: never;
+            cookie?: never;
         };
-        readonly requestBody: {
-            readonly content: {
-                readonly "application/json": components["schemas"]["WebhookPayload"] & {
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
                     /** @constant */
-                    readonly type?: "summaries.generated";
-                    readonly data?: {
-                        readonly term: string;
-                        readonly course: string;
-                        readonly summaries: number;
+                    type?: "summaries.generated";
+                    data?: {
+                        term: string;
+                        course: string;
+                        summaries: number;
                         /** Format: date-time */
-                        readonly generated_at: string;
-                        readonly generation: string;
+                        generated_at: string;
+                        generation: string;
                     };
                 };
             };
         };
-        readonly responses: {
+        responses: {
             /** @description Received (any 2xx). */
-            readonly 200: {
+            200: {
                 headers: {
-                    readonly [name: string]: unknown;
+                    [name: string]: unknown;
                 };
                 content?: never;
             };
