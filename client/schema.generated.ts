@@ -8476,10 +8476,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A CSV document: the whole `text/csv` body, or the multipart file field `class_list`. */
+        /** @description A CSV document: the whole `text/csv` body, or the field `class_list` in any of the three encodings (a file in a multipart body). */
         requestBody: {
             content: {
                 "text/csv": string;
+                "application/json": {
+                    /** @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field. */
+                    class_list?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: binary
+                     * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
+                     */
+                    class_list?: string;
+                };
                 "multipart/form-data": {
                     /**
                      * Format: binary
