@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
-import { isActiveMember, isValidCode, type Course } from '#shared/courses/course.ts';
+import { isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { dropMember, importClassList, moveToAccessGroup, putMember } from '#shared/courses/enroll.ts';
 import { termFrom } from '#shared/courses/terms.ts';
@@ -10,10 +10,8 @@ import { backfill, summaryLine } from './backfill.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { setCourseArchived } from '#shared/courses/settings.ts';
 import { getItems } from '#shared/data/items.ts';
-import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
-import { createTeam } from '#shared/data/teams.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateSummaries } from '#shared/summaries/generate.ts';
 import { nightlySummaries } from '#shared/summaries/job.ts';
@@ -25,6 +23,7 @@ import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { getUser } from '#shared/data/users.ts';
 import { allAccounts, changeAccount } from '#shared/users/accounts.ts';
 import { isValidUserId } from '#shared/users/user.ts';
+import { setTeamMembers } from '#shared/gradeables/teams.ts';
 
 export const usage = `Administer users (local DynamoDB by default).
 
@@ -243,23 +242,9 @@ export async function runAdminCommand(
       const course = await requireCourse(rest);
       const [, , gradeableId, teamId, ...members] = rest;
       if (!gradeableId || !teamId || members.length === 0) throw new UsageError('Give the gradeable, a team id and its members.');
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(teamId)) throw new UsageError('A team id is 1–64 letters, digits, _ or -.');
       const { gradeable } = await getItems({ gradeable: gradeableRef(course.term, course.course, gradeableId) });
-      if (!gradeable?.team_gradeable) throw new UsageError(`${gradeableId} is not a team gradeable of ${course.term}/${course.course}.`);
-      if (members.length > gradeable.team_gradeable.team_size_max) {
-        throw new UsageError(`Teams of ${gradeableId} have at most ${gradeable.team_gradeable.team_size_max} members.`);
-      }
-      const enrollments = await getItems(
-        Object.fromEntries(members.map((userId) => [userId, enrollmentRef(course.term, course.course, userId)])),
-      );
-      const strangers = members.filter((userId) => {
-        const enrollment = enrollments[userId];
-        return !enrollment || !isActiveMember(enrollment);
-      });
-      if (strangers.length > 0) throw new UsageError(`Not in the course: ${strangers.join(', ')}.`);
-      if (!(await createTeam(course.term, course.course, gradeableId, teamId, members))) {
-        throw new UsageError(`The team ${teamId} exists already, or one of its members is on another team.`);
-      }
+      // The same rules and audit entry as the teams route, for a new team only.
+      await asUsageErrorAsync(() => setTeamMembers(course, gradeable, { gradeableId, teamId, members, actor: 'admin', createOnly: true }));
       return print(`Team ${teamId} of ${gradeableId}: ${members.join(', ')}.`);
     }
     case 'generate-summaries': {

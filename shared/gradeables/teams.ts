@@ -35,6 +35,8 @@ import {
   teamSubmissionsTakenAway,
   teamTooBig,
   tooManyTeamChanges,
+  teamExistsAlready,
+  memberOnAnotherTeam,
 } from '#shared/courses/failures.ts';
 
 /** A team as read: its members and whether anything was submitted for it. */
@@ -49,6 +51,8 @@ export interface TeamChangeRequest {
   readonly teamId: string;
   /** The members asked for, in the request's order. */
   readonly members: readonly string[];
+  /** A new team only: refused when the team exists or a member is on another team (nobody moves). */
+  readonly createOnly?: boolean;
 }
 
 /** What was read for a request: the team (absent: to be created), who of the requested members are students, their teams and those teams. */
@@ -90,6 +94,11 @@ export function planTeamChange(request: TeamChangeRequest, read: TeamsRead): Tea
   if (refusal) return refusal;
   const stranger = request.members.find((userId) => !read.students.has(userId));
   if (stranger !== undefined) return notAStudent({ user_id: stranger });
+  if (request.createOnly) {
+    if (read.team) return teamExistsAlready({ team_id: request.teamId });
+    const taken = request.members.find((userId) => read.teamOf.has(userId));
+    if (taken !== undefined) return memberOnAnotherTeam({ user_id: taken, other_team_id: read.teamOf.get(taken) ?? '' });
+  }
   const wanted = new Set(request.members);
   const removed = (read.team?.members ?? []).filter((userId) => !wanted.has(userId));
   const leaving = removed[0];
@@ -151,16 +160,22 @@ const submissionState = (submission: Submission | undefined): TeamSubmissionStat
   };
 
 /**
- * Sets a team's members (creating the team when it does not exist), in one transaction with its
- * audit entry; a change that raced another is tried again on a fresh read.
+ * Sets a team's members (creating the team when it does not exist; with `createOnly`, only that),
+ * in one transaction with its audit entry; a change that raced another is tried again on a fresh read.
  */
 export async function setTeamMembers(
   course: Course,
   gradeable: GradeableDocument | undefined,
-  request: { gradeableId: string; teamId: string; members: readonly string[]; actor: string },
+  request: { gradeableId: string; teamId: string; members: readonly string[]; actor: string; createOnly?: boolean },
 ): Promise<TeamRecord> {
   const { teamSizeMax } = teamGradeable(gradeable, request.gradeableId);
-  const asked: TeamChangeRequest = { gradeableId: request.gradeableId, teamSizeMax, teamId: request.teamId, members: request.members };
+  const asked: TeamChangeRequest = {
+    gradeableId: request.gradeableId,
+    teamSizeMax,
+    teamId: request.teamId,
+    members: request.members,
+    ...(request.createOnly ? { createOnly: true } : {}),
+  };
   const early = memberListRefusal(asked);
   if (early) throw early;
   const stranger = request.members.find((userId) => !isValidUserId(userId));

@@ -6,6 +6,7 @@ import { startTestApi, type TestApi, type Answer } from '../support/http.ts';
 import { vcsGradeableJson } from '../support/gradeables.ts';
 import { addMember, createCourseWorld, type CourseWorld, type Persona } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { mark, rubricComponent } from '../support/rubric.ts';
 
 /**
  * Deleting a gradeable, or changing it in a way that would strand submissions, at the very moment
@@ -31,23 +32,7 @@ const gradeableJson = (id: string): Record<string, unknown> => {
     ...json,
     ta_grading: true,
     dates: { ...(json.dates as Record<string, unknown>), grade_start_date: iso(-9), grade_due_date: iso(-8), grade_released_date: iso(5) },
-    rubric: [
-      {
-        title: 'Style',
-        ta_comment: '',
-        student_comment: '',
-        lower_clamp: 0,
-        default: 0,
-        max_value: 5,
-        upper_clamp: 5,
-        text: false,
-        peer_component: false,
-        page: 0,
-        is_itempool_linked: false,
-        itempool: '',
-        marks: [{ points: 2, title: 'Clear names', publish: true }],
-      },
-    ],
+    rubric: [rubricComponent('Style', { marks: [mark(2, 'Clear names')] })],
   };
 };
 

@@ -71,4 +71,16 @@ describe('a team change', () => {
       "b is on team t2, which has submissions: moving them would merge two teams' submissions.",
     );
   });
+
+  it('makes a new team only when asked to create one: it neither changes a team nor moves a student', () => {
+    const create = (members: string[]) => ({ ...request(members), createOnly: true });
+    expect(planTeamChange(create(['a', 'b']), read())).toEqual({ members: ['a', 'b'], removed: [], shrunk: new Map() });
+    expect(message(planTeamChange(create(['a']), read({ team: { members: ['a'], hasSubmission: false } })))).toBe(
+      'The team t1 exists already.',
+    );
+    const others = new Map([['t2', { members: ['b'], hasSubmission: false }]]);
+    expect(message(planTeamChange(create(['a', 'b']), read({ teamOf: new Map([['b', 't2']]), others })))).toBe(
+      'b is on another team (t2).',
+    );
+  });
 });
