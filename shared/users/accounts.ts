@@ -1,4 +1,5 @@
 /** Reading and changing user accounts (profiles): what the users routes and the admin command line share. */
+import { isValidUserId } from '#shared/ids.ts';
 import { auditEntry } from '#shared/data/audit.ts';
 import { changeProfile, getUser, listUsers } from '#shared/data/users.ts';
 import { noSuchUser } from './failures.ts';
@@ -11,6 +12,8 @@ export const allAccounts = async (): Promise<UserRecord[]> => (await listUsers()
 /** An account the actor may read (their own; superusers any). */
 export async function readAccount(actor: Actor, userId: string): Promise<User> {
   checkMayRead(actor, userId);
+  // An id no account can have (too long for a key, say) names no one: nothing to read.
+  if (!isValidUserId(userId)) throw noSuchUser({ user_id: userId.slice(0, 80) });
   const user = await getUser(userId);
   if (!user) throw noSuchUser({ user_id: userId.slice(0, 80) });
   return user;

@@ -2,6 +2,7 @@
  * Reading the audit trail: a course's (roster, teams, gradeables, settings) or a user's account,
  * newest first, paged with `page_size` and `cursor` (shared/paging.ts).
  */
+import { isValidUserId } from '#shared/ids.ts';
 import { AUDIT_ENTRY, auditEntries, type AuditScope, type StoredAuditEntry } from '#shared/data/audit.ts';
 import { encodeCursor, readPageRequest, takeWithin } from '#shared/paging.ts';
 
@@ -37,6 +38,8 @@ export async function auditPage(
     keys: 1,
     accepts: ([entry]) => entry !== undefined && AUDIT_ENTRY.test(entry),
   });
+  // An id no account can have (too long for a key, say) has no trail.
+  if ('userId' in scope && !isValidUserId(scope.userId)) return { items: [], next: null };
   const { entries, more } = await auditEntries(scope, request.size, request.after?.[0]);
   const shown = takeWithin(entries.map((entry) => ({ entry: entry.entry, record: auditRecord(entry) })));
   const last = shown.at(-1);

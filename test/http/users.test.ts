@@ -275,6 +275,13 @@ describe('POST /api/users/{user_id}/password', () => {
     const missing = await api.postJson('/users/nobody-at-all/password', {}, su);
     expect([missing.httpStatus, missing.json.message]).toEqual([404, 'No user nobody-at-all.']);
     expect(await storedTrail({ userId: 'nobody-at-all' })).toEqual([]);
+    // An id longer than any key DynamoDB takes names no one, on every route that reads one from its path.
+    const long = 'a'.repeat(3000);
+    const named = `No user ${long.slice(0, 80)}.`;
+    expect((await api.postJson(`/users/${long}/password`, {}, su)).json.message).toBe(named);
+    expect((await api.get(`/users/${long}`, su)).json.message).toBe(named);
+    expect((await patch(`/users/${long}`, { first_name: 'X' }, su)).json.message).toBe(named);
+    expect((await api.get(`/users/${long}/audit`, su)).json).toEqual({ status: 'success', data: [] });
   });
 });
 
