@@ -49,9 +49,6 @@ export const tooManyTeamChanges = failure(
   'This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.',
 );
 export const teamChangedMeanwhile = failure('conflict', 'The teams changed while this change was being saved: try again.');
-/** The admin command line's create-team makes new teams only: it neither changes a team nor moves a student. */
-export const teamExistsAlready = failure('conflict', 'The team {team_id} exists already.');
-export const memberOnAnotherTeam = failure('conflict', '{user_id} is on another team ({other_team_id}).');
 /** Course settings (`…/config`): the reference's words where it has them. */
 export const configNameMissing = failure('invalid', 'Name of config value not provided');
 export const configEntryMissing = failure('invalid', 'Name of config entry not provided');
