@@ -16,7 +16,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
-import { definitions, routeKeys, type RouteName } from '#functions/definitions.ts';
+import { definitions, routeKeys, routes, type RouteName } from '#functions/definitions.ts';
 import {
   functionAccess,
   functionEnvironment,
@@ -29,6 +29,7 @@ import {
   type TableKey,
 } from '#infra/function-access.ts';
 import { parseSetting, type ConfigName } from '#shared/config.ts';
+import type { RouteDefinition } from '#shared/http/routes.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { ApiFunction } from './api-function.ts';
@@ -289,8 +290,8 @@ export class CourseSubmissionStack extends Stack {
             corsPreflight: {
               allowOrigins: [...settings.corsOrigins],
               allowMethods: [...new Set(routeKeys.map((key) => CorsHttpMethod[key.method]))],
-              allowHeaders: ['authorization', 'content-type', 'prefer', 'if-none-match', 'if-match'],
-              exposeHeaders: ['preference-applied', 'retry-after', 'etag'],
+              allowHeaders: corsRequestHeaders(),
+              exposeHeaders: ['preference-applied', 'retry-after', 'etag', 'link'],
               maxAge: Duration.hours(1),
             },
           }
@@ -478,4 +479,14 @@ function made<K, V>(map: ReadonlyMap<K, V>, key: K): V {
   const value = map.get(key);
   if (value === undefined) throw new Error(`The stack created nothing for ${String(key)}.`);
   return value;
+}
+
+/**
+ * The request headers a browser may send: the ones every route reads (token, body type, the
+ * status preference, conditional reads) and every header some route declares as an input, so a
+ * frontend can send an Idempotency-Key or an If-Match without a preflight failure.
+ */
+function corsRequestHeaders(): string[] {
+  const declared = Object.values<RouteDefinition>(routes).flatMap((definition) => Object.keys(definition.input?.().headers ?? {}));
+  return [...new Set(['authorization', 'content-type', 'prefer', 'if-none-match', ...declared.map((name) => name.toLowerCase())])];
 }

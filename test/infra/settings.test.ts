@@ -53,8 +53,10 @@ describe('a production stage from context', () => {
     const cors = api!.Properties.CorsConfiguration;
     expect(cors.AllowOrigins).toEqual(['https://app.example.edu', 'https://ide.example.edu']);
     expect([...cors.AllowMethods].sort()).toEqual([...new Set(routeKeys.map((key) => key.method))].sort());
-    expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['authorization', 'content-type', 'prefer', 'if-none-match', 'if-match']));
-    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['preference-applied', 'retry-after']));
+    expect(cors.AllowHeaders).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'prefer', 'if-none-match', 'if-match', 'idempotency-key']),
+    );
+    expect(cors.ExposeHeaders).toEqual(expect.arrayContaining(['preference-applied', 'retry-after', 'etag', 'link']));
   });
 
   it('throttles the stage as configured', () => {
