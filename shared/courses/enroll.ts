@@ -8,6 +8,7 @@ import {
   writeStaffMarker,
 } from '#shared/data/access-groups.ts';
 import { auditEntry } from '#shared/data/audit.ts';
+import { profileChangeEntries } from '#shared/users/accounts.ts';
 import { setCourseAccessGroup } from '#shared/data/courses.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
@@ -314,8 +315,9 @@ export async function importClassList(
     }
     options.onProgress?.((done += group.length), members.length);
   });
-  // Not `changeProfile` itself: inGroups passes the index, which changeProfile would take for its audit entries.
-  if (options.updateProfiles) await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, (user) => changeProfile(user));
+  if (options.updateProfiles) {
+    await inGroups(plan.usersToUpdate, PARALLEL_PROFILE_CHANGES, (user) => changeProfile(user, profileChangeEntries(options.actor, user)));
+  }
   // After the profile changes: their copies were filled from what this import wrote.
   await settleCopies(applied.flatMap(({ change, copies }) => (change.after ? [{ enrollment: change.after, copies }] : [])));
   const count = (test: (change: MemberChange) => boolean) => applied.filter(({ change }) => test(change)).length;

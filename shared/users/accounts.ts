@@ -1,6 +1,7 @@
 /** Reading and changing user accounts (profiles): what the users routes and the admin command line share. */
 import { isValidUserId } from '#shared/ids.ts';
 import { auditEntry } from '#shared/data/audit.ts';
+import type { TransactItem } from '#shared/data/transactions.ts';
 import { changeProfile, getUser, listUsers } from '#shared/data/users.ts';
 import { noSuchUser } from './failures.ts';
 import { actorId, changedProfile, checkMayRead, isEmptyDiff, profileDiff, userRecord, type Actor, type UserRecord } from './profile.ts';
@@ -27,13 +28,21 @@ export async function changeAccount(actor: Actor, userId: string, body: Readonly
   const target = await readAccount(actor, userId);
   const changed = changedProfile(actor, target, body);
   if (isEmptyDiff(profileDiff(target, changed))) return userRecord(target);
-  const written = await changeProfile(changed, (before) => {
-    // The entry records what the write changes, from the profile as it was when the write began.
-    const diff = profileDiff(before, changed);
-    return isEmptyDiff(diff)
-      ? []
-      : [auditEntry({ userId }, { actor: actorId(actor), action: 'user.changed', target: userId, before: diff.before, after: diff.after })];
-  });
+  const written = await changeProfile(changed, profileChangeEntries(actorId(actor), changed));
   if (!written) throw noSuchUser({ user_id: userId });
   return userRecord(changed);
 }
+
+/**
+ * The audit entry of a profile change, to go into its write: it records what the write changes,
+ * from the profile as it was when the write began (nothing when that changes nothing).
+ */
+export const profileChangeEntries =
+  (actor: string, changed: User) =>
+  (before: User): TransactItem[] => {
+    const diff = profileDiff(before, changed);
+    const { userId } = changed;
+    return isEmptyDiff(diff)
+      ? []
+      : [auditEntry({ userId }, { actor, action: 'user.changed', target: userId, before: diff.before, after: diff.after })];
+  };

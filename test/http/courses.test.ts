@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
+import { auditEntries } from '#shared/data/audit.ts';
 import { courseRef, setArchived } from '#shared/data/courses.ts';
 import {
   copyHolder,
@@ -236,6 +237,16 @@ describe('the lists stay right when profiles, courses and terms change', () => {
     // The lists answer from the copies, now holding the new profile.
     expect((await storedEnrollment(term, first.course, student.userId))?.memberCopy).toMatchObject({ givenName: 'Ada', v: 1 });
     expect((await storedEnrollment(term, second.course, mentor.userId))?.memberCopy).toMatchObject({ givenName: 'Grace', v: 1 });
+    // Each account's trail says who changed its profile, and from what.
+    expect((await auditEntries({ userId: student.userId }, 10, undefined)).entries).toEqual([
+      expect.objectContaining({
+        actor: 'admin',
+        action: 'user.changed',
+        target: student.userId,
+        before: expect.objectContaining({ first_name: 'Given' }),
+        after: expect.objectContaining({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.edu' }),
+      }),
+    ]);
   });
 
   it('lists a course with its term renamed and moves it when archived', async () => {
