@@ -2985,6 +2985,7 @@ export interface operations {
              *     - `The field end_date must be at most 10 characters long.`
              *     - `Term id, term name, start date and end date are all required.`
              *     - `The term id must be 1 to 64 lowercase letters, digits or underscores.`
+             *     - `The term id {term_id} is reserved: the API has paths of its own that begin with it.`
              *     - `The term name cannot be blank.`
              *     - `Start and end dates must be dates of the form YYYY-MM-DD.`
              *     - `The start date must not be after the end date.`

@@ -23,6 +23,7 @@ export const tooManyGradeablesToCopy = failure('invalid', 'The base course has {
 
 export const termFieldsMissing = failure('invalid', 'Term id, term name, start date and end date are all required.');
 export const badTermId = failure('invalid', 'The term id must be 1 to 64 lowercase letters, digits or underscores.');
+export const reservedTermId = failure('invalid', 'The term id {term_id} is reserved: the API has paths of its own that begin with it.');
 export const blankTermName = failure('invalid', 'The term name cannot be blank.');
 export const badTermDates = failure('invalid', 'Start and end dates must be dates of the form YYYY-MM-DD.');
 export const termEndsBeforeStart = failure('invalid', 'The start date must not be after the end date.');

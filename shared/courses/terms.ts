@@ -1,6 +1,22 @@
 import { allTerms, createTerm } from '#shared/data/terms.ts';
 import { isValidCode, type Term } from './course.ts';
-import { badTermDates, badTermId, blankTermName, termEndsBeforeStart, termExistsAlready, termFieldsMissing } from './failures.ts';
+import {
+  badTermDates,
+  badTermId,
+  blankTermName,
+  reservedTermId,
+  termEndsBeforeStart,
+  termExistsAlready,
+  termFieldsMissing,
+} from './failures.ts';
+
+/**
+ * Codes a term cannot have: a course's paths begin with its term's code, and these first
+ * segments begin routes of their own (`/api/users/{user_id}/audit` would answer for the course
+ * audit trail of a term named `users`; `/api/courses/{semester}/{course}/config` for the late
+ * days of a user named `config` in a term named `courses`).
+ */
+export const RESERVED_TERM_CODES: ReadonlySet<string> = new Set(['courses', 'users']);
 
 /** Checks a term's fields; the first problem is thrown as a fail. */
 export function termFrom(input: { termId?: string; name?: string; startDate?: string; endDate?: string }): Term {
@@ -9,6 +25,7 @@ export function termFrom(input: { termId?: string; name?: string; startDate?: st
     throw termFieldsMissing();
   }
   if (!isValidCode(termId)) throw badTermId();
+  if (RESERVED_TERM_CODES.has(termId)) throw reservedTermId({ term_id: termId });
   if (!name.trim()) throw blankTermName();
   if (!isCalendarDate(startDate) || !isCalendarDate(endDate)) {
     throw badTermDates();

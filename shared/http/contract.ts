@@ -21,6 +21,7 @@ import {
   badSemester,
   badTermDates,
   badTermId,
+  reservedTermId,
   badTimeZone,
   badUserId,
   blankTermName,
@@ -311,6 +312,7 @@ export const contract: Record<RouteName, RouteContract> = {
     fails: [
       fail(termFieldsMissing),
       fail(badTermId),
+      fail(reservedTermId),
       fail(blankTermName),
       fail(badTermDates),
       fail(termEndsBeforeStart),

@@ -668,6 +668,8 @@ describe('POST /api/terms', () => {
     const good = { term_id: uniqueCode('term'), term_name: 'X', start_date: '2027-05-15', end_date: '2027-08-01' };
     const cases: [Record<string, unknown>, string][] = [
       [{ ...good, term_id: 'F27' }, 'The term id must be 1 to 64 lowercase letters, digits or underscores.'],
+      // Its courses' audit trail would be /api/users/<course>/audit, which is a user's trail.
+      [{ ...good, term_id: 'users' }, 'The term id users is reserved: the API has paths of its own that begin with it.'],
       [{ ...good, start_date: '2027-02-30' }, 'Start and end dates must be dates of the form YYYY-MM-DD.'],
       [{ ...good, start_date: '2027-09-01' }, 'The start date must not be after the end date.'],
       [{ ...good, term_name: undefined }, 'Term id, term name, start date and end date are all required.'],
