@@ -41,7 +41,7 @@ function countCommands(): void {
   let counts = { commands: {} as Record<string, number>, batchGetKeys: 0, cancelled: 0, failed: 0 };
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+      const name = operationName(context.commandName);
       counts.commands[name] = (counts.commands[name] ?? 0) + 1;
       if (name.startsWith('BatchGet')) {
         const items = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems ?? {};
@@ -61,4 +61,20 @@ function countCommands(): void {
     if (message.counts === 'reset') counts = { commands: {}, batchGetKeys: 0, cancelled: 0, failed: 0 };
     if (message.counts) process.send?.({ counts });
   });
+}
+
+/** DynamoDB's name of a command, whether sent through the document client (`BatchGetCommand`) or the low-level one (`BatchGetItemCommand`). */
+function operationName(commandName: string | undefined): string {
+  const name = (commandName ?? 'unknown').replace(/Command$/, '');
+  const documentNames: Record<string, string> = {
+    BatchGet: 'BatchGetItem',
+    BatchWrite: 'BatchWriteItem',
+    Get: 'GetItem',
+    Put: 'PutItem',
+    Update: 'UpdateItem',
+    Delete: 'DeleteItem',
+    TransactGet: 'TransactGetItems',
+    TransactWrite: 'TransactWriteItems',
+  };
+  return documentNames[name] ?? name;
 }

@@ -284,23 +284,33 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   }
 }
 
+/** Submissions of this instance between their read of the queue and their ticket's reservation. */
+let reserving = 0;
+
 /**
  * Reserves a ticket in the lane whose counters are `counters`: the lowest free ticket's counter,
- * so that tickets follow arrival order; while this instance sees submissions arriving together
- * (contention.ts: a reservation found that others reserved on its counter since it was read), one
- * of the counters that issued the fewest, at random, so that they spread over the shards.
- * `burst`: counts the course's submission this minute with it (courseBurst).
+ * so that tickets follow arrival order; while submissions arrive together (others of this instance
+ * are reserving, or lately a reservation found that others had reserved on its counter since it
+ * was read: contention.ts), one of the counters that issued the fewest, at random, so that they
+ * spread over the shards rather than pile on one. `burst`: counts the course's submission this
+ * minute with it (courseBurst).
  */
 async function reserve(
   counters: QueueCounters,
   lane: number,
   burst: { term: string; course: string; now: Date } | undefined,
 ): Promise<number> {
-  const shard = contention.recent() ? shardForReservation(counters) : ticketToIssue(counters).shard.shard;
+  const together = reserving > 0 || contention.recent();
+  const shard = together ? shardForReservation(counters) : ticketToIssue(counters).shard.shard;
   const counter = counters.find((candidate) => candidate.shard === shard);
-  const sequence = await reserveTicket(shard, lane, burst && { ...burst, ...(counter ? { counter } : {}) });
-  if (sequence !== (counter?.tail ?? 0) + 1) contention.noteCollision();
-  return ticketOf(shard, sequence, lane);
+  reserving++;
+  try {
+    const sequence = await reserveTicket(shard, lane, burst && { ...burst, ...(counter ? { counter } : {}) });
+    if (sequence !== (counter?.tail ?? 0) + 1) contention.noteCollision();
+    return ticketOf(shard, sequence, lane);
+  } finally {
+    reserving--;
+  }
 }
 
 async function abandonReserved(ticket: number): Promise<void> {
