@@ -1,6 +1,7 @@
 import './setup-env.ts';
 import type { AddressInfo } from 'node:net';
 import { startLocalApi } from '#infra/local/server.ts';
+import { dynamo } from '#shared/data/client.ts';
 import { startBaselineServer, type BaselineConfig } from './baseline/http-server.ts';
 
 /**
@@ -12,6 +13,7 @@ import { startBaselineServer, type BaselineConfig } from './baseline/http-server
 const kind = process.argv[2];
 let url: string;
 if (kind === 'api') {
+  countCommands();
   const api = await startLocalApi({ port: 0, workers: 0 });
   url = api.url.replace('localhost', '127.0.0.1').replace(/\/api$/, '');
 } else if (kind === 'values' || kind === 'token') {
@@ -22,3 +24,57 @@ if (kind === 'api') {
 }
 process.send?.({ url });
 process.on('disconnect', () => process.exit(0));
+
+/** DynamoDB requests sent since the last reset, by command, with the keys of BatchGetItems and the transactions cancelled. */
+export interface CommandCounts {
+  readonly commands: Record<string, number>;
+  readonly batchGetKeys: number;
+  readonly cancelled: number;
+  readonly failed: number;
+}
+
+/**
+ * Counts the API server's DynamoDB requests (each command once, whatever the SDK's retries) and
+ * answers the parent's `{ counts: 'read' | 'reset' }` with them (`{ counts }`).
+ */
+function countCommands(): void {
+  let counts = { commands: {} as Record<string, number>, batchGetKeys: 0, cancelled: 0, failed: 0 };
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = operationName(context.commandName);
+      counts.commands[name] = (counts.commands[name] ?? 0) + 1;
+      if (name.startsWith('BatchGet')) {
+        const items = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems ?? {};
+        counts.batchGetKeys += Object.values(items).reduce((sum, table) => sum + (table.Keys?.length ?? 0), 0);
+      }
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as Error).name === 'TransactionCanceledException') counts.cancelled++;
+        else counts.failed++;
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'benchCountCommands', priority: 'high' },
+  );
+  process.on('message', (message: { counts?: 'read' | 'reset' }) => {
+    if (message.counts === 'reset') counts = { commands: {}, batchGetKeys: 0, cancelled: 0, failed: 0 };
+    if (message.counts) process.send?.({ counts });
+  });
+}
+
+/** DynamoDB's name of a command, whether sent through the document client (`BatchGetCommand`) or the low-level one (`BatchGetItemCommand`). */
+function operationName(commandName: string | undefined): string {
+  const name = (commandName ?? 'unknown').replace(/Command$/, '');
+  const documentNames: Record<string, string> = {
+    BatchGet: 'BatchGetItem',
+    BatchWrite: 'BatchWriteItem',
+    Get: 'GetItem',
+    Put: 'PutItem',
+    Update: 'UpdateItem',
+    Delete: 'DeleteItem',
+    TransactGet: 'TransactGetItems',
+    TransactWrite: 'TransactWriteItems',
+  };
+  return documentNames[name] ?? name;
+}

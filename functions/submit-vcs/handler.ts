@@ -21,7 +21,6 @@ export const handler = endpoint(definition, {
         previous: items.previous,
         lateDays: items.lateDays,
         load: items.load,
-        burst: items.burst,
       },
     }),
 });

@@ -44,6 +44,11 @@ export interface QueueShard {
   readonly tail: number;
   /** Sequence numbers after `head` that were reserved and given up (abandonTicket): no job will take them. */
   readonly abandoned?: readonly number[];
+  /**
+   * The courses' submissions counted on this counter (reserveTicket), by attribute name
+   * (`burst#<course id>#<minute>`, burstAttribute): a course's count this minute is the sum over all counters.
+   */
+  readonly bursts?: Readonly<Record<string, number>>;
 }
 
 /** Every shard's counters, in shard order. */
@@ -63,8 +68,32 @@ export const queueRef = (): ItemSetRef<QueueCounters> => ({
       head: (item?.head as number | undefined) ?? 0,
       tail: (item?.tail as number | undefined) ?? 0,
       abandoned: [...((item?.abandoned as Set<number> | undefined) ?? [])],
+      bursts: Object.fromEntries(
+        Object.entries(item ?? {}).filter(([name, value]) => name.startsWith(BURST_PREFIX) && typeof value === 'number'),
+      ) as Record<string, number>,
     })),
 });
+
+const BURST_PREFIX = 'burst#';
+const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
+
+/** The attribute counting a course's submissions in the minute of `now` on a queue counter. */
+export const burstAttribute = (term: string, course: string, now: Date): string => `${BURST_PREFIX}${term}/${course}#${minuteOf(now)}`;
+
+/**
+ * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE), as counted by the
+ * reservations of their tickets (reserveTicket) on the queue's counters, read with them.
+ */
+export function courseBurst(counters: QueueCounters, term: string, course: string, now: Date): number {
+  const name = burstAttribute(term, course, now);
+  return counters.reduce((sum, counter) => sum + (counter.bursts?.[name] ?? 0), 0);
+}
+
+/** The counts of minutes gone by on a counter (any course's), which its next reservation removes: at most a few at a time. */
+const staleBursts = (counter: QueueShard | undefined, now: Date): string[] =>
+  Object.keys(counter?.bursts ?? {})
+    .filter((name) => Number(name.slice(name.lastIndexOf('#') + 1)) < minuteOf(now))
+    .slice(0, 8);
 
 export interface Job {
   readonly ticket: number;
@@ -131,16 +160,32 @@ export function takeTicket(counters: QueueShard, count = 1): TransactItem {
 
 /**
  * Takes the shard's next sequence number whatever others take meanwhile (an atomic counter, never
- * refused): how a submission gets a ticket while many arrive at once. Until its job is written the
- * ticket counts as queued, unless its submission gives it up (abandonTicket); a worker that
- * reaches a ticket without a job voids it (voidTicket).
+ * refused): how a submission gets its ticket, with no item shared with other submissions in its
+ * transaction. Until its job is written the ticket counts as queued, unless its submission gives it
+ * up (abandonTicket); a worker that reaches a ticket without a job voids it (voidTicket).
+ * `burst`: the same write counts a course's submission in the current minute (courseBurst) and
+ * drops counts of minutes gone by that the counter read before (`counter`) still carried.
  */
-export async function reserveTicket(shard: number, lane = 0): Promise<number> {
+export async function reserveTicket(
+  shard: number,
+  lane = 0,
+  burst?: { readonly term: string; readonly course: string; readonly now: Date; readonly counter?: QueueShard },
+): Promise<number> {
+  const names: Record<string, string> = {};
+  let update = 'ADD tail :one';
+  if (burst) {
+    names['#burst'] = burstAttribute(burst.term, burst.course, burst.now);
+    update += ', #burst :one';
+    const stale = staleBursts(burst.counter, burst.now);
+    stale.forEach((name, index) => (names[`#stale${index}`] = name));
+    if (stale.length > 0) update += ` REMOVE ${stale.map((_, index) => `#stale${index}`).join(', ')}`;
+  }
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: tableName(table),
       Key: shardKey(lane, shard),
-      UpdateExpression: 'ADD tail :one',
+      UpdateExpression: update,
+      ...(burst ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
     }),
@@ -334,39 +379,4 @@ export async function expiredLease(now: Date): Promise<Job | undefined> {
     }),
   );
   return Items[0] ? decodeJob(Items[0]) : undefined;
-}
-
-/** How long a minute's burst counters are kept after it ends. */
-const BURST_KEPT_SECONDS = 5 * 60;
-
-const burstKey = (term: string, course: string, now: Date, shard: number) => ({
-  job: `burst#${term}/${course}#${Math.floor(now.getTime() / 60_000)}#${shard}`,
-});
-
-/**
- * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE): the sum of its `shards`
- * items `burst#<term>/<course>#<minute>#<shard>`, read together with the submission's other items
- * (one round trip), so that two classmates submitting at the same count meet the same lane.
- */
-export const courseBurstRef = (term: string, course: string, now: Date, shards: number): ItemSetRef<number> => ({
-  table,
-  keys: Array.from({ length: shards }, (_, shard) => burstKey(term, course, now, shard)),
-  decodeAll: (items) => items.reduce((sum, item) => sum + ((item?.submissions as number | undefined) ?? 0), 0),
-});
-
-/**
- * Counts a queued submission towards its course's submissions in the current minute, on one of
- * `shards` items at random; only added to, never refused, so nothing drifts. Expires a few minutes
- * after its minute (the table's TTL).
- */
-export async function countCourseBurst(term: string, course: string, now: Date, shards: number): Promise<void> {
-  const minute = Math.floor(now.getTime() / 60_000);
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(table),
-      Key: burstKey(term, course, now, Math.floor(Math.random() * shards)),
-      UpdateExpression: 'ADD submissions :one SET expiresAt = if_not_exists(expiresAt, :expires)',
-      ExpressionAttributeValues: { ':one': 1, ':expires': (minute + 1) * 60 + BURST_KEPT_SECONDS },
-    }),
-  );
 }

@@ -112,8 +112,8 @@ export const tables = {
   /**
    * Grading jobs keyed by their ticket number, and the queue's shards `queue#<n>`, each holding
    * the last sequence number it issued (`tail`) and the last claimed (`head`; see jobs.ts).
-   * `byLease` lists jobs being graded by lease expiry. Each course's submissions per minute
-   * (`burst#…`) expire by `expiresAt`.
+   * `byLease` lists jobs being graded by lease expiry. Each course's submissions per minute are
+   * counted on the shards themselves (`burst#…` attributes); items by `expiresAt` expire.
    */
   jobs: {
     id: 'Jobs',

@@ -6,9 +6,10 @@ import { LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#share
  * ticket order. Each shard issues its sequence numbers in order, so the free ticket of a shard is
  * the one after its `tail`, and new tickets are the lowest free ones: one after another, the
  * tickets of a quiet queue are 1 × 16 + 0, 1 × 16 + 1, …, 2 × 16 + 0, … in arrival order, each on
- * a different item. Submissions that collided on a ticket try again on one of the lowest free
- * tickets of all shards at random (tickets issued in one rush may then be out of arrival order by
- * less than one round of shards). Positions are exact: a job's place is the number of queued
+ * a different item. A submission reserves its ticket on the lowest free ticket's counter (an atomic
+ * counter: submissions never collide on a ticket); submissions arriving together spread over the
+ * counters that issued the fewest (shardForReservation), so tickets issued in one rush may be out
+ * of arrival order by less than one round of shards. Positions are exact: a job's place is the number of queued
  * tickets below its own (less those reserved and given up), plus one, and every claim takes the
  * lowest queued ticket.
  *
@@ -43,13 +44,6 @@ export function laneFor(job: { regrade?: boolean; othersInFlight: number; course
   const rushing = job.courseBurst !== undefined && job.burstLimit !== undefined && job.courseBurst > job.burstLimit;
   return rushing ? LANES.rush : LANES.first;
 }
-
-/**
- * The shards of a course's per-minute submission count (shared/data/jobs.ts, countCourseBurst): as
- * many as keep about eight submissions per shard at the limit, at most eight, so that a rush spreads
- * its writes over several items; a submission reads them all in its one read.
- */
-export const burstShards = (burstLimit: number): number => Math.min(8, Math.max(1, Math.floor(burstLimit / 8)));
 
 /** One lane's counters (the shards to issue its tickets on). */
 export const laneCounters = (counters: QueueCounters, lane: number): QueueCounters =>

@@ -1,8 +1,8 @@
 /**
- * Whether this function instance saw submissions collide on the lowest free ticket lately. During
- * a deadline rush nearly every first attempt collides and then reserves a ticket instead, so for a
- * while after a collision the instance reserves at once (an atomic counter, never refused) and
- * spares DynamoDB the transaction bound to fail; once the queue is quiet again, submissions take
+ * Whether this function instance saw submissions arrive together lately: a ticket reservation
+ * found that others had reserved on its counter since the queue was read. During a deadline rush
+ * the instance then spreads its reservations over the counters that issued the fewest, instead of
+ * piling them on the lowest free ticket's; once the queue is quiet again, each submission reserves
  * the lowest free ticket, in arrival order.
  */
 export const CONTENTION_MEMORY_MS = 2_000;

@@ -7,19 +7,7 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import {
-  abandonTicket,
-  countCourseBurst,
-  courseBurstRef,
-  loadRef,
-  putJob,
-  QUEUE_SHARDS,
-  queueRef,
-  reserveTicket,
-  takeTicket,
-  type QueueCounters,
-  type QueueShard,
-} from '#shared/data/jobs.ts';
+import { abandonTicket, courseBurst, loadRef, putJob, queueRef, reserveTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
@@ -28,16 +16,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
-import {
-  burstShards,
-  laneCounters,
-  laneOf,
-  sequenceOf,
-  shardForReservation,
-  shardOf,
-  ticketOf,
-  ticketToIssue,
-} from '#shared/grading/queue-order.ts';
+import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
@@ -57,15 +36,13 @@ export interface SubmitContext {
   readonly gradeable: GradeableDocument | undefined;
   readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
-  /** Read with the token check (see submitReads): the caller's own submission and the queue. */
+  /** Read with the token check (see submitReads): the caller's own submission and the queue (its counters count the course's submissions this minute too). */
   readonly loaded?: {
     submission?: Submission;
     queue: QueueCounters;
     previous?: StoredAnswer;
     lateDays?: StudentLateDays;
     load?: number;
-    /** The course's submissions this minute (courseBurstRef). */
-    burst?: number;
   };
 }
 
@@ -90,8 +67,6 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
     lateDays: lateDaysRef(term, course, callerId),
     // The caller's jobs queued or being graded (MAX_QUEUED_JOBS_PER_STUDENT).
     load: loadRef(callerId),
-    // The course's submissions this minute (COURSE_BURST_PER_MINUTE).
-    burst: courseBurstRef(term, course, new Date(), burstShards(courseBurstPerMinute())),
     ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
       ? { previous: idempotencyRef(`${callerId}#${idempotencyKey}`) }
       : {}),
@@ -99,10 +74,9 @@ export function submitReads(gradeable: GradeableKey, callerId: string, idempoten
 }
 
 const MAX_ATTEMPTS = 200;
-/** The indexes of the version, the job and the ticket's counter (when taken in it) in a submission's transaction. */
+/** The indexes of the version and the job in a submission's transaction. */
 const VERSION = 0;
 const JOB = 1;
-const TICKET = 2;
 const CONFLICT_RETRIES = 4;
 const contention = ticketContention();
 
@@ -158,7 +132,6 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       queue: queueRef(),
       ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
       ...(counted ? { load: loadRef(caller.userId) } : {}),
-      burst: courseBurstRef(owner.term, owner.course, now, burstShards(courseBurstPerMinute())),
     });
   // The first attempt's items: the caller's own, preloaded with the token check, or read now.
   const initial = (ownerId === caller.userId ? context.loaded : undefined) ?? (await read());
@@ -181,16 +154,16 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       );
   if (overLoad) throw overLoad;
   // The course's submissions this minute, as read with the rest, this one included (a student's own
-  // only: staff's go first whatever the rush); counted once this one is queued, so a refused or
-  // failed submission writes nothing.
-  const burstLimit = courseBurstPerMinute();
-  const burst = counted ? { count: (initial.burst ?? 0) + 1, limit: burstLimit } : undefined;
+  // only: staff's go first whatever the rush); counted by the reservation of its ticket, so a
+  // refused submission counts nothing.
+  const burst = counted
+    ? { count: courseBurst(initial.queue, owner.term, owner.course, now) + 1, limit: courseBurstPerMinute() }
+    : undefined;
   const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
   let preloaded: Loaded | undefined = initial;
-  // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
-  // a ticket reserved instead, kept until its job is written.
-  let collided = contention.recent();
+  // The ticket, reserved before the transaction (an atomic counter, never refused) and kept until its job is written.
   let reserved: number | undefined;
+  let counting = counted;
   let conflicts = 0;
   // Whether the reserved ticket may have its job: a transaction that went through, or one whose outcome is unknown.
   let jobMayBeWritten = false;
@@ -220,28 +193,21 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
       );
       const overLoad = queuedJobsRefusal(loadAfter(share), maxQueuedJobsPerStudent());
       if (overLoad) throw overLoad;
-      // The share's lane; not the superseded ticket's counter, which the transaction updates already.
+      // The share's lane; not the superseded ticket's counter, which the transaction updates (giving that ticket up).
       const superseded = share.supersede?.ticket;
       const lane = laneCounters(queue, share.lane).filter(
         (counter) => superseded === undefined || laneOf(superseded) !== share.lane || shardOf(superseded) !== counter.shard,
       );
 
       const version = (submission?.highestVersion ?? 0) + 1;
-      // The transaction takes the lowest free ticket, so tickets follow arrival order; after a collision
-      // (submissions arriving together) a ticket is reserved first, which never collides (queue-order.ts).
       // A ticket reserved for another lane (what was read before changed the share's lane): given up for one in this lane.
       if (reserved !== undefined && laneOf(reserved) !== share.lane) {
         await abandonReserved(reserved);
         reserved = undefined;
       }
-      if (reserved === undefined && collided) {
-        const shard = shardForReservation(lane);
-        reserved = ticketOf(shard, await reserveTicket(shard, share.lane), share.lane);
-      }
-      // A reserved ticket, or a free one whose shard counter the transaction takes.
-      const choice: { ticket: number; shard?: QueueShard } =
-        reserved !== undefined ? { ticket: reserved } : ticketToIssue(lane, conflicts > 0 ? QUEUE_SHARDS : 1);
-      const { ticket, shard: free } = choice;
+      reserved ??= await reserve(lane, share.lane, counting ? { term: owner.term, course: owner.course, now } : undefined);
+      counting = false;
+      const ticket = reserved;
       const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
       jobMayBeWritten = true;
       const items = [
@@ -267,9 +233,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
           ...(commit ? { commit } : {}),
           ...(counted ? { countedFor: caller.userId } : {}),
         }),
-        ...(free ? [takeTicket(free)] : []),
         ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),
-        // After these, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
+        // After these, so that the indexes above (VERSION, JOB) stay as they are.
         ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
       ];
       const copies = { from: items.length - (members?.length ?? 0), to: items.length };
@@ -295,10 +260,6 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         }
         // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
         if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
-        if (free && failed.includes(TICKET)) {
-          collided = true;
-          contention.noteCollision();
-        }
         // A worker found the reserved ticket without its job and voided it: reserve another.
         if (failed.includes(JOB)) reserved = undefined;
         // The team changed since its members were read (a member added): their copies go to the team as it is now.
@@ -313,7 +274,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
         continue;
       }
-      await Promise.all([notifyWorkers(ticket), counted ? countBurst(course, now, burstLimit) : undefined]);
+      await notifyWorkers(ticket);
       return answer;
     }
     throw new Error('Could not queue the submission: too much contention');
@@ -323,12 +284,32 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   }
 }
 
-/** Counts a queued submission towards its course's minute; the submission's answer stands whatever happens. */
-async function countBurst(course: Course, now: Date, limit: number): Promise<void> {
+/** Submissions of this instance between their read of the queue and their ticket's reservation. */
+let reserving = 0;
+
+/**
+ * Reserves a ticket in the lane whose counters are `counters`: the lowest free ticket's counter,
+ * so that tickets follow arrival order; while submissions arrive together (others of this instance
+ * are reserving, or lately a reservation found that others had reserved on its counter since it
+ * was read: contention.ts), one of the counters that issued the fewest, at random, so that they
+ * spread over the shards rather than pile on one. `burst`: counts the course's submission this
+ * minute with it (courseBurst).
+ */
+async function reserve(
+  counters: QueueCounters,
+  lane: number,
+  burst: { term: string; course: string; now: Date } | undefined,
+): Promise<number> {
+  const together = reserving > 0 || contention.recent();
+  const shard = together ? shardForReservation(counters) : ticketToIssue(counters).shard.shard;
+  const counter = counters.find((candidate) => candidate.shard === shard);
+  reserving++;
   try {
-    await countCourseBurst(course.term, course.course, now, burstShards(limit));
-  } catch (error) {
-    logger.warn({ message: "Could not count the course's submissions this minute", error });
+    const sequence = await reserveTicket(shard, lane, burst && { ...burst, ...(counter ? { counter } : {}) });
+    if (sequence !== (counter?.tail ?? 0) + 1) contention.noteCollision();
+    return ticketOf(shard, sequence, lane);
+  } finally {
+    reserving--;
   }
 }
 

@@ -531,19 +531,77 @@ async function notify(times: number) {
   for (let i = 0; i < times; i++) await runAsFunction(localFunctionScope('submit-vcs'), () => notifyWorkers(i));
 }
 
+/** `count` new students of the course, each with a session token. */
+const rushStudents = (count: number) =>
+  Promise.all(
+    Array.from({ length: count }, async () => {
+      const user = await createUser('user', 'rush');
+      await addMember(world.course, user, 4, '1');
+      const claims = newTokenClaims(user.userId);
+      await transactWrite([putSession(claims)]);
+      return { userId: user.userId, token: { authorization: await signToken(claims) } };
+    }),
+  );
+
+/** Counts this process's DynamoDB requests by command (the test API runs in it) until `stop`, and the transactions cancelled. */
+function countRequests() {
+  const counts: Record<string, number> = {};
+  const name = `countRequests${Math.random()}`;
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = operationName(context.commandName);
+      counts[command] = (counts[command] ?? 0) + 1;
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as Error).name === 'TransactionCanceledException') counts.cancelled = (counts.cancelled ?? 0) + 1;
+        throw error;
+      }
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    stop: () => {
+      dynamo().middlewareStack.remove(name);
+      return counts;
+    },
+  };
+}
+
 describe('a deadline rush', () => {
+  it('queues students submitting at once and one after another with one ticket reservation and one transaction each, none cancelled', async () => {
+    await drain();
+    const id = await createGradeable();
+    const students = await rushStudents(30);
+    const upload = (student: (typeof students)[number]) =>
+      api.postJson(path(id, 'upload'), { vcs_checkout: true, git_repo_id: 'none' }, student.token);
+    const together = countRequests();
+    const answers = await Promise.all(students.slice(0, 20).map(upload));
+    const atOnce = together.stop();
+    // Once the rush is over (contention.ts), one after another: each reserves the lowest free ticket.
+    await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
+    const apart = countRequests();
+    for (const student of students.slice(20)) expect((await upload(student)).json.status).toBe('success');
+    const oneAfterAnother = apart.stop();
+    expect(answers.map((answer) => answer.json.status)).toEqual(students.slice(0, 20).map(() => 'success'));
+    // The reservation (an UpdateItem, which also counts the course's minute) and the transaction: nothing else is written.
+    expect(atOnce).toMatchObject({ TransactWriteItems: 20, UpdateItem: 20 });
+    expect(atOnce.cancelled).toBeUndefined();
+    expect(oneAfterAnother).toMatchObject({ TransactWriteItems: 10, UpdateItem: 10 });
+    expect(oneAfterAnother.cancelled).toBeUndefined();
+    const positions = await Promise.all(
+      students.map(async (student) => (await api.get(path(id, 'values'), student.token)).json.data.queue_position),
+    );
+    expect([...positions].sort((a, b) => a - b)).toEqual(students.map((_, index) => index + 1));
+    // Those one after another are served in arrival order.
+    const later = positions.slice(20) as number[];
+    expect(later).toEqual([...later].sort((a, b) => a - b));
+  }, 60_000);
+
   it('answers every one of 40 students submitting at once, with exact positions; a ticket whose job never came is voided', async () => {
     await drain();
     const id = await createGradeable();
-    const students = await Promise.all(
-      Array.from({ length: 40 }, async () => {
-        const user = await createUser('user', 'rush');
-        await addMember(world.course, user, 4, '1');
-        const claims = newTokenClaims(user.userId);
-        await transactWrite([putSession(claims)]);
-        return { userId: user.userId, token: { authorization: await signToken(claims) } };
-      }),
-    );
+    const students = await rushStudents(40);
     const rush = (student: (typeof students)[number]) =>
       api.postJson(path(id, 'upload'), { vcs_checkout: true, git_repo_id: 'none' }, student.token);
     const answers = await Promise.all(students.map(rush));
@@ -648,3 +706,19 @@ describe('team gradeables', () => {
     ]);
   });
 });
+
+/** DynamoDB's name of a command, whether sent through the document client (`BatchGetCommand`) or the low-level one (`BatchGetItemCommand`). */
+function operationName(commandName: string | undefined): string {
+  const name = (commandName ?? 'unknown').replace(/Command$/, '');
+  const documentNames: Record<string, string> = {
+    BatchGet: 'BatchGetItem',
+    BatchWrite: 'BatchWriteItem',
+    Get: 'GetItem',
+    Put: 'PutItem',
+    Update: 'UpdateItem',
+    Delete: 'DeleteItem',
+    TransactGet: 'TransactGetItems',
+    TransactWrite: 'TransactWriteItems',
+  };
+  return documentNames[name] ?? name;
+}

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANES, QUEUE_LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
 import {
-  burstShards,
   laneCounters,
   laneFor,
   laneOf,
@@ -160,9 +159,6 @@ describe('the queue’s lanes', () => {
     expect(laneFor({ othersInFlight: 0, burstLimit: 60 })).toBe(LANES.first);
   });
 
-  it('counts a course’s burst on one item at small limits, on up to eight with about eight submissions each at the limit', () => {
-    expect([1, 5, 15, 16, 60, 64, 1000].map(burstShards)).toEqual([1, 1, 1, 2, 7, 8, 8]);
-  });
 
   it('numbers every lane’s tickets above the lanes before it, and reads lane, shard and sequence back', () => {
     const ticket = ticketOf(7, 123_456, LANES.more);
