@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { REGION, type Deployment, type PolicyDocument, type VpcEndpoint } from './cloudformation.ts';
 import { mergePolicies, type PolicyEvaluator, type Principal } from './iam.ts';
+import { isProblem, parsePostForm, verifyPostUpload } from '#infra/local/s3-signatures.ts';
 
 /** An answer of the emulated endpoint. */
 export interface Reply {
@@ -137,6 +138,8 @@ export class S3Service {
       }
       principal = checked.principal;
       presigned = true;
+    } else if (method === 'POST' && /^\/[^/]+\/?$/.test(rawPath) && !url.search) {
+      return this.postObject(request, body, rawPath.split('/')[1]!, lookup, route);
     } else {
       this.refusals.push({
         principal: 'anonymous',
@@ -219,17 +222,79 @@ export class S3Service {
     return { status: 200, headers, body: operation === 'HeadObject' ? '' : object.body };
   }
 
+  /**
+   * A browser-based POST upload, checked as S3 does (infra/local/s3-signatures.ts: the policy's
+   * signature by known credentials, its expiry, every condition, the file's real size), then as
+   * the signer's s3:PutObject of the key under the template's IAM and bucket policy.
+   */
+  private async postObject(
+    request: IncomingMessage,
+    body: Buffer,
+    bucketName: string,
+    lookup: (accessKeyId: string) => Signer | undefined,
+    route: S3Route | undefined,
+  ): Promise<Reply> {
+    const label = `POST /${bucketName}`;
+    const form = parsePostForm(request.headers, body);
+    if (!form) return xml(400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.');
+    const accepted = verifyPostUpload(form, decodeURIComponent(bucketName), (key) => lookup(key)?.secretAccessKey);
+    const credential = form.fields.find(([name]) => name.toLowerCase() === 'x-amz-credential')?.[1] ?? '';
+    const signer = lookup(credential.split('/')[0] ?? '');
+    const refuse = (status: number, code: string, message: string): Reply => {
+      this.refusals.push({ principal: signer?.principal.label ?? 'anonymous', request: label, code, message });
+      return xml(status, code, message);
+    };
+    if (isProblem(accepted)) return refuse(accepted.status, accepted.code, accepted.message);
+    if (!signer || accepted.sessionToken !== signer.sessionToken)
+      return refuse(403, 'InvalidToken', 'The provided token is malformed or otherwise invalid.');
+    if (credential.split('/')[2] !== REGION)
+      return refuse(400, 'AuthorizationHeaderMalformed', `The region is wrong; expecting '${REGION}'`);
+    const bucket = this.buckets.get(decodeURIComponent(bucketName));
+    const how = route
+      ? `through ${route.endpoints.map((endpoint) => endpoint.logicalId).join(', ') || `VPC ${route.vpcId}`}`
+      : 'a browser form';
+    const decision = await this.authorize(
+      signer.principal,
+      's3:PutObject',
+      `arn:aws:s3:::${decodeURIComponent(bucketName)}/${accepted.key}`,
+      bucket?.policy,
+      route,
+      'POST',
+      `S3 PostObject (${how})`,
+    );
+    if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    if (bucket.assets) return refuse(403, 'AccessDenied', 'The test keeps the assets bucket as cdk deploy published it');
+    const object: StoredObject = {
+      body: accepted.body,
+      contentType: accepted.headers['content-type'] ?? 'binary/octet-stream',
+      etag: `"${createHash('md5').update(accepted.body).digest('hex')}"`,
+      lastModified: new Date(),
+    };
+    bucket.objects.set(accepted.key, object);
+    await this.afterPut?.(bucket.name, accepted.key);
+    const location = `https://${bucket.name}.s3.${REGION}.amazonaws.com/${accepted.key.split('/').map(encodeURIComponent).join('/')}`;
+    return {
+      status: accepted.status,
+      headers: { etag: object.etag, location, 'x-amz-server-side-encryption': 'AES256' },
+      body:
+        accepted.status === 201
+          ? `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${escapeXml(location)}</Location><Bucket>${escapeXml(bucket.name)}</Bucket><Key>${escapeXml(accepted.key)}</Key><ETag>${object.etag}</ETag></PostResponse>`
+          : '',
+    };
+  }
+
   private authorize(
     principal: Principal,
     action: string,
     resource: string,
     bucketPolicy: PolicyDocument | undefined,
     route: S3Route | undefined,
-    presigned: boolean,
+    presigned: boolean | 'POST',
     purpose: string,
   ) {
-    // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, REST-HEADER for a signed header.
-    const authType = { 's3:authType': presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
+    // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, POST for a browser form, REST-HEADER for a signed header.
+    const authType = { 's3:authType': presigned === 'POST' ? 'POST' : presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
     return this.evaluator.authorize(principal, action, resource, {
       resourcePolicy: bucketPolicy,
       ...(route
