@@ -18,7 +18,16 @@ const role: IamRole = {
       name: 'uploads',
       document: {
         Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Action: 's3:PutObject', Resource: `arn:aws:s3:::${BUCKET}/uploads/*` }],
+        Statement: [
+          { Effect: 'Allow', Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], Resource: `arn:aws:s3:::${BUCKET}/uploads/*` },
+          { Effect: 'Allow', Action: 's3:PutObject', Resource: `arn:aws:s3:::${BUCKET}/versions/*` },
+          {
+            Effect: 'Allow',
+            Action: 's3:ListBucket',
+            Resource: `arn:aws:s3:::${BUCKET}`,
+            Condition: { StringLike: { 's3:prefix': 'versions/*' } },
+          },
+        ],
       },
     },
   ],
@@ -73,7 +82,7 @@ describe('browser-based POST uploads in the deployed test’s S3', () => {
     expect((await post(s3, 'uploads/a', { bytes: 1, expires: -60 })).status).toBe(403);
     expect((await post(s3, 'uploads/a', { bytes: 1, change: (form) => form.set('X-Amz-Signature', '0'.repeat(64)) })).status).toBe(403);
     expect((await post(s3, 'uploads/a', { bytes: 1, change: (form) => form.set('X-Amz-Security-Token', 'other') })).status).toBe(403);
-    expect((await post(s3, 'versions/a', { bytes: 1 })).status).toBe(403);
+    expect((await post(s3, 'elsewhere/a', { bytes: 1 })).status).toBe(403);
     expect(s3.storedKeys()).toEqual([]);
     expect(s3.refusals.map((refusal) => refusal.code)).toEqual([
       'EntityTooLarge',
@@ -82,5 +91,36 @@ describe('browser-based POST uploads in the deployed test’s S3', () => {
       'SignatureDoesNotMatch',
       'AccessDenied',
     ]);
+  });
+});
+
+describe('copying, listing and deleting in the deployed test’s S3', () => {
+  /** A header-signed request of the role (the endpoint has checked its signature). */
+  const signed = (s3: S3Service, method: string, url: string, headers: Record<string, string> = {}, body = '') =>
+    s3.handle({ method, url, headers } as unknown as IncomingMessage, Buffer.from(body), signer, lookup);
+
+  it('copies with GetObject of the source and PutObject of the target, lists under ListBucket’s prefix, deletes key by key', async () => {
+    const s3 = service();
+    expect((await post(s3, 'uploads/a', { bytes: 10 })).status).toBe(204);
+    expect((await signed(s3, 'PUT', `/${BUCKET}/versions/1/a.zip`, { 'x-amz-copy-source': `/${BUCKET}/uploads/a` })).status).toBe(200);
+    // Reading back a version is not granted.
+    expect((await signed(s3, 'PUT', `/${BUCKET}/uploads/b`, { 'x-amz-copy-source': `/${BUCKET}/versions/1/a.zip` })).status).toBe(403);
+
+    const listed = await signed(s3, 'GET', `/${BUCKET}?list-type=2&prefix=versions%2F`);
+    expect(listed.status).toBe(200);
+    expect(String(listed.body)).toContain('<Key>versions/1/a.zip</Key><LastModified>');
+    expect(String(listed.body)).toContain('<Size>10</Size>');
+    expect((await signed(s3, 'GET', `/${BUCKET}?list-type=2&prefix=uploads%2F`)).status).toBe(403);
+
+    const deleted = await signed(
+      s3,
+      'POST',
+      `/${BUCKET}?delete`,
+      {},
+      '<Delete><Object><Key>uploads/a</Key></Object><Object><Key>versions/1/a.zip</Key></Object><Quiet>true</Quiet></Delete>',
+    );
+    expect(deleted.status).toBe(200);
+    expect(String(deleted.body)).toContain('<Error><Key>versions/1/a.zip</Key><Code>AccessDenied</Code>');
+    expect(s3.storedKeys()).toEqual([`${BUCKET}/versions/1/a.zip`]);
   });
 });

@@ -51,6 +51,14 @@ export interface S3Refusal {
   readonly message: string;
 }
 
+/** An authorization of the current request's principal: action, resource, purpose, extra condition context. */
+type Authorize = (
+  action: string,
+  resource: string,
+  purpose: string,
+  context?: Record<string, string>,
+) => Promise<{ allowed: boolean; message: string }>;
+
 /** Query parameters that select an S3 operation other than the object ones emulated here. */
 const PLAIN_QUERY =
   /^(x-id|x-amz-checksum-mode|response-[a-z-]+|X-Amz-[A-Za-z0-9-]+|x-amz-checksum-[a-z0-9]+|x-amz-sdk-checksum-algorithm)$/;
@@ -153,6 +161,18 @@ export class S3Service {
     const [, bucketName = '', ...keyParts] = rawPath.split('/');
     const key = keyParts.map((part) => decodeURIComponent(part)).join('/');
     const subresources = [...url.searchParams.keys()].filter((name) => !PLAIN_QUERY.test(name));
+    const listing = method === 'GET' && !key && url.searchParams.get('list-type') === '2';
+    const deleting = method === 'POST' && !key && subresources.length === 1 && subresources[0] === 'delete';
+    const copying = method === 'PUT' && key && subresources.length === 0 && typeof request.headers['x-amz-copy-source'] === 'string';
+    if (listing || deleting || copying) {
+      const bucket = this.buckets.get(bucketName);
+      const how = `${presigned ? 'presigned ' : ''}${route ? 'from a VPC' : 'SDK'}`;
+      const may = (action: string, resource: string, purpose: string, context: Record<string, string> = {}) =>
+        this.authorize(principal, action, resource, bucket?.policy, route, presigned, `S3 ${purpose} (${how})`, context);
+      if (listing) return this.listObjects(bucket, bucketName, url, may);
+      if (deleting) return this.deleteObjects(request, body, bucket, bucketName, may);
+      return this.copyObject(request, bucket, bucketName, key, may);
+    }
     const operation =
       !key || subresources.length > 0 || request.headers['x-amz-copy-source']
         ? undefined
@@ -220,6 +240,92 @@ export class S3Service {
       'accept-ranges': 'bytes',
     };
     return { status: 200, headers, body: operation === 'HeadObject' ? '' : object.body };
+  }
+
+  /** ListObjectsV2 of a prefix (s3:ListBucket with s3:prefix), every match in one page. */
+  private async listObjects(bucket: BucketState | undefined, bucketName: string, url: URL, may: Authorize): Promise<Reply> {
+    const prefix = url.searchParams.get('prefix') ?? '';
+    const decision = await may('s3:ListBucket', `arn:aws:s3:::${bucketName}`, `ListObjectsV2 ${prefix}`, { 's3:prefix': prefix });
+    if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    const keys = [...bucket.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+    const contents = keys
+      .map((key) => {
+        const object = bucket.objects.get(key)!;
+        return `<Contents><Key>${escapeXml(key)}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${escapeXml(object.etag)}</ETag><Size>${object.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+      })
+      .join('');
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${escapeXml(bucket.name)}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${keys.length}</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
+    };
+  }
+
+  /** DeleteObjects: each key as its own s3:DeleteObject; a denied one is an error entry, as S3 answers. */
+  private async deleteObjects(
+    request: IncomingMessage,
+    body: Buffer,
+    bucket: BucketState | undefined,
+    bucketName: string,
+    may: Authorize,
+  ): Promise<Reply> {
+    const decoded = decodeBody(request, body);
+    if ('code' in decoded) return xml(400, decoded.code, decoded.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    const text = decoded.body.toString('utf8');
+    const quiet = /<Quiet>true<\/Quiet>/.test(text);
+    const unescape = (value: string) =>
+      value
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&');
+    const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescape(match[1]!));
+    const entries: string[] = [];
+    for (const key of keys) {
+      const decision = await may('s3:DeleteObject', `arn:aws:s3:::${bucketName}/${key}`, `DeleteObjects ${key}`);
+      if (!decision.allowed) {
+        entries.push(`<Error><Key>${escapeXml(key)}</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`);
+        continue;
+      }
+      bucket.objects.delete(key);
+      if (!quiet) entries.push(`<Deleted><Key>${escapeXml(key)}</Key></Deleted>`);
+    }
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${entries.join('')}</DeleteResult>`,
+    };
+  }
+
+  /** CopyObject within the template's buckets: s3:GetObject of the source and s3:PutObject of the target. */
+  private async copyObject(
+    request: IncomingMessage,
+    bucket: BucketState | undefined,
+    bucketName: string,
+    key: string,
+    may: Authorize,
+  ): Promise<Reply> {
+    const source = uriDecode(String(request.headers['x-amz-copy-source']).replace(/^\//, ''));
+    const [sourceBucketName = '', ...sourceParts] = source.split('/');
+    const sourceKey = sourceParts.join('/');
+    const read = await may('s3:GetObject', `arn:aws:s3:::${sourceBucketName}/${sourceKey}`, `CopyObject from ${sourceKey}`);
+    if (!read.allowed) return xml(403, 'AccessDenied', read.message);
+    const write = await may('s3:PutObject', `arn:aws:s3:::${bucketName}/${key}`, `CopyObject to ${key}`);
+    if (!write.allowed) return xml(403, 'AccessDenied', write.message);
+    const object = this.buckets.get(sourceBucketName)?.objects.get(sourceKey);
+    if (!bucket || !object) return xml(404, 'NoSuchKey', 'The specified key does not exist.', `<Key>${escapeXml(sourceKey)}</Key>`);
+    if (bucket.assets) return xml(403, 'AccessDenied', 'The test keeps the assets bucket as cdk deploy published it');
+    const copy: StoredObject = { ...object, lastModified: new Date() };
+    bucket.objects.set(key, copy);
+    await this.afterPut?.(bucket.name, key);
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<CopyObjectResult><LastModified>${copy.lastModified.toISOString()}</LastModified><ETag>${escapeXml(copy.etag)}</ETag></CopyObjectResult>`,
+    };
   }
 
   /**
@@ -292,9 +398,10 @@ export class S3Service {
     route: S3Route | undefined,
     presigned: boolean | 'POST',
     purpose: string,
+    extraContext: Record<string, string> = {},
   ) {
     // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, POST for a browser form, REST-HEADER for a signed header.
-    const authType = { 's3:authType': presigned === 'POST' ? 'POST' : presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
+    const authType = { 's3:authType': presigned === 'POST' ? 'POST' : presigned ? 'REST-QUERY-STRING' : 'REST-HEADER', ...extraContext };
     return this.evaluator.authorize(principal, action, resource, {
       resourcePolicy: bucketPolicy,
       ...(route
