@@ -4591,7 +4591,7 @@ export interface operations {
                         status: "success";
                         data: {
                             gradeable_id: string;
-                            /** @description By registration section (numerically where both are numbers), then user id. */
+                            /** @description By registration section (those that are numbers first, by number; then the others by character), then user id. */
                             students: {
                                 user_id: string;
                                 registration_section: string;

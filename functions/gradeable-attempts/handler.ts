@@ -13,6 +13,6 @@ export const handler = endpoint(definition, {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.
     if (!items.gradeable || !isVisible(items.gradeable, enrollment, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return wholeOrPaged({ event, query }, attempts(await submissionToShow(items.gradeable, items, course)), attemptsOrder);
+    return wholeOrPaged({ event, query }, attempts(await submissionToShow(items.gradeable, items, course), items.gradeable), attemptsOrder);
   },
 });

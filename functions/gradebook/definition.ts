@@ -12,7 +12,13 @@ export const definition = route({
   access: 'course:staff',
   summary:
     "One gradeable's gradebook: every student's submission state, active version, autograding and TA scores, late days and grader, by section then user, paged with a cursor. Limited access graders: their sections.",
-  data: { gradeables: ['Query'], enrollments: ['Query'], submissions: ['Query'], teams: ['Query'], lateDays: ['Query'] },
+  data: {
+    gradeables: ['Query'],
+    enrollments: ['Query bySection'],
+    submissions: ['BatchGetItem'],
+    teams: ['BatchGetItem'],
+    lateDays: ['BatchGetItem'],
+  },
   input: () => ({
     query: {
       ...paging('Students', DEFAULT_PAGE),

@@ -1,7 +1,8 @@
 /**
  * Brings items written before the denormalized copies up to date (`npm run admin -- backfill`):
  * a student's own submissions get their `byStudent` keys, team member entries the copies of their
- * team submission, enrollment items their member and listing copies. Safe while the service runs:
+ * team submission, enrollment items their member and listing copies and students their place in
+ * the gradebook's order (`sectionOrder`, the `bySection` index key). Safe while the service runs:
  * every write is conditioned on the source it was made from being unchanged, and a write whose
  * source changed meanwhile is skipped (whoever changed it wrote the copies itself). Running it
  * again writes nothing.
@@ -24,7 +25,7 @@ import {
   type MemberCopy,
 } from '#shared/data/enrollment-copies.ts';
 import { decodeCourse } from '#shared/data/courses.ts';
-import { copyHolder } from '#shared/data/enrollments.ts';
+import { copyHolder, sectionOrder } from '#shared/data/enrollments.ts';
 import { getItems, type Item, type ItemRef } from '#shared/data/items.ts';
 import { scanAll } from '#shared/data/paging.ts';
 import { activeVersionIs, setStudentLateness, studentKey, type VersionSummary } from '#shared/data/submissions.ts';
@@ -101,7 +102,58 @@ export async function backfill(): Promise<BackfillCounts> {
   await backfillSubmissions(counts);
   await backfillTeamEntries(counts);
   await backfillEnrollments(counts);
+  await backfillSectionOrder(counts);
   return counts;
+}
+
+/**
+ * Students with a section get their `sectionOrder` (anyone else loses a stale one), provided their
+ * group and section are still those read; an item changed since was written whole by its change.
+ * Counted as scanned, updated, current or skipped like the other items (the enrollments twice: once
+ * for their copies, once here).
+ */
+async function backfillSectionOrder(counts: BackfillCounts): Promise<void> {
+  const TableName = tableName(tables.enrollments);
+  const items = await scanAll({
+    TableName,
+    ProjectionExpression: 'courseId, userId, #group, registrationSection, sectionOrder',
+    ExpressionAttributeNames: { '#group': 'group' },
+  });
+  for (const item of items) {
+    counts.scanned++;
+    const expected = sectionOrderOf(item);
+    if (item.sectionOrder === expected) {
+      counts.current++;
+      continue;
+    }
+    const section = item.registrationSection as string | null | undefined;
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName,
+          Key: { courseId: item.courseId as string, userId: item.userId as string },
+          UpdateExpression: expected === undefined ? 'REMOVE sectionOrder' : 'SET sectionOrder = :order',
+          ConditionExpression: `#group = :group AND ${section === undefined ? 'attribute_not_exists(registrationSection)' : 'registrationSection = :section'}`,
+          ExpressionAttributeNames: { '#group': 'group' },
+          ExpressionAttributeValues: {
+            ':group': item.group,
+            ...(section === undefined ? {} : { ':section': section }),
+            ...(expected === undefined ? {} : { ':order': expected }),
+          },
+        }),
+      );
+      counts.updated++;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      counts.skipped++;
+    }
+  }
+}
+
+/** What an enrollment item's `sectionOrder` should be (as enrollmentItem writes it). */
+export function sectionOrderOf(item: Item): string | undefined {
+  const section = item.registrationSection as string | null | undefined;
+  return item.group === 4 && typeof section === 'string' ? sectionOrder(section, item.userId as string) : undefined;
 }
 
 /** Reads each gradeable once: whether it is a team gradeable (undefined when it is gone). */

@@ -6,6 +6,8 @@ import {
   type ListingCopy,
   type MemberCopy,
 } from './enrollment-copies.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
 import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
@@ -60,6 +62,30 @@ const decodeCopiedEnrollment = (item: Item): CopiedEnrollment => ({
   listing: decodeListingCopy(item.listingCopy),
 });
 
+/**
+ * Where a section stands in the gradebook's order, as a string that sorts the same way: sections
+ * that are numbers first, by number (`0`, their length without leading zeros, the digits, then
+ * the section itself for ties such as `07` and `7`), then every other section by its characters
+ * (`1` and the section). Sections are letters, digits, `_` and `-` (course.ts), all above `#`.
+ */
+export function sectionPrefix(section: string): string {
+  if (!/^\d+$/.test(section)) return `1${section}`;
+  const digits = section.replace(/^0+(?=\d)/, '');
+  return `0${String(digits.length).padStart(2, '0')}${digits}${section}`;
+}
+
+/**
+ * The `bySection` index key of a student with a registration section: the section's place, then
+ * the user id (after `#`, below every character of a section, so section `A` ends before `AB`).
+ */
+export const sectionOrder = (section: string, userId: string): string => `${sectionPrefix(section)}#${userId}`;
+
+/** Students with a section are listed in `bySection`; anyone else's item has no `sectionOrder`. */
+const sectionOrderOf = (enrollment: Enrollment): string | undefined =>
+  enrollment.group === 4 && enrollment.registrationSection !== null
+    ? sectionOrder(enrollment.registrationSection, enrollment.userId)
+    : undefined;
+
 export const enrollmentItem = (enrollment: Enrollment, copies: EnrollmentCopies = {}): Item => ({
   courseId: courseId(enrollment.term, enrollment.course),
   term: enrollment.term,
@@ -69,6 +95,7 @@ export const enrollmentItem = (enrollment: Enrollment, copies: EnrollmentCopies 
   registrationSection: enrollment.registrationSection,
   rotatingSection: enrollment.rotatingSection,
   gradingSections: [...enrollment.gradingSections],
+  ...(sectionOrderOf(enrollment) === undefined ? {} : { sectionOrder: sectionOrderOf(enrollment) }),
   ...(copies.member ? { memberCopy: storableCopy(copies.member) } : {}),
   ...(copies.listing ? { listingCopy: storableCopy(copies.listing) } : {}),
 });
@@ -115,6 +142,78 @@ export async function enrollmentsOfUser(userId: string): Promise<Enrollment[]> {
 }
 
 export const enrollmentsTableName = () => tableName(table);
+
+/** A student of a course's gradebook, as the `bySection` index lists them. */
+export interface SectionStudent {
+  readonly userId: string;
+  readonly registrationSection: string;
+}
+
+/**
+ * Up to `limit` students with a registration section, in the gradebook's order (`sectionOrder`),
+ * after the position `after` ([section, user id]; from the start when absent), of the sections
+ * named (every section when absent): one Query of the `bySection` index per section named (the
+ * sections after the position's, in order, until the page is full), or one in all. Reads no more
+ * than the page and, per section, one empty answer at most. The index is eventually consistent:
+ * a student enrolled a moment ago may be missing for that moment.
+ */
+export async function studentsBySection(
+  term: string,
+  course: string,
+  options: {
+    readonly after?: readonly [string, string] | undefined;
+    readonly sections?: readonly string[] | undefined;
+    readonly limit: number;
+  },
+): Promise<SectionStudent[]> {
+  const { after, limit } = options;
+  const afterKey = after ? sectionOrder(after[0], after[1]) : undefined;
+  const ranges: { low?: string; high?: string }[] = [];
+  if (options.sections === undefined) ranges.push(afterKey === undefined ? {} : { low: afterKey });
+  else {
+    const prefixes = [...new Set(options.sections.map(sectionPrefix))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const prefix of prefixes) {
+      const low = `${prefix}#`;
+      const high = `${prefix}$`;
+      if (afterKey !== undefined && afterKey >= high) continue;
+      // A key after the position's: no user id holds a space, so none is between the two.
+      ranges.push({ low: afterKey !== undefined && afterKey >= low ? `${afterKey} ` : low, high });
+    }
+  }
+  const students: SectionStudent[] = [];
+  for (const range of ranges) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(table),
+          IndexName: 'bySection',
+          KeyConditionExpression:
+            'courseId = :courseId' +
+            (range.high !== undefined
+              ? ' AND sectionOrder BETWEEN :low AND :high'
+              : range.low !== undefined
+                ? ' AND sectionOrder > :low'
+                : ''),
+          ExpressionAttributeValues: {
+            ':courseId': courseId(term, course),
+            ...(range.low !== undefined ? { ':low': range.low } : {}),
+            ...(range.high !== undefined ? { ':high': range.high } : {}),
+          },
+          ProjectionExpression: 'userId, registrationSection',
+          Limit: limit - students.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        students.push({ userId: item.userId as string, registrationSection: item.registrationSection as string });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && students.length < limit);
+    if (students.length >= limit) break;
+  }
+  return students;
+}
 
 /**
  * The write of one member's change, conditional on the member as read: absent (a new member) or

@@ -49,13 +49,20 @@ export const tables = {
   terms: { id: 'Terms', environmentVariable: 'TERMS_TABLE', partitionKey: 'termId' },
   /** Courses, keyed by term and course code. */
   courses: { id: 'Courses', environmentVariable: 'COURSES_TABLE', partitionKey: 'term', sortKey: 'course' },
-  /** Who is in which course, in which group and section; `byUser` lists a user's courses. */
+  /**
+   * Who is in which course, in which group and section; `byUser` lists a user's courses,
+   * `bySection` a course's students with a section in the gradebook's order (`sectionOrder`, see
+   * enrollments.ts), so a page of the gradebook reads that page's students only.
+   */
   enrollments: {
     id: 'Enrollments',
     environmentVariable: 'ENROLLMENTS_TABLE',
     partitionKey: 'courseId',
     sortKey: 'userId',
-    globalIndexes: [{ name: 'byUser', partitionKey: 'userId', sortKey: 'courseId' }],
+    globalIndexes: [
+      { name: 'byUser', partitionKey: 'userId', sortKey: 'courseId' },
+      { name: 'bySection', partitionKey: 'courseId', sortKey: 'sectionOrder', attributes: ['registrationSection'] },
+    ],
   },
   /**
    * Access groups: which courses share one (`course#<courseId>`) and which users are staff in any

@@ -448,7 +448,7 @@ export const contract: Record<RouteName, RouteContract> = {
             grader_id: string.describe('Who graded last.').nullable(),
           }),
         )
-        .describe('By registration section (numerically where both are numbers), then user id.'),
+        .describe('By registration section (those that are numbers first, by number; then the others by character), then user id.'),
       next_cursor: string.describe('Pass as `cursor` for the next page; null on the last.').nullable(),
     }),
     fails: [gradeableNotFound, ...pageFails],

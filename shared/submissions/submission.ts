@@ -92,14 +92,19 @@ export function gradeableValues(submission: Submission | undefined, queue: Queue
   };
 }
 
-/** `attempts`: every version, newest first. */
-export function attempts(submission: Submission | undefined) {
+/**
+ * `attempts`: every version, newest first. A gradeable without a due date has no late days: its
+ * versions are 0 days late, as in the summaries and the gradebook, whatever was counted when
+ * they were submitted.
+ */
+export function attempts(submission: Submission | undefined, gradeable: Pick<GradeableDocument, 'dates'>) {
   const activeVersion = submission?.activeVersion;
+  const due = gradeable.dates.has_due_date !== false;
   return [...(submission?.versions ?? [])].reverse().map((version) => ({
     version: version.version,
     submitted_at: version.submittedAt,
     submitted_by: version.submittedBy,
-    days_late: version.daysLate,
+    days_late: due ? version.daysLate : 0,
     active: version.version === activeVersion,
     grading_state: version.state,
     points: version.points ?? null,

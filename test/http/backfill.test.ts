@@ -13,7 +13,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 /**
  * `npm run admin -- backfill` over items as an older version wrote them: a student's own
  * submission without its `byStudent` keys, team member entries without their copies, an
- * enrollment without copies. The late-day table (read through the index and the copies) shows
+ * enrollment without copies nor its `bySection` key (the gradebook lists it only after). The late-day table (read through the index and the copies) shows
  * none of those submissions before, and every one after; a second run writes nothing.
  */
 let api: TestApi;
@@ -44,6 +44,13 @@ async function lateDays(persona: 'student' | 'student2') {
   expect(answer.json.status, answer.text).toBe('success');
   const rows = answer.json.data.gradeables as { id: string; status: string; days_late: number | null }[];
   return Object.fromEntries(rows.map((row) => [row.id, [row.status, row.days_late]]));
+}
+
+/** Who a gradeable's gradebook lists (through the enrollments' `bySection` index). */
+async function gradebookUsers() {
+  const answer = await api.get(`${base()}/gradeable/solo/gradebook`, world.tokens.instructor);
+  expect(answer.json.status, answer.text).toBe('success');
+  return (answer.json.data.students as { user_id: string }[]).map((row) => row.user_id);
 }
 
 const version = (daysLate: number, submittedBy: string) => ({
@@ -104,12 +111,12 @@ beforeAll(async () => {
     activeVersion: 1,
     versions: [version(2, student2.userId)],
   });
-  // ...and an enrollment without its copies.
+  // ...and an enrollment without its copies, nor its place in the gradebook's order.
   await dynamo().send(
     new UpdateCommand({
       TableName: tableName(tables.enrollments),
       Key: { courseId: courseId(term, course), userId: student.userId },
-      UpdateExpression: 'REMOVE memberCopy, listingCopy',
+      UpdateExpression: 'REMOVE memberCopy, listingCopy, sectionOrder',
     }),
   );
 }, 120_000);
@@ -119,11 +126,13 @@ describe('admin backfill', () => {
   it('lists older submissions in the late-day tables, fills enrollment copies, and writes nothing the second time', async () => {
     expect(await lateDays('student')).toEqual({ solo: ['Unsubmitted', null], pair: ['Unsubmitted', null] });
     expect(await lateDays('student2')).toEqual({ solo: ['Unsubmitted', null], pair: ['Unsubmitted', null] });
+    expect(await gradebookUsers()).toEqual([world.users.student2.userId]);
 
     const first = counts((await admin('backfill'))[0]);
-    // The student's submission, both member entries, the stripped enrollment.
-    expect(first).toMatchObject({ updated: 4, skipped: 0, orphaned: 0 });
-    expect(first.current).toBe(first.scanned - 4);
+    // The student's submission, both member entries, the stripped enrollment's copies and its place.
+    expect(first).toMatchObject({ updated: 5, skipped: 0, orphaned: 0 });
+    expect(first.current).toBe(first.scanned - 5);
+    expect(await gradebookUsers()).toEqual([world.users.student.userId, world.users.student2.userId]);
 
     expect(await lateDays('student')).toEqual({ solo: ['Late', 3], pair: ['Late', 2] });
     expect(await lateDays('student2')).toEqual({ solo: ['Unsubmitted', null], pair: ['Late', 2] });

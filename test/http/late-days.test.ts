@@ -262,6 +262,53 @@ describe('late days', () => {
     const since = await post(`/late-days/${world.users.student.userId}`, { allowed_late_days: 1, since: 'yesterday' });
     expect([since.httpStatus, since.json.message]).toEqual([400, expect.stringMatching(/^since must be a date/)]);
   });
+
+  it('shows in the gradebook and the attempts the days late the summaries charge: none without a due date', async () => {
+    const { student } = world.users;
+    // Past its (ignored) due date by 1.5 days, but without a due date: nothing is late.
+    ok(
+      await post('/upload', {
+        id: 'hw_open',
+        title: 'Open',
+        type: 'Electronic File',
+        syllabus_bucket: 'homework',
+        vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
+        dates: {
+          ta_view_start_date: iso(-20),
+          submission_open_date: iso(-19),
+          submission_due_date: iso(-1.5),
+          grade_start_date: iso(-1),
+          grade_due_date: iso(-0.5),
+          grade_released_date: iso(-0.2),
+          has_due_date: false,
+          late_days: 0,
+        },
+      }),
+    );
+    ok(await submit('hw_open', 'student'));
+    ok(await post('/reports/summaries', {}));
+    const summary = ok(await get(`/reports/summaries/${student.userId}`));
+    const entries = Object.fromEntries(
+      (summary.Homework as { id: string; status: string; days_after_deadline: number }[]).map((entry) => [entry.id, entry]),
+    );
+    const gradebook = async (id: string) => {
+      const rows = ok<{ students: { user_id: string; days_late: number; status: string }[] }>(
+        await get(`/gradeable/${id}/gradebook`, 'ta'),
+      ).students;
+      const row = rows.find((candidate) => candidate.user_id === student.userId);
+      return [row?.status, row?.days_late];
+    };
+    expect(entries.hw_open).toMatchObject({ status: 'Good', days_after_deadline: 0, days_charged: 0 });
+    expect(await gradebook('hw_open')).toEqual(['Good', 0]);
+    const attempts = ok<{ days_late: number }[]>(await get(`/gradeable/hw_open/attempts?user_id=${student.userId}`));
+    expect(attempts.map((attempt) => attempt.days_late)).toEqual([0]);
+    // With due dates, the gradebook charges as the summaries do, the gradeables due before included.
+    for (const id of ['hw1', 'hw2', 'hw3']) {
+      const entry = entries[id]!;
+      expect(await gradebook(id), id).toEqual([entry.status, entry.days_after_deadline]);
+    }
+    expect(await gradebook('hw2')).toEqual(['Bad', 2]);
+  });
 });
 
 /**

@@ -180,7 +180,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   ],
   gradebook: [
     ...COURSE_CHECK,
-    ...['enrollments', 'submissions', 'teams', 'gradeables', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
+    'dynamodb:Query gradeables',
+    'dynamodb:Query enrollments/index/bySection',
+    ...['submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
   ],
   regrade: [
     ...COURSE_CHECK,

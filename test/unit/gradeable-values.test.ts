@@ -242,7 +242,8 @@ describe('attempts', () => {
         version(3, 'queued', { submittedBy: 'prof' }),
       ],
     });
-    expect(attempts(history)).toEqual([
+    const due = { dates: { has_due_date: true } } as Pick<GradeableDocument, 'dates'>;
+    expect(attempts(history, due)).toEqual([
       {
         version: 3,
         submitted_at: '2026-10-03T12:00:00.000Z',
@@ -277,7 +278,10 @@ describe('attempts', () => {
         commit: null,
       },
     ]);
-    expect(attempts(undefined)).toEqual([]);
+    expect(attempts(undefined, due)).toEqual([]);
+    // Without a due date no version is late, whatever was counted when it was submitted.
+    const undated = { dates: { has_due_date: false } } as Pick<GradeableDocument, 'dates'>;
+    expect(attempts(history, undated).map((attempt) => attempt.days_late)).toEqual([0, 0, 0]);
   });
 });
 

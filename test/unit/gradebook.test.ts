@@ -31,6 +31,23 @@ describe('the gradebook', () => {
   it('orders by section (numerically when both are numbers), then user id', () => {
     const rows = [row('10', 'a'), row('2', 'b'), row('2', 'a'), row('B', 'z'), row('A', 'y')];
     expect([...rows].sort(compareRows).map((r) => `${r.registration_section}/${r.user_id}`)).toEqual(['2/a', '2/b', '10/a', 'A/y', 'B/z']);
+
+    // Sections that are numbers first (leading zeros tie-broken by the characters), then the others by character.
+    const mixed = ['a', '_b', 'A', '1A', '-x', '10', '9', '09', 'AB', '0'].map((section) => row(section, 'u'));
+    expect([...mixed].sort(compareRows).map((r) => r.registration_section)).toEqual([
+      '0',
+      '09',
+      '9',
+      '10',
+      '-x',
+      '1A',
+      'A',
+      'AB',
+      '_b',
+      'a',
+    ]);
+    // A section's students come before the next section's, whatever their ids.
+    expect([row('A', 'zz'), row('AB', 'a')].sort(compareRows).map((r) => r.registration_section)).toEqual(['A', 'AB']);
   });
 
   it('shows limited access graders their sections only, and students only', () => {
