@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
 import { currentScope, describeRunningFunction } from '#shared/environment.ts';
 import { dataRequests, grantName } from './data-actions.ts';
-import { attemptRefused, commandOutcome, currentLedger, isWriteCommand } from './request-writes.ts';
+import { attemptRefused, commandOutcome, currentLedger, isBookkeeping, isWriteCommand } from './request-writes.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -88,7 +88,7 @@ async function recordWrites<T>(context: { commandName?: string }, send: () => Pr
   if (!ledger) return send();
   const commandName = context.commandName ?? '';
   ledger.checkOpen(commandName);
-  if (!isWriteCommand(commandName)) return send();
+  if (!isWriteCommand(commandName) || isBookkeeping()) return send();
   const attempts: Attempts = { sent: 0, uncertain: false };
   attemptsOf.set(context, attempts);
   const settle = ledger.start();

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
+import { asBookkeeping } from './request-writes.ts';
 import type { Item, ItemRef, ItemSetRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
@@ -180,15 +181,17 @@ export async function reserveTicket(
     stale.forEach((name, index) => (names[`#stale${index}`] = name));
     if (stale.length > 0) update += ` REMOVE ${stale.map((_, index) => `#stale${index}`).join(', ')}`;
   }
-  const { Attributes } = await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(table),
-      Key: shardKey(lane, shard),
-      UpdateExpression: update,
-      ...(burst ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
+  const { Attributes } = await asBookkeeping(() =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: shardKey(lane, shard),
+        UpdateExpression: update,
+        ...(burst ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    ),
   );
   return Attributes?.tail as number;
 }
@@ -200,7 +203,7 @@ export async function reserveTicket(
  */
 export async function abandonTicket(shard: number, sequence: number, lane = 0): Promise<void> {
   try {
-    await dynamo().send(new UpdateCommand(giveUpSequence(lane, shard, sequence)));
+    await asBookkeeping(() => dynamo().send(new UpdateCommand(giveUpSequence(lane, shard, sequence))));
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }

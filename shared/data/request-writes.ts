@@ -87,6 +87,17 @@ class WriteLedger {
 }
 
 const ledgers = new AsyncLocalStorage<WriteLedger>();
+const bookkeeping = new AsyncLocalStorage<true>();
+
+/**
+ * Runs writes that change nothing a request answers for (a queue sequence number taken or given
+ * up, an attempt counted against a rate): they never make the request's outcome `applied` or
+ * `unknown`, so a request refused after them still says, truly, that nothing was changed.
+ */
+export const asBookkeeping = <T>(work: () => Promise<T>): Promise<T> => bookkeeping.run(true, work);
+
+/** Whether the write now being sent is bookkeeping (asBookkeeping). */
+export const isBookkeeping = (): boolean => bookkeeping.getStore() === true;
 
 /** Runs one API request with its writes recorded (see `endRequestWrites`). */
 export const recordRequestWrites = <T>(work: () => T): T => ledgers.run(new WriteLedger(), work);

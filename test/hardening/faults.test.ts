@@ -5,6 +5,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo, RECORD_ATTEMPTS } from '#shared/data/client.ts';
+import { isBookkeeping } from '#shared/data/request-writes.ts';
 import { gradeNextJob } from '#shared/grading/worker.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
@@ -62,6 +63,8 @@ interface Fault {
   readonly commands: () => string[];
   /** The commands seen that DynamoDB answered with a refusal (a failed condition, a cancelled transaction). */
   readonly refused: () => ReadonlySet<number>;
+  /** The commands seen that were bookkeeping writes (asBookkeeping): never what a request answers for. */
+  readonly bookkeeping: () => ReadonlySet<number>;
   readonly fired: () => string | undefined;
   remove(): void;
 }
@@ -97,11 +100,13 @@ function injectFault(nth: number, kind: Kind, options: FaultOptions = {}): Fault
   let fired: string | undefined;
   const seen: string[] = [];
   const refused = new Set<number>();
+  const bookkeeping = new Set<number>();
   const targets = new WeakMap<object, { attempts: number }>();
   const counter = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
     const command = context.commandName ?? '';
     const index = count++;
     seen.push(command);
+    if (isBookkeeping()) bookkeeping.add(index);
     const chosen = options.everyCommand ? command === options.everyCommand : count === nth;
     if (chosen && (options.delayMs !== undefined || faultFor(kind, command))) targets.set(context, { attempts: 0 });
     try {
@@ -137,6 +142,7 @@ function injectFault(nth: number, kind: Kind, options: FaultOptions = {}): Fault
     count: () => count,
     commands: () => seen,
     refused: () => refused,
+    bookkeeping: () => bookkeeping,
     fired: () => fired,
     remove: () => {
       stack.remove('hardeningFaultCounter');
@@ -356,13 +362,20 @@ async function commandsOf(run: () => Promise<unknown>): Promise<string[]> {
  * went through, or when a write timed out after being sent, the outcome is unknown; otherwise a
  * failed condition is INTERNAL (retrying cannot make it hold) and the rest RETRYABLE.
  */
-function expectedCode(commands: string[], nth: number, kind: Kind, refused: ReadonlySet<number> = new Set()): string {
-  const isWrite = (command: string) =>
-    WRITES.has(command) || command === 'TransactWriteItemsCommand' || command === 'BatchWriteItemCommand';
+function expectedCode(
+  commands: string[],
+  nth: number,
+  kind: Kind,
+  refused: ReadonlySet<number> = new Set(),
+  bookkeeping: ReadonlySet<number> = new Set(),
+): string {
+  // A bookkeeping write (a queue ticket taken or given up) changes nothing the request answers for.
+  const isWrite = (command: string, index: number) =>
+    !bookkeeping.has(index) && (WRITES.has(command) || command === 'TransactWriteItemsCommand' || command === 'BatchWriteItemCommand');
   // Another write the request sent (before the failed command, or beside it) may have taken effect,
   // unless DynamoDB refused it (a failed condition).
-  if (commands.some((command, index) => index !== nth - 1 && isWrite(command) && !refused.has(index))) return 'UNKNOWN_OUTCOME';
-  if (kind === 'timeout' && isWrite(commands[nth - 1]!)) return 'UNKNOWN_OUTCOME';
+  if (commands.some((command, index) => index !== nth - 1 && isWrite(command, index) && !refused.has(index))) return 'UNKNOWN_OUTCOME';
+  if (kind === 'timeout' && isWrite(commands[nth - 1]!, nth - 1)) return 'UNKNOWN_OUTCOME';
   return kind === 'condition' ? 'INTERNAL' : 'RETRYABLE';
 }
 
@@ -403,7 +416,7 @@ describe('injected DynamoDB failures', () => {
           if (answer.json.status === 'error') {
             expect(answer.httpStatus, where).toBe(500);
             expect(Object.keys(answer.json), where).toEqual(['status', 'message', 'code']);
-            expect(answer.json.code, where).toBe(expectedCode(fault.commands(), nth, kind, fault.refused()));
+            expect(answer.json.code, where).toBe(expectedCode(fault.commands(), nth, kind, fault.refused(), fault.bookkeeping()));
           }
         }
       }
