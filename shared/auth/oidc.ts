@@ -5,7 +5,7 @@
  * is fetched again for a key id it does not hold (at most once per `KEYS_COOLDOWN_MS`, so tokens
  * with made-up key ids cannot make it fetch on every request).
  */
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
 import { idTokenRefused } from './failures.ts';
 import { checkAlgorithm, checkAuthorizedParty, checkNonce, discoveryUrl, issuerKeys } from './oidc-rules.ts';
 
@@ -85,12 +85,20 @@ export interface IdTokenCheck {
  */
 export async function verifyIdToken(idToken: string, check: IdTokenCheck): Promise<JWTPayload> {
   let alg: unknown;
+  let claimed: JWTPayload;
   try {
     alg = decodeProtectedHeader(idToken).alg;
+    claimed = decodeJwt(idToken);
   } catch {
     throw idTokenRefused({ reason: 'it is not a signed JWT' });
   }
   checkAlgorithm(alg);
+  // Another issuer's or another client's token is refused for what it says before anything is
+  // fetched (its signature could only fail against this issuer's keys).
+  if (claimed.iss !== check.issuer) throw idTokenRefused({ reason: 'it was issued by another identity provider' });
+  if (!(Array.isArray(claimed.aud) ? claimed.aud : [claimed.aud]).includes(check.clientId)) {
+    throw idTokenRefused({ reason: 'it was issued for another client' });
+  }
   const issuer = await issuerOf(check.issuer);
   let payload: JWTPayload;
   try {
