@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { text } from '#shared/http/fields.ts';
 
@@ -19,11 +20,15 @@ export const definition = route({
     body: {
       user_id: text(256, { description: 'The user id.' }),
       password: text(1024, { description: 'The password.', format: 'password' }),
-      id_token: text(16_384, {
-        description:
-          "Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id.",
-      }),
-      nonce: text(256, { description: 'With id_token: the nonce the client sent the identity provider; the ID token must carry it.' }),
+      id_token: z.optional(
+        text(16_384, {
+          description:
+            "Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id.",
+        }),
+      ),
+      nonce: z.optional(
+        text(256, { description: 'With id_token: the nonce the client sent the identity provider; the ID token must carry it.' }),
+      ),
     },
   }),
 });
