@@ -6,7 +6,7 @@
  * endpoints). Its signing keys can be rotated, and the tests may sign with its current key to make
  * tokens no flow would give (expired, for several audiences).
  *
- * `node test/support/oidc-provider.ts` starts it alone, for `npm start` to sign in against (see
+ * `npm run oidc-demo` starts it alone, for `npm start` to sign in against (see
  * docs/sign-in.md).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -332,7 +332,7 @@ async function deviceFlow(issuer: string, sub: string, clientId: string): Promis
   return tokens.id_token;
 }
 
-/** `node test/support/oidc-provider.ts`: the provider alone, with the demo's accounts, for `npm start` beside it. */
+/** `npm run oidc-demo`: the provider alone, with the demo's accounts, for `npm start` beside it. */
 async function demo(): Promise<void> {
   const port = Number(process.env.OIDC_PORT ?? 9090);
   const provider = await startOidcProvider({ port });
@@ -341,10 +341,10 @@ async function demo(): Promise<void> {
   }
   console.log(`OpenID provider at ${provider.issuer} (accounts: student, instructor, ta, admin). Start the API beside it with:`);
   console.log(`  OIDC_ISSUER=${provider.issuer} OIDC_CLIENT_ID=${CLIENT_ID} npm start`);
-  console.log(`An ID token for student, through the device flow: node test/support/oidc-provider.ts token student`);
+  console.log(`An ID token for student, through the device flow: npm run -s oidc-demo -- token student`);
 }
 
-/** `node test/support/oidc-provider.ts token <sub>` against a running demo provider: an ID token through the device flow. */
+/** `npm run oidc-demo -- token <sub>` against a running demo provider: an ID token through the device flow. */
 async function demoToken(sub: string): Promise<void> {
   const issuer = process.env.OIDC_ISSUER ?? `http://127.0.0.1:${process.env.OIDC_PORT ?? 9090}`;
   console.log(await deviceFlow(issuer, sub, CLIENT_ID));
