@@ -10,13 +10,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who the presented token belongs to, when it was issued and when it expires.
+         * Who the presented token belongs to, when it was issued and when it expires, and how it was obtained (password or oidc).
          * @description **Who may call it:** Any valid token.
          */
         get: operations["token-info"];
         put?: never;
         /**
-         * Log in with user_id and password; returns a token and invalidates the previous one.
+         * Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one.
          * @description **Who may call it:** Anyone, no token needed.
          */
         post: operations["issue-token"];
@@ -40,6 +40,26 @@ export interface paths {
          * @description **Who may call it:** Anyone; a token, when sent, must be valid.
          */
         post: operations["invalidate-token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ways in this deployment offers: password logins (for everyone, superusers only, or nobody) and its OpenID Connect identity provider (issuer, client id and the scopes to ask for), for a client to sign in against the provider directly and send the ID token to POST /api/token.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["auth-methods"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1822,6 +1842,11 @@ export interface operations {
                             /** Format: date-time */
                             issued_at: string;
                             expires_at: string | null;
+                            /**
+                             * @description How the token was obtained: a password login, or an ID token of the identity provider.
+                             * @enum {string}
+                             */
+                            method: "password" | "oidc";
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -1865,6 +1890,10 @@ export interface operations {
                      * @description The password.
                      */
                     password: string;
+                    /** @description Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id. */
+                    id_token?: string;
+                    /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
+                    nonce?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The user id. */
@@ -1874,6 +1903,10 @@ export interface operations {
                      * @description The password.
                      */
                     password: string;
+                    /** @description Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id. */
+                    id_token?: string;
+                    /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
+                    nonce?: string;
                 };
                 "multipart/form-data": {
                     /** @description The user id. */
@@ -1883,6 +1916,10 @@ export interface operations {
                      * @description The password.
                      */
                     password: string;
+                    /** @description Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id. */
+                    id_token?: string;
+                    /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
+                    nonce?: string;
                 };
             };
         };
@@ -1915,7 +1952,13 @@ export interface operations {
              *     - `The field user_id must be at most 256 characters long.`
              *     - `The field password must be a string.`
              *     - `The field password must be at most 1024 characters long.`
+             *     - `The field id_token must be a string.`
+             *     - `The field id_token must be at most 16384 characters long.`
+             *     - `The field nonce must be a string.`
+             *     - `The field nonce must be at most 256 characters long.`
              *     - `Cannot leave user id or password blank.`
+             *     - `Send either id_token, or user_id and password, not both.`
+             *     - `This deployment does not sign in through an identity provider: log in with user_id and password.`
              */
             400: {
                 headers: {
@@ -1930,6 +1973,10 @@ export interface operations {
              * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Could not login using that user id or password.`
+             *     - `Could not sign in with that ID token: {reason}.`
+             *     - `There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.`
+             *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              */
             401: {
                 headers: {
@@ -2122,6 +2169,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "auth-methods": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            /** @description The ways in `POST /api/token` takes here (password: for someone). */
+                            methods: ("password" | "oidc")[];
+                            /**
+                             * @description Who may log in with a password: everyone, superusers only, nobody.
+                             * @enum {string}
+                             */
+                            password_login: "on" | "superusers" | "off";
+                            /** @description null when the deployment signs nobody in through an identity provider. */
+                            oidc: {
+                                /** @description The OpenID Connect issuer: run the authorization code flow with PKCE, or the device flow, against it. */
+                                issuer: string;
+                                /** @description The issuer's discovery document (its endpoints, the device flow's included). */
+                                discovery_url: string;
+                                /** @description The client id to ask the issuer for an ID token for. */
+                                client_id: string;
+                                /** @description The scopes to ask for. */
+                                scopes: string[];
+                                /** @description The ID token's claim that names the user. */
+                                user_id_claim: string;
+                            } | null;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             500: components["responses"]["Error"];

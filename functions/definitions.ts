@@ -6,6 +6,7 @@
 import { definition as issueToken } from './issue-token/definition.ts';
 import { definition as invalidateToken } from './invalidate-token/definition.ts';
 import { definition as tokenInfo } from './token-info/definition.ts';
+import { definition as authMethods } from './auth-methods/definition.ts';
 import { definition as me } from './me/definition.ts';
 import { definition as listCourses } from './list-courses/definition.ts';
 import { definition as createCourse } from './create-course/definition.ts';
@@ -73,6 +74,7 @@ export const routes = {
   'issue-token': issueToken,
   'invalidate-token': invalidateToken,
   'token-info': tokenInfo,
+  'auth-methods': authMethods,
   me: me,
   'list-courses': listCourses,
   'create-course': createCourse,

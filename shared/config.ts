@@ -103,6 +103,41 @@ const operatorBound =
       return { value: bound, problem: `${name} must be a whole number of at least 1, not ${JSON.stringify(raw)}; using ${bound}` };
     });
 
+/** Whether a URL's host is the machine itself: `localhost`, `127.x.x.x` or `[::1]`. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  const parts = host.split('.');
+  return parts.length === 4 && parts[0] === '127' && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
+}
+
+/**
+ * `OIDC_ISSUER`: unset or empty (no OpenID Connect sign-in), or the issuer's URL exactly as its ID
+ * tokens name it: https, or http on a loopback address (a local provider). No query, no fragment,
+ * no user name or password in it.
+ */
+const issuerUrl = (): Declaration<string | undefined> => (name) =>
+  variable((raw) => {
+    if (raw === undefined || raw === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return new Refused(`${name} must be the identity provider's issuer URL, not ${JSON.stringify(raw)}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+      return new Refused(`${name} must be an https URL (http only on a loopback address), not ${JSON.stringify(raw)}`);
+    }
+    if (url.search || url.hash || url.username || url.password || raw.includes('?') || raw.includes('#')) {
+      return new Refused(`${name} must be a plain URL, without query, fragment or credentials, not ${JSON.stringify(raw)}`);
+    }
+    return raw;
+  });
+
+/** `PASSWORD_LOGIN`: who may log in with a password. */
+export const passwordLoginModes = ['on', 'superusers', 'off'] as const;
+export type PasswordLoginMode = (typeof passwordLoginModes)[number];
+
 /** The value of GRADING_SANDBOX that runs student code without any sandbox. */
 export const UNSAFE_NO_SANDBOX = 'unsafe-none';
 
@@ -188,6 +223,30 @@ const settings = declare({
    * signing secret still verify this long; 0 ends them at the rotation.
    */
   SIGNING_SECRET_GRACE_SECONDS: wholeNumber(0, DEFAULT_SIGNING_SECRET_GRACE_SECONDS),
+
+  // --- Signing in through an identity provider (OpenID Connect) -----------------------------------
+  /** `OIDC_ISSUER` (none: off): the OpenID Connect issuer whose ID tokens `POST /api/token` takes. */
+  OIDC_ISSUER: issuerUrl(),
+  /** `OIDC_CLIENT_ID` (none): this deployment's client id at the issuer; ID tokens must be for it. Required with `OIDC_ISSUER`. */
+  OIDC_CLIENT_ID: (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw.length > 256 || /\s/.test(raw)) return new Refused(`${name} must be a client id without spaces, of at most 256 characters`);
+      return raw;
+    }),
+  /** `OIDC_USER_ID_CLAIM` (`preferred_username`, also when empty): the ID token claim that names the user. */
+  OIDC_USER_ID_CLAIM: () => variable((raw) => raw || 'preferred_username'),
+  /** `OIDC_USER_ID_SUFFIX` (none): a suffix (`@example.edu`) the claim must end with, stripped to give the user id. */
+  OIDC_USER_ID_SUFFIX: text(),
+  /** `OIDC_CREATE_USERS` (off): a first sign-in of an unknown user creates them (level `user`). */
+  OIDC_CREATE_USERS: onOff(),
+  /** `PASSWORD_LOGIN` (`on`): `on`, `superusers` (only superusers log in with a password) or `off`. */
+  PASSWORD_LOGIN: (name) =>
+    variable((raw): PasswordLoginMode | Refused => {
+      if (raw === undefined || raw === '') return 'on';
+      if ((passwordLoginModes as readonly string[]).includes(raw)) return raw as PasswordLoginMode;
+      return new Refused(`${name} must be on, superusers or off, not ${JSON.stringify(raw)}`);
+    }),
 
   // --- DynamoDB ----------------------------------------------------------------------------------
   /** `DYNAMODB_ENDPOINT` (AWS's): the DynamoDB endpoint; `npm start` points it at DynamoDB Local. */
@@ -318,6 +377,7 @@ export function validateConfig(): Config {
     if (value instanceof Refused) refusals.push(value.message);
     else values[name] = value;
   }
+  if (refusals.length === 0) refusals.push(...signInProblems(values as Config));
   if (refusals.length > 0) throw new Error(refusals.join('; '));
   validated = true;
   return values as Config;
@@ -351,3 +411,44 @@ export const courseBurstPerMinute = (): number => config('COURSE_BURST_PER_MINUT
 
 /** `SUMMARIES_JOB_MIN_USERS`: courses with at least this many members generate their summaries on the queue. */
 export const summariesJobMinUsers = (): number => config('SUMMARIES_JOB_MIN_USERS');
+
+/** The sign-in settings that only make sense together: an issuer needs its client id, and someone must be able to log in. */
+export function signInProblems(values: Pick<Config, 'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'PASSWORD_LOGIN'>): string[] {
+  const problems: string[] = [];
+  if (values.OIDC_ISSUER && !values.OIDC_CLIENT_ID) problems.push('OIDC_CLIENT_ID must be set with OIDC_ISSUER');
+  if (!values.OIDC_ISSUER && values.OIDC_CLIENT_ID) problems.push('OIDC_ISSUER must be set with OIDC_CLIENT_ID');
+  if (!values.OIDC_ISSUER && values.PASSWORD_LOGIN !== 'on') {
+    problems.push(`PASSWORD_LOGIN=${values.PASSWORD_LOGIN} needs OIDC_ISSUER (the way in for everyone else)`);
+  }
+  return problems;
+}
+
+/** How this deployment signs people in. */
+export interface SignInSettings {
+  readonly passwordLogin: PasswordLoginMode;
+  /** Undefined when the deployment takes no ID tokens. */
+  readonly oidc?: {
+    readonly issuer: string;
+    readonly clientId: string;
+    readonly userIdClaim: string;
+    readonly userIdSuffix: string | undefined;
+    readonly createUsers: boolean;
+  };
+}
+
+export function signInSettings(): SignInSettings {
+  const issuer = config('OIDC_ISSUER');
+  const clientId = config('OIDC_CLIENT_ID');
+  const passwordLogin = config('PASSWORD_LOGIN');
+  if (!issuer || !clientId) return { passwordLogin };
+  return {
+    passwordLogin,
+    oidc: {
+      issuer,
+      clientId,
+      userIdClaim: config('OIDC_USER_ID_CLAIM'),
+      userIdSuffix: config('OIDC_USER_ID_SUFFIX') || undefined,
+      createUsers: config('OIDC_CREATE_USERS'),
+    },
+  };
+}

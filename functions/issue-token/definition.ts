@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { text } from '#shared/http/fields.ts';
 
@@ -6,12 +7,28 @@ export const definition = route({
   method: 'POST',
   path: '/api/token',
   access: 'public',
-  summary: 'Log in with user_id and password; returns a token and invalidates the previous one.',
-  data: { sessions: ['PutItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
+  summary:
+    "Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one.",
+  data: {
+    sessions: ['PutItem'],
+    credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
+    // Signing in with an ID token: the user must exist (or is created, with an audit entry, when the deployment says so).
+    users: ['GetItem', 'PutItem', 'ConditionCheckItem'],
+    audit: ['PutItem'],
+  },
   input: () => ({
     body: {
       user_id: text(256, { description: 'The user id.' }),
       password: text(1024, { description: 'The password.', format: 'password' }),
+      id_token: z.optional(
+        text(16_384, {
+          description:
+            "Instead of user_id and password: an OpenID Connect ID token the deployment's identity provider issued for its client id.",
+        }),
+      ),
+      nonce: z.optional(
+        text(256, { description: 'With id_token: the nonce the client sent the identity provider; the ID token must carry it.' }),
+      ),
     },
   }),
 });

@@ -6,5 +6,6 @@ export const handler = endpoint(definition, {
     user_id: token.userId,
     issued_at: token.issuedAt.toISOString(),
     expires_at: token.expiresAt?.toISOString() ?? null,
+    method: token.method ?? 'password',
   }),
 });

@@ -28,7 +28,7 @@ import {
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
-import { parseSetting, type ConfigName } from '#shared/config.ts';
+import { parseSetting, signInProblems, type ConfigName } from '#shared/config.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
@@ -54,7 +54,22 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
   { context: 'maxVersions', setting: 'MAX_VERSIONS', on: 'submit-vcs' },
   { context: 'maxQueuedJobsPerStudent', setting: 'MAX_QUEUED_JOBS_PER_STUDENT', on: 'submit-vcs' },
   { context: 'courseBurstPerMinute', setting: 'COURSE_BURST_PER_MINUTE', on: 'submit-vcs' },
+  // Signing in: POST /api/token checks ID tokens and passwords by them, GET /api/auth tells clients.
+  ...(
+    [
+      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods']],
+      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods']],
+      ['oidcUserIdClaim', 'OIDC_USER_ID_CLAIM', ['issue-token', 'auth-methods']],
+      ['oidcUserIdSuffix', 'OIDC_USER_ID_SUFFIX', ['issue-token']],
+      ['oidcCreateUsers', 'OIDC_CREATE_USERS', ['issue-token']],
+      ['passwordLogin', 'PASSWORD_LOGIN', ['issue-token', 'auth-methods']],
+    ] as const
+  ).flatMap(([context, setting, functions]) => functions.map((on) => ({ context, setting, on }))),
 ];
+
+/** A context value as a setting's raw text (unset, null or empty: unset). */
+const contextText = (value: unknown): string | undefined =>
+  value === undefined || value === null || value === '' ? undefined : String(value);
 
 /** The worker waits for the grading build, so it gets Lambda's maximum. */
 const WORKER_TIMEOUT = Duration.minutes(15);
@@ -251,6 +266,13 @@ export class CourseSubmissionStack extends Stack {
     made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
       new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
     );
+    // The sign-in settings that only make sense together fail the synth, as they would fail the functions' start.
+    const signIn = signInProblems({
+      OIDC_ISSUER: parseSetting('OIDC_ISSUER', contextText(this.node.tryGetContext('oidcIssuer'))),
+      OIDC_CLIENT_ID: parseSetting('OIDC_CLIENT_ID', contextText(this.node.tryGetContext('oidcClientId'))),
+      PASSWORD_LOGIN: parseSetting('PASSWORD_LOGIN', contextText(this.node.tryGetContext('passwordLogin'))),
+    });
+    if (signIn.length > 0) throw new Error(signIn.join('; '));
     for (const { context, setting, on } of CONTEXT_SETTINGS) {
       const value = this.node.tryGetContext(context) as unknown;
       if (value === undefined || value === null || value === '') continue;

@@ -4,3 +4,23 @@ import { failure } from '#shared/errors.ts';
 export const wrongCredentials = failure('unauthenticated', 'Could not login using that user id or password.');
 export const blankCredentials = failure('invalid', 'Cannot leave user id or password blank.');
 export const tooManyFailedLogins = failure('too-many-requests', 'Too many failed logins for this user id. Try again in {seconds}.');
+
+// Signing in through the identity provider (OpenID Connect), and who may use a password.
+export const idTokenRefused = failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');
+export const idTokenWithPassword = failure('invalid', 'Send either id_token, or user_id and password, not both.');
+export const idTokensNotTaken = failure(
+  'invalid',
+  'This deployment does not sign in through an identity provider: log in with user_id and password.',
+);
+export const noAccountForIdToken = failure(
+  'unauthenticated',
+  'There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.',
+);
+export const passwordLoginOff = failure(
+  'unauthenticated',
+  'Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',
+);
+export const passwordLoginSuperusersOnly = failure(
+  'unauthenticated',
+  'Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',
+);

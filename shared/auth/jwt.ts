@@ -22,10 +22,14 @@ export interface TokenClaims {
   readonly issuedAt: Date;
   /** null when tokens do not expire. */
   readonly expiresAt: Date | null;
+  /** How the token was obtained; a token that does not say was obtained with a password. */
+  readonly method?: LoginMethod;
 }
 
+export type LoginMethod = 'password' | 'oidc';
+
 export async function signToken(claims: TokenClaims): Promise<string> {
-  const jwt = new SignJWT({})
+  const jwt = new SignJWT({ login: claims.method ?? 'password' })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.userId)
     .setJti(claims.tokenId)
@@ -116,6 +120,7 @@ async function verifyWith(token: string, key: Uint8Array, now: Date): Promise<To
       tokenId: payload.jti,
       issuedAt: new Date(payload.iat * 1000),
       expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
+      method: payload.login === 'oidc' ? 'oidc' : 'password',
     };
   } catch (error) {
     return error instanceof errors.JWSSignatureVerificationFailed ? 'wrong-key' : undefined;

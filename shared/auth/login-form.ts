@@ -1,3 +1,4 @@
+import { idTokenWithPassword, passwordLoginOff } from './failures.ts';
 import { blankCredentials } from './tokens.ts';
 
 export interface LoginForm {
@@ -7,8 +8,8 @@ export interface LoginForm {
 
 /** The login fields as sent (any body encoding, already strings). */
 export interface LoginFields {
-  readonly user_id?: string;
-  readonly password?: string;
+  readonly user_id?: string | undefined;
+  readonly password?: string | undefined;
 }
 
 /** `user_id` and `password`: both must be non-empty. */
@@ -19,3 +20,25 @@ export function loginForm(fields: LoginFields): LoginForm {
 }
 
 export const hasLoginFields = (fields: LoginFields): boolean => fields.user_id !== undefined || fields.password !== undefined;
+
+/** `POST /api/token`'s fields: a password login's, or an ID token (with the nonce the client sent its provider). */
+export interface SignInFields extends LoginFields {
+  readonly id_token?: string | undefined;
+  readonly nonce?: string | undefined;
+}
+
+export type SignInForm =
+  ({ readonly kind: 'password' } & LoginForm) | { readonly kind: 'oidc'; readonly idToken: string; readonly nonce?: string | undefined };
+
+/**
+ * Which way in a `POST /api/token` asks for: an ID token, or a user id and password (refused as a
+ * whole, before its fields are looked at, where passwords are off).
+ */
+export function signInForm(fields: SignInFields, passwordLogin: 'on' | 'superusers' | 'off', issuer: string | undefined): SignInForm {
+  if (fields.id_token !== undefined && fields.id_token !== '') {
+    if (hasLoginFields(fields)) throw idTokenWithPassword();
+    return { kind: 'oidc', idToken: fields.id_token, nonce: fields.nonce };
+  }
+  if (passwordLogin === 'off') throw passwordLoginOff({ issuer: issuer ?? '' });
+  return { kind: 'password', ...loginForm(fields) };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { loginLockout, tokenTtlSeconds } from '#shared/config.ts';
+import { loginLockout, signInSettings, tokenTtlSeconds } from '#shared/config.ts';
 import {
   clearLoginFailures,
   getPasswordHash,
@@ -12,14 +12,15 @@ import {
   type LoginCounter,
 } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
+import { getUser } from '#shared/data/users.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { tokenFromAuthorization } from './authorization-header.ts';
-import { issuedTokenClaims, signToken, epochSeconds, type TokenClaims } from './jwt.ts';
+import { issuedTokenClaims, signToken, epochSeconds, type LoginMethod, type TokenClaims } from './jwt.ts';
 import { lockoutMessage, lockoutState, loginCounter, type LockoutPolicy } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { wrongCredentials } from './failures.ts';
+import { passwordLoginOff, passwordLoginSuperusersOnly, wrongCredentials } from './failures.ts';
 
 export { blankCredentials, wrongCredentials } from './failures.ts';
 
@@ -89,7 +90,15 @@ async function presentedToken(authorization: string | undefined): Promise<KnownC
 
 /** POST /api/token: a new token, which replaces (and so invalidates) the user's previous one. */
 export async function issueToken(userId: string, password: string, authorization?: string): Promise<string> {
+  const { passwordLogin, oidc } = signInSettings();
+  const issuer = oidc?.issuer ?? '';
+  if (passwordLogin === 'off') throw passwordLoginOff({ issuer });
   const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
+  if (passwordLogin === 'superusers' && (await getUser(verified.userId))?.accessLevel !== 'superuser') {
+    // The password was right: its attempt is cleared as a login's would be, and no token is issued.
+    await guardedWrite([], verified);
+    throw passwordLoginSuperusersOnly({ issuer });
+  }
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
   await guardedWrite([putSession(claims)], verified);
@@ -134,7 +143,7 @@ export async function changeOwnPassword(
   return token;
 }
 
-export function newTokenClaims(userId: string, now = new Date()): TokenClaims {
+export function newTokenClaims(userId: string, now = new Date(), method: LoginMethod = 'password'): TokenClaims {
   const ttl = tokenTtlSeconds();
   const issuedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   return {
@@ -142,6 +151,7 @@ export function newTokenClaims(userId: string, now = new Date()): TokenClaims {
     tokenId: randomUUID(),
     issuedAt,
     expiresAt: ttl === 0 ? null : new Date(issuedAt.getTime() + ttl * 1000),
+    method,
   };
 }
 

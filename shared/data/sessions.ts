@@ -22,7 +22,9 @@ export const sessionRef = (userId: string): ItemRef<Session> => ({
 });
 
 /** Replaces the user's session, so the previous token dies with this write. */
-export const putSession = (claims: Session & { readonly issuedAt: Date; readonly expiresAt: Date | null }): TransactItem => ({
+export const putSession = (
+  claims: Session & { readonly issuedAt: Date; readonly expiresAt: Date | null; readonly method?: 'password' | 'oidc' },
+): TransactItem => ({
   Put: {
     TableName: tableName(table),
     Item: {
@@ -30,6 +32,7 @@ export const putSession = (claims: Session & { readonly issuedAt: Date; readonly
       tokenId: claims.tokenId,
       issuedAt: claims.issuedAt.toISOString(),
       expiresAt: claims.expiresAt ? epochSeconds(claims.expiresAt) : undefined,
+      method: claims.method ?? 'password',
     },
   },
 });

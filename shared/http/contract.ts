@@ -9,7 +9,17 @@
  * route's own are listed here. Only the openapi function and local or test code import it.
  */
 import * as z from 'zod';
-import { blankCredentials, tooManyFailedLogins, wrongCredentials } from '#shared/auth/failures.ts';
+import {
+  blankCredentials,
+  idTokenRefused,
+  idTokensNotTaken,
+  idTokenWithPassword,
+  noAccountForIdToken,
+  passwordLoginOff,
+  passwordLoginSuperusersOnly,
+  tooManyFailedLogins,
+  wrongCredentials,
+} from '#shared/auth/failures.ts';
 import {
   accountFieldsMissing,
   archiveNeedsFaculty,
@@ -256,7 +266,17 @@ export const contract: Record<RouteName, RouteContract> = {
         "A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. Sent the same way with a later `POST /api/token` for this user id, even once expired or replaced, it marks a known client, which others' failed logins do not lock out.",
       ),
     }),
-    fails: [fail(blankCredentials), fail(wrongCredentials), fail(tooManyFailedLogins)],
+    fails: [
+      fail(blankCredentials),
+      fail(wrongCredentials),
+      fail(tooManyFailedLogins),
+      fail(idTokenRefused),
+      fail(idTokenWithPassword),
+      fail(idTokensNotTaken),
+      fail(noAccountForIdToken),
+      fail(passwordLoginOff),
+      fail(passwordLoginSuperusersOnly),
+    ],
   },
   'invalidate-token': {
     tag: 'Tokens',
@@ -265,7 +285,31 @@ export const contract: Record<RouteName, RouteContract> = {
   },
   'token-info': {
     tag: 'Tokens',
-    data: object({ user_id: string, issued_at: dateTime, expires_at: dateTime.nullable() }),
+    data: object({
+      user_id: string,
+      issued_at: dateTime,
+      expires_at: dateTime.nullable(),
+      method: z
+        .enum(['password', 'oidc'])
+        .describe('How the token was obtained: a password login, or an ID token of the identity provider.'),
+    }),
+    fails: [],
+  },
+  'auth-methods': {
+    tag: 'Tokens',
+    data: object({
+      methods: z.array(z.enum(['password', 'oidc'])).describe('The ways in `POST /api/token` takes here (password: for someone).'),
+      password_login: z.enum(['on', 'superusers', 'off']).describe('Who may log in with a password: everyone, superusers only, nobody.'),
+      oidc: object({
+        issuer: string.describe('The OpenID Connect issuer: run the authorization code flow with PKCE, or the device flow, against it.'),
+        discovery_url: string.describe("The issuer's discovery document (its endpoints, the device flow's included)."),
+        client_id: string.describe('The client id to ask the issuer for an ID token for.'),
+        scopes: z.array(string).describe('The scopes to ask for.'),
+        user_id_claim: string.describe("The ID token's claim that names the user."),
+      })
+        .nullable()
+        .describe('null when the deployment signs nobody in through an identity provider.'),
+    }),
     fails: [],
   },
   me: {

@@ -12,6 +12,7 @@ import type { DeployedStack } from './deployment.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
+import { CLIENT_ID as OIDC_CLIENT_ID, startOidcProvider, type OidcTestProvider } from '../support/oidc-provider.ts';
 
 /**
  * The deployed-artifact test: the CDK app is synthesized, and its bundled
@@ -57,6 +58,8 @@ const testCases = [
 let outdir: string;
 let git: GitServer;
 let receiver: WebhookReceiver;
+/** The institution's identity provider the student signs in through. */
+let identityProvider: OidcTestProvider;
 /** The day's webhook (on a loopback receiver): its id and signing secret. */
 let webhook: { id: string; secret: string } | undefined;
 const HOOK_PATH = '/hooks/day';
@@ -426,10 +429,21 @@ describe('the deployed artifacts', () => {
     // DEPLOYED_TEST_CDK_OUT=<folder> (development only): synthesize there once, then reuse the assembly.
     const reuse = process.env.DEPLOYED_TEST_CDK_OUT;
     outdir = reuse ?? (await mkdtemp(join(tmpdir(), 'deployed-cdk-out-')));
-    if (!reuse || !existsSync(join(reuse, `${STACK}.template.json`))) {
+    // The issuer is in the template, so a reused assembly brings its provider's port along.
+    const issuerPort = join(outdir, 'oidc-issuer-port');
+    const synthesizing = !reuse || !existsSync(join(reuse, `${STACK}.template.json`));
+    identityProvider = await startOidcProvider(synthesizing ? {} : { port: Number(await readFile(issuerPort, 'utf8')) });
+    if (synthesizing) {
+      await writeFile(issuerPort, new URL(identityProvider.issuer).port);
       // Loopback hosts on any port: the git server's and the webhook receiver's ports change with every run.
       // Summaries of courses of 2 members or more go through the summaries queue and its worker.
-      synthesize(outdir, STACK, { allowedGitHosts: '127.0.0.1', allowedWebhookHosts: '127.0.0.1', summariesJobMinUsers: 2 });
+      synthesize(outdir, STACK, {
+        allowedGitHosts: '127.0.0.1',
+        allowedWebhookHosts: '127.0.0.1',
+        summariesJobMinUsers: 2,
+        oidcIssuer: identityProvider.issuer,
+        oidcClientId: OIDC_CLIENT_ID,
+      });
       timings.push(`synthesis ${((Date.now() - mark) / 1000).toFixed(1)} s`);
     }
     mark = Date.now();
@@ -441,6 +455,7 @@ describe('the deployed artifacts', () => {
     await stack?.stop();
     await git?.close();
     await receiver?.close();
+    await identityProvider?.close();
     if (outdir && !process.env.DEPLOYED_TEST_CDK_OUT) await rm(outdir, { recursive: true, force: true });
     console.info(`deployed-artifact test: ${((Date.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`);
   }, 60_000);
@@ -507,8 +522,16 @@ describe('the deployed artifacts', () => {
     it('logs everyone in; token, me, openapi and an unknown path', async () => {
       for (const persona of Object.keys(personas) as PersonaName[]) await login(persona);
       expect(Object.keys(tokens).sort(), 'logins that issued a token').toEqual(Object.keys(personas).sort());
+      // The student signs in through the institution's identity provider (the device flow) instead: a new token.
+      const ways = await call('GET', '/api/auth');
+      if (ways.json?.data?.oidc?.issuer !== identityProvider.issuer) fail('GET /api/auth', `names no identity provider: ${ways.text}`);
+      identityProvider.addAccount({ sub: 'student', preferred_username: 'student' });
+      const signedIn = await call('POST', '/api/token', { form: { id_token: await identityProvider.deviceFlow('student') } });
+      if (typeof signedIn.json?.data?.token === 'string') tokens.student = signedIn.json.data.token;
       const info = await call('GET', '/api/token', { as: 'student' });
-      if (info.json?.data && info.json.data.user_id !== 'student') fail('GET /api/token', `names ${info.text}`);
+      if (info.json?.data && (info.json.data.user_id !== 'student' || info.json.data.method !== 'oidc')) {
+        fail('GET /api/token', `names ${info.text}`);
+      }
       for (const persona of Object.keys(personas) as PersonaName[]) {
         const me = await call('GET', '/api/me', { as: persona });
         if (me.json?.data && me.json.data.user_id !== persona) fail(`GET /api/me as ${persona}`, me.text);

@@ -168,6 +168,7 @@ export const expectedAccess: Record<string, MatrixRow> = {
     cases: [{ variation: 'credentials of another user', request: (world) => ({ body: { ...world.login } }), expect: everyone(A) }],
   },
   'token-info': { cases: [{ variation: 'own token', request: () => ({}), expect: anyToken }] },
+  'auth-methods': { cases: [{ variation: 'the ways in', request: () => ({}), expect: everyone(A) }] },
   me: { cases: [{ variation: 'own profile', request: () => ({}), expect: anyToken }] },
   'list-courses': {
     cases: [

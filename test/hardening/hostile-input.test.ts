@@ -680,6 +680,45 @@ describe('hostile input', () => {
     expect(differences(before, await state())).toEqual([]);
   }, 60_000);
 
+  it('refuses hostile ID tokens with a clear answer and writes nothing', async () => {
+    // An issuer nobody answers at: a token claiming it can only end in a retryable error, never a defect.
+    const issuer = 'http://127.0.0.1:9';
+    vi.stubEnv('OIDC_ISSUER', issuer);
+    vi.stubEnv('OIDC_CLIENT_ID', 'course-submission-api');
+    const part = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const header = fc.oneof(
+      fc.constant({ alg: 'none' }),
+      fc.constant({ alg: 'HS256' }),
+      fc.constant({ alg: 'RS256', kid: '../../etc/passwd' }),
+      fc.record({ alg: text, kid: text, jku: fc.constant('http://169.254.169.254/latest') }),
+      value,
+    );
+    const claims = fc.oneof(
+      fc.record({ iss: fc.constantFrom(issuer, `${issuer}/`, 'https://evil.example'), aud: fc.oneof(text, fc.array(text)), sub: text }),
+      value,
+    );
+    const idToken = fc.oneof(
+      text,
+      fc.tuple(header, claims, text).map(([h, c, signature]) => `${part(h)}.${part(c)}.${part(signature)}`),
+    );
+    const before = await state();
+    try {
+      await fc.assert(
+        fc.asyncProperty(idToken, fc.option(text, { nil: undefined }), async (token, nonce) => {
+          const answer = await api.postJson('/token', { id_token: token, ...(nonce === undefined ? {} : { nonce }) });
+          const where = `id_token ${JSON.stringify(token).slice(0, 200)}`;
+          if (answer.json.status === 'error') expect(answer.json.code, where).toBe('RETRYABLE');
+          else expect(answer.json.status, where).toBe('fail');
+        }),
+        { numRuns: RUNS },
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
+    }
+    expect(differences(before, await state())).toEqual([]);
+  }, 120_000);
+
   it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
     const before = await state();
     const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;

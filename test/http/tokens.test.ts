@@ -173,7 +173,7 @@ describe('POST /api/token', () => {
     const forever = await api.get('/token', { Authorization: await login(user) });
     expect(forever.json).toEqual({
       status: 'success',
-      data: { user_id: user.userId, issued_at: expect.any(String), expires_at: null },
+      data: { user_id: user.userId, issued_at: expect.any(String), expires_at: null, method: 'password' },
     });
   });
 });
@@ -253,7 +253,7 @@ describe('GET /api/token', () => {
     const answer = await api.get('/token', { Authorization: token });
     expect(answer.json).toEqual({
       status: 'success',
-      data: { user_id: user.userId, issued_at: expect.stringMatching(/Z$/), expires_at: expect.stringMatching(/Z$/) },
+      data: { user_id: user.userId, issued_at: expect.stringMatching(/Z$/), expires_at: expect.stringMatching(/Z$/), method: 'password' },
     });
     expect((await me(token)).json.status).toBe('success');
   });

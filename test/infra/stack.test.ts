@@ -104,9 +104,17 @@ const SUBMISSION_READS = ['gradeables', 'teams', 'submissions', 'jobs'].map((tab
  * to what a function may do shows up here, in review.
  */
 const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
-  'issue-token': ['dynamodb:PutItem sessions', ...credentials, 'secretsmanager:GetSecretValue signingSecret'],
+  'issue-token': [
+    'dynamodb:PutItem sessions',
+    ...credentials,
+    'secretsmanager:GetSecretValue signingSecret',
+    // Signing in with an ID token: the user is read, or created with an audit entry (OIDC_CREATE_USERS).
+    ...['GetItem', 'PutItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} users`),
+    'dynamodb:PutItem audit',
+  ],
   'invalidate-token': [...TOKEN_CHECK, 'dynamodb:DeleteItem sessions', ...credentials],
   'token-info': TOKEN_CHECK,
+  'auth-methods': [],
   me: TOKEN_CHECK,
   'list-courses': [
     ...TOKEN_CHECK,

@@ -3,7 +3,7 @@ import { signToken, verifyToken } from '#shared/auth/jwt.ts';
 
 describe('token verification', () => {
   const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const claims = { userId: 'amy', tokenId: 't-1', issuedAt, expiresAt: new Date(issuedAt.getTime() + 60_000) };
+  const claims = { userId: 'amy', tokenId: 't-1', issuedAt, expiresAt: new Date(issuedAt.getTime() + 60_000), method: 'password' as const };
 
   it('still refuses a remembered token once it has expired', async () => {
     const token = await signToken(claims);

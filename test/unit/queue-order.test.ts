@@ -159,7 +159,6 @@ describe('the queue’s lanes', () => {
     expect(laneFor({ othersInFlight: 0, burstLimit: 60 })).toBe(LANES.first);
   });
 
-
   it('numbers every lane’s tickets above the lanes before it, and reads lane, shard and sequence back', () => {
     const ticket = ticketOf(7, 123_456, LANES.more);
     expect([laneOf(ticket), shardOf(ticket), sequenceOf(ticket)]).toEqual([LANES.more, 7, 123_456]);

@@ -1,0 +1,39 @@
+/** The part of oidc-provider (which ships no types) that test/support/oidc-provider.ts uses. */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export interface Account {
+    accountId: string;
+    claims(use: string, scope: string): Record<string, unknown> | Promise<Record<string, unknown>>;
+  }
+
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown>;
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+  export default Provider;
+}
