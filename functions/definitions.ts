@@ -65,6 +65,7 @@ import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
 import { definition as summariesWorker } from './summaries-worker/definition.ts';
+import { definition as webhookOutbox } from './webhook-outbox/definition.ts';
 import { routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
 import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
 
@@ -136,6 +137,7 @@ export const workers = {
   'grading-worker': gradingWorker,
   'webhook-delivery': webhookDelivery,
   'summaries-worker': summariesWorker,
+  'webhook-outbox': webhookOutbox,
 } as const;
 
 export type Routes = typeof routes;

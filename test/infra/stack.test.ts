@@ -212,6 +212,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchWriteItem summaries',
     // The course's job slot (read with the token check), a job and its slot written in one transaction, ended if it cannot be queued.
     ...['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action} summaries`),
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     'sqs:SendMessage summariesQueue',
   ],
@@ -322,6 +325,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
     'dynamodb:UpdateItem submissions',
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     // The grading sandbox: the job's objects, the harness (put into each job's input), and the builds of its project.
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
@@ -338,6 +344,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem courses',
     'dynamodb:BatchGetItem users',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     // The event source mapping's: Lambda polls the queue as the summaries worker.
     ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
@@ -355,6 +364,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
       (action) => `sqs:${action} webhookQueue`,
     ),
   ],
+  // The outbox relay: reads what the outbox still holds, queues it, removes it.
+  'webhook-outbox': ['dynamodb:Scan webhookOutbox', 'dynamodb:DeleteItem webhookOutbox', 'sqs:SendMessage webhookQueue'],
 };
 
 /** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
@@ -362,11 +373,12 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
+  'webhook-outbox': { Timeout: 50, MemorySize: 1024 },
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function and the summaries worker', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 2);
+  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker and the outbox relay', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 3);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
