@@ -260,9 +260,18 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['submissions', 'teams'].map((table) => `dynamodb:Query ${table}/index/byStudent`),
   ],
   'user-summary': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
-  'create-webhook': [...COURSE_CHECK, 'dynamodb:Query webhooks', 'dynamodb:PutItem webhooks', 'dynamodb:PutItem webhookSecrets'],
+  // The course's webhook count, raised within the limit in the webhook's own transaction (and lowered with its removal).
+  'create-webhook': [
+    ...COURSE_CHECK,
+    ...['Query', 'PutItem', 'UpdateItem'].map((action) => `dynamodb:${action} webhooks`),
+    'dynamodb:PutItem webhookSecrets',
+  ],
   'list-webhooks': [...COURSE_CHECK, 'dynamodb:Query webhooks'],
-  'delete-webhook': [...COURSE_CHECK, 'dynamodb:DeleteItem webhooks', 'dynamodb:DeleteItem webhookSecrets'],
+  'delete-webhook': [
+    ...COURSE_CHECK,
+    ...['DeleteItem', 'UpdateItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} webhooks`),
+    'dynamodb:DeleteItem webhookSecrets',
+  ],
   'list-webhook-deliveries': [...COURSE_CHECK, 'dynamodb:BatchGetItem webhooks', 'dynamodb:Query webhookDeliveries'],
   'list-teams': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:Query teams'],
   'set-team': [
@@ -722,9 +731,9 @@ describe('summaries queue', () => {
 
 describe('nightly summaries', () => {
   it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
-    const schedules = ofType('AWS::Scheduler::Schedule');
-    expect(schedules).toHaveLength(1);
-    const { Properties } = schedules[0]![1];
+    // The nightly run and the webhook outbox relay's.
+    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(2);
+    const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     expect(Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
       ScheduleExpressionTimezone: 'UTC',
@@ -735,7 +744,7 @@ describe('nightly summaries', () => {
   });
 
   it('runs as a role the scheduler assumes, which may invoke that function only', () => {
-    const { Properties } = ofType('AWS::Scheduler::Schedule')[0]![1];
+    const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
     const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
     expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
@@ -746,6 +755,20 @@ describe('nightly summaries', () => {
         Effect: 'Allow',
         Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
       },
+    ]);
+  });
+});
+
+describe('webhook outbox relay', () => {
+  it('runs every minute as a role the scheduler assumes, which may invoke the relay only', () => {
+    const { Properties } = synth.resources[logicalId(synth.stack.webhooks.outboxSchedule!)]!;
+    const relay = getAtt(functionId('webhook-outbox'));
+    expect(Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Target: { Arn: relay } });
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
+    expect(roleStatements(roleId)).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [relay, { 'Fn::Join': ['', [relay, ':*']] }] },
     ]);
   });
 });
