@@ -5,7 +5,7 @@ import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
-import { failedConditions, transactWrite } from './transactions.ts';
+import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
 const hooks = tables.webhooks;
 const secrets = tables.webhookSecrets;
@@ -229,30 +229,45 @@ export async function recordAttempt(
   }
 }
 
-/** Starts a new round of attempts for a finished delivery, provided nothing changed since it was read. */
-export async function restartDelivery(delivery: Delivery, now = new Date()): Promise<Delivery | undefined> {
+/**
+ * Starts a new round of attempts for a finished delivery, provided nothing changed since it was
+ * read, with `alongside` in the same transaction.
+ */
+export async function restartDelivery(
+  delivery: Delivery,
+  now = new Date(),
+  alongside: readonly TransactItem[] = [],
+): Promise<Delivery | undefined> {
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(deliveries),
-        Key: keyOf(delivery),
-        UpdateExpression: 'SET #state = :pending, roundStart = :count, expiresAt = :expires REMOVE nextAttemptAt',
-        ConditionExpression: '#state = :previous AND size(attempts) = :count',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':pending': 'pending',
-          ':previous': delivery.state,
-          ':count': delivery.attempts.length,
-          ':expires': expiry(now),
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(deliveries),
+          Key: keyOf(delivery),
+          UpdateExpression: 'SET #state = :pending, roundStart = :count, expiresAt = :expires REMOVE nextAttemptAt',
+          ConditionExpression: '#state = :previous AND size(attempts) = :count',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':previous': delivery.state,
+            ':count': delivery.attempts.length,
+            ':expires': expiry(now),
+          },
         },
-      }),
-    );
-    const { nextAttemptAt: _, ...rest } = delivery;
-    return { ...rest, state: 'pending', roundStart: delivery.attempts.length };
+      },
+      ...alongside,
+    ]);
+    return restarted(delivery);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (failedConditions(error).includes(0)) return undefined;
     throw error;
   }
+}
+
+/** A finished delivery as a new round of attempts starts it. */
+export function restarted(delivery: Delivery): Delivery {
+  const { nextAttemptAt: _, ...rest } = delivery;
+  return { ...rest, state: 'pending', roundStart: delivery.attempts.length };
 }
 
 /**

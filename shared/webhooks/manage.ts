@@ -1,8 +1,18 @@
 import type { Course } from '#shared/courses/course.ts';
-import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
+import {
+  deleteWebhook,
+  deliveriesOf,
+  deliveryRef,
+  putWebhook,
+  restartDelivery,
+  restarted,
+  webhookRef,
+  webhooksOf,
+} from '#shared/data/webhooks.ts';
 import { checkWebhookAddress } from './address.ts';
 import { DELIVERIES_PAGE, deliveryRecord, deliveryStates, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
-import { queueAttempt } from './deliver.ts';
+import { attemptMessage } from './deliver.ts';
+import { webhookOutbox } from './publish.ts';
 import { allowedWebhookHosts } from './settings.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { encodeCursor, readPageRequest, takeWithin } from '#shared/paging.ts';
@@ -90,10 +100,12 @@ export async function listDeliveries(
 /** A new round of attempts for a finished delivery, queued at once. */
 export async function replayDelivery(delivery: Delivery, now = new Date()) {
   if (replayRefusal(delivery)) throw stillAttempting();
-  const restarted = await restartDelivery(delivery, now);
-  if (!restarted) throw stillAttempting();
-  await queueAttempt(restarted, now);
-  return deliveryRecord(restarted);
+  // The first attempt's message is written with the restart (the outbox), so a queue refusing it loses nothing.
+  const outbox = webhookOutbox([attemptMessage(restarted(delivery))], now);
+  const round = await restartDelivery(delivery, now, outbox.items);
+  if (!round) throw stillAttempting();
+  await outbox.send();
+  return deliveryRecord(round);
 }
 
 /**

@@ -31,7 +31,10 @@ export const outboxId = (message: WebhookMessage): string =>
  */
 export function webhookOutbox(messages: readonly WebhookMessage[], now = new Date()): Outbox {
   if (!setting('WEBHOOK_QUEUE_URL') || messages.length === 0) return { items: [], send: async () => undefined };
-  const entries = messages.map((message) => ({ message, entry: { messageId: outboxId(message), body: JSON.stringify(message), recordedAt: now.toISOString() } }));
+  const entries = messages.map((message) => ({
+    message,
+    entry: { messageId: outboxId(message), body: JSON.stringify(message), recordedAt: now.toISOString() },
+  }));
   return {
     items: entries.map(({ entry }) => outboxPut(entry)),
     send: async () => {
@@ -50,7 +53,11 @@ export async function sendEntry(entry: OutboxEntry, message: WebhookMessage = JS
   try {
     await sendWebhookMessage(message);
   } catch (error) {
-    logger.warn({ message: 'The webhook queue refused a message; it waits in the outbox', messageId: entry.messageId, error: error as Error });
+    logger.warn({
+      message: 'The webhook queue refused a message; it waits in the outbox',
+      messageId: entry.messageId,
+      error: error as Error,
+    });
     return false;
   }
   try {

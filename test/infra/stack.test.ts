@@ -294,6 +294,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchGetItem webhooks',
     'dynamodb:BatchGetItem webhookDeliveries',
     'dynamodb:UpdateItem webhookDeliveries',
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
   ],
   openapi: [],

@@ -125,5 +125,19 @@ describe('the webhook queue refusing messages', () => {
     await api.server.webhookQueue.idle();
     expect(await deliveriesOf(hook.id)).toMatchObject([{ id: request!.headers['webhook-id'], state: 'delivered' }]);
     expect((await outboxEntries(100)).entries).toEqual([]);
+
+    // A replay the queue refuses is kept as well: its attempt goes out once the queue accepts.
+    const deliveryId = request!.headers['webhook-id'] as string;
+    api.server.webhookQueue.refuseSends(true);
+    try {
+      const replay = await api.postJson(`${base}/webhooks/${hook.id}/deliveries/${deliveryId}/replay`, {}, world.tokens.instructor);
+      expect(replay.json.status, replay.text).toBe('success');
+      await refusedRelayRuns();
+      expect((await outboxEntries(100)).entries).toHaveLength(1);
+    } finally {
+      api.server.webhookQueue.refuseSends(false);
+    }
+    const [, again] = await receiver.waitFor('/summaries', 2, 30_000);
+    expect(again!.headers['webhook-id']).toBe(deliveryId);
   }, 60_000);
 });
