@@ -25,7 +25,7 @@ import {
   NOT_FOUND_FUNCTION,
   SUMMARIES_WORKER_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
-  WEBHOOK_OUTBOX_FUNCTION,
+  WEBHOOK_RELAY_FUNCTION,
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
@@ -37,7 +37,7 @@ import { FunctionGroups } from './function-groups.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
 import type { DeploymentSettings } from './settings.ts';
-import { WEBHOOK_DELIVERY_TIMEOUT, WEBHOOK_OUTBOX_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
+import { WEBHOOK_DELIVERY_TIMEOUT, WEBHOOK_RELAY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
   readonly settings: DeploymentSettings;
@@ -81,7 +81,7 @@ const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [GRADING_WORKER_FUNCTION]: WORKER_TIMEOUT,
   [WEBHOOK_DELIVERY_FUNCTION]: WEBHOOK_DELIVERY_TIMEOUT,
   [SUMMARIES_WORKER_FUNCTION]: SUMMARIES_WORKER_TIMEOUT,
-  [WEBHOOK_OUTBOX_FUNCTION]: WEBHOOK_OUTBOX_TIMEOUT,
+  [WEBHOOK_RELAY_FUNCTION]: WEBHOOK_RELAY_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -254,7 +254,7 @@ export class CourseSubmissionStack extends Stack {
       {
         delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
         register: made(handlers, 'create-webhook'),
-        relay: made(functions, WEBHOOK_OUTBOX_FUNCTION),
+        relay: made(functions, WEBHOOK_RELAY_FUNCTION),
       },
       webhookSettings(this.node),
     );

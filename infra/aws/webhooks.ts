@@ -15,7 +15,7 @@ export const WEBHOOK_MAX_RECEIVES = 5;
 /** The delivery function's time limit, a route handler's (one attempt waits at most 10 s for its receiver). */
 export const WEBHOOK_DELIVERY_TIMEOUT = Duration.seconds(25);
 /** The outbox relay's time limit: below its schedule's minute (a run that overlaps the next only sends copies). */
-export const WEBHOOK_OUTBOX_TIMEOUT = Duration.seconds(50);
+export const WEBHOOK_RELAY_TIMEOUT = Duration.seconds(50);
 /** At least six times the delivery function's time limit, as Lambda recommends for queues it polls. */
 const VISIBILITY_TIMEOUT = Duration.minutes(3);
 
@@ -100,7 +100,7 @@ export class WebhookDelivery extends Construct {
     const stack = Stack.of(relay);
     const role = new Role(this, 'OutboxRelayRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
-      description: 'Lets the outbox schedule invoke functions/webhook-outbox/handler.ts',
+      description: 'Lets the outbox schedule invoke functions/webhook-relay/handler.ts',
     });
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${stack.resolve(stack.getLogicalId(relay.node.defaultChild as CfnElement))}.Arn>:*]`,

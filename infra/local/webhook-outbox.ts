@@ -1,6 +1,6 @@
-import { handler } from '#functions/webhook-outbox/handler.ts';
+import { handler } from '#functions/webhook-relay/handler.ts';
 import { runAsFunction } from '#shared/environment.ts';
-import { WEBHOOK_OUTBOX_FUNCTION } from '#infra/function-access.ts';
+import { WEBHOOK_RELAY_FUNCTION } from '#infra/function-access.ts';
 import { localFunctionScope } from './functions.ts';
 
 /** How often the local API runs the outbox relay (AWS's schedule runs it every minute). */
@@ -24,7 +24,7 @@ export function startLocalOutboxRelay(intervalMs = LOCAL_OUTBOX_INTERVAL_MS): Lo
     // After the previous run, whatever its outcome.
     running = running
       .catch(() => undefined)
-      .then(() => runAsFunction(localFunctionScope(WEBHOOK_OUTBOX_FUNCTION), () => handler()).then(() => undefined));
+      .then(() => runAsFunction(localFunctionScope(WEBHOOK_RELAY_FUNCTION), () => handler()).then(() => undefined));
     return running;
   };
   const tick = () => {

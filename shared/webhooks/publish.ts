@@ -10,7 +10,7 @@ import { newMessageId, type WebhookEvent, type WebhookEventType } from './webhoo
  * the very transaction that records what it tells (a grade, a summaries switch, a replay), so it
  * exists exactly when that happened. Once the transaction is in, `send` puts the messages on the
  * webhook queue and removes their entries; a message the queue refuses stays in the outbox, and
- * the webhook-outbox function (every minute in AWS, every second locally) sends it later
+ * the webhook-relay function (every minute in AWS, every second locally) sends it later
  * (relay.ts). A message may so reach the queue twice; its id is kept, and the delivery function
  * makes one delivery per event and webhook.
  */

@@ -376,7 +376,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ),
   ],
   // The outbox relay: reads what the outbox still holds, queues it, removes it.
-  'webhook-outbox': ['dynamodb:Scan webhookOutbox', 'dynamodb:DeleteItem webhookOutbox', 'sqs:SendMessage webhookQueue'],
+  'webhook-relay': ['dynamodb:Scan webhookOutbox', 'dynamodb:DeleteItem webhookOutbox', 'sqs:SendMessage webhookQueue'],
 };
 
 /** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
@@ -384,7 +384,7 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
-  'webhook-outbox': { Timeout: 50, MemorySize: 1024 },
+  'webhook-relay': { Timeout: 50, MemorySize: 1024 },
 };
 
 describe('functions', () => {
@@ -764,7 +764,7 @@ describe('nightly summaries', () => {
 describe('webhook outbox relay', () => {
   it('runs every minute as a role the scheduler assumes, which may invoke the relay only', () => {
     const { Properties } = synth.resources[logicalId(synth.stack.webhooks.outboxSchedule!)]!;
-    const relay = getAtt(functionId('webhook-outbox'));
+    const relay = getAtt(functionId('webhook-relay'));
     expect(Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Target: { Arn: relay } });
     const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
     const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
