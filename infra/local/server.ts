@@ -51,6 +51,11 @@ export async function startLocalApi(options: {
   hosts?: readonly string[];
   /** Check every answer against its route's contract (CHECK_ANSWERS), logging and marking a mismatch. */
   checkAnswers?: boolean;
+  /**
+   * How often the webhook outbox relay runs (default every second); 0: only when `webhookOutbox.run()`
+   * is called (a test that counts every DynamoDB command of the process).
+   */
+  outboxRelayMs?: number;
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
@@ -58,7 +63,7 @@ export async function startLocalApi(options: {
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
-  const webhookOutbox = startLocalOutboxRelay();
+  const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
   const listenHost = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {

@@ -15,6 +15,7 @@ export interface LocalOutboxRelay {
 /**
  * The schedule of the webhook outbox relay on the local API: the same function as in AWS, in its
  * own scope (its grants), one run at a time, a run that fails leaving the entries to the next.
+ * An interval of 0 runs it only when asked (`run`).
  */
 export function startLocalOutboxRelay(intervalMs = LOCAL_OUTBOX_INTERVAL_MS): LocalOutboxRelay {
   let stopped = false;
@@ -28,6 +29,7 @@ export function startLocalOutboxRelay(intervalMs = LOCAL_OUTBOX_INTERVAL_MS): Lo
     return running;
   };
   const tick = () => {
+    if (intervalMs <= 0) return;
     timer = setTimeout(() => {
       if (stopped) return;
       void run()
