@@ -682,7 +682,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).
+         * A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.
          * @description **Who may call it:** Course instructors.
          */
         get: operations["list-webhook-deliveries"];
@@ -6708,6 +6708,10 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state (`failed`: those kept for replay). */
                 state?: "pending" | "delivered" | "failed";
+                /** @description Deliveries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                cursor?: string;
             };
             header?: {
                 /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
@@ -6729,13 +6733,14 @@ export interface operations {
             200: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
                         status: "success";
-                        /** @description The newest 100 first. */
+                        /** @description One page of deliveries, newest first; a `Link` header names the next. */
                         data: components["schemas"]["WebhookDelivery"][];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -6744,6 +6749,8 @@ export interface operations {
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `The state must be pending, delivered or failed.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
              */
             400: {
                 headers: {

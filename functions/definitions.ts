@@ -66,6 +66,7 @@ import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
 import { definition as summariesWorker } from './summaries-worker/definition.ts';
+import { definition as webhookRelay } from './webhook-relay/definition.ts';
 import { routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
 import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
 
@@ -138,6 +139,7 @@ export const workers = {
   'grading-worker': gradingWorker,
   'webhook-delivery': webhookDelivery,
   'summaries-worker': summariesWorker,
+  'webhook-relay': webhookRelay,
 } as const;
 
 export type Routes = typeof routes;

@@ -9,7 +9,8 @@ export const definition = route({
   path: '/api/{semester}/{course}/webhooks',
   access: 'course:instructor',
   summary: 'Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.',
-  data: { webhooks: ['Query', 'PutItem'], webhookSecrets: ['PutItem'] },
+  // The course's webhook count is raised with each webhook (UpdateItem), within the limit.
+  data: { webhooks: ['Query', 'PutItem', 'UpdateItem'], webhookSecrets: ['PutItem'] },
   input: () => ({
     body: {
       url: text(MAX_URL_LENGTH, {

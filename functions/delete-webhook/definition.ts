@@ -6,5 +6,6 @@ export const definition = route({
   path: '/api/{semester}/{course}/webhooks/{webhook_id}',
   access: 'course:instructor',
   summary: 'Remove a webhook and its secret; nothing more is delivered to it.',
-  data: { webhooks: ['DeleteItem'], webhookSecrets: ['DeleteItem'] },
+  // The course's webhook count is lowered with each webhook removed (or checked not yet kept).
+  data: { webhooks: ['DeleteItem', 'UpdateItem', 'ConditionCheckItem'], webhookSecrets: ['DeleteItem'] },
 });

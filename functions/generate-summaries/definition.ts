@@ -17,6 +17,8 @@ export const definition = route({
     submissions: ['Query'],
     teams: ['Query'],
     lateDays: ['Query'],
+    // The summaries.generated event, written with the switch and removed once queued.
+    webhookOutbox: ['PutItem', 'DeleteItem'],
   },
   events: 'publish',
   summariesQueue: 'send',

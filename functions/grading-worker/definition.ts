@@ -9,8 +9,10 @@ export const definition = worker({
     submissions: ['UpdateItem'],
     results: ['PutItem'],
     gradeables: ['BatchGetItem'],
+    // Each outcome's webhook event, written with it and removed once queued.
+    webhookOutbox: ['PutItem', 'DeleteItem'],
   },
   gradingSandbox: true,
-  // Graded and failed versions are published as webhook events.
+  // Graded and failed versions are published as webhook events (through the outbox).
   events: 'publish',
 });

@@ -1,14 +1,16 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { deliveryStates } from '#shared/webhooks/delivery.ts';
+import { DELIVERIES_PAGE, deliveryStates } from '#shared/webhooks/delivery.ts';
 import { documented } from '#shared/http/fields.ts';
+import { paging } from '#shared/http/parameters.ts';
 
 export const definition = route({
   name: 'list-webhook-deliveries',
   method: 'GET',
   path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries',
   access: 'course:instructor',
-  summary: "A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up).",
+  summary:
+    "A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.",
   data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['Query'] },
   input: () => ({
     query: {
@@ -18,6 +20,7 @@ export const definition = route({
           enum: [...deliveryStates],
         }),
       ),
+      ...paging('Deliveries', DELIVERIES_PAGE),
     },
   }),
 });

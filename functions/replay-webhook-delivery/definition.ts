@@ -6,6 +6,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
   access: 'course:instructor',
   summary: 'Send a finished delivery (failed after its last retry, or delivered) again, with a fresh round of retries.',
-  data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'] },
+  // The new round's first attempt is written to the outbox with the restart, and removed once queued.
+  data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['BatchGetItem', 'UpdateItem'], webhookOutbox: ['PutItem', 'DeleteItem'] },
   events: 'publish',
 });

@@ -16,6 +16,8 @@ export const definition = worker({
     submissions: ['Query'],
     teams: ['Query'],
     lateDays: ['Query'],
+    // The summaries.generated event, written with the switch and removed once queued.
+    webhookOutbox: ['PutItem', 'DeleteItem'],
   },
   // The generation is published as a webhook event.
   events: 'publish',

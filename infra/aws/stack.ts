@@ -25,6 +25,7 @@ import {
   NOT_FOUND_FUNCTION,
   SUMMARIES_WORKER_FUNCTION,
   WEBHOOK_DELIVERY_FUNCTION,
+  WEBHOOK_RELAY_FUNCTION,
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
@@ -38,7 +39,7 @@ import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
 import { SubmissionsBucket } from './submissions-bucket.ts';
 import type { DeploymentSettings } from './settings.ts';
-import { WEBHOOK_DELIVERY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
+import { WEBHOOK_DELIVERY_TIMEOUT, WEBHOOK_RELAY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
   readonly settings: DeploymentSettings;
@@ -92,11 +93,12 @@ const ROUTE_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [NIGHTLY_SUMMARIES_HANDLER]: Duration.minutes(15),
 };
 
-/** The functions that serve no route, each fed by its queue, with its time limit. */
+/** The functions that serve no route, each fed by its queue (the outbox relay by its schedule), with its time limit. */
 const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [GRADING_WORKER_FUNCTION]: WORKER_TIMEOUT,
   [WEBHOOK_DELIVERY_FUNCTION]: WEBHOOK_DELIVERY_TIMEOUT,
   [SUMMARIES_WORKER_FUNCTION]: SUMMARIES_WORKER_TIMEOUT,
+  [WEBHOOK_RELAY_FUNCTION]: WEBHOOK_RELAY_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -281,7 +283,11 @@ export class CourseSubmissionStack extends Stack {
       made(functions, on).function.addEnvironment(setting, String(value));
     }
     this.webhooks.connect(
-      { delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION), register: made(handlers, 'create-webhook') },
+      {
+        delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
+        register: made(handlers, 'create-webhook'),
+        relay: made(functions, WEBHOOK_RELAY_FUNCTION),
+      },
       webhookSettings(this.node),
     );
     this.functions = functions;

@@ -1,7 +1,9 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
 import { parseSetting, type ConfigName } from '#shared/config.ts';
@@ -12,6 +14,8 @@ import type { ServiceFunction } from './service-function.ts';
 export const WEBHOOK_MAX_RECEIVES = 5;
 /** The delivery function's time limit, a route handler's (one attempt waits at most 10 s for its receiver). */
 export const WEBHOOK_DELIVERY_TIMEOUT = Duration.seconds(25);
+/** The outbox relay's time limit: below its schedule's minute (a run that overlaps the next only sends copies). */
+export const WEBHOOK_RELAY_TIMEOUT = Duration.seconds(50);
 /** At least six times the delivery function's time limit, as Lambda recommends for queues it polls. */
 const VISIBILITY_TIMEOUT = Duration.minutes(3);
 
@@ -49,6 +53,8 @@ export class WebhookDelivery extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly deadLettersAlarm: Alarm;
+  /** Runs the outbox relay every minute (set by `connect`). */
+  outboxSchedule?: Schedule;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -82,11 +88,30 @@ export class WebhookDelivery extends Construct {
   }
 
   /**
-   * Feeds the delivery function one message at a time, and gives it and the registering function
-   * the deployment's settings.
+   * Feeds the delivery function one message at a time, runs the outbox relay every minute, and
+   * gives the delivery and registering functions the deployment's settings.
    */
-  connect(functions: { readonly delivery: ServiceFunction; readonly register: ApiFunction }, settings: WebhookSettings): void {
+  connect(
+    functions: { readonly delivery: ServiceFunction; readonly register: ApiFunction; readonly relay: ServiceFunction },
+    settings: WebhookSettings,
+  ): void {
     functions.delivery.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
+    const relay = functions.relay.function;
+    const stack = Stack.of(relay);
+    const role = new Role(this, 'OutboxRelayRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': stack.account } } }),
+      description: 'Lets the outbox schedule invoke functions/webhook-relay/handler.ts',
+    });
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${stack.resolve(stack.getLogicalId(relay.node.defaultChild as CfnElement))}.Arn>:*]`,
+      reason: 'The schedule may invoke the outbox relay only; CDK grants its versions and aliases (:*) along with it.',
+    });
+    this.outboxSchedule = new Schedule(this, 'OutboxRelaySchedule', {
+      description: 'Queues the webhook messages the outbox still holds (the webhook queue refused them when they were recorded)',
+      schedule: ScheduleExpression.rate(Duration.minutes(1)),
+      // A run missed is made up by the next one a minute later.
+      target: new LambdaInvoke(relay, { role, maxEventAge: Duration.minutes(1), retryAttempts: 0 }),
+    });
     if (settings.retrySchedule) {
       functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE' satisfies ConfigName, settings.retrySchedule);
     }

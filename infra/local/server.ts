@@ -14,6 +14,7 @@ import { hostRefusal, localApiHosts } from './host-names.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
+import { startLocalOutboxRelay, type LocalOutboxRelay } from './webhook-outbox.ts';
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -29,6 +30,8 @@ export interface LocalApi {
   readonly webhookQueue: LocalWebhookQueue;
   /** The in-process summaries queue feeding the summaries worker. */
   readonly summariesQueue: LocalSummariesQueue;
+  /** The webhook outbox relay, run every second (every minute in AWS). */
+  readonly webhookOutbox: LocalOutboxRelay;
   close(): Promise<void>;
 }
 
@@ -48,6 +51,11 @@ export async function startLocalApi(options: {
   hosts?: readonly string[];
   /** Check every answer against its route's contract (CHECK_ANSWERS), logging and marking a mismatch. */
   checkAnswers?: boolean;
+  /**
+   * How often the webhook outbox relay runs (default every second); 0: only when `webhookOutbox.run()`
+   * is called (a test that counts every DynamoDB command of the process).
+   */
+  outboxRelayMs?: number;
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
@@ -55,6 +63,7 @@ export async function startLocalApi(options: {
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
+  const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
   const listenHost = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
@@ -78,8 +87,10 @@ export async function startLocalApi(options: {
     gradingQueue,
     webhookQueue,
     summariesQueue,
+    webhookOutbox,
     close: async () => {
       await closeServer(server);
+      await webhookOutbox.stop();
       await gradingQueue.stop();
       await summariesQueue.stop();
       await webhookQueue.stop();

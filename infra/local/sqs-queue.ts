@@ -17,6 +17,11 @@ export interface LocalSqsQueue<T> {
   readonly deadLetters: () => readonly string[];
   /** Resolves once no message is waiting or in flight. */
   idle(): Promise<void>;
+  /**
+   * While true, every send is refused with SQS's error for an unavailable service (nothing is
+   * queued): lets a test see what happens when the queue refuses.
+   */
+  refuseSends(refusing: boolean): void;
   /** Holds messages back (they stay queued) until `resume`: lets a test see a message before it is received. */
   pause(): void;
   resume(): void;
@@ -140,7 +145,15 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
     });
     wakeAll();
   };
-  const send: LocalQueueSender<T> = async (message, delaySeconds) => enqueue(message, delaySeconds);
+  let refusing = false;
+  const send: LocalQueueSender<T> = async (message, delaySeconds) => {
+    if (refusing)
+      throw Object.assign(new Error(`The ${options.name} queue refused the message (refusing sends)`), {
+        name: 'ServiceUnavailable',
+        $metadata: { httpStatusCode: 503 },
+      });
+    enqueue(message, delaySeconds);
+  };
   options.connect(send);
   const loops = Array.from({ length: options.concurrency }, () => loop());
 
@@ -150,6 +163,9 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
     depth: () => messages.length,
     deadLetters: () => [...deadLetters],
     idle: () => (messages.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    refuseSends: (value) => {
+      refusing = value;
+    },
     pause: () => {
       paused = true;
     },

@@ -4,7 +4,7 @@ import { dynamo } from './client.ts';
 import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged } from './enrollment-copies.ts';
 import { copyHolder, enrollmentsOfCourse } from './enrollments.ts';
 import { scanAll } from './paging.ts';
-import type { Item, ItemRef } from './items.ts';
+import { getItems, type Item, type ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
@@ -69,18 +69,51 @@ export const setCourseAccessGroup = (term: string, course: string, accessGroup: 
 });
 
 /** Points readers at a complete generation of summaries; the previous one is returned for clean-up. */
-export async function switchSummaries(term: string, course: string, generation: NonNullable<Course['summaries']>) {
-  const { Attributes } = await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(table),
-      Key: { term, course },
-      UpdateExpression: 'SET summaries = :generation',
-      ConditionExpression: 'attribute_exists(term)',
-      ExpressionAttributeValues: { ':generation': generation },
-      ReturnValues: 'UPDATED_OLD',
-    }),
-  );
-  return Attributes?.summaries as Course['summaries'] | undefined;
+export async function switchSummaries(
+  term: string,
+  course: string,
+  generation: NonNullable<Course['summaries']>,
+  alongside: readonly TransactItem[] = [],
+): Promise<Course['summaries'] | undefined> {
+  if (alongside.length === 0) {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: { term, course },
+        UpdateExpression: 'SET summaries = :generation',
+        ConditionExpression: 'attribute_exists(term)',
+        ExpressionAttributeValues: { ':generation': generation },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return Attributes?.summaries as Course['summaries'] | undefined;
+  }
+  // A transaction answers no old values: the generation it replaces is read first, and the switch
+  // made only while it is still the current one (read again when another switch came between).
+  for (let attempt = 0; ; attempt++) {
+    const { current } = await getItems({ current: courseRef(term, course) });
+    if (!current) throw new Error(`The course ${term}/${course} no longer exists: its summaries were not switched`);
+    const previous = current.summaries;
+    try {
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName(table),
+            Key: { term, course },
+            UpdateExpression: 'SET summaries = :generation',
+            ConditionExpression: previous
+              ? 'attribute_exists(term) AND summaries.generation = :previous'
+              : 'attribute_exists(term) AND attribute_not_exists(summaries)',
+            ExpressionAttributeValues: { ':generation': generation, ...(previous ? { ':previous': previous.generation } : {}) },
+          },
+        },
+        ...alongside,
+      ]);
+      return previous;
+    } catch (error) {
+      if (attempt >= 4 || !failedConditions(error).includes(0)) throw error;
+    }
+  }
 }
 
 /**

@@ -189,6 +189,16 @@ export const tables = {
     timeToLiveAttribute: 'expiresAt',
   },
   /**
+   * The webhook outbox: each webhook queue message (an event, a replay's attempt) written in the same
+   * transaction as what caused it, by its id, until it is on the webhook queue (webhook-outbox.ts).
+   * No expiry: an entry leaves only once the queue took its message.
+   */
+  webhookOutbox: {
+    id: 'WebhookOutbox',
+    environmentVariable: 'WEBHOOK_OUTBOX_TABLE',
+    partitionKey: 'messageId',
+  },
+  /**
    * Late days of each student of a course: the budget grants (`grants`, allowed days by
    * the instant they start) and the extensions on single gradeables (`extensions`, by gradeable
    * id). Apart from the enrollments, which a class-list import rewrites.

@@ -19,7 +19,7 @@ import { recordVersionCommit, setVersionState, type GradingResults } from '#shar
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
-import { publishGradingOutcome } from '#shared/webhooks/publish.ts';
+import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
 import { configuredBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
 import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
@@ -189,6 +189,8 @@ async function finish(
     ...(job.regradeId ? [countRegradeOutcome(job.regradeId, state)] : []),
     ...(job.countedFor ? [releaseLoad(job.countedFor)] : []),
   ];
+  // The webhook event is recorded with the outcome itself (the outbox), so it exists exactly when the outcome does.
+  const outbox = eventOutbox(gradingOutcomeEvent(job, state, { points, message, commit }));
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([
@@ -196,8 +198,9 @@ async function finish(
         setVersionState(key, job.version, { ...update, activeResults }),
         ...also,
         ...progress,
+        ...outbox.items,
       ]);
-      await publishGradingOutcome(job, state, { points, message, commit });
+      await outbox.send();
       return true;
     } catch (error) {
       const failed = failedConditions(error);

@@ -634,8 +634,9 @@ export const contract: Record<RouteName, RouteContract> = {
   'delete-webhook': { tag: 'Webhooks', data: z.null(), fails: [fail(webhookNotFound)] },
   'list-webhook-deliveries': {
     tag: 'Webhooks',
-    data: z.array(WebhookDelivery).max(100).describe('The newest 100 first.'),
-    fails: [fail(webhookNotFound), fail(badDeliveryState)],
+    data: z.array(WebhookDelivery).describe('One page of deliveries, newest first; a `Link` header names the next.'),
+    fails: [fail(webhookNotFound), fail(badDeliveryState), ...pageFails],
+    successHeaders: ['Link'],
   },
   'replay-webhook-delivery': {
     tag: 'Webhooks',

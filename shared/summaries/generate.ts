@@ -11,7 +11,7 @@ import { teamsOfGradeable } from '#shared/data/teams.ts';
 import { userRef, type User } from '#shared/data/users.ts';
 import { logger } from '#shared/logger.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
-import { publishSummariesGenerated } from '#shared/webhooks/publish.ts';
+import { eventOutbox, summariesGeneratedEvent, type Outbox } from '#shared/webhooks/publish.ts';
 import { releasedGradeables, userSummary } from './summary.ts';
 
 export interface GenerationReport {
@@ -70,6 +70,7 @@ export async function generateSummaries(course: Course, now = new Date(), option
   const lateDaysOf = new Map(lateDays.map((student) => [student.userId, student]));
   let count = 0;
   let previous: Course['summaries'];
+  let outbox: Outbox | undefined;
   try {
     await options.onProgress?.({ done: 0, total: enrollments.length });
     for (let start = 0; start < enrollments.length; start += MEMBERS_PAGE) {
@@ -94,7 +95,9 @@ export async function generateSummaries(course: Course, now = new Date(), option
       count += summaries.length;
       await options.onProgress?.({ done: start + page.length, total: enrollments.length });
     }
-    previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count });
+    // The webhook event is recorded with the switch itself (the outbox), so it exists exactly when the switch does.
+    outbox = eventOutbox(summariesGeneratedEvent(course, { summaries: count, generated_at: generatedAt, generation }));
+    previous = await switchSummaries(course.term, course.course, { generation, generatedAt, count }, outbox.items);
   } catch (error) {
     // Unless the switch went through after all (a time-out after DynamoDB applied it), readers never
     // saw this generation: leave no trace of it.
@@ -125,9 +128,8 @@ export async function generateSummaries(course: Course, now = new Date(), option
       }),
     );
   }
-  const report = { course: `${course.term}/${course.course}`, summaries: count, generated_at: generatedAt, generation };
-  await publishSummariesGenerated(course, report);
-  return report;
+  await outbox?.send();
+  return { course: `${course.term}/${course.course}`, summaries: count, generated_at: generatedAt, generation };
 }
 
 export interface NightlyReport {

@@ -85,17 +85,20 @@ async function attempt(message: AttemptMessage, receiveCount: number, now: Date)
   return step.state === 'pending' ? 'retrying' : step.state;
 }
 
+/** The message of the delivery's next attempt. */
+export const attemptMessage = (delivery: Delivery): AttemptMessage => ({
+  kind: 'attempt',
+  term: delivery.term,
+  course: delivery.course,
+  webhookId: delivery.webhookId,
+  deliveryId: delivery.deliveryId,
+  after: delivery.attempts.length,
+  ...(delivery.nextAttemptAt ? { notBefore: delivery.nextAttemptAt } : {}),
+});
+
 /** Queues the delivery's next attempt, held back until its `nextAttemptAt`. */
 export async function queueAttempt(delivery: Delivery, now: Date): Promise<void> {
-  const message: AttemptMessage = {
-    kind: 'attempt',
-    term: delivery.term,
-    course: delivery.course,
-    webhookId: delivery.webhookId,
-    deliveryId: delivery.deliveryId,
-    after: delivery.attempts.length,
-    ...(delivery.nextAttemptAt ? { notBefore: delivery.nextAttemptAt } : {}),
-  };
+  const message = attemptMessage(delivery);
   const delaySeconds = delivery.nextAttemptAt ? Math.max(0, (Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000) : 0;
   await sendWebhookMessage(message, delaySeconds);
 }

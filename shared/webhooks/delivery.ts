@@ -8,6 +8,9 @@ import { stillAttempting } from './failures.ts';
  */
 export type { Delivery, DeliveryAttempt, DeliveryState } from '#shared/data/webhook-records.ts';
 
+/** Deliveries per page of the delivery list unless the request asks for another size. */
+export const DELIVERIES_PAGE = 100;
+
 /** Every state a delivery can be in. */
 export const deliveryStates = ['pending', 'delivered', 'failed'] as const satisfies readonly DeliveryState[];
 

@@ -1,10 +1,21 @@
 import type { Course } from '#shared/courses/course.ts';
-import { deleteWebhook, deliveriesOf, deliveryRef, putWebhook, restartDelivery, webhookRef, webhooksOf } from '#shared/data/webhooks.ts';
+import {
+  deleteWebhook,
+  deliveriesOf,
+  deliveryRef,
+  putWebhook,
+  restartDelivery,
+  restarted,
+  webhookRef,
+  webhooksOf,
+} from '#shared/data/webhooks.ts';
 import { checkWebhookAddress } from './address.ts';
-import { deliveryRecord, deliveryStates, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
-import { queueAttempt } from './deliver.ts';
+import { DELIVERIES_PAGE, deliveryRecord, deliveryStates, replayRefusal, type Delivery, type DeliveryState } from './delivery.ts';
+import { attemptMessage } from './deliver.ts';
+import { webhookOutbox } from './publish.ts';
 import { allowedWebhookHosts } from './settings.ts';
 import { invalidInput } from '#shared/errors.ts';
+import { encodeCursor, readPageRequest, takeWithin } from '#shared/paging.ts';
 import {
   MAX_WEBHOOKS_PER_COURSE,
   isDeliveryId,
@@ -29,9 +40,8 @@ export async function registerWebhook(course: Course, userId: string, fields: We
   const request = webhookRequest(fields);
   const check = await checkWebhookAddress(request.url, allowedWebhookHosts());
   if (!check.ok) throw invalidInput(check.problem);
-  if ((await webhooksOf(course.term, course.course)).length >= MAX_WEBHOOKS_PER_COURSE) {
-    throw tooManyWebhooks({ max: MAX_WEBHOOKS_PER_COURSE });
-  }
+  const listed = (await webhooksOf(course.term, course.course)).length;
+  if (listed >= MAX_WEBHOOKS_PER_COURSE) throw tooManyWebhooks({ max: MAX_WEBHOOKS_PER_COURSE });
   const webhook: Webhook = {
     term: course.term,
     course: course.course,
@@ -43,7 +53,9 @@ export async function registerWebhook(course: Course, userId: string, fields: We
     createdBy: userId,
   };
   const secret = newWebhookSecret();
-  await putWebhook(webhook, secret);
+  // The limit holds against registrations at once: the course's count is raised with the webhook, only below it.
+  if (!(await putWebhook(webhook, secret, { listed, max: MAX_WEBHOOKS_PER_COURSE })))
+    throw tooManyWebhooks({ max: MAX_WEBHOOKS_PER_COURSE });
   return { ...webhookRecord(webhook), secret };
 }
 
@@ -60,24 +72,40 @@ export async function removeWebhook(course: Course, webhookId: string | undefine
 export const webhookNotFound = (webhookId: string | undefined) => noWebhook({ webhook_id: (webhookId ?? '').slice(0, 64) });
 export const deliveryNotFound = (deliveryId: string | undefined) => noDelivery({ delivery_id: (deliveryId ?? '').slice(0, 64) });
 
-const DELIVERIES_SHOWN = 100;
-
-export async function listDeliveries(course: Course, webhookId: string, state: string | undefined) {
+/** One page of a webhook's deliveries, newest first, and the cursor of the next (null on the last). */
+export async function listDeliveries(
+  course: Course,
+  webhookId: string,
+  query: { readonly state?: string | undefined; readonly page_size?: string | undefined; readonly cursor?: string | undefined },
+) {
+  const { state } = query;
   if (state !== undefined && !(deliveryStates as readonly string[]).includes(state)) throw badDeliveryState();
-  const found = await deliveriesOf(course.term, course.course, webhookId, {
-    limit: DELIVERIES_SHOWN,
+  const request = readPageRequest(query, {
+    list: 'delivery list',
+    defaultSize: DELIVERIES_PAGE,
+    keys: 1,
+    accepts: ([deliveryId]) => deliveryId !== undefined && isDeliveryId(deliveryId),
+  });
+  const { deliveries, more } = await deliveriesOf(course.term, course.course, webhookId, {
+    size: request.size,
+    ...(request.after ? { after: request.after[0] } : {}),
     ...(state ? { state: state as DeliveryState } : {}),
   });
-  return found.map(deliveryRecord);
+  const shown = takeWithin(deliveries.map((delivery) => ({ id: delivery.deliveryId, record: deliveryRecord(delivery) })));
+  const last = shown.at(-1);
+  const cut = shown.length < deliveries.length;
+  return { items: shown.map(({ record }) => record), next: (more || cut) && last ? encodeCursor([last.id]) : null };
 }
 
 /** A new round of attempts for a finished delivery, queued at once. */
 export async function replayDelivery(delivery: Delivery, now = new Date()) {
   if (replayRefusal(delivery)) throw stillAttempting();
-  const restarted = await restartDelivery(delivery, now);
-  if (!restarted) throw stillAttempting();
-  await queueAttempt(restarted, now);
-  return deliveryRecord(restarted);
+  // The first attempt's message is written with the restart (the outbox), so a queue refusing it loses nothing.
+  const outbox = webhookOutbox([attemptMessage(restarted(delivery))], now);
+  const round = await restartDelivery(delivery, now, outbox.items);
+  if (!round) throw stillAttempting();
+  await outbox.send();
+  return deliveryRecord(round);
 }
 
 /**

@@ -1,60 +1,120 @@
+import { outboxPut, removeOutboxEntry, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
+import type { TransactItem } from '#shared/data/transactions.ts';
 import { setting } from '#shared/environment.ts';
 import { logger } from '#shared/logger.ts';
-import { sendWebhookMessage } from './queue.ts';
-import { newMessageId, type WebhookEventType } from './webhook.ts';
+import { sendWebhookMessage, type WebhookMessage } from './queue.ts';
+import { newMessageId, type WebhookEvent, type WebhookEventType } from './webhook.ts';
 
 /**
- * Publishes an event of a course to its webhooks: one message to the webhook queue, which the
- * delivery function fans out to the webhooks that asked for the event. What happened has happened
- * by then (a grade recorded, summaries switched), so a failure to publish is logged, never thrown.
- * A process without a webhook queue (a test of the grading code alone) publishes nothing.
+ * Publishing webhook messages through the outbox: each message is written, as an outbox entry, in
+ * the very transaction that records what it tells (a grade, a summaries switch, a replay), so it
+ * exists exactly when that happened. Once the transaction is in, `send` puts the messages on the
+ * webhook queue and removes their entries; a message the queue refuses stays in the outbox, and
+ * the webhook-relay function (every minute in AWS, every second locally) sends it later
+ * (relay.ts). A message may so reach the queue twice; its id is kept, and the delivery function
+ * makes one delivery per event and webhook.
  */
-export async function publishEvent(
+export interface Outbox {
+  /** The outbox entries, for the caller's transaction. */
+  readonly items: TransactItem[];
+  /** After the transaction: queue the messages now, leaving any the queue refuses to the relay. */
+  send(): Promise<void>;
+}
+
+/** The outbox id of a message: an event's own id; an attempt's names its delivery and place. */
+export const outboxId = (message: WebhookMessage): string =>
+  message.kind === 'event' ? message.event.id : `${message.deliveryId}/${message.webhookId}/${message.after}`;
+
+/**
+ * The outbox of `messages`. A process without a webhook queue (a test of the grading code alone)
+ * publishes nothing.
+ */
+export function webhookOutbox(messages: readonly WebhookMessage[], now = new Date()): Outbox {
+  if (!setting('WEBHOOK_QUEUE_URL') || messages.length === 0) return { items: [], send: async () => undefined };
+  const entries = messages.map((message) => ({
+    message,
+    entry: { messageId: outboxId(message), body: JSON.stringify(message), recordedAt: now.toISOString() },
+  }));
+  return {
+    items: entries.map(({ entry }) => outboxPut(entry)),
+    send: async () => {
+      for (const { message, entry } of entries) {
+        if (!(await sendEntry(entry, message))) return;
+      }
+    },
+  };
+}
+
+/**
+ * Queues an entry's message and removes the entry; false when the queue refused it (logged: the
+ * relay sends it later), so the caller leaves the rest to the relay too.
+ */
+export async function sendEntry(entry: OutboxEntry, message: WebhookMessage = JSON.parse(entry.body) as WebhookMessage): Promise<boolean> {
+  try {
+    await sendWebhookMessage(message);
+  } catch (error) {
+    logger.warn({
+      message: 'The webhook queue refused a message; it waits in the outbox',
+      messageId: entry.messageId,
+      error: error as Error,
+    });
+    return false;
+  }
+  try {
+    await removeOutboxEntry(entry.messageId);
+  } catch (error) {
+    // Queued: the relay queues it once more, and the delivery function drops the copy.
+    logger.warn({ message: 'A queued webhook message stays in the outbox', messageId: entry.messageId, error: error as Error });
+  }
+  return true;
+}
+
+/** A new event of a course; its id stays with it through every retry and delivery. */
+export function courseEvent(
   type: WebhookEventType,
   course: { term: string; course: string },
   data: Record<string, unknown>,
   now = new Date(),
-): Promise<void> {
-  if (!setting('WEBHOOK_QUEUE_URL')) return;
-  const event = { id: newMessageId(now), type, timestamp: now.toISOString(), term: course.term, course: course.course, data };
-  try {
-    await sendWebhookMessage({ kind: 'event', event });
-  } catch (error) {
-    logger.error({
-      message: 'Could not publish a webhook event',
-      type,
-      course: `${course.term}/${course.course}`,
-      eventId: event.id,
-      error: error as Error,
-    });
-  }
+): WebhookEvent {
+  return { id: newMessageId(now), type, timestamp: now.toISOString(), term: course.term, course: course.course, data };
 }
 
-/** `submission.graded` or `submission.failed`, once the worker recorded the outcome of a version. */
-export function publishGradingOutcome(
+/** `submission.graded` or `submission.failed`: the worker recorded the outcome of a version. */
+export function gradingOutcomeEvent(
   job: { term: string; course: string; gradeableId: string; ownerId: string; version: number },
   state: 'graded' | 'failed',
   outcome: { points: number; message?: string; commit?: string },
-): Promise<void> {
-  return publishEvent(state === 'graded' ? 'submission.graded' : 'submission.failed', job, {
-    gradeable_id: job.gradeableId,
-    owner_id: job.ownerId,
-    version: job.version,
-    points: outcome.points,
-    message: outcome.message ?? null,
-    // The commit graded (none before a checkout, or for a local folder without history).
-    commit: outcome.commit ?? null,
-  });
+  now = new Date(),
+): WebhookEvent {
+  return courseEvent(
+    state === 'graded' ? 'submission.graded' : 'submission.failed',
+    job,
+    {
+      gradeable_id: job.gradeableId,
+      owner_id: job.ownerId,
+      version: job.version,
+      points: outcome.points,
+      message: outcome.message ?? null,
+      // The commit graded (none before a checkout, or for a local folder without history).
+      commit: outcome.commit ?? null,
+    },
+    now,
+  );
 }
 
-/** `summaries.generated`, once a course's new generation of grade summaries is current. */
-export function publishSummariesGenerated(
+/** `summaries.generated`: a course's new generation of grade summaries is current. */
+export function summariesGeneratedEvent(
   course: { term: string; course: string },
   report: { summaries: number; generated_at: string; generation: string },
-): Promise<void> {
-  return publishEvent('summaries.generated', course, {
-    summaries: report.summaries,
-    generated_at: report.generated_at,
-    generation: report.generation,
-  });
+  now = new Date(),
+): WebhookEvent {
+  return courseEvent(
+    'summaries.generated',
+    course,
+    { summaries: report.summaries, generated_at: report.generated_at, generation: report.generation },
+    now,
+  );
 }
+
+/** The outbox of one event. */
+export const eventOutbox = (event: WebhookEvent): Outbox => webhookOutbox([{ kind: 'event', event }]);

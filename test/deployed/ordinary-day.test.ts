@@ -1029,6 +1029,12 @@ describe('the deployed artifacts', () => {
       const delivered = await call('GET', `${path}?state=delivered`, { as: 'prof' });
       if ((delivered.json?.data as unknown[] | undefined)?.length !== deliveries.length)
         fail('list delivered deliveries', delivered.text.slice(0, 500));
+      // Paged: one delivery a page, the next named by the Link header, through the API's stage.
+      const first = await call('GET', `${path}?page_size=1`, { as: 'prof' });
+      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+      const second = next ? await call('GET', next, { as: 'prof' }) : undefined;
+      if (first.json?.data?.[0]?.id !== deliveries[0]?.id || (deliveries.length > 1 && second?.json?.data?.[0]?.id !== deliveries[1]?.id))
+        fail('list deliveries a page at a time', `${first.headers.get('link')} ${first.text.slice(0, 300)} ${second?.text.slice(0, 300)}`);
 
       const replayed = deliveries.find((delivery) => delivery.event === 'submission.graded') ?? deliveries[0];
       if (replayed) {

@@ -439,6 +439,11 @@ export const expectedAccess: Record<string, MatrixRow> = {
   'list-webhook-deliveries': {
     cases: [
       { variation: 'a webhook of the course', request: (world) => ({ params: { webhook_id: world.webhookId } }), expect: instructorOnly },
+      {
+        variation: 'a page of its deliveries',
+        request: (world) => ({ params: { webhook_id: world.webhookId }, query: { page_size: '1' } }),
+        expect: instructorOnly,
+      },
     ],
   },
   'replay-webhook-delivery': {

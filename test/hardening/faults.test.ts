@@ -189,7 +189,8 @@ beforeAll(async () => {
   restoreBackOff = withoutBackOff();
   // A fault at each DynamoDB command of a submission, one after another: one student submits far more than 10 times a minute.
   vi.stubEnv('SUBMISSIONS_PER_MINUTE', '10000');
-  api = await startTestApi({ workers: 0 });
+  // No outbox relay on a timer: each fault is injected into the nth DynamoDB command of the process.
+  api = await startTestApi({ workers: 0, outboxRelayMs: 0 });
   world = await createCourseWorld(api);
   loginUser = await createUser('user', 'rotating');
   gradeable = uniqueCode('hw');
@@ -509,7 +510,7 @@ describe('honest answers about a submission', () => {
     const heldMs = 4_500;
     let hurried: TestApi;
     beforeAll(async () => {
-      hurried = await startTestApi({ workers: 0, functionTimeoutMs: limitMs });
+      hurried = await startTestApi({ workers: 0, functionTimeoutMs: limitMs, outboxRelayMs: 0 });
     });
     afterAll(() => hurried.close());
 

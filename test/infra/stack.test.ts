@@ -223,6 +223,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchWriteItem summaries',
     // The course's job slot (read with the token check), a job and its slot written in one transaction, ended if it cannot be queued.
     ...['BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action} summaries`),
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     'sqs:SendMessage summariesQueue',
   ],
@@ -268,9 +271,18 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['submissions', 'teams'].map((table) => `dynamodb:Query ${table}/index/byStudent`),
   ],
   'user-summary': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
-  'create-webhook': [...COURSE_CHECK, 'dynamodb:Query webhooks', 'dynamodb:PutItem webhooks', 'dynamodb:PutItem webhookSecrets'],
+  // The course's webhook count, raised within the limit in the webhook's own transaction (and lowered with its removal).
+  'create-webhook': [
+    ...COURSE_CHECK,
+    ...['Query', 'PutItem', 'UpdateItem'].map((action) => `dynamodb:${action} webhooks`),
+    'dynamodb:PutItem webhookSecrets',
+  ],
   'list-webhooks': [...COURSE_CHECK, 'dynamodb:Query webhooks'],
-  'delete-webhook': [...COURSE_CHECK, 'dynamodb:DeleteItem webhooks', 'dynamodb:DeleteItem webhookSecrets'],
+  'delete-webhook': [
+    ...COURSE_CHECK,
+    ...['DeleteItem', 'UpdateItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} webhooks`),
+    'dynamodb:DeleteItem webhookSecrets',
+  ],
   'list-webhook-deliveries': [...COURSE_CHECK, 'dynamodb:BatchGetItem webhooks', 'dynamodb:Query webhookDeliveries'],
   'list-teams': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:Query teams'],
   'set-team': [
@@ -293,6 +305,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:BatchGetItem webhooks',
     'dynamodb:BatchGetItem webhookDeliveries',
     'dynamodb:UpdateItem webhookDeliveries',
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
   ],
   openapi: [],
@@ -333,6 +347,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
     'dynamodb:UpdateItem submissions',
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     // The grading sandbox: the job's objects, the harness (put into each job's input), and the builds of its project.
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
@@ -349,6 +366,9 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem courses',
     'dynamodb:BatchGetItem users',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
+    // The webhook event written with what causes it, and removed once queued.
+    'dynamodb:PutItem webhookOutbox',
+    'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
     // The event source mapping's: Lambda polls the queue as the summaries worker.
     ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
@@ -366,6 +386,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
       (action) => `sqs:${action} webhookQueue`,
     ),
   ],
+  // The outbox relay: reads what the outbox still holds, queues it, removes it.
+  'webhook-relay': ['dynamodb:Scan webhookOutbox', 'dynamodb:DeleteItem webhookOutbox', 'sqs:SendMessage webhookQueue'],
 };
 
 /** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
@@ -373,11 +395,12 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
+  'webhook-relay': { Timeout: 50, MemorySize: 1024 },
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function and the summaries worker', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 2);
+  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker and the outbox relay', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 3);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
@@ -722,9 +745,9 @@ describe('summaries queue', () => {
 
 describe('nightly summaries', () => {
   it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
-    const schedules = ofType('AWS::Scheduler::Schedule');
-    expect(schedules).toHaveLength(1);
-    const { Properties } = schedules[0]![1];
+    // The nightly run and the webhook outbox relay's.
+    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(2);
+    const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     expect(Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
       ScheduleExpressionTimezone: 'UTC',
@@ -735,7 +758,7 @@ describe('nightly summaries', () => {
   });
 
   it('runs as a role the scheduler assumes, which may invoke that function only', () => {
-    const { Properties } = ofType('AWS::Scheduler::Schedule')[0]![1];
+    const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
     const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
     expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
@@ -746,6 +769,20 @@ describe('nightly summaries', () => {
         Effect: 'Allow',
         Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
       },
+    ]);
+  });
+});
+
+describe('webhook outbox relay', () => {
+  it('runs every minute as a role the scheduler assumes, which may invoke the relay only', () => {
+    const { Properties } = synth.resources[logicalId(synth.stack.webhooks.outboxSchedule!)]!;
+    const relay = getAtt(functionId('webhook-relay'));
+    expect(Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Target: { Arn: relay } });
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
+    expect(roleStatements(roleId)).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [relay, { 'Fn::Join': ['', [relay, ':*']] }] },
     ]);
   });
 });

@@ -57,8 +57,16 @@ describe('webhook delivery', () => {
   });
 
   it('names the queue to the functions that publish, and no other', () => {
-    // The summaries worker generates as generate-summaries does, announcing each generation.
-    const publishers = ['generate-summaries', 'summaries-worker', 'replay-webhook-delivery', 'grading-worker', 'webhook-delivery'] as const;
+    // The summaries worker generates as generate-summaries does, announcing each generation; the
+    // relay queues what the outbox still holds.
+    const publishers = [
+      'generate-summaries',
+      'summaries-worker',
+      'replay-webhook-delivery',
+      'grading-worker',
+      'webhook-delivery',
+      'webhook-relay',
+    ] as const;
     for (const name of synth.stack.functions.keys()) {
       const expected = (publishers as readonly string[]).includes(name) ? { Ref: queueId() } : undefined;
       expect(variables(name).WEBHOOK_QUEUE_URL, name).toEqual(expected);
@@ -89,5 +97,8 @@ describe('webhook delivery', () => {
     const table = (id: string) => ofType('AWS::DynamoDB::Table').find(([logical]) => logical.startsWith(id))![1].Properties;
     expect(table('WebhookDeliveries')).toMatchObject({ TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
     expect(table('WebhookSecrets').KeySchema).toEqual([{ AttributeName: 'webhookKey', KeyType: 'HASH' }]);
+    // Outbox entries never expire: one leaves only once its message is on the queue.
+    expect(table('WebhookOutbox').KeySchema).toEqual([{ AttributeName: 'messageId', KeyType: 'HASH' }]);
+    expect(table('WebhookOutbox').TimeToLiveSpecification).toBeUndefined();
   });
 });

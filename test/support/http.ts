@@ -24,13 +24,14 @@ export interface TestApi {
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
 export async function startTestApi(
-  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean } = {},
+  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean; outboxRelayMs?: number } = {},
 ): Promise<TestApi> {
   const server: LocalApi = await startLocalApi({
     port: 0,
     workers: options.workers ?? 1,
     functionTimeoutMs: options.functionTimeoutMs,
     checkAnswers: options.checkAnswers,
+    outboxRelayMs: options.outboxRelayMs,
   });
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });

@@ -6,6 +6,7 @@ import { checkWebhookAddress } from '#shared/webhooks/address.ts';
 import { signedHeaders } from '#shared/webhooks/deliver.ts';
 import { deliveryRecord, nextStep, queueDelaySeconds, replayRefusal, type Delivery } from '#shared/webhooks/delivery.ts';
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '#shared/webhooks/settings.ts';
+import { gradingOutcomeEvent, outboxId, summariesGeneratedEvent, webhookOutbox } from '#shared/webhooks/publish.ts';
 import {
   eventList as eventNames,
   eventPayload,
@@ -206,5 +207,26 @@ describe('a delivery', () => {
     });
     expect(replayRefusal(delivery)).toBeUndefined();
     expect(replayRefusal({ ...delivery, state: 'pending' })).toMatch(/still being attempted/);
+  });
+});
+
+describe('the outbox', () => {
+  it('keeps an event under its own id, and an attempt under its delivery and place, so writing one twice keeps one entry', () => {
+    const event = gradingOutcomeEvent(
+      { term: 'f26', course: 'c', gradeableId: 'g', ownerId: 's', version: 2 },
+      'graded',
+      { points: 5 },
+      new Date('2026-01-01T00:00:00Z'),
+    );
+    expect(outboxId({ kind: 'event', event })).toBe(event.id);
+    expect(event).toMatchObject({ type: 'submission.graded', data: { version: 2, points: 5, message: null, commit: null } });
+    const attempt = { kind: 'attempt', term: 'f26', course: 'c', webhookId: 'wh_a', deliveryId: 'msg_b', after: 3 } as const;
+    expect(outboxId(attempt)).toBe('msg_b/wh_a/3');
+    expect(outboxId({ ...attempt, after: 4 })).not.toBe(outboxId(attempt));
+  });
+
+  it('publishes nothing in a process without a webhook queue', () => {
+    const event = summariesGeneratedEvent({ term: 'f26', course: 'c' }, { summaries: 1, generated_at: 'x', generation: 'y' });
+    expect(webhookOutbox([{ kind: 'event', event }]).items).toEqual([]);
   });
 });
