@@ -1,12 +1,13 @@
 /**
- * The API contract beside the route table: for every route, the `data` of its success envelope (a
- * zod schema, built from the shared pieces of answers.ts) and the `fail` messages it can answer
- * with their HTTP status (sent with `Prefer: http-status`); what it accepts is declared in
- * inputs.ts. `shared/http/openapi.ts` renders both, together with routes.ts, as an OpenAPI 3.1
- * document, and the answer check (answer-check.ts) holds every answer of the tests, and of
- * `npm start` with CHECK_ANSWERS, to them. The failures every route shares (token, course, body
- * parsing, a field not of its kind) are added from the route's access and inputs, so only each
- * route's own are listed here. Only the openapi function and local or test code import it.
+ * What a route's contract is (`RouteContract`): the `data` of its success envelope (a zod schema,
+ * built from the shared pieces of answers.ts) and the `fail` messages it can answer with, with
+ * their HTTP status (sent with `Prefer: http-status`). Each route declares its own in
+ * `functions/<name>/contract.ts`, gathered by `functions/contracts.ts`; the fail lists several
+ * routes share are here. `shared/http/openapi.ts` renders the contracts, with the definitions, as
+ * an OpenAPI 3.1 document, and the answer check (infra/answer-check.ts) holds every answer of the
+ * tests, and of `npm start` with CHECK_ANSWERS, to them. The failures every route shares (token,
+ * course, body parsing, a field not of its kind) are added from the route's access and inputs, so
+ * a contract lists only its route's own. Only the openapi function and local or test code import it.
  */
 import * as z from 'zod';
 import { badCursor, badPageSize } from '#shared/paging.ts';
@@ -29,8 +30,8 @@ export interface FailCase {
 }
 
 /**
- * A route's answers. What it reads (parameters, headers, body fields) is declared in inputs.ts;
- * a route taking one JSON document has its schema here.
+ * A route's answers. What it reads (parameters, headers, body fields) is declared in its
+ * definition's `input`; a route taking one JSON document has its schema here.
  */
 export interface RouteContract {
   /** The JSON document a route takes as its body (JSON only). */
@@ -68,6 +69,7 @@ export const tags = {
   Meta: 'This document and the reference page.',
 } as const;
 export type Tag = keyof typeof tags;
+
 const { ValidationProblem, AuditEntry } = components;
 
 export const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };

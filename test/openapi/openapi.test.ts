@@ -251,9 +251,11 @@ describe('the OpenAPI document', () => {
       metafile: true,
     });
     const inputs = Object.keys(metafile.inputs);
-    // Of functions/ only its own handler and the definitions (method, path, inputs) it renders.
+    // Of functions/ only its own handler and the definitions (method, path, inputs) and contracts (answers) it renders.
     expect(
-      inputs.filter((input) => input.startsWith('functions/') && !/^functions\/([a-z-]+\/definition|definitions)\.ts$/.test(input)),
+      inputs.filter(
+        (input) => input.startsWith('functions/') && !/^functions\/([a-z-]+\/(definition|contract)|definitions|contracts)\.ts$/.test(input),
+      ),
     ).toEqual(['functions/openapi/handler.ts']);
     // zod renders the declared inputs (nothing else from node_modules); of shared/auth only its fail messages; of
     // shared/data only the webhook records' plain declarations (the events a webhook can receive).
