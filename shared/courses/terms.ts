@@ -1,13 +1,10 @@
 import { allTerms, createTerm } from '#shared/data/terms.ts';
 import { isValidCode, type Term } from './course.ts';
-import { badTermDates, badTermId, blankTermName, termEndsBeforeStart, termExistsAlready, termFieldsMissing } from './failures.ts';
+import { badTermDates, badTermId, blankTermName, termEndsBeforeStart, termExistsAlready } from './failures.ts';
 
-/** Checks a term's fields; the first problem is thrown as a fail. */
-export function termFrom(input: { termId?: string; name?: string; startDate?: string; endDate?: string }): Term {
+/** Checks a term's fields (each sent and not empty: the route requires them); the first problem is thrown as a fail. */
+export function termFrom(input: { termId: string; name: string; startDate: string; endDate: string }): Term {
   const { termId, name, startDate, endDate } = input;
-  if (!termId || !name || !startDate || !endDate) {
-    throw termFieldsMissing();
-  }
   if (!isValidCode(termId)) throw badTermId();
   if (!name.trim()) throw blankTermName();
   if (!isCalendarDate(startDate) || !isCalendarDate(endDate)) {
