@@ -8,7 +8,8 @@
 import type * as z from 'zod';
 import { gradeableNotSpecified } from '#shared/gradeables/failures.ts';
 import { matchRoute, routes } from '#functions/definitions.ts';
-import { contract, type FailCase } from '#shared/http/contract.ts';
+import { contracts } from '#functions/contracts.ts';
+import type { FailCase } from '#shared/http/contract.ts';
 import { ERROR_CODES } from '#shared/http/envelope.ts';
 import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
 import { failsOf } from '#shared/http/openapi.ts';
@@ -56,7 +57,7 @@ function answerProblems(name: RouteName | undefined, request: AnsweredRequest, a
   // 304 Not Modified and a HEAD request's answer carry no body.
   if (answer.httpStatus === 304 || request.method.toUpperCase() === 'HEAD') return [];
   const isJson = /^application\/json\b/i.test(answer.contentType ?? 'application/json');
-  const own = name === undefined ? undefined : contract[name];
+  const own = name === undefined ? undefined : contracts[name];
   if (!isJson) {
     if (own?.raw && answer.httpStatus === 200) return [];
     return [`the answer is ${answer.contentType}, not an application/json envelope (HTTP ${answer.httpStatus})`];
@@ -108,7 +109,7 @@ function failProblems(name: RouteName | undefined, envelope: Record<string, unkn
   const problems: string[] = [];
   if ('data' in envelope && !hasContent(data)) problems.push(`data: present but empty: ${shown(data)}`);
   const candidates: FailCase[] = [
-    ...(name === undefined ? [] : failsOf(routes[name as keyof typeof routes] as RouteDefinition)),
+    ...(name === undefined ? [] : failsOf(routes[name as keyof typeof routes] as RouteDefinition, contracts[name])),
     { status: 404, message: endpointNotFound().message },
     { status: 405, message: methodNotAllowed([]).message },
     // The router's answer to a path whose gradeable id is empty.

@@ -331,7 +331,7 @@ const settings = declare({
   POWERTOOLS_SERVICE_NAME: text('course-submission-api'),
   /** `POWERTOOLS_LOG_LEVEL` (`INFO`): the log level; read by Powertools itself. */
   POWERTOOLS_LOG_LEVEL: text(),
-  /** `POWERTOOLS_METRICS_DISABLED` (`true` locally): no CloudWatch metrics printed; read by Powertools itself. */
+  /** `POWERTOOLS_METRICS_DISABLED` (`true` locally): no CloudWatch metrics printed (shared/http/metrics.ts). */
   POWERTOOLS_METRICS_DISABLED: text(),
 });
 

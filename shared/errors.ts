@@ -76,4 +76,4 @@ export function failure<const T extends string>(kind: RefusalKind, template: T):
 }
 
 /** The reference's answer to a caller without the role a route needs. */
-export const accessDenied = failure('forbidden', "You don't have access to this endpoint.");
+export const accessDenied = /* @__PURE__ */ failure('forbidden', "You don't have access to this endpoint.");

@@ -21,8 +21,8 @@ export const MAX_CURSOR_LENGTH = 400;
  */
 export const MAX_PAGE_BYTES = 2.5 * 1024 * 1024;
 
-export const badPageSize = failure('invalid', 'The {field} must be a whole number from 1 to {max}.');
-export const badCursor = failure('invalid', 'The cursor is not one this {list} gave out.');
+export const badPageSize = /* @__PURE__ */ failure('invalid', 'The {field} must be a whole number from 1 to {max}.');
+export const badCursor = /* @__PURE__ */ failure('invalid', 'The cursor is not one this {list} gave out.');
 
 export interface PageRequest {
   /** Items per page. */

@@ -5,6 +5,7 @@ import { readClassList } from '#shared/courses/class-list.ts';
 import { isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
 import { dropMember, importClassList, moveToAccessGroup, putMember } from '#shared/courses/enroll.ts';
+import { termFieldsMissing } from '#shared/courses/failures.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { backfill, summaryLine } from './backfill.ts';
 import { courseRef } from '#shared/data/courses.ts';
@@ -153,7 +154,12 @@ export async function runAdminCommand(
       return;
     }
     case 'add-term': {
-      const term = asUsageError(() => termFrom({ termId: rest[0], name: values.name, startDate: values.start, endDate: values.end }));
+      const [termId, name, startDate, endDate] = [rest[0], values.name, values.start, values.end];
+      const term = asUsageError(() => {
+        // The command line is an input of its own: it asks for the four, as the route does.
+        if (!termId || !name || !startDate || !endDate) throw termFieldsMissing();
+        return termFrom({ termId, name, startDate, endDate });
+      });
       await putTerm(term);
       return print(`Term ${term.termId} (${term.name}, ${term.startDate} to ${term.endDate}) saved.`);
     }

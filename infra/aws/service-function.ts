@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
+import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/run.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
@@ -29,7 +30,10 @@ export interface ServiceFunctionProps {
   readonly memorySize?: number;
   /** How long one invocation may run: each kind of function has its own reason. */
   readonly timeout: Duration;
-  /** The function checks repositories out: its asset carries the checkout process beside the handler. */
+  /**
+   * The function grades in CodeBuild: its asset carries the CodeBuild engine (with the checkout
+   * and the S3 and CodeBuild clients) and the checkout process beside the handler.
+   */
   readonly checkoutProcess?: boolean;
   /** The function links or serves Swagger UI (the reference page's functions). */
   readonly swaggerUi?: SwaggerUiBundling;
@@ -109,19 +113,24 @@ const CHECKOUT_CHILD_FILE = 'checkout-child.mjs';
 /** The multipart body parser (shared/http/middleware/multipart.ts), loaded by the first multipart body only. */
 const MULTIPART_SOURCE = `${PROJECT_ROOT}shared/http/middleware/multipart.ts`;
 const MULTIPART_FILE = 'multipart.mjs';
+/** The CodeBuild grading engine (shared/grading/codebuild.ts), loaded by the grading worker's first job. */
+const CODEBUILD_ENGINE_SOURCE = `${PROJECT_ROOT}shared/grading/codebuild.ts`;
+const CODEBUILD_ENGINE_FILE = 'codebuild-engine.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The command bundling `source` into `outfile`, as the function itself is bundled. */
-const companionBundle = (source: string, outfile: string) =>
+/** The command bundling `source` into `outfile`, as the function itself is bundled (with `define`). */
+const companionBundle = (source: string, outfile: string, define: Readonly<Record<string, string>> = {}) =>
   [
     'npx --no-install esbuild',
     shellQuote(source),
     '--bundle --platform=node --format=esm --target=node24 --main-fields=module,main --minify --log-level=warning',
     shellQuote(`--banner:js=${REQUIRE_SHIM}`),
+    ...Object.entries(define).map(([name, value]) => shellQuote(`--define:${name}=${value}`)),
     shellQuote(`--outfile=${outfile}`),
   ].join(' ');
 
 export interface BundleOptions {
+  /** The grading worker: the CodeBuild engine and the checkout process go beside its bundle. */
   readonly checkoutProcess?: boolean;
   /** The function links (the reference page) or serves (its assets) Swagger UI's files. */
   readonly swaggerUi?: SwaggerUiBundling;
@@ -132,13 +141,20 @@ export interface BundleOptions {
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
  * bundle knows by name and imports when first needed: the multipart body parser, and with
- * `checkoutProcess` the checkout process (checkout-process.ts starts it). With `swaggerUi`, the
+ * `checkoutProcess` the CodeBuild engine (run.ts loads it for the first job) and the checkout
+ * process (checkout-process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
  */
 export function bundledCode(entry: string, options: BundleOptions = {}) {
-  const companions: [source: string, file: string][] = [
+  const checkoutChild = { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) };
+  const companions: [source: string, file: string, define?: Readonly<Record<string, string>>][] = [
     [MULTIPART_SOURCE, MULTIPART_FILE],
-    ...(options.checkoutProcess ? [[CHECKOUT_CHILD_SOURCE, CHECKOUT_CHILD_FILE] as [string, string]] : []),
+    ...(options.checkoutProcess
+      ? [
+          [CHECKOUT_CHILD_SOURCE, CHECKOUT_CHILD_FILE] as [string, string],
+          [CODEBUILD_ENGINE_SOURCE, CODEBUILD_ENGINE_FILE, checkoutChild] as [string, string, Record<string, string>],
+        ]
+      : []),
   ];
   const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {
@@ -160,14 +176,14 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
       logLevel: LogLevel.WARNING,
       define: {
         [MULTIPART_COMPANION_GLOBAL]: JSON.stringify(MULTIPART_FILE),
-        ...(options.checkoutProcess ? { [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(CHECKOUT_CHILD_FILE) } : {}),
+        ...(options.checkoutProcess ? { ...checkoutChild, [CODEBUILD_ENGINE_GLOBAL]: JSON.stringify(CODEBUILD_ENGINE_FILE) } : {}),
         ...swaggerUi?.define,
       },
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (_inputDir: string, outputDir: string) => [
-          ...companions.map(([source, file]) => companionBundle(source, `${outputDir}/${file}`)),
+          ...companions.map(([source, file, define]) => companionBundle(source, `${outputDir}/${file}`, define)),
           ...(swaggerUi ? swaggerUi.afterBundling(outputDir) : []),
         ],
       },

@@ -1,26 +1,29 @@
 /** The token endpoints' fails (declared once: the code throws them, the API contract lists them). */
 import { failure } from '#shared/errors.ts';
 
-export const wrongCredentials = failure('unauthenticated', 'Could not login using that user id or password.');
-export const blankCredentials = failure('invalid', 'Cannot leave user id or password blank.');
-export const tooManyFailedLogins = failure('too-many-requests', 'Too many failed logins for this user id. Try again in {seconds}.');
+export const wrongCredentials = /* @__PURE__ */ failure('unauthenticated', 'Could not login using that user id or password.');
+export const blankCredentials = /* @__PURE__ */ failure('invalid', 'Cannot leave user id or password blank.');
+export const tooManyFailedLogins = /* @__PURE__ */ failure(
+  'too-many-requests',
+  'Too many failed logins for this user id. Try again in {seconds}.',
+);
 
 // Signing in through the identity provider (OpenID Connect), and who may use a password.
-export const idTokenRefused = failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');
-export const idTokenWithPassword = failure('invalid', 'Send either id_token, or user_id and password, not both.');
-export const idTokensNotTaken = failure(
+export const idTokenRefused = /* @__PURE__ */ failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');
+export const idTokenWithPassword = /* @__PURE__ */ failure('invalid', 'Send either id_token, or user_id and password, not both.');
+export const idTokensNotTaken = /* @__PURE__ */ failure(
   'invalid',
   'This deployment does not sign in through an identity provider: log in with user_id and password.',
 );
-export const noAccountForIdToken = failure(
+export const noAccountForIdToken = /* @__PURE__ */ failure(
   'unauthenticated',
   'There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.',
 );
-export const passwordLoginOff = failure(
+export const passwordLoginOff = /* @__PURE__ */ failure(
   'unauthenticated',
   'Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',
 );
-export const passwordLoginSuperusersOnly = failure(
+export const passwordLoginSuperusersOnly = /* @__PURE__ */ failure(
   'unauthenticated',
   'Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',
 );

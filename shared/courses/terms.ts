@@ -1,14 +1,6 @@
 import { allTerms, createTerm } from '#shared/data/terms.ts';
 import { isValidCode, type Term } from './course.ts';
-import {
-  badTermDates,
-  badTermId,
-  blankTermName,
-  reservedTermId,
-  termEndsBeforeStart,
-  termExistsAlready,
-  termFieldsMissing,
-} from './failures.ts';
+import { badTermDates, badTermId, blankTermName, reservedTermId, termEndsBeforeStart, termExistsAlready } from './failures.ts';
 
 /**
  * Codes a term cannot have: a course's paths begin with its term's code, and these first
@@ -18,12 +10,9 @@ import {
  */
 export const RESERVED_TERM_CODES: ReadonlySet<string> = new Set(['courses', 'users']);
 
-/** Checks a term's fields; the first problem is thrown as a fail. */
-export function termFrom(input: { termId?: string; name?: string; startDate?: string; endDate?: string }): Term {
+/** Checks a term's fields (each sent and not empty: the route requires them); the first problem is thrown as a fail. */
+export function termFrom(input: { termId: string; name: string; startDate: string; endDate: string }): Term {
   const { termId, name, startDate, endDate } = input;
-  if (!termId || !name || !startDate || !endDate) {
-    throw termFieldsMissing();
-  }
   if (!isValidCode(termId)) throw badTermId();
   if (RESERVED_TERM_CODES.has(termId)) throw reservedTermId({ term_id: termId });
   if (!name.trim()) throw blankTermName();

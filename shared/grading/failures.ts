@@ -1,12 +1,15 @@
 /** Regrading's fails (declared once: the code throws them, the API contract lists them). */
 import { failure } from '#shared/errors.ts';
 
-export const regradeOnlyVcs = failure('invalid', 'Regrading only supports VCS gradeables');
-export const regradeVersionNotWhole = failure('invalid', 'The field version_to_regrade must be a whole number from 1.');
-export const regradeVersionNeedsUser = failure(
+export const regradeOnlyVcs = /* @__PURE__ */ failure('invalid', 'Regrading only supports VCS gradeables');
+export const regradeVersionNotWhole = /* @__PURE__ */ failure('invalid', 'The field version_to_regrade must be a whole number from 1.');
+export const regradeVersionNeedsUser = /* @__PURE__ */ failure(
   'invalid',
   'The field version_to_regrade needs user_id: the student whose version to regrade.',
 );
-export const nothingToRegrade = failure('invalid', '{owner_id} has no submission to regrade.');
-export const noActiveVersionToRegrade = failure('invalid', '{owner_id} has no active version to regrade (the submission is cancelled).');
-export const regradeNotFound = failure('not-found', 'No regrade {regrade_id} in this course.');
+export const nothingToRegrade = /* @__PURE__ */ failure('invalid', '{owner_id} has no submission to regrade.');
+export const noActiveVersionToRegrade = /* @__PURE__ */ failure(
+  'invalid',
+  '{owner_id} has no active version to regrade (the submission is cancelled).',
+);
+export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.');

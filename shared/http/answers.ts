@@ -1,7 +1,7 @@
 /**
  * The pieces of answers that several routes share, as zod schemas: the OpenAPI document lists each
  * of `components` under `components.schemas` (by its key) and refers to it from every answer that
- * holds it; contract.ts builds each route's answer from them. Objects are strict: an answer that
+ * holds it; each route's contract (functions/<name>/contract.ts) builds its answer from them. Objects are strict: an answer that
  * carries a key its schema does not declare does not match it (the tests check every answer).
  *
  * Only the OpenAPI function and local or test code import this: the HTTP functions never check

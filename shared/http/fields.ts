@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodCheckMaxLengthDef, $ZodRawIssue, $ZodType, GlobalMeta, ParsePayload } from 'zod/v4/core';
+import type { Refusal } from '#shared/errors.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -206,6 +207,34 @@ export function scalar(doc: Doc) {
   const schema = documented(z.unknown(), { description: doc.description, type: ['string', 'number', 'boolean'], minLength: 1 });
   return withForm(schema, { description: doc.description, type: 'string', minLength: 1 });
 }
+
+declare const requiredField: unique symbol;
+
+/** A field its route cannot do without (`required`): the handler's input has it, never undefined. */
+export type Required<T extends $ZodType = $ZodType> = T & { readonly [requiredField]: true };
+
+/** What a missing required field is refused with. */
+export interface Missing {
+  /** The route's own refusal of it (several fields may share one, as the reference words it). */
+  readonly refusal: () => Refusal;
+  /** An empty string counts as missing (the reference reads '' as not sent). */
+  readonly emptyIsMissing: boolean;
+}
+
+const missingOf = new WeakMap<$ZodType, Missing>();
+
+/**
+ * `schema` as a field the route needs: a request without it is refused with `refusal()`, but only
+ * once every field sent was found of its kind (as the reference checks kinds first), so the
+ * handler gets it typed as present. `emptyIsMissing`: '' counts as not sent.
+ */
+export function required<T extends $ZodType>(schema: T, refusal: () => Refusal, options: { emptyIsMissing?: true } = {}): Required<T> {
+  missingOf.set(schema, { refusal, emptyIsMissing: options.emptyIsMissing === true });
+  return schema as Required<T>;
+}
+
+/** How a required field is refused when missing; undefined for an optional one. */
+export const missingFailure = (schema: $ZodType): Missing | undefined => missingOf.get(schema);
 
 /** The message for a field that is not of its kind: `The field X must be …`. */
 export function fieldMessage(issue: $ZodRawIssue): string {

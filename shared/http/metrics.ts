@@ -1,4 +1,4 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { config } from '#shared/config.ts';
 import type { ErrorCode } from './envelope.ts';
 
 /** The metrics the functions publish about their answers (CloudWatch embedded metric format). */
@@ -14,22 +14,31 @@ export const ANSWER_METRICS = {
   failures: 'FailAnswers',
 } as const;
 
-let metrics: Metrics | undefined;
-
 /**
- * Counts one answer that was not a success. An error is counted twice over: by route and code, to
- * find it, and with the service alone, for the alarm. `POWERTOOLS_METRICS_DISABLED=true` (the local
- * server) turns publishing off.
+ * Counts one answer that was not a success, as one line of CloudWatch's embedded metric format on
+ * stdout (CloudWatch reads it from the function's log; two counters do not need a metrics
+ * library in every bundle). An error is counted twice over: by route and code, to find it, and
+ * with the service alone, for the alarm. `POWERTOOLS_METRICS_DISABLED=true` (the local server)
+ * turns publishing off.
  */
 export function countAnswer(status: 'fail' | 'error', routeKey: string, code?: ErrorCode): void {
-  metrics ??= new Metrics({ namespace: ANSWER_METRICS.namespace, serviceName: ANSWER_METRICS.service });
-  if (status === 'error') {
-    metrics.addDimensions({ route: routeKey, code: code ?? 'INTERNAL' });
-    metrics.addDimensions({});
-    metrics.addMetric(ANSWER_METRICS.errors, MetricUnit.Count, 1);
-  } else {
-    metrics.addDimensions({ route: routeKey });
-    metrics.addMetric(ANSWER_METRICS.failures, MetricUnit.Count, 1);
-  }
-  metrics.publishStoredMetrics();
+  if (config('POWERTOOLS_METRICS_DISABLED') === 'true') return;
+  const dimensions = status === 'error' ? { route: routeKey, code: code ?? 'INTERNAL' } : { route: routeKey };
+  const name = status === 'error' ? ANSWER_METRICS.errors : ANSWER_METRICS.failures;
+  const document = {
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: ANSWER_METRICS.namespace,
+          Dimensions: [['service', ...Object.keys(dimensions)], ...(status === 'error' ? [['service']] : [])],
+          Metrics: [{ Name: name, Unit: 'Count' }],
+        },
+      ],
+    },
+    service: ANSWER_METRICS.service,
+    ...dimensions,
+    [name]: 1,
+  };
+  process.stdout.write(`${JSON.stringify(document)}\n`);
 }

@@ -1,9 +1,9 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the route definitions it is given (paths,
  * aliases, methods, access, and their inputs: parameters, headers and bodies, rendered from their
- * zod schemas) and the contract (data, fail messages: zod schemas too, rendered with the shared
- * pieces of answers.ts as `components.schemas`). Imports nothing but those and the failure
- * factories, so the function serving it stays small.
+ * zod schemas) and their contracts (`functions/<name>/contract.ts`: data, fail messages, zod
+ * schemas too, rendered with the shared pieces of answers.ts as `components.schemas`). Imports
+ * nothing but those and the failure factories, so the function serving it stays small.
  */
 import * as z from 'zod/mini';
 import type { $ZodType, JSONSchema } from 'zod/v4/core';
@@ -12,7 +12,7 @@ import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { components } from './answers.ts';
-import { contract, fail, tags, type FailCase, type HttpStatus, type RouteContract } from './contract.ts';
+import { fail, tags, type FailCase, type HttpStatus, type RouteContract } from './contract.ts';
 import { ERROR_CODES } from './envelope.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
 import { failsOfField, formSchemas, type JsonSchema } from './fields.ts';
@@ -40,9 +40,11 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
   500: 'The service failed (an `error` envelope).',
 };
 
-/** The route's own fails and those of the shared stack (token, course and role checks, body parsing). */
-export function failsOf(route: RouteDefinition): FailCase[] {
-  const own = contract[route.name as RouteName];
+/** Every route's contract, by route name (functions/contracts.ts). */
+export type Contracts = Readonly<Record<RouteName, RouteContract>>;
+
+/** The route's own fails (`own`, its contract) and those of the shared stack (token, course and role checks, body parsing). */
+export function failsOf(route: RouteDefinition, own: RouteContract): FailCase[] {
   if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
@@ -69,11 +71,17 @@ export function failsOf(route: RouteDefinition): FailCase[] {
 }
 
 /** The OpenAPI 3.1 document; `serverUrl` is where the API is reached (without `/api`). */
-export function openApiDocument(routes: Readonly<Record<string, RouteDefinition>>, options: { serverUrl?: string } = {}): Json {
+export function openApiDocument(
+  routes: Readonly<Record<string, RouteDefinition>>,
+  contracts: Contracts,
+  options: { serverUrl?: string } = {},
+): Json {
   const paths: Record<string, Record<string, Json>> = {};
+  const answers = renderedAnswers(contracts);
   for (const route of Object.values(routes)) {
+    const own = contracts[route.name as RouteName];
     [route.path, ...(route.aliases ?? [])].forEach((path, index) => {
-      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, path, index);
+      (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, own, answers, path, index);
     });
   }
   return {
@@ -90,7 +98,7 @@ export function openApiDocument(routes: Readonly<Record<string, RouteDefinition>
     webhooks: webhookOperations(),
     components: {
       schemas: {
-        ...renderedAnswers().components,
+        ...answers.components,
         FailEnvelope: {
           type: 'object',
           description: 'Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message.',
@@ -202,9 +210,8 @@ function infoDescription(): string {
   ].join('\n');
 }
 
-function operation(route: RouteDefinition, path: string, aliasIndex: number): Json {
+function operation(route: RouteDefinition, own: RouteContract, answers: RenderedAnswers, path: string, aliasIndex: number): Json {
   const name = route.name as RouteName;
-  const own: RouteContract = contract[name];
   const declared: RouteInput = inputOf(route);
   const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, parameter = '']) => {
     const schema = (pathParameters as Record<string, $ZodType>)[parameter];
@@ -228,9 +235,9 @@ function operation(route: RouteDefinition, path: string, aliasIndex: number): Js
     security: security(route.access),
     ...(parameters.length > 0 ? { parameters } : {}),
   };
-  const body = requestBody(declared, own);
+  const body = requestBody(declared, own, answers);
   if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
-  result.responses = own.raw ? rawResponses(route, own) : responses(route, own, route.etag === true);
+  result.responses = own.raw ? rawResponses(route, own, answers) : responses(route, own, answers, route.etag === true);
   return result;
 }
 
@@ -267,9 +274,12 @@ function parameterOf(schema: $ZodType): Json {
 }
 
 /** JSON fields keep their JSON types; form fields are strings (booleans as `true`/`1`/`false`/`0`). */
-function requestBody(declared: RouteInput, own: RouteContract): Json | undefined {
+function requestBody(declared: RouteInput, own: RouteContract, answers: RenderedAnswers): Json | undefined {
   if (own.document) {
-    return { description: own.document.description, content: { 'application/json': { schema: answerSchema(own.document.schema) } } };
+    return {
+      description: own.document.description,
+      content: { 'application/json': { schema: answerSchema(answers, own.document.schema) } },
+    };
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
@@ -289,13 +299,13 @@ function requestBody(declared: RouteInput, own: RouteContract): Json | undefined
 
 const preferenceApplied = { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } };
 
-function responses(route: RouteDefinition, own: RouteContract, etag: boolean): Json {
-  const fails = failsOf(route);
+function responses(route: RouteDefinition, own: RouteContract, answers: RenderedAnswers, etag: boolean): Json {
+  const fails = failsOf(route, own);
   const success: JsonSchema = {
     type: 'object',
     description: 'Keys in this order: status, data.',
     required: ['status', 'data'],
-    properties: { status: { const: 'success' }, data: answerSchema(own.data) },
+    properties: { status: { const: 'success' }, data: answerSchema(answers, own.data) },
   };
   const result: Json = {
     200: {
@@ -314,7 +324,7 @@ function responses(route: RouteDefinition, own: RouteContract, etag: boolean): J
     },
   };
   if (etag) result[304] = { $ref: '#/components/responses/NotModified' };
-  Object.assign(result, failResponses(fails));
+  Object.assign(result, failResponses(answers, fails));
   result[500] = { $ref: '#/components/responses/Error' };
   return result;
 }
@@ -326,21 +336,26 @@ interface RenderedAnswers {
   readonly others: ReadonlyMap<z.core.$ZodType, JsonSchema>;
 }
 
-let rendered: RenderedAnswers | undefined;
+const renderedOf = new WeakMap<Contracts, RenderedAnswers>();
 
 /**
- * The contract's answer schemas as JSON Schema, in one pass of `z.toJSONSchema` over a registry of
+ * The contracts' answer schemas as JSON Schema, in one pass of `z.toJSONSchema` over a registry of
  * them all, so that a shared piece is a `$ref` to its component wherever an answer holds it.
  */
-function renderedAnswers(): RenderedAnswers {
-  if (rendered) return rendered;
+function renderedAnswers(contracts: Contracts): RenderedAnswers {
+  const known = renderedOf.get(contracts);
+  if (known) return known;
   const registry = z.registry<{ id: string }>();
   const ids = new Map<z.core.$ZodType, string>();
   for (const [id, schema] of Object.entries(components)) {
     registry.add(schema, { id });
     ids.set(schema, id);
   }
-  const answers = Object.values(contract).flatMap((own) => [own.data, own.document?.schema, ...own.fails.map((fail) => fail.data)]);
+  const answers = Object.values<RouteContract>(contracts).flatMap((own) => [
+    own.data,
+    own.document?.schema,
+    ...own.fails.map((fail) => fail.data),
+  ]);
   for (const schema of answers) {
     if (schema === undefined || ids.has(schema)) continue;
     const id = `answer-${ids.size}`;
@@ -359,18 +374,19 @@ function renderedAnswers(): RenderedAnswers {
   const componentNames = new Set(Object.keys(components));
   const answerRef = JSON.stringify(json).match(/"#\/components\/schemas\/(answer-\d+)"/);
   if (answerRef) throw new Error(`An answer schema is part of another; declare it in answers.ts (${answerRef[1]}).`);
-  rendered = {
+  const rendered: RenderedAnswers = {
     components: Object.fromEntries(Object.entries(json).filter(([id]) => componentNames.has(id))),
     others: new Map([...ids].filter(([, id]) => !componentNames.has(id)).map(([schema, id]) => [schema, json[id] as JsonSchema])),
   };
+  renderedOf.set(contracts, rendered);
   return rendered;
 }
 
-/** An answer schema of the contract as JSON Schema: a shared piece by reference, any other as is. */
-function answerSchema(schema: z.core.$ZodType): JsonSchema {
+/** An answer schema of a contract as JSON Schema: a shared piece by reference, any other as is. */
+function answerSchema(answers: RenderedAnswers, schema: z.core.$ZodType): JsonSchema {
   const component = Object.entries(components).find(([, piece]) => piece === schema)?.[0];
   if (component) return { $ref: `#/components/schemas/${component}` };
-  const json = renderedAnswers().others.get(schema);
+  const json = answers.others.get(schema);
   if (!json) throw new Error('An answer schema that is not in the contract');
   return json;
 }
@@ -387,7 +403,7 @@ function tidy(context: { jsonSchema: JSONSchema.BaseSchema }): void {
 }
 
 /** One response per status of the fail cases, listing their messages. */
-function failResponses(fails: readonly FailCase[]): Json {
+function failResponses(answers: RenderedAnswers, fails: readonly FailCase[]): Json {
   const result: Json = {};
   const statuses = [...new Set(fails.map((fail) => fail.status))].sort((a, b) => a - b);
   for (const status of statuses) {
@@ -408,7 +424,7 @@ function failResponses(fails: readonly FailCase[]): Json {
       content: {
         'application/json': {
           schema: withData?.data
-            ? { allOf: [{ $ref: '#/components/schemas/FailEnvelope' }, { properties: { data: answerSchema(withData.data) } }] }
+            ? { allOf: [{ $ref: '#/components/schemas/FailEnvelope' }, { properties: { data: answerSchema(answers, withData.data) } }] }
             : { $ref: '#/components/schemas/FailEnvelope' },
           examples: Object.fromEntries(
             cases.map((fail, index) => [
@@ -423,10 +439,10 @@ function failResponses(fails: readonly FailCase[]): Json {
   return result;
 }
 
-function rawResponses(route: RouteDefinition, own: RouteContract): Json {
-  const schema = answerSchema(own.data);
+function rawResponses(route: RouteDefinition, own: RouteContract, answers: RenderedAnswers): Json {
+  const schema = answerSchema(answers, own.data);
   const content = Object.fromEntries((own.rawMediaTypes ?? ['application/json']).map((type) => [type, { schema }]));
-  return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(failsOf(route)) };
+  return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(answers, failsOf(route, own)) };
 }
 
 /** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */

@@ -5,22 +5,25 @@
  */
 import type * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
-import { fieldMessage } from './fields.ts';
+import { fieldMessage, missingFailure, type Required } from './fields.ts';
 import type { RouteDefinition, RouteInput } from './routes.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
 
 type InputOf<Definition extends RouteDefinition> = Definition['input'] extends () => infer I ? I : Readonly<Record<never, never>>;
+/** The fields of a shape declared with `required`. */
+type RequiredKeys<S extends Shape> = { [F in keyof S]: S[F] extends Required ? F : never }[keyof S];
+type Fields<S extends Shape> = { readonly [F in RequiredKeys<S>]: z.output<S[F]> } & {
+  readonly [F in Exclude<keyof S, RequiredKeys<S>>]?: z.output<S[F]>;
+};
 type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
-  InputOf<Definition> extends { readonly [K in Key]: infer S extends Shape }
-    ? { readonly [F in keyof S]?: z.output<S[F]> }
-    : Readonly<Record<never, never>>;
+  InputOf<Definition> extends { readonly [K in Key]: infer S extends Shape } ? Fields<S> : Readonly<Record<never, never>>;
 
 /** The `{name}`s of a path, each a string. */
 type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
 export type Params<Definition extends RouteDefinition> = { readonly [P in ParameterNames<Definition['path']>]: string };
 
-/** What a handler receives of its request, parsed: every field optional (the domain says which it needs). */
+/** What a handler receives of its request, parsed: the fields declared `required` present, every other one optional. */
 export interface Input<Definition extends RouteDefinition> {
   readonly query: Part<Definition, 'query'>;
   readonly headers: Part<Definition, 'headers'>;
@@ -40,7 +43,8 @@ export function inputOf(definition: RouteDefinition): RouteInput {
 /**
  * One part of a request (query, headers, body) parsed with its shape; null counts as absent. Each
  * field is parsed by its own schema, in the shape's order, so the first field not of its kind is
- * the one refused, and a route that reads no fields carries no object schema.
+ * the one refused, and a route that reads no fields carries no object schema. Then the first
+ * required field missing is refused with its route's message (kinds are checked first).
  */
 function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unknown>>, lowerCaseKeys = false): unknown {
   const parsed: Record<string, unknown> = {};
@@ -51,6 +55,11 @@ function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unk
     const result = schema.safeParse(value, { error: (issue) => fieldMessage({ ...issue, path: [key] }) });
     if (!result.success) throw invalidInput(result.error.issues.at(0)?.message ?? 'The request is not valid.');
     parsed[key] = result.data;
+  }
+  for (const [key, schema] of Object.entries(shape)) {
+    const missing = missingFailure(schema);
+    const value = parsed[key];
+    if (missing && (value === undefined || (missing.emptyIsMissing && value === ''))) throw missing.refusal();
   }
   return parsed;
 }

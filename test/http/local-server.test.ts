@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { contract } from '#shared/http/contract.ts';
+import { contracts } from '#functions/contracts.ts';
 import { checkedFetch, startTestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
 import { selfHostedGradeableJson } from '../support/gradeables.ts';
@@ -268,9 +268,9 @@ describe('npm start', () => {
 
 describe('CHECK_ANSWERS', () => {
   // The local functions run in this process, so a contract changed here is the one the server checks with.
-  const me = contract.me;
+  const me = contracts.me;
   afterEach(() => {
-    contract.me = me;
+    contracts.me = me;
     vi.restoreAllMocks();
   });
 
@@ -282,7 +282,7 @@ describe('CHECK_ANSWERS', () => {
       try {
         const user = await createUser();
         const token = (await api.postJson('/token', { user_id: user.userId, password: user.password })).json.data.token as string;
-        contract.me = { ...me, data: z.strictObject({ user_id: z.number(), user_given_name: z.string(), user_family_name: z.string() }) };
+        contracts.me = { ...me, data: z.strictObject({ user_id: z.number(), user_given_name: z.string(), user_family_name: z.string() }) };
         // A bare fetch: the test client would refuse the answer itself.
         // eslint-disable-next-line no-restricted-globals -- what the server sends, unchecked by the client
         const answer = await fetch(`${api.url}/me`, { headers: { Authorization: token } });
@@ -305,7 +305,7 @@ describe('CHECK_ANSWERS', () => {
           expect(answer.headers.has('answer-mismatch')).toBe(false);
         }
       } finally {
-        contract.me = me;
+        contracts.me = me;
         await api.close();
       }
     }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
@@ -455,6 +455,31 @@ describe('functions', () => {
       env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
     });
     expect(JSON.parse(output.toString())).toEqual({ answer: { batchItemFailures: [] } });
+  });
+
+  it('bundles the CodeBuild engine beside the grading worker, loaded by its first job only', () => {
+    const hash = (functionResource('grading-worker').Properties.Code.S3Key as string).replace(/\.zip$/, '');
+    const folder = join(synth.app.outdir, `asset.${hash}`);
+    expect(readdirSync(folder).sort()).toEqual([
+      'checkout-child.mjs',
+      'codebuild-engine.mjs',
+      'index.mjs',
+      'index.mjs.map',
+      'multipart.mjs',
+    ]);
+    // The S3 and CodeBuild clients and the local engine are not in the handler's own bundle.
+    const handler = readFileSync(join(folder, 'index.mjs'), 'utf8');
+    expect(handler).not.toContain('StartBuildCommand');
+    expect(handler).not.toContain('PutObjectCommand');
+    expect(handler).not.toContain('The grading runner could not be started');
+    const script = `
+      const engine = await import(${JSON.stringify(join(folder, 'codebuild-engine.mjs'))});
+      process.stdout.write(JSON.stringify([typeof engine.codeBuildSandbox, typeof engine.runInCodeBuild]));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: synth.app.outdir,
+      env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    });
+    expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
   });
 
   it('alarms on each function’s errors and throttles', () => {

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockoutMessage } from '#shared/auth/lockout.ts';
-import { contract } from '#shared/http/contract.ts';
+import { contracts } from '#functions/contracts.ts';
 import { declaredFailures } from '#shared/errors.ts';
 import { BODY_FAILS, endpointNotFound, methodNotAllowed, refusalStatus } from '#shared/http/failures.ts';
 import { pathParameters } from '#shared/http/parameters.ts';
@@ -23,7 +23,7 @@ const run = promisify(execFile);
 /** A part of the OpenAPI document. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's parts, read freely by the tests, which check them with expect
 type Json = Record<string, any>;
-const document = openApiDocument(routes) as Json;
+const document = openApiDocument(routes, contracts) as Json;
 const names = Object.keys(routes) as RouteName[];
 
 /** A documented message (`{…}` filled in per request) as a pattern. */
@@ -36,7 +36,7 @@ const templatePattern = (message: string) =>
   );
 const documented = [
   ...new Set([
-    ...names.flatMap((name) => failsOf(routes[name]).map((fail) => fail.message)),
+    ...names.flatMap((name) => failsOf(routes[name], contracts[name]).map((fail) => fail.message)),
     endpointNotFound().message,
     methodNotAllowed([]).message,
   ]),
@@ -45,8 +45,8 @@ const isDocumented = (message: string) => documented.some((template) => template
 
 describe('the contract', () => {
   it('has an entry for every route, and none for a route that does not exist', () => {
-    for (const name of names) expect(contract[name], `contract.ts has no entry for the route ${name}`).toBeDefined();
-    expect(Object.keys(contract).sort()).toEqual([...names].sort());
+    for (const name of names) expect(contracts[name], `functions/${name}/contract.ts is missing`).toBeDefined();
+    expect(Object.keys(contracts).sort()).toEqual([...names].sort());
   });
 
   it('defines every path parameter of every route and alias', () => {
@@ -62,7 +62,7 @@ describe('the contract', () => {
     const catalogues = readdirSync('shared', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('failures.ts'));
     for (const file of catalogues) await import(pathToFileURL(join(process.cwd(), 'shared', file)).href);
     expect(declaredFailures.length).toBeGreaterThan(50);
-    const listed = names.flatMap((name) => failsOf(routes[name]).map((fail) => `${fail.status} ${fail.message}`));
+    const listed = names.flatMap((name) => failsOf(routes[name], contracts[name]).map((fail) => `${fail.status} ${fail.message}`));
     for (const declared of declaredFailures) {
       expect(listed, `${declared.template} is declared but no route lists it`).toContain(
         `${refusalStatus[declared.kind]} ${declared.template}`,
@@ -252,9 +252,11 @@ describe('the OpenAPI document', () => {
       metafile: true,
     });
     const inputs = Object.keys(metafile.inputs);
-    // Of functions/ only its own handler and the definitions (method, path, inputs) it renders.
+    // Of functions/ only its own handler and the definitions (method, path, inputs) and contracts (answers) it renders.
     expect(
-      inputs.filter((input) => input.startsWith('functions/') && !/^functions\/([a-z-]+\/definition|definitions)\.ts$/.test(input)),
+      inputs.filter(
+        (input) => input.startsWith('functions/') && !/^functions\/([a-z-]+\/(definition|contract)|definitions|contracts)\.ts$/.test(input),
+      ),
     ).toEqual(['functions/openapi/handler.ts']);
     // zod renders the declared inputs (nothing else from node_modules); of shared/auth only its fail messages; of
     // shared/data only the webhook records' plain declarations (the events a webhook can receive).

@@ -41,6 +41,18 @@ describe('declared inputs (shared/http/inputs.ts)', () => {
     expect(body('issue-token', { user_id: null, password: 'x', other: 1 })).toEqual({ password: 'x' });
   });
 
+  it("refuse a missing required field with its route's message, only once every field sent is of its kind", () => {
+    const term = { term_id: 'w27', term_name: 'Winter 2027', start_date: '2027-01-04', end_date: '2027-03-20' };
+    expect(body('create-term', term)).toEqual(term);
+    const missing = 'Term id, term name, start date and end date are all required.';
+    expect(body('create-term', { ...term, term_name: undefined })).toBe(missing);
+    expect(body('create-term', { ...term, end_date: null })).toBe(missing);
+    // '' is not sent, as the reference reads it.
+    expect(body('create-term', { ...term, start_date: '' })).toBe(missing);
+    // A field of another kind is named first, whichever field is missing.
+    expect(body('create-term', { term_name: 5 })).toBe('The field term_name must be a string.');
+  });
+
   it('read headers by their canonical names, whatever their case on the wire', () => {
     expect(parseInput('submit-vcs', { headers: { 'idempotency-key': 'k-1' } }).headers).toEqual({ 'Idempotency-Key': 'k-1' });
   });

@@ -1,0 +1,34 @@
+/** What `issue-token` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
+import {
+  blankCredentials,
+  idTokenRefused,
+  idTokensNotTaken,
+  idTokenWithPassword,
+  noAccountForIdToken,
+  passwordLoginOff,
+  passwordLoginSuperusersOnly,
+  tooManyFailedLogins,
+  wrongCredentials,
+} from '#shared/auth/failures.ts';
+import { object, string } from '#shared/http/answers.ts';
+import { fail, type RouteContract } from '#shared/http/contract.ts';
+
+export const contract: RouteContract = {
+  tag: 'Tokens',
+  data: object({
+    token: string.describe(
+      "A JWT (HS256): send it as `Authorization: <token>` or `Authorization: Bearer <token>`. Sent the same way with a later `POST /api/token` for this user id, even once expired or replaced, it marks a known client, which others' failed logins do not lock out.",
+    ),
+  }),
+  fails: [
+    fail(blankCredentials),
+    fail(wrongCredentials),
+    fail(tooManyFailedLogins),
+    fail(idTokenRefused),
+    fail(idTokenWithPassword),
+    fail(idTokensNotTaken),
+    fail(noAccountForIdToken),
+    fail(passwordLoginOff),
+    fail(passwordLoginSuperusersOnly),
+  ],
+};

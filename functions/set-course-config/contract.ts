@@ -1,0 +1,30 @@
+/** What `set-course-config` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
+import {
+  badCourseName,
+  badTimeZone,
+  configEntryMissing,
+  configNameMissing,
+  notAConfigName,
+  notANumber,
+  numberTooLarge,
+  readOnlySetting,
+} from '#shared/courses/failures.ts';
+import { components } from '#shared/http/answers.ts';
+import { fail, type RouteContract } from '#shared/http/contract.ts';
+
+const { CourseConfig } = components;
+
+export const contract: RouteContract = {
+  tag: 'Courses',
+  data: CourseConfig,
+  fails: [
+    fail(configNameMissing),
+    fail(configEntryMissing),
+    fail(notAConfigName),
+    fail(readOnlySetting),
+    fail(notANumber),
+    fail(numberTooLarge),
+    fail(badCourseName),
+    fail(badTimeZone),
+  ],
+};
