@@ -205,6 +205,8 @@ export class S3Service {
         route,
         presigned,
         `S3 ${operation} of a missing object ${key} (NoSuchKey only with s3:ListBucket)`,
+        // Asking for an object that is not there yet (a build waiting for its next job) is no fault.
+        true,
       );
       if (!list.allowed) return xml(403, 'AccessDenied', 'Access Denied');
       return xml(404, 'NoSuchKey', 'The specified key does not exist.', `<Key>${escapeXml(key)}</Key>`);
@@ -227,6 +229,7 @@ export class S3Service {
     route: S3Route | undefined,
     presigned: boolean,
     purpose: string,
+    unrecorded = false,
   ) {
     // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, REST-HEADER for a signed header.
     const authType = { 's3:authType': presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
@@ -246,6 +249,7 @@ export class S3Service {
           }
         : { context: authType }),
       purpose,
+      unrecorded,
     });
   }
 
