@@ -32,6 +32,12 @@ export interface DeploymentSettings {
   readonly gradingImages: Readonly<Record<string, string>>;
   /** `gradingConcurrency`: grading jobs that run at once; more wait in the queue. */
   readonly gradingConcurrency: number;
+  /**
+   * `gradingFleet`: machines of a CodeBuild reserved-capacity fleet the grading builds run on
+   * (builds start in seconds instead of about a minute; billed while the fleet exists, used or
+   * not; more builds than machines overflow to on-demand); 0 (the default): on-demand only.
+   */
+  readonly gradingFleet: number;
   /** `alarmEmail`: an address subscribed to the alarm topic (it must confirm the subscription). */
   readonly alarmEmail?: string;
 }
@@ -67,6 +73,9 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     allowedGitHosts: gitHosts(node.tryGetContext('allowedGitHosts')),
     gradingImages: gradingImages(node.tryGetContext('gradingImages')),
     gradingConcurrency: positiveNumber('gradingConcurrency', node.tryGetContext('gradingConcurrency'), DEFAULT_GRADING_CONCURRENCY),
+    gradingFleet: [undefined, null, '', 0, '0'].includes(node.tryGetContext('gradingFleet') as never)
+      ? 0
+      : Math.ceil(positiveNumber('gradingFleet', node.tryGetContext('gradingFleet'), 1)),
     ...emailAddress(node.tryGetContext('alarmEmail')),
   };
 }
