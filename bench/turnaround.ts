@@ -5,7 +5,12 @@ import type { Course } from '#shared/courses/course.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
-import { startLocalGradingQueue } from '#infra/local/grading-queue.ts';
+import { handler as gradingWorker } from '#functions/grading-worker/handler.ts';
+import { runAsFunction } from '#shared/environment.ts';
+import { useLocalQueue } from '#shared/grading/queue.ts';
+import { GRADING_WORKER_FUNCTION } from '#infra/function-access.ts';
+import { localFunctionScope } from '#infra/local/functions.ts';
+import { startLocalSqsQueue } from '#infra/local/sqs-queue.ts';
 import { DEFAULT_GRADING_CONCURRENCY } from '#infra/aws/settings.ts';
 import { addMember } from '../test/support/courses.ts';
 import { createUser, type TestUser } from '../test/support/users.ts';
@@ -41,6 +46,16 @@ const STARTUPS = {
 } as const;
 type Fleet = keyof typeof STARTUPS;
 
+/**
+ * What is measured: the design before (a fresh build for every job, as GRADING_JOBS_PER_BUILD=1
+ * runs it) and after (builds take queued jobs one after another), on-demand; and after on a fleet.
+ */
+const RUNS: readonly { readonly name: string; readonly fleet: Fleet; readonly jobsPerBuild: string }[] = [
+  { name: 'on-demand, a build per job (before)', fleet: 'on-demand', jobsPerBuild: '1' },
+  { name: 'on-demand, builds take queued jobs', fleet: 'on-demand', jobsPerBuild: '100' },
+  { name: 'reserved fleet, builds take queued jobs', fleet: 'reserved fleet', jobsPerBuild: '100' },
+];
+
 export async function measureTurnaround(): Promise<SectionResult> {
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -50,7 +65,8 @@ export async function measureTurnaround(): Promise<SectionResult> {
   }
   progress('turnaround: synthesizing the stack (the deployed-artifact test’s assembly)');
   const outdir = process.env.BENCH_TURNAROUND_CDK_OUT ?? (await mkdtemp(join(tmpdir(), 'turnaround-cdk-')));
-  const stackName = 'Turnaround';
+  // BENCH_TURNAROUND_CDK_OUT + BENCH_TURNAROUND_STACK: an assembly synthesized before (the deployed-artifact test's).
+  const stackName = process.env.BENCH_TURNAROUND_STACK ?? 'Turnaround';
   let fleet: Fleet = 'on-demand';
   const saved = { ...process.env };
   let stack: DeployedStack | undefined;
@@ -71,8 +87,9 @@ export async function measureTurnaround(): Promise<SectionResult> {
       arn: sessionArn(worker.role, worker.name),
       role: worker.role,
     });
-    for (const name of ['GRADING_PROJECT', 'GRADING_BUCKET', 'GRADING_HARNESS', 'GRADING_IMAGES'])
-      process.env[name] = worker.environment[name];
+    const sandbox = Object.fromEntries(
+      ['GRADING_PROJECT', 'GRADING_BUCKET', 'GRADING_HARNESS', 'GRADING_IMAGES'].map((name) => [name, worker.environment[name] ?? '']),
+    );
     Object.assign(process.env, {
       AWS_ENDPOINT_URL_S3: stack.endpoint.url,
       AWS_ENDPOINT_URL_CODEBUILD: stack.endpoint.url,
@@ -92,17 +109,21 @@ export async function measureTurnaround(): Promise<SectionResult> {
       }),
     );
     const idealSeconds = (startup: number) => (STUDENTS * CASE_SECONDS) / CONCURRENCY + startup;
-    for (const which of Object.keys(STARTUPS) as Fleet[]) {
-      fleet = which;
-      const gradeableId = which === 'on-demand' ? 'slow-on-demand' : 'slow-fleet';
+    for (const [index, { name: which, fleet: startups, jobsPerBuild }] of RUNS.entries()) {
+      fleet = startups;
+      process.env.GRADING_JOBS_PER_BUILD = jobsPerBuild;
+      const gradeableId = `slow-${index}`;
       await uploadGradeable(world.course, slowGradeable(gradeableId));
-      progress(`turnaround: ${STUDENTS} submissions at once, ${which} start-ups, ${CONCURRENCY} builds at most`);
-      const run = await rush(stack, world.course, gradeableId, students);
-      const { low, high } = STARTUPS[which];
+      progress(`turnaround: ${STUDENTS} submissions at once, ${which}, ${CONCURRENCY} builds at most`);
+      const run = await rush(stack, world.course, gradeableId, students, sandbox);
+      const { low, high } = STARTUPS[startups];
       const ideal = idealSeconds((low + high) / 2);
       const caseMinutes = (STUDENTS * CASE_SECONDS) / 60;
       const billedTarget = 1.5 * caseMinutes + (run.builds * (low + high)) / 2 / 60;
       const p50 = quantile(run.seconds, 0.5);
+      progress(
+        `turnaround: ${which}: p50 ${s(p50)}, p95 ${s(quantile(run.seconds, 0.95))}, max ${s(Math.max(...run.seconds))}, ${run.builds} builds, ${run.billedMinutes} build-minutes, ${run.failed} not graded; ideal ${s(ideal)}`,
+      );
       const p95 = quantile(run.seconds, 0.95);
       const max = Math.max(...run.seconds);
       const base = `ideal ${s(ideal)} (${STUDENTS} × ${CASE_SECONDS} s over ${CONCURRENCY} builds + a ${low}–${high} s start-up)`;
@@ -163,18 +184,34 @@ async function rush(
   course: Course,
   gradeableId: string,
   students: readonly { user: TestUser; token: string }[],
+  sandbox: Readonly<Record<string, string>>,
 ): Promise<Rush> {
   const buildsBefore = new Set(stack.codebuild.buildTimes().map((build) => build.id));
-  const queue = startLocalGradingQueue({ workers: CONCURRENCY });
+  // The local grading queue's worker loops, each wake-up run as the deployed worker: its local
+  // tables and grants, plus the deployment's sandbox variables (a local scope has none: it grades
+  // in bubblewrap).
+  const queue = startLocalSqsQueue<{ ticket: number }>({
+    name: 'grading',
+    functionName: GRADING_WORKER_FUNCTION,
+    handler: (event) => {
+      const scope = localFunctionScope(GRADING_WORKER_FUNCTION);
+      return runAsFunction({ ...scope, variables: { ...scope.variables, ...sandbox } }, () => gradingWorker(event));
+    },
+    concurrency: CONCURRENCY,
+    visibilityTimeoutMs: 30_000,
+    maxReceiveCount: 3,
+    redeliverWhileRunning: true,
+    connect: (send) => useLocalQueue(send && ((ticket) => send({ ticket }))),
+  });
   const submitted = new Map<string, number>();
   const done = new Map<string, number>();
   let problem = '';
   let failed = 0;
   try {
-    // As fast as the submission path takes them (a few seconds for 300 here), 25 in flight at a time.
+    // As fast as the submission path takes them, 10 in flight at a time (more time out on a loaded machine).
     let index = 0;
     await Promise.all(
-      Array.from({ length: 25 }, async () => {
+      Array.from({ length: 10 }, async () => {
         while (index < students.length) {
           const student = students[index++]!;
           submitted.set(student.user.userId, performance.now());

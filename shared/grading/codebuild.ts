@@ -56,6 +56,8 @@ export interface SessionOptions {
   readonly next: () => Promise<BuildJob | undefined>;
   /** Told of a job dropped because of a fault of its own (a lost lease): the others go on. */
   readonly onDropped?: (error: unknown) => void;
+  /** The most jobs one build runs (none: no limit); further jobs go to a fresh build. */
+  readonly jobsPerBuild?: number;
 }
 
 /** Between two looks at a running build, and between two looks for a job's result. */
@@ -87,6 +89,8 @@ interface LiveBuild {
   ending: boolean;
   /** CodeBuild says it is over. */
   over: boolean;
+  /** Objects put into it that no job's own clean-up deletes (the end marker): deleted once it is over. */
+  readonly leftovers: string[];
 }
 
 type Outcome =
@@ -110,6 +114,7 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
   const clients = await awsClients();
   const pending: Staged[] = [];
   let build: LiveBuild | undefined;
+  const builds: LiveBuild[] = [];
   let exhausted = false;
 
   /** The next job that is ready to run (checked out), or undefined when there is none. */
@@ -148,6 +153,7 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
       if (!build || build.over || build.ending || build.image !== current.image) {
         if (build && !build.over && !build.ending) await endBuild(clients, sandbox, build);
         build = await startBuild(clients, sandbox, current.image, options.deadline);
+        builds.push(build);
       }
       const running = build;
       if (current.placed?.build !== running) await place(clients, sandbox, running, current, options.deadline);
@@ -155,7 +161,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
       const following = (async () => {
         const next = pending[1] ?? (await nextStaged());
         if (next && !pending.includes(next)) pending.push(next);
-        if (next && next.image === running.image && Date.now() < options.deadline)
+        const room = running.nextSlot <= (options.jobsPerBuild ?? Infinity);
+        if (next && next.image === running.image && room && Date.now() < options.deadline)
           await place(clients, sandbox, running, next, options.deadline);
         else await endBuild(clients, sandbox, running);
       })();
@@ -195,6 +202,7 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
     // Jobs never run (a fault of the worker) keep their leases: they are taken over once those run out.
     if (build && !build.over && !build.ending) await stopBuild(clients, build);
     await Promise.all(pending.map((staged) => removeFolder(staged.folder)));
+    await clearBuilds(clients, sandbox, builds, Math.min(options.deadline, Date.now() + END_WAIT_MS));
   }
 
   async function finish(staged: Staged, result: RunResult): Promise<void> {
@@ -323,7 +331,7 @@ async function startBuild(clients: Clients, sandbox: SandboxLocation, image: str
       const id = started.build?.id;
       const arn = started.build?.arn;
       if (!id || !arn) throw new Error('CodeBuild started no build');
-      return { id, arn, image, timeoutMinutes, nextSlot: 1, ending: false, over: false };
+      return { id, arn, image, timeoutMinutes, nextSlot: 1, ending: false, over: false, leftovers: [] };
     } catch (error) {
       // A build of this worker's that just ended may still count towards the project's limit.
       if ((error as { name?: string }).name !== 'AccountLimitExceededException' || Date.now() > giveUp) throw error;
@@ -339,6 +347,8 @@ async function startBuild(clients: Clients, sandbox: SandboxLocation, image: str
  * job alone, which the harness signs its result with.
  */
 async function place(clients: Clients, sandbox: SandboxLocation, build: LiveBuild, staged: Staged, deadline: number): Promise<void> {
+  // Put into a build before that is over now (it died, or was stopped): its input there goes.
+  if (staged.placed) await deleteObjects(clients, sandbox, [jobKeys(staged.placed.build.arn, staged.placed.slot).input]);
   const slot = build.nextSlot++;
   const keys = jobKeys(build.arn, slot);
   const { PutObjectCommand } = clients.s3Module;
@@ -360,7 +370,35 @@ async function endBuild(clients: Clients, sandbox: SandboxLocation, build: LiveB
   if (build.ending || build.over) return;
   build.ending = true;
   const key = jobKeys(build.arn, build.nextSlot++).input;
+  build.leftovers.push(key);
   await clients.s3.send(new clients.s3Module.PutObjectCommand({ Bucket: sandbox.bucket, Key: key, Body: END_OF_JOBS }));
+}
+
+/** How long the worker waits, after its last job, for its builds to end before it deletes their end markers anyway. */
+const END_WAIT_MS = 60_000;
+
+async function deleteObjects(clients: Clients, sandbox: SandboxLocation, keys: readonly string[]): Promise<void> {
+  const { DeleteObjectCommand } = clients.s3Module;
+  await Promise.all(keys.map((Key) => clients.s3.send(new DeleteObjectCommand({ Bucket: sandbox.bucket, Key })))).catch(() => undefined);
+}
+
+/** Waits (until `until`) for the builds told to end to be over, then deletes what is left of them (their end markers). */
+async function clearBuilds(clients: Clients, sandbox: SandboxLocation, builds: readonly LiveBuild[], until: number): Promise<void> {
+  const { BatchGetBuildsCommand } = clients.codebuildModule;
+  for (;;) {
+    const running = builds.filter((build) => !build.over && build.leftovers.length > 0);
+    if (running.length === 0 || Date.now() >= until) break;
+    const answer = await clients.codebuild
+      .send(new BatchGetBuildsCommand({ ids: running.map((build) => build.id) }))
+      .catch(() => undefined);
+    for (const build of running) if (answer?.builds?.some((status) => status.id === build.id && status.buildComplete)) build.over = true;
+    if (running.some((build) => !build.over)) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  await deleteObjects(
+    clients,
+    sandbox,
+    builds.flatMap((build) => build.leftovers),
+  );
 }
 
 async function stopBuild(clients: Clients, build: LiveBuild): Promise<void> {

@@ -169,6 +169,7 @@ async function gradeInBuilds(sandbox: SandboxLocation, first: ClaimedJob, prepar
     buildJob(first, prepared, (result) => (outcome = result)),
     {
       deadline,
+      jobsPerBuild: config('GRADING_JOBS_PER_BUILD'),
       next: async () => {
         while (Date.now() < claimUntil) {
           const job = await claimJob();
