@@ -29,7 +29,7 @@ type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
 const unknown = chosen.filter((name) => !sections.includes(name));
 if (unknown.length > 0) throw new Error(`Unknown section(s) ${unknown.join(', ')}; choose from ${sections.join(', ')}`);
-// turnaround runs only when named: its in-process worker does not yet see the deployment's sandbox (see bench/turnaround.ts).
+// turnaround runs only when named: it synthesizes and deploys the stack and runs hundreds of emulated builds (needs root; minutes).
 const runs = (section: Section) => (chosen.length === 0 && section !== 'turnaround') || chosen.includes(section);
 
 /** Each section gets tables of its own (a name prefix) in the one DynamoDB Local. */

@@ -14,7 +14,7 @@ import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesiz
 let synth: Synthesized;
 beforeAll(() => {
   synth = synthesize({}, { bundle: true });
-}, 400_000);
+}, 1_800_000);
 
 const ofType = (type: string) => Object.entries(synth.resources).filter(([, resource]) => resource.Type === type);
 const functionId = (name: FunctionName) => logicalId(synth.stack.functions.get(name)!.function);
