@@ -336,6 +336,10 @@ export class GradingSandbox extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
       reason: "The build writes log streams in its own log group only; CodeBuild chooses the streams' names.",
     });
+    Validations.of(this.buildRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${stack.resolve(stack.getLogicalId(this.jobsBucket.node.defaultChild as CfnElement)) as string}.Arn>/jobs/<codebuild:buildArn>/*/input.tgz]`,
+      reason: "A build reads the inputs of its own jobs only: the wildcard is the job's slot (1, 2, …) under the build's own ARN.",
+    });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
