@@ -1,10 +1,4 @@
-import { codeBuildSandbox } from './codebuild.ts';
 import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
-
-export { codeBuildSandbox };
-
-/** Time the worker keeps, after the sandbox's deadline and before its lease runs out, to record the outcome. */
-export const RECORD_MARGIN_MS = 90_000;
 
 /**
  * Hands a submission to the local sandbox: a separate process with an empty environment checks it

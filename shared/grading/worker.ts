@@ -21,8 +21,8 @@ import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
 import { publishGradingOutcome } from '#shared/webhooks/publish.ts';
 import { configuredBounds, runTestCases } from './limits.ts';
-import { codeBuildSandbox, RECORD_MARGIN_MS, runGrading } from './run.ts';
-import { runJobsInCodeBuild, type BuildJob, type SandboxLocation } from './codebuild.ts';
+import { runGrading } from './run.ts';
+import { codeBuildSandbox, runJobsInCodeBuild, type BuildJob, type SandboxLocation } from './codebuild.ts';
 import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } from './runner-protocol.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
@@ -91,6 +91,9 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
 }
 
 type Outcome = 'idle' | 'graded' | 'failed' | 'lost';
+
+/** Time the worker keeps, after the sandbox's deadline and before its lease runs out, to record the outcome. */
+const RECORD_MARGIN_MS = 90_000;
 
 /**
  * One wake-up of a worker: grade the oldest job, if there is one. In AWS the worker then goes on
