@@ -272,6 +272,11 @@ const settings = declare({
    */
   GRADING_LEASE_SECONDS: positiveOr(DEFAULT_GRADING_LEASE_SECONDS),
   /**
+   * `GRADING_JOBS_PER_BUILD` (100): in AWS, the most queued jobs one CodeBuild build runs one after
+   * another (each in fresh sandboxes); 1 starts a fresh build for every job.
+   */
+  GRADING_JOBS_PER_BUILD: wholeNumber(1, 100),
+  /**
    * `GRADING_SANDBOX` (`bwrap`): `unsafe-none` runs students' code without any sandbox (development
    * only). Reported: any other value keeps the sandbox.
    */

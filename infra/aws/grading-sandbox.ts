@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { BundlingOutput, DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
-import { BuildSpec, ComputeType, LinuxBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import {
+  BuildSpec,
+  ComputeType,
+  EnvironmentType,
+  Fleet,
+  FleetComputeType,
+  FleetOverflowBehavior,
+  LinuxBuildImage,
+  Project,
+} from 'aws-cdk-lib/aws-codebuild';
 import {
   FlowLogTrafficType,
   GatewayVpcEndpoint,
@@ -37,6 +46,8 @@ export interface GradingSandboxProps {
   /** The longest a build may run (the worker's own limit is the ceiling). */
   readonly buildTimeout: Duration;
   readonly removalPolicy: RemovalPolicy;
+  /** Machines of a reserved-capacity fleet for the builds (more builds overflow to on-demand); none: on-demand only. */
+  readonly fleet?: number;
 }
 
 /**
@@ -146,11 +157,13 @@ export class GradingSandbox extends Construct {
       description: 'Grading builds: write their own logs, attach to the grading VPC; nothing else',
     });
     this.logGroup.grantWrite(this.buildRole);
-    // Its own job's input only: CodeBuild resolves the variable to the ARN of the build using the role.
+    // Its own jobs' inputs only: CodeBuild resolves the variable to the ARN of the build using the
+    // role. The build fetches each input outside the sandboxes of the jobs before it (no student
+    // command has a network, so none reaches S3 or the credentials endpoint).
     this.buildRole.addToPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],
-        resources: [this.jobsBucket.arnForObjects('jobs/${codebuild:buildArn}/input.tgz')],
+        resources: [this.jobsBucket.arnForObjects('jobs/${codebuild:buildArn}/*/input.tgz')],
       }),
     );
     // The bucket agrees to no more, whatever the role's policy is widened to: the builds read job inputs, nothing else.
@@ -219,6 +232,19 @@ export class GradingSandbox extends Construct {
     );
     const defaultImage = props.images.default;
     if (!defaultImage) throw new Error('GradingSandbox needs a `default` entry in props.images (the build image of the project).');
+    // Warm machines, so a build starts in seconds; each job still gets fresh sandboxes inside it.
+    const fleet =
+      props.fleet && props.fleet > 0
+        ? new Fleet(this, 'Fleet', {
+            baseCapacity: props.fleet,
+            computeType: FleetComputeType.SMALL,
+            environmentType: EnvironmentType.LINUX_CONTAINER,
+            overflowBehavior: FleetOverflowBehavior.ON_DEMAND,
+            vpc: this.vpc,
+            subnetSelection: { subnetType: SubnetType.PRIVATE_ISOLATED },
+            securityGroups: [builds],
+          })
+        : undefined;
     this.project = new Project(this, 'Project', {
       role: this.buildRole.withoutPolicyUpdates(),
       description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
@@ -226,6 +252,7 @@ export class GradingSandbox extends Construct {
         buildImage: LinuxBuildImage.fromCodeBuildImageId(defaultImage),
         computeType: ComputeType.SMALL,
         privileged: true,
+        ...(fleet ? { fleet } : {}),
       },
       buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
       // Not a secret: the build reads its own input from this bucket (see shared/grading/build-input.ts).
@@ -309,6 +336,10 @@ export class GradingSandbox extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${logGroupId}.Arn>:*]`,
       reason: "The build writes log streams in its own log group only; CodeBuild chooses the streams' names.",
     });
+    Validations.of(this.buildRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${stack.resolve(stack.getLogicalId(this.jobsBucket.node.defaultChild as CfnElement)) as string}.Arn>/jobs/<codebuild:buildArn>/*/input.tgz]`,
+      reason: "A build reads the inputs of its own jobs only: the wildcard is the job's slot (1, 2, …) under the build's own ARN.",
+    });
     Validations.of(this.project).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
@@ -326,9 +357,11 @@ export class GradingSandbox extends Construct {
   }
 }
 
-/** The build's first step (shared/grading/build-input.ts), its types stripped, run by the image's Node. */
+/** The build's fetching step (shared/grading/build-input.ts), its types stripped, run by the image's Node. */
 const BUILD_INPUT = fileURLToPath(new URL('../../shared/grading/build-input.ts', import.meta.url));
-function fetchInputCommand(target: string): string {
+/** Exit status of the fetching step when the worker has no further job for the build. */
+const NO_FURTHER_JOB = 3;
+function fetchInputCommand(target: string, slot: string): string {
   const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const { code } = transformSync(readFileSync(BUILD_INPUT, 'utf8'), {
     loader: 'ts',
@@ -340,21 +373,24 @@ function fetchInputCommand(target: string): string {
     supported: { 'template-literal': false },
   });
   // A failure says its message only, not the whole one-line script as an uncaught error would.
-  const script = `${code.trim()};await fetchJobInput(process.argv[1]).catch((error)=>{console.error(error.message);process.exit(1)});`;
-  return `node --input-type=module -e '${script.replace(/'/g, `'\\''`)}' ${target}`;
+  const script = `${code.trim()};const got=await fetchJobInput(process.argv[1],Number(process.argv[2])).catch((error)=>{console.error(error.message);process.exit(1)});process.exit(got==='end'?${NO_FURTHER_JOB}:0);`;
+  return `node --input-type=module -e '${script.replace(/'/g, `'\\''`)}' ${target} ${slot}`;
 }
 
 /**
- * One grading build, as root in a fresh privileged container: fetch the job's archive (named by
- * the build's own ARN, read with the build role's credentials: the build's definition carries no
- * URL), unpack the harness and the result's presigned URL from it for root alone and the rest as
- * the grader (uid 1001) into a folder only it may read, run the harness, and put the result, which
- * the harness signs with the job's key. The harness runs every test case in `container`
- * isolation: a sandbox with the protections of the local bubblewrap one (a read-only root holding
- * only the toolchain, so nothing of /grading; uid 1002 without capabilities and unable to make a
- * user namespace; its own loopback only, so no way to the credentials endpoint; an environment of
- * PATH, HOME and LANG only; its limits), made with the image's util-linux, which is why the build
- * is privileged; a build that cannot make it fails.
+ * One grading build, as root in a fresh privileged container, running the jobs the worker gives
+ * it one after another until it says there is none: for each job, fetch its archive (slot 1, 2, …
+ * under the build's own ARN, read with the build role's credentials: the build's definition
+ * carries no URL), unpack the harness and the result's presigned URL from it for root alone and
+ * the rest as the grader (uid 1001) into a folder of this job only it may read, run the harness,
+ * put the result, which the harness signs with the job's own key, and remove the job's folder. A
+ * job's test cases run in `container` isolation: a sandbox with the protections of the local
+ * bubblewrap one (a read-only root holding only the toolchain, so nothing of /grading, neither
+ * this job's folder nor the next job's input, which is fetched only once this job's sandboxes
+ * are gone; uid 1002 without capabilities and unable to make a user namespace; its own loopback
+ * only, so no way to the credentials endpoint or S3; an environment of PATH, HOME and LANG only;
+ * its limits), made with the image's util-linux, which is why the build is privileged; a build
+ * that cannot make it fails. Any failing step ends the build (the worker retries its job once).
  */
 export const GRADING_BUILD_SPEC = {
   version: '0.2',
@@ -363,12 +399,23 @@ export const GRADING_BUILD_SPEC = {
     build: {
       commands: [
         'set -euo pipefail',
-        'install -d -m 0711 /grading && install -d -o 1001 -g 1001 -m 0700 /grading/job',
-        `${fetchInputCommand('/grading/input.tgz')} && chmod 0644 /grading/input.tgz`,
-        '(umask 077 && tar -xzf /grading/input.tgz -C /grading --no-same-owner --no-same-permissions harness.mjs result-url)',
-        'setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf /grading/input.tgz -C /grading/job --no-same-owner --no-same-permissions files job.json',
-        'node /grading/harness.mjs --files /grading/job/files --work /grading/work --job /grading/job/job.json --result /grading/result.json',
-        'curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file /grading/result.json "$(cat /grading/result-url)"',
+        'install -d -m 0711 /grading',
+        [
+          'slot=1',
+          'while true; do',
+          '  job=/grading/$slot',
+          '  install -d -m 0711 $job && install -d -o 1001 -g 1001 -m 0700 $job/job',
+          `  fetched=0; ${fetchInputCommand('$job/input.tgz', '$slot')} || fetched=$?`,
+          `  if [ $fetched = ${NO_FURTHER_JOB} ]; then rm -rf $job; break; elif [ $fetched != 0 ]; then exit $fetched; fi`,
+          '  chmod 0644 $job/input.tgz',
+          '  (umask 077 && tar -xzf $job/input.tgz -C $job --no-same-owner --no-same-permissions harness.mjs result-url)',
+          '  setpriv --reuid 1001 --regid 1001 --clear-groups tar -xzf $job/input.tgz -C $job/job --no-same-owner --no-same-permissions files job.json',
+          '  node $job/harness.mjs --files $job/job/files --work $job/work --job $job/job/job.json --result $job/result.json',
+          '  curl -fsS --retry 3 --max-time 120 -X PUT -H "Content-Type: application/json" --upload-file $job/result.json "$(cat $job/result-url)"',
+          '  rm -rf $job',
+          '  slot=$((slot + 1))',
+          'done',
+        ].join('\n'),
       ],
     },
   },

@@ -9,7 +9,7 @@ import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
-import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/run.ts';
+import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/engines.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 

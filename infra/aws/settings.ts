@@ -37,6 +37,12 @@ export interface DeploymentSettings {
    * (`{"f25": 400}` in cdk.json, or `f25=400,s26=400`); a term not named is kept until deleted.
    */
   readonly submissionRetentionDays: Readonly<Record<string, number>>;
+  /**
+   * `gradingFleet`: machines of a CodeBuild reserved-capacity fleet the grading builds run on
+   * (builds start in seconds instead of about a minute; billed while the fleet exists, used or
+   * not; more builds than machines overflow to on-demand); 0 (the default): on-demand only.
+   */
+  readonly gradingFleet: number;
   /** `alarmEmail`: an address subscribed to the alarm topic (it must confirm the subscription). */
   readonly alarmEmail?: string;
 }
@@ -73,6 +79,9 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     gradingImages: gradingImages(node.tryGetContext('gradingImages')),
     gradingConcurrency: positiveNumber('gradingConcurrency', node.tryGetContext('gradingConcurrency'), DEFAULT_GRADING_CONCURRENCY),
     submissionRetentionDays: retentionDays(node.tryGetContext('submissionRetentionDays')),
+    gradingFleet: [undefined, null, '', 0, '0'].includes(node.tryGetContext('gradingFleet') as never)
+      ? 0
+      : Math.ceil(positiveNumber('gradingFleet', node.tryGetContext('gradingFleet'), 1)),
     ...emailAddress(node.tryGetContext('alarmEmail')),
   };
 }

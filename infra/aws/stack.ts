@@ -239,6 +239,7 @@ export class CourseSubmissionStack extends Stack {
     this.gradingSandbox = new GradingSandbox(this, 'GradingSandbox', {
       images: settings.gradingImages,
       concurrency: settings.gradingConcurrency,
+      fleet: settings.gradingFleet,
       buildTimeout: BUILD_TIMEOUT,
       removalPolicy: dataRemovalPolicy,
     });

@@ -13,8 +13,14 @@
 import { createHash, createHmac } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 
-/** A job's objects in the jobs bucket, named by the build that runs it. */
-export const jobKeys = (buildArn: string) => ({ input: `jobs/${buildArn}/input.tgz`, result: `jobs/${buildArn}/result.json` });
+/** The objects of a build's `slot`th job (1, 2, …) in the jobs bucket, named by the build that runs it. */
+export const jobKeys = (buildArn: string, slot: number) => ({
+  input: `jobs/${buildArn}/${slot}/input.tgz`,
+  result: `jobs/${buildArn}/${slot}/result.json`,
+});
+
+/** The input the worker puts in a slot when the build has no further job: the build ends. */
+export const END_OF_JOBS = 'end of jobs';
 
 export interface RoleCredentials {
   readonly accessKeyId: string;
@@ -89,13 +95,21 @@ export async function containerCredentials(environment: Environment): Promise<Ro
 }
 
 /**
- * Reads this build's input into `target`. The worker puts the input once CodeBuild has named the
- * build, so a missing input (S3 answers 403 without s3:ListBucket) is waited for, up to `waitMs`.
- * Failures name S3's error code only: its message may quote the signed request.
+ * Reads the input of this build's `slot`th job into `target`, or answers `end` when the worker put
+ * END_OF_JOBS there. The worker puts each input once CodeBuild has named the build, and the next
+ * one while the build runs a job, so a missing input (S3 answers 403 without s3:ListBucket) is
+ * waited for, up to `waitMs`. Failures name S3's error code only: its message may quote the signed
+ * request.
  */
-export async function fetchJobInput(target: string, environment: Environment = process.env, waitMs = 180_000): Promise<void> {
+export async function fetchJobInput(
+  target: string,
+  slot: number,
+  environment: Environment = process.env,
+  waitMs = 180_000,
+): Promise<'job' | 'end'> {
   const { JOBS_BUCKET: bucket, CODEBUILD_BUILD_ARN: buildArn } = environment;
   const region = environment.AWS_REGION ?? environment.AWS_DEFAULT_REGION;
+  if (!Number.isInteger(slot) || slot < 1) throw new Error(`No job slot ${slot}`);
   if (!bucket || !buildArn || !region) throw new Error('The build needs JOBS_BUCKET, CODEBUILD_BUILD_ARN and AWS_REGION');
   if (!environment.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI && !environment.AWS_CONTAINER_CREDENTIALS_FULL_URI)
     throw new Error('The build has no container credentials endpoint');
@@ -106,7 +120,7 @@ export async function fetchJobInput(target: string, environment: Environment = p
       const url = presignS3({
         method: 'GET',
         bucket,
-        key: jobKeys(buildArn).input,
+        key: jobKeys(buildArn, slot).input,
         region,
         credentials: await containerCredentials(environment),
         endpoint: environment.AWS_ENDPOINT_URL_S3,
@@ -115,8 +129,10 @@ export async function fetchJobInput(target: string, environment: Environment = p
       });
       const answer = await fetch(url, { signal: AbortSignal.timeout(300_000) });
       if (answer.ok) {
-        await writeFile(target, Buffer.from(await answer.arrayBuffer()), { mode: 0o600 });
-        return;
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (body.toString('utf8') === END_OF_JOBS) return 'end';
+        await writeFile(target, body, { mode: 0o600 });
+        return 'job';
       }
       const code = /<Code>([^<]*)<\/Code>/.exec(await answer.text())?.[1] ?? 'no error code';
       problem = `S3 answered HTTP ${answer.status} (${code})`;
@@ -126,6 +142,6 @@ export async function fetchJobInput(target: string, environment: Environment = p
       problem = (error as Error).message;
     }
     if (Date.now() > deadline) throw new Error(`The job's input could not be read: ${problem}`);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartBuildCommandInput } from '@aws-sdk/client-codebuild';
 import { setting } from '#shared/environment.ts';
-import { jobKeys } from './build-input.ts';
+import { END_OF_JOBS, jobKeys } from './build-input.ts';
 import { checkoutOrFailure } from './checkout.ts';
 import { removeFolder } from './checkout-files.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
 import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
 
-/** Between two looks at a running build. */
+export type { SandboxLocation };
+
+/** Between two asks whether a build is still running. */
 const POLL_MS = 5_000;
 /** Time a build needs on top of its test cases: provisioning, downloads, the harness's own work. */
 const BUILD_OVERHEAD_SECONDS = 5 * 60;
@@ -38,49 +40,217 @@ export function codeBuildSandbox(): SandboxLocation | undefined {
   };
 }
 
-export interface BuildOptions extends RunHooks {
-  /** The approved image name the gradeable asks for (`default` when none). */
-  readonly image?: string;
-  /** When the worker must have an answer, so it can still record the outcome. */
+/** One job for a build: what to grade, and what to do with the outcome. */
+export interface BuildJob {
+  readonly request: RunRequest;
+  /** Reports the commit the checkout resolved, before anything runs; throwing drops the job (its lease runs out, it is retried). */
+  readonly onCheckout?: RunHooks['onCheckout'];
+  /** Records the outcome (errors are logged by the caller's logger, never stop the build's other jobs). */
+  readonly complete: (result: RunResult) => Promise<void>;
+}
+
+export interface SessionOptions {
+  /** When the worker must have recorded every outcome: no build waited for beyond it. */
   readonly deadline: number;
-  readonly signal?: AbortSignal;
+  /** The next queued job, or undefined when there is none (or no time for one). */
+  readonly next: () => Promise<BuildJob | undefined>;
+  /** Told of a job dropped because of a fault of its own (a lost lease): the others go on. */
+  readonly onDropped?: (error: unknown) => void;
+  /** The most jobs one build runs (none: no limit); further jobs go to a fresh build. */
+  readonly jobsPerBuild?: number;
+}
+
+/** Between two looks at a running build, and between two looks for a job's result. */
+const RESULT_POLL_MS = 250;
+/** A build whose start is refused for the project's concurrent build limit is asked for again this long. */
+const START_RETRY_MS = 60_000;
+
+/** A job checked out and staged, ready to be put into a build as often as it must. */
+interface Staged {
+  readonly job: BuildJob;
+  readonly image: string;
+  readonly folder: string;
+  readonly harnessJob: HarnessJob & { readonly resultKey: string };
+  readonly commit: string | undefined;
+  /** Where it was put last: a build and the slot it has there. */
+  placed?: { readonly build: LiveBuild; readonly slot: number };
+  /** Builds that died running it. */
+  deaths: number;
+}
+
+interface LiveBuild {
+  readonly id: string;
+  readonly arn: string;
+  readonly image: string;
+  readonly timeoutMinutes: number;
+  /** The next slot to put a job (or the end) in. */
+  nextSlot: number;
+  /** The worker put END_OF_JOBS in `nextSlot - 1`: it ends on its own after its jobs. */
+  ending: boolean;
+  /** CodeBuild says it is over. */
+  over: boolean;
+  /** Objects put into it that no job's own clean-up deletes (the end marker): deleted once it is over. */
+  readonly leftovers: string[];
+}
+
+type Outcome =
+  { kind: 'result'; result: HarnessResult } | { kind: 'refused'; message: string } | { kind: 'died'; status: string } | { kind: 'late' };
+
+const refusedMessage = (reason: string) =>
+  `The grading sandbox's result was refused (${reason}); nothing was graded and your instructor has been told.`;
+
+/**
+ * Grades `first`, then every job `options.next` gives, in as few CodeBuild builds as it can: a
+ * build takes one job after another (each in fresh sandboxes inside it, as locally) until there is
+ * none, so a deadline rush pays one start-up per build, not per job. Each job is checked out here
+ * in the worker (network, no student code) at its commit or the default branch's head, its commit
+ * reported (`onCheckout`), and staged; while a build runs a job, the next is claimed, checked out
+ * and put into the build's next slot, so the build goes on at once. Jobs are taken in queue order;
+ * a job asking for another image than the build's ends that build and starts one with its image.
+ * A build that dies (ends without the result of the job it runs) is replaced and its job retried
+ * once; a second death fails the job with a message, as does a refused result (see acceptHarnessResult).
+ */
+export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJob, options: SessionOptions): Promise<void> {
+  const clients = await awsClients();
+  const pending: Staged[] = [];
+  let build: LiveBuild | undefined;
+  const builds: LiveBuild[] = [];
+  let exhausted = false;
+
+  /** The next job that is ready to run (checked out), or undefined when there is none. */
+  const nextStaged = async (): Promise<Staged | undefined> => {
+    while (!exhausted) {
+      const job = await options.next();
+      if (!job) {
+        exhausted = true;
+        return undefined;
+      }
+      try {
+        const staged = await stage(sandbox, job);
+        if (staged) return staged;
+      } catch (error) {
+        options.onDropped?.(error);
+      }
+    }
+    return undefined;
+  };
+
+  try {
+    const staged = await stage(sandbox, first);
+    if (staged) pending.push(staged);
+    else {
+      const next = await nextStaged();
+      if (next) pending.push(next);
+    }
+    for (let current = pending[0]; current; current = pending[0]) {
+      if (Date.now() >= options.deadline) {
+        await finish(current, {
+          status: 'sandbox-failed',
+          message: 'The grading sandbox did not start in time; submitting again retries it.',
+        });
+        continue;
+      }
+      if (!build || build.over || build.ending || build.image !== current.image) {
+        if (build && !build.over && !build.ending) await endBuild(clients, sandbox, build);
+        build = await startBuild(clients, sandbox, current.image, options.deadline);
+        builds.push(build);
+      }
+      const running = build;
+      if (current.placed?.build !== running) await place(clients, sandbox, running, current, options.deadline);
+      // The build's next slot: the following job, when it is ready and wants this image; else the end.
+      const following = (async () => {
+        const next = pending[1] ?? (await nextStaged());
+        if (next && !pending.includes(next)) pending.push(next);
+        const room = running.nextSlot <= (options.jobsPerBuild ?? Infinity);
+        if (next && next.image === running.image && room && Date.now() < options.deadline)
+          await place(clients, sandbox, running, next, options.deadline);
+        else await endBuild(clients, sandbox, running);
+      })();
+      const outcome = await awaitResult(clients, sandbox, running, current, options.deadline);
+      await following.catch((error: unknown) => {
+        // Nothing could be put into the build's next slot: it ends once it waited for it in vain.
+        running.ending = true;
+        options.onDropped?.(error);
+      });
+      if (outcome.kind === 'died') {
+        running.over = true;
+        current.deaths++;
+        if (current.deaths < 2) continue;
+        await finish(current, {
+          status: 'sandbox-failed',
+          message: `The grading sandbox ended without a result twice (${outcome.status.toLowerCase()}); your instructor has been told.`,
+        });
+      } else if (outcome.kind === 'late') {
+        await stopBuild(clients, running);
+        await finish(current, {
+          status: 'sandbox-failed',
+          message: 'The grading sandbox did not finish in time and was stopped; submitting again retries it.',
+        });
+      } else if (outcome.kind === 'refused') {
+        // Something other than the harness answered: this build takes no further job.
+        await stopBuild(clients, running);
+        await finish(current, { status: 'sandbox-failed', message: outcome.message });
+      } else {
+        await finish(current, {
+          status: 'graded',
+          testCases: outcome.result.testCases,
+          ...(current.commit ? { commit: current.commit } : {}),
+        });
+      }
+    }
+  } finally {
+    // Jobs never run (a fault of the worker) keep their leases: they are taken over once those run out.
+    if (build && !build.over && !build.ending) await stopBuild(clients, build);
+    await Promise.all(pending.map((staged) => removeFolder(staged.folder)));
+    await clearBuilds(clients, sandbox, builds, Math.min(options.deadline, Date.now() + END_WAIT_MS));
+  }
+
+  async function finish(staged: Staged, result: RunResult): Promise<void> {
+    pending.splice(pending.indexOf(staged), 1);
+    await removeFolder(staged.folder);
+    await staged.job.complete(result);
+  }
 }
 
 /**
- * Grades a submission in AWS: checks the repository out here in the worker (network, no student
- * code) at `request.commit` or the default branch's head, reports the commit
- * (`options.onCheckout`), puts its files, the job and the harness into the jobs bucket, and starts
- * a fresh CodeBuild build to run them. A build that never starts or never finishes by the deadline
- * is stopped and the job failed with a message, as is one whose result is refused (see buildJob).
+ * Checks the job out and stages its files and job for the archive; undefined when it is done
+ * already (the image is not offered, the checkout failed: its outcome is recorded).
  */
-export async function runInCodeBuild(sandbox: SandboxLocation, request: RunRequest, options: BuildOptions): Promise<RunResult> {
-  const image = sandbox.images[options.image ?? 'default'];
+async function stage(sandbox: SandboxLocation, job: BuildJob): Promise<Staged | undefined> {
+  const { request } = job;
+  const image = sandbox.images[request.image ?? 'default'];
   if (!image) {
     const offered = Object.keys(sandbox.images).join(', ');
-    return {
+    await job.complete({
       status: 'sandbox-unavailable',
-      message: `The gradeable asks for the image "${options.image}", which this deployment does not offer (offered: ${offered}).`,
-    };
+      message: `The gradeable asks for the image "${request.image}", which this deployment does not offer (offered: ${offered}).`,
+    });
+    return undefined;
   }
-  const jobFolder = await mkdtemp(join(tmpdir(), 'grading-job-'));
+  const folder = await mkdtemp(join(tmpdir(), 'grading-job-'));
   try {
-    const checkout = await checkoutOrFailure(request, options.signal, jobFolder);
-    if ('status' in checkout) return checkout;
-    if (checkout.commit) await options.onCheckout?.(checkout.commit);
-    const job: HarnessJob = { testCases: request.testCases, maxOutputBytes: request.limits.maxOutputBytes, isolation: 'container' };
-    const outcome = await buildJob(sandbox, { folder: jobFolder, submission: checkout.submission }, image, job, options);
-    return outcome.kind === 'result'
-      ? { status: 'graded', testCases: outcome.result.testCases, ...(checkout.commit ? { commit: checkout.commit } : {}) }
-      : { status: 'sandbox-failed', message: outcome.message };
-  } finally {
-    await removeFolder(jobFolder);
+    const checkout = await checkoutOrFailure(request, undefined, folder);
+    if ('status' in checkout) {
+      await removeFolder(folder);
+      await job.complete(checkout);
+      return undefined;
+    }
+    if (checkout.commit) await job.onCheckout?.(checkout.commit);
+    const harnessJob = {
+      testCases: request.testCases,
+      maxOutputBytes: request.limits.maxOutputBytes,
+      isolation: 'container' as const,
+      resultKey: newResultKey(),
+    };
+    const staging = join(folder, 'archive');
+    await mkdir(staging);
+    await rename(checkout.submission, join(staging, 'files'));
+    await writeFile(join(staging, 'job.json'), JSON.stringify(harnessJob));
+    return { job, image, folder, harnessJob, commit: checkout.commit, deaths: 0 };
+  } catch (error) {
+    await removeFolder(folder);
+    throw error;
   }
-}
-
-/** What the build finds in its input besides the submission: the harness, and where to put the result. */
-interface ArchiveExtras {
-  readonly harness: Uint8Array;
-  readonly resultUrl: string;
 }
 
 /**
@@ -88,11 +258,7 @@ interface ArchiveExtras {
  * which the build unpacks as the grader, and `harness.mjs` and `result-url`, which it unpacks as
  * root for itself (0600: the grader never reads them).
  */
-async function jobArchive(jobFolder: string, submission: string, job: HarnessJob, extras: ArchiveExtras): Promise<Buffer> {
-  const staging = join(jobFolder, 'archive');
-  await mkdir(staging);
-  await rename(submission, join(staging, 'files'));
-  await writeFile(join(staging, 'job.json'), JSON.stringify(job));
+async function jobArchive(staging: string, extras: { readonly harness: Uint8Array; readonly resultUrl: string }): Promise<Buffer> {
   await writeFile(join(staging, 'harness.mjs'), extras.harness, { mode: 0o600 });
   await writeFile(join(staging, 'result-url'), extras.resultUrl, { mode: 0o600 });
   const { create } = await import('tar');
@@ -111,6 +277,11 @@ export function buildTimeoutMinutes(testCases: readonly { readonly timeout_secon
   return Math.min(480, Math.max(5, Math.ceil((caseSeconds + BUILD_OVERHEAD_SECONDS) / 60)));
 }
 
+/** A build that takes jobs until the worker's deadline: its time limit is the time left, 5 to 480 minutes. */
+export function sessionTimeoutMinutes(deadline: number, now = Date.now()): number {
+  return Math.min(480, Math.max(5, Math.ceil((deadline - now) / 60_000)));
+}
+
 /**
  * How long the job's presigned URLs stay valid: no longer than the build's own time limit, nor
  * past the moment the worker stops waiting for it (it then stops the build and deletes the objects).
@@ -119,15 +290,10 @@ export function urlSeconds(timeoutMinutes: number, deadline: number, now = Date.
   return Math.max(1, Math.min(timeoutMinutes * 60, Math.floor((deadline - now) / 1000)));
 }
 
-type BuildOutcome = { kind: 'result'; result: HarnessResult } | { kind: 'failed'; message: string };
-
-const refusedMessage = (reason: string) =>
-  `The grading sandbox's result was refused (${reason}); nothing was graded and your instructor has been told.`;
-
 /**
  * What the worker asks CodeBuild for: the project, the image, the time limit. Nothing else: the
  * request is what BatchGetBuilds, the console and CloudTrail's StartBuild record show, so it holds
- * no URL, key or credential; the build finds its input by its own ARN (see build-input.ts).
+ * no URL, key or credential; the build finds its inputs by its own ARN (see build-input.ts).
  */
 export function startBuildInput(project: string, image: string, timeoutMinutes: number): StartBuildCommandInput {
   return {
@@ -138,97 +304,169 @@ export function startBuildInput(project: string, image: string, timeoutMinutes: 
   };
 }
 
-/**
- * Runs the job in a fresh build. The build is started first, for CodeBuild to name it: the job's
- * input goes under the build's ARN, the one object of the jobs bucket the build's role may read
- * (it waits for it). The input carries the rest: the harness, the presigned PUT URL of the result
- * (which expires with the build, urlSeconds, and which the jobs bucket honours only through the
- * grading VPC's S3 endpoint), and the job with its test cases and a key made for this job alone,
- * which the harness signs its result with. The result is read only once the build has ended, and
- * accepted only as acceptHarnessResult says (size, the job's signature, shape, the job's test cases).
- */
-async function buildJob(
-  sandbox: SandboxLocation,
-  checkout: { readonly folder: string; readonly submission: string },
-  image: string,
-  job: HarnessJob,
-  options: BuildOptions,
-): Promise<BuildOutcome> {
-  const { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
+type Clients = Awaited<ReturnType<typeof awsClients>>;
+
+async function awsClients() {
+  const s3Module = await import('@aws-sdk/client-s3');
   const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
-  const { CodeBuildClient, StartBuildCommand, BatchGetBuildsCommand, StopBuildCommand } = await import('@aws-sdk/client-codebuild');
+  const codebuildModule = await import('@aws-sdk/client-codebuild');
   // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
-  s3 ??= new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
-  codebuild ??= new CodeBuildClient({});
+  s3 ??= new s3Module.S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
+  codebuild ??= new codebuildModule.CodeBuildClient({});
+  return { s3: s3, codebuild: codebuild, s3Module, codebuildModule, getSignedUrl };
+}
 
-  const timeoutMinutes = buildTimeoutMinutes(job.testCases);
-  const started = await codebuild.send(new StartBuildCommand(startBuildInput(sandbox.project, image, timeoutMinutes)));
-  const buildId = started.build?.id;
-  const buildArn = started.build?.arn;
-  if (!buildId || !buildArn) throw new Error('CodeBuild started no build');
-  const keys = jobKeys(buildArn);
-  const input = { Bucket: sandbox.bucket, Key: keys.input };
+/**
+ * A fresh build, started first for CodeBuild to name it: its jobs' inputs go under its ARN, the
+ * objects of the jobs bucket its role may read (it waits for each).
+ */
+async function startBuild(clients: Clients, sandbox: SandboxLocation, image: string, deadline: number): Promise<LiveBuild> {
+  const timeoutMinutes = sessionTimeoutMinutes(deadline);
+  const giveUp = Date.now() + START_RETRY_MS;
+  for (;;) {
+    try {
+      const started = await clients.codebuild.send(
+        new clients.codebuildModule.StartBuildCommand(startBuildInput(sandbox.project, image, timeoutMinutes)),
+      );
+      const id = started.build?.id;
+      const arn = started.build?.arn;
+      if (!id || !arn) throw new Error('CodeBuild started no build');
+      return { id, arn, image, timeoutMinutes, nextSlot: 1, ending: false, over: false, leftovers: [] };
+    } catch (error) {
+      // A build of this worker's that just ended may still count towards the project's limit.
+      if ((error as { name?: string }).name !== 'AccountLimitExceededException' || Date.now() > giveUp) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+/**
+ * Puts the job into the build's next slot. The input carries the harness, the presigned PUT URL of
+ * the result (which expires with the build, urlSeconds, and which the jobs bucket honours only
+ * through the grading VPC's S3 endpoint), and the job with its test cases and a key made for this
+ * job alone, which the harness signs its result with.
+ */
+async function place(clients: Clients, sandbox: SandboxLocation, build: LiveBuild, staged: Staged, deadline: number): Promise<void> {
+  // Put into a build before that is over now (it died, or was stopped): its input there goes.
+  if (staged.placed) await deleteObjects(clients, sandbox, [jobKeys(staged.placed.build.arn, staged.placed.slot).input]);
+  const slot = build.nextSlot++;
+  const keys = jobKeys(build.arn, slot);
+  const { PutObjectCommand } = clients.s3Module;
+  const expiresIn = urlSeconds(build.timeoutMinutes, deadline);
+  const archive = await jobArchive(join(staged.folder, 'archive'), {
+    harness: await harnessObject(clients.s3, sandbox),
+    resultUrl: await clients.getSignedUrl(
+      clients.s3,
+      new PutObjectCommand({ Bucket: sandbox.bucket, Key: keys.result, ContentType: 'application/json' }),
+      { expiresIn },
+    ),
+  });
+  staged.placed = { build, slot };
+  await clients.s3.send(new PutObjectCommand({ Bucket: sandbox.bucket, Key: keys.input, Body: archive, ContentType: 'application/gzip' }));
+}
+
+/** Tells the build it has no further job: it ends once the jobs it has are done. */
+async function endBuild(clients: Clients, sandbox: SandboxLocation, build: LiveBuild): Promise<void> {
+  if (build.ending || build.over) return;
+  build.ending = true;
+  const key = jobKeys(build.arn, build.nextSlot++).input;
+  build.leftovers.push(key);
+  await clients.s3.send(new clients.s3Module.PutObjectCommand({ Bucket: sandbox.bucket, Key: key, Body: END_OF_JOBS }));
+}
+
+/** How long the worker waits, after its last job, for its builds to end before it deletes their end markers anyway. */
+const END_WAIT_MS = 60_000;
+
+async function deleteObjects(clients: Clients, sandbox: SandboxLocation, keys: readonly string[]): Promise<void> {
+  const { DeleteObjectCommand } = clients.s3Module;
+  await Promise.all(keys.map((Key) => clients.s3.send(new DeleteObjectCommand({ Bucket: sandbox.bucket, Key })))).catch(() => undefined);
+}
+
+/** Waits (until `until`) for the builds told to end to be over, then deletes what is left of them (their end markers). */
+async function clearBuilds(clients: Clients, sandbox: SandboxLocation, builds: readonly LiveBuild[], until: number): Promise<void> {
+  const { BatchGetBuildsCommand } = clients.codebuildModule;
+  for (;;) {
+    const running = builds.filter((build) => !build.over && build.leftovers.length > 0);
+    if (running.length === 0 || Date.now() >= until) break;
+    const answer = await clients.codebuild
+      .send(new BatchGetBuildsCommand({ ids: running.map((build) => build.id) }))
+      .catch(() => undefined);
+    for (const build of running) if (answer?.builds?.some((status) => status.id === build.id && status.buildComplete)) build.over = true;
+    if (running.some((build) => !build.over)) await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  await deleteObjects(
+    clients,
+    sandbox,
+    builds.flatMap((build) => build.leftovers),
+  );
+}
+
+async function stopBuild(clients: Clients, build: LiveBuild): Promise<void> {
+  if (build.over) return;
+  build.over = true;
+  await clients.codebuild.send(new clients.codebuildModule.StopBuildCommand({ id: build.id })).catch(() => undefined);
+}
+
+/**
+ * Waits for the result of the job in `staged`'s slot: read as soon as it is there (the build goes
+ * on with its next job meanwhile), accepted only as acceptHarnessResult says (size, the job's
+ * signature, shape, the job's test cases). A build that ends without it died.
+ */
+async function awaitResult(
+  clients: Clients,
+  sandbox: SandboxLocation,
+  build: LiveBuild,
+  staged: Staged,
+  deadline: number,
+): Promise<Outcome> {
+  const { GetObjectCommand, DeleteObjectCommand } = clients.s3Module;
+  if (!staged.placed) throw new Error('A job is waited for before it was put into a build');
+  const keys = jobKeys(build.arn, staged.placed.slot);
   const output = { Bucket: sandbox.bucket, Key: keys.result };
-  let ended = false;
+  const readResult = () =>
+    // Without s3:ListBucket a missing object reads as AccessDenied: either way, no result yet.
+    clients.s3.send(new GetObjectCommand(output)).catch((error: { name?: string }) => {
+      if (error.name === 'NoSuchKey' || error.name === 'AccessDenied') return undefined;
+      throw error;
+    });
   try {
-    const expiresIn = urlSeconds(timeoutMinutes, options.deadline);
-    const resultKey = newResultKey();
-    const archive = await jobArchive(
-      checkout.folder,
-      checkout.submission,
-      { ...job, resultKey },
-      {
-        harness: await harnessObject(s3, sandbox),
-        resultUrl: await getSignedUrl(s3, new PutObjectCommand({ ...output, ContentType: 'application/json' }), { expiresIn }),
-      },
-    );
-    await s3.send(new PutObjectCommand({ ...input, Body: archive, ContentType: 'application/gzip' }));
-
+    let lastLook = Date.now();
     for (;;) {
-      options.signal?.throwIfAborted();
-      const { builds } = await codebuild.send(new BatchGetBuildsCommand({ ids: [buildId] }));
-      const build = builds?.[0];
-      if (build?.buildComplete) {
-        ended = true;
-        if (build.buildStatus !== 'SUCCEEDED') {
-          return {
-            kind: 'failed',
-            message: `The grading sandbox ended without a result (${String(build.buildStatus).toLowerCase()}); your instructor has been told.`,
-          };
+      let answer = await readResult();
+      if (!answer?.Body && Date.now() - lastLook >= POLL_MS) {
+        lastLook = Date.now();
+        const { builds } = await clients.codebuild.send(new clients.codebuildModule.BatchGetBuildsCommand({ ids: [build.id] }));
+        const status = builds?.[0];
+        if (status?.buildComplete) {
+          build.over = true;
+          // Its result may have landed just before it ended.
+          answer = await readResult();
+          if (!answer?.Body) return { kind: 'died', status: String(status.buildStatus ?? 'FAILED') };
         }
-        // Without s3:ListBucket a missing object reads as AccessDenied: either way, no result.
-        const answer = await s3.send(new GetObjectCommand(output)).catch((error: { name?: string }) => {
-          if (error.name === 'NoSuchKey' || error.name === 'AccessDenied') return undefined;
-          throw error;
-        });
-        if (!answer?.Body)
-          return { kind: 'failed', message: 'The grading sandbox finished without a result; your instructor has been told.' };
+      }
+      if (answer?.Body) {
         if ((answer.ContentLength ?? 0) > MAX_RESULT_BYTES) {
           (answer.Body as { destroy?: () => void }).destroy?.();
-          return { kind: 'failed', message: refusedMessage(`it is larger than ${MAX_RESULT_BYTES / 1024 / 1024} MiB`) };
+          return { kind: 'refused', message: refusedMessage(`it is larger than ${MAX_RESULT_BYTES / 1024 / 1024} MiB`) };
         }
         try {
-          return { kind: 'result', result: acceptHarnessResult(await answer.Body.transformToByteArray(), job.testCases, resultKey) };
+          return {
+            kind: 'result',
+            result: acceptHarnessResult(await answer.Body.transformToByteArray(), staged.harnessJob.testCases, staged.harnessJob.resultKey),
+          };
         } catch (error) {
-          if (error instanceof ResultRefused) return { kind: 'failed', message: refusedMessage(error.message) };
+          if (error instanceof ResultRefused) return { kind: 'refused', message: refusedMessage(error.message) };
           throw error;
         }
       }
-      if (Date.now() + POLL_MS >= options.deadline) {
-        const waiting = build?.currentPhase === 'QUEUED' || build?.currentPhase === 'SUBMITTED' || build?.currentPhase === 'PROVISIONING';
-        return {
-          kind: 'failed',
-          message: waiting
-            ? 'The grading sandbox did not start in time; submitting again retries it.'
-            : 'The grading sandbox did not finish in time and was stopped; submitting again retries it.',
-        };
-      }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (Date.now() + RESULT_POLL_MS >= deadline) return { kind: 'late' };
+      await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
     }
   } finally {
-    // A build the worker no longer waits for (out of time, or its input never put) is stopped.
-    if (!ended) await codebuild.send(new StopBuildCommand({ id: buildId })).catch(() => undefined);
-    await Promise.all([s3.send(new DeleteObjectCommand(input)), s3.send(new DeleteObjectCommand(output))]).catch(() => undefined);
+    await Promise.all([
+      clients.s3.send(new DeleteObjectCommand({ Bucket: sandbox.bucket, Key: keys.input })),
+      clients.s3.send(new DeleteObjectCommand(output)),
+    ]).catch(() => undefined);
   }
 }
 

@@ -22,7 +22,10 @@ import { logger } from '#shared/logger.ts';
 import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
 import { configuredBounds, runTestCases } from './limits.ts';
 import { runGrading } from './run.ts';
-import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
+import type { BuildJob, SandboxLocation } from './codebuild.ts';
+import { codeBuildEngine, type CodeBuildEngine } from './engines.ts';
+import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } from './runner-protocol.ts';
+import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
@@ -88,14 +91,41 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
   return undefined;
 }
 
-/** One wake-up of a worker: grade one job, if there is one. */
-export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' | 'failed' | 'lost'> {
+type Outcome = 'idle' | 'graded' | 'failed' | 'lost';
+
+/** Time the worker keeps, after the sandbox's deadline and before its lease runs out, to record the outcome. */
+const RECORD_MARGIN_MS = 90_000;
+
+/**
+ * One wake-up of a worker: grade the oldest job, if there is one. In AWS the worker then goes on
+ * with further queued jobs in the same CodeBuild builds while half its time is left
+ * (runJobsInCodeBuild), so a rush pays a build's start-up once per build, not once per job.
+ */
+export async function gradeNextJob(now = new Date()): Promise<Outcome> {
   const job = await claimJob(now);
   if (!job) return 'idle';
+  const prepared = await prepareJob(job);
+  if ('outcome' in prepared) return prepared.outcome;
+  const engine = await codeBuildEngine();
+  const sandbox = engine.codeBuildSandbox();
+  if (sandbox) return gradeInBuilds(engine, sandbox, job, prepared);
+  const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded) });
+  return recordRun(job, prepared, run);
+}
+
+interface Prepared {
+  readonly request: RunRequest;
+  readonly testCases: readonly TestCase[];
+  /** The commit the version's first grading checked out, if any. */
+  readonly recorded: string | undefined;
+}
+
+/** What the job's grading needs, or its outcome when it is not to be run (failed too often, no repository). */
+async function prepareJob(job: ClaimedJob): Promise<Prepared | { outcome: Outcome }> {
   if (job.attempts > MAX_ATTEMPTS) {
     const message = `Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`;
     logger.error({ message: 'Grading job failed for good', ticket: job.ticket, gradeableKey: job.gradeableKey });
-    return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
+    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   const { gradeable } = await getItems({ gradeable: gradeableRef(job.term, job.course, job.gradeableId) });
   // The commit the version's first grading checked out, which its job carries (a regrade copies it
@@ -104,26 +134,66 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
   const recorded = job.commit;
   if (!gradeable?.vcs) {
     const message = 'This gradeable no longer takes repository submissions.';
-    return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
+    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   const testCases = gradeable.autograding?.test_cases ?? [];
-  const run = await runGrading(
-    {
-      jobId: String(job.ticket),
-      repository: {
-        url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
-        subdirectory: gradeable.vcs.vcs_subdirectory,
-      },
-      testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
-      limits: defaultRunLimits,
-      allowedHosts: allowedGitHosts(),
-      sandbox: sandboxFor(job),
-      ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
-      ...(recorded ? { commit: recorded } : {}),
+  const request: RunRequest = {
+    jobId: String(job.ticket),
+    repository: {
+      url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
+      subdirectory: gradeable.vcs.vcs_subdirectory,
     },
-    job,
-    { onCheckout: (commit) => recordCommit(job, commit, recorded) },
+    testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
+    limits: defaultRunLimits,
+    allowedHosts: allowedGitHosts(),
+    sandbox: sandboxFor(job),
+    ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
+    ...(recorded ? { commit: recorded } : {}),
+  };
+  return { request, testCases, recorded };
+}
+
+/**
+ * Grades `first` and then, while half the worker's time is left, the next queued jobs, in as few
+ * CodeBuild builds as it can. Each job keeps its own lease, claimed in queue order as it is taken.
+ */
+async function gradeInBuilds(engine: CodeBuildEngine, sandbox: SandboxLocation, first: ClaimedJob, prepared: Prepared): Promise<Outcome> {
+  const deadline = Date.parse(first.lease) - RECORD_MARGIN_MS;
+  const claimUntil = Date.now() + (deadline - Date.now()) / 2;
+  let outcome: Outcome = 'lost';
+  const buildJob = (job: ClaimedJob, jobPrepared: Prepared, told?: (result: Outcome) => void): BuildJob => ({
+    request: jobPrepared.request,
+    onCheckout: (commit) => recordCommit(job, commit, jobPrepared.recorded),
+    complete: async (run) => {
+      const result = await recordRun(job, jobPrepared, run);
+      told?.(result);
+    },
+  });
+  await engine.runJobsInCodeBuild(
+    sandbox,
+    buildJob(first, prepared, (result) => (outcome = result)),
+    {
+      deadline,
+      jobsPerBuild: config('GRADING_JOBS_PER_BUILD'),
+      next: async () => {
+        while (Date.now() < claimUntil) {
+          const job = await claimJob();
+          if (!job) return undefined;
+          const next = await prepareJob(job);
+          if (!('outcome' in next)) return buildJob(job, next);
+        }
+        return undefined;
+      },
+      onDropped: (error) =>
+        logger.error({ message: 'A grading job was dropped; it is retried once its lease runs out', problem: String(error) }),
+    },
   );
+  return outcome;
+}
+
+/** Records what grading the job gave. */
+async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult): Promise<Outcome> {
+  const { testCases, recorded } = prepared;
   if (run.status === 'commit-unreachable') {
     // Never graded on newer files instead: this version fails, the owner's other versions keep theirs.
     logger.warn({

@@ -120,6 +120,11 @@ export interface CodeBuildOptions {
   readonly issueCredentials: (principal: Principal) => Credentials;
   /** A Unix socket serving S3 as seen from the VPC (through its S3 gateway endpoints); undefined when it has none. */
   readonly vpcRoute: (vpcId: string) => Promise<string | undefined>;
+  /**
+   * How long each build stays in PROVISIONING before its container starts, in ms (none unless
+   * given): the turnaround bench draws it from CodeBuild's start-up times.
+   */
+  readonly startupDelayMs?: () => number;
 }
 
 interface BuildSpec {
@@ -173,6 +178,11 @@ export class CodeBuildService {
   /** Builds started so far (for checks of the day). */
   get started(): number {
     return this.builds.size;
+  }
+
+  /** Each build's start and end (epoch ms; no end while it runs), for what CodeBuild would bill. */
+  buildTimes(): { readonly id: string; readonly startTime: number; readonly endTime: number | undefined }[] {
+    return [...this.builds.values()].map((build) => ({ id: build.id, startTime: build.startTime, endTime: build.endTime }));
   }
 
   /** The last lines a build wrote (its own output and CodeBuild's `[Container]` lines). */
@@ -476,6 +486,9 @@ export class CodeBuildService {
     const { evaluator } = this.options;
     this.enter(build, 'QUEUED');
     this.enter(build, 'PROVISIONING');
+    const startup = this.options.startupDelayMs?.() ?? 0;
+    if (startup > 0) await new Promise((resolve) => setTimeout(resolve, startup));
+    if (build.ending) return this.ended(build);
 
     // CodeBuild assumes the service role, attaches the build to the VPC and writes its logs with it.
     const service = { label: 'codebuild.amazonaws.com', arn: 'codebuild.amazonaws.com' };

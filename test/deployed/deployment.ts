@@ -93,7 +93,11 @@ export interface DeployedStack {
  * would), the AWS endpoint with the template's IAM policies, the functions, the queues with their
  * event source mappings, and the HTTP API.
  */
-export async function deploy(outdir: string, stackName: string, options: { dynamodbEndpoint: string }): Promise<DeployedStack> {
+export async function deploy(
+  outdir: string,
+  stackName: string,
+  options: { dynamodbEndpoint: string; buildStartupDelayMs?: () => number },
+): Promise<DeployedStack> {
   const evaluator = new PolicyEvaluator();
   const endpoint = new AwsEndpoint(evaluator, options.dynamodbEndpoint);
   await endpoint.start();
@@ -160,6 +164,7 @@ export async function deploy(outdir: string, stackName: string, options: { dynam
       endpointPort: Number(new URL(endpoint.url).port),
       issueCredentials: (principal) => endpoint.issueCredentials(principal),
       vpcRoute: (vpcId) => endpoint.serveVpc(vpcId, join(workDirectory, `${vpcId}.sock`)),
+      ...(options.buildStartupDelayMs ? { startupDelayMs: options.buildStartupDelayMs } : {}),
     });
     stoppers.push(async () => {
       // No new deliveries; the functions stop (ending invocations in flight); then the pollers end; then the builds.

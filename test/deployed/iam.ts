@@ -31,6 +31,8 @@ export interface AuthorizeOptions {
   readonly context?: Record<string, string>;
   /** What the request was for, for the record of denials. */
   readonly purpose: string;
+  /** A denial that is an ordinary answer, not a fault (S3 checking s3:ListBucket to say whether a key exists): not recorded. */
+  readonly unrecorded?: boolean;
 }
 
 export const sessionArn = (role: IamRole, sessionName: string) => `arn:aws:sts::${ACCOUNT}:assumed-role/${role.name}/${sessionName}`;
@@ -75,7 +77,7 @@ export class PolicyEvaluator {
       this.cache.set(key, decision);
     }
     const result = await decision;
-    if (!result.allowed)
+    if (!result.allowed && !options.unrecorded)
       this.denials.push({ principal: principal.label, action, resource, message: result.message, context: options.purpose });
     return result;
   }

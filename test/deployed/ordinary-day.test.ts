@@ -9,6 +9,7 @@ import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
 import type { DeployedStack } from './deployment.ts';
+import type { RunResult } from '#shared/grading/runner-protocol.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
@@ -415,12 +416,117 @@ async function insiderAttack() {
   return { insider: haul, forged, expiresWithin };
 }
 
+/** A result's status and which test cases passed, or its message. */
+const passes = (result: RunResult) =>
+  result.status === 'graded'
+    ? { status: result.status, passed: result.testCases.map((test) => test.passed || `${test.message} (exit ${test.exitCode})`) }
+    : result;
+
+/**
+ * The grading worker's build loop (runJobsInCodeBuild), run here with the worker's role and the
+ * deployment's sandbox: two queued jobs (`builds-a` greets and has a README, `builds-b` neither),
+ * then one job whose first build an administrator stops the moment its input is put, then one
+ * whose every build is stopped so. Each job also runs a test case that leaves a mark wherever it
+ * may write and fails if it finds one, or sees /grading: it passes in both jobs of one build only
+ * if the second job's sandboxes start clean. Answers each run's results and builds started.
+ */
+async function gradeInBuilds() {
+  const { runJobsInCodeBuild, codeBuildSandbox } = await import('#shared/grading/codebuild.ts');
+  const { caseLimits, DEFAULT_BOUNDS } = await import('#shared/grading/limits.ts');
+  const { defaultRunLimits } = await import('#shared/grading/runner-protocol.ts');
+  const { sessionArn } = await import('./iam.ts');
+  const { CodeBuildClient, StopBuildCommand } = await import('@aws-sdk/client-codebuild');
+  const worker = stack!.deployment.functions.find((fn) => fn.environment.GRADING_PROJECT)!;
+  const credentials = stack!.endpoint.issueCredentials({
+    label: worker.logicalId,
+    arn: sessionArn(worker.role, worker.name),
+    role: worker.role,
+  });
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    ...Object.fromEntries(
+      ['GRADING_PROJECT', 'GRADING_BUCKET', 'GRADING_HARNESS', 'GRADING_IMAGES'].map((name) => [name, worker.environment[name]]),
+    ),
+    AWS_ENDPOINT_URL_S3: stack!.endpoint.url,
+    AWS_ENDPOINT_URL_CODEBUILD: stack!.endpoint.url,
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_SESSION_TOKEN: credentials.sessionToken,
+    AWS_REGION: 'us-east-1',
+  });
+  const administrator = new CodeBuildClient({
+    endpoint: stack!.endpoint.url,
+    region: 'us-east-1',
+    credentials: stack!.endpoint.issueCredentials({
+      label: 'administrator',
+      arn: 'arn:aws:iam::123456789012:user/administrator',
+      administrator: true,
+    }),
+  });
+  const limits = caseLimits({ timeout_seconds: 20 }, undefined, DEFAULT_BOUNDS);
+  const cases = [
+    { name: 'Greets', command: 'sh hello.sh', expect: { stdout_contains: 'Hello' } },
+    { name: 'Has a README', command: 'true', expect: { files_exist: ['README.md'] } },
+    {
+      name: 'Starts clean',
+      command:
+        'test ! -e /grading || exit 2; for d in "$HOME" /tmp /dev/shm; do test ! -e "$d/mark" || exit 3; done; for d in "$HOME" /tmp /dev/shm; do touch "$d/mark"; done',
+      expect: { exit_code: 0 },
+    },
+  ].map((testCase) => ({ ...testCase, timeout_seconds: 20, limits }));
+  const request = (repository: string) => ({
+    jobId: repository,
+    repository: { url: git.repositoryUrl(repository), subdirectory: '' },
+    testCases: cases,
+    limits: defaultRunLimits,
+    allowedHosts: [git.host],
+    sandbox: 'bwrap' as const,
+  });
+  /** Runs the jobs as one worker wake-up does (the first, then each the queue gives), stopping the first `deaths` builds as soon as an input is put. */
+  const run = async (repositories: string[], deaths = 0) => {
+    const before = stack!.codebuild.started;
+    const results: RunResult[] = [];
+    const stopped = new Set<string>();
+    stack!.s3.afterPut = async (_bucket, key) => {
+      const build = /^jobs\/arn:[^/]+\/([^/]+)\/\d+\/input\.tgz$/.exec(key)?.[1];
+      if (!build || stopped.has(build) || stopped.size >= deaths) return;
+      stopped.add(build);
+      await administrator.send(new StopBuildCommand({ id: build }));
+    };
+    const jobs = repositories.map((repository) => ({
+      request: request(repository),
+      complete: async (result: RunResult) => void results.push(result),
+    }));
+    try {
+      await runJobsInCodeBuild(codeBuildSandbox()!, jobs[0]!, { deadline: Date.now() + 240_000, next: async () => jobs.splice(1, 1)[0] });
+    } finally {
+      stack!.s3.afterPut = undefined;
+    }
+    return { results, builds: stack!.codebuild.started - before };
+  };
+  // Stopped builds are the point here, not problems of the day.
+  expectedProblems = [/^CodeBuild \w+ build \S+: Build STOPPED/];
+  try {
+    const jobs = await run(['builds-a', 'builds-b']);
+    const once = await run(['builds-a'], 1);
+    const twice = await run(['builds-a'], 2);
+    collectProblems('grading in builds');
+    expectNoFailures();
+    return { jobs, died: { once, twice } };
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) Reflect.deleteProperty(process.env, name);
+    Object.assign(process.env, saved);
+  }
+}
+
 describe('the deployed artifacts', () => {
   beforeAll(async () => {
     git = await startGitServer({
       [`${GRADEABLE}-student`]: { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# Homework\n' },
       [`${GRADEABLE}-student2`]: { 'hello.sh': 'echo "Goodbye, World!"\n', 'README.md': '# Homework\n' },
       [`${UNAPPROVED}-student`]: { 'hello.sh': 'echo "Hello, World!"\n' },
+      'builds-a': { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# A\n' },
+      'builds-b': { 'hello.sh': 'echo "Goodbye, World!"\n' },
     });
     receiver = await startWebhookReceiver();
     // Loaded here, so a skipped run does not load the CDK and the policy evaluator.
@@ -1081,7 +1187,11 @@ describe('the deployed artifacts', () => {
         );
 
         // An administrator (who may rewrite any bucket policy) replaces the result the moment the build puts it.
-        expectedProblems = [/^Logged an error: GradingWorker\w*: .*Grading sandbox unavailable: job not graded/];
+        // The worker stops the build whose result was replaced: it takes no further job.
+        expectedProblems = [
+          /^Logged an error: GradingWorker\w*: .*Grading sandbox unavailable: job not graded/,
+          /^CodeBuild \w+ build \S+: Build STOPPED/,
+        ];
         const version = await forged();
         const values = await gradedValues('student', '', Date.now() + 60_000);
         collectProblems('a result replaced by an administrator');
@@ -1094,6 +1204,31 @@ describe('the deployed artifacts', () => {
         ]);
       },
       150_000,
+    );
+
+    it.skipIf(!CAN_BUILD)(
+      `grading in builds: one build grades queued jobs one after another, each in sandboxes of its own with its own result; a build that dies under a job is replaced once, then the job fails with a message${NEEDS_ROOT}`,
+      async () => {
+        const { jobs, died } = await gradeInBuilds();
+        // Two jobs, one build: the second job fetched only after the first one's sandboxes are gone.
+        expect(jobs.builds, 'builds started for two queued jobs').toBe(1);
+        expect(jobs.results.map(passes)).toEqual([
+          { status: 'graded', passed: [true, true, true] },
+          { status: 'graded', passed: [expect.stringMatching(/./), expect.stringMatching(/./), true] },
+        ]);
+        // Its first build stopped under it: the job is graded in a second, fresh build.
+        expect(died.once.builds, 'builds started for a job whose first build died').toBe(2);
+        expect(passes(died.once.results[0]!)).toEqual({ status: 'graded', passed: [true, true, true] });
+        // Both builds stopped under it: no third build, the job fails saying so.
+        expect(died.twice.builds, 'builds started for a job whose builds both died').toBe(2);
+        expect(died.twice.results).toEqual([
+          {
+            status: 'sandbox-failed',
+            message: 'The grading sandbox ended without a result twice (stopped); your instructor has been told.',
+          },
+        ]);
+      },
+      300_000,
     );
 
     it('logs out: the old token is refused afterwards', async () => {

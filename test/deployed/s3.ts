@@ -82,10 +82,13 @@ const xml = (status: number, code: string, message: string, extra = ''): Reply =
 export class S3Service {
   readonly refusals: S3Refusal[] = [];
   /**
-   * Called once an object is stored, before its writer hears back: a test's stand-in for someone
-   * who acts at that very moment (an insider overwriting a build's result before the worker reads it).
+   * Called once an object is stored, before its writer hears back and before anyone reads it: a
+   * test's stand-in for someone who acts at that very moment (an insider overwriting a build's
+   * result before the worker, which looks for it every moment, reads it).
    */
   afterPut: ((bucket: string, key: string) => Promise<void>) | undefined;
+  /** Objects whose afterPut is running: reading them waits for it. */
+  private readonly settling = new Map<string, Promise<unknown>>();
   private readonly buckets = new Map<string, BucketState>();
   private readonly evaluator: PolicyEvaluator;
 
@@ -210,13 +213,26 @@ export class S3Service {
         lastModified: new Date(),
       };
       bucket.objects.set(key, object);
-      await this.afterPut?.(bucket.name, key);
+      const hook = this.afterPut?.(bucket.name, key);
+      if (hook) {
+        const id = `${bucket.name}/${key}`;
+        const settled = hook.catch(() => undefined);
+        this.settling.set(id, settled);
+        try {
+          await hook;
+        } finally {
+          if (this.settling.get(id) === settled) this.settling.delete(id);
+        }
+      }
       return { status: 200, headers: { etag: object.etag, 'x-amz-server-side-encryption': 'AES256' }, body: '' };
     }
     if (operation === 'DeleteObject') {
       bucket.objects.delete(key);
       return { status: 204, body: '' };
     }
+    // At most a while: a read made by the hook itself would wait for itself.
+    const settling = this.settling.get(`${bucket.name}/${key}`);
+    if (settling) await Promise.race([settling, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
     const object = bucket.objects.get(key) ?? (await this.assetObject(bucket, key));
     if (!object) {
       // Without s3:ListBucket, S3 does not say whether the key exists: it answers AccessDenied.
@@ -228,6 +244,9 @@ export class S3Service {
         route,
         presigned,
         `S3 ${operation} of a missing object ${key} (NoSuchKey only with s3:ListBucket)`,
+        {},
+        // Asking for an object that is not there yet (a build waiting for its next job) is no fault.
+        true,
       );
       if (!list.allowed) return xml(403, 'AccessDenied', 'Access Denied');
       return xml(404, 'NoSuchKey', 'The specified key does not exist.', `<Key>${escapeXml(key)}</Key>`);
@@ -399,6 +418,7 @@ export class S3Service {
     presigned: boolean | 'POST',
     purpose: string,
     extraContext: Record<string, string> = {},
+    unrecorded = false,
   ) {
     // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, POST for a browser form, REST-HEADER for a signed header.
     const authType = { 's3:authType': presigned === 'POST' ? 'POST' : presigned ? 'REST-QUERY-STRING' : 'REST-HEADER', ...extraContext };
@@ -418,6 +438,7 @@ export class S3Service {
           }
         : { context: authType }),
       purpose,
+      unrecorded,
     });
   }
 

@@ -110,7 +110,14 @@ describe('deployment settings', () => {
       allowedGitHosts: [],
       gradingImages: { default: 'aws/codebuild/standard:7.0' },
       gradingConcurrency: 20,
+      gradingFleet: 0,
     });
+  });
+
+  it('takes a reserved-capacity fleet for the grading builds: a number of machines, 0 or none for on-demand only', () => {
+    expect(settings({ gradingFleet: '4' }).gradingFleet).toBe(4);
+    expect(settings({ gradingFleet: 0 }).gradingFleet).toBe(0);
+    expect(() => settings({ gradingFleet: 'many' })).toThrow(/gradingFleet/);
   });
 
   it('takes the approved grading images as name=image pairs of CodeBuild curated images, and the grading concurrency', () => {

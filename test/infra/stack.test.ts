@@ -14,7 +14,7 @@ import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesiz
 let synth: Synthesized;
 beforeAll(() => {
   synth = synthesize({}, { bundle: true });
-}, 400_000);
+}, 1_800_000);
 
 const ofType = (type: string) => Object.entries(synth.resources).filter(([, resource]) => resource.Type === type);
 const functionId = (name: FunctionName) => logicalId(synth.stack.functions.get(name)!.function);
@@ -837,8 +837,11 @@ describe('grading sandbox', () => {
     ]);
     const spec = JSON.parse(Properties.Source.BuildSpec);
     const commands = spec.phases.build.commands.join('\n');
-    expect(commands).toContain('node /grading/harness.mjs');
-    expect(commands).toMatch(/node --input-type=module -e '.*fetchJobInput.*' \/grading\/input\.tgz/);
+    expect(commands).toContain('node $job/harness.mjs');
+    // One job after another, each fetched into a folder of its own, until the worker says there is none.
+    expect(commands).toMatch(/while true; do\n {2}job=\/grading\/\$slot\n/);
+    expect(commands).toMatch(/node --input-type=module -e '.*fetchJobInput.*' \$job\/input\.tgz \$slot/);
+    expect(commands).toContain('rm -rf $job');
     // No shell variable: nothing the worker passes is pasted into a command.
     expect(JSON.stringify(spec).match(/\$\{?[A-Z][A-Z0-9_]*/g)).toBeNull();
   });
@@ -983,21 +986,23 @@ describe('grading sandbox', () => {
           purpose: 'stack test',
         })
       ).allowed;
-    expect(await ask(build, 's3:GetObject', `jobs/${mine}/input.tgz`, true)).toBe(true);
-    expect(await ask(build, 's3:GetObject', `jobs/${mine}/input.tgz`, false)).toBe(false);
-    expect(await ask(build, 's3:GetObject', `jobs/${other}/input.tgz`, true)).toBe(false);
-    for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'])
-      expect(await ask(build, action, `jobs/${mine}/result.json`, true), `${action} of its result`).toBe(false);
-    expect(await ask(build, 's3:PutObject', `jobs/${mine}/input.tgz`, true)).toBe(false);
-    for (const key of [`jobs/${mine}/input.tgz`, `jobs/${mine}/result.json`]) {
+    for (const slot of [1, 2]) {
+      expect(await ask(build, 's3:GetObject', `jobs/${mine}/${slot}/input.tgz`, true), `its job ${slot}'s input`).toBe(true);
+      expect(await ask(build, 's3:GetObject', `jobs/${mine}/${slot}/input.tgz`, false)).toBe(false);
+      expect(await ask(build, 's3:GetObject', `jobs/${other}/${slot}/input.tgz`, true), "another build's input").toBe(false);
+      for (const action of ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'])
+        expect(await ask(build, action, `jobs/${mine}/${slot}/result.json`, true), `${action} of its result`).toBe(false);
+      expect(await ask(build, 's3:PutObject', `jobs/${mine}/${slot}/input.tgz`, true)).toBe(false);
+    }
+    for (const key of [`jobs/${mine}/1/input.tgz`, `jobs/${mine}/1/result.json`]) {
       expect(await ask(insider, 's3:GetObject', key, false), `the insider reading ${key}`).toBe(false);
       expect(await ask(insider, 's3:GetObject', key, true), `the insider reading ${key} from the VPC`).toBe(false);
     }
     expect(evaluator.denials.find((denial) => denial.principal === 'insider')?.message).toMatch(
       /with an explicit deny in a resource-based policy/,
     );
-    expect(await ask(worker, 's3:GetObject', `jobs/${mine}/result.json`, false)).toBe(true);
-    expect(await ask(worker, 's3:PutObject', `jobs/${mine}/input.tgz`, false)).toBe(true);
+    expect(await ask(worker, 's3:GetObject', `jobs/${mine}/1/result.json`, false)).toBe(true);
+    expect(await ask(worker, 's3:PutObject', `jobs/${mine}/2/input.tgz`, false)).toBe(true);
   });
 
   it('gives the build a role that may write its own logs, attach to the VPC and read its own input, nothing else', () => {
@@ -1013,7 +1018,7 @@ describe('grading sandbox', () => {
       [
         `logs:CreateLogStream ${logs}`,
         `logs:PutLogEvents ${logs}`,
-        `s3:GetObject ${JSON.stringify({ 'Fn::Join': ['', [getAtt(logicalId(sandbox().jobsBucket)), '/jobs/${codebuild:buildArn}/input.tgz']] })}`,
+        `s3:GetObject ${JSON.stringify({ 'Fn::Join': ['', [getAtt(logicalId(sandbox().jobsBucket)), '/jobs/${codebuild:buildArn}/*/input.tgz']] })}`,
         ...[
           'CreateNetworkInterface',
           'DeleteNetworkInterface',

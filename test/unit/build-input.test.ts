@@ -8,7 +8,7 @@ const credentials = {
   secretAccessKey: 'wJalr/XUtnFEMI+K7MDENG=bPxRfiCY',
   sessionToken: 'IQoJb3Jp+Z2lu/X2Vj=EO',
 };
-const key = jobKeys('arn:aws:codebuild:us-east-1:123456789012:build/GradingProject-1a2B:0b7e-4f21 (x)!').input;
+const key = jobKeys('arn:aws:codebuild:us-east-1:123456789012:build/GradingProject-1a2B:0b7e-4f21 (x)!', 1).input;
 const now = new Date('2026-03-04T05:06:07.890Z');
 
 /** What the AWS SDK's own presigner makes of the same request. */
@@ -47,10 +47,10 @@ describe("the build's own signature of its input's request", () => {
     }
   });
 
-  it('names the build’s own objects by its ARN', () => {
-    expect(jobKeys('arn:aws:codebuild:us-east-1:1:build/P:u')).toEqual({
-      input: 'jobs/arn:aws:codebuild:us-east-1:1:build/P:u/input.tgz',
-      result: 'jobs/arn:aws:codebuild:us-east-1:1:build/P:u/result.json',
+  it('names the objects of each of the build’s jobs by its ARN and the job’s slot', () => {
+    expect(jobKeys('arn:aws:codebuild:us-east-1:1:build/P:u', 2)).toEqual({
+      input: 'jobs/arn:aws:codebuild:us-east-1:1:build/P:u/2/input.tgz',
+      result: 'jobs/arn:aws:codebuild:us-east-1:1:build/P:u/2/result.json',
     });
   });
 });
