@@ -8,7 +8,9 @@
 import { isCourseAccess } from '#shared/courses/access.ts';
 import { FUNCTION_VARIABLE, ROUTE_VARIABLE } from '#shared/environment.ts';
 import { tables, type TableDefinition } from '#shared/data/tables.ts';
-import type { Access, DataAction, DataUse, FunctionDefinition } from '#shared/http/routes.ts';
+import type { Access, DataAction, DataUse, FunctionDefinition, ObjectAction, ObjectUse } from '#shared/http/routes.ts';
+import { SUBMISSIONS_BUCKET_VARIABLE } from '#shared/storage/objects.ts';
+import { AREA_PREFIXES, type ObjectArea } from '#shared/storage/keys.ts';
 import { definitions, workers, type FunctionName } from '#functions/definitions.ts';
 
 export type { FunctionName };
@@ -29,6 +31,8 @@ export interface FunctionAccess {
   readonly data: ReadonlyMap<TableKey, readonly DataAction[]>;
   /** Reads the token signing secret (Secrets Manager GetSecretValue). */
   readonly signingSecret: boolean;
+  /** S3 actions on the submissions bucket, per key prefix (`''`: every key); empty when it uses none. */
+  readonly objects: readonly ObjectGrant[];
   /** Sends wake-ups to the grading queue (SQS SendMessage). */
   readonly sendsToGradingQueue: boolean;
   /** Runs grading jobs in the grading sandbox (in AWS: CodeBuild builds and the jobs bucket). */
@@ -39,6 +43,25 @@ export interface FunctionAccess {
   readonly sendsToSummariesQueue?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
   readonly route?: string;
+}
+
+/** Actions on the keys of the submissions bucket that start with `prefix`. */
+export interface ObjectGrant {
+  readonly prefix: string;
+  readonly actions: readonly ObjectAction[];
+}
+
+/** A definition's `objects` as grants, one per key prefix, actions sorted. */
+export function objectGrants(use: ObjectUse | undefined): ObjectGrant[] {
+  if (!use) return [];
+  const areas: [string, readonly ObjectAction[]][] = Array.isArray(use)
+    ? [['', use as readonly ObjectAction[]]]
+    : Object.entries(use as Partial<Record<ObjectArea, readonly ObjectAction[]>>).map(([area, actions]) => {
+        const prefix = AREA_PREFIXES[area as ObjectArea] as string | undefined;
+        if (prefix === undefined) throw new Error(`objects names an unknown area of the submissions bucket "${area}"`);
+        return [prefix, actions ?? []];
+      });
+  return areas.filter(([, actions]) => actions.length > 0).map(([prefix, actions]) => ({ prefix, actions: [...new Set(actions)].sort() }));
 }
 
 /**
@@ -65,6 +88,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
   if (definition.kind === 'worker') {
     return {
       data: merged(definition.data ?? {}, `functions/${name}`),
+      objects: objectGrants(definition.objects),
       signingSecret: false,
       sendsToGradingQueue: definition.queue === 'send',
       runsGradingSandbox: definition.gradingSandbox === true,
@@ -77,6 +101,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
   const data = merged(middlewareData(route.access), route.data ?? {}, routeKey);
   return {
     data,
+    objects: objectGrants(route.objects),
     // Routes that are not public verify tokens; the public token route signs them.
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
     sendsToGradingQueue: route.queue === 'send',
@@ -117,6 +142,8 @@ export interface ResourceBindings {
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
   readonly summariesQueueUrl: string;
+  /** The submissions bucket's name, for functions that declare `objects`. */
+  readonly submissionsBucket: string;
   /** The grading sandbox's variables (in AWS: the CodeBuild project, jobs bucket, harness, images); none locally, where it is bubblewrap. */
   readonly gradingSandbox?: Readonly<Record<string, string>>;
 }
@@ -133,6 +160,7 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'GRADING_BUCKET',
   'GRADING_HARNESS',
   'GRADING_IMAGES',
+  SUBMISSIONS_BUCKET_VARIABLE,
   FUNCTION_VARIABLE,
   ROUTE_VARIABLE,
 ]);
@@ -147,6 +175,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
   if (access.sendsToSummariesQueue) environment.SUMMARIES_QUEUE_URL = bindings.summariesQueueUrl;
+  if (access.objects.length > 0) environment[SUBMISSIONS_BUCKET_VARIABLE] = bindings.submissionsBucket;
   if (access.runsGradingSandbox) Object.assign(environment, bindings.gradingSandbox ?? {});
   return environment;
 }

@@ -197,6 +197,13 @@ const settings = declare({
   /** `AWS_REGION` (set by Lambda): the region; with `DYNAMODB_ENDPOINT`, DynamoDB Local's client uses it or `local`. */
   AWS_REGION: text(),
 
+  // --- Submitted files -------------------------------------------------------------------------
+  /**
+   * `S3_ENDPOINT` (AWS's): the S3 endpoint of the submissions bucket; `npm start` and the tests point
+   * it at the local S3-compatible endpoint (path-style requests, its own credentials).
+   */
+  S3_ENDPOINT: text(),
+
   // --- Gradeables and grading --------------------------------------------------------------------
   /** `VCS_BASE_URL` (`https://git.example.edu`): where `submitty-hosted` repositories live; trailing slashes dropped. */
   VCS_BASE_URL: () => variable((raw) => (raw ?? 'https://git.example.edu').replace(/\/+$/, '')),

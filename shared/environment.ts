@@ -15,6 +15,8 @@ export interface FunctionScope {
   readonly resourceVariables: ReadonlySet<string>;
   /** DynamoDB actions allowed per physical table name (`Query` or `Query <index>` for an index). */
   readonly dataGrants: ReadonlyMap<string, ReadonlySet<string>>;
+  /** S3 actions allowed on the submissions bucket per key prefix (`''`: every key); none when absent. */
+  readonly objectGrants?: readonly { readonly prefix: string; readonly actions: ReadonlySet<string> }[];
 }
 
 const scopes = new AsyncLocalStorage<FunctionScope>();

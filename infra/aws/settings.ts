@@ -32,6 +32,11 @@ export interface DeploymentSettings {
   readonly gradingImages: Readonly<Record<string, string>>;
   /** `gradingConcurrency`: grading jobs that run at once; more wait in the queue. */
   readonly gradingConcurrency: number;
+  /**
+   * `submissionRetentionDays`: days the submitted files of a term are kept, by term id
+   * (`{"f25": 400}` in cdk.json, or `f25=400,s26=400`); a term not named is kept until deleted.
+   */
+  readonly submissionRetentionDays: Readonly<Record<string, number>>;
   /** `alarmEmail`: an address subscribed to the alarm topic (it must confirm the subscription). */
   readonly alarmEmail?: string;
 }
@@ -67,6 +72,7 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     allowedGitHosts: gitHosts(node.tryGetContext('allowedGitHosts')),
     gradingImages: gradingImages(node.tryGetContext('gradingImages')),
     gradingConcurrency: positiveNumber('gradingConcurrency', node.tryGetContext('gradingConcurrency'), DEFAULT_GRADING_CONCURRENCY),
+    submissionRetentionDays: retentionDays(node.tryGetContext('submissionRetentionDays')),
     ...emailAddress(node.tryGetContext('alarmEmail')),
   };
 }
@@ -152,4 +158,25 @@ function gradingImages(value: unknown): Record<string, string> {
     images[name] = image;
   }
   return images;
+}
+
+/** Days by term: an object in cdk.json, or `term=days` pairs (comma list or array) on the command line. */
+function retentionDays(value: unknown): Record<string, number> {
+  if (value === undefined || value === null || value === '') return {};
+  const pairs =
+    typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value as Record<string, unknown>).map(([term, days]) => [term, String(days)])
+      : (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((pair) => pair.split('=').map((part) => part.trim()));
+  const result: Record<string, number> = {};
+  for (const [term, days] of pairs) {
+    const number = Number(days);
+    // Term ids as the API takes them; S3 keeps an object at least a day.
+    if (!term || !/^[A-Za-z0-9_-]{1,64}$/.test(term) || !Number.isSafeInteger(number) || number < 1) {
+      throw new Error(
+        `Context "submissionRetentionDays" takes term=days pairs with whole days of at least 1, like f25=400, not "${term ?? ''}=${days ?? ''}"`,
+      );
+    }
+    result[term] = number;
+  }
+  return result;
 }

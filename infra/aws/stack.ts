@@ -35,6 +35,7 @@ import { ApiFunction } from './api-function.ts';
 import { FunctionGroups } from './function-groups.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
+import { SubmissionsBucket } from './submissions-bucket.ts';
 import type { DeploymentSettings } from './settings.ts';
 import { WEBHOOK_DELIVERY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
@@ -116,6 +117,8 @@ export class CourseSubmissionStack extends Stack {
   readonly alarmTopic: Topic;
   /** The nested stacks of the route functions, each function's group chosen by its name. */
   readonly functionGroups: FunctionGroups;
+  /** Submitted files: unconfirmed uploads and each version's files (shared/storage/keys.ts). */
+  readonly submissions: SubmissionsBucket;
 
   constructor(scope: Construct, id: string, props: CourseSubmissionStackProps) {
     super(scope, id, props);
@@ -181,6 +184,12 @@ export class CourseSubmissionStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES },
+    });
+
+    this.submissions = new SubmissionsBucket(this, 'Submissions', {
+      removalPolicy: dataRemovalPolicy,
+      corsOrigins: settings.corsOrigins,
+      retentionDays: settings.submissionRetentionDays,
     });
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
@@ -389,6 +398,7 @@ export class CourseSubmissionStack extends Stack {
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
       summariesQueueUrl: this.summariesQueue.queueUrl,
+      submissionsBucket: this.submissions.bucket.bucketName,
       gradingSandbox: this.gradingSandbox.workerEnvironment(),
     });
   }
@@ -422,6 +432,7 @@ export class CourseSubmissionStack extends Stack {
     if (access.sendsToSummariesQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.summariesQueue.queueArn] }));
     }
+    this.submissions.grant(role, access.objects);
     if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, serviceFunction);
   }
 

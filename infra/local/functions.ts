@@ -8,6 +8,10 @@ export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
 export const LOCAL_WEBHOOK_QUEUE_URL = 'local:webhook-queue';
 export const LOCAL_SUMMARIES_QUEUE_URL = 'local:summaries-queue';
 
+/** The local submissions bucket: `SUBMISSIONS_BUCKET` of the process (the local endpoint's), or `submissions`. */
+export const localSubmissionsBucket = (): string => process.env.SUBMISSIONS_BUCKET || LOCAL_SUBMISSIONS_BUCKET;
+export const LOCAL_SUBMISSIONS_BUCKET = 'submissions';
+
 const scopes = new Map<string, FunctionScope>();
 
 /**
@@ -17,7 +21,7 @@ const scopes = new Map<string, FunctionScope>();
  */
 export function localFunctionScope(name: FunctionName): FunctionScope {
   // Every request asks; the answer changes only with the local names (tests switch TABLE_PREFIX).
-  const key = `${name}\n${process.env.TABLE_PREFIX ?? ''}\n${process.env.SIGNING_SECRET_FILE ?? ''}`;
+  const key = `${name}\n${process.env.TABLE_PREFIX ?? ''}\n${process.env.SIGNING_SECRET_FILE ?? ''}\n${localSubmissionsBucket()}`;
   let scope = scopes.get(key);
   if (!scope) scopes.set(key, (scope = computeScope(name)));
   return scope;
@@ -30,8 +34,10 @@ function computeScope(name: FunctionName): FunctionScope {
     gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
     webhookQueueUrl: LOCAL_WEBHOOK_QUEUE_URL,
     summariesQueueUrl: LOCAL_SUMMARIES_QUEUE_URL,
+    submissionsBucket: localSubmissionsBucket(),
   });
   const dataGrants = new Map<string, ReadonlySet<string>>();
   for (const [key, actions] of functionAccess(name).data) dataGrants.set(localTableName(tables[key]), new Set(actions));
-  return { functionName: name, variables, resourceVariables: RESOURCE_VARIABLES, dataGrants };
+  const objectGrants = functionAccess(name).objects.map(({ prefix, actions }) => ({ prefix, actions: new Set<string>(actions) }));
+  return { functionName: name, variables, resourceVariables: RESOURCE_VARIABLES, dataGrants, objectGrants };
 }

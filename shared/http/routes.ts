@@ -7,6 +7,7 @@
 import type * as z from 'zod/mini';
 import type { CourseAccess } from '#shared/courses/access.ts';
 import type { tables } from '#shared/data/tables.ts';
+import type { ObjectArea } from '#shared/storage/keys.ts';
 
 /**
  * DynamoDB actions by their IAM names (without `dynamodb:`). A transaction is authorized item by
@@ -26,6 +27,17 @@ export type DataAction =
   | `Query ${string}`;
 
 export type DataUse = Readonly<Partial<Record<keyof typeof tables, readonly DataAction[]>>>;
+
+/**
+ * S3 actions on the submissions bucket by their IAM names (without `s3:`), as shared/storage/objects.ts
+ * needs them: HeadObject and a presigned GET need GetObject; a presigned POST PutObject; CopyObject
+ * GetObject on its source and PutObject on its target; DeleteObjects DeleteObject on each key;
+ * listing ListBucket.
+ */
+export type ObjectAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
+
+/** What a function does with the submissions bucket: actions on every key, or per key area (`uploads/`, `versions/`). */
+export type ObjectUse = readonly ObjectAction[] | Readonly<Partial<Record<ObjectArea, readonly ObjectAction[]>>>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -79,6 +91,11 @@ export interface FunctionUse {
    * their tables need `BatchGetItem`.
    */
   readonly data?: DataUse;
+  /**
+   * What the handler does with the submissions bucket (shared/storage/objects.ts): its function is
+   * granted exactly these actions, on the areas named, and its environment names the bucket.
+   */
+  readonly objects?: ObjectUse;
   /** `send`: the function wakes the grading workers (SQS SendMessage on the grading queue). */
   readonly queue?: 'send';
   /** `publish`: the function publishes webhook events (SQS SendMessage on the webhook queue). */

@@ -11,6 +11,7 @@ const bindings: ResourceBindings = {
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
   summariesQueueUrl: 'https://sqs/summaries',
+  submissionsBucket: 'submissions-bucket',
   gradingSandbox: { GRADING_PROJECT: 'grading-project', GRADING_BUCKET: 'jobs' },
 };
 

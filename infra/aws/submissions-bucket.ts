@@ -1,0 +1,84 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { ObjectGrant } from '#infra/function-access.ts';
+import { termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
+
+/** Unconfirmed uploads (shared/storage/keys.ts) live a day; a confirmed one has been copied into its version. */
+const UPLOAD_DAYS = 1;
+
+export interface SubmissionsBucketProps {
+  readonly removalPolicy: RemovalPolicy;
+  /** Browser origins that may POST files to the bucket with a presigned form (the API's own CORS origins). */
+  readonly corsOrigins: readonly string[];
+  /** Days each term's versions are kept (`versions/<term>/`), by term; a term not named is kept. */
+  readonly retentionDays: Readonly<Record<string, number>>;
+}
+
+/**
+ * Submitted files: encrypted (SSE-S3), TLS only, no public access and no ACLs. Versions are their
+ * own objects (keys.ts), so S3 versioning is off. Lifecycle: unconfirmed uploads expire after a
+ * day, incomplete multipart uploads are aborted after a day, and an operator may expire a term's
+ * versions (`submissionRetentionDays`).
+ */
+export class SubmissionsBucket extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: SubmissionsBucketProps) {
+    super(scope, id);
+    const lifecycleRules: LifecycleRule[] = [
+      { id: 'UnconfirmedUploads', prefix: UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_DAYS) },
+      { id: 'IncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ...Object.entries(props.retentionDays).map(([term, days]) => ({
+        id: `Term-${term}`,
+        prefix: termVersionsPrefix(term),
+        expiration: Duration.days(days),
+      })),
+    ];
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      lifecycleRules,
+      removalPolicy: props.removalPolicy,
+      ...(props.corsOrigins.length > 0
+        ? {
+            cors: [
+              {
+                // A presigned POST from a browser, and a presigned GET read by a script of the page.
+                allowedOrigins: [...props.corsOrigins],
+                allowedMethods: [HttpMethods.POST, HttpMethods.GET],
+                allowedHeaders: ['*'],
+                exposedHeaders: ['etag', 'location'],
+                maxAge: 3600,
+              },
+            ],
+          }
+        : {}),
+    });
+  }
+
+  /** Exactly the actions of `grants`: object actions on their key prefix, ListBucket on the bucket limited to the prefix. */
+  grant(grantee: IGrantable, grants: readonly ObjectGrant[]): void {
+    for (const { prefix, actions } of grants) {
+      const onObjects = actions.filter((action) => action !== 'ListBucket');
+      if (onObjects.length > 0) {
+        grantee.grantPrincipal.addToPrincipalPolicy(
+          new PolicyStatement({ actions: onObjects.map((action) => `s3:${action}`), resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+        );
+      }
+      if (actions.includes('ListBucket')) {
+        grantee.grantPrincipal.addToPrincipalPolicy(
+          new PolicyStatement({
+            actions: ['s3:ListBucket'],
+            resources: [this.bucket.bucketArn],
+            ...(prefix ? { conditions: { StringLike: { 's3:prefix': `${prefix}*` } } } : {}),
+          }),
+        );
+      }
+    }
+  }
+}

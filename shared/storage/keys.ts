@@ -1,0 +1,87 @@
+/**
+ * Where the submissions bucket keeps what: the key layout every function and the bucket's
+ * lifecycle rules (infra/aws) agree on.
+ *
+ * - `uploads/<term>/<course>/<gradeable>/<submitter>/<upload id>`: a file a student sent straight
+ *   to the bucket with a presigned POST and has not confirmed yet. The submitter is part of the
+ *   key, so a confirmation builds the key from its own caller and can never name someone else's
+ *   upload. Whatever is still here after a day expires.
+ * - `versions/<term>/<course>/<gradeable>/<submitter>/<version>/<name>`: the files of one version,
+ *   kept as their own objects (a version never changes). An operator can expire a term's versions.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** The bucket's key areas, each with its own lifecycle and its own grants. */
+export type ObjectArea = 'uploads' | 'versions';
+export const UPLOADS_PREFIX = 'uploads/';
+export const VERSIONS_PREFIX = 'versions/';
+export const AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = { uploads: UPLOADS_PREFIX, versions: VERSIONS_PREFIX };
+
+/** Whose files, of which gradeable: the folder shared by a student's (or team's) uploads and versions. */
+export interface SubmitterFolder {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeable: string;
+  /** The user id, or the team id of a team gradeable. */
+  readonly submitter: string;
+}
+
+/**
+ * One key segment as it is. Ids reach here already validated; a segment that could change the
+ * key's shape (a slash, `.`/`..`, control characters, empty) is a programming error, never a key.
+ */
+function segment(what: string, value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (value === '' || value === '.' || value === '..' || /[/\u0000-\u001f\u007f]/.test(value))
+    throw new Error(`Not a key segment (${what}): ${JSON.stringify(value)}`);
+  return value;
+}
+
+const folderOf = (folder: SubmitterFolder): string =>
+  [
+    segment('term', folder.term),
+    segment('course', folder.course),
+    segment('gradeable', folder.gradeable),
+    segment('submitter', folder.submitter),
+  ].join('/');
+
+/** `uploads/<term>/<course>/<gradeable>/<submitter>/`: every unconfirmed upload of a submitter. */
+export const uploadsPrefix = (folder: SubmitterFolder): string => `${UPLOADS_PREFIX}${folderOf(folder)}/`;
+
+/** The key of one unconfirmed upload. */
+export const uploadKey = (folder: SubmitterFolder, uploadId: string): string => `${uploadsPrefix(folder)}${segment('upload id', uploadId)}`;
+
+/** `versions/<term>/`: every version of a term (the lifecycle rule's prefix). */
+export const termVersionsPrefix = (term: string): string => `${VERSIONS_PREFIX}${segment('term', term)}/`;
+
+/** `versions/<term>/<course>/<gradeable>/<submitter>/<version>/`: the files of one version. */
+export const versionPrefix = (folder: SubmitterFolder, version: number): string => {
+  if (!Number.isSafeInteger(version) || version < 1) throw new Error(`Not a version number: ${version}`);
+  return `${VERSIONS_PREFIX}${folderOf(folder)}/${version}/`;
+};
+
+/** The key of one file of a version. */
+export const versionFileKey = (folder: SubmitterFolder, version: number, name: string): string =>
+  `${versionPrefix(folder, version)}${segment('file name', name)}`;
+
+/**
+ * A new upload id that carries the file's declared name: `<random>.<name, base64url>`. The
+ * confirmation reads the name back from the id (`uploadName`) instead of a record kept beside the
+ * object, and the key never ends with the name itself (a presigned POST treats a key ending with
+ * `${filename}` as a prefix).
+ */
+export const newUploadId = (name: string): string => `${randomUUID()}.${Buffer.from(name, 'utf8').toString('base64url')}`;
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.([A-Za-z0-9_-]+)$/;
+
+/** The declared name an upload id carries, or undefined when it is no upload id of `newUploadId`. */
+export function uploadName(uploadId: string): string | undefined {
+  const encoded = UPLOAD_ID.exec(uploadId)?.[1];
+  if (encoded === undefined) return undefined;
+  const name = Buffer.from(encoded, 'base64url').toString('utf8');
+  // Only the exact encoding of a name is one (no padding variants, no invalid UTF-8).
+  return Buffer.from(name, 'utf8').toString('base64url') === encoded && name !== '' ? name : undefined;
+}
+
+/** The file name of a version's key (its last segment). */
+export const fileNameOf = (key: string): string => key.slice(key.lastIndexOf('/') + 1);
