@@ -10,6 +10,8 @@ export const definition = worker({
     results: ['PutItem'],
     gradeables: ['BatchGetItem'],
   },
+  // A files version's stored files: listed, and read by the sandbox through presigned GETs.
+  objects: { versions: ['GetObject', 'ListBucket'] },
   gradingSandbox: true,
   // Graded and failed versions are published as webhook events.
   events: 'publish',

@@ -26,6 +26,7 @@ import { defaultRunLimits, type SandboxMode } from './runner-protocol.ts';
 import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
+import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
 
 /** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */
 const MAX_TICKETS_PASSED = 10_000;
@@ -102,20 +103,32 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
   // from the version; a retry after a lost lease finds it where the first attempt recorded it):
   // every later grading grades exactly it, never what the student pushed since.
   const recorded = job.commit;
-  if (!gradeable?.vcs) {
+  // A gradeable without version control grades its versions' stored files, exactly as a checkout.
+  const files = gradeable?.type === 'Electronic File' && !gradeable.vcs ? await versionObjects(job) : undefined;
+  if (files?.length === 0) {
+    const message = "This version's files are no longer stored.";
+    return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
+  }
+  if (!gradeable || (!gradeable.vcs && !files)) {
     const message = 'This gradeable no longer takes repository submissions.';
     return (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost';
   }
   const testCases = gradeable.autograding?.test_cases ?? [];
+  const fileBounds = files ? fileLimits(gradeable.submission_limits, operatorFileBounds()) : undefined;
   const run = await runGrading(
     {
       jobId: String(job.ticket),
-      repository: {
-        url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
-        subdirectory: gradeable.vcs.vcs_subdirectory,
-      },
+      repository: gradeable.vcs
+        ? {
+            url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
+            subdirectory: gradeable.vcs.vcs_subdirectory,
+          }
+        : { url: '', subdirectory: '' },
+      ...(files ? { files } : {}),
       testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
-      limits: defaultRunLimits,
+      limits: fileBounds
+        ? { ...defaultRunLimits, maxRepositoryBytes: fileBounds.maxBytes, maxRepositoryFiles: fileBounds.maxFiles }
+        : defaultRunLimits,
       allowedHosts: allowedGitHosts(),
       sandbox: sandboxFor(job),
       ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
@@ -147,6 +160,25 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
   });
   const commit = run.status === 'graded' ? run.commit : recorded;
   return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full], commit)) ? 'graded' : 'lost';
+}
+
+/** How long the sandbox's links to a version's files last: it reads them as it starts. */
+const FILE_LINK_SECONDS = 15 * 60;
+
+/** A files version's stored files, each with a presigned GET for the runner (which holds no credentials). */
+async function versionObjects(job: ClaimedJob): Promise<{ name: string; url: string }[]> {
+  const [{ listObjects, presignDownload }, { versionPrefix, fileNameOf }] = await Promise.all([
+    import('#shared/storage/objects.ts'),
+    import('#shared/storage/keys.ts'),
+  ]);
+  const folder = { term: job.term, course: job.course, gradeable: job.gradeableId, submitter: job.ownerId };
+  const objects = await listObjects(versionPrefix(folder, job.version));
+  return Promise.all(
+    objects.map(async ({ key }) => ({
+      name: fileNameOf(key),
+      url: await presignDownload(key, { expiresSeconds: FILE_LINK_SECONDS, fileName: fileNameOf(key) }),
+    })),
+  );
 }
 
 /**

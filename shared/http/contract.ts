@@ -67,6 +67,7 @@ import {
   userNotInCourse,
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
+import * as fileFailures from '#shared/files/failures.ts';
 import {
   badGrantStart,
   badIdempotencyKey,
@@ -167,7 +168,7 @@ import {
   object,
   string,
 } from './answers.ts';
-import { refusalStatus } from './failures.ts';
+import { bodyTooLarge, refusalStatus } from './failures.ts';
 import type { RouteName } from './routes.ts';
 
 /** The statuses `Prefer: http-status` brings out. */
@@ -232,6 +233,22 @@ const { LateDayGrant, ValidationProblem, Webhook, WebhookDelivery, Regrade, Summ
 const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
 const pageFails = [fail(badPageSize), fail(badCursor)];
+/** What a file submission (or its declared uploads) is refused for: names, zips, limits. */
+const fileFails: readonly FailCase[] = Object.values(fileFailures)
+  .filter((declared) => declared !== fileFailures.noSuchFileVersion)
+  .map((declared) => fail(declared));
+/** A submission after its due date (submission.ts's lateRefusal). */
+const lateFails: readonly FailCase[] = [
+  {
+    status: 400,
+    message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
+  },
+  {
+    status: 400,
+    message:
+      'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
+  },
+];
 const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';
 const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];
@@ -392,6 +409,49 @@ export const contract: Record<RouteName, RouteContract> = {
       fail(repositoryUnreadable),
       fail(gradeableBusy),
     ],
+  },
+  'submit-files': {
+    tag: 'Submissions',
+    data: string.describe('e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).'),
+    fails: [
+      fail(notSameUser),
+      fail(invalidGradeableId),
+      ...fileFails,
+      fail(userNotInCourse),
+      fail(notOnTeam),
+      fail(teamChangedMeanwhile),
+      ...lateFails,
+      fail(badIdempotencyKey),
+      fail(idempotencyKeyReused),
+      fail(tooManySubmissions),
+      fail(tooManyJobs),
+      fail(tooManyVersions),
+      fail(gradeableBusy),
+      // Files in the body: a larger body than other routes take.
+      { status: 413, message: bodyTooLarge(4 * 1024 * 1024).message },
+    ],
+  },
+  'file-uploads': {
+    tag: 'Submissions',
+    data: object({
+      uploads: z.array(
+        object({
+          name: string,
+          upload_id: string.describe('Submit it with POST …/files as one of `upload_ids`.'),
+          url: string.describe('Where to POST the form.'),
+          fields: z.record(z.string(), z.string()).describe('The form fields to send before the file (the field `file`).'),
+        }),
+      ),
+    }),
+    fails: [fail(invalidGradeableId), ...fileFails],
+  },
+  'submission-files': {
+    tag: 'Submissions',
+    data: object({
+      version: integer,
+      files: z.array(object({ name: string, size: integer, url: string.describe('A presigned download link, valid for 5 minutes.') })),
+    }),
+    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable), fail(fileFailures.noSuchFileVersion)],
   },
   'gradeable-values': {
     tag: 'Submissions',

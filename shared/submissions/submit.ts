@@ -43,6 +43,7 @@ import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
+import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -112,7 +113,7 @@ const contention = ticketContention();
  * With an Idempotency-Key, a retry within 24 hours gets the first answer and creates nothing.
  */
 export async function submitVcs(context: SubmitContext, now = new Date()): Promise<string> {
-  const { caller, enrollment, course, gradeable, fields } = context;
+  const { caller, enrollment, fields } = context;
   const target = fields.userId ?? caller.userId;
   const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
   if (target !== caller.userId && !staffSubmitter) throw notSameUser();
@@ -120,9 +121,48 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (fields.gitRepoId === undefined || fields.gitRepoId === '') {
     throw gitRepoIdMissing();
   }
+  return submitVersion(context, vcsSource(fields), now);
+}
+
+/**
+ * What a version is made of, beside what every version records: a VCS version's commit, or a
+ * files version's files, stored under the version's keys before its transaction.
+ */
+export interface VersionSource {
+  /** Refuses a gradeable this kind of version is not for (after the gradeable's own checks). */
+  readonly accepts: (gradeable: GradeableDocument) => void;
+  /** What the Idempotency-Key's fingerprint covers beside the course, gradeable and target. */
+  readonly identity: Readonly<Record<string, unknown>>;
+  /** Once, after every refusal that costs nothing: the commit the version is bound to. */
+  readonly commit?: (gradeable: GradeableDocument, owner: RepositoryOwner) => Promise<string | undefined>;
+  /** For each version number tried, just before its transaction: stores the version's files. */
+  readonly store?: (owner: RepositoryOwner, version: number) => Promise<void>;
+  /** Once the version's transaction went through. */
+  readonly stored?: () => Promise<void>;
+}
+
+function vcsSource(fields: SubmitFields): VersionSource {
+  return {
+    accepts: (gradeable) => {
+      if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
+    },
+    identity: { vcs_checkout: fields.vcsCheckout === true, git_repo_id: String(fields.gitRepoId) },
+    commit: (gradeable, owner) => resolveCommit(gradeable.vcs as NonNullable<GradeableDocument['vcs']>, owner),
+  };
+}
+
+/**
+ * Creates version n = highest + 1 of the caller's (or `fields.userId`'s) submission from `source`,
+ * makes it active and queues it for grading in one transaction: every kind of version the same way.
+ */
+export async function submitVersion(context: SubmitContext, source: VersionSource, now = new Date()): Promise<string> {
+  const { caller, enrollment, course, gradeable, fields } = context;
+  const target = fields.userId ?? caller.userId;
+  const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
+  if (target !== caller.userId && !staffSubmitter) throw notSameUser();
   const open = gradeable && (staffSubmitter || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
   if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
+  source.accepts(gradeable);
   if (target !== caller.userId) await requireStudentOf(course, target);
   const membership = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : undefined;
   const ownerId = membership?.teamId ?? target;
@@ -142,7 +182,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     throw badIdempotencyKey();
   }
   const idempotency = context.idempotencyKey
-    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, fields) }
+    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, source.identity) }
     : undefined;
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   // Each member's team entry carries a copy of the team's active version (their late days read it).
@@ -185,7 +225,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   // failed submission writes nothing.
   const burstLimit = courseBurstPerMinute();
   const burst = counted ? { count: (initial.burst ?? 0) + 1, limit: burstLimit } : undefined;
-  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  const commit = answered ? undefined : await source.commit?.(gradeable, owner);
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
@@ -272,6 +312,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         // After these, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
         ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
       ];
+      // Stored before the version exists, so that its grading finds exactly what was submitted.
+      await source.store?.(owner, version);
       const copies = { from: items.length - (members?.length ?? 0), to: items.length };
       const shared = queueShareItems(share, items.length);
       // The owner's first version creates their submission: it must not slip past a change that
@@ -291,7 +333,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
           if (at.next === 'busy') throw gradeableBusy();
           if (at.next === 'deleted') throw invalidGradeableId({ gradeable_id: context.gradeableId });
           // Its rules (type, version control, teams) decided from what was read: decided again from what is there now.
-          if (at.next === 'changed') return await submitVcs({ ...context, gradeable: at.current }, now);
+          if (at.next === 'changed') return await submitVersion({ ...context, gradeable: at.current }, source, now);
         }
         // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
         if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
@@ -313,7 +355,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
         continue;
       }
-      await Promise.all([notifyWorkers(ticket), counted ? countBurst(course, now, burstLimit) : undefined]);
+      await Promise.all([notifyWorkers(ticket), counted ? countBurst(course, now, burstLimit) : undefined, source.stored?.()]);
       return answer;
     }
     throw new Error('Could not queue the submission: too much contention');
@@ -369,13 +411,7 @@ function repeatedAnswer(previous: { fingerprint: string; data: unknown }, finger
   return previous.data as string;
 }
 
-function fingerprint(course: Course, gradeableId: string, target: string, fields: SubmitFields): string {
-  const identity = {
-    course: `${course.term}/${course.course}`,
-    gradeableId,
-    target,
-    vcs_checkout: fields.vcsCheckout === true,
-    git_repo_id: String(fields.gitRepoId),
-  };
+function fingerprint(course: Course, gradeableId: string, target: string, kind: Readonly<Record<string, unknown>>): string {
+  const identity = { course: `${course.term}/${course.course}`, gradeableId, target, ...kind };
   return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
-import { fileLimits, isZip, nameRefusal, namesRefusal, pathsRefusal, totalsRefusal } from '#shared/submissions/files.ts';
-import { readZip, unpackZip } from '#shared/submissions/zip.ts';
+import { fileLimits, isZip, nameRefusal, namesRefusal, pathsRefusal, totalsRefusal } from '#shared/files/rules.ts';
+import { readZip, unpackZip } from '#shared/files/zip.ts';
 import { makeZip } from '../support/zip.ts';
 
 const limits = { maxFiles: 10, maxBytes: 10_000 };

@@ -2,6 +2,7 @@
  * What a file submission may hold: safe file names, and the gradeable's limits on files and bytes
  * within the operator's bounds. Pure rules; zips are read by zip.ts.
  */
+import { config } from '#shared/config.ts';
 import type { Refusal } from '#shared/errors.ts';
 import {
   controlInName,
@@ -14,7 +15,7 @@ import {
   separatorInName,
   tooLarge,
   tooManyFiles,
-} from './file-failures.ts';
+} from './failures.ts';
 
 /** The longest file name (in UTF-8 bytes) kept: what common file systems take. */
 export const MAX_NAME_BYTES = 255;
@@ -110,3 +111,6 @@ export function isZip(name: string, head: Uint8Array): boolean {
   // Local file header, or the end record of an empty archive.
   return head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6));
 }
+
+/** The operator's bounds (SUBMISSION_MAX_FILES, SUBMISSION_MAX_BYTES). */
+export const operatorFileBounds = (): FileLimits => ({ maxFiles: config('SUBMISSION_MAX_FILES'), maxBytes: config('SUBMISSION_MAX_BYTES') });

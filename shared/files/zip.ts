@@ -21,8 +21,8 @@ import {
   zipEntryOutside,
   zipEntrySpecial,
   zipTooManyEntries,
-} from './file-failures.ts';
-import { MAX_NAME_BYTES, shown, type FileLimits } from './files.ts';
+} from './failures.ts';
+import { MAX_NAME_BYTES, shown, type FileLimits } from './rules.ts';
 
 /** One file a zip holds: its path inside the version's folder (segments joined by `/`) and its size. */
 export interface ZipFile {
