@@ -3,6 +3,8 @@ import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { lockDataFolder, startDynamoDbLocal } from './dynamodb-local.ts';
+import { localSubmissionsBucket } from './functions.ts';
+import { startS3Endpoint, type LocalS3Endpoint } from './s3-endpoint.ts';
 import { seedDemoData } from './seed.ts';
 import { createTables, useLocalTables } from './tables.ts';
 
@@ -41,6 +43,8 @@ async function repositoriesFolder(dataDir: string): Promise<string | undefined> 
 export interface LocalEnvironment {
   readonly dataDir: string;
   readonly seeded: boolean;
+  /** The local S3 endpoint's URL (S3_ENDPOINT). */
+  readonly s3Endpoint: string;
   stop(): Promise<void>;
 }
 
@@ -54,11 +58,16 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
   const repositories = await repositoriesFolder(dataDir);
   const empty = !existsSync(join(dataDir, DATABASE_FILE));
   const dynamoDb = await startDynamoDbLocal({ dataDir });
+  let s3: LocalS3Endpoint | undefined;
   const stop = async () => {
     if (options.announce) await rm(join(dataDir, ENDPOINT_FILE), { force: true });
+    await s3?.close();
     await dynamoDb.stop();
   };
   try {
+    // Submitted files: the local S3 endpoint, its objects in the data folder.
+    s3 = await startS3Endpoint({ directory: join(dataDir, 'objects'), bucket: localSubmissionsBucket() });
+    process.env.S3_ENDPOINT = s3.url;
     process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
     process.env.SIGNING_SECRET_FILE ||= join(dataDir, 'signing-secret');
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
@@ -72,7 +81,7 @@ export async function startLocalEnvironment(options: { announce: boolean }): Pro
     await stop();
     throw error;
   }
-  return { dataDir, seeded: empty, stop };
+  return { dataDir, seeded: empty, s3Endpoint: s3.url, stop };
 }
 
 /** The endpoint of the DynamoDB Local that a running `npm start` uses, if any. */

@@ -20,6 +20,7 @@ try {
   environment = await startLocalEnvironment({ announce: true });
   api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true, checkAnswers: config('CHECK_ANSWERS') });
   console.log(`Course submission API on ${api.url}`);
+  console.log(`Submitted files: the local S3 endpoint on ${environment.s3Endpoint}`);
   console.log(`Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`);
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
   if (config('CHECK_ANSWERS'))

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { startS3Endpoint } from '#infra/local/s3-endpoint.ts';
 import { SHARED_REPOSITORY, startGitServer } from './git-server.ts';
 
 /**
- * One in-memory DynamoDB Local, one signing secret and one git server (serving a repository at
+ * One in-memory DynamoDB Local, one signing secret, one local S3 endpoint (its objects in a
+ * temporary folder, the submissions bucket created) and one git server (serving a repository at
  * every path: submissions read its head) for the whole run of the `integration` project
  * (vitest.config.ts); the `unit` project has no global setup and starts no Java.
  */
@@ -16,12 +18,15 @@ export default async function setup(project: TestProject) {
   const secretDir = await mkdtemp(join(tmpdir(), 'course-api-test-'));
   const secretFile = join(secretDir, 'signing-secret');
   await ensureSecretFile(secretFile);
+  const s3 = await startS3Endpoint({ directory: join(secretDir, 'objects'), bucket: 'submissions' });
   const git = await startGitServer({ [SHARED_REPOSITORY.name]: SHARED_REPOSITORY.files }, { anyPath: SHARED_REPOSITORY.name });
   project.provide('dynamodbEndpoint', dynamoDb.endpoint);
   project.provide('signingSecretFile', secretFile);
   project.provide('gitServer', { url: git.url, host: git.host });
+  project.provide('s3Endpoint', { url: s3.url, bucket: s3.bucket });
   return async () => {
     await dynamoDb.stop();
+    await s3.close();
     await git.close();
     await rm(secretDir, { recursive: true, force: true });
   };
@@ -33,5 +38,7 @@ declare module 'vitest' {
     signingSecretFile: string;
     /** The run's git server: any path names a repository (SHARED_REPOSITORY). */
     gitServer: { url: string; host: string };
+    /** The run's local S3 endpoint (S3_ENDPOINT) and its submissions bucket (SUBMISSIONS_BUCKET). */
+    s3Endpoint: { url: string; bucket: string };
   }
 }

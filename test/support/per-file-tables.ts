@@ -7,6 +7,9 @@ process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
 process.env.SIGNING_SECRET_FILE = inject('signingSecretFile');
 // Submissions read their repository's head: gradeables of tests not about repositories use the run's git server.
 process.env.ALLOWED_GIT_HOSTS = inject('gitServer').host;
+// Submitted files go to the run's local S3 endpoint; each file keeps to keys of its own (the tables' prefix is in every id).
+process.env.S3_ENDPOINT = inject('s3Endpoint').url;
+process.env.SUBMISSIONS_BUCKET = inject('s3Endpoint').bucket;
 process.env.TABLE_PREFIX = `t${randomUUID().slice(0, 8)}-`;
 useLocalTables();
 await createTables();
