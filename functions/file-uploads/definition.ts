@@ -13,7 +13,9 @@ export const definition = route({
   objects: { uploads: ['PutObject'] },
   input: () => ({
     body: {
-      files: z.optional(declaredFiles({ description: 'The files to upload: name and size in bytes.', maxItems: 200, maxSize: 10 * 1024 ** 3 })),
+      files: z.optional(
+        declaredFiles({ description: 'The files to upload: name and size in bytes.', maxItems: 200, maxSize: 10 * 1024 ** 3 }),
+      ),
     },
   }),
 });

@@ -7,7 +7,11 @@ import { versionFiles } from '#shared/submissions/submit-files.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params, query, userId }) => submissionReads(gradeableKey(params), userId, query.user_id),
+  reads: ({ params, query, userId }) => {
+    // Everything `attempts` reads but the queue: a version's files do not depend on it.
+    const { queue: _queue, ...reads } = submissionReads(gradeableKey(params), userId, query.user_id);
+    return reads;
+  },
   handle: async ({ caller, course, enrollment, query, items }) => {
     if (!items.gradeable || !isVisible(items.gradeable, enrollment, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);

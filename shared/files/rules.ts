@@ -113,4 +113,7 @@ export function isZip(name: string, head: Uint8Array): boolean {
 }
 
 /** The operator's bounds (SUBMISSION_MAX_FILES, SUBMISSION_MAX_BYTES). */
-export const operatorFileBounds = (): FileLimits => ({ maxFiles: config('SUBMISSION_MAX_FILES'), maxBytes: config('SUBMISSION_MAX_BYTES') });
+export const operatorFileBounds = (): FileLimits => ({
+  maxFiles: config('SUBMISSION_MAX_FILES'),
+  maxBytes: config('SUBMISSION_MAX_BYTES'),
+});

@@ -14,7 +14,10 @@ import type { RunRequest } from './runner-protocol.ts';
 /** Its failure, as checkout.ts's CheckoutFailure. */
 type CheckoutFailure = { readonly status: 'checkout-failed'; readonly message: string };
 
-const failed = (message: string): CheckoutFailure => ({ status: 'checkout-failed', message: `Could not read the submitted files: ${message}` });
+const failed = (message: string): CheckoutFailure => ({
+  status: 'checkout-failed',
+  message: `Could not read the submitted files: ${message}`,
+});
 
 /** Reads `request.files` into a new folder inside `jobFolder`: the submission's folder, or why it could not be read. */
 export async function fetchVersionFiles(

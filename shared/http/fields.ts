@@ -294,7 +294,14 @@ export function declaredFiles(doc: Doc & { readonly maxItems: number; readonly m
       const files: { name: string; size: number }[] = [];
       for (const item of value) {
         const { name, size } = (item ?? {}) as { name?: unknown; size?: unknown };
-        if (typeof name !== 'string' || name.length > 1024 || typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0 || size > doc.maxSize)
+        if (
+          typeof name !== 'string' ||
+          name.length > 1024 ||
+          typeof size !== 'number' ||
+          !Number.isSafeInteger(size) ||
+          size < 0 ||
+          size > doc.maxSize
+        )
           return refused(payload, what);
         files.push({ name, size });
       }

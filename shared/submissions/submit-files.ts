@@ -47,7 +47,6 @@ export interface FilesContext extends Omit<SubmitContext, 'fields'> {
   readonly userId?: string | undefined;
 }
 
-
 /** The gradeable, provided it is open to the caller and takes files; its limits. */
 function fileGradeable(context: Omit<FilesContext, 'idempotencyKey'>, now: Date): { gradeable: GradeableDocument; limits: FileLimits } {
   const { gradeable, enrollment } = context;
