@@ -64,12 +64,16 @@ async function gradedValues(id: string, token = world.tokens.student) {
   return data;
 }
 
+/** S3 itself, not the API: its answers have no contract to check. */
+// eslint-disable-next-line no-restricted-globals -- the local S3 endpoint, not the API
+const s3Fetch = (url: string, init?: RequestInit): Promise<Response> => fetch(url, init);
+
 /** Sends a presigned POST as a browser would: the fields, then the file last. */
 async function upload(target: { url: string; fields: Record<string, string> }, content: Buffer): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of Object.entries(target.fields)) form.append(name, value);
   form.append('file', new Blob([content]));
-  return fetch(target.url, { method: 'POST', body: form });
+  return s3Fetch(target.url, { method: 'POST', body: form });
 }
 
 describe('submitting files', () => {
@@ -87,7 +91,7 @@ describe('submitting files', () => {
 
     const listed = await api.get(`${path(id, 'files')}?version=1`, world.tokens.student);
     expect(listed.json.data).toMatchObject({ version: 1, files: [{ name: 'main.cpp', size: HELLO_CPP.length }] });
-    const file = await fetch(listed.json.data.files[0].url);
+    const file = await s3Fetch(listed.json.data.files[0].url);
     expect(await file.text()).toBe(HELLO_CPP);
   });
 
