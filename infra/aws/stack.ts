@@ -186,7 +186,7 @@ export class CourseSubmissionStack extends Stack {
       deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES },
     });
 
-    this.submissions = new SubmissionsBucket(this, 'Submissions', {
+    this.submissions = new SubmissionsBucket(this, 'SubmittedFiles', {
       removalPolicy: dataRemovalPolicy,
       corsOrigins: settings.corsOrigins,
       retentionDays: settings.submissionRetentionDays,
@@ -432,7 +432,7 @@ export class CourseSubmissionStack extends Stack {
     if (access.sendsToSummariesQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.summariesQueue.queueArn] }));
     }
-    this.submissions.grant(role, access.objects);
+    this.submissions.grant(role, serviceFunction, access.objects);
     if (access.runsGradingSandbox) this.gradingSandbox.grantWorker(role, serviceFunction);
   }
 

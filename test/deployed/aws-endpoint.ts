@@ -190,6 +190,10 @@ export class AwsEndpoint {
     if (!credential && /[?&]X-Amz-Credential=[^&]*%2Fs3%2Faws4_request/i.test(request.url ?? '')) {
       return this.s3.handle(request, body, undefined, (key) => this.signers.get(key));
     }
+    // A browser-based POST upload carries its credential in the form (S3 only).
+    if (!credential && request.method === 'POST' && /^multipart\/form-data/i.test(String(request.headers['content-type'] ?? ''))) {
+      return this.s3.handle(request, body, undefined, (key) => this.signers.get(key));
+    }
     const signer = credential ? this.signers.get(credential[1]!) : undefined;
     const principal = signer?.principal;
     if (!principal) {

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { REGION, type Deployment, type PolicyDocument, type VpcEndpoint } from './cloudformation.ts';
 import { mergePolicies, type PolicyEvaluator, type Principal } from './iam.ts';
+import { isProblem, parsePostForm, verifyPostUpload } from '#infra/local/s3-signatures.ts';
 
 /** An answer of the emulated endpoint. */
 export interface Reply {
@@ -49,6 +50,14 @@ export interface S3Refusal {
   readonly code: string;
   readonly message: string;
 }
+
+/** An authorization of the current request's principal: action, resource, purpose, extra condition context. */
+type Authorize = (
+  action: string,
+  resource: string,
+  purpose: string,
+  context?: Record<string, string>,
+) => Promise<{ allowed: boolean; message: string }>;
 
 /** Query parameters that select an S3 operation other than the object ones emulated here. */
 const PLAIN_QUERY =
@@ -137,6 +146,8 @@ export class S3Service {
       }
       principal = checked.principal;
       presigned = true;
+    } else if (method === 'POST' && /^\/[^/]+\/?$/.test(rawPath) && !url.search) {
+      return this.postObject(request, body, rawPath.split('/')[1]!, lookup, route);
     } else {
       this.refusals.push({
         principal: 'anonymous',
@@ -150,6 +161,18 @@ export class S3Service {
     const [, bucketName = '', ...keyParts] = rawPath.split('/');
     const key = keyParts.map((part) => decodeURIComponent(part)).join('/');
     const subresources = [...url.searchParams.keys()].filter((name) => !PLAIN_QUERY.test(name));
+    const listing = method === 'GET' && !key && url.searchParams.get('list-type') === '2';
+    const deleting = method === 'POST' && !key && subresources.length === 1 && subresources[0] === 'delete';
+    const copying = method === 'PUT' && key && subresources.length === 0 && typeof request.headers['x-amz-copy-source'] === 'string';
+    if (listing || deleting || copying) {
+      const bucket = this.buckets.get(bucketName);
+      const how = `${presigned ? 'presigned ' : ''}${route ? 'from a VPC' : 'SDK'}`;
+      const may = (action: string, resource: string, purpose: string, context: Record<string, string> = {}) =>
+        this.authorize(principal, action, resource, bucket?.policy, route, presigned, `S3 ${purpose} (${how})`, context);
+      if (listing) return this.listObjects(bucket, bucketName, url, may);
+      if (deleting) return this.deleteObjects(request, body, bucket, bucketName, may);
+      return this.copyObject(request, bucket, bucketName, key, may);
+    }
     const operation =
       !key || subresources.length > 0 || request.headers['x-amz-copy-source']
         ? undefined
@@ -219,17 +242,166 @@ export class S3Service {
     return { status: 200, headers, body: operation === 'HeadObject' ? '' : object.body };
   }
 
+  /** ListObjectsV2 of a prefix (s3:ListBucket with s3:prefix), every match in one page. */
+  private async listObjects(bucket: BucketState | undefined, bucketName: string, url: URL, may: Authorize): Promise<Reply> {
+    const prefix = url.searchParams.get('prefix') ?? '';
+    const decision = await may('s3:ListBucket', `arn:aws:s3:::${bucketName}`, `ListObjectsV2 ${prefix}`, { 's3:prefix': prefix });
+    if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    const keys = [...bucket.objects.keys()].filter((key) => key.startsWith(prefix)).sort();
+    const contents = keys
+      .map((key) => {
+        const object = bucket.objects.get(key)!;
+        return `<Contents><Key>${escapeXml(key)}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${escapeXml(object.etag)}</ETag><Size>${object.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+      })
+      .join('');
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${escapeXml(bucket.name)}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${keys.length}</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>${contents}</ListBucketResult>`,
+    };
+  }
+
+  /** DeleteObjects: each key as its own s3:DeleteObject; a denied one is an error entry, as S3 answers. */
+  private async deleteObjects(
+    request: IncomingMessage,
+    body: Buffer,
+    bucket: BucketState | undefined,
+    bucketName: string,
+    may: Authorize,
+  ): Promise<Reply> {
+    const decoded = decodeBody(request, body);
+    if ('code' in decoded) return xml(400, decoded.code, decoded.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    const text = decoded.body.toString('utf8');
+    const quiet = /<Quiet>true<\/Quiet>/.test(text);
+    const unescape = (value: string) =>
+      value
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&');
+    const keys = [...text.matchAll(/<Key>([^<]*)<\/Key>/g)].map((match) => unescape(match[1]!));
+    const entries: string[] = [];
+    for (const key of keys) {
+      const decision = await may('s3:DeleteObject', `arn:aws:s3:::${bucketName}/${key}`, `DeleteObjects ${key}`);
+      if (!decision.allowed) {
+        entries.push(`<Error><Key>${escapeXml(key)}</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`);
+        continue;
+      }
+      bucket.objects.delete(key);
+      if (!quiet) entries.push(`<Deleted><Key>${escapeXml(key)}</Key></Deleted>`);
+    }
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${entries.join('')}</DeleteResult>`,
+    };
+  }
+
+  /** CopyObject within the template's buckets: s3:GetObject of the source and s3:PutObject of the target. */
+  private async copyObject(
+    request: IncomingMessage,
+    bucket: BucketState | undefined,
+    bucketName: string,
+    key: string,
+    may: Authorize,
+  ): Promise<Reply> {
+    const source = uriDecode(String(request.headers['x-amz-copy-source']).replace(/^\//, ''));
+    const [sourceBucketName = '', ...sourceParts] = source.split('/');
+    const sourceKey = sourceParts.join('/');
+    const read = await may('s3:GetObject', `arn:aws:s3:::${sourceBucketName}/${sourceKey}`, `CopyObject from ${sourceKey}`);
+    if (!read.allowed) return xml(403, 'AccessDenied', read.message);
+    const write = await may('s3:PutObject', `arn:aws:s3:::${bucketName}/${key}`, `CopyObject to ${key}`);
+    if (!write.allowed) return xml(403, 'AccessDenied', write.message);
+    const object = this.buckets.get(sourceBucketName)?.objects.get(sourceKey);
+    if (!bucket || !object) return xml(404, 'NoSuchKey', 'The specified key does not exist.', `<Key>${escapeXml(sourceKey)}</Key>`);
+    if (bucket.assets) return xml(403, 'AccessDenied', 'The test keeps the assets bucket as cdk deploy published it');
+    const copy: StoredObject = { ...object, lastModified: new Date() };
+    bucket.objects.set(key, copy);
+    await this.afterPut?.(bucket.name, key);
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<CopyObjectResult><LastModified>${copy.lastModified.toISOString()}</LastModified><ETag>${escapeXml(copy.etag)}</ETag></CopyObjectResult>`,
+    };
+  }
+
+  /**
+   * A browser-based POST upload, checked as S3 does (infra/local/s3-signatures.ts: the policy's
+   * signature by known credentials, its expiry, every condition, the file's real size), then as
+   * the signer's s3:PutObject of the key under the template's IAM and bucket policy.
+   */
+  private async postObject(
+    request: IncomingMessage,
+    body: Buffer,
+    bucketName: string,
+    lookup: (accessKeyId: string) => Signer | undefined,
+    route: S3Route | undefined,
+  ): Promise<Reply> {
+    const label = `POST /${bucketName}`;
+    const form = parsePostForm(request.headers, body);
+    if (!form) return xml(400, 'MalformedPOSTRequest', 'The body of your POST request is not well-formed multipart/form-data.');
+    const accepted = verifyPostUpload(form, decodeURIComponent(bucketName), (key) => lookup(key)?.secretAccessKey);
+    const credential = form.fields.find(([name]) => name.toLowerCase() === 'x-amz-credential')?.[1] ?? '';
+    const signer = lookup(credential.split('/')[0] ?? '');
+    const refuse = (status: number, code: string, message: string): Reply => {
+      this.refusals.push({ principal: signer?.principal.label ?? 'anonymous', request: label, code, message });
+      return xml(status, code, message);
+    };
+    if (isProblem(accepted)) return refuse(accepted.status, accepted.code, accepted.message);
+    if (!signer || accepted.sessionToken !== signer.sessionToken)
+      return refuse(403, 'InvalidToken', 'The provided token is malformed or otherwise invalid.');
+    if (credential.split('/')[2] !== REGION)
+      return refuse(400, 'AuthorizationHeaderMalformed', `The region is wrong; expecting '${REGION}'`);
+    const bucket = this.buckets.get(decodeURIComponent(bucketName));
+    const how = route
+      ? `through ${route.endpoints.map((endpoint) => endpoint.logicalId).join(', ') || `VPC ${route.vpcId}`}`
+      : 'a browser form';
+    const decision = await this.authorize(
+      signer.principal,
+      's3:PutObject',
+      `arn:aws:s3:::${decodeURIComponent(bucketName)}/${accepted.key}`,
+      bucket?.policy,
+      route,
+      'POST',
+      `S3 PostObject (${how})`,
+    );
+    if (!decision.allowed) return xml(403, 'AccessDenied', decision.message);
+    if (!bucket) return xml(404, 'NoSuchBucket', 'The specified bucket does not exist');
+    if (bucket.assets) return refuse(403, 'AccessDenied', 'The test keeps the assets bucket as cdk deploy published it');
+    const object: StoredObject = {
+      body: accepted.body,
+      contentType: accepted.headers['content-type'] ?? 'binary/octet-stream',
+      etag: `"${createHash('md5').update(accepted.body).digest('hex')}"`,
+      lastModified: new Date(),
+    };
+    bucket.objects.set(accepted.key, object);
+    await this.afterPut?.(bucket.name, accepted.key);
+    const location = `https://${bucket.name}.s3.${REGION}.amazonaws.com/${accepted.key.split('/').map(encodeURIComponent).join('/')}`;
+    return {
+      status: accepted.status,
+      headers: { etag: object.etag, location, 'x-amz-server-side-encryption': 'AES256' },
+      body:
+        accepted.status === 201
+          ? `<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse><Location>${escapeXml(location)}</Location><Bucket>${escapeXml(bucket.name)}</Bucket><Key>${escapeXml(accepted.key)}</Key><ETag>${object.etag}</ETag></PostResponse>`
+          : '',
+    };
+  }
+
   private authorize(
     principal: Principal,
     action: string,
     resource: string,
     bucketPolicy: PolicyDocument | undefined,
     route: S3Route | undefined,
-    presigned: boolean,
+    presigned: boolean | 'POST',
     purpose: string,
+    extraContext: Record<string, string> = {},
   ) {
-    // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, REST-HEADER for a signed header.
-    const authType = { 's3:authType': presigned ? 'REST-QUERY-STRING' : 'REST-HEADER' };
+    // s3:authType as S3 sets it: REST-QUERY-STRING for a presigned request, POST for a browser form, REST-HEADER for a signed header.
+    const authType = { 's3:authType': presigned === 'POST' ? 'POST' : presigned ? 'REST-QUERY-STRING' : 'REST-HEADER', ...extraContext };
     return this.evaluator.authorize(principal, action, resource, {
       resourcePolicy: bucketPolicy,
       ...(route

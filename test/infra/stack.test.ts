@@ -52,6 +52,7 @@ function resourceName(resource: ResourceReference): string {
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
     if (id === logicalId(synth.stack.summariesQueue)) return 'summariesQueue';
     if (id === logicalId(synth.stack.gradingSandbox.jobsBucket)) return 'jobsBucket';
+    if (id === logicalId(synth.stack.submissions.bucket)) return 'submissionsBucket';
     if (id === logicalId(synth.stack.gradingSandbox.project)) return 'gradingProject';
     const fn = [...synth.stack.functions].find(([, f]) => logicalId(f.function) === id);
     if (fn) return fn[0];
@@ -582,6 +583,7 @@ describe('least privilege', () => {
         expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue'))
         expected.WEBHOOK_QUEUE_URL = { Ref: logicalId(synth.stack.webhooks.queue) };
+      if (used.has('submissionsBucket')) expected.SUBMISSIONS_BUCKET = { Ref: logicalId(synth.stack.submissions.bucket) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage summariesQueue'))
         expected.SUMMARIES_QUEUE_URL = { Ref: logicalId(synth.stack.summariesQueue) };
       if (used.has('gradingProject')) {
