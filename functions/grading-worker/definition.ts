@@ -6,7 +6,8 @@ export const definition = worker({
   summary: 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build',
   data: {
     jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
-    submissions: ['UpdateItem'],
+    // A files version's files id is read from its version.
+    submissions: ['BatchGetItem', 'UpdateItem'],
     results: ['PutItem'],
     gradeables: ['BatchGetItem'],
   },

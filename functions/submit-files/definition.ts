@@ -28,7 +28,8 @@ export const definition = route({
     lateDays: ['BatchGetItem'],
   },
   // Uploads are read, copied into the version and deleted; a missing upload is found missing (ListBucket), not denied.
-  objects: { uploads: ['GetObject', 'DeleteObject', 'ListBucket'], versions: ['PutObject'] },
+  // A submission that created no version deletes the files it stored.
+  objects: { uploads: ['GetObject', 'DeleteObject', 'ListBucket'], versions: ['PutObject', 'DeleteObject'] },
   queue: 'send',
   bodyBytes: MULTIPART_BYTES,
   input: () => ({

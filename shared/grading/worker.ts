@@ -15,7 +15,7 @@ import {
 } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
-import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
+import { recordVersionCommit, setVersionState, submissionRef, type GradingResults } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
@@ -165,14 +165,20 @@ export async function gradeNextJob(now = new Date()): Promise<'idle' | 'graded' 
 /** How long the sandbox's links to a version's files last: it reads them as it starts. */
 const FILE_LINK_SECONDS = 15 * 60;
 
-/** A files version's stored files, each with a presigned GET for the runner (which holds no credentials). */
+/**
+ * A files version's stored files, each with a presigned GET for the runner (which holds no
+ * credentials): those under the files id its version records, never another submission's.
+ */
 async function versionObjects(job: ClaimedJob): Promise<{ name: string; url: string }[]> {
-  const [{ listObjects, presignDownload }, { versionPrefix, fileNameOf }] = await Promise.all([
+  const [{ listObjects, presignDownload }, { versionFilesPrefix, fileNameOf }] = await Promise.all([
     import('#shared/storage/objects.ts'),
     import('#shared/storage/keys.ts'),
   ]);
+  const { submission } = await getItems({ submission: submissionRef(job.term, job.course, job.gradeableId, job.ownerId) });
+  const filesId = submission?.versions.find((entry) => entry.version === job.version)?.files;
+  if (filesId === undefined) return [];
   const folder = { term: job.term, course: job.course, gradeable: job.gradeableId, submitter: job.ownerId };
-  const objects = await listObjects(versionPrefix(folder, job.version));
+  const objects = await listObjects(versionFilesPrefix(folder, filesId));
   return Promise.all(
     objects.map(async ({ key }) => ({
       name: fileNameOf(key),

@@ -1,16 +1,25 @@
 /**
  * Submitting files to an Electronic File gradeable without version control: sent in a multipart
  * body, or uploaded to the submissions bucket with presigned POSTs and then confirmed. Every rule
- * is checked before anything is written; the files are stored under the version's keys just
- * before the version's transaction (submit.ts's, the same as a VCS submission's), so its grading
- * finds exactly what was submitted.
+ * is checked before anything is written; the files are stored under a files id of their own before
+ * the version's transaction (submit.ts's, the same as a VCS submission's), which records that id on
+ * the version: its grading and its downloads read exactly what was submitted with it, even when
+ * another submission raced it for the version number.
  */
 import { createHash } from 'node:crypto';
 import { courseGroups, type Course } from '#shared/courses/course.ts';
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Refusal } from '#shared/errors.ts';
-import { uploadKey, uploadName, versionFileKey, versionPrefix, fileNameOf, type SubmitterFolder } from '#shared/storage/keys.ts';
+import {
+  fileNameOf,
+  newFilesId,
+  uploadKey,
+  uploadName,
+  versionFilesKey,
+  versionFilesPrefix,
+  type SubmitterFolder,
+} from '#shared/storage/keys.ts';
 import {
   copyObject,
   deleteObjects,
@@ -151,18 +160,26 @@ export async function submitFiles(
     if (file.content) identity.update(createHash('sha256').update(file.content).digest());
     else identity.update(`${file.uploadKey}\0`);
   }
+  const filesId = newFilesId();
+  // Every key written (a submission that starts over on a gradeable changed meanwhile stores again, for its owner then).
+  const keys = new Set<string>();
   const source: VersionSource = {
     accepts: acceptsFiles,
     identity: { files: identity.digest('base64url') },
-    store: async (owner, version) => {
+    files: filesId,
+    store: async (owner) => {
       const folder = folderOf(owner);
       await Promise.all(
-        checked.map((file) =>
-          file.content
-            ? putObject(versionFileKey(folder, version, file.name), file.content)
-            : copyObject(file.uploadKey as string, versionFileKey(folder, version, file.name)),
-        ),
+        checked.map((file) => {
+          const key = versionFilesKey(folder, filesId, file.name);
+          keys.add(key);
+          return file.content ? putObject(key, file.content) : copyObject(file.uploadKey as string, key);
+        }),
       );
+    },
+    // No version records these files: nothing reads them. What cannot be deleted now stays unread until the term's versions expire.
+    discard: async () => {
+      if (keys.size > 0) await deleteObjects([...keys]).catch(() => undefined);
     },
     stored: async () => {
       const keys = checked.flatMap((file) => (file.uploadKey ? [file.uploadKey] : []));
@@ -214,10 +231,9 @@ export async function versionFiles(
   submission: Submission | undefined,
   version: number,
 ): Promise<{ version: number; files: { name: string; size: number; url: string }[] }> {
-  const known = submission?.versions.some((entry) => entry.version === version);
-  if (!submission || !known || gradeable.vcs) throw noSuchFileVersion({ version });
-  const prefix = versionPrefix(folderOf(submission), version);
-  const objects = await listObjects(prefix);
+  const filesId = submission?.versions.find((entry) => entry.version === version)?.files;
+  if (!submission || filesId === undefined || gradeable.vcs) throw noSuchFileVersion({ version });
+  const objects = await listObjects(versionFilesPrefix(folderOf(submission), filesId));
   if (objects.length === 0) throw noSuchFileVersion({ version });
   const files = await Promise.all(
     objects.map(async (object) => {

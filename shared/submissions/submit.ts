@@ -126,7 +126,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
 
 /**
  * What a version is made of, beside what every version records: a VCS version's commit, or a
- * files version's files, stored under the version's keys before its transaction.
+ * files version's files, stored under their own files id before the version's transaction.
  */
 export interface VersionSource {
   /** Refuses a gradeable this kind of version is not for (after the gradeable's own checks). */
@@ -135,10 +135,17 @@ export interface VersionSource {
   readonly identity: Readonly<Record<string, unknown>>;
   /** Once, after every refusal that costs nothing: the commit the version is bound to. */
   readonly commit?: (gradeable: GradeableDocument, owner: RepositoryOwner) => Promise<string | undefined>;
-  /** For each version number tried, just before its transaction: stores the version's files. */
-  readonly store?: (owner: RepositoryOwner, version: number) => Promise<void>;
+  /**
+   * The files id recorded on the version, in its own transaction: its files are stored under it,
+   * so a submission that loses the race for a version number never writes the winner's files.
+   */
+  readonly files?: string;
+  /** Once, after every refusal that costs nothing and before the first transaction: stores the version's files. */
+  readonly store?: (owner: RepositoryOwner) => Promise<void>;
   /** Once the version's transaction went through. */
   readonly stored?: () => Promise<void>;
+  /** When no version was created (refused, answered before, out of tries): removes what `store` wrote. */
+  readonly discard?: () => Promise<void>;
 }
 
 function vcsSource(fields: SubmitFields): VersionSource {
@@ -226,6 +233,9 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
   const burstLimit = courseBurstPerMinute();
   const burst = counted ? { count: (initial.burst ?? 0) + 1, limit: burstLimit } : undefined;
   const commit = answered ? undefined : await source.commit?.(gradeable, owner);
+  // Whether this call (not a call it handed the submission to) wrote files that no version may record.
+  let storedFiles = false;
+  let handedOver = false;
   let preloaded: Loaded | undefined = initial;
   // After a collision on the lowest free ticket (this one's, or lately this instance's: contention.ts),
   // a ticket reserved instead, kept until its job is written.
@@ -238,6 +248,10 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
   const keep = new Set<number>();
   const startedAt = Date.now();
   try {
+    if (!answered && source.store) {
+      storedFiles = true;
+      await source.store(owner);
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const loaded: Loaded = preloaded ?? (await read());
       const { submission, queue, previous, load } = loaded;
@@ -295,6 +309,7 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
             ticket,
             state: 'queued',
             ...(commit ? { commit } : {}),
+            ...(source.files ? { files: source.files } : {}),
           },
           members ? 'team' : 'student',
           share.supersede?.version,
@@ -312,8 +327,6 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
         // After these, so that the indexes above (VERSION, JOB, TICKET) stay as they are.
         ...(members ? teamSubmissionCopies(owner, members, { version, daysLate: late }) : []),
       ];
-      // Stored before the version exists, so that its grading finds exactly what was submitted.
-      await source.store?.(owner, version);
       const copies = { from: items.length - (members?.length ?? 0), to: items.length };
       const shared = queueShareItems(share, items.length);
       // The owner's first version creates their submission: it must not slip past a change that
@@ -333,7 +346,10 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
           if (at.next === 'busy') throw gradeableBusy();
           if (at.next === 'deleted') throw invalidGradeableId({ gradeable_id: context.gradeableId });
           // Its rules (type, version control, teams) decided from what was read: decided again from what is there now.
-          if (at.next === 'changed') return await submitVersion({ ...context, gradeable: at.current }, source, now);
+          if (at.next === 'changed') {
+            handedOver = true;
+            return await submitVersion({ ...context, gradeable: at.current }, source, now);
+          }
         }
         // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
         if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
@@ -362,6 +378,8 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
   } finally {
     // A reserved ticket no job will take (refused, answered before, out of tries): positions must not count it.
     if (reserved !== undefined && !jobMayBeWritten) await abandonReserved(reserved);
+    // Files no version records (a transaction whose outcome is unknown may have recorded them: kept).
+    if (storedFiles && !handedOver && !jobMayBeWritten) await source.discard?.();
   }
 }
 

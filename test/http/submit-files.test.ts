@@ -3,6 +3,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { openDates } from '../support/dates.ts';
 import { makeZip } from '../support/zip.ts';
+import { listObjects } from '#shared/storage/objects.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -167,6 +168,65 @@ describe('submitting files', () => {
     ).toContain('File(s) uploaded too large.');
     // Nothing was written: no version, no files.
     expect((await api.get(path(id, 'attempts'), world.tokens.student)).json.data).toEqual([]);
+  });
+
+  it('grades and lists every version with its own files when submissions race', async () => {
+    // One test case whose points say whose file it read: a version graded on another's files scores wrongly.
+    const id = await createGradeable({
+      autograding: {
+        test_cases: [
+          { name: 'Bravo', command: 'cat say.txt', points_available: 1, timeout_seconds: 60, expect: { stdout_contains: 'Bravo' } },
+        ],
+      },
+    });
+    const student = world.users.student.userId;
+    const sent = new Map<number, string>();
+    // Staff's submissions for a student are all graded (none supersedes another), so every version is checked.
+    for (let round = 0; round < 4; round++) {
+      const words = [`Alpha ${round}\n`, `Bravo ${round}\n`];
+      const answers = await Promise.all(
+        words.map((content) =>
+          api.call('POST', path(id, 'files'), {
+            headers: world.tokens.instructor,
+            body: multipart([{ name: 'say.txt', content }], { user_id: student }),
+          }),
+        ),
+      );
+      answers.forEach((answer, index) => {
+        expect(answer.json.status, answer.text).toBe('success');
+        sent.set(Number(/version (\d+) /.exec(answer.json.data as string)?.[1]), words[index]!);
+      });
+    }
+    expect([...sent.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const [version, content] of sent) {
+      const listed = await api.get(`${path(id, 'files')}?version=${version}&user_id=${student}`, world.tokens.instructor);
+      expect(listed.json.data.files, listed.text).toHaveLength(1);
+      expect(await (await s3Fetch(listed.json.data.files[0].url)).text(), `version ${version}`).toBe(content);
+    }
+    let graded: { version: number; grading_state: string; points: number | null }[] = [];
+    for (let poll = 0; poll < 600 && !(graded.length === 8 && graded.every((entry) => entry.grading_state === 'graded')); poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      graded = (await api.get(path(id, 'attempts'), world.tokens.student)).json.data;
+    }
+    expect(Object.fromEntries(graded.map((entry) => [entry.version, entry.points]))).toEqual(
+      Object.fromEntries([...sent].map(([version, content]) => [version, content.startsWith('Bravo') ? 1 : 0])),
+    );
+  });
+
+  it('leaves no files behind when a racing retry with the same Idempotency-Key gets the first answer', async () => {
+    const id = await createGradeable();
+    for (let round = 0; round < 3; round++) {
+      const headers = { ...world.tokens.student, 'Idempotency-Key': uniqueCode('race') };
+      const answers = await Promise.all(
+        [0, 1].map(() => api.call('POST', path(id, 'files'), { headers, body: multipart([{ name: 'main.cpp', content: HELLO_CPP }]) })),
+      );
+      expect(answers.map((answer) => answer.json.data)).toEqual(
+        Array(2).fill(`Successfully uploaded version ${round + 1} for Files ${id}`),
+      );
+    }
+    const stored = await listObjects(`versions/${world.course.term}/${world.course.course}/${id}/${world.users.student.userId}/`);
+    // One version's files each round: the retry's copy was removed.
+    expect(stored).toHaveLength(3);
   });
 
   it('keeps VCS and files gradeables apart, and keeps each student to their own files', async () => {
