@@ -68,6 +68,7 @@ import {
 } from '#shared/courses/failures.ts';
 import { badCursor, badPageSize } from '#shared/paging.ts';
 import * as fileFailures from '#shared/files/failures.ts';
+import { fieldFails } from './fields.ts';
 import {
   badGrantStart,
   badIdempotencyKey,
@@ -451,7 +452,14 @@ export const contract: Record<RouteName, RouteContract> = {
       version: integer,
       files: z.array(object({ name: string, size: integer, url: string.describe('A presigned download link, valid for 5 minutes.') })),
     }),
-    fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable), fail(fileFailures.noSuchFileVersion)],
+    fails: [
+      gradeableNotFound,
+      fail(notSameUser),
+      fail(noGradedGradeable),
+      fail(fileFailures.noSuchFileVersion),
+      // Its query's typed field (a body's are listed from the definition).
+      { status: 400, message: fieldFails.mustBe('version', 'a version number') },
+    ],
   },
   'gradeable-values': {
     tag: 'Submissions',

@@ -182,9 +182,21 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:PutItem jobs',
     'dynamodb:UpdateItem jobs',
     'sqs:SendMessage gradingQueue',
+    // Confirmed uploads read (a zip read through), copied into the version and deleted; a version's
+    // files written, and deleted again when no version records them. Nothing of versions is read.
+    ...['DeleteObject', 'GetObject'].map((action) => `s3:${action} submissionsBucket/uploads/*`),
+    ...['DeleteObject', 'PutObject'].map((action) => `s3:${action} submissionsBucket/versions/*`),
+    's3:ListBucket submissionsBucket',
   ],
-  'file-uploads': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables'],
-  'submission-files': [...COURSE_CHECK, ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`)],
+  // Presigned POSTs are signed with the route's own credentials: it may put uploads, nothing else.
+  'file-uploads': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 's3:PutObject submissionsBucket/uploads/*'],
+  'submission-files': [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    // Presigned GETs of a version's files, listed first.
+    's3:GetObject submissionsBucket/versions/*',
+    's3:ListBucket submissionsBucket',
+  ],
   'gradeable-values': [...COURSE_CHECK, ...SUBMISSION_READS],
   'gradeable-attempts': [...COURSE_CHECK, ...SUBMISSION_READS],
   'set-active-version': [
@@ -337,8 +349,12 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem jobs',
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
+    'dynamodb:BatchGetItem submissions',
     'dynamodb:UpdateItem submissions',
     'sqs:SendMessage webhookQueue',
+    // A files version's files: listed, and read by the sandbox through presigned GETs.
+    's3:GetObject submissionsBucket/versions/*',
+    's3:ListBucket submissionsBucket',
     // The grading sandbox: the job's objects, the harness (put into each job's input), and the builds of its project.
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
     's3:GetObject harness',
