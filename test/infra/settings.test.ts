@@ -108,6 +108,8 @@ describe('deployment settings', () => {
       allowedGitHosts: [],
       gradingImages: { default: 'aws/codebuild/standard:7.0' },
       gradingConcurrency: 20,
+      // Submitted files are kept until a term's retention is set.
+      submissionRetentionDays: {},
     });
   });
 
