@@ -13,6 +13,7 @@ import { measureRegrade } from './regrade.ts';
 import { measureRequests } from './requests.ts';
 import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
+import { measureFiles } from './files.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
 import { SHARED_REPOSITORY, startGitServer } from '../test/support/git-server.ts';
@@ -23,7 +24,7 @@ import { createWorld, useRepositories } from './world.ts';
  * DynamoDB Local, printed as one table and kept in bench/RESULTS.md with the machine and date.
  * `npm run bench -- requests latency` runs only the sections named (results are then not saved).
  */
-const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading', 'rush', 'fairness'] as const;
+const sections = ['cold-start', 'requests', 'latency', 'throughput', 'scale', 'grading', 'rush', 'fairness', 'files'] as const;
 type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
 const unknown = chosen.filter((name) => !sections.includes(name));
@@ -70,6 +71,7 @@ try {
   if (runs('grading')) results.push(await withTables('grading-', measureGrading));
   if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
   if (runs('fairness')) results.push(await measureFairness(withTables));
+  if (runs('files')) results.push(await measureFiles(withTables));
 } finally {
   await git.close();
   await dynamoDb.stop();

@@ -3952,6 +3952,7 @@ export interface operations {
              * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `API key and specified user_id are not for the same user.`
+             *     - `The field version must be a version number.`
              */
             400: {
                 headers: {
