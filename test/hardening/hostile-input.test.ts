@@ -716,63 +716,6 @@ describe('hostile input', () => {
     expect(differences(before, await state())).toEqual([]);
   }, 60_000);
 
-  it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
-    const before = await state();
-    const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
-    for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
-      const answer = await api.postJson(
-        path,
-        { vcs_checkout: true, git_repo_id: 'none', user_id: userId },
-        { ...world.tokens.instructor, Prefer: 'http-status' },
-      );
-      expect(answer.httpStatus, answer.text).toBe(404);
-      expect(answer.json).toEqual({ status: 'fail', message: `User ${userId.slice(0, 64)} is not in this course.` });
-    }
-    expect(differences(before, await state())).toEqual([]);
-  });
-
-  it('refuses class lists that are garbage, formula-only or past the body limit, and writes nothing', async () => {
-    const before = await state();
-    const path = `/${world.course.term}/${world.course.course}/users/import`;
-    const garbage = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 13) % 256));
-    const formulas = 'user_id,first_name,last_name,email,registration_section,group\nfz1,=1+1,B,a@x.edu,1,4\nfz2,A,@SUM(A1),b@x.edu,1,4\n';
-    for (const [payload, status] of [
-      [garbage, 400],
-      ['\uFEFF', 400],
-      ['"unclosed,quote\n', 400],
-      [Buffer.alloc(10 * 1024 * 1024, 0x41), 413],
-      [formulas, 200],
-    ] as const) {
-      const answer = await api.call('POST', path, {
-        headers: { 'Content-Type': 'text/csv', Prefer: 'http-status', ...world.tokens.instructor },
-        body: payload,
-      });
-      expect(answer.httpStatus, answer.text).toBe(status);
-      if (status === 200) expect(answer.json.data).toMatchObject({ created: 0, rejected: [{ line: 2 }, { line: 3 }] });
-      else expect(answer.json.status).toBe('fail');
-    }
-    expect(differences(before, await state())).toEqual([]);
-  });
-
-  it('refuses oversized bodies with 413 and writes nothing', async () => {
-    const before = await state();
-    const big = JSON.stringify({ user_id: 'x', pad: 'a'.repeat(1024 * 1024) });
-    const path = `/${world.course.term}/${world.course.course}/upload`;
-    for (const [target, payload] of [
-      [path, big],
-      ['/token', big],
-      [path, 'a'.repeat(11 * 1024 * 1024)],
-    ] as const) {
-      const answer = await checkedFetch(`${api.url}${target}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', prefer: 'http-status', ...world.tokens.instructor },
-        body: payload,
-      });
-      expect(answer.status).toBe(413);
-      expect(await answer.json()).toEqual({ status: 'fail', message: 'POST request exceeds maximum size of 1M' });
-    }
-    expect(differences(before, await state())).toEqual([]);
-  });
   it('refuses hostile file names, zips, sizes and upload ids to the files routes, and writes no item and no object', async () => {
     const { term, course } = world.course;
     const base = `/${term}/${course}/gradeable/${filesGradeable}`;
@@ -892,4 +835,62 @@ describe('hostile input', () => {
     expect(differences(before, await state())).toEqual([]);
     expect(await stored()).toEqual(objectsBefore);
   }, 120_000);
+
+  it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
+    const before = await state();
+    const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
+    for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
+      const answer = await api.postJson(
+        path,
+        { vcs_checkout: true, git_repo_id: 'none', user_id: userId },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      );
+      expect(answer.httpStatus, answer.text).toBe(404);
+      expect(answer.json).toEqual({ status: 'fail', message: `User ${userId.slice(0, 64)} is not in this course.` });
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
+
+  it('refuses class lists that are garbage, formula-only or past the body limit, and writes nothing', async () => {
+    const before = await state();
+    const path = `/${world.course.term}/${world.course.course}/users/import`;
+    const garbage = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 13) % 256));
+    const formulas = 'user_id,first_name,last_name,email,registration_section,group\nfz1,=1+1,B,a@x.edu,1,4\nfz2,A,@SUM(A1),b@x.edu,1,4\n';
+    for (const [payload, status] of [
+      [garbage, 400],
+      ['\uFEFF', 400],
+      ['"unclosed,quote\n', 400],
+      [Buffer.alloc(10 * 1024 * 1024, 0x41), 413],
+      [formulas, 200],
+    ] as const) {
+      const answer = await api.call('POST', path, {
+        headers: { 'Content-Type': 'text/csv', Prefer: 'http-status', ...world.tokens.instructor },
+        body: payload,
+      });
+      expect(answer.httpStatus, answer.text).toBe(status);
+      if (status === 200) expect(answer.json.data).toMatchObject({ created: 0, rejected: [{ line: 2 }, { line: 3 }] });
+      else expect(answer.json.status).toBe('fail');
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
+
+  it('refuses oversized bodies with 413 and writes nothing', async () => {
+    const before = await state();
+    const big = JSON.stringify({ user_id: 'x', pad: 'a'.repeat(1024 * 1024) });
+    const path = `/${world.course.term}/${world.course.course}/upload`;
+    for (const [target, payload] of [
+      [path, big],
+      ['/token', big],
+      [path, 'a'.repeat(11 * 1024 * 1024)],
+    ] as const) {
+      const answer = await checkedFetch(`${api.url}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'http-status', ...world.tokens.instructor },
+        body: payload,
+      });
+      expect(answer.status).toBe(413);
+      expect(await answer.json()).toEqual({ status: 'fail', message: 'POST request exceeds maximum size of 1M' });
+    }
+    expect(differences(before, await state())).toEqual([]);
+  });
 });
