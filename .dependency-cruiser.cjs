@@ -15,7 +15,8 @@
  * summaries read submissions, TA grades and gradeables); submitting a version queues a grading
  * job; the grading worker publishes webhook events; gradeables belong to courses; courses enroll
  * users with passwords (auth); `network` holds the address rules that the git checkout and
- * webhook delivery both apply; `storage` is the submissions bucket, used by whatever reads or
+ * webhook delivery both apply; `files` the rules of submitted files (names, limits, zips), which
+ * submitting and grading both apply; `storage` is the submissions bucket, used by whatever reads or
  * writes submitted files.
  */
 const DOMAIN_ORDER = [
@@ -31,6 +32,7 @@ const DOMAIN_ORDER = [
   'auth',
   'users',
   'network',
+  'files',
   'storage',
 ];
 

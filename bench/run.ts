@@ -14,6 +14,7 @@ import { measureRequests } from './requests.ts';
 import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
 import { measureGradebook } from './gradebook.ts';
+import { measureFiles } from './files.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
 import { measureTurnaround } from './turnaround.ts';
@@ -36,6 +37,7 @@ const sections = [
   'fairness',
   'gradebook',
   'turnaround',
+  'files',
 ] as const;
 type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
@@ -86,6 +88,7 @@ try {
   if (runs('fairness')) results.push(await measureFairness(withTables));
   if (runs('gradebook')) results.push(await measureGradebook(withTables));
   if (runs('turnaround')) results.push(await withTables('turnaround-', measureTurnaround));
+  if (runs('files')) results.push(await measureFiles(withTables));
 } finally {
   await git.close();
   await dynamoDb.stop();

@@ -314,6 +314,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version's files (`version`; the caller's own, or for staff `user_id`'s, limited access graders their sections'), each with a presigned download link valid for 5 minutes.
+         * @description **Who may call it:** Course members.
+         */
+        get: operations["submission-files"];
+        put?: never;
+        /**
+         * Submit files to an Electronic File gradeable without version control: `files` in a multipart body (up to 4 MiB in all), or `upload_ids` of presigned uploads (POST …/files/uploads). A new version, queued for grading. Honours Idempotency-Key.
+         * @description **Who may call it:** Course members.
+         */
+        post: operations["submit-files"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/files/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declare files to upload straight to storage (JSON `files`: `[{"name","size"}]`): per file a presigned POST (`url`, form `fields`, then the file as the field `file`) taking that object only, up to its size, for 15 minutes; then submit the `upload_id`s with POST …/files.
+         * @description **Who may call it:** Course members.
+         */
+        post: operations["file-uploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{semester}/{course}/gradeable/{gradeable_id}/values": {
         parameters: {
             query?: never;
@@ -1307,6 +1351,11 @@ export interface components {
                 };
                 /** @description In AWS: the approved build image the test cases run in (the deployment's `gradingImages`); `default` when absent. */
                 image?: string;
+            };
+            /** @description Files gradeables (no `vcs`): the most files and bytes a submission may hold once its zips are unpacked; the server caps each at its operator’s bound (SUBMISSION_MAX_FILES, SUBMISSION_MAX_BYTES). */
+            submission_limits?: {
+                max_files?: number;
+                max_bytes?: number;
             };
         } | {
             title: string;
@@ -3942,6 +3991,536 @@ export interface operations {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "submission-files": {
+        parameters: {
+            query?: {
+                /** @description The version whose files to list. */
+                version?: number | string;
+                /** @description Another user's id (staff of the course; see the route's description). */
+                user_id?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            version: number;
+                            files: {
+                                name: string;
+                                size: number;
+                                /** @description A presigned download link, valid for 5 minutes. */
+                                url: string;
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `API key and specified user_id are not for the same user.`
+             *     - `The field version must be a version number.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `Graded gradeable for user with id {user_id} does not exist`
+             *     - `Version {version} of this submission has no files.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "submit-files": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
+                "Idempotency-Key"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Instructors and full access graders: submit for this student. */
+                    user_id?: string;
+                    /** @description The files (multipart/form-data, the field repeated); a .zip is unpacked into the version as it is graded. */
+                    files?: string[];
+                    /** @description The `upload_id`s of presigned uploads to submit (JSON). */
+                    upload_ids?: string[] | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Instructors and full access graders: submit for this student. */
+                    user_id?: string;
+                    /** @description The files (multipart/form-data, the field repeated); a .zip is unpacked into the version as it is graded. */
+                    files?: string[];
+                    /** @description The `upload_id`s of presigned uploads to submit (JSON). Comma-separated, or the field repeated. */
+                    upload_ids?: string;
+                };
+                "multipart/form-data": {
+                    /** @description Instructors and full access graders: submit for this student. */
+                    user_id?: string;
+                    /** @description The files (multipart/form-data, the field repeated); a .zip is unpacked into the version as it is graded. */
+                    files?: string[];
+                    /** @description The `upload_id`s of presigned uploads to submit (JSON). Comma-separated, or the field repeated. */
+                    upload_ids?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
+                        data: string;
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field user_id must be a string.`
+             *     - `The field user_id must be at most 256 characters long.`
+             *     - `The field files must be files of a multipart/form-data body (at most 200).`
+             *     - `The field upload_ids must be a list of upload ids.`
+             *     - `API key and specified user_id are not for the same user.`
+             *     - `The file name {name} contains a control character.`
+             *     - `Corrupted ZIP file for {name}.`
+             *     - `The file name {name} is not allowed: . and .. name folders.`
+             *     - `The file {name} is sent twice: file names must differ.`
+             *     - `A file was sent without a name.`
+             *     - `Send files (multipart/form-data, field files) or upload_ids (JSON), not both.`
+             *     - `The file name {name} is longer than {limit} bytes.`
+             *     - `No files to be submitted.`
+             *     - `Only Electronic File gradeables without version control take files; submit a VCS gradeable with POST …/upload.`
+             *     - `Error: You may not use quotes, backslashes or angle brackets in your file name {name}.`
+             *     - `Error: You may not use quotes, backslashes or angle brackets in your filename for files inside {name}.`
+             *     - `The file name {name} contains a folder separator: send the file itself, or a .zip to keep folders.`
+             *     - `File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb.`
+             *     - `This gradeable takes at most {limit} files; the submission has {count}.`
+             *     - `The upload {upload_id} is not one of yours, has expired or was never uploaded.`
+             *     - `The upload {upload_id} ({name}) is not the size declared.`
+             *     - `The file {name} holds {entry}, which is encrypted.`
+             *     - `The file {name} holds {entry}, a link: links are not accepted.`
+             *     - `The file {name} holds an entry whose name {entry} is not allowed: {rule}.`
+             *     - `The file {name} holds {entry}, which lies outside its folder.`
+             *     - `The file {name} holds {entry}, which is not a regular file or folder.`
+             *     - `The file {name} holds more than {limit} entries.`
+             *     - `{user_id} is not on a team for this gradeable.`
+             *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
+             *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
+             *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Invalid gradeable id '{gradeable_id}'`
+             *     - `User {user_id} is not in this course.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The teams changed while this change was being saved: try again.`
+             *     - `The gradeable is being changed by another request: try again in a moment.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             *     - `POST request exceeds maximum size of 4M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This Idempotency-Key was already used for a different request.`
+             *     - `This submission has reached its limit of {limit} versions.`
+             */
+            422: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Too many failed logins, or too many submissions in a minute (with `Retry-After`). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Too many submissions of this gradeable: at most {limit} a minute. Try again in {seconds}.`
+             *     - `Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.`
+             */
+            429: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "file-uploads": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The files to upload: name and size in bytes. */
+                    files?: {
+                        name: string;
+                        size: number;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The files to upload: name and size in bytes. */
+                    files?: {
+                        name: string;
+                        size: number;
+                    }[];
+                };
+                "multipart/form-data": {
+                    /** @description The files to upload: name and size in bytes. */
+                    files?: {
+                        name: string;
+                        size: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            uploads: {
+                                name: string;
+                                /** @description Submit it with POST …/files as one of `upload_ids`. */
+                                upload_id: string;
+                                /** @description Where to POST the form. */
+                                url: string;
+                                /** @description The form fields to send before the file (the field `file`). */
+                                fields: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field files must be a list of {"name": string, "size": whole number of bytes} (at most 200).`
+             *     - `The file name {name} contains a control character.`
+             *     - `Corrupted ZIP file for {name}.`
+             *     - `The file name {name} is not allowed: . and .. name folders.`
+             *     - `The file {name} is sent twice: file names must differ.`
+             *     - `A file was sent without a name.`
+             *     - `Send files (multipart/form-data, field files) or upload_ids (JSON), not both.`
+             *     - `The file name {name} is longer than {limit} bytes.`
+             *     - `No files to be submitted.`
+             *     - `Only Electronic File gradeables without version control take files; submit a VCS gradeable with POST …/upload.`
+             *     - `Error: You may not use quotes, backslashes or angle brackets in your file name {name}.`
+             *     - `Error: You may not use quotes, backslashes or angle brackets in your filename for files inside {name}.`
+             *     - `The file name {name} contains a folder separator: send the file itself, or a .zip to keep folders.`
+             *     - `File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb.`
+             *     - `This gradeable takes at most {limit} files; the submission has {count}.`
+             *     - `The upload {upload_id} is not one of yours, has expired or was never uploaded.`
+             *     - `The upload {upload_id} ({name}) is not the size declared.`
+             *     - `The file {name} holds {entry}, which is encrypted.`
+             *     - `The file {name} holds {entry}, a link: links are not accepted.`
+             *     - `The file {name} holds an entry whose name {entry} is not allowed: {rule}.`
+             *     - `The file {name} holds {entry}, which lies outside its folder.`
+             *     - `The file {name} holds {entry}, which is not a regular file or folder.`
+             *     - `The file {name} holds more than {limit} entries.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Invalid gradeable id '{gradeable_id}'`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {

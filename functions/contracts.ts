@@ -24,6 +24,7 @@ import { contract as deleteWebhook } from './delete-webhook/contract.ts';
 import { contract as downloadGradeable } from './download-gradeable/contract.ts';
 import { contract as dropMember } from './drop-member/contract.ts';
 import { contract as enrollMember } from './enroll-member/contract.ts';
+import { contract as fileUploads } from './file-uploads/contract.ts';
 import { contract as generateSummaries } from './generate-summaries/contract.ts';
 import { contract as getUser } from './get-user/contract.ts';
 import { contract as gradeableAttempts } from './gradeable-attempts/contract.ts';
@@ -55,6 +56,8 @@ import { contract as setExtension } from './set-extension/contract.ts';
 import { contract as setTeam } from './set-team/contract.ts';
 import { contract as setUserPassword } from './set-user-password/contract.ts';
 import { contract as studentLateDays } from './student-late-days/contract.ts';
+import { contract as submissionFiles } from './submission-files/contract.ts';
+import { contract as submitFiles } from './submit-files/contract.ts';
 import { contract as submitVcs } from './submit-vcs/contract.ts';
 import { contract as summariesJob } from './summaries-job/contract.ts';
 import { contract as taGrade } from './ta-grade/contract.ts';
@@ -86,6 +89,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'download-gradeable': downloadGradeable,
   'drop-member': dropMember,
   'enroll-member': enrollMember,
+  'file-uploads': fileUploads,
   'generate-summaries': generateSummaries,
   'get-user': getUser,
   'gradeable-attempts': gradeableAttempts,
@@ -117,6 +121,8 @@ export const contracts: Record<RouteName, RouteContract> = {
   'set-team': setTeam,
   'set-user-password': setUserPassword,
   'student-late-days': studentLateDays,
+  'submission-files': submissionFiles,
+  'submit-files': submitFiles,
   'submit-vcs': submitVcs,
   'summaries-job': summariesJob,
   'ta-grade': taGrade,

@@ -17,6 +17,9 @@ import { definition as uploadGradeable } from './upload-gradeable/definition.ts'
 import { definition as downloadGradeable } from './download-gradeable/definition.ts';
 import { definition as listGradeables } from './list-gradeables/definition.ts';
 import { definition as submitVcs } from './submit-vcs/definition.ts';
+import { definition as submitFiles } from './submit-files/definition.ts';
+import { definition as fileUploads } from './file-uploads/definition.ts';
+import { definition as submissionFiles } from './submission-files/definition.ts';
 import { definition as gradeableValues } from './gradeable-values/definition.ts';
 import { definition as gradeableAttempts } from './gradeable-attempts/definition.ts';
 import { definition as saveTaGrade } from './save-ta-grade/definition.ts';
@@ -86,6 +89,9 @@ export const routes = {
   'download-gradeable': downloadGradeable,
   'list-gradeables': listGradeables,
   'submit-vcs': submitVcs,
+  'submit-files': submitFiles,
+  'file-uploads': fileUploads,
+  'submission-files': submissionFiles,
   'gradeable-values': gradeableValues,
   'gradeable-attempts': gradeableAttempts,
   'save-ta-grade': saveTaGrade,

@@ -291,6 +291,10 @@ const settings = declare({
   GRADING_MAX_FILE_SIZE_MIB: operatorBound(1024),
   /** `GRADING_MAX_DISK_MIB` (1024): the most disk a gradeable may give a test case (its tmpfs is memory). Reported. */
   GRADING_MAX_DISK_MIB: operatorBound(1024),
+  /** `SUBMISSION_MAX_FILES` (1000): the most files a file submission may hold (zips unpacked); gradeables may ask for fewer. */
+  SUBMISSION_MAX_FILES: wholeNumber(1, 1000),
+  /** `SUBMISSION_MAX_BYTES` (100 MiB): the most bytes a file submission may hold (zips unpacked); gradeables may ask for fewer. */
+  SUBMISSION_MAX_BYTES: wholeNumber(1, 100 * 1024 * 1024),
   /** `ALLOWED_GIT_HOSTS` (none): hosts repositories may be fetched from although they resolve to private addresses. */
   ALLOWED_GIT_HOSTS: hostList(),
   /**

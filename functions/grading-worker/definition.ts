@@ -6,12 +6,15 @@ export const definition = worker({
   summary: 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build',
   data: {
     jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
-    submissions: ['UpdateItem'],
+    // A files version's files id is read from its version.
+    submissions: ['BatchGetItem', 'UpdateItem'],
     results: ['PutItem'],
     gradeables: ['BatchGetItem'],
     // Each outcome's webhook event, written with it and removed once queued.
     webhookOutbox: ['PutItem', 'DeleteItem'],
   },
+  // A files version's stored files: listed, and read by the sandbox through presigned GETs.
+  objects: { versions: ['GetObject', 'ListBucket'] },
   gradingSandbox: true,
   // Graded and failed versions are published as webhook events (through the outbox).
   events: 'publish',

@@ -2,7 +2,7 @@
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { string } from '#shared/http/answers.ts';
-import { fail, type RouteContract } from '#shared/http/contract.ts';
+import { fail, lateFails, type RouteContract } from '#shared/http/contract.ts';
 import {
   badIdempotencyKey,
   gitRepoIdMissing,
@@ -26,15 +26,7 @@ export const contract: RouteContract = {
     fail(userNotInCourse),
     fail(notOnTeam),
     fail(teamChangedMeanwhile),
-    {
-      status: 400,
-      message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
-    },
-    {
-      status: 400,
-      message:
-        'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
-    },
+    ...lateFails,
     fail(badIdempotencyKey),
     fail(idempotencyKeyReused),
     fail(tooManySubmissions),

@@ -26,6 +26,8 @@ export interface VersionSummary {
    * a local folder without history.
    */
   readonly commit?: string;
+  /** A files version's files id: its files are stored under it (shared/storage/keys.ts). */
+  readonly files?: string;
 }
 
 /** One test case of `values`, in the reference's shape (docs/reference-compatibility.md). */

@@ -78,6 +78,9 @@ export const MAX_TEST_CASES = 100;
 export const MAX_RUBRIC_COMPONENTS = 100;
 export const MAX_MARKS = 50;
 export const MAX_TIMEOUT_SECONDS = 600;
+/** The most a gradeable's `submission_limits` may ask for, whatever the operator allows. */
+export const MAX_SUBMISSION_FILES = 100_000;
+export const MAX_SUBMISSION_BYTES = 10 * 1024 * 1024 * 1024;
 
 export const REQUIRES_ID_TITLE_TYPE = 'JSON requires id, title, and type. See documentation for information';
 export const INVALID_TYPE = 'An error has occurred: Invalid type';
@@ -460,6 +463,16 @@ export function gradeableSchemas(context?: DateContext) {
           .optional(),
         dates: datesSchema(electronicDates, electronicDateFlags, order, context),
         ...grading,
+        submission_limits: z
+          .object({
+            max_files: wholeNumber(1, MAX_SUBMISSION_FILES).optional(),
+            max_bytes: wholeNumber(1, MAX_SUBMISSION_BYTES).optional(),
+          })
+          .optional()
+          .meta({
+            description:
+              'Files gradeables (no `vcs`): the most files and bytes a submission may hold once its zips are unpacked; the server caps each at its operator’s bound (SUBMISSION_MAX_FILES, SUBMISSION_MAX_BYTES).',
+          }),
       })
       .transform(downloadOrder),
     graded: z

@@ -50,6 +50,8 @@ export async function checkoutOrFailure(
   jobFolder: string,
   limits: CheckoutProcessLimits = checkoutProcessLimits,
 ): Promise<{ submission: string; commit?: string } | CheckoutFailure> {
+  if (request.files)
+    return (await import('./checkout-objects.ts')).fetchVersionFiles({ ...request, files: request.files }, signal, jobFolder);
   try {
     const { submission, commit } = await checkoutRepository(request, signal, jobFolder, limits);
     return { submission, ...(commit ? { commit } : {}) };

@@ -29,6 +29,11 @@ export interface RunRequest {
    * reports (RunHooks.onCheckout, and `commit` of the result).
    */
   readonly commit?: string;
+  /**
+   * A files version instead of a repository: its files' names and presigned GETs, read in this
+   * order (zips unpacked in their place); `repository` and `commit` are then unused.
+   */
+  readonly files?: readonly { readonly name: string; readonly url: string }[];
   /** The test cases with the limits in force (see limits.ts). */
   readonly testCases: readonly HarnessTestCase[];
   readonly limits: RunLimits;

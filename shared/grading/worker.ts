@@ -15,7 +15,7 @@ import {
 } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
-import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
+import { recordVersionCommit, setVersionState, submissionRef, type GradingResults } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
@@ -29,6 +29,7 @@ import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
+import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
 
 /** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */
 const MAX_TICKETS_PASSED = 10_000;
@@ -132,19 +133,31 @@ async function prepareJob(job: ClaimedJob): Promise<Prepared | { outcome: Outcom
   // from the version; a retry after a lost lease finds it where the first attempt recorded it):
   // every later grading grades exactly it, never what the student pushed since.
   const recorded = job.commit;
-  if (!gradeable?.vcs) {
+  // A gradeable without version control grades its versions' stored files, exactly as a checkout.
+  const files = gradeable?.type === 'Electronic File' && !gradeable.vcs ? await versionObjects(job) : undefined;
+  if (files?.length === 0) {
+    const message = "This version's files are no longer stored.";
+    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
+  }
+  if (!gradeable || (!gradeable.vcs && !files)) {
     const message = 'This gradeable no longer takes repository submissions.';
     return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   const testCases = gradeable.autograding?.test_cases ?? [];
+  const fileBounds = files ? fileLimits(gradeable.submission_limits, operatorFileBounds()) : undefined;
   const request: RunRequest = {
     jobId: String(job.ticket),
-    repository: {
-      url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
-      subdirectory: gradeable.vcs.vcs_subdirectory,
-    },
+    repository: gradeable.vcs
+      ? {
+          url: repositoryUrl(gradeable.vcs, { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId }),
+          subdirectory: gradeable.vcs.vcs_subdirectory,
+        }
+      : { url: '', subdirectory: '' },
+    ...(files ? { files } : {}),
     testCases: runTestCases(testCases, gradeable.autograding?.limits, operatorBounds()),
-    limits: defaultRunLimits,
+    limits: fileBounds
+      ? { ...defaultRunLimits, maxRepositoryBytes: fileBounds.maxBytes, maxRepositoryFiles: fileBounds.maxFiles }
+      : defaultRunLimits,
     allowedHosts: allowedGitHosts(),
     sandbox: sandboxFor(job),
     ...(gradeable.autograding?.image ? { image: gradeable.autograding.image } : {}),
@@ -217,6 +230,31 @@ async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult): P
   });
   const commit = run.status === 'graded' ? run.commit : recorded;
   return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full], commit)) ? 'graded' : 'lost';
+}
+
+/** How long the sandbox's links to a version's files last: it reads them as it starts. */
+const FILE_LINK_SECONDS = 15 * 60;
+
+/**
+ * A files version's stored files, each with a presigned GET for the runner (which holds no
+ * credentials): those under the files id its version records, never another submission's.
+ */
+async function versionObjects(job: ClaimedJob): Promise<{ name: string; url: string }[]> {
+  const [{ listObjects, presignDownload }, { versionFilesPrefix, fileNameOf }] = await Promise.all([
+    import('#shared/storage/objects.ts'),
+    import('#shared/storage/keys.ts'),
+  ]);
+  const { submission } = await getItems({ submission: submissionRef(job.term, job.course, job.gradeableId, job.ownerId) });
+  const filesId = submission?.versions.find((entry) => entry.version === job.version)?.files;
+  if (filesId === undefined) return [];
+  const folder = { term: job.term, course: job.course, gradeable: job.gradeableId, submitter: job.ownerId };
+  const objects = await listObjects(versionFilesPrefix(folder, filesId));
+  return Promise.all(
+    objects.map(async ({ key }) => ({
+      name: fileNameOf(key),
+      url: await presignDownload(key, { expiresSeconds: FILE_LINK_SECONDS, fileName: fileNameOf(key) }),
+    })),
+  );
 }
 
 /**

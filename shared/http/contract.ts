@@ -8,6 +8,7 @@
  * parsing, a field not of its kind) are added from the route's access and inputs, so only each
  * route's own are listed here. Only the openapi function and local or test code import it.
  */
+import * as fileFailures from '#shared/files/failures.ts';
 import * as z from 'zod';
 import { badCursor, badPageSize } from '#shared/paging.ts';
 import type { Failure } from '#shared/errors.ts';
@@ -73,6 +74,22 @@ const { ValidationProblem, AuditEntry } = components;
 export const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable does not exist' };
 /** A paged list's fails (shared/paging.ts). */
 export const pageFails = [fail(badPageSize), fail(badCursor)];
+/** What a file submission (or its declared uploads) is refused for: names, zips, limits. */
+export const fileFails: readonly FailCase[] = Object.values(fileFailures)
+  .filter((declared) => declared !== fileFailures.noSuchFileVersion)
+  .map((declared) => fail(declared));
+/** A submission after its due date (submission.ts's lateRefusal). */
+export const lateFails: readonly FailCase[] = [
+  {
+    status: 400,
+    message: 'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.',
+  },
+  {
+    status: 400,
+    message:
+      'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
+  },
+];
 export const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 export const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';
 export const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];

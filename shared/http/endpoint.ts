@@ -75,7 +75,13 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
   if (route.etag) stack.use(conditional());
   const handler = stack
     .use(envelope())
-    .use(authenticate(access, definition as RouteReads, body({ maxBytes: maxBodyBytes(), csvField: () => inputOf(route).csv })))
+    .use(
+      authenticate(
+        access,
+        definition as RouteReads,
+        body({ maxBytes: Math.max(route.bodyBytes ?? 0, maxBodyBytes()), csvField: () => inputOf(route).csv }),
+      ),
+    )
     .handler(async (event, context) => {
       const input = parseInput(route, { query: event.queryStringParameters, headers: event.headers, body: context.body });
       const data: unknown = await definition.handle({

@@ -281,3 +281,71 @@ export function csvDocument(doc: Doc) {
   );
   return mustBe(withForm(schema, { description: doc.description, type: 'string', format: 'binary' }), what);
 }
+
+/** A file of a multipart body: its name exactly as sent (folders included) and its bytes. */
+export interface Attachment {
+  readonly name: string;
+  readonly content: Buffer;
+}
+
+/**
+ * Files of a multipart body, the field repeated (at most `maxItems`), in the order sent, each with
+ * its name as sent; the route checks the names. Anything other than files is refused.
+ */
+export function attachments(doc: Doc & { readonly maxItems: number }) {
+  const what = `files of a multipart/form-data body (at most ${doc.maxItems})`;
+  const schema = documented(
+    readWith((value, payload): Attachment[] | undefined => {
+      if (value === undefined || value === '') return undefined;
+      const items = Array.isArray(value) ? value : [value];
+      if (items.length > doc.maxItems) return refused(payload, what);
+      const files: Attachment[] = [];
+      for (const item of items) {
+        const { filename, content } = (item ?? {}) as { filename?: unknown; content?: unknown };
+        if (!Buffer.isBuffer(content)) return refused(payload, what);
+        files.push({ name: typeof filename === 'string' ? filename : '', content });
+      }
+      // The multipart parser lists a repeated field's files last first.
+      return files.reverse();
+    }),
+    { description: doc.description, type: 'array', items: { type: 'string', format: 'binary' }, maxItems: doc.maxItems },
+  );
+  return mustBe(withForm(schema, { description: doc.description, type: 'array', items: { type: 'string', format: 'binary' } }), what);
+}
+
+/** A JSON list of files to come, each `{"name": string, "size": whole number of bytes}` (at most `maxItems`). */
+export function declaredFiles(doc: Doc & { readonly maxItems: number; readonly maxSize: number }) {
+  const what = `a list of {"name": string, "size": whole number of bytes} (at most ${doc.maxItems})`;
+  const schema = documented(
+    readWith((value, payload): { name: string; size: number }[] | undefined => {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || value.length > doc.maxItems) return refused(payload, what);
+      const files: { name: string; size: number }[] = [];
+      for (const item of value) {
+        const { name, size } = (item ?? {}) as { name?: unknown; size?: unknown };
+        if (
+          typeof name !== 'string' ||
+          name.length > 1024 ||
+          typeof size !== 'number' ||
+          !Number.isSafeInteger(size) ||
+          size < 0 ||
+          size > doc.maxSize
+        )
+          return refused(payload, what);
+        files.push({ name, size });
+      }
+      return files;
+    }),
+    {
+      description: doc.description,
+      type: 'array',
+      maxItems: doc.maxItems,
+      items: {
+        type: 'object',
+        required: ['name', 'size'],
+        properties: { name: { type: 'string', maxLength: 1024 }, size: { type: 'integer', minimum: 0, maximum: doc.maxSize } },
+      },
+    },
+  );
+  return mustBe(schema, what);
+}

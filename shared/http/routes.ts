@@ -132,6 +132,8 @@ export interface RouteDefinition extends FunctionUse {
   readonly etag?: true;
   /** What the route reads from a request; built on the function's first request (and for the docs). */
   readonly input?: () => RouteInput;
+  /** The largest body it takes, where more than MAX_BODY_BYTES (files sent in a multipart body). */
+  readonly bodyBytes?: number;
 }
 
 export type FunctionDefinition = RouteDefinition | WorkerDefinition;

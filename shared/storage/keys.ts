@@ -6,8 +6,11 @@
  *   to the bucket with a presigned POST and has not confirmed yet. The submitter is part of the
  *   key, so a confirmation builds the key from its own caller and can never name someone else's
  *   upload. Whatever is still here after a day expires.
- * - `versions/<term>/<course>/<gradeable>/<submitter>/<version>/<name>`: the files of one version,
- *   kept as their own objects (a version never changes). An operator can expire a term's versions.
+ * - `versions/<term>/<course>/<gradeable>/<submitter>/<files id>/<name>`: the files of one version,
+ *   kept as their own objects (a version never changes). The files id is new for every submission
+ *   and recorded on its version in the version's own transaction: two submissions racing for one
+ *   version number never write each other's files, and the loser's are never read. An operator
+ *   can expire a term's versions.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -59,6 +62,17 @@ export const versionPrefix = (folder: SubmitterFolder, version: number): string 
   if (!Number.isSafeInteger(version) || version < 1) throw new Error(`Not a version number: ${version}`);
   return `${VERSIONS_PREFIX}${folderOf(folder)}/${version}/`;
 };
+
+/** A new files id: where one submission's files go, whatever version number it ends up with. */
+export const newFilesId = (): string => randomUUID();
+
+/** `versions/<term>/<course>/<gradeable>/<submitter>/<files id>/`: the files of the version recording `filesId`. */
+export const versionFilesPrefix = (folder: SubmitterFolder, filesId: string): string =>
+  `${VERSIONS_PREFIX}${folderOf(folder)}/${segment('files id', filesId)}/`;
+
+/** The key of one file of the version recording `filesId`. */
+export const versionFilesKey = (folder: SubmitterFolder, filesId: string, name: string): string =>
+  `${versionFilesPrefix(folder, filesId)}${segment('file name', name)}`;
 
 /** The key of one file of a version. */
 export const versionFileKey = (folder: SubmitterFolder, version: number, name: string): string =>

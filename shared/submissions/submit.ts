@@ -22,6 +22,7 @@ import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
+import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -86,7 +87,7 @@ const contention = ticketContention();
  * With an Idempotency-Key, a retry within 24 hours gets the first answer and creates nothing.
  */
 export async function submitVcs(context: SubmitContext, now = new Date()): Promise<string> {
-  const { caller, enrollment, course, gradeable, fields } = context;
+  const { caller, enrollment, fields } = context;
   const target = fields.userId ?? caller.userId;
   const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
   if (target !== caller.userId && !staffSubmitter) throw notSameUser();
@@ -94,9 +95,55 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   if (fields.gitRepoId === undefined || fields.gitRepoId === '') {
     throw gitRepoIdMissing();
   }
+  return submitVersion(context, vcsSource(fields), now);
+}
+
+/**
+ * What a version is made of, beside what every version records: a VCS version's commit, or a
+ * files version's files, stored under their own files id before the version's transaction.
+ */
+export interface VersionSource {
+  /** Refuses a gradeable this kind of version is not for (after the gradeable's own checks). */
+  readonly accepts: (gradeable: GradeableDocument) => void;
+  /** What the Idempotency-Key's fingerprint covers beside the course, gradeable and target. */
+  readonly identity: Readonly<Record<string, unknown>>;
+  /** Once, after every refusal that costs nothing: the commit the version is bound to. */
+  readonly commit?: (gradeable: GradeableDocument, owner: RepositoryOwner) => Promise<string | undefined>;
+  /**
+   * The files id recorded on the version, in its own transaction: its files are stored under it,
+   * so a submission that loses the race for a version number never writes the winner's files.
+   */
+  readonly files?: string;
+  /** Once, after every refusal that costs nothing and before the first transaction: stores the version's files. */
+  readonly store?: (owner: RepositoryOwner) => Promise<void>;
+  /** Once the version's transaction went through. */
+  readonly stored?: () => Promise<void>;
+  /** When no version was created (refused, answered before, out of tries): removes what `store` wrote. */
+  readonly discard?: () => Promise<void>;
+}
+
+function vcsSource(fields: SubmitFields): VersionSource {
+  return {
+    accepts: (gradeable) => {
+      if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
+    },
+    identity: { vcs_checkout: fields.vcsCheckout === true, git_repo_id: String(fields.gitRepoId) },
+    commit: (gradeable, owner) => resolveCommit(gradeable.vcs as NonNullable<GradeableDocument['vcs']>, owner),
+  };
+}
+
+/**
+ * Creates version n = highest + 1 of the caller's (or `fields.userId`'s) submission from `source`,
+ * makes it active and queues it for grading in one transaction: every kind of version the same way.
+ */
+export async function submitVersion(context: SubmitContext, source: VersionSource, now = new Date()): Promise<string> {
+  const { caller, enrollment, course, gradeable, fields } = context;
+  const target = fields.userId ?? caller.userId;
+  const staffSubmitter = enrollment.group <= courseGroups.fullAccessGrader;
+  if (target !== caller.userId && !staffSubmitter) throw notSameUser();
   const open = gradeable && (staffSubmitter || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
   if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw onlyVcs();
+  source.accepts(gradeable);
   if (target !== caller.userId) await requireStudentOf(course, target);
   const membership = gradeable.team_gradeable ? await teamOf(course, gradeable.id, target) : undefined;
   const ownerId = membership?.teamId ?? target;
@@ -116,7 +163,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     throw badIdempotencyKey();
   }
   const idempotency = context.idempotencyKey
-    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, fields) }
+    ? { key: `${caller.userId}#${context.idempotencyKey}`, fingerprint: fingerprint(course, context.gradeableId, target, source.identity) }
     : undefined;
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   // Each member's team entry carries a copy of the team's active version (their late days read it).
@@ -159,7 +206,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const burst = counted
     ? { count: courseBurst(initial.queue, owner.term, owner.course, now) + 1, limit: courseBurstPerMinute() }
     : undefined;
-  const commit = answered ? undefined : await resolveCommit(gradeable.vcs, owner);
+  const commit = answered ? undefined : await source.commit?.(gradeable, owner);
+  // Whether this call (not a call it handed the submission to) wrote files that no version may record.
+  let storedFiles = false;
+  let handedOver = false;
   let preloaded: Loaded | undefined = initial;
   // The ticket, reserved before the transaction (an atomic counter, never refused) and kept until its job is written.
   let reserved: number | undefined;
@@ -171,6 +221,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   const keep = new Set<number>();
   const startedAt = Date.now();
   try {
+    if (!answered && source.store) {
+      storedFiles = true;
+      await source.store(owner);
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const loaded: Loaded = preloaded ?? (await read());
       const { submission, queue, previous, load } = loaded;
@@ -221,6 +275,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
             ticket,
             state: 'queued',
             ...(commit ? { commit } : {}),
+            ...(source.files ? { files: source.files } : {}),
           },
           members ? 'team' : 'student',
           share.supersede?.version,
@@ -256,7 +311,10 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
           if (at.next === 'busy') throw gradeableBusy();
           if (at.next === 'deleted') throw invalidGradeableId({ gradeable_id: context.gradeableId });
           // Its rules (type, version control, teams) decided from what was read: decided again from what is there now.
-          if (at.next === 'changed') return await submitVcs({ ...context, gradeable: at.current }, now);
+          if (at.next === 'changed') {
+            handedOver = true;
+            return await submitVersion({ ...context, gradeable: at.current }, source, now);
+          }
         }
         // Transactions touching the same items at that moment: a few more tries, then an error that wrote nothing.
         if (failed.length === 0 && ++conflicts > CONFLICT_RETRIES) throw error;
@@ -274,13 +332,15 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
         await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
         continue;
       }
-      await notifyWorkers(ticket);
+      await Promise.all([notifyWorkers(ticket), source.stored?.()]);
       return answer;
     }
     throw new Error('Could not queue the submission: too much contention');
   } finally {
     // A reserved ticket no job will take (refused, answered before, out of tries): positions must not count it.
     if (reserved !== undefined && !jobMayBeWritten) await abandonReserved(reserved);
+    // Files no version records (a transaction whose outcome is unknown may have recorded them: kept).
+    if (storedFiles && !handedOver && !jobMayBeWritten) await source.discard?.();
   }
 }
 
@@ -350,13 +410,7 @@ function repeatedAnswer(previous: { fingerprint: string; data: unknown }, finger
   return previous.data as string;
 }
 
-function fingerprint(course: Course, gradeableId: string, target: string, fields: SubmitFields): string {
-  const identity = {
-    course: `${course.term}/${course.course}`,
-    gradeableId,
-    target,
-    vcs_checkout: fields.vcsCheckout === true,
-    git_repo_id: String(fields.gitRepoId),
-  };
+function fingerprint(course: Course, gradeableId: string, target: string, kind: Readonly<Record<string, unknown>>): string {
+  const identity = { course: `${course.term}/${course.course}`, gradeableId, target, ...kind };
   return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
 }

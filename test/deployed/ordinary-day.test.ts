@@ -14,6 +14,7 @@ import { daysFromNow, openDates } from '../support/dates.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
 import { CLIENT_ID as OIDC_CLIENT_ID, startOidcProvider, type OidcTestProvider } from '../support/oidc-provider.ts';
+import { makeZip } from '../support/zip.ts';
 
 /**
  * The deployed-artifact test: the CDK app is synthesized, and its bundled
@@ -31,6 +32,8 @@ const COURSE = 'base';
 const NEW_TERM = `s${Date.now().toString(36).slice(-5)}`;
 const NEW_COURSE = 'base_copy';
 const GRADEABLE = 'hw_vcs';
+/** A gradeable without version control: students submit files. */
+const FILES = 'hw_files';
 /** A gradeable naming a build image the deployment does not offer: its submissions fail with a message. */
 const UNAPPROVED = 'hw_nope';
 /** A Numeric gradeable whose grading is open: TA grading, its audit trail and the gradebook. */
@@ -116,6 +119,8 @@ interface CallOptions {
   readonly form?: Record<string, string>;
   readonly json?: unknown;
   readonly multipart?: Record<string, string>;
+  /** Files of a multipart body (the field `files`), by name. */
+  readonly files?: Record<string, string>;
   readonly headers?: Record<string, string>;
   /** The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope. */
   readonly expect?: 'success' | { fail: string; status: number } | 'raw';
@@ -133,9 +138,10 @@ async function call(method: string, path: string, options: CallOptions = {}): Pr
   } else if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
-  } else if (options.multipart) {
+  } else if (options.multipart || options.files) {
     body = new FormData();
-    for (const [name, value] of Object.entries(options.multipart)) body.append(name, value);
+    for (const [name, value] of Object.entries(options.multipart ?? {})) body.append(name, value);
+    for (const [name, content] of Object.entries(options.files ?? {})) body.append('files', new Blob([content]), name);
   }
   const step = `${method} ${path}${options.as ? ` as ${options.as}` : ''}`;
   const response = await checkedFetch(`${stack!.gateway.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
@@ -1230,6 +1236,55 @@ describe('the deployed artifacts', () => {
       },
       300_000,
     );
+
+    it(`files: a student submits a script by multipart and an archive by a presigned POST to S3, each graded in its own build${NEEDS_ROOT}`, async () => {
+      const files = `/api/${TERM}/${COURSE}/gradeable/${FILES}/files`;
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, {
+        as: 'prof',
+        json: {
+          id: FILES,
+          title: 'Homework 2: Hello (files)',
+          type: 'Electronic File',
+          dates: openDates(),
+          autograding: { test_cases: testCases },
+        },
+      });
+      await call('POST', files, { as: 'student', json: { upload_ids: [] }, expect: { fail: 'No files to be submitted.', status: 400 } });
+      await call('GET', `${files}?version=1`, {
+        as: 'student',
+        expect: { fail: 'Version 1 of this submission has no files.', status: 404 },
+      });
+      const archive = makeZip([
+        { name: 'hello.sh', content: 'echo "Hello, World!"\n' },
+        { name: 'README.md', content: '# Homework\n' },
+      ]);
+      const declared = await call('POST', `${files}/uploads`, {
+        as: 'student',
+        json: { files: [{ name: 'work.zip', size: archive.length }] },
+      });
+      expectNoFailures();
+      if (!CAN_BUILD) return;
+      const graded = async (version: number) => {
+        const values = await gradedValues('student', '', Date.now() + 60_000, FILES);
+        if (values?.autograding_complete) expect({ version, points: values.total_points }).toEqual({ version, points: 6 });
+      };
+      await call('POST', files, { as: 'student', files: { 'hello.sh': 'echo "Hello, World!"\n', 'README.md': '# Homework\n' } });
+      await graded(1);
+      // Straight to the bucket, as a browser sends the form: the fields, then the file.
+      const [form] = declared.json.data.uploads as { upload_id: string; url: string; fields: Record<string, string> }[];
+      const upload = new FormData();
+      for (const [name, value] of Object.entries(form!.fields)) upload.append(name, value);
+      upload.append('file', new Blob([new Uint8Array(archive)]));
+      // eslint-disable-next-line no-restricted-globals -- the emulated S3, not the API
+      const stored = await fetch(form!.url, { method: 'POST', body: upload });
+      if (stored.status >= 300) fail('presigned POST to S3', `${stored.status} ${await stored.text()}`);
+      await call('POST', files, { as: 'student', json: { upload_ids: [form!.upload_id] } });
+      await graded(2);
+      const listed = await call('GET', `${files}?version=2`, { as: 'student' });
+      expect((listed.json?.data?.files as { name: string }[] | undefined)?.map((file) => file.name)).toEqual(['work.zip']);
+      collectProblems('files');
+      expectNoFailures();
+    }, 150_000);
 
     it('logs out: the old token is refused afterwards', async () => {
       const token = tokens.student!;

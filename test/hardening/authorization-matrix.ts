@@ -267,6 +267,48 @@ export const expectedAccess: Record<string, MatrixRow> = {
       },
     ],
   },
+  // The open gradeable is a VCS one: whoever may submit gets the files routes' refusal of it;
+  // test/http/submit-files.test.ts covers files gradeables' object-level rules.
+  'submit-files': {
+    cases: [
+      {
+        variation: 'own submission',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { upload_ids: ['x'] } }),
+        expect: fileMembers(),
+      },
+      {
+        variation: 'for student2 (user_id)',
+        request: (world) => ({
+          params: { gradeable_id: world.openGradeable },
+          body: { upload_ids: ['x'], user_id: world.userIds.student2 },
+        }),
+        expect: { ...fileMembers(), student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+      },
+    ],
+  },
+  'file-uploads': {
+    cases: [
+      {
+        variation: 'own uploads',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, body: { files: [{ name: 'a.c', size: 1 }] } }),
+        expect: fileMembers(),
+      },
+    ],
+  },
+  'submission-files': {
+    cases: [
+      {
+        variation: 'own version 1',
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { version: '1' } }),
+        expect: noFiles(),
+      },
+      {
+        variation: "student2 (section 2, outside the mentor's) via user_id",
+        request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { version: '1', user_id: world.userIds.student2 } }),
+        expect: { ...noFiles(), student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+      },
+    ],
+  },
   'gradeable-values': { cases: submissionReadCases() },
   'gradeable-attempts': { cases: submissionReadCases() },
   'set-active-version': {
@@ -594,6 +636,21 @@ export const expectedAccess: Record<string, MatrixRow> = {
 };
 
 /** values and attempts: own, another student in or outside the grader's sections, a future gradeable. */
+/** Course members, each refused the VCS gradeable by a files route. */
+function fileMembers(): Record<MatrixPersona, Outcome> {
+  const onlyFiles = fail(
+    'Only Electronic File gradeables without version control take files; submit a VCS gradeable with POST …/upload.',
+    400,
+  );
+  return { ...members, student: onlyFiles, mentor: onlyFiles, ta: onlyFiles, instructor: onlyFiles };
+}
+
+/** Course members, each told a VCS gradeable's version has no files. */
+function noFiles(): Record<MatrixPersona, Outcome> {
+  const none = fail('Version 1 of this submission has no files.', 404);
+  return { ...members, student: none, mentor: none, ta: none, instructor: none };
+}
+
 function submissionReadCases(): MatrixCase[] {
   const gradeableMissing = fail('Gradeable does not exist', 404);
   return [

@@ -10,6 +10,8 @@ import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { anyRepository } from '../support/shared-git.ts';
+import { makeZip } from '../support/zip.ts';
+import { listObjects } from '#shared/storage/objects.ts';
 
 /**
  * Hostile input over real HTTP: generated paths, query strings, headers and bodies sent to every
@@ -22,6 +24,8 @@ let api: TestApi;
 let world: CourseWorld;
 let gradeable: string;
 let teamGradeable: string;
+/** An Electronic File gradeable without version control: the files routes' own. */
+let filesGradeable: string;
 let logoutUser: TestUser;
 let logoutToken: string;
 let webhookId: string;
@@ -75,6 +79,19 @@ beforeAll(async () => {
     world.tokens.instructor,
   );
   expect(teams.json.status, teams.text).toBe('success');
+  filesGradeable = uniqueCode('files');
+  const files = await api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id: filesGradeable,
+      title: 'Hostile files',
+      type: 'Electronic File',
+      dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
+      submission_limits: { max_files: 3, max_bytes: 10_000 },
+    },
+    world.tokens.instructor,
+  );
+  expect(files.json.status, files.text).toBe('success');
 }, 120_000);
 afterAll(async () => {
   await api.close();
@@ -211,6 +228,10 @@ const FIELDS = [
   'last_name',
   'email',
   'class_list',
+  'files',
+  'upload_ids',
+  'name',
+  'size',
 ];
 const fieldName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: text });
 const fields = fc.array(fc.tuple(fieldName, value), { maxLength: 8 });
@@ -305,6 +326,10 @@ const hostileBody: fc.Arbitrary<Body | undefined> = fc.oneof(
     .map(([payload, contentType]) => ({ contentType, payload })),
 );
 
+/** An upload id of the right shape that names no upload. */
+const FAKE_UPLOAD_ID = '00000000-0000-4000-8000-000000000000.bWFpbi5jcHA';
+const FILES_ROUTES = new Set<string>(['submit-files', 'file-uploads', 'submission-files']);
+
 /** A request body the route would accept, as each route's callers send it. */
 function validBody(name: RouteKey['name']): Record<string, unknown> {
   const { term, course } = world.course;
@@ -346,6 +371,10 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' };
     case 'submit-vcs':
       return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
+    case 'submit-files':
+      return { upload_ids: [FAKE_UPLOAD_ID], user_id: world.users.student.userId };
+    case 'file-uploads':
+      return { files: [{ name: 'main.cpp', size: 100 }] };
     case 'set-course-late-days':
       return { default_student_late_days: 2 };
     case 'grant-late-days':
@@ -446,7 +475,14 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     semester: world.course.term,
     // Archiving and deleting would take the world away from the other routes: they get a course and a gradeable of their own.
     course: key.name === 'archive-course' ? 'no_such_course' : world.course.course,
-    gradeable_id: key.name === 'delete-gradeable' ? 'no_such_gradeable' : /-teams?$/.test(key.name) ? teamGradeable : gradeable,
+    gradeable_id:
+      key.name === 'delete-gradeable'
+        ? 'no_such_gradeable'
+        : /-teams?$/.test(key.name)
+          ? teamGradeable
+          : FILES_ROUTES.has(key.name)
+            ? filesGradeable
+            : gradeable,
     team_id: 'fuzz-team',
     user_id: world.users.student.userId,
     webhook_id: webhookId,
@@ -717,6 +753,126 @@ describe('hostile input', () => {
       vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
     }
     expect(differences(before, await state())).toEqual([]);
+  }, 120_000);
+
+  it('refuses hostile file names, zips, sizes and upload ids to the files routes, and writes no item and no object', async () => {
+    const { term, course } = world.course;
+    const base = `/${term}/${course}/gradeable/${filesGradeable}`;
+    const stored = async () => (await listObjects(`versions/${term}/${course}/${filesGradeable}/`)).map((object) => object.key);
+    // Someone else's upload, really uploaded: not the student's to confirm.
+    const theirs = await api.postJson(`${base}/files/uploads`, { files: [{ name: 'main.cpp', size: 4 }] }, world.tokens.student2);
+    expect(theirs.json.status, theirs.text).toBe('success');
+    const [form] = theirs.json.data.uploads as { upload_id: string; url: string; fields: Record<string, string> }[];
+    const upload = new FormData();
+    for (const [name, v] of Object.entries(form!.fields)) upload.append(name, v);
+    upload.append('file', new Blob(['int;']));
+    // eslint-disable-next-line no-restricted-globals -- the local S3 endpoint, not the API
+    expect((await fetch(form!.url, { method: 'POST', body: upload })).status).toBeLessThan(300);
+
+    const before = await state();
+    const objectsBefore = await stored();
+    const send = (files: { name: string; content: Buffer | string }[], token = world.tokens.student) => {
+      const body = new FormData();
+      for (const file of files) body.append('files', new Blob([file.content]), file.name);
+      return api.call('POST', `${base}/files`, { headers: { ...token, Prefer: 'http-status' }, body });
+    };
+    const refusedFiles: [{ name: string; content: Buffer | string }[], string][] = [
+      [
+        [{ name: '../evil.sh', content: 'x' }],
+        'The file name ../evil.sh contains a folder separator: send the file itself, or a .zip to keep folders.',
+      ],
+      [
+        [{ name: '/etc/passwd', content: 'x' }],
+        'The file name /etc/passwd contains a folder separator: send the file itself, or a .zip to keep folders.',
+      ],
+      [[{ name: '..', content: 'x' }], 'The file name .. is not allowed: . and .. name folders.'],
+      [[{ name: 'a\\b.c', content: 'x' }], 'Error: You may not use quotes, backslashes or angle brackets in your file name a\\b.c.'],
+      [[{ name: `${'a'.repeat(300)}.c`, content: 'x' }], `The file name ${'a'.repeat(100)}… is longer than 255 bytes.`],
+      [
+        [
+          { name: 'x.c', content: 'x' },
+          { name: 'x.c', content: 'y' },
+        ],
+        'The file x.c is sent twice: file names must differ.',
+      ],
+      [['a', 'b', 'c', 'd'].map((name) => ({ name, content: 'x' })), 'This gradeable takes at most 3 files; the submission has 4.'],
+      [
+        [{ name: 'big.bin', content: Buffer.alloc(10_001) }],
+        'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 10.001 kb.',
+      ],
+      [
+        [{ name: 'w.zip', content: makeZip([{ name: '../../etc/cron.d/x', content: 'x' }]) }],
+        'The file w.zip holds ../../etc/cron.d/x, which lies outside its folder.',
+      ],
+      [
+        [{ name: 'w.zip', content: makeZip([{ name: '/abs', content: 'x' }]) }],
+        'The file w.zip holds /abs, which lies outside its folder.',
+      ],
+      [
+        [{ name: 'w.zip', content: makeZip([{ name: 'l', content: '/etc/shadow', mode: 0o120777 }]) }],
+        'The file w.zip holds l, a link: links are not accepted.',
+      ],
+      [
+        [{ name: 'w.zip', content: makeZip([{ name: 'dev', content: '', mode: 0o020644 }]) }],
+        'The file w.zip holds dev, which is not a regular file or folder.',
+      ],
+      [
+        [{ name: 'w.zip', content: makeZip([{ name: 'e', content: 'x', encrypted: true }]) }],
+        'The file w.zip holds e, which is encrypted.',
+      ],
+      [
+        [{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000) }]) }],
+        'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb.',
+      ],
+      [
+        [{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000), declaredSize: 10 }]) }],
+        'Corrupted ZIP file for bomb.zip.',
+      ],
+      [
+        [{ name: 'many.zip', content: makeZip(['a', 'b', 'c', 'd'].map((name) => ({ name, content: 'x' }))) }],
+        'This gradeable takes at most 3 files; the submission has 4.',
+      ],
+    ];
+    for (const [files, message] of refusedFiles) {
+      const answer = await send(files);
+      expect(answer.httpStatus, `${files[0]!.name}: ${answer.text.slice(0, 300)}`).toBe(400);
+      expect(answer.json.message, files[0]!.name).toBe(message);
+    }
+    const confirm = (body: unknown, token = world.tokens.student) =>
+      api.postJson(`${base}/files`, body, { ...token, Prefer: 'http-status' });
+    for (const id of ['x', '../../versions/x', FAKE_UPLOAD_ID, `${FAKE_UPLOAD_ID}=`, form!.upload_id]) {
+      const answer = await confirm({ upload_ids: [id] });
+      expect(answer.json, id).toEqual({
+        status: 'fail',
+        message: `The upload ${id} is not one of yours, has expired or was never uploaded.`,
+      });
+    }
+    // Staff submitting for the uploader cannot confirm the uploader's upload either: uploads are the caller's own.
+    expect(
+      (await confirm({ upload_ids: [form!.upload_id], user_id: world.users.student2.userId }, world.tokens.instructor)).json.message,
+    ).toBe(`The upload ${form!.upload_id} is not one of yours, has expired or was never uploaded.`);
+    expect((await confirm({ upload_ids: [] })).json.message).toBe('No files to be submitted.');
+    for (const files of [
+      [{ name: '../x', size: 1 }],
+      [{ name: 'x', size: 10_001 }],
+      [{ name: 'x', size: -1 }],
+      [{ name: 'x', size: 1.5 }],
+      [{ name: 'x', size: 'many' }],
+      [{ name: 'x' }],
+      [],
+      ['a', 'b', 'c', 'd'].map((name) => ({ name, size: 1 })),
+    ]) {
+      const answer = await api.postJson(`${base}/files/uploads`, { files }, { ...world.tokens.student, Prefer: 'http-status' });
+      expect(answer.json.status, `${JSON.stringify(files)}: ${answer.text.slice(0, 300)}`).toBe('fail');
+      expect(answer.httpStatus, JSON.stringify(files)).toBe(400);
+    }
+    for (const query of ['version=0', 'version=-1', 'version=abc', 'version=1', `version=1&user_id=${world.users.student2.userId}`]) {
+      const answer = await api.get(`${base}/files?${query}`, { ...world.tokens.student, Prefer: 'http-status' });
+      expect(answer.json.status, `${query}: ${answer.text.slice(0, 300)}`).toBe('fail');
+      expect(answer.httpStatus, query).toBeLessThan(500);
+    }
+    expect(differences(before, await state())).toEqual([]);
+    expect(await stored()).toEqual(objectsBefore);
   }, 120_000);
 
   it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {

@@ -111,6 +111,8 @@ describe('deployment settings', () => {
       gradingImages: { default: 'aws/codebuild/standard:7.0' },
       gradingConcurrency: 20,
       gradingFleet: 0,
+      // Submitted files are kept until a term's retention is set.
+      submissionRetentionDays: {},
     });
   });
 

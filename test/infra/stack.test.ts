@@ -178,6 +178,33 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem jobs',
     'sqs:SendMessage gradingQueue',
   ],
+  'submit-files': [
+    ...COURSE_CHECK,
+    ...SUBMISSION_READS,
+    'dynamodb:BatchGetItem lateDays',
+    'dynamodb:BatchGetItem idempotency',
+    'dynamodb:PutItem idempotency',
+    'dynamodb:ConditionCheckItem gradeables',
+    'dynamodb:UpdateItem submissions',
+    'dynamodb:UpdateItem teams',
+    'dynamodb:PutItem jobs',
+    'dynamodb:UpdateItem jobs',
+    'sqs:SendMessage gradingQueue',
+    // Confirmed uploads read (a zip read through), copied into the version and deleted; a version's
+    // files written, and deleted again when no version records them. Nothing of versions is read.
+    ...['DeleteObject', 'GetObject'].map((action) => `s3:${action} submissionsBucket/uploads/*`),
+    ...['DeleteObject', 'PutObject'].map((action) => `s3:${action} submissionsBucket/versions/*`),
+    's3:ListBucket submissionsBucket',
+  ],
+  // Presigned POSTs are signed with the route's own credentials: it may put uploads, nothing else.
+  'file-uploads': [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 's3:PutObject submissionsBucket/uploads/*'],
+  'submission-files': [
+    ...COURSE_CHECK,
+    ...['gradeables', 'teams', 'submissions'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    // Presigned GETs of a version's files, listed first.
+    's3:GetObject submissionsBucket/versions/*',
+    's3:ListBucket submissionsBucket',
+  ],
   'gradeable-values': [...COURSE_CHECK, ...SUBMISSION_READS],
   'gradeable-attempts': [...COURSE_CHECK, ...SUBMISSION_READS],
   'set-active-version': [
@@ -346,11 +373,15 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:UpdateItem jobs',
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
+    'dynamodb:BatchGetItem submissions',
     'dynamodb:UpdateItem submissions',
     // The webhook event written with what causes it, and removed once queued.
     'dynamodb:PutItem webhookOutbox',
     'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',
+    // A files version's files: listed, and read by the sandbox through presigned GETs.
+    's3:GetObject submissionsBucket/versions/*',
+    's3:ListBucket submissionsBucket',
     // The grading sandbox: the job's objects, the harness (put into each job's input), and the builds of its project.
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
     's3:GetObject harness',

@@ -8,5 +8,6 @@ import type { Request } from '@middy/core';
 
 export const multipartParser = httpMultipartBodyParser({
   disableContentTypeCheck: true,
-  busboy: { limits: { fields: 200, parts: 200, fieldSize: 1024 * 1024 } },
+  // preservePath: a file name arrives as sent (`../evil.sh`, not `evil.sh`), for the route to refuse or keep.
+  busboy: { preservePath: true, limits: { fields: 200, files: 200, parts: 200, fieldSize: 1024 * 1024 } },
 }).before as (request: Request) => unknown;

@@ -1,0 +1,24 @@
+import { isValidGradeableId } from '#shared/ids.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { presignUploads } from '#shared/submissions/submit-files.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params }) => {
+    const { term, course, gradeableId } = gradeableKey(params);
+    return { gradeable: gradeableRef(term, course, gradeableId) };
+  },
+  handle: ({ caller, course, enrollment, params, items, body }) =>
+    presignUploads(
+      {
+        caller,
+        course,
+        enrollment,
+        gradeableId: params.gradeable_id.slice(0, 64),
+        gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+      },
+      body.files ?? [],
+    ),
+});

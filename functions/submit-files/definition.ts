@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+import { route } from '#shared/http/routes.ts';
+import { IDEMPOTENCY_KEY } from '#shared/ids.ts';
+import { attachments, documented, list, text } from '#shared/http/fields.ts';
+
+/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** Files sent in the body itself: what API Gateway and Lambda carry once a binary body is base64-encoded. */
+export const MULTIPART_BYTES = 4 * 1024 * 1024;
+/** The most files (or upload ids) one request names. */
+export const MAX_FILES_SENT = 200;
+
+export const definition = route({
+  name: 'submit-files',
+  method: 'POST',
+  path: '/api/{semester}/{course}/gradeable/{gradeable_id}/files',
+  access: 'course:member',
+  summary:
+    'Submit files to an Electronic File gradeable without version control: `files` in a multipart body (up to 4 MiB in all), or `upload_ids` of presigned uploads (POST …/files/uploads). A new version, queued for grading. Honours Idempotency-Key.',
+  data: {
+    gradeables: ['BatchGetItem', 'ConditionCheckItem'],
+    enrollments: ['BatchGetItem'],
+    teams: ['BatchGetItem', 'UpdateItem'],
+    submissions: ['BatchGetItem', 'UpdateItem'],
+    jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
+    idempotency: ['BatchGetItem', 'PutItem'],
+    lateDays: ['BatchGetItem'],
+  },
+  // Uploads are read, copied into the version and deleted; a missing upload is found missing (ListBucket), not denied.
+  // A submission that created no version deletes the files it stored.
+  objects: { uploads: ['GetObject', 'DeleteObject', 'ListBucket'], versions: ['PutObject', 'DeleteObject'] },
+  queue: 'send',
+  bodyBytes: MULTIPART_BYTES,
+  input: () => ({
+    headers: {
+      [IDEMPOTENCY_KEY_HEADER]: z.optional(
+        documented(z.string(), {
+          description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
+          pattern: IDEMPOTENCY_KEY.source,
+        }),
+      ),
+    },
+    body: {
+      user_id: z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' })),
+      files: z.optional(
+        attachments({
+          description: 'The files (multipart/form-data, the field repeated); a .zip is unpacked into the version as it is graded.',
+          maxItems: MAX_FILES_SENT,
+        }),
+      ),
+      upload_ids: z.optional(
+        list({ description: 'The `upload_id`s of presigned uploads to submit (JSON).', items: 'upload ids', maxItems: MAX_FILES_SENT }),
+      ),
+    },
+  }),
+});

@@ -1,0 +1,30 @@
+import { isValidGradeableId } from '#shared/ids.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
+import { submitReads } from '#shared/submissions/submit.ts';
+import { submitFiles } from '#shared/submissions/submit-files.ts';
+import { definition, IDEMPOTENCY_KEY_HEADER } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),
+  handle: ({ caller, course, enrollment, params, items, body, headers }) =>
+    submitFiles(
+      {
+        caller,
+        course,
+        enrollment,
+        gradeableId: params.gradeable_id.slice(0, 64),
+        gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+        userId: body.user_id,
+        idempotencyKey: headers[IDEMPOTENCY_KEY_HEADER],
+        loaded: {
+          submission: items.submission,
+          queue: items.queue,
+          previous: items.previous,
+          lateDays: items.lateDays,
+          load: items.load,
+        },
+      },
+      { files: body.files, uploadIds: body.upload_ids },
+    ),
+});
