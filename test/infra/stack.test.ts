@@ -505,7 +505,7 @@ describe('functions', () => {
     expect(handler).not.toContain('The grading runner could not be started');
     const script = `
       const engine = await import(${JSON.stringify(join(folder, 'codebuild-engine.mjs'))});
-      process.stdout.write(JSON.stringify([typeof engine.codeBuildSandbox, typeof engine.runInCodeBuild]));`;
+      process.stdout.write(JSON.stringify([typeof engine.codeBuildSandbox, typeof engine.runJobsInCodeBuild]));`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
