@@ -1036,7 +1036,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a user account (JSON): superusers first_name, last_name, email and level (not their own level); anyone their own first_name and last_name. Any other field is refused. Kept in the user’s audit trail.
+         * Change a user account (JSON): superusers first_name, last_name, email, level and disabled (not their own level, nor disable themselves); anyone their own first_name and last_name. Any other field is refused. Kept in the user’s audit trail.
          * @description **Who may call it:** Any valid token.
          */
         patch: operations["update-user"];
@@ -1781,6 +1781,8 @@ export interface components {
              * @enum {string}
              */
             level: "user" | "faculty" | "superuser";
+            /** @description A disabled account gets no token until a superuser enables it again. */
+            disabled: boolean;
         };
         AuditEntry: {
             /** Format: date-time */
@@ -2026,6 +2028,7 @@ export interface operations {
              *     - `There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.`
              *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `This account is disabled. Ask an administrator to enable it again.`
              */
             401: {
                 headers: {
@@ -9580,6 +9583,8 @@ export interface operations {
                              * @enum {string}
                              */
                             level: "user" | "faculty" | "superuser";
+                            /** @description A disabled account gets no token until a superuser enables it again. */
+                            disabled: boolean;
                             /** @description The generated password, shown this once; null when one was given. */
                             password: string | null;
                         };
@@ -9799,6 +9804,8 @@ export interface operations {
                      * @enum {string}
                      */
                     level?: "user" | "faculty" | "superuser";
+                    /** @description Superusers only, not their own account. A disabled account gets no token, and its current token stops working. */
+                    disabled?: boolean;
                 };
             };
         };
@@ -9826,7 +9833,8 @@ export interface operations {
              *     - `The request body must be a JSON object.`
              *     - `The field {field} cannot be changed here.`
              *     - `The field {field} must be a string.`
-             *     - `Give at least one of first_name, last_name, email, level.`
+             *     - `The field {field} must be true or false.`
+             *     - `Give at least one of first_name, last_name, email, level, disabled.`
              *     - `The field {field} cannot be blank.`
              *     - `The field {field} must be at most {max} characters long.`
              *     - `Invalid e-mail address.`
@@ -9862,6 +9870,7 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `You may change only your own first_name and last_name; {field} is changed by a superuser.`
              *     - `Superusers cannot change their own level; another superuser can.`
+             *     - `Superusers cannot disable their own account; another superuser can.`
              */
             403: {
                 headers: {

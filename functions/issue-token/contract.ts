@@ -1,5 +1,6 @@
 /** What `issue-token` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
 import {
+  accountDisabled,
   blankCredentials,
   idTokenRefused,
   idTokensNotTaken,
@@ -30,5 +31,6 @@ export const contract: RouteContract = {
     fail(noAccountForIdToken),
     fail(passwordLoginOff),
     fail(passwordLoginSuperusersOnly),
+    fail(accountDisabled),
   ],
 };

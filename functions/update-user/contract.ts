@@ -10,9 +10,11 @@ import {
   invalidLevel,
   nameTooLong,
   noSuchUser,
+  notABoolean,
   notAString,
   nothingToChange,
   onlyOwnNames,
+  ownDisabled,
   ownLevel,
 } from '#shared/users/failures.ts';
 import { LEVEL_NAMES, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#shared/users/limits.ts';
@@ -27,6 +29,10 @@ export const contract: RouteContract = {
       last_name: string.max(MAX_NAME_LENGTH).optional(),
       email: string.max(MAX_EMAIL_LENGTH).describe('Superusers only.').optional(),
       level: z.enum(LEVEL_NAMES).describe('Superusers only, not their own.').optional(),
+      disabled: z
+        .boolean()
+        .describe('Superusers only, not their own account. A disabled account gets no token, and its current token stops working.')
+        .optional(),
     }).meta({ minProperties: 1 }),
     description: 'The fields to change (at least one); any other field is refused.',
   },
@@ -37,7 +43,9 @@ export const contract: RouteContract = {
     fail(fieldNotChangeable),
     fail(onlyOwnNames),
     fail(ownLevel),
+    fail(ownDisabled),
     fail(notAString),
+    fail(notABoolean),
     fail(nothingToChange),
     fail(blankField),
     fail(nameTooLong),

@@ -39,7 +39,10 @@ Commands:
       Sets a password (random when omitted, else as for add-user) and invalidates the user's token.
   set-level <user_id> <user|faculty|superuser>
       Sets the system access level.
-  (add-user, set-password and set-level are kept in the user's audit trail, by "admin".)
+  disable-user <user_id> | enable-user <user_id>
+      A disabled user gets no token, and their current token stops working; enable-user undoes it.
+  (add-user, set-password, set-level, disable-user and enable-user are kept in the user's audit
+  trail, by "admin".)
   list-users
       Lists every user with access level and e-mail.
   add-term <term_id> --name <display name> --start <YYYY-MM-DD> --end <YYYY-MM-DD>
@@ -146,6 +149,13 @@ export async function runAdminCommand(
       const userId = requireUserId(rest[0]);
       const changed = await asUsageErrorAsync(() => changeAccount('admin', userId, { level: rest[1] ?? '' }));
       return print(`${changed.user_id} is now ${changed.level}.`);
+    }
+    case 'disable-user':
+    case 'enable-user': {
+      const userId = requireUserId(rest[0]);
+      const disabled = command === 'disable-user';
+      await asUsageErrorAsync(() => changeAccount('admin', userId, { disabled }));
+      return print(`${userId} is now ${disabled ? 'disabled; their token no longer works' : 'enabled'}.`);
     }
     case 'list-users': {
       for (const user of await allAccounts()) {

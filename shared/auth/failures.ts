@@ -7,6 +7,10 @@ export const tooManyFailedLogins = /* @__PURE__ */ failure(
   'too-many-requests',
   'Too many failed logins for this user id. Try again in {seconds}.',
 );
+export const accountDisabled = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'This account is disabled. Ask an administrator to enable it again.',
+);
 
 // Signing in through the identity provider (OpenID Connect), and who may use a password.
 export const idTokenRefused = /* @__PURE__ */ failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');

@@ -7,9 +7,9 @@ import { signInSettings } from '#shared/config.ts';
 import { auditEntry } from '#shared/data/audit.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { getUser, newUserItem, userStillExists } from '#shared/data/users.ts';
+import { getUser, newUserItem, userStillEnabled } from '#shared/data/users.ts';
 import { newUserFrom } from '#shared/users/profile.ts';
-import { idTokensNotTaken, noAccountForIdToken } from './failures.ts';
+import { accountDisabled, idTokensNotTaken, noAccountForIdToken } from './failures.ts';
 import { signToken } from './jwt.ts';
 import { verifyIdToken } from './oidc.ts';
 import { newUserFromClaims, userIdFromClaims } from './oidc-rules.ts';
@@ -24,14 +24,15 @@ export async function issueTokenForIdToken(idToken: string, nonce: string | unde
   for (let attempt = 1; ; attempt++) {
     const existing = await getUser(userId);
     if (!existing && !oidc.createUsers) throw noAccountForIdToken({ user_id: userId });
+    if (existing?.disabled) throw accountDisabled();
     const token = newTokenClaims(userId, new Date(), 'oidc');
     const signed = await signToken(token);
-    const items = existing ? [userStillExists(userId), putSession(token)] : [...newAccount(userId, claims), putSession(token)];
+    const items = existing ? [userStillEnabled(userId), putSession(token)] : [...newAccount(userId, claims), putSession(token)];
     try {
       await transactWrite(items);
       return signed;
     } catch (error) {
-      // The user was removed, or created by another sign-in, meanwhile: look again.
+      // The user was removed or disabled, or created by another sign-in, meanwhile: look again.
       if (failedConditions(error).includes(0) && attempt < 3) continue;
       throw error;
     }

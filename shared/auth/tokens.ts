@@ -12,7 +12,7 @@ import {
   type LoginCounter,
 } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
-import { getUser } from '#shared/data/users.ts';
+import { getUser, userNotDisabled } from '#shared/data/users.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
@@ -20,7 +20,7 @@ import { tokenFromAuthorization } from './authorization-header.ts';
 import { issuedTokenClaims, signToken, epochSeconds, type LoginMethod, type TokenClaims } from './jwt.ts';
 import { lockoutMessage, lockoutState, loginCounter, type LockoutPolicy } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { passwordLoginOff, passwordLoginSuperusersOnly, wrongCredentials } from './failures.ts';
+import { accountDisabled, passwordLoginOff, passwordLoginSuperusersOnly, wrongCredentials } from './failures.ts';
 
 export { blankCredentials, wrongCredentials } from './failures.ts';
 
@@ -93,15 +93,28 @@ export async function issueToken(userId: string, password: string, authorization
   const { passwordLogin, oidc } = signInSettings();
   const issuer = oidc?.issuer ?? '';
   if (passwordLogin === 'off') throw passwordLoginOff({ issuer });
+  // The password is checked first, so a wrong one learns nothing about the account.
   const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
-  if (passwordLogin === 'superusers' && (await getUser(verified.userId))?.accessLevel !== 'superuser') {
-    // The password was right: its attempt is cleared as a login's would be, and no token is issued.
+  const user = await getUser(verified.userId);
+  // The password was right: in these refusals its attempt is cleared as a login's would be, and no token is issued.
+  if (user?.disabled) {
+    await guardedWrite([], verified);
+    throw accountDisabled();
+  }
+  if (passwordLogin === 'superusers' && user?.accessLevel !== 'superuser') {
     await guardedWrite([], verified);
     throw passwordLoginSuperusersOnly({ issuer });
   }
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
-  await guardedWrite([putSession(claims)], verified);
+  try {
+    // The account must still not be disabled when the session is written (a disabling ends sessions).
+    await guardedWrite([userNotDisabled(verified.userId), putSession(claims)], verified, 1);
+  } catch (error) {
+    if (error !== DISABLED_MEANWHILE) throw error;
+    await guardedWrite([], verified);
+    throw accountDisabled();
+  }
   return token;
 }
 
@@ -155,10 +168,14 @@ export function newTokenClaims(userId: string, now = new Date(), method: LoginMe
   };
 }
 
-async function guardedWrite(items: TransactItem[], verified: VerifiedCredentials): Promise<void> {
+const DISABLED_MEANWHILE = Symbol('disabled meanwhile');
+
+/** Writes `items` with the password's guards; the first `ownChecks` items' failed conditions throw DISABLED_MEANWHILE. */
+async function guardedWrite(items: TransactItem[], verified: VerifiedCredentials, ownChecks = 0): Promise<void> {
   try {
     await transactWrite([...items, ...verified.guards]);
   } catch (error) {
+    if (failedConditions(error).some((index) => index < ownChecks)) throw DISABLED_MEANWHILE;
     // The password changed between the check and this write: the old password no longer logs in.
     if (failedConditions(error).length > 0) {
       await verified.failed();

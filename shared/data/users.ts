@@ -20,6 +20,8 @@ export interface User {
   readonly familyName: string;
   readonly email: string;
   readonly accessLevel: AccessLevel;
+  /** A disabled account gets no token; absent (not disabled) unless a change names it. */
+  readonly disabled?: boolean;
 }
 
 export const decodeUser = (item: Item): User => ({
@@ -28,6 +30,7 @@ export const decodeUser = (item: Item): User => ({
   familyName: item.familyName as string,
   email: item.email as string,
   accessLevel: item.accessLevel as User['accessLevel'],
+  ...(item.disabled === true ? { disabled: true } : {}),
 });
 
 export const userRef = (userId: string): ItemRef<User> => ({ table, key: { userId }, decode: decodeUser });
@@ -38,25 +41,33 @@ export async function getUser(userId: string): Promise<User | undefined> {
 }
 
 /** Only the profile's own fields: nothing else a caller's object carries is ever stored. */
-export const userItem = ({ userId, givenName, familyName, email, accessLevel }: User) => ({
+export const userItem = ({ userId, givenName, familyName, email, accessLevel, disabled }: User) => ({
   userId,
   givenName,
   familyName,
   email,
   accessLevel,
+  ...(disabled ? { disabled: true } : {}),
 });
 
 /**
  * Changes an existing user's profile, with the copies of it on their enrollment items
- * (enrollment-copies.ts); false when there is no such user.
+ * (enrollment-copies.ts); false when there is no such user. Whether the account is disabled
+ * changes only when `user` says (a roster import's profile leaves it as it is).
  */
 export async function changeProfile(user: User, alongside?: (before: User) => readonly TransactItem[]): Promise<boolean> {
   const written = await changeCopiedSource({
     ...(alongside ? { alongside: (before: Item) => alongside(decodeUser(before)) } : {}),
     tableName: tableName(table),
     key: { userId: user.userId },
-    set: 'givenName = :givenName, familyName = :familyName, email = :email, accessLevel = :accessLevel',
-    values: { ':givenName': user.givenName, ':familyName': user.familyName, ':email': user.email, ':accessLevel': user.accessLevel },
+    set: `givenName = :givenName, familyName = :familyName, email = :email, accessLevel = :accessLevel${user.disabled === undefined ? '' : ', disabled = :disabled'}`,
+    values: {
+      ':givenName': user.givenName,
+      ':familyName': user.familyName,
+      ':email': user.email,
+      ':accessLevel': user.accessLevel,
+      ...(user.disabled === undefined ? {} : { ':disabled': user.disabled }),
+    },
     attribute: 'memberCopy',
     holders: async () => (await enrollmentsOfUser(user.userId)).map(copyHolder),
     fills: async (item, holders, self) => {
@@ -97,4 +108,26 @@ export const newUserItem = (user: User): TransactItem => ({
 /** Passes while the user exists. */
 export const userStillExists = (userId: string): TransactItem => ({
   ConditionCheck: { TableName: tableName(table), Key: { userId }, ConditionExpression: 'attribute_exists(userId)' },
+});
+
+const NOT_DISABLED = '(attribute_not_exists(disabled) OR disabled = :false)';
+
+/** Passes while the user exists and is not disabled. */
+export const userStillEnabled = (userId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(table),
+    Key: { userId },
+    ConditionExpression: `attribute_exists(userId) AND ${NOT_DISABLED}`,
+    ExpressionAttributeValues: { ':false': false },
+  },
+});
+
+/** Passes unless the user is disabled (a user id without an account passes). */
+export const userNotDisabled = (userId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(table),
+    Key: { userId },
+    ConditionExpression: NOT_DISABLED,
+    ExpressionAttributeValues: { ':false': false },
+  },
 });

@@ -323,6 +323,7 @@ const User = object({
   last_name: string,
   email: string,
   level: z.enum(LEVEL_NAMES).describe('System access level.'),
+  disabled: boolean.describe('A disabled account gets no token until a superuser enables it again.'),
 });
 
 const AuditEntry = object({

@@ -1,6 +1,7 @@
 /** Reading and changing user accounts (profiles): what the users routes and the admin command line share. */
 import { isValidUserId } from '#shared/ids.ts';
 import { auditEntry } from '#shared/data/audit.ts';
+import { deleteSession } from '#shared/data/sessions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
 import { changeProfile, getUser, listUsers } from '#shared/data/users.ts';
 import { noSuchUser } from './failures.ts';
@@ -35,14 +36,15 @@ export async function changeAccount(actor: Actor, userId: string, body: Readonly
 
 /**
  * The audit entry of a profile change, to go into its write: it records what the write changes,
- * from the profile as it was when the write began (nothing when that changes nothing).
+ * from the profile as it was when the write began (nothing when that changes nothing). A change
+ * that disables the account also ends its session in the same write, so its token stops working.
  */
 export const profileChangeEntries =
   (actor: string, changed: User) =>
   (before: User): TransactItem[] => {
     const diff = profileDiff(before, changed);
     const { userId } = changed;
-    return isEmptyDiff(diff)
-      ? []
-      : [auditEntry({ userId }, { actor, action: 'user.changed', target: userId, before: diff.before, after: diff.after })];
+    if (isEmptyDiff(diff)) return [];
+    const entry = auditEntry({ userId }, { actor, action: 'user.changed', target: userId, before: diff.before, after: diff.after });
+    return diff.after.disabled === true ? [entry, deleteSession(userId)] : [entry];
   };

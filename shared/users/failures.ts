@@ -9,12 +9,13 @@ export const invalidEmail = /* @__PURE__ */ failure('invalid', 'Invalid e-mail a
 export const invalidLevel = /* @__PURE__ */ failure('invalid', 'The level must be one of user, faculty, superuser.');
 export const userExists = /* @__PURE__ */ failure('conflict', 'User {user_id} already exists.');
 export const noSuchUser = /* @__PURE__ */ failure('not-found', 'No user {user_id}.');
-export const nothingToChange = /* @__PURE__ */ failure('invalid', 'Give at least one of first_name, last_name, email, level.');
+export const nothingToChange = /* @__PURE__ */ failure('invalid', 'Give at least one of first_name, last_name, email, level, disabled.');
 export const fieldNotChangeable = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be changed here.');
 export const onlyOwnNames = /* @__PURE__ */ failure(
   'forbidden',
   'You may change only your own first_name and last_name; {field} is changed by a superuser.',
 );
+export const ownDisabled = /* @__PURE__ */ failure('forbidden', 'Superusers cannot disable their own account; another superuser can.');
 export const ownLevel = /* @__PURE__ */ failure('forbidden', 'Superusers cannot change their own level; another superuser can.');
 export const passwordFieldsMissing = /* @__PURE__ */ failure('invalid', 'Give current_password and new_password.');
 export const wrongCurrentPassword = /* @__PURE__ */ failure('forbidden', 'The current password is not right.');
@@ -23,3 +24,4 @@ export const passwordIsUserId = /* @__PURE__ */ failure('invalid', 'The password
 export const passwordTooCommon = /* @__PURE__ */ failure('invalid', 'The password is one of the most common passwords; choose another.');
 export const blankPassword = /* @__PURE__ */ failure('invalid', 'The password cannot be blank.');
 export const notAString = /* @__PURE__ */ failure('invalid', 'The field {field} must be a string.');
+export const notABoolean = /* @__PURE__ */ failure('invalid', 'The field {field} must be true or false.');

@@ -11,9 +11,11 @@ import {
   invalidLevel,
   invalidUserId,
   nameTooLong,
+  notABoolean,
   notAString,
   nothingToChange,
   onlyOwnNames,
+  ownDisabled,
   ownLevel,
   userFieldsMissing,
 } from './failures.ts';
@@ -29,6 +31,8 @@ export interface UserRecord {
   readonly last_name: string;
   readonly email: string;
   readonly level: AccessLevel;
+  /** A disabled account gets no token until a superuser enables it again. */
+  readonly disabled: boolean;
 }
 
 export const userRecord = (user: User): UserRecord => ({
@@ -37,6 +41,7 @@ export const userRecord = (user: User): UserRecord => ({
   last_name: user.familyName,
   email: user.email,
   level: user.accessLevel,
+  disabled: user.disabled === true,
 });
 
 /** Who changes an account: a caller, or the operator's command line (`admin`, with a superuser's rights). */
@@ -91,14 +96,14 @@ function checkLevel(value: string): AccessLevel {
 }
 
 /** The fields of a profile a change may name, and who may change each. */
-const CHANGEABLE = ['first_name', 'last_name', 'email', 'level'] as const;
+const CHANGEABLE = ['first_name', 'last_name', 'email', 'level', 'disabled'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
 const OWN = new Set<string>(['first_name', 'last_name']);
 
 /** The fields that differ, before and after (API names): what the audit trail keeps. */
 export interface ProfileDiff {
-  readonly before: Partial<Record<Changeable, string>>;
-  readonly after: Partial<Record<Changeable, string>>;
+  readonly before: Partial<Record<Changeable, string | boolean>>;
+  readonly after: Partial<Record<Changeable, string | boolean>>;
 }
 
 export function profileDiff(before: User, after: User): ProfileDiff {
@@ -114,8 +119,8 @@ export const isEmptyDiff = (diff: ProfileDiff): boolean => Object.keys(diff.afte
 
 /**
  * The profile a change asks for, from the request body as sent (every field it names, so nothing
- * is silently left out): superusers may change names, e-mail and level (not their own level);
- * users only their own names. A field that is no profile field, or one the actor may not change,
+ * is silently left out): superusers may change names, e-mail, level and whether the account is
+ * disabled (not their own level, nor disable themselves); users only their own names. A field that is no profile field, or one the actor may not change,
  * is refused, whatever its value.
  */
 export function changedProfile(actor: Actor, target: User, body: Readonly<Record<string, unknown>>): User {
@@ -126,21 +131,27 @@ export function changedProfile(actor: Actor, target: User, body: Readonly<Record
   }
   for (const field of fields) {
     if (!actsAsSuperuser(actor) && !OWN.has(field)) throw onlyOwnNames({ field });
-    if (typeof body[field] !== 'string') throw notAString({ field });
+    if (field === 'disabled') {
+      if (typeof body[field] !== 'boolean') throw notABoolean({ field });
+    } else if (typeof body[field] !== 'string') throw notAString({ field });
   }
   if (fields.length === 0) throw nothingToChange();
-  const value = (field: Changeable) => body[field] as string | undefined;
+  const value = (field: Exclude<Changeable, 'disabled'>) => body[field] as string | undefined;
   const first = value('first_name');
   const last = value('last_name');
   const email = value('email');
   const level = value('level');
+  const disabled = body.disabled as boolean | undefined;
   const changed: User = {
     ...target,
     ...(first !== undefined ? { givenName: checkName('first_name', first) } : {}),
     ...(last !== undefined ? { familyName: checkName('last_name', last) } : {}),
     ...(email !== undefined ? { email: checkEmail(email) } : {}),
     ...(level !== undefined ? { accessLevel: checkLevel(level) } : {}),
+    ...(disabled !== undefined ? { disabled } : {}),
   };
-  if (actor !== 'admin' && actor.userId === target.userId && changed.accessLevel !== target.accessLevel) throw ownLevel();
+  const own = actor !== 'admin' && actor.userId === target.userId;
+  if (own && changed.accessLevel !== target.accessLevel) throw ownLevel();
+  if (own && changed.disabled === true) throw ownDisabled();
   return changed;
 }

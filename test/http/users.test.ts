@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEntry, auditScopeKey, type AuditScope } from '#shared/data/audit.ts';
 import { dynamo } from '#shared/data/client.ts';
@@ -62,6 +62,7 @@ describe('POST /api/users', () => {
         last_name: 'New',
         email: 'nora@example.edu',
         level: 'faculty',
+        disabled: false,
         password: expect.any(String),
       },
     });
@@ -143,7 +144,7 @@ describe('GET /api/users', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a.localeCompare(b)));
     const mine = (whole.json.data as { user_id: string }[]).filter((user) => user.user_id.startsWith(prefix));
     expect(mine.map((user) => user.user_id.split('-')[1])).toEqual(['a', 'b', 'c']);
-    expect(Object.keys(mine[0]!)).toEqual(['user_id', 'first_name', 'last_name', 'email', 'level']);
+    expect(Object.keys(mine[0]!)).toEqual(['user_id', 'first_name', 'last_name', 'email', 'level', 'disabled']);
 
     const seen: string[] = [];
     let next: string | undefined = '/users?page_size=2';
@@ -169,6 +170,7 @@ describe('GET and PATCH /api/users/{user_id}', () => {
       last_name: 'Family',
       email: user.email,
       level: 'user',
+      disabled: false,
     });
     expect((await api.get(`/users/${other.userId}`, token)).json.message).toBe(DENIED);
     expect((await api.get('/users/nobody-at-all', token)).json.message).toBe(DENIED);
@@ -204,7 +206,7 @@ describe('GET and PATCH /api/users/{user_id}', () => {
       [{ first_name: 7 }, 400, 'The field first_name must be a string.'],
       [{ first_name: '' }, 400, 'The field first_name cannot be blank.'],
       [{ first_name: 'x'.repeat(101) }, 400, 'The field first_name must be at most 100 characters long.'],
-      [{}, 400, 'Give at least one of first_name, last_name, email, level.'],
+      [{}, 400, 'Give at least one of first_name, last_name, email, level, disabled.'],
     ];
     for (const [body, status, message] of refusals) {
       const answer = await patch(path, body, token);
@@ -246,6 +248,76 @@ describe('GET and PATCH /api/users/{user_id}', () => {
     expect([own.httpStatus, own.json.message]).toEqual([403, 'Superusers cannot change their own level; another superuser can.']);
     expect((await getUser(superuser.userId))?.accessLevel).toBe('superuser');
     expect((await patch('/users/nobody-at-all', { first_name: 'X' }, su)).json.message).toBe('No user nobody-at-all.');
+  });
+});
+
+describe('disabling an account', () => {
+  const DISABLED = 'This account is disabled. Ask an administrator to enable it again.';
+  /** What a refused login could have written: the account, its session, its audit trail. */
+  async function written(userId: string) {
+    const { Item: session } = await dynamo().send(
+      new GetCommand({ TableName: tableName(tables.sessions), Key: { userId }, ConsistentRead: true }),
+    );
+    return { user: await getUser(userId), session, audit: await storedTrail({ userId }) };
+  }
+
+  it('superusers disable a user: their token stops working and password logins are refused, writing nothing; enabling lets them in again', async () => {
+    const user = await createUser();
+    const token = await tokenOf(api, user);
+    expect((await api.get('/me', as(token))).httpStatus).toBe(200);
+
+    const disabled = await patch(`/users/${user.userId}`, { disabled: true }, su);
+    expect(disabled.json).toEqual({
+      status: 'success',
+      data: { user_id: user.userId, first_name: 'Given', last_name: 'Family', email: user.email, level: 'user', disabled: true },
+    });
+    expect((await api.get(`/users/${user.userId}`, su)).json.data.disabled).toBe(true);
+    const listed = (await api.get('/users', su)).json.data as { user_id: string; disabled: boolean }[];
+    expect(listed.find((one) => one.user_id === user.userId)?.disabled).toBe(true);
+    const me = await api.get('/me', as(token));
+    expect([me.httpStatus, me.json.message]).toEqual([401, UNAUTHENTICATED]);
+
+    const before = await written(user.userId);
+    const refused = await api.postJson('/token', { user_id: user.userId, password: user.password }, { Prefer: 'http-status' });
+    expect([refused.httpStatus, refused.json]).toEqual([401, { status: 'fail', message: DISABLED }]);
+    // A wrong password learns nothing about the account.
+    expect((await api.postJson('/token', { user_id: user.userId, password: 'wrong' })).json.message).toBe(
+      'Could not login using that user id or password.',
+    );
+    expect(await written(user.userId)).toEqual(before);
+
+    expect((await patch(`/users/${user.userId}`, { disabled: false }, su)).json.data.disabled).toBe(false);
+    const login = await api.postJson('/token', { user_id: user.userId, password: user.password });
+    expect(login.json.status, login.text).toBe('success');
+    expect((await api.get('/me', as(login.json.data.token as string))).httpStatus).toBe(200);
+
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail.map(({ actor, action, before, after }) => ({ actor, action, before, after }))).toEqual([
+      { actor: superuser.userId, action: 'user.changed', before: { disabled: false }, after: { disabled: true } },
+      { actor: superuser.userId, action: 'user.changed', before: { disabled: true }, after: { disabled: false } },
+    ]);
+  });
+
+  it('only superusers disable, never their own account; the field must be true or false', async () => {
+    const user = await createUser();
+    const faculty = await createUser('faculty');
+    const facultyToken = await tokenOf(api, faculty);
+    for (const [token, target] of [
+      [facultyToken, user.userId],
+      [facultyToken, faculty.userId],
+    ] as const) {
+      const refused = await patch(`/users/${target}`, { disabled: true }, as(token));
+      expect(refused.httpStatus).toBe(403);
+    }
+    const own = await patch(`/users/${faculty.userId}`, { disabled: true }, as(facultyToken));
+    expect(own.json.message).toBe('You may change only your own first_name and last_name; disabled is changed by a superuser.');
+    const self = await patch(`/users/${superuser.userId}`, { disabled: true }, su);
+    expect([self.httpStatus, self.json.message]).toEqual([403, 'Superusers cannot disable their own account; another superuser can.']);
+    const notBoolean = await patch(`/users/${user.userId}`, { disabled: 'true' }, su);
+    expect([notBoolean.httpStatus, notBoolean.json.message]).toEqual([400, 'The field disabled must be true or false.']);
+    for (const id of [user.userId, faculty.userId, superuser.userId]) expect((await getUser(id))?.disabled).toBeUndefined();
+    expect((await api.get('/me', su)).httpStatus).toBe(200);
+    expect((await api.get('/me', as(facultyToken))).httpStatus).toBe(200);
   });
 });
 

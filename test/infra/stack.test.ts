@@ -349,6 +349,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:Query enrollments/index/byUser',
     'dynamodb:UpdateItem enrollments',
     'dynamodb:PutItem audit',
+    // Disabling an account ends its session.
+    'dynamodb:DeleteItem sessions',
   ],
   'set-user-password': [
     ...TOKEN_CHECK,
