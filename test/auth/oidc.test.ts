@@ -39,6 +39,12 @@ async function rosteredUser(level: TestUser['accessLevel'] = 'user'): Promise<Te
   return user;
 }
 
+async function passwordToken(user: TestUser): Promise<string> {
+  const answer = await api.postJson('/token', { user_id: user.userId, password: user.password });
+  expect(answer.json.status, answer.text).toBe('success');
+  return answer.json.data.token as string;
+}
+
 const exchange = (idToken: string, extra: Record<string, string> = {}) => api.postJson('/token', { id_token: idToken, ...extra });
 
 async function signIn(idToken: string, extra: Record<string, string> = {}): Promise<string> {
@@ -135,6 +141,27 @@ describe('signing in with an ID token of the identity provider', () => {
       { actor: userId, action: 'user.created', target: userId, after: { level: 'user', email: `${userId}@example.edu` } },
     ]);
     expect((await api.get('/token', { Authorization: token })).json.data).toMatchObject({ user_id: userId, method: 'oidc' });
+  });
+
+  it('refuses a disabled user, writing nothing, even where the deployment creates users; enabled again, they sign in', async () => {
+    useProvider({ OIDC_CREATE_USERS: 'true' });
+    const [user, superuser] = await Promise.all([rosteredUser(), createUser('superuser')]);
+    const su = { Authorization: await passwordToken(superuser), 'Content-Type': 'application/json' };
+    const setDisabled = async (disabled: boolean) => {
+      const answer = await api.call('PATCH', `/users/${user.userId}`, { headers: su, body: JSON.stringify({ disabled }) });
+      expect(answer.json.data, answer.text).toMatchObject({ disabled });
+    };
+    const token = await signIn(await provider.codeFlow(user.userId));
+    await setDisabled(true);
+    expect((await api.get('/me', { Authorization: token })).json).toEqual(UNAUTHENTICATED);
+    const idToken = await provider.codeFlow(user.userId);
+    await expectRefusedWritingNothing(user.userId, () => exchange(idToken), {
+      status: 'fail',
+      message: 'This account is disabled. Ask an administrator to enable it again.',
+    });
+    await setDisabled(false);
+    const again = await signIn(idToken);
+    expect((await api.get('/me', { Authorization: again })).json.data.user_id).toBe(user.userId);
   });
 
   it('refuses a token for another client, from another issuer, expired, not yet valid, or for several audiences without this client as azp', async () => {
