@@ -565,6 +565,15 @@ export const expectedAccess: Record<string, MatrixRow> = {
         },
       },
       {
+        variation: 'own account disabled (mass assignment)',
+        request: (world, persona) => ({ params: { user_id: ownId(world, persona) }, body: { disabled: true } }),
+        expect: {
+          ...everyone(fail('You may change only your own first_name and last_name; disabled is changed by a superuser.', 403)),
+          anonymous: U,
+          superuser: fail('Superusers cannot disable their own account; another superuser can.', 403),
+        },
+      },
+      {
         variation: "another user's names (student2)",
         request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { last_name: 'Matrix' } }),
         expect: superuserOnly,
