@@ -44,7 +44,7 @@ Commands:
   (add-user, set-password, set-level, disable-user and enable-user are kept in the user's audit
   trail, by "admin".)
   list-users
-      Lists every user with access level and e-mail.
+      Lists every user with access level and e-mail (and "disabled" for a disabled one).
   add-term <term_id> --name <display name> --start <YYYY-MM-DD> --end <YYYY-MM-DD>
       Adds a term, or updates it.
   create-course <term> <course> --instructor <user_id> [--display-name <name>]
@@ -159,7 +159,8 @@ export async function runAdminCommand(
     }
     case 'list-users': {
       for (const user of await allAccounts()) {
-        print([user.user_id, user.level, `${user.first_name} ${user.last_name}`, user.email].join('\t'));
+        const fields = [user.user_id, user.level, `${user.first_name} ${user.last_name}`, user.email];
+        print([...fields, ...(user.disabled ? ['disabled'] : [])].join('\t'));
       }
       return;
     }

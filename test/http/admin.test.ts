@@ -88,6 +88,25 @@ describe('admin command line', () => {
     }
   });
 
+  it('disables a user, ending their token and refusing their logins, and enables them again', async () => {
+    const user = await createUser();
+    const api = await startTestApi();
+    try {
+      const token = await tokenOf(api, user);
+      expect(await admin('disable-user', user.userId)).toEqual([`${user.userId} is now disabled; their token no longer works.`]);
+      expect((await api.get('/me', { Authorization: token })).json.status).toBe('fail');
+      expect((await api.postJson('/token', { user_id: user.userId, password: user.password })).json.message).toBe(
+        'This account is disabled. Ask an administrator to enable it again.',
+      );
+      expect(await admin('list-users')).toContain(`${user.userId}\tuser\tGiven Family\t${user.email}\tdisabled`);
+      expect(await admin('enable-user', user.userId)).toEqual([`${user.userId} is now enabled.`]);
+      expect((await api.postJson('/token', { user_id: user.userId, password: user.password })).json.status).toBe('success');
+      await expect(admin('disable-user', 'nobody-at-all')).rejects.toThrow(UsageError);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('refuses bad input with a usage error and changes nothing', async () => {
     const user = await createUser();
     await expect(admin('set-level', user.userId, 'king')).rejects.toThrow(UsageError);
