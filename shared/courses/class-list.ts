@@ -177,7 +177,8 @@ export function planClassList(
     const profile = { givenName: row.givenName, familyName: row.familyName, email: row.email };
     if (!user) usersToCreate.push({ userId: row.userId, ...profile, accessLevel: 'user' });
     else if (user.givenName !== row.givenName || user.familyName !== row.familyName || user.email !== row.email) {
-      usersToUpdate.push({ ...user, ...profile });
+      // Whether the account is disabled is no business of a class list: the change leaves it as it is.
+      usersToUpdate.push({ userId: user.userId, accessLevel: user.accessLevel, ...profile });
     }
     const before = existingEnrollments.get(row.userId);
     const grader = row.group === courseGroups.fullAccessGrader || row.group === courseGroups.limitedAccessGrader;

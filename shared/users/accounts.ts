@@ -31,7 +31,7 @@ export async function changeAccount(actor: Actor, userId: string, body: Readonly
   if (isEmptyDiff(profileDiff(target, changed))) return userRecord(target);
   const written = await changeProfile(changed, profileChangeEntries(actorId(actor), changed));
   if (!written) throw noSuchUser({ user_id: userId });
-  return userRecord(changed);
+  return userRecord({ ...changed, disabled: changed.disabled ?? target.disabled === true });
 }
 
 /**

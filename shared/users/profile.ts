@@ -108,7 +108,8 @@ export interface ProfileDiff {
 
 export function profileDiff(before: User, after: User): ProfileDiff {
   const [was, is] = [userRecord(before), userRecord(after)];
-  const changed = CHANGEABLE.filter((field) => was[field] !== is[field]);
+  // A change that does not name `disabled` leaves it as it is (shared/data/users.ts changeProfile).
+  const changed = CHANGEABLE.filter((field) => (field !== 'disabled' || after.disabled !== undefined) && was[field] !== is[field]);
   return {
     before: Object.fromEntries(changed.map((field) => [field, was[field]])),
     after: Object.fromEntries(changed.map((field) => [field, is[field]])),
@@ -142,8 +143,10 @@ export function changedProfile(actor: Actor, target: User, body: Readonly<Record
   const email = value('email');
   const level = value('level');
   const disabled = body.disabled as boolean | undefined;
+  // `disabled` is written only when the body names it, so a change of names cannot undo a concurrent enabling.
+  const { disabled: _current, ...profile } = target;
   const changed: User = {
-    ...target,
+    ...profile,
     ...(first !== undefined ? { givenName: checkName('first_name', first) } : {}),
     ...(last !== undefined ? { familyName: checkName('last_name', last) } : {}),
     ...(email !== undefined ? { email: checkEmail(email) } : {}),

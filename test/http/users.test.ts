@@ -286,6 +286,12 @@ describe('disabling an account', () => {
     );
     expect(await written(user.userId)).toEqual(before);
 
+    // Other changes leave it disabled.
+    expect((await patch(`/users/${user.userId}`, { first_name: 'Renamed' }, su)).json.data).toMatchObject({
+      first_name: 'Renamed',
+      disabled: true,
+    });
+    expect((await getUser(user.userId))?.disabled).toBe(true);
     expect((await patch(`/users/${user.userId}`, { disabled: false }, su)).json.data.disabled).toBe(false);
     const login = await api.postJson('/token', { user_id: user.userId, password: user.password });
     expect(login.json.status, login.text).toBe('success');
@@ -294,6 +300,7 @@ describe('disabling an account', () => {
     const trail = await storedTrail({ userId: user.userId });
     expect(trail.map(({ actor, action, before, after }) => ({ actor, action, before, after }))).toEqual([
       { actor: superuser.userId, action: 'user.changed', before: { disabled: false }, after: { disabled: true } },
+      { actor: superuser.userId, action: 'user.changed', before: { first_name: 'Given' }, after: { first_name: 'Renamed' } },
       { actor: superuser.userId, action: 'user.changed', before: { disabled: true }, after: { disabled: false } },
     ]);
   });

@@ -94,6 +94,26 @@ describe('who may change what of a profile', () => {
     expect(changedProfile('admin', rootUser, { level: 'user' }).accessLevel).toBe('user');
   });
 
+  it('disabled: superusers (and the admin command line) for anyone but themselves, a boolean, changed only when named', () => {
+    expect(changedProfile(root, student, { disabled: true })).toEqual({ ...student, disabled: true });
+    expect(changedProfile('admin', { ...student, disabled: true }, { disabled: false }).disabled).toBe(false);
+    const self: Actor = { userId: 'sam', accessLevel: 'user' };
+    expect(refusal(() => changedProfile(self, student, { disabled: false }))).toBe(
+      'You may change only your own first_name and last_name; disabled is changed by a superuser.',
+    );
+    const rootUser: User = { ...student, userId: 'root', accessLevel: 'superuser' };
+    expect(refusal(() => changedProfile(root, rootUser, { disabled: true }))).toBe(
+      'Superusers cannot disable their own account; another superuser can.',
+    );
+    expect(refusal(() => changedProfile(root, student, { disabled: 'yes' }))).toBe('The field disabled must be true or false.');
+    // A change of names leaves `disabled` out, so it cannot undo a concurrent change of it.
+    const disabled: User = { ...student, disabled: true };
+    const renamed = changedProfile(root, disabled, { first_name: 'Samuel' });
+    expect(renamed.disabled).toBeUndefined();
+    expect(profileDiff(disabled, renamed)).toEqual({ before: { first_name: 'Sam' }, after: { first_name: 'Samuel' } });
+    expect(profileDiff(student, { ...student, disabled: true })).toEqual({ before: { disabled: false }, after: { disabled: true } });
+  });
+
   it('reading: own account, or any for superusers', () => {
     expect(refusal(() => checkMayRead(faculty, 'sam'))).toBe("You don't have access to this endpoint.");
     expect(refusal(() => checkMayRead(faculty, 'prof'))).toBeUndefined();
