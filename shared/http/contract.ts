@@ -75,9 +75,11 @@ export const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable do
 /** A paged list's fails (shared/paging.ts). */
 export const pageFails = [fail(badPageSize), fail(badCursor)];
 /** What a file submission (or its declared uploads) is refused for: names, zips, limits. */
-export const fileFails: readonly FailCase[] = Object.values(fileFailures)
-  .filter((declared) => declared !== fileFailures.noSuchFileVersion)
-  .map((declared) => fail(declared));
+export const fileFails: readonly FailCase[] = Object.entries(fileFailures)
+  // By name: a module's exports are listed in declaration order by some loaders, by name by others.
+  .sort(([one], [other]) => one.localeCompare(other))
+  .filter(([, declared]) => declared !== fileFailures.noSuchFileVersion)
+  .map(([, declared]) => fail(declared));
 /** A submission after its due date (submission.ts's lateRefusal). */
 export const lateFails: readonly FailCase[] = [
   {
