@@ -11,6 +11,8 @@
 import * as fileFailures from '#shared/files/failures.ts';
 import * as z from 'zod';
 import { badCursor, badPageSize } from '#shared/paging.ts';
+import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
+import { badIdempotencyKey, idempotencyKeyReused, tooManyJobs, tooManySubmissions, tooManyVersions } from '#shared/submissions/failures.ts';
 import type { Failure } from '#shared/errors.ts';
 import { blankPassword, passwordIsUserId, passwordTooCommon, passwordTooShort } from '#shared/users/failures.ts';
 import { components, string } from './answers.ts';
@@ -91,6 +93,18 @@ export const lateFails: readonly FailCase[] = [
     message:
       'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
   },
+];
+/** What any submission may be refused for once its gradeable and its sender are known: who it is for, its lateness, its limits, its key. */
+export const versionFails: readonly FailCase[] = [
+  fail(userNotInCourse),
+  fail(notOnTeam),
+  fail(teamChangedMeanwhile),
+  ...lateFails,
+  fail(badIdempotencyKey),
+  fail(idempotencyKeyReused),
+  fail(tooManySubmissions),
+  fail(tooManyJobs),
+  fail(tooManyVersions),
 ];
 export const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 export const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';
