@@ -50,27 +50,7 @@ beforeAll(async () => {
   expect(webhook.json.status, webhook.text).toBe('success');
   webhookId = webhook.json.data.id;
   gradeable = uniqueCode('hw');
-  const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: gradeable,
-      title: 'Hostile homework',
-      type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: daysFromNow(-3),
-        submission_open_date: daysFromNow(-2),
-        submission_due_date: daysFromNow(5),
-        grade_start_date: daysFromNow(6),
-        grade_due_date: daysFromNow(7),
-        grade_released_date: daysFromNow(8),
-        grade_inquiry_start_date: daysFromNow(8),
-        grade_inquiry_due_date: daysFromNow(9),
-        team_lock_date: daysFromNow(5),
-      },
-    },
-    world.tokens.instructor,
-  );
+  const answer = await createHomework(gradeable);
   expect(answer.json.status, answer.text).toBe('success');
   teamGradeable = uniqueCode('team');
   const teams = await api.postJson(
@@ -677,6 +657,30 @@ function report(details: fc.RunDetails<[HostileRequest]>): void {
 const reads = () => routeKeys.filter((key) => key.method === 'GET');
 const writes = () => routeKeys.filter((key) => key.method !== 'GET');
 
+/** A VCS homework of the world's course, open for submissions. */
+const createHomework = (id: string) =>
+  api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id,
+      title: 'Hostile homework',
+      type: 'Electronic File',
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: daysFromNow(-3),
+        submission_open_date: daysFromNow(-2),
+        submission_due_date: daysFromNow(5),
+        grade_start_date: daysFromNow(6),
+        grade_due_date: daysFromNow(7),
+        grade_released_date: daysFromNow(8),
+        grade_inquiry_start_date: daysFromNow(8),
+        grade_inquiry_due_date: daysFromNow(9),
+        team_lock_date: daysFromNow(5),
+      },
+    },
+    world.tokens.instructor,
+  );
+
 describe('hostile input', () => {
   it('never breaks a reading route, nor changes anything', async () => {
     await fuzz(reads(), { writes: false, numRuns: RUNS });
@@ -882,8 +886,11 @@ describe('hostile input', () => {
   }, 120_000);
 
   it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
+    // A homework of its own: the fuzzing before may have changed or deleted the file's.
+    const homework = uniqueCode('hw');
+    expect((await createHomework(homework)).json.status).toBe('success');
     const before = await state();
-    const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
+    const path = `/${world.course.term}/${world.course.course}/gradeable/${homework}/upload`;
     for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
       const answer = await api.postJson(
         path,
