@@ -1,3 +1,4 @@
+import { operationName } from '../test/support/dynamodb-commands.ts';
 import './setup-env.ts';
 import type { AddressInfo } from 'node:net';
 import { startLocalApi } from '#infra/local/server.ts';
@@ -61,20 +62,4 @@ function countCommands(): void {
     if (message.counts === 'reset') counts = { commands: {}, batchGetKeys: 0, cancelled: 0, failed: 0 };
     if (message.counts) process.send?.({ counts });
   });
-}
-
-/** DynamoDB's name of a command, whether sent through the document client (`BatchGetCommand`) or the low-level one (`BatchGetItemCommand`). */
-function operationName(commandName: string | undefined): string {
-  const name = (commandName ?? 'unknown').replace(/Command$/, '');
-  const documentNames: Record<string, string> = {
-    BatchGet: 'BatchGetItem',
-    BatchWrite: 'BatchWriteItem',
-    Get: 'GetItem',
-    Put: 'PutItem',
-    Update: 'UpdateItem',
-    Delete: 'DeleteItem',
-    TransactGet: 'TransactGetItems',
-    TransactWrite: 'TransactWriteItems',
-  };
-  return documentNames[name] ?? name;
 }

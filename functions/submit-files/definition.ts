@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { IDEMPOTENCY_KEY } from '#shared/ids.ts';
-import { attachments, documented, list, text } from '#shared/http/fields.ts';
-
-/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
+import { attachments, list } from '#shared/http/fields.ts';
 
 /** Files sent in the body itself: what API Gateway and Lambda carry once a binary body is base64-encoded. */
 export const MULTIPART_BYTES = 4 * 1024 * 1024;
@@ -33,16 +30,9 @@ export const definition = route({
   queue: 'send',
   bodyBytes: MULTIPART_BYTES,
   input: () => ({
-    headers: {
-      [IDEMPOTENCY_KEY_HEADER]: z.optional(
-        documented(z.string(), {
-          description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
-          pattern: IDEMPOTENCY_KEY.source,
-        }),
-      ),
-    },
+    headers: idempotencyKeyHeader(),
     body: {
-      user_id: z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' })),
+      user_id: submittedFor(),
       files: z.optional(
         attachments({
           description: 'The files (multipart/form-data, the field repeated); a .zip is unpacked into the version as it is graded.',

@@ -3,7 +3,8 @@ import { endpoint } from '#shared/http/endpoint.ts';
 import { gradeableKey } from '#shared/http/reads.ts';
 import { submitReads } from '#shared/submissions/submit.ts';
 import { submitFiles } from '#shared/submissions/submit-files.ts';
-import { definition, IDEMPOTENCY_KEY_HEADER } from './definition.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
+import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),

@@ -1,19 +1,8 @@
 /** What `submit-vcs` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
-import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { string } from '#shared/http/answers.ts';
-import { fail, lateFails, type RouteContract } from '#shared/http/contract.ts';
-import {
-  badIdempotencyKey,
-  gitRepoIdMissing,
-  idempotencyKeyReused,
-  notSameUser,
-  onlyVcs,
-  repositoryUnreadable,
-  tooManyJobs,
-  tooManySubmissions,
-  tooManyVersions,
-} from '#shared/submissions/failures.ts';
+import { fail, versionFails, type RouteContract } from '#shared/http/contract.ts';
+import { gitRepoIdMissing, notSameUser, onlyVcs, repositoryUnreadable } from '#shared/submissions/failures.ts';
 
 export const contract: RouteContract = {
   tag: 'Submissions',
@@ -23,15 +12,7 @@ export const contract: RouteContract = {
     fail(onlyVcs),
     fail(gitRepoIdMissing),
     fail(invalidGradeableId),
-    fail(userNotInCourse),
-    fail(notOnTeam),
-    fail(teamChangedMeanwhile),
-    ...lateFails,
-    fail(badIdempotencyKey),
-    fail(idempotencyKeyReused),
-    fail(tooManySubmissions),
-    fail(tooManyJobs),
-    fail(tooManyVersions),
+    ...versionFails,
     fail(repositoryUnreadable),
     fail(gradeableBusy),
   ],

@@ -1,10 +1,6 @@
-import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { IDEMPOTENCY_KEY } from '#shared/ids.ts';
-import { documented, flag, scalar, text } from '#shared/http/fields.ts';
-
-/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
+import { flag, scalar } from '#shared/http/fields.ts';
 
 export const definition = route({
   name: 'submit-vcs',
@@ -25,16 +21,9 @@ export const definition = route({
   },
   queue: 'send',
   input: () => ({
-    headers: {
-      [IDEMPOTENCY_KEY_HEADER]: z.optional(
-        documented(z.string(), {
-          description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
-          pattern: IDEMPOTENCY_KEY.source,
-        }),
-      ),
-    },
+    headers: idempotencyKeyHeader(),
     body: {
-      user_id: z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' })),
+      user_id: submittedFor(),
       vcs_checkout: flag({ description: 'Must be true.' }, { lenient: true }),
       git_repo_id: scalar({ description: 'Any non-empty value (the repository comes from the gradeable’s VCS settings).' }),
     },

@@ -11,6 +11,8 @@
 import * as fileFailures from '#shared/files/failures.ts';
 import * as z from 'zod';
 import { badCursor, badPageSize } from '#shared/paging.ts';
+import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
+import { badIdempotencyKey, idempotencyKeyReused, tooManyJobs, tooManySubmissions, tooManyVersions } from '#shared/submissions/failures.ts';
 import type { Failure } from '#shared/errors.ts';
 import { blankPassword, passwordIsUserId, passwordTooCommon, passwordTooShort } from '#shared/users/failures.ts';
 import { components, string } from './answers.ts';
@@ -75,9 +77,11 @@ export const gradeableNotFound: FailCase = { status: 404, message: 'Gradeable do
 /** A paged list's fails (shared/paging.ts). */
 export const pageFails = [fail(badPageSize), fail(badCursor)];
 /** What a file submission (or its declared uploads) is refused for: names, zips, limits. */
-export const fileFails: readonly FailCase[] = Object.values(fileFailures)
-  .filter((declared) => declared !== fileFailures.noSuchFileVersion)
-  .map((declared) => fail(declared));
+export const fileFails: readonly FailCase[] = Object.entries(fileFailures)
+  // By name: a module's exports are listed in declaration order by some loaders, by name by others.
+  .sort(([one], [other]) => one.localeCompare(other))
+  .filter(([, declared]) => declared !== fileFailures.noSuchFileVersion)
+  .map(([, declared]) => fail(declared));
 /** A submission after its due date (submission.ts's lateRefusal). */
 export const lateFails: readonly FailCase[] = [
   {
@@ -89,6 +93,18 @@ export const lateFails: readonly FailCase[] = [
     message:
       'The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).',
   },
+];
+/** What any submission may be refused for once its gradeable and its sender are known: who it is for, its lateness, its limits, its key. */
+export const versionFails: readonly FailCase[] = [
+  fail(userNotInCourse),
+  fail(notOnTeam),
+  fail(teamChangedMeanwhile),
+  ...lateFails,
+  fail(badIdempotencyKey),
+  fail(idempotencyKeyReused),
+  fail(tooManySubmissions),
+  fail(tooManyJobs),
+  fail(tooManyVersions),
 ];
 export const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 export const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';

@@ -4,7 +4,17 @@
  */
 import * as z from 'zod/mini';
 import { MAX_CURSOR_LENGTH, MAX_PAGE_BYTES, MAX_PAGE_SIZE, PAGE_SIZE } from '#shared/paging.ts';
-import { CODE, DELIVERY_ID, GRADEABLE_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, USER_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import {
+  CODE,
+  DELIVERY_ID,
+  GRADEABLE_ID,
+  IDEMPOTENCY_KEY,
+  REGRADE_ID,
+  SUMMARIES_JOB_ID,
+  TEAM_ID,
+  USER_ID,
+  WEBHOOK_ID,
+} from '#shared/ids.ts';
 import { documented, flag, text } from './fields.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -76,3 +86,19 @@ export const ifMatch = () =>
   documented(z.string().check(z.maxLength(512)), {
     description: "The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since.",
   });
+
+/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** A submitting route's request headers: its Idempotency-Key. */
+export const idempotencyKeyHeader = () => ({
+  [IDEMPOTENCY_KEY_HEADER]: z.optional(
+    documented(z.string(), {
+      description: 'Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing.',
+      pattern: IDEMPOTENCY_KEY.source,
+    }),
+  ),
+});
+
+/** Whom a submission is for, when staff submit for a student. */
+export const submittedFor = () => z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' }));

@@ -57,12 +57,6 @@ export const uploadKey = (folder: SubmitterFolder, uploadId: string): string => 
 /** `versions/<term>/`: every version of a term (the lifecycle rule's prefix). */
 export const termVersionsPrefix = (term: string): string => `${VERSIONS_PREFIX}${segment('term', term)}/`;
 
-/** `versions/<term>/<course>/<gradeable>/<submitter>/<version>/`: the files of one version. */
-export const versionPrefix = (folder: SubmitterFolder, version: number): string => {
-  if (!Number.isSafeInteger(version) || version < 1) throw new Error(`Not a version number: ${version}`);
-  return `${VERSIONS_PREFIX}${folderOf(folder)}/${version}/`;
-};
-
 /** A new files id: where one submission's files go, whatever version number it ends up with. */
 export const newFilesId = (): string => randomUUID();
 
@@ -73,10 +67,6 @@ export const versionFilesPrefix = (folder: SubmitterFolder, filesId: string): st
 /** The key of one file of the version recording `filesId`. */
 export const versionFilesKey = (folder: SubmitterFolder, filesId: string, name: string): string =>
   `${versionFilesPrefix(folder, filesId)}${segment('file name', name)}`;
-
-/** The key of one file of a version. */
-export const versionFileKey = (folder: SubmitterFolder, version: number, name: string): string =>
-  `${versionPrefix(folder, version)}${segment('file name', name)}`;
 
 /**
  * A new upload id that carries the file's declared name: `<random>.<name, base64url>`. The

@@ -5,7 +5,7 @@ import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 import { routeKeys } from '#functions/definitions.ts';
 import type { RouteKey } from '#shared/http/routes.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
-import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
@@ -50,27 +50,7 @@ beforeAll(async () => {
   expect(webhook.json.status, webhook.text).toBe('success');
   webhookId = webhook.json.data.id;
   gradeable = uniqueCode('hw');
-  const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: gradeable,
-      title: 'Hostile homework',
-      type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: daysFromNow(-3),
-        submission_open_date: daysFromNow(-2),
-        submission_due_date: daysFromNow(5),
-        grade_start_date: daysFromNow(6),
-        grade_due_date: daysFromNow(7),
-        grade_released_date: daysFromNow(8),
-        grade_inquiry_start_date: daysFromNow(8),
-        grade_inquiry_due_date: daysFromNow(9),
-        team_lock_date: daysFromNow(5),
-      },
-    },
-    world.tokens.instructor,
-  );
+  const answer = await createHomework(gradeable);
   expect(answer.json.status, answer.text).toBe('success');
   teamGradeable = uniqueCode('team');
   const teams = await api.postJson(
@@ -677,6 +657,30 @@ function report(details: fc.RunDetails<[HostileRequest]>): void {
 const reads = () => routeKeys.filter((key) => key.method === 'GET');
 const writes = () => routeKeys.filter((key) => key.method !== 'GET');
 
+/** A VCS homework of the world's course, open for submissions. */
+const createHomework = (id: string) =>
+  api.postJson(
+    `/${world.course.term}/${world.course.course}/upload`,
+    {
+      id,
+      title: 'Hostile homework',
+      type: 'Electronic File',
+      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
+      dates: {
+        ta_view_start_date: daysFromNow(-3),
+        submission_open_date: daysFromNow(-2),
+        submission_due_date: daysFromNow(5),
+        grade_start_date: daysFromNow(6),
+        grade_due_date: daysFromNow(7),
+        grade_released_date: daysFromNow(8),
+        grade_inquiry_start_date: daysFromNow(8),
+        grade_inquiry_due_date: daysFromNow(9),
+        team_lock_date: daysFromNow(5),
+      },
+    },
+    world.tokens.instructor,
+  );
+
 describe('hostile input', () => {
   it('never breaks a reading route, nor changes anything', async () => {
     await fuzz(reads(), { writes: false, numRuns: RUNS });
@@ -749,18 +753,25 @@ describe('hostile input', () => {
         { numRuns: RUNS },
       );
     } finally {
-      vi.unstubAllEnvs();
-      vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:9');
+      // Only these two: the file's other settings (its signing secret among them) stay as they are.
+      delete process.env.OIDC_ISSUER;
+      delete process.env.OIDC_CLIENT_ID;
     }
     expect(differences(before, await state())).toEqual([]);
   }, 120_000);
 
   it('refuses hostile file names, zips, sizes and upload ids to the files routes, and writes no item and no object', async () => {
     const { term, course } = world.course;
+    // Students of its own: the fuzzing before may have logged out or changed the world's.
+    const [student, student2] = [await createUser(), await createUser()];
+    await addMember(world.course, student, 4, '1');
+    await addMember(world.course, student2, 4, '1');
+    const asStudent: Record<string, string> = { Authorization: await tokenOf(api, student) };
+    const asStudent2: Record<string, string> = { Authorization: await tokenOf(api, student2) };
     const base = `/${term}/${course}/gradeable/${filesGradeable}`;
     const stored = async () => (await listObjects(`versions/${term}/${course}/${filesGradeable}/`)).map((object) => object.key);
     // Someone else's upload, really uploaded: not the student's to confirm.
-    const theirs = await api.postJson(`${base}/files/uploads`, { files: [{ name: 'main.cpp', size: 4 }] }, world.tokens.student2);
+    const theirs = await api.postJson(`${base}/files/uploads`, { files: [{ name: 'main.cpp', size: 4 }] }, asStudent2);
     expect(theirs.json.status, theirs.text).toBe('success');
     const [form] = theirs.json.data.uploads as { upload_id: string; url: string; fields: Record<string, string> }[];
     const upload = new FormData();
@@ -771,7 +782,7 @@ describe('hostile input', () => {
 
     const before = await state();
     const objectsBefore = await stored();
-    const send = (files: { name: string; content: Buffer | string }[], token = world.tokens.student) => {
+    const send = (files: { name: string; content: Buffer | string }[], token = asStudent) => {
       const body = new FormData();
       for (const file of files) body.append('files', new Blob([file.content]), file.name);
       return api.call('POST', `${base}/files`, { headers: { ...token, Prefer: 'http-status' }, body });
@@ -838,8 +849,7 @@ describe('hostile input', () => {
       expect(answer.httpStatus, `${files[0]!.name}: ${answer.text.slice(0, 300)}`).toBe(400);
       expect(answer.json.message, files[0]!.name).toBe(message);
     }
-    const confirm = (body: unknown, token = world.tokens.student) =>
-      api.postJson(`${base}/files`, body, { ...token, Prefer: 'http-status' });
+    const confirm = (body: unknown, token = asStudent) => api.postJson(`${base}/files`, body, { ...token, Prefer: 'http-status' });
     for (const id of ['x', '../../versions/x', FAKE_UPLOAD_ID, `${FAKE_UPLOAD_ID}=`, form!.upload_id]) {
       const answer = await confirm({ upload_ids: [id] });
       expect(answer.json, id).toEqual({
@@ -848,9 +858,9 @@ describe('hostile input', () => {
       });
     }
     // Staff submitting for the uploader cannot confirm the uploader's upload either: uploads are the caller's own.
-    expect(
-      (await confirm({ upload_ids: [form!.upload_id], user_id: world.users.student2.userId }, world.tokens.instructor)).json.message,
-    ).toBe(`The upload ${form!.upload_id} is not one of yours, has expired or was never uploaded.`);
+    expect((await confirm({ upload_ids: [form!.upload_id], user_id: student2.userId }, world.tokens.instructor)).json.message).toBe(
+      `The upload ${form!.upload_id} is not one of yours, has expired or was never uploaded.`,
+    );
     expect((await confirm({ upload_ids: [] })).json.message).toBe('No files to be submitted.');
     for (const files of [
       [{ name: '../x', size: 1 }],
@@ -862,12 +872,12 @@ describe('hostile input', () => {
       [],
       ['a', 'b', 'c', 'd'].map((name) => ({ name, size: 1 })),
     ]) {
-      const answer = await api.postJson(`${base}/files/uploads`, { files }, { ...world.tokens.student, Prefer: 'http-status' });
+      const answer = await api.postJson(`${base}/files/uploads`, { files }, { ...asStudent, Prefer: 'http-status' });
       expect(answer.json.status, `${JSON.stringify(files)}: ${answer.text.slice(0, 300)}`).toBe('fail');
       expect(answer.httpStatus, JSON.stringify(files)).toBe(400);
     }
-    for (const query of ['version=0', 'version=-1', 'version=abc', 'version=1', `version=1&user_id=${world.users.student2.userId}`]) {
-      const answer = await api.get(`${base}/files?${query}`, { ...world.tokens.student, Prefer: 'http-status' });
+    for (const query of ['version=0', 'version=-1', 'version=abc', 'version=1', `version=1&user_id=${student2.userId}`]) {
+      const answer = await api.get(`${base}/files?${query}`, { ...asStudent, Prefer: 'http-status' });
       expect(answer.json.status, `${query}: ${answer.text.slice(0, 300)}`).toBe('fail');
       expect(answer.httpStatus, query).toBeLessThan(500);
     }
@@ -876,8 +886,11 @@ describe('hostile input', () => {
   }, 120_000);
 
   it('refuses a submission for an empty or malformed user_id as not in the course (was a 500)', async () => {
+    // A homework of its own: the fuzzing before may have changed or deleted the file's.
+    const homework = uniqueCode('hw');
+    expect((await createHomework(homework)).json.status).toBe('success');
     const before = await state();
-    const path = `/${world.course.term}/${world.course.course}/gradeable/${gradeable}/upload`;
+    const path = `/${world.course.term}/${world.course.course}/gradeable/${homework}/upload`;
     for (const userId of ['', ' ', '../x', 'a'.repeat(200)]) {
       const answer = await api.postJson(
         path,

@@ -1,3 +1,4 @@
+import { operationName } from '../support/dynamodb-commands.ts';
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -706,19 +707,3 @@ describe('team gradeables', () => {
     ]);
   });
 });
-
-/** DynamoDB's name of a command, whether sent through the document client (`BatchGetCommand`) or the low-level one (`BatchGetItemCommand`). */
-function operationName(commandName: string | undefined): string {
-  const name = (commandName ?? 'unknown').replace(/Command$/, '');
-  const documentNames: Record<string, string> = {
-    BatchGet: 'BatchGetItem',
-    BatchWrite: 'BatchWriteItem',
-    Get: 'GetItem',
-    Put: 'PutItem',
-    Update: 'UpdateItem',
-    Delete: 'DeleteItem',
-    TransactGet: 'TransactGetItems',
-    TransactWrite: 'TransactWriteItems',
-  };
-  return documentNames[name] ?? name;
-}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runAsFunction } from '#shared/environment.ts';
-import { newUploadId, uploadKey, uploadName, versionFileKey, versionPrefix } from '#shared/storage/keys.ts';
+import { newFilesId, newUploadId, uploadKey, uploadName, versionFilesKey, versionFilesPrefix } from '#shared/storage/keys.ts';
 import {
   copyObject,
   deleteObjects,
@@ -126,7 +126,7 @@ describe('presigned POST uploads to the local S3 endpoint', () => {
 
 describe('presigned GET and signed requests on the local S3 endpoint', () => {
   it('downloads through a presigned GET, as an attachment with the file’s name, until it expires', async () => {
-    const key = versionFileKey(folder, 1, 'main.cpp');
+    const key = versionFilesKey(folder, newFilesId(), 'main.cpp');
     await putObject(key, 'int main() {}\n');
     const url = await presignDownload(key, { expiresSeconds: 300, fileName: 'main.cpp' });
     const answer = await s3Fetch(url);
@@ -145,11 +145,12 @@ describe('presigned GET and signed requests on the local S3 endpoint', () => {
   });
 
   it('refuses an unsigned request, and a presigned GET moved to another key', async () => {
-    const key = versionFileKey(folder, 2, 'secret.txt');
+    const filesId = newFilesId();
+    const key = versionFilesKey(folder, filesId, 'secret.txt');
     await putObject(key, 'secret');
     const unsigned = await s3Fetch(`${process.env.S3_ENDPOINT}/${process.env.SUBMISSIONS_BUCKET}/${key}`);
     expect([unsigned.status, await code(unsigned)]).toEqual([403, 'AccessDenied']);
-    const other = versionFileKey(folder, 2, 'other.txt');
+    const other = versionFilesKey(folder, filesId, 'other.txt');
     await putObject(other, 'other');
     const moved = (await presignDownload(other, { expiresSeconds: 300, fileName: 'other.txt' })).replace('other.txt?', 'secret.txt?');
     const answer = await s3Fetch(moved);
@@ -159,8 +160,9 @@ describe('presigned GET and signed requests on the local S3 endpoint', () => {
 
 describe('the storage module’s object operations', () => {
   it('puts, heads, copies, lists and deletes objects', async () => {
-    const prefix = versionPrefix(folder, 3);
-    const [a, b] = [versionFileKey(folder, 3, 'a.txt'), versionFileKey(folder, 3, 'b c.txt')];
+    const filesId = newFilesId();
+    const prefix = versionFilesPrefix(folder, filesId);
+    const [a, b] = [versionFilesKey(folder, filesId, 'a.txt'), versionFilesKey(folder, filesId, 'b c.txt')];
     await putObject(a, Buffer.from('alpha'));
     await copyObject(a, b);
     expect(await getObjectBytes(b)).toEqual(Buffer.from('alpha'));
@@ -168,10 +170,10 @@ describe('the storage module’s object operations', () => {
       { key: a, size: 5 },
       { key: b, size: 5 },
     ]);
-    expect(await headObject(versionFileKey(folder, 3, 'missing'))).toBeUndefined();
-    expect(await getObjectBytes(versionFileKey(folder, 3, 'missing'))).toBeUndefined();
+    expect(await headObject(versionFilesKey(folder, filesId, 'missing'))).toBeUndefined();
+    expect(await getObjectBytes(versionFilesKey(folder, filesId, 'missing'))).toBeUndefined();
     await expect(getObjectBytes(a, 4)).rejects.toThrow(/larger than 4 bytes/);
-    await deleteObjects([a, b, versionFileKey(folder, 3, 'missing')]);
+    await deleteObjects([a, b, versionFilesKey(folder, filesId, 'missing')]);
     expect(await listObjects(prefix)).toEqual([]);
   });
 
@@ -181,7 +183,7 @@ describe('the storage module’s object operations', () => {
     expect(uploadName(`${id}=`)).toBeUndefined();
     expect(uploadName('not-an-id.bWFpbi5jcHA')).toBeUndefined();
     expect(() => uploadKey(folder, '../x')).toThrow(/Not a key segment/);
-    expect(() => versionFileKey(folder, 1, 'a/b')).toThrow(/Not a key segment/);
+    expect(() => versionFilesKey(folder, newFilesId(), 'a/b')).toThrow(/Not a key segment/);
   });
 
   it('refuses, locally, an action the running function was not granted', async () => {
@@ -195,7 +197,7 @@ describe('the storage module’s object operations', () => {
     await runAsFunction(scope, async () => {
       await expect(presignUpload(freshKey(), { maxBytes: 1, expiresSeconds: 60 })).resolves.toHaveProperty('url');
       await expect(headObject(freshKey())).rejects.toThrow(/not authorized to perform: s3:GetObject/);
-      await expect(putObject(versionFileKey(folder, 9, 'x'), 'x')).rejects.toThrow(/not authorized to perform: s3:PutObject/);
+      await expect(putObject(versionFilesKey(folder, newFilesId(), 'x'), 'x')).rejects.toThrow(/not authorized to perform: s3:PutObject/);
     });
   });
 });

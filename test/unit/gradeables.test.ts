@@ -417,6 +417,7 @@ describe('the gradeable JSON Schema', () => {
       'ta_grading',
       'grade_inquiries',
       'vcs',
+      'submission_limits',
     ]);
     expect([part('oneOf', 0, 'required'), part('oneOf', 1, 'required')]).toEqual([
       ['title', 'id', 'type'],
