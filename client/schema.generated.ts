@@ -2169,6 +2169,8 @@ export interface operations {
              *
              *     - `Unauthenticated access. Please log in.`
              *     - `Could not login using that user id or password.`
+             *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              */
             401: {
                 headers: {
@@ -10180,6 +10182,8 @@ export interface operations {
              * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `Unauthenticated access. Please log in.`
+             *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              */
             401: {
                 headers: {

@@ -9,7 +9,12 @@ export const definition = route({
   access: 'user',
   summary:
     "Change the caller's own password: current_password and new_password (10 characters or more, not the user id, not a common password). A wrong current password counts as a failed login. The old token stops working; the answer carries a new one.",
-  data: { sessions: ['PutItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'DeleteItem'], audit: ['PutItem'] },
+  data: {
+    sessions: ['PutItem'],
+    credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
+    audit: ['PutItem'],
+    users: ['GetItem'],
+  },
   input: () => ({
     body: {
       current_password: text(1024, { description: 'The password the caller has now.', format: 'password' }),

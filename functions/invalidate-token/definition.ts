@@ -8,7 +8,11 @@ export const definition = route({
   path: '/api/token/invalidate',
   access: 'token-optional',
   summary: "Invalidate the user's token, given user_id and password or the token itself.",
-  data: { sessions: ['DeleteItem'], credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
+  data: {
+    sessions: ['DeleteItem'],
+    credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
+    users: ['GetItem'],
+  },
   input: () => ({
     body: {
       user_id: z.optional(text(256, { description: 'The user id (not needed when a valid token is sent).' })),

@@ -90,21 +90,8 @@ async function presentedToken(authorization: string | undefined): Promise<KnownC
 
 /** POST /api/token: a new token, which replaces (and so invalidates) the user's previous one. */
 export async function issueToken(userId: string, password: string, authorization?: string): Promise<string> {
-  const { passwordLogin, oidc } = signInSettings();
-  const issuer = oidc?.issuer ?? '';
-  if (passwordLogin === 'off') throw passwordLoginOff({ issuer });
-  // The password is checked first, so a wrong one learns nothing about the account.
-  const verified = await verifyCredentials(userId, password, await presentedToken(authorization));
-  const user = await getUser(verified.userId);
-  // The password was right: in these refusals its attempt is cleared as a login's would be, and no token is issued.
-  if (user?.disabled) {
-    await guardedWrite([], verified);
-    throw accountDisabled();
-  }
-  if (passwordLogin === 'superusers' && user?.accessLevel !== 'superuser') {
-    await guardedWrite([], verified);
-    throw passwordLoginSuperusersOnly({ issuer });
-  }
+  const { user, verified } = await verifyPasswordSignIn(userId, password, await presentedToken(authorization));
+  if (user?.disabled) await refuseVerified(verified, accountDisabled());
   const claims = newTokenClaims(verified.userId);
   const token = await signToken(claims);
   try {
@@ -112,15 +99,38 @@ export async function issueToken(userId: string, password: string, authorization
     await guardedWrite([userNotDisabled(verified.userId), putSession(claims)], verified, 1);
   } catch (error) {
     if (error !== DISABLED_MEANWHILE) throw error;
-    await guardedWrite([], verified);
-    throw accountDisabled();
+    await refuseVerified(verified, accountDisabled());
   }
   return token;
 }
 
+/**
+ * Checks a password as a login does, under the deployment's PASSWORD_LOGIN: `off` refuses before
+ * anything is counted or read; `superusers` refuses others only once their password proved right,
+ * so a wrong one learns nothing about the account.
+ */
+async function verifyPasswordSignIn(userId: string, password: string, knownClient: KnownClient) {
+  const { passwordLogin, oidc } = signInSettings();
+  const issuer = oidc?.issuer ?? '';
+  if (passwordLogin === 'off') throw passwordLoginOff({ issuer });
+  // The account is read before the attempt is counted, so a failed read leaves no attempt pending
+  // against the counter.
+  const user = isValidUserId(userId) ? await getUser(userId) : undefined;
+  const verified = await verifyCredentials(userId, password, knownClient);
+  if (passwordLogin === 'superusers' && user?.accessLevel !== 'superuser')
+    await refuseVerified(verified, passwordLoginSuperusersOnly({ issuer }));
+  return { user, verified };
+}
+
+/** Refuses an attempt whose password was right: its attempt is cleared as a login's would be, and nothing else is written. */
+async function refuseVerified(verified: VerifiedCredentials, refusal: Error): Promise<never> {
+  await guardedWrite([], verified);
+  throw refusal;
+}
+
 /** POST /api/token/invalidate with credentials: no token of the user works afterwards. */
 export async function invalidateWithCredentials(userId: string, password: string, knownClient?: KnownClient): Promise<void> {
-  const verified = await verifyCredentials(userId, password, knownClient);
+  const { verified } = await verifyPasswordSignIn(userId, password, knownClient);
   await guardedWrite([deleteSession(verified.userId)], verified);
 }
 
@@ -134,7 +144,8 @@ export async function setPassword(userId: string, password: string, alongside: r
 }
 
 /**
- * The caller's own password change: the current password is checked as a login is (it counts
+ * The caller's own password change: the current password is checked as a login is (PASSWORD_LOGIN
+ * applies; it counts
  * against the caller's token's login counter, and a locked counter refuses it), then the new
  * password, a new session (ending the old token) and `alongside` are written together, only if
  * the password did not change meanwhile. Answers the new token.
@@ -145,7 +156,7 @@ export async function changeOwnPassword(
   newPassword: string,
   alongside: readonly TransactItem[] = [],
 ): Promise<string> {
-  const verified = await verifyCredentials(claims.userId, currentPassword, claims);
+  const { verified } = await verifyPasswordSignIn(claims.userId, currentPassword, claims);
   const passwordHash = await hashPassword(newPassword);
   const next = newTokenClaims(claims.userId);
   const token = await signToken(next);

@@ -315,6 +315,27 @@ describe('PASSWORD_LOGIN', () => {
     expect((await api.get('/auth')).json.data).toMatchObject({ methods: ['oidc'], password_login: 'off' });
   });
 
+  it('off: no password is taken anywhere: not to invalidate tokens, not to change it; a logout with the token still works', async () => {
+    useProvider({ PASSWORD_LOGIN: 'off' });
+    const user = await rosteredUser();
+    const token = await signIn(await provider.codeFlow(user.userId));
+    const refusal = { status: 'fail', message: howTo('Password login is turned off here.') };
+    await expectRefusedWritingNothing(
+      user.userId,
+      () => api.postJson('/token/invalidate', { user_id: user.userId, password: user.password }),
+      refusal,
+    );
+    await expectRefusedWritingNothing(
+      user.userId,
+      () =>
+        api.postJson('/me/password', { current_password: user.password, new_password: 'a-new-Passphrase-9f2k' }, { Authorization: token }),
+      refusal,
+    );
+    expect((await api.get('/me', { Authorization: token })).json.status).toBe('success');
+    expect((await api.postJson('/token/invalidate', {}, { Authorization: token })).json.status).toBe('success');
+    expect((await api.get('/me', { Authorization: token })).json).toEqual(UNAUTHENTICATED);
+  });
+
   it('superusers: only superusers log in with a password (break-glass)', async () => {
     useProvider({ PASSWORD_LOGIN: 'superusers' });
     const student = await rosteredUser();
@@ -333,7 +354,24 @@ describe('PASSWORD_LOGIN', () => {
     );
     const login = await api.postJson('/token', { user_id: superuser.userId, password: superuser.password });
     expect(login.json.status, login.text).toBe('success');
-    await signIn(await provider.codeFlow(student.userId));
+    const studentToken = await signIn(await provider.codeFlow(student.userId));
+    // Nor do others invalidate tokens or change their password with one.
+    await expectRefusedWritingNothing(
+      student.userId,
+      () => api.postJson('/token/invalidate', { user_id: student.userId, password: student.password }),
+      { status: 'fail', message: howTo('Only superusers log in with a password here.') },
+    );
+    await expectRefusedWritingNothing(
+      student.userId,
+      () =>
+        api.postJson(
+          '/me/password',
+          { current_password: student.password, new_password: 'a-new-Passphrase-9f2k' },
+          { Authorization: studentToken },
+        ),
+      { status: 'fail', message: howTo('Only superusers log in with a password here.') },
+    );
+    expect((await api.get('/me', { Authorization: studentToken })).json.status).toBe('success');
   });
 });
 

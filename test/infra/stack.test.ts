@@ -112,7 +112,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['GetItem', 'PutItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} users`),
     'dynamodb:PutItem audit',
   ],
-  'invalidate-token': [...TOKEN_CHECK, 'dynamodb:DeleteItem sessions', ...credentials],
+  // Under PASSWORD_LOGIN=superusers, the account is read to know who may use a password.
+  'invalidate-token': [...TOKEN_CHECK, 'dynamodb:DeleteItem sessions', ...credentials, 'dynamodb:GetItem users'],
   'token-info': TOKEN_CHECK,
   'auth-methods': [],
   me: TOKEN_CHECK,
@@ -364,6 +365,10 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['DeleteItem', 'PutItem', 'Query', 'UpdateItem'].map((action) => `dynamodb:${action} credentials`),
     'dynamodb:PutItem sessions',
     'dynamodb:PutItem audit',
+    // Under PASSWORD_LOGIN=superusers, others are refused once their password proved right (the
+    // account read, the attempt cleared only while the password is still the one checked).
+    'dynamodb:GetItem users',
+    'dynamodb:ConditionCheckItem credentials',
   ],
   'list-terms': [...TOKEN_CHECK, 'dynamodb:Scan terms'],
   'user-audit': [...TOKEN_CHECK, 'dynamodb:Query audit'],
