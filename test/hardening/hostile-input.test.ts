@@ -686,10 +686,6 @@ describe('hostile input', () => {
     await fuzz(reads(), { writes: false, numRuns: RUNS });
   }, 120_000);
 
-  it('never breaks a writing route; a refused write changes no item', async () => {
-    await fuzz(writes(), { writes: true, numRuns: RUNS });
-  }, 180_000);
-
   it('answers unknown paths and methods with an envelope', async () => {
     const anyPath = fc
       .array(urlText.map(encodeURIComponent), { minLength: 0, maxLength: 7 })
@@ -945,4 +941,9 @@ describe('hostile input', () => {
     }
     expect(differences(before, await state())).toEqual([]);
   });
+
+  // Last: an accepted write (a random seed each run) may change the fixtures the tests above rely on.
+  it('never breaks a writing route; a refused write changes no item', async () => {
+    await fuzz(writes(), { writes: true, numRuns: RUNS });
+  }, 180_000);
 });
