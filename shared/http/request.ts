@@ -13,7 +13,8 @@ type Shape = Readonly<Record<string, z.ZodMiniType>>;
 type InputOf<Definition extends RouteDefinition> = Definition['input'] extends () => infer I ? I : Readonly<Record<never, never>>;
 /** The fields of a shape declared with `required`. */
 type RequiredKeys<S extends Shape> = { [F in keyof S]: S[F] extends Required ? F : never }[keyof S];
-type Fields<S extends Shape> = { readonly [F in RequiredKeys<S>]: z.output<S[F]> } & {
+/** A required field is present once parsed: its kind's "none" (undefined) is refused as missing. */
+type Fields<S extends Shape> = { readonly [F in RequiredKeys<S>]: Exclude<z.output<S[F]>, undefined> } & {
   readonly [F in Exclude<keyof S, RequiredKeys<S>>]?: z.output<S[F]>;
 };
 type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
