@@ -8385,21 +8385,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string | number | boolean;
+                    entry: string | number | boolean;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string;
+                    entry: string;
                 };
                 "multipart/form-data": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string;
+                    entry: string;
                 };
             };
         };

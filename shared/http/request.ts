@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
-import { fieldMessage, missingFailure, type Required } from './fields.ts';
+import { fieldMessage, isMissing, missingFailure, type Required } from './fields.ts';
 import type { RouteDefinition, RouteInput } from './routes.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -60,7 +60,7 @@ function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unk
   for (const [key, schema] of Object.entries(shape)) {
     const missing = missingFailure(schema);
     const value = parsed[key];
-    if (missing && (value === undefined || (missing.emptyIsMissing && value === ''))) throw missing.refusal();
+    if (missing && isMissing(missing, value)) throw missing.refusal();
   }
   return parsed;
 }
