@@ -15,10 +15,11 @@ function body(name: Parameters<typeof parseInput>[0], fields: Record<string, unk
 
 describe('declared inputs (shared/http/inputs.ts)', () => {
   it('read loose booleans as the reference clients send them', () => {
+    const course = { course_semester: 'f26', course_title: 'c1', head_instructor: 'prof' };
     for (const value of [true, 'true', 'True', 'TRUE', '1', 1])
-      expect(body('create-course', { copy_gradeables: value })).toEqual({ copy_gradeables: true });
+      expect(body('create-course', { ...course, copy_gradeables: value })).toEqual({ ...course, copy_gradeables: true });
     for (const value of [false, 'false', 'False', 'FALSE', '0', 0, ''])
-      expect(body('create-course', { copy_gradeables: value })).toEqual({ copy_gradeables: false });
+      expect(body('create-course', { ...course, copy_gradeables: value })).toEqual({ ...course, copy_gradeables: false });
     expect(body('create-course', { copy_gradeables: 'maybe' })).toBe('The field copy_gradeables must be true or false.');
     // vcs_checkout is lenient: anything else is false, and the domain answers with the reference's message.
     expect(body('submit-vcs', { vcs_checkout: 'maybe', git_repo_id: 'x' })).toEqual({ vcs_checkout: false, git_repo_id: 'x' });
