@@ -9166,21 +9166,21 @@ export interface operations {
                 "text/csv": string;
                 "application/json": {
                     /** @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field. */
-                    class_list?: string;
+                    class_list: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
                      * Format: binary
                      * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
                      */
-                    class_list?: string;
+                    class_list: string;
                 };
                 "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
                      */
-                    class_list?: string;
+                    class_list: string;
                 };
             };
         };
