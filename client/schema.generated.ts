@@ -8390,21 +8390,21 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string | number | boolean;
+                    entry: string | number | boolean;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string;
+                    entry: string;
                 };
                 "multipart/form-data": {
                     /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
-                    name?: string;
+                    name: string;
                     /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
-                    entry?: string;
+                    entry: string;
                 };
             };
         };
@@ -9171,21 +9171,21 @@ export interface operations {
                 "text/csv": string;
                 "application/json": {
                     /** @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field. */
-                    class_list?: string;
+                    class_list: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
                      * Format: binary
                      * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
                      */
-                    class_list?: string;
+                    class_list: string;
                 };
                 "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
                      */
-                    class_list?: string;
+                    class_list: string;
                 };
             };
         };

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { flag, text } from '#shared/http/fields.ts';
+import { flag, required, text } from '#shared/http/fields.ts';
+import { courseFieldsMissing } from '#shared/courses/failures.ts';
 import { code } from '#shared/http/parameters.ts';
 
 export const definition = route({
@@ -20,9 +21,12 @@ export const definition = route({
   },
   input: () => ({
     body: {
-      course_semester: code('The new course’s term.'),
-      course_title: code('The new course’s code.'),
-      head_instructor: text(256, { description: 'Its instructor (faculty: themselves).' }),
+      // Any of the three missing or empty: the one message the reference has for them all.
+      course_semester: required(code('The new course’s term.'), courseFieldsMissing, { emptyIsMissing: true }),
+      course_title: required(code('The new course’s code.'), courseFieldsMissing, { emptyIsMissing: true }),
+      head_instructor: required(text(256, { description: 'Its instructor (faculty: themselves).' }), courseFieldsMissing, {
+        emptyIsMissing: true,
+      }),
       base_course: z.optional(text(256, { description: 'Or both as `term|course` (the web form).' })),
       base_course_semester: z.optional(code('The base course’s term …')),
       base_course_title: z.optional(code('… and code.')),

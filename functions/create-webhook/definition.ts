@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, webhookEvents } from '#shared/webhooks/webhook.ts';
-import { list, text } from '#shared/http/fields.ts';
+import { list, required, text } from '#shared/http/fields.ts';
+import { needsUrlAndEvents } from '#shared/webhooks/failures.ts';
 
 export const definition = route({
   name: 'create-webhook',
@@ -13,17 +14,25 @@ export const definition = route({
   data: { webhooks: ['Query', 'PutItem', 'UpdateItem'], webhookSecrets: ['PutItem'] },
   input: () => ({
     body: {
-      url: text(MAX_URL_LENGTH, {
-        description:
-          'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
-        format: 'uri',
-      }),
-      events: list({
-        description: `The events to receive: ${webhookEvents.join(', ')}.`,
-        items: 'event names',
-        values: webhookEvents,
-        maxItems: 20,
-      }),
+      // Either missing (a url of white space, or no events, too): the one message for both.
+      url: required(
+        text(MAX_URL_LENGTH, {
+          description:
+            'Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).',
+          format: 'uri',
+        }),
+        needsUrlAndEvents,
+        { blankIsMissing: true },
+      ),
+      events: required(
+        list({
+          description: `The events to receive: ${webhookEvents.join(', ')}.`,
+          items: 'event names',
+          values: webhookEvents,
+          maxItems: 20,
+        }),
+        needsUrlAndEvents,
+      ),
       description: z.optional(text(MAX_DESCRIPTION_LENGTH, { description: 'What the webhook is for.' })),
     },
   }),

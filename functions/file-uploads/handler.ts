@@ -1,6 +1,5 @@
-import { isValidGradeableId } from '#shared/ids.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { presignUploads } from '#shared/submissions/submit-files.ts';
 import { definition } from './definition.ts';
@@ -16,8 +15,8 @@ export const handler = endpoint(definition, {
         caller,
         course,
         enrollment,
-        gradeableId: params.gradeable_id.slice(0, 64),
-        gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+        gradeableId: shownGradeableId(params),
+        gradeable: items.gradeable,
       },
       body.files ?? [],
     ),

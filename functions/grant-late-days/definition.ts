@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { MAX_LATE_DAYS } from '#shared/submissions/late-days.ts';
-import { text, wholeNumber } from '#shared/http/fields.ts';
+import { required, text, wholeNumber } from '#shared/http/fields.ts';
+import { daysRequired } from '#shared/submissions/failures.ts';
 
 export const definition = route({
   name: 'grant-late-days',
@@ -12,11 +13,14 @@ export const definition = route({
   data: { enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
   input: () => ({
     body: {
-      allowed_late_days: wholeNumber({
-        description: "The student's late days in all from `since` on, those already charged included.",
-        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
-        max: MAX_LATE_DAYS,
-      }),
+      allowed_late_days: required(
+        wholeNumber({
+          description: "The student's late days in all from `since` on, those already charged included.",
+          mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+          max: MAX_LATE_DAYS,
+        }),
+        () => daysRequired({ field: 'allowed_late_days' }),
+      ),
       since: z.optional(
         text(64, {
           description:

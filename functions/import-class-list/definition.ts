@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { csvDocument, flag } from '#shared/http/fields.ts';
+import { csvDocument, flag, required } from '#shared/http/fields.ts';
+import { classListMissing } from '#shared/courses/failures.ts';
 import { route } from '#shared/http/routes.ts';
 
 export const definition = route({
@@ -27,11 +28,14 @@ export const definition = route({
       ),
     },
     body: {
-      class_list: z.optional(
+      // None, or nothing but white space: sent as neither a text/csv body nor the file field.
+      class_list: required(
         csvDocument({
           description:
             'The class list: a header row naming user_id, first_name, last_name, email, registration_section and group (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.',
         }),
+        classListMissing,
+        { blankIsMissing: true },
       ),
     },
   }),

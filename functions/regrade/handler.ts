@@ -1,6 +1,5 @@
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
-import { isValidGradeableId } from '#shared/ids.ts';
+import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
 import { everySubmissionAsked, regradeReads, requestRegrade } from '#shared/grading/regrade.ts';
 import { definition } from './definition.ts';
 
@@ -11,8 +10,8 @@ export const handler = endpoint(definition, {
     requestRegrade({
       caller,
       course,
-      gradeableId: params.gradeable_id.slice(0, 64),
-      gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+      gradeableId: shownGradeableId(params),
+      gradeable: items.gradeable,
       userId: body.user_id,
       version: body.version_to_regrade,
       queue: items.queue,

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { MAX_MESSAGE_LENGTH } from '#shared/tagrading/grade.ts';
-import { decimal, scalar, text, wholeNumber, wholeNumbers } from '#shared/http/fields.ts';
+import { decimal, required, scalar, text, wholeNumber, wholeNumbers } from '#shared/http/fields.ts';
+import { componentMissing } from '#shared/tagrading/failures.ts';
 
 export const definition = route({
   name: 'save-ta-grade',
@@ -19,10 +20,13 @@ export const definition = route({
   },
   input: () => ({
     body: {
-      component_id: wholeNumber({
-        description: 'The rubric component, by its place in the rubric (from 0).',
-        mustBe: 'a whole number (a component’s place in the rubric, from 0)',
-      }),
+      component_id: required(
+        wholeNumber({
+          description: 'The rubric component, by its place in the rubric (from 0).',
+          mustBe: 'a whole number (a component’s place in the rubric, from 0)',
+        }),
+        componentMissing,
+      ),
       mark_ids: z.optional(
         wholeNumbers({
           description: 'The marks applied, by their places in the component (from 0); none when left out.',

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { text, wholeNumber } from '#shared/http/fields.ts';
+import { required, text, wholeNumber } from '#shared/http/fields.ts';
+import { versionMissing } from '#shared/submissions/failures.ts';
 
 export const definition = route({
   name: 'set-active-version',
@@ -18,12 +19,15 @@ export const definition = route({
   },
   input: () => ({
     body: {
-      version: wholeNumber({
-        description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
-        mustBe: 'a whole number from 0 (0 cancels the submission)',
-        max: Infinity,
-        digits: /^\d{1,6}$/,
-      }),
+      version: required(
+        wholeNumber({
+          description: 'The version to make active, from 1 to the highest; 0 cancels the submission (no active version).',
+          mustBe: 'a whole number from 0 (0 cancels the submission)',
+          max: Infinity,
+          digits: /^\d{1,6}$/,
+        }),
+        versionMissing,
+      ),
       user_id: z.optional(text(256, { description: 'Instructors and full access graders: the student whose version to choose.' })),
     },
   }),

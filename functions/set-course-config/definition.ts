@@ -1,6 +1,6 @@
-import * as z from 'zod/mini';
 import { courseChangeData, route } from '#shared/http/routes.ts';
-import { scalar, text } from '#shared/http/fields.ts';
+import { required, scalar, text } from '#shared/http/fields.ts';
+import { configEntryMissing, configNameMissing } from '#shared/courses/failures.ts';
 
 export const definition = route({
   name: 'set-course-config',
@@ -11,11 +11,17 @@ export const definition = route({
   data: courseChangeData(),
   input: () => ({
     body: {
-      name: z.optional(text(64, { description: 'The setting: `course_name`, `default_student_late_days` or `timezone`.' })),
-      entry: z.optional(
+      // In the reference's order: a missing (or empty) name is named first, then a missing entry.
+      name: required(
+        text(64, { description: 'The setting: `course_name`, `default_student_late_days` or `timezone`.' }),
+        configNameMissing,
+        { emptyIsMissing: true },
+      ),
+      entry: required(
         scalar({
           description: 'Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone.',
         }),
+        configEntryMissing,
       ),
     },
   }),

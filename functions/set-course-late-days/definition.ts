@@ -1,6 +1,7 @@
 import { route } from '#shared/http/routes.ts';
 import { MAX_LATE_DAYS } from '#shared/submissions/late-days.ts';
-import { wholeNumber } from '#shared/http/fields.ts';
+import { required, wholeNumber } from '#shared/http/fields.ts';
+import { daysRequired } from '#shared/submissions/failures.ts';
 
 export const definition = route({
   name: 'set-course-late-days',
@@ -11,11 +12,14 @@ export const definition = route({
   data: { courses: ['UpdateItem'] },
   input: () => ({
     body: {
-      default_student_late_days: wholeNumber({
-        description: 'The late days every student of the course starts with (0 until set).',
-        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
-        max: MAX_LATE_DAYS,
-      }),
+      default_student_late_days: required(
+        wholeNumber({
+          description: 'The late days every student of the course starts with (0 until set).',
+          mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+          max: MAX_LATE_DAYS,
+        }),
+        () => daysRequired({ field: 'default_student_late_days' }),
+      ),
     },
   }),
 });

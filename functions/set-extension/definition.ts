@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { MAX_LATE_DAYS, MAX_REASON_LENGTH } from '#shared/submissions/late-days.ts';
-import { text, wholeNumber } from '#shared/http/fields.ts';
+import { required, text, wholeNumber } from '#shared/http/fields.ts';
+import { daysRequired } from '#shared/submissions/failures.ts';
 
 export const definition = route({
   name: 'set-extension',
@@ -13,11 +14,14 @@ export const definition = route({
   data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
   input: () => ({
     body: {
-      late_days: wholeNumber({
-        description: 'Days late on this gradeable that are neither charged nor bad; 0 removes the extension.',
-        mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
-        max: MAX_LATE_DAYS,
-      }),
+      late_days: required(
+        wholeNumber({
+          description: 'Days late on this gradeable that are neither charged nor bad; 0 removes the extension.',
+          mustBe: `a whole number from 0 to ${MAX_LATE_DAYS}`,
+          max: MAX_LATE_DAYS,
+        }),
+        () => daysRequired({ field: 'late_days' }),
+      ),
       reason_for_exception: z.optional(text(MAX_REASON_LENGTH, { description: 'Why (shown in the summaries).' })),
     },
   }),

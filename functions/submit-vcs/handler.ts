@@ -1,6 +1,5 @@
-import { isValidGradeableId } from '#shared/ids.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
 import { submitReads, submitVcs } from '#shared/submissions/submit.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
 import { definition } from './definition.ts';
@@ -12,8 +11,8 @@ export const handler = endpoint(definition, {
       caller,
       course,
       enrollment,
-      gradeableId: params.gradeable_id.slice(0, 64),
-      gradeable: isValidGradeableId(params.gradeable_id) ? items.gradeable : undefined,
+      gradeableId: shownGradeableId(params),
+      gradeable: items.gradeable,
       fields: { userId: body.user_id, vcsCheckout: body.vcs_checkout, gitRepoId: body.git_repo_id },
       idempotencyKey: headers[IDEMPOTENCY_KEY_HEADER],
       loaded: {

@@ -15,7 +15,6 @@ import {
   badCourseTitle,
   badSemester,
   courseExistsAlready,
-  courseFieldsMissing,
   instructorNotInGroup,
   invalidBaseCourse,
   noHeadInstructor,
@@ -36,11 +35,11 @@ export interface NewCourseRequest {
 /** A transaction holds at most 100 items; the course itself takes five. */
 const MAX_COPIED_GRADEABLES = 95;
 
-/** The fields of `POST /api/courses` as sent. */
+/** The fields of `POST /api/courses` as the route's input reads them (the first three present, not empty). */
 export interface NewCourseFields {
-  readonly course_semester?: string;
-  readonly course_title?: string;
-  readonly head_instructor?: string;
+  readonly course_semester: string;
+  readonly course_title: string;
+  readonly head_instructor: string;
   readonly base_course?: string;
   readonly base_course_semester?: string;
   readonly base_course_title?: string;
@@ -53,7 +52,6 @@ export interface NewCourseFields {
  */
 export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
   const { course_semester: term, course_title: course, head_instructor: headInstructor } = fields;
-  if (!term || !course || !headInstructor) throw courseFieldsMissing();
   if (!isValidCode(term)) throw badSemester();
   if (!isValidCode(course)) throw badCourseTitle();
 
@@ -81,9 +79,12 @@ export type NewCourseItems = LoadedItems<ReturnType<typeof newCourseRefs>>;
 
 /** The request a body as sent names, if well-formed (its text fields reach the route's inputs unchanged). */
 function requestAsSent(body: Readonly<Record<string, unknown>>): NewCourseRequest | undefined {
-  const strings = Object.fromEntries(Object.entries(body).filter(([, value]) => typeof value === 'string'));
+  const strings = Object.fromEntries(Object.entries(body).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
+  const { course_semester: term, course_title: course, head_instructor: headInstructor } = strings;
+  // Not yet read by the route's input: a body it will refuse reads nothing.
+  if (!term || !course || !headInstructor) return undefined;
   try {
-    const request = newCourseRequest(strings);
+    const request = newCourseRequest({ ...strings, course_semester: term, course_title: course, head_instructor: headInstructor });
     return isValidUserId(request.headInstructor) ? request : undefined;
   } catch {
     return undefined;

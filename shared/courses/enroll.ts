@@ -31,7 +31,7 @@ import { changeProfile, userItem, userRef, usersTableName } from '#shared/data/u
 import { isValidUserId, type User } from '#shared/users/user.ts';
 import { planClassList, readClassList, type ClassList, type MemberChange, type RejectedRow } from './class-list.ts';
 import { courseId, courseUsers, isStaff, type Course, type Enrollment, type PersonName, type UserRecord } from './course.ts';
-import { badUserId, classListMissing, lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
+import { badUserId, lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
 import {
   droppedMember,
   memberAction,
@@ -355,9 +355,8 @@ export async function moveToAccessGroup(course: Course, accessGroup: string): Pr
   await batchWrite(staff.map((item) => ({ tableName: accessGroupsTableName(), request: { DeleteRequest: { Key: item } } })));
 }
 
-/** A class list as sent over HTTP (`POST …/users/import`): read, then imported; none is a fail. */
-export async function importClassListText(course: Course, text: string | undefined, options: ImportOptions): Promise<ClassListReport> {
-  if (text === undefined || text.trim() === '') throw classListMissing();
+/** A class list as sent over HTTP (`POST …/users/import`, whose input refuses none): read, then imported. */
+export async function importClassListText(course: Course, text: string, options: ImportOptions): Promise<ClassListReport> {
   const { profilesUpdated: _, ...report } = await importClassList(course, readClassList(text), options);
   return report;
 }

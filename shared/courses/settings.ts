@@ -13,8 +13,6 @@ import {
   archiveNeedsFaculty,
   badCourseName,
   badTimeZone,
-  configEntryMissing,
-  configNameMissing,
   courseNotFound,
   notAConfigName,
   notANumber,
@@ -69,12 +67,12 @@ export type Setting =
   | { readonly name: 'default_student_late_days'; readonly value: number }
   | { readonly name: 'timezone'; readonly value: string };
 
-/** A setting from the request's `name` and `entry` (form values are text; JSON may send a number), or why not, in the reference's order. */
-export function parseSetting(name: unknown, entry: unknown): Setting | Refusal {
-  if (name === undefined || name === null || name === '') return configNameMissing();
-  if (entry === undefined || entry === null) return configEntryMissing();
+/**
+ * A setting from the request's `name` and `entry` as the route's input reads them (both present,
+ * the name a string; form values are text, JSON may send a number), or why not, in the reference's order.
+ */
+export function parseSetting(name: string, entry: unknown): Setting | Refusal {
   const text = typeof entry === 'number' && Number.isFinite(entry) ? String(entry) : typeof entry === 'string' ? entry : undefined;
-  if (typeof name !== 'string') return notAConfigName();
   if (Object.hasOwn(readOnly, name)) return readOnlySetting({ name, how: readOnly[name] ?? '' });
   switch (name) {
     case 'default_student_late_days': {
@@ -102,7 +100,7 @@ const currentValue = (course: Course, name: SettableName): string | number =>
   name === 'course_name' ? course.displayName : name === 'timezone' ? course.timeZone : (course.defaultStudentLateDays ?? 0);
 
 /** Sets one setting (`name`, `entry`) with its audit entry; answers the settings as they are now. */
-export async function setCourseSetting(course: Course, actor: string, fields: { readonly name?: unknown; readonly entry?: unknown }) {
+export async function setCourseSetting(course: Course, actor: string, fields: { readonly name: string; readonly entry: unknown }) {
   const setting = parseSetting(fields.name, fields.entry);
   if (!('value' in setting)) throw setting;
   const before = currentValue(course, setting.name);

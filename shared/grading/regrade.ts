@@ -301,18 +301,15 @@ export const everySubmissionAsked = (
   userId === undefined || userId === '' ? submissionsOfGradeable(term, course, gradeableId) : Promise.resolve(undefined);
 
 /** What the status route reads with the token check: the regrade (a malformed id reads an item no regrade has). */
-export function regradeStatusReads(regradeId: string | undefined) {
-  return { regrade: regradeRef(regradeId && isRegradeId(regradeId) ? regradeId : '-') };
+export function regradeStatusReads(regradeId: string) {
+  return { regrade: regradeRef(isRegradeId(regradeId) ? regradeId : '-') };
 }
 
 /** A regrade of this course, with its progress now; another course's (or an unknown id) is not found. */
-export async function regradeStatus(
-  course: Course,
-  regradeId: string | undefined,
-  loaded?: { regrade?: RegradeRecord },
-): Promise<RegradeJob> {
-  const missing = () => regradeNotFound({ regrade_id: (regradeId ?? '').slice(0, 64) });
-  if (!regradeId || !isRegradeId(regradeId)) throw missing();
+export async function regradeStatus(course: Course, regradeId: string, loaded?: { regrade?: RegradeRecord }): Promise<RegradeJob> {
+  // A path parameter's length is bounded by no schema: the message shows at most 64 characters of it.
+  const missing = () => regradeNotFound({ regrade_id: regradeId.slice(0, 64) });
+  if (!isRegradeId(regradeId)) throw missing();
   const stored = loaded ? loaded.regrade : (await getItems({ regrade: regradeRef(regradeId) })).regrade;
   if (!stored || stored.term !== course.term || stored.course !== course.course) throw missing();
   return regradeJob(stored);

@@ -219,6 +219,8 @@ export interface Missing {
   readonly refusal: () => Refusal;
   /** An empty string counts as missing (the reference reads '' as not sent). */
   readonly emptyIsMissing: boolean;
+  /** A string of nothing but white space counts as missing too. */
+  readonly blankIsMissing: boolean;
 }
 
 const missingOf = new WeakMap<$ZodType, Missing>();
@@ -226,15 +228,28 @@ const missingOf = new WeakMap<$ZodType, Missing>();
 /**
  * `schema` as a field the route needs: a request without it is refused with `refusal()`, but only
  * once every field sent was found of its kind (as the reference checks kinds first), so the
- * handler gets it typed as present. `emptyIsMissing`: '' counts as not sent.
+ * handler gets it typed as present. `emptyIsMissing`: '' counts as not sent; `blankIsMissing`:
+ * so does a string of white space only.
  */
-export function required<T extends $ZodType>(schema: T, refusal: () => Refusal, options: { emptyIsMissing?: true } = {}): Required<T> {
-  missingOf.set(schema, { refusal, emptyIsMissing: options.emptyIsMissing === true });
+export function required<T extends $ZodType>(
+  schema: T,
+  refusal: () => Refusal,
+  options: { emptyIsMissing?: true; blankIsMissing?: true } = {},
+): Required<T> {
+  const blankIsMissing = options.blankIsMissing === true;
+  missingOf.set(schema, { refusal, emptyIsMissing: blankIsMissing || options.emptyIsMissing === true, blankIsMissing });
   return schema as Required<T>;
 }
 
 /** How a required field is refused when missing; undefined for an optional one. */
 export const missingFailure = (schema: $ZodType): Missing | undefined => missingOf.get(schema);
+
+/** Whether a parsed value counts as not sent for a required field (undefined always does). */
+export function isMissing(missing: Missing, value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'string') return false;
+  return (missing.emptyIsMissing && value === '') || (missing.blankIsMissing && value.trim() === '');
+}
 
 /** The message for a field that is not of its kind: `The field X must be …`. */
 export function fieldMessage(issue: $ZodRawIssue): string {

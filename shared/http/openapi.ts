@@ -15,7 +15,7 @@ import { components } from './answers.ts';
 import { fail, tags, type FailCase, type HttpStatus, type RouteContract } from './contract.ts';
 import { ERROR_CODES } from './envelope.ts';
 import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
-import { failsOfField, formSchemas, type JsonSchema } from './fields.ts';
+import { failsOfField, formSchemas, missingFailure, type JsonSchema } from './fields.ts';
 import { pathParameters } from './parameters.ts';
 import { inputOf } from './request.ts';
 import { accessDenied } from '#shared/errors.ts';
@@ -219,9 +219,9 @@ function operation(route: RouteDefinition, own: RouteContract, answers: Rendered
     return { name: parameter, in: 'path', required: true, ...parameterOf(schema) };
   });
   for (const [parameter, schema] of Object.entries(declared.query ?? {}))
-    parameters.push({ name: parameter, in: 'query', required: false, ...parameterOf(schema) });
+    parameters.push({ name: parameter, in: 'query', required: isRequired(schema), ...parameterOf(schema) });
   for (const [header, schema] of Object.entries(declared.headers ?? {}))
-    parameters.push({ name: header, in: 'header', required: false, ...parameterOf(schema) });
+    parameters.push({ name: header, in: 'header', required: isRequired(schema), ...parameterOf(schema) });
   if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
   if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
 
@@ -267,6 +267,9 @@ function jsonSchemaOf(schema: $ZodType, encoding: 'json' | 'form' = 'json'): Jso
   return json;
 }
 
+/** Declared `required` (shared/http/fields.ts): a request without it is refused. */
+const isRequired = (schema: $ZodType): boolean => missingFailure(schema) !== undefined;
+
 /** A parameter's description and schema, from its zod schema. */
 function parameterOf(schema: $ZodType): Json {
   const { description, ...rest } = jsonSchemaOf(schema);
@@ -283,10 +286,16 @@ function requestBody(declared: RouteInput, own: RouteContract, answers: Rendered
   }
   if (!declared.body) return undefined;
   const object = z.object(declared.body);
+  const declaredRequired = Object.entries(declared.body).flatMap(([field, schema]) => (isRequired(schema) ? [field] : []));
+  // Besides the fields not declared optional, those declared required (which the middleware refuses missing).
+  const withRequired = (schema: Json): Json => {
+    const required = [...new Set([...((schema.required as string[] | undefined) ?? []), ...declaredRequired])];
+    return required.length > 0 ? { ...schema, required } : schema;
+  };
   const fields = {
-    'application/json': { schema: jsonSchemaOf(object) },
-    'application/x-www-form-urlencoded': { schema: jsonSchemaOf(object, 'form') },
-    'multipart/form-data': { schema: jsonSchemaOf(object, 'form') },
+    'application/json': { schema: withRequired(jsonSchemaOf(object)) },
+    'application/x-www-form-urlencoded': { schema: withRequired(jsonSchemaOf(object, 'form')) },
+    'multipart/form-data': { schema: withRequired(jsonSchemaOf(object, 'form')) },
   };
   if (declared.csv) {
     return {

@@ -2,7 +2,7 @@
 import { pathGradeableId } from '#shared/gradeables/gradeable.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 
-/** The gradeable a path names; a malformed id becomes one no item has, so the read stays well-formed. */
+/** The gradeable a path names; a malformed id becomes one no item has, so the read stays well-formed and finds nothing. */
 export const gradeableKey = (params: {
   readonly semester: string;
   readonly course: string;
@@ -12,3 +12,9 @@ export const gradeableKey = (params: {
   course: params.course,
   gradeableId: pathGradeableId(params.gradeable_id),
 });
+
+/**
+ * A path's gradeable id as a message echoes it ("Invalid gradeable id '…'"): at most 64 characters,
+ * the longest a gradeable id is, since no schema bounds a path parameter's length.
+ */
+export const shownGradeableId = (params: { readonly gradeable_id: string }): string => params.gradeable_id.slice(0, 64);

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
-import { fieldMessage, missingFailure, type Required } from './fields.ts';
+import { fieldMessage, isMissing, missingFailure, type Required } from './fields.ts';
 import type { RouteDefinition, RouteInput } from './routes.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
@@ -13,7 +13,8 @@ type Shape = Readonly<Record<string, z.ZodMiniType>>;
 type InputOf<Definition extends RouteDefinition> = Definition['input'] extends () => infer I ? I : Readonly<Record<never, never>>;
 /** The fields of a shape declared with `required`. */
 type RequiredKeys<S extends Shape> = { [F in keyof S]: S[F] extends Required ? F : never }[keyof S];
-type Fields<S extends Shape> = { readonly [F in RequiredKeys<S>]: z.output<S[F]> } & {
+/** A required field is present once parsed: its kind's "none" (undefined) is refused as missing. */
+type Fields<S extends Shape> = { readonly [F in RequiredKeys<S>]: Exclude<z.output<S[F]>, undefined> } & {
   readonly [F in Exclude<keyof S, RequiredKeys<S>>]?: z.output<S[F]>;
 };
 type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
@@ -59,7 +60,7 @@ function parsePart(shape: Shape | undefined, values: Readonly<Record<string, unk
   for (const [key, schema] of Object.entries(shape)) {
     const missing = missingFailure(schema);
     const value = parsed[key];
-    if (missing && (value === undefined || (missing.emptyIsMissing && value === ''))) throw missing.refusal();
+    if (missing && isMissing(missing, value)) throw missing.refusal();
   }
   return parsed;
 }

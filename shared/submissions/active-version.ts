@@ -15,7 +15,7 @@ import { isValidUserId } from '#shared/users/user.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
-import { notSameUser, nothingSubmitted, onlyElectronicVersions, versionMissing } from './failures.ts';
+import { notSameUser, nothingSubmitted, onlyElectronicVersions } from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
 export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {
@@ -30,8 +30,7 @@ export function activeVersionReads({ term, course, gradeableId }: GradeableKey, 
  * The version a body names (read by the HTTP layer as a whole number from 0): 0 is none (the
  * submission is cancelled), otherwise one of the submission's versions. Pure, for the unit tests.
  */
-export function requestedVersion(version: number | undefined, highestVersion: number): number | string {
-  if (version === undefined) return versionMissing.text();
+export function requestedVersion(version: number, highestVersion: number): number | string {
   if (highestVersion === 0) return nothingSubmitted.text();
   if (version > highestVersion) return noSuchVersion.text({ version, highest_version: highestVersion });
   return version;
@@ -52,7 +51,7 @@ export async function chooseActiveVersion(
     /** Whose version to choose (instructors and full access graders); the caller's when absent. */
     userId: string | undefined;
     /** The version asked for (see requestedVersion). */
-    version: number | undefined;
+    version: number;
   },
   loaded: { gradeable?: GradeableDocument; submission?: Submission; membership?: TeamMembership },
   now = new Date(),

@@ -17,14 +17,8 @@ import { isVisible } from '#shared/gradeables/listing.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import { badGrantStart, daysRequired, onlyElectronicLateDays } from './failures.ts';
+import { badGrantStart, onlyElectronicLateDays } from './failures.ts';
 import { chargeStudentBy, dueDate, type StudentLateDays } from './late-days.ts';
-
-/** A count of days the route requires (its input declares it a whole number from 0 to MAX_LATE_DAYS). */
-export function requiredDays(value: number | undefined, field: string): number {
-  if (value === undefined) throw daysRequired({ field });
-  return value;
-}
 
 /** Read with the token check: the named student's enrollment and late-day item. */
 export function studentLateDayReads(scope: { term: string; course: string }, userId: string | undefined) {
@@ -47,8 +41,8 @@ function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
 }
 
 /** `PUT …/late-days`: the late-day budget every student of the course starts with. */
-export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days?: number | undefined }) {
-  const days = requiredDays(body.default_student_late_days, 'default_student_late_days');
+export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days: number }) {
+  const days = body.default_student_late_days;
   if (!(await setDefaultStudentLateDays(course.term, course.course, days))) {
     throw courseNotFound();
   }
@@ -76,11 +70,11 @@ export async function grantLateDays(
   course: Course,
   userId: string,
   loaded: LoadedStudent,
-  body: { readonly allowed_late_days?: number | undefined; readonly since?: string | undefined },
+  body: { readonly allowed_late_days: number; readonly since?: string | undefined },
   now = new Date(),
 ) {
   requireStudent(userId, loaded);
-  const allowed = requiredDays(body.allowed_late_days, 'allowed_late_days');
+  const allowed = body.allowed_late_days;
   const since = grantStart(body.since, course.timeZone, now);
   await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays);
   const grants = [...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since), { since, allowed }].sort(
@@ -102,13 +96,13 @@ export async function setExtension(
   course: Course,
   userId: string,
   loaded: LoadedExtensionTarget,
-  body: { readonly late_days?: number | undefined; readonly reason_for_exception?: string | undefined },
+  body: { readonly late_days: number; readonly reason_for_exception?: string | undefined },
 ) {
   const { gradeable } = loaded;
   if (!gradeable) throw gradeableNotFound();
   requireStudent(userId, loaded);
   if (gradeable.type !== 'Electronic File') throw onlyElectronicLateDays();
-  const days = requiredDays(body.late_days, 'late_days');
+  const days = body.late_days;
   const reason = days > 0 ? (body.reason_for_exception ?? '') : '';
   await putExtension(course.term, course.course, userId, gradeable.id, days > 0 ? { days, reason } : undefined, loaded.lateDays);
   return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };

@@ -8,7 +8,7 @@
  */
 import type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
-import { componentMissing, customPointsBeyondSpan, markTwice, noComponent, noMark } from './failures.ts';
+import { customPointsBeyondSpan, markTwice, noComponent, noMark } from './failures.ts';
 
 export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 
@@ -16,7 +16,7 @@ export const MAX_MESSAGE_LENGTH = 10_000;
 
 /** What a grader sends for one component, read by the HTTP layer (numbers whole where they name a place). */
 export interface ComponentGradeInput {
-  readonly component_id?: number;
+  readonly component_id: number;
   readonly mark_ids?: readonly number[];
   readonly custom_points?: number;
   readonly custom_message?: string;
@@ -28,7 +28,6 @@ export type Checked =
 /** Checks a grader's input against the gradeable's rubric; the first problem is the error. */
 export function checkComponentGrade(gradeable: Pick<GradeableDocument, 'rubric'>, input: ComponentGradeInput): Checked {
   const id = input.component_id;
-  if (id === undefined) return { error: componentMissing.text() };
   const component = gradeable.rubric[id];
   if (!component) return { error: noComponent.text({ component_id: id }) };
 

@@ -17,7 +17,6 @@ import {
   onlyOwnNames,
   ownDisabled,
   ownLevel,
-  userFieldsMissing,
 } from './failures.ts';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 
@@ -55,18 +54,18 @@ export function checkMayRead(actor: Actor, userId: string): void {
   if (!actsAsSuperuser(actor) && actor !== 'admin' && actor.userId !== userId) throw accessDenied();
 }
 
+/** A new account's fields, as the route's input reads them (the four it requires present). */
 export interface NewUserFields {
-  readonly user_id?: string | undefined;
-  readonly first_name?: string | undefined;
-  readonly last_name?: string | undefined;
-  readonly email?: string | undefined;
+  readonly user_id: string;
+  readonly first_name: string;
+  readonly last_name: string;
+  readonly email: string;
   readonly level?: string | undefined;
 }
 
 /** A new account's profile from its fields; the first problem is thrown. */
 export function newUserFrom(fields: NewUserFields): User {
   const { user_id: userId, first_name: first, last_name: last, email } = fields;
-  if (userId === undefined || first === undefined || last === undefined || email === undefined) throw userFieldsMissing();
   if (!isValidUserId(userId)) throw invalidUserId({ user_id: userId.slice(0, 80) });
   return {
     userId,

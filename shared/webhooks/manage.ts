@@ -63,14 +63,14 @@ export async function listWebhooks(course: Course) {
   return (await webhooksOf(course.term, course.course)).map(webhookRecord);
 }
 
-export async function removeWebhook(course: Course, webhookId: string | undefined): Promise<null> {
-  if (!webhookId || !isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId)))
-    throw webhookNotFound(webhookId);
+export async function removeWebhook(course: Course, webhookId: string): Promise<null> {
+  if (!isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId))) throw webhookNotFound(webhookId);
   return null;
 }
 
-export const webhookNotFound = (webhookId: string | undefined) => noWebhook({ webhook_id: (webhookId ?? '').slice(0, 64) });
-export const deliveryNotFound = (deliveryId: string | undefined) => noDelivery({ delivery_id: (deliveryId ?? '').slice(0, 64) });
+// Path parameters, whose length no schema bounds: a message shows at most 64 characters of one.
+export const webhookNotFound = (webhookId: string) => noWebhook({ webhook_id: webhookId.slice(0, 64) });
+export const deliveryNotFound = (deliveryId: string) => noDelivery({ delivery_id: deliveryId.slice(0, 64) });
 
 /** One page of a webhook's deliveries, newest first, and the cursor of the next (null on the last). */
 export async function listDeliveries(

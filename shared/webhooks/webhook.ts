@@ -37,18 +37,16 @@ export function newMessageId(now = new Date()): string {
 
 export { isDeliveryId, isWebhookId } from '#shared/ids.ts';
 
-/** A registration's fields as sent: `events` a list (JSON array or repeated field) or one string. */
+/** A registration's fields as the route's input reads them: the url not blank, `events` a list (JSON array, repeated field or one string). */
 export interface WebhookFields {
-  readonly url?: string;
-  readonly events?: readonly string[];
-  readonly description?: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description?: string | undefined;
 }
 
 /** The url, events and description of a registration, or a failure naming the problem. */
 export function webhookRequest(fields: WebhookFields): WebhookRequest {
-  const url = fields.url?.trim();
-  if (!url || fields.events === undefined) throw needsUrlAndEvents();
-  return { url: webhookUrl(url), events: eventList(fields.events), description: fields.description ?? '' };
+  return { url: webhookUrl(fields.url.trim()), events: eventList(fields.events), description: fields.description ?? '' };
 }
 
 function webhookUrl(text: string): URL {

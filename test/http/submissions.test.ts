@@ -38,8 +38,8 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-async function createGradeable(overrides: { dates?: Record<string, unknown>; vcs?: unknown; type?: string } = {}) {
-  const id = uniqueCode('hw');
+async function createGradeable(overrides: { id?: string; dates?: Record<string, unknown>; vcs?: unknown; type?: string } = {}) {
+  const id = overrides.id ?? uniqueCode('hw');
   const document = {
     id,
     title: `Homework ${id}`,
@@ -163,6 +163,14 @@ describe('submitting a VCS gradeable', () => {
     const checkpoints = await createGradeable({ type: 'Checkpoints', dates: {} });
     expect((await submit(checkpoints, 'student')).json.status).toBe('fail');
     expect((await values(id, 'student')).json.data.has_submission).toBe(false);
+  });
+
+  it('finds no gradeable for a malformed id in a path, even beside a gradeable named -', async () => {
+    await createGradeable({ id: '-' });
+    const malformed = 'x'.repeat(65);
+    expect((await submit(malformed, 'student')).json.message).toBe(`Invalid gradeable id '${'x'.repeat(64)}'`);
+    expect((await values(malformed, 'instructor')).json).toEqual({ status: 'fail', message: 'Gradeable does not exist' });
+    expect((await values('-', 'instructor')).json.status).toBe('success');
   });
 
   it('refuses late submissions beyond the allowance when late submission is not allowed', async () => {

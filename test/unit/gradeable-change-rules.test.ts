@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSetting } from '#shared/courses/settings.ts';
+import { parseInput } from '#functions/definitions.ts';
 import { changedFields, strandingFields } from '#shared/gradeables/change.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
@@ -26,13 +27,22 @@ describe('gradeable changes that would strand submissions', () => {
 });
 
 describe('course settings', () => {
+  /** Read by the route's input (which refuses a missing name or entry), then the setting's rules. */
   const message = (name: unknown, entry: unknown) => {
-    const parsed = parseSetting(name, entry);
-    return 'value' in parsed ? parsed : parsed.message;
+    try {
+      const { body } = parseInput('set-course-config', { body: { name, entry } });
+      const parsed = parseSetting(body.name, body.entry);
+      return 'value' in parsed ? parsed : parsed.message;
+    } catch (error) {
+      return (error as Error).message;
+    }
   };
   it('takes name and entry as the reference does, in its words', () => {
     expect(message(undefined, '1')).toBe('Name of config value not provided');
+    expect(message('', undefined)).toBe('Name of config value not provided');
     expect(message('default_student_late_days', undefined)).toBe('Name of config entry not provided');
+    expect(message('default_student_late_days', null)).toBe('Name of config entry not provided');
+    expect(message(7, undefined)).toBe('The field name must be a string.');
     expect(message('nope', '1')).toBe('Not a valid config name');
     expect(message('default_student_late_days', '-1')).toBe('Must enter a number for this field');
     expect(message('default_student_late_days', '1.5')).toBe('Must enter a number for this field');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Course, Enrollment } from '#shared/courses/course.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { activeDaysLateOf, grantStart, lateDayTable, requiredDays } from '#shared/submissions/late-day-table.ts';
+import { activeDaysLateOf, grantStart, lateDayTable } from '#shared/submissions/late-day-table.ts';
+import { parseInput } from '#functions/definitions.ts';
 import { enrollment } from '../support/enrollments.ts';
 
 // A student's late-day table: the reference's late-day view, charged as the summaries charge.
@@ -115,9 +116,21 @@ describe('when a grant starts', () => {
 });
 
 describe('a count of days a route requires', () => {
-  it('is refused when left out, naming the field', () => {
-    expect(requiredDays(0, 'late_days')).toBe(0);
-    expect(requiredDays(12, 'late_days')).toBe(12);
-    expect(() => requiredDays(undefined, 'allowed_late_days')).toThrow('The field allowed_late_days is required.');
+  const refusal = (name: Parameters<typeof parseInput>[0], body: Record<string, unknown>) => {
+    try {
+      return parseInput(name, { body }).body;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('is refused when left out (or empty), naming the field', () => {
+    expect(refusal('set-extension', { late_days: 0 })).toEqual({ late_days: 0 });
+    expect(refusal('set-extension', { late_days: '12' })).toEqual({ late_days: 12 });
+    expect(refusal('set-extension', { reason_for_exception: 'ill' })).toBe('The field late_days is required.');
+    expect(refusal('grant-late-days', { since: '2026-10-01' })).toBe('The field allowed_late_days is required.');
+    expect(refusal('set-course-late-days', { default_student_late_days: '' })).toBe('The field default_student_late_days is required.');
+    // A value not of its kind is named before a missing one.
+    expect(refusal('set-extension', { late_days: -1 })).toMatch(/^The field late_days must be a whole number/);
   });
 });

@@ -21,7 +21,7 @@ import {
 /** A registration body as the HTTP layer reads it (see shared/http/inputs.ts), then the domain's rules. */
 const fieldsOf = (body: Record<string, unknown>) => parseInput('create-webhook', { body }).body;
 const webhookRequest = (body: Record<string, unknown>) => registration(fieldsOf(body));
-const eventList = (events: unknown) => eventNames(fieldsOf({ events }).events ?? []);
+const eventList = (events: unknown) => eventNames(fieldsOf({ url: 'https://hooks.example.edu/', events }).events);
 
 const failure = (action: () => unknown): string => {
   try {
