@@ -139,7 +139,9 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
     const body = await readBody(request, GATEWAY_PAYLOAD_LIMIT);
     if (body === undefined) {
       const failure = bodyTooLarge(maxBodyBytes());
-      return renderEnvelope(failEnvelope(failure.message), { httpStatus: 413, preferHttpStatus });
+      const refused = renderEnvelope(failEnvelope(failure.message), { httpStatus: 413, preferHttpStatus });
+      // The rest of the body is not read: a client must not send its next request on this connection.
+      return { ...refused, headers: { ...refused.headers, Connection: 'close' } };
     }
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const match = matchRoute(request.method ?? 'GET', path);
