@@ -68,10 +68,12 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
         const ideal = Math.max(idealBefore, idealAfter);
         const relative = rate / ideal;
         // The ceiling of this design: the ideal's calls with the ticket's UpdateItem between them.
+        const ticketCpu = cpuMeter({ dynamoDb: dynamoDbPid });
         const withTicket = Math.max(
           await idealSubmissions(students, keys, { ticket: true }),
           await idealSubmissions(students, keys, { ticket: true }),
         );
+        const ticketCost = ticketCpu.perItem(2 * students);
         const writes = writeRequests(counts) / Math.max(1, accepted);
         const queue = await checkQueue(world, tokens);
         const met =
@@ -84,7 +86,7 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
           measured:
             `${rate.toFixed(0)} submissions/s (${ratio(relative)}; ${ratio(rate / withTicket)} the ideal with a ticket), ${seconds.toFixed(2)} s; ${errors.length} error answers; ` +
             `requests per accepted submission: ${describeCounts(counts, accepted)}; ${writes.toFixed(2)} writes; ` +
-            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, idealCost)}`,
+            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, idealCost, ticketCost)}`,
           met,
         });
         progress(`rush: ${students} at once: ${rows.at(-1)?.measured} (baseline: ${rows.at(-1)?.baseline})`);
@@ -173,11 +175,12 @@ function cpuMeter(pids: { dynamoDb: number | undefined; server?: number | undefi
 const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
 
 /** Where the CPU time of a submission went, beside that of one ideal submission. */
-function costs(rush: CpuCost, ideal: CpuCost): string {
+function costs(rush: CpuCost, ideal: CpuCost, withTicket: CpuCost): string {
   if (rush.dynamoDb === undefined || ideal.dynamoDb === undefined) return '';
   return (
     `; CPU per submission ${ms(total(rush))}: DynamoDB Local ${ms(rush.dynamoDb)}, API server ${ms(rush.server ?? 0)}, load generator ${ms(rush.own ?? 0)}` +
-    ` (per ideal submission ${ms(total(ideal))}: DynamoDB Local ${ms(ideal.dynamoDb)}, client ${ms(ideal.own ?? 0)})`
+    ` (per ideal submission ${ms(total(ideal))}: DynamoDB Local ${ms(ideal.dynamoDb)}, client ${ms(ideal.own ?? 0)};` +
+    ` with the ticket ${ms(total(withTicket))}: DynamoDB Local ${ms(withTicket.dynamoDb ?? 0)}, client ${ms(withTicket.own ?? 0)})`
   );
 }
 
