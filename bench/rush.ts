@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { loadavg } from 'node:os';
 import { BatchGetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readClassList } from '#shared/courses/class-list.ts';
 import { importClassList } from '#shared/courses/enroll.ts';
@@ -58,6 +59,8 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
         const started = performance.now();
         const answers = await Promise.all(tokens.map(({ token }) => submit(server.url, world, token)));
         const seconds = (performance.now() - started) / 1000;
+        // The machine may be shared: how busy it was, beside the ratios measured in it.
+        const load = loadavg()[0]!.toFixed(1);
         const rushCost = rushCpu.perItem(students);
         const counts = await commandCounts(server.child, 'read');
         const errors = answers.filter((answer) => answer.status !== 'success');
@@ -84,7 +87,7 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
           target: `≥ ${TARGET}× the ideal submission's rate; no error answer; ≤ ${WRITES_TARGET} write requests per accepted submission; no transaction cancelled one after another; queue exact`,
           baseline: `the ideal submission (a BatchGetItem of ${keys} keys, then a three-item TransactWriteItems), ${students.toLocaleString('en')} at once straight from this process: ${ideal.toFixed(0)}/s (${idealBefore.toFixed(0)}/s before the rush, ${idealAfter.toFixed(0)}/s after); with this design's ticket (an UpdateItem between them): ${withTicket.toFixed(0)}/s (${ratio(withTicket / ideal)})`,
           measured:
-            `${rate.toFixed(0)} submissions/s (${ratio(relative)}; ${ratio(rate / withTicket)} the ideal with a ticket), ${seconds.toFixed(2)} s; ${errors.length} error answers; ` +
+            `${rate.toFixed(0)} submissions/s (${ratio(relative)}; ${ratio(rate / withTicket)} the ideal with a ticket), ${seconds.toFixed(2)} s, load average ${load}; ${errors.length} error answers; ` +
             `requests per accepted submission: ${describeCounts(counts, accepted)}; ${writes.toFixed(2)} writes; ` +
             `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, idealCost, ticketCost)}`,
           met,
