@@ -24,6 +24,9 @@ type DeserializeMiddleware = Parameters<DynamoDBClient['middlewareStack']['add']
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
     const client = createClient();
+    // The SDK's logger middleware walks every command's input and output (a BatchGetItem's every
+    // item) to hide sensitive fields from a logger that, unconfigured, writes nothing: CPU for nothing.
+    client.middlewareStack.remove('loggerMiddleware');
     client.middlewareStack.add((next, context) => (args) => recordWrites(context, () => next(args)), {
       step: 'initialize',
       name: RECORD_WRITES,
@@ -52,11 +55,14 @@ const LOCAL_MAX_SOCKETS = 512;
 
 function createClient(): DynamoDBClient {
   const endpoint = config('DYNAMODB_ENDPOINT');
+  const requestTimeout = config('DYNAMODB_REQUEST_TIMEOUT_MS');
   return new DynamoDBClient({
     maxAttempts: 3,
     requestHandler: {
-      connectionTimeout: 2_000,
-      requestTimeout: config('DYNAMODB_REQUEST_TIMEOUT_MS'),
+      // A loaded DynamoDB Local accepts hundreds of new connections at once (a rush opens up to
+      // LOCAL_MAX_SOCKETS) in seconds, not milliseconds: locally a connection may take as long as a request.
+      connectionTimeout: endpoint ? Math.max(2_000, requestTimeout) : 2_000,
+      requestTimeout,
       // One Lambda instance serves one request at a time; the local server serves all of them from one client.
       ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
     },

@@ -594,9 +594,11 @@ describe('a deadline rush', () => {
     const oneAfterAnother = apart.stop();
     expect(answers.map((answer) => answer.json.status)).toEqual(students.slice(0, 20).map(() => 'success'));
     // The reservation (an UpdateItem, which also counts the course's minute) and the transaction: nothing else is written.
-    expect(atOnce).toMatchObject({ TransactWriteItems: 20, UpdateItem: 20 });
+    const writes = (counts: Record<string, number>) =>
+      Object.fromEntries(Object.entries(counts).filter(([name]) => /^(Put|Update|Delete|BatchWrite|TransactWrite)/.test(name)));
+    expect(writes(atOnce)).toEqual({ TransactWriteItems: 20, UpdateItem: 20 });
     expect(atOnce.cancelled).toBeUndefined();
-    expect(oneAfterAnother).toMatchObject({ TransactWriteItems: 10, UpdateItem: 10 });
+    expect(writes(oneAfterAnother)).toEqual({ TransactWriteItems: 10, UpdateItem: 10 });
     expect(oneAfterAnother.cancelled).toBeUndefined();
     const positions = await Promise.all(
       students.map(async (student) => (await api.get(path(id, 'values'), student.token)).json.data.queue_position),
