@@ -20,6 +20,8 @@ import { kb, median, ms, progress, ratio, type Row, type SectionResult } from '.
 const SECTION = 'Cold start';
 const RUNS = 20;
 const WARM_UP_RUNS = 1;
+/** The baseline is imported again after every this many functions' bundles. */
+const BASELINE_EVERY = 4;
 /** Import time: an HTTP function (a route's, or the `$default` one) answers a waiting client. */
 const HTTP_TARGET = 1.2;
 /** Import time: a worker (queues, the schedule) answers nobody waiting on a page. */
@@ -47,7 +49,8 @@ export function functionNames(): string[] {
  * Bundles each function with the CDK stack's own settings (`bundledCode` of
  * infra/aws/service-function.ts, through NodejsFunction and CDK's local esbuild bundling, plus a
  * metafile), then imports each bundle in fresh Node processes, round after round, and compares
- * size and median import time with the one-GetItem baseline. A bundle is the handler's `index.mjs`:
+ * its size with the one-GetItem baseline's, and its import time with the baseline's imports just
+ * before and after it (the median of those ratios). A bundle is the handler's `index.mjs`:
  * companion files (infra/aws/service-function.ts) load on first use, not at import.
  */
 export async function measureColdStart(): Promise<SectionResult> {
@@ -62,15 +65,32 @@ export async function measureColdStart(): Promise<SectionResult> {
 
     progress(`cold start: importing each bundle in ${WARM_UP_RUNS + RUNS} fresh Node ${process.versions.node} processes`);
     const times = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+    const ratios = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+    const [baseline, ...functions] = bundles as [Bundle, ...Bundle[]];
     for (let round = 0; round < WARM_UP_RUNS + RUNS; round++) {
-      // Rotate the order each round, so no bundle always runs right after another.
-      const order = bundles.map((_, index) => bundles[(index + round) % bundles.length]!);
-      for (const b of order) {
-        const time = await importTime(b.file);
-        if (round >= WARM_UP_RUNS) times.get(b.name)!.push(time);
+      const counted = round >= WARM_UP_RUNS;
+      // Rotate the order each round, so no bundle always runs right after another; the baseline
+      // runs between every few, and each import is compared with the baseline's just before and
+      // after it, so that the machine's changing load (other processes) weighs on both alike.
+      const order = functions.map((_, index) => functions[(index + round) % functions.length]!);
+      let before = await importTime(baseline.file);
+      if (counted) times.get(baseline.name)!.push(before);
+      for (let start = 0; start < order.length; start += BASELINE_EVERY) {
+        const group: [Bundle, number][] = [];
+        for (const b of order.slice(start, start + BASELINE_EVERY)) group.push([b, await importTime(b.file)]);
+        const after = await importTime(baseline.file);
+        if (counted) {
+          times.get(baseline.name)!.push(after);
+          for (const [b, time] of group) {
+            times.get(b.name)!.push(time);
+            ratios.get(b.name)!.push(time / ((before + after) / 2));
+          }
+        }
+        before = after;
       }
     }
-    return report(bundles, times);
+    ratios.set(baseline.name, [1]);
+    return report(bundles, times, ratios);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -128,7 +148,11 @@ async function importTime(file: string): Promise<number> {
   return Number(stdout);
 }
 
-function report(bundles: readonly Bundle[], times: Map<string, number[]>): SectionResult {
+/**
+ * `ratios`: per function, each import's time over the mean of the baseline's imports just before
+ * and after it; the row's ratio is their median.
+ */
+function report(bundles: readonly Bundle[], times: Map<string, number[]>, ratios: Map<string, number[]>): SectionResult {
   const baseline = bundles[0]!;
   const baseTime = median(times.get(baseline.name)!);
   const rows: Row[] = [];
@@ -137,7 +161,7 @@ function report(bundles: readonly Bundle[], times: Map<string, number[]>): Secti
   const contributions = new Map<string, string[]>();
   for (const b of bundles) {
     const time = median(times.get(b.name)!);
-    const timeRatio = time / baseTime;
+    const timeRatio = median(ratios.get(b.name)!);
     const sizeRatio = b.bytes / baseline.bytes;
     const isBaseline = b === baseline;
     const target = importTarget(b.name);
