@@ -8,13 +8,27 @@ import { App, Stack } from 'aws-cdk-lib';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { bundledCode, PROJECT_ROOT } from '#infra/aws/service-function.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
-import { GRADING_WORKER_FUNCTION, functionNames as stackFunctionNames, type FunctionName } from '#infra/function-access.ts';
+import {
+  GRADING_WORKER_FUNCTION,
+  NOT_FOUND_FUNCTION,
+  functionNames as stackFunctionNames,
+  type FunctionName,
+} from '#infra/function-access.ts';
+import { workers } from '#functions/definitions.ts';
 import { kb, median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
 
 const SECTION = 'Cold start';
 const RUNS = 20;
 const WARM_UP_RUNS = 1;
-const TARGET = 1.3;
+/** The baseline is imported again after every this many functions' bundles. */
+const BASELINE_EVERY = 4;
+/** Import time: an HTTP function (a route's, or the `$default` one) answers a waiting client. */
+const HTTP_TARGET = 1.2;
+/** Import time: a worker (queues, the schedule) answers nobody waiting on a page. */
+const WORKER_TARGET = 1.3;
+/** The functions' median bundle bytes. */
+const SIZE_TARGET = 1.3;
+const importTarget = (name: string): number => (Object.hasOwn(workers, name) && name !== NOT_FOUND_FUNCTION ? WORKER_TARGET : HTTP_TARGET);
 const BASELINE = 'baseline: one GetItem';
 const run = promisify(execFile);
 
@@ -35,7 +49,9 @@ export function functionNames(): string[] {
  * Bundles each function with the CDK stack's own settings (`bundledCode` of
  * infra/aws/service-function.ts, through NodejsFunction and CDK's local esbuild bundling, plus a
  * metafile), then imports each bundle in fresh Node processes, round after round, and compares
- * size and median import time with the one-GetItem baseline.
+ * its size with the one-GetItem baseline's, and its import time with the baseline's imports just
+ * before and after it (the median of those ratios). A bundle is the handler's `index.mjs`:
+ * companion files (infra/aws/service-function.ts) load on first use, not at import.
  */
 export async function measureColdStart(): Promise<SectionResult> {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
@@ -49,15 +65,32 @@ export async function measureColdStart(): Promise<SectionResult> {
 
     progress(`cold start: importing each bundle in ${WARM_UP_RUNS + RUNS} fresh Node ${process.versions.node} processes`);
     const times = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+    const ratios = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+    const [baseline, ...functions] = bundles as [Bundle, ...Bundle[]];
     for (let round = 0; round < WARM_UP_RUNS + RUNS; round++) {
-      // Rotate the order each round, so no bundle always runs right after another.
-      const order = bundles.map((_, index) => bundles[(index + round) % bundles.length]!);
-      for (const b of order) {
-        const time = await importTime(b.file);
-        if (round >= WARM_UP_RUNS) times.get(b.name)!.push(time);
+      const counted = round >= WARM_UP_RUNS;
+      // Rotate the order each round, so no bundle always runs right after another; the baseline
+      // runs between every few, and each import is compared with the baseline's just before and
+      // after it, so that the machine's changing load (other processes) weighs on both alike.
+      const order = functions.map((_, index) => functions[(index + round) % functions.length]!);
+      let before = await importTime(baseline.file);
+      if (counted) times.get(baseline.name)!.push(before);
+      for (let start = 0; start < order.length; start += BASELINE_EVERY) {
+        const group: [Bundle, number][] = [];
+        for (const b of order.slice(start, start + BASELINE_EVERY)) group.push([b, await importTime(b.file)]);
+        const after = await importTime(baseline.file);
+        if (counted) {
+          times.get(baseline.name)!.push(after);
+          for (const [b, time] of group) {
+            times.get(b.name)!.push(time);
+            ratios.get(b.name)!.push(time / ((before + after) / 2));
+          }
+        }
+        before = after;
       }
     }
-    return report(bundles, times);
+    ratios.set(baseline.name, [1]);
+    return report(bundles, times, ratios);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -115,7 +148,11 @@ async function importTime(file: string): Promise<number> {
   return Number(stdout);
 }
 
-function report(bundles: readonly Bundle[], times: Map<string, number[]>): SectionResult {
+/**
+ * `ratios`: per function, each import's time over the mean of the baseline's imports just before
+ * and after it; the row's ratio is their median.
+ */
+function report(bundles: readonly Bundle[], times: Map<string, number[]>, ratios: Map<string, number[]>): SectionResult {
   const baseline = bundles[0]!;
   const baseTime = median(times.get(baseline.name)!);
   const rows: Row[] = [];
@@ -124,22 +161,23 @@ function report(bundles: readonly Bundle[], times: Map<string, number[]>): Secti
   const contributions = new Map<string, string[]>();
   for (const b of bundles) {
     const time = median(times.get(b.name)!);
-    const timeRatio = time / baseTime;
+    const timeRatio = median(ratios.get(b.name)!);
     const sizeRatio = b.bytes / baseline.bytes;
     const isBaseline = b === baseline;
+    const target = importTarget(b.name);
     rows.push({
       section: SECTION,
       name: isBaseline ? `${b.name} (bundle, import)` : b.name,
-      target: isBaseline ? '—' : `import ≤ ${TARGET}× baseline`,
+      target: isBaseline ? '—' : `import ≤ ${target}× baseline`,
       baseline: isBaseline ? '—' : `${kb(baseline.bytes)}, ${ms(baseTime)}`,
       measured: `${kb(b.bytes)} (${ratio(sizeRatio)}), import ${ms(time)} (${ratio(timeRatio)})`,
-      met: isBaseline ? undefined : timeRatio <= TARGET,
+      met: isBaseline ? undefined : timeRatio <= target,
     });
-    if (!isBaseline && timeRatio > TARGET) {
+    if (!isBaseline && timeRatio > target) {
       notes.push(
         `- **${b.name}** imports in ${ratio(timeRatio)} the baseline's time, ${kb(b.bytes - baseline.bytes)} more code. Beyond the baseline it carries (esbuild metafile): ${heaviest(b, baseline)}.`,
       );
-    } else if (!isBaseline && sizeRatio > TARGET) {
+    } else if (!isBaseline && sizeRatio > SIZE_TARGET) {
       heavier.push(`${b.name} ${ratio(sizeRatio)}`);
       const extra = heaviest(b, baseline);
       contributions.set(extra, [...(contributions.get(extra) ?? []), b.name]);
@@ -151,16 +189,16 @@ function report(bundles: readonly Bundle[], times: Map<string, number[]>): Secti
   rows.push({
     section: SECTION,
     name: 'median function bundle',
-    target: `bytes ≤ ${TARGET}× baseline`,
+    target: `bytes ≤ ${SIZE_TARGET}× baseline`,
     baseline: kb(baseline.bytes),
     measured: `${kb(medianSize * baseline.bytes)} (${ratio(medianSize)})`,
-    met: medianSize <= TARGET,
+    met: medianSize <= SIZE_TARGET,
   });
   if (heavier.length > 0) {
     notes.push(
-      `- Cold start, bundle size: ${heavier.join(', ')} of the baseline's bytes, though each imports within ${TARGET}× its time (the target, met). Beyond the baseline they carry (esbuild metafile, bytes in the output):`,
+      `- Cold start, bundle size: ${heavier.join(', ')} of the baseline's bytes, though each imports within its target of the baseline's time (met). Beyond the baseline they carry (esbuild metafile, bytes in the output):`,
       ...[...contributions].map(([extra, names]) => `  - ${names.join(', ')}: ${extra}`),
-      "  These are the service's own dependencies, loaded by every handler through the shared middy stack and token check (middy and its body parsers, jose for the JWT, the Powertools logger and Parameters for the signing secret) and the project's code; parsing them costs little next to creating the SDK client, which the baseline pays too. Trimming them (e.g. loading the multipart parser or the Secrets Manager client only when a request needs them, through dynamic `import()`) would cut bytes, not the measured time.",
+      "  These are the service's own dependencies, loaded by every handler through the shared middy stack and token check (middy, jose for the JWT, the Powertools logger) and the project's code, plus each route's own (a parser, a client). What a request may not need is not counted here: the multipart parser and the S3 and Secrets Manager clients are companion files of the asset, loaded by the first request that needs them.",
     );
   }
   return { rows, notes };

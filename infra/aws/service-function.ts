@@ -8,9 +8,11 @@ import { LogLevel, NodejsFunction, OutputFormat, type NodejsFunctionProps } from
 import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
+import { SECRETS_MANAGER_SDK_COMPANION_GLOBAL } from '#shared/auth/signing-secret.ts';
 import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
 import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/engines.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
+import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
@@ -116,6 +118,12 @@ const MULTIPART_FILE = 'multipart.mjs';
 /** The CodeBuild grading engine (shared/grading/codebuild.ts), loaded by the grading worker's first job. */
 const CODEBUILD_ENGINE_SOURCE = `${PROJECT_ROOT}shared/grading/codebuild.ts`;
 const CODEBUILD_ENGINE_FILE = 'codebuild-engine.mjs';
+/** The S3 client and commands (shared/storage/s3-sdk.ts), loaded by the first object operation. */
+const S3_SDK_SOURCE = `${PROJECT_ROOT}shared/storage/s3-sdk.ts`;
+const S3_SDK_FILE = 's3-sdk.mjs';
+/** The Secrets Manager client (shared/auth/secrets-manager-sdk.ts), loaded by the first read of the signing secret. */
+const SECRETS_MANAGER_SDK_SOURCE = `${PROJECT_ROOT}shared/auth/secrets-manager-sdk.ts`;
+const SECRETS_MANAGER_SDK_FILE = 'secrets-manager-sdk.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The command bundling `source` into `outfile`, as the function itself is bundled (with `define`). */
@@ -129,6 +137,14 @@ const companionBundle = (source: string, outfile: string, define: Readonly<Recor
     shellQuote(`--outfile=${outfile}`),
   ].join(' ');
 
+/**
+ * The same, only when the function's bundle names the companion file: the code that loads it
+ * survived esbuild's tree shaking, so the function may need it (no function can miss it, and
+ * functions that never load it do not carry it).
+ */
+const companionBundleIfNamed = (outputDir: string, source: string, file: string) =>
+  `if grep -qF ${shellQuote(file)} ${shellQuote(`${outputDir}/index.mjs`)}; then ${companionBundle(source, `${outputDir}/${file}`)}; fi`;
+
 export interface BundleOptions {
   /** The grading worker: the CodeBuild engine and the checkout process go beside its bundle. */
   readonly checkoutProcess?: boolean;
@@ -140,7 +156,8 @@ export interface BundleOptions {
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
- * bundle knows by name and imports when first needed: the multipart body parser, and with
+ * bundle knows by name and imports when first needed: the multipart body parser, the S3 client
+ * and the Secrets Manager client (beside the bundles that name them), and with
  * `checkoutProcess` the CodeBuild engine (run.ts loads it for the first job) and the checkout
  * process (checkout-process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
@@ -155,6 +172,11 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
           [CODEBUILD_ENGINE_SOURCE, CODEBUILD_ENGINE_FILE, checkoutChild] as [string, string, Record<string, string>],
         ]
       : []),
+  ];
+  // Beside the bundles that name them only.
+  const namedCompanions: [source: string, file: string, global: string][] = [
+    [S3_SDK_SOURCE, S3_SDK_FILE, S3_SDK_COMPANION_GLOBAL],
+    [SECRETS_MANAGER_SDK_SOURCE, SECRETS_MANAGER_SDK_FILE, SECRETS_MANAGER_SDK_COMPANION_GLOBAL],
   ];
   const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {
@@ -176,6 +198,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
       logLevel: LogLevel.WARNING,
       define: {
         [MULTIPART_COMPANION_GLOBAL]: JSON.stringify(MULTIPART_FILE),
+        ...Object.fromEntries(namedCompanions.map(([, file, global]) => [global, JSON.stringify(file)])),
         ...(options.checkoutProcess ? { ...checkoutChild, [CODEBUILD_ENGINE_GLOBAL]: JSON.stringify(CODEBUILD_ENGINE_FILE) } : {}),
         ...swaggerUi?.define,
       },
@@ -184,6 +207,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
         beforeInstall: () => [],
         afterBundling: (_inputDir: string, outputDir: string) => [
           ...companions.map(([source, file, define]) => companionBundle(source, `${outputDir}/${file}`, define)),
+          ...namedCompanions.map(([source, file]) => companionBundleIfNamed(outputDir, source, file)),
           ...(swaggerUi ? swaggerUi.afterBundling(outputDir) : []),
         ],
       },

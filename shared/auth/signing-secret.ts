@@ -3,7 +3,7 @@ import { setting } from '#shared/environment.ts';
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 const MIN_SECRET_BYTES = 32;
 /** How long a warm function keeps the deployed secret before reading it again (rotation). */
@@ -58,6 +58,27 @@ function signingKeys(): Promise<SigningKeys> {
 
 // --- Deployed: Secrets Manager -------------------------------------------------------------
 
+/**
+ * The name of the Secrets Manager client's companion file beside a deployed bundle, set by
+ * esbuild's `define` (infra/aws/service-function.ts bundles secrets-manager-sdk.ts into it);
+ * unset when running from the sources.
+ */
+export const SECRETS_MANAGER_SDK_COMPANION_GLOBAL = 'AUTH_SECRETS_MANAGER_SDK_COMPANION';
+declare const AUTH_SECRETS_MANAGER_SDK_COMPANION: string | undefined;
+
+type SecretsManagerSdk = typeof import('./secrets-manager-sdk.ts');
+let sdk: Promise<SecretsManagerSdk> | undefined;
+
+/** The client's code, loaded by the first read of the secret. */
+function secretsManagerSdk(): Promise<SecretsManagerSdk> {
+  sdk ??=
+    typeof AUTH_SECRETS_MANAGER_SDK_COMPANION === 'string'
+      ? (import(new URL(`./${AUTH_SECRETS_MANAGER_SDK_COMPANION}`, import.meta.url).href) as Promise<SecretsManagerSdk>)
+      : import('./secrets-manager-sdk.ts');
+  sdk.catch(() => (sdk = undefined));
+  return sdk;
+}
+
 let client: SecretsManagerClient | undefined;
 const deployed = new Map<string, { readAt: number; keys: Promise<SigningKeys> }>();
 const deployedPrevious = new Map<string, { readAt: number; key: Promise<Uint8Array | undefined> }>();
@@ -90,6 +111,7 @@ function deployedPreviousKey(secretArn: string): Promise<Uint8Array | undefined>
 }
 
 async function getVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS') {
+  const { GetSecretValueCommand, SecretsManagerClient } = await secretsManagerSdk();
   client ??= new SecretsManagerClient({});
   try {
     const answer = await client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: stage }));

@@ -39,12 +39,32 @@ export interface ListedObject {
 /** The bucket's IAM actions (without `s3:`) as the grants name them. */
 type ObjectAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
 
+/**
+ * The name of the S3 SDK's companion file beside a deployed bundle, set by esbuild's `define`
+ * (infra/aws/service-function.ts bundles s3-sdk.ts into it); unset when running from the sources.
+ */
+export const S3_SDK_COMPANION_GLOBAL = 'STORAGE_S3_SDK_COMPANION';
+declare const STORAGE_S3_SDK_COMPANION: string | undefined;
+
+type S3Sdk = typeof import('./s3-sdk.ts');
+let loadedSdk: Promise<S3Sdk> | undefined;
+
+/** The S3 client and its commands, loaded by the first object operation. */
+function sdk(): Promise<S3Sdk> {
+  loadedSdk ??=
+    typeof STORAGE_S3_SDK_COMPANION === 'string'
+      ? (import(new URL(`./${STORAGE_S3_SDK_COMPANION}`, import.meta.url).href) as Promise<S3Sdk>)
+      : import('./s3-sdk.ts');
+  loadedSdk.catch(() => (loadedSdk = undefined));
+  return loadedSdk;
+}
+
 let client: { endpoint: string | undefined; s3: S3Client } | undefined;
 
 async function s3(): Promise<S3Client> {
   const endpoint = config('S3_ENDPOINT');
   if (client?.endpoint !== endpoint || !client) {
-    const { S3Client } = await import('@aws-sdk/client-s3');
+    const { S3Client } = await sdk();
     client = {
       endpoint,
       s3: new S3Client({
@@ -95,7 +115,7 @@ export async function presignUpload(
 ): Promise<PresignedUpload> {
   if (key.includes('${filename}')) throw new Error(`An upload key never holds \${filename}: ${key}`);
   authorize('PutObject', key);
-  const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
+  const { createPresignedPost } = await sdk();
   const Bucket = bucket();
   const { url, fields } = await createPresignedPost(await s3(), {
     Bucket,
@@ -113,10 +133,7 @@ export async function presignDownload(
   options: { readonly expiresSeconds: number; readonly fileName: string },
 ): Promise<string> {
   authorize('GetObject', key);
-  const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([
-    import('@aws-sdk/client-s3'),
-    import('@aws-sdk/s3-request-presigner'),
-  ]);
+  const { GetObjectCommand, getSignedUrl } = await sdk();
   const command = new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentDisposition: attachment(options.fileName) });
   return getSignedUrl(await s3(), command, { expiresIn: options.expiresSeconds });
 }
@@ -131,7 +148,7 @@ function attachment(fileName: string): string {
 /** Stores `body` as `key` (a stream needs its `length`). */
 export async function putObject(key: string, body: Uint8Array | string | Readable, length?: number): Promise<void> {
   authorize('PutObject', key);
-  const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { PutObjectCommand } = await sdk();
   await (
     await s3()
   ).send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ...(length === undefined ? {} : { ContentLength: length }) }));
@@ -140,7 +157,7 @@ export async function putObject(key: string, body: Uint8Array | string | Readabl
 /** The object's bytes as a stream, or undefined when there is no such object. */
 export async function getObject(key: string): Promise<Readable | undefined> {
   authorize('GetObject', key);
-  const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const { GetObjectCommand } = await sdk();
   try {
     const answer = await (await s3()).send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
     return answer.Body as Readable | undefined;
@@ -176,7 +193,7 @@ export async function getObjectBytes(key: string, maxBytes?: number): Promise<Bu
  */
 export async function headObject(key: string): Promise<{ readonly size: number } | undefined> {
   authorize('GetObject', key);
-  const { HeadObjectCommand } = await import('@aws-sdk/client-s3');
+  const { HeadObjectCommand } = await sdk();
   try {
     const answer = await (await s3()).send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
     return { size: answer.ContentLength ?? 0 };
@@ -190,7 +207,7 @@ export async function headObject(key: string): Promise<{ readonly size: number }
 export async function copyObject(from: string, to: string): Promise<void> {
   authorize('GetObject', from);
   authorize('PutObject', to);
-  const { CopyObjectCommand } = await import('@aws-sdk/client-s3');
+  const { CopyObjectCommand } = await sdk();
   const Bucket = bucket();
   await (
     await s3()
@@ -201,7 +218,7 @@ export async function copyObject(from: string, to: string): Promise<void> {
 export async function deleteObjects(keys: readonly string[]): Promise<void> {
   for (const key of keys) authorize('DeleteObject', key);
   if (keys.length === 0) return;
-  const { DeleteObjectsCommand } = await import('@aws-sdk/client-s3');
+  const { DeleteObjectsCommand } = await sdk();
   const Bucket = bucket();
   for (let start = 0; start < keys.length; start += DELETE_BATCH) {
     const batch = keys.slice(start, start + DELETE_BATCH);
@@ -216,7 +233,7 @@ export async function deleteObjects(keys: readonly string[]): Promise<void> {
 /** Every object whose key starts with `prefix`, in key order. */
 export async function listObjects(prefix: string): Promise<ListedObject[]> {
   authorize('ListBucket', prefix);
-  const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+  const { ListObjectsV2Command } = await sdk();
   const Bucket = bucket();
   const objects: ListedObject[] = [];
   let ContinuationToken: string | undefined;

@@ -504,11 +504,13 @@ describe('functions', () => {
       'index.mjs',
       'index.mjs.map',
       'multipart.mjs',
+      's3-sdk.mjs',
     ]);
-    // The CodeBuild client and the local engine are not in the handler's own bundle (the S3
-    // client is: a files version's objects are listed and linked before its job is handed over).
+    // The CodeBuild client, the S3 client (a files version's objects are listed and linked through
+    // the S3 companion file) and the local engine are not in the handler's own bundle.
     const handler = readFileSync(join(folder, 'index.mjs'), 'utf8');
     expect(handler).not.toContain('StartBuildCommand');
+    expect(handler).not.toContain('AmazonS3');
     expect(handler).not.toContain('The grading runner could not be started');
     const script = `
       const engine = await import(${JSON.stringify(join(folder, 'codebuild-engine.mjs'))});
@@ -516,6 +518,37 @@ describe('functions', () => {
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    });
+    expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
+  });
+
+  it('carries the S3 and Secrets Manager clients beside the bundles that load them, not in them', () => {
+    const companions = { 's3-sdk.mjs': ['AmazonS3', 'S3Client'], 'secrets-manager-sdk.mjs': ['secretsmanager', 'SecretsManagerClient'] };
+    const carriers = new Map<string, string[]>();
+    for (const name of functionNames) {
+      const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      const folder = join(synth.app.outdir, `asset.${hash}`);
+      const files = readdirSync(folder);
+      const handler = readFileSync(join(folder, 'index.mjs'), 'utf8');
+      for (const [file, [marker]] of Object.entries(companions)) {
+        expect(handler, name).not.toContain(marker);
+        // Named by the bundle (it loads it on first use) exactly when it is in the asset.
+        expect(files.includes(file), `${name}: ${file}`).toBe(handler.includes(file));
+        if (files.includes(file)) carriers.set(file, [...(carriers.get(file) ?? []), folder]);
+      }
+    }
+    expect(carriers.get('s3-sdk.mjs')?.length).toBeGreaterThanOrEqual(4);
+    expect(carriers.get('secrets-manager-sdk.mjs')?.length).toBeGreaterThan(functionNames.length / 2);
+    // Each companion file loads on its own and exports the client.
+    const script = `
+      const loaded = [];
+      for (const [file, exported] of ${JSON.stringify(Object.entries(companions).map(([file, [, exported]]) => [join(carriers.get(file)![0]!, file), exported]))}) {
+        loaded.push(typeof (await import(file))[exported]);
+      }
+      process.stdout.write(JSON.stringify(loaded));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: synth.app.outdir,
+      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
     });
     expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
   });
