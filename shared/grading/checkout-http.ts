@@ -177,14 +177,16 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
         timeout: SOCKET_IDLE_MS,
       });
       request.on('timeout', () => request.destroy(new CheckoutError('the server stopped answering')));
+      let answered = false;
       request.on('response', (response) => {
+        answered = true;
         open.add(response);
         response.once('close', () => open.delete(response));
         resolve(response);
       });
       request.on('error', (error) => {
         // A kept connection the server closed meanwhile fails before any answer: once more on a new one.
-        if (request.reusedSocket && !(error instanceof CheckoutError) && !options.signal?.aborted)
+        if (request.reusedSocket && !answered && !(error instanceof CheckoutError) && !options.signal?.aborted)
           send(url, target, method, headers, body, false).then(resolve, reject);
         else reject(error);
       });

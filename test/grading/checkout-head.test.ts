@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CheckoutError } from '#shared/grading/checkout.ts';
 import { resolveHead } from '#shared/grading/checkout-head.ts';
-import { guardedHttp } from '#shared/grading/checkout-http.ts';
+import { closeConnections, guardedHttp } from '#shared/grading/checkout-http.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 
 /**
@@ -28,6 +28,7 @@ beforeAll(async () => {
   folders = await mkdtemp(join(tmpdir(), 'head-'));
 });
 afterAll(async () => {
+  closeConnections();
   await server?.close();
   silent?.closeAllConnections();
   await new Promise((resolve) => silent?.close(resolve));
@@ -135,6 +136,19 @@ describe('connections to a git server', () => {
     await expect(http.request({ url })).rejects.toThrow(/ECONNREFUSED/);
     address = '127.0.0.1';
     expect((await read(http, url)).status).toBe(200);
+  });
+
+  it('are kept for a bounded number of addresses, the least recently used dropped first', async () => {
+    const port = server.host.split(':')[1];
+    const hosts = Array.from({ length: 17 }, (_, index) => `git${index}.invalid:${port}`);
+    const http = guardedHttp({ allowedHosts: hosts, maxBytes: 1024 * 1024, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const refs = (host: string) => read(http, `http://${host}/code.git/info/refs?service=git-upload-pack`);
+    for (const host of hosts) await refs(host);
+    const before = server.connections();
+    await refs(hosts[16]!); // kept
+    expect(server.connections()).toBe(before);
+    await refs(hosts[0]!); // the 17th address dropped the first one's connection
+    expect(server.connections()).toBe(before + 1);
   });
 
   it('are opened again when the server closed a kept one meanwhile', async () => {
