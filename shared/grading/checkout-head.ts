@@ -46,6 +46,8 @@ async function remoteHead(url: URL, allowedHosts: readonly string[], timeLimitMs
     if (signal.aborted) throw tooSlow();
     // isomorphic-git wraps errors raised while reading a response; the client remembers its own.
     throw new CheckoutError(describeGitError(http.failure() ?? error));
+  } finally {
+    http.release();
   }
   const failure = http.failure();
   if (failure) throw failure;

@@ -13,6 +13,13 @@ export { CheckoutError } from './checkout-error.ts';
 
 const MAX_REDIRECTS = 5;
 const SOCKET_IDLE_MS = 30_000;
+/** How long a connection is kept open between requests; servers commonly close theirs after 5 s. */
+const POOL_IDLE_MS = 4_000;
+/** Connections per checked address: open at once, and kept idle. */
+const POOL_MAX_SOCKETS = 32;
+const POOL_MAX_FREE_SOCKETS = 8;
+/** Checked addresses whose connections are kept (least recently used dropped first). */
+const POOL_MAX_AGENTS = 16;
 
 export interface GuardedHttpOptions {
   readonly allowedHosts: readonly string[];
@@ -71,6 +78,43 @@ export async function checkUrlAddress(url: URL, allowedHosts: readonly string[],
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
+/**
+ * Keep-alive connections, one agent per checked (scheme, host name, address, port): a connection is
+ * reused only for a request that would have connected to that very address, with that TLS server
+ * name, after its own check, so pooling never lets a request reach an address it was not checked
+ * for (a host that now resolves elsewhere gets another agent, and a refused one is stopped before).
+ * Saves a connection (a TLS handshake) per repository read from the same server.
+ */
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, target: CheckedAddress): http.Agent {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const key = [url.protocol, url.hostname, target.address, target.family, port].join(' ');
+  const known = agents.get(key);
+  if (known) {
+    agents.delete(key);
+    agents.set(key, known);
+    return known;
+  }
+  const options = { keepAlive: true, maxSockets: POOL_MAX_SOCKETS, maxFreeSockets: POOL_MAX_FREE_SOCKETS, timeout: POOL_IDLE_MS };
+  const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  agents.set(key, agent);
+  for (const [oldest, evicted] of agents) {
+    if (agents.size <= POOL_MAX_AGENTS) break;
+    agents.delete(oldest);
+    // Requests under way finish; no connection of this agent is kept afterwards.
+    evicted.keepSocketAlive = () => false;
+    for (const sockets of Object.values(evicted.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+  return agent;
+}
+
+/** Closes every kept connection (tests; a process that ends closes them anyway). */
+export function closeConnections(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
 async function collect(body: GitHttpRequest['body']): Promise<Buffer | undefined> {
   if (!body) return undefined;
   const chunks: Uint8Array[] = [];
@@ -89,11 +133,15 @@ function flattenHeaders(headers: IncomingMessage['headers']): Record<string, str
 /**
  * An isomorphic-git HTTP client that connects only to addresses checked by checkUrlAddress (the
  * checked address is handed to the socket through `lookup`, so a second DNS answer cannot swap
- * it), re-checks every redirect, and stops once the responses exceed `maxBytes`.
+ * it, and kept connections are pooled by that address), re-checks every redirect, and stops once
+ * the responses exceed `maxBytes`.
  */
-export function guardedHttp(
-  options: GuardedHttpOptions,
-): HttpClient & { readonly received: () => number; readonly failure: () => CheckoutError | undefined } {
+export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
+  readonly received: () => number;
+  readonly failure: () => CheckoutError | undefined;
+  /** Cuts the responses not read to their end (call once done), so their connections are not held. */
+  readonly release: () => void;
+} {
   let received = 0;
   let failure: CheckoutError | undefined;
   const fail = (error: CheckoutError): never => {
@@ -101,7 +149,17 @@ export function guardedHttp(
     throw error;
   };
 
-  function send(url: URL, target: CheckedAddress, method: string, headers: Record<string, string>, body: Buffer | undefined) {
+  /** Responses handed out; `release` cuts those never read to their end, so their connections are not held. */
+  const open = new Set<IncomingMessage>();
+
+  function send(
+    url: URL,
+    target: CheckedAddress,
+    method: string,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    pooled = true,
+  ) {
     const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
       if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
@@ -114,15 +172,31 @@ export function guardedHttp(
         method,
         headers: requestHeaders,
         lookup: pinned,
-        agent: false,
+        agent: pooled ? agentFor(url, target) : false,
         signal: options.signal,
         timeout: SOCKET_IDLE_MS,
       });
       request.on('timeout', () => request.destroy(new CheckoutError('the server stopped answering')));
-      request.on('response', resolve);
-      request.on('error', reject);
+      let answered = false;
+      request.on('response', (response) => {
+        answered = true;
+        open.add(response);
+        response.once('close', () => open.delete(response));
+        resolve(response);
+      });
+      request.on('error', (error) => {
+        // A kept connection the server closed meanwhile fails before any answer: once more on a new one.
+        if (request.reusedSocket && !answered && !(error instanceof CheckoutError) && !options.signal?.aborted)
+          send(url, target, method, headers, body, false).then(resolve, reject);
+        else reject(error);
+      });
       request.end(body);
     });
+  }
+
+  function release() {
+    for (const response of open) if (!response.complete) response.destroy();
+    open.clear();
   }
 
   const tooLarge = () => new CheckoutError(`the repository is larger than the limit of ${formatBytes(options.maxBytes)}`);
@@ -184,5 +258,5 @@ export function guardedHttp(
     }
   }
 
-  return { request, received: () => received, failure: () => failure };
+  return { request, received: () => received, failure: () => failure, release };
 }

@@ -280,6 +280,8 @@ async function cloneHttp(url: URL, root: string, files: string, request: RunRequ
     if (error instanceof UnreachableCommitError) throw error; // checkoutRepository removes the folder
     // isomorphic-git wraps errors raised while reading a response; the client remembers its own.
     throw new CheckoutError(describeGitError(http.failure() ?? error));
+  } finally {
+    http.release();
   }
   try {
     await writeCommit(gitdir, commit, files, request.limits, cache);

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CheckoutError } from '#shared/grading/checkout.ts';
 import { resolveHead } from '#shared/grading/checkout-head.ts';
+import { closeConnections, guardedHttp } from '#shared/grading/checkout-http.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 
 /**
@@ -27,6 +28,7 @@ beforeAll(async () => {
   folders = await mkdtemp(join(tmpdir(), 'head-'));
 });
 afterAll(async () => {
+  closeConnections();
   await server?.close();
   silent?.closeAllConnections();
   await new Promise((resolve) => silent?.close(resolve));
@@ -98,5 +100,80 @@ describe("a repository's head at submission", () => {
     expect(await headOf(`file://${repository}`)).toBe(head);
     expect(await headOf(`file://${plain}`)).toBeUndefined();
     expect(await refusal(headOf(`file://${join(folders, 'missing')}`))).toBe(`${join(folders, 'missing')} is not a folder`);
+  });
+});
+
+describe('connections to a git server', () => {
+  const read = async (http: ReturnType<typeof guardedHttp>, url: string) => {
+    const response = await http.request({ url });
+    let text = '';
+    for await (const chunk of response.body!) text += Buffer.from(chunk).toString();
+    return { status: response.statusCode, text };
+  };
+
+  it('are kept open between reads of the same checked address', async () => {
+    const url = server.repositoryUrl('code');
+    const head = await server.head('code');
+    await headOf(url);
+    const before = server.connections();
+    for (let read = 0; read < 5; read += 1) expect(await headOf(url)).toBe(head);
+    // Each read asks twice (the refs advertisement, then the head); a new connection each would be 10.
+    expect(server.connections() - before).toBeLessThanOrEqual(1);
+  });
+
+  it('are never reused for a host that now resolves to another address', async () => {
+    const port = server.host.split(':')[1];
+    const url = `http://git.invalid:${port}/code.git/info/refs?service=git-upload-pack`;
+    let address = '127.0.0.1';
+    const http = guardedHttp({
+      allowedHosts: [`git.invalid:${port}`],
+      maxBytes: 1024 * 1024,
+      resolve: async () => [{ address, family: 4 }],
+    });
+    expect((await read(http, url)).status).toBe(200);
+    // Nothing listens on 127.0.0.2: only a connection kept for 127.0.0.1 could answer.
+    address = '127.0.0.2';
+    await expect(http.request({ url })).rejects.toThrow(/ECONNREFUSED/);
+    address = '127.0.0.1';
+    expect((await read(http, url)).status).toBe(200);
+  });
+
+  it('are kept for a bounded number of addresses, the least recently used dropped first', async () => {
+    const port = server.host.split(':')[1];
+    const hosts = Array.from({ length: 17 }, (_, index) => `git${index}.invalid:${port}`);
+    const http = guardedHttp({ allowedHosts: hosts, maxBytes: 1024 * 1024, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const refs = (host: string) => read(http, `http://${host}/code.git/info/refs?service=git-upload-pack`);
+    for (const host of hosts) await refs(host);
+    const before = server.connections();
+    await refs(hosts[16]!); // kept
+    expect(server.connections()).toBe(before);
+    await refs(hosts[0]!); // the 17th address dropped the first one's connection
+    expect(server.connections()).toBe(before + 1);
+  });
+
+  it('are opened again when the server closed a kept one meanwhile', async () => {
+    // Answers once per connection, then drops the connection when a second request arrives on it.
+    let connections = 0;
+    const dropping = createServer((request, response) => {
+      const socket = request.socket as typeof request.socket & { answered?: boolean };
+      if (socket.answered) {
+        socket.destroy();
+        return;
+      }
+      socket.answered = true;
+      response.end('answer');
+    });
+    dropping.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    try {
+      const http = guardedHttp({ allowedHosts: [host], maxBytes: 1024 });
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect(await read(http, `http://${host}/code.git/info/refs`)).toEqual({ status: 200, text: 'answer' });
+      expect(connections).toBe(3);
+    } finally {
+      dropping.closeAllConnections();
+      await new Promise((resolve) => dropping.close(resolve));
+    }
   });
 });

@@ -32,6 +32,8 @@ export interface GitServer {
   push(name: string, files: Record<string, string>, options?: { replaceHistory?: boolean }): Promise<string>;
   /** The commit at the head of the fixture's `main`. */
   head(name: string): Promise<string>;
+  /** How many connections the server has accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -225,6 +227,8 @@ export async function startGitServer(repositories: Record<string, Fixture>, opti
     });
   }
 
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -249,6 +253,7 @@ export async function startGitServer(repositories: Record<string, Fixture>, opti
     async head(name) {
       return (await run('git', ['rev-parse', 'main'], { cwd: join(root, `${name}.git`), env: gitEnv })).stdout.trim();
     },
+    connections: () => connections,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
