@@ -89,6 +89,8 @@ interface LiveBuild {
   ending: boolean;
   /** CodeBuild says it is over. */
   over: boolean;
+  /** CodeBuild said its machine is provisioned (a phase after PROVISIONING). */
+  up?: boolean;
   /** Objects put into it that no job's own clean-up deletes (the end marker): deleted once it is over. */
   readonly leftovers: string[];
 }
@@ -158,7 +160,10 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
       const running = build;
       if (current.placed?.build !== running) await place(clients, sandbox, running, current, options.deadline);
       // The build's next slot: the following job, when it is ready and wants this image; else the end.
+      // A queued job is claimed for the build only once its machine is up: while it is provisioning,
+      // the job stays in the queue for a build that is up already (or comes up sooner).
       const following = (async () => {
+        if (!pending[1]) await machineUp(clients, running, options.deadline);
         const next = pending[1] ?? (await nextStaged());
         if (next && !pending.includes(next)) pending.push(next);
         const room = running.nextSlot <= (options.jobsPerBuild ?? Infinity);
@@ -399,6 +404,24 @@ async function clearBuilds(clients: Clients, sandbox: SandboxLocation, builds: r
     sandbox,
     builds.flatMap((build) => build.leftovers),
   );
+}
+
+/** Phases of a build whose machine is not running it yet. */
+const STARTING_PHASES = new Set(['SUBMITTED', 'QUEUED', 'PROVISIONING']);
+/** Between two asks whether a build's machine is up. */
+const UP_POLL_MS = 1_000;
+
+/** Waits until the build's machine is up (or the build is over, or the deadline). */
+async function machineUp(clients: Clients, build: LiveBuild, deadline: number): Promise<void> {
+  while (!build.up && !build.over && Date.now() + UP_POLL_MS < deadline) {
+    const answer = await clients.codebuild
+      .send(new clients.codebuildModule.BatchGetBuildsCommand({ ids: [build.id] }))
+      .catch(() => undefined);
+    const status = answer?.builds?.[0];
+    if (status?.buildComplete) return;
+    if (status && !STARTING_PHASES.has(String(status.currentPhase))) build.up = true;
+    else await new Promise((resolve) => setTimeout(resolve, UP_POLL_MS));
+  }
 }
 
 async function stopBuild(clients: Clients, build: LiveBuild): Promise<void> {
