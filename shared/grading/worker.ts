@@ -67,8 +67,10 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
     const next = nextToClaim(queue);
     if (!next) return undefined;
     const { job } = await getItems({ job: jobRef(next.ticket) });
-    if (job?.state === 'superseded') {
-      // A newer version replaced it while it waited (submit.ts): passed, like a ticket given up.
+    if (job?.state === 'superseded' || job?.state === 'void') {
+      // A newer version replaced it while it waited (submit.ts), or another worker voided the ticket
+      // and has just moved the head past it: passed, like a ticket given up (the head moves only if
+      // it is still here).
       await tryTransaction([advanceHead(next.shard)]);
       passed++;
       continue;
