@@ -57,6 +57,8 @@ function createClient(): DynamoDBClient {
     requestHandler: {
       connectionTimeout: 2_000,
       requestTimeout: config('DYNAMODB_REQUEST_TIMEOUT_MS'),
+      // Without it the time-out only logs a warning and the request waits for ever (a worker would hold its jobs, silently).
+      throwOnRequestTimeout: true,
       // One Lambda instance serves one request at a time; the local server serves all of them from one client.
       ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
     },
