@@ -58,6 +58,8 @@ export interface SessionOptions {
   readonly onDropped?: (error: unknown) => void;
   /** The most jobs one build runs (none: no limit); further jobs go to a fresh build. */
   readonly jobsPerBuild?: number;
+  /** Told a job's time in its build (from its predecessor's result to its own, when it was waiting there). */
+  readonly onJobSeconds?: (seconds: number) => void;
 }
 
 /** Between two looks at a running build, and between two looks for a job's result. */
@@ -91,6 +93,8 @@ interface LiveBuild {
   over: boolean;
   /** CodeBuild said its machine is provisioned (a phase after PROVISIONING). */
   up?: boolean;
+  /** When its last job's result was read. */
+  lastResultAt?: number;
   /** Objects put into it that no job's own clean-up deletes (the end marker): deleted once it is over. */
   readonly leftovers: string[];
 }
@@ -158,7 +162,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
         builds.push(build);
       }
       const running = build;
-      if (current.placed?.build !== running) await place(clients, sandbox, running, current, options.deadline);
+      const waiting = current.placed?.build === running;
+      if (!waiting) await place(clients, sandbox, running, current, options.deadline);
       // The build's next slot: the following job, when it is ready and wants this image; else the end.
       // A queued job is claimed for the build only once its machine is up: while it is provisioning,
       // the job stays in the queue for a build that is up already (or comes up sooner).
@@ -196,6 +201,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
         await stopBuild(clients, running);
         await finish(current, { status: 'sandbox-failed', message: outcome.message });
       } else {
+        if (waiting && running.lastResultAt !== undefined) options.onJobSeconds?.((Date.now() - running.lastResultAt) / 1000);
+        running.lastResultAt = Date.now();
         await finish(current, {
           status: 'graded',
           testCases: outcome.result.testCases,
