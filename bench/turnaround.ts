@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Course } from '#shared/courses/course.ts';
+import { getItems } from '#shared/data/items.ts';
+import { queueRef } from '#shared/data/jobs.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
@@ -56,13 +58,17 @@ const CALIBRATION = { jobs: 5, caseSeconds: 3 };
  * demand and on a fleet; with BENCH_TURNAROUND_BEFORE=1 also the design before (a fresh build for
  * every job, as GRADING_JOBS_PER_BUILD=1 runs it: 15 waves of start-ups at 300, about 20 minutes).
  */
-const RUNS: readonly { readonly name: string; readonly fleet: Fleet; readonly jobsPerBuild: string }[] = [
-  ...(process.env.BENCH_TURNAROUND_BEFORE === '1'
-    ? [{ name: 'on-demand, a build per job (before)', fleet: 'on-demand' as const, jobsPerBuild: '1' }]
-    : []),
-  { name: 'on-demand, builds take queued jobs', fleet: 'on-demand', jobsPerBuild: '100' },
-  { name: 'reserved fleet, builds take queued jobs', fleet: 'reserved fleet', jobsPerBuild: '100' },
-];
+type Run = { readonly name: string; readonly fleet: Fleet; readonly jobsPerBuild: string };
+/** BENCH_TURNAROUND_ONLY=on-demand or 'reserved fleet': that run alone. */
+const RUNS: readonly Run[] = (
+  [
+    ...(process.env.BENCH_TURNAROUND_BEFORE === '1'
+      ? [{ name: 'on-demand, a build per job (before)', fleet: 'on-demand' as const, jobsPerBuild: '1' }]
+      : []),
+    { name: 'on-demand, builds take queued jobs', fleet: 'on-demand', jobsPerBuild: '100' },
+    { name: 'reserved fleet, builds take queued jobs', fleet: 'reserved fleet', jobsPerBuild: '100' },
+  ] satisfies Run[]
+).filter(({ fleet }) => !process.env.BENCH_TURNAROUND_ONLY || process.env.BENCH_TURNAROUND_ONLY === fleet);
 
 export async function measureTurnaround(): Promise<SectionResult> {
   const rows: Row[] = [];
@@ -264,7 +270,13 @@ async function rush(
       }),
     );
     const limit = performance.now() + (20 * 60_000 * SCALE + 120_000);
+    const started = performance.now();
+    let told = started;
     while (done.size < students.length && performance.now() < limit) {
+      if (performance.now() - told >= 10_000) {
+        told = performance.now();
+        progress(`turnaround:   ${await state(stack, queue.depth(), buildsBefore)}, ${done.size} done at ${s((told - started) / 1000)}`);
+      }
       // Every 250 ms: reading every submission is work for DynamoDB Local on the same two cores.
       await sleep(250);
       const now = performance.now();
@@ -296,6 +308,14 @@ async function rush(
     billedMinutes,
     occupiedMinutes,
   };
+}
+
+/** The queue, the wake-ups and the builds now: where a stalled run waits. */
+async function state(stack: DeployedStack, wakeUps: number, before: ReadonlySet<string>): Promise<string> {
+  const { queue } = await getItems({ queue: queueRef() });
+  const queued = queue.reduce((sum, shard) => sum + Math.max(0, shard.tail - shard.head - (shard.abandoned?.length ?? 0)), 0);
+  const running = stack.codebuild.buildTimes().filter((build) => !before.has(build.id) && build.endTime === undefined).length;
+  return `${queued} jobs queued, ${wakeUps} wake-ups waiting or in flight, ${running} builds running`;
 }
 
 /** One test case that sleeps (no CPU) for `seconds`, scaled. */
