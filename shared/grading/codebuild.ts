@@ -318,13 +318,30 @@ export function startBuildInput(project: string, image: string, timeoutMinutes: 
 
 type Clients = Awaited<ReturnType<typeof awsClients>>;
 
+/** How long one S3 or CodeBuild request of the worker may take (a job's input is a few MB at most). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The worker's S3 and CodeBuild clients. A request with no answer fails after `requestTimeoutMs`
+ * (and is retried as the SDK retries): without it the SDK only logs a warning and the worker
+ * would wait for ever, holding its wake-up, its build and its jobs' leases.
+ */
+export async function sandboxClients(requestTimeoutMs = REQUEST_TIMEOUT_MS) {
+  const s3Module = await import('@aws-sdk/client-s3');
+  const codebuildModule = await import('@aws-sdk/client-codebuild');
+  const requestHandler = { requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true };
+  return {
+    // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
+    s3: new s3Module.S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED', requestHandler }),
+    codebuild: new codebuildModule.CodeBuildClient({ requestHandler }),
+  };
+}
+
 async function awsClients() {
   const s3Module = await import('@aws-sdk/client-s3');
   const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
   const codebuildModule = await import('@aws-sdk/client-codebuild');
-  // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
-  s3 ??= new s3Module.S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
-  codebuild ??= new codebuildModule.CodeBuildClient({});
+  if (!s3 || !codebuild) ({ s3, codebuild } = await sandboxClients());
   return { s3: s3, codebuild: codebuild, s3Module, codebuildModule, getSignedUrl };
 }
 
