@@ -153,12 +153,16 @@ export interface Session {
   lookedAt: number;
 }
 
-/** The queue's depth and the sessions running, read together. */
+/**
+ * The queue's depth and the sessions running, read together. A job whose lease ran out (its
+ * worker died) counts as queued: a build takes it over before any queued job (claimJob).
+ */
 async function demandNow(now: number) {
   const { queue, builds } = await getItems({ queue: queueRef(), builds: buildSessionsRef() });
   const read = builds ?? { sessions: {}, version: 0 };
   const live = liveSessions(read.sessions, now);
-  return { read, live, queued: queuedJobs(queue) };
+  const queued = queuedJobs(queue);
+  return { read, live, queued: queued > 0 ? queued : (await expiredLease(new Date(now))) ? 1 : 0 };
 }
 
 /**
