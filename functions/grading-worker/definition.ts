@@ -16,6 +16,8 @@ export const definition = worker({
   // A files version's stored files: listed, and read by the sandbox through presigned GETs.
   objects: { versions: ['GetObject', 'ListBucket'] },
   gradingSandbox: true,
+  // A worker leaving jobs queued (its time ran out) wakes another; so does one whose jobs show the queue needs more builds.
+  queue: 'send',
   // Graded and failed versions are published as webhook events (through the outbox).
   events: 'publish',
 });

@@ -63,6 +63,8 @@ function createClient(): DynamoDBClient {
       // LOCAL_MAX_SOCKETS) in seconds, not milliseconds: locally a connection may take as long as a request.
       connectionTimeout: endpoint ? Math.max(2_000, requestTimeout) : 2_000,
       requestTimeout,
+      // Without it the time-out only logs a warning and the request waits for ever (a worker would hold its jobs, silently).
+      throwOnRequestTimeout: true,
       // One Lambda instance serves one request at a time; the local server serves all of them from one client.
       ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
     },

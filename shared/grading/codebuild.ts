@@ -58,6 +58,8 @@ export interface SessionOptions {
   readonly onDropped?: (error: unknown) => void;
   /** The most jobs one build runs (none: no limit); further jobs go to a fresh build. */
   readonly jobsPerBuild?: number;
+  /** Told a job's time in its build (from its predecessor's result to its own, when it was waiting there). */
+  readonly onJobSeconds?: (seconds: number) => void;
 }
 
 /** Between two looks at a running build, and between two looks for a job's result. */
@@ -89,6 +91,10 @@ interface LiveBuild {
   ending: boolean;
   /** CodeBuild says it is over. */
   over: boolean;
+  /** CodeBuild said its machine is provisioned (a phase after PROVISIONING). */
+  up?: boolean;
+  /** When its last job's result was read. */
+  lastResultAt?: number;
   /** Objects put into it that no job's own clean-up deletes (the end marker): deleted once it is over. */
   readonly leftovers: string[];
 }
@@ -156,9 +162,13 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
         builds.push(build);
       }
       const running = build;
-      if (current.placed?.build !== running) await place(clients, sandbox, running, current, options.deadline);
+      const waiting = current.placed?.build === running;
+      if (!waiting) await place(clients, sandbox, running, current, options.deadline);
       // The build's next slot: the following job, when it is ready and wants this image; else the end.
+      // A queued job is claimed for the build only once its machine is up: while it is provisioning,
+      // the job stays in the queue for a build that is up already (or comes up sooner).
       const following = (async () => {
+        if (!pending[1]) await machineUp(clients, running, options.deadline);
         const next = pending[1] ?? (await nextStaged());
         if (next && !pending.includes(next)) pending.push(next);
         const room = running.nextSlot <= (options.jobsPerBuild ?? Infinity);
@@ -191,6 +201,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
         await stopBuild(clients, running);
         await finish(current, { status: 'sandbox-failed', message: outcome.message });
       } else {
+        if (waiting && running.lastResultAt !== undefined) options.onJobSeconds?.((Date.now() - running.lastResultAt) / 1000);
+        running.lastResultAt = Date.now();
         await finish(current, {
           status: 'graded',
           testCases: outcome.result.testCases,
@@ -306,13 +318,30 @@ export function startBuildInput(project: string, image: string, timeoutMinutes: 
 
 type Clients = Awaited<ReturnType<typeof awsClients>>;
 
+/** How long one S3 or CodeBuild request of the worker may take (a job's input is a few MB at most). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The worker's S3 and CodeBuild clients. A request with no answer fails after `requestTimeoutMs`
+ * (and is retried as the SDK retries): without it the SDK only logs a warning and the worker
+ * would wait for ever, holding its wake-up, its build and its jobs' leases.
+ */
+export async function sandboxClients(requestTimeoutMs = REQUEST_TIMEOUT_MS) {
+  const s3Module = await import('@aws-sdk/client-s3');
+  const codebuildModule = await import('@aws-sdk/client-codebuild');
+  const requestHandler = { requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true };
+  return {
+    // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
+    s3: new s3Module.S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED', requestHandler }),
+    codebuild: new codebuildModule.CodeBuildClient({ requestHandler }),
+  };
+}
+
 async function awsClients() {
   const s3Module = await import('@aws-sdk/client-s3');
   const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
   const codebuildModule = await import('@aws-sdk/client-codebuild');
-  // No checksum parameters in presigned URLs: the build uploads with plain curl, and presigned uploads carry none.
-  s3 ??= new s3Module.S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED' });
-  codebuild ??= new codebuildModule.CodeBuildClient({});
+  if (!s3 || !codebuild) ({ s3, codebuild } = await sandboxClients());
   return { s3: s3, codebuild: codebuild, s3Module, codebuildModule, getSignedUrl };
 }
 
@@ -399,6 +428,24 @@ async function clearBuilds(clients: Clients, sandbox: SandboxLocation, builds: r
     sandbox,
     builds.flatMap((build) => build.leftovers),
   );
+}
+
+/** Phases of a build whose machine is not running it yet. */
+const STARTING_PHASES = new Set(['SUBMITTED', 'QUEUED', 'PROVISIONING']);
+/** Between two asks whether a build's machine is up. */
+const UP_POLL_MS = 1_000;
+
+/** Waits until the build's machine is up (or the build is over, or the deadline). */
+async function machineUp(clients: Clients, build: LiveBuild, deadline: number): Promise<void> {
+  while (!build.up && !build.over && Date.now() + UP_POLL_MS < deadline) {
+    const answer = await clients.codebuild
+      .send(new clients.codebuildModule.BatchGetBuildsCommand({ ids: [build.id] }))
+      .catch(() => undefined);
+    const status = answer?.builds?.[0];
+    if (status?.buildComplete) return;
+    if (status && !STARTING_PHASES.has(String(status.currentPhase))) build.up = true;
+    else await new Promise((resolve) => setTimeout(resolve, UP_POLL_MS));
+  }
 }
 
 async function stopBuild(clients: Clients, build: LiveBuild): Promise<void> {

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { config } from '#shared/config.ts';
+import { setting } from '#shared/environment.ts';
+import { buildSessionsRef, closeBuildSession, openBuildSession, recordJobSeconds } from '#shared/data/build-sessions.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import {
@@ -27,6 +30,8 @@ import { codeBuildEngine, type CodeBuildEngine } from './engines.ts';
 import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } from './runner-protocol.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
+import { notifyWorkers } from './queue.ts';
+import { liveSessions, nextJobSeconds, queuedJobs, startsBuild } from './build-policy.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
@@ -67,8 +72,10 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
     const next = nextToClaim(queue);
     if (!next) return undefined;
     const { job } = await getItems({ job: jobRef(next.ticket) });
-    if (job?.state === 'superseded') {
-      // A newer version replaced it while it waited (submit.ts): passed, like a ticket given up.
+    if (job?.state === 'superseded' || job?.state === 'void') {
+      // A newer version replaced it while it waited (submit.ts), or another worker voided the ticket
+      // and has just moved the head past it: passed, like a ticket given up (the head moves only if
+      // it is still here).
       await tryTransaction([advanceHead(next.shard)]);
       passed++;
       continue;
@@ -103,15 +110,117 @@ const RECORD_MARGIN_MS = 90_000;
  * (runJobsInCodeBuild), so a rush pays a build's start-up once per build, not once per job.
  */
 export async function gradeNextJob(now = new Date()): Promise<Outcome> {
+  if (!setting('GRADING_PROJECT')) return gradeLocally(now);
+  // In CodeBuild: a build only while fewer run than the queue is worth; the running ones take the rest.
+  const session = await openSession(now);
+  if (!session) return 'idle';
+  try {
+    const job = await claimJob(now);
+    if (!job) return 'idle';
+    const prepared = await prepareJob(job);
+    if ('outcome' in prepared) return prepared.outcome;
+    const engine = await codeBuildEngine();
+    const sandbox = engine.codeBuildSandbox();
+    if (!sandbox) throw new Error('GRADING_PROJECT is set but the grading sandbox is not');
+    return await gradeInBuilds(engine, sandbox, job, prepared, session);
+  } finally {
+    await closeSession(session);
+  }
+}
+
+async function gradeLocally(now: Date): Promise<Outcome> {
   const job = await claimJob(now);
   if (!job) return 'idle';
   const prepared = await prepareJob(job);
   if ('outcome' in prepared) return prepared.outcome;
-  const engine = await codeBuildEngine();
-  const sandbox = engine.codeBuildSandbox();
-  if (sandbox) return gradeInBuilds(engine, sandbox, job, prepared);
   const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded) });
   return recordRun(job, prepared, run);
+}
+
+/** How long a build should run jobs: with a start-up of about a minute, that is at most a third of what it bills. */
+const BUILD_SECONDS = 100;
+/** Tries to open a session (others opened or closed one meanwhile) before the worker gives up its wake-up. */
+const SESSION_TRIES = 10;
+
+export interface Session {
+  readonly id: string;
+  readonly until: number;
+  /** A job's time in a build: the deployment's last estimate, then what this session measures. */
+  jobSeconds: number | undefined;
+  /** Jobs this session measured. */
+  measured: number;
+  /** When it last looked whether the queue is worth more builds. */
+  lookedAt: number;
+}
+
+/**
+ * The queue's depth and the sessions running, read together. A job whose lease ran out (its
+ * worker died) counts as queued: a build takes it over before any queued job (claimJob).
+ */
+async function demandNow(now: number) {
+  const { queue, builds } = await getItems({ queue: queueRef(), builds: buildSessionsRef() });
+  const read = builds ?? { sessions: {}, version: 0 };
+  const live = liveSessions(read.sessions, now);
+  const queued = queuedJobs(queue);
+  return { read, live, queued: queued > 0 ? queued : (await expiredLease(new Date(now))) ? 1 : 0 };
+}
+
+/**
+ * A place among the build sessions running, when the queue is worth another build (build-policy.ts);
+ * undefined when the running builds are enough. Without a measured job time, every wake-up gets one
+ * (up to the concurrency).
+ */
+export async function openSession(now: Date): Promise<Session | undefined> {
+  const until = now.getTime() + config('GRADING_LEASE_SECONDS') * 1000 - RECORD_MARGIN_MS;
+  for (let tries = 0; tries < SESSION_TRIES; tries++) {
+    const { read, live, queued } = await demandNow(Date.now());
+    const jobSeconds = read.jobSeconds;
+    const demand = {
+      queued,
+      running: Object.keys(live).length,
+      // The queue's event source runs at most `gradingConcurrency` workers: no cap needed here.
+      concurrency: Number.POSITIVE_INFINITY,
+      jobSeconds: jobSeconds ?? Infinity,
+      buildSeconds: BUILD_SECONDS,
+    };
+    if (!startsBuild(demand)) return undefined;
+    const id = randomUUID();
+    if (await openBuildSession(read, live, id, until)) return { id, until, jobSeconds, measured: 0, lookedAt: Date.now() };
+  }
+  return undefined;
+}
+
+/**
+ * Leaves the sessions running, then looks at the queue: jobs still queued (this worker's time ran
+ * out, or other workers won the races for them) get a wake-up, so that a worker decides again. A
+ * worker declines a wake-up only while a session runs, and every session looks after it closed:
+ * no job is left queued with no build to take it.
+ */
+export async function closeSession(session: Session): Promise<void> {
+  await closeBuildSession(session.id, session.measured > 0 ? session.jobSeconds : undefined);
+  const { queued } = await demandNow(Date.now());
+  if (queued > 0) await notifyWorkers(0);
+}
+
+/**
+ * A job measured by a session: the estimate moves, and, at most every 10 s, the queue is looked
+ * at: when it is worth more builds than run, a wake-up lets a worker start one.
+ */
+async function jobMeasured(session: Session, seconds: number): Promise<void> {
+  session.jobSeconds = nextJobSeconds(session.measured === 0 ? undefined : session.jobSeconds, seconds);
+  session.measured++;
+  if (Date.now() - session.lookedAt < 10_000) return;
+  session.lookedAt = Date.now();
+  await recordJobSeconds(session.jobSeconds);
+  const { live, queued } = await demandNow(Date.now());
+  const demand = {
+    queued,
+    running: Object.keys(live).length,
+    concurrency: Number.POSITIVE_INFINITY,
+    jobSeconds: session.jobSeconds,
+    buildSeconds: BUILD_SECONDS,
+  };
+  if (startsBuild(demand)) await notifyWorkers(0);
 }
 
 interface Prepared {
@@ -170,7 +279,13 @@ async function prepareJob(job: ClaimedJob): Promise<Prepared | { outcome: Outcom
  * Grades `first` and then, while half the worker's time is left, the next queued jobs, in as few
  * CodeBuild builds as it can. Each job keeps its own lease, claimed in queue order as it is taken.
  */
-async function gradeInBuilds(engine: CodeBuildEngine, sandbox: SandboxLocation, first: ClaimedJob, prepared: Prepared): Promise<Outcome> {
+async function gradeInBuilds(
+  engine: CodeBuildEngine,
+  sandbox: SandboxLocation,
+  first: ClaimedJob,
+  prepared: Prepared,
+  session: Session,
+): Promise<Outcome> {
   const deadline = Date.parse(first.lease) - RECORD_MARGIN_MS;
   const claimUntil = Date.now() + (deadline - Date.now()) / 2;
   let outcome: Outcome = 'lost';
@@ -199,6 +314,10 @@ async function gradeInBuilds(engine: CodeBuildEngine, sandbox: SandboxLocation, 
       },
       onDropped: (error) =>
         logger.error({ message: 'A grading job was dropped; it is retried once its lease runs out', problem: String(error) }),
+      onJobSeconds: (seconds) =>
+        jobMeasured(session, seconds).catch((error: unknown) =>
+          logger.warn({ message: 'The grading queue’s demand for builds could not be looked at', problem: String(error) }),
+        ),
     },
   );
   return outcome;

@@ -12,7 +12,7 @@ import { CourseSubmissionStack } from '#infra/aws/stack.ts';
 import { ApiGateway } from './api-gateway.ts';
 import { AwsEndpoint } from './aws-endpoint.ts';
 import { ACCOUNT, loadDeployment, type Deployment, type Schedule } from './cloudformation.ts';
-import { CodeBuildService } from './codebuild.ts';
+import { CodeBuildService, type EmulatedHost } from './codebuild.ts';
 import { PolicyEvaluator, sessionArn } from './iam.ts';
 import { LambdaService, type InvocationResult } from './lambda-service.ts';
 import { S3Service } from './s3.ts';
@@ -96,7 +96,7 @@ export interface DeployedStack {
 export async function deploy(
   outdir: string,
   stackName: string,
-  options: { dynamodbEndpoint: string; buildStartupDelayMs?: () => number },
+  options: { dynamodbEndpoint: string; buildStartupDelayMs?: () => number; emulatedBuildHost?: () => EmulatedHost | undefined },
 ): Promise<DeployedStack> {
   const evaluator = new PolicyEvaluator();
   const endpoint = new AwsEndpoint(evaluator, options.dynamodbEndpoint);
@@ -165,6 +165,7 @@ export async function deploy(
       issueCredentials: (principal) => endpoint.issueCredentials(principal),
       vpcRoute: (vpcId) => endpoint.serveVpc(vpcId, join(workDirectory, `${vpcId}.sock`)),
       ...(options.buildStartupDelayMs ? { startupDelayMs: options.buildStartupDelayMs } : {}),
+      ...(options.emulatedBuildHost ? { emulatedHost: options.emulatedBuildHost } : {}),
     });
     stoppers.push(async () => {
       // No new deliveries; the functions stop (ending invocations in flight); then the pollers end; then the builds.

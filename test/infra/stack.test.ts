@@ -393,6 +393,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     ...['DeleteObject', 'GetObject', 'PutObject'].map((action) => `s3:${action} jobsBucket/jobs/*`),
     's3:GetObject harness',
     ...['BatchGetBuilds', 'StartBuild', 'StopBuild'].map((action) => `codebuild:${action} gradingProject`),
+    // A worker leaving jobs queued wakes another.
+    'sqs:SendMessage gradingQueue',
     // The event source mapping's: Lambda polls the queue as the worker.
     ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map(
       (action) => `sqs:${action} gradingQueue`,

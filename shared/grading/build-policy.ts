@@ -1,0 +1,57 @@
+import type { QueueCounters } from '#shared/data/jobs.ts';
+
+/**
+ * How many CodeBuild builds a queue is worth. Each build pays a start-up (about a minute on
+ * demand, billed) before its first job and then takes queued jobs one after another; starting a
+ * build for every worker wake-up pays that start-up more often than the queue needs. A queue gets
+ * as many builds as it takes for each to have about `buildSeconds` of jobs, at least one, at most
+ * the concurrency.
+ */
+export interface BuildDemand {
+  /** Jobs queued, not yet taken by any build (the waking worker's own included). */
+  readonly queued: number;
+  /** Build sessions running now (each feeds one build at a time). */
+  readonly running: number;
+  /** The most builds that may run at once (`gradingConcurrency`). */
+  readonly concurrency: number;
+  /** A job's time in a build, as measured lately (test cases plus its own work in the build). */
+  readonly jobSeconds: number;
+  /** How long a build should run jobs: its share of the queue. */
+  readonly buildSeconds: number;
+}
+
+/** The builds the queue is worth: enough for each to run about `buildSeconds` of jobs. */
+export function buildsWanted(demand: BuildDemand): number {
+  if (demand.queued <= 0) return 0;
+  const share = Math.ceil((demand.queued * Math.max(0, demand.jobSeconds)) / Math.max(1, demand.buildSeconds));
+  return Math.min(Math.max(1, demand.concurrency), Math.max(1, share));
+}
+
+/**
+ * Whether a waking worker starts another build: only while fewer run than the queue is worth. The
+ * running builds take the rest of the queue (each takes the next queued job when it finishes one).
+ */
+export function startsBuild(demand: BuildDemand): boolean {
+  return demand.running < buildsWanted(demand);
+}
+
+/** The sessions whose time has not run out (a session whose worker died holds its place only until then). */
+export function liveSessions(sessions: Readonly<Record<string, number>>, now: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(sessions).filter(([, until]) => until > now));
+}
+
+/** The estimate of a job's time after one more measured: a moving average, the newest weighing a quarter. */
+export function nextJobSeconds(estimate: number | undefined, measured: number): number {
+  if (!(measured > 0)) return estimate ?? 0;
+  return estimate === undefined ? measured : estimate * 0.75 + measured * 0.25;
+}
+
+/** Jobs queued and not taken, every lane's: the tickets issued after each counter's head, less those given up. */
+export function queuedJobs(counters: QueueCounters): number {
+  let queued = 0;
+  for (const counter of counters) {
+    const abandoned = (counter.abandoned ?? []).filter((given) => given > counter.head && given <= counter.tail).length;
+    queued += Math.max(0, counter.tail - counter.head - abandoned);
+  }
+  return queued;
+}

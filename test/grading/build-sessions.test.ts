@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordJobSeconds } from '#shared/data/build-sessions.ts';
+import { getItems } from '#shared/data/items.ts';
+import { advanceHead, finishJob, leaseJob, putJob, queueRef, reserveTicket } from '#shared/data/jobs.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { nextToClaim, ticketOf } from '#shared/grading/queue-order.ts';
+import { config } from '#shared/config.ts';
+import { useLocalQueue } from '#shared/grading/queue.ts';
+import { claimJob, closeSession, openSession, type Session } from '#shared/grading/worker.ts';
+
+// In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the
+// running builds take the rest. Nothing may be left queued with no build to take it.
+
+const wakeUps: number[] = [];
+const savedQueue = process.env.GRADING_QUEUE_URL;
+beforeEach(() => {
+  process.env.GRADING_QUEUE_URL = 'local:grading-queue';
+  useLocalQueue(async (ticket) => void wakeUps.push(ticket));
+});
+afterEach(() => {
+  useLocalQueue(undefined);
+  if (savedQueue === undefined) delete process.env.GRADING_QUEUE_URL;
+  else process.env.GRADING_QUEUE_URL = savedQueue;
+});
+
+describe('build sessions', () => {
+  it('a wake-up is declined while the running builds are enough; a build that ends with jobs queued wakes a worker; a dead one holds no place', async () => {
+    wakeUps.length = 0;
+    for (let job = await claimJob(); job; job = await claimJob());
+    // Jobs of a second each: one queued job is worth one build.
+    await recordJobSeconds(1);
+    await reserveTicket(0);
+
+    const first = await openSession(new Date());
+    expect(first).toBeDefined();
+    await expect(openSession(new Date())).resolves.toBeUndefined();
+
+    // It ends (its time ran out, or others won the job): the job is still queued, so a worker is woken.
+    await closeSession(first!);
+    expect(wakeUps).toHaveLength(1);
+    const second = await openSession(new Date());
+    expect(second).toBeDefined();
+    await closeSession(second!);
+
+    // A session whose worker died (its time is over) is not counted.
+    const dead: Session | undefined = await openSession(new Date(Date.now() - config('GRADING_LEASE_SECONDS') * 1000));
+    expect(dead).toBeDefined();
+    const after = await openSession(new Date());
+    expect(after).toBeDefined();
+    await closeSession(after!);
+    await closeSession(dead!);
+  });
+
+  it('a job whose worker died (its lease ran out) with nothing else queued gets a build to take it over', async () => {
+    for (let job = await claimJob(); job; job = await claimJob());
+    await recordJobSeconds(1);
+    // A job taken by a worker that died: no longer queued, its lease over.
+    const ticket = ticketOf(0, await reserveTicket(0));
+    await transactWrite([putJob({ ticket, gradeableKey: 'g', term: 't', course: 'c', gradeableId: 'g', ownerId: 'o', version: 1 })]);
+    const { queue } = await getItems({ queue: queueRef() });
+    const next = nextToClaim(queue);
+    expect(next?.ticket).toBe(ticket);
+    const over = new Date(Date.now() - 1_000).toISOString();
+    await transactWrite([advanceHead(next!.shard), leaseJob(ticket, over, { state: 'queued' })]);
+
+    const session = await openSession(new Date());
+    expect(session).toBeDefined();
+    // Its build took the job over and ended it.
+    const lease = new Date(Date.now() + 60_000).toISOString();
+    await transactWrite([leaseJob(ticket, lease, { leaseExpiresAt: over })]);
+    await transactWrite([finishJob(ticket, 'failed', lease)]);
+    await closeSession(session!);
+  });
+});

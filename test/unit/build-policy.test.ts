@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { QueueShard } from '#shared/data/jobs.ts';
+import { buildsWanted, liveSessions, nextJobSeconds, queuedJobs, startsBuild } from '#shared/grading/build-policy.ts';
+
+// How many CodeBuild builds a grading queue is worth, and when a waking worker starts one.
+
+const demand = { queued: 300, running: 0, concurrency: 20, jobSeconds: 6, buildSeconds: 100 };
+
+describe('builds wanted for a queue', () => {
+  it('gives each build about buildSeconds of jobs: 300 jobs of 6 s at 100 s a build is 18 builds', () => {
+    expect(buildsWanted(demand)).toBe(18);
+  });
+
+  it('never more than the concurrency, never fewer than one for a queued job, none for an empty queue', () => {
+    expect(buildsWanted({ ...demand, jobSeconds: 60 })).toBe(20);
+    expect(buildsWanted({ ...demand, queued: 1, jobSeconds: 1 })).toBe(1);
+    expect(buildsWanted({ ...demand, queued: 0 })).toBe(0);
+    expect(buildsWanted({ ...demand, queued: 0, jobSeconds: Number.POSITIVE_INFINITY })).toBe(0);
+  });
+
+  it('without a measured job time, up to the concurrency (a build per wake-up, as before)', () => {
+    expect(buildsWanted({ ...demand, queued: 3, jobSeconds: Number.POSITIVE_INFINITY })).toBe(20);
+    expect(buildsWanted({ ...demand, queued: 3, jobSeconds: Number.POSITIVE_INFINITY, concurrency: Number.POSITIVE_INFINITY })).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+  });
+});
+
+describe('a waking worker', () => {
+  it('starts a build while fewer run than the queue is worth, and declines once enough run', () => {
+    expect(startsBuild({ ...demand, running: 17 })).toBe(true);
+    expect(startsBuild({ ...demand, running: 18 })).toBe(false);
+    expect(startsBuild({ ...demand, queued: 10, running: 1 })).toBe(false);
+  });
+
+  it('starts one when none runs and a job is queued, however short; none for an empty queue', () => {
+    expect(startsBuild({ ...demand, queued: 1, running: 0, jobSeconds: 0.1 })).toBe(true);
+    expect(startsBuild({ ...demand, queued: 0, running: 0 })).toBe(false);
+  });
+});
+
+describe('the sessions counted', () => {
+  it('leaves out those whose time ran out (a dead worker holds no place for ever)', () => {
+    expect(liveSessions({ a: 2_000, b: 1_000, c: 999 }, 1_000)).toEqual({ a: 2_000 });
+  });
+});
+
+describe('the job time estimate', () => {
+  it('starts at the first measure, then moves a quarter of the way to each new one; ignores non-positive measures', () => {
+    expect(nextJobSeconds(undefined, 8)).toBe(8);
+    expect(nextJobSeconds(8, 4)).toBe(7);
+    expect(nextJobSeconds(8, 0)).toBe(8);
+    expect(nextJobSeconds(undefined, Number.NaN)).toBe(0);
+  });
+});
+
+describe('jobs queued', () => {
+  it('counts the tickets after each counter’s head, every lane’s, less those given up', () => {
+    const counters: QueueShard[] = [
+      { shard: 0, head: 3, tail: 10, abandoned: [2, 5, 6] },
+      { shard: 1, head: 4, tail: 4 },
+      { lane: 3, shard: 0, head: 0, tail: 2 },
+    ];
+    expect(queuedJobs(counters)).toBe(7 - 2 + 0 + 2);
+  });
+});
