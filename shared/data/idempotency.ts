@@ -31,3 +31,21 @@ export const putAnswer = (key: string, answer: StoredAnswer, now = new Date()): 
     ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },
   },
 });
+
+/** How long an upload's consumed marker is kept: well past the upload itself (a day, then its lifecycle's rounding). */
+const CONSUMED_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Marks an upload consumed by the version whose transaction this is in: the second transaction to
+ * consume it fails this condition. Keyed on the upload's storage key, which holds its uploader's
+ * folder and has a `/` where every answer's key has `#` after its user id (user ids have no `/`):
+ * never an answer's key.
+ */
+export const consumeUpload = (uploadKey: string, now = new Date()): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: { key: uploadKey, consumedAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + CONSUMED_SECONDS },
+    ConditionExpression: 'attribute_not_exists(#key)',
+    ExpressionAttributeNames: { '#key': 'key' },
+  },
+});

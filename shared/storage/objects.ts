@@ -203,15 +203,21 @@ export async function headObject(key: string): Promise<{ readonly size: number }
   }
 }
 
-/** Copies `from` to `to` within the bucket (GetObject on `from`, PutObject on `to`). */
-export async function copyObject(from: string, to: string): Promise<void> {
+/** Copies `from` to `to` within the bucket (GetObject on `from`, PutObject on `to`); false when `from` is not there. */
+export async function copyObject(from: string, to: string): Promise<boolean> {
   authorize('GetObject', from);
   authorize('PutObject', to);
   const { CopyObjectCommand } = await sdk();
   const Bucket = bucket();
-  await (
-    await s3()
-  ).send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}` }));
+  try {
+    await (
+      await s3()
+    ).send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}` }));
+    return true;
+  } catch (error) {
+    if (missing(error)) return false;
+    throw error;
+  }
 }
 
 /** Deletes the objects (missing ones are no error); throws naming the first key S3 would not delete. */

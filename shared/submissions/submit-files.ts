@@ -11,6 +11,9 @@ import { courseGroups, type Course } from '#shared/courses/course.ts';
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Refusal } from '#shared/errors.ts';
+import { consumeUpload, idempotencyRef, type StoredAnswer } from '#shared/data/idempotency.ts';
+import { getItems } from '#shared/data/items.ts';
+import { isValidIdempotencyKey } from '#shared/ids.ts';
 import {
   fileNameOf,
   newFilesId,
@@ -127,24 +130,30 @@ export async function submitFiles(
   if (input.files?.length && input.uploadIds?.length) throw filesOrUploads();
   const { gradeable, limits } = fileGradeable(context, now);
   const uploads = folderOfUploads(course, gradeable.id, caller.userId);
-  let checked: CheckedFile[];
+  let checked: CheckedFile[] = [];
+  // A request sent again with its Idempotency-Key after its version consumed the uploads: its first answer.
+  let answered: StoredAnswer | undefined;
   if (input.uploadIds?.length) {
     checked = [];
     for (const id of input.uploadIds) {
       const name = uploadName(id);
       const key = name === undefined ? undefined : uploadKey(uploads, id);
-      const head = key === undefined ? undefined : await headObject(key);
-      if (!name || !key || !head) throw unknownUpload({ upload_id: id.slice(0, 200) });
-      checked.push({ name, size: head.size, uploadKey: key });
+      if (!name || !key) throw unknownUpload({ upload_id: id.slice(0, 200) });
+      const head = answered ? undefined : await headObject(key);
+      if (!head && !answered) answered = await answeredBefore(caller.userId, context.idempotencyKey);
+      if (!head && !answered) throw unknownUpload({ upload_id: id.slice(0, 200) });
+      checked.push({ name, size: head?.size ?? 0, uploadKey: key });
     }
-    await checkFiles(
-      checked.map((file) => ({
-        name: file.name,
-        size: file.size,
-        bytes: () => getObjectBytes(file.uploadKey as string, limits.maxBytes + 1),
-      })),
-      limits,
-    );
+    // Answered before: nothing is stored again; submitVersion answers as the first time (or refuses another request under that key).
+    if (!answered)
+      await checkFiles(
+        checked.map((file) => ({
+          name: file.name,
+          size: file.size,
+          bytes: () => getObjectBytes(file.uploadKey as string, limits.maxBytes + 1),
+        })),
+        limits,
+      );
   } else {
     checked = (input.files ?? []).map((file) => ({ name: file.name, size: file.content.length, content: file.content }));
     if (checked.length === 0) throw noFiles();
@@ -163,19 +172,40 @@ export async function submitFiles(
   const filesId = newFilesId();
   // Every key written (a submission that starts over on a gradeable changed meanwhile stores again, for its owner then).
   const keys = new Set<string>();
+  // An upload checked, then gone before its copy: consumed by a version since (refused as unknownUpload, or answered as the first time).
+  let gone: Refusal | undefined;
+  const copy = async (file: CheckedFile, key: string): Promise<void> => {
+    if (await copyObject(file.uploadKey as string, key)) return;
+    gone ??= unknownUpload({ upload_id: (input.uploadIds?.[checked.indexOf(file)] ?? '').slice(0, 200) });
+    throw gone;
+  };
   const source: VersionSource = {
     accepts: acceptsFiles,
     identity: { files: identity.digest('base64url') },
     files: filesId,
+    // Each upload is consumed by the version's own transaction: of confirmations racing (a double
+    // click, a retry without an Idempotency-Key) one creates a version, the others are refused as a
+    // confirmation sent after it is (its uploads are gone by then).
+    ...(input.uploadIds?.length
+      ? {
+          claims: {
+            items: checked.map((file) => consumeUpload(file.uploadKey as string, now)),
+            taken: (index: number) => unknownUpload({ upload_id: (input.uploadIds?.[index] ?? '').slice(0, 200) }),
+          },
+        }
+      : {}),
     store: async (owner) => {
       const folder = folderOf(owner);
-      await Promise.all(
+      // Every write ended before any is thrown, so that discard removes all of them.
+      const writes = await Promise.allSettled(
         checked.map((file) => {
           const key = versionFilesKey(folder, filesId, file.name);
           keys.add(key);
-          return file.content ? putObject(key, file.content) : copyObject(file.uploadKey as string, key);
+          return file.content ? putObject(key, file.content) : copy(file, key);
         }),
       );
+      const failed = writes.find((write) => write.status === 'rejected');
+      if (failed) throw failed.reason;
     },
     // No version records these files: nothing reads them. What cannot be deleted now stays unread until the term's versions expire.
     discard: async () => {
@@ -187,7 +217,26 @@ export async function submitFiles(
       if (keys.length > 0) await deleteObjects(keys).catch(() => undefined);
     },
   };
-  return submitVersion({ ...context, fields: { ...(context.userId !== undefined ? { userId: context.userId } : {}) } }, source, now);
+  const fields = { ...(context.userId !== undefined ? { userId: context.userId } : {}) };
+  // What submitVersion reads with its first answer (without preloaded items, it reads them itself).
+  const answeredWith = (previous: StoredAnswer | undefined) =>
+    previous && context.loaded ? { loaded: { ...context.loaded, previous } } : {};
+  try {
+    return await submitVersion({ ...context, fields, ...answeredWith(answered) }, source, now);
+  } catch (error) {
+    const previous = error === gone ? await answeredBefore(caller.userId, context.idempotencyKey) : undefined;
+    if (!previous) throw error;
+    return submitVersion({ ...context, fields, ...answeredWith(previous) }, source, now);
+  }
+}
+
+/**
+ * The first answer to a request sent with `idempotencyKey`, read now: an upload found gone may
+ * have been consumed by that request's own version since the request's reads.
+ */
+async function answeredBefore(callerId: string, idempotencyKey: string | undefined): Promise<StoredAnswer | undefined> {
+  if (idempotencyKey === undefined || !isValidIdempotencyKey(idempotencyKey)) return undefined;
+  return (await getItems({ previous: idempotencyRef(`${callerId}#${idempotencyKey}`) })).previous;
 }
 
 /** The caller's own uploads of a gradeable: only they can confirm them. */

@@ -11,9 +11,9 @@ import { abandonTicket, courseBurst, loadRef, putJob, queueRef, reserveTicket, t
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
-import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
+import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import { invalidInput } from '#shared/errors.ts';
+import { invalidInput, type Refusal } from '#shared/errors.ts';
 import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
 import { notifyWorkers } from '#shared/grading/queue.ts';
 import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
@@ -116,6 +116,12 @@ export interface VersionSource {
   readonly files?: string;
   /** Once, after every refusal that costs nothing and before the first transaction: stores the version's files. */
   readonly store?: (owner: RepositoryOwner) => Promise<void>;
+  /**
+   * What only one version may ever use (an upload, consumed), written in the version's own
+   * transaction: `items` fail their condition once written; `taken(index)` is the refusal when
+   * `items[index]` was (the version that took it is the only one).
+   */
+  readonly claims?: { readonly items: readonly TransactItem[]; readonly taken: (index: number) => Refusal };
   /** Once the version's transaction went through. */
   readonly stored?: () => Promise<void>;
   /** When no version was created (refused, answered before, out of tries): removes what `store` wrote. */
@@ -217,6 +223,8 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
   let conflicts = 0;
   // Whether the reserved ticket may have its job: a transaction that went through, or one whose outcome is unknown.
   let jobMayBeWritten = false;
+  // Whether a claim of the source was found taken once: a retry with the same Idempotency-Key reads the first answer again.
+  let claimsTaken = false;
   // Queued versions found not to be supersedable (a regrade's, or staff's): graded whatever comes after.
   const keep = new Set<number>();
   const startedAt = Date.now();
@@ -299,13 +307,23 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
       // such a change refuses for.
       const gate = submission === undefined ? firstOfOwner(owner, gradeable, owner.ownerId) : undefined;
       const GATE = items.length + shared.items.length;
+      const CLAIMS = GATE + (gate ? 1 : 0);
       try {
-        await transactWrite([...items, ...shared.items, ...(gate ? [gate] : [])], { conflictRetries: 0 });
+        await transactWrite([...items, ...shared.items, ...(gate ? [gate] : []), ...(source.claims?.items ?? [])], { conflictRetries: 0 });
       } catch (error) {
         // Another submission took (or was writing) the version number or the ticket: try again.
         const failed = failedConditions(error);
         if (failed.length === 0 && !isConflictOnly(error)) throw error;
         jobMayBeWritten = false;
+        // Another version took what this one is made of: refused as if sent after it (unless it is this
+        // request's own first answer, sent with the same Idempotency-Key: read once more to answer it).
+        const taken = failed.find((index) => index >= CLAIMS);
+        if (taken !== undefined && source.claims) {
+          if (!idempotency || claimsTaken) throw source.claims.taken(taken - CLAIMS);
+          claimsTaken = true;
+          preloaded = undefined;
+          continue;
+        }
         if (gate && failed.includes(GATE)) {
           const at = await atGate(owner, gradeable, owner.ownerId, startedAt);
           if (at.next === 'busy') throw gradeableBusy();

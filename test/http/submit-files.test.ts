@@ -229,6 +229,68 @@ describe('submitting files', () => {
     expect(stored).toHaveLength(3);
   });
 
+  it('creates one version when confirmations of the same uploads race, refusing the others as a second confirmation is', async () => {
+    const id = await createGradeable();
+    const uploaded = async () => {
+      const files = [
+        { name: 'main.cpp', content: Buffer.from(HELLO_CPP) },
+        { name: 'notes.txt', content: Buffer.from('notes\n') },
+      ];
+      const declared = await api.postJson(
+        path(id, 'files/uploads'),
+        { files: files.map((file) => ({ name: file.name, size: file.content.length })) },
+        world.tokens.student,
+      );
+      expect(declared.json.status, declared.text).toBe('success');
+      const forms = declared.json.data.uploads as { upload_id: string; url: string; fields: Record<string, string> }[];
+      for (const [index, form] of forms.entries()) expect((await upload(form, files[index]!.content)).status).toBeLessThan(300);
+      return forms.map((form) => form.upload_id);
+    };
+    const student = world.users.student.userId;
+    const versions = `versions/${world.course.term}/${world.course.course}/${id}/${student}/`;
+    const uploads = `uploads/${world.course.term}/${world.course.course}/${id}/${student}/`;
+
+    // A double click, retries without an Idempotency-Key: one version, the others refused as if sent after it.
+    const ids = await uploaded();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => api.postJson(path(id, 'files'), { upload_ids: ids }, world.tokens.student)),
+    );
+    const succeeded = answers.filter((answer) => answer.json.status === 'success');
+    expect(
+      succeeded.map((answer) => answer.json.data),
+      answers.map((answer) => answer.text).join('\n'),
+    ).toEqual([`Successfully uploaded version 1 for Files ${id}`]);
+    // Answered as a confirmation sent after the version is.
+    const after = await api.postJson(path(id, 'files'), { upload_ids: ids }, world.tokens.student);
+    expect(after.json.message).toBe(`The upload ${ids[0]} is not one of yours, has expired or was never uploaded.`);
+    for (const answer of answers.filter((each) => each.json.status !== 'success')) {
+      expect([answer.httpStatus, answer.json.status], answer.text).toEqual([after.httpStatus, after.json.status]);
+      expect(ids.map((upload) => `The upload ${upload} is not one of yours, has expired or was never uploaded.`)).toContain(
+        answer.json.message,
+      );
+    }
+    expect((await api.get(path(id, 'attempts'), world.tokens.student)).json.data).toHaveLength(1);
+    // The refused ones' copies are gone: only the version's two files are stored, and the uploads are consumed.
+    expect(await listObjects(versions)).toHaveLength(2);
+    expect(await listObjects(uploads)).toHaveLength(0);
+    const data = await gradedValues(id);
+    expect(data.test_cases?.map((test) => test.points_received)).toEqual([2, 3]);
+
+    // Retries with the same Idempotency-Key still get the first answer.
+    const again = await uploaded();
+    const headers = { ...world.tokens.student, 'Idempotency-Key': uniqueCode('confirm') };
+    const retried = await Promise.all(Array.from({ length: 4 }, () => api.postJson(path(id, 'files'), { upload_ids: again }, headers)));
+    expect(
+      retried.map((answer) => answer.json.data),
+      retried.map((answer) => answer.text).join('\n'),
+    ).toEqual(Array(4).fill(`Successfully uploaded version 2 for Files ${id}`));
+    // Also once the uploads are gone.
+    const later = await api.postJson(path(id, 'files'), { upload_ids: again }, headers);
+    expect(later.json.data, later.text).toBe(`Successfully uploaded version 2 for Files ${id}`);
+    expect((await api.get(path(id, 'attempts'), world.tokens.student)).json.data).toHaveLength(2);
+    expect(await listObjects(versions)).toHaveLength(4);
+  });
+
   it('keeps VCS and files gradeables apart, and keeps each student to their own files', async () => {
     const id = await createGradeable();
     const vcs = await api.postJson(path(id, 'upload'), { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
