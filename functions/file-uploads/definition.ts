@@ -13,8 +13,9 @@ export const definition = route({
   objects: { uploads: ['PutObject'] },
   input: () => ({
     body: {
+      // As many as one confirmation takes (MAX_UPLOADS_CONFIRMED of submit-files).
       files: z.optional(
-        declaredFiles({ description: 'The files to upload: name and size in bytes.', maxItems: 200, maxSize: 10 * 1024 ** 3 }),
+        declaredFiles({ description: 'The files to upload: name and size in bytes.', maxItems: 64, maxSize: 10 * 1024 ** 3 }),
       ),
     },
   }),

@@ -5,8 +5,13 @@ import { attachments, list } from '#shared/http/fields.ts';
 
 /** Files sent in the body itself: what API Gateway and Lambda carry once a binary body is base64-encoded. */
 export const MULTIPART_BYTES = 4 * 1024 * 1024;
-/** The most files (or upload ids) one request names. */
+/** The most files one request sends. */
 export const MAX_FILES_SENT = 200;
+/**
+ * The most upload ids one request confirms: each is consumed in the version's own transaction,
+ * which holds at most 100 writes with the version's, its job's, its queue's and its team's.
+ */
+export const MAX_UPLOADS_CONFIRMED = 64;
 
 export const definition = route({
   name: 'submit-files',
@@ -40,7 +45,11 @@ export const definition = route({
         }),
       ),
       upload_ids: z.optional(
-        list({ description: 'The `upload_id`s of presigned uploads to submit (JSON).', items: 'upload ids', maxItems: MAX_FILES_SENT }),
+        list({
+          description: 'The `upload_id`s of presigned uploads to submit (JSON).',
+          items: 'upload ids',
+          maxItems: MAX_UPLOADS_CONFIRMED,
+        }),
       ),
     },
   }),

@@ -276,6 +276,16 @@ describe('submitting files', () => {
     const data = await gradedValues(id);
     expect(data.test_cases?.map((test) => test.points_received)).toEqual([2, 3]);
 
+    // As many uploads as one version's transaction can consume.
+    const many = await api.postJson(path(id, 'files'), { upload_ids: Array(65).fill(ids[0]) }, world.tokens.student);
+    expect(many.json.message).toBe('The field upload_ids must be a list of upload ids.');
+    const declaredMany = await api.postJson(
+      path(id, 'files/uploads'),
+      { files: Array.from({ length: 65 }, (_, index) => ({ name: `f${index}.txt`, size: 1 })) },
+      world.tokens.student,
+    );
+    expect(declaredMany.json.status).toBe('fail');
+
     // Retries with the same Idempotency-Key still get the first answer.
     const again = await uploaded();
     const headers = { ...world.tokens.student, 'Idempotency-Key': uniqueCode('confirm') };
@@ -289,6 +299,21 @@ describe('submitting files', () => {
     expect(later.json.data, later.text).toBe(`Successfully uploaded version 2 for Files ${id}`);
     expect((await api.get(path(id, 'attempts'), world.tokens.student)).json.data).toHaveLength(2);
     expect(await listObjects(versions)).toHaveLength(4);
+
+    // The most uploads one confirmation takes fit in its version's transaction.
+    const most = await api.postJson(
+      path(id, 'files/uploads'),
+      { files: Array.from({ length: 64 }, (_, index) => ({ name: `f${index}.txt`, size: 1 })) },
+      world.tokens.student,
+    );
+    const mostForms = most.json.data.uploads as { upload_id: string; url: string; fields: Record<string, string> }[];
+    await Promise.all(mostForms.map(async (form) => expect((await upload(form, Buffer.from('x'))).status).toBeLessThan(300)));
+    const confirmed = await api.postJson(
+      path(id, 'files'),
+      { upload_ids: mostForms.map((form) => form.upload_id) },
+      { ...world.tokens.student, 'Idempotency-Key': uniqueCode('most') },
+    );
+    expect(confirmed.json.data, confirmed.text).toBe(`Successfully uploaded version 3 for Files ${id}`);
   });
 
   it('keeps VCS and files gradeables apart, and keeps each student to their own files', async () => {
