@@ -4427,7 +4427,7 @@ export interface operations {
              *     - `The request body is not a valid url-encoded form.`
              *     - `The request body is not valid multipart/form-data.`
              *     - `The request body must be a JSON object.`
-             *     - `The field files must be a list of {"name": string, "size": whole number of bytes} (at most 200).`
+             *     - `The field files must be a list of {"name": string, "size": whole number of bytes} (at most 64).`
              *     - `The file name {name} contains a control character.`
              *     - `Corrupted ZIP file for {name}.`
              *     - `The file name {name} is not allowed: . and .. name folders.`
