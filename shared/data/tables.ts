@@ -157,7 +157,10 @@ export const tables = {
     partitionKey: 'scope',
     sortKey: 'entry',
   },
-  /** Answers to requests sent with an Idempotency-Key, kept for 24 hours. */
+  /**
+   * Answers to requests sent with an Idempotency-Key, kept for 24 hours; and each presigned upload
+   * consumed by a version (keyed on its storage key, idempotency.ts), kept a week.
+   */
   idempotency: {
     id: 'Idempotency',
     environmentVariable: 'IDEMPOTENCY_TABLE',
