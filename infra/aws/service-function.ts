@@ -13,6 +13,7 @@ import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/ch
 import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/engines.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
+import { SQS_SDK_COMPANION_GLOBAL } from '#shared/sqs-send.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
@@ -124,6 +125,9 @@ const S3_SDK_FILE = 's3-sdk.mjs';
 /** The Secrets Manager client (shared/auth/secrets-manager-sdk.ts), loaded by the first read of the signing secret. */
 const SECRETS_MANAGER_SDK_SOURCE = `${PROJECT_ROOT}shared/auth/secrets-manager-sdk.ts`;
 const SECRETS_MANAGER_SDK_FILE = 'secrets-manager-sdk.mjs';
+/** The SQS client (shared/sqs-sdk.ts), loaded by the first message sent to a queue. */
+const SQS_SDK_SOURCE = `${PROJECT_ROOT}shared/sqs-sdk.ts`;
+const SQS_SDK_FILE = 'sqs-sdk.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The command bundling `source` into `outfile`, as the function itself is bundled (with `define`). */
@@ -156,8 +160,8 @@ export interface BundleOptions {
  * How a handler module becomes Lambda code: its entry, Node 24 on arm64, and the esbuild settings
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
- * bundle knows by name and imports when first needed: the multipart body parser, the S3 client
- * and the Secrets Manager client (beside the bundles that name them), and with
+ * bundle knows by name and imports when first needed: the multipart body parser, the S3, Secrets
+ * Manager and SQS clients (beside the bundles that name them), and with
  * `checkoutProcess` the CodeBuild engine (run.ts loads it for the first job) and the checkout
  * process (checkout-process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
@@ -177,6 +181,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
   const namedCompanions: [source: string, file: string, global: string][] = [
     [S3_SDK_SOURCE, S3_SDK_FILE, S3_SDK_COMPANION_GLOBAL],
     [SECRETS_MANAGER_SDK_SOURCE, SECRETS_MANAGER_SDK_FILE, SECRETS_MANAGER_SDK_COMPANION_GLOBAL],
+    [SQS_SDK_SOURCE, SQS_SDK_FILE, SQS_SDK_COMPANION_GLOBAL],
   ];
   const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {

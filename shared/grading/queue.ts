@@ -1,4 +1,5 @@
 import { describeRunningFunction, setting } from '#shared/environment.ts';
+import { sendSqsMessage } from '#shared/sqs-send.ts';
 
 /**
  * Wakes the grading workers for a newly queued job. In AWS the wake-up is an SQS message to the
@@ -22,9 +23,5 @@ export async function notifyWorkers(ticket: number): Promise<void> {
     await localSender?.(ticket);
     return;
   }
-  const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-  sqs ??= new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ ticket }) }));
+  await sendSqsMessage(queueUrl, JSON.stringify({ ticket }));
 }
-
-let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

@@ -1,4 +1,5 @@
 import { describeRunningFunction, setting } from '#shared/environment.ts';
+import { sendSqsMessage } from '#shared/sqs-send.ts';
 
 /**
  * The summaries queue: one message per summaries job, naming it. In AWS it is SQS
@@ -33,9 +34,5 @@ export async function sendSummariesJob(message: SummariesJobMessage): Promise<vo
     await localSender(message);
     return;
   }
-  const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-  sqs ??= new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+  await sendSqsMessage(queueUrl, JSON.stringify(message));
 }
-
-let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

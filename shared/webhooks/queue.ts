@@ -1,4 +1,5 @@
 import { describeRunningFunction, setting } from '#shared/environment.ts';
+import { sendSqsMessage } from '#shared/sqs-send.ts';
 import { MAX_QUEUE_DELAY_SECONDS } from './delivery.ts';
 import type { WebhookEvent } from './webhook.ts';
 
@@ -40,9 +41,5 @@ export async function sendWebhookMessage(message: WebhookMessage, delaySeconds =
     await localSender?.(message, delay);
     return;
   }
-  const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-  sqs ??= new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.ceil(delay) }));
+  await sendSqsMessage(queueUrl, JSON.stringify(message), Math.ceil(delay));
 }
-
-let sqs: import('@aws-sdk/client-sqs').SQSClient | undefined;

@@ -507,12 +507,15 @@ describe('functions', () => {
       'index.mjs.map',
       'multipart.mjs',
       's3-sdk.mjs',
+      'sqs-sdk.mjs',
     ]);
     // The CodeBuild client, the S3 client (a files version's objects are listed and linked through
-    // the S3 companion file) and the local engine are not in the handler's own bundle.
+    // the S3 companion file), the SQS client (its webhook events) and the local engine are not in
+    // the handler's own bundle.
     const handler = readFileSync(join(folder, 'index.mjs'), 'utf8');
     expect(handler).not.toContain('StartBuildCommand');
     expect(handler).not.toContain('AmazonS3');
+    expect(handler).not.toContain('AmazonSQS');
     expect(handler).not.toContain('The grading runner could not be started');
     const script = `
       const engine = await import(${JSON.stringify(join(folder, 'codebuild-engine.mjs'))});
@@ -524,9 +527,13 @@ describe('functions', () => {
     expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
   });
 
-  it('carries the S3 and Secrets Manager clients beside the bundles that load them, not in them', () => {
-    const companions = { 's3-sdk.mjs': ['AmazonS3', 'S3Client'], 'secrets-manager-sdk.mjs': ['secretsmanager', 'SecretsManagerClient'] };
-    const carriers = new Map<string, string[]>();
+  it('carries the S3, Secrets Manager and SQS clients beside the bundles that load them, not in them', () => {
+    const companions = {
+      's3-sdk.mjs': ['AmazonS3', 'S3Client'],
+      'secrets-manager-sdk.mjs': ['secretsmanager', 'SecretsManagerClient'],
+      'sqs-sdk.mjs': ['AmazonSQS', 'SQSClient'],
+    };
+    const carriers = new Map<string, [name: FunctionName, folder: string][]>();
     for (const name of functionNames) {
       const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
       const folder = join(synth.app.outdir, `asset.${hash}`);
@@ -536,15 +543,19 @@ describe('functions', () => {
         expect(handler, name).not.toContain(marker);
         // Named by the bundle (it loads it on first use) exactly when it is in the asset.
         expect(files.includes(file), `${name}: ${file}`).toBe(handler.includes(file));
-        if (files.includes(file)) carriers.set(file, [...(carriers.get(file) ?? []), folder]);
+        if (files.includes(file)) carriers.set(file, [...(carriers.get(file) ?? []), [name, folder]]);
       }
     }
     expect(carriers.get('s3-sdk.mjs')?.length).toBeGreaterThanOrEqual(4);
     expect(carriers.get('secrets-manager-sdk.mjs')?.length).toBeGreaterThan(functionNames.length / 2);
+    // The SQS client goes with exactly the functions allowed to send to a queue.
+    const senders = functionNames.filter((name) => EXPECTED_POLICIES[name].some((grant) => grant.startsWith('sqs:SendMessage ')));
+    expect(senders.length).toBeGreaterThanOrEqual(5);
+    expect(carriers.get('sqs-sdk.mjs')?.map(([name]) => name)).toEqual(senders);
     // Each companion file loads on its own and exports the client.
     const script = `
       const loaded = [];
-      for (const [file, exported] of ${JSON.stringify(Object.entries(companions).map(([file, [, exported]]) => [join(carriers.get(file)![0]!, file), exported]))}) {
+      for (const [file, exported] of ${JSON.stringify(Object.entries(companions).map(([file, [, exported]]) => [join(carriers.get(file)![0]![1], file), exported]))}) {
         loaded.push(typeof (await import(file))[exported]);
       }
       process.stdout.write(JSON.stringify(loaded));`;
@@ -552,7 +563,7 @@ describe('functions', () => {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
     });
-    expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
+    expect(JSON.parse(output.toString())).toEqual(['function', 'function', 'function']);
   });
 
   it('alarms on each function’s errors and throttles', () => {

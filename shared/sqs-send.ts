@@ -1,0 +1,40 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+
+/**
+ * The name of the SQS client's companion file beside a deployed bundle, set by esbuild's `define`
+ * (infra/aws/service-function.ts bundles sqs-sdk.ts into it); unset when running from the sources.
+ */
+export const SQS_SDK_COMPANION_GLOBAL = 'QUEUE_SQS_SDK_COMPANION';
+declare const QUEUE_SQS_SDK_COMPANION: string | undefined;
+
+type SqsSdk = typeof import('./sqs-sdk.ts');
+let loadedSdk: Promise<SqsSdk> | undefined;
+
+/** The SQS client's code, loaded by the first message sent. */
+function sdk(): Promise<SqsSdk> {
+  loadedSdk ??=
+    typeof QUEUE_SQS_SDK_COMPANION === 'string'
+      ? (import(new URL(`./${QUEUE_SQS_SDK_COMPANION}`, import.meta.url).href) as Promise<SqsSdk>)
+      : import('./sqs-sdk.ts');
+  loadedSdk.catch(() => (loadedSdk = undefined));
+  return loadedSdk;
+}
+
+let sqs: SQSClient | undefined;
+
+/**
+ * Sends `body` to the SQS queue at `queueUrl`, visible after `delaySeconds` whole seconds when
+ * given. Only for queues in AWS: the local API's in-process queues never reach this module, so
+ * they never load the client.
+ */
+export async function sendSqsMessage(queueUrl: string, body: string, delaySeconds?: number): Promise<void> {
+  const { SendMessageCommand, SQSClient } = await sdk();
+  sqs ??= new SQSClient({});
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: body,
+      ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }),
+    }),
+  );
+}
