@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueShard } from '#shared/data/jobs.ts';
-import { buildsWanted, liveSessions, nextJobSeconds, queuedJobs, startsBuild } from '#shared/grading/build-policy.ts';
+import {
+  billedMinutes,
+  buildsWanted,
+  crossesBilledMinute,
+  liveSessions,
+  nextJobSeconds,
+  queuedJobs,
+  startsBuild,
+  takesNextJob,
+} from '#shared/grading/build-policy.ts';
 
 // How many CodeBuild builds a grading queue is worth, and when a waking worker starts one.
 
@@ -62,5 +71,38 @@ describe('jobs queued', () => {
       { lane: 3, shard: 0, head: 0, tail: 2 },
     ];
     expect(queuedJobs(counters)).toBe(7 - 2 + 0 + 2);
+  });
+});
+
+describe('a build about to take its next job', () => {
+  const next = { elapsedSeconds: 100, jobSeconds: 6, queued: 20, others: 10 };
+
+  it('counts billed minutes as CodeBuild does: each started minute, at least one', () => {
+    expect([billedMinutes(0), billedMinutes(1), billedMinutes(60), billedMinutes(60.5), billedMinutes(119)]).toEqual([1, 1, 1, 2, 2]);
+  });
+
+  it('sees whether the next job ends in a later billed minute than the one running now', () => {
+    // The running job ends about 100 + 6 + 3 = 109 s in; the next at 115 s: the same second minute.
+    expect(crossesBilledMinute(100, 6)).toBe(false);
+    // 110 + 6 + 3 = 119 s, then 125 s: a third minute.
+    expect(crossesBilledMinute(110, 6)).toBe(true);
+    expect(crossesBilledMinute(110, Number.POSITIVE_INFINITY)).toBe(false);
+    expect(crossesBilledMinute(110, 0)).toBe(false);
+  });
+
+  it('takes it while it stays in the minute already billed', () => {
+    expect(takesNextJob(next)).toBe(true);
+  });
+
+  it('stops before a new billed minute when the other builds finish the queue before that minute would be over', () => {
+    // 20 jobs of 6 s over 10 builds: 12 s; the third minute would end 70 s from now.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110 })).toBe(false);
+  });
+
+  it('goes on when the others would take longer than that minute, when it is alone, or without a job time', () => {
+    // 200 jobs of 6 s over 10 builds: 120 s, more than the 70 s.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 200 })).toBe(true);
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, others: 0 })).toBe(true);
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, jobSeconds: Number.POSITIVE_INFINITY })).toBe(true);
   });
 });
