@@ -228,7 +228,7 @@ async function jobMeasured(session: Session, seconds: number): Promise<void> {
  * that job would bill the build another minute. A build that stops leaves the sessions running at
  * once, so that the builds deciding next count it out and do not all stop together.
  */
-async function takesNext(session: Session, elapsedSeconds: number): Promise<boolean> {
+export async function takesNext(session: Session, elapsedSeconds: number): Promise<boolean> {
   const jobSeconds = session.jobSeconds;
   if (jobSeconds === undefined || !crossesBilledMinute(elapsedSeconds, jobSeconds)) return true;
   const { live, queued } = await demandNow(Date.now());
