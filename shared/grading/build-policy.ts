@@ -65,19 +65,23 @@ export function crossesBilledMinute(elapsedSeconds: number, jobSeconds: number):
   return billedMinutes(currentEnd + jobSeconds) > billedMinutes(currentEnd);
 }
 
+/** At most this much of a new billed minute is worth leaving to the other builds instead of paying it. */
+const SPILL_SECONDS = 30;
+
 /**
  * Whether a build takes the next queued job. It stops instead when that job would bill it another
- * minute and the other running builds finish the queue before this build's next billed minute
- * would be over anyway: the rush's last result comes no later, and the build pays no minute it
- * would mostly idle in. Without a measured job time, or alone, it goes on.
+ * minute of which it would use at most half: the queue, spread over it and the other running
+ * builds, is done by then. Its share goes to the others, which moves the rush's last result by at
+ * most half a minute over their number (each build stopping near the end moves it that little, so
+ * they cannot add up to a late tail). Without a measured job time, or alone, it goes on.
  */
 export function takesNextJob(next: NextJob): boolean {
   if (!crossesBilledMinute(next.elapsedSeconds, next.jobSeconds)) return true;
   // Alone, it goes on; with nothing queued, it finds nothing to take and ends anyway.
   if (next.others <= 0 || next.queued <= 0) return true;
-  const nextEnd = next.elapsedSeconds + 2 * next.jobSeconds + END_SECONDS;
-  const allowance = billedMinutes(nextEnd) * 60 - next.elapsedSeconds;
-  return (next.queued * next.jobSeconds) / next.others > allowance;
+  const currentEnd = next.elapsedSeconds + next.jobSeconds + END_SECONDS;
+  const queueDone = currentEnd + (next.queued * next.jobSeconds) / (next.others + 1);
+  return queueDone - billedMinutes(currentEnd) * 60 > SPILL_SECONDS;
 }
 
 /** The sessions whose time has not run out (a session whose worker died holds its place only until then). */

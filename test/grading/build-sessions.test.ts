@@ -88,7 +88,7 @@ describe('build sessions', () => {
 
     // Its next job stays in the minute billed already: it takes it.
     await expect(takesNext(first!, 30)).resolves.toBe(true);
-    // Its next job would end just after the first minute, and the other build finishes the queue well within the second: it stops.
+    // Its next job would end just after the first minute, and the queue over both builds is done well before half the second: it stops.
     await expect(takesNext(first!, 55.5)).resolves.toBe(false);
     // It left the builds running: the other, now alone, goes on.
     await expect(takesNext(second!, 55.5)).resolves.toBe(true);

@@ -94,13 +94,16 @@ describe('a build about to take its next job', () => {
     expect(takesNextJob(next)).toBe(true);
   });
 
-  it('stops before a new billed minute when the other builds finish the queue before that minute would be over', () => {
-    // 20 jobs of 6 s over 10 builds: 12 s; the third minute would end 70 s from now.
+  it('stops before a new billed minute it would use at most half of: the queue over it and the others is done by then', () => {
+    // Its job ends 119 s in, at the end of its second minute; 20 jobs of 6 s over 11 builds are done about 11 s later.
     expect(takesNextJob({ ...next, elapsedSeconds: 110 })).toBe(false);
+    // 50 jobs: 27 s later, still at most half a minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 50 })).toBe(false);
   });
 
-  it('goes on when the others would take longer than that minute, when it is alone, or without a job time', () => {
-    // 200 jobs of 6 s over 10 builds: 120 s, more than the 70 s.
+  it('goes on when the queue would fill more than half of that minute, when it is alone, or without a job time', () => {
+    // 60 jobs: 33 s into the third minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 60 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 200 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, others: 0 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, jobSeconds: Number.POSITIVE_INFINITY })).toBe(true);
