@@ -66,14 +66,15 @@ export function crossesBilledMinute(elapsedSeconds: number, jobSeconds: number):
 }
 
 /** At most this much of a new billed minute is worth leaving to the other builds instead of paying it. */
-const SPILL_SECONDS = 30;
+const SPILL_SECONDS = 15;
 
 /**
  * Whether a build takes the next queued job. It stops instead when that job would bill it another
- * minute of which it would use at most half: the queue, spread over it and the other running
- * builds, is done by then. Its share goes to the others, which moves the rush's last result by at
- * most half a minute over their number (each build stopping near the end moves it that little, so
- * they cannot add up to a late tail). Without a measured job time, or alone, it goes on.
+ * minute of which it would use at most a quarter: the queue, spread over it and the other running
+ * builds, is done by then. Its share goes to the others: after any stop the queue is still done
+ * within a quarter of a minute of that build's last billed minute, so stops near the end (builds
+ * started together reach their minutes together) cannot draw out a long tail. Without a measured
+ * job time, or alone, it goes on.
  */
 export function takesNextJob(next: NextJob): boolean {
   if (!crossesBilledMinute(next.elapsedSeconds, next.jobSeconds)) return true;

@@ -94,16 +94,16 @@ describe('a build about to take its next job', () => {
     expect(takesNextJob(next)).toBe(true);
   });
 
-  it('stops before a new billed minute it would use at most half of: the queue over it and the others is done by then', () => {
+  it('stops before a new billed minute it would use at most a quarter of: the queue over it and the others is done by then', () => {
     // Its job ends 119 s in, at the end of its second minute; 20 jobs of 6 s over 11 builds are done about 11 s later.
     expect(takesNextJob({ ...next, elapsedSeconds: 110 })).toBe(false);
-    // 50 jobs: 27 s later, still at most half a minute.
-    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 50 })).toBe(false);
+    // 25 jobs: 14 s later, still at most a quarter of a minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 25 })).toBe(false);
   });
 
-  it('goes on when the queue would fill more than half of that minute, when it is alone, or without a job time', () => {
-    // 60 jobs: 33 s into the third minute.
-    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 60 })).toBe(true);
+  it('goes on when the queue would fill more than a quarter of that minute, when it is alone, or without a job time', () => {
+    // 30 jobs: 16 s into the third minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 30 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 200 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, others: 0 })).toBe(true);
     expect(takesNextJob({ ...next, elapsedSeconds: 110, jobSeconds: Number.POSITIVE_INFINITY })).toBe(true);
