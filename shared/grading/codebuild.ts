@@ -60,6 +60,12 @@ export interface SessionOptions {
   readonly jobsPerBuild?: number;
   /** Told a job's time in its build (from its predecessor's result to its own, when it was waiting there). */
   readonly onJobSeconds?: (seconds: number) => void;
+  /**
+   * Asked, as a build begins a job and before a queued job is claimed for it, whether it takes
+   * one more (given the seconds since the build was asked for); false ends the build after its
+   * job. None: it always does.
+   */
+  readonly takesNext?: (elapsedSeconds: number) => Promise<boolean>;
 }
 
 /** Between two looks at a running build, and between two looks for a job's result. */
@@ -85,6 +91,8 @@ interface LiveBuild {
   readonly arn: string;
   readonly image: string;
   readonly timeoutMinutes: number;
+  /** When it was asked for (Date.now()): CodeBuild bills it from then. */
+  readonly askedAt: number;
   /** The next slot to put a job (or the end) in. */
   nextSlot: number;
   /** The worker put END_OF_JOBS in `nextSlot - 1`: it ends on its own after its jobs. */
@@ -169,7 +177,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
       // the job stays in the queue for a build that is up already (or comes up sooner).
       const following = (async () => {
         if (!pending[1]) await machineUp(clients, running, options.deadline);
-        const next = pending[1] ?? (await nextStaged());
+        const takes = pending[1] !== undefined || (await (options.takesNext?.((Date.now() - running.askedAt) / 1000) ?? true));
+        const next = pending[1] ?? (takes ? await nextStaged() : undefined);
         if (next && !pending.includes(next)) pending.push(next);
         const room = running.nextSlot <= (options.jobsPerBuild ?? Infinity);
         if (next && next.image === running.image && room && Date.now() < options.deadline)
@@ -353,6 +362,7 @@ async function startBuild(clients: Clients, sandbox: SandboxLocation, image: str
   const timeoutMinutes = sessionTimeoutMinutes(deadline);
   const giveUp = Date.now() + START_RETRY_MS;
   for (;;) {
+    const askedAt = Date.now();
     try {
       const started = await clients.codebuild.send(
         new clients.codebuildModule.StartBuildCommand(startBuildInput(sandbox.project, image, timeoutMinutes)),
@@ -360,7 +370,7 @@ async function startBuild(clients: Clients, sandbox: SandboxLocation, image: str
       const id = started.build?.id;
       const arn = started.build?.arn;
       if (!id || !arn) throw new Error('CodeBuild started no build');
-      return { id, arn, image, timeoutMinutes, nextSlot: 1, ending: false, over: false, leftovers: [] };
+      return { id, arn, image, timeoutMinutes, askedAt, nextSlot: 1, ending: false, over: false, leftovers: [] };
     } catch (error) {
       // A build of this worker's that just ended may still count towards the project's limit.
       if ((error as { name?: string }).name !== 'AccountLimitExceededException' || Date.now() > giveUp) throw error;

@@ -31,7 +31,7 @@ import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } f
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
 import { notifyWorkers } from './queue.ts';
-import { liveSessions, nextJobSeconds, queuedJobs, startsBuild } from './build-policy.ts';
+import { crossesBilledMinute, liveSessions, nextJobSeconds, queuedJobs, startsBuild, takesNextJob } from './build-policy.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
@@ -223,6 +223,21 @@ async function jobMeasured(session: Session, seconds: number): Promise<void> {
   if (startsBuild(demand)) await notifyWorkers(0);
 }
 
+/**
+ * Whether the session's build takes one more job (build-policy.ts). The queue is read only when
+ * that job would bill the build another minute. A build that stops leaves the sessions running at
+ * once, so that the builds deciding next count it out and do not all stop together.
+ */
+export async function takesNext(session: Session, elapsedSeconds: number): Promise<boolean> {
+  const jobSeconds = session.jobSeconds;
+  if (jobSeconds === undefined || !crossesBilledMinute(elapsedSeconds, jobSeconds)) return true;
+  const { live, queued } = await demandNow(Date.now());
+  const others = Object.keys(live).filter((id) => id !== session.id).length;
+  if (takesNextJob({ elapsedSeconds, jobSeconds, queued, others })) return true;
+  await closeBuildSession(session.id, session.measured > 0 ? session.jobSeconds : undefined);
+  return false;
+}
+
 interface Prepared {
   readonly request: RunRequest;
   readonly testCases: readonly TestCase[];
@@ -314,6 +329,11 @@ async function gradeInBuilds(
       },
       onDropped: (error) =>
         logger.error({ message: 'A grading job was dropped; it is retried once its lease runs out', problem: String(error) }),
+      takesNext: (elapsedSeconds) =>
+        takesNext(session, elapsedSeconds).catch((error: unknown) => {
+          logger.warn({ message: 'The grading queue’s demand for builds could not be looked at', problem: String(error) });
+          return true;
+        }),
       onJobSeconds: (seconds) =>
         jobMeasured(session, seconds).catch((error: unknown) =>
           logger.warn({ message: 'The grading queue’s demand for builds could not be looked at', problem: String(error) }),

@@ -6,7 +6,7 @@ import { transactWrite } from '#shared/data/transactions.ts';
 import { nextToClaim, ticketOf } from '#shared/grading/queue-order.ts';
 import { config } from '#shared/config.ts';
 import { useLocalQueue } from '#shared/grading/queue.ts';
-import { claimJob, closeSession, openSession, type Session } from '#shared/grading/worker.ts';
+import { claimJob, closeSession, openSession, takesNext, type Session } from '#shared/grading/worker.ts';
 
 // In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the
 // running builds take the rest. Nothing may be left queued with no build to take it.
@@ -70,5 +70,31 @@ describe('build sessions', () => {
     await transactWrite([leaseJob(ticket, lease, { leaseExpiresAt: over })]);
     await transactWrite([finishJob(ticket, 'failed', lease)]);
     await closeSession(session!);
+  });
+
+  it('a build stops before a new billed minute when the other builds finish the queue, and leaves at once so that they do not all stop', async () => {
+    for (let job = await claimJob(); job; job = await claimJob());
+    // Jobs of a minute each: two queued jobs are worth two builds.
+    await recordJobSeconds(60);
+    await reserveTicket(0);
+    await reserveTicket(0);
+    const first = await openSession(new Date());
+    const second = await openSession(new Date());
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // Measured since: a second a job.
+    first!.jobSeconds = 1;
+    second!.jobSeconds = 1;
+
+    // Its next job stays in the minute billed already: it takes it.
+    await expect(takesNext(first!, 30)).resolves.toBe(true);
+    // Its next job would end just after the first minute, and the queue over both builds is done well before half the second: it stops.
+    await expect(takesNext(first!, 55.5)).resolves.toBe(false);
+    // It left the builds running: the other, now alone, goes on.
+    await expect(takesNext(second!, 55.5)).resolves.toBe(true);
+
+    await closeSession(first!);
+    await closeSession(second!);
+    for (let job = await claimJob(); job; job = await claimJob());
   });
 });

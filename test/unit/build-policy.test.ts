@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueShard } from '#shared/data/jobs.ts';
-import { buildsWanted, liveSessions, nextJobSeconds, queuedJobs, startsBuild } from '#shared/grading/build-policy.ts';
+import {
+  billedMinutes,
+  buildsWanted,
+  crossesBilledMinute,
+  liveSessions,
+  nextJobSeconds,
+  queuedJobs,
+  startsBuild,
+  takesNextJob,
+} from '#shared/grading/build-policy.ts';
 
 // How many CodeBuild builds a grading queue is worth, and when a waking worker starts one.
 
@@ -62,5 +71,41 @@ describe('jobs queued', () => {
       { lane: 3, shard: 0, head: 0, tail: 2 },
     ];
     expect(queuedJobs(counters)).toBe(7 - 2 + 0 + 2);
+  });
+});
+
+describe('a build about to take its next job', () => {
+  const next = { elapsedSeconds: 100, jobSeconds: 6, queued: 20, others: 10 };
+
+  it('counts billed minutes as CodeBuild does: each started minute, at least one', () => {
+    expect([billedMinutes(0), billedMinutes(1), billedMinutes(60), billedMinutes(60.5), billedMinutes(119)]).toEqual([1, 1, 1, 2, 2]);
+  });
+
+  it('sees whether the next job ends in a later billed minute than the one running now', () => {
+    // The running job ends about 100 + 6 + 3 = 109 s in; the next at 115 s: the same second minute.
+    expect(crossesBilledMinute(100, 6)).toBe(false);
+    // 110 + 6 + 3 = 119 s, then 125 s: a third minute.
+    expect(crossesBilledMinute(110, 6)).toBe(true);
+    expect(crossesBilledMinute(110, Number.POSITIVE_INFINITY)).toBe(false);
+    expect(crossesBilledMinute(110, 0)).toBe(false);
+  });
+
+  it('takes it while it stays in the minute already billed', () => {
+    expect(takesNextJob(next)).toBe(true);
+  });
+
+  it('stops before a new billed minute it would use at most a quarter of: the queue over it and the others is done by then', () => {
+    // Its job ends 119 s in, at the end of its second minute; 20 jobs of 6 s over 11 builds are done about 11 s later.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110 })).toBe(false);
+    // 25 jobs: 14 s later, still at most a quarter of a minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 25 })).toBe(false);
+  });
+
+  it('goes on when the queue would fill more than a quarter of that minute, when it is alone, or without a job time', () => {
+    // 30 jobs: 16 s into the third minute.
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 30 })).toBe(true);
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, queued: 200 })).toBe(true);
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, others: 0 })).toBe(true);
+    expect(takesNextJob({ ...next, elapsedSeconds: 110, jobSeconds: Number.POSITIVE_INFINITY })).toBe(true);
   });
 });
