@@ -1,18 +1,7 @@
 /** What `issue-token` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
-import {
-  accountDisabled,
-  blankCredentials,
-  idTokenRefused,
-  idTokensNotTaken,
-  idTokenWithPassword,
-  noAccountForIdToken,
-  passwordLoginOff,
-  passwordLoginSuperusersOnly,
-  tooManyFailedLogins,
-  wrongCredentials,
-} from '#shared/auth/failures.ts';
+import { accountDisabled, idTokenRefused, idTokensNotTaken, idTokenWithPassword, noAccountForIdToken } from '#shared/auth/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
-import { fail, type RouteContract } from '#shared/http/contract.ts';
+import { credentialFails, fail, passwordLoginFails, type RouteContract } from '#shared/http/contract.ts';
 
 export const contract: RouteContract = {
   tag: 'Tokens',
@@ -22,15 +11,12 @@ export const contract: RouteContract = {
     ),
   }),
   fails: [
-    fail(blankCredentials),
-    fail(wrongCredentials),
-    fail(tooManyFailedLogins),
+    ...credentialFails,
     fail(idTokenRefused),
     fail(idTokenWithPassword),
     fail(idTokensNotTaken),
     fail(noAccountForIdToken),
-    fail(passwordLoginOff),
-    fail(passwordLoginSuperusersOnly),
+    ...passwordLoginFails,
     fail(accountDisabled),
   ],
 };

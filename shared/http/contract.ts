@@ -14,6 +14,13 @@ import { badCursor, badPageSize } from '#shared/paging.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, idempotencyKeyReused, tooManyJobs, tooManySubmissions, tooManyVersions } from '#shared/submissions/failures.ts';
 import type { Failure } from '#shared/errors.ts';
+import {
+  blankCredentials,
+  passwordLoginOff,
+  passwordLoginSuperusersOnly,
+  tooManyFailedLogins,
+  wrongCredentials,
+} from '#shared/auth/failures.ts';
 import { blankPassword, passwordIsUserId, passwordTooCommon, passwordTooShort } from '#shared/users/failures.ts';
 import { components, string } from './answers.ts';
 import { refusalStatus } from './failures.ts';
@@ -109,6 +116,10 @@ export const versionFails: readonly FailCase[] = [
 export const gradeableNotSpecified: FailCase = { status: 400, message: 'Did not specify gradeable' };
 export const byRegistrationSection = 'By registration section (numerically where both are numbers, NULL last), then user id.';
 export const passwordFails = [fail(blankPassword), fail(passwordTooShort), fail(passwordIsUserId), fail(passwordTooCommon)];
+/** A user id and password checked as a login checks them. */
+export const credentialFails = [fail(blankCredentials), fail(wrongCredentials), fail(tooManyFailedLogins)];
+/** Where the deployment's PASSWORD_LOGIN refuses a password. */
+export const passwordLoginFails = [fail(passwordLoginOff), fail(passwordLoginSuperusersOnly)];
 /** A gradeable JSON document's problems (upload and replace). */
 export const gradeableProblems: readonly FailCase[] = [
   {
