@@ -8,17 +8,12 @@ export const SQS_SDK_COMPANION_GLOBAL = 'QUEUE_SQS_SDK_COMPANION';
 declare const QUEUE_SQS_SDK_COMPANION: string | undefined;
 
 type SqsSdk = typeof import('./sqs-sdk.ts');
-let loadedSdk: Promise<SqsSdk> | undefined;
 
-/** The SQS client's code, loaded by the first message sent. */
-function sdk(): Promise<SqsSdk> {
-  loadedSdk ??=
-    typeof QUEUE_SQS_SDK_COMPANION === 'string'
-      ? (import(new URL(`./${QUEUE_SQS_SDK_COMPANION}`, import.meta.url).href) as Promise<SqsSdk>)
-      : import('./sqs-sdk.ts');
-  loadedSdk.catch(() => (loadedSdk = undefined));
-  return loadedSdk;
-}
+/** The SQS client's code, loaded by the first message sent (the module cache keeps it). */
+const sdk = (): Promise<SqsSdk> =>
+  typeof QUEUE_SQS_SDK_COMPANION === 'string'
+    ? (import(new URL(`./${QUEUE_SQS_SDK_COMPANION}`, import.meta.url).href) as Promise<SqsSdk>)
+    : import('./sqs-sdk.ts');
 
 let sqs: SQSClient | undefined;
 

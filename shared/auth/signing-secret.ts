@@ -67,17 +67,12 @@ export const SECRETS_MANAGER_SDK_COMPANION_GLOBAL = 'AUTH_SECRETS_MANAGER_SDK_CO
 declare const AUTH_SECRETS_MANAGER_SDK_COMPANION: string | undefined;
 
 type SecretsManagerSdk = typeof import('./secrets-manager-sdk.ts');
-let sdk: Promise<SecretsManagerSdk> | undefined;
 
-/** The client's code, loaded by the first read of the secret. */
-function secretsManagerSdk(): Promise<SecretsManagerSdk> {
-  sdk ??=
-    typeof AUTH_SECRETS_MANAGER_SDK_COMPANION === 'string'
-      ? (import(new URL(`./${AUTH_SECRETS_MANAGER_SDK_COMPANION}`, import.meta.url).href) as Promise<SecretsManagerSdk>)
-      : import('./secrets-manager-sdk.ts');
-  sdk.catch(() => (sdk = undefined));
-  return sdk;
-}
+/** The client's code, loaded by the first read of the secret (the module cache keeps it). */
+const secretsManagerSdk = (): Promise<SecretsManagerSdk> =>
+  typeof AUTH_SECRETS_MANAGER_SDK_COMPANION === 'string'
+    ? (import(new URL(`./${AUTH_SECRETS_MANAGER_SDK_COMPANION}`, import.meta.url).href) as Promise<SecretsManagerSdk>)
+    : import('./secrets-manager-sdk.ts');
 
 let client: SecretsManagerClient | undefined;
 const deployed = new Map<string, { readAt: number; keys: Promise<SigningKeys> }>();

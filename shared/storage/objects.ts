@@ -47,17 +47,12 @@ export const S3_SDK_COMPANION_GLOBAL = 'STORAGE_S3_SDK_COMPANION';
 declare const STORAGE_S3_SDK_COMPANION: string | undefined;
 
 type S3Sdk = typeof import('./s3-sdk.ts');
-let loadedSdk: Promise<S3Sdk> | undefined;
 
-/** The S3 client and its commands, loaded by the first object operation. */
-function sdk(): Promise<S3Sdk> {
-  loadedSdk ??=
-    typeof STORAGE_S3_SDK_COMPANION === 'string'
-      ? (import(new URL(`./${STORAGE_S3_SDK_COMPANION}`, import.meta.url).href) as Promise<S3Sdk>)
-      : import('./s3-sdk.ts');
-  loadedSdk.catch(() => (loadedSdk = undefined));
-  return loadedSdk;
-}
+/** The S3 client and its commands, loaded by the first object operation (the module cache keeps them). */
+const sdk = (): Promise<S3Sdk> =>
+  typeof STORAGE_S3_SDK_COMPANION === 'string'
+    ? (import(new URL(`./${STORAGE_S3_SDK_COMPANION}`, import.meta.url).href) as Promise<S3Sdk>)
+    : import('./s3-sdk.ts');
 
 let client: { endpoint: string | undefined; s3: S3Client } | undefined;
 
