@@ -165,6 +165,19 @@ async function demandNow(now: number) {
   return { read, live, queued: queued > 0 ? queued : (await expiredLease(new Date(now))) ? 1 : 0 };
 }
 
+/** What the build policy weighs: the queue, the builds running and a job's time in a build. */
+const buildDemand = (live: Readonly<Record<string, unknown>>, queued: number, jobSeconds: number) => ({
+  queued,
+  running: Object.keys(live).length,
+  // The queue's event source runs at most `gradingConcurrency` workers: no cap needed here.
+  concurrency: Number.POSITIVE_INFINITY,
+  jobSeconds,
+  buildSeconds: BUILD_SECONDS,
+});
+
+/** The job time a session leaves behind for the next: only what it measured itself. */
+const measuredJobSeconds = (session: Session): number | undefined => (session.measured > 0 ? session.jobSeconds : undefined);
+
 /**
  * A place among the build sessions running, when the queue is worth another build (build-policy.ts);
  * undefined when the running builds are enough. Without a measured job time, every wake-up gets one
@@ -175,15 +188,7 @@ export async function openSession(now: Date): Promise<Session | undefined> {
   for (let tries = 0; tries < SESSION_TRIES; tries++) {
     const { read, live, queued } = await demandNow(Date.now());
     const jobSeconds = read.jobSeconds;
-    const demand = {
-      queued,
-      running: Object.keys(live).length,
-      // The queue's event source runs at most `gradingConcurrency` workers: no cap needed here.
-      concurrency: Number.POSITIVE_INFINITY,
-      jobSeconds: jobSeconds ?? Infinity,
-      buildSeconds: BUILD_SECONDS,
-    };
-    if (!startsBuild(demand)) return undefined;
+    if (!startsBuild(buildDemand(live, queued, jobSeconds ?? Infinity))) return undefined;
     const id = randomUUID();
     if (await openBuildSession(read, live, id, until)) return { id, until, jobSeconds, measured: 0, lookedAt: Date.now() };
   }
@@ -197,7 +202,7 @@ export async function openSession(now: Date): Promise<Session | undefined> {
  * no job is left queued with no build to take it.
  */
 export async function closeSession(session: Session): Promise<void> {
-  await closeBuildSession(session.id, session.measured > 0 ? session.jobSeconds : undefined);
+  await closeBuildSession(session.id, measuredJobSeconds(session));
   const { queued } = await demandNow(Date.now());
   if (queued > 0) await notifyWorkers(0);
 }
@@ -213,14 +218,7 @@ async function jobMeasured(session: Session, seconds: number): Promise<void> {
   session.lookedAt = Date.now();
   await recordJobSeconds(session.jobSeconds);
   const { live, queued } = await demandNow(Date.now());
-  const demand = {
-    queued,
-    running: Object.keys(live).length,
-    concurrency: Number.POSITIVE_INFINITY,
-    jobSeconds: session.jobSeconds,
-    buildSeconds: BUILD_SECONDS,
-  };
-  if (startsBuild(demand)) await notifyWorkers(0);
+  if (startsBuild(buildDemand(live, queued, session.jobSeconds))) await notifyWorkers(0);
 }
 
 /**
@@ -234,7 +232,7 @@ export async function takesNext(session: Session, elapsedSeconds: number): Promi
   const { live, queued } = await demandNow(Date.now());
   const others = Object.keys(live).filter((id) => id !== session.id).length;
   if (takesNextJob({ elapsedSeconds, jobSeconds, queued, others })) return true;
-  await closeBuildSession(session.id, session.measured > 0 ? session.jobSeconds : undefined);
+  await closeBuildSession(session.id, measuredJobSeconds(session));
   return false;
 }
 
