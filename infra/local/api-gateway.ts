@@ -9,9 +9,19 @@ export interface MatchedRoute {
   readonly pathParameters?: Record<string, string>;
 }
 
+/**
+ * A request's target as a URL. An origin-form target is read as a path, so `//x` stays a path (read
+ * against a base, it would name a host `x`, and `//` no URL at all); an absolute-form one as itself;
+ * anything else (`*`) as the root.
+ */
+export function requestTarget(target = '/'): URL {
+  if (target.startsWith('/')) return new URL(`http://localhost${target}`);
+  return URL.canParse(target) ? new URL(target) : new URL('http://localhost/');
+}
+
 /** The API Gateway HTTP API (payload format 2.0) event the deployed function would receive. */
 export function toApiGatewayEvent(request: IncomingMessage, body: Buffer, route: MatchedRoute, requestId: string): ApiEvent {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+  const url = requestTarget(request.url);
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [name, value] of Object.entries(request.headers)) {

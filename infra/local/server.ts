@@ -9,7 +9,7 @@ import { matchRoute, routes, workers, type RouteName } from '#functions/definiti
 import type { FunctionName } from '#infra/function-access.ts';
 import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
-import { toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
+import { requestTarget, toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
 import { hostRefusal, localApiHosts } from './host-names.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
@@ -110,7 +110,7 @@ async function answerCheck(): Promise<(request: IncomingMessage, result: ApiResu
     const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
     if (result.isBase64Encoded) return result;
     const mismatch = checkAnswer(
-      { method: request.method ?? 'GET', path: new URL(request.url ?? '/', 'http://localhost').pathname },
+      { method: request.method ?? 'GET', path: requestTarget(request.url).pathname },
       { httpStatus: result.statusCode ?? 200, contentType, body: result.body ?? '' },
     );
     if (!mismatch) return result;
@@ -143,7 +143,7 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
       // The rest of the body is not read: a client must not send its next request on this connection.
       return { ...refused, headers: { ...refused.headers, Connection: 'close' } };
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = requestTarget(request.url).pathname;
     const match = matchRoute(request.method ?? 'GET', path);
     const [name, route]: [string, MatchedRoute] =
       match.kind === 'route'
