@@ -198,7 +198,7 @@ function report(bundles: readonly Bundle[], times: Map<string, number[]>, ratios
     notes.push(
       `- Cold start, bundle size: ${heavier.join(', ')} of the baseline's bytes, though each imports within its target of the baseline's time (met). Beyond the baseline they carry (esbuild metafile, bytes in the output):`,
       ...[...contributions].map(([extra, names]) => `  - ${names.join(', ')}: ${extra}`),
-      "  These are the service's own dependencies, loaded by every handler through the shared middy stack and token check (middy, jose for the JWT, the Powertools logger) and the project's code, plus each route's own (a parser, a client). What a request may not need is not counted here: the multipart parser and the S3, Secrets Manager and SQS clients are companion files of the asset, loaded by the first request that needs them.",
+      "  These are the service's own dependencies, loaded by every handler through the shared middy stack and token check (middy, jose for the JWT, the Powertools logger) and the project's code, plus each route's own (a parser, a client). What a request may not need is not counted here: the multipart parser, the S3, Secrets Manager and SQS clients and the git client are companion files of the asset, loaded by the first request that needs them.",
     );
   }
   return { rows, notes };

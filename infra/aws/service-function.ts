@@ -14,6 +14,7 @@ import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/engines.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
 import { SQS_SDK_COMPANION_GLOBAL } from '#shared/sqs-send.ts';
+import { GIT_HEAD_COMPANION_GLOBAL } from '#shared/submissions/commit.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
@@ -128,6 +129,9 @@ const SECRETS_MANAGER_SDK_FILE = 'secrets-manager-sdk.mjs';
 /** The SQS client (shared/sqs-sdk.ts), loaded by the first message sent to a queue. */
 const SQS_SDK_SOURCE = `${PROJECT_ROOT}shared/sqs-sdk.ts`;
 const SQS_SDK_FILE = 'sqs-sdk.mjs';
+/** The git client reading a repository's head (shared/grading/checkout-head.ts), loaded by the first submission from git. */
+const GIT_HEAD_SOURCE = `${PROJECT_ROOT}shared/grading/checkout-head.ts`;
+const GIT_HEAD_FILE = 'git-head.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The command bundling `source` into `outfile`, as the function itself is bundled (with `define`). */
@@ -161,7 +165,8 @@ export interface BundleOptions {
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
  * bundle knows by name and imports when first needed: the multipart body parser, the S3, Secrets
- * Manager and SQS clients (beside the bundles that name them), and with
+ * Manager and SQS clients and the git client that reads a repository's head (beside the bundles
+ * that name them), and with
  * `checkoutProcess` the CodeBuild engine (run.ts loads it for the first job) and the checkout
  * process (checkout-process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
@@ -182,6 +187,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
     [S3_SDK_SOURCE, S3_SDK_FILE, S3_SDK_COMPANION_GLOBAL],
     [SECRETS_MANAGER_SDK_SOURCE, SECRETS_MANAGER_SDK_FILE, SECRETS_MANAGER_SDK_COMPANION_GLOBAL],
     [SQS_SDK_SOURCE, SQS_SDK_FILE, SQS_SDK_COMPANION_GLOBAL],
+    [GIT_HEAD_SOURCE, GIT_HEAD_FILE, GIT_HEAD_COMPANION_GLOBAL],
   ];
   const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {

@@ -5,6 +5,25 @@ import { repositoryUrl, type RepositoryOwner } from '#shared/gradeables/reposito
 import { repositoryUnreadable } from './failures.ts';
 
 /**
+ * The name of the git client's companion file beside a deployed bundle (checkout-head.ts with
+ * isomorphic-git), set by esbuild's `define` (infra/aws/service-function.ts bundles it); unset
+ * when running from the sources.
+ */
+export const GIT_HEAD_COMPANION_GLOBAL = 'SUBMISSION_GIT_HEAD_COMPANION';
+declare const SUBMISSION_GIT_HEAD_COMPANION: string | undefined;
+
+type GitHead = typeof import('#shared/grading/checkout-head.ts');
+
+/**
+ * The head reader, loaded by the first submission rather than with the function: the git client
+ * is most of the function's code and would slow every cold start (the module cache keeps it).
+ */
+const gitHead = (): Promise<GitHead> =>
+  typeof SUBMISSION_GIT_HEAD_COMPANION === 'string'
+    ? (import(new URL(`./${SUBMISSION_GIT_HEAD_COMPANION}`, import.meta.url).href) as Promise<GitHead>)
+    : import('#shared/grading/checkout-head.ts');
+
+/**
  * The commit a new version is bound to: its repository's default branch head as it is at
  * submission, which its grading and every regrade check out, whatever is pushed since. None for a
  * local folder without history (graded as it is then). A repository that cannot be read is
@@ -12,8 +31,7 @@ import { repositoryUnreadable } from './failures.ts';
  */
 export async function resolveCommit(vcs: NonNullable<GradeableDocument['vcs']>, owner: RepositoryOwner): Promise<string | undefined> {
   const repository = repositoryUrl(vcs, owner);
-  // Loaded on the first submission, not with the function: the git client would slow every cold start.
-  const { resolveHead } = await import('#shared/grading/checkout-head.ts');
+  const { resolveHead } = await gitHead();
   try {
     return await resolveHead(repository, { allowedHosts: config('ALLOWED_GIT_HOSTS') });
   } catch (error) {

@@ -527,11 +527,12 @@ describe('functions', () => {
     expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
   });
 
-  it('carries the S3, Secrets Manager and SQS clients beside the bundles that load them, not in them', () => {
+  it('carries the S3, Secrets Manager and SQS clients and the git client beside the bundles that load them, not in them', () => {
     const companions = {
       's3-sdk.mjs': ['AmazonS3', 'S3Client'],
       'secrets-manager-sdk.mjs': ['secretsmanager', 'SecretsManagerClient'],
       'sqs-sdk.mjs': ['AmazonSQS', 'SQSClient'],
+      'git-head.mjs': ['git-upload-pack', 'resolveHead'],
     };
     const carriers = new Map<string, [name: FunctionName, folder: string][]>();
     for (const name of functionNames) {
@@ -552,6 +553,8 @@ describe('functions', () => {
     const senders = functionNames.filter((name) => EXPECTED_POLICIES[name].some((grant) => grant.startsWith('sqs:SendMessage ')));
     expect(senders.length).toBeGreaterThanOrEqual(5);
     expect(carriers.get('sqs-sdk.mjs')?.map(([name]) => name)).toEqual(senders);
+    // Only a submission from git reads a repository's head.
+    expect(carriers.get('git-head.mjs')?.map(([name]) => name)).toEqual(['submit-vcs']);
     // Each companion file loads on its own and exports the client.
     const script = `
       const loaded = [];
@@ -563,7 +566,7 @@ describe('functions', () => {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
     });
-    expect(JSON.parse(output.toString())).toEqual(['function', 'function', 'function']);
+    expect(JSON.parse(output.toString())).toEqual(['function', 'function', 'function', 'function']);
   });
 
   it('alarms on each function’s errors and throttles', () => {
