@@ -7,7 +7,8 @@ import { createDelivery } from '#shared/data/webhooks.ts';
 import { newMessageId } from '#shared/webhooks/webhook.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * The per-course limit of webhooks holds against registrations sent at once, and the delivery list
@@ -18,8 +19,7 @@ let world: CourseWorld;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
+  receiver = await startAllowedWebhookReceiver();
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
 }, 60_000);
