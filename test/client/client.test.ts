@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, success, type ApiClient } from '#client/index.ts';
 import { CLIENT_TYPES_MODULE, clientTypes } from '#infra/client-types.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * The typed client (client/), generated from the OpenAPI document, used for a whole flow against
@@ -32,11 +32,7 @@ beforeAll(async () => {
     }),
   );
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 describe('the generated client types', () => {
   it('are those of the current OpenAPI document (run `npm run docs` after changing routes or contract.ts)', async () => {

@@ -7,7 +7,7 @@ import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { greets, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A version is bound to its commit when it is submitted: the repository's head then, read through
@@ -41,11 +41,7 @@ beforeAll(async () => {
   git = await startAllowedGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' }, [`empty-${world.users.student.userId}`]: {} });
   await createGradeable(gradeableId, `${git.url}/{$gradeable_id}-{$user_id}.git`);
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 afterEach(() => {
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
 });

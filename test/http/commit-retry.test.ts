@@ -7,7 +7,7 @@ import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { greets, perStudentRepositories, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A retry after a lost lease grades the commit the first attempt checked out:
@@ -37,11 +37,7 @@ beforeAll(async () => {
     }),
   );
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 describe('a retry after a lost lease', () => {
   it('grades the commit the first attempt recorded, not what was pushed since', async () => {

@@ -4,7 +4,7 @@ import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { greets, perStudentRepositories, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * End to end over HTTP: the local API, its in-process grading queue and worker, the runner in a
@@ -51,11 +51,7 @@ beforeAll(async () => {
     );
   }
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 async function submitAndWait(id: string) {
   const path = `/${world.course.term}/${world.course.course}/gradeable/${id}`;

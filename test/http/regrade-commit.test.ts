@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { greets, perStudentRepositories, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A version is graded on its own code: submitting records the commit of the
@@ -36,11 +36,7 @@ beforeAll(async () => {
     }),
   );
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 interface Attempt {
   version: number;

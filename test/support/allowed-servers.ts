@@ -21,3 +21,12 @@ export async function startAllowedWebhookReceiver(): Promise<WebhookReceiver> {
   vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
   return receiver;
 }
+
+/**
+ * A file's teardown: closes what it started, in order (skipping any that never started), then
+ * undoes its vi.stubEnv settings (the allowed hosts among them).
+ */
+export async function closeAll(...started: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const server of started) await server?.close();
+  vi.unstubAllEnvs();
+}

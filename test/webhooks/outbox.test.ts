@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEntries } from '#shared/data/webhook-outbox.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * Fault injection: the webhook queue refuses every message for a while, after the grade (or the
@@ -25,12 +25,7 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   base = `/${world.course.term}/${world.course.course}`;
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await receiver?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, receiver, git));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

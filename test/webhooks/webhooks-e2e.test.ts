@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.ts';
 import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
-import { startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
+import { closeAll, startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * Webhooks end to end over HTTP: an instructor registers a receiver on loopback (allowed by
@@ -29,12 +29,7 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   base = `/${world.course.term}/${world.course.course}`;
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await receiver?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, receiver, git));
 
 async function register(path: string, events: string[] | string, headers = world.tokens.instructor) {
   return api.postJson(`${base}/webhooks`, { url: `${receiver.url}${path}`, events, description: `receiver ${path}` }, headers);
