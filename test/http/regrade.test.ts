@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { editStoredGradeable, greets, runs, uploadGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, greets, runs, selfHostedVcs, uploadGradeable } from '../support/gradeables.ts';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { daysFromNow as iso } from '../support/dates.ts';
@@ -55,7 +55,7 @@ beforeAll(async () => {
     id: gradeableId,
     title: 'Homework: Hello',
     type: 'Electronic File',
-    vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+    vcs: selfHostedVcs(`file://${repositories}/{$user_id}`),
     // Released already, so the grade summaries list it; without a due date, so nobody is late.
     dates: {
       ta_view_start_date: iso(-3),
