@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, success, type ApiClient } from '#client/index.ts';
 import { CLIENT_TYPES_MODULE, clientTypes } from '#infra/client-types.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { selfHostedGradeableJson } from '../support/gradeables.ts';
+import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * The typed client (client/), generated from the OpenAPI document, used for a whole flow against
@@ -18,26 +19,20 @@ let token: string | undefined;
 let client: ApiClient;
 
 beforeAll(async () => {
-  git = await startGitServer({ 'greet-student': { 'hello.sh': 'echo "Hello, World!"\n' } });
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  git = await startAllowedGitServer({ 'greet-student': { 'hello.sh': 'echo "Hello, World!"\n' } });
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
   client = createApiClient({ baseUrl: api.url.replace(/\/api$/, ''), token: () => token, fetch: checkedFetch });
-  const upload = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
+  await uploadGradeable(
+    api,
+    world,
     selfHostedGradeableJson('greet', `${git.url}/{$gradeable_id}-student.git`, {
       title: 'Greet',
-      autograding: { test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 4, expect: { stdout_contains: 'Hello' } }] },
+      autograding: { test_cases: [greets(4)] },
     }),
-    world.tokens.instructor,
   );
-  expect(upload.json.status, upload.text).toBe('success');
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 describe('the generated client types', () => {
   it('are those of the current OpenAPI document (run `npm run docs` after changing routes or contract.ts)', async () => {

@@ -17,6 +17,7 @@ import { nextToClaim, ticketOf, ticketToIssue } from '#shared/grading/queue-orde
 import { gradeNextJob } from '#shared/grading/worker.ts';
 import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
+import { selfHostedVcs } from '../support/gradeables.ts';
 
 /**
  * The regrade's queue mechanics against DynamoDB Local, below HTTP (test/http/regrade.test.ts
@@ -76,7 +77,7 @@ async function createGradeable(points: number): Promise<GradeableDocument> {
     id,
     title: `Homework ${id}`,
     type: 'Electronic File',
-    vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
+    vcs: selfHostedVcs(`file://${repositories}/{$user_id}`),
     autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: points, expect: { exit_code: 0 } }] },
   });
   return (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;
@@ -322,7 +323,7 @@ describe('results', () => {
       title: 'Team homework',
       type: 'Electronic File',
       team_gradeable: { team_size_max: 2, inherit_from: '' },
-      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$team_id}`, vcs_subdirectory: '' },
+      vcs: selfHostedVcs(`file://${repositories}/{$team_id}`),
       autograding: { test_cases: [{ name: 'Runs', command: 'sh run.sh', points_available: 1, expect: { exit_code: 0 } }] },
     });
     const gradeable = (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;

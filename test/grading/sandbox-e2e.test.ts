@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { sandboxUnavailableMessage } from '#shared/grading/launcher.ts';
 import { logger } from '#shared/logger.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { hostile } from './hostile.ts';
-import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import { perStudentRepositories, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * The attacks on the sandbox's guarantees (docs/sandbox.md) as a student makes them: a hostile repository submitted through the
@@ -94,15 +95,9 @@ beforeAll(async () => {
   const repositories: Record<string, typeof hostile> = {};
   for (const id of ['network', 'daemon', 'limits', 'lie', 'plain']) repositories[`${id}-${world.users.student.userId}`] = hostile;
   repositories[`next-${world.users.student2.userId}`] = hostile;
-  git = await startGitServer(repositories);
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  git = await startAllowedGitServer(repositories);
   for (const [id, autograding] of Object.entries(gradeables())) {
-    const answer = await api.postJson(
-      `/${world.course.term}/${world.course.course}/upload`,
-      selfHostedGradeableJson(id, perStudentRepositories(git.url), { title: `Attack ${id}`, autograding }),
-      world.tokens.instructor,
-    );
-    expect(answer.json.status, answer.text).toBe('success');
+    await uploadGradeable(api, world, selfHostedGradeableJson(id, perStudentRepositories(git.url), { title: `Attack ${id}`, autograding }));
   }
 }, 60_000);
 afterAll(async () => {

@@ -6,22 +6,10 @@
  */
 
 import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
+import { nonStudentPersonas } from '../support/courses.ts';
 
 /** Who calls. `outsider` holds a valid token of a user who is in no course. */
-export const personas = [
-  'anonymous',
-  'outsider',
-  'student',
-  'mentor',
-  'ta',
-  'instructor',
-  'otherInstructor',
-  'groupStaff',
-  'groupMentor',
-  'archivedGroupInstructor',
-  'faculty',
-  'superuser',
-] as const;
+export const personas = ['anonymous', 'outsider', 'student', ...nonStudentPersonas] as const;
 export type MatrixPersona = (typeof personas)[number];
 
 /**

@@ -6,8 +6,8 @@ import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../sup
 import { createUser } from '../support/users.ts';
 import { expectedAccess, personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
 import { mapLimit } from './support.ts';
-import { daysFromNow } from '../support/dates.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { daysFromNow, openDates } from '../support/dates.ts';
+import { publicGradeableJson, publicVcs } from '../support/gradeables.ts';
 
 let api: TestApi;
 let course: CourseWorld;
@@ -27,41 +27,15 @@ beforeAll(async () => {
   const upload = async (id: string, dates: Record<string, string>) => {
     const answer = await api.postJson(
       `/${term}/${code}/upload`,
-      {
-        id,
-        title: `Title of ${id}`,
-        type: 'Electronic File',
-        vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
-        dates,
-      },
+      publicGradeableJson(id, { title: `Title of ${id}`, vcs: publicVcs('org/hw-{$user_id}'), dates }),
       course.tokens.instructor,
     );
     expect(answer.json.status, answer.text).toBe('success');
   };
   const openGradeable = uniqueCode('open');
   const futureGradeable = uniqueCode('future');
-  await upload(openGradeable, {
-    ta_view_start_date: daysFromNow(-3),
-    submission_open_date: daysFromNow(-2),
-    submission_due_date: daysFromNow(5),
-    grade_start_date: daysFromNow(6),
-    grade_due_date: daysFromNow(7),
-    grade_released_date: daysFromNow(8),
-    grade_inquiry_start_date: daysFromNow(8),
-    grade_inquiry_due_date: daysFromNow(9),
-    team_lock_date: daysFromNow(5),
-  });
-  await upload(futureGradeable, {
-    ta_view_start_date: daysFromNow(-1),
-    submission_open_date: daysFromNow(1),
-    submission_due_date: daysFromNow(5),
-    grade_start_date: daysFromNow(6),
-    grade_due_date: daysFromNow(7),
-    grade_released_date: daysFromNow(8),
-    grade_inquiry_start_date: daysFromNow(8),
-    grade_inquiry_due_date: daysFromNow(9),
-    team_lock_date: daysFromNow(5),
-  });
+  await upload(openGradeable, openDates(2));
+  await upload(futureGradeable, { ...openDates(2), ta_view_start_date: daysFromNow(-1), submission_open_date: daysFromNow(1) });
   const teamGradeable = uniqueCode('team');
   const teamUpload = await api.postJson(
     `/${term}/${code}/upload`,

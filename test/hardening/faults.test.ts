@@ -12,7 +12,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow } from '../support/dates.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { publicVcs, uploadGradeable } from '../support/gradeables.ts';
 
 /**
  * DynamoDB failures injected at every step of every multi-write operation: each ends fully done
@@ -194,29 +194,24 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   loginUser = await createUser('user', 'rotating');
   gradeable = uniqueCode('hw');
-  const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: gradeable,
-      title: 'Faults',
-      type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository('o/{$user_id}'), vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: daysFromNow(-3),
-        submission_open_date: daysFromNow(-2),
-        submission_due_date: daysFromNow(5),
-        grade_start_date: daysFromNow(-1),
-        grade_due_date: daysFromNow(-0.5),
-        grade_released_date: daysFromNow(-0.2),
-        grade_inquiry_start_date: daysFromNow(-0.1),
-        grade_inquiry_due_date: daysFromNow(9),
-        team_lock_date: daysFromNow(5),
-      },
-      autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1 }] },
+  await uploadGradeable(api, world, {
+    id: gradeable,
+    title: 'Faults',
+    type: 'Electronic File',
+    vcs: publicVcs('o/{$user_id}'),
+    dates: {
+      ta_view_start_date: daysFromNow(-3),
+      submission_open_date: daysFromNow(-2),
+      submission_due_date: daysFromNow(5),
+      grade_start_date: daysFromNow(-1),
+      grade_due_date: daysFromNow(-0.5),
+      grade_released_date: daysFromNow(-0.2),
+      grade_inquiry_start_date: daysFromNow(-0.1),
+      grade_inquiry_due_date: daysFromNow(9),
+      team_lock_date: daysFromNow(5),
     },
-    world.tokens.instructor,
-  );
-  expect(answer.json.status, answer.text).toBe('success');
+    autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1 }] },
+  });
 }, 120_000);
 afterAll(async () => {
   restoreBackOff();

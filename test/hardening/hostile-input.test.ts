@@ -8,8 +8,8 @@ import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
-import { daysFromNow } from '../support/dates.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { daysFromNow, openDates } from '../support/dates.ts';
+import { publicGradeableJson, publicVcs, uploadGradeable } from '../support/gradeables.ts';
 import { makeZip } from '../support/zip.ts';
 import { listObjects } from '#shared/storage/objects.ts';
 
@@ -53,25 +53,20 @@ beforeAll(async () => {
   const answer = await createHomework(gradeable);
   expect(answer.json.status, answer.text).toBe('success');
   teamGradeable = uniqueCode('team');
-  const teams = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    { id: teamGradeable, title: 'Hostile team homework', type: 'Electronic File', team_gradeable: { team_size_max: 2, inherit_from: '' } },
-    world.tokens.instructor,
-  );
-  expect(teams.json.status, teams.text).toBe('success');
+  await uploadGradeable(api, world, {
+    id: teamGradeable,
+    title: 'Hostile team homework',
+    type: 'Electronic File',
+    team_gradeable: { team_size_max: 2, inherit_from: '' },
+  });
   filesGradeable = uniqueCode('files');
-  const files = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id: filesGradeable,
-      title: 'Hostile files',
-      type: 'Electronic File',
-      dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
-      submission_limits: { max_files: 3, max_bytes: 10_000 },
-    },
-    world.tokens.instructor,
-  );
-  expect(files.json.status, files.text).toBe('success');
+  await uploadGradeable(api, world, {
+    id: filesGradeable,
+    title: 'Hostile files',
+    type: 'Electronic File',
+    dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
+    submission_limits: { max_files: 3, max_bytes: 10_000 },
+  });
 }, 120_000);
 afterAll(async () => {
   await api.close();
@@ -334,7 +329,7 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
         title: 'Fuzz',
         type: 'Electronic File',
         syllabus_bucket: 'homework',
-        vcs: { repository_type: 'public-github', vcs_path: anyRepository('o/{$user_id}'), vcs_subdirectory: '' },
+        vcs: publicVcs('o/{$user_id}'),
         dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' },
         rubric: [],
         autograding: { test_cases: [{ name: 'a', command: 'true' }] },
@@ -661,23 +656,7 @@ const writes = () => routeKeys.filter((key) => key.method !== 'GET');
 const createHomework = (id: string) =>
   api.postJson(
     `/${world.course.term}/${world.course.course}/upload`,
-    {
-      id,
-      title: 'Hostile homework',
-      type: 'Electronic File',
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
-      dates: {
-        ta_view_start_date: daysFromNow(-3),
-        submission_open_date: daysFromNow(-2),
-        submission_due_date: daysFromNow(5),
-        grade_start_date: daysFromNow(6),
-        grade_due_date: daysFromNow(7),
-        grade_released_date: daysFromNow(8),
-        grade_inquiry_start_date: daysFromNow(8),
-        grade_inquiry_due_date: daysFromNow(9),
-        team_lock_date: daysFromNow(5),
-      },
-    },
+    publicGradeableJson(id, { title: 'Hostile homework', vcs: publicVcs('org/hw-{$user_id}'), dates: openDates(2) }),
     world.tokens.instructor,
   );
 

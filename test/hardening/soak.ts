@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daysFromNow } from '../support/dates.ts';
+import { openDates } from '../support/dates.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const STUDENTS = Number(process.env.SOAK_STUDENTS ?? 24);
@@ -73,17 +73,7 @@ const upload = await api.postJson(
     title: 'Soak homework',
     type: 'Electronic File',
     vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$gradeable_id}.git`, vcs_subdirectory: '' },
-    dates: {
-      ta_view_start_date: daysFromNow(-3),
-      submission_open_date: daysFromNow(-2),
-      submission_due_date: daysFromNow(5),
-      grade_start_date: daysFromNow(6),
-      grade_due_date: daysFromNow(7),
-      grade_released_date: daysFromNow(8),
-      grade_inquiry_start_date: daysFromNow(8),
-      grade_inquiry_due_date: daysFromNow(9),
-      team_lock_date: daysFromNow(5),
-    },
+    dates: openDates(2),
     autograding: {
       test_cases: [
         { name: 'Runs', command: 'sh hello.sh', points_available: 2 },

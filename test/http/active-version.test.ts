@@ -11,13 +11,13 @@ import { differences, snapshotTables } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { testCase } from '../support/submissions.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { publicGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { daysFromNow as iso } from '../support/dates.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
 
 /** Choosing the active version over HTTP: values, attempts and summaries follow it. */
 let api: TestApi;
 let world: CourseWorld;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
 /** The version a body names, read as the HTTP layer reads it (shared/http/inputs.ts), then checked against the highest. */
 function requestedVersion(version: unknown, highestVersion: number): number | string {
@@ -62,19 +62,13 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget: three days for the course.
-  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
-    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
-    body: JSON.stringify({ default_student_late_days: 3 }),
-  });
-  expect(budget.json.status, budget.text).toBe('success');
-  const answer = await api.postJson(
-    `${base()}/upload`,
-    {
-      id: 'hw',
+  await setLateDayBudget(api, world, 3);
+  await uploadGradeable(
+    api,
+    world,
+    publicGradeableJson('hw', {
       title: 'Homework',
-      type: 'Electronic File',
       syllabus_bucket: 'homework',
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: iso(-20),
         submission_open_date: iso(-19),
@@ -87,10 +81,8 @@ beforeAll(async () => {
         grade_inquiry_due_date: iso(1),
         late_days: 3,
       },
-    },
-    world.tokens.instructor,
+    }),
   );
-  expect(answer.json.status, answer.text).toBe('success');
   await threeVersions('hw', world.users.student.userId);
   await threeVersions('hw', world.users.student2.userId);
 }, 120_000);

@@ -7,7 +7,7 @@ import { gradeableKey, setStudentLateness } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
-import { vcsGradeableJson } from '../support/gradeables.ts';
+import { uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
 /**
@@ -64,12 +64,7 @@ const version = (daysLate: number, submittedBy: string) => ({
 });
 
 async function upload(id: string, team: boolean) {
-  const answer = await api.postJson(
-    `${base()}/upload`,
-    vcsGradeableJson(id, { dueInDays: -4, lateDays: 5, team }),
-    world.tokens.instructor,
-  );
-  expect(answer.json.status, answer.text).toBe('success');
+  await uploadGradeable(api, world, vcsGradeableJson(id, { dueInDays: -4, lateDays: 5, team }));
 }
 
 beforeAll(async () => {

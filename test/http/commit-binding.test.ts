@@ -3,10 +3,11 @@ import { getItems } from '#shared/data/items.ts';
 import { queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { gradeNextJob } from '#shared/grading/worker.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { selfHostedGradeableJson } from '../support/gradeables.ts';
+import { greets, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A version is bound to its commit when it is submitted: the repository's head then, read through
@@ -23,33 +24,24 @@ const base = () => `/${world.course.term}/${world.course.course}`;
 const path = (id = gradeableId) => `${base()}/gradeable/${id}`;
 const repository = () => `${gradeableId}-${world.users.student.userId}`;
 
-const testCases = [
-  { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
-  { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
-];
+const testCases = [runs(2), greets(3)];
 
 async function createGradeable(id: string, vcsPath: string) {
-  const answer = await api.postJson(
-    `${base()}/upload`,
+  await uploadGradeable(
+    api,
+    world,
     selfHostedGradeableJson(id, vcsPath, { title: `Homework ${id}`, autograding: { test_cases: testCases } }),
-    world.tokens.instructor,
   );
-  expect(answer.json.status, answer.text).toBe('success');
 }
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // An empty repository: its default branch has no commit.
-  git = await startGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' }, [`empty-${world.users.student.userId}`]: {} });
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  git = await startAllowedGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' }, [`empty-${world.users.student.userId}`]: {} });
   await createGradeable(gradeableId, `${git.url}/{$gradeable_id}-{$user_id}.git`);
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 afterEach(() => {
   vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
 });

@@ -3,10 +3,11 @@ import { recordJobCommit } from '#shared/data/jobs.ts';
 import { gradeableKey, recordVersionCommit } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import { greets, perStudentRepositories, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A retry after a lost lease grades the commit the first attempt checked out:
@@ -24,28 +25,19 @@ const repository = () => `${gradeableId}-${world.users.student.userId}`;
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  git = await startGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' } });
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
-  const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
+  git = await startAllowedGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' } });
+  await uploadGradeable(
+    api,
+    world,
     selfHostedGradeableJson(gradeableId, perStudentRepositories(git.url), {
       title: 'Homework: retried',
       autograding: {
-        test_cases: [
-          { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
-          { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
-        ],
+        test_cases: [runs(2), greets(3)],
       },
     }),
-    world.tokens.instructor,
   );
-  expect(answer.json.status, answer.text).toBe('success');
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 describe('a retry after a lost lease', () => {
   it('grades the commit the first attempt recorded, not what was pushed since', async () => {

@@ -7,6 +7,7 @@ import { vcsGradeableJson } from '../support/gradeables.ts';
 import { addMember, createCourseWorld, type CourseWorld, type Persona } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { mark, rubricComponent } from '../support/rubric.ts';
+import { daysFromNow as iso } from '../support/dates.ts';
 
 /**
  * Deleting a gradeable, or changing it in a way that would strand submissions, at the very moment
@@ -22,8 +23,6 @@ const SUBMITTERS = 10;
 const GRADED = 6;
 const base = () => `/${world.course.term}/${world.course.course}`;
 const H = (persona: Persona) => ({ ...world.tokens[persona], Prefer: 'http-status' });
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 
 /** A VCS gradeable due ten days ago (late submissions accepted), graded by TAs since nine days ago. */
 const gradeableJson = (id: string): Record<string, unknown> => {

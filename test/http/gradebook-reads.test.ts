@@ -14,9 +14,10 @@ import { loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { addMember, createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { enrollment } from '../support/enrollments.ts';
-import { vcsGradeableJson } from '../support/gradeables.ts';
+import { uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { gradedSubmissionItem } from '../support/submissions.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -61,19 +62,10 @@ async function page(course: Course, query: string, token: Record<string, string>
 async function fill(course: Course, count: number) {
   const { term, course: code } = course;
   for (const [index, id] of GRADEABLES.entries()) {
-    const answer = await api.postJson(
-      `/${term}/${code}/upload`,
-      vcsGradeableJson(id, { dueInDays: -10 + index, lateDays: 2 }),
-      world.tokens.instructor,
-    );
-    expect(answer.json.status, answer.text).toBe('success');
+    await uploadGradeable(api, world, vcsGradeableJson(id, { dueInDays: -10 + index, lateDays: 2 }), course);
   }
   // A budget of 3 days: charged gradeable by gradeable, so some students have none left by hw4.
-  const budget = await api.call('PUT', `/${term}/${code}/late-days`, {
-    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
-    body: JSON.stringify({ default_student_late_days: 3 }),
-  });
-  expect(budget.json.status, budget.text).toBe('success');
+  await setLateDayBudget(api, world, 3, course);
   const writes = Array.from({ length: count }, (_, index) => {
     const userId = `gb_${String(index).padStart(4, '0')}`;
     const member = enrollment(userId, { term, course: code, registrationSection: String((index % 10) + 1) });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtures } from '../grading/fixtures.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import { greets, perStudentRepositories, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * End to end over HTTP: the local API, its in-process grading queue and worker, the runner in a
@@ -15,10 +16,7 @@ let world: CourseWorld;
 let git: GitServer;
 
 const gradeables: Record<string, unknown[]> = {
-  pass: [
-    { name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } },
-    { name: 'Has a README', command: 'true', points_available: 1, expect: { files_exist: ['README.md'] } },
-  ],
+  pass: [greets(5), { name: 'Has a README', command: 'true', points_available: 1, expect: { files_exist: ['README.md'] } }],
   fail: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout: 'Hello, World!\n' } }],
   loop: [{ name: 'Finishes', command: 'sh loop.sh e2e-loop-marker', points_available: 5, timeout_seconds: 1, expect: { exit_code: 0 } }],
   flood: [{ name: 'Quiet', command: 'sh flood.sh', points_available: 5, expect: { stdout_contains: 'done' } }],
@@ -38,28 +36,22 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 2 });
   world = await createCourseWorld(api);
   const student = world.users.student.userId;
-  git = await startGitServer(
+  git = await startAllowedGitServer(
     Object.fromEntries(
       Object.keys(fixtures)
         .filter((name) => name in gradeables)
         .map((name) => [`${name}-${student}`, fixtures[name]!]),
     ),
   );
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   for (const [id, testCases] of Object.entries(gradeables)) {
-    const answer = await api.postJson(
-      `/${world.course.term}/${world.course.course}/upload`,
+    await uploadGradeable(
+      api,
+      world,
       selfHostedGradeableJson(id, perStudentRepositories(git.url), { title: `E2E ${id}`, autograding: { test_cases: testCases } }),
-      world.tokens.instructor,
     );
-    expect(answer.json.status, answer.text).toBe('success');
   }
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 async function submitAndWait(id: string) {
   const path = `/${world.course.term}/${world.course.course}/gradeable/${id}`;

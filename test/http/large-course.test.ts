@@ -16,9 +16,9 @@ import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { gradedSubmissionItem } from '../support/submissions.ts';
-import { anyRepository } from '../support/shared-git.ts';
 import { mark, rubricComponent } from '../support/rubric.ts';
 import { enrollment } from '../support/enrollments.ts';
+import { publicGradeableJson, publicVcs } from '../support/gradeables.ts';
 
 const STUDENTS = 5_000;
 const GRADEABLES = 40;
@@ -37,13 +37,11 @@ const timings: Record<string, number> = {};
 
 function gradeable(id: string, now: Date): Record<string, unknown> {
   const at = (days: number) => new Date(Math.floor(now.getTime() / 1000) * 1000 + days * DAY).toISOString();
-  return {
-    id,
+  return publicGradeableJson(id, {
     title: `Homework ${id}`,
-    type: 'Electronic File',
     syllabus_bucket: 'homework',
     ta_grading: true,
-    vcs: { repository_type: 'public-github', vcs_path: anyRepository('org/hw-{$user_id}'), vcs_subdirectory: '' },
+    vcs: publicVcs('org/hw-{$user_id}'),
     dates: {
       ta_view_start_date: at(-42),
       submission_open_date: at(-41),
@@ -61,7 +59,7 @@ function gradeable(id: string, now: Date): Record<string, unknown> {
         { name: 'Prints a greeting', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
       ],
     },
-  };
+  });
 }
 
 /** The students, their enrollments and a graded submission of SUBMITTED gradeables, in batches. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { editStoredGradeable, vcsGradeableJson } from '../support/gradeables.ts';
+import { editStoredGradeable, publicGradeableJson, vcsGradeableJson } from '../support/gradeables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { anyRepository } from '../support/shared-git.ts';
 import { rubricComponent } from '../support/rubric.ts';
+import { daysFromNow as iso } from '../support/dates.ts';
 
 /**
  * Late days over HTTP: a course's budget, grants and extensions set by the
@@ -12,8 +12,6 @@ import { rubricComponent } from '../support/rubric.ts';
  */
 let api: TestApi;
 let world: CourseWorld;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
 type Persona = keyof CourseWorld['tokens'];
 const H = (persona: Persona) => ({ ...world.tokens[persona], Prefer: 'http-status' });
@@ -46,28 +44,28 @@ const ok = <T = Json>(answer: { json: { status: string; data?: unknown }; text: 
 async function homework(id: string, dueDaysAgo: number, lateDays: number, lateSubmissionAllowed = true) {
   const due = -dueDaysAgo;
   ok(
-    await post('/upload', {
-      id,
-      title: `Title ${id}`,
-      type: 'Electronic File',
-      syllabus_bucket: 'homework',
-      ta_grading: true,
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
-      rubric: [rubricComponent('Work', { max_value: 10, upper_clamp: 10 })],
-      dates: {
-        ta_view_start_date: iso(-20),
-        submission_open_date: iso(-19),
-        submission_due_date: iso(due),
-        team_lock_date: iso(due),
-        grade_start_date: iso(due + 0.05),
-        grade_due_date: iso(due + 0.1),
-        grade_released_date: iso(-0.1),
-        grade_inquiry_start_date: iso(-0.1),
-        grade_inquiry_due_date: iso(5),
-        late_submission_allowed: lateSubmissionAllowed,
-        late_days: lateDays,
-      },
-    }),
+    await post(
+      '/upload',
+      publicGradeableJson(id, {
+        title: `Title ${id}`,
+        syllabus_bucket: 'homework',
+        ta_grading: true,
+        rubric: [rubricComponent('Work', { max_value: 10, upper_clamp: 10 })],
+        dates: {
+          ta_view_start_date: iso(-20),
+          submission_open_date: iso(-19),
+          submission_due_date: iso(due),
+          team_lock_date: iso(due),
+          grade_start_date: iso(due + 0.05),
+          grade_due_date: iso(due + 0.1),
+          grade_released_date: iso(-0.1),
+          grade_inquiry_start_date: iso(-0.1),
+          grade_inquiry_due_date: iso(5),
+          late_submission_allowed: lateSubmissionAllowed,
+          late_days: lateDays,
+        },
+      }),
+    ),
   );
 }
 
@@ -267,23 +265,23 @@ describe('late days', () => {
     const { student } = world.users;
     // Past its (ignored) due date by 1.5 days, but without a due date: nothing is late.
     ok(
-      await post('/upload', {
-        id: 'hw_open',
-        title: 'Open',
-        type: 'Electronic File',
-        syllabus_bucket: 'homework',
-        vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
-        dates: {
-          ta_view_start_date: iso(-20),
-          submission_open_date: iso(-19),
-          submission_due_date: iso(-1.5),
-          grade_start_date: iso(-1),
-          grade_due_date: iso(-0.5),
-          grade_released_date: iso(-0.2),
-          has_due_date: false,
-          late_days: 0,
-        },
-      }),
+      await post(
+        '/upload',
+        publicGradeableJson('hw_open', {
+          title: 'Open',
+          syllabus_bucket: 'homework',
+          dates: {
+            ta_view_start_date: iso(-20),
+            submission_open_date: iso(-19),
+            submission_due_date: iso(-1.5),
+            grade_start_date: iso(-1),
+            grade_due_date: iso(-0.5),
+            grade_released_date: iso(-0.2),
+            has_due_date: false,
+            late_days: 0,
+          },
+        }),
+      ),
     );
     ok(await submit('hw_open', 'student'));
     ok(await post('/reports/summaries', {}));

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import { greets, perStudentRepositories, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
  * A version is graded on its own code: submitting records the commit of the
@@ -20,32 +21,22 @@ const path = () => `${base()}/gradeable/${gradeableId}`;
 const repository = () => `${gradeableId}-${world.users.student.userId}`;
 
 /** Runs (2), Greets (3) and Takes its time (1; long enough to look at a version while it is graded). */
-const testCases = [
-  { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
-  { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
-  { name: 'Takes its time', command: 'sleep 2', points_available: 1, expect: { exit_code: 0 } },
-];
+const testCases = [runs(2), greets(3), { name: 'Takes its time', command: 'sleep 2', points_available: 1, expect: { exit_code: 0 } }];
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 2 });
   world = await createCourseWorld(api);
-  git = await startGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' } });
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
-  const answer = await api.postJson(
-    `${base()}/upload`,
+  git = await startAllowedGitServer({ [repository()]: { 'hello.sh': 'echo "Goodbye"\n' } });
+  await uploadGradeable(
+    api,
+    world,
     selfHostedGradeableJson(gradeableId, perStudentRepositories(git.url), {
       title: 'Homework: own commits',
       autograding: { test_cases: testCases },
     }),
-    world.tokens.instructor,
   );
-  expect(answer.json.status, answer.text).toBe('success');
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, git));
 
 interface Attempt {
   version: number;

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
-import { editStoredGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, greets, runs, selfHostedVcs, uploadGradeable } from '../support/gradeables.ts';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { daysFromNow as iso } from '../support/dates.ts';
 
 /**
  * Regrade end to end over HTTP: a class submits and is graded against a broken test
@@ -23,8 +24,6 @@ let world: CourseWorld;
 let repositories: string;
 let students: TestUser[];
 const tokens = new Map<string, Record<string, string>>();
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const gradeableId = uniqueCode('hw');
 const base = () => `/${world.course.term}/${world.course.course}`;
 const gradeablePath = () => `${base()}/gradeable/${gradeableId}`;
@@ -37,11 +36,8 @@ const scripts = {
 } as const;
 
 /** Runs (2 points) and Greets (3 points), whose expected output is wrong: nobody can pass it. */
-const brokenTestCases = [
-  { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
-  { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout: 'Hello World\n' } },
-];
-const fixedGreets = { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } };
+const brokenTestCases = [runs(2), { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout: 'Hello World\n' } }];
+const fixedGreets = greets(3);
 
 beforeAll(async () => {
   repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));
@@ -55,31 +51,26 @@ beforeAll(async () => {
   tokens.set(world.users.student2.userId, world.tokens.student2);
   for (const user of more) tokens.set(user.userId, { Authorization: await tokenOf(api, user) });
 
-  const answer = await api.postJson(
-    `${base()}/upload`,
-    {
-      id: gradeableId,
-      title: 'Homework: Hello',
-      type: 'Electronic File',
-      vcs: { repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' },
-      // Released already, so the grade summaries list it; without a due date, so nobody is late.
-      dates: {
-        ta_view_start_date: iso(-3),
-        submission_open_date: iso(-2),
-        submission_due_date: iso(-1),
-        has_due_date: false,
-        team_lock_date: iso(-1),
-        grade_start_date: iso(-0.9),
-        grade_due_date: iso(-0.8),
-        grade_released_date: iso(-0.7),
-        grade_inquiry_start_date: iso(-0.7),
-        grade_inquiry_due_date: iso(-0.6),
-      },
-      autograding: { test_cases: brokenTestCases },
+  await uploadGradeable(api, world, {
+    id: gradeableId,
+    title: 'Homework: Hello',
+    type: 'Electronic File',
+    vcs: selfHostedVcs(`file://${repositories}/{$user_id}`),
+    // Released already, so the grade summaries list it; without a due date, so nobody is late.
+    dates: {
+      ta_view_start_date: iso(-3),
+      submission_open_date: iso(-2),
+      submission_due_date: iso(-1),
+      has_due_date: false,
+      team_lock_date: iso(-1),
+      grade_start_date: iso(-0.9),
+      grade_due_date: iso(-0.8),
+      grade_released_date: iso(-0.7),
+      grade_inquiry_start_date: iso(-0.7),
+      grade_inquiry_due_date: iso(-0.6),
     },
-    world.tokens.instructor,
-  );
-  expect(answer.json.status, answer.text).toBe('success');
+    autograding: { test_cases: brokenTestCases },
+  });
 }, 60_000);
 afterAll(async () => {
   await api?.close();

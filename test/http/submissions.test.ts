@@ -21,6 +21,7 @@ import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../s
 import { createUser } from '../support/users.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { anyRepository } from '../support/shared-git.ts';
+import { greets, runs, selfHostedVcs, uploadGradeable } from '../support/gradeables.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -44,26 +45,24 @@ async function createGradeable(overrides: { id?: string; dates?: Record<string, 
     id,
     title: `Homework ${id}`,
     type: overrides.type ?? 'Electronic File',
-    vcs:
-      'vcs' in overrides ? overrides.vcs : { repository_type: 'self-hosted', vcs_path: anyRepository('{$user_id}'), vcs_subdirectory: '' },
+    vcs: 'vcs' in overrides ? overrides.vcs : selfHostedVcs(anyRepository('{$user_id}')),
     dates: { ...openDates(), ...overrides.dates },
     autograding: {
       test_cases: [
-        { name: 'Runs', command: 'sh hello.sh', points_available: 2, expect: { exit_code: 0 } },
-        { name: 'Greets', command: 'sh hello.sh', points_available: 3, expect: { stdout_contains: 'Hello' } },
+        runs(2),
+        greets(3),
         { name: 'Readme', command: 'true', points_available: 1, is_extra_credit: true, expect: { files_exist: ['README.md'] } },
         { name: 'Secret', command: 'sh hello.sh', points_available: 4, is_hidden: true, expect: { stdout: 'Hello, World!\n' } },
       ],
     },
   };
   if (overrides.type && overrides.type !== 'Electronic File') delete (document as Record<string, unknown>).vcs;
-  const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, document, world.tokens.instructor);
-  expect(answer.json.status, answer.text).toBe('success');
+  await uploadGradeable(api, world, document);
   return id;
 }
 
 /** Repositories in `repositories/<user id>` folders, whose files a test writes (no history: graded as they are). */
-const folderVcs = () => ({ repository_type: 'self-hosted', vcs_path: `file://${repositories}/{$user_id}`, vcs_subdirectory: '' });
+const folderVcs = () => selfHostedVcs(`file://${repositories}/{$user_id}`);
 
 /** Runs `body` with a setting of the service changed (the local functions read it on each request). */
 async function withSetting<T>(name: string, value: string, body: () => Promise<T>): Promise<T> {
@@ -411,7 +410,7 @@ describe('hidden test cases in values', () => {
       }
       const folder = join(repositories, 'quiet');
       const id = await createGradeable({
-        vcs: { repository_type: 'self-hosted', vcs_path: `file://${folder}/{$user_id}`, vcs_subdirectory: '' },
+        vcs: selfHostedVcs(`file://${folder}/{$user_id}`),
       });
       const repository = join(folder, world.users.student.userId);
       await mkdir(repository, { recursive: true });
@@ -680,19 +679,14 @@ describe('team gradeables', () => {
   it('lets any member submit for the team, and every member sees the team submission', async () => {
     const { runAdminCommand } = await import('#infra/admin/commands.ts');
     const id = uniqueCode('team');
-    const answer = await api.postJson(
-      `/${world.course.term}/${world.course.course}/upload`,
-      {
-        id,
-        title: 'Team project',
-        type: 'Electronic File',
-        team_gradeable: { team_size_max: 2, inherit_from: '' },
-        vcs: { repository_type: 'self-hosted', vcs_path: anyRepository('{$team_id}'), vcs_subdirectory: '' },
-        dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
-      },
-      world.tokens.instructor,
-    );
-    expect(answer.json.status, answer.text).toBe('success');
+    await uploadGradeable(api, world, {
+      id,
+      title: 'Team project',
+      type: 'Electronic File',
+      team_gradeable: { team_size_max: 2, inherit_from: '' },
+      vcs: selfHostedVcs(anyRepository('{$team_id}')),
+      dates: { ta_view_start_date: daysFromNow(-3), submission_open_date: daysFromNow(-2), submission_due_date: daysFromNow(5) },
+    });
     expect((await submit(id, 'student')).json.message).toBe(`${world.users.student.userId} is not on a team for this gradeable.`);
 
     const lines: string[] = [];

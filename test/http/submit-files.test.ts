@@ -4,6 +4,7 @@ import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/cour
 import { openDates } from '../support/dates.ts';
 import { makeZip } from '../support/zip.ts';
 import { listObjects } from '#shared/storage/objects.ts';
+import { uploadGradeable } from '../support/gradeables.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -39,8 +40,7 @@ async function createGradeable(extra: Record<string, unknown> = {}) {
     },
     ...extra,
   };
-  const answer = await api.postJson(`/${world.course.term}/${world.course.course}/upload`, document, world.tokens.instructor);
-  expect(answer.json.status, answer.text).toBe('success');
+  await uploadGradeable(api, world, document);
   return id;
 }
 

@@ -19,7 +19,7 @@ import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourse, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { publicGradeableJson, uploadGradeable } from '../support/gradeables.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -62,12 +62,9 @@ const graded = (gradeableId: string, userId: string, points: number) =>
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
-  const released = {
-    id: 'hw1',
+  const released = publicGradeableJson('hw1', {
     title: 'Homework 1',
-    type: 'Electronic File',
     syllabus_bucket: 'homework',
-    vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
     dates: {
       ta_view_start_date: daysFromNow(-20),
       submission_open_date: daysFromNow(-19),
@@ -76,9 +73,8 @@ beforeAll(async () => {
       grade_due_date: daysFromNow(-3),
       grade_released_date: daysFromNow(-2),
     },
-  };
-  const upload = await api.postJson(`${base()}/upload`, released, world.tokens.instructor);
-  expect(upload.json.status, upload.text).toBe('success');
+  });
+  await uploadGradeable(api, world, released);
   await graded('hw1', world.users.student.userId, 7);
   await graded('hw1', world.users.student2.userId, 3);
 });

@@ -14,7 +14,8 @@ import { createCourse, createCourseWorld, type CourseWorld } from '../support/co
 import { lambdaContext } from '../support/events.ts';
 import { daysFromNow } from '../support/dates.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
-import { anyRepository } from '../support/shared-git.ts';
+import { publicGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -35,14 +36,12 @@ const graded = (gradeableId: string, userId: string, points: number, daysLate: n
 
 async function gradeable(id: string, bucket: string, released: boolean, lateDays = 2) {
   const released_at = released ? -1 : 5;
-  const answer = await api.postJson(
-    `${base()}/upload`,
-    {
-      id,
+  await uploadGradeable(
+    api,
+    world,
+    publicGradeableJson(id, {
       title: `Title ${id}`,
-      type: 'Electronic File',
       syllabus_bucket: bucket,
-      vcs: { repository_type: 'public-github', vcs_path: anyRepository(), vcs_subdirectory: '' },
       dates: {
         ta_view_start_date: daysFromNow(-20),
         submission_open_date: daysFromNow(-19),
@@ -55,21 +54,15 @@ async function gradeable(id: string, bucket: string, released: boolean, lateDays
         grade_inquiry_due_date: daysFromNow(released_at + 1),
         late_days: lateDays,
       },
-    },
-    world.tokens.instructor,
+    }),
   );
-  expect(answer.json.status, answer.text).toBe('success');
 }
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget: two days for the course.
-  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
-    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
-    body: JSON.stringify({ default_student_late_days: 2 }),
-  });
-  expect(budget.json.status, budget.text).toBe('success');
+  await setLateDayBudget(api, world, 2);
   await gradeable('hw1', 'homework', true);
   await gradeable('hw2', 'homework', true);
   await gradeable('lab1', 'lab', true);

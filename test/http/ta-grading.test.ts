@@ -11,6 +11,10 @@ import { snapshotTables, differences } from '../hardening/support.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { rubricComponent } from '../support/rubric.ts';
+import { daysFromNow as iso } from '../support/dates.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
+import { uploadGradeable } from '../support/gradeables.ts';
+import { testCase } from '../support/submissions.ts';
 
 /**
  * TA grading end to end over HTTP: graders grade a class's rubric, Numeric and
@@ -18,8 +22,6 @@ import { rubricComponent } from '../support/rubric.ts';
  */
 let api: TestApi;
 let world: CourseWorld;
-const day = 24 * 60 * 60 * 1000;
-const iso = (days: number) => new Date(Math.floor((Date.now() + days * day) / 1000) * 1000).toISOString();
 const base = () => `/${world.course.term}/${world.course.course}`;
 const H = (persona: keyof CourseWorld['tokens']) => ({ ...world.tokens[persona], Prefer: 'http-status' });
 
@@ -55,8 +57,7 @@ const gradingDates = (releasedIn: number) => ({
 });
 
 async function upload(document: Record<string, unknown>) {
-  const answer = await api.postJson(`${base()}/upload`, document, world.tokens.instructor);
-  expect(answer.json.status, answer.text).toBe('success');
+  await uploadGradeable(api, world, document);
 }
 
 const grade = (gradeableId: string, userId: string, body: Record<string, unknown>, persona: keyof CourseWorld['tokens'] = 'ta') =>
@@ -78,11 +79,7 @@ beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   // Late days are charged against each student's budget: two days for the course.
-  const budget = await api.call('PUT', `/${world.course.term}/${world.course.course}/late-days`, {
-    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
-    body: JSON.stringify({ default_student_late_days: 2 }),
-  });
-  expect(budget.json.status, budget.text).toBe('success');
+  await setLateDayBudget(api, world, 2);
   await upload({
     id: 'rubric_hw',
     title: 'Rubric homework',
@@ -135,19 +132,7 @@ beforeAll(async () => {
         versions: [{ version: 1, submittedAt: iso(-9.5), submittedBy: student, daysLate: 1, ticket: 1, state: 'graded', points: 3 }],
         activeResults: {
           version: 1,
-          testCases: [
-            {
-              name: 'a',
-              details: '',
-              is_extra_credit: false,
-              points_available: 5,
-              has_extra_results: false,
-              points_received: 3,
-              testcase_message: '',
-              autochecks: [],
-              hidden: false,
-            },
-          ],
+          testCases: [testCase(3, { points_available: 5 })],
         },
       },
     }),

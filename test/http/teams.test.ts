@@ -9,7 +9,7 @@ import { teamSubmissionCopies } from '#shared/data/teams.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
-import { vcsGradeableJson } from '../support/gradeables.ts';
+import { uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 
@@ -65,12 +65,7 @@ async function submitFor(gradeable: string, teamId: string) {
 
 async function upload(id: string, team: { size: number } | undefined) {
   const json = vcsGradeableJson(id, { dueInDays: 3, lateDays: 2, team: team !== undefined });
-  const answer = await api.postJson(
-    `/${world.course.term}/${world.course.course}/upload`,
-    team ? { ...json, team_gradeable: { team_size_max: team.size, inherit_from: '' } } : json,
-    world.tokens.instructor,
-  );
-  expect(answer.json.status, answer.text).toBe('success');
+  await uploadGradeable(api, world, team ? { ...json, team_gradeable: { team_size_max: team.size, inherit_from: '' } } : json);
 }
 
 beforeAll(async () => {

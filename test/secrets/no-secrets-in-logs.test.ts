@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/logger.ts';
 import { fixtures } from '../grading/fixtures.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { greets, perStudentRepositories, selfHostedGradeableJson } from '../support/gradeables.ts';
+import { startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * No log line contains a token, a password, the signing secret or a webhook secret: a full flow
@@ -47,10 +48,8 @@ beforeAll(async () => {
   world = await createCourseWorld(api);
   for (const user of Object.values(world.users)) passwords.add(user.password);
   for (const headers of Object.values(world.tokens)) if (headers.Authorization) tokens.add(headers.Authorization);
-  git = await startGitServer({ [`pass-${world.users.student.userId}`]: fixtures.pass! });
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
-  receiver = await startWebhookReceiver();
-  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
+  git = await startAllowedGitServer({ [`pass-${world.users.student.userId}`]: fixtures.pass! });
+  receiver = await startAllowedWebhookReceiver();
   vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', '0.2');
 }, 60_000);
 
@@ -146,7 +145,7 @@ describe('the logs of a full flow', () => {
       selfHostedGradeableJson('logs', perStudentRepositories(git.url).replace('{$gradeable_id}', 'pass'), {
         title: 'Logs',
         autograding: {
-          test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
+          test_cases: [greets(5)],
         },
       }),
       asInstructor,

@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signToken, verifyToken } from '#shared/auth/jwt.ts';
 import { decodeSecret, generateSecret, signingKey } from '#shared/auth/signing-secret.ts';
+import { secretsManagerEnvironment, startSecretsManager, type SecretsManagerStandIn } from '../support/secrets-manager.ts';
 
 // A stand-in for Secrets Manager's GetSecretValue: each secret has an AWSCURRENT version (with the
 // time it was created, i.e. the last rotation) and maybe an AWSPREVIOUS one.
@@ -13,42 +13,31 @@ interface Versions {
 }
 const secrets = new Map<string, Versions>();
 const requested: string[] = [];
-let server: Server;
+let server: SecretsManagerStandIn;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const { SecretId, VersionStage } = JSON.parse(body) as { SecretId: string; VersionStage?: string };
-      requested.push(`${SecretId} ${VersionStage}`);
-      const versions = secrets.get(SecretId);
-      const value = VersionStage === 'AWSPREVIOUS' ? versions?.previous : versions?.current;
-      if (!versions || value === undefined) {
-        response.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-errortype': 'ResourceNotFoundException' });
-        response.end(
-          JSON.stringify({
-            __type: 'ResourceNotFoundException',
-            message: "Secrets Manager can't find the specified secret value for staging label",
-          }),
-        );
-        return;
-      }
-      const createdAt = VersionStage === 'AWSPREVIOUS' ? versions.createdAt.getTime() - 86_400_000 : versions.createdAt.getTime();
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-      response.end(JSON.stringify({ ARN: SecretId, Name: SecretId, SecretString: value, VersionId: 'v', CreatedDate: createdAt / 1000 }));
-    });
+  server = await startSecretsManager((_, { SecretId, VersionStage }) => {
+    requested.push(`${SecretId} ${VersionStage}`);
+    const versions = secrets.get(SecretId);
+    const value = VersionStage === 'AWSPREVIOUS' ? versions?.previous : versions?.current;
+    if (!versions || value === undefined) {
+      return {
+        status: 400,
+        errorType: 'ResourceNotFoundException',
+        json: {
+          __type: 'ResourceNotFoundException',
+          message: "Secrets Manager can't find the specified secret value for staging label",
+        },
+      };
+    }
+    const createdAt = VersionStage === 'AWSPREVIOUS' ? versions.createdAt.getTime() - 86_400_000 : versions.createdAt.getTime();
+    return { json: { ARN: SecretId, Name: SecretId, SecretString: value, VersionId: 'v', CreatedDate: createdAt / 1000 } };
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  vi.stubEnv('AWS_ENDPOINT_URL_SECRETS_MANAGER', `http://127.0.0.1:${port}`);
-  vi.stubEnv('AWS_REGION', 'eu-west-1');
-  vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
+  for (const [name, value] of Object.entries(secretsManagerEnvironment(server.url))) vi.stubEnv(name, value);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await new Promise((done) => server.close(done));
+  await server.close();
 });
 
 const DAY = 86_400_000;

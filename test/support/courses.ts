@@ -53,19 +53,20 @@ export async function tokenOf(api: TestApi, user: TestUser): Promise<string> {
   return answer.json.data.token;
 }
 
-export type Persona =
-  | 'anonymous'
-  | 'student'
-  | 'student2'
-  | 'mentor'
-  | 'ta'
-  | 'instructor'
-  | 'otherInstructor'
-  | 'groupStaff'
-  | 'groupMentor'
-  | 'archivedGroupInstructor'
-  | 'faculty'
-  | 'superuser';
+/** The personas of a course world who log in and are not its students, from its own staff outwards. */
+export const nonStudentPersonas = [
+  'mentor',
+  'ta',
+  'instructor',
+  'otherInstructor',
+  'groupStaff',
+  'groupMentor',
+  'archivedGroupInstructor',
+  'faculty',
+  'superuser',
+] as const;
+
+export type Persona = 'anonymous' | 'student' | 'student2' | (typeof nonStudentPersonas)[number];
 
 export interface CourseWorld {
   readonly term: string;
@@ -118,20 +119,8 @@ export async function createCourseWorld(api: TestApi): Promise<CourseWorld> {
     addMember(sibling, users.groupStaff, 2, null, ['1']),
     addMember(sibling, users.groupMentor, 3, null, ['1']),
   ]);
-  const personas = [
-    'student',
-    'student2',
-    'mentor',
-    'ta',
-    'instructor',
-    'otherInstructor',
-    'groupStaff',
-    'groupMentor',
-    'archivedGroupInstructor',
-    'faculty',
-    'superuser',
-  ] as const;
   const tokens = { anonymous: {} } as CourseWorld['tokens'];
-  for (const persona of personas) tokens[persona] = { Authorization: await tokenOf(api, users[persona]) };
+  for (const persona of ['student', 'student2', ...nonStudentPersonas] as const)
+    tokens[persona] = { Authorization: await tokenOf(api, users[persona]) };
   return { term, course, sibling, users, tokens };
 }

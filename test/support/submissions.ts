@@ -2,10 +2,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/data/client.ts';
 import { gradeableKey, studentKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
+import type { Submission, TestCaseResult, VersionSummary } from '#shared/submissions/submission.ts';
 import { daysFromNow } from './dates.ts';
 
-/** A visible test case of 10 points, `points` of them received. */
-export const testCase = (points: number) => ({
+/** A visible test case's result: `points` received of 10, unless `fields` says otherwise. */
+export const testCase = (points: number, fields: Partial<TestCaseResult> = {}): TestCaseResult => ({
   name: 'a',
   details: '',
   is_extra_credit: false,
@@ -15,6 +16,22 @@ export const testCase = (points: number) => ({
   testcase_message: '',
   autochecks: [],
   hidden: false,
+  ...fields,
+});
+
+/**
+ * A submission as the submissions table keeps it: amy's of hw1 in course f26/cs1 with `versions`,
+ * the first of them active and the highest, unless `fields` says otherwise.
+ */
+export const submissionRecord = (versions: VersionSummary[], fields: Partial<Submission> = {}): Submission => ({
+  term: 'f26',
+  course: 'cs1',
+  gradeableId: 'hw1',
+  ownerId: 'amy',
+  highestVersion: 1,
+  activeVersion: 1,
+  versions,
+  ...fields,
 });
 
 export interface GradedSubmission {

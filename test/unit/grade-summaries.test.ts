@@ -4,7 +4,7 @@ import type { GradeableDocument, RubricComponent } from '#shared/gradeables/grad
 import { bucketKey, gradeableEntry, releasedGradeables, userSummary } from '#shared/summaries/summary.ts';
 import { chargeGradeable, lateDayGradeable, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission, VersionSummary } from '#shared/submissions/submission.ts';
-import { testCase } from '../support/submissions.ts';
+import { submissionRecord, testCase } from '../support/submissions.ts';
 import { mark, rubricComponent } from '../support/rubric.ts';
 import { enrollment as enrollmentOf, person as personOf } from '../support/enrollments.ts';
 
@@ -33,20 +33,14 @@ const version = (number: number, daysLate: number): VersionSummary => ({
   ticket: number,
   state: 'graded',
 });
-const submission = (daysLate: number, points: number, fields: Partial<Submission> = {}): Submission => ({
-  term: 'f26',
-  course: 'cs1',
-  gradeableId: 'hw1',
-  ownerId: 'amy',
-  highestVersion: 1,
-  activeVersion: 1,
-  versions: [version(1, daysLate)],
-  activeResults: {
-    version: 1,
-    testCases: [{ ...testCase(points), name: 't', hidden: true }],
-  },
-  ...fields,
-});
+const submission = (daysLate: number, points: number, fields: Partial<Submission> = {}): Submission =>
+  submissionRecord([version(1, daysLate)], {
+    activeResults: {
+      version: 1,
+      testCases: [testCase(points, { name: 't', hidden: true })],
+    },
+    ...fields,
+  });
 const taGrade = (mark_ids: number[], custom_points: number) => ({
   revision: 1,
   components: { '0': { mark_ids, custom_points, custom_message: 'see me', grader_id: 'ta', graded_at: '2026-10-20T00:00:00.000Z' } },

@@ -13,6 +13,7 @@ import {
   type VersionSummary,
 } from '#shared/submissions/submission.ts';
 import { mark, rubricComponent } from '../support/rubric.ts';
+import { submissionRecord } from '../support/submissions.ts';
 
 // `values` and `attempts`: what students and their tools poll after submitting.
 
@@ -37,16 +38,7 @@ const test = (name: string, points_received: number, points_available: number, f
   hidden: false,
   ...fields,
 });
-const submission = (fields: Partial<Submission>): Submission => ({
-  term: 'f26',
-  course: 'cs1',
-  gradeableId: 'hw1',
-  ownerId: 'amy',
-  highestVersion: 1,
-  activeVersion: 1,
-  versions: [version(1, 'graded')],
-  ...fields,
-});
+const submission = (fields: Partial<Submission>): Submission => submissionRecord([version(1, 'graded')], fields);
 const student = { hidden: 'left-out' } as const;
 /** Queue counters with the given shards' [head, tail]; the others empty. */
 const queueOf = (shards: Record<number, [number, number]>): QueueCounters =>

@@ -14,6 +14,7 @@ import { chargeGradeable, lateDayGradeable } from '#shared/submissions/late-days
 import type { Submission } from '#shared/submissions/submission.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { enrollment as member } from '../support/enrollments.ts';
+import { testCase } from '../support/submissions.ts';
 
 const enrollment = (userId: string, group: 1 | 2 | 3 | 4, section: string | null, grading: string[] = []): Enrollment =>
   member(userId, { term: 't', course: 'c', group, registrationSection: section, gradingSections: grading });
@@ -86,19 +87,7 @@ describe('the gradebook', () => {
       ],
       activeResults: {
         version: 2,
-        testCases: [
-          {
-            name: 'a',
-            details: '',
-            is_extra_credit: false,
-            points_available: 5,
-            has_extra_results: false,
-            points_received: 3,
-            testcase_message: '',
-            autochecks: [],
-            hidden: false,
-          },
-        ],
+        testCases: [testCase(3, { points_available: 5 })],
       },
       taGrade: {
         revision: 2,

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
 import { courseId } from '#shared/data/keys.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
@@ -7,7 +7,8 @@ import { createDelivery } from '#shared/data/webhooks.ts';
 import { newMessageId } from '#shared/webhooks/webhook.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { closeAll, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * The per-course limit of webhooks holds against registrations sent at once, and the delivery list
@@ -18,16 +19,11 @@ let world: CourseWorld;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
+  receiver = await startAllowedWebhookReceiver();
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await receiver?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, receiver));
 
 const LIMIT_MESSAGE = 'A course can have at most 10 webhooks.';
 

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEntries } from '#shared/data/webhook-outbox.ts';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { openDates } from '../support/dates.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * Fault injection: the webhook queue refuses every message for a while, after the grade (or the
@@ -18,20 +19,13 @@ let git: GitServer;
 let base: string;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  git = await startGitServer({ 'hello-student': { 'hello.sh': 'echo "Hello, World!"\n' } });
-  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
+  receiver = await startAllowedWebhookReceiver();
+  git = await startAllowedGitServer({ 'hello-student': { 'hello.sh': 'echo "Hello, World!"\n' } });
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
   base = `/${world.course.term}/${world.course.course}`;
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await receiver?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, receiver, git));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,21 +50,14 @@ async function refusedRelayRuns() {
 describe('the webhook queue refusing messages', () => {
   it('loses no submission.graded event: the grade stands, the event waits in the outbox and is delivered once the queue accepts', async () => {
     const hook = await register('/graded', ['submission.graded']);
-    const upload = await api.postJson(
-      `${base}/upload`,
-      {
-        id: 'hello',
+    await uploadGradeable(
+      api,
+      world,
+      selfHostedGradeableJson('hello', `${git.url}/{$gradeable_id}-student.git`, {
         title: 'Hello',
-        type: 'Electronic File',
-        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-        dates: openDates(),
-        autograding: {
-          test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
-        },
-      },
-      world.tokens.instructor,
+        autograding: { test_cases: [greets(5)] },
+      }),
     );
-    expect(upload.json.status, upload.text).toBe('success');
 
     api.server.webhookQueue.refuseSends(true);
     try {

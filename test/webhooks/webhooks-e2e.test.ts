@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGitServer, type GitServer } from '../support/git-server.ts';
+import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { openDates } from '../support/dates.ts';
+import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.ts';
+import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { closeAll, startAllowedGitServer, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 
 /**
  * Webhooks end to end over HTTP: an instructor registers a receiver on loopback (allowed by
@@ -21,21 +22,14 @@ let git: GitServer;
 let base: string;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  git = await startGitServer({ [`hello-${'student'}`]: { 'hello.sh': 'echo "Hello, World!"\n' } });
-  vi.stubEnv('WEBHOOK_ALLOWED_HOSTS', receiver.host);
+  receiver = await startAllowedWebhookReceiver();
+  git = await startAllowedGitServer({ [`hello-${'student'}`]: { 'hello.sh': 'echo "Hello, World!"\n' } });
   vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', RETRY_SCHEDULE.join(','));
-  vi.stubEnv('ALLOWED_GIT_HOSTS', git.host);
   api = await startTestApi({ workers: 1 });
   world = await createCourseWorld(api);
   base = `/${world.course.term}/${world.course.course}`;
 }, 60_000);
-afterAll(async () => {
-  await api?.close();
-  await receiver?.close();
-  await git?.close();
-  vi.unstubAllEnvs();
-});
+afterAll(() => closeAll(api, receiver, git));
 
 async function register(path: string, events: string[] | string, headers = world.tokens.instructor) {
   return api.postJson(`${base}/webhooks`, { url: `${receiver.url}${path}`, events, description: `receiver ${path}` }, headers);
@@ -191,21 +185,14 @@ describe('delivering events', () => {
     const graded = await register('/graded', ['submission.graded', 'submission.failed']);
     const removed = await register('/removed', ['submission.graded']);
     await api.call('DELETE', `${base}/webhooks/${removed.json.data.id}`, { headers: world.tokens.instructor });
-    const upload = await api.postJson(
-      `${base}/upload`,
-      {
-        id: 'hello',
+    await uploadGradeable(
+      api,
+      world,
+      selfHostedGradeableJson('hello', `${git.url}/{$gradeable_id}-student.git`, {
         title: 'Hello',
-        type: 'Electronic File',
-        vcs: { repository_type: 'self-hosted', vcs_path: `${git.url}/{$gradeable_id}-student.git`, vcs_subdirectory: '' },
-        dates: openDates(),
-        autograding: {
-          test_cases: [{ name: 'Greets', command: 'sh hello.sh', points_available: 5, expect: { stdout_contains: 'Hello' } }],
-        },
-      },
-      world.tokens.instructor,
+        autograding: { test_cases: [greets(5)] },
+      }),
     );
-    expect(upload.json.status, upload.text).toBe('success');
     const submitted = await api.postForm(
       `${base}/gradeable/hello/upload`,
       { vcs_checkout: 'true', git_repo_id: 'x' },
