@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { BatchGetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { readClassList } from '#shared/courses/class-list.ts';
@@ -24,6 +25,42 @@ const WRITES_TARGET = 2.05;
 const WARM_UP_SUBMISSIONS = 10;
 /** Students of their own who submit at once before the rush: the ideal's paths are warm in DynamoDB Local's JIT when measured (its warm-up round), so are the rush's. */
 const WARM_UP_RUSH = 100;
+/**
+ * The connections the students' requests share to the API server, as many as the ideal's SDK
+ * opens to DynamoDB Local (its default): in AWS the students' own connections end at API Gateway,
+ * and the functions never pay for them, so a thousand connections to one local process would
+ * measure what the deployed service does not do.
+ */
+const STUDENT_CONNECTIONS = 50;
+const students = new Agent({ keepAlive: true, maxSockets: STUDENT_CONNECTIONS });
+
+/** One request of a student to the API server over the students' connections, its answer's envelope. */
+function call(url: string, token: string, method: 'GET' | 'POST', body?: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const sent = request(
+      url,
+      {
+        method,
+        agent: students,
+        headers: { authorization: token, ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer);
+          } catch (error) {
+            resolve({ status: 'no answer', message: (error as Error).message });
+          }
+        });
+        response.on('error', (error) => resolve({ status: 'no answer', message: error.message }));
+      },
+    );
+    sent.on('error', (error) => resolve({ status: 'no answer', message: error.message }));
+    sent.end(body);
+  });
+}
 
 /**
  * Students submitting at the same moment, through the local API server (in a process of its own,
@@ -227,18 +264,10 @@ interface Answer {
   readonly message?: string;
 }
 
-async function submit(url: string, world: World, token: string): Promise<Answer> {
+function submit(url: string, world: World, token: string): Promise<Answer> {
   const { course, gradeableId } = world;
-  try {
-    const response = await fetch(`${url}/api/${course.term}/${course.course}/gradeable/${gradeableId}/upload`, {
-      method: 'POST',
-      headers: { authorization: token, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ vcs_checkout: 'true', git_repo_id: 'none' }).toString(),
-    });
-    return (await response.json()) as Answer;
-  } catch (error) {
-    return { status: 'no answer', message: (error as Error).message };
-  }
+  const body = new URLSearchParams({ vcs_checkout: 'true', git_repo_id: 'none' }).toString();
+  return call(`${url}/api/${course.term}/${course.course}/gradeable/${gradeableId}/upload`, token, 'POST', body);
 }
 
 /**
@@ -340,15 +369,10 @@ async function warmRush(url: string, world: World, warmers: readonly { token: st
  * round does its calls: the connections a rush needs, from the students to the server and from the
  * server to DynamoDB Local, are open when it starts, as the ideal's are when it is measured.
  */
-async function warmConnections(url: string, students: readonly { token: string }[]): Promise<void> {
-  const answers = await Promise.all(
-    students.map(async ({ token }) => {
-      const response = await fetch(`${url}/api/me`, { headers: { authorization: token } });
-      return ((await response.json()) as Answer).status;
-    }),
-  );
+async function warmConnections(url: string, readers: readonly { token: string }[]): Promise<void> {
+  const answers = await Promise.all(readers.map(async ({ token }) => (await call(`${url}/api/me`, token, 'GET')).status));
   const failed = answers.filter((status) => status !== 'success').length;
-  if (failed > 0) throw new Error(`rush: ${failed} of ${students.length} warm-up reads failed`);
+  if (failed > 0) throw new Error(`rush: ${failed} of ${readers.length} warm-up reads failed`);
 }
 
 async function stop(child: ChildProcess): Promise<void> {
