@@ -3754,6 +3754,7 @@ export interface operations {
             /**
              * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
+             *     - `A version of a team of {members} members cannot be saved: a team that submits has at most {limit} members.`
              *     - `This Idempotency-Key was already used for a different request.`
              *     - `This submission has reached its limit of {limit} versions.`
              *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
@@ -3973,6 +3974,7 @@ export interface operations {
             /**
              * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
+             *     - `A version of a team of {members} members cannot be saved: a team that submits has at most {limit} members.`
              *     - `This Idempotency-Key was already used for a different request.`
              *     - `This submission has reached its limit of {limit} versions.`
              *     - `Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.`
@@ -4217,6 +4219,7 @@ export interface operations {
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late (with an extension of {extension}).`
              *     - `The Idempotency-Key header must be 1 to 255 visible ASCII characters.`
+             *     - `A version of a team of {members} members can confirm at most {limit} uploads at once.`
              */
             400: {
                 headers: {
@@ -4319,6 +4322,7 @@ export interface operations {
             /**
              * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
+             *     - `A version of a team of {members} members cannot be saved: a team that submits has at most {limit} members.`
              *     - `This Idempotency-Key was already used for a different request.`
              *     - `This submission has reached its limit of {limit} versions.`
              */

@@ -3,7 +3,7 @@ import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.t
 import { string } from '#shared/http/answers.ts';
 import { fail, fileFails, versionFails, type RouteContract } from '#shared/http/contract.ts';
 import { bodyTooLarge } from '#shared/http/failures.ts';
-import { notSameUser } from '#shared/submissions/failures.ts';
+import { notSameUser, tooManyUploadsForTeam } from '#shared/submissions/failures.ts';
 
 export const contract: RouteContract = {
   tag: 'Submissions',
@@ -13,6 +13,7 @@ export const contract: RouteContract = {
     fail(invalidGradeableId),
     ...fileFails,
     ...versionFails,
+    fail(tooManyUploadsForTeam),
     fail(gradeableBusy),
     // Files in the body: a larger body than other routes take.
     { status: 413, message: bodyTooLarge(4 * 1024 * 1024).message },

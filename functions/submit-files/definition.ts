@@ -8,8 +8,8 @@ export const MULTIPART_BYTES = 4 * 1024 * 1024;
 /** The most files one request sends. */
 export const MAX_FILES_SENT = 200;
 /**
- * The most upload ids one request confirms: each is consumed in the version's own transaction,
- * which holds at most 100 writes with the version's, its job's, its queue's and its team's.
+ * The most upload ids one request confirms: each is consumed in the version's own transaction, beside
+ * the version's own items and a copy per team member (versionClaimsBudget: a team's version confirms fewer).
  */
 export const MAX_UPLOADS_CONFIRMED = 64;
 

@@ -13,6 +13,7 @@
  * describe the form (the OpenAPI document and the types). Nothing is built before it is needed.
  */
 import * as z from 'zod';
+import { MAX_TEAM_MEMBERS } from '#shared/data/transaction-limits.ts';
 import { GRADEABLE_ID } from '#shared/ids.ts';
 import { GRADEABLE_DATE_FORM, parseGradeableDate } from './time-zone.ts';
 
@@ -439,7 +440,7 @@ export function gradeableSchemas(context?: DateContext) {
         bulk_upload: flag(false),
         team_gradeable: z
           .object({
-            team_size_max: wholeNumber(1, 100, { error: whenMissing(TEAM_PARAMETERS) }),
+            team_size_max: wholeNumber(1, MAX_TEAM_MEMBERS, { error: whenMissing(TEAM_PARAMETERS) }),
             inherit_from: text(64).default(''),
           })
           .optional(),

@@ -16,6 +16,7 @@ import {
   teamsOfGradeableList,
   type TeamSubmissionState,
 } from '#shared/data/teams.ts';
+import { MAX_TEAM_MEMBERS, MAX_TRANSACTION_ITEMS } from '#shared/data/transaction-limits.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { Refusal } from '#shared/errors.ts';
 import type { GradeableDocument } from './gradeable.ts';
@@ -132,8 +133,6 @@ export interface TeamRecord {
   readonly members: readonly string[];
 }
 
-/** DynamoDB's limit of items in one transaction. */
-const MAX_TRANSACTION_ITEMS = 100;
 /** Tries of a change whose conditions failed (another change of the same teams meanwhile), each on a fresh read. */
 const ATTEMPTS = 5;
 
@@ -141,7 +140,8 @@ const ATTEMPTS = 5;
 export function teamGradeable(gradeable: GradeableDocument | undefined, gradeableId: string): { teamSizeMax: number } {
   if (!gradeable) throw gradeableNotFound();
   if (!gradeable.team_gradeable) throw notTeamGradeable({ gradeable_id: gradeableId });
-  return { teamSizeMax: gradeable.team_gradeable.team_size_max };
+  // A gradeable stored before its teams were bounded by what a version's transaction holds: bounded now.
+  return { teamSizeMax: Math.min(gradeable.team_gradeable.team_size_max, MAX_TEAM_MEMBERS) };
 }
 
 /** Every team of a team gradeable with its members, by team id. */

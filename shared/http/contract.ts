@@ -12,7 +12,14 @@ import * as fileFailures from '#shared/files/failures.ts';
 import * as z from 'zod';
 import { badCursor, badPageSize } from '#shared/paging.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
-import { badIdempotencyKey, idempotencyKeyReused, tooManyJobs, tooManySubmissions, tooManyVersions } from '#shared/submissions/failures.ts';
+import {
+  badIdempotencyKey,
+  idempotencyKeyReused,
+  teamTooLargeToSubmit,
+  tooManyJobs,
+  tooManySubmissions,
+  tooManyVersions,
+} from '#shared/submissions/failures.ts';
 import type { Failure } from '#shared/errors.ts';
 import {
   blankCredentials,
@@ -106,6 +113,7 @@ export const versionFails: readonly FailCase[] = [
   fail(userNotInCourse),
   fail(notOnTeam),
   fail(teamChangedMeanwhile),
+  fail(teamTooLargeToSubmit),
   ...lateFails,
   fail(badIdempotencyKey),
   fail(idempotencyKeyReused),

@@ -25,6 +25,14 @@ export const tooManyJobs = /* @__PURE__ */ failure(
   'Too many of your submissions are waiting for grading: at most {limit} at a time. Try again in {seconds}.',
 );
 export const tooManyVersions = /* @__PURE__ */ failure('unprocessable', 'This submission has reached its limit of {limit} versions.');
+export const tooManyUploadsForTeam = /* @__PURE__ */ failure(
+  'invalid',
+  'A version of a team of {members} members can confirm at most {limit} uploads at once.',
+);
+export const teamTooLargeToSubmit = /* @__PURE__ */ failure(
+  'unprocessable',
+  'A version of a team of {members} members cannot be saved: a team that submits has at most {limit} members.',
+);
 export const repositoryUnreadable = /* @__PURE__ */ failure(
   'unprocessable',
   'Could not read the repository {repository}: {reason}. Nothing was submitted; submit again once it can be read.',

@@ -1,5 +1,6 @@
 import { inSeconds, tooManyRequests, type Refusal } from '#shared/errors.ts';
-import { tooManyJobs, tooManySubmissions, tooManyVersions } from './failures.ts';
+import { MAX_TEAM_MEMBERS, versionClaimsBudget } from '#shared/data/transaction-limits.ts';
+import { teamTooLargeToSubmit, tooManyJobs, tooManySubmissions, tooManyUploadsForTeam, tooManyVersions } from './failures.ts';
 
 export interface SubmissionLimits {
   /** Versions within any 60 seconds. */
@@ -44,4 +45,17 @@ export const QUEUED_JOBS_RETRY_SECONDS = 30;
 export function queuedJobsRefusal(after: number | undefined, max: number): Refusal | undefined {
   if (after === undefined || after <= max) return undefined;
   return tooManyRequests(tooManyJobs.text({ limit: max, seconds: inSeconds(QUEUED_JOBS_RETRY_SECONDS) }), QUEUED_JOBS_RETRY_SECONDS);
+}
+
+/**
+ * Why a version of a team of `members` (none: a student's own) consuming `claims` uploads would not
+ * fit one transaction, if it would not: a team larger than teams may be now (formed before they were
+ * bounded), or more uploads than fit beside its members' copies. A student's own version confirms
+ * fewer uploads than fit whatever it holds (the route bounds them).
+ */
+export function versionSizeRefusal(members: number | undefined, claims: number): Refusal | undefined {
+  if (members === undefined) return undefined;
+  if (members > MAX_TEAM_MEMBERS) return teamTooLargeToSubmit({ members, limit: MAX_TEAM_MEMBERS });
+  const limit = versionClaimsBudget(members);
+  return claims > limit ? tooManyUploadsForTeam({ members, limit }) : undefined;
 }

@@ -23,7 +23,7 @@ import type { GradeableKey } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
 import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
-import { queuedJobsRefusal, submissionRefusal } from './limits.ts';
+import { queuedJobsRefusal, submissionRefusal, versionSizeRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
@@ -174,6 +174,10 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
   const owner = { term: course.term, course: course.course, gradeableId: gradeable.id, ownerId };
   // Each member's team entry carries a copy of the team's active version (their late days read it).
   let members = membership && (await teamMembers(owner, membership));
+  // A version, its team's copies and its claims in one transaction: refused before anything is stored when they would not fit.
+  const tooLarge = (team: readonly string[] | undefined) => versionSizeRefusal(team?.length, source.claims?.items.length ?? 0);
+  const oversized = tooLarge(members);
+  if (oversized) throw oversized;
   const forSomeoneElse = target !== caller.userId ? ` for ${target}` : '';
 
   // A student's own submission counts towards their jobs queued or being graded; staff's for a student does not.
@@ -339,8 +343,11 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
         // A worker found the reserved ticket without its job and voided it: reserve another.
         if (failed.includes(JOB)) reserved = undefined;
         // The team changed since its members were read (a member added): their copies go to the team as it is now.
-        if (members && failed.some((index) => index >= copies.from && index < copies.to))
+        if (members && failed.some((index) => index >= copies.from && index < copies.to)) {
           members = await membersNow(course, gradeable.id, target, ownerId);
+          const grown = tooLarge(members);
+          if (grown) throw grown;
+        }
         // A queued version that is not to be superseded (a regrade's or staff's job) stays as it is.
         if (share.supersede && shared.supersede !== undefined && failed.includes(shared.supersede)) keep.add(share.supersede.version);
         // Unless the version number, the student's count or the version to supersede changed, what was read still holds.
