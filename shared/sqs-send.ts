@@ -1,4 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { companionModule } from '#shared/companion.ts';
 
 /**
  * The name of the SQS client's companion file beside a deployed bundle, set by esbuild's `define`
@@ -11,9 +12,7 @@ type SqsSdk = typeof import('./sqs-sdk.ts');
 
 /** The SQS client's code, loaded by the first message sent (the module cache keeps it). */
 const sdk = (): Promise<SqsSdk> =>
-  typeof QUEUE_SQS_SDK_COMPANION === 'string'
-    ? (import(new URL(`./${QUEUE_SQS_SDK_COMPANION}`, import.meta.url).href) as Promise<SqsSdk>)
-    : import('./sqs-sdk.ts');
+  typeof QUEUE_SQS_SDK_COMPANION === 'string' ? companionModule<SqsSdk>(QUEUE_SQS_SDK_COMPANION) : import('./sqs-sdk.ts');
 
 let sqs: SQSClient | undefined;
 

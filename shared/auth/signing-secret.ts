@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { companionModule } from '#shared/companion.ts';
 
 const MIN_SECRET_BYTES = 32;
 /** How long a warm function keeps the deployed secret before reading it again (rotation). */
@@ -71,7 +72,7 @@ type SecretsManagerSdk = typeof import('./secrets-manager-sdk.ts');
 /** The client's code, loaded by the first read of the secret (the module cache keeps it). */
 const secretsManagerSdk = (): Promise<SecretsManagerSdk> =>
   typeof AUTH_SECRETS_MANAGER_SDK_COMPANION === 'string'
-    ? (import(new URL(`./${AUTH_SECRETS_MANAGER_SDK_COMPANION}`, import.meta.url).href) as Promise<SecretsManagerSdk>)
+    ? companionModule<SecretsManagerSdk>(AUTH_SECRETS_MANAGER_SDK_COMPANION)
     : import('./secrets-manager-sdk.ts');
 
 let client: SecretsManagerClient | undefined;

@@ -4,6 +4,8 @@
  * the local one (a process in bubblewrap).
  */
 
+import { companionModule } from '#shared/companion.ts';
+
 /**
  * The name of the CodeBuild engine's companion file beside a deployed bundle, set by esbuild's
  * `define` (infra/aws/service-function.ts bundles codebuild.ts into it); unset when running from
@@ -16,9 +18,7 @@ export type CodeBuildEngine = typeof import('./codebuild.ts');
 
 /** The CodeBuild engine. */
 export const codeBuildEngine = (): Promise<CodeBuildEngine> =>
-  typeof GRADING_CODEBUILD_ENGINE === 'string'
-    ? (import(new URL(`./${GRADING_CODEBUILD_ENGINE}`, import.meta.url).href) as Promise<CodeBuildEngine>)
-    : import('./codebuild.ts');
+  typeof GRADING_CODEBUILD_ENGINE === 'string' ? companionModule<CodeBuildEngine>(GRADING_CODEBUILD_ENGINE) : import('./codebuild.ts');
 
 /** The local engine; a deployed bundle grades in CodeBuild only and carries none. */
 export const localEngine = (): Promise<typeof import('./run-in-process.ts')> =>

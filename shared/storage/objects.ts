@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from '#shared/config.ts';
 import { currentScope, describeRunningFunction, setting } from '#shared/environment.ts';
+import { companionModule } from '#shared/companion.ts';
 
 /** The resource variable naming the submissions bucket. */
 export const SUBMISSIONS_BUCKET_VARIABLE = 'SUBMISSIONS_BUCKET';
@@ -50,9 +51,7 @@ type S3Sdk = typeof import('./s3-sdk.ts');
 
 /** The S3 client and its commands, loaded by the first object operation (the module cache keeps them). */
 const sdk = (): Promise<S3Sdk> =>
-  typeof STORAGE_S3_SDK_COMPANION === 'string'
-    ? (import(new URL(`./${STORAGE_S3_SDK_COMPANION}`, import.meta.url).href) as Promise<S3Sdk>)
-    : import('./s3-sdk.ts');
+  typeof STORAGE_S3_SDK_COMPANION === 'string' ? companionModule<S3Sdk>(STORAGE_S3_SDK_COMPANION) : import('./s3-sdk.ts');
 
 let client: { endpoint: string | undefined; s3: S3Client } | undefined;
 

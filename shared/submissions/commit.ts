@@ -3,6 +3,7 @@ import { CheckoutError } from '#shared/grading/checkout-error.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { repositoryUrl, type RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { repositoryUnreadable } from './failures.ts';
+import { companionModule } from '#shared/companion.ts';
 
 /**
  * The name of the git client's companion file beside a deployed bundle (checkout-head.ts with
@@ -20,7 +21,7 @@ type GitHead = typeof import('#shared/grading/checkout-head.ts');
  */
 const gitHead = (): Promise<GitHead> =>
   typeof SUBMISSION_GIT_HEAD_COMPANION === 'string'
-    ? (import(new URL(`./${SUBMISSION_GIT_HEAD_COMPANION}`, import.meta.url).href) as Promise<GitHead>)
+    ? companionModule<GitHead>(SUBMISSION_GIT_HEAD_COMPANION)
     : import('#shared/grading/checkout-head.ts');
 
 /**

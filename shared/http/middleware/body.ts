@@ -4,6 +4,7 @@ import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import { ApiFailure, bodyTooLarge, malformedBody, unsupportedMediaType } from '../failures.ts';
 import { invalidInput } from '#shared/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult, RequestBody } from '../types.ts';
+import { companionModule } from '#shared/companion.ts';
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
 type Parse = (request: ApiRequest) => unknown;
@@ -38,7 +39,7 @@ declare const HTTP_MULTIPART_COMPANION: string | undefined;
 function multipartParser(): Promise<Parse> {
   multipart ??= (
     typeof HTTP_MULTIPART_COMPANION === 'string'
-      ? (import(new URL(`./${HTTP_MULTIPART_COMPANION}`, import.meta.url).href) as Promise<typeof import('./multipart.ts')>)
+      ? companionModule<typeof import('./multipart.ts')>(HTTP_MULTIPART_COMPANION)
       : import('./multipart.ts')
   ).then((module) => module.multipartParser as Parse);
   return multipart;
