@@ -9,6 +9,7 @@ import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { routeFunction, type PolicyDocument } from './cloudformation.ts';
 import type { DeployedStack } from './deployment.ts';
+import { allPassed } from './codebuild.ts';
 import type { RunResult } from '#shared/grading/runner-protocol.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { rubricComponent } from '../support/rubric.ts';
@@ -257,16 +258,7 @@ async function gradedValues(
 }
 
 /** A result naming the gradeable's test cases, every one passed: what a forger would put. */
-const FORGED_RESULT = JSON.stringify({
-  testCases: testCases.map((testCase) => ({
-    name: testCase.name,
-    passed: true,
-    message: 'Passed',
-    timedOut: false,
-    exitCode: 0,
-    autochecks: [],
-  })),
-});
+const FORGED_RESULT = JSON.stringify(allPassed(testCases));
 
 /** What an insider with read-only console access (and s3:PutObject) got out of one build. */
 interface InsiderHaul {
