@@ -130,18 +130,19 @@ export async function submitFiles(
   if (input.files?.length && input.uploadIds?.length) throw filesOrUploads();
   const { gradeable, limits } = fileGradeable(context, now);
   const uploads = folderOfUploads(course, gradeable.id, caller.userId);
+  // The message names the upload as sent, shortened.
+  const unknown = (index: number) => unknownUpload({ upload_id: (input.uploadIds?.[index] ?? '').slice(0, 200) });
   let checked: CheckedFile[] = [];
   // A request sent again with its Idempotency-Key after its version consumed the uploads: its first answer.
   let answered: StoredAnswer | undefined;
   if (input.uploadIds?.length) {
-    checked = [];
-    for (const id of input.uploadIds) {
+    for (const [index, id] of input.uploadIds.entries()) {
       const name = uploadName(id);
       const key = name === undefined ? undefined : uploadKey(uploads, id);
-      if (!name || !key) throw unknownUpload({ upload_id: id.slice(0, 200) });
+      if (!name || !key) throw unknown(index);
       const head = answered ? undefined : await headObject(key);
       if (!head && !answered) answered = await answeredBefore(caller.userId, context.idempotencyKey);
-      if (!head && !answered) throw unknownUpload({ upload_id: id.slice(0, 200) });
+      if (!head && !answered) throw unknown(index);
       checked.push({ name, size: head?.size ?? 0, uploadKey: key });
     }
     // Answered before: nothing is stored again; submitVersion answers as the first time (or refuses another request under that key).
@@ -176,7 +177,7 @@ export async function submitFiles(
   let gone: Refusal | undefined;
   const copy = async (file: CheckedFile, key: string): Promise<void> => {
     if (await copyObject(file.uploadKey as string, key)) return;
-    gone ??= unknownUpload({ upload_id: (input.uploadIds?.[checked.indexOf(file)] ?? '').slice(0, 200) });
+    gone ??= unknown(checked.indexOf(file));
     throw gone;
   };
   const source: VersionSource = {
@@ -190,7 +191,7 @@ export async function submitFiles(
       ? {
           claims: {
             items: checked.map((file) => consumeUpload(file.uploadKey as string, now)),
-            taken: (index: number) => unknownUpload({ upload_id: (input.uploadIds?.[index] ?? '').slice(0, 200) }),
+            taken: unknown,
           },
         }
       : {}),
