@@ -330,6 +330,48 @@ const defaultDays: Record<DateName, number> = {
   grade_inquiry_due_date: 21,
 };
 
+/** Every date the order may hold, earliest first, each with its default's days after the one before it. */
+const dateChain: readonly (readonly [DateName, number])[] = [
+  ['ta_view_start_date', 0],
+  ['submission_open_date', 0],
+  ['submission_due_date', 7],
+  ['grade_start_date', 0],
+  ['grade_due_date', 7],
+  ['grade_released_date', 0],
+  ['grade_inquiry_start_date', 0],
+  ['grade_inquiry_due_date', 7],
+];
+
+/**
+ * A document's dates with those it left out filled in: each its default from `now`, but never
+ * before the date before it in the order (with the default's gap: grading due a week after a due
+ * date given a month away) nor after the date after it. A left-out date so never contradicts the
+ * dates given, wherever they are; only dates given out of order are refused.
+ */
+export function withDefaultDates<Name extends DateName>(
+  names: readonly Name[],
+  given: Partial<Record<Name, string>>,
+  now: Date,
+): Record<Name, string> {
+  const base = Math.floor(now.getTime() / 1000) * 1000;
+  const dates = Object.fromEntries(
+    names.map((name) => [name, given[name] ?? new Date(base + defaultDays[name] * DAY_MS).toISOString()]),
+  ) as Record<Name, string>;
+  const chain = dateChain.filter((link): link is readonly [Name, number] => (names as readonly DateName[]).includes(link[0]));
+  let previous: string | undefined;
+  for (const [name, gap] of chain) {
+    const earliest = previous === undefined ? undefined : new Date(Date.parse(previous) + gap * DAY_MS).toISOString();
+    if (given[name] === undefined && earliest !== undefined && dates[name] < earliest) dates[name] = earliest;
+    previous = dates[name];
+  }
+  let next: string | undefined;
+  for (const [name] of [...chain].reverse()) {
+    if (given[name] === undefined && next !== undefined && dates[name] > next) dates[name] = next;
+    next = dates[name];
+  }
+  return dates;
+}
+
 /** Pairs of dates in order (earlier, later), and when they must be. */
 const dateOrder = {
   electronic: [
@@ -342,6 +384,7 @@ const dateOrder = {
     ['grade_due_date', 'grade_released_date'],
   ],
   gradeInquiries: [
+    ['submission_due_date', 'grade_inquiry_start_date'],
     ['grade_released_date', 'grade_inquiry_start_date'],
     ['grade_inquiry_start_date', 'grade_inquiry_due_date'],
   ],
@@ -357,9 +400,9 @@ const localDateDescription = '`YYYY-MM-DD HH:MM:SS` in the course time zone (ISO
 /** One date: its form, or (with a context) the instant it names in the course's time zone. */
 function dateSchema(name: DateName, context: DateContext | undefined) {
   if (!context) return z.string().regex(GRADEABLE_DATE_FORM).optional().meta({ description: localDateDescription });
-  const { timeZone, now } = context;
+  const { timeZone } = context;
   const wording: Wording = (at) => `${at} must be a date of the form YYYY-MM-DD HH:MM:SS that exists in ${timeZone}.`;
-  const fallback = new Date(Math.floor(now.getTime() / 1000) * 1000 + defaultDays[name] * DAY_MS).toISOString();
+  // Left out, it is filled in with the others (withDefaultDates), so that it fits the dates given.
   return z
     .string({ error: says(wording) })
     .regex(GRADEABLE_DATE_FORM, { error: says(wording) })
@@ -368,7 +411,7 @@ function dateSchema(name: DateName, context: DateContext | undefined) {
       if (instant === undefined) report(ctx, [], wording);
       return instant ?? z.NEVER;
     })
-    .default(fallback);
+    .optional();
 }
 
 function datesSchema<Name extends DateName, Extra extends z.ZodRawShape>(
@@ -378,20 +421,30 @@ function datesSchema<Name extends DateName, Extra extends z.ZodRawShape>(
   context: DateContext | undefined,
 ) {
   const fields = Object.fromEntries(names.map((name) => [name, dateSchema(name, context)])) as Record<Name, ReturnType<typeof dateSchema>>;
+  const given = (dates: Record<string, unknown>, invalid: ReadonlySet<unknown>) =>
+    Object.fromEntries(
+      names.filter((name) => typeof dates[name] === 'string' && !invalid.has(name)).map((name) => [name, dates[name]]),
+    ) as Partial<Record<Name, string>>;
   return z
     .object({ ...fields, ...extra })
     .superRefine((dates: Record<string, unknown>, ctx) => {
       const invalid = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+      const filled: Partial<Record<string, string>> = context
+        ? withDefaultDates(names, given(dates, invalid), context.now)
+        : given(dates, invalid);
       for (const [earlier, later] of order) {
-        const [a, b] = [dates[earlier], dates[later]];
-        if (invalid.has(earlier) || invalid.has(later) || typeof a !== 'string' || typeof b !== 'string') continue;
+        const [a, b] = [filled[earlier], filled[later]];
+        if (invalid.has(earlier) || invalid.has(later) || a === undefined || b === undefined) continue;
         if (a > b) report(ctx, [later], (at) => `${sibling(at, earlier)} must not be after ${at}.`);
       }
     }, evenIfInvalid.object)
+    .transform((dates) =>
+      context ? { ...dates, ...withDefaultDates(names, given(dates as Record<string, unknown>, new Set()), context.now) } : dates,
+    )
     .prefault({} as never)
     .meta({
       description:
-        'Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.',
+        'Dates in order: TA view ≤ open ≤ due; with ta_grading, due ≤ grading start ≤ grading due ≤ release; with grade_inquiries, due and release ≤ inquiry start ≤ inquiry due. Left out: open now, due a week later, each other date its default moved to fit the dates given.',
     });
 }
 
@@ -424,12 +477,13 @@ export function gradeableSchemas(context?: DateContext) {
   // Checked title and id before the type; kept (and downloaded) as title, type, id.
   const downloadOrder = <T extends { title: string; id: string; type: string }>({ title, id, type, ...rest }: T): T =>
     ({ title, type, id, ...rest }) as T;
-  // Grading and inquiry dates are ordered only when the document grades by TAs and takes inquiries;
-  // without a context (a document's form alone) nothing says so, so only the submission dates are.
+  // Grading dates are ordered only when the document grades by TAs, inquiry dates only when it takes
+  // inquiries (after the due date and the release, TA graded or not); without a context (a
+  // document's form alone) nothing says so, so only the submission dates are.
   const order = [
     ...dateOrder.electronic,
     ...(context?.taGrading ? dateOrder.taGrading : []),
-    ...(context?.taGrading && context.gradeInquiries ? dateOrder.gradeInquiries : []),
+    ...(context?.gradeInquiries ? dateOrder.gradeInquiries : []),
   ];
   return {
     electronic: z

@@ -6,6 +6,7 @@ import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type C
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
 import { asJson, gradeableDocument } from '../support/gradeable-arbitrary.ts';
+import { daysFromNow } from '../support/dates.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -80,6 +81,27 @@ describe('gradeable upload and download', () => {
     expect(Object.keys(document.dates)).toEqual(['ta_view_start_date', 'grade_start_date', 'grade_due_date', 'grade_released_date']);
   });
 
+  it('fills in left-out dates after a due date given a month away, never before it', async () => {
+    const due = daysFromNow(30);
+    const document = { id: uniqueCode('due'), title: 'Due later', type: 'Electronic File', ta_grading: true, grade_inquiries: true };
+    const answer = await upload({ ...document, dates: { submission_due_date: due } });
+    expect(answer.json.status, answer.text).toBe('success');
+    const { dates } = (await download(document.id)).json.data as { dates: Record<string, string> };
+    const inOrder = [
+      'ta_view_start_date',
+      'submission_open_date',
+      'submission_due_date',
+      'grade_start_date',
+      'grade_due_date',
+      'grade_released_date',
+      'grade_inquiry_start_date',
+      'grade_inquiry_due_date',
+    ].map((name) => dates[name]!);
+    expect(inOrder).toEqual([...inOrder].sort());
+    // The download uploads again unchanged.
+    expect((await upload({ ...(await download(document.id)).json.data, id: `${document.id}_again` })).json.status).toBe('success');
+  });
+
   it('refuses an id that exists', async () => {
     const document = { ...example, id: uniqueCode('dup') };
     expect((await upload(document)).json.status).toBe('success');
@@ -135,6 +157,12 @@ describe('gradeable upload and download', () => {
       (doc) => ({ ...doc, dates: { ...doc.dates, submission_open_date: '9997-01-01 00:00:00' } }),
       'dates.submission_due_date',
       'dates.submission_open_date must not be after dates.submission_due_date.',
+    ],
+    [
+      'an inquiry start before the due date, without TA grading',
+      (doc) => ({ ...doc, ta_grading: false, dates: { ...doc.dates, grade_inquiry_start_date: '9990-01-01 00:00:00' } }),
+      'dates.grade_inquiry_start_date',
+      'dates.submission_due_date must not be after dates.grade_inquiry_start_date.',
     ],
     [
       'a default outside the clamps',

@@ -10,7 +10,7 @@ import {
 import { REDACTED_DOCUMENT } from '#shared/gradeables/failures.ts';
 import { downloadForm, isVisible, sectionOf, withoutHiddenTests } from '#shared/gradeables/listing.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
-import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS } from '#shared/gradeables/schema.ts';
+import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS, withDefaultDates } from '#shared/gradeables/schema.ts';
 import { fromLocalTime, GRADEABLE_DATE_FORM, isTimeZone, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { validateGradeable } from '#shared/gradeables/validate.ts';
 import { rubricComponent } from '../support/rubric.ts';
@@ -270,7 +270,7 @@ describe('the gradeable schema', () => {
     ]);
   });
 
-  it('orders grading and inquiry dates only when the gradeable has TA grading and grade inquiries', () => {
+  it('orders grading dates only when the gradeable has TA grading, inquiry dates whenever it takes inquiries', () => {
     const dates = {
       ta_view_start_date: '2026-11-01 00:00:00',
       submission_open_date: '2026-11-02 00:00:00',
@@ -287,6 +287,14 @@ describe('the gradeable schema', () => {
     expect(problems(file({ dates, ta_grading: true, grade_inquiries: true })).map((problem) => problem.path)).toEqual([
       'dates.grade_start_date',
       'dates.grade_inquiry_start_date',
+    ]);
+    // Inquiries without TA grading: still after the due date and the release.
+    expect(problems(file({ dates, grade_inquiries: true }))).toEqual([
+      { path: 'dates.grade_inquiry_start_date', message: 'dates.grade_released_date must not be after dates.grade_inquiry_start_date.' },
+    ]);
+    const early = { ...dates, grade_released_date: '2026-11-05 00:00:00', grade_inquiry_start_date: '2026-11-06 00:00:00' };
+    expect(problems(file({ dates: early, grade_inquiries: true }))).toEqual([
+      { path: 'dates.grade_inquiry_start_date', message: 'dates.submission_due_date must not be after dates.grade_inquiry_start_date.' },
     ]);
     const graded = {
       ta_view_start_date: '2026-11-01 00:00:00',
@@ -312,6 +320,56 @@ describe('the gradeable schema', () => {
         message: 'dates.submission_open_date must be a date of the form YYYY-MM-DD HH:MM:SS that exists in UTC.',
       },
     ]);
+  });
+
+  it('fills in left-out dates to fit the dates given: never before the due date, nor after a date given later', () => {
+    // Due in a month, the rest left out: grading from the due date for a week, inquiries a week after the release.
+    const { document } = validateGradeable(
+      file({ ta_grading: true, grade_inquiries: true, dates: { submission_due_date: '2026-12-23 12:00:00' } }),
+      context,
+    );
+    expect(document?.dates).toMatchObject({
+      ta_view_start_date: day(0),
+      submission_open_date: day(0),
+      submission_due_date: day(30),
+      grade_start_date: day(30),
+      grade_due_date: day(37),
+      grade_released_date: day(37),
+      grade_inquiry_start_date: day(37),
+      grade_inquiry_due_date: day(44),
+    });
+    // Opened a month ago: the TA view is not after it.
+    const opened = validateGradeable(file({ dates: { submission_open_date: '2026-10-24 12:00:00' } }), context).document;
+    expect(opened?.dates).toMatchObject({ ta_view_start_date: day(-30), submission_open_date: day(-30), submission_due_date: day(7) });
+    // Due tomorrow and released the day after: grading fits between them.
+    expect(
+      validateGradeable(
+        file({ ta_grading: true, dates: { submission_due_date: '2026-11-24 12:00:00', grade_released_date: '2026-11-25 12:00:00' } }),
+        context,
+      ).document?.dates,
+    ).toMatchObject({ grade_start_date: day(2), grade_due_date: day(2), grade_released_date: day(2) });
+  });
+
+  it('withDefaultDates keeps every date given and orders the ones it fills in between them', () => {
+    const given = { submission_due_date: day(-3), grade_inquiry_due_date: day(2) };
+    const dates = withDefaultDates(electronicDates, given, now);
+    expect(dates).toMatchObject(given);
+    const chain = [
+      'ta_view_start_date',
+      'submission_open_date',
+      'submission_due_date',
+      'grade_start_date',
+      'grade_due_date',
+      'grade_released_date',
+      'grade_inquiry_start_date',
+      'grade_inquiry_due_date',
+    ] as const;
+    for (const [index, name] of chain.slice(1).entries()) expect(dates[chain[index]!] <= dates[name], name).toBe(true);
+    expect(withDefaultDates(electronicDates, {}, now)).toMatchObject({
+      submission_open_date: day(0),
+      submission_due_date: day(7),
+      team_lock_date: day(7),
+    });
   });
 
   it('keeps only the fields of its type: Checkpoints and Numeric gradeables ignore the Electronic File ones', () => {
