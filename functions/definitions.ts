@@ -70,7 +70,7 @@ import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
 import { definition as summariesWorker } from './summaries-worker/definition.ts';
 import { definition as webhookRelay } from './webhook-relay/definition.ts';
-import { routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
+import { gatewayRouteKeysOf, routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
 import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
 
 /** Every route, by its function's name (its folder). */
@@ -164,8 +164,11 @@ export const definitions: Readonly<Record<FunctionName, FunctionDefinition>> = {
 /** Every (method, path) pair the API serves, aliases included: one API Gateway route each. */
 export const routeKeys = routeKeysOf(routes);
 
+/** The route keys of the deployed HTTP API: every route key, and HEAD beside each GET. */
+export const gatewayRouteKeys = gatewayRouteKeysOf(routeKeys);
+
 /** Matches a request to its route as API Gateway does. */
-export const matchRoute = routeMatcher(routeKeys);
+export const matchRoute = routeMatcher(gatewayRouteKeys);
 
 /** A request's fields parsed as the named route's handler gets them (for tests of the HTTP layer's reading). */
 export const parseInput = <Name extends keyof Routes>(name: Name, request: Parameters<typeof parseWith>[1]): Input<Routes[Name]> =>

@@ -16,7 +16,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
-import { definitions, routeKeys, routes, type RouteName } from '#functions/definitions.ts';
+import { definitions, gatewayRouteKeys, routeKeys, routes, type RouteName } from '#functions/definitions.ts';
 import {
   functionAccess,
   functionEnvironment,
@@ -336,7 +336,7 @@ export class CourseSubmissionStack extends Stack {
         : {}),
     });
     this.functionGroups.route(this.api, '$default', notFound);
-    for (const key of routeKeys) {
+    for (const key of gatewayRouteKeys) {
       this.functionGroups.route(this.api, key, made(handlers, key.name));
     }
 

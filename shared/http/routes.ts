@@ -181,21 +181,36 @@ export const routeKeysOf = (routes: Readonly<Record<string, RouteDefinition>>): 
     [route.path, ...(route.aliases ?? [])].map((path) => ({ name: route.name as RouteName, method: route.method, path })),
   );
 
+/** A method an API Gateway route may serve: a route's own, or HEAD beside a GET. */
+export type GatewayMethod = HttpMethod | 'HEAD';
+
+export interface GatewayRouteKey extends Omit<RouteKey, 'method'> {
+  readonly method: GatewayMethod;
+}
+
+/**
+ * The route keys API Gateway serves: `keys`, and a HEAD key beside each GET key, to the same
+ * function. An HTTP API sends a HEAD request only to a HEAD route (to `$default` otherwise), and
+ * uptime probes send HEAD; the server drops the body of the GET's answer.
+ */
+export const gatewayRouteKeysOf = (keys: readonly RouteKey[]): readonly GatewayRouteKey[] =>
+  keys.flatMap((key): GatewayRouteKey[] => (key.method === 'GET' ? [key, { ...key, method: 'HEAD' }] : [key]));
+
 export type RouteMatch =
   | { kind: 'route'; name: RouteName; routeKey: string; pathParameters: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'method-not-allowed'; allowed: GatewayMethod[] }
   /** The path would match but for an empty parameter segment (`/api/f26/sample//download`). */
   | { kind: 'missing-parameter'; parameter: string }
   | { kind: 'not-found' };
 
-type Compiled = RouteKey & { readonly segments: readonly string[] };
+type Compiled = GatewayRouteKey & { readonly segments: readonly string[] };
 
 /**
  * A matcher of requests to `keys`, the way API Gateway matches: literal segments win over
  * parameters. A path served only with other methods is "method not allowed"; anything else is
  * "not found".
  */
-export function routeMatcher(keys: readonly RouteKey[]): (method: string, path: string) => RouteMatch {
+export function routeMatcher(keys: readonly GatewayRouteKey[]): (method: string, path: string) => RouteMatch {
   const compiled: readonly Compiled[] = keys.map((key) => ({ ...key, segments: key.path.split('/').slice(1) }));
   return (method, path) => matchRoute(compiled, method, path);
 }

@@ -1278,6 +1278,28 @@ describe('the deployed artifacts', () => {
       expectNoFailures();
     }, 150_000);
 
+    it('answers HEAD on every GET route as the GET, through its HEAD route, without a body', async () => {
+      const getKeys = new Set(routeKeys.filter((key) => key.method === 'GET').map((key) => `GET ${key.path}`));
+      const paths = new Map<string, string>();
+      for (const called of stack!.gateway.calls) {
+        if (getKeys.has(called.routeKey) && called.status < 500 && !paths.has(called.routeKey)) paths.set(called.routeKey, called.path);
+      }
+      expect(
+        [...getKeys].filter((key) => !paths.has(key)),
+        'GET routes the day never called',
+      ).toEqual([]);
+      for (const [routeKey, path] of paths) {
+        const headers = { Authorization: tokens.prof!, Prefer: 'http-status' };
+        const get = await checkedFetch(`${stack!.gateway.url}${path}`, { headers });
+        const head = await checkedFetch(`${stack!.gateway.url}${path}`, { method: 'HEAD', headers });
+        expect({ routeKey, status: head.status, body: await head.text() }).toEqual({ routeKey, status: get.status, body: '' });
+        expect(head.headers.get('content-type'), routeKey).toBe(get.headers.get('content-type'));
+        expect(stack!.gateway.calls.at(-1)?.routeKey, path).toBe(`HEAD ${routeKey.slice('GET '.length)}`);
+      }
+      collectProblems('HEAD requests');
+      expectNoFailures();
+    });
+
     it('logs out: the old token is refused afterwards', async () => {
       const token = tokens.student!;
       await call('POST', '/api/token/invalidate', { as: 'student' });

@@ -146,6 +146,36 @@ describe('the local server’s host names', () => {
   });
 });
 
+describe('HEAD on a GET route', () => {
+  it('answers as the GET would, headers and status, without a body; a path without GET still answers 405', async () => {
+    const api = await startTestApi({ workers: 0 });
+    try {
+      const user = await createUser();
+      const token = (await api.postJson('/token', { user_id: user.userId, password: user.password })).json.data.token as string;
+      for (const [path, headers] of [
+        ['/me', { Authorization: token }],
+        ['/me', {}],
+        ['/me', { Authorization: token, Prefer: 'http-status' }],
+        ['/me', { Prefer: 'http-status' }],
+        ['/openapi.json', {}],
+        ['/courses', { Authorization: token }],
+        ['/token', { Authorization: token, Prefer: 'http-status' }],
+        ['/token', { Prefer: 'http-status' }],
+      ] as const) {
+        const get = await api.call('GET', path, { headers });
+        const head = await api.call('HEAD', path, { headers });
+        expect({ path, headers, status: head.httpStatus, text: head.text }).toEqual({ path, headers, status: get.httpStatus, text: '' });
+        expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+        expect(get.text, path).not.toBe('');
+      }
+      const postOnly = await api.call('HEAD', '/token/invalidate', { headers: { Prefer: 'http-status' } });
+      expect({ status: postOnly.httpStatus, allow: postOnly.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('npm start', () => {
   it('seeds an empty data folder, keeps data across restarts and stops DynamoDB Local with it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'course-api-start-'));

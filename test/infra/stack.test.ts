@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeKeys, routes } from '#functions/definitions.ts';
+import { gatewayRouteKeys, routeKeys, routes } from '#functions/definitions.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
 import { startBuildInput } from '#shared/grading/codebuild.ts';
@@ -582,9 +582,13 @@ describe('functions', () => {
 });
 
 describe('HTTP API', () => {
-  it('routes every route key of the route table, plus $default', () => {
+  it('routes every route key of the route table, HEAD beside each GET, plus $default', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
-    expect(keys.sort()).toEqual([...routeKeys.map((key) => `${key.method} ${key.path}`), '$default'].sort());
+    const gets = routeKeys.filter((key) => key.method === 'GET');
+    expect(gets.length).toBeGreaterThan(0);
+    expect(keys.sort()).toEqual(
+      [...routeKeys.map((key) => `${key.method} ${key.path}`), ...gets.map((key) => `HEAD ${key.path}`), '$default'].sort(),
+    );
   });
 
   it('sends each path and alias to its entry’s function with payload format 2.0', () => {
@@ -595,8 +599,10 @@ describe('HTTP API', () => {
       expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
       return integration.IntegrationUri['Fn::GetAtt'][0] as string;
     };
-    for (const key of routeKeys) {
-      expect(targetOf(`${key.method} ${key.path}`), key.path).toBe(logicalId(synth.stack.functions.get(key.name)!.function));
+    for (const key of gatewayRouteKeys) {
+      expect(targetOf(`${key.method} ${key.path}`), `${key.method} ${key.path}`).toBe(
+        logicalId(synth.stack.functions.get(key.name)!.function),
+      );
     }
     expect(targetOf('$default')).toBe(logicalId(synth.stack.functions.get('not-found')!.function));
   });
