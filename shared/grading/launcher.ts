@@ -8,6 +8,7 @@ import { readableNode } from './readable-node.ts';
 import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
 import { COMMAND_PATH, STUDENT } from './harness/student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from './harness/toolchain.ts';
+import { sandboxStartFailure } from './harness/verdict.ts';
 import type { SandboxMode } from './runner-protocol.ts';
 
 /** Whom the harness runs as inside its sandbox. */
@@ -127,6 +128,9 @@ export function graderSandboxArgs(sandbox: GraderSandbox): string[] {
 }
 
 const working = new Set<string>();
+const BWRAP_MISSING = 'bubblewrap (bwrap) is not installed';
+/** How many times the sandbox is tried before a job is failed for want of one. */
+const SANDBOX_CHECK_ATTEMPTS = 3;
 
 /**
  * Why no sandbox can be made here (bubblewrap missing, user namespaces refused, no prlimit), or
@@ -171,28 +175,42 @@ export async function sandboxProblem(user?: Owner, bwrap = 'bwrap'): Promise<str
     '--',
     ...nested,
   ];
-  const problem = await new Promise<string | null>((resolve) => {
-    const child = spawn(bwrap, args, {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: COMMAND_PATH },
-      uid: user?.uid,
-      gid: user?.gid,
-      timeout: 10_000,
+  const probe = () =>
+    new Promise<string | null>((resolve) => {
+      const child = spawn(bwrap, args, {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: COMMAND_PATH },
+        uid: user?.uid,
+        gid: user?.gid,
+        timeout: 10_000,
+      });
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        errors = (errors + chunk.toString('utf8')).slice(0, 2000);
+      });
+      child.on('error', (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        resolve(code === 'ENOENT' ? BWRAP_MISSING : `bubblewrap could not be started (${code ?? error.message})`);
+      });
+      child.on('close', (code, signal) => {
+        if (code === 0) return resolve(null);
+        const detail = sandboxStartFailure({
+          exitCode: code,
+          signal,
+          timedOut: false,
+          startError: null,
+          stderr: errors.split('\n')[0] ?? '',
+        });
+        resolve(/prlimit/.test(detail) ? 'prlimit (util-linux) is not installed' : `bubblewrap could not create a sandbox: ${detail}`);
+      });
     });
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      errors = (errors + chunk.toString('utf8')).slice(0, 2000);
-    });
-    child.on('error', (error) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      resolve(code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bubblewrap could not be started (${code ?? error.message})`);
-    });
-    child.on('close', (code, signal) => {
-      if (code === 0) return resolve(null);
-      const detail = errors.trim().split('\n')[0] || (signal ? `stopped by ${signal}` : `exit code ${code}`);
-      resolve(/prlimit/.test(detail) ? 'prlimit (util-linux) is not installed' : `bubblewrap could not create a sandbox: ${detail}`);
-    });
-  });
+  // A loaded machine sometimes kills a sandbox's first process as it starts: only a problem that
+  // holds for every attempt is one.
+  let problem: string | null = null;
+  for (let attempt = 1; attempt <= SANDBOX_CHECK_ATTEMPTS; attempt++) {
+    problem = await probe();
+    if (problem === null || problem === BWRAP_MISSING) break;
+  }
   if (problem === null) working.add(key);
   return problem;
 }

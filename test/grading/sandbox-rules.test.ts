@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -322,5 +322,29 @@ describe('the job', () => {
 
   it('reports a missing bubblewrap', async () => {
     expect(await sandboxProblem(undefined, '/nonexistent/bwrap')).toBe('bubblewrap (bwrap) is not installed');
+  });
+
+  it('tries a sandbox whose first process was killed again, and names the signal when every attempt is killed', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'sandbox-start-'));
+    // As root, the sandbox runs as a job's uid, as the worker makes it; the script marks its first attempt here.
+    const user = process.getuid?.() === 0 ? jobUser('5') : undefined;
+    await chmod(folder, 0o777);
+    try {
+      // bubblewrap, but the first time (or every time) the process is killed by SIGSEGV as it starts.
+      const flakyBwrap = (name: string, always: boolean) =>
+        writeFile(
+          join(folder, name),
+          `#!/bin/sh\nif ${always ? 'true' : `[ ! -e ${folder}/${name}.tried ]`}; then : > ${folder}/${name}.tried; kill -SEGV $$; fi\nexec bwrap "$@"\n`,
+          { mode: 0o755 },
+        );
+      await flakyBwrap('once', false);
+      expect(await sandboxProblem(user, join(folder, 'once'))).toBeNull();
+      await flakyBwrap('always', true);
+      expect(await sandboxProblem(user, join(folder, 'always'))).toBe(
+        'bubblewrap could not create a sandbox: its first process was killed by SIGSEGV',
+      );
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { CaseLimits, HarnessJob, HarnessResult, HarnessTestCase, TestCaseOu
 import { runCase, type CaseSetup } from './run-case.ts';
 import { STUDENT } from './student-sandbox.ts';
 import { discoverToolchain, ETC_GENERATED, isToolchainEtc } from './toolchain.ts';
+import { sandboxStartFailure } from './verdict.ts';
 import { usedBytes } from './watch.ts';
 
 export interface JobPaths {
@@ -96,10 +97,17 @@ async function runTestCase(
 const PROBE_LIMITS: CaseLimits = { processes: 16, memoryMib: 64, cpuSeconds: 10, fileSizeMib: 1, diskMib: 1 };
 
 /**
+ * How many times the sandbox check is made before the job fails: on a loaded build a sandbox's
+ * first process is sometimes killed as it starts, which another attempt does not meet.
+ */
+export const SANDBOX_CHECK_ATTEMPTS = 3;
+
+/**
  * Makes one `container` sandbox, whose command checks that it can make no user namespace, before
- * any test case runs: where the build cannot make the sandbox (not root, a kernel that refuses
- * the student's uid a user namespace, a tool missing), the job fails, nothing of it having run,
- * rather than its commands running with less isolation or their failures being graded.
+ * any test case runs, up to SANDBOX_CHECK_ATTEMPTS times: where the build cannot make the sandbox
+ * (not root, a kernel that refuses the student's uid a user namespace, a tool missing), the job
+ * fails, nothing of it having run, rather than its commands running with less isolation or their
+ * failures being graded.
  */
 async function checkContainerSandbox(
   paths: JobPaths,
@@ -107,6 +115,26 @@ async function checkContainerSandbox(
   prlimit: string | undefined,
   signal?: AbortSignal,
 ): Promise<void> {
+  const failures: string[] = [];
+  for (let attempt = 1; attempt <= SANDBOX_CHECK_ATTEMPTS; attempt++) {
+    signal?.throwIfAborted();
+    const failure = await containerSandboxFailure(paths, toolchain, prlimit, signal);
+    if (failure === undefined) return;
+    failures.push(failure);
+  }
+  const distinct = [...new Set(failures)];
+  throw new Error(
+    `The build cannot make the test cases' sandbox, so nothing was run (${SANDBOX_CHECK_ATTEMPTS} attempts): ${distinct.join('; ')}`,
+  );
+}
+
+/** Why one attempt at the sandbox check failed, or undefined when it passed. */
+async function containerSandboxFailure(
+  paths: JobPaths,
+  toolchain: CaseSetup['toolchain'],
+  prlimit: string | undefined,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   const folder = await mkdtemp(join(paths.work, 'check-'));
   try {
     const [home, tmp, shm, root] = ['home', 'tmp', 'shm', 'root'].map((name) => join(folder, name)) as [string, string, string, string];
@@ -128,10 +156,7 @@ async function checkContainerSandbox(
       },
       signal,
     );
-    if (run.exitCode !== 0 || run.timedOut) {
-      const why = run.startError ?? (run.stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${run.exitCode}`);
-      throw new Error(`The build cannot make the test cases' sandbox, so nothing was run: ${why}`);
-    }
+    return run.exitCode !== 0 || run.timedOut ? sandboxStartFailure(run) : undefined;
   } finally {
     await removeFolder(folder);
   }

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { formatBytes } from '../checkout-files.ts';
 import type { CaseLimits } from './protocol.ts';
 
@@ -65,4 +66,33 @@ export function stopReason(end: CaseEnd, limits: CaseLimits, timeoutSeconds: num
   if (DISK_FULL.test(end.stderr)) return `Disk limit of ${mib(limits.diskMib)} exceeded: no space was left`;
   if (ALLOCATION_FAILED.test(end.stderr)) return `Memory limit of ${mib(limits.memoryMib)} exceeded: an allocation failed`;
   return null;
+}
+
+// util-linux's unshare --fork, whose first process was killed by a signal it could not raise again
+// on itself, says so and exits 1: the signal's number is lost.
+const UNRAISED_SIGNAL = /sigprocmask unblock failed|signal handler reset failed/;
+
+/** A signal's name by its number (`SIGKILL` for 9), or `signal N` for one Node has no name for. */
+function signalName(number: number): string {
+  const name = Object.entries(constants.signals).find(([, value]) => value === number)?.[0];
+  return name ?? `signal ${number}`;
+}
+
+/**
+ * Why a sandbox did not come up, in words: the error that kept it from starting, or the signal that
+ * killed its first process (reported, or bubblewrap's exit code 128 + N), else its exit code; with
+ * the last lines of its error output.
+ */
+export function sandboxStartFailure(end: Pick<CaseEnd, 'exitCode' | 'signal' | 'timedOut' | 'startError' | 'stderr'>): string {
+  if (end.startError !== null) return end.startError;
+  const said = end.stderr.trim().split('\n').slice(-3).join(' ');
+  const signal = end.signal ?? (end.exitCode !== null && end.exitCode > 128 ? signalName(end.exitCode - 128) : null);
+  const how = end.timedOut
+    ? 'it did not finish in time'
+    : signal !== null
+      ? `its first process was killed by ${signal}`
+      : UNRAISED_SIGNAL.test(said)
+        ? 'its first process was killed by a signal that unshare could not pass on'
+        : `exit code ${end.exitCode}`;
+  return said ? `${how} (${said})` : how;
 }
