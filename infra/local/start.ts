@@ -1,6 +1,7 @@
 import { config } from '#shared/config.ts';
 import { JAVA_MISSING } from './dynamodb-local.ts';
 import { startLocalEnvironment, type LocalEnvironment } from './environment.ts';
+import { sandboxNotice } from './sandbox-notice.ts';
 import { demoUsers } from './seed.ts';
 import { startLocalApi, type LocalApi } from './server.ts';
 
@@ -17,6 +18,7 @@ async function stop(exitCode: number): Promise<never> {
 }
 
 try {
+  const notice = sandboxNotice();
   environment = await startLocalEnvironment({ announce: true });
   api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true, checkAnswers: config('CHECK_ANSWERS') });
   console.log(`Course submission API on ${api.url}`);
@@ -25,6 +27,8 @@ try {
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
   if (config('CHECK_ANSWERS'))
     console.log('Answers are checked against the contract (CHECK_ANSWERS): a mismatch is logged and named in Answer-Mismatch.');
+  const sandbox = await notice;
+  if (sandbox) console.warn(sandbox);
   console.log(`Try: curl -s -X POST ${api.url}/token -d user_id=student -d password=student`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { JAVA_MISSING, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { sandboxNotice } from '#infra/local/sandbox-notice.ts';
 import { contracts } from '#functions/contracts.ts';
 import { checkedFetch, startTestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
@@ -284,6 +285,15 @@ describe('npm start', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says at start-up when no submission can be graded for want of a sandbox, and how to fix it', async () => {
+    expect(await sandboxNotice('/nonexistent/bwrap')).toBe(
+      'Submissions cannot be graded here: no sandbox can be made (bubblewrap (bwrap) is not installed), so every job fails until one can. ' +
+        'Install bubblewrap 0.8 or newer (sudo apt-get install -y bubblewrap), with unprivileged user namespaces allowed; see docs/sandbox.md.',
+    );
+    // This machine grades (as the sandbox tests need): nothing to say.
+    expect(await sandboxNotice()).toBeUndefined();
+  });
 
   it('explains how to install Java when it is missing', async () => {
     const path = process.env.PATH;
