@@ -85,7 +85,8 @@ export interface SignedRequest {
   /** The request target as sent: `/bucket/key?query`. */
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
+  /** Left out to check the signature before the body is read (payloadProblem checks it then). */
+  readonly body?: Buffer;
 }
 
 /** The query's parameters, decoded, in order. */
@@ -144,8 +145,8 @@ export function verifySignedRequest(request: SignedRequest, secretOf: SecretOf, 
       return problem(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.');
     const payloadHash = String(request.headers['x-amz-content-sha256'] ?? '');
     if (!payloadHash) return problem(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
-    if (/^[0-9a-f]{64}$/.test(payloadHash) && payloadHash !== sha256Hex(request.body))
-      return problem(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.");
+    const payload = request.body === undefined ? undefined : payloadProblem(request.headers, request.body);
+    if (payload) return payload;
     const [, credential = '', signedList = '', provided = ''] = match;
     const signedHeaders = signedList.split(';');
     if (!signedHeaders.includes('host'))
@@ -200,6 +201,14 @@ export function verifySignedRequest(request: SignedRequest, secretOf: SecretOf, 
   return problem(403, 'AccessDenied', 'Access Denied');
 }
 
+/** The body against the hash a header-signed request declares for it (`x-amz-content-sha256`), as S3 checks it once read. */
+export function payloadProblem(headers: IncomingHttpHeaders, body: Buffer): S3Problem | undefined {
+  const payloadHash = String(headers['x-amz-content-sha256'] ?? '');
+  if (headers.authorization !== undefined && /^[0-9a-f]{64}$/.test(payloadHash) && payloadHash !== sha256Hex(body))
+    return problem(400, 'XAmzContentSHA256Mismatch', "The provided 'x-amz-content-sha256' header does not match what was computed.");
+  return undefined;
+}
+
 function signature(scope: { secret: string; scope: string; date: string; region: string }, amzDate: string, canonical: string): string {
   const stringToSign = [ALGORITHM, amzDate, scope.scope, sha256Hex(canonical)].join('\n');
   return createHmac('sha256', signingKey(scope.secret, scope.date, scope.region, 's3'))
@@ -215,34 +224,57 @@ export interface PostForm {
   readonly file?: { readonly fileName: string; readonly body: Buffer };
 }
 
-/** The form of a multipart body; undefined when it is not one (no boundary, malformed parts). */
-export function parsePostForm(headers: IncomingHttpHeaders, body: Buffer): PostForm | undefined {
+/**
+ * The fields of a multipart form up to its file, read from the form's beginning `head`: the fields,
+ * and where the file's content starts in `head` (`end` marks the form's end without a file);
+ * `incomplete` when `head` ends before the file's content starts; undefined when it is no form.
+ */
+export type PostFormHead =
+  | {
+      readonly fields: readonly (readonly [string, string])[];
+      readonly file?: { readonly fileName: string; readonly start: number };
+      readonly delimiter: Buffer;
+    }
+  | 'incomplete';
+
+export function parsePostFormHead(headers: IncomingHttpHeaders, head: Buffer): PostFormHead | undefined {
   const type = String(headers['content-type'] ?? '');
   const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(type);
   const marker = boundary?.[1] ?? boundary?.[2];
   if (!marker) return undefined;
-  const delimiter = Buffer.from(`--${marker}`);
+  const delimiter = Buffer.from(`\r\n--${marker}`);
   const fields: (readonly [string, string])[] = [];
-  let at = body.indexOf(delimiter);
-  if (at < 0) return undefined;
+  let at = head.indexOf(delimiter.subarray(2));
+  if (at < 0) return head.length < delimiter.length ? 'incomplete' : undefined;
+  at += delimiter.length - 2;
   for (;;) {
-    at += delimiter.length;
-    if (body.subarray(at, at + 2).toString() === '--') return { fields };
-    if (body.subarray(at, at + 2).toString() !== '\r\n') return undefined;
-    const headerEnd = body.indexOf('\r\n\r\n', at + 2);
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), at + 2);
-    if (headerEnd < 0 || next < 0 || headerEnd > next) return undefined;
-    const partHeaders = body.subarray(at + 2, headerEnd).toString('utf8');
-    const content = body.subarray(headerEnd + 4, next);
+    if (head.length < at + 2) return 'incomplete';
+    if (head.subarray(at, at + 2).toString() === '--') return { fields, delimiter };
+    if (head.subarray(at, at + 2).toString() !== '\r\n') return undefined;
+    const headerEnd = head.indexOf('\r\n\r\n', at + 2);
+    if (headerEnd < 0) return 'incomplete';
+    const partHeaders = head.subarray(at + 2, headerEnd).toString('utf8');
     const disposition = /^content-disposition:\s*form-data(.*)$/im.exec(partHeaders)?.[1] ?? '';
     const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
     const fileName = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1];
     if (name === undefined) return undefined;
     // S3 reads the fields up to the file and ignores whatever follows it.
-    if (name.toLowerCase() === 'file') return { fields, file: { fileName: fileName ?? '', body: Buffer.from(content) } };
-    fields.push([name, content.toString('utf8')]);
-    at = next + 2;
+    if (name.toLowerCase() === 'file') return { fields, file: { fileName: fileName ?? '', start: headerEnd + 4 }, delimiter };
+    const next = head.indexOf(delimiter, headerEnd + 4);
+    if (next < 0) return 'incomplete';
+    fields.push([name, head.subarray(headerEnd + 4, next).toString('utf8')]);
+    at = next + delimiter.length;
   }
+}
+
+/** The form of a whole multipart body; undefined when it is not one (no boundary, malformed parts). */
+export function parsePostForm(headers: IncomingHttpHeaders, body: Buffer): PostForm | undefined {
+  const head = parsePostFormHead(headers, body);
+  if (head === undefined || head === 'incomplete') return undefined;
+  if (!head.file) return { fields: head.fields };
+  const end = body.indexOf(head.delimiter, head.file.start);
+  if (end < 0) return undefined;
+  return { fields: head.fields, file: { fileName: head.file.fileName, body: Buffer.from(body.subarray(head.file.start, end)) } };
 }
 
 /** What a POST that passed every check stores: the key, and the headers it is stored with. */
@@ -267,12 +299,46 @@ const UNCONDITIONED = new Set(['policy', 'x-amz-signature', 'file']);
  * field that no condition covers.
  */
 export function verifyPostUpload(form: PostForm, bucket: string, secretOf: SecretOf, now = Date.now()): S3Problem | AcceptedPost {
+  const policy = verifyPostPolicy(form.fields, form.file?.fileName, bucket, secretOf, now);
+  if (isProblem(policy)) return policy;
+  const body = form.file?.body ?? Buffer.alloc(0);
+  const tooLarge = sizeProblem(policy.range, body.length);
+  if (tooLarge) return tooLarge;
+  const { range: _range, ...accepted } = policy;
+  return { ...accepted, body };
+}
+
+/** The file's size against the policy's `content-length-range`. */
+export function sizeProblem(range: { min: number; max: number } | undefined, size: number): S3Problem | undefined {
+  if (range && size > range.max) return problem(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
+  if (range && size < range.min) return problem(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
+  return undefined;
+}
+
+/** A POST upload whose fields passed every check: what it stores, once its file's size is within `range`. */
+export interface AcceptedPolicy extends Omit<AcceptedPost, 'body'> {
+  /** The policy's `content-length-range`, if it has one. */
+  readonly range?: { readonly min: number; readonly max: number };
+}
+
+/**
+ * verifyPostUpload's checks of everything but the file's size, made on the fields before the
+ * file (`fileName`: the file part's name; undefined: the form has no file), so that a refused
+ * upload's file is never read.
+ */
+export function verifyPostPolicy(
+  formFields: PostForm['fields'],
+  fileName: string | undefined,
+  bucket: string,
+  secretOf: SecretOf,
+  now = Date.now(),
+): S3Problem | AcceptedPolicy {
   const fields = new Map<string, string>();
-  for (const [name, value] of form.fields) {
+  for (const [name, value] of formFields) {
     if (fields.has(name.toLowerCase())) return problem(400, 'InvalidArgument', `Bucket POST may contain only one field named ${name}`);
     fields.set(name.toLowerCase(), value);
   }
-  if (!form.file) return problem(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
+  if (fileName === undefined) return problem(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
   const rawKey = fields.get('key');
   if (rawKey === undefined || rawKey === '')
     return problem(
@@ -280,7 +346,7 @@ export function verifyPostUpload(form: PostForm, bucket: string, secretOf: Secre
       'InvalidArgument',
       "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields.",
     );
-  const key = rawKey.replaceAll('${filename}', form.file.fileName);
+  const key = rawKey.replaceAll('${filename}', fileName);
   fields.set('key', key);
   const policy = fields.get('policy');
   const provided = fields.get('x-amz-signature');
@@ -352,9 +418,6 @@ export function verifyPostUpload(form: PostForm, bucket: string, secretOf: Secre
   }
   const extra = [...fields.keys()].filter((name) => !UNCONDITIONED.has(name) && !name.startsWith('x-ignore-') && !covered.has(name));
   if (extra.length > 0) return problem(403, 'AccessDenied', `Invalid according to Policy: Extra input fields: ${extra.join(', ')}`);
-  const size = form.file.body.length;
-  if (range && size > range.max) return problem(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size');
-  if (range && size < range.min) return problem(400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed size');
 
   const headers: Record<string, string> = {};
   for (const [name, value] of fields) {
@@ -368,7 +431,7 @@ export function verifyPostUpload(form: PostForm, bucket: string, secretOf: Secre
     accessKeyId: scope.accessKeyId,
     ...(token ? { sessionToken: token } : {}),
     headers,
-    body: form.file.body,
     status: requested === 200 || requested === 201 ? requested : 204,
+    ...(range ? { range } : {}),
   };
 }

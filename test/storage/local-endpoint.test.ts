@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runAsFunction } from '#shared/environment.ts';
 import { newFilesId, newUploadId, uploadKey, uploadName, versionFilesKey, versionFilesPrefix } from '#shared/storage/keys.ts';
@@ -32,6 +33,41 @@ async function post(upload: PresignedUpload, file: Buffer, change: (form: FormDa
 const s3Fetch = (url: string, init?: RequestInit): Promise<Response> => fetch(url, init);
 
 const code = async (answer: Response) => /<Code>([^<]+)<\/Code>/.exec(await answer.text())?.[1];
+
+/**
+ * Sends a request's beginning and never its end, as a client in the middle of a large upload:
+ * resolves with the answer the endpoint gives meanwhile (its status and S3 error code).
+ */
+function answerWhileSending(url: string, method: string, headers: OutgoingHttpHeaders, chunks: readonly Buffer[]) {
+  return new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
+    const target = new URL(url);
+    const outgoing = httpRequest(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers, agent: false },
+      (incoming) => {
+        const parts: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => parts.push(chunk));
+        incoming.on('end', () => {
+          resolve({ status: incoming.statusCode ?? 0, code: /<Code>([^<]+)<\/Code>/.exec(Buffer.concat(parts).toString())?.[1] });
+          outgoing.destroy();
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    for (const chunk of chunks) outgoing.write(chunk);
+  });
+}
+
+/** A presigned POST's fields and the start of its file part, as a browser sends them, with the boundary's Content-Type. */
+function formHead(upload: PresignedUpload, change: (fields: Record<string, string>) => void = () => undefined) {
+  const boundary = `----form${randomUUID()}`;
+  const fields = { ...upload.fields };
+  change(fields);
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="main.cpp"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, head: Buffer.from(parts.join('') + file) };
+}
 
 describe('presigned POST uploads to the local S3 endpoint', () => {
   it('stores a file sent within the policy, exactly at its key', async () => {
@@ -125,6 +161,39 @@ describe('presigned POST uploads to the local S3 endpoint', () => {
 });
 
 describe('presigned GET and signed requests on the local S3 endpoint', () => {
+  it('refuses a forged policy, or a file past the policy’s size, while the file is still being sent, storing nothing', async () => {
+    const key = freshKey();
+    const upload = await presignUpload(key, { maxBytes: 1024, expiresSeconds: 300 });
+    const megabyte = Buffer.alloc(1024 * 1024, 1);
+    const forged = formHead(upload, (fields) => (fields['X-Amz-Signature'] = '0'.repeat(64)));
+    // A gigabyte announced, a megabyte sent, never the end: answered on the fields alone.
+    expect(
+      await answerWhileSending(upload.url, 'POST', { ...forged.headers, 'content-length': String(1024 ** 3) }, [forged.head, megabyte]),
+    ).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    // Within the policy, but past its 1 KiB: refused once that much more than the fields was read.
+    const honest = formHead(upload);
+    expect(await answerWhileSending(upload.url, 'POST', honest.headers, [honest.head, megabyte])).toEqual({
+      status: 400,
+      code: 'EntityTooLarge',
+    });
+    expect(await headObject(key)).toBeUndefined();
+  });
+
+  it('refuses fields before the file that never end, and an unsigned PUT, before reading their bodies', async () => {
+    const upload = await presignUpload(freshKey(), { maxBytes: 1024, expiresSeconds: 300 });
+    const { headers, head } = formHead(upload);
+    const endless = Buffer.concat([head.subarray(0, head.indexOf('--', 10)), Buffer.from(`--x\r\n${'x'.repeat(100 * 1024)}`)]);
+    expect(await answerWhileSending(upload.url, 'POST', headers, [endless])).toEqual({
+      status: 400,
+      code: 'MaxPostPreDataLengthExceeded',
+    });
+    const key = freshKey();
+    expect(
+      await answerWhileSending(`${upload.url}/${key}`, 'PUT', { 'content-length': String(1024 ** 3) }, [Buffer.alloc(1024 * 1024)]),
+    ).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(await headObject(key)).toBeUndefined();
+  });
+
   it('downloads through a presigned GET, as an attachment with the file’s name, until it expires', async () => {
     const key = versionFilesKey(folder, newFilesId(), 'main.cpp');
     await putObject(key, 'int main() {}\n');
