@@ -1254,7 +1254,7 @@ export interface components {
                 vcs_subdirectory: string;
             };
             /**
-             * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
+             * @description Dates in order: TA view ≤ open ≤ due; with ta_grading, due ≤ grading start ≤ grading due ≤ release; with grade_inquiries, due and release ≤ inquiry start ≤ inquiry due. Left out: open now, due a week later, each other date its default moved to fit the dates given.
              * @default {}
              */
             dates: {
@@ -1372,7 +1372,7 @@ export interface components {
             /** @default  */
             autograding_config_path: string;
             /**
-             * @description Dates in order: TA view ≤ open ≤ due ≤ grading start ≤ grading due ≤ release ≤ inquiries. Left out: open now, due in a week.
+             * @description Dates in order: TA view ≤ open ≤ due; with ta_grading, due ≤ grading start ≤ grading due ≤ release; with grade_inquiries, due and release ≤ inquiry start ≤ inquiry due. Left out: open now, due a week later, each other date its default moved to fit the dates given.
              * @default {}
              */
             dates: {
