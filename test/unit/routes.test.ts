@@ -20,8 +20,18 @@ describe('matchRoute', () => {
     expect(matchRoute('post', '/api/token/invalidate')).toMatchObject({ kind: 'route', name: 'invalidate-token' });
   });
 
+  it('matches HEAD to the GET route of its path, under a route key of its own', () => {
+    expect(matchRoute('HEAD', '/api/me')).toMatchObject({ kind: 'route', name: 'me', routeKey: 'HEAD /api/me' });
+    expect(matchRoute('HEAD', '/api/f26/sample/hw1/download')).toMatchObject({
+      kind: 'route',
+      name: 'download-gradeable',
+      routeKey: 'HEAD /api/{semester}/{course}/{gradeable_id}/download',
+    });
+  });
+
   it('tells a known path with the wrong method from an unknown path', () => {
-    expect(matchRoute('DELETE', '/api/token')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET'] });
+    expect(matchRoute('DELETE', '/api/token')).toEqual({ kind: 'method-not-allowed', allowed: ['POST', 'GET', 'HEAD'] });
+    expect(matchRoute('HEAD', '/api/token/invalidate')).toEqual({ kind: 'method-not-allowed', allowed: ['POST'] });
     expect(matchRoute('GET', '/api/nothing')).toEqual({ kind: 'not-found' });
     expect(matchRoute('GET', '/api/me/')).toEqual({ kind: 'not-found' });
     expect(matchRoute('GET', '/')).toEqual({ kind: 'not-found' });
