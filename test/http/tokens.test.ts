@@ -303,6 +303,6 @@ describe('router', () => {
     expect((await api.get('/no/such/thing', { Prefer: 'http-status' })).httpStatus).toBe(404);
     const wrongMethod = await api.call('PATCH', '/me', { headers: { Prefer: 'http-status' } });
     expect(wrongMethod.httpStatus).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
   });
 });
