@@ -118,8 +118,10 @@ describe('stack limits', () => {
         handler.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/x`] }));
         handler.function.addEnvironment(`TABLE_${offset}`, table.tableName);
       }
-      // Two paths for every third function (an alias), more than the route table has.
+      // Two paths for every third function (an alias), more than the route table has; a GET path
+      // has a HEAD route beside it, as in the real stack.
       groups.route(api, { method: 'GET', path: `/api/synthetic/${index}` }, handler);
+      groups.route(api, { method: 'HEAD', path: `/api/synthetic/${index}` }, handler);
       if (index % 3 === 0) groups.route(api, { method: 'POST', path: `/api/synthetic/${index}/alias` }, handler);
     }
     const notFound = new ApiFunction(groups.scopeFor('not-found'), 'NotFound', {
