@@ -101,13 +101,19 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
     });
   return async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     answerHeaders.delete(context);
-    const result = await recordRequestWrites(() => handler(event, context));
+    const result = withoutBodyForHead(event, await recordRequestWrites(() => handler(event, context)));
     // A handler's own headers (a paged list's Link) go with its success answer only.
     const headers = answerHeaders.get(context);
     answerHeaders.delete(context);
     if (!headers || typeof result !== 'object' || result.statusCode !== 200) return result;
     return { ...result, headers: { ...result.headers, ...headers } };
   };
+}
+
+/** A HEAD request (routed to its GET's function) gets the GET's status and headers, never its body. */
+function withoutBodyForHead(event: ApiEvent, result: ApiResult): ApiResult {
+  if (event.requestContext?.http?.method !== 'HEAD' || typeof result !== 'object') return result;
+  return { ...result, body: '' };
 }
 
 /** The response headers a handler asked for (WithHeaders), by invocation. */

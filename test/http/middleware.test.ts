@@ -111,3 +111,26 @@ describe('error mapping', () => {
     expect(JSON.stringify(logged)).not.toContain(token.split('.')[2]);
   });
 });
+
+describe('HEAD through the function', () => {
+  it("answers with the GET's status and headers and an empty body, whatever API Gateway does with a HEAD answer's body", async () => {
+    const user = await createUser();
+    const token = envelopeOf(
+      await issueToken(
+        apiEvent({
+          method: 'POST',
+          path: '/api/token',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user_id: user.userId, password: user.password }),
+        }),
+        lambdaContext(),
+      ),
+    ).data.token as string;
+    const request = (method: string) =>
+      apiEvent({ method, path: '/api/me', routeKey: `${method} /api/me`, headers: { authorization: token, prefer: 'http-status' } });
+    const get = await me(request('GET'), lambdaContext());
+    const head = await me(request('HEAD'), lambdaContext());
+    expect(envelopeOf(get).data.user_id).toBe(user.userId);
+    expect(head).toEqual({ ...get, body: '' });
+  });
+});
