@@ -262,7 +262,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The gradeables the caller may see now, keyed by id, with the caller's own repository URL.
+         * The gradeables the caller may see now, keyed by id, with the caller's own repository URL (on team gradeables their team's; none while on no team).
          * @description **Who may call it:** Course members.
          */
         get: operations["list-gradeables"];
