@@ -154,7 +154,7 @@ describe('submitting files', () => {
       'The file w.zip holds l, a link: links are not accepted.',
     );
     expect(await refused([{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000) }]) }])).toBe(
-      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb.',
+      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb: the file bomb.zip holds z, which unpacks to 1000 kb.',
     );
     expect(
       await refused([{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000), declaredSize: 10 }]) }]),
