@@ -262,7 +262,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The gradeables the caller may see now, keyed by id, with the caller's own repository URL.
+         * The gradeables the caller may see now, keyed by id, with the caller's own repository URL (on team gradeables their team's; none while on no team).
          * @description **Who may call it:** Course members.
          */
         get: operations["list-gradeables"];
@@ -322,7 +322,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A version's files (`version`; the caller's own, or for staff `user_id`'s, limited access graders their sections'), each with a presigned download link valid for 5 minutes.
+         * A version's files (`version`, by default the active one; the caller's own, or for staff `user_id`'s, limited access graders their sections'), each with a presigned download link valid for 5 minutes.
          * @description **Who may call it:** Course members.
          */
         get: operations["submission-files"];
@@ -4010,7 +4010,7 @@ export interface operations {
     "submission-files": {
         parameters: {
             query?: {
-                /** @description The version whose files to list. */
+                /** @description The version whose files to list (by default the active version). */
                 version?: number | string;
                 /** @description Another user's id (staff of the course; see the route's description). */
                 user_id?: string;
@@ -4087,6 +4087,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
              */
             403: {
                 headers: {
@@ -4104,6 +4105,7 @@ export interface operations {
              *     - `Gradeable does not exist`
              *     - `Graded gradeable for user with id {user_id} does not exist`
              *     - `Version {version} of this submission has no files.`
+             *     - `This submission has no active version (nothing submitted, or cancelled): name the version whose files to list with version.`
              */
             404: {
                 headers: {
@@ -4214,6 +4216,7 @@ export interface operations {
              *     - `The file {name} holds an entry whose name {entry} is not allowed: {rule}.`
              *     - `The file {name} holds {entry}, which lies outside its folder.`
              *     - `The file {name} holds {entry}, which is not a regular file or folder.`
+             *     - `File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb: the file {name} holds {entry}, which unpacks to {entry_size} kb.`
              *     - `The file {name} holds more than {limit} entries.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `The due date has passed: this submission would be {days} late, and this gradeable accepts at most {allowed} late.`
@@ -4453,6 +4456,7 @@ export interface operations {
              *     - `The file {name} holds an entry whose name {entry} is not allowed: {rule}.`
              *     - `The file {name} holds {entry}, which lies outside its folder.`
              *     - `The file {name} holds {entry}, which is not a regular file or folder.`
+             *     - `File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb: the file {name} holds {entry}, which unpacks to {entry_size} kb.`
              *     - `The file {name} holds more than {limit} entries.`
              */
             400: {
@@ -4612,6 +4616,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
              */
             403: {
                 headers: {
@@ -4721,6 +4726,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
              */
             403: {
                 headers: {
@@ -5428,7 +5434,7 @@ export interface operations {
              *     - `The field user_id must be a string.`
              *     - `The field user_id must be at most 256 characters long.`
              *     - `The field version_to_regrade must be a whole number from 1.`
-             *     - `Regrading only supports VCS gradeables`
+             *     - `Regrading only supports Electronic File gradeables: a {type} gradeable is graded by hand, never automatically.`
              *     - `The field version_to_regrade needs user_id: the student whose version to regrade.`
              *     - `{user_id} is not on a team for this gradeable.`
              *     - `{owner_id} has no submission to regrade.`

@@ -2,11 +2,12 @@
 import { components } from '#shared/http/answers.ts';
 import { fail, gradeableNotFound, type RouteContract } from '#shared/http/contract.ts';
 import { noGradedGradeable, notSameUser } from '#shared/submissions/failures.ts';
+import { notYourSection } from '#shared/tagrading/failures.ts';
 
 const { Values } = components;
 
 export const contract: RouteContract = {
   tag: 'Submissions',
   data: Values,
-  fails: [gradeableNotFound, fail(notSameUser), fail(noGradedGradeable)],
+  fails: [gradeableNotFound, fail(notSameUser), fail(notYourSection), fail(noGradedGradeable)],
 };

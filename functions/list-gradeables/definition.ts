@@ -5,6 +5,7 @@ export const definition = route({
   method: 'GET',
   path: '/api/{semester}/{course}/gradeables',
   access: 'course:member',
-  summary: "The gradeables the caller may see now, keyed by id, with the caller's own repository URL.",
-  data: { gradeables: ['Query'] },
+  summary:
+    "The gradeables the caller may see now, keyed by id, with the caller's own repository URL (on team gradeables their team's; none while on no team).",
+  data: { gradeables: ['Query'], teams: ['BatchGetItem'] },
 });

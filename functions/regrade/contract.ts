@@ -4,7 +4,7 @@ import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.t
 import {
   noActiveVersionToRegrade,
   nothingToRegrade,
-  regradeOnlyVcs,
+  regradeOnlyAutograded,
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from '#shared/grading/failures.ts';
@@ -18,7 +18,7 @@ export const contract: RouteContract = {
   data: Regrade,
   fails: [
     fail(invalidGradeableId),
-    fail(regradeOnlyVcs),
+    fail(regradeOnlyAutograded),
     fail(regradeVersionNotWhole),
     fail(regradeVersionNeedsUser),
     fail(userNotInCourse),

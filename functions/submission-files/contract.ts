@@ -4,7 +4,8 @@ import { noSuchFileVersion } from '#shared/files/failures.ts';
 import { integer, object, string } from '#shared/http/answers.ts';
 import { fail, gradeableNotFound, type RouteContract } from '#shared/http/contract.ts';
 import { fieldFails } from '#shared/http/fields.ts';
-import { noGradedGradeable, notSameUser } from '#shared/submissions/failures.ts';
+import { noActiveVersionFiles, noGradedGradeable, notSameUser } from '#shared/submissions/failures.ts';
+import { notYourSection } from '#shared/tagrading/failures.ts';
 
 export const contract: RouteContract = {
   tag: 'Submissions',
@@ -15,8 +16,10 @@ export const contract: RouteContract = {
   fails: [
     gradeableNotFound,
     fail(notSameUser),
+    fail(notYourSection),
     fail(noGradedGradeable),
     fail(noSuchFileVersion),
+    fail(noActiveVersionFiles),
     // Its query's typed field (a body's are listed from the definition).
     { status: 400, message: fieldFails.mustBe('version', 'a version number') },
   ],

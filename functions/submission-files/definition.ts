@@ -9,12 +9,12 @@ export const definition = route({
   path: '/api/{semester}/{course}/gradeable/{gradeable_id}/files',
   access: 'course:member',
   summary:
-    "A version's files (`version`; the caller's own, or for staff `user_id`'s, limited access graders their sections'), each with a presigned download link valid for 5 minutes.",
+    "A version's files (`version`, by default the active one; the caller's own, or for staff `user_id`'s, limited access graders their sections'), each with a presigned download link valid for 5 minutes.",
   data: { gradeables: ['BatchGetItem'], teams: ['BatchGetItem'], submissions: ['BatchGetItem'] },
   objects: { versions: ['GetObject', 'ListBucket'] },
   input: () => ({
     query: {
-      version: wholeNumber({ description: 'The version whose files to list.', mustBe: 'a version number' }),
+      version: wholeNumber({ description: 'The version whose files to list (by default the active version).', mustBe: 'a version number' }),
       user_id: z.optional(staffUserIdQuery()),
     },
   }),

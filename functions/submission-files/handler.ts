@@ -15,6 +15,6 @@ export const handler = endpoint(definition, {
   handle: async ({ caller, course, enrollment, query, items }) => {
     if (!items.gradeable || !isVisible(items.gradeable, enrollment, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return versionFiles(items.gradeable, await submissionToShow(items.gradeable, items, course), query.version ?? 0);
+    return versionFiles(items.gradeable, await submissionToShow(items.gradeable, items, course), query.version);
   },
 });

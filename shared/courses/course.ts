@@ -86,7 +86,8 @@ export interface PersonName {
   readonly email: string;
 }
 
-const NULL_SECTION = 'NULL';
+/** How the reference shows a member without a section. */
+export const NULL_SECTION = 'NULL';
 
 /**
  * A user record of the users and graders lists, with the reference's `given_name`/`family_name` and

@@ -12,11 +12,39 @@ export interface TeamMembership {
   readonly members?: readonly string[];
 }
 
+const decodeMembership = (item: Item): TeamMembership => ({
+  teamId: item.teamId as string,
+  ...(item.members ? { members: item.members as string[] } : {}),
+});
+
 export const teamMembershipRef = (term: string, course: string, gradeableId: string, userId: string): ItemRef<TeamMembership> => ({
   table,
   key: { gradeableKey: gradeableKey(term, course, gradeableId), entry: `member#${userId}` },
-  decode: (item: Item) => ({ teamId: item.teamId as string, ...(item.members ? { members: item.members as string[] } : {}) }),
+  decode: decodeMembership,
 });
+
+/**
+ * The team of `userId` on each of the gradeables named, by gradeable id (gradeables where they are
+ * on no team are left out): one batched read of their membership entries.
+ */
+export async function teamsOfMember(
+  term: string,
+  course: string,
+  gradeableIds: readonly string[],
+  userId: string,
+): Promise<Map<string, string>> {
+  if (gradeableIds.length === 0) return new Map();
+  const keys = gradeableIds.map((gradeableId) => teamMembershipRef(term, course, gradeableId, userId).key);
+  const { memberships } = await getItems({
+    memberships: { table, keys, decodeAll: (items) => items.map((item) => item && decodeMembership(item)) },
+  });
+  return new Map(
+    gradeableIds.flatMap((gradeableId, index) => {
+      const membership = memberships[index];
+      return membership ? [[gradeableId, membership.teamId] as const] : [];
+    }),
+  );
+}
 
 /** A team's entry, which lists its members. */
 export const teamRef = (term: string, course: string, gradeableId: string, teamId: string): ItemRef<{ members: readonly string[] }> => ({

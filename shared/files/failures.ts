@@ -15,6 +15,11 @@ export const tooLarge = /* @__PURE__ */ failure(
   'invalid',
   'File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb.',
 );
+/** The reference's words, then which archive and which of its entries take the submission over its size. */
+export const zipTooLarge = /* @__PURE__ */ failure(
+  'invalid',
+  'File(s) uploaded too large.  Maximum size is {max} kb. Uploaded file(s) was {size} kb: the file {name} holds {entry}, which unpacks to {entry_size} kb.',
+);
 export const corruptZip = /* @__PURE__ */ failure('invalid', 'Corrupted ZIP file for {name}.');
 
 // Ours: each names the file and the rule.

@@ -13,13 +13,13 @@ import { Refusal } from '#shared/errors.ts';
 import {
   corruptZip,
   quotesInZip,
-  tooLarge,
   tooManyFiles,
   zipEntryEncrypted,
   zipEntryLink,
   zipEntryName,
   zipEntryOutside,
   zipEntrySpecial,
+  zipTooLarge,
   zipTooManyEntries,
 } from './failures.ts';
 import { MAX_NAME_BYTES, shown, type FileLimits } from './rules.ts';
@@ -134,7 +134,16 @@ export async function readZip(
       declared += entry.uncompressedSize;
       const count = budget.usedFiles + files.length + 1;
       if (count > budget.maxFiles) throw tooManyFiles({ limit: budget.maxFiles, count });
-      if (declared > budget.maxBytes) throw tooLarge({ max: String(budget.maxBytes / 1000), size: String(declared / 1000) });
+      if (declared > budget.maxBytes) {
+        const kb = (bytes: number) => String(bytes / 1000);
+        throw zipTooLarge({
+          max: kb(budget.maxBytes),
+          size: kb(declared),
+          name,
+          entry: entryShown,
+          entry_size: kb(entry.uncompressedSize),
+        });
+      }
       files.push({ file: { path, size: entry.uncompressedSize }, entry });
     }
     // Then every file inflated, counted as it comes: yauzl stops an entry once it passes its declared size.

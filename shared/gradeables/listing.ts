@@ -1,4 +1,5 @@
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { teamsOfMember } from '#shared/data/teams.ts';
 import type { GradeableDocument } from './gradeable.ts';
 import { repositoryUrl } from './repository.ts';
 import { toLocalTime } from './time-zone.ts';
@@ -32,8 +33,12 @@ export function sectionOf(document: GradeableDocument, now: Date): SectionName {
   return 'CLOSED';
 }
 
-/** One entry of `GET /api/<term>/<course>/gradeables`, in the fields the reference's editor extension reads. */
-export function listingEntry(document: GradeableDocument, course: Course, userId: string, now: Date) {
+/**
+ * One entry of `GET /api/<term>/<course>/gradeables`, in the fields the reference's editor extension
+ * reads. `ownerId`: whose repository it is, the caller's or on team gradeables their team's (none:
+ * on no team, so no repository yet).
+ */
+export function listingEntry(document: GradeableDocument, course: Course, ownerId: string | undefined, now: Date) {
   const section = sectionOf(document, now);
   const due = document.type === 'Electronic File' && document.dates.has_due_date !== false ? document.dates.submission_due_date : undefined;
   return {
@@ -45,16 +50,37 @@ export function listingEntry(document: GradeableDocument, course: Course, userId
     section: sections[section],
     section_name: section,
     due_date: due ? { date: `${toLocalTime(due, course.timeZone)}.000000`, timezone_type: 3, timezone: course.timeZone } : null,
-    vcs_repository: document.vcs
-      ? repositoryUrl(document.vcs, { term: course.term, course: course.course, gradeableId: document.id, ownerId: userId })
-      : null,
+    vcs_repository:
+      document.vcs && ownerId !== undefined
+        ? repositoryUrl(document.vcs, { term: course.term, course: course.course, gradeableId: document.id, ownerId })
+        : null,
     vcs_subdirectory: document.vcs?.vcs_subdirectory ?? null,
   };
 }
 
-export function listGradeables(documents: readonly GradeableDocument[], course: Course, enrollment: Enrollment, now: Date) {
+/**
+ * The gradeables the caller sees now, each with their repository: on team gradeables the one their
+ * team submits from, as a submission reads it (`teams`: the caller's team by gradeable id). Pure.
+ */
+export function gradeableListing(
+  documents: readonly GradeableDocument[],
+  course: Course,
+  enrollment: Enrollment,
+  teams: ReadonlyMap<string, string>,
+  now: Date,
+) {
   const visible = documents.filter((document) => isVisible(document, enrollment, now));
-  return Object.fromEntries(visible.map((document) => [document.id, listingEntry(document, course, enrollment.userId, now)]));
+  const ownerOf = (document: GradeableDocument) => (document.team_gradeable ? teams.get(document.id) : enrollment.userId);
+  return Object.fromEntries(visible.map((document) => [document.id, listingEntry(document, course, ownerOf(document), now)]));
+}
+
+/** The listing, with the caller's teams read for the visible team gradeables with a repository (one batched read, when there are any). */
+export async function listGradeables(documents: readonly GradeableDocument[], course: Course, enrollment: Enrollment, now: Date) {
+  const teamRepositories = documents
+    .filter((document) => document.team_gradeable && document.vcs && isVisible(document, enrollment, now))
+    .map((document) => document.id);
+  const teams = await teamsOfMember(course.term, course.course, teamRepositories, enrollment.userId);
+  return gradeableListing(documents, course, enrollment, teams, now);
 }
 
 /** The download form: the stored document with its dates in the course's time zone. */

@@ -1,7 +1,10 @@
 /** Regrading's fails (declared once: the code throws them, the API contract lists them). */
 import { failure } from '#shared/errors.ts';
 
-export const regradeOnlyVcs = /* @__PURE__ */ failure('invalid', 'Regrading only supports VCS gradeables');
+export const regradeOnlyAutograded = /* @__PURE__ */ failure(
+  'invalid',
+  'Regrading only supports Electronic File gradeables: a {type} gradeable is graded by hand, never automatically.',
+);
 export const regradeVersionNotWhole = /* @__PURE__ */ failure('invalid', 'The field version_to_regrade must be a whole number from 1.');
 export const regradeVersionNeedsUser = /* @__PURE__ */ failure(
   'invalid',

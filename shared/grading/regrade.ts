@@ -34,7 +34,7 @@ import {
   noActiveVersionToRegrade,
   nothingToRegrade,
   regradeNotFound,
-  regradeOnlyVcs,
+  regradeOnlyAutograded,
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from './failures.ts';
@@ -172,7 +172,8 @@ export async function requestRegrade(
 ): Promise<RegradeJob> {
   const { caller, course, gradeable } = context;
   if (!gradeable) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  if (gradeable.type !== 'Electronic File' || !gradeable.vcs) throw regradeOnlyVcs();
+  // Versions of files are graded from their stored files, as their first grading did (worker.ts).
+  if (gradeable.type !== 'Electronic File') throw regradeOnlyAutograded({ type: gradeable.type });
   const userId = context.userId === '' ? undefined : context.userId;
   const version = requestedRegradeVersion(context.version, userId);
   if (typeof version === 'string') throw invalidInput(version);

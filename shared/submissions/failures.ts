@@ -15,6 +15,10 @@ export const idempotencyKeyReused = /* @__PURE__ */ failure(
 export const noGradedGradeable = /* @__PURE__ */ failure('not-found', 'Graded gradeable for user with id {user_id} does not exist');
 export const onlyElectronicVersions = /* @__PURE__ */ failure('invalid', 'Only Electronic File gradeables have versions.');
 export const versionMissing = /* @__PURE__ */ failure('invalid', 'The field version is required (0 cancels the submission).');
+export const noActiveVersionFiles = /* @__PURE__ */ failure(
+  'not-found',
+  'This submission has no active version (nothing submitted, or cancelled): name the version whose files to list with version.',
+);
 export const nothingSubmitted = /* @__PURE__ */ failure('invalid', 'There is no submission to choose a version of.');
 export const tooManySubmissions = /* @__PURE__ */ failure(
   'too-many-requests',

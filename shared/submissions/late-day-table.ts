@@ -2,7 +2,7 @@
  * Late days over HTTP: a course's default budget, a student's grants and extensions,
  * and a student's late-day table (the reference's late-day view: every gradeable's charge).
  */
-import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { courseGroups, NULL_SECTION, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
@@ -167,7 +167,7 @@ export function studentLateDayTable(
     enrollment.group === courseGroups.limitedAccessGrader &&
     !enrollment.gradingSections.includes(student.registrationSection ?? '')
   ) {
-    throw notYourSection({ section: student.registrationSection ?? 'NULL' });
+    throw notYourSection({ section: student.registrationSection ?? NULL_SECTION });
   }
   const { documents, activeDaysLate } = work;
   return lateDayTable({ course, student, lateDays: loaded.lateDays, documents, activeDaysLateOf: (id) => activeDaysLate.get(id), now });

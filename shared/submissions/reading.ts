@@ -1,4 +1,4 @@
-import { courseGroups, isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { courseGroups, isActiveMember, NULL_SECTION, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { queueRef } from '#shared/data/jobs.ts';
@@ -9,6 +9,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
 import type { GradeableKey } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
+import { notYourSection } from '#shared/tagrading/failures.ts';
 import { noGradedGradeable, notSameUser } from './failures.ts';
 
 /**
@@ -44,7 +45,8 @@ export async function submissionToShow(
 
 /**
  * Whose submission the caller may read: their own; instructors and full access graders anyone's
- * in the course; limited access graders those of the sections they grade.
+ * in the course; limited access graders those of the sections they grade (a student outside them
+ * is refused as TA grading and late days refuse them, naming the section).
  */
 export function readableTarget(
   caller: { userId: string },
@@ -61,6 +63,6 @@ export function readableTarget(
     throw noGradedGradeable({ user_id: shown });
   }
   if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
-    throw notSameUser();
+    throw notYourSection({ section: target.registrationSection ?? NULL_SECTION });
   }
 }

@@ -36,7 +36,7 @@ import {
 } from '#shared/storage/objects.ts';
 import { filesOrUploads, noFiles, noSuchFileVersion, onlyFileGradeables, unknownUpload } from '#shared/files/failures.ts';
 import { fileLimits, isZip, namesRefusal, operatorFileBounds, pathsRefusal, totalsRefusal, type FileLimits } from '#shared/files/rules.ts';
-import { notSameUser } from './failures.ts';
+import { noActiveVersionFiles, notSameUser } from './failures.ts';
 import { submitVersion, type SubmitContext, type VersionSource } from './submit.ts';
 import type { Submission } from './submission.ts';
 
@@ -275,12 +275,14 @@ export async function presignUploads(
   return { uploads };
 }
 
-/** A version's files, each with a short-lived download link. */
+/** A version's files (by default the active version's), each with a short-lived download link. */
 export async function versionFiles(
   gradeable: GradeableDocument,
   submission: Submission | undefined,
-  version: number,
+  asked: number | undefined,
 ): Promise<{ version: number; files: { name: string; size: number; url: string }[] }> {
+  const version = asked ?? submission?.activeVersion ?? 0;
+  if (asked === undefined && version === 0) throw noActiveVersionFiles();
   const filesId = submission?.versions.find((entry) => entry.version === version)?.files;
   if (!submission || filesId === undefined || gradeable.vcs) throw noSuchFileVersion({ version });
   const objects = await listObjects(versionFilesPrefix(folderOf(submission), filesId));

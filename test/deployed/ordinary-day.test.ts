@@ -257,6 +257,19 @@ async function gradedValues(
   }
 }
 
+/** A regrade's state once it is done, or the last seen at the deadline (the failure recorded). */
+async function regradeState(regradeId: string, deadline: number): Promise<string | undefined> {
+  let state: string | undefined;
+  while (failures.length === 0) {
+    const status = await call('GET', `/api/${TERM}/${COURSE}/regrades/${regradeId}`, { as: 'prof' });
+    state = status.json?.data?.state;
+    if (state === 'done' || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  if (state !== 'done') fail('regrade status', `not done in time (${state ?? 'no state'})`);
+  return state;
+}
+
 /** A result naming the gradeable's test cases, every one passed: what a forger would put. */
 const FORGED_RESULT = JSON.stringify(allPassed(testCases));
 
@@ -1035,15 +1048,7 @@ describe('the deployed artifacts', () => {
       // With builds, student's and student2's graded versions go through the queue and fresh builds again.
       const expected = CAN_BUILD ? 2 : 0;
       if (job && job.queued !== expected) fail('regrade', `${expected} versions should be queued: ${regraded.text.slice(0, 500)}`);
-      const deadline = Date.now() + 90_000;
-      let state: string | undefined;
-      while (job?.regrade_id && failures.length === 0) {
-        const status = await call('GET', `/api/${TERM}/${COURSE}/regrades/${job.regrade_id}`, { as: 'prof' });
-        state = status.json?.data?.state;
-        if (state === 'done' || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-      if (job?.regrade_id && state !== 'done') fail('regrade status', `not done in time (${state ?? 'no state'})`);
+      if (job?.regrade_id) await regradeState(job.regrade_id, Date.now() + 90_000);
       if (CAN_BUILD) {
         await stack!.queues.idle(30_000).catch((error: Error) => fail('grading queue', error.message));
         collectProblems('regrade');
@@ -1274,6 +1279,20 @@ describe('the deployed artifacts', () => {
       await graded(2);
       const listed = await call('GET', `${files}?version=2`, { as: 'student' });
       expect((listed.json?.data?.files as { name: string }[] | undefined)?.map((file) => file.name)).toEqual(['work.zip']);
+      // The instructor regrades the student's archive: read again from the bucket, in a build of its own.
+      const builds = stack!.codebuild.started;
+      const regraded = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${FILES}/regrade`, {
+        as: 'prof',
+        json: { user_id: 'student' },
+      });
+      const job = regraded.json?.data as { regrade_id?: string; queued?: number } | undefined;
+      if (job && job.queued !== 1) fail('files regrade', `one version should be queued: ${regraded.text.slice(0, 500)}`);
+      if (job?.regrade_id) await regradeState(job.regrade_id, Date.now() + 90_000);
+      await stack!.queues.idle(30_000).catch((error: Error) => fail('grading queue', error.message));
+      expect(stack!.codebuild.started - builds, 'builds started for the files regrade').toBe(1);
+      const status = job?.regrade_id && (await call('GET', `/api/${TERM}/${COURSE}/regrades/${job.regrade_id}`, { as: 'prof' }));
+      if (status && (status.json?.data?.graded !== 1 || status.json?.data?.failed !== 0)) fail('files regrade', status.text.slice(0, 500));
+      await graded(2);
       collectProblems('files');
       expectNoFailures();
     }, 150_000);

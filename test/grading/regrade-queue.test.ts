@@ -350,8 +350,8 @@ describe('results', () => {
       requestRegrade({ caller: { userId: 'instructor' }, course, gradeableId: 'nope', gradeable: document ?? undefined, ...fields });
     const before = (await getItems({ queue: queueRef() })).queue;
     await expect(request({}, null)).rejects.toMatchObject({ kind: 'not-found', message: "Invalid gradeable id 'nope'" });
-    await expect(request({}, { ...gradeable, vcs: undefined })).rejects.toMatchObject({
-      message: 'Regrading only supports VCS gradeables',
+    await expect(request({}, { ...gradeable, type: 'Numeric', vcs: undefined })).rejects.toMatchObject({
+      message: 'Regrading only supports Electronic File gradeables: a Numeric gradeable is graded by hand, never automatically.',
     });
     await expect(request({ version: 1 })).rejects.toMatchObject({
       message: 'The field version_to_regrade needs user_id: the student whose version to regrade.',

@@ -293,7 +293,7 @@ export const expectedAccess: Record<string, MatrixRow> = {
       {
         variation: "student2 (section 2, outside the mentor's) via user_id",
         request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { version: '1', user_id: world.userIds.student2 } }),
-        expect: { ...noFiles(), student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+        expect: { ...noFiles(), student: NOT_SAME_USER, mentor: fail('You do not grade section 2.', 403) },
       },
     ],
   },
@@ -660,7 +660,7 @@ function submissionReadCases(): MatrixCase[] {
     {
       variation: "student2 (section 2, outside the mentor's) via user_id",
       request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { user_id: world.userIds.student2 } }),
-      expect: { ...members, student: NOT_SAME_USER, mentor: NOT_SAME_USER },
+      expect: { ...members, student: NOT_SAME_USER, mentor: fail('You do not grade section 2.', 403) },
     },
     {
       variation: 'a gradeable not yet open for students',

@@ -819,7 +819,7 @@ describe('hostile input', () => {
       ],
       [
         [{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000) }]) }],
-        'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb.',
+        'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb: the file bomb.zip holds z, which unpacks to 1000 kb.',
       ],
       [
         [{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000), declaredSize: 10 }]) }],

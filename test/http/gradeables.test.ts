@@ -370,6 +370,23 @@ describe('GET /api/<semester>/<course>/gradeables', () => {
   let path: string;
   let tokens: Record<'instructor' | 'ta' | 'student', Record<string, string>>;
   let studentId: string;
+  const electronic = (id: string, view: number, open: number, due: number, extra: object = {}) => ({
+    id,
+    title: id,
+    type: 'Electronic File',
+    dates: {
+      ta_view_start_date: iso(view),
+      submission_open_date: iso(open),
+      submission_due_date: iso(due),
+      team_lock_date: iso(due),
+      grade_start_date: iso(due + 1),
+      grade_due_date: iso(due + 2),
+      grade_released_date: iso(due + 3),
+      grade_inquiry_start_date: iso(due + 3),
+      grade_inquiry_due_date: iso(due + 4),
+    },
+    ...extra,
+  });
 
   beforeAll(async () => {
     const instructor = await createUser('faculty');
@@ -385,23 +402,6 @@ describe('GET /api/<semester>/<course>/gradeables', () => {
       ta: { Authorization: await tokenOf(api, ta) },
       student: { Authorization: await tokenOf(api, student) },
     };
-    const electronic = (id: string, view: number, open: number, due: number, extra: object = {}) => ({
-      id,
-      title: id,
-      type: 'Electronic File',
-      dates: {
-        ta_view_start_date: iso(view),
-        submission_open_date: iso(open),
-        submission_due_date: iso(due),
-        team_lock_date: iso(due),
-        grade_start_date: iso(due + 1),
-        grade_due_date: iso(due + 2),
-        grade_released_date: iso(due + 3),
-        grade_inquiry_start_date: iso(due + 3),
-        grade_inquiry_due_date: iso(due + 4),
-      },
-      ...extra,
-    });
     for (const document of [
       electronic('open_vcs', -2, -1, 5, {
         vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$user_id}', vcs_subdirectory: 'src' },
@@ -440,6 +440,30 @@ describe('GET /api/<semester>/<course>/gradeables', () => {
     const instructor = await api.get(`${path}/gradeables`, tokens.instructor);
     expect(Object.keys(instructor.json.data).sort()).toEqual(['beta', 'future', 'graded', 'open_vcs']);
     expect(instructor.json.data.future.section_name).toBe('FUTURE');
+  });
+
+  it("shows a team gradeable's member the repository their team submits from, and one on no team none", async () => {
+    const teamVcs = 'team_vcs';
+    const document = electronic(teamVcs, -2, -1, 5, {
+      team_gradeable: { team_size_max: 3 },
+      vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/org/{$gradeable_id}-{$team_id}', vcs_subdirectory: '' },
+    });
+    expect((await api.postJson(`${path}/upload`, document, tokens.instructor)).json.status).toBe('success');
+    const listed = async (persona: keyof typeof tokens) => (await api.get(`${path}/gradeables`, tokens[persona])).json.data[teamVcs];
+    // Before the student is on a team, there is no repository to submit from.
+    expect((await listed('student')).vcs_repository).toBeNull();
+    const team = await api.call('PUT', `${path}/gradeable/${teamVcs}/teams/team1`, {
+      headers: { 'Content-Type': 'application/json', ...tokens.instructor },
+      body: JSON.stringify({ members: [studentId] }),
+    });
+    expect(team.json.status, team.text).toBe('success');
+    expect((await listed('student')).vcs_repository).toBe(`https://github.com/org/${teamVcs}-team1`);
+    // Staff are on no team of it.
+    expect((await listed('instructor')).vcs_repository).toBeNull();
+    // A gradeable without teams still lists the caller's own.
+    expect((await api.get(`${path}/gradeables`, tokens.student)).json.data.open_vcs.vcs_repository).toBe(
+      `https://github.com/org/open_vcs-${studentId}`,
+    );
   });
 
   it('is for course members only', async () => {

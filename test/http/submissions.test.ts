@@ -340,6 +340,27 @@ describe('values and queue positions', () => {
   });
 });
 
+describe('a limited access grader asking for a student outside their sections', () => {
+  it('gets one answer, naming the section, on values, attempts, files, late days and TA grades', async () => {
+    const id = await createGradeable();
+    await submit(id, 'student2');
+    const course = `/${world.course.term}/${world.course.course}`;
+    const student2 = world.users.student2.userId;
+    // The mentor grades section 1 only; student2 is in section 2.
+    const paths = [
+      `${course}/gradeable/${id}/values?user_id=${student2}`,
+      `${course}/gradeable/${id}/attempts?user_id=${student2}`,
+      `${course}/gradeable/${id}/files?version=1&user_id=${student2}`,
+      `${course}/late-days/${student2}`,
+      `${course}/gradeable/${id}/grading/${student2}`,
+    ];
+    for (const path of paths) {
+      const answer = await api.get(path, world.tokens.mentor);
+      expect(answer.json, path).toEqual({ status: 'fail', message: 'You do not grade section 2.' });
+    }
+  });
+});
+
 describe('end to end', () => {
   it('grades a submission from its repository: visible test cases, points and percent', async () => {
     const graded = await startTestApi({ workers: 1 });

@@ -154,7 +154,7 @@ describe('submitting files', () => {
       'The file w.zip holds l, a link: links are not accepted.',
     );
     expect(await refused([{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000) }]) }])).toBe(
-      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb.',
+      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 1000 kb: the file bomb.zip holds z, which unpacks to 1000 kb.',
     );
     expect(
       await refused([{ name: 'bomb.zip', content: makeZip([{ name: 'z', content: Buffer.alloc(1_000_000), declaredSize: 10 }]) }]),
@@ -328,5 +328,28 @@ describe('submitting files', () => {
     expect((await api.get(`${path(id, 'files')}?version=2`, world.tokens.student)).json.message).toBe(
       'Version 2 of this submission has no files.',
     );
+  });
+
+  it("lists the active version's files when no version is named, and says so when there is none", async () => {
+    const id = await createGradeable();
+    const listed = async () => {
+      const answer = await api.get(path(id, 'files'), world.tokens.student);
+      return answer.json.status === 'success'
+        ? [answer.json.data.version, answer.json.data.files.map((file: { name: string }) => file.name)]
+        : answer.json.message;
+    };
+    const noActiveVersion =
+      'This submission has no active version (nothing submitted, or cancelled): name the version whose files to list with version.';
+    expect(await listed()).toBe(noActiveVersion);
+    expect((await sendFiles(id, [{ name: 'first.cpp', content: HELLO_CPP }])).json.status).toBe('success');
+    expect((await sendFiles(id, [{ name: 'main.cpp', content: HELLO_CPP }])).json.status).toBe('success');
+    expect(await listed()).toEqual([2, ['main.cpp']]);
+    const choose = (version: number) => api.postJson(path(id, 'version'), { version }, world.tokens.student);
+    expect((await choose(1)).json.status).toBe('success');
+    expect(await listed()).toEqual([1, ['first.cpp']]);
+    // Cancelled: no active version, while each version's files stay listed by number.
+    expect((await choose(0)).json.status).toBe('success');
+    expect(await listed()).toBe(noActiveVersion);
+    expect((await api.get(`${path(id, 'files')}?version=2`, world.tokens.student)).json.data.files).toHaveLength(1);
   });
 });

@@ -164,7 +164,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   'archive-course': [...COURSE_CHECK, ...COURSE_CHANGE],
   'unarchive-course': [...COURSE_CHECK, ...COURSE_CHANGE],
   'download-gradeable': [...GROUP_CHECK, 'dynamodb:BatchGetItem gradeables'],
-  'list-gradeables': [...COURSE_CHECK, 'dynamodb:Query gradeables'],
+  'list-gradeables': [...COURSE_CHECK, 'dynamodb:Query gradeables', 'dynamodb:BatchGetItem teams'],
   'submit-vcs': [
     ...COURSE_CHECK,
     ...SUBMISSION_READS,

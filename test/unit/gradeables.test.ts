@@ -8,7 +8,7 @@ import {
   type GradeableDocument,
 } from '#shared/gradeables/gradeable.ts';
 import { REDACTED_DOCUMENT } from '#shared/gradeables/failures.ts';
-import { downloadForm, isVisible, sectionOf, withoutHiddenTests } from '#shared/gradeables/listing.ts';
+import { downloadForm, gradeableListing, isVisible, sectionOf, withoutHiddenTests } from '#shared/gradeables/listing.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { gradeableJsonSchema, IMAGE_NAME, REQUIRES_ID_TITLE_TYPE, RUBRIC_PARAMETERS, withDefaultDates } from '#shared/gradeables/schema.ts';
 import { fromLocalTime, GRADEABLE_DATE_FORM, isTimeZone, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
@@ -94,6 +94,31 @@ describe('repository URLs', () => {
     expect(repositoryUrl({ repository_type: 'self-hosted', vcs_path: 'https://git.example.edu/repos/', vcs_subdirectory: '' }, owner)).toBe(
       'https://git.example.edu/repos/amy',
     );
+  });
+
+  it("lists a team gradeable with the repository of the caller's team, and none while they are on no team", () => {
+    const vcs = {
+      repository_type: 'public-github',
+      vcs_path: 'https://github.com/org/{$gradeable_id}-{$team_id}',
+      vcs_subdirectory: '',
+    } as const;
+    const open = { ta_view_start_date: day(-2), submission_open_date: day(-1), submission_due_date: day(5) };
+    const documents = [
+      { ...electronic(open, { vcs, team_gradeable: { team_size_max: 3, inherit_from: '' } }), id: 'team_hw' },
+      { ...electronic(open, { vcs }), id: 'solo_hw' },
+    ];
+    const course = { term: 'f26', course: 'cs1', timeZone: 'UTC' } as Parameters<typeof gradeableListing>[1];
+    const amy = { userId: 'amy', group: 4 } as Parameters<typeof gradeableListing>[2];
+    const repositories = (teams: Map<string, string>) =>
+      Object.values(gradeableListing(documents, course, amy, teams, now)).map((entry) => [entry.id, entry.vcs_repository]);
+    expect(repositories(new Map([['team_hw', 'team1']]))).toEqual([
+      ['team_hw', 'https://github.com/org/team_hw-team1'],
+      ['solo_hw', 'https://github.com/org/solo_hw-amy'],
+    ]);
+    expect(repositories(new Map())).toEqual([
+      ['team_hw', null],
+      ['solo_hw', 'https://github.com/org/solo_hw-amy'],
+    ]);
   });
 
   it('puts submitty-hosted repositories under VCS_BASE_URL', () => {

@@ -22,6 +22,7 @@ const dropped = enrollment('dee', courseGroups.student, null);
 const grader = enrollment('gil', courseGroups.limitedAccessGrader, null, ['1']);
 
 const NOT_SAME_USER = { kind: 'invalid', message: 'API key and specified user_id are not for the same user.' };
+const notYourSection = (section: string) => ({ kind: 'forbidden', message: `You do not grade section ${section}.` });
 const notFound = (userId: string) => ({ kind: 'not-found', message: `Graded gradeable for user with id ${userId} does not exist` });
 
 /** Whether reading `target` as `caller` is allowed, or the refusal it meets. */
@@ -62,10 +63,11 @@ describe('whose submission the caller may read', () => {
 
   it('is only their sections’ students’ for limited access graders', () => {
     expect(read(mentor, 'mentor', 'amy', student)).toBe('allowed');
-    expect(read(mentor, 'mentor', 'bob', otherSection)).toEqual(NOT_SAME_USER);
+    // Refused as TA grading and late days refuse the same case, naming the section.
+    expect(read(mentor, 'mentor', 'bob', otherSection)).toEqual(notYourSection('2'));
     // Staff have no registration section: not in any section the mentor grades.
-    expect(read(mentor, 'mentor', 'prof', instructor)).toEqual(NOT_SAME_USER);
-    expect(read(enrollment('m0', courseGroups.limitedAccessGrader, null, []), 'm0', 'amy', student)).toEqual(NOT_SAME_USER);
+    expect(read(mentor, 'mentor', 'prof', instructor)).toEqual(notYourSection('NULL'));
+    expect(read(enrollment('m0', courseGroups.limitedAccessGrader, null, []), 'm0', 'amy', student)).toEqual(notYourSection('1'));
   });
 
   it('is not found for staff when the user is not in the course, has dropped it, or is no valid user id', () => {

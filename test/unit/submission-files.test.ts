@@ -133,7 +133,7 @@ describe('zips', () => {
     const honest = makeZip([{ name: 'bomb.txt', content: zeros }]);
     expect(honest.length).toBeLessThan(10_000);
     expect(await refusalOf(readZip('bomb.zip', honest, budget))).toBe(
-      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 5000 kb.',
+      'File(s) uploaded too large.  Maximum size is 10 kb. Uploaded file(s) was 5000 kb: the file bomb.zip holds bomb.txt, which unpacks to 5000 kb.',
     );
     const lying = makeZip([{ name: 'bomb.txt', content: zeros, declaredSize: 100 }]);
     expect(await refusalOf(readZip('bomb.zip', lying, budget))).toBe('Corrupted ZIP file for bomb.zip.');
