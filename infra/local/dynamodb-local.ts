@@ -34,16 +34,71 @@ function distribution(): string {
 /** Starts DynamoDBLocal.jar through LoopbackDynamoDbLocal.java, which makes it listen on 127.0.0.1 only. */
 const LOOPBACK_LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
 
+/** What `startDynamoDbLocal` does when DynamoDB Local exits without being asked to. */
+export interface DynamoDbWatch {
+  /** It exited (its exit code or signal said) and is being started again on the same port. */
+  readonly restarting: (how: string) => void;
+  /** It is answering again. */
+  readonly restarted: () => void;
+  /** It could not be started again, or exited again within a minute of a restart: it stays down. */
+  readonly gaveUp: (problem: string) => void;
+}
+
 /**
  * Starts AWS's DynamoDB Local (one shared database, telemetry off) listening on 127.0.0.1 only,
  * persisted in `dataDir` (kept 0700, its files 0600, Java's new files too) or in memory, and
- * resolves once it answers requests: it gives no readiness signal of its own.
+ * resolves once it answers requests: it gives no readiness signal of its own. With `watch`, a
+ * DynamoDB Local that exits unasked (killed, crashed) is started again on the same endpoint, so
+ * that clients go on once it answers (meanwhile their connections are refused), unless it exits
+ * again within a minute of that.
  */
-export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<RunningDynamoDb> {
+export async function startDynamoDbLocal(options: { dataDir?: string; watch?: DynamoDbWatch } = {}): Promise<RunningDynamoDb> {
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new Error(JAVA_MISSING);
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   if (dataDir) await lockDataFolder(dataDir);
   const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  let running = await launch(port, dataDir);
+  let stopping = false;
+  let restartedAt: number | undefined;
+  const watch = options.watch;
+  const onExit = (child: ChildProcess) =>
+    child.once('exit', (code, signal) => {
+      if (stopping || !watch) return;
+      const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      if (restartedAt !== undefined && Date.now() - restartedAt < 60_000) {
+        watch.gaveUp(`DynamoDB Local ${how} again within a minute of its restart`);
+        return;
+      }
+      watch.restarting(how);
+      restartedAt = Date.now();
+      launch(port, dataDir).then(
+        (again) => {
+          running = again;
+          if (stopping) void stopProcess(again.child);
+          else {
+            onExit(again.child);
+            watch.restarted();
+          }
+        },
+        (error: unknown) => watch.gaveUp((error as Error).message),
+      );
+    });
+  onExit(running.child);
+  return {
+    endpoint,
+    get pid() {
+      return running.child.pid;
+    },
+    stop: () => {
+      stopping = true;
+      return stopProcess(running.child);
+    },
+  };
+}
+
+/** One DynamoDB Local process on `port`, once it answers. */
+async function launch(port: number, dataDir: string | undefined): Promise<{ child: ChildProcess }> {
   const home = distribution();
   const serverArgs = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory'])];
   const child = spawn(
@@ -69,14 +124,13 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
 
-  const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilAnswering(endpoint, child);
+    await waitUntilAnswering(`http://127.0.0.1:${port}`, child);
   } catch (error) {
     await stopProcess(child);
     throw new Error(`DynamoDB Local did not start: ${(error as Error).message}\n${output}`, { cause: error });
   }
-  return { endpoint, pid: child.pid, stop: () => stopProcess(child) };
+  return { child };
 }
 
 /**

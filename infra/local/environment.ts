@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
-import { lockDataFolder, startDynamoDbLocal } from './dynamodb-local.ts';
+import { lockDataFolder, startDynamoDbLocal, type DynamoDbWatch } from './dynamodb-local.ts';
 import { localSubmissionsBucket } from './functions.ts';
 import { startS3Endpoint, type LocalS3Endpoint } from './s3-endpoint.ts';
 import { seedDemoData } from './seed.ts';
@@ -50,14 +50,15 @@ export interface LocalEnvironment {
 
 /**
  * The local stand-in for the AWS account: DynamoDB Local persisted in the data folder, the
- * tables, the signing secret and, in an empty data folder, the demo dataset.
+ * tables, the signing secret and, in an empty data folder, the demo dataset. `watch`: what to do
+ * when DynamoDB Local exits unasked (it is started again; see startDynamoDbLocal).
  */
-export async function startLocalEnvironment(options: { announce: boolean }): Promise<LocalEnvironment> {
+export async function startLocalEnvironment(options: { announce: boolean; watch?: DynamoDbWatch }): Promise<LocalEnvironment> {
   const dataDir = dataDirectory();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const repositories = await repositoriesFolder(dataDir);
   const empty = !existsSync(join(dataDir, DATABASE_FILE));
-  const dynamoDb = await startDynamoDbLocal({ dataDir });
+  const dynamoDb = await startDynamoDbLocal({ dataDir, watch: options.watch });
   let s3: LocalS3Endpoint | undefined;
   const stop = async () => {
     if (options.announce) await rm(join(dataDir, ENDPOINT_FILE), { force: true });

@@ -1,6 +1,7 @@
 import { config } from '#shared/config.ts';
 import { JAVA_MISSING } from './dynamodb-local.ts';
 import { startLocalEnvironment, type LocalEnvironment } from './environment.ts';
+import { releaseStrandedLeases, resumeQueues } from './recovery.ts';
 import { sandboxNotice } from './sandbox-notice.ts';
 import { demoUsers } from './seed.ts';
 import { startLocalApi, type LocalApi } from './server.ts';
@@ -10,21 +11,42 @@ const port = Number(process.env.PORT ?? 3000);
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 let environment: LocalEnvironment | undefined;
 let api: LocalApi | undefined;
+let stopping: Promise<never> | undefined;
 
-async function stop(exitCode: number): Promise<never> {
-  await api?.close();
-  await environment?.stop();
-  process.exit(exitCode);
+function stop(exitCode: number): Promise<never> {
+  stopping ??= (async () => {
+    await api?.close();
+    await environment?.stop();
+    process.exit(exitCode);
+  })();
+  return stopping;
 }
 
 try {
   const notice = sandboxNotice();
-  environment = await startLocalEnvironment({ announce: true });
+  environment = await startLocalEnvironment({
+    announce: true,
+    // Requests meanwhile answer RETRYABLE (a refused connection); DynamoDB Local's own data may lack its last writes.
+    watch: {
+      restarting: (how) => console.error(`DynamoDB Local ${how}: starting it again (requests meanwhile answer RETRYABLE)…`),
+      restarted: () => console.error('DynamoDB Local is answering again.'),
+      gaveUp: (problem) => {
+        console.error(`${problem}; stopping the API, which cannot work without it.`);
+        void stop(1);
+      },
+    },
+  });
+  const released = await releaseStrandedLeases();
   api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true, checkAnswers: config('CHECK_ANSWERS') });
+  const resumed = await resumeQueues(api, released);
   console.log(`Course submission API on ${api.url}`);
   console.log(`Submitted files: the local S3 endpoint on ${environment.s3Endpoint}`);
   console.log(`Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`);
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
+  if (resumed.jobs > 0 || resumed.deliveries > 0)
+    console.log(
+      `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending`,
+    );
   if (config('CHECK_ANSWERS'))
     console.log('Answers are checked against the contract (CHECK_ANSWERS): a mismatch is logged and named in Answer-Mismatch.');
   const sandbox = await notice;

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { asBookkeeping } from './request-writes.ts';
+import { queryAll } from './paging.ts';
 import type { Item, ItemRef, ItemSetRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
@@ -382,4 +383,44 @@ export async function expiredLease(now: Date): Promise<Job | undefined> {
     }),
   );
   return Items[0] ? decodeJob(Items[0]) : undefined;
+}
+
+/** Every job held under a grading lease, whoever holds it (through the byLease index). */
+export async function leasedJobs(): Promise<Job[]> {
+  const items = await queryAll({
+    TableName: tableName(table),
+    IndexName: 'byLease',
+    KeyConditionExpression: 'leaseState = :grading',
+    ExpressionAttributeValues: { ':grading': GRADING },
+  });
+  return items.map(decodeJob);
+}
+
+/**
+ * Ends a lease now (its holder is known to be gone), provided it is still the lease read: the
+ * job is then taken over as any job whose lease ran out (expiredLease), its attempt counted.
+ * False when its holder finished it or another worker took it meanwhile.
+ */
+export async function releaseLease(ticket: number, leaseExpiresAt: string, now = new Date()): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: { job: String(ticket) },
+        UpdateExpression: 'SET leaseExpiresAt = :released',
+        ConditionExpression: '#state = :grading AND leaseExpiresAt = :lease',
+        ExpressionAttributeNames: { '#state': 'state' },
+        // Just before `now`, so that a claim from now on finds it run out.
+        ExpressionAttributeValues: {
+          ':grading': GRADING,
+          ':lease': leaseExpiresAt,
+          ':released': new Date(now.getTime() - 1).toISOString(),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

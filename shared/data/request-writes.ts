@@ -30,13 +30,13 @@ export const isWriteCommand = (commandName: string): boolean => WRITE_COMMANDS.h
  * True when DynamoDB answered one attempt of a write and the answer says the write took no effect:
  * any 4xx (throttling, `ConditionalCheckFailed`, `TransactionCanceledException`, validation, access
  * denied) except `TransactionInProgressException`, which says an earlier attempt with the same
- * token is still being applied. A time-out, a dropped connection (no HTTP status) or a 5xx leaves
- * the outcome unknown.
+ * token is still being applied; also a connection refused, which no request went through. A
+ * time-out, a dropped connection (no HTTP status) or a 5xx leaves the outcome unknown.
  */
 export function attemptRefused(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  if (name === REQUEST_ENDED) return true;
+  const { name, code, $metadata } = error as { name?: string; code?: unknown; $metadata?: { httpStatusCode?: number } };
+  if (name === REQUEST_ENDED || code === 'ECONNREFUSED') return true;
   if (name === 'TransactionInProgressException') return false;
   const status = $metadata?.httpStatusCode ?? 0;
   return status >= 400 && status < 500;

@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { courseId } from './keys.ts';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
-import { queryAll } from './paging.ts';
+import { queryAll, scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
@@ -301,4 +301,19 @@ export async function deliveriesOf(
     startKey = page.LastEvaluatedKey;
   } while (startKey && found.length <= options.size);
   return { deliveries: found.slice(0, options.size), more: found.length > options.size };
+}
+
+/**
+ * Every delivery still pending, of every course: what the local API queues again when it starts,
+ * since its in-process queue lost the attempts it held when it stopped (a Scan: one machine's data).
+ */
+export async function pendingDeliveries(): Promise<Delivery[]> {
+  const items = await scanAll({
+    TableName: tableName(deliveries),
+    ConsistentRead: true,
+    FilterExpression: '#state = :pending',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pending': 'pending' },
+  });
+  return items.map(decodeDelivery);
 }

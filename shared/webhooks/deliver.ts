@@ -96,11 +96,13 @@ export const attemptMessage = (delivery: Delivery): AttemptMessage => ({
   ...(delivery.nextAttemptAt ? { notBefore: delivery.nextAttemptAt } : {}),
 });
 
+/** How long the delivery's next attempt waits from `now`: until its `nextAttemptAt`, none once that is past. */
+export const attemptDelaySeconds = (delivery: Delivery, now: Date): number =>
+  delivery.nextAttemptAt ? Math.max(0, (Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000) : 0;
+
 /** Queues the delivery's next attempt, held back until its `nextAttemptAt`. */
 export async function queueAttempt(delivery: Delivery, now: Date): Promise<void> {
-  const message = attemptMessage(delivery);
-  const delaySeconds = delivery.nextAttemptAt ? Math.max(0, (Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000) : 0;
-  await sendWebhookMessage(message, delaySeconds);
+  await sendWebhookMessage(attemptMessage(delivery), attemptDelaySeconds(delivery, now));
 }
 
 /** Standard Webhooks' headers: the message id (the same on every attempt), the time of sending and the signature. */

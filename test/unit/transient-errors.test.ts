@@ -63,6 +63,12 @@ describe('a transient failure (RETRYABLE when nothing was written)', () => {
     expect(isTransient({ name: 'SomethingNew', $retryable: { throttling: true }, ...metadata(400) })).toBe(true);
   });
 
+  it('is a connection to DynamoDB refused or reset (it is restarting), as the SDK passes it on', () => {
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE'])
+      expect(isTransient(Object.assign(new Error(`connect ${code} 127.0.0.1:8000`), { code, $metadata: { attempts: 3 } }))).toBe(true);
+    expect(isTransient(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
+  });
+
   it('is a transaction cancelled only for conflicts, throttling or capacity', () => {
     expect(isTransient(cancelled('None', 'TransactionConflict'))).toBe(true);
     expect(isTransient(cancelled('ThrottlingError', 'None', 'ProvisionedThroughputExceeded'))).toBe(true);
@@ -112,6 +118,7 @@ describe('the code of an error answer', () => {
     expect(errorCode(throttled, 'none')).toBe('RETRYABLE');
     expect(errorCode(timeout, 'none')).toBe('RETRYABLE');
     expect(errorCode(cancelled('None', 'TransactionConflict'), 'none')).toBe('RETRYABLE');
+    expect(errorCode(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' }), 'none')).toBe('RETRYABLE');
   });
 
   it('is UNKNOWN_OUTCOME once a write may have taken effect, whatever failed', () => {
@@ -138,6 +145,12 @@ describe('one attempt of a write', () => {
     expect(attemptRefused(new TransactionConflictException(options))).toBe(true);
     expect(attemptRefused({ name: 'AccessDeniedException', ...metadata(400) })).toBe(true);
     expect(attemptRefused({ name: REQUEST_ENDED })).toBe(true);
+  });
+
+  it('was refused when the connection was: nothing reached DynamoDB', () => {
+    expect(attemptRefused(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} }))).toBe(
+      true,
+    );
   });
 
   it('has an unknown outcome without an answer (time-out, reset connection), with a 5xx, or while the same transaction is in progress', () => {

@@ -87,17 +87,24 @@ const TRANSIENT_NAMES = new Set([
   'RequestTimeout',
   'RequestTimeoutException',
 ]);
+/**
+ * Connection failures with no answer from DynamoDB (it is restarting, or unreachable for a moment):
+ * Node's socket error codes, which the SDK passes on as they are.
+ */
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Cancellation reasons that say only "not now": a transaction cancelled for these wrote nothing. */
 const TRANSIENT_CANCELLATIONS = new Set(['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /**
  * True when the failure is transient: throttling, time-outs, transaction conflicts, SDK errors
- * marked `$retryable` and DynamoDB's 5xx. A transaction cancelled for a failed condition is not.
+ * marked `$retryable`, DynamoDB's 5xx and a connection refused or reset. A transaction cancelled
+ * for a failed condition is not.
  */
 export function isTransient(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { name, $retryable, $metadata, CancellationReasons } = error as {
+  const { name, code, $retryable, $metadata, CancellationReasons } = error as {
     name?: string;
+    code?: unknown;
     $retryable?: unknown;
     $metadata?: { httpStatusCode?: number };
     CancellationReasons?: { Code?: string }[];
@@ -107,6 +114,7 @@ export function isTransient(error: unknown): boolean {
     return codes.some((code) => code !== 'None') && codes.every((code) => TRANSIENT_CANCELLATIONS.has(code));
   }
   if (name !== undefined && TRANSIENT_NAMES.has(name)) return true;
+  if (typeof code === 'string' && CONNECTION_FAILURES.has(code)) return true;
   if ($retryable) return true;
   return ($metadata?.httpStatusCode ?? 0) >= 500;
 }

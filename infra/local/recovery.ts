@@ -1,0 +1,36 @@
+import { getItems } from '#shared/data/items.ts';
+import { leasedJobs, queueRef, releaseLease } from '#shared/data/jobs.ts';
+import { pendingDeliveries } from '#shared/data/webhooks.ts';
+import { queuedJobs } from '#shared/grading/build-policy.ts';
+import { attemptDelaySeconds, attemptMessage } from '#shared/webhooks/deliver.ts';
+import type { LocalApi } from './server.ts';
+
+/**
+ * The queues of `npm start` live in its process: when it stops (Ctrl-C, a crash, a reboot) their
+ * messages are gone, while the jobs and deliveries they were for stay in the data folder. Before
+ * the API starts, nothing of this process holds a grading lease yet, so every lease found belongs
+ * to the process that stopped: each ends now, and its job is taken over as any job whose worker
+ * died (its attempt counted). Returns how many were released.
+ */
+export async function releaseStrandedLeases(now = new Date()): Promise<number> {
+  let released = 0;
+  for (const job of await leasedJobs()) {
+    if (job.leaseExpiresAt !== undefined && (await releaseLease(job.ticket, job.leaseExpiresAt, now))) released++;
+  }
+  return released;
+}
+
+/**
+ * Once the queues run, what they lost is queued again: a wake-up for each job waiting in the queue
+ * and each lease released (a local wake-up grades one job), and the next attempt of every pending
+ * webhook delivery, sent at once when its time is past (a copy of an attempt already made is
+ * recognised and skipped by the delivery function).
+ */
+export async function resumeQueues(api: LocalApi, released: number, now = new Date()): Promise<{ jobs: number; deliveries: number }> {
+  const { queue } = await getItems({ queue: queueRef() });
+  const jobs = queuedJobs(queue) + released;
+  for (let wakeUp = 0; wakeUp < jobs; wakeUp++) await api.gradingQueue.send({ ticket: 0 });
+  const deliveries = await pendingDeliveries();
+  for (const delivery of deliveries) await api.webhookQueue.send(attemptMessage(delivery), attemptDelaySeconds(delivery, now));
+  return { jobs, deliveries: deliveries.length };
+}

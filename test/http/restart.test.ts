@@ -1,0 +1,211 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedFetch } from '../support/http.ts';
+import { selfHostedGradeableJson } from '../support/gradeables.ts';
+import { startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+
+// `npm start` keeps its queues in its process: these tests kill the server's whole process group
+// (the API, DynamoDB Local, the sandboxes) and start it again on the same data folder.
+
+/** `npm start`'s entry point in a process group of its own, so that the test can kill all of it at once. */
+const started: { killGroup(): Promise<void> }[] = [];
+
+function startServer(dataDir: string, settings: Record<string, string>) {
+  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, TABLE_PREFIX, ...environment } = process.env;
+  const child = spawn(process.execPath, ['infra/local/start.ts'], {
+    env: { ...environment, DATA_DIR: dataDir, PORT: '0', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /API on (\S+)/.exec(output);
+      if (match && output.includes('Try:')) resolve(match[1]!);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then(() => reject(new Error(`the server exited:\n${output}`)));
+  });
+  const server = {
+    url,
+    exited,
+    output: () => output,
+    /** SIGKILL to the whole group: nothing of it gets to clean up. */
+    killGroup: async () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  started.push(server);
+  return server;
+}
+
+/** The process ids of the DynamoDB Local serving `dataDir`. */
+const dynamoDbLocal = (dataDir: string): number[] => {
+  try {
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`])
+      .toString()
+      .trim()
+      .split('\n')
+      .map(Number);
+  } catch {
+    return [];
+  }
+};
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, output: () => string, tries = 600): Promise<T> {
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const found = await check();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Gave up waiting until ${what}:\n${output().slice(-3000)}`);
+}
+
+interface Envelope {
+  status: 'success' | 'fail' | 'error';
+  data?: unknown;
+  message?: string;
+  code?: string;
+}
+
+function client(url: string, token?: string) {
+  const headers = { ...(token ? { Authorization: token } : {}), 'Content-Type': 'application/json' };
+  return {
+    get: async (path: string) => (await (await checkedFetch(`${url}${path}`, { headers })).json()) as Envelope,
+    post: async (path: string, body: unknown) =>
+      (await (await checkedFetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as Envelope,
+  };
+}
+
+async function login(url: string, userId: string): Promise<string> {
+  const answer = await client(url).post('/token', { user_id: userId, password: userId });
+  expect(answer.status, JSON.stringify(answer)).toBe('success');
+  return (answer.data as { token: string }).token;
+}
+
+const GRADEABLE = 'slow_homework';
+const HOOK = '/restart-hook';
+const attemptsPath = `/f26/sample/gradeable/${GRADEABLE}/attempts`;
+const submission = { vcs_checkout: true, git_repo_id: 'none' };
+
+describe('npm start, killed and started again on the same data folder', () => {
+  let dataDir: string;
+  let receiver: WebhookReceiver;
+  let settings: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'course-api-restart-'));
+    receiver = await startAllowedWebhookReceiver();
+    settings = {
+      GRADING_WORKERS: '2',
+      SUBMISSIONS_PER_MINUTE: '100',
+      WEBHOOK_ALLOWED_HOSTS: receiver.host,
+      // Retries every 2 s: at the kill, deliveries wait for a retry due within seconds.
+      WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, () => '2').join(','),
+    };
+  });
+
+  afterAll(async () => {
+    // Whatever a failure left running (the group is detached from the test's).
+    for (const server of started) await server.killGroup();
+    await receiver.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(`${dataDir}-repositories`, { recursive: true, force: true });
+  });
+
+  it('grades every job queued or being graded at the kill, and sends every delivery whose retry was waiting', async () => {
+    const first = startServer(dataDir, settings);
+    const firstUrl = await first.url;
+    const instructor = client(firstUrl, await login(firstUrl, 'instructor'));
+    // The instructor's versions read a copy of the demo student's repository; each test case takes a second or two.
+    await cp(`${dataDir}-repositories/hw_vcs/student`, `${dataDir}-repositories/hw_vcs/instructor`, { recursive: true });
+    const document = selfHostedGradeableJson(GRADEABLE, `file://${dataDir}-repositories/hw_vcs/{$user_id}`, {
+      autograding: { test_cases: [{ name: 'Slow', command: 'sleep 1; sh hello.sh', points_available: 1, expect: { exit_code: 0 } }] },
+    });
+    expect((await instructor.post('/f26/sample/upload', document)).status).toBe('success');
+    const hook = await instructor.post('/f26/sample/webhooks', { url: `${receiver.url}${HOOK}`, events: ['submission.graded'] });
+    expect(hook.status, JSON.stringify(hook)).toBe('success');
+    const webhookId = (hook.data as { id: string }).id;
+    receiver.answer(HOOK, [], 500);
+
+    // The rush.
+    const submit = () => instructor.post(`/f26/sample/gradeable/${GRADEABLE}/upload`, submission).catch((error: unknown) => error);
+    // One submitter's versions contend for one submission item: sent one after another.
+    const firstWave: unknown[] = [];
+    for (let count = 0; count < 20; count++) firstWave.push(await submit());
+    const refused = firstWave.filter((answer) => (answer as Envelope).status !== 'success');
+    expect(refused.map((answer) => (answer instanceof Error ? answer.message : JSON.stringify(answer)))).toEqual([]);
+    // Mid-grading: one version graded (its delivery refused and waiting for its retry), another being graded.
+    await until(
+      'a version is being graded and a delivery waits for its retry',
+      async () => {
+        const versions = ((await instructor.get(attemptsPath)).data ?? []) as { grading_state: string }[];
+        return receiver.received.some((request) => request.path === HOOK) && versions.some((version) => version.grading_state === 'grading')
+          ? true
+          : undefined;
+      },
+      () => first.output().replace(/^(GET|POST) .*\n/gm, ''),
+    );
+    // Mid-rush: killed while further versions are being submitted.
+    const secondWave = (async () => {
+      for (let count = 0; count < 10; count++) await submit();
+    })();
+    await submit();
+    await first.killGroup();
+    await secondWave;
+    await until('DynamoDB Local is gone', async () => (dynamoDbLocal(dataDir).length === 0 ? true : undefined), first.output);
+    const refusedBeforeKill = receiver.received.length;
+    receiver.answer(HOOK, [], 200);
+
+    const second = startServer(dataDir, settings);
+    try {
+      const url = await second.url;
+      expect(second.output()).toMatch(/Resumed from the data folder: \d+ grading job\(s\) queued \([1-9]\d* taken from a stopped server\)/);
+      const again = client(url, await login(url, 'instructor'));
+      let states = '';
+      const versions = await until(
+        'every version is graded',
+        async () => {
+          const listed = (await again.get(attemptsPath)).data as { version: number; grading_state: string }[];
+          states = listed.map((version) => `${version.version}:${version.grading_state}`).join(' ');
+          // A newer version supersedes a queued one of the same owner: never graded, never left waiting.
+          return listed.every((version) => ['graded', 'superseded'].includes(version.grading_state)) ? listed : undefined;
+        },
+        () => `${states}\n${second.output().replace(/^(GET|POST) .*\n/gm, '')}`,
+      );
+      expect(versions.length).toBeGreaterThanOrEqual(20);
+      expect(versions.filter((version) => version.grading_state === 'graded').length).toBeGreaterThan(1);
+      // Every delivery refused before the kill, waiting for its retry then, arrives once started again.
+      const waiting = new Set(receiver.received.slice(0, refusedBeforeKill).map((request) => String(request.headers['webhook-id'])));
+      expect(waiting.size).toBeGreaterThan(0);
+      await until(
+        'every delivery is delivered',
+        async () => {
+          const answer = await again.get(`/f26/sample/webhooks/${webhookId}/deliveries?page_size=100`);
+          const deliveries = answer.data as { id: string; state: string }[];
+          const delivered = new Set(deliveries.filter((delivery) => delivery.state === 'delivered').map((delivery) => delivery.id));
+          return deliveries.length === delivered.size && [...waiting].every((id) => delivered.has(id)) ? true : undefined;
+        },
+        second.output,
+      );
+    } finally {
+      await second.stop();
+    }
+  }, 300_000);
+});
