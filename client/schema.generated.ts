@@ -8504,6 +8504,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `{name} kept changing meanwhile; read the settings and try again.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
              * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `POST request exceeds maximum size of 1M`

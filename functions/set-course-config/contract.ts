@@ -8,6 +8,7 @@ import {
   notANumber,
   numberTooLarge,
   readOnlySetting,
+  settingChangedMeanwhile,
 } from '#shared/courses/failures.ts';
 import { components } from '#shared/http/answers.ts';
 import { fail, type RouteContract } from '#shared/http/contract.ts';
@@ -26,5 +27,6 @@ export const contract: RouteContract = {
     fail(numberTooLarge),
     fail(badCourseName),
     fail(badTimeZone),
+    fail(settingChangedMeanwhile),
   ],
 };

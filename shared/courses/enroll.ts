@@ -348,7 +348,7 @@ export async function moveToAccessGroup(course: Course, accessGroup: string): Pr
     staff.map((item) => ({ tableName: accessGroupsTableName(), request: { PutRequest: { Item: { ...item, accessGroup } } } })),
   );
   await transactWrite([
-    setCourseAccessGroup(course.term, course.course, accessGroup),
+    setCourseAccessGroup(course.term, course.course, accessGroup, course.accessGroup),
     putCourseMembership(accessGroup, course.term, course.course),
     deleteCourseMembership(course.accessGroup, course.term, course.course),
   ]);

@@ -71,6 +71,10 @@ export const badTimeZone = /* @__PURE__ */ failure(
   'invalid',
   'timezone must be an IANA time zone such as America/New_York; {entry} is not one.',
 );
+export const settingChangedMeanwhile = /* @__PURE__ */ failure(
+  'conflict',
+  '{name} kept changing meanwhile; read the settings and try again.',
+);
 export const archiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can archive a course');
 export const unarchiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can unarchive a course');
 const GROUP_NAMES = 'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student';

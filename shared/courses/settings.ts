@@ -4,7 +4,8 @@
  * pure; each write goes with its audit entry in one transaction.
  */
 import { auditEntry } from '#shared/data/audit.ts';
-import { setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
+import { courseRef, setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
+import { getItems } from '#shared/data/items.ts';
 import { courseId, type Course } from '#shared/courses/course.ts';
 import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
@@ -18,6 +19,7 @@ import {
   notANumber,
   numberTooLarge,
   readOnlySetting,
+  settingChangedMeanwhile,
   unarchiveNeedsFaculty,
 } from '#shared/courses/failures.ts';
 
@@ -99,35 +101,49 @@ export function parseSetting(name: string, entry: unknown): Setting | Refusal {
 const currentValue = (course: Course, name: SettableName): string | number =>
   name === 'course_name' ? course.displayName : name === 'timezone' ? course.timeZone : (course.defaultStudentLateDays ?? 0);
 
-/** Sets one setting (`name`, `entry`) with its audit entry; answers the settings as they are now. */
+/** How many times a setting is written again from a fresh read when another change came first. */
+const SETTING_ATTEMPTS = 5;
+
+/**
+ * Sets one setting (`name`, `entry`) with its audit entry; answers the settings as they are now.
+ * The write holds only while the course still has the value it replaces (read again when another
+ * change came first), so the audit entry's `before` is always the value the change replaced.
+ */
 export async function setCourseSetting(course: Course, actor: string, fields: { readonly name: string; readonly entry: unknown }) {
   const setting = parseSetting(fields.name, fields.entry);
   if (!('value' in setting)) throw setting;
-  const before = currentValue(course, setting.name);
   const changed = { ...course, ...courseFieldOf(setting) };
-  if (before === setting.value) return courseConfig(changed);
-  const audit = auditEntry(
-    { courseId: courseId(course.term, course.course) },
-    {
-      actor,
-      action: 'course.setting-changed',
-      target: setting.name,
-      before: { [setting.name]: before },
-      after: { [setting.name]: setting.value },
-    },
-  );
-  const written =
-    setting.name === 'course_name'
-      ? await setDisplayName(course.term, course.course, setting.value, [audit])
-      : await setCourseField(
-          course.term,
-          course.course,
-          setting.name === 'timezone' ? 'timeZone' : 'defaultStudentLateDays',
-          setting.value,
-          [audit],
-        );
-  if (!written) throw courseNotFound();
-  return courseConfig(changed);
+  if (currentValue(course, setting.name) === setting.value) return courseConfig(changed);
+  const audit = (before: string | number) =>
+    auditEntry(
+      { courseId: courseId(course.term, course.course) },
+      {
+        actor,
+        action: 'course.setting-changed',
+        target: setting.name,
+        before: { [setting.name]: before },
+        after: { [setting.name]: setting.value },
+      },
+    );
+  if (setting.name === 'course_name') {
+    const renamed = await setDisplayName(course.term, course.course, setting.value, (stored) =>
+      stored.displayName === setting.value ? [] : [audit(stored.displayName)],
+    );
+    if (!renamed) throw courseNotFound();
+    return courseConfig(changed);
+  }
+  const field = setting.name === 'timezone' ? 'timeZone' : 'defaultStudentLateDays';
+  let current: Course | undefined = course;
+  for (let attempt = 0; attempt < SETTING_ATTEMPTS; attempt++) {
+    if (!current) throw courseNotFound();
+    const before = currentValue(current, setting.name);
+    if (before === setting.value) return courseConfig({ ...current, ...courseFieldOf(setting) });
+    if (await setCourseField(course.term, course.course, field, { before, value: setting.value }, [audit(before)])) {
+      return courseConfig({ ...current, ...courseFieldOf(setting) });
+    }
+    ({ current } = await getItems({ current: courseRef(course.term, course.course) }));
+  }
+  throw settingChangedMeanwhile({ name: setting.name });
 }
 
 const courseFieldOf = (setting: Setting): Partial<Course> =>
@@ -155,17 +171,23 @@ export async function setCourseArchived(
 ) {
   if (caller !== 'admin' && !mayArchive(caller)) throw archived ? archiveNeedsFaculty() : unarchiveNeedsFaculty();
   if (course.archived !== archived) {
-    const audit = auditEntry(
-      { courseId: courseId(course.term, course.course) },
-      {
-        actor: caller === 'admin' ? 'admin' : caller.userId,
-        action: archived ? 'course.archived' : 'course.unarchived',
-        target: courseId(course.term, course.course),
-        before: { archived: course.archived },
-        after: { archived },
-      },
-    );
-    if (!(await setArchived(course.term, course.course, archived, [audit]))) throw courseNotFound();
+    // Made from the course as stored when the change began: a second archiving at once records nothing.
+    const audit = (before: Course) =>
+      before.archived === archived
+        ? []
+        : [
+            auditEntry(
+              { courseId: courseId(course.term, course.course) },
+              {
+                actor: caller === 'admin' ? 'admin' : caller.userId,
+                action: archived ? 'course.archived' : 'course.unarchived',
+                target: courseId(course.term, course.course),
+                before: { archived: before.archived },
+                after: { archived },
+              },
+            ),
+          ];
+    if (!(await setArchived(course.term, course.course, archived, audit))) throw courseNotFound();
   }
   return { message: archived ? 'Course archived successfully' : 'Course unarchived successfully' };
 }

@@ -58,13 +58,14 @@ export const courseExists = (term: string, course: string): TransactItem => ({
   ConditionCheck: { TableName: tableName(table), Key: { term, course }, ConditionExpression: 'attribute_exists(term)' },
 });
 
-export const setCourseAccessGroup = (term: string, course: string, accessGroup: string): TransactItem => ({
+/** Moves the course to another access group, provided it is still in the group read (`from`). */
+export const setCourseAccessGroup = (term: string, course: string, accessGroup: string, from: string): TransactItem => ({
   Update: {
     TableName: tableName(table),
     Key: { term, course },
     UpdateExpression: 'SET accessGroup = :accessGroup',
-    ConditionExpression: 'attribute_exists(term)',
-    ExpressionAttributeValues: { ':accessGroup': accessGroup },
+    ConditionExpression: 'accessGroup = :from',
+    ExpressionAttributeValues: { ':accessGroup': accessGroup, ':from': from },
   },
 });
 
@@ -118,27 +119,36 @@ export async function switchSummaries(
 
 /**
  * Archives or unarchives an existing course, with the copies of the flag on its enrollment items
- * (enrollment-copies.ts); false when there is no such course.
+ * (enrollment-copies.ts); false when there is no such course. `alongside` (an audit entry) goes in
+ * the same transaction, made from the course as stored when the change began.
  */
 export async function setArchived(
   term: string,
   course: string,
   archived: boolean,
-  alongside: readonly TransactItem[] = [],
+  alongside?: (before: Course) => readonly TransactItem[],
 ): Promise<boolean> {
   return setListedField(term, course, { archived }, alongside);
 }
 
 /** Renames an existing course (its display name), with the copies on its enrollment items; false when there is no such course. */
-export const setDisplayName = (term: string, course: string, displayName: string, alongside: readonly TransactItem[] = []) =>
-  setListedField(term, course, { displayName }, alongside);
+export const setDisplayName = (
+  term: string,
+  course: string,
+  displayName: string,
+  alongside?: (before: Course) => readonly TransactItem[],
+) => setListedField(term, course, { displayName }, alongside);
 
-/** Changes a course field the courses list copies (listingCopyOf), and the copies; `alongside` goes in the same transaction. */
+/**
+ * Changes a course field the courses list copies (listingCopyOf), and the copies; `alongside`,
+ * made from the course as it was before (no other change of such a field comes between: see
+ * changeCopiedSource), goes in the same transaction.
+ */
 async function setListedField(
   term: string,
   course: string,
   field: { archived: boolean } | { displayName: string },
-  alongside: readonly TransactItem[],
+  alongside: ((before: Course) => readonly TransactItem[]) | undefined,
 ): Promise<boolean> {
   const [name, value] = Object.entries(field)[0] as [string, unknown];
   const written = await changeCopiedSource({
@@ -147,7 +157,7 @@ async function setListedField(
     set: '#field = :value',
     names: { '#field': name },
     values: { ':value': value },
-    ...(alongside.length > 0 ? { alongside: () => alongside } : {}),
+    ...(alongside ? { alongside: (before: Item) => alongside(decodeCourse(before)) } : {}),
     attribute: 'listingCopy',
     holders: async () => (await enrollmentsOfCourse(term, course)).map(copyHolder),
     fills: async (item, _holders, self) => {
@@ -193,14 +203,22 @@ export async function setDefaultStudentLateDays(term: string, course: string, da
   }
 }
 
-/** Sets a course setting no list copies (time zone, default late days) with `alongside` in one transaction; false when there is no such course. */
+/** What a course field reads as when the item has none (decodeCourse). */
+const fieldDefaults = { timeZone: 'UTC', defaultStudentLateDays: 0 } as const;
+
+/**
+ * Sets a course setting no list copies (time zone, default late days) with `alongside` in one
+ * transaction, provided the course still holds `before`, the value read; false when it does not (or
+ * the course is gone).
+ */
 export async function setCourseField(
   term: string,
   course: string,
   field: 'timeZone' | 'defaultStudentLateDays',
-  value: string | number,
+  change: { readonly before: string | number; readonly value: string | number },
   alongside: readonly TransactItem[] = [],
 ): Promise<boolean> {
+  const asRead = change.before === fieldDefaults[field] ? '(attribute_not_exists(#field) OR #field = :before)' : '#field = :before';
   try {
     await transactWrite([
       {
@@ -208,9 +226,9 @@ export async function setCourseField(
           TableName: tableName(table),
           Key: { term, course },
           UpdateExpression: 'SET #field = :value',
-          ConditionExpression: 'attribute_exists(term)',
+          ConditionExpression: `attribute_exists(term) AND ${asRead}`,
           ExpressionAttributeNames: { '#field': field },
-          ExpressionAttributeValues: { ':value': value },
+          ExpressionAttributeValues: { ':value': change.value, ':before': change.before },
         },
       },
       ...alongside,

@@ -6,10 +6,13 @@
  *
  * Changing a copied source (`changeCopiedSource`) cannot be one transaction (a term may have
  * thousands of enrollments), so it runs in steps that leave every copy either right or absent:
- * 1. mark the source `copyPending` with a token of this change (no copy may be filled meanwhile);
+ * 1. mark the source `copyPending` with a token of this change (no copy may be filled meanwhile),
+ *    unless another change holds the mark (it waits for that one, so that changes at once take
+ *    turns instead of taking the mark from each other for ever; a mark left by a crash is taken
+ *    over once its hold, `copyPendingUntil`, is past);
  * 2. remove the copy from every enrollment holding one;
  * 3. write the source, bump its `copyRev`, clear `copyPending` (only if the token is still ours:
- *    else another change took over and this one starts again);
+ *    else another change took over a mark held too long and this one starts again);
  * 4. fill the copies, in transactions that check every source copied still has the `copyRev` the
  *    copy was made from and no change pending.
  * A crash or a lost race between the steps leaves copies removed (readers fall back), never stale.
@@ -133,6 +136,11 @@ export interface CopyFill {
 const TRANSACTION_LIMIT = 100;
 const PARALLEL_WRITES = 16;
 const CHANGE_ATTEMPTS = 5;
+/** How long a change's mark holds the source against other changes (longer than any change takes). */
+const PENDING_HOLD_MS = 15_000;
+/** How many times a change waits for another one that holds the mark, and the longest single wait. */
+const WAITS = 25;
+const LONGEST_WAIT_MS = 1_000;
 
 /** Removes an enrollment's copy (readers then answer from the source), if the enrollment exists. */
 export async function removeCopy(holder: CopyHolder, attribute: CopyAttribute): Promise<void> {
@@ -220,25 +228,38 @@ export interface SourceChange {
  */
 export async function changeCopiedSource(change: SourceChange): Promise<Item | undefined> {
   const keyName = Object.keys(change.key)[0] ?? '';
+  // One token for every attempt of this change: an attempt whose write lost takes its own mark again.
+  const token = randomUUID();
+  let waits = 0;
   for (let attempt = 1; ; attempt++) {
-    const token = randomUUID();
+    const now = Date.now();
     let before: Item;
     try {
       const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: change.tableName,
           Key: change.key,
-          UpdateExpression: 'SET copyPending = :token',
-          ConditionExpression: 'attribute_exists(#key)',
+          UpdateExpression: 'SET copyPending = :token, copyPendingUntil = :until',
+          // A mark without a hold is one an earlier version of this code left: taken over as before.
+          ConditionExpression:
+            'attribute_exists(#key) AND (attribute_not_exists(copyPending) OR copyPending = :token OR attribute_not_exists(copyPendingUntil) OR copyPendingUntil < :now)',
           ExpressionAttributeNames: { '#key': keyName },
-          ExpressionAttributeValues: { ':token': token },
+          ExpressionAttributeValues: { ':token': token, ':until': now + PENDING_HOLD_MS, ':now': now },
           ReturnValues: change.alongside ? 'ALL_NEW' : 'NONE',
         }),
       );
       before = Attributes ?? {};
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const { Item: current } = await dynamo().send(new GetCommand({ TableName: change.tableName, Key: change.key, ConsistentRead: true }));
+      if (!current) return undefined;
+      // Another change holds the mark: this one waits for it to finish.
+      if (++waits > WAITS) {
+        throw new Error(`${change.tableName} ${JSON.stringify(change.key)} stayed marked by another change`, { cause: error });
+      }
+      attempt--;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LONGEST_WAIT_MS, 10 * 2 ** Math.min(waits, 10)) * (0.5 + Math.random())));
+      continue;
     }
     const holders = await change.holders();
     await inGroups(holders, PARALLEL_WRITES, (holder) => removeCopy(holder, change.attribute));
@@ -246,7 +267,7 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
     const write = {
       TableName: change.tableName,
       Key: change.key,
-      UpdateExpression: `SET ${change.set}, copyRev = if_not_exists(copyRev, :zero) + :one REMOVE copyPending`,
+      UpdateExpression: `SET ${change.set}, copyRev = if_not_exists(copyRev, :zero) + :one REMOVE copyPending, copyPendingUntil`,
       ConditionExpression: 'copyPending = :token',
       ExpressionAttributeNames: change.names,
       ExpressionAttributeValues: { ...change.values, ':token': token, ':zero': 0, ':one': 1 },

@@ -6,6 +6,7 @@ import {
   type ListingCopy,
   type MemberCopy,
 } from './enrollment-copies.ts';
+import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { courseId } from './keys.ts';
@@ -28,6 +29,13 @@ export interface Enrollment {
   readonly rotatingSection: string | null;
   /** For limited and full access graders: the registration sections they grade. */
   readonly gradingSections: readonly string[];
+  /**
+   * The item's revision as read: a new random one with every write, so that a change made from a
+   * read is written only while the membership is still exactly as read (even after the member was
+   * removed and enrolled again). Absent on an item written before revisions were kept, and on a
+   * membership not read from the table.
+   */
+  readonly revision?: string | undefined;
 }
 
 export const decodeEnrollment = (item: Item): Enrollment => ({
@@ -38,6 +46,7 @@ export const decodeEnrollment = (item: Item): Enrollment => ({
   registrationSection: (item.registrationSection as string | null | undefined) ?? null,
   rotatingSection: (item.rotatingSection as string | null | undefined) ?? null,
   gradingSections: (item.gradingSections as string[] | undefined) ?? [],
+  ...(typeof item.revision === 'string' ? { revision: item.revision } : {}),
 });
 
 export const enrollmentRef = (term: string, course: string, userId: string): ItemRef<Enrollment> => ({
@@ -95,6 +104,7 @@ export const enrollmentItem = (enrollment: Enrollment, copies: EnrollmentCopies 
   registrationSection: enrollment.registrationSection,
   rotatingSection: enrollment.rotatingSection,
   gradingSections: [...enrollment.gradingSections],
+  revision: randomUUID(),
   ...(sectionOrderOf(enrollment) === undefined ? {} : { sectionOrder: sectionOrderOf(enrollment) }),
   ...(copies.member ? { memberCopy: storableCopy(copies.member) } : {}),
   ...(copies.listing ? { listingCopy: storableCopy(copies.listing) } : {}),
@@ -216,26 +226,31 @@ export async function studentsBySection(
 }
 
 /**
- * The write of one member's change, conditional on the member as read: absent (a new member) or
- * in the group read (`before`), so two changes of one member never both apply from the same read.
+ * The write of one member's change, conditional on the whole membership as read: absent (a new
+ * member) or at the revision read (`before`), so that a change made from an earlier read never
+ * undoes one written since; the item written gets a new revision.
  */
 export function writeMember(
-  before: Pick<Enrollment, 'group'> | undefined,
+  before: Pick<Enrollment, 'revision'> | undefined,
   after: Enrollment | null,
   key: Pick<Enrollment, 'term' | 'course' | 'userId'>,
   copies: EnrollmentCopies = {},
 ): TransactItem {
-  const condition = before
-    ? {
-        ConditionExpression: '#group = :group',
-        ExpressionAttributeNames: { '#group': 'group' },
-        ExpressionAttributeValues: { ':group': before.group },
-      }
-    : { ConditionExpression: 'attribute_not_exists(userId)' };
   const TableName = tableName(table);
+  const condition = membershipAsRead(before);
   return after
     ? { Put: { TableName, Item: enrollmentItem(after, copies), ...condition } }
     : { Delete: { TableName, Key: { courseId: courseId(key.term, key.course), userId: key.userId }, ...condition } };
+}
+
+/** Passes while the membership is as read: absent, at the revision read, or (an item older than revisions) still without one. */
+function membershipAsRead(before: Pick<Enrollment, 'revision'> | undefined) {
+  if (!before) return { ConditionExpression: 'attribute_not_exists(userId)' };
+  if (before.revision === undefined) return { ConditionExpression: 'attribute_exists(userId) AND attribute_not_exists(revision)' };
+  return {
+    ConditionExpression: 'revision = :revision',
+    ExpressionAttributeValues: { ':revision': before.revision },
+  };
 }
 
 /** Passes while the user is an instructor of the course (a change that removes another instructor checks it). */
