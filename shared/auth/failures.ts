@@ -11,6 +11,10 @@ export const accountDisabled = /* @__PURE__ */ failure(
   'unauthenticated',
   'This account is disabled. Ask an administrator to enable it again.',
 );
+export const tokenEndedMeanwhile = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'Your token stopped working while the password was being changed (another login, a logout or a password reset): log in again.',
+);
 
 // Signing in through the identity provider (OpenID Connect), and who may use a password.
 export const idTokenRefused = /* @__PURE__ */ failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEntry, auditScopeKey, type AuditScope } from '#shared/data/audit.ts';
 import { dynamo } from '#shared/data/client.ts';
@@ -303,6 +303,57 @@ describe('disabling an account', () => {
       { actor: superuser.userId, action: 'user.changed', before: { first_name: 'Given' }, after: { first_name: 'Renamed' } },
       { actor: superuser.userId, action: 'user.changed', before: { disabled: true }, after: { disabled: false } },
     ]);
+  });
+
+  it('a password change under way when a superuser disables the account leaves no working token: raced, round after round', async () => {
+    const ROUNDS = 10;
+    let changed = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const user = await createUser();
+      const token = await tokenOf(api, user);
+      const [change, disable] = await Promise.all([
+        api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, as(token)),
+        patch(`/users/${user.userId}`, { disabled: true }, su),
+      ]);
+      expect(disable.json.data?.disabled, disable.text).toBe(true);
+      expect((await getUser(user.userId))?.disabled, `round ${round}`).toBe(true);
+      // Either the change came first (and the disabling ended its new token) or it was refused.
+      const tokens = [token];
+      if (change.json.status === 'success') {
+        changed++;
+        tokens.push(change.json.data.token as string);
+      } else {
+        expect(change.json.message, `round ${round}`).toMatch(/^(This account is disabled\.|Unauthenticated access\.)/);
+      }
+      for (const one of tokens) {
+        expect((await api.get('/me', as(one))).json.message, `round ${round}`).toBe(UNAUTHENTICATED);
+        const again = await api.postJson('/me/password', { current_password: STRONG, new_password: `${STRONG} again` }, as(one));
+        expect(again.json.message, `round ${round}`).toBe(UNAUTHENTICATED);
+      }
+      const { Item: session } = await dynamo().send(
+        new GetCommand({ TableName: tableName(tables.sessions), Key: { userId: user.userId }, ConsistentRead: true }),
+      );
+      expect(session, `round ${round}`).toBeUndefined();
+    }
+    console.log(`password change raced with a disabling: ${changed} of ${ROUNDS} changes came first`);
+  }, 300_000);
+
+  it('a token of a disabled account is refused even when its session outlived the disabling', async () => {
+    const user = await createUser();
+    const token = await tokenOf(api, user);
+    // As a write under way at the disabling would leave it: the account disabled, the session still there.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(tables.users),
+        Key: { userId: user.userId },
+        UpdateExpression: 'SET disabled = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    expect((await api.get('/me', as(token))).json.message).toBe(UNAUTHENTICATED);
+    const change = await api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, as(token));
+    expect(change.json.message).toBe(UNAUTHENTICATED);
+    expect((await api.postJson('/token', { user_id: user.userId, password: STRONG })).json.status).toBe('fail');
   });
 
   it('only superusers disable, never their own account; the field must be true or false', async () => {
