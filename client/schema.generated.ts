@@ -1787,7 +1787,7 @@ export interface components {
         AuditEntry: {
             /** Format: date-time */
             at: string;
-            /** @description Who made the change: a user id, or `admin` for the operator’s command line. */
+            /** @description Who made the change: a user id, or `(command line)` for the operator’s command line (no user id can be that). */
             actor: string;
             /** @description What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, … */
             action: string;
@@ -10188,6 +10188,8 @@ export interface operations {
              *     - `Unauthenticated access. Please log in.`
              *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `This account is disabled. Ask an administrator to enable it again.`
+             *     - `Your token stopped working while the password was being changed (another login, a logout or a password reset): log in again.`
              */
             401: {
                 headers: {
