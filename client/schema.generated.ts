@@ -2029,6 +2029,7 @@ export interface operations {
              *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `This account is disabled. Ask an administrator to enable it again.`
+             *     - `Superusers log in with their password here, not through the identity provider.`
              */
             401: {
                 headers: {
@@ -9620,6 +9621,7 @@ export interface operations {
              *     - `The field {field} cannot be blank.`
              *     - `The field {field} must be at most {max} characters long.`
              *     - `Invalid e-mail address.`
+             *     - `The field {field} {problem}.`
              *     - `The level must be one of user, faculty, superuser.`
              *     - `The password cannot be blank.`
              *     - `The password must be at least {min} characters long.`
@@ -9844,6 +9846,7 @@ export interface operations {
              *     - `The field {field} cannot be blank.`
              *     - `The field {field} must be at most {max} characters long.`
              *     - `Invalid e-mail address.`
+             *     - `The field {field} {problem}.`
              *     - `The level must be one of user, faculty, superuser.`
              */
             400: {

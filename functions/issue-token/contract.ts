@@ -1,5 +1,12 @@
 /** What `issue-token` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
-import { accountDisabled, idTokenRefused, idTokensNotTaken, idTokenWithPassword, noAccountForIdToken } from '#shared/auth/failures.ts';
+import {
+  accountDisabled,
+  idTokenRefused,
+  idTokensNotTaken,
+  idTokenWithPassword,
+  noAccountForIdToken,
+  superuserByPasswordOnly,
+} from '#shared/auth/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
 import { credentialFails, fail, passwordLoginFails, type RouteContract } from '#shared/http/contract.ts';
 
@@ -18,5 +25,6 @@ export const contract: RouteContract = {
     fail(noAccountForIdToken),
     ...passwordLoginFails,
     fail(accountDisabled),
+    fail(superuserByPasswordOnly),
   ],
 };

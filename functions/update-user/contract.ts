@@ -4,6 +4,7 @@ import { accessDenied } from '#shared/errors.ts';
 import { components, object, string } from '#shared/http/answers.ts';
 import { fail, type RouteContract } from '#shared/http/contract.ts';
 import {
+  badAccountField,
   blankField,
   fieldNotChangeable,
   invalidEmail,
@@ -50,6 +51,7 @@ export const contract: RouteContract = {
     fail(blankField),
     fail(nameTooLong),
     fail(invalidEmail),
+    fail(badAccountField),
     fail(invalidLevel),
   ],
 };

@@ -63,6 +63,8 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
       ['oidcUserIdClaim', 'OIDC_USER_ID_CLAIM', ['issue-token', 'auth-methods']],
       ['oidcUserIdSuffix', 'OIDC_USER_ID_SUFFIX', ['issue-token']],
       ['oidcCreateUsers', 'OIDC_CREATE_USERS', ['issue-token']],
+      ['oidcEmailsVerified', 'OIDC_EMAILS_VERIFIED', ['issue-token']],
+      ['oidcSuperusers', 'OIDC_SUPERUSERS', ['issue-token']],
       ['passwordLogin', 'PASSWORD_LOGIN', ['issue-token', 'auth-methods']],
     ] as const
   ).flatMap(([context, setting, functions]) => functions.map((on) => ({ context, setting, on }))),

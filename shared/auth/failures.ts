@@ -27,6 +27,10 @@ export const noAccountForIdToken = /* @__PURE__ */ failure(
   'unauthenticated',
   'There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.',
 );
+export const superuserByPasswordOnly = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'Superusers log in with their password here, not through the identity provider.',
+);
 export const passwordLoginOff = /* @__PURE__ */ failure(
   'unauthenticated',
   'Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',

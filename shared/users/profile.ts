@@ -5,7 +5,9 @@
 import { accessDenied } from '#shared/errors.ts';
 import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { isAccessLevel, isSuperuser, isValidUserId, type AccessLevel, type User } from './user.ts';
+import { accountFieldProblem } from './account-fields.ts';
 import {
+  badAccountField,
   blankField,
   fieldNotChangeable,
   invalidEmail,
@@ -77,17 +79,24 @@ export function newUserFrom(fields: NewUserFields): User {
   };
 }
 
-function checkName(field: string, value: string): string {
+function checkName(field: 'first_name' | 'last_name', value: string): string {
   const name = value.trim();
   if (!name) throw blankField({ field });
   if (name.length > MAX_NAME_LENGTH) throw nameTooLong({ field, max: MAX_NAME_LENGTH });
-  return name;
+  return checkAccountField(field, name);
 }
 
 function checkEmail(value: string): string {
   const email = value.trim();
   if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) throw invalidEmail();
-  return email;
+  return checkAccountField('email', email);
+}
+
+/** The rule every account field is held to, wherever it is written (account-fields.ts). */
+function checkAccountField(field: 'first_name' | 'last_name' | 'email', value: string): string {
+  const problem = accountFieldProblem(field, value);
+  if (problem) throw badAccountField({ field, problem });
+  return value;
 }
 
 function checkLevel(value: string): AccessLevel {

@@ -246,6 +246,61 @@ describe('signing in with an ID token of the identity provider', () => {
     );
   });
 
+  it('takes an e-mail address as the user id only when the provider says it verified it, with the boolean true', async () => {
+    useProvider({ OIDC_USER_ID_CLAIM: 'email', OIDC_USER_ID_SUFFIX: '@example.edu' });
+    const superuser = await createUser('superuser');
+    const email = `${superuser.userId}@example.edu`;
+    for (const [name, verified] of [
+      ['absent', {}],
+      ['false as a string', { email_verified: 'false' }],
+      ['true as a string', { email_verified: 'true' }],
+    ] as const) {
+      const sub = `${name.replaceAll(' ', '-')}-${superuser.userId}`;
+      provider.addAccount({ sub, email, ...verified });
+      const idToken = await provider.codeFlow(sub);
+      await expectRefusedWritingNothing(
+        superuser.userId,
+        () => exchange(idToken),
+        refused('its email is not verified by the identity provider'),
+      );
+    }
+    // A deployment whose provider verifies every address says so.
+    vi.stubEnv('OIDC_EMAILS_VERIFIED', 'true');
+    const user = await createUser();
+    provider.addAccount({ sub: `trusted-${user.userId}`, email: `${user.userId}@example.edu` });
+    const token = await signIn(await provider.codeFlow(`trusted-${user.userId}`));
+    expect(decodeJwt(token).sub).toBe(user.userId);
+  });
+
+  it('compares the user id suffix in ASCII only: a Kelvin sign is no k', async () => {
+    useProvider({ OIDC_USER_ID_CLAIM: 'email', OIDC_USER_ID_SUFFIX: '@kth.se' });
+    const superuser = await createUser('superuser');
+    provider.addAccount({ sub: `kelvin-${superuser.userId}`, email: `${superuser.userId}@\u212Ath.se`, email_verified: true });
+    const kelvin = await provider.codeFlow(`kelvin-${superuser.userId}`);
+    await expectRefusedWritingNothing(superuser.userId, () => exchange(kelvin), refused('its email does not end with @kth.se'));
+    provider.addAccount({ sub: `upper-${superuser.userId}`, email: `${superuser.userId}@KTH.se`, email_verified: true });
+    expect(decodeJwt(await signIn(await provider.codeFlow(`upper-${superuser.userId}`))).sub).toBe(superuser.userId);
+  });
+
+  it('refuses to create an account whose name a spreadsheet would run as a formula, writing nothing', async () => {
+    useProvider({ OIDC_CREATE_USERS: 'true' });
+    const userId = `new-${randomUUID().slice(0, 8)}`;
+    provider.addAccount({
+      sub: userId,
+      preferred_username: userId,
+      email: `${userId}@example.edu`,
+      email_verified: true,
+      given_name: '=HYPERLINK("http://evil.example","x")',
+      family_name: 'Doe',
+    });
+    await expectRefusedWritingNothing(
+      userId,
+      async () => exchange(await provider.codeFlow(userId)),
+      refused(`the account's first_name from its claims starts with "=", which spreadsheets run as a formula`),
+    );
+    expect(await getUser(userId)).toBeUndefined();
+  });
+
   it('answers an issuer it cannot reach with a retryable error within seconds, writing nothing', async () => {
     const user = await rosteredUser();
     const idToken = await provider.codeFlow(user.userId);
@@ -372,6 +427,19 @@ describe('PASSWORD_LOGIN', () => {
       { status: 'fail', message: howTo('Only superusers log in with a password here.') },
     );
     expect((await api.get('/me', { Authorization: studentToken })).json.status).toBe('success');
+  });
+
+  it('superusers: superusers do not sign in through the provider, unless the deployment says they may', async () => {
+    useProvider({ PASSWORD_LOGIN: 'superusers' });
+    const superuser = await rosteredUser('superuser');
+    const idToken = await provider.codeFlow(superuser.userId);
+    await expectRefusedWritingNothing(superuser.userId, () => exchange(idToken), {
+      status: 'fail',
+      message: 'Superusers log in with their password here, not through the identity provider.',
+    });
+    expect((await api.postJson('/token', { user_id: superuser.userId, password: superuser.password })).json.status).toBe('success');
+    vi.stubEnv('OIDC_SUPERUSERS', 'true');
+    await signIn(idToken);
   });
 });
 

@@ -134,6 +134,27 @@ describe('POST /api/users', () => {
   });
 });
 
+describe('names a spreadsheet would run as a formula', () => {
+  it('are refused wherever an account is written: created, changed by a superuser, changed by the user; nothing changes', async () => {
+    const user = await createUser();
+    const token = as(await tokenOf(api, user));
+    const formula = (first: string) => `The field first_name starts with "${first}", which spreadsheets run as a formula.`;
+    for (const name of ['=HYPERLINK("http://evil.example","x")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
+      const first = name.trim().charAt(0);
+      const created = await api.postJson('/users', { user_id: newId(), first_name: name, last_name: 'L', email: 'x@example.edu' }, su);
+      expect([created.httpStatus, created.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+      const own = await patch(`/users/${user.userId}`, { first_name: name }, token);
+      expect([own.httpStatus, own.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+      const bySuperuser = await patch(`/users/${user.userId}`, { first_name: name }, su);
+      expect([bySuperuser.httpStatus, bySuperuser.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+    }
+    const email = await patch(`/users/${user.userId}`, { email: '=1+1@example.edu' }, su);
+    expect(email.json.message).toBe('The field email starts with "=", which spreadsheets run as a formula.');
+    expect(await getUser(user.userId)).toMatchObject({ givenName: 'Given', familyName: 'Family', email: user.email });
+    expect(await storedTrail({ userId: user.userId })).toEqual([]);
+  });
+});
+
 describe('GET /api/users', () => {
   it('lists every user by user id, whole or paged with a Link to the next page', async () => {
     const prefix = `list${randomUUID().slice(0, 6)}`;
