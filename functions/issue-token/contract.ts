@@ -6,6 +6,7 @@ import {
   idTokenWithPassword,
   noAccountForIdToken,
   superuserByPasswordOnly,
+  linkedToAnotherIdentity,
 } from '#shared/auth/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
 import { credentialFails, fail, passwordLoginFails, type RouteContract } from '#shared/http/contract.ts';
@@ -26,5 +27,6 @@ export const contract: RouteContract = {
     ...passwordLoginFails,
     fail(accountDisabled),
     fail(superuserByPasswordOnly),
+    fail(linkedToAnotherIdentity),
   ],
 };

@@ -11,6 +11,7 @@ import {
   invalidLevel,
   nameTooLong,
   noSuchUser,
+  accountChangedMeanwhile,
   notABoolean,
   notAString,
   nothingToChange,
@@ -41,6 +42,7 @@ export const contract: RouteContract = {
   fails: [
     fail(accessDenied),
     fail(noSuchUser),
+    fail(accountChangedMeanwhile),
     fail(fieldNotChangeable),
     fail(onlyOwnNames),
     fail(ownLevel),

@@ -58,8 +58,8 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
   // Signing in: POST /api/token checks ID tokens and passwords by them, GET /api/auth tells clients.
   ...(
     [
-      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods']],
-      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods']],
+      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods', 'link-identity']],
+      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods', 'link-identity']],
       ['oidcUserIdClaim', 'OIDC_USER_ID_CLAIM', ['issue-token', 'auth-methods']],
       ['oidcUserIdSuffix', 'OIDC_USER_ID_SUFFIX', ['issue-token']],
       ['oidcCreateUsers', 'OIDC_CREATE_USERS', ['issue-token']],

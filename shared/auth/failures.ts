@@ -31,6 +31,15 @@ export const superuserByPasswordOnly = /* @__PURE__ */ failure(
   'unauthenticated',
   'Superusers log in with their password here, not through the identity provider.',
 );
+export const linkedToAnotherIdentity = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'The account {user_id} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity {subject}.',
+);
+export const subjectMissing = /* @__PURE__ */ failure('invalid', "Give subject: the identity provider's sub for the account's owner.");
+export const identityChangedMeanwhile = /* @__PURE__ */ failure(
+  'conflict',
+  'The identity link of {user_id} changed meanwhile; read the account and try again.',
+);
 export const passwordLoginOff = /* @__PURE__ */ failure(
   'unauthenticated',
   'Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.',

@@ -7,6 +7,7 @@ import { isLoopbackHost, type PasswordLoginMode } from '#shared/config.ts';
 import { isValidUserId } from '#shared/ids.ts';
 import type { NewUserFields } from '#shared/users/profile.ts';
 import type { AccessLevel } from '#shared/users/user.ts';
+import type { Identity } from '#shared/data/users.ts';
 import { accountFieldProblem } from '#shared/users/account-fields.ts';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#shared/users/limits.ts';
 import { idTokenRefused } from './failures.ts';
@@ -151,6 +152,20 @@ export function checkAuthorizedParty(claims: Readonly<Record<string, unknown>>, 
  */
 export const mayUseIdToken = (level: AccessLevel, passwordLogin: PasswordLoginMode, rule: { readonly superusers: boolean }): boolean =>
   level !== 'superuser' || passwordLogin !== 'superusers' || rule.superusers;
+
+/** The identity an ID token proves (its `sub` at the configured issuer). */
+export const identityOf = (claims: Readonly<Record<string, unknown>>, issuer: string): Identity => ({
+  issuer,
+  subject: String(claims.sub),
+});
+
+/**
+ * Whether an account may be signed in to by this identity: one linked to none yet (it is linked
+ * now), or to this same one. A user name at the provider may be renamed or given to someone else;
+ * its `sub` never is, so an account is never inherited with the name.
+ */
+export const identityMaySignIn = (linked: Identity | undefined, presented: Identity): boolean =>
+  linked === undefined || (linked.issuer === presented.issuer && linked.subject === presented.subject);
 
 /** A nonce sent with the request must be the token's own. */
 export function checkNonce(claims: Readonly<Record<string, unknown>>, nonce: string | undefined): void {

@@ -212,6 +212,16 @@ export interface SourceChange {
    * it was when the change began: nothing else changes it until the change is written.
    */
   readonly alongside?: (before: Item) => readonly TransactItem[];
+  /**
+   * What the source must still be when the change begins (the fields it was read with); when it is
+   * not, the change throws `SourceChanged` and writes nothing.
+   */
+  readonly asRead?: { readonly condition: string; readonly values: Record<string, unknown> };
+}
+
+/** The source no longer is what the change was made from (SourceChange's `asRead`). */
+export class SourceChanged extends Error {
+  override readonly name = 'SourceChanged';
 }
 
 /**
@@ -229,15 +239,19 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
           TableName: change.tableName,
           Key: change.key,
           UpdateExpression: 'SET copyPending = :token',
-          ConditionExpression: 'attribute_exists(#key)',
+          ConditionExpression: change.asRead ? `attribute_exists(#key) AND (${change.asRead.condition})` : 'attribute_exists(#key)',
           ExpressionAttributeNames: { '#key': keyName },
-          ExpressionAttributeValues: { ':token': token },
+          ExpressionAttributeValues: { ':token': token, ...change.asRead?.values },
           ReturnValues: change.alongside ? 'ALL_NEW' : 'NONE',
+          ...(change.asRead ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
         }),
       );
       before = Attributes ?? {};
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
+      if (error instanceof ConditionalCheckFailedException) {
+        if (change.asRead && error.Item) throw new SourceChanged(`${JSON.stringify(change.key)} changed since it was read`);
+        return undefined;
+      }
       throw error;
     }
     const holders = await change.holders();

@@ -136,6 +136,7 @@ describe('signing in with an ID token of the identity provider', () => {
       familyName: 'Lovelace',
       email: `${userId}@example.edu`,
       accessLevel: 'user',
+      identity: { issuer: provider.issuer, subject: userId },
     });
     expect((await auditEntries({ userId }, 10, undefined)).entries).toMatchObject([
       { actor: userId, action: 'user.created', target: userId, after: { level: 'user', email: `${userId}@example.edu` } },
@@ -299,6 +300,54 @@ describe('signing in with an ID token of the identity provider', () => {
       refused(`the account's first_name from its claims starts with "=", which spreadsheets run as a formula`),
     );
     expect(await getUser(userId)).toBeUndefined();
+  });
+
+  it('links an account to the identity of its first sign-in: a user name renamed or reused at the provider does not inherit it; a superuser relinks it, audited', async () => {
+    useProvider();
+    const [user, superuser] = await Promise.all([createUser(), createUser('superuser')]);
+    const su = { Authorization: await passwordToken(superuser), 'Content-Type': 'application/json' };
+    const relink = (subject: string) =>
+      api.call('PUT', `/users/${user.userId}/identity`, { headers: su, body: JSON.stringify({ subject }) });
+    const [owner, newcomer] = [`owner-${user.userId}`, `newcomer-${user.userId}`];
+    provider.addAccount({ sub: owner, preferred_username: user.userId, email: user.email, email_verified: true });
+    await signIn(await provider.codeFlow(owner));
+    expect((await getUser(user.userId))?.identity).toEqual({ issuer: provider.issuer, subject: owner });
+
+    // The provider gives the same user name to someone else.
+    provider.addAccount({ sub: newcomer, preferred_username: user.userId, email: user.email, email_verified: true });
+    const linkedElsewhere = {
+      status: 'fail',
+      message: `The account ${user.userId} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity ${newcomer}.`,
+    };
+    await expectRefusedWritingNothing(user.userId, async () => exchange(await provider.codeFlow(newcomer)), linkedElsewhere);
+
+    expect((await relink('  ')).json).toEqual({
+      status: 'fail',
+      message: "Give subject: the identity provider's sub for the account's owner.",
+    });
+    expect((await relink(newcomer)).json).toEqual({
+      status: 'success',
+      data: { user_id: user.userId, issuer: provider.issuer, subject: newcomer },
+    });
+    await signIn(await provider.codeFlow(newcomer));
+    await expectRefusedWritingNothing(user.userId, async () => exchange(await provider.codeFlow(owner)), {
+      ...linkedElsewhere,
+      message: linkedElsewhere.message.replace(newcomer, owner),
+    });
+    // Relinking to the identity it has writes nothing.
+    expect((await relink(newcomer)).json.status).toBe('success');
+    const trail = await api.get(`/users/${user.userId}/audit`, su);
+    expect(
+      (trail.json.data as { actor: string; action: string; before: unknown; after: unknown }[]).map(({ actor, action, before, after }) => ({
+        actor,
+        action,
+        before,
+        after,
+      })),
+    ).toEqual([
+      { actor: superuser.userId, action: 'user.identity-linked', before: { identity: owner }, after: { identity: newcomer } },
+      { actor: user.userId, action: 'user.identity-linked', before: null, after: { identity: owner } },
+    ]);
   });
 
   it('answers an issuer it cannot reach with a retryable error within seconds, writing nothing', async () => {

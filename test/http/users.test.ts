@@ -272,6 +272,44 @@ describe('GET and PATCH /api/users/{user_id}', () => {
   });
 });
 
+describe('profile changes racing each other', () => {
+  it("a user's change of their own names never undoes a superuser's change of their level made meanwhile: raced, round after round", async () => {
+    const ROUNDS = 15;
+    const user = await createUser('faculty');
+    const token = as(await tokenOf(api, user));
+    let reread = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const [own, demotion] = await Promise.all([
+        patch(`/users/${user.userId}`, { first_name: `Round${round}` }, token),
+        patch(`/users/${user.userId}`, { level: 'user' }, su),
+      ]);
+      expect(demotion.json.data?.level, demotion.text).toBe('user');
+      expect(own.json.status, own.text).toBe('success');
+      if (own.json.data.level === 'user') reread++;
+      // Both changes hold, whichever came first.
+      expect(await getUser(user.userId), `round ${round}`).toMatchObject({ givenName: `Round${round}`, accessLevel: 'user' });
+      const promotion = await patch(`/users/${user.userId}`, { level: 'faculty' }, su);
+      expect(promotion.json.data?.level, promotion.text).toBe('faculty');
+    }
+    // The trail records each change as it held: three entries a round, each before what the one before it left.
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail).toHaveLength(3 * ROUNDS);
+    let level = 'faculty';
+    let name = 'Given';
+    for (const { before, after } of trail as { before: Record<string, string>; after: Record<string, string> }[]) {
+      if (after.level) {
+        expect(before.level).toBe(level);
+        level = after.level;
+      }
+      if (after.first_name) {
+        expect(before.first_name).toBe(name);
+        name = after.first_name;
+      }
+    }
+    console.log(`own name change raced with a demotion: ${reread} of ${ROUNDS} answered the demotion's level`);
+  }, 300_000);
+});
+
 describe('disabling an account', () => {
   const DISABLED = 'This account is disabled. Ask an administrator to enable it again.';
   /** What a refused login could have written: the account, its session, its audit trail. */
