@@ -1062,6 +1062,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{user_id}/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Link a user account to its owner's identity at the identity provider (their `sub`): only that identity signs in to it afterwards. For an owner refused as linked to another identity, after their user name there was renamed or reused.
+         * @description **Who may call it:** Superusers.
+         */
+        put: operations["link-identity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/password": {
         parameters: {
             query?: never;
@@ -1787,7 +1807,7 @@ export interface components {
         AuditEntry: {
             /** Format: date-time */
             at: string;
-            /** @description Who made the change: a user id, or `admin` for the operator’s command line. */
+            /** @description Who made the change: a user id, or `(command line)` for the operator’s command line (no user id can be that). */
             actor: string;
             /** @description What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, … */
             action: string;
@@ -2029,6 +2049,8 @@ export interface operations {
              *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `This account is disabled. Ask an administrator to enable it again.`
+             *     - `Superusers log in with their password here, not through the identity provider.`
+             *     - `The account {user_id} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity {subject}.`
              */
             401: {
                 headers: {
@@ -9640,6 +9662,7 @@ export interface operations {
              *     - `The field {field} cannot be blank.`
              *     - `The field {field} must be at most {max} characters long.`
              *     - `Invalid e-mail address.`
+             *     - `The field {field} {problem}.`
              *     - `The level must be one of user, faculty, superuser.`
              *     - `The password cannot be blank.`
              *     - `The password must be at least {min} characters long.`
@@ -9864,6 +9887,7 @@ export interface operations {
              *     - `The field {field} cannot be blank.`
              *     - `The field {field} must be at most {max} characters long.`
              *     - `Invalid e-mail address.`
+             *     - `The field {field} {problem}.`
              *     - `The level must be one of user, faculty, superuser.`
              */
             400: {
@@ -9913,6 +9937,20 @@ export interface operations {
              *     - `No user {user_id}.`
              */
             404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The account {user_id} changed meanwhile; read it and try again.`
+             */
+            409: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
@@ -10107,6 +10145,166 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    "link-identity": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description A user id. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The identity provider's `sub` for the account's owner, as the refused sign-in named it. */
+                    subject: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The identity provider's `sub` for the account's owner, as the refused sign-in named it. */
+                    subject: string;
+                };
+                "multipart/form-data": {
+                    /** @description The identity provider's `sub` for the account's owner, as the refused sign-in named it. */
+                    subject: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            user_id: string;
+                            /** @description The identity provider (the configured issuer). */
+                            issuer: string;
+                            /** @description The identity's `sub` at the issuer: the only one that signs in to the account now. */
+                            subject: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field subject must be a string.`
+             *     - `The field subject must be at most 255 characters long.`
+             *     - `Give subject: the identity provider's sub for the account's owner.`
+             *     - `This deployment does not sign in through an identity provider: log in with user_id and password.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No user {user_id}.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The identity link of {user_id} changed meanwhile; read the account and try again.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
     "change-password": {
         parameters: {
             query?: never;
@@ -10208,6 +10406,8 @@ export interface operations {
              *     - `Unauthenticated access. Please log in.`
              *     - `Password login is turned off here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
              *     - `Only superusers log in with a password here. Sign in through your institution ({issuer}) and send its ID token as id_token; GET /api/auth says how.`
+             *     - `This account is disabled. Ask an administrator to enable it again.`
+             *     - `Your token stopped working while the password was being changed (another login, a logout or a password reset): log in again.`
              */
             401: {
                 headers: {

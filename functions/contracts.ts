@@ -55,6 +55,7 @@ import { contract as setCourseLateDays } from './set-course-late-days/contract.t
 import { contract as setExtension } from './set-extension/contract.ts';
 import { contract as setTeam } from './set-team/contract.ts';
 import { contract as setUserPassword } from './set-user-password/contract.ts';
+import { contract as linkIdentity } from './link-identity/contract.ts';
 import { contract as studentLateDays } from './student-late-days/contract.ts';
 import { contract as submissionFiles } from './submission-files/contract.ts';
 import { contract as submitFiles } from './submit-files/contract.ts';
@@ -120,6 +121,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'set-extension': setExtension,
   'set-team': setTeam,
   'set-user-password': setUserPassword,
+  'link-identity': linkIdentity,
   'student-late-days': studentLateDays,
   'submission-files': submissionFiles,
   'submit-files': submitFiles,

@@ -61,6 +61,7 @@ import { definition as createUser } from './create-user/definition.ts';
 import { definition as getUser } from './get-user/definition.ts';
 import { definition as updateUser } from './update-user/definition.ts';
 import { definition as setUserPassword } from './set-user-password/definition.ts';
+import { definition as linkIdentity } from './link-identity/definition.ts';
 import { definition as changePassword } from './change-password/definition.ts';
 import { definition as listTerms } from './list-terms/definition.ts';
 import { definition as userAudit } from './user-audit/definition.ts';
@@ -133,6 +134,7 @@ export const routes = {
   'get-user': getUser,
   'update-user': updateUser,
   'set-user-password': setUserPassword,
+  'link-identity': linkIdentity,
   'change-password': changePassword,
   'list-terms': listTerms,
   'user-audit': userAudit,

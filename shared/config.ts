@@ -240,6 +240,18 @@ const settings = declare({
   OIDC_USER_ID_SUFFIX: text(),
   /** `OIDC_CREATE_USERS` (off): a first sign-in of an unknown user creates them (level `user`). */
   OIDC_CREATE_USERS: onOff(),
+  /**
+   * `OIDC_EMAILS_VERIFIED` (off): the identity provider verifies every e-mail address it puts in an
+   * ID token, so one without `email_verified: true` is taken too. Off, an address counts only with
+   * the boolean `true`.
+   */
+  OIDC_EMAILS_VERIFIED: onOff(),
+  /**
+   * `OIDC_SUPERUSERS` (off): with `PASSWORD_LOGIN=superusers`, superusers may also sign in through
+   * the identity provider. Off, they log in with their password only, so an account at the
+   * provider can never become a superuser here.
+   */
+  OIDC_SUPERUSERS: onOff(),
   /** `PASSWORD_LOGIN` (`on`): `on`, `superusers` (only superusers log in with a password) or `off`. */
   PASSWORD_LOGIN: (name) =>
     variable((raw): PasswordLoginMode | Refused => {
@@ -442,6 +454,10 @@ export interface SignInSettings {
     readonly userIdClaim: string;
     readonly userIdSuffix: string | undefined;
     readonly createUsers: boolean;
+    /** An e-mail address counts as verified without `email_verified: true`. */
+    readonly emailsVerified: boolean;
+    /** Superusers may sign in with an ID token where PASSWORD_LOGIN is `superusers`. */
+    readonly superusers: boolean;
   };
 }
 
@@ -458,6 +474,8 @@ export function signInSettings(): SignInSettings {
       userIdClaim: config('OIDC_USER_ID_CLAIM'),
       userIdSuffix: config('OIDC_USER_ID_SUFFIX') || undefined,
       createUsers: config('OIDC_CREATE_USERS'),
+      emailsVerified: config('OIDC_EMAILS_VERIFIED'),
+      superusers: config('OIDC_SUPERUSERS'),
     },
   };
 }

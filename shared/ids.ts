@@ -10,6 +10,12 @@ export const CODE = /^[a-z0-9_]{1,64}$/;
 /** User ids: 1–64 characters of letters, digits and `._@+-`, starting with a letter or digit. */
 export const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 
+/**
+ * The audit trail's actor for the operator's command line. It has a space and parentheses, which
+ * no user id may hold, so no account (one named `admin`, say) can pass for the operator in a trail.
+ */
+export const COMMAND_LINE_ACTOR = '(command line)';
+
 /** Gradeable ids: 1–64 letters, digits, `_` and `-`. */
 export const GRADEABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 

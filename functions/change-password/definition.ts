@@ -13,7 +13,7 @@ export const definition = route({
     sessions: ['PutItem'],
     credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
     audit: ['PutItem'],
-    users: ['GetItem'],
+    users: ['GetItem', 'ConditionCheckItem'],
   },
   input: () => ({
     body: {

@@ -2,6 +2,7 @@
 import { components } from '#shared/http/answers.ts';
 import { fail, generatedPassword, passwordFails, type RouteContract } from '#shared/http/contract.ts';
 import {
+  badAccountField,
   blankField,
   invalidEmail,
   invalidLevel,
@@ -22,6 +23,7 @@ export const contract: RouteContract = {
     fail(blankField),
     fail(nameTooLong),
     fail(invalidEmail),
+    fail(badAccountField),
     fail(invalidLevel),
     ...passwordFails,
     fail(userExists),

@@ -1,5 +1,13 @@
 /** What `issue-token` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
-import { accountDisabled, idTokenRefused, idTokensNotTaken, idTokenWithPassword, noAccountForIdToken } from '#shared/auth/failures.ts';
+import {
+  accountDisabled,
+  idTokenRefused,
+  idTokensNotTaken,
+  idTokenWithPassword,
+  noAccountForIdToken,
+  superuserByPasswordOnly,
+  linkedToAnotherIdentity,
+} from '#shared/auth/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
 import { credentialFails, fail, passwordLoginFails, type RouteContract } from '#shared/http/contract.ts';
 
@@ -18,5 +26,7 @@ export const contract: RouteContract = {
     fail(noAccountForIdToken),
     ...passwordLoginFails,
     fail(accountDisabled),
+    fail(superuserByPasswordOnly),
+    fail(linkedToAnotherIdentity),
   ],
 };

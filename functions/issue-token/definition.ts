@@ -12,8 +12,9 @@ export const definition = route({
   data: {
     sessions: ['PutItem'],
     credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
-    // Signing in with an ID token: the user must exist (or is created, with an audit entry, when the deployment says so).
-    users: ['GetItem', 'PutItem', 'ConditionCheckItem'],
+    // Signing in with an ID token: the user must exist (or is created, with an audit entry, when the deployment says so),
+    // and is linked to the token's identity at their first sign-in.
+    users: ['GetItem', 'PutItem', 'ConditionCheckItem', 'UpdateItem'],
     audit: ['PutItem'],
   },
   input: () => ({

@@ -4,12 +4,14 @@ import { accessDenied } from '#shared/errors.ts';
 import { components, object, string } from '#shared/http/answers.ts';
 import { fail, type RouteContract } from '#shared/http/contract.ts';
 import {
+  badAccountField,
   blankField,
   fieldNotChangeable,
   invalidEmail,
   invalidLevel,
   nameTooLong,
   noSuchUser,
+  accountChangedMeanwhile,
   notABoolean,
   notAString,
   nothingToChange,
@@ -40,6 +42,7 @@ export const contract: RouteContract = {
   fails: [
     fail(accessDenied),
     fail(noSuchUser),
+    fail(accountChangedMeanwhile),
     fail(fieldNotChangeable),
     fail(onlyOwnNames),
     fail(ownLevel),
@@ -50,6 +53,7 @@ export const contract: RouteContract = {
     fail(blankField),
     fail(nameTooLong),
     fail(invalidEmail),
+    fail(badAccountField),
     fail(invalidLevel),
   ],
 };

@@ -23,6 +23,7 @@ import { createAccount, resetPassword } from '#shared/auth/accounts.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { getUser } from '#shared/data/users.ts';
 import { allAccounts, changeAccount } from '#shared/users/accounts.ts';
+import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { setTeamMembers } from '#shared/gradeables/teams.ts';
 
@@ -127,7 +128,7 @@ export async function runAdminCommand(
   switch (command) {
     case 'add-user': {
       const created = await asUsageErrorAsync(() =>
-        createAccount('admin', {
+        createAccount(COMMAND_LINE_ACTOR, {
           user_id: rest[0] ?? '',
           first_name: requireOption(values['given-name'], '--given-name'),
           last_name: requireOption(values['family-name'], '--family-name'),
@@ -141,20 +142,20 @@ export async function runAdminCommand(
     }
     case 'set-password': {
       const userId = requireUserId(rest[0]);
-      const set = await asUsageErrorAsync(() => resetPassword('admin', userId, values.password));
+      const set = await asUsageErrorAsync(() => resetPassword(COMMAND_LINE_ACTOR, userId, values.password));
       if (set.password !== null) print(`Generated password for ${userId}: ${set.password}`);
       return print(`Password of ${userId} set; their token no longer works.`);
     }
     case 'set-level': {
       const userId = requireUserId(rest[0]);
-      const changed = await asUsageErrorAsync(() => changeAccount('admin', userId, { level: rest[1] ?? '' }));
+      const changed = await asUsageErrorAsync(() => changeAccount(COMMAND_LINE_ACTOR, userId, { level: rest[1] ?? '' }));
       return print(`${changed.user_id} is now ${changed.level}.`);
     }
     case 'disable-user':
     case 'enable-user': {
       const userId = requireUserId(rest[0]);
       const disabled = command === 'disable-user';
-      await asUsageErrorAsync(() => changeAccount('admin', userId, { disabled }));
+      await asUsageErrorAsync(() => changeAccount(COMMAND_LINE_ACTOR, userId, { disabled }));
       return print(`${userId} is now ${disabled ? 'disabled; their token no longer works' : 'enabled'}.`);
     }
     case 'list-users': {
@@ -197,7 +198,7 @@ export async function runAdminCommand(
       const course = await requireCourse(rest);
       const archived = command === 'archive-course';
       // The same change as POST …/config/archive and …/unarchive, with its audit entry (actor `admin`).
-      await setCourseArchived(course, 'admin', archived);
+      await setCourseArchived(course, COMMAND_LINE_ACTOR, archived);
       return print(`${course.term}/${course.course} is ${archived ? 'archived' : 'unarchived'}.`);
     }
     case 'set-access-group': {
@@ -212,7 +213,7 @@ export async function runAdminCommand(
       const text = await readFile(rest[2], 'utf8');
       const list = asUsageError(() => readClassList(text));
       const report = await importClassList(course, list, {
-        actor: 'admin',
+        actor: COMMAND_LINE_ACTOR,
         dryRun: values['dry-run'] ?? false,
         dropMissing: values['drop-missing'] ?? false,
         updateProfiles: true,
@@ -241,14 +242,14 @@ export async function runAdminCommand(
         last_name: values['family-name'],
         email: values.email,
       };
-      const member = await asUsageErrorAsync(() => putMember(course, userId, fields, 'admin'));
+      const member = await asUsageErrorAsync(() => putMember(course, userId, fields, COMMAND_LINE_ACTOR));
       if (member.password) print(`Generated password for ${userId}: ${member.password}`);
       return print(`${userId} in ${course.term}/${course.course}: ${member.group}, section ${member.reg_section}.`);
     }
     case 'drop-member': {
       const course = await requireCourse(rest);
       const userId = requireUserId(rest[2]);
-      const { member } = await asUsageErrorAsync(() => dropMember(course, userId, 'admin'));
+      const { member } = await asUsageErrorAsync(() => dropMember(course, userId, COMMAND_LINE_ACTOR));
       return print(
         member
           ? `${userId} is dropped from ${course.term}/${course.course}.`
@@ -261,7 +262,9 @@ export async function runAdminCommand(
       if (!gradeableId || !teamId || members.length === 0) throw new UsageError('Give the gradeable, a team id and its members.');
       const { gradeable } = await getItems({ gradeable: gradeableRef(course.term, course.course, gradeableId) });
       // The same rules and audit entry as the teams route, for a new team only.
-      await asUsageErrorAsync(() => setTeamMembers(course, gradeable, { gradeableId, teamId, members, actor: 'admin', createOnly: true }));
+      await asUsageErrorAsync(() =>
+        setTeamMembers(course, gradeable, { gradeableId, teamId, members, actor: COMMAND_LINE_ACTOR, createOnly: true }),
+      );
       return print(`Team ${teamId} of ${gradeableId}: ${members.join(', ')}.`);
     }
     case 'generate-summaries': {

@@ -58,11 +58,13 @@ const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: Fun
   // Signing in: POST /api/token checks ID tokens and passwords by them, GET /api/auth tells clients.
   ...(
     [
-      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods']],
-      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods']],
+      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods', 'link-identity']],
+      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods', 'link-identity']],
       ['oidcUserIdClaim', 'OIDC_USER_ID_CLAIM', ['issue-token', 'auth-methods']],
       ['oidcUserIdSuffix', 'OIDC_USER_ID_SUFFIX', ['issue-token']],
       ['oidcCreateUsers', 'OIDC_CREATE_USERS', ['issue-token']],
+      ['oidcEmailsVerified', 'OIDC_EMAILS_VERIFIED', ['issue-token']],
+      ['oidcSuperusers', 'OIDC_SUPERUSERS', ['issue-token']],
       ['passwordLogin', 'PASSWORD_LOGIN', ['issue-token', 'auth-methods']],
     ] as const
   ).flatMap(([context, setting, functions]) => functions.map((on) => ({ context, setting, on }))),

@@ -11,6 +11,10 @@ export const accountDisabled = /* @__PURE__ */ failure(
   'unauthenticated',
   'This account is disabled. Ask an administrator to enable it again.',
 );
+export const tokenEndedMeanwhile = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'Your token stopped working while the password was being changed (another login, a logout or a password reset): log in again.',
+);
 
 // Signing in through the identity provider (OpenID Connect), and who may use a password.
 export const idTokenRefused = /* @__PURE__ */ failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');
@@ -22,6 +26,19 @@ export const idTokensNotTaken = /* @__PURE__ */ failure(
 export const noAccountForIdToken = /* @__PURE__ */ failure(
   'unauthenticated',
   'There is no account for {user_id} here. Ask an instructor or an administrator to add you, then sign in again.',
+);
+export const superuserByPasswordOnly = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'Superusers log in with their password here, not through the identity provider.',
+);
+export const linkedToAnotherIdentity = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'The account {user_id} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity {subject}.',
+);
+export const subjectMissing = /* @__PURE__ */ failure('invalid', "Give subject: the identity provider's sub for the account's owner.");
+export const identityChangedMeanwhile = /* @__PURE__ */ failure(
+  'conflict',
+  'The identity link of {user_id} changed meanwhile; read the account and try again.',
 );
 export const passwordLoginOff = /* @__PURE__ */ failure(
   'unauthenticated',

@@ -3,9 +3,12 @@
  * the issuer's discovery document may name, which signing algorithms count, and which user an
  * ID token's claims name. The network and the signature check are in oidc.ts.
  */
-import { isLoopbackHost } from '#shared/config.ts';
+import { isLoopbackHost, type PasswordLoginMode } from '#shared/config.ts';
 import { isValidUserId } from '#shared/ids.ts';
 import type { NewUserFields } from '#shared/users/profile.ts';
+import type { AccessLevel } from '#shared/users/user.ts';
+import type { Identity } from '#shared/data/users.ts';
+import { accountFieldProblem } from '#shared/users/account-fields.ts';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#shared/users/limits.ts';
 import { idTokenRefused } from './failures.ts';
 
@@ -93,23 +96,36 @@ export function checkAlgorithm(alg: unknown): void {
 export interface UserIdRule {
   readonly userIdClaim: string;
   readonly userIdSuffix: string | undefined;
+  /** The provider verifies every address it puts in an ID token (OIDC_EMAILS_VERIFIED). */
+  readonly emailsVerified: boolean;
 }
 
 /**
+ * Whether the ID token's `email` is one the provider verified: `email_verified` is the boolean
+ * `true` (not absent, not the string "true"), unless the deployment says the provider verifies
+ * every address.
+ */
+export const emailVerified = (claims: Readonly<Record<string, unknown>>, rule: Pick<UserIdRule, 'emailsVerified'>): boolean =>
+  claims.email_verified === true || rule.emailsVerified;
+
+/** Lower case for ASCII letters only: Unicode's rules map other letters (the Kelvin sign) onto ASCII ones. */
+const asciiLowerCase = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+/**
  * The user an ID token names: its `userIdClaim`, with `userIdSuffix` (compared without regard to
- * case, as domain names are) required and removed. An e-mail claim the provider says it has not
- * verified names nobody.
+ * the case of ASCII letters, as domain names are) required and removed. An e-mail claim the
+ * provider did not say it verified names nobody.
  */
 export function userIdFromClaims(claims: Readonly<Record<string, unknown>>, rule: UserIdRule): string {
   const value = claims[rule.userIdClaim];
   if (typeof value !== 'string' || value === '') throw idTokenRefused({ reason: `it has no ${rule.userIdClaim} claim` });
-  if (rule.userIdClaim === 'email' && claims.email_verified === false) {
+  if (rule.userIdClaim === 'email' && !emailVerified(claims, rule)) {
     throw idTokenRefused({ reason: 'its email is not verified by the identity provider' });
   }
   let userId = value;
   if (rule.userIdSuffix) {
     const suffix = rule.userIdSuffix;
-    if (value.length <= suffix.length || !value.toLowerCase().endsWith(suffix.toLowerCase())) {
+    if (value.length <= suffix.length || !asciiLowerCase(value).endsWith(asciiLowerCase(suffix))) {
       throw idTokenRefused({ reason: `its ${rule.userIdClaim} does not end with ${suffix}` });
     }
     userId = value.slice(0, -suffix.length);
@@ -129,6 +145,28 @@ export function checkAuthorizedParty(claims: Readonly<Record<string, unknown>>, 
   }
 }
 
+/**
+ * Whether an account of this level signs in with an ID token: where only superusers log in with a
+ * password, superusers do so only (unless OIDC_SUPERUSERS says otherwise), so that whoever holds
+ * an account at the provider never becomes a superuser here.
+ */
+export const mayUseIdToken = (level: AccessLevel, passwordLogin: PasswordLoginMode, rule: { readonly superusers: boolean }): boolean =>
+  level !== 'superuser' || passwordLogin !== 'superusers' || rule.superusers;
+
+/** The identity an ID token proves (its `sub` at the configured issuer). */
+export const identityOf = (claims: Readonly<Record<string, unknown>>, issuer: string): Identity => ({
+  issuer,
+  subject: String(claims.sub),
+});
+
+/**
+ * Whether an account may be signed in to by this identity: one linked to none yet (it is linked
+ * now), or to this same one. A user name at the provider may be renamed or given to someone else;
+ * its `sub` never is, so an account is never inherited with the name.
+ */
+export const identityMaySignIn = (linked: Identity | undefined, presented: Identity): boolean =>
+  linked === undefined || (linked.issuer === presented.issuer && linked.subject === presented.subject);
+
 /** A nonce sent with the request must be the token's own. */
 export function checkNonce(claims: Readonly<Record<string, unknown>>, nonce: string | undefined): void {
   if (nonce !== undefined && nonce !== '' && claims.nonce !== nonce) throw idTokenRefused({ reason: 'its nonce is not the one sent' });
@@ -141,22 +179,27 @@ const claimText = (claims: Readonly<Record<string, unknown>>, name: string): str
 
 /**
  * A new account's fields from an ID token's standard claims: given and family name (or the full
- * name split at its last space, or the user id), and the e-mail address, which it must have.
+ * name split at its last space, or the user id), and the e-mail address, which it must have,
+ * verified. They are held to the rule of every account field (account-fields.ts): a name a
+ * spreadsheet would run as a formula refuses the sign-in rather than being altered.
  */
-export function newUserFromClaims(userId: string, claims: Readonly<Record<string, unknown>>): NewUserFields {
+export function newUserFromClaims(
+  userId: string,
+  claims: Readonly<Record<string, unknown>>,
+  rule: Pick<UserIdRule, 'emailsVerified'>,
+): NewUserFields {
   const full = claimText(claims, 'name');
   const lastSpace = full?.lastIndexOf(' ') ?? -1;
   const given = claimText(claims, 'given_name') ?? (full && lastSpace > 0 ? full.slice(0, lastSpace) : full) ?? userId;
   const family = claimText(claims, 'family_name') ?? (full && lastSpace > 0 ? full.slice(lastSpace + 1) : undefined) ?? userId;
   const email = claimText(claims, 'email');
-  if (!email || email.length > MAX_EMAIL_LENGTH || claims.email_verified === false) {
+  if (!email || email.length > MAX_EMAIL_LENGTH || !emailVerified(claims, rule)) {
     throw idTokenRefused({ reason: 'it has no verified email claim to create the account from' });
   }
-  return {
-    user_id: userId,
-    first_name: given.slice(0, MAX_NAME_LENGTH),
-    last_name: family.slice(0, MAX_NAME_LENGTH),
-    email,
-    level: 'user',
-  };
+  const fields = { first_name: given.slice(0, MAX_NAME_LENGTH), last_name: family.slice(0, MAX_NAME_LENGTH), email };
+  for (const field of ['first_name', 'last_name', 'email'] as const) {
+    const problem = accountFieldProblem(field, fields[field]);
+    if (problem) throw idTokenRefused({ reason: `the account's ${field} from its claims ${problem}` });
+  }
+  return { user_id: userId, ...fields, level: 'user' };
 }

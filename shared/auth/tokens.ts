@@ -12,7 +12,7 @@ import {
   type LoginCounter,
 } from '#shared/data/credentials.ts';
 import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
-import { getUser, userNotDisabled } from '#shared/data/users.ts';
+import { getUser, userNotDisabled, userStillEnabled } from '#shared/data/users.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
@@ -20,7 +20,7 @@ import { tokenFromAuthorization } from './authorization-header.ts';
 import { issuedTokenClaims, signToken, epochSeconds, type LoginMethod, type TokenClaims } from './jwt.ts';
 import { lockoutMessage, lockoutState, loginCounter, type LockoutPolicy } from './lockout.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { accountDisabled, passwordLoginOff, passwordLoginSuperusersOnly, wrongCredentials } from './failures.ts';
+import { accountDisabled, passwordLoginOff, passwordLoginSuperusersOnly, tokenEndedMeanwhile, wrongCredentials } from './failures.ts';
 
 export { blankCredentials, wrongCredentials } from './failures.ts';
 
@@ -145,10 +145,11 @@ export async function setPassword(userId: string, password: string, alongside: r
 
 /**
  * The caller's own password change: the current password is checked as a login is (PASSWORD_LOGIN
- * applies; it counts
- * against the caller's token's login counter, and a locked counter refuses it), then the new
- * password, a new session (ending the old token) and `alongside` are written together, only if
- * the password did not change meanwhile. Answers the new token.
+ * applies; it counts against the caller's token's login counter, and a locked counter refuses it),
+ * then the new password, a new session (ending the old token) and `alongside` are written
+ * together, only if the password did not change meanwhile, the account is still enabled and the
+ * caller's token is still the current one: a change under way when a superuser disables the
+ * account, or when another login replaces the token, writes nothing. Answers the new token.
  */
 export async function changeOwnPassword(
   claims: Pick<TokenClaims, 'userId' | 'tokenId'>,
@@ -156,14 +157,30 @@ export async function changeOwnPassword(
   newPassword: string,
   alongside: readonly TransactItem[] = [],
 ): Promise<string> {
-  const { verified } = await verifyPasswordSignIn(claims.userId, currentPassword, claims);
+  const { user, verified } = await verifyPasswordSignIn(claims.userId, currentPassword, claims);
+  if (!user || user.disabled) await refuseVerified(verified, accountDisabled());
   const passwordHash = await hashPassword(newPassword);
   const next = newTokenClaims(claims.userId);
   const token = await signToken(next);
-  await guardedWrite([replacePassword(claims.userId, passwordHash, verified.passwordHash), putSession(next), ...alongside], {
-    ...verified,
-    guards: [clearLoginFailures(verified.counter)],
-  });
+  try {
+    await transactWrite([
+      replacePassword(claims.userId, passwordHash, verified.passwordHash),
+      putSession(next, claims.tokenId),
+      userStillEnabled(claims.userId),
+      clearLoginFailures(verified.counter),
+      ...alongside,
+    ]);
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed.includes(2)) throw accountDisabled();
+    if (failed.includes(1)) throw tokenEndedMeanwhile();
+    // The password changed between the check and this write: the old password no longer logs in.
+    if (failed.includes(0)) {
+      await verified.failed();
+      throw wrongCredentials();
+    }
+    throw error;
+  }
   return token;
 }
 

@@ -70,7 +70,7 @@ const PARALLEL_TRANSACTIONS = 16;
 /** A transaction holds at most 100 items. */
 const MAX_TRANSACTION_ITEMS = 100;
 
-/** Who made a change, as the audit trail names them: a user id, or `admin` for the operator's command line. */
+/** Who made a change, as the audit trail names them: a user id, or `(command line)` for the operator's command line. */
 export type Actor = string;
 
 /** What enrolling or dropping one member reads (with the token check): the account, the membership and the term. */

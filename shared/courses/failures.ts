@@ -90,7 +90,7 @@ export const accountFieldsMissing = /* @__PURE__ */ failure(
   'not-found',
   'User {user_id} has no account: send first_name, last_name and email to create it.',
 );
-export const badAccountField = /* @__PURE__ */ failure('invalid', 'The field {field} {problem}.');
+export { badAccountField } from '#shared/users/failures.ts';
 export const badUserId = /* @__PURE__ */ failure(
   'invalid',
   'The user id must be 1 to 64 letters, digits or ._@+- (starting with a letter or digit).',

@@ -1,4 +1,5 @@
 /** The pure rules of a course's roster: who a member becomes on enrolment, update and drop. */
+import { accountFieldProblem } from '#shared/users/account-fields.ts';
 import { isValidUserId, type User } from '#shared/users/user.ts';
 import { courseGroups, groupLabels, isStaff, isValidSection, type CourseGroup, type Enrollment } from './course.ts';
 import {
@@ -12,9 +13,6 @@ import {
 } from './failures.ts';
 
 export const MAX_GRADING_SECTIONS = 100;
-const MAX_NAME = 100;
-const MAX_EMAIL = 254;
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /** A group as the users list names it (`Student`, …), case aside; undefined for anything else. */
 export function groupOfLabel(label: string): CourseGroup | undefined {
@@ -25,24 +23,7 @@ export function groupOfLabel(label: string): CourseGroup | undefined {
 
 const isGrader = (group: CourseGroup) => group === courseGroups.fullAccessGrader || group === courseGroups.limitedAccessGrader;
 
-/**
- * A cell a spreadsheet would run as a formula when the roster is exported and opened: `=`, `+`,
- * `-`, `@`, or a tab or carriage return first. Such values are refused rather than altered, so
- * that a stored name is always the name as sent; no real name or address starts that way.
- */
-export const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** What is wrong with a name or e-mail value (undefined: nothing). */
-export function accountFieldProblem(field: 'first_name' | 'last_name' | 'email', value: string): string | undefined {
-  const max = field === 'email' ? MAX_EMAIL : MAX_NAME;
-  if (value === '') return 'is required';
-  if (value.length > max) return `must be at most ${max} characters long`;
-  if (FORMULA_START.test(value)) return `starts with "${value.charAt(0).replace(/[\t\r]/, ' ')}", which spreadsheets run as a formula`;
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not hold control characters';
-  if (field === 'email' && !EMAIL.test(value)) return 'must be an e-mail address';
-  return undefined;
-}
+export { accountFieldProblem, FORMULA_START } from '#shared/users/account-fields.ts';
 
 /** The fields of `PUT …/users/{user_id}` as sent (text fields, trimmed by the rules). */
 export interface MemberFields {

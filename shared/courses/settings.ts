@@ -9,6 +9,7 @@ import { getItems } from '#shared/data/items.ts';
 import { courseId, type Course } from '#shared/courses/course.ts';
 import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
+import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { isFaculty, type User } from '#shared/users/user.ts';
 import {
   archiveNeedsFaculty,
@@ -166,10 +167,10 @@ export const mayArchive = (caller: Pick<User, 'accessLevel'>): boolean => isFacu
  */
 export async function setCourseArchived(
   course: Course,
-  caller: (Pick<User, 'accessLevel'> & { userId: string }) | 'admin',
+  caller: (Pick<User, 'accessLevel'> & { userId: string }) | typeof COMMAND_LINE_ACTOR,
   archived: boolean,
 ) {
-  if (caller !== 'admin' && !mayArchive(caller)) throw archived ? archiveNeedsFaculty() : unarchiveNeedsFaculty();
+  if (caller !== COMMAND_LINE_ACTOR && !mayArchive(caller)) throw archived ? archiveNeedsFaculty() : unarchiveNeedsFaculty();
   if (course.archived !== archived) {
     // Made from the course as stored when the change began: a second archiving at once records nothing.
     const audit = (before: Course) =>
@@ -179,7 +180,7 @@ export async function setCourseArchived(
             auditEntry(
               { courseId: courseId(course.term, course.course) },
               {
-                actor: caller === 'admin' ? 'admin' : caller.userId,
+                actor: caller === COMMAND_LINE_ACTOR ? COMMAND_LINE_ACTOR : caller.userId,
                 action: archived ? 'course.archived' : 'course.unarchived',
                 target: courseId(course.term, course.course),
                 before: { archived: before.archived },

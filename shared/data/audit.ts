@@ -11,7 +11,7 @@ export type AuditScope = { readonly courseId: string } | { readonly userId: stri
 
 /** One change as the trail keeps it. `before`/`after` hold only the fields that changed (absent when created or removed). */
 export interface AuditChange {
-  /** Who made the change (a user id), or `admin` for the operator's command line. */
+  /** Who made the change (a user id), or `(command line)` for the operator's command line. */
   readonly actor: string;
   /** What was done, as `<thing>.<verb>`: `member.enrolled`, `gradeable.replaced`, `user.password-set`, … */
   readonly action: string;

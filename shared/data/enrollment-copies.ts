@@ -220,6 +220,16 @@ export interface SourceChange {
    * it was when the change began: nothing else changes it until the change is written.
    */
   readonly alongside?: (before: Item) => readonly TransactItem[];
+  /**
+   * What the source must still be when the change begins (the fields it was read with); when it is
+   * not, the change throws `SourceChanged` and writes nothing.
+   */
+  readonly asRead?: { readonly condition: string; readonly values: Record<string, unknown> };
+}
+
+/** The source no longer is what the change was made from (SourceChange's `asRead`). */
+export class SourceChanged extends Error {
+  override readonly name = 'SourceChanged';
 }
 
 /**
@@ -241,10 +251,9 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
           Key: change.key,
           UpdateExpression: 'SET copyPending = :token, copyPendingUntil = :until',
           // A mark without a hold is one an earlier version of this code left: taken over as before.
-          ConditionExpression:
-            'attribute_exists(#key) AND (attribute_not_exists(copyPending) OR copyPending = :token OR attribute_not_exists(copyPendingUntil) OR copyPendingUntil < :now)',
+          ConditionExpression: `attribute_exists(#key) AND (attribute_not_exists(copyPending) OR copyPending = :token OR attribute_not_exists(copyPendingUntil) OR copyPendingUntil < :now)${change.asRead ? ` AND (${change.asRead.condition})` : ''}`,
           ExpressionAttributeNames: { '#key': keyName },
-          ExpressionAttributeValues: { ':token': token, ':until': now + PENDING_HOLD_MS, ':now': now },
+          ExpressionAttributeValues: { ':token': token, ':until': now + PENDING_HOLD_MS, ':now': now, ...change.asRead?.values },
           ReturnValues: change.alongside ? 'ALL_NEW' : 'NONE',
         }),
       );
@@ -253,6 +262,12 @@ export async function changeCopiedSource(change: SourceChange): Promise<Item | u
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const { Item: current } = await dynamo().send(new GetCommand({ TableName: change.tableName, Key: change.key, ConsistentRead: true }));
       if (!current) return undefined;
+      const marked =
+        current.copyPending !== undefined &&
+        current.copyPending !== token &&
+        typeof current.copyPendingUntil === 'number' &&
+        current.copyPendingUntil >= now;
+      if (change.asRead && !marked) throw new SourceChanged(`${JSON.stringify(change.key)} changed since it was read`);
       // Another change holds the mark: this one waits for it to finish.
       if (++waits > WAITS) {
         throw new Error(`${change.tableName} ${JSON.stringify(change.key)} stayed marked by another change`, { cause: error });

@@ -21,11 +21,19 @@ export const sessionRef = (userId: string): ItemRef<Session> => ({
   decode: (item: Item) => ({ userId: item.userId as string, tokenId: item.tokenId as string }),
 });
 
-/** Replaces the user's session, so the previous token dies with this write. */
+/**
+ * Replaces the user's session, so the previous token dies with this write; with `replacing`, only
+ * while the session is still that token's (its condition fails once another token replaced it or
+ * the session ended).
+ */
 export const putSession = (
   claims: Session & { readonly issuedAt: Date; readonly expiresAt: Date | null; readonly method?: 'password' | 'oidc' },
+  replacing?: string,
 ): TransactItem => ({
   Put: {
+    ...(replacing === undefined
+      ? {}
+      : { ConditionExpression: 'tokenId = :replacing', ExpressionAttributeValues: { ':replacing': replacing } }),
     TableName: tableName(table),
     Item: {
       userId: claims.userId,

@@ -68,7 +68,7 @@ export function changedFields(
 }
 
 export interface ChangeOptions {
-  /** Who changes it (a user id, or `admin` for the operator's command line). */
+  /** Who changes it (a user id, or `(command line)` for the operator's command line). */
   readonly actor: string;
   /** Validate and answer what would be stored, writing nothing. */
   readonly dryRun?: boolean;

@@ -7,6 +7,7 @@ import { createGradeableItem, gradeableRef, newGates } from '#shared/data/gradea
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { conflict } from '#shared/errors.ts';
+import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import type { GradeableDocument } from './gradeable.ts';
 import { checkedDocument, changedFields } from './change.ts';
 import { downloadForm } from './listing.ts';
@@ -43,7 +44,7 @@ export async function uploadGradeable(
   const audit = auditEntry(
     { courseId: courseId(course.term, course.course) },
     {
-      actor: options.actor ?? 'admin',
+      actor: options.actor ?? COMMAND_LINE_ACTOR,
       action: 'gradeable.created',
       target: document.id,
       ...changedFields({}, downloadForm(document, course.timeZone) as never),

@@ -328,7 +328,7 @@ const User = object({
 
 const AuditEntry = object({
   at: dateTime,
-  actor: string.describe('Who made the change: a user id, or `admin` for the operator’s command line.'),
+  actor: string.describe('Who made the change: a user id, or `(command line)` for the operator’s command line (no user id can be that).'),
   action: string.describe('What was done, as `<thing>.<verb>`: `user.created`, `user.changed`, `user.password-set`, `member.enrolled`, …'),
   target: string.describe('What it was done to: a user id, a gradeable id, a team id, a setting’s name.'),
   before: anyObject.describe('The fields that changed, as they were; null when created.').nullable(),

@@ -3,8 +3,8 @@ import { isValidUserId } from '#shared/ids.ts';
 import { auditEntry } from '#shared/data/audit.ts';
 import { deleteSession } from '#shared/data/sessions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
-import { changeProfile, getUser, listUsers } from '#shared/data/users.ts';
-import { noSuchUser } from './failures.ts';
+import { changeProfile, getUser, listUsers, SourceChanged } from '#shared/data/users.ts';
+import { accountChangedMeanwhile, noSuchUser } from './failures.ts';
 import { actorId, changedProfile, checkMayRead, isEmptyDiff, profileDiff, userRecord, type Actor, type UserRecord } from './profile.ts';
 import type { User } from './user.ts';
 
@@ -21,17 +21,30 @@ export async function readAccount(actor: Actor, userId: string): Promise<User> {
   return user;
 }
 
+/** How often a change whose account changed between its read and its write is made again from a fresh read. */
+const CHANGE_ATTEMPTS = 3;
+
 /**
  * Changes a profile as the actor may (profile.ts), with its audit entry in the same write; a
- * change that changes nothing writes nothing. Answers the account as it is now.
+ * change that changes nothing writes nothing. The write holds only while the profile is still the
+ * one read: a change made meanwhile (a superuser's demotion, say) is read again and this one
+ * applied over it, never undone. Answers the account as it is now.
  */
 export async function changeAccount(actor: Actor, userId: string, body: Readonly<Record<string, unknown>>): Promise<UserRecord> {
-  const target = await readAccount(actor, userId);
-  const changed = changedProfile(actor, target, body);
-  if (isEmptyDiff(profileDiff(target, changed))) return userRecord(target);
-  const written = await changeProfile(changed, profileChangeEntries(actorId(actor), changed));
-  if (!written) throw noSuchUser({ user_id: userId });
-  return userRecord({ ...changed, disabled: changed.disabled ?? target.disabled === true });
+  for (let attempt = 1; ; attempt++) {
+    const target = await readAccount(actor, userId);
+    const changed = changedProfile(actor, target, body);
+    if (isEmptyDiff(profileDiff(target, changed))) return userRecord(target);
+    try {
+      const written = await changeProfile(changed, profileChangeEntries(actorId(actor), changed), target);
+      if (!written) throw noSuchUser({ user_id: userId });
+    } catch (error) {
+      if (!(error instanceof SourceChanged)) throw error;
+      if (attempt >= CHANGE_ATTEMPTS) throw accountChangedMeanwhile({ user_id: userId });
+      continue;
+    }
+    return userRecord({ ...changed, disabled: changed.disabled ?? target.disabled === true });
+  }
 }
 
 /**

@@ -5,9 +5,14 @@ export const userFieldsMissing = /* @__PURE__ */ failure('invalid', 'Give user_i
 export const invalidUserId = /* @__PURE__ */ failure('invalid', 'Invalid user id "{user_id}".');
 export const blankField = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be blank.');
 export const nameTooLong = /* @__PURE__ */ failure('invalid', 'The field {field} must be at most {max} characters long.');
+export const badAccountField = /* @__PURE__ */ failure('invalid', 'The field {field} {problem}.');
 export const invalidEmail = /* @__PURE__ */ failure('invalid', 'Invalid e-mail address.');
 export const invalidLevel = /* @__PURE__ */ failure('invalid', 'The level must be one of user, faculty, superuser.');
 export const userExists = /* @__PURE__ */ failure('conflict', 'User {user_id} already exists.');
+export const accountChangedMeanwhile = /* @__PURE__ */ failure(
+  'conflict',
+  'The account {user_id} changed meanwhile; read it and try again.',
+);
 export const noSuchUser = /* @__PURE__ */ failure('not-found', 'No user {user_id}.');
 export const nothingToChange = /* @__PURE__ */ failure('invalid', 'Give at least one of first_name, last_name, email, level, disabled.');
 export const fieldNotChangeable = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be changed here.');

@@ -3,8 +3,11 @@
  * profile field, and what an account looks like in answers and in the audit trail.
  */
 import { accessDenied } from '#shared/errors.ts';
+import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { isAccessLevel, isSuperuser, isValidUserId, type AccessLevel, type User } from './user.ts';
+import { accountFieldProblem } from './account-fields.ts';
 import {
+  badAccountField,
   blankField,
   fieldNotChangeable,
   invalidEmail,
@@ -43,15 +46,15 @@ export const userRecord = (user: User): UserRecord => ({
   disabled: user.disabled === true,
 });
 
-/** Who changes an account: a caller, or the operator's command line (`admin`, with a superuser's rights). */
-export type Actor = Pick<User, 'userId' | 'accessLevel'> | 'admin';
+/** Who changes an account: a caller, or the operator's command line (with a superuser's rights). */
+export type Actor = Pick<User, 'userId' | 'accessLevel'> | typeof COMMAND_LINE_ACTOR;
 
-export const actorId = (actor: Actor): string => (actor === 'admin' ? 'admin' : actor.userId);
-const actsAsSuperuser = (actor: Actor): boolean => actor === 'admin' || isSuperuser(actor);
+export const actorId = (actor: Actor): string => (actor === COMMAND_LINE_ACTOR ? COMMAND_LINE_ACTOR : actor.userId);
+const actsAsSuperuser = (actor: Actor): boolean => actor === COMMAND_LINE_ACTOR || isSuperuser(actor);
 
 /** Superusers read every account; anyone else only their own. */
 export function checkMayRead(actor: Actor, userId: string): void {
-  if (!actsAsSuperuser(actor) && actor !== 'admin' && actor.userId !== userId) throw accessDenied();
+  if (!actsAsSuperuser(actor) && actor !== COMMAND_LINE_ACTOR && actor.userId !== userId) throw accessDenied();
 }
 
 /** A new account's fields, as the route's input reads them (the four it requires present). */
@@ -76,17 +79,24 @@ export function newUserFrom(fields: NewUserFields): User {
   };
 }
 
-function checkName(field: string, value: string): string {
+function checkName(field: 'first_name' | 'last_name', value: string): string {
   const name = value.trim();
   if (!name) throw blankField({ field });
   if (name.length > MAX_NAME_LENGTH) throw nameTooLong({ field, max: MAX_NAME_LENGTH });
-  return name;
+  return checkAccountField(field, name);
 }
 
 function checkEmail(value: string): string {
   const email = value.trim();
   if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) throw invalidEmail();
-  return email;
+  return checkAccountField('email', email);
+}
+
+/** The rule every account field is held to, wherever it is written (account-fields.ts). */
+function checkAccountField(field: 'first_name' | 'last_name' | 'email', value: string): string {
+  const problem = accountFieldProblem(field, value);
+  if (problem) throw badAccountField({ field, problem });
+  return value;
 }
 
 function checkLevel(value: string): AccessLevel {
@@ -124,7 +134,7 @@ export const isEmptyDiff = (diff: ProfileDiff): boolean => Object.keys(diff.afte
  * is refused, whatever its value.
  */
 export function changedProfile(actor: Actor, target: User, body: Readonly<Record<string, unknown>>): User {
-  if (!actsAsSuperuser(actor) && actor !== 'admin' && actor.userId !== target.userId) throw accessDenied();
+  if (!actsAsSuperuser(actor) && actor !== COMMAND_LINE_ACTOR && actor.userId !== target.userId) throw accessDenied();
   const fields = Object.keys(body);
   for (const field of fields) {
     if (!(CHANGEABLE as readonly string[]).includes(field)) throw fieldNotChangeable({ field: field.slice(0, 64) });
@@ -152,7 +162,7 @@ export function changedProfile(actor: Actor, target: User, body: Readonly<Record
     ...(level !== undefined ? { accessLevel: checkLevel(level) } : {}),
     ...(disabled !== undefined ? { disabled } : {}),
   };
-  const own = actor !== 'admin' && actor.userId === target.userId;
+  const own = actor !== COMMAND_LINE_ACTOR && actor.userId === target.userId;
   if (own && changed.accessLevel !== target.accessLevel) throw ownLevel();
   if (own && changed.disabled === true) throw ownDisabled();
   return changed;

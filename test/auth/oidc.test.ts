@@ -136,6 +136,7 @@ describe('signing in with an ID token of the identity provider', () => {
       familyName: 'Lovelace',
       email: `${userId}@example.edu`,
       accessLevel: 'user',
+      identity: { issuer: provider.issuer, subject: userId },
     });
     expect((await auditEntries({ userId }, 10, undefined)).entries).toMatchObject([
       { actor: userId, action: 'user.created', target: userId, after: { level: 'user', email: `${userId}@example.edu` } },
@@ -244,6 +245,109 @@ describe('signing in with an ID token of the identity provider', () => {
       () => exchange(unverified),
       refused('its email is not verified by the identity provider'),
     );
+  });
+
+  it('takes an e-mail address as the user id only when the provider says it verified it, with the boolean true', async () => {
+    useProvider({ OIDC_USER_ID_CLAIM: 'email', OIDC_USER_ID_SUFFIX: '@example.edu' });
+    const superuser = await createUser('superuser');
+    const email = `${superuser.userId}@example.edu`;
+    for (const [name, verified] of [
+      ['absent', {}],
+      ['false as a string', { email_verified: 'false' }],
+      ['true as a string', { email_verified: 'true' }],
+    ] as const) {
+      const sub = `${name.replaceAll(' ', '-')}-${superuser.userId}`;
+      provider.addAccount({ sub, email, ...verified });
+      const idToken = await provider.codeFlow(sub);
+      await expectRefusedWritingNothing(
+        superuser.userId,
+        () => exchange(idToken),
+        refused('its email is not verified by the identity provider'),
+      );
+    }
+    // A deployment whose provider verifies every address says so.
+    vi.stubEnv('OIDC_EMAILS_VERIFIED', 'true');
+    const user = await createUser();
+    provider.addAccount({ sub: `trusted-${user.userId}`, email: `${user.userId}@example.edu` });
+    const token = await signIn(await provider.codeFlow(`trusted-${user.userId}`));
+    expect(decodeJwt(token).sub).toBe(user.userId);
+  });
+
+  it('compares the user id suffix in ASCII only: a Kelvin sign is no k', async () => {
+    useProvider({ OIDC_USER_ID_CLAIM: 'email', OIDC_USER_ID_SUFFIX: '@kth.se' });
+    const superuser = await createUser('superuser');
+    provider.addAccount({ sub: `kelvin-${superuser.userId}`, email: `${superuser.userId}@\u212Ath.se`, email_verified: true });
+    const kelvin = await provider.codeFlow(`kelvin-${superuser.userId}`);
+    await expectRefusedWritingNothing(superuser.userId, () => exchange(kelvin), refused('its email does not end with @kth.se'));
+    provider.addAccount({ sub: `upper-${superuser.userId}`, email: `${superuser.userId}@KTH.se`, email_verified: true });
+    expect(decodeJwt(await signIn(await provider.codeFlow(`upper-${superuser.userId}`))).sub).toBe(superuser.userId);
+  });
+
+  it('refuses to create an account whose name a spreadsheet would run as a formula, writing nothing', async () => {
+    useProvider({ OIDC_CREATE_USERS: 'true' });
+    const userId = `new-${randomUUID().slice(0, 8)}`;
+    provider.addAccount({
+      sub: userId,
+      preferred_username: userId,
+      email: `${userId}@example.edu`,
+      email_verified: true,
+      given_name: '=HYPERLINK("http://evil.example","x")',
+      family_name: 'Doe',
+    });
+    await expectRefusedWritingNothing(
+      userId,
+      async () => exchange(await provider.codeFlow(userId)),
+      refused(`the account's first_name from its claims starts with "=", which spreadsheets run as a formula`),
+    );
+    expect(await getUser(userId)).toBeUndefined();
+  });
+
+  it('links an account to the identity of its first sign-in: a user name renamed or reused at the provider does not inherit it; a superuser relinks it, audited', async () => {
+    useProvider();
+    const [user, superuser] = await Promise.all([createUser(), createUser('superuser')]);
+    const su = { Authorization: await passwordToken(superuser), 'Content-Type': 'application/json' };
+    const relink = (subject: string) =>
+      api.call('PUT', `/users/${user.userId}/identity`, { headers: su, body: JSON.stringify({ subject }) });
+    const [owner, newcomer] = [`owner-${user.userId}`, `newcomer-${user.userId}`];
+    provider.addAccount({ sub: owner, preferred_username: user.userId, email: user.email, email_verified: true });
+    await signIn(await provider.codeFlow(owner));
+    expect((await getUser(user.userId))?.identity).toEqual({ issuer: provider.issuer, subject: owner });
+
+    // The provider gives the same user name to someone else.
+    provider.addAccount({ sub: newcomer, preferred_username: user.userId, email: user.email, email_verified: true });
+    const linkedElsewhere = {
+      status: 'fail',
+      message: `The account ${user.userId} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity ${newcomer}.`,
+    };
+    await expectRefusedWritingNothing(user.userId, async () => exchange(await provider.codeFlow(newcomer)), linkedElsewhere);
+
+    expect((await relink('  ')).json).toEqual({
+      status: 'fail',
+      message: "Give subject: the identity provider's sub for the account's owner.",
+    });
+    expect((await relink(newcomer)).json).toEqual({
+      status: 'success',
+      data: { user_id: user.userId, issuer: provider.issuer, subject: newcomer },
+    });
+    await signIn(await provider.codeFlow(newcomer));
+    await expectRefusedWritingNothing(user.userId, async () => exchange(await provider.codeFlow(owner)), {
+      ...linkedElsewhere,
+      message: linkedElsewhere.message.replace(newcomer, owner),
+    });
+    // Relinking to the identity it has writes nothing.
+    expect((await relink(newcomer)).json.status).toBe('success');
+    const trail = await api.get(`/users/${user.userId}/audit`, su);
+    expect(
+      (trail.json.data as { actor: string; action: string; before: unknown; after: unknown }[]).map(({ actor, action, before, after }) => ({
+        actor,
+        action,
+        before,
+        after,
+      })),
+    ).toEqual([
+      { actor: superuser.userId, action: 'user.identity-linked', before: { identity: owner }, after: { identity: newcomer } },
+      { actor: user.userId, action: 'user.identity-linked', before: null, after: { identity: owner } },
+    ]);
   });
 
   it('answers an issuer it cannot reach with a retryable error within seconds, writing nothing', async () => {
@@ -372,6 +476,19 @@ describe('PASSWORD_LOGIN', () => {
       { status: 'fail', message: howTo('Only superusers log in with a password here.') },
     );
     expect((await api.get('/me', { Authorization: studentToken })).json.status).toBe('success');
+  });
+
+  it('superusers: superusers do not sign in through the provider, unless the deployment says they may', async () => {
+    useProvider({ PASSWORD_LOGIN: 'superusers' });
+    const superuser = await rosteredUser('superuser');
+    const idToken = await provider.codeFlow(superuser.userId);
+    await expectRefusedWritingNothing(superuser.userId, () => exchange(idToken), {
+      status: 'fail',
+      message: 'Superusers log in with their password here, not through the identity provider.',
+    });
+    expect((await api.postJson('/token', { user_id: superuser.userId, password: superuser.password })).json.status).toBe('success');
+    vi.stubEnv('OIDC_SUPERUSERS', 'true');
+    await signIn(idToken);
   });
 });
 

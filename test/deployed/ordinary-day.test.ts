@@ -649,6 +649,10 @@ describe('the deployed artifacts', () => {
       if (info.json?.data && (info.json.data.user_id !== 'student' || info.json.data.method !== 'oidc')) {
         fail('GET /api/token', `names ${info.text}`);
       }
+      // The sign-in linked the account to the student's identity; the admin links it to another and back.
+      await call('PUT', '/api/users/student/identity', { as: 'admin', json: { subject: 'student-renamed' } });
+      const relinked = await call('PUT', '/api/users/student/identity', { as: 'admin', json: { subject: 'student' } });
+      if (relinked.json?.data && relinked.json.data.subject !== 'student') fail('PUT /api/users/student/identity', relinked.text);
       for (const persona of Object.keys(personas) as PersonaName[]) {
         const me = await call('GET', '/api/me', { as: persona });
         if (me.json?.data && me.json.data.user_id !== persona) fail(`GET /api/me as ${persona}`, me.text);

@@ -573,6 +573,18 @@ export const expectedAccess: Record<string, MatrixRow> = {
       { variation: "student2's, generated", request: (world) => ({ params: { user_id: world.userIds.student2 } }), expect: superuserOnly },
     ],
   },
+  'link-identity': {
+    cases: [
+      {
+        variation: "student2's, where no identity provider is configured",
+        request: (world) => ({ params: { user_id: world.userIds.student2 }, body: { subject: 'matrix-subject' } }),
+        expect: {
+          ...superuserOnly,
+          superuser: fail('This deployment does not sign in through an identity provider: log in with user_id and password.', 400),
+        },
+      },
+    ],
+  },
   'change-password': {
     cases: [
       {

@@ -362,6 +362,8 @@ function validBody(name: RouteKey['name']): Record<string, unknown> {
       return { first_name: 'Fuzz', last_name: 'User' };
     case 'set-user-password':
       return {};
+    case 'link-identity':
+      return { subject: 'fuzz-subject' };
     case 'change-password':
       return { current_password: 'not-the-password', new_password: 'a fine new passphrase' };
     case 'enroll-member':

@@ -75,14 +75,26 @@ describe('admin command line', () => {
     expect((await getUser(user.userId))?.accessLevel).toBe('superuser');
     const listing = await admin('list-users');
     expect(listing).toContain(`${user.userId}\tsuperuser\tGiven Family\t${user.email}`);
-    // The change is in the user's audit trail, made by the command line.
+    // The change is in the user's audit trail, made by the command line, which no account can pass for.
     const api = await startTestApi();
     try {
       const root = await createUser('superuser');
-      const trail = await api.get(`/users/${user.userId}/audit`, { Authorization: await tokenOf(api, root) });
+      const su = { Authorization: await tokenOf(api, root) };
+      const trail = await api.get(`/users/${user.userId}/audit`, su);
       expect(trail.json.data).toEqual([
-        expect.objectContaining({ actor: 'admin', action: 'user.changed', before: { level: 'user' }, after: { level: 'superuser' } }),
+        expect.objectContaining({
+          actor: '(command line)',
+          action: 'user.changed',
+          before: { level: 'user' },
+          after: { level: 'superuser' },
+        }),
       ]);
+      const named = await api.postJson(
+        '/users',
+        { user_id: '(command line)', first_name: 'Op', last_name: 'Erator', email: 'op@example.edu' },
+        su,
+      );
+      expect(named.json).toEqual({ status: 'fail', message: 'Invalid user id "(command line)".' });
     } finally {
       await api.close();
     }

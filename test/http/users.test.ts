@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEntry, auditScopeKey, type AuditScope } from '#shared/data/audit.ts';
 import { dynamo } from '#shared/data/client.ts';
@@ -134,6 +134,27 @@ describe('POST /api/users', () => {
   });
 });
 
+describe('names a spreadsheet would run as a formula', () => {
+  it('are refused wherever an account is written: created, changed by a superuser, changed by the user; nothing changes', async () => {
+    const user = await createUser();
+    const token = as(await tokenOf(api, user));
+    const formula = (first: string) => `The field first_name starts with "${first}", which spreadsheets run as a formula.`;
+    for (const name of ['=HYPERLINK("http://evil.example","x")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
+      const first = name.trim().charAt(0);
+      const created = await api.postJson('/users', { user_id: newId(), first_name: name, last_name: 'L', email: 'x@example.edu' }, su);
+      expect([created.httpStatus, created.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+      const own = await patch(`/users/${user.userId}`, { first_name: name }, token);
+      expect([own.httpStatus, own.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+      const bySuperuser = await patch(`/users/${user.userId}`, { first_name: name }, su);
+      expect([bySuperuser.httpStatus, bySuperuser.json.message], JSON.stringify(name)).toEqual([400, formula(first)]);
+    }
+    const email = await patch(`/users/${user.userId}`, { email: '=1+1@example.edu' }, su);
+    expect(email.json.message).toBe('The field email starts with "=", which spreadsheets run as a formula.');
+    expect(await getUser(user.userId)).toMatchObject({ givenName: 'Given', familyName: 'Family', email: user.email });
+    expect(await storedTrail({ userId: user.userId })).toEqual([]);
+  });
+});
+
 describe('GET /api/users', () => {
   it('lists every user by user id, whole or paged with a Link to the next page', async () => {
     const prefix = `list${randomUUID().slice(0, 6)}`;
@@ -251,6 +272,44 @@ describe('GET and PATCH /api/users/{user_id}', () => {
   });
 });
 
+describe('profile changes racing each other', () => {
+  it("a user's change of their own names never undoes a superuser's change of their level made meanwhile: raced, round after round", async () => {
+    const ROUNDS = 15;
+    const user = await createUser('faculty');
+    const token = as(await tokenOf(api, user));
+    let reread = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const [own, demotion] = await Promise.all([
+        patch(`/users/${user.userId}`, { first_name: `Round${round}` }, token),
+        patch(`/users/${user.userId}`, { level: 'user' }, su),
+      ]);
+      expect(demotion.json.data?.level, demotion.text).toBe('user');
+      expect(own.json.status, own.text).toBe('success');
+      if (own.json.data.level === 'user') reread++;
+      // Both changes hold, whichever came first.
+      expect(await getUser(user.userId), `round ${round}`).toMatchObject({ givenName: `Round${round}`, accessLevel: 'user' });
+      const promotion = await patch(`/users/${user.userId}`, { level: 'faculty' }, su);
+      expect(promotion.json.data?.level, promotion.text).toBe('faculty');
+    }
+    // The trail records each change as it held: three entries a round, each before what the one before it left.
+    const trail = await storedTrail({ userId: user.userId });
+    expect(trail).toHaveLength(3 * ROUNDS);
+    let level = 'faculty';
+    let name = 'Given';
+    for (const { before, after } of trail as { before: Record<string, string>; after: Record<string, string> }[]) {
+      if (after.level) {
+        expect(before.level).toBe(level);
+        level = after.level;
+      }
+      if (after.first_name) {
+        expect(before.first_name).toBe(name);
+        name = after.first_name;
+      }
+    }
+    console.log(`own name change raced with a demotion: ${reread} of ${ROUNDS} answered the demotion's level`);
+  }, 300_000);
+});
+
 describe('disabling an account', () => {
   const DISABLED = 'This account is disabled. Ask an administrator to enable it again.';
   /** What a refused login could have written: the account, its session, its audit trail. */
@@ -303,6 +362,57 @@ describe('disabling an account', () => {
       { actor: superuser.userId, action: 'user.changed', before: { first_name: 'Given' }, after: { first_name: 'Renamed' } },
       { actor: superuser.userId, action: 'user.changed', before: { disabled: true }, after: { disabled: false } },
     ]);
+  });
+
+  it('a password change under way when a superuser disables the account leaves no working token: raced, round after round', async () => {
+    const ROUNDS = 10;
+    let changed = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const user = await createUser();
+      const token = await tokenOf(api, user);
+      const [change, disable] = await Promise.all([
+        api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, as(token)),
+        patch(`/users/${user.userId}`, { disabled: true }, su),
+      ]);
+      expect(disable.json.data?.disabled, disable.text).toBe(true);
+      expect((await getUser(user.userId))?.disabled, `round ${round}`).toBe(true);
+      // Either the change came first (and the disabling ended its new token) or it was refused.
+      const tokens = [token];
+      if (change.json.status === 'success') {
+        changed++;
+        tokens.push(change.json.data.token as string);
+      } else {
+        expect(change.json.message, `round ${round}`).toMatch(/^(This account is disabled\.|Unauthenticated access\.)/);
+      }
+      for (const one of tokens) {
+        expect((await api.get('/me', as(one))).json.message, `round ${round}`).toBe(UNAUTHENTICATED);
+        const again = await api.postJson('/me/password', { current_password: STRONG, new_password: `${STRONG} again` }, as(one));
+        expect(again.json.message, `round ${round}`).toBe(UNAUTHENTICATED);
+      }
+      const { Item: session } = await dynamo().send(
+        new GetCommand({ TableName: tableName(tables.sessions), Key: { userId: user.userId }, ConsistentRead: true }),
+      );
+      expect(session, `round ${round}`).toBeUndefined();
+    }
+    console.log(`password change raced with a disabling: ${changed} of ${ROUNDS} changes came first`);
+  }, 300_000);
+
+  it('a token of a disabled account is refused even when its session outlived the disabling', async () => {
+    const user = await createUser();
+    const token = await tokenOf(api, user);
+    // As a write under way at the disabling would leave it: the account disabled, the session still there.
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(tables.users),
+        Key: { userId: user.userId },
+        UpdateExpression: 'SET disabled = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+    expect((await api.get('/me', as(token))).json.message).toBe(UNAUTHENTICATED);
+    const change = await api.postJson('/me/password', { current_password: user.password, new_password: STRONG }, as(token));
+    expect(change.json.message).toBe(UNAUTHENTICATED);
+    expect((await api.postJson('/token', { user_id: user.userId, password: STRONG })).json.status).toBe('fail');
   });
 
   it('only superusers disable, never their own account; the field must be true or false', async () => {

@@ -108,8 +108,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     'dynamodb:PutItem sessions',
     ...credentials,
     'secretsmanager:GetSecretValue signingSecret',
-    // Signing in with an ID token: the user is read, or created with an audit entry (OIDC_CREATE_USERS).
-    ...['GetItem', 'PutItem', 'ConditionCheckItem'].map((action) => `dynamodb:${action} users`),
+    // Signing in with an ID token: the user is read, or created with an audit entry (OIDC_CREATE_USERS), and linked to the identity.
+    ...['GetItem', 'PutItem', 'ConditionCheckItem', 'UpdateItem'].map((action) => `dynamodb:${action} users`),
     'dynamodb:PutItem audit',
   ],
   // Under PASSWORD_LOGIN=superusers, the account is read to know who may use a password.
@@ -353,6 +353,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     // Disabling an account ends its session.
     'dynamodb:DeleteItem sessions',
   ],
+  'link-identity': [...TOKEN_CHECK, 'dynamodb:GetItem users', 'dynamodb:UpdateItem users', 'dynamodb:PutItem audit'],
   'set-user-password': [
     ...TOKEN_CHECK,
     'dynamodb:ConditionCheckItem users',

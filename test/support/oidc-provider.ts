@@ -30,7 +30,8 @@ export interface TestAccount {
   readonly sub: string;
   readonly preferred_username?: string;
   readonly email?: string;
-  readonly email_verified?: boolean;
+  /** A boolean as the standard says; a string as some providers send it. */
+  readonly email_verified?: boolean | string;
   readonly given_name?: string;
   readonly family_name?: string;
   readonly name?: string;

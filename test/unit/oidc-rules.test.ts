@@ -86,7 +86,8 @@ describe('the discovery document', () => {
 });
 
 describe('an ID token’s claims', () => {
-  const rule = { userIdClaim: 'preferred_username', userIdSuffix: undefined };
+  const rule = { userIdClaim: 'preferred_username', userIdSuffix: undefined, emailsVerified: false };
+  const checked = { emailsVerified: false };
 
   it('accepts only asymmetric algorithms', () => {
     for (const alg of ['RS256', 'ES256', 'PS384', 'EdDSA']) expect(() => checkAlgorithm(alg)).not.toThrow();
@@ -95,12 +96,29 @@ describe('an ID token’s claims', () => {
     }
   });
 
-  it('names the user by the claim, with the suffix required (in any case) and removed', () => {
+  it('names the user by the claim, with the suffix required (in any case of ASCII letters) and removed', () => {
     expect(userIdFromClaims({ preferred_username: 'jdoe' }, rule)).toBe('jdoe');
-    const withSuffix = { userIdClaim: 'email', userIdSuffix: '@example.edu' };
-    expect(userIdFromClaims({ email: 'jdoe@EXAMPLE.edu' }, withSuffix)).toBe('jdoe');
-    expect(() => userIdFromClaims({ email: 'jdoe@example.com' }, withSuffix)).toThrow(refusal('its email does not end with @example.edu'));
-    expect(() => userIdFromClaims({ email: '@example.edu' }, withSuffix)).toThrow(refusal('its email does not end with @example.edu'));
+    const withSuffix = { userIdClaim: 'email', userIdSuffix: '@example.edu', emailsVerified: false };
+    const verified = { email_verified: true };
+    expect(userIdFromClaims({ email: 'jdoe@EXAMPLE.edu', ...verified }, withSuffix)).toBe('jdoe');
+    // The Kelvin sign lower-cases to k by Unicode's rules: it is no k here.
+    const kth = { ...withSuffix, userIdSuffix: '@kth.se' };
+    expect(userIdFromClaims({ email: 'admin@KTH.se', ...verified }, kth)).toBe('admin');
+    expect(() => userIdFromClaims({ email: 'admin@\u212Ath.se', ...verified }, kth)).toThrow(
+      refusal('its email does not end with @kth.se'),
+    );
+    for (const unverified of [{}, { email_verified: 'true' }, { email_verified: 'false' }, { email_verified: 1 }]) {
+      expect(() => userIdFromClaims({ email: 'jdoe@example.edu', ...unverified }, withSuffix), JSON.stringify(unverified)).toThrow(
+        refusal('its email is not verified by the identity provider'),
+      );
+    }
+    expect(userIdFromClaims({ email: 'jdoe@example.edu' }, { ...withSuffix, emailsVerified: true })).toBe('jdoe');
+    expect(() => userIdFromClaims({ email: 'jdoe@example.com', ...verified }, withSuffix)).toThrow(
+      refusal('its email does not end with @example.edu'),
+    );
+    expect(() => userIdFromClaims({ email: '@example.edu', ...verified }, withSuffix)).toThrow(
+      refusal('its email does not end with @example.edu'),
+    );
     expect(() => userIdFromClaims({ email: 'jdoe@example.edu', email_verified: false }, withSuffix)).toThrow(
       refusal('its email is not verified by the identity provider'),
     );
@@ -122,21 +140,45 @@ describe('an ID token’s claims', () => {
   });
 
   it('gives a new account its names and verified e-mail address, with level user', () => {
-    expect(newUserFromClaims('jdoe', { given_name: 'Jane', family_name: 'Doe', email: 'jdoe@example.edu', email_verified: true })).toEqual({
+    expect(
+      newUserFromClaims('jdoe', { given_name: 'Jane', family_name: 'Doe', email: 'jdoe@example.edu', email_verified: true }, checked),
+    ).toEqual({
       user_id: 'jdoe',
       first_name: 'Jane',
       last_name: 'Doe',
       email: 'jdoe@example.edu',
       level: 'user',
     });
-    expect(newUserFromClaims('jdoe', { name: 'Jane Q Doe', email: 'jdoe@example.edu' })).toMatchObject({
+    expect(newUserFromClaims('jdoe', { name: 'Jane Q Doe', email: 'jdoe@example.edu', email_verified: true }, checked)).toMatchObject({
       first_name: 'Jane Q',
       last_name: 'Doe',
     });
-    expect(newUserFromClaims('jdoe', { email: 'jdoe@example.edu' })).toMatchObject({ first_name: 'jdoe', last_name: 'jdoe' });
-    expect(() => newUserFromClaims('jdoe', { name: 'Jane Doe' })).toThrow(
+    expect(newUserFromClaims('jdoe', { email: 'jdoe@example.edu', email_verified: true }, checked)).toMatchObject({
+      first_name: 'jdoe',
+      last_name: 'jdoe',
+    });
+    expect(() => newUserFromClaims('jdoe', { name: 'Jane Doe' }, checked)).toThrow(
       refusal('it has no verified email claim to create the account from'),
     );
-    expect(() => newUserFromClaims('jdoe', { email: 'jdoe@example.edu', email_verified: false })).toThrow(/no verified email/);
+    expect(() => newUserFromClaims('jdoe', { email: 'jdoe@example.edu', email_verified: false }, checked)).toThrow(/no verified email/);
+    expect(() => newUserFromClaims('jdoe', { email: 'jdoe@example.edu' }, checked)).toThrow(/no verified email/);
+    expect(newUserFromClaims('jdoe', { email: 'jdoe@example.edu' }, { emailsVerified: true })).toMatchObject({ email: 'jdoe@example.edu' });
+  });
+
+  it('refuses a new account whose claims hold a name or address a spreadsheet would run as a formula', () => {
+    const verified = { email: 'jdoe@example.edu', email_verified: true };
+    for (const [claims, field, first] of [
+      [{ given_name: '=HYPERLINK("x")', family_name: 'Doe' }, 'first_name', '='],
+      [{ given_name: 'Jane', family_name: '+1' }, 'last_name', '+'],
+      [{ name: '-Jane Doe' }, 'first_name', '-'],
+      [{ name: 'Jane @Doe' }, 'last_name', '@'],
+    ] as const) {
+      expect(() => newUserFromClaims('jdoe', { ...verified, ...claims }, checked), JSON.stringify(claims)).toThrow(
+        refusal(`the account's ${field} from its claims starts with "${first}", which spreadsheets run as a formula`),
+      );
+    }
+    expect(() => newUserFromClaims('jdoe', { ...verified, email: '=cmd@example.edu' }, checked)).toThrow(
+      refusal('the account\'s email from its claims starts with "=", which spreadsheets run as a formula'),
+    );
   });
 });

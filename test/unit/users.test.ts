@@ -4,6 +4,7 @@ import { newestFirst } from '#shared/courses/terms.ts';
 import { MIN_PASSWORD_LENGTH, isCommonPassword, weakPasswordProblem } from '#shared/users/password-policy.ts';
 import { changedProfile, checkMayRead, newUserFrom, profileDiff, type Actor } from '#shared/users/profile.ts';
 import type { User } from '#shared/users/user.ts';
+import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { parseInput } from '#functions/definitions.ts';
 
 const student: User = { userId: 'sam', givenName: 'Sam', familyName: 'Student', email: 'sam@example.edu', accessLevel: 'user' };
@@ -93,12 +94,12 @@ describe('who may change what of a profile', () => {
       'Superusers cannot change their own level; another superuser can.',
     );
     expect(changedProfile(root, rootUser, { level: 'superuser', first_name: 'R' }).givenName).toBe('R');
-    expect(changedProfile('admin', rootUser, { level: 'user' }).accessLevel).toBe('user');
+    expect(changedProfile(COMMAND_LINE_ACTOR, rootUser, { level: 'user' }).accessLevel).toBe('user');
   });
 
   it('disabled: superusers (and the admin command line) for anyone but themselves, a boolean, changed only when named', () => {
     expect(changedProfile(root, student, { disabled: true })).toEqual({ ...student, disabled: true });
-    expect(changedProfile('admin', { ...student, disabled: true }, { disabled: false }).disabled).toBe(false);
+    expect(changedProfile(COMMAND_LINE_ACTOR, { ...student, disabled: true }, { disabled: false }).disabled).toBe(false);
     const self: Actor = { userId: 'sam', accessLevel: 'user' };
     expect(refusal(() => changedProfile(self, student, { disabled: false }))).toBe(
       'You may change only your own first_name and last_name; disabled is changed by a superuser.',

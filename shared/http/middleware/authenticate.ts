@@ -141,7 +141,9 @@ async function check(
     [COURSE]?: Course;
     [ENROLLMENT]?: Enrollment;
   } & Record<string, unknown>;
-  if (!session || session.tokenId !== claims.tokenId || !user) throw unauthenticated();
+  // A disabling ends the session in the same write; refusing a disabled caller here too keeps a
+  // session written by a request already under way at that moment from outliving it.
+  if (!session || session.tokenId !== claims.tokenId || !user || user.disabled) throw unauthenticated();
 
   if (isCourseAccess(access)) {
     if (!loadedCourse) throw courseNotFound();

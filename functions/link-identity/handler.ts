@@ -1,0 +1,7 @@
+import { linkIdentity } from '#shared/auth/identity-link.ts';
+import { endpoint } from '#shared/http/endpoint.ts';
+import { definition } from './definition.ts';
+
+export const handler = endpoint(definition, {
+  handle: ({ caller, params, body }) => linkIdentity(caller, params.user_id, body.subject),
+});
