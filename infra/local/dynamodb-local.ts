@@ -115,7 +115,9 @@ async function launch(port: number, dataDir: string | undefined): Promise<{ chil
       LOOPBACK_LAUNCHER,
       ...serverArgs,
     ],
-    { cwd: home, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Standard input: a pipe nothing is written to, which closes when this process ends, however
+    // it ends; the launcher exits then, so that Java never outlives it.
+    { cwd: home, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let output = '';
   const keep = (chunk: Buffer) => {

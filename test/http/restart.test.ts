@@ -1,103 +1,14 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkedFetch } from '../support/http.ts';
 import { selfHostedGradeableJson } from '../support/gradeables.ts';
 import { startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { client, dynamoDbLocalServing, killStartedServers, login, startServer, until, type Envelope } from '../support/npm-start.ts';
 
 // `npm start` keeps its queues in its process: these tests kill the server's whole process group
 // (the API, DynamoDB Local, the sandboxes) and start it again on the same data folder.
-
-/** `npm start`'s entry point in a process group of its own, so that the test can kill all of it at once. */
-const started: { killGroup(): Promise<void> }[] = [];
-
-function startServer(dataDir: string, settings: Record<string, string>) {
-  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, TABLE_PREFIX, ...environment } = process.env;
-  const child = spawn(process.execPath, ['infra/local/start.ts'], {
-    env: { ...environment, DATA_DIR: dataDir, PORT: '0', ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /API on (\S+)/.exec(output);
-      if (match && output.includes('Try:')) resolve(match[1]!);
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then(() => reject(new Error(`the server exited:\n${output}`)));
-  });
-  const server = {
-    url,
-    exited,
-    output: () => output,
-    /** SIGKILL to the whole group: nothing of it gets to clean up. */
-    killGroup: async () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // The group is gone already.
-      }
-      await exited;
-    },
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-  started.push(server);
-  return server;
-}
-
-/** The process ids of the DynamoDB Local serving `dataDir`. */
-const dynamoDbLocal = (dataDir: string): number[] => {
-  try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`])
-      .toString()
-      .trim()
-      .split('\n')
-      .map(Number);
-  } catch {
-    return [];
-  }
-};
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, output: () => string, tries = 600): Promise<T> {
-  for (let attempt = 0; attempt < tries; attempt++) {
-    const found = await check();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`Gave up waiting until ${what}:\n${output().slice(-3000)}`);
-}
-
-interface Envelope {
-  status: 'success' | 'fail' | 'error';
-  data?: unknown;
-  message?: string;
-  code?: string;
-}
-
-function client(url: string, token?: string) {
-  const headers = { ...(token ? { Authorization: token } : {}), 'Content-Type': 'application/json' };
-  return {
-    get: async (path: string) => (await (await checkedFetch(`${url}${path}`, { headers })).json()) as Envelope,
-    post: async (path: string, body: unknown) =>
-      (await (await checkedFetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as Envelope,
-  };
-}
-
-async function login(url: string, userId: string): Promise<string> {
-  const answer = await client(url).post('/token', { user_id: userId, password: userId });
-  expect(answer.status, JSON.stringify(answer)).toBe('success');
-  return (answer.data as { token: string }).token;
-}
 
 const GRADEABLE = 'slow_homework';
 const HOOK = '/restart-hook';
@@ -123,7 +34,7 @@ describe('npm start, killed and started again on the same data folder', () => {
 
   afterAll(async () => {
     // Whatever a failure left running (the group is detached from the test's).
-    for (const server of started) await server.killGroup();
+    await killStartedServers();
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
     await rm(`${dataDir}-repositories`, { recursive: true, force: true });
@@ -169,7 +80,7 @@ describe('npm start, killed and started again on the same data folder', () => {
     await submit();
     await first.killGroup();
     await secondWave;
-    await until('DynamoDB Local is gone', async () => (dynamoDbLocal(dataDir).length === 0 ? true : undefined), first.output);
+    await until('DynamoDB Local is gone', async () => (dynamoDbLocalServing(dataDir).length === 0 ? true : undefined), first.output);
     const refusedBeforeKill = receiver.received.length;
     receiver.answer(HOOK, [], 200);
 
