@@ -40,7 +40,7 @@ export interface DynamoDbWatch {
   readonly restarting: (how: string) => void;
   /** It is answering again. */
   readonly restarted: () => void;
-  /** It could not be started again, or exited again within a minute of a restart: it stays down. */
+  /** It could not be started again, or exited again within a minute of answering after a restart: it stays down. */
   readonly gaveUp: (problem: string) => void;
 }
 
@@ -67,14 +67,15 @@ export async function startDynamoDbLocal(options: { dataDir?: string; watch?: Dy
       if (stopping || !watch) return;
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
       if (restartedAt !== undefined && Date.now() - restartedAt < 60_000) {
-        watch.gaveUp(`DynamoDB Local ${how} again within a minute of its restart`);
+        watch.gaveUp(`DynamoDB Local ${how} again within a minute of answering after its restart`);
         return;
       }
       watch.restarting(how);
-      restartedAt = Date.now();
       launch(port, dataDir).then(
         (again) => {
           running = again;
+          // The minute runs from when it answers again, not from how long a loaded machine took to start it.
+          restartedAt = Date.now();
           if (stopping) void stopProcess(again.child);
           else {
             onExit(again.child);

@@ -82,7 +82,7 @@ describe('npm start, its DynamoDB Local killed', () => {
     process.kill(second, 'SIGKILL');
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain(
-      'DynamoDB Local killed by SIGKILL again within a minute of its restart; stopping the API, which cannot work without it.',
+      'DynamoDB Local killed by SIGKILL again within a minute of answering after its restart; stopping the API, which cannot work without it.',
     );
     expect(server.output().match(/starting it again/g)).toHaveLength(1);
     await until(
