@@ -370,6 +370,8 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
     // account read, the attempt cleared only while the password is still the one checked).
     'dynamodb:GetItem users',
     'dynamodb:ConditionCheckItem credentials',
+    // The new password holds only while the account is still enabled.
+    'dynamodb:ConditionCheckItem users',
   ],
   'list-terms': [...TOKEN_CHECK, 'dynamodb:Scan terms'],
   'user-audit': [...TOKEN_CHECK, 'dynamodb:Query audit'],
