@@ -183,6 +183,8 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const DEFAULT_SIGNING_SECRET_GRACE_SECONDS = 7 * 24 * 60 * 60;
 /** A worker's time limit in Lambda (its maximum, 15 minutes). */
 export const DEFAULT_GRADING_LEASE_SECONDS = 15 * 60;
+/** How long a job's lease lasts past its holder's last renewal, which comes every quarter of it. */
+export const DEFAULT_GRADING_HEARTBEAT_LEASE_SECONDS = 2 * 60;
 
 /** The settings declared, each declaration made for its own variable. */
 function declare<D extends Record<string, Declaration<unknown>>>(declarations: D) {
@@ -279,10 +281,16 @@ const settings = declare({
   /** `VCS_BASE_URL` (`https://git.example.edu`): where `submitty-hosted` repositories live; trailing slashes dropped. */
   VCS_BASE_URL: () => variable((raw) => (raw ?? 'https://git.example.edu').replace(/\/+$/, '')),
   /**
-   * `GRADING_LEASE_SECONDS` (15 minutes): how long a worker holds a job before another may take it
-   * over; at least the worker's time limit. Not a positive number: the default.
+   * `GRADING_LEASE_SECONDS` (15 minutes): a worker's time for a wake-up (its builds' deadline, and
+   * what it takes on after its first job); at most the worker's time limit. Not a positive number: the default.
    */
   GRADING_LEASE_SECONDS: positiveOr(DEFAULT_GRADING_LEASE_SECONDS),
+  /**
+   * `GRADING_HEARTBEAT_LEASE_SECONDS` (2 minutes): how long a job's lease lasts unless its worker
+   * renews it, which a live worker does every quarter of it: a worker that dies leaves its job to
+   * be taken over this long after its last renewal. Not a positive number: the default.
+   */
+  GRADING_HEARTBEAT_LEASE_SECONDS: positiveOr(DEFAULT_GRADING_HEARTBEAT_LEASE_SECONDS),
   /**
    * `GRADING_JOBS_PER_BUILD` (100): in AWS, the most queued jobs one CodeBuild build runs one after
    * another (each in fresh sandboxes); 1 starts a fresh build for every job.

@@ -11,7 +11,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { LambdaInvoke, SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -80,6 +80,12 @@ const WORKER_TIMEOUT = Duration.minutes(15);
 const BUILD_TIMEOUT = Duration.minutes(13);
 /** A wake-up stays invisible while a worker may still be grading it. */
 const GRADING_VISIBILITY_TIMEOUT = WORKER_TIMEOUT.plus(Duration.minutes(1));
+/**
+ * How often a worker is woken whatever is queued: a worker that died stops renewing its job's lease
+ * (GRADING_HEARTBEAT_LEASE_SECONDS) while its own wake-up stays invisible for the worker's whole
+ * time limit, so this wake-up is what has the job taken over within minutes when nothing else comes.
+ */
+const GRADING_WAKE_UP_RATE = Duration.minutes(1);
 /** Receives of one wake-up before it goes to the dead-letter queue (the worker crashed each time). */
 const GRADING_MAX_RECEIVES = 3;
 
@@ -128,6 +134,8 @@ export class CourseSubmissionStack extends Stack {
   readonly summariesQueue: Queue;
   readonly summariesDeadLetterQueue: Queue;
   readonly nightlySummaries: Schedule;
+  /** Wakes a grading worker every GRADING_WAKE_UP_RATE, so that a job whose worker died is taken over. */
+  readonly gradingWakeUp: Schedule;
   /** The webhook queue, its dead-letter queue and the delivery function's feed. */
   readonly webhooks: WebhookDelivery;
   readonly api: HttpApi;
@@ -250,7 +258,7 @@ export class CourseSubmissionStack extends Stack {
       this.grantAccess(name, serviceFunction);
       for (const [variable, value] of Object.entries(this.environmentOf(name))) serviceFunction.function.addEnvironment(variable, value);
     }
-    // A job's lease outlasts the worker holding it, so no other worker takes over a live one.
+    // A worker's time for a wake-up is its time limit; its jobs' leases are short and renewed meanwhile.
     worker.function.addEnvironment('GRADING_LEASE_SECONDS' satisfies ConfigName, String(WORKER_TIMEOUT.toSeconds()));
     // Submitting reads the repository's head and the worker checks it out: both through one address guard.
     if (settings.allowedGitHosts.length > 0) {
@@ -267,6 +275,21 @@ export class CourseSubmissionStack extends Stack {
         maxConcurrency: Math.max(2, settings.gradingConcurrency),
       }),
     );
+    const wakeUpRole = new Role(this, 'GradingWakeUpRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      description: 'Lets the grading wake-up schedule send to the grading queue',
+    });
+    this.gradingWakeUp = new Schedule(this, 'GradingWakeUp', {
+      description: 'Wakes a grading worker: it takes over a job whose worker died (its lease ran out), else it does nothing',
+      schedule: ScheduleExpression.rate(GRADING_WAKE_UP_RATE),
+      // A wake-up missed is made up by the next one.
+      target: new SqsSendMessage(this.gradingQueue, {
+        role: wakeUpRole,
+        input: ScheduleTargetInput.fromObject({ ticket: 0 }),
+        maxEventAge: GRADING_WAKE_UP_RATE,
+        retryAttempts: 0,
+      }),
+    });
     // Two large courses at a time at most; more wait in the queue.
     made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
       new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),

@@ -15,7 +15,7 @@ import type { LocalApi } from './server.ts';
 export async function releaseStrandedLeases(now = new Date()): Promise<number> {
   let released = 0;
   for (const job of await leasedJobs()) {
-    if (job.leaseExpiresAt !== undefined && (await releaseLease(job.ticket, job.leaseExpiresAt, now))) released++;
+    if (await releaseLease(job.ticket, job.leaseHolder, now)) released++;
   }
   return released;
 }

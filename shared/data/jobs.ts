@@ -107,7 +107,10 @@ export interface Job {
   readonly ownerId: string;
   readonly version: number;
   readonly attempts: number;
+  /** While it is graded: when its lease runs out unless its holder renews it (renewLease). */
   readonly leaseExpiresAt?: string;
+  /** While it is graded: the claim holding its lease, which every write of the grading conditions on. */
+  readonly leaseHolder?: string;
   /** Set on a job queued by a regrade (shared/data/regrades.ts), whose progress it counts when it ends. */
   readonly regradeId?: string;
   /**
@@ -134,6 +137,7 @@ const decodeJob = (item: Item): Job => ({
   version: item.version as number,
   attempts: (item.attempts as number | undefined) ?? 0,
   leaseExpiresAt: item.leaseExpiresAt as string | undefined,
+  ...(item.leaseHolder ? { leaseHolder: item.leaseHolder as string } : {}),
   ...(item.regradeId ? { regradeId: item.regradeId as string } : {}),
   ...(item.commit ? { commit: item.commit as string } : {}),
   ...(item.countedFor ? { countedFor: item.countedFor as string } : {}),
@@ -292,7 +296,7 @@ export function releaseLoad(userId: string): TransactItem {
   };
 }
 
-export function putJob(job: Omit<Job, 'state' | 'attempts' | 'leaseExpiresAt'>): TransactItem {
+export function putJob(job: Omit<Job, 'state' | 'attempts' | 'leaseExpiresAt' | 'leaseHolder'>): TransactItem {
   const { ticket, ...rest } = job;
   return {
     Put: {
@@ -323,50 +327,88 @@ export function advanceHead(counters: QueueShard): TransactItem {
   };
 }
 
-/** Takes (or takes over) a job for grading under a lease; `expected` guards against a race. */
-export function leaseJob(ticket: number, leaseExpiresAt: string, expected: { state: 'queued' } | { leaseExpiresAt: string }): TransactItem {
+/** A lease held by `holder`: a job leased before leases named their holder is held by whoever finds it so. */
+const heldBy = (holder: string | undefined) =>
+  holder === undefined
+    ? { condition: 'attribute_not_exists(leaseHolder)', values: {} }
+    : { condition: 'leaseHolder = :holder', values: { ':holder': holder } };
+
+/**
+ * Takes a queued job for grading, or takes over one whose lease ran out before `now` and that its
+ * holder as read (`expected`) still holds: a renewal or another take-over meanwhile refuses it.
+ */
+export function leaseJob(
+  ticket: number,
+  lease: { readonly holder: string; readonly expiresAt: string },
+  expected: { readonly state: 'queued' } | { readonly holder: string | undefined; readonly now: Date },
+): TransactItem {
   const queued = 'state' in expected;
+  const held = queued ? { condition: '', values: {} } : heldBy(expected.holder);
   return {
     Update: {
       TableName: tableName(table),
       Key: { job: String(ticket) },
-      UpdateExpression: 'SET #state = :grading, leaseState = :grading, leaseExpiresAt = :lease ADD attempts :one',
-      ConditionExpression: queued ? '#state = :queued' : '#state = :grading AND leaseExpiresAt = :expected',
+      UpdateExpression: 'SET #state = :grading, leaseState = :grading, leaseExpiresAt = :lease, leaseHolder = :taker ADD attempts :one',
+      ConditionExpression: queued ? '#state = :queued' : `#state = :grading AND leaseExpiresAt < :now AND ${held.condition}`,
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: {
         ':grading': GRADING,
-        ':lease': leaseExpiresAt,
+        ':lease': lease.expiresAt,
+        ':taker': lease.holder,
         ':one': 1,
-        ...(queued ? { ':queued': 'queued' } : { ':expected': expected.leaseExpiresAt }),
+        ...(queued ? { ':queued': 'queued' } : { ':now': expected.now.toISOString(), ...held.values }),
       },
     },
   };
 }
 
-/** Records the commit the job's checkout resolved, provided this worker still holds its lease and the job names no other. */
-export function recordJobCommit(ticket: number, lease: string, commit: string): TransactItem {
+/**
+ * Moves the lease's expiry on to `expiresAt`, provided `holder` still holds it (nobody took the job
+ * over, and it has not ended). False when it does not: the holder then records nothing of the job.
+ */
+export async function renewLease(ticket: number, holder: string, expiresAt: string): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: { job: String(ticket) },
+        UpdateExpression: 'SET leaseExpiresAt = :lease',
+        ConditionExpression: '#state = :grading AND leaseHolder = :holder',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':grading': GRADING, ':holder': holder, ':lease': expiresAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Records the commit the job's checkout resolved, provided `holder` still holds its lease and the job names no other. */
+export function recordJobCommit(ticket: number, holder: string, commit: string): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
       Key: { job: String(ticket) },
       UpdateExpression: 'SET #commit = :commit',
-      ConditionExpression: '#state = :grading AND leaseExpiresAt = :lease AND (attribute_not_exists(#commit) OR #commit = :commit)',
+      ConditionExpression: '#state = :grading AND leaseHolder = :holder AND (attribute_not_exists(#commit) OR #commit = :commit)',
       ExpressionAttributeNames: { '#state': 'state', '#commit': 'commit' },
-      ExpressionAttributeValues: { ':grading': GRADING, ':lease': lease, ':commit': commit },
+      ExpressionAttributeValues: { ':grading': GRADING, ':holder': holder, ':commit': commit },
     },
   };
 }
 
-/** Ends a job, provided this worker still holds its lease. */
-export function finishJob(ticket: number, state: 'graded' | 'failed', lease: string): TransactItem {
+/** Ends a job, provided `holder` still holds its lease. */
+export function finishJob(ticket: number, state: 'graded' | 'failed', holder: string): TransactItem {
   return {
     Update: {
       TableName: tableName(table),
       Key: { job: String(ticket) },
-      UpdateExpression: 'SET #state = :state, finishedAt = :now REMOVE leaseState, leaseExpiresAt',
-      ConditionExpression: '#state = :grading AND leaseExpiresAt = :lease',
+      UpdateExpression: 'SET #state = :state, finishedAt = :now REMOVE leaseState, leaseExpiresAt, leaseHolder',
+      ConditionExpression: '#state = :grading AND leaseHolder = :holder',
       ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':state': state, ':grading': GRADING, ':lease': lease, ':now': new Date().toISOString() },
+      ExpressionAttributeValues: { ':state': state, ':grading': GRADING, ':holder': holder, ':now': new Date().toISOString() },
     },
   };
 }
@@ -397,25 +439,22 @@ export async function leasedJobs(): Promise<Job[]> {
 }
 
 /**
- * Ends a lease now (its holder is known to be gone), provided it is still the lease read: the
- * job is then taken over as any job whose lease ran out (expiredLease), its attempt counted.
- * False when its holder finished it or another worker took it meanwhile.
+ * Ends a lease now (its holder is known to be gone), provided `holder` still holds it: the job is
+ * then taken over as any job whose lease ran out (expiredLease), its attempt counted. False when
+ * its holder finished it or another worker took it meanwhile.
  */
-export async function releaseLease(ticket: number, leaseExpiresAt: string, now = new Date()): Promise<boolean> {
+export async function releaseLease(ticket: number, holder: string | undefined, now = new Date()): Promise<boolean> {
+  const held = heldBy(holder);
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(table),
         Key: { job: String(ticket) },
         UpdateExpression: 'SET leaseExpiresAt = :released',
-        ConditionExpression: '#state = :grading AND leaseExpiresAt = :lease',
+        ConditionExpression: `#state = :grading AND ${held.condition}`,
         ExpressionAttributeNames: { '#state': 'state' },
         // Just before `now`, so that a claim from now on finds it run out.
-        ExpressionAttributeValues: {
-          ':grading': GRADING,
-          ':lease': leaseExpiresAt,
-          ':released': new Date(now.getTime() - 1).toISOString(),
-        },
+        ExpressionAttributeValues: { ':grading': GRADING, ...held.values, ':released': new Date(now.getTime() - 1).toISOString() },
       }),
     );
     return true;

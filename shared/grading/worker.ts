@@ -13,6 +13,7 @@ import {
   leaseJob,
   queueRef,
   releaseLoad,
+  renewLease,
   voidTicket,
   type Job,
 } from '#shared/data/jobs.ts';
@@ -43,7 +44,12 @@ const MAX_TICKETS_PASSED = 10_000;
 export const MAX_ATTEMPTS = 3;
 
 export interface ClaimedJob extends Job {
+  /** The claim's holder id, which the job's lease names while this worker holds it. */
   readonly lease: string;
+  /** When the job's lease, as claimed, runs out unless renewed (LeaseHolds). */
+  readonly leaseExpiresAt: string;
+  /** The end of the worker's time for it (GRADING_LEASE_SECONDS after the claim), in ms. */
+  readonly until: number;
 }
 
 /**
@@ -59,11 +65,9 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
   while (racesLost < 20 && passed < MAX_TICKETS_PASSED) {
     const expired = await expiredLease(now);
     if (expired) {
-      // expiredLease finds jobs by their lease's expiry: they all have one.
-      if (expired.leaseExpiresAt === undefined) throw new Error(`Job ${expired.ticket} was found by a lease it does not have`);
-      const lease = leaseUntil(now);
-      if (await tryTransaction([leaseJob(expired.ticket, lease, { leaseExpiresAt: expired.leaseExpiresAt })])) {
-        return { ...expired, attempts: expired.attempts + 1, lease };
+      const lease = newLease(now);
+      if (await tryTransaction([leaseJob(expired.ticket, lease, { holder: expired.leaseHolder, now })])) {
+        return claimed(expired, lease, now);
       }
       racesLost++;
       continue;
@@ -87,13 +91,13 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
       passed++;
       continue;
     }
-    const lease = leaseUntil(now);
-    const claimed = await tryTransaction([
+    const lease = newLease(now);
+    const taken = await tryTransaction([
       advanceHead(next.shard),
       leaseJob(job.ticket, lease, { state: 'queued' }),
       setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
     ]);
-    if (claimed) return { ...job, state: 'grading', attempts: job.attempts + 1, lease };
+    if (taken) return claimed(job, lease, now);
     racesLost++;
   }
   return undefined;
@@ -114,27 +118,87 @@ export async function gradeNextJob(now = new Date()): Promise<Outcome> {
   // In CodeBuild: a build only while fewer run than the queue is worth; the running ones take the rest.
   const session = await openSession(now);
   if (!session) return 'idle';
+  const holds = new LeaseHolds();
   try {
-    const job = await claimJob(now);
+    const job = await holds.claim(now);
     if (!job) return 'idle';
-    const prepared = await prepareJob(job);
+    const prepared = await prepareJob(job, holds);
     if ('outcome' in prepared) return prepared.outcome;
     const engine = await codeBuildEngine();
     const sandbox = engine.codeBuildSandbox();
     if (!sandbox) throw new Error('GRADING_PROJECT is set but the grading sandbox is not');
-    return await gradeInBuilds(engine, sandbox, job, prepared, session);
+    return await gradeInBuilds(engine, sandbox, job, prepared, session, holds);
   } finally {
+    holds.releaseAll();
     await closeSession(session);
   }
 }
 
 async function gradeLocally(now: Date): Promise<Outcome> {
-  const job = await claimJob(now);
-  if (!job) return 'idle';
-  const prepared = await prepareJob(job);
-  if ('outcome' in prepared) return prepared.outcome;
-  const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded) });
-  return recordRun(job, prepared, run);
+  const holds = new LeaseHolds();
+  try {
+    const job = await holds.claim(now);
+    if (!job) return 'idle';
+    const prepared = await prepareJob(job, holds);
+    if ('outcome' in prepared) return prepared.outcome;
+    const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded, holds) });
+    return await recordRun(job, prepared, run, holds);
+  } finally {
+    holds.releaseAll();
+  }
+}
+
+/**
+ * The leases one wake-up of a worker holds, each renewed every quarter of
+ * GRADING_HEARTBEAT_LEASE_SECONDS until its job is recorded or the wake-up ends: a worker that dies
+ * (a crash, running out of memory or time) stops renewing, and its jobs are taken over that long
+ * after. A renewal that finds the lease taken stops it, and nothing more of that job is recorded.
+ */
+export class LeaseHolds {
+  private readonly timers = new Map<number, ReturnType<typeof setInterval>>();
+  private readonly lost = new Set<number>();
+
+  /** Claims the next job (claimJob) and holds its lease. */
+  async claim(now = new Date()): Promise<ClaimedJob | undefined> {
+    const job = await claimJob(now);
+    if (job) this.hold(job);
+    return job;
+  }
+
+  hold(job: ClaimedJob): void {
+    const every = (config('GRADING_HEARTBEAT_LEASE_SECONDS') * 1000) / 4;
+    const timer = setInterval(() => void this.renew(job), every);
+    this.timers.set(job.ticket, timer);
+  }
+
+  /** Whether the job's lease was found taken: another worker grades it now. */
+  isLost(job: ClaimedJob): boolean {
+    return this.lost.has(job.ticket);
+  }
+
+  /** Stops renewing the job's lease (its outcome is recorded, or the job is left to be taken over). */
+  release(job: ClaimedJob): void {
+    clearInterval(this.timers.get(job.ticket));
+    this.timers.delete(job.ticket);
+  }
+
+  releaseAll(): void {
+    for (const timer of this.timers.values()) clearInterval(timer);
+    this.timers.clear();
+  }
+
+  private async renew(job: ClaimedJob): Promise<void> {
+    try {
+      if (await renewLease(job.ticket, job.lease, leaseExpiry(new Date()))) return;
+      if (!this.timers.has(job.ticket)) return; // recorded meanwhile: the job simply ended
+      this.lost.add(job.ticket);
+      this.release(job);
+      logger.warn({ message: 'A grading job’s lease was taken over: this worker records nothing of it', ticket: job.ticket });
+    } catch (error) {
+      // A failed renewal is tried again at the next beat, well before the lease runs out.
+      logger.warn({ message: 'A grading job’s lease could not be renewed', ticket: job.ticket, problem: String(error) });
+    }
+  }
 }
 
 /** How long a build should run jobs: with a start-up of about a minute, that is at most a third of what it bills. */
@@ -244,11 +308,11 @@ interface Prepared {
 }
 
 /** What the job's grading needs, or its outcome when it is not to be run (failed too often, no repository). */
-async function prepareJob(job: ClaimedJob): Promise<Prepared | { outcome: Outcome }> {
+async function prepareJob(job: ClaimedJob, holds: LeaseHolds): Promise<Prepared | { outcome: Outcome }> {
   if (job.attempts > MAX_ATTEMPTS) {
     const message = `Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`;
     logger.error({ message: 'Grading job failed for good', ticket: job.ticket, gradeableKey: job.gradeableKey });
-    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
+    return { outcome: (await finish(job, holds, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   const { gradeable } = await getItems({ gradeable: gradeableRef(job.term, job.course, job.gradeableId) });
   // The commit the version's first grading checked out, which its job carries (a regrade copies it
@@ -259,11 +323,11 @@ async function prepareJob(job: ClaimedJob): Promise<Prepared | { outcome: Outcom
   const files = gradeable?.type === 'Electronic File' && !gradeable.vcs ? await versionObjects(job) : undefined;
   if (files?.length === 0) {
     const message = "This version's files are no longer stored.";
-    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
+    return { outcome: (await finish(job, holds, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   if (!gradeable || (!gradeable.vcs && !files)) {
     const message = 'This gradeable no longer takes repository submissions.';
-    return { outcome: (await finish(job, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
+    return { outcome: (await finish(job, holds, 'failed', failedRun(job.version, message), 0, message)) ? 'failed' : 'lost' };
   }
   const testCases = gradeable.autograding?.test_cases ?? [];
   const fileBounds = files ? fileLimits(gradeable.submission_limits, operatorFileBounds()) : undefined;
@@ -298,15 +362,16 @@ async function gradeInBuilds(
   first: ClaimedJob,
   prepared: Prepared,
   session: Session,
+  holds: LeaseHolds,
 ): Promise<Outcome> {
-  const deadline = Date.parse(first.lease) - RECORD_MARGIN_MS;
+  const deadline = first.until - RECORD_MARGIN_MS;
   const claimUntil = Date.now() + (deadline - Date.now()) / 2;
   let outcome: Outcome = 'lost';
   const buildJob = (job: ClaimedJob, jobPrepared: Prepared, told?: (result: Outcome) => void): BuildJob => ({
     request: jobPrepared.request,
-    onCheckout: (commit) => recordCommit(job, commit, jobPrepared.recorded),
+    onCheckout: (commit) => recordCommit(job, commit, jobPrepared.recorded, holds),
     complete: async (run) => {
-      const result = await recordRun(job, jobPrepared, run);
+      const result = await recordRun(job, jobPrepared, run, holds);
       told?.(result);
     },
   });
@@ -318,9 +383,9 @@ async function gradeInBuilds(
       jobsPerBuild: config('GRADING_JOBS_PER_BUILD'),
       next: async () => {
         while (Date.now() < claimUntil) {
-          const job = await claimJob();
+          const job = await holds.claim();
           if (!job) return undefined;
-          const next = await prepareJob(job);
+          const next = await prepareJob(job, holds);
           if (!('outcome' in next)) return buildJob(job, next);
         }
         return undefined;
@@ -342,7 +407,7 @@ async function gradeInBuilds(
 }
 
 /** Records what grading the job gave. */
-async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult): Promise<Outcome> {
+async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult, holds: LeaseHolds): Promise<Outcome> {
   const { testCases, recorded } = prepared;
   if (run.status === 'commit-unreachable') {
     // Never graded on newer files instead: this version fails, the owner's other versions keep theirs.
@@ -352,11 +417,11 @@ async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult): P
       gradeableKey: job.gradeableKey,
       commit: recorded,
     });
-    return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message, [], recorded)) ? 'failed' : 'lost';
+    return (await finish(job, holds, 'failed', failedRun(job.version, run.message), 0, run.message, [], recorded)) ? 'failed' : 'lost';
   }
   if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
-    return (await finish(job, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
+    return (await finish(job, holds, 'failed', failedRun(job.version, run.message), 0, run.message)) ? 'failed' : 'lost';
   }
   const results = fitResults(scoreRun(job.version, testCases, run));
   // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
@@ -366,7 +431,7 @@ async function recordRun(job: ClaimedJob, prepared: Prepared, run: RunResult): P
     points: results.visiblePoints,
   });
   const commit = run.status === 'graded' ? run.commit : recorded;
-  return (await finish(job, 'graded', results, results.visiblePoints, undefined, [full], commit)) ? 'graded' : 'lost';
+  return (await finish(job, holds, 'graded', results, results.visiblePoints, undefined, [full], commit)) ? 'graded' : 'lost';
 }
 
 /** How long the sandbox's links to a version's files last: it reads them as it starts. */
@@ -399,7 +464,8 @@ async function versionObjects(job: ClaimedJob): Promise<{ name: string; url: str
  * provided this worker still holds the job. Throws (stopping the run; the job is retried) when it
  * lost the lease or the version records another commit: the files would not be the version's.
  */
-async function recordCommit(job: ClaimedJob, commit: string, recorded: string | undefined): Promise<void> {
+async function recordCommit(job: ClaimedJob, commit: string, recorded: string | undefined, holds: LeaseHolds): Promise<void> {
+  if (holds.isLost(job)) throw new Error(`Job ${job.ticket} lost its lease before its commit was recorded`);
   if (commit === recorded) return;
   const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   try {
@@ -419,6 +485,7 @@ async function recordCommit(job: ClaimedJob, commit: string, recorded: string | 
  */
 async function finish(
   job: ClaimedJob,
+  holds: LeaseHolds,
   state: 'graded' | 'failed',
   results: GradingResults,
   points: number,
@@ -436,6 +503,9 @@ async function finish(
   ];
   // The webhook event is recorded with the outcome itself (the outbox), so it exists exactly when the outcome does.
   const outbox = eventOutbox(gradingOutcomeEvent(job, state, { points, message, commit }));
+  if (holds.isLost(job)) return false;
+  // Whatever is recorded, the lease needs no renewing any more (a renewal after the end is refused).
+  holds.release(job);
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([
@@ -456,13 +526,22 @@ async function finish(
   return false;
 }
 
-/**
- * `GRADING_LEASE_SECONDS`: how long a worker may hold a job before another may take it over; at
- * least the worker's own time limit (15 minutes, Lambda's maximum, by default).
- */
-function leaseUntil(now: Date): string {
-  return new Date(now.getTime() + config('GRADING_LEASE_SECONDS') * 1000).toISOString();
-}
+/** A lease's expiry from `now`: GRADING_HEARTBEAT_LEASE_SECONDS on, which its holder's renewals move on. */
+const leaseExpiry = (now: Date): string => new Date(now.getTime() + config('GRADING_HEARTBEAT_LEASE_SECONDS') * 1000).toISOString();
+
+/** A new claim's lease: a holder id of its own, which no other claim has. */
+const newLease = (now: Date) => ({ holder: randomUUID(), expiresAt: leaseExpiry(now) });
+
+/** The job as claimed, with its lease and the worker's time for it (GRADING_LEASE_SECONDS). */
+const claimed = (job: Job, lease: { holder: string; expiresAt: string }, now: Date): ClaimedJob => ({
+  ...job,
+  state: 'grading',
+  attempts: job.attempts + 1,
+  lease: lease.holder,
+  leaseHolder: lease.holder,
+  leaseExpiresAt: lease.expiresAt,
+  until: now.getTime() + config('GRADING_LEASE_SECONDS') * 1000,
+});
 
 /** `GRADING_SANDBOX`, read for every job so that running without a sandbox is logged with every job. */
 function sandboxFor(job: ClaimedJob): SandboxMode {

@@ -61,14 +61,14 @@ describe('build sessions', () => {
     const next = nextToClaim(queue);
     expect(next?.ticket).toBe(ticket);
     const over = new Date(Date.now() - 1_000).toISOString();
-    await transactWrite([advanceHead(next!.shard), leaseJob(ticket, over, { state: 'queued' })]);
+    await transactWrite([advanceHead(next!.shard), leaseJob(ticket, { holder: 'dead', expiresAt: over }, { state: 'queued' })]);
 
     const session = await openSession(new Date());
     expect(session).toBeDefined();
     // Its build took the job over and ended it.
-    const lease = new Date(Date.now() + 60_000).toISOString();
-    await transactWrite([leaseJob(ticket, lease, { leaseExpiresAt: over })]);
-    await transactWrite([finishJob(ticket, 'failed', lease)]);
+    const lease = { holder: 'taker', expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    await transactWrite([leaseJob(ticket, lease, { holder: 'dead', now: new Date() })]);
+    await transactWrite([finishJob(ticket, 'failed', lease.holder)]);
     await closeSession(session!);
   });
 

@@ -60,7 +60,7 @@ const owner = (gradeableId: string, ownerId: string) => ({ term: course.term, co
 
 beforeAll(async () => {
   vi.stubEnv('GRADING_QUEUE_URL', 'local:none'); // wake-ups go nowhere: the test claims jobs itself
-  vi.stubEnv('GRADING_LEASE_SECONDS', '120');
+  vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '120'); // the jobs this test claims itself are never renewed
   const instructor = await createUser('faculty', 'instructor');
   course = await createCourse(await createTerm('2026-08-24'), instructor);
   repositories = await mkdtemp(join(tmpdir(), 'regrade-repositories-'));

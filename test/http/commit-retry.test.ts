@@ -45,7 +45,7 @@ describe('a retry after a lost lease', () => {
     const submitted = await api.postForm(`${path()}/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
     expect(submitted.json.status, submitted.text).toBe('success');
     // Claim any job queued before this test's (other files share the queue) until ours.
-    vi.stubEnv('GRADING_LEASE_SECONDS', '2');
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '2');
     let dead = await claimJob();
     while (dead && dead.gradeableId !== gradeableId) dead = await claimJob();
     if (!dead) throw new Error('the job was not queued');
@@ -60,8 +60,8 @@ describe('a retry after a lost lease', () => {
     ]);
     const fixed = await git.push(repository(), { 'hello.sh': 'echo "Hello, World!"\n' });
     expect(fixed).not.toBe(first);
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(dead.lease) - Date.now() + 100));
-    vi.stubEnv('GRADING_LEASE_SECONDS', '60');
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(dead.leaseExpiresAt) - Date.now() + 100));
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '60');
     let outcome = await gradeNextJob();
     while (outcome === 'graded' && (await attempts())[0]?.grading_state !== 'graded') outcome = await gradeNextJob();
     expect(outcome).toBe('graded');

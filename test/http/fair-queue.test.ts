@@ -23,7 +23,7 @@ let world: CourseWorld;
 let repositories: string;
 
 beforeAll(async () => {
-  vi.stubEnv('GRADING_LEASE_SECONDS', '120');
+  vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '120'); // the jobs this test claims itself are never renewed
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   repositories = await mkdtemp(join(tmpdir(), 'fair-repositories-'));

@@ -479,14 +479,14 @@ describe('workers that die', () => {
     const repository = join(repositories, world.users.student2.userId);
     await mkdir(repository, { recursive: true });
     await writeFile(join(repository, 'hello.sh'), 'echo "Hello, ${1:-World}!"\n');
-    vi.stubEnv('GRADING_LEASE_SECONDS', '3');
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '3');
     await submit(id, 'student2');
     const dead = await claimJob(); // a worker takes the job and dies
     expect(dead?.gradeableId).toBe(id);
     expect((await values(id, 'student2')).json.data.is_grading).toBe(true);
     expect(await gradeNextJob()).toBe('idle'); // the lease still holds
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(dead!.lease) - Date.now() + 100));
-    vi.stubEnv('GRADING_LEASE_SECONDS', '60');
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(dead!.leaseExpiresAt) - Date.now() + 100));
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '60');
     expect(await gradeNextJob()).toBe('graded');
     const data = (await values(id, 'student2')).json.data;
     expect(data).toMatchObject({ autograding_complete: true, total_points: 5, is_grading: false });
@@ -495,14 +495,14 @@ describe('workers that die', () => {
   it('marks a job failed, with a message the student sees, after three attempts', async () => {
     await drain();
     const id = await createGradeable();
-    vi.stubEnv('GRADING_LEASE_SECONDS', '1');
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '1');
     await submit(id, 'student');
     for (let attempt = 1; attempt <= 3; attempt++) {
       const claimed = await claimJob();
       expect(claimed?.attempts).toBe(attempt);
       await new Promise((resolve) => setTimeout(resolve, 1_050));
     }
-    vi.stubEnv('GRADING_LEASE_SECONDS', '60');
+    vi.stubEnv('GRADING_HEARTBEAT_LEASE_SECONDS', '60');
     expect(await gradeNextJob()).toBe('failed');
     const data = (await values(id, 'student')).json.data;
     expect(data).toMatchObject({ autograding_complete: true, total_points: 0, is_grading: false, queue_position: -1 });

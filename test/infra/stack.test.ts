@@ -866,8 +866,8 @@ describe('summaries queue', () => {
 
 describe('nightly summaries', () => {
   it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
-    // The nightly run and the webhook outbox relay's.
-    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(2);
+    // The nightly run, the webhook outbox relay's and the grading wake-up.
+    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(3);
     const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     expect(Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
@@ -891,6 +891,24 @@ describe('nightly summaries', () => {
         Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
       },
     ]);
+  });
+});
+
+describe('grading wake-up', () => {
+  it('wakes a grading worker every minute (a job whose worker died is taken over), as a role that may send to the grading queue only', () => {
+    const { Properties } = synth.resources[logicalId(synth.stack.gradingWakeUp)]!;
+    const queue = getAtt(logicalId(synth.stack.gradingQueue));
+    expect(Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED', Target: { Arn: queue } });
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
+    expect(roleStatements(roleId)).toEqual([{ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: queue }]);
+  });
+
+  it('leaves the jobs to heartbeat leases much shorter than the worker’s time', () => {
+    const worker = synth.resources[functionId('grading-worker')]!.Properties;
+    expect(worker.Environment.Variables.GRADING_HEARTBEAT_LEASE_SECONDS).toBeUndefined(); // the 2 minutes' default
+    expect(Number(worker.Environment.Variables.GRADING_LEASE_SECONDS)).toBe(worker.Timeout);
   });
 });
 
