@@ -13,7 +13,7 @@ import { ApiGateway } from './api-gateway.ts';
 import { AwsEndpoint } from './aws-endpoint.ts';
 import { ACCOUNT, loadDeployment, type Deployment, type Schedule } from './cloudformation.ts';
 import { CodeBuildService, type EmulatedHost } from './codebuild.ts';
-import { PolicyEvaluator, sessionArn } from './iam.ts';
+import { mergePolicies, PolicyEvaluator, sessionArn } from './iam.ts';
 import { LambdaService, type InvocationResult } from './lambda-service.ts';
 import { S3Service } from './s3.ts';
 import { QueueService } from './sqs.ts';
@@ -240,13 +240,30 @@ export async function deploy(
           context: { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': schedule.arn },
           purpose: `the schedule ${schedule.logicalId} assuming its role`,
         });
-        const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
-        if (!target) throw new Error(`Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is not a function of the template`);
         const invoker = {
           label: schedule.logicalId,
           arn: sessionArn(schedule.role, `scheduler-${schedule.name}`.slice(0, 64)),
           role: schedule.role,
         };
+        const queue = queues.find(schedule.targetArn);
+        if (queue) {
+          // A schedule that sends to a queue: its role must be allowed to, and the message then reaches the queue's consumers.
+          const sent = await evaluator.authorize(invoker, 'sqs:SendMessage', queue.arn, {
+            resourcePolicy: mergePolicies(queue.policies),
+            purpose: `the schedule ${schedule.logicalId} sending to its queue`,
+          });
+          if (!assumed.allowed || !sent.allowed)
+            throw new Error(
+              `Schedule ${schedule.logicalId} could not send to ${queue.logicalId}:\n${[assumed.message, sent.message].filter(Boolean).join('\n')}`,
+            );
+          const { messageId } = queues.send(queue, schedule.input ?? '{}', {}, invoker.arn);
+          return { requestId: messageId, payload: JSON.stringify({ messageId }), durationMs: 0 };
+        }
+        const target = deployment.functions.find((fn) => schedule.targetArn === fn.arn || schedule.targetArn.startsWith(`${fn.arn}:`));
+        if (!target)
+          throw new Error(
+            `Schedule ${schedule.logicalId}: its target ${schedule.targetArn} is neither a function nor a queue of the template`,
+          );
         const allowed = await evaluator.authorize(invoker, 'lambda:InvokeFunction', schedule.targetArn, {
           resourcePolicy: deployment.functionPolicies.get(target.arn),
           purpose: `the schedule ${schedule.logicalId} invoking its target`,
