@@ -8,6 +8,17 @@ afterEach(() => vi.unstubAllEnvs());
 
 const envelopeOf = (result: { body?: string }) => JSON.parse(result.body!);
 
+/** A token of `user`, from the token route's own function. */
+async function tokenOf(user: { userId: string; password: string }): Promise<string> {
+  const event = apiEvent({
+    method: 'POST',
+    path: '/api/token',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_id: user.userId, password: user.password }),
+  });
+  return envelopeOf(await issueToken(event, lambdaContext())).data.token as string;
+}
+
 describe('body parsing of API Gateway events', () => {
   it('decodes base64 JSON and url-encoded bodies', async () => {
     const user = await createUser();
@@ -63,17 +74,7 @@ describe('content types', () => {
 describe('error mapping', () => {
   it('turns an unexpected failure into an error envelope that leaks nothing, logged once with the request id', async () => {
     const user = await createUser();
-    const token = envelopeOf(
-      await issueToken(
-        apiEvent({
-          method: 'POST',
-          path: '/api/token',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: user.userId, password: user.password }),
-        }),
-        lambdaContext(),
-      ),
-    ).data.token as string;
+    const token = await tokenOf(user);
 
     const lines: string[] = [];
     const capture = (chunk: unknown) => {
@@ -115,17 +116,7 @@ describe('error mapping', () => {
 describe('HEAD through the function', () => {
   it("answers with the GET's status and headers and an empty body, whatever API Gateway does with a HEAD answer's body", async () => {
     const user = await createUser();
-    const token = envelopeOf(
-      await issueToken(
-        apiEvent({
-          method: 'POST',
-          path: '/api/token',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ user_id: user.userId, password: user.password }),
-        }),
-        lambdaContext(),
-      ),
-    ).data.token as string;
+    const token = await tokenOf(user);
     const request = (method: string) =>
       apiEvent({ method, path: '/api/me', routeKey: `${method} /api/me`, headers: { authorization: token, prefer: 'http-status' } });
     const get = await me(request('GET'), lambdaContext());
