@@ -114,37 +114,41 @@ const RECORD_MARGIN_MS = 90_000;
  * (runJobsInCodeBuild), so a rush pays a build's start-up once per build, not once per job.
  */
 export async function gradeNextJob(now = new Date()): Promise<Outcome> {
-  if (!setting('GRADING_PROJECT')) return gradeLocally(now);
+  if (!setting('GRADING_PROJECT')) {
+    return gradeHeldJob(now, async (job, prepared, holds) => {
+      const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded, holds) });
+      return recordRun(job, prepared, run, holds);
+    });
+  }
   // In CodeBuild: a build only while fewer run than the queue is worth; the running ones take the rest.
   const session = await openSession(now);
   if (!session) return 'idle';
-  const holds = new LeaseHolds();
   try {
-    const job = await holds.claim(now);
-    if (!job) return 'idle';
-    const prepared = await prepareJob(job, holds);
-    if ('outcome' in prepared) return prepared.outcome;
-    const engine = await codeBuildEngine();
-    const sandbox = engine.codeBuildSandbox();
-    if (!sandbox) throw new Error('GRADING_PROJECT is set but the grading sandbox is not');
-    return await gradeInBuilds(engine, sandbox, job, prepared, session, holds);
+    return await gradeHeldJob(now, async (job, prepared, holds) => {
+      const engine = await codeBuildEngine();
+      const sandbox = engine.codeBuildSandbox();
+      if (!sandbox) throw new Error('GRADING_PROJECT is set but the grading sandbox is not');
+      return gradeInBuilds(engine, sandbox, job, prepared, session, holds);
+    });
   } finally {
-    holds.releaseAll();
     await closeSession(session);
   }
 }
 
-async function gradeLocally(now: Date): Promise<Outcome> {
+/** Claims the next job and prepares it, holding its lease until `grade` is done with it (and any job it claims after). */
+async function gradeHeldJob(
+  now: Date,
+  grade: (job: ClaimedJob, prepared: Prepared, holds: LeaseHolds) => Promise<Outcome>,
+): Promise<Outcome> {
   const holds = new LeaseHolds();
   try {
     const job = await holds.claim(now);
     if (!job) return 'idle';
     const prepared = await prepareJob(job, holds);
     if ('outcome' in prepared) return prepared.outcome;
-    const run = await runGrading(prepared.request, job, { onCheckout: (commit) => recordCommit(job, commit, prepared.recorded, holds) });
-    return await recordRun(job, prepared, run, holds);
+    return await grade(job, prepared, holds);
   } finally {
-    holds.releaseAll();
+    holds.stopRenewingAll();
   }
 }
 
@@ -177,12 +181,13 @@ export class LeaseHolds {
   }
 
   /** Stops renewing the job's lease (its outcome is recorded, or the job is left to be taken over). */
-  release(job: ClaimedJob): void {
+  stopRenewing(job: ClaimedJob): void {
     clearInterval(this.timers.get(job.ticket));
     this.timers.delete(job.ticket);
   }
 
-  releaseAll(): void {
+  /** Stops renewing every lease held (the wake-up ends: what is not recorded is left to be taken over). */
+  stopRenewingAll(): void {
     for (const timer of this.timers.values()) clearInterval(timer);
     this.timers.clear();
   }
@@ -192,7 +197,7 @@ export class LeaseHolds {
       if (await renewLease(job.ticket, job.lease, leaseExpiry(new Date()))) return;
       if (!this.timers.has(job.ticket)) return; // recorded meanwhile: the job simply ended
       this.lost.add(job.ticket);
-      this.release(job);
+      this.stopRenewing(job);
       logger.warn({ message: 'A grading job’s lease was taken over: this worker records nothing of it', ticket: job.ticket });
     } catch (error) {
       // A failed renewal is tried again at the next beat, well before the lease runs out.
@@ -505,7 +510,7 @@ async function finish(
   const outbox = eventOutbox(gradingOutcomeEvent(job, state, { points, message, commit }));
   if (holds.isLost(job)) return false;
   // Whatever is recorded, the lease needs no renewing any more (a renewal after the end is refused).
-  holds.release(job);
+  holds.stopRenewing(job);
   for (const activeResults of [results, undefined]) {
     try {
       await transactWrite([

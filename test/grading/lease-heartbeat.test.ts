@@ -74,7 +74,7 @@ describe('a grading lease renewed by its worker', () => {
       expect(await refused([finishJob(ticket, 'graded', taker!.lease)])).toBe(true);
       expect(await jobNow(ticket)).toMatchObject({ state: 'graded', attempts: 2 });
     } finally {
-      holds.releaseAll();
+      holds.stopRenewingAll();
     }
   }, 30_000);
 
@@ -98,7 +98,7 @@ describe('a grading lease renewed by its worker', () => {
       expect(await refused([finishJob(ticket, 'graded', live!.lease)])).toBe(false);
       expect(await jobNow(ticket)).toMatchObject({ state: 'graded', attempts: 1 });
     } finally {
-      holds.releaseAll();
+      holds.stopRenewingAll();
     }
   }, 30_000);
 
@@ -109,7 +109,7 @@ describe('a grading lease renewed by its worker', () => {
     try {
       stalled = await holds.claim();
       // Its renewals stop coming for longer than the lease (a worker stalled), and another worker takes the job over.
-      holds.release(stalled!);
+      holds.stopRenewing(stalled!);
       await until(stalled!.leaseExpiresAt);
       const taker = await claimJob();
       expect(taker?.ticket).toBe(ticket);
@@ -120,7 +120,7 @@ describe('a grading lease renewed by its worker', () => {
       expect(await jobNow(ticket)).toMatchObject({ state: 'grading', leaseHolder: taker!.lease, leaseExpiresAt: taker!.leaseExpiresAt });
       await transactWrite([finishJob(ticket, 'graded', taker!.lease)]);
     } finally {
-      holds.releaseAll();
+      holds.stopRenewingAll();
     }
   }, 30_000);
 
