@@ -47,7 +47,7 @@ describe('npm start, killed and started again on the same data folder', () => {
     // The instructor's versions read a copy of the demo student's repository; each test case takes a few seconds, so a job seen grading is still grading at the kill.
     await cp(`${dataDir}-repositories/hw_vcs/student`, `${dataDir}-repositories/hw_vcs/instructor`, { recursive: true });
     const document = selfHostedGradeableJson(GRADEABLE, `file://${dataDir}-repositories/hw_vcs/{$user_id}`, {
-      autograding: { test_cases: [{ name: 'Slow', command: 'sleep 4; sh hello.sh', points_available: 1, expect: { exit_code: 0 } }] },
+      autograding: { test_cases: [{ name: 'Slow', command: 'sleep 8; sh hello.sh', points_available: 1, expect: { exit_code: 0 } }] },
     });
     expect((await instructor.post('/f26/sample/upload', document)).status).toBe('success');
     const hook = await instructor.post('/f26/sample/webhooks', { url: `${receiver.url}${HOOK}`, events: ['submission.graded'] });
@@ -83,11 +83,16 @@ describe('npm start, killed and started again on the same data folder', () => {
       },
       () => first.output().replace(/^(GET|POST) .*\n/gm, ''),
     );
-    // Mid-rush: killed while further versions are being submitted.
+    // Mid-rush: killed as soon as the second wave's first version is in, while further versions are
+    // being submitted and the version seen grading is still grading (its test case lasts 8 s).
+    let secondWaveAnswers = 0;
     const secondWave = (async () => {
-      for (let count = 0; count < 10; count++) await submit();
+      for (let count = 0; count < 10; count++) {
+        await submit();
+        secondWaveAnswers++;
+      }
     })();
-    await submit();
+    await until('a version of the second wave is in', async () => (secondWaveAnswers > 0 ? true : undefined), first.output);
     await first.killGroup();
     await secondWave;
     await until('DynamoDB Local is gone', async () => (dynamoDbLocalServing(dataDir).length === 0 ? true : undefined), first.output);
