@@ -9,7 +9,8 @@ export const definition = route({
   path: '/api/{semester}/{course}/late-days',
   access: 'course:instructor',
   summary: 'Set the late-day budget every student of the course starts with (default_student_late_days).',
-  data: { courses: ['UpdateItem'] },
+  // The audit entry is written with the change (a fresh read, when another change came first, is the token check's BatchGetItem).
+  data: { courses: ['UpdateItem'], audit: ['PutItem'] },
   input: () => ({
     body: {
       default_student_late_days: required(

@@ -1,7 +1,7 @@
+import { setDefaultStudentLateDays } from '#shared/courses/settings.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { setCourseLateDays } from '#shared/submissions/late-day-table.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: ({ course, body }) => setCourseLateDays(course, body),
+  handle: ({ course, caller, body }) => setDefaultStudentLateDays(course, caller.userId, body.default_student_late_days),
 });

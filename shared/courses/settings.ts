@@ -147,6 +147,15 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
   throw settingChangedMeanwhile({ name: setting.name });
 }
 
+/**
+ * `PUT …/late-days`: the late-day budget every student starts with, set as `POST …/config` sets
+ * it (conditioned on the value it replaces, with its audit entry).
+ */
+export async function setDefaultStudentLateDays(course: Course, actor: string, days: number) {
+  const { config } = await setCourseSetting(course, actor, { name: 'default_student_late_days', entry: days });
+  return { default_student_late_days: config.default_student_late_days };
+}
+
 const courseFieldOf = (setting: Setting): Partial<Course> =>
   setting.name === 'course_name'
     ? { displayName: setting.value }

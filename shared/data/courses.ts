@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { changeCopiedSource, listingCopyOf, revisionOf, sourceUnchanged } from './enrollment-copies.ts';
@@ -182,25 +181,6 @@ async function setListedField(
 
 export async function allCourses(): Promise<Course[]> {
   return (await scanAll({ TableName: tableName(table) })).map(decodeCourse);
-}
-
-/** Sets the course's default late-day budget; false when there is no such course. */
-export async function setDefaultStudentLateDays(term: string, course: string, days: number): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: { term, course },
-        UpdateExpression: 'SET defaultStudentLateDays = :days',
-        ConditionExpression: 'attribute_exists(term)',
-        ExpressionAttributeValues: { ':days': days },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
 }
 
 /** What a course field reads as when the item has none (decodeCourse). */

@@ -3,13 +3,11 @@
  * and a student's late-day table (the reference's late-day view: every gradeable's charge).
  */
 import { courseGroups, NULL_SECTION, type Course, type Enrollment } from '#shared/courses/course.ts';
-import { setDefaultStudentLateDays } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
 import { latenessOfStudent, type ActiveLateness } from '#shared/data/submissions.ts';
 import { teamLatenessOfStudent } from '#shared/data/teams.ts';
 import { accessDenied } from '#shared/errors.ts';
-import { courseNotFound } from '#shared/courses/failures.ts';
 import { noStudent, notYourSection } from '#shared/tagrading/failures.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
@@ -38,15 +36,6 @@ function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
     throw noStudent({ user_id: userId.slice(0, 64) });
   }
   return student;
-}
-
-/** `PUT …/late-days`: the late-day budget every student of the course starts with. */
-export async function setCourseLateDays(course: Course, body: { readonly default_student_late_days: number }) {
-  const days = body.default_student_late_days;
-  if (!(await setDefaultStudentLateDays(course.term, course.course, days))) {
-    throw courseNotFound();
-  }
-  return { default_student_late_days: days };
 }
 
 /**

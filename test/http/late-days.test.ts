@@ -97,6 +97,16 @@ afterAll(() => api.close());
 describe('late days', () => {
   it('sets the course budget, grants and extensions as the instructor says', async () => {
     expect(ok(await put('/late-days', { default_student_late_days: 2 }))).toEqual({ default_student_late_days: 2 });
+    // The budget's change is in the course's audit trail, as a change through the settings is.
+    const trail = ok(await get('/audit')) as { action: string; actor: string; target: string; before: unknown; after: unknown }[];
+    expect(trail.filter((entry) => entry.action === 'course.setting-changed')).toMatchObject([
+      {
+        actor: world.users.instructor.userId,
+        target: 'default_student_late_days',
+        before: { default_student_late_days: 0 },
+        after: { default_student_late_days: 2 },
+      },
+    ]);
     const { student, student2 } = world.users;
     // From three days ago, before any of the due dates, `student` has 4 days in all.
     const since = iso(-3);

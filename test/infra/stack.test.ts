@@ -259,7 +259,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = {
   ],
   'summaries-job': [...COURSE_CHECK, 'dynamodb:BatchGetItem summaries'],
   'list-summaries': [...COURSE_CHECK, 'dynamodb:Query summaries'],
-  'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses'],
+  'set-course-late-days': [...COURSE_CHECK, 'dynamodb:UpdateItem courses', 'dynamodb:PutItem audit'],
   'grant-late-days': [...COURSE_CHECK, 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
   // Roster changes: each member's enrollment, staff marker and audit entry (and a new account with
   // its password) in one transaction; a removed instructor's check that another stays; the copies
