@@ -7,7 +7,7 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
 import { idempotencyRef, putAnswer, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { abandonTicket, courseBurst, loadRef, putJob, queueRef, reserveTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { courseBurst, loadRef, putJob, queueRef, type QueueCounters } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey, submissionRef } from '#shared/data/submissions.ts';
 import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
 import { teamMembers, teamMembershipRef, teamSubmissionCopies, type TeamMembership } from '#shared/data/teams.ts';
@@ -15,16 +15,16 @@ import { failedConditions, isConflictOnly, transactWrite, type TransactItem } fr
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput, type Refusal } from '#shared/errors.ts';
 import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
-import { notifyWorkers } from '#shared/grading/queue.ts';
-import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
-import { logger } from '#shared/logger.ts';
+import { notifyWorkers } from '#shared/queue/wake-ups.ts';
+import { laneCounters } from '#shared/queue/lanes.ts';
+import { releaseReserved, reserveInLane } from '#shared/queue/reservation.ts';
+import { laneOf, shardOf } from '#shared/queue/tickets.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { GradeableKey } from '#shared/ids.ts';
-import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
 import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { queuedJobsRefusal, submissionRefusal, versionSizeRefusal } from './limits.ts';
-import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
+import { loadAfter, queueShare, queueShareItems } from '#shared/queue/shares.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { badIdempotencyKey, gitRepoIdMissing, idempotencyKeyReused, notSameUser, onlyVcs } from './failures.ts';
@@ -79,7 +79,6 @@ const MAX_ATTEMPTS = 200;
 const VERSION = 0;
 const JOB = 1;
 const CONFLICT_RETRIES = 4;
-const contention = ticketContention();
 
 /**
  * Submits a VCS gradeable: checks in the reference's order (docs/reference-compatibility.md), then creates
@@ -268,10 +267,10 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
       const version = (submission?.highestVersion ?? 0) + 1;
       // A ticket reserved for another lane (what was read before changed the share's lane): given up for one in this lane.
       if (reserved !== undefined && laneOf(reserved) !== share.lane) {
-        await abandonReserved(reserved);
+        await releaseReserved(reserved);
         reserved = undefined;
       }
-      reserved ??= await reserve(lane, share.lane, counting ? { term: owner.term, course: owner.course, now } : undefined);
+      reserved ??= await reserveInLane(lane, share.lane, counting ? { term: owner.term, course: owner.course, now } : undefined);
       counting = false;
       const ticket = reserved;
       const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
@@ -363,47 +362,9 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
     throw new Error('Could not queue the submission: too much contention');
   } finally {
     // A reserved ticket no job will take (refused, answered before, out of tries): positions must not count it.
-    if (reserved !== undefined && !jobMayBeWritten) await abandonReserved(reserved);
+    if (reserved !== undefined && !jobMayBeWritten) await releaseReserved(reserved);
     // Files no version records (a transaction whose outcome is unknown may have recorded them: kept).
     if (storedFiles && !handedOver && !jobMayBeWritten) await source.discard?.();
-  }
-}
-
-/** Submissions of this instance between their read of the queue and their ticket's reservation. */
-let reserving = 0;
-
-/**
- * Reserves a ticket in the lane whose counters are `counters`: the lowest free ticket's counter,
- * so that tickets follow arrival order; while submissions arrive together (others of this instance
- * are reserving, or lately a reservation found that others had reserved on its counter since it
- * was read: contention.ts), one of the counters that issued the fewest, at random, so that they
- * spread over the shards rather than pile on one. `burst`: counts the course's submission this
- * minute with it (courseBurst).
- */
-async function reserve(
-  counters: QueueCounters,
-  lane: number,
-  burst: { term: string; course: string; now: Date } | undefined,
-): Promise<number> {
-  const together = reserving > 0 || contention.recent();
-  const shard = together ? shardForReservation(counters) : ticketToIssue(counters).shard.shard;
-  const counter = counters.find((candidate) => candidate.shard === shard);
-  reserving++;
-  try {
-    const sequence = await reserveTicket(shard, lane, burst && { ...burst, ...(counter ? { counter } : {}) });
-    if (sequence !== (counter?.tail ?? 0) + 1) contention.noteCollision();
-    return ticketOf(shard, sequence, lane);
-  } finally {
-    reserving--;
-  }
-}
-
-async function abandonReserved(ticket: number): Promise<void> {
-  try {
-    await abandonTicket(shardOf(ticket), sequenceOf(ticket), laneOf(ticket));
-  } catch (error) {
-    // The submission's own answer stands; the ticket counts as queued until a worker passes it.
-    logger.warn({ message: 'Could not give up a reserved ticket', ticket, error });
   }
 }
 

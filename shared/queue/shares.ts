@@ -8,7 +8,8 @@
 import { countLoad, giveUpSuperseded, releaseLoad, supersedeJob } from '#shared/data/jobs.ts';
 import type { VersionSummary } from '#shared/data/submissions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
-import { laneFor, laneOf, sequenceOf, shardOf } from '#shared/grading/queue-order.ts';
+import { laneFor } from './lanes.ts';
+import { laneOf, sequenceOf, shardOf } from './tickets.ts';
 
 export interface QueueShare {
   readonly lane: number;
