@@ -6,6 +6,8 @@
 import { abandonTicket, reserveTicket, type QueueCounters } from '#shared/data/jobs.ts';
 import { logger } from '#shared/logger.ts';
 import { ticketContention } from './contention.ts';
+import { laneCounters } from './lanes.ts';
+import type { QueueShare } from './shares.ts';
 import { sequenceOf, shardForReservation, shardOf, laneOf, ticketOf, ticketToIssue } from './tickets.ts';
 
 const contention = ticketContention();
@@ -37,6 +39,23 @@ export async function reserveInLane(
   } finally {
     reserving--;
   }
+}
+
+/**
+ * Reserves a ticket in the lane of a submission's share of the queue, on that lane's counters as
+ * read; not on the superseded ticket's counter, which the submission's transaction updates (giving
+ * that ticket up).
+ */
+export function reserveForShare(
+  share: QueueShare,
+  queue: QueueCounters,
+  burst: { term: string; course: string; now: Date } | undefined,
+): Promise<number> {
+  const superseded = share.supersede?.ticket;
+  const counters = laneCounters(queue, share.lane).filter(
+    (counter) => superseded === undefined || laneOf(superseded) !== share.lane || shardOf(superseded) !== counter.shard,
+  );
+  return reserveInLane(counters, share.lane, burst);
 }
 
 /** Gives up a reserved ticket no job will take. */
