@@ -13,7 +13,8 @@
  * The domain folders of `shared/`, highest first: each may import those after it (and the data
  * layer and base modules), never one before it. Read models come first (the gradebook and grade
  * summaries read submissions, TA grades and gradeables); submitting a version queues a grading
- * job; the grading worker publishes webhook events; gradeables belong to courses; courses enroll
+ * job in `queue` (tickets, lanes, shares, reservations, the claim, wake-ups), where the grading
+ * worker claims it, so both import the queue; the grading worker publishes webhook events; gradeables belong to courses; courses enroll
  * users with passwords (auth); `network` holds the address rules that the git checkout and
  * webhook delivery both apply; `files` the rules of submitted files (names, limits, zips), which
  * submitting and grading both apply; `storage` is the submissions bucket, used by whatever reads or
@@ -26,6 +27,7 @@ const DOMAIN_ORDER = [
   'submissions',
   'tagrading',
   'grading',
+  'queue',
   'webhooks',
   'gradeables',
   'courses',

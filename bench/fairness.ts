@@ -1,7 +1,7 @@
 import { readClassList } from '#shared/courses/class-list.ts';
 import { importClassList } from '#shared/courses/enroll.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
-import { claimJob } from '#shared/grading/worker.ts';
+import { claimJob } from '#shared/queue/claim.ts';
 import { progress, ratio, type Row, type SectionResult } from './common.ts';
 import { createWorld, invoke, request, sessionToken, vcsGradeable, type World } from './world.ts';
 

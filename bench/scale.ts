@@ -9,7 +9,7 @@ import { gradeableKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { putTerm } from '#shared/data/terms.ts';
 import { putUser, userItem } from '#shared/data/users.ts';
-import { ticketOf } from '#shared/grading/queue-order.ts';
+import { ticketOf } from '#shared/queue/tickets.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { existsSync } from 'node:fs';
 import type { ApiEvent } from '#shared/http/types.ts';

@@ -9,7 +9,7 @@ import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { handler as gradingWorker } from '#functions/grading-worker/handler.ts';
 import { runAsFunction } from '#shared/environment.ts';
-import { useLocalQueue } from '#shared/grading/queue.ts';
+import { useLocalQueue } from '#shared/queue/wake-ups.ts';
 import { GRADING_WORKER_FUNCTION } from '#infra/function-access.ts';
 import { localFunctionScope } from '#infra/local/functions.ts';
 import { startLocalSqsQueue } from '#infra/local/sqs-queue.ts';

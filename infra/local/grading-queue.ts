@@ -1,5 +1,5 @@
 import { handler } from '#functions/grading-worker/handler.ts';
-import { useLocalQueue } from '#shared/grading/queue.ts';
+import { useLocalQueue } from '#shared/queue/wake-ups.ts';
 import { GRADING_WORKER_FUNCTION } from '#infra/function-access.ts';
 import { startLocalSqsQueue, type LocalSqsQueue } from './sqs-queue.ts';
 

@@ -14,13 +14,13 @@ const GRADING = 'grading';
  * The grading queue is kept in this many shards, each a counter item `queue#<n>` holding the last
  * ticket sequence it issued (`tail`) and the last one claimed (`head`), so that a deadline rush
  * spreads its writes over several items instead of contending for one. Tickets interleave the
- * shards (shared/grading/queue-order.ts): ticket = sequence × QUEUE_SHARDS + shard. Changing it
+ * shards (shared/queue/tickets.ts): ticket = sequence × QUEUE_SHARDS + shard. Changing it
  * renumbers every queued ticket, so it is a constant, not a setting.
  */
 export const QUEUE_SHARDS = 16;
 
 /**
- * The queue's lanes, served in this order (shared/grading/queue-order.ts): a job waits only behind
+ * The queue's lanes, served in this order (shared/queue/tickets.ts): a job waits only behind
  * jobs of its own lane and of the lanes before it. Each lane has QUEUE_SHARDS counters of its own.
  */
 export const LANES = {

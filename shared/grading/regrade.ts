@@ -38,8 +38,9 @@ import {
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from './failures.ts';
-import { notifyWorkers } from './queue.ts';
-import { laneCounters, ticketsToIssue } from './queue-order.ts';
+import { notifyWorkers } from '#shared/queue/wake-ups.ts';
+import { laneCounters } from '#shared/queue/lanes.ts';
+import { ticketsToIssue } from '#shared/queue/tickets.ts';
 
 export { isRegradeId };
 /** A new regrade id: `rg_` and 128 random bits (see REGRADE_ID in shared/ids.ts). */
@@ -145,7 +146,7 @@ const MAX_ATTEMPTS = 100;
 
 /**
  * Queues again what the request selects (see RegradeScope), `REGRADE_CHUNK` versions per
- * transaction: the chunk takes the lowest free tickets (queue-order.ts), each shard's counter
+ * transaction: the chunk takes the lowest free tickets (shared/queue/tickets.ts), each shard's counter
  * moving on by the tickets it issued (tail = t + k, provided it is still t), each version gets a
  * job and its new ticket, and the regrade item its counts, all or nothing,
  * so a ticket never exists without its job. A conflict (another submission took tickets, a version

@@ -4,19 +4,7 @@ import { setting } from '#shared/environment.ts';
 import { buildSessionsRef, closeBuildSession, openBuildSession, recordJobSeconds } from '#shared/data/build-sessions.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { getItems } from '#shared/data/items.ts';
-import {
-  advanceHead,
-  expiredLease,
-  finishJob,
-  jobRef,
-  recordJobCommit,
-  leaseJob,
-  queueRef,
-  releaseLoad,
-  renewLease,
-  voidTicket,
-  type Job,
-} from '#shared/data/jobs.ts';
+import { expiredLease, finishJob, recordJobCommit, queueRef, releaseLoad, renewLease } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
 import { recordVersionCommit, setVersionState, submissionRef, type GradingResults } from '#shared/data/submissions.ts';
@@ -30,78 +18,15 @@ import type { BuildJob, SandboxLocation } from './codebuild.ts';
 import { codeBuildEngine, type CodeBuildEngine } from './engines.ts';
 import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } from './runner-protocol.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
-import { nextToClaim } from './queue-order.ts';
-import { notifyWorkers } from './queue.ts';
+import { claimJob, leaseExpiry, type ClaimedJob } from '#shared/queue/claim.ts';
+import { notifyWorkers } from '#shared/queue/wake-ups.ts';
 import { crossesBilledMinute, liveSessions, nextJobSeconds, queuedJobs, startsBuild, takesNextJob } from './build-policy.ts';
 import { failedRun, scoreRun } from './score.ts';
 import { fitResults } from './fit-results.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
 
-/** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */
-const MAX_TICKETS_PASSED = 10_000;
-
 /** A job taken this many times without finishing is marked failed. */
 export const MAX_ATTEMPTS = 3;
-
-export interface ClaimedJob extends Job {
-  /** The claim's holder id, which the job's lease names while this worker holds it. */
-  readonly lease: string;
-  /** When the job's lease, as claimed, runs out unless renewed (LeaseHolds). */
-  readonly leaseExpiresAt: string;
-  /** The end of the worker's time for it (GRADING_LEASE_SECONDS after the claim), in ms. */
-  readonly until: number;
-}
-
-/**
- * Takes one job: first any job whose grading lease ran out (its worker died), else the lowest
- * queued ticket (queue-order.ts). Every step is conditional, so no two workers hold one job.
- */
-export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined> {
-  // Races lost to other workers count; tickets without a job (reserved by submissions that were
-  // refused or went away) do not: a rush can leave many in a row, and the jobs behind them must not
-  // wait for another wake-up. Each one passed moves the queue's head on, so the loop ends.
-  let racesLost = 0;
-  let passed = 0;
-  while (racesLost < 20 && passed < MAX_TICKETS_PASSED) {
-    const expired = await expiredLease(now);
-    if (expired) {
-      const lease = newLease(now);
-      if (await tryTransaction([leaseJob(expired.ticket, lease, { holder: expired.leaseHolder, now })])) {
-        return claimed(expired, lease, now);
-      }
-      racesLost++;
-      continue;
-    }
-    const { queue } = await getItems({ queue: queueRef() });
-    const next = nextToClaim(queue);
-    if (!next) return undefined;
-    const { job } = await getItems({ job: jobRef(next.ticket) });
-    if (job?.state === 'superseded' || job?.state === 'void') {
-      // A newer version replaced it while it waited (submit.ts), or another worker voided the ticket
-      // and has just moved the head past it: passed, like a ticket given up (the head moves only if
-      // it is still here).
-      await tryTransaction([advanceHead(next.shard)]);
-      passed++;
-      continue;
-    }
-    if (!job) {
-      // A ticket reserved by a submission that has not written its job, or never will: void it so the
-      // queue moves on (a submission still writing it reserves another).
-      await tryTransaction([advanceHead(next.shard), voidTicket(next.ticket)]);
-      passed++;
-      continue;
-    }
-    const lease = newLease(now);
-    const taken = await tryTransaction([
-      advanceHead(next.shard),
-      leaseJob(job.ticket, lease, { state: 'queued' }),
-      setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
-    ]);
-    if (taken) return claimed(job, lease, now);
-    racesLost++;
-  }
-  return undefined;
-}
 
 type Outcome = 'idle' | 'graded' | 'failed' | 'lost';
 
@@ -531,23 +456,6 @@ async function finish(
   return false;
 }
 
-/** A lease's expiry from `now`: GRADING_HEARTBEAT_LEASE_SECONDS on, which its holder's renewals move on. */
-const leaseExpiry = (now: Date): string => new Date(now.getTime() + config('GRADING_HEARTBEAT_LEASE_SECONDS') * 1000).toISOString();
-
-/** A new claim's lease: a holder id of its own, which no other claim has. */
-const newLease = (now: Date) => ({ holder: randomUUID(), expiresAt: leaseExpiry(now) });
-
-/** The job as claimed, with its lease and the worker's time for it (GRADING_LEASE_SECONDS). */
-const claimed = (job: Job, lease: { holder: string; expiresAt: string }, now: Date): ClaimedJob => ({
-  ...job,
-  state: 'grading',
-  attempts: job.attempts + 1,
-  lease: lease.holder,
-  leaseHolder: lease.holder,
-  leaseExpiresAt: lease.expiresAt,
-  until: now.getTime() + config('GRADING_LEASE_SECONDS') * 1000,
-});
-
 /** `GRADING_SANDBOX`, read for every job so that running without a sandbox is logged with every job. */
 function sandboxFor(job: ClaimedJob): SandboxMode {
   const { mode, problem } = config('GRADING_SANDBOX');
@@ -571,13 +479,3 @@ function operatorBounds() {
 
 /** `ALLOWED_GIT_HOSTS`: hosts that may be fetched although they resolve to private addresses. */
 export const allowedGitHosts = (): string[] => config('ALLOWED_GIT_HOSTS');
-
-async function tryTransaction(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
-  try {
-    await transactWrite(items);
-    return true;
-  } catch (error) {
-    if (failedConditions(error).length > 0) return false;
-    throw error;
-  }
-}

@@ -11,7 +11,7 @@ import {
 } from '#shared/tagrading/grade.ts';
 import type { QueueCounters } from '#shared/data/jobs.ts';
 import type { Submission } from '#shared/data/submissions.ts';
-import { queuePosition } from '#shared/grading/queue-order.ts';
+import { queuePosition } from '#shared/queue/tickets.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
 export type { GradingResults, Submission, TestCaseResult, VersionState, VersionSummary } from '#shared/data/submissions.ts';

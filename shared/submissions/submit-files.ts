@@ -34,10 +34,15 @@ import {
   putObject,
   type PresignedUpload,
 } from '#shared/storage/objects.ts';
-import { filesOrUploads, noFiles, noSuchFileVersion, onlyFileGradeables, unknownUpload } from '#shared/files/failures.ts';
+import { filesOrUploads, noFiles, noSuchFileVersion, unknownUpload } from '#shared/files/failures.ts';
 import { fileLimits, isZip, namesRefusal, operatorFileBounds, pathsRefusal, totalsRefusal, type FileLimits } from '#shared/files/rules.ts';
 import { noActiveVersionFiles, notSameUser } from './failures.ts';
-import { submitVersion, type SubmitContext, type VersionSource } from './submit.ts';
+import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
+import type { SubmitContext } from './submit.ts';
+import { answerAgain, VersionCommit } from './submit-commit.ts';
+import type { VersionContent } from './submit-plan.ts';
+import { admit, answeredOrRefused, firstRead, type Admitted, type VersionRequest } from './submit-refuse.ts';
+import { kindRefusal } from './submit-refusals.ts';
 import type { Submission } from './submission.ts';
 
 const refusedWith = (refusal: Refusal | undefined): void => {
@@ -70,7 +75,7 @@ function fileGradeable(context: Omit<FilesContext, 'idempotencyKey'>, now: Date)
 }
 
 function acceptsFiles(gradeable: GradeableDocument): void {
-  if (gradeable.type !== 'Electronic File' || gradeable.vcs) throw onlyFileGradeables();
+  refusedWith(kindRefusal(gradeable, 'files'));
 }
 
 /** One file of the version as checked: where it comes from, and what it unpacks to. */
@@ -117,60 +122,130 @@ const folderOf = (owner: { term: string; course: string; gradeableId: string; ow
 
 /**
  * Creates a version from files: `files` of a multipart body, or `uploadIds` of the caller's
- * confirmed presigned uploads (never both). Answers as a VCS submission does.
+ * confirmed presigned uploads (never both). Answers as a VCS submission does: the same steps
+ * (submit.ts), with the files stored between the refusals and the transaction.
  */
-export async function submitFiles(
-  context: FilesContext,
-  input: { readonly files?: readonly IncomingFile[] | undefined; readonly uploadIds?: readonly string[] | undefined },
-  now = new Date(),
-): Promise<string> {
-  const { caller, enrollment, course } = context;
+export async function submitFiles(context: FilesContext, input: FilesInput, now = new Date()): Promise<string> {
+  const { caller, enrollment } = context;
   const target = context.userId ?? caller.userId;
   if (target !== caller.userId && enrollment.group > courseGroups.fullAccessGrader) throw notSameUser();
   if (input.files?.length && input.uploadIds?.length) throw filesOrUploads();
   const { gradeable, limits } = fileGradeable(context, now);
-  const uploads = folderOfUploads(course, gradeable.id, caller.userId);
   // The message names the upload as sent, shortened.
   const unknown = (index: number) => unknownUpload({ upload_id: (input.uploadIds?.[index] ?? '').slice(0, 200) });
-  let checked: CheckedFile[] = [];
-  // A request sent again with its Idempotency-Key after its version consumed the uploads: its first answer.
-  let answered: StoredAnswer | undefined;
-  if (input.uploadIds?.length) {
-    for (const [index, id] of input.uploadIds.entries()) {
-      const name = uploadName(id);
-      const key = name === undefined ? undefined : uploadKey(uploads, id);
-      if (!name || !key) throw unknown(index);
-      const head = answered ? undefined : await headObject(key);
-      if (!head && !answered) answered = await answeredBefore(caller.userId, context.idempotencyKey);
-      if (!head && !answered) throw unknown(index);
-      checked.push({ name, size: head?.size ?? 0, uploadKey: key });
+  const { checked, answered } = await checkedFiles(context, gradeable, input, limits, unknown);
+  const files = versionFilesStore(checked, unknown);
+  const request: VersionRequest = {
+    kind: 'files',
+    identity: { files: identityOf(checked) },
+    claims: input.uploadIds?.length ? checked.length : 0,
+  };
+  // Each upload is consumed by the version's own transaction: of confirmations racing (a double
+  // click, a retry without an Idempotency-Key) one creates a version, the others are refused as a
+  // confirmation sent after it is (its uploads are gone by then).
+  const claims = input.uploadIds?.length
+    ? { claims: checked.map((file, index) => ({ item: consumeUpload(file.uploadKey as string, now), taken: unknown(index) })) }
+    : {};
+  const content: VersionContent = { files: files.id, ...claims };
+  const fields = { ...(context.userId !== undefined ? { userId: context.userId } : {}) };
+  // Answered before (its uploads consumed by its own version): read with the rest, as the first answer.
+  let current: SubmitContext = {
+    ...context,
+    fields,
+    ...(answered && context.loaded ? { loaded: { ...context.loaded, previous: answered } } : {}),
+  };
+  let admitted: Admitted | undefined;
+  let commit: VersionCommit | undefined;
+  try {
+    for (;;) {
+      admitted = await admit(current, request, now);
+      const first = await firstRead(admitted, current);
+      // A submission that starts over on a gradeable changed meanwhile stores again, for its owner then.
+      if (!answeredOrRefused(admitted, first, now)) await files.store(admitted.owner);
+      commit = new VersionCommit(admitted, first, content, now);
+      const committed = await commit.run();
+      if (committed.next === 'answer') {
+        if (commit.jobMayBeWritten) await files.consumed();
+        return committed.answer;
+      }
+      current = { ...current, gradeable: committed.gradeable };
     }
-    // Answered before: nothing is stored again; submitVersion answers as the first time (or refuses another request under that key).
-    if (!answered)
-      await checkFiles(
-        checked.map((file) => ({
-          name: file.name,
-          size: file.size,
-          bytes: () => getObjectBytes(file.uploadKey as string, limits.maxBytes + 1),
-        })),
-        limits,
-      );
-  } else {
-    checked = (input.files ?? []).map((file) => ({ name: file.name, size: file.content.length, content: file.content }));
+  } catch (error) {
+    // An upload gone before its copy: consumed by a version since, perhaps this request's own under its Idempotency-Key.
+    const previous = files.isGone(error) ? await answeredBefore(caller.userId, context.idempotencyKey) : undefined;
+    if (!previous || !admitted?.idempotency) throw error;
+    return await answerAgain(previous, admitted.idempotency.fingerprint);
+  } finally {
+    // Files no version records (a transaction whose outcome is unknown may have recorded them: kept).
+    if (!commit?.jobMayBeWritten) await files.discard();
+  }
+}
+
+export interface FilesInput {
+  readonly files?: readonly IncomingFile[] | undefined;
+  readonly uploadIds?: readonly string[] | undefined;
+}
+
+/**
+ * The files as checked: the multipart body's, or the caller's uploads (each found, then checked
+ * with its bytes); `answered`: the first answer under the request's Idempotency-Key, when an upload
+ * is gone because that request's version consumed it (nothing is checked or stored again then).
+ */
+async function checkedFiles(
+  context: FilesContext,
+  gradeable: GradeableDocument,
+  input: FilesInput,
+  limits: FileLimits,
+  unknown: (index: number) => Refusal,
+): Promise<{ checked: CheckedFile[]; answered?: StoredAnswer | undefined }> {
+  const { caller, course } = context;
+  if (!input.uploadIds?.length) {
+    const checked = (input.files ?? []).map((file) => ({ name: file.name, size: file.content.length, content: file.content }));
     if (checked.length === 0) throw noFiles();
     await checkFiles(
       checked.map((file) => ({ name: file.name, size: file.size, bytes: async () => file.content })),
       limits,
     );
+    return { checked };
   }
+  const uploads = folderOfUploads(course, gradeable.id, caller.userId);
+  const checked: CheckedFile[] = [];
+  let answered: StoredAnswer | undefined;
+  for (const [index, id] of input.uploadIds.entries()) {
+    const name = uploadName(id);
+    const key = name === undefined ? undefined : uploadKey(uploads, id);
+    if (!name || !key) throw unknown(index);
+    const head = answered ? undefined : await headObject(key);
+    if (!head && !answered) answered = await answeredBefore(caller.userId, context.idempotencyKey);
+    if (!head && !answered) throw unknown(index);
+    checked.push({ name, size: head?.size ?? 0, uploadKey: key });
+  }
+  if (answered) return { checked, answered };
+  const bytes = (file: CheckedFile) => () => getObjectBytes(file.uploadKey as string, limits.maxBytes + 1);
+  await checkFiles(
+    checked.map((file) => ({ name: file.name, size: file.size, bytes: bytes(file) })),
+    limits,
+  );
+  return { checked };
+}
 
+/** What the Idempotency-Key's fingerprint covers of the files: their names and contents (or uploads). */
+function identityOf(checked: readonly CheckedFile[]): string {
   const identity = createHash('sha256');
   for (const file of checked) {
     identity.update(`${file.name}\0`);
     if (file.content) identity.update(createHash('sha256').update(file.content).digest());
     else identity.update(`${file.uploadKey}\0`);
   }
-  const filesId = newFilesId();
+  return identity.digest('base64url');
+}
+
+/**
+ * The version's files, stored under a files id of their own before its transaction (which records
+ * the id), so a submission that loses the race for a version number never writes the winner's files.
+ */
+function versionFilesStore(checked: readonly CheckedFile[], unknown: (index: number) => Refusal) {
+  const id = newFilesId();
   // Every key written (a submission that starts over on a gradeable changed meanwhile stores again, for its owner then).
   const keys = new Set<string>();
   // An upload checked, then gone before its copy: consumed by a version since (refused as unknownUpload, or answered as the first time).
@@ -180,27 +255,15 @@ export async function submitFiles(
     gone ??= unknown(checked.indexOf(file));
     throw gone;
   };
-  const source: VersionSource = {
-    accepts: acceptsFiles,
-    identity: { files: identity.digest('base64url') },
-    files: filesId,
-    // Each upload is consumed by the version's own transaction: of confirmations racing (a double
-    // click, a retry without an Idempotency-Key) one creates a version, the others are refused as a
-    // confirmation sent after it is (its uploads are gone by then).
-    ...(input.uploadIds?.length
-      ? {
-          claims: {
-            items: checked.map((file) => consumeUpload(file.uploadKey as string, now)),
-            taken: unknown,
-          },
-        }
-      : {}),
-    store: async (owner) => {
+  return {
+    id,
+    isGone: (error: unknown) => gone !== undefined && error === gone,
+    store: async (owner: RepositoryOwner): Promise<void> => {
       const folder = folderOf(owner);
       // Every write ended before any is thrown, so that discard removes all of them.
       const writes = await Promise.allSettled(
         checked.map((file) => {
-          const key = versionFilesKey(folder, filesId, file.name);
+          const key = versionFilesKey(folder, id, file.name);
           keys.add(key);
           return file.content ? putObject(key, file.content) : copy(file, key);
         }),
@@ -209,26 +272,15 @@ export async function submitFiles(
       if (failed) throw failed.reason;
     },
     // No version records these files: nothing reads them. What cannot be deleted now stays unread until the term's versions expire.
-    discard: async () => {
+    discard: async (): Promise<void> => {
       if (keys.size > 0) await deleteObjects([...keys]).catch(() => undefined);
     },
-    stored: async () => {
-      const keys = checked.flatMap((file) => (file.uploadKey ? [file.uploadKey] : []));
-      // Confirmed uploads are copies now; what is left expires anyway.
-      if (keys.length > 0) await deleteObjects(keys).catch(() => undefined);
+    /** Once the version's transaction went through: confirmed uploads are copies now; what is left expires anyway. */
+    consumed: async (): Promise<void> => {
+      const uploads = checked.flatMap((file) => (file.uploadKey ? [file.uploadKey] : []));
+      if (uploads.length > 0) await deleteObjects(uploads).catch(() => undefined);
     },
   };
-  const fields = { ...(context.userId !== undefined ? { userId: context.userId } : {}) };
-  // What submitVersion reads with its first answer (without preloaded items, it reads them itself).
-  const answeredWith = (previous: StoredAnswer | undefined) =>
-    previous && context.loaded ? { loaded: { ...context.loaded, previous } } : {};
-  try {
-    return await submitVersion({ ...context, fields, ...answeredWith(answered) }, source, now);
-  } catch (error) {
-    const previous = error === gone ? await answeredBefore(caller.userId, context.idempotencyKey) : undefined;
-    if (!previous) throw error;
-    return submitVersion({ ...context, fields, ...answeredWith(previous) }, source, now);
-  }
 }
 
 /**

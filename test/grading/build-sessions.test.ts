@@ -3,10 +3,11 @@ import { recordJobSeconds } from '#shared/data/build-sessions.ts';
 import { getItems } from '#shared/data/items.ts';
 import { advanceHead, finishJob, leaseJob, putJob, queueRef, reserveTicket } from '#shared/data/jobs.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { nextToClaim, ticketOf } from '#shared/grading/queue-order.ts';
+import { nextToClaim, ticketOf } from '#shared/queue/tickets.ts';
 import { config } from '#shared/config.ts';
-import { useLocalQueue } from '#shared/grading/queue.ts';
-import { claimJob, closeSession, openSession, takesNext, type Session } from '#shared/grading/worker.ts';
+import { useLocalQueue } from '#shared/queue/wake-ups.ts';
+import { closeSession, openSession, takesNext, type Session } from '#shared/grading/worker.ts';
+import { claimJob } from '#shared/queue/claim.ts';
 
 // In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the
 // running builds take the rest. Nothing may be left queued with no build to take it.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reserveTicket, voidTicket } from '#shared/data/jobs.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { ticketOf } from '#shared/grading/queue-order.ts';
-import { claimJob } from '#shared/grading/worker.ts';
+import { ticketOf } from '#shared/queue/tickets.ts';
+import { claimJob } from '#shared/queue/claim.ts';
 
 describe('claiming a job', () => {
   it('passes over a ticket another worker voided but whose head it has not moved yet: no error, the queue moves on', async () => {

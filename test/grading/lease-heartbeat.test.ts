@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { finishJob, jobRef, leaseJob, putJob, recordJobCommit, renewLease, reserveTicket } from '#shared/data/jobs.ts';
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { ticketOf } from '#shared/grading/queue-order.ts';
-import { claimJob, LeaseHolds, type ClaimedJob } from '#shared/grading/worker.ts';
+import { ticketOf } from '#shared/queue/tickets.ts';
+import { LeaseHolds } from '#shared/grading/worker.ts';
+import { claimJob, type ClaimedJob } from '#shared/queue/claim.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
 

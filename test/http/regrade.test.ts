@@ -117,7 +117,7 @@ const status = async (regradeId: string) => (await api.get(`${base()}/regrades/$
 
 /** Wake-ups as the submit and regrade functions send them. */
 async function notify(times: number) {
-  const { notifyWorkers } = await import('#shared/grading/queue.ts');
+  const { notifyWorkers } = await import('#shared/queue/wake-ups.ts');
   const { runAsFunction } = await import('#shared/environment.ts');
   const { localFunctionScope } = await import('#infra/local/functions.ts');
   for (let i = 0; i < times; i++) await runAsFunction(localFunctionScope('submit-vcs'), () => notifyWorkers(i));

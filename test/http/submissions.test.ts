@@ -13,9 +13,11 @@ import { jobRef, queueRef, reserveTicket } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { laneCounters, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
-import { claimJob, gradeNextJob } from '#shared/grading/worker.ts';
-import { CONTENTION_MEMORY_MS } from '#shared/submissions/contention.ts';
+import { laneCounters } from '#shared/queue/lanes.ts';
+import { ticketOf, ticketToIssue } from '#shared/queue/tickets.ts';
+import { gradeNextJob } from '#shared/grading/worker.ts';
+import { claimJob } from '#shared/queue/claim.ts';
+import { CONTENTION_MEMORY_MS } from '#shared/queue/contention.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
@@ -272,7 +274,7 @@ describe('values and queue positions', () => {
     const id = await createGradeable();
     await drain();
     // A collision in an earlier test makes this server reserve tickets for a while, and reserved
-    // tickets may be a round of shards out of arrival order (queue-order.ts): wait until it is quiet.
+    // tickets may be a round of shards out of arrival order (shared/queue/tickets.ts): wait until it is quiet.
     await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
     // This file's course submits far beyond COURSE_BURST_PER_MINUTE: without room, a minute ending
     // between the two submissions would put the second in the first lane and the first in the second.
@@ -554,7 +556,7 @@ describe('queue positions with several students and workers', () => {
 
 /** Wake-ups as the submit function sends them. */
 async function notify(times: number) {
-  const { notifyWorkers } = await import('#shared/grading/queue.ts');
+  const { notifyWorkers } = await import('#shared/queue/wake-ups.ts');
   const { runAsFunction } = await import('#shared/environment.ts');
   const { localFunctionScope } = await import('#infra/local/functions.ts');
   for (let i = 0; i < times; i++) await runAsFunction(localFunctionScope('submit-vcs'), () => notifyWorkers(i));
@@ -607,7 +609,7 @@ describe('a deadline rush', () => {
     const together = countRequests();
     const answers = await Promise.all(students.slice(0, 20).map(upload));
     const atOnce = together.stop();
-    // Once the rush is over (contention.ts), one after another: each reserves the lowest free ticket.
+    // Once the rush is over (shared/queue/contention.ts), one after another: each reserves the lowest free ticket.
     await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
     const apart = countRequests();
     for (const student of students.slice(20)) expect((await upload(student)).json.status).toBe('success');

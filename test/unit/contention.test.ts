@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENTION_MEMORY_MS, ticketContention } from '#shared/submissions/contention.ts';
+import { CONTENTION_MEMORY_MS, ticketContention } from '#shared/queue/contention.ts';
 
 describe('ticket contention', () => {
   it('is recent for a while after a collision, and not before any or once the queue is quiet again', () => {

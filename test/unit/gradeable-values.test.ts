@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_SHARDS, type QueueCounters } from '#shared/data/jobs.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
-import { ticketOf } from '#shared/grading/queue-order.ts';
+import { ticketOf } from '#shared/queue/tickets.ts';
 import {
   attempts,
   gradeableValues,

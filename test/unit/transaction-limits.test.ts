@@ -4,7 +4,7 @@ import type { VersionSummary } from '#shared/data/submissions.ts';
 import { deleteTeamItems, teamMembersItems } from '#shared/data/teams.ts';
 import { MAX_TEAM_MEMBERS, MAX_TRANSACTION_ITEMS, VERSION_OWN_ITEMS, versionClaimsBudget } from '#shared/data/transaction-limits.ts';
 import { versionSizeRefusal } from '#shared/submissions/limits.ts';
-import { queueShare, queueShareItems } from '#shared/submissions/queue-share.ts';
+import { queueShare, queueShareItems } from '#shared/queue/shares.ts';
 
 // What one transaction holds: a version with its team's copies and its uploads, a team change.
 
@@ -49,7 +49,7 @@ describe('the budget of a version', () => {
       ticket: 101,
       state: 'queued',
     };
-    const { items } = queueShareItems(queueShare([queued], { userId: 'ann', inFlight: 0 }, new Set()), 0);
+    const items = Object.values(queueShareItems(queueShare([queued], { userId: 'ann', inFlight: 0 }, new Set())));
     expect(items).toHaveLength(4);
     // The version, its job, an answer, the queue's, the gate.
     expect(VERSION_OWN_ITEMS).toBe(3 + items.length + 1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LANES } from '#shared/data/jobs.ts';
 import type { VersionSummary } from '#shared/data/submissions.ts';
 import { queuedJobsRefusal, QUEUED_JOBS_RETRY_SECONDS } from '#shared/submissions/limits.ts';
-import { loadAfter, queueShare } from '#shared/submissions/queue-share.ts';
+import { loadAfter, queueShare } from '#shared/queue/shares.ts';
 
 // A submission's share of the grading queue: its lane, the version it supersedes, its student's count.
 

@@ -8,7 +8,8 @@
 import { countLoad, giveUpSuperseded, releaseLoad, supersedeJob } from '#shared/data/jobs.ts';
 import type { VersionSummary } from '#shared/data/submissions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
-import { laneFor, laneOf, sequenceOf, shardOf } from '#shared/grading/queue-order.ts';
+import { laneFor } from './lanes.ts';
+import { laneOf, sequenceOf, shardOf } from './tickets.ts';
 
 export interface QueueShare {
   readonly lane: number;
@@ -45,17 +46,29 @@ export function queueShare(
 /** The student's jobs queued or being graded once this submission is queued (none: not counted). */
 export const loadAfter = (share: QueueShare): number | undefined => (share.load ? share.load.read + share.load.delta : undefined);
 
-/** The share's writes, appended to the submission's transaction, and where each one is in it. */
-export function queueShareItems(share: QueueShare, at: number): { items: TransactItem[]; load?: number; supersede?: number } {
-  const items: TransactItem[] = [];
+/** The share's writes in the submission's transaction, each named for what its failed condition means. */
+export interface QueueShareItems {
+  /** The student's count as read, moved on. */
+  readonly load?: TransactItem;
+  /** The superseded job, provided it is still queued and the student's own. */
+  readonly supersede?: TransactItem;
+  /** The superseded job's ticket, given up. */
+  readonly giveUp?: TransactItem;
+  /** A team mate's count, freed by superseding their job (unconditional). */
+  readonly release?: TransactItem;
+}
+
+export function queueShareItems(share: QueueShare): QueueShareItems {
   const { load, supersede } = share;
-  const loadAt = load ? at + items.push(countLoad(load.userId, load.read, load.delta)) - 1 : undefined;
-  let supersedeAt: number | undefined;
-  if (supersede) {
-    supersedeAt = at + items.push(supersedeJob(supersede.ticket, supersede.submittedBy)) - 1;
-    items.push(giveUpSuperseded(laneOf(supersede.ticket), shardOf(supersede.ticket), sequenceOf(supersede.ticket)));
-    // Another student's job (a team mate's) frees their count; one's own is in the change above.
-    if (supersede.submittedBy !== load?.userId) items.push(releaseLoad(supersede.submittedBy));
-  }
-  return { items, ...(loadAt !== undefined ? { load: loadAt } : {}), ...(supersedeAt !== undefined ? { supersede: supersedeAt } : {}) };
+  return {
+    ...(load ? { load: countLoad(load.userId, load.read, load.delta) } : {}),
+    ...(supersede
+      ? {
+          supersede: supersedeJob(supersede.ticket, supersede.submittedBy),
+          giveUp: giveUpSuperseded(laneOf(supersede.ticket), shardOf(supersede.ticket), sequenceOf(supersede.ticket)),
+          // Another student's job (a team mate's) frees their count; one's own is in the change above.
+          ...(supersede.submittedBy !== load?.userId ? { release: releaseLoad(supersede.submittedBy) } : {}),
+        }
+      : {}),
+  };
 }

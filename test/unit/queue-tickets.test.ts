@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANES, QUEUE_LANES, QUEUE_SHARDS, type QueueCounters, type QueueShard } from '#shared/data/jobs.ts';
-import {
-  laneCounters,
-  laneFor,
-  laneOf,
-  nextToClaim,
-  queuePosition,
-  sequenceOf,
-  shardOf,
-  ticketOf,
-  ticketsToIssue,
-  ticketToIssue,
-} from '#shared/grading/queue-order.ts';
+import { laneCounters, laneFor } from '#shared/queue/lanes.ts';
+import { laneOf, nextToClaim, queuePosition, sequenceOf, shardOf, ticketOf, ticketsToIssue, ticketToIssue } from '#shared/queue/tickets.ts';
 
 // The grading queue's order over its shards: what `queue_position` reports and what workers claim.
 
