@@ -117,6 +117,15 @@ describe('functions', () => {
     }
   });
 
+  it('carries no test rows in any bundle (their grants as `action resource`, the matrix’s outcomes)', () => {
+    for (const name of functionNames) {
+      const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      const bundle = readFileSync(join(synth.app.outdir, `asset.${hash}`, 'index.mjs'), 'utf8');
+      expect(bundle, name).not.toMatch(/["'`](dynamodb|sqs|s3|secretsmanager|codebuild):[A-Za-z]+ [a-z]/);
+      expect(bundle, name).not.toContain('matrix-nobody');
+    }
+  });
+
   it('bundles a self-contained ESM handler that answers with the envelope', () => {
     const hash = (functionResource('not-found').Properties.Code.S3Key as string).replace(/\.zip$/, '');
     const bundle = join(synth.app.outdir, `asset.${hash}`, 'index.mjs');
