@@ -1,6 +1,8 @@
 /** What the cross-cutting tests expect of `replace-gradeable` (test/hardening/test-rows.ts says which tests, and how). */
 import { fail, instructorOnly } from '../../test/hardening/authorization-matrix.ts';
 import { COURSE_CHECK } from '../../test/infra/expected-policies.ts';
+import { openDates } from '../../test/support/dates.ts';
+import { publicGradeableJson, publicVcs } from '../../test/support/gradeables.ts';
 import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WriteRouteRows = {
@@ -23,6 +25,7 @@ export const rows: WriteRouteRows = {
       expect: { ...instructorOnly, instructor: fail('Gradeable does not exist', 404) },
     },
   ],
-  // Fuzzed from no body at all.
-  validBody: () => ({}),
+  // The homework's gradeable JSON again, as it was uploaded.
+  validBody: (world) =>
+    publicGradeableJson(world.homework, { title: 'Hostile homework', vcs: publicVcs('org/hw-{$user_id}'), dates: openDates(2) }),
 };

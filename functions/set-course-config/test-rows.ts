@@ -8,6 +8,5 @@ export const rows: WriteRouteRows = {
   authorization: [
     { variation: 'the course', request: () => ({ body: { name: 'default_student_late_days', entry: '0' } }), expect: instructorOnly },
   ],
-  // Fuzzed from no body at all.
-  validBody: () => ({}),
+  validBody: () => ({ name: 'default_student_late_days', entry: '2' }),
 };
