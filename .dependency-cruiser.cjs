@@ -108,6 +108,21 @@ module.exports = {
       },
     },
     {
+      name: 'functions-do-not-carry-test-rows',
+      comment:
+        "A function folder's test-rows.ts, their index (functions/test-rows.ts) and what they import of test/ are the tests' data: no function imports them, so no bundle carries them.",
+      severity: 'error',
+      from: { path: '^functions/', pathNot: '^functions/(test-rows\\.ts$|[^/]+/test-rows\\.ts$)' },
+      to: { path: '^(functions/test-rows\\.ts$|functions/[^/]+/test-rows\\.ts$|test/)', reachable: true },
+    },
+    {
+      name: 'nothing-imports-tests',
+      comment: 'functions/, shared/ and infra/ never import test/ (the test rows of a function folder excepted).',
+      severity: 'error',
+      from: { path: '^(functions|shared|infra)/', pathNot: '^functions/(test-rows\\.ts$|[^/]+/test-rows\\.ts$)' },
+      to: { path: '^test/' },
+    },
+    {
       name: 'shared-not-infra',
       comment: 'Nothing in shared/ imports infra/ (the stack, the local server, the admin command line).',
       severity: 'error',
@@ -131,7 +146,8 @@ module.exports = {
     ...domainOrder,
   ],
   options: {
-    doNotFollow: { path: ['node_modules'] },
+    // The tests are not layered: the test rows' imports of test/ end there.
+    doNotFollow: { path: ['node_modules', '^test/'] },
     exclude: { path: ['^node_modules/', '^cdk\\.out/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 import { routeKeys } from '#functions/definitions.ts';
+import { routeRows } from '#functions/test-rows.ts';
 import type { RouteKey } from '#shared/http/routes.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
@@ -10,6 +11,7 @@ import { createUser, type TestUser } from '../support/users.ts';
 import { differences, snapshotTables, type Snapshot } from './support.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { publicGradeableJson, publicVcs, uploadGradeable } from '../support/gradeables.ts';
+import type { FuzzWorld } from './test-rows.ts';
 import { makeZip } from '../support/zip.ts';
 import { listObjects } from '#shared/storage/objects.ts';
 
@@ -303,78 +305,24 @@ const hostileBody: fc.Arbitrary<Body | undefined> = fc.oneof(
 
 /** An upload id of the right shape that names no upload. */
 const FAKE_UPLOAD_ID = '00000000-0000-4000-8000-000000000000.bWFpbi5jcHA';
-const FILES_ROUTES = new Set<string>(['submit-files', 'file-uploads', 'submission-files']);
 
-/** A request body the route would accept, as each route's callers send it. */
+/** What a route's rows (functions/<name>/test-rows.ts) build valid bodies and paths from. */
+const fuzzWorld = (): FuzzWorld => ({
+  term: world.course.term,
+  course: world.course.course,
+  userIds: { instructor: world.users.instructor.userId, student: world.users.student.userId, student2: world.users.student2.userId },
+  unique: (prefix) => uniqueCode(prefix),
+  webhookUrl: WEBHOOK_URL,
+  uploadId: FAKE_UPLOAD_ID,
+  homework: gradeable,
+  teamGradeable,
+  filesGradeable,
+});
+
+/** A request body the route would accept, as its callers send it: its `validBody` (a route that reads has none; another method on its path starts from `{}`). */
 function validBody(name: RouteKey['name']): Record<string, unknown> {
-  const { term, course } = world.course;
-  switch (name) {
-    case 'issue-token':
-    case 'invalidate-token':
-      return { user_id: 'nobody-here', password: 'wrong' };
-    case 'create-course':
-      return {
-        course_semester: term,
-        course_title: uniqueCode('fz'),
-        head_instructor: world.users.instructor.userId,
-        base_course_semester: term,
-        base_course_title: course,
-        copy_gradeables: false,
-      };
-    case 'create-term':
-      return { term_id: uniqueCode('ft'), term_name: 'Fuzz term', start_date: '2027-01-10', end_date: '2027-05-10' };
-    case 'upload-gradeable':
-      return {
-        id: uniqueCode('fz'),
-        title: 'Fuzz',
-        type: 'Electronic File',
-        syllabus_bucket: 'homework',
-        vcs: publicVcs('o/{$user_id}'),
-        dates: { submission_open_date: '2026-01-01 00:00:00', submission_due_date: '2026-02-01 00:00:00' },
-        rubric: [],
-        autograding: { test_cases: [{ name: 'a', command: 'true' }] },
-      };
-    case 'create-webhook':
-      return { url: WEBHOOK_URL, events: ['submission.failed'], description: 'Fuzz' };
-    case 'set-active-version':
-      return { version: 0 };
-    case 'set-team':
-      return { members: [world.users.student.userId, world.users.student2.userId] };
-    case 'regrade':
-      return { user_id: world.users.student.userId, version_to_regrade: 1 };
-    case 'save-ta-grade':
-      return { component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' };
-    case 'submit-vcs':
-      return { vcs_checkout: true, git_repo_id: 'none', user_id: world.users.student.userId };
-    case 'submit-files':
-      return { upload_ids: [FAKE_UPLOAD_ID], user_id: world.users.student.userId };
-    case 'file-uploads':
-      return { files: [{ name: 'main.cpp', size: 100 }] };
-    case 'set-course-late-days':
-      return { default_student_late_days: 2 };
-    case 'grant-late-days':
-      return { allowed_late_days: 3, since: '2026-09-01' };
-    case 'set-extension':
-      return { late_days: 1, reason_for_exception: 'Fuzz' };
-    case 'create-user':
-      return { user_id: uniqueCode('fz'), first_name: 'Fuzz', last_name: 'User', email: 'fuzz@example.edu' };
-    case 'update-user':
-      return { first_name: 'Fuzz', last_name: 'User' };
-    case 'set-user-password':
-      return {};
-    case 'link-identity':
-      return { subject: 'fuzz-subject' };
-    case 'change-password':
-      return { current_password: 'not-the-password', new_password: 'a fine new passphrase' };
-    case 'enroll-member':
-      return { group: 'Student', registration_section: '1' };
-    case 'import-class-list':
-      return {
-        class_list: `user_id,first_name,last_name,email,registration_section,group\n${world.users.student.userId},Given,Family,s@example.edu,1,Student\n`,
-      };
-    default:
-      return {};
-  }
+  const rows = routeRows[name];
+  return rows.validBody ? rows.validBody(fuzzWorld()) : {};
 }
 
 /** A valid body with one to three fields (top-level or one level down) replaced by hostile values. */
@@ -450,16 +398,8 @@ function withinGatewayLimits(request: HostileRequest): boolean {
 function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
   const valid: Record<string, string> = {
     semester: world.course.term,
-    // Archiving and deleting would take the world away from the other routes: they get a course and a gradeable of their own.
-    course: key.name === 'archive-course' ? 'no_such_course' : world.course.course,
-    gradeable_id:
-      key.name === 'delete-gradeable'
-        ? 'no_such_gradeable'
-        : /-teams?$/.test(key.name)
-          ? teamGradeable
-          : FILES_ROUTES.has(key.name)
-            ? filesGradeable
-            : gradeable,
+    course: world.course.course,
+    gradeable_id: gradeable,
     team_id: 'fuzz-team',
     user_id: world.users.student.userId,
     webhook_id: webhookId,
@@ -467,6 +407,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA',
     job_id: 'sj_AAAAAAAAAAAAAAAAAAAAAA',
     asset: swaggerUiLinks().script,
+    ...routeRows[key.name].fuzzedPath?.(fuzzWorld()),
   };
   const names = [...key.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const path = fc.tuple(...names.map((name) => segment(valid[name] ?? 'x'))).map((values) => {
