@@ -9,7 +9,9 @@ import { definition } from './definition.ts';
 export const handler = endpoint(definition, {
   reads: ({ params }) => ({ latest: latestSummaryRef(params.semester, params.course, params.user_id) }),
   // Students read only their own, which no malformed id is.
-  malformed: { user_id: (userId, { enrollment }) => (enrollment?.group === courseGroups.instructor ? noSummary({ user_id: userId }) : forbidden()) },
+  malformed: {
+    user_id: (userId, { enrollment }) => (enrollment?.group === courseGroups.instructor ? noSummary({ user_id: userId }) : forbidden()),
+  },
   handle: async ({ caller, course, enrollment, params, items }) => {
     const userId = params.user_id;
     if (userId !== caller.userId && enrollment?.group !== courseGroups.instructor) throw forbidden();

@@ -40,7 +40,9 @@ export const termExistsAlready = /* @__PURE__ */ failure('conflict', 'Term alrea
 
 export const notTeamGradeable = /* @__PURE__ */ failure('invalid', '{gradeable_id} is not a team gradeable: it has no teams.');
 export const badTeamId = /* @__PURE__ */ failure('invalid', 'A team id is 1 to 64 letters, digits, _ or -.');
-export const teamNotFound = /* @__PURE__ */ failure('not-found', 'Team {team_id} does not exist for this gradeable.', { team_id: ECHOED_LENGTH });
+export const teamNotFound = /* @__PURE__ */ failure('not-found', 'Team {team_id} does not exist for this gradeable.', {
+  team_id: ECHOED_LENGTH,
+});
 export const noTeamMembers = /* @__PURE__ */ failure('invalid', 'A team needs at least one member: delete the team instead.');
 export const teamMemberTwice = /* @__PURE__ */ failure('invalid', '{user_id} is listed twice.');
 export const teamTooBig = /* @__PURE__ */ failure('invalid', 'Teams of {gradeable_id} have at most {team_size_max} members.');

@@ -15,4 +15,6 @@ export const noActiveVersionToRegrade = /* @__PURE__ */ failure(
   'invalid',
   '{owner_id} has no active version to regrade (the submission is cancelled).',
 );
-export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.', { regrade_id: ECHOED_LENGTH });
+export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.', {
+  regrade_id: ECHOED_LENGTH,
+});

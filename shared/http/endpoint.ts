@@ -58,7 +58,10 @@ export interface ApiRequest<Definition extends RouteDefinition, Items, Alongside
 type OwnParameters<Definition extends RouteDefinition> = Exclude<ParameterNames<Definition['path']>, CourseParameter>;
 
 /** What a route answering a malformed path parameter knows of its request: all but the path and what was read for it. */
-export type MalformedRequest<Definition extends RouteDefinition> = Omit<ApiRequest<Definition, never, never>, 'params' | 'items' | 'alongside'>;
+export type MalformedRequest<Definition extends RouteDefinition> = Omit<
+  ApiRequest<Definition, never, never>,
+  'params' | 'items' | 'alongside'
+>;
 
 /**
  * What the route answers for each of its own path parameters when the value is not of its kind
@@ -85,9 +88,9 @@ export type EndpointDefinition<Definition extends RouteDefinition, Refs extends 
 
 /**
  * Builds the Lambda handler of a route from the one shared middy stack: envelope and error
- * mapping, the token check with the declared reads, and body parsing; the inputs its definition
- * declares are parsed before the handler runs. Routes with `etag` answer
- * conditional requests.
+ * mapping, the token check with the declared reads, and body parsing; the request is read once
+ * into its view (its path parameters, query, headers and body, as its definition declares them),
+ * which the reads and the handler get. Routes with `etag` answer conditional requests.
  *
  * Each invocation records its DynamoDB writes (shared/data/request-writes.ts), so that an `error`
  * answer says whether anything may have been written. Shortly before the function's time runs out

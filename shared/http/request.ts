@@ -23,7 +23,9 @@ type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
   InputOf<Definition> extends { readonly [K in Key]: infer S extends Shape } ? Fields<S> : Readonly<Record<never, never>>;
 
 /** The `{name}`s of a path, each a string. */
-export type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
+export type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | ParameterNames<Rest>
+  : never;
 export type Params<Definition extends RouteDefinition> = { readonly [P in ParameterNames<Definition['path']>]: string };
 
 /** What a handler receives of its request, parsed: the fields declared `required` present, every other one optional. */

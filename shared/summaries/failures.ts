@@ -6,4 +6,6 @@ export const summariesRegenerated = /* @__PURE__ */ failure(
   'conflict',
   'The summaries were generated again since this cursor was given out: start again without a cursor.',
 );
-export const summariesJobNotFound = /* @__PURE__ */ failure('not-found', 'No summaries job {job_id} in this course.', { job_id: ECHOED_LENGTH });
+export const summariesJobNotFound = /* @__PURE__ */ failure('not-found', 'No summaries job {job_id} in this course.', {
+  job_id: ECHOED_LENGTH,
+});

@@ -100,9 +100,7 @@ export const authenticate = (
     const readAlongside = scope && alongside ? () => alongside(scope) : undefined;
     const refusedLately = readAlongside && named ? refusalKey(event.routeKey, named, claims.userId) : undefined;
     const along =
-      readAlongside && !(refusedLately && refusals.recently(refusedLately))
-        ? settle(Promise.resolve().then(readAlongside))
-        : undefined;
+      readAlongside && !(refusedLately && refusals.recently(refusedLately)) ? settle(Promise.resolve().then(readAlongside)) : undefined;
     try {
       await check(request, access, claims, named, scope ? reads?.(scope) : undefined);
       if (!refused.ok) throw refused.error;
