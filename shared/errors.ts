@@ -49,11 +49,18 @@ export const inSeconds = (seconds: number): string => `${seconds} ${seconds === 
 type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 type Values<T extends string> = [Placeholders<T>] extends [never] ? [] : [values: Readonly<Record<Placeholders<T>, string | number>>];
 
+/** The most characters of a caller's value a message repeats (the longest id is 64). */
+export const ECHOED_LENGTH = 64;
+
+/** The placeholders of a message filled with a value as the caller sent it, each with the most characters shown of it. */
+export type Echoes<T extends string> = Readonly<Partial<Record<Placeholders<T>, number>>>;
+
 /**
  * A fail the service can answer with, declared once: its kind and message, `{name}` marking a
  * part filled in per request. Calling it makes the Refusal to throw; `text` fills in the message
  * alone (for rules that return their problem). The API contract lists these same declarations, so
- * what the code answers and what the contract documents cannot drift apart.
+ * what the code answers and what the contract documents cannot drift apart. A part that repeats
+ * what the caller sent (`echoes`) is cut here, so no value of any length comes back whole.
  */
 export interface Failure<T extends string = string> {
   (...values: Values<T>): Refusal;
@@ -65,10 +72,13 @@ export interface Failure<T extends string = string> {
 /** Every Failure declared so far (in the order the modules declaring them were loaded). */
 export const declaredFailures: Failure[] = [];
 
-export function failure<const T extends string>(kind: RefusalKind, template: T): Failure<T> {
+export function failure<const T extends string>(kind: RefusalKind, template: T, echoes?: Echoes<T>): Failure<T> {
+  const cut = (echoes ?? {}) as Readonly<Record<string, number | undefined>>;
   const text = (...values: Values<T>): string => {
     const given = (values[0] ?? {}) as Readonly<Record<string, string | number>>;
-    return template.replace(/\{([^{}]+)\}/g, (whole, name: string) => (Object.hasOwn(given, name) ? String(given[name]) : whole));
+    return template.replace(/\{([^{}]+)\}/g, (whole, name: string) =>
+      Object.hasOwn(given, name) ? String(given[name]).slice(0, cut[name] ?? Infinity) : whole,
+    );
   };
   const declared = Object.assign((...values: Values<T>) => new Refusal(kind, text(...values)), { text, kind, template });
   declaredFailures.push(declared as unknown as Failure);

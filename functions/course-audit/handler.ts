@@ -5,8 +5,8 @@ import { auditPage } from '#shared/users/audit.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: async ({ course, query, event }) => {
+  handle: async ({ course, query, url }) => {
     const { items, next } = await auditPage({ courseId: courseId(course.term, course.course) }, query);
-    return paged(event, items, next);
+    return paged(url, items, next);
   },
 });

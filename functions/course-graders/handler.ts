@@ -6,6 +6,5 @@ import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   alongside: ({ params }) => membersOf({ term: params.semester, course: params.course }),
-  handle: ({ alongside, query, event }) =>
-    wholeOrPaged({ event, query }, courseGraders(alongside), { ...userListOrder, list: 'graders list' }),
+  handle: ({ alongside, query, url }) => wholeOrPaged({ url, query }, courseGraders(alongside), { ...userListOrder, list: 'graders list' }),
 });

@@ -6,5 +6,5 @@ import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   alongside: ({ params }) => membersOf({ term: params.semester, course: params.course }),
-  handle: ({ alongside, query, event }) => wholeOrPaged({ event, query }, courseUsers(alongside), { ...userListOrder, list: 'users list' }),
+  handle: ({ alongside, query, url }) => wholeOrPaged({ url, query }, courseUsers(alongside), { ...userListOrder, list: 'users list' }),
 });

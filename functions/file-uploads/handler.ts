@@ -1,23 +1,12 @@
+import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { presignUploads } from '#shared/submissions/submit-files.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params }) => {
-    const { term, course, gradeableId } = gradeableKey(params);
-    return { gradeable: gradeableRef(term, course, gradeableId) };
-  },
+  reads: ({ params }) => ({ gradeable: gradeableRef(params.semester, params.course, params.gradeable_id) }),
+  malformed: { gradeable_id: (gradeableId) => invalidGradeableId({ gradeable_id: gradeableId }) },
   handle: ({ caller, course, enrollment, params, items, body }) =>
-    presignUploads(
-      {
-        caller,
-        course,
-        enrollment,
-        gradeableId: shownGradeableId(params),
-        gradeable: items.gradeable,
-      },
-      body.files ?? [],
-    ),
+    presignUploads({ caller, course, enrollment, gradeableId: params.gradeable_id, gradeable: items.gradeable }, body.files ?? []),
 });

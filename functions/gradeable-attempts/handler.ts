@@ -8,11 +8,12 @@ import { attempts, attemptsOrder } from '#shared/submissions/submission.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
+  malformed: { gradeable_id: () => gradeableNotFound() },
   reads: ({ params, query, userId }) => submissionReads(gradeableKey(params), userId, query.user_id),
-  handle: async ({ caller, course, enrollment, query, items, event }) => {
+  handle: async ({ caller, course, enrollment, query, items, url }) => {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.
     if (!items.gradeable || !isVisible(items.gradeable, enrollment, new Date())) throw gradeableNotFound();
     readableTarget(caller, enrollment, query.user_id, items.target);
-    return wholeOrPaged({ event, query }, attempts(await submissionToShow(items.gradeable, items, course), items.gradeable), attemptsOrder);
+    return wholeOrPaged({ url, query }, attempts(await submissionToShow(items.gradeable, items, course), items.gradeable), attemptsOrder);
   },
 });

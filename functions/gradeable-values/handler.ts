@@ -8,6 +8,7 @@ import { gradeableValues, taValues } from '#shared/submissions/submission.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
+  malformed: { gradeable_id: () => gradeableNotFound() },
   reads: ({ params, query, userId }) => submissionReads(gradeableKey(params), userId, query.user_id),
   handle: async ({ caller, course, enrollment, query, items }) => {
     // A gradeable the caller may not see yet (students: before submission opens) does not exist for them.

@@ -6,10 +6,10 @@ import { endpoint } from '#shared/http/endpoint.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: async ({ body, event }) => {
+  handle: async ({ body, authorization }) => {
     const { passwordLogin, oidc } = signInSettings();
     const form = signInForm(body, passwordLogin, oidc?.issuer);
     if (form.kind === 'oidc') return { token: await issueTokenForIdToken(form.idToken, form.nonce) };
-    return { token: await issueToken(form.userId, form.password, event.headers?.authorization) };
+    return { token: await issueToken(form.userId, form.password, authorization) };
   },
 });

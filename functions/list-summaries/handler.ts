@@ -5,8 +5,8 @@ import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   alongside: ({ params, query }) => summaryEntriesAsked({ term: params.semester, course: params.course }, query),
-  handle: async ({ course, query, event, alongside }) => {
+  handle: async ({ course, query, url, alongside }) => {
     const page = await listSummaries(course, query, alongside);
-    return paged(event, page, page.next_cursor);
+    return paged(url, page, page.next_cursor);
   },
 });

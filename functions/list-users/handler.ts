@@ -4,8 +4,8 @@ import { allAccounts } from '#shared/users/accounts.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: async ({ query, event }) =>
-    wholeOrPaged({ event, query }, await allAccounts(), {
+  handle: async ({ query, url }) =>
+    wholeOrPaged({ url, query }, await allAccounts(), {
       list: 'users list',
       keys: 1,
       position: (user) => [user.user_id],

@@ -4,10 +4,11 @@ import { listDeliveries, webhookNotFound, webhookReads } from '#shared/webhooks/
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params }) => ({ webhook: webhookReads(params).webhook }),
-  handle: async ({ course, params, query, items, event }) => {
+  reads: ({ params }) => webhookReads(params),
+  malformed: { webhook_id: webhookNotFound },
+  handle: async ({ course, params, query, items, url }) => {
     if (!items.webhook) throw webhookNotFound(params.webhook_id);
     const { items: page, next } = await listDeliveries(course, items.webhook.webhookId, query);
-    return paged(event, page, next);
+    return paged(url, page, next);
   },
 });

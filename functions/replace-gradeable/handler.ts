@@ -1,4 +1,5 @@
 import { replaceGradeable } from '#shared/gradeables/change.ts';
+import { gradeableIdFrom } from '#shared/gradeables/gradeable.ts';
 import { downloadForm } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import { answerEtag, ifMatchHolds } from '#shared/http/etag.ts';
@@ -6,6 +7,7 @@ import { WithHeaders } from '#shared/http/paging.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
+  malformed: { gradeable_id: gradeableIdFrom },
   handle: async ({ course, caller, params, query, headers, body }) => {
     const ifMatch = headers['If-Match'];
     const stored = await replaceGradeable(course, params.gradeable_id, body, {

@@ -7,6 +7,7 @@ import { versionFiles } from '#shared/submissions/submit-files.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
+  malformed: { gradeable_id: () => gradeableNotFound() },
   reads: ({ params, query, userId }) => {
     // Everything `attempts` reads but the queue: a version's files do not depend on it.
     const { queue: _queue, ...reads } = submissionReads(gradeableKey(params), userId, query.user_id);

@@ -1,17 +1,19 @@
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
+import { invalidGradeableId } from '#shared/gradeables/failures.ts';
+import { gradeableKey } from '#shared/http/reads.ts';
 import { submitReads, submitVcs } from '#shared/submissions/submit.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),
+  reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER]),
+  malformed: { gradeable_id: (gradeableId) => invalidGradeableId({ gradeable_id: gradeableId }) },
   handle: ({ caller, course, enrollment, params, items, body, headers }) =>
     submitVcs({
       caller,
       course,
       enrollment,
-      gradeableId: shownGradeableId(params),
+      gradeableId: params.gradeable_id,
       gradeable: items.gradeable,
       fields: { userId: body.user_id, vcsCheckout: body.vcs_checkout, gitRepoId: body.git_repo_id },
       idempotencyKey: headers[IDEMPOTENCY_KEY_HEADER],

@@ -6,7 +6,7 @@
 import { signInSettings } from '#shared/config.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { getUser, relinkIdentity } from '#shared/data/users.ts';
-import { isValidUserId } from '#shared/ids.ts';
+import type { Refusal } from '#shared/errors.ts';
 import { noSuchUser } from '#shared/users/failures.ts';
 import { actorId, type Actor } from '#shared/users/profile.ts';
 import { identityChangedMeanwhile, idTokensNotTaken } from './failures.ts';
@@ -16,6 +16,9 @@ import { identityMaySignIn } from './oidc-rules.ts';
 /** How often a link that changed between the read and the write is read and written again. */
 const ATTEMPTS = 3;
 
+/** What linking an identity to an id no account can have answers: as for an unknown account. */
+export const noAccountToLink = (userId: string): Refusal => (signInSettings().oidc ? noSuchUser({ user_id: userId }) : idTokensNotTaken());
+
 /** PUT /api/users/{user_id}/identity: the account is linked to `subject` at the configured issuer. */
 export async function linkIdentity(
   actor: Actor,
@@ -24,7 +27,6 @@ export async function linkIdentity(
 ): Promise<{ user_id: string; issuer: string; subject: string }> {
   const { oidc } = signInSettings();
   if (!oidc) throw idTokensNotTaken();
-  if (!isValidUserId(userId)) throw noSuchUser({ user_id: userId.slice(0, 80) });
   const identity = { issuer: oidc.issuer, subject };
   const answer = { user_id: userId, ...identity };
   for (let attempt = 1; ; attempt++) {

@@ -28,10 +28,10 @@ import { getItems, type ItemRef, type LoadedItems } from '#shared/data/items.ts'
 import { settleCopies } from '#shared/data/settle-copies.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { changeProfile, userItem, userRef, usersTableName } from '#shared/data/users.ts';
-import { isValidUserId, type User } from '#shared/users/user.ts';
+import type { User } from '#shared/users/user.ts';
 import { planClassList, readClassList, type ClassList, type MemberChange, type RejectedRow } from './class-list.ts';
 import { courseId, courseUsers, isStaff, type Course, type Enrollment, type PersonName, type UserRecord } from './course.ts';
-import { badUserId, lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
+import { lastInstructor, memberChanged, userNotInCourse } from './failures.ts';
 import {
   droppedMember,
   memberAction,
@@ -80,14 +80,12 @@ const memberRefs = (course: Pick<Course, 'term' | 'course'>, userId: string) => 
   term: termRef(course.term),
 });
 
-/** Nothing for a malformed user id (the change refuses it). */
 export const memberReads = (course: Pick<Course, 'term' | 'course'>, userId: string): Partial<ReturnType<typeof memberRefs>> =>
-  isValidUserId(userId) ? memberRefs(course, userId) : {};
+  memberRefs(course, userId);
 
 export type MemberItems = Partial<LoadedItems<ReturnType<typeof memberRefs>>>;
 
 const loadMember = async (course: Course, userId: string, loaded: MemberItems | undefined) => {
-  if (!isValidUserId(userId)) throw badUserId();
   return loaded && Object.hasOwn(loaded, 'membership') ? loaded : await getItems(memberRefs(course, userId));
 };
 

@@ -1,5 +1,5 @@
 /** Courses' and terms' fails (declared once: the code throws them, the API contract lists them). */
-import { failure } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
 
 /** A course path that names no course: the reference's words. */
 export const courseNotFound = /* @__PURE__ */ failure('not-found', 'Failed to load course. Check course title and ensure it exists.');
@@ -8,7 +8,7 @@ export const courseNotFound = /* @__PURE__ */ failure('not-found', 'Failed to lo
 export const notOnTeam = /* @__PURE__ */ failure('invalid', '{user_id} is not on a team for this gradeable.');
 
 /** A user id that names no active member of the course (submitting, choosing a version, regrading). */
-export const userNotInCourse = /* @__PURE__ */ failure('not-found', 'User {user_id} is not in this course.');
+export const userNotInCourse = /* @__PURE__ */ failure('not-found', 'User {user_id} is not in this course.', { user_id: ECHOED_LENGTH });
 
 export const courseFieldsMissing = /* @__PURE__ */ failure('invalid', 'Semester, course title or head instructor not set.');
 export const badSemester = /* @__PURE__ */ failure('invalid', 'The semester must be 1 to 64 lowercase letters, digits or underscores.');
@@ -40,11 +40,15 @@ export const termExistsAlready = /* @__PURE__ */ failure('conflict', 'Term alrea
 
 export const notTeamGradeable = /* @__PURE__ */ failure('invalid', '{gradeable_id} is not a team gradeable: it has no teams.');
 export const badTeamId = /* @__PURE__ */ failure('invalid', 'A team id is 1 to 64 letters, digits, _ or -.');
-export const teamNotFound = /* @__PURE__ */ failure('not-found', 'Team {team_id} does not exist for this gradeable.');
+export const teamNotFound = /* @__PURE__ */ failure('not-found', 'Team {team_id} does not exist for this gradeable.', {
+  team_id: ECHOED_LENGTH,
+});
 export const noTeamMembers = /* @__PURE__ */ failure('invalid', 'A team needs at least one member: delete the team instead.');
 export const teamMemberTwice = /* @__PURE__ */ failure('invalid', '{user_id} is listed twice.');
 export const teamTooBig = /* @__PURE__ */ failure('invalid', 'Teams of {gradeable_id} have at most {team_size_max} members.');
-export const notAStudent = /* @__PURE__ */ failure('invalid', '{user_id} is not a student of this course.');
+export const notAStudent = /* @__PURE__ */ failure('invalid', '{user_id} is not a student of this course.', {
+  user_id: ECHOED_LENGTH,
+});
 export const teamSubmissionsTakenAway = /* @__PURE__ */ failure(
   'conflict',
   'Team {team_id} has submissions: removing {user_id} would take them away from them.',
@@ -70,6 +74,7 @@ export const badCourseName = /* @__PURE__ */ failure('invalid', 'course_name mus
 export const badTimeZone = /* @__PURE__ */ failure(
   'invalid',
   'timezone must be an IANA time zone such as America/New_York; {entry} is not one.',
+  { entry: ECHOED_LENGTH },
 );
 export const settingChangedMeanwhile = /* @__PURE__ */ failure(
   'conflict',

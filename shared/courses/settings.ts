@@ -90,7 +90,7 @@ export function parseSetting(name: string, entry: unknown): Setting | Refusal {
       return { name, value: text };
     }
     case 'timezone': {
-      if (text === undefined || text.length > 64 || !isTimeZone(text)) return badTimeZone({ entry: (text ?? typeof entry).slice(0, 64) });
+      if (text === undefined || text.length > 64 || !isTimeZone(text)) return badTimeZone({ entry: text ?? typeof entry });
       // Intl accepts any case; the course keeps the zone's own spelling.
       return { name, value: new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone };
     }

@@ -29,7 +29,7 @@ import {
   wouldStrand,
 } from './failures.ts';
 import { downloadForm } from './listing.ts';
-import { gradeableIdFrom, type GradeableDocument } from './gradeable.ts';
+import type { GradeableDocument } from './gradeable.ts';
 import { REQUIRES_ID_TITLE_TYPE, validateGradeable } from './validate.ts';
 
 /**
@@ -95,11 +95,10 @@ const ATTEMPTS = 4;
  */
 export async function replaceGradeable(
   course: Course,
-  pathId: string | undefined,
+  gradeableId: string,
   input: unknown,
   options: ChangeOptions,
 ): Promise<GradeableDocument> {
-  const gradeableId = gradeableIdFrom(pathId);
   const now = options.now ?? new Date();
   const document = checkedDocument(course, input, now);
   if (document.id !== gradeableId) throw idMismatch({ document_id: document.id, gradeable_id: gradeableId });
@@ -141,8 +140,7 @@ export async function replaceGradeable(
  * atomic against a first submission or grade arriving at the same moment (the gates of
  * data/gradeables.ts). Answers the deleted document in download form.
  */
-export async function deleteGradeable(course: Course, pathId: string | undefined, options: ChangeOptions): Promise<GradeableDocument> {
-  const gradeableId = gradeableIdFrom(pathId);
+export async function deleteGradeable(course: Course, gradeableId: string, options: ChangeOptions): Promise<GradeableDocument> {
   const now = options.now ?? new Date();
   for (let attempt = 1; ; attempt++) {
     const current = await readGradeable(course, gradeableId);

@@ -1,10 +1,12 @@
-import { failure, invalidInput, notFound } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure, invalidInput, notFound } from '#shared/errors.ts';
 
 export const gradeableNotFound = () => notFound('Gradeable does not exist');
 export const gradeableNotSpecified = () => invalidInput('Did not specify gradeable');
 
 /** The reference's answer to an unknown (or not yet open) gradeable when submitting or regrading. */
-export const invalidGradeableId = /* @__PURE__ */ failure('not-found', "Invalid gradeable id '{gradeable_id}'");
+export const invalidGradeableId = /* @__PURE__ */ failure('not-found', "Invalid gradeable id '{gradeable_id}'", {
+  gradeable_id: ECHOED_LENGTH,
+});
 /** A version beyond a submission's highest (choosing the active version, regrading one version). */
 export const noSuchVersion = /* @__PURE__ */ failure('invalid', 'There is no version {version}: the highest is {highest_version}.');
 

@@ -27,13 +27,6 @@ export type {
   TestCase,
 } from './schema.ts';
 
-/**
- * The gradeable id a path names, for building reads before the handler runs: a malformed id
- * becomes a placeholder that keeps the DynamoDB key well-formed and that no gradeable can have
- * (it is no gradeable id), so what is read for it is always nothing.
- */
-export const pathGradeableId = (value: string | undefined): string => (value !== undefined && isValidGradeableId(value) ? value : '.');
-
 /** A gradeable id from a path: blank is "not specified", anything malformed cannot exist. */
 export function gradeableIdFrom(value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw gradeableNotSpecified();

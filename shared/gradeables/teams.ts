@@ -178,7 +178,7 @@ export async function setTeamMembers(
   const early = memberListRefusal(asked);
   if (early) throw early;
   const stranger = request.members.find((userId) => !isValidUserId(userId));
-  if (stranger !== undefined) throw notAStudent({ user_id: stranger.slice(0, 64) });
+  if (stranger !== undefined) throw notAStudent({ user_id: stranger });
   const { term, course: code } = course;
   const where = { term, course: code, gradeableId: request.gradeableId };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -283,7 +283,6 @@ export async function deleteTeam(
   request: { gradeableId: string; teamId: string; actor: string },
 ): Promise<null> {
   teamGradeable(gradeable, request.gradeableId);
-  if (!isValidTeamId(request.teamId)) throw teamNotFound({ team_id: request.teamId.slice(0, 64) });
   const { term, course: code } = course;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const { team, submission } = await getItems({

@@ -1,5 +1,5 @@
 /** Regrading's fails (declared once: the code throws them, the API contract lists them). */
-import { failure } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
 
 export const regradeOnlyAutograded = /* @__PURE__ */ failure(
   'invalid',
@@ -15,4 +15,6 @@ export const noActiveVersionToRegrade = /* @__PURE__ */ failure(
   'invalid',
   '{owner_id} has no active version to regrade (the submission is cancelled).',
 );
-export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.');
+export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.', {
+  regrade_id: ECHOED_LENGTH,
+});

@@ -302,16 +302,14 @@ export const everySubmissionAsked = (
 ): Promise<Submission[] | undefined> =>
   userId === undefined || userId === '' ? submissionsOfGradeable(term, course, gradeableId) : Promise.resolve(undefined);
 
-/** What the status route reads with the token check: the regrade (a malformed id reads an item no regrade has). */
+/** What the status route reads with the token check: the regrade. */
 export function regradeStatusReads(regradeId: string) {
-  return { regrade: regradeRef(isRegradeId(regradeId) ? regradeId : '-') };
+  return { regrade: regradeRef(regradeId) };
 }
 
 /** A regrade of this course, with its progress now; another course's (or an unknown id) is not found. */
 export async function regradeStatus(course: Course, regradeId: string, loaded?: { regrade?: RegradeRecord }): Promise<RegradeJob> {
-  // A path parameter's length is bounded by no schema: the message shows at most 64 characters of it.
-  const missing = () => regradeNotFound({ regrade_id: regradeId.slice(0, 64) });
-  if (!isRegradeId(regradeId)) throw missing();
+  const missing = () => regradeNotFound({ regrade_id: regradeId });
   const stored = loaded ? loaded.regrade : (await getItems({ regrade: regradeRef(regradeId) })).regrade;
   if (!stored || stored.term !== course.term || stored.course !== course.course) throw missing();
   return regradeJob(stored);
@@ -327,7 +325,7 @@ async function submissionOfStudent(
   userId: string,
   preloaded: StudentItems | undefined,
 ): Promise<Submission | undefined> {
-  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId.slice(0, 64) });
+  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId });
   const { term, course: code } = course;
   const notMember = () => userNotInCourse({ user_id: userId });
   const member = enrollmentRef(term, code, userId);

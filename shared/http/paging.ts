@@ -18,15 +18,15 @@ export class WithHeaders {
 }
 
 /** The request's URL (root-relative) with `cursor` set to the next page's. */
-export function nextPageUrl(event: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>, cursor: string): string {
-  const query = new URLSearchParams(event.rawQueryString);
+export function nextPageUrl(url: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>, cursor: string): string {
+  const query = new URLSearchParams(url.rawQueryString);
   query.set('cursor', cursor);
-  return `${event.rawPath}?${query.toString()}`;
+  return `${url.rawPath}?${query.toString()}`;
 }
 
 /** `data`, with a `Link: <…>; rel="next"` header when `next` names a further page. */
-export const paged = (event: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>, data: unknown, next: string | null): unknown =>
-  next === null ? data : new WithHeaders(data, { Link: `<${nextPageUrl(event, next)}>; rel="next"` });
+export const paged = (url: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>, data: unknown, next: string | null): unknown =>
+  next === null ? data : new WithHeaders(data, { Link: `<${nextPageUrl(url, next)}>; rel="next"` });
 
 /**
  * A list answered whole by default while it fits (the users and graders lists and a submission's
@@ -35,13 +35,13 @@ export const paged = (event: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>, data:
  * the first with its `Link`.
  */
 export function wholeOrPaged<T>(
-  request: { readonly event: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>; readonly query: PageQuery },
+  request: { readonly url: Pick<ApiEvent, 'rawPath' | 'rawQueryString'>; readonly query: PageQuery },
   sorted: readonly T[],
   order: Order<T> & { readonly list: string; readonly keys: number; readonly accepts?: (position: readonly string[]) => boolean },
 ): unknown {
   const page = readPageRequest(request.query, { ...order, defaultSize: Number.POSITIVE_INFINITY });
   const { items, next } = pageOf(sorted, page, order);
-  return paged(request.event, items, next);
+  return paged(request.url, items, next);
 }
 
 type PageQuery = { readonly page_size?: string; readonly cursor?: string };

@@ -38,7 +38,11 @@ function builtOnFirstRead<Builders extends Record<string, () => unknown>>(
   return built as { readonly [Key in keyof Builders]: ReturnType<Builders[Key]> };
 }
 
-/** Every `{name}` of a route path. Not refused here: each route answers a malformed one as not found. */
+/**
+ * Every `{name}` of a route path, by name: the one schema each route's path is read with
+ * (request.ts). A value not of its kind reaches no read nor handler: the course check refuses a
+ * malformed course, and each route says what any other answers (`malformed`, endpoint.ts).
+ */
 export const pathParameters = builtOnFirstRead({
   semester: () => documented(z.string().check(z.regex(CODE)), { description: 'The term code (e.g. `f26`).' }),
   course: () => documented(z.string().check(z.regex(CODE)), { description: 'The course code (e.g. `sample`).' }),
@@ -87,7 +91,7 @@ export const ifMatch = () =>
     description: "The ETag of the gradeable's download: refused (412 with Prefer: http-status) when it changed since.",
   });
 
-/** Makes a submission safe to retry; read by the token check's reads (raw, lower case) and by the handler (parsed). */
+/** Makes a submission safe to retry; the token check's reads and the handler read it from the request's view. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** A submitting route's request headers: its Idempotency-Key. */

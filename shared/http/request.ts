@@ -6,7 +6,9 @@
 import type * as z from 'zod/mini';
 import { invalidInput } from '#shared/errors.ts';
 import { fieldMessage, isMissing, missingFailure, type Required } from './fields.ts';
+import { pathParameters } from './parameters.ts';
 import type { RouteDefinition, RouteInput } from './routes.ts';
+import type { MalformedParameter } from './types.ts';
 
 type Shape = Readonly<Record<string, z.ZodMiniType>>;
 
@@ -21,7 +23,9 @@ type Part<Definition extends RouteDefinition, Key extends keyof RouteInput> =
   InputOf<Definition> extends { readonly [K in Key]: infer S extends Shape } ? Fields<S> : Readonly<Record<never, never>>;
 
 /** The `{name}`s of a path, each a string. */
-type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
+export type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | ParameterNames<Rest>
+  : never;
 export type Params<Definition extends RouteDefinition> = { readonly [P in ParameterNames<Definition['path']>]: string };
 
 /** What a handler receives of its request, parsed: the fields declared `required` present, every other one optional. */
@@ -80,4 +84,36 @@ export function parseInput<Definition extends RouteDefinition>(
     headers: parsePart(declared.headers, request.headers ?? {}, true),
     body: declared.document ? (request.body ?? {}) : parsePart(declared.body, request.body ?? {}),
   } as Input<Definition>;
+}
+
+/** The `{name}`s of a path, in order. */
+export const parameterNamesOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => name);
+
+/** The path parameters the course check answers itself (`Failed to load course…`) when malformed. */
+export type CourseParameter = 'semester' | 'course';
+
+/**
+ * A path read with its route's parameters (parameters.ts): the values of their kind, in the path's
+ * order, up to the first that is not (`malformed`).
+ */
+export interface PathView {
+  readonly params: Readonly<Record<string, string>>;
+  readonly malformed?: MalformedParameter;
+}
+
+/**
+ * Reads each `{name}` of the route's path with that parameter's one schema (`pathParameters`), in
+ * the path's order. A value missing or not of its kind is reported, never refused here: the course
+ * check refuses a malformed course, and the route says what any other malformed one answers.
+ */
+export function parsePath(definition: RouteDefinition, values: Readonly<Record<string, string | undefined>>): PathView {
+  const params: Record<string, string> = {};
+  for (const name of parameterNamesOf(definition.path)) {
+    const value = values[name] ?? '';
+    const schema = (pathParameters as Readonly<Record<string, z.ZodMiniType>>)[name];
+    if (!schema) throw new Error(`The path parameter {${name}} of ${definition.name} has no schema in parameters.ts`);
+    if (!schema.safeParse(value).success) return { params, malformed: { name, value } };
+    params[name] = value;
+  }
+  return { params };
 }

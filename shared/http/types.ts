@@ -10,15 +10,31 @@ export type { Caller };
 /** A parsed request body: JSON object fields, or form fields (strings, string arrays, files). */
 export type RequestBody = Readonly<Record<string, unknown>>;
 
-/** What a route's reads may be built from, before anything is read: the raw request and the caller's id. */
-export interface ReadScope<Params = Readonly<Record<string, string>>> {
-  readonly userId: string;
-  readonly params: Params;
-  readonly query: Readonly<Record<string, string | undefined>>;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  /** The parsed body, unchecked (its fields are not yet the route's inputs); `{}` when it is refused after the token check. */
+/** A request's query, headers and body fields, each read with its route's schemas (request.ts). */
+export interface RequestFields {
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, unknown>>;
   readonly body: RequestBody;
 }
+
+/** A path parameter that is not of its kind: which, and its value as sent. */
+export interface MalformedParameter {
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * The one view of a request its route's reads and handler get: the path parameters, the query,
+ * the headers and the body, each read with the route's schemas; `malformed` names the first path
+ * parameter not of its kind (and `params` then holds only those before it).
+ */
+export interface RequestView extends RequestFields {
+  readonly params: Readonly<Record<string, string>>;
+  readonly malformed?: MalformedParameter | undefined;
+}
+
+/** What a route's reads may be built from, before anything is read: its request's view and the caller's id. */
+export type ReadScope<View = Omit<RequestView, 'malformed'>> = View & { readonly userId: string };
 
 /** What the middleware stack hands the handler through the Lambda context (set before it runs). */
 export interface ApiContext extends Context {
@@ -32,4 +48,6 @@ export interface ApiContext extends Context {
   /** What the route's `alongside` read resolved to, once the caller was allowed. */
   alongside?: unknown;
   body?: RequestBody;
+  /** The request read with its route's schemas, once its body is parsed. */
+  view?: RequestView;
 }

@@ -65,7 +65,7 @@ export async function chooseActiveVersion(
     const { member } = isValidUserId(target)
       ? await getItems({ member: enrollmentRef(course.term, course.course, target) })
       : { member: undefined };
-    if (!member || !isActiveMember(member)) throw userNotInCourse({ user_id: target.slice(0, 64) });
+    if (!member || !isActiveMember(member)) throw userNotInCourse({ user_id: target });
   }
   if (gradeable.type !== 'Electronic File') throw onlyElectronicVersions();
   let ownerId = target;

@@ -1,5 +1,5 @@
 /** Submitting, reading and choosing versions: their fails (declared once: the code throws them, the API contract lists them). */
-import { failure } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
 
 export const notSameUser = /* @__PURE__ */ failure('invalid', 'API key and specified user_id are not for the same user.');
 export const onlyVcs = /* @__PURE__ */ failure('invalid', 'Student API for upload only supports VCS gradeables');
@@ -12,7 +12,9 @@ export const idempotencyKeyReused = /* @__PURE__ */ failure(
   'unprocessable',
   'This Idempotency-Key was already used for a different request.',
 );
-export const noGradedGradeable = /* @__PURE__ */ failure('not-found', 'Graded gradeable for user with id {user_id} does not exist');
+export const noGradedGradeable = /* @__PURE__ */ failure('not-found', 'Graded gradeable for user with id {user_id} does not exist', {
+  user_id: ECHOED_LENGTH,
+});
 export const onlyElectronicVersions = /* @__PURE__ */ failure('invalid', 'Only Electronic File gradeables have versions.');
 export const versionMissing = /* @__PURE__ */ failure('invalid', 'The field version is required (0 cancels the submission).');
 export const noActiveVersionFiles = /* @__PURE__ */ failure(

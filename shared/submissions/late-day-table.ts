@@ -7,21 +7,19 @@ import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
 import { latenessOfStudent, type ActiveLateness } from '#shared/data/submissions.ts';
 import { teamLatenessOfStudent } from '#shared/data/teams.ts';
-import { accessDenied } from '#shared/errors.ts';
+import { accessDenied, type Refusal } from '#shared/errors.ts';
 import { noStudent, notYourSection } from '#shared/tagrading/failures.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { fromLocalTime, parseGradeableDate, toLocalTime } from '#shared/gradeables/time-zone.ts';
-import { isValidUserId } from '#shared/users/user.ts';
 import { badGrantStart, onlyElectronicLateDays } from './failures.ts';
 import { chargeStudentBy, dueDate, type StudentLateDays } from './late-days.ts';
 
 /** Read with the token check: the named student's enrollment and late-day item. */
-export function studentLateDayReads(scope: { term: string; course: string }, userId: string | undefined) {
-  const id = userId !== undefined && isValidUserId(userId) ? userId : '-';
-  return { student: enrollmentRef(scope.term, scope.course, id), lateDays: lateDaysRef(scope.term, scope.course, id) };
+export function studentLateDayReads(scope: { term: string; course: string }, userId: string) {
+  return { student: enrollmentRef(scope.term, scope.course, userId), lateDays: lateDaysRef(scope.term, scope.course, userId) };
 }
 
 export interface LoadedStudent {
@@ -32,9 +30,7 @@ export interface LoadedStudent {
 /** The named user, when they are a student of the course (dropped students too: their late days still count). */
 function requireStudent(userId: string, loaded: LoadedStudent): Enrollment {
   const { student } = loaded;
-  if (!isValidUserId(userId) || !student || student.group !== courseGroups.student) {
-    throw noStudent({ user_id: userId.slice(0, 64) });
-  }
+  if (!student || student.group !== courseGroups.student) throw noStudent({ user_id: userId });
   return student;
 }
 
@@ -111,7 +107,6 @@ export interface StudentWork {
  * eventually consistent: a version submitted or chosen an instant ago may not show yet.
  */
 export async function studentWork(course: { term: string; course: string }, userId: string): Promise<StudentWork> {
-  if (!isValidUserId(userId)) return { documents: [], activeDaysLate: new Map() };
   const [gradeables, own, teams] = await Promise.all([
     gradeablesOfCourse(course.term, course.course),
     latenessOfStudent(course.term, course.course, userId),
@@ -135,6 +130,10 @@ export function activeDaysLateOf(
   const [ownById, teamsById] = [byId(own), byId(teams)];
   return new Map(documents.map((document) => [document.id, (document.team_gradeable ? teamsById : ownById).get(document.id)]));
 }
+
+/** What the late-day table of an id no one can have answers: refused to a student (not their own), no student to others. */
+export const noStudentNamed = (userId: string, caller: { enrollment: Enrollment }): Refusal =>
+  caller.enrollment.group === courseGroups.student ? accessDenied() : noStudent({ user_id: userId });
 
 /**
  * `GET …/late-days/{user_id}`: the student themself; instructors and full access graders any

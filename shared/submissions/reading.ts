@@ -58,10 +58,7 @@ export function readableTarget(
   if (userId === caller.userId) return;
   const group = enrollment?.group ?? courseGroups.student;
   if (group === courseGroups.student) throw notSameUser();
-  const shown = userId.slice(0, 64);
-  if (!isValidUserId(userId) || !target || !isActiveMember(target)) {
-    throw noGradedGradeable({ user_id: shown });
-  }
+  if (!isValidUserId(userId) || !target || !isActiveMember(target)) throw noGradedGradeable({ user_id: userId });
   if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
     throw notYourSection({ section: target.registrationSection ?? NULL_SECTION });
   }

@@ -207,7 +207,7 @@ async function teamOf(course: Course, gradeableId: string, userId: string): Prom
 
 async function requireStudentOf(course: Course, userId: string): Promise<void> {
   // A malformed id (empty, too long) is in no course; it must not reach DynamoDB as a key.
-  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId.slice(0, 64) });
+  if (!isValidUserId(userId)) throw userNotInCourse({ user_id: userId });
   const { member } = await getItems({ member: enrollmentRef(course.term, course.course, userId) });
   if (!member || !isActiveMember(member)) throw userNotInCourse({ user_id: userId });
 }

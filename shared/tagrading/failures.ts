@@ -1,8 +1,8 @@
 /** TA grading's fails (declared once: the code throws them, the API contract lists them). */
-import { failure } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
 
 export const notTaGraded = /* @__PURE__ */ failure('invalid', 'This gradeable is not graded by TAs (ta_grading is false).');
-export const noStudent = /* @__PURE__ */ failure('not-found', 'No student {user_id} in this course.');
+export const noStudent = /* @__PURE__ */ failure('not-found', 'No student {user_id} in this course.', { user_id: ECHOED_LENGTH });
 export const notYourSection = /* @__PURE__ */ failure('forbidden', 'You do not grade section {section}.');
 export const gradingNotStarted = /* @__PURE__ */ failure('invalid', 'Grading has not started: it opens at {grade_start_date}.');
 export const componentMissing = /* @__PURE__ */ failure('invalid', 'The field component_id is required.');

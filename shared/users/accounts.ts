@@ -1,5 +1,5 @@
 /** Reading and changing user accounts (profiles): what the users routes and the admin command line share. */
-import { isValidUserId } from '#shared/ids.ts';
+import type { Refusal } from '#shared/errors.ts';
 import { auditEntry } from '#shared/data/audit.ts';
 import { deleteSession } from '#shared/data/sessions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
@@ -14,11 +14,15 @@ export const allAccounts = async (): Promise<UserRecord[]> => (await listUsers()
 /** An account the actor may read (their own; superusers any). */
 export async function readAccount(actor: Actor, userId: string): Promise<User> {
   checkMayRead(actor, userId);
-  // An id no account can have (too long for a key, say) names no one: nothing to read.
-  if (!isValidUserId(userId)) throw noSuchUser({ user_id: userId.slice(0, 80) });
   const user = await getUser(userId);
-  if (!user) throw noSuchUser({ user_id: userId.slice(0, 80) });
+  if (!user) throw noSuchUser({ user_id: userId });
   return user;
+}
+
+/** What reading an id no account can have answers: as for an account that does not exist. */
+export function noAccountNamed(actor: Actor, userId: string): Refusal {
+  checkMayRead(actor, userId);
+  return noSuchUser({ user_id: userId });
 }
 
 /** How often a change whose account changed between its read and its write is made again from a fresh read. */

@@ -2,7 +2,6 @@
  * Reading the audit trail: a course's (roster, teams, gradeables, settings) or a user's account,
  * newest first, paged with `page_size` and `cursor` (shared/paging.ts).
  */
-import { isValidUserId } from '#shared/ids.ts';
 import { AUDIT_ENTRY, auditEntries, type AuditScope, type StoredAuditEntry } from '#shared/data/audit.ts';
 import { encodeCursor, readPageRequest, takeWithin } from '#shared/paging.ts';
 
@@ -27,19 +26,20 @@ export const auditRecord = (entry: StoredAuditEntry): AuditRecord => ({
   after: entry.after ?? null,
 });
 
-/** One page of a trail, and the cursor of the next (null on the last). */
-export async function auditPage(
-  scope: AuditScope,
-  query: { readonly page_size?: string | undefined; readonly cursor?: string | undefined },
-): Promise<{ items: AuditRecord[]; next: string | null }> {
-  const request = readPageRequest(query, {
+type PageQuery = { readonly page_size?: string | undefined; readonly cursor?: string | undefined };
+
+/** The page a query asks of a trail; a page size or cursor not of its kind is refused. */
+export const auditPageRequest = (query: PageQuery) =>
+  readPageRequest(query, {
     list: 'audit trail',
     defaultSize: AUDIT_PAGE,
     keys: 1,
     accepts: ([entry]) => entry !== undefined && AUDIT_ENTRY.test(entry),
   });
-  // An id no account can have (too long for a key, say) has no trail.
-  if ('userId' in scope && !isValidUserId(scope.userId)) return { items: [], next: null };
+
+/** One page of a trail, and the cursor of the next (null on the last). */
+export async function auditPage(scope: AuditScope, query: PageQuery): Promise<{ items: AuditRecord[]; next: string | null }> {
+  const request = auditPageRequest(query);
   const { entries, more } = await auditEntries(scope, request.size, request.after?.[0]);
   const shown = takeWithin(entries.map((entry) => ({ entry: entry.entry, record: auditRecord(entry) })));
   const last = shown.at(-1);

@@ -1,8 +1,8 @@
 /** The fails of the user accounts routes (declared once: the code throws them, the API contract lists them). */
-import { failure } from '#shared/errors.ts';
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
 
 export const userFieldsMissing = /* @__PURE__ */ failure('invalid', 'Give user_id, first_name, last_name and email.');
-export const invalidUserId = /* @__PURE__ */ failure('invalid', 'Invalid user id "{user_id}".');
+export const invalidUserId = /* @__PURE__ */ failure('invalid', 'Invalid user id "{user_id}".', { user_id: 80 });
 export const blankField = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be blank.');
 export const nameTooLong = /* @__PURE__ */ failure('invalid', 'The field {field} must be at most {max} characters long.');
 export const badAccountField = /* @__PURE__ */ failure('invalid', 'The field {field} {problem}.');
@@ -13,9 +13,9 @@ export const accountChangedMeanwhile = /* @__PURE__ */ failure(
   'conflict',
   'The account {user_id} changed meanwhile; read it and try again.',
 );
-export const noSuchUser = /* @__PURE__ */ failure('not-found', 'No user {user_id}.');
+export const noSuchUser = /* @__PURE__ */ failure('not-found', 'No user {user_id}.', { user_id: 80 });
 export const nothingToChange = /* @__PURE__ */ failure('invalid', 'Give at least one of first_name, last_name, email, level, disabled.');
-export const fieldNotChangeable = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be changed here.');
+export const fieldNotChangeable = /* @__PURE__ */ failure('invalid', 'The field {field} cannot be changed here.', { field: ECHOED_LENGTH });
 export const onlyOwnNames = /* @__PURE__ */ failure(
   'forbidden',
   'You may change only your own first_name and last_name; {field} is changed by a superuser.',

@@ -69,7 +69,7 @@ export interface NewUserFields {
 /** A new account's profile from its fields; the first problem is thrown. */
 export function newUserFrom(fields: NewUserFields): User {
   const { user_id: userId, first_name: first, last_name: last, email } = fields;
-  if (!isValidUserId(userId)) throw invalidUserId({ user_id: userId.slice(0, 80) });
+  if (!isValidUserId(userId)) throw invalidUserId({ user_id: userId });
   return {
     userId,
     givenName: checkName('first_name', first),
@@ -137,7 +137,7 @@ export function changedProfile(actor: Actor, target: User, body: Readonly<Record
   if (!actsAsSuperuser(actor) && actor !== COMMAND_LINE_ACTOR && actor.userId !== target.userId) throw accessDenied();
   const fields = Object.keys(body);
   for (const field of fields) {
-    if (!(CHANGEABLE as readonly string[]).includes(field)) throw fieldNotChangeable({ field: field.slice(0, 64) });
+    if (!(CHANGEABLE as readonly string[]).includes(field)) throw fieldNotChangeable({ field });
   }
   for (const field of fields) {
     if (!actsAsSuperuser(actor) && !OWN.has(field)) throw onlyOwnNames({ field });

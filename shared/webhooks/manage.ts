@@ -19,7 +19,6 @@ import { encodeCursor, readPageRequest, takeWithin } from '#shared/paging.ts';
 import {
   MAX_WEBHOOKS_PER_COURSE,
   isDeliveryId,
-  isWebhookId,
   newWebhookId,
   newWebhookSecret,
   webhookRecord,
@@ -64,13 +63,12 @@ export async function listWebhooks(course: Course) {
 }
 
 export async function removeWebhook(course: Course, webhookId: string): Promise<null> {
-  if (!isWebhookId(webhookId) || !(await deleteWebhook(course.term, course.course, webhookId))) throw webhookNotFound(webhookId);
+  if (!(await deleteWebhook(course.term, course.course, webhookId))) throw webhookNotFound(webhookId);
   return null;
 }
 
-// Path parameters, whose length no schema bounds: a message shows at most 64 characters of one.
-export const webhookNotFound = (webhookId: string) => noWebhook({ webhook_id: webhookId.slice(0, 64) });
-export const deliveryNotFound = (deliveryId: string) => noDelivery({ delivery_id: deliveryId.slice(0, 64) });
+export const webhookNotFound = (webhookId: string) => noWebhook({ webhook_id: webhookId });
+export const deliveryNotFound = (deliveryId: string) => noDelivery({ delivery_id: deliveryId });
 
 /** One page of a webhook's deliveries, newest first, and the cursor of the next (null on the last). */
 export async function listDeliveries(
@@ -108,17 +106,15 @@ export async function replayDelivery(delivery: Delivery, now = new Date()) {
   return deliveryRecord(round);
 }
 
-/**
- * The webhook (and delivery) a request's path names, to read with the token check. A malformed id
- * reads a key no item has, rather than reaching DynamoDB as an invalid key.
- */
-export function webhookReads(params: Readonly<Record<string, string | undefined>>) {
-  const webhookId = params.webhook_id && isWebhookId(params.webhook_id) ? params.webhook_id : 'wh_none';
-  const deliveryId = params.delivery_id && isDeliveryId(params.delivery_id) ? params.delivery_id : 'msg_none';
-  const { semester, course } = params;
-  if (semester === undefined || course === undefined) throw new Error('A webhook route has no semester or course in its path');
-  return {
-    webhook: webhookRef(semester, course, webhookId),
-    delivery: deliveryRef(semester, course, webhookId, deliveryId),
-  };
-}
+/** The webhook a request's path names, to read with the token check. */
+export const webhookReads = (params: { readonly semester: string; readonly course: string; readonly webhook_id: string }) => ({
+  webhook: webhookRef(params.semester, params.course, params.webhook_id),
+});
+
+/** The webhook and the delivery of it a request's path names, to read with the token check. */
+export const deliveryReads = (params: {
+  readonly semester: string;
+  readonly course: string;
+  readonly webhook_id: string;
+  readonly delivery_id: string;
+}) => ({ ...webhookReads(params), delivery: deliveryRef(params.semester, params.course, params.webhook_id, params.delivery_id) });

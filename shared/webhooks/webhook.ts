@@ -70,7 +70,7 @@ export function eventList(items: readonly string[]): WebhookEventType[] {
   const names = items.flatMap((item) => item.split(/[\s,]+/)).filter((name) => name !== '');
   for (const name of names) {
     if (!(webhookEvents as readonly string[]).includes(name)) {
-      throw unknownEvent({ event: name.slice(0, 64), events: webhookEvents.join(', ') });
+      throw unknownEvent({ event: name, events: webhookEvents.join(', ') });
     }
   }
   if (names.length === 0) throw needsUrlAndEvents();

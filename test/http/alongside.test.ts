@@ -122,10 +122,11 @@ describe('reads alongside the token check', () => {
 });
 
 describe('the body, for reads', () => {
-  it('reaches the reads once the token is verified', async () => {
+  it('reaches the reads once the token is verified, as its route reads it', async () => {
     const { handler, bodies } = probe('answers');
     await call(handler, { token: world.tokens.student, body: JSON.stringify({ user_id: 'someone' }) });
-    expect(bodies).toEqual([{ user_id: 'someone' }]);
+    // list-gradeables reads no body field.
+    expect(bodies).toEqual([{}]);
   });
 
   it('is refused after the token and role checks, as before', async () => {
@@ -141,5 +142,73 @@ describe('the body, for reads', () => {
     });
     expect(await call(handler, { token: world.tokens.student, body: '{not json' })).toMatchObject({ status: 'fail' });
     vi.unstubAllEnvs();
+  });
+});
+
+describe("the request's view, for reads and handlers", () => {
+  /** set-active-version, whose reads and handler record the view they got; a malformed gradeable id answers itself. */
+  function versionProbe() {
+    const views: unknown[] = [];
+    const handler = endpoint(routes['set-active-version'], {
+      reads: ({ params, body, query, headers, userId }) => {
+        views.push({ params, body, query, headers, userId });
+        return {};
+      },
+      malformed: { gradeable_id: (value) => ({ malformed: value.length }) },
+      handle: ({ params, body }) => ({ params, body }),
+    });
+    return { handler, views };
+  }
+
+  async function choose(
+    handler: ReturnType<typeof versionProbe>['handler'],
+    gradeableId: string,
+    token: Record<string, string>,
+    body: unknown,
+  ) {
+    const { term: semester, course } = world.course;
+    const event = {
+      ...apiEvent({
+        method: 'POST',
+        path: `/api/${semester}/${course}/gradeable/${gradeableId}/version`,
+        routeKey: 'POST /api/{semester}/{course}/gradeable/{gradeable_id}/version',
+        headers: { ...lowerCased(token), 'content-type': 'application/json', 'idempotency-key': 'k' },
+        body: JSON.stringify(body),
+      }),
+      pathParameters: { semester, course, gradeable_id: gradeableId },
+    };
+    return JSON.parse((await handler(event, lambdaContext())).body!) as { status: string; data?: unknown; message?: string };
+  }
+
+  it('holds each part read with the route: path parameters of their kind, declared fields parsed, nothing else', async () => {
+    const { handler, views } = versionProbe();
+    const answer = await choose(handler, 'hw-1', world.tokens.student, { version: '2', user_id: 'someone', extra: 'x' });
+    const params = { semester: world.course.term, course: world.course.course, gradeable_id: 'hw-1' };
+    expect(answer).toEqual({ status: 'success', data: { params, body: { version: 2, user_id: 'someone' } } });
+    expect(views).toEqual([
+      { params, body: { version: 2, user_id: 'someone' }, query: {}, headers: {}, userId: world.users.student.userId },
+    ]);
+  });
+
+  it('builds no read from a field not of its kind, refused after the token and role checks', async () => {
+    const { handler, views } = versionProbe();
+    expect(await choose(handler, 'hw-1', world.tokens.otherInstructor, { version: 'two' })).toEqual({ status: 'fail', message: FORBIDDEN });
+    expect(await choose(handler, 'hw-1', world.tokens.student, { version: 'two' })).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/^The field version must be/),
+    });
+    expect(views).toEqual([]);
+  });
+
+  it('builds no read from a malformed path parameter, which the route answers after the token and role checks, given it as sent', async () => {
+    const { handler, views } = versionProbe();
+    const long = 'x'.repeat(300);
+    expect(await choose(handler, long, {}, { version: 1 })).toEqual({ status: 'fail', message: UNAUTHENTICATED });
+    expect(await choose(handler, long, world.tokens.otherInstructor, { version: 1 })).toEqual({ status: 'fail', message: FORBIDDEN });
+    expect(await choose(handler, long, world.tokens.student, { version: 1 })).toEqual({ status: 'success', data: { malformed: 300 } });
+    expect(await choose(handler, '..', world.tokens.student, { version: 1 })).toEqual({ status: 'success', data: { malformed: 2 } });
+    // A field not of its kind is refused first, as before the route's own checks.
+    expect(await choose(handler, long, world.tokens.student, { version: 'two' })).toMatchObject({ status: 'fail' });
+    expect(views).toEqual([]);
   });
 });

@@ -65,7 +65,7 @@ describe('paged answers (shared/http/paging.ts)', () => {
   });
 
   it('answers a list whole unless a page is asked for', () => {
-    const whole = { event: { rawPath: '/api/x', rawQueryString: '' }, query: {} };
+    const whole = { url: { rawPath: '/api/x', rawQueryString: '' }, query: {} };
     expect(wholeOrPaged(whole, numbers, { ...order, list: 'test list', keys: 1 })).toEqual(numbers);
     const first = wholeOrPaged({ ...whole, query: { page_size: '3' } }, numbers, { ...order, list: 'test list', keys: 1 });
     expect(first).toBeInstanceOf(WithHeaders);

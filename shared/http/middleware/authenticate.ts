@@ -3,7 +3,7 @@ import { tokenFromAuthorization } from '#shared/auth/authorization-header.ts';
 import { verifyToken, type TokenClaims } from '#shared/auth/jwt.ts';
 import { courseAccess, isCourseAccess } from '#shared/courses/access.ts';
 import { accessGroupRole } from '#shared/courses/group-access.ts';
-import { isValidCode, type Course, type Enrollment } from '#shared/courses/course.ts';
+import type { Course, Enrollment } from '#shared/courses/course.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems, type ItemRefs } from '#shared/data/items.ts';
@@ -14,7 +14,8 @@ import { unauthenticated } from '../failures.ts';
 import { forbidden, Refusal } from '#shared/errors.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import type { Access } from '../routes.ts';
-import type { ApiContext, ApiEvent, ApiResult, ReadScope } from '../types.ts';
+import type { PathView } from '../request.ts';
+import type { ApiContext, ApiEvent, ApiResult, ReadScope, RequestBody, RequestFields } from '../types.ts';
 import { refusalKey, refusalMemory } from './refusals.ts';
 
 export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
@@ -23,6 +24,13 @@ export type ReadDeclaration = (scope: ReadScope) => ItemRefs;
 export interface RouteReads {
   readonly reads?: ReadDeclaration | undefined;
   readonly alongside?: ((scope: ReadScope) => Promise<unknown>) | undefined;
+}
+
+/** How the route reads its request: the path, and the query, headers and body fields (request.ts). */
+export interface RequestReading {
+  readonly path: (event: ApiEvent) => PathView;
+  /** Throws the first field's refusal. */
+  readonly fields: (event: ApiEvent, body: RequestBody) => RequestFields;
 }
 
 type Request = Parameters<NonNullable<MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['before']>>[0];
@@ -52,60 +60,59 @@ const allowedBy: Record<Exclude<Access, `course:${string}`>, (user: User) => boo
  * only once the caller is allowed, and a refused request answers as if it had not been made. A
  * caller this instance refused the route lately gets no such read before the check (refusals.ts).
  *
- * The body is parsed once the token is verified, so that reads may be built from it (an
- * unauthenticated request is refused before its body is read); a body that cannot be taken is
- * refused after the token, course and role checks, as when it was parsed after them.
- * Checks run in the order token, course, role, body.
+ * The body is parsed once the token is verified, and the request read with the route's schemas
+ * (its path, query, headers and body fields: `context.view`), so that reads are built from that
+ * view alone (an unauthenticated request is refused before its body is read). A body that cannot
+ * be taken, or a field not of its kind, is refused after the token, course and role checks, as
+ * when they were read after them; no read of the route's own is built from such a request, nor
+ * from a path with a malformed parameter (the handler answers that one, see endpoint.ts).
+ * Checks run in the order token, course, role, body, fields.
  */
 export const authenticate = (
   access: Access,
   { reads, alongside }: RouteReads,
   body: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>,
+  reading: RequestReading,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
     const { event, context } = request;
-    const parseBody = async (): Promise<void> => {
+    const path = reading.path(event);
+    const readRequest = async (): Promise<void> => {
       await body.before?.(request);
+      context.view = { ...reading.fields(event, context.body ?? {}), ...path };
     };
     context.items = {};
-    if (access === 'public') return parseBody();
+    if (access === 'public') return readRequest();
     const header = event.headers?.authorization;
-    if (access === 'token-optional' && !header) return parseBody();
+    if (access === 'token-optional' && !header) return readRequest();
 
     const token = tokenFromAuthorization(header);
     const claims = token ? await verifyToken(token) : undefined;
     if (!claims) throw unauthenticated();
-    const bodyRefused = await settle(parseBody());
+    const refused = await settle(readRequest());
 
-    const params = event.pathParameters ?? {};
-    const { semester, course } = params;
-    const named =
-      isCourseAccess(access) && semester && course && isValidCode(semester) && isValidCode(course) ? { semester, course } : undefined;
-    // A course route's own reads are built only from a well-formed course; a bad one is refused below.
-    const declares = !isCourseAccess(access) || named !== undefined;
-    const scope: ReadScope = {
-      userId: claims.userId,
-      params: params as ReadScope['params'],
-      query: event.queryStringParameters ?? {},
-      headers: event.headers ?? {},
-      body: bodyRefused.ok ? (context.body ?? {}) : {},
-    };
-    const readAlongside = declares ? alongside : undefined;
-    const refused = readAlongside && named ? refusalKey(event.routeKey, named, claims.userId) : undefined;
+    const { semester, course } = path.params;
+    const named = isCourseAccess(access) && semester !== undefined && course !== undefined ? { semester, course } : undefined;
+    // The route's own reads are built only from a request read whole, of a well-formed course; a bad one is refused below.
+    const view = context.view;
+    const declares = (!isCourseAccess(access) || named !== undefined) && refused.ok && view && !view.malformed;
+    const scope: ReadScope | undefined = declares ? { ...view, userId: claims.userId } : undefined;
+    const readAlongside = scope && alongside ? () => alongside(scope) : undefined;
+    const refusedLately = readAlongside && named ? refusalKey(event.routeKey, named, claims.userId) : undefined;
     const along =
-      readAlongside && !(refused && refusals.recently(refused)) ? settle(Promise.resolve(scope).then(readAlongside)) : undefined;
+      readAlongside && !(refusedLately && refusals.recently(refusedLately)) ? settle(Promise.resolve().then(readAlongside)) : undefined;
     try {
-      await check(request, access, claims, named, declares ? reads?.(scope) : undefined);
-      if (!bodyRefused.ok) throw bodyRefused.error;
+      await check(request, access, claims, named, scope ? reads?.(scope) : undefined);
+      if (!refused.ok) throw refused.error;
     } catch (error) {
-      if (refused && error instanceof Refusal && error.kind === 'forbidden') refusals.remember(refused);
+      if (refusedLately && error instanceof Refusal && error.kind === 'forbidden') refusals.remember(refusedLately);
       await along; // a refused request ends with nothing of its own still reading
       throw error;
     }
-    if (refused) refusals.forget(refused);
+    if (refusedLately) refusals.forget(refusedLately);
     if (readAlongside) {
       // Not started for a caller refused lately, who is allowed now: read after the check.
-      const outcome = await (along ?? settle(Promise.resolve(scope).then(readAlongside)));
+      const outcome = await (along ?? settle(Promise.resolve().then(readAlongside)));
       if (!outcome.ok) throw outcome.error;
       context.alongside = outcome.value;
     }
