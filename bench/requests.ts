@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { describeWaves, record, waves } from './recorder.ts';
-import { scenarios, unscripted, waveTarget, waveTargetText, type Scenario } from './scenarios.ts';
+import { scenarios, waveTarget, waveTargetText, type Scenario } from './scenarios.ts';
 import { invoke, type Envelope, type World } from './world.ts';
 
 const isSuccess = (answer: Envelope) => answer.status === 'success';
@@ -38,16 +38,6 @@ export async function measureRequests(world: World): Promise<SectionResult> {
   for (const scenario of scenarios(world)) {
     progress(`requests: ${scenario.route}`);
     rows.push(await measureOne(scenario, notes));
-  }
-  for (const route of unscripted(world)) {
-    rows.push({
-      section: SECTION,
-      name: route,
-      target: '—',
-      baseline: '—',
-      measured: 'no scenario in bench/scenarios.ts yet',
-      met: undefined,
-    });
   }
   return { rows, notes };
 }
