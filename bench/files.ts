@@ -6,6 +6,7 @@ import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { putObject } from '#shared/storage/objects.ts';
 import { makeZip } from '../test/support/zip.ts';
 import { median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
+import { multipartEvent } from './scenarios.ts';
 import { createWorld, invoke, request, type World } from './world.ts';
 
 const SECTION = 'Submitting files';
@@ -92,7 +93,7 @@ async function measure(world: World, gradeableId: string): Promise<SectionResult
     // The same version transaction, from a repository's head instead of files.
     const fromRepository = request('POST', vcsPath, { token, form: { user_id: forStudent, vcs_checkout: 'true', git_repo_id: 'none' } });
     vcs.push(await timed(async () => succeeded('VCS submission', await invoke('submit-vcs', fromRepository))));
-    const withUser = await multipartEventFor(`${base}/files`, token, forStudent, SMALL_FILE);
+    const withUser = await multipartEvent(`${base}/files`, token, forStudent, SMALL_FILE);
     small.push(await timed(async () => succeeded('multipart', await invoke('submit-files', withUser))));
     smallPut.push(await timed(() => plainPut(`versions/bench/put/${sample}/main.cpp`, SMALL_FILE)));
   }
@@ -174,20 +175,4 @@ async function measure(world: World, gradeableId: string): Promise<SectionResult
   ];
   const notes: string[] = [];
   return { rows, notes };
-}
-
-/** A multipart submission for `userId` (the field first, then the file), base64-encoded as API Gateway hands it to Lambda. */
-async function multipartEventFor(path: string, token: string, userId: string, file: Buffer) {
-  const form = new FormData();
-  form.append('user_id', userId);
-  form.append('files', new Blob([new Uint8Array(file)]), 'main.cpp');
-  const encoded = new Response(form);
-  const body = Buffer.from(await encoded.arrayBuffer());
-  const event = request('POST', path, { token });
-  return {
-    ...event,
-    headers: { authorization: token, 'content-type': encoded.headers.get('content-type') ?? '' },
-    body: body.toString('base64'),
-    isBase64Encoded: true,
-  };
 }

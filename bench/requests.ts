@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import type { RouteName } from '#functions/definitions.ts';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { describeWaves, record, waves } from './recorder.ts';
-import { scenarios, unscripted, waveTarget, waveTargetText, type Scenario } from './scenarios.ts';
+import { scenarios, waveTarget, waveTargetText, type Scenario } from './scenarios.ts';
 import { invoke, type Envelope, type World } from './world.ts';
 
 const isSuccess = (answer: Envelope) => answer.status === 'success';
@@ -9,7 +10,7 @@ const isSuccess = (answer: Envelope) => answer.status === 'success';
 const SECTION = 'DynamoDB requests per call';
 
 /** Why an endpoint needs more round trips than its budget, and what would bring it down. */
-const explanations: Record<string, string> = {
+const explanations: Partial<Record<RouteName, string>> = {
   'list-courses':
     "the caller's enrollments are a Query of the `byUser` index started alongside the token check; each enrollment item carries a copy of its course's and term's listed fields (shared/data/enrollment-copies.ts), so the Query answers alone: 1. Items without a copy (written before the copies, or while a change is under way) add a BatchGetItem of their courses and terms: 2.",
   'course-users':
@@ -28,6 +29,32 @@ const explanations: Record<string, string> = {
     "the gradeable, the queue counters and the student the body names (their enrollment, submission and team membership) are read with the token check, then one TransactWriteItems takes the tickets and writes the jobs, the versions and the regrade: 2 (on team gradeables the team's submission is a read more: 3). Every active version: the gradeable's submissions are a Query alongside the token check, then a transaction per chunk of versions: see the scale section.",
   'student-late-days':
     "the course's gradeables, the student's own submissions (the `byStudent` index of Submissions) and their team entries (the `byStudent` index of Teams, which carry copies of their teams' active versions) are three Queries alongside the token check: 1.",
+  'create-webhook':
+    "the course's webhooks are counted (a Query) once the token check answered, then one TransactWriteItems writes the webhook, its secret and the course's count: 3. The Query started alongside the token check (as `course-users` starts its own) would make it 2.",
+  'replay-webhook-delivery':
+    'the restart and its first attempt are one TransactWriteItems (the attempt held in the outbox); once the attempt is queued its outbox entry is deleted: 3. The outbox is what keeps an attempt from being lost when the queue refuses it.',
+  'set-course-config':
+    "a change of a field the enrollments copy (course_name) goes in steps: the course marks the change, the copies on every enrollment are updated (a Query and an UpdateItem each), then the change is finished and its audit entry written, the copies settled: linear in the course's members, by design, so that no reader sees a course half changed.",
+  'archive-course': 'the same steps as `set-course-config`: `archived` is copied onto every enrollment.',
+  'unarchive-course': 'the same steps as `set-course-config`.',
+  'update-user':
+    "the profile's copies on the user's enrollments (the users and graders lists) follow a change of names, in steps as a course's: linear in the user's enrollments.",
+  'enroll-member':
+    'one TransactWriteItems writes the membership with its copies of the course, term and profile; then the copies are settled (a strongly consistent BatchGetItem of their sources), so that a change of the course finished meanwhile never leaves a stale copy: 3.',
+  'drop-member': 'the same as `enroll-member`: the membership written, then its copies settled: 3.',
+  'change-password':
+    "the current password is checked as a login checks it, after the token check: the account is read (GetItem), then the attempt is counted (PutItem) as the credentials are read (Query), then one TransactWriteItems writes the new password, the new session and the audit entry: 4, a login's 3 (`issue-token`) after the token check. The account read in the token check's BatchGetItem would make it 3.",
+  'list-webhooks':
+    "the Query of the course's webhooks waits for the token check; started alongside it (`alongside`, as `course-users` does) it would be 1.",
+  'list-webhook-deliveries': 'the Query of the deliveries waits for the token check; started alongside it it would be 1.',
+  'list-teams': "the Query of the gradeable's teams waits for the token check; started alongside it it would be 1.",
+  'list-users': 'the Scan of the accounts waits for the token check; started alongside it it would be 1.',
+  'get-user': 'the account (GetItem) is read once the token check answered; read in its BatchGetItem (`reads`) it would be 1.',
+  'list-terms': 'the Scan of the terms waits for the token check; started alongside it it would be 1.',
+  'user-audit': "the Query of the user's audit trail waits for the token check; started alongside it it would be 1.",
+  'course-audit': "the Query of the course's audit trail waits for the token check; started alongside it it would be 1.",
+  'link-identity':
+    "the account is read (GetItem) once the token check answered, then one TransactWriteItems links it and writes the audit entry: 3; read in the token check's BatchGetItem (`reads`) it would be 2.",
   'ta-grade':
     "the grade's audit trail is a Query alongside the token check (which reads the gradeable, the student, their submission and team membership): 1. On team gradeables the team's submission and audit trail are read together once the team is known: 2.",
 };
@@ -38,16 +65,6 @@ export async function measureRequests(world: World): Promise<SectionResult> {
   for (const scenario of scenarios(world)) {
     progress(`requests: ${scenario.route}`);
     rows.push(await measureOne(scenario, notes));
-  }
-  for (const route of unscripted(world)) {
-    rows.push({
-      section: SECTION,
-      name: route,
-      target: '—',
-      baseline: '—',
-      measured: 'no scenario in bench/scenarios.ts yet',
-      met: undefined,
-    });
   }
   return { rows, notes };
 }

@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { createTables, useLocalTables } from '#infra/local/tables.ts';
+import { startS3Endpoint } from '#infra/local/s3-endpoint.ts';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { measureColdStart } from './cold-start.ts';
 import { measureGrading } from './grading.ts';
 import { measureLatency } from './latency.ts';
 import { measureRegrade } from './regrade.ts';
 import { measureRequests } from './requests.ts';
+import { WEBHOOK_HOST } from './scenarios.ts';
 import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
 import { measureGradebook } from './gradebook.ts';
@@ -54,6 +56,35 @@ async function withTables<T>(prefix: string, body: () => Promise<T>): Promise<T>
   return body();
 }
 
+/**
+ * What every route's scenario needs beyond the tables, for the time `body` runs: a local S3
+ * endpoint for submitted files, the bench's webhook host allowed, and an identity provider named for
+ * linking accounts to (nothing is ever sent to either).
+ */
+async function withRouteSettings<T>(body: () => Promise<T>): Promise<T> {
+  const directory = await mkdtemp(join(tmpdir(), 'bench-s3-'));
+  const s3 = await startS3Endpoint({ directory, bucket: 'bench-submissions' });
+  const settings: Record<string, string> = {
+    S3_ENDPOINT: s3.url,
+    SUBMISSIONS_BUCKET: s3.bucket,
+    WEBHOOK_ALLOWED_HOSTS: WEBHOOK_HOST,
+    OIDC_ISSUER: 'https://idp.bench.invalid',
+    OIDC_CLIENT_ID: 'bench',
+  };
+  const before = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, settings);
+  try {
+    return await body();
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = value;
+    }
+    await s3.close();
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
 const started = performance.now();
 const results: SectionResult[] = [];
 const dynamoDb = await startDynamoDbLocal();
@@ -69,12 +100,14 @@ try {
 
   if (runs('cold-start')) results.push(await measureColdStart());
   if (runs('requests') || runs('latency')) {
-    await withTables('api-', async () => {
-      progress('setting up users, a course, a gradeable and a submission');
-      const world = await createWorld();
-      if (runs('requests')) results.push(await measureRequests(world));
-      if (runs('latency')) results.push(await measureLatency(world));
-    });
+    await withRouteSettings(() =>
+      withTables('api-', async () => {
+        progress('setting up users, a course, a gradeable and a submission');
+        const world = await createWorld();
+        if (runs('requests')) results.push(await measureRequests(world));
+        if (runs('latency')) results.push(await measureLatency(world));
+      }),
+    );
   }
   if (runs('throughput')) results.push(await withTables('http-', measureThroughput));
   if (runs('scale')) {

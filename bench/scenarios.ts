@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { routes } from '#functions/definitions.ts';
+import { routes, type RouteName } from '#functions/definitions.ts';
 import type { ApiEvent } from '#shared/http/types.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
+import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
+import { createSummariesJob } from '#shared/data/summaries.ts';
 import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
+import { createDelivery, deleteWebhook, webhooksOf } from '#shared/data/webhooks.ts';
+import { newSummariesJobId } from '#shared/summaries/job.ts';
+import { newMessageId } from '#shared/webhooks/webhook.ts';
 import { invoke, request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
+import { addMember, createCourse } from '../test/support/courses.ts';
 import { rubricComponent } from '../test/support/rubric.ts';
+import { createUser } from '../test/support/users.ts';
 
 /** The round-trip budget of an endpoint (the targets are in docs/development.md, Benchmarks). */
 export type Kind = 'read' | 'write' | 'token-issue' | 'batch' | 'static';
 
 /** A realistic successful call of one endpoint against the bench world. */
 export interface Scenario {
-  readonly route: string;
+  readonly route: RouteName;
   readonly kind: Kind;
   /** Builds the event of call number `i`; may prepare data first (untimed: it runs before the clock starts). */
   readonly prepare: (i: number) => Promise<ApiEvent>;
@@ -33,9 +40,16 @@ export const waveTargetText: Record<Kind, string> = {
 
 const unique = () => randomUUID().slice(0, 8);
 
+/** A page or file answered as is (not an envelope): its HTTP status stands as the answer's. */
+const isPage = (answer: Envelope) => answer.status === 'HTTP 200';
+/** A password every password rule takes. */
+const STRONG_PASSWORD = 'Bench-passphrase-correct-horse-battery';
+const SMALL_FILE = Buffer.from('#include <iostream>\nint main() { std::cout << "Hello, World!" << std::endl; return 0; }\n'.repeat(20));
+
 /**
- * One scenario per route of the route table that the bench knows how to call; routes added later
- * show up as "no scenario" until one is written here.
+ * One scenario per route of the route table: `scenarios` is typed over every route name, so a
+ * route added without one fails the type check. Data a call needs is made lazily, once (a files,
+ * team or spare gradeable, a spare course, a webhook), or before each call, untimed.
  */
 export function scenarios(world: World): Scenario[] {
   const { course, gradeableId, tokens, users } = world;
@@ -62,7 +76,64 @@ export function scenarios(world: World): Scenario[] {
       'regrade',
       request('POST', `${base}/gradeable/${gradeableId}/regrade`, { token: tokens.instructor, json: {} }),
     ).then((answer) => (answer.data as { regrade_id: string }).regrade_id));
-  const known: Record<string, Omit<Scenario, 'route'>> = {
+  const once = <T>(make: () => Promise<T>): (() => Promise<T>) => {
+    let made: Promise<T> | undefined;
+    return () => (made ??= make());
+  };
+  const succeeded = (what: string, answer: Envelope): Envelope => {
+    if (answer.status !== 'success') throw new Error(`bench: ${what} failed: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const filesGradeable = once(() => uploadGradeable(course, filesGradeableJson(`files_${unique()}`)));
+  // A version of the reading student's, for its files to be listed.
+  const filesVersion = once(async () => {
+    const id = await filesGradeable();
+    succeeded(
+      'a files submission',
+      await invoke('submit-files', await multipartEvent(`${base}/gradeable/${id}/files`, tokens.instructor, users.student.userId)),
+    );
+    return id;
+  });
+  const teamGradeable = once(() =>
+    uploadGradeable(course, { ...vcsGradeable(`team_${unique()}`), team_gradeable: { team_size_max: 2, inherit_from: '' } }),
+  );
+  const spareGradeable = once(() => uploadGradeable(course, vcsGradeable(`spare_${unique()}`)));
+  const spareCourse = once(async () => createCourse(course.term, users.instructor));
+  // A finished job, its course's slot already free again, as a job run by the summaries worker leaves it.
+  const summariesJob = once(async () => {
+    const jobId = newSummariesJobId();
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    await createSummariesJob(
+      {
+        jobId,
+        term: course.term,
+        course: course.course,
+        state: 'done',
+        done: 3,
+        total: 3,
+        requestedBy: users.instructor.userId,
+        createdAt: at,
+        startedAt: at,
+        finishedAt: at,
+        attempts: 1,
+        summaries: 3,
+      },
+      { until: now - 1, now },
+    );
+    return jobId;
+  });
+  const registerWebhook = () =>
+    request('POST', `${base}/webhooks`, { token: tokens.instructor, json: { url: WEBHOOK_URL, events: ['submission.graded'] } });
+  const webhook = once(async () => (succeeded('a webhook', await invoke('create-webhook', registerWebhook())).data as { id: string }).id);
+  // The webhooks the measured registrations left (a course keeps a bounded number), removed untimed.
+  const removeOtherWebhooks = async () => {
+    const kept = await webhook();
+    for (const { webhookId } of await webhooksOf(course.term, course.course)) {
+      if (webhookId !== kept) await deleteWebhook(course.term, course.course, webhookId);
+    }
+  };
+  const known: { readonly [Route in RouteName]: Omit<Scenario, 'route'> } = {
     'issue-token': {
       kind: 'token-issue',
       iterations: 15,
@@ -184,12 +255,6 @@ export function scenarios(world: World): Scenario[] {
         }),
     },
     'student-late-days': { kind: 'read', iterations: 120, prepare: get(`${base}/late-days/${users.student.userId}`, tokens.student) },
-    openapi: {
-      kind: 'static',
-      iterations: 120,
-      prepare: async () => request('GET', '/api/openapi.json'),
-      ok: (answer) => typeof (answer as unknown as { openapi?: unknown }).openapi === 'string',
-    },
     // The grade summaries (when their routes exist): generate first, so the reads find a generation.
     'generate-summaries': {
       kind: 'batch',
@@ -202,15 +267,292 @@ export function scenarios(world: World): Scenario[] {
       iterations: 120,
       prepare: get(`${base}/reports/summaries/${users.student.userId}`, tokens.student),
     },
+    'auth-methods': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/auth') },
+    // Files: a staff member submits for a student (no per-student bounds), a small multipart body or declared uploads.
+    'submit-files': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => multipartEvent(`${base}/gradeable/${await filesGradeable()}/files`, tokens.instructor, users.student.userId),
+    },
+    'file-uploads': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () =>
+        request('POST', `${base}/gradeable/${await filesGradeable()}/files/uploads`, {
+          token: tokens.student,
+          json: { files: [{ name: 'main.cpp', size: SMALL_FILE.length }] },
+        }),
+    },
+    'submission-files': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => request('GET', `${base}/gradeable/${await filesVersion()}/files`, { token: tokens.student }),
+    },
+    'summaries-job': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/reports/summaries/jobs/${await summariesJob()}`, tokens.instructor)(),
+    },
+    // Webhooks: a receiver on a host the operator allows (bench/setup-env.ts); nothing is sent to it.
+    'create-webhook': {
+      kind: 'write',
+      iterations: 60,
+      // Each course keeps a bounded number of webhooks: one is removed again before each call (untimed).
+      prepare: async () => {
+        await removeOtherWebhooks();
+        return registerWebhook();
+      },
+    },
+    'list-webhooks': { kind: 'read', iterations: 120, prepare: get(`${base}/webhooks`, tokens.instructor) },
+    'delete-webhook': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        await removeOtherWebhooks();
+        const answer = succeeded('a webhook to delete', await invoke('create-webhook', registerWebhook()));
+        return request('DELETE', `${base}/webhooks/${(answer.data as { id: string }).id}`, { token: tokens.instructor });
+      },
+    },
+    'list-webhook-deliveries': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/webhooks/${await webhook()}/deliveries`, tokens.instructor)(),
+    },
+    'replay-webhook-delivery': {
+      kind: 'write',
+      iterations: 60,
+      // A delivery that failed after its last retry, written before each call (a replay starts it again).
+      prepare: async () => {
+        const webhookId = await webhook();
+        const deliveryId = newMessageId();
+        const at = new Date().toISOString();
+        await createDelivery({
+          term: course.term,
+          course: course.course,
+          webhookId,
+          deliveryId,
+          event: 'submission.graded',
+          payload: '{}',
+          state: 'failed',
+          attempts: [{ at, status: 500, durationMs: 5 }],
+          roundStart: 0,
+          createdAt: at,
+        });
+        return request('POST', `${base}/webhooks/${webhookId}/deliveries/${deliveryId}/replay`, { token: tokens.instructor });
+      },
+    },
+    // Teams, on a team gradeable of its own: a team of two students set, and one made to be deleted.
+    'list-teams': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/gradeable/${await teamGradeable()}/teams`, tokens.instructor)(),
+    },
+    'set-team': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('PUT', `${base}/gradeable/${await teamGradeable()}/teams/bench_team`, {
+          token: tokens.instructor,
+          json: { members: i % 2 ? [users.student.userId, users.submitter.userId] : [users.student.userId] },
+        }),
+    },
+    'delete-team': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const gradeable = await teamGradeable();
+        const team = `t_${unique()}`;
+        // A student of its own: a team needs a member, and a student is on one team of a gradeable.
+        const member = await createUser('user', 'teamed');
+        await addMember(course, member, 4, '1');
+        const set = await invoke(
+          'set-team',
+          request('PUT', `${base}/gradeable/${gradeable}/teams/${team}`, { token: tokens.instructor, json: { members: [member.userId] } }),
+        );
+        if (set.status !== 'success') throw new Error(`bench: a team to delete: ${JSON.stringify(set)}`);
+        return request('DELETE', `${base}/gradeable/${gradeable}/teams/${team}`, { token: tokens.instructor });
+      },
+    },
+    // Gradeables: the one downloaded is put back as it is; one made before each call is deleted.
+    'replace-gradeable': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const id = await spareGradeable();
+        const downloaded = await invoke('download-gradeable', request('GET', `${base}/${id}/download`, { token: tokens.instructor }));
+        return request('PUT', `${base}/gradeable/${id}`, { token: tokens.instructor, json: downloaded.data });
+      },
+    },
+    'delete-gradeable': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const id = await uploadGradeable(course, vcsGradeable(`del_${unique()}`));
+        return request('DELETE', `${base}/gradeable/${id}`, { token: tokens.instructor });
+      },
+    },
+    'course-config': {
+      kind: 'read',
+      iterations: 120,
+      prepare: get(`/api/courses/${course.term}/${course.course}/config`, tokens.instructor),
+    },
+    'set-course-config': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('POST', `/api/courses/${course.term}/${course.course}/config`, {
+          token: tokens.instructor,
+          json: { name: 'course_name', entry: `Bench Course ${i % 2}` },
+        }),
+    },
+    // Archiving, on a course of its own: unarchived (or archived) again before each call, untimed.
+    'archive-course': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const config = `/api/courses/${(await spareCourse()).term}/${(await spareCourse()).course}/config`;
+        await invoke('unarchive-course', request('POST', `${config}/unarchive`, { token: tokens.instructor }));
+        return request('POST', `${config}/archive`, { token: tokens.instructor });
+      },
+    },
+    'unarchive-course': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const config = `/api/courses/${(await spareCourse()).term}/${(await spareCourse()).course}/config`;
+        await invoke('archive-course', request('POST', `${config}/archive`, { token: tokens.instructor }));
+        return request('POST', `${config}/unarchive`, { token: tokens.instructor });
+      },
+    },
+    // The roster: an account enrolled, a student dropped (each made before the call), a class list of 10 imported.
+    'enroll-member': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const user = await createUser('user', 'enrolled');
+        return request('PUT', `${base}/users/${user.userId}`, {
+          token: tokens.instructor,
+          json: { group: 'Student', registration_section: '1' },
+        });
+      },
+    },
+    'drop-member': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const user = await createUser('user', 'dropped');
+        await addMember(course, user, 4, '1');
+        return request('DELETE', `${base}/users/${user.userId}`, { token: tokens.instructor });
+      },
+    },
+    'import-class-list': {
+      kind: 'batch',
+      iterations: 20,
+      prepare: async () => {
+        const rows = Array.from({ length: 10 }, () => {
+          const userId = `listed-${unique()}`;
+          return `${userId},Listed,Student,${userId}@example.edu,1,Student`;
+        });
+        return request('POST', `${base}/users/import`, {
+          token: tokens.instructor,
+          text: { type: 'text/csv', body: ['user_id,first_name,last_name,email,registration_section,group', ...rows].join('\n') },
+        });
+      },
+    },
+    openapi: {
+      kind: 'static',
+      iterations: 120,
+      prepare: async () => request('GET', '/api/openapi.json'),
+      ok: (answer) => typeof (answer as unknown as { openapi?: unknown }).openapi === 'string',
+    },
+    'api-docs': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/docs'), ok: isPage },
+    'api-docs-asset': {
+      kind: 'static',
+      iterations: 120,
+      prepare: async () => request('GET', `/api/docs/${swaggerUiLinks().styles}`, { headers: { 'accept-encoding': 'gzip' } }),
+      ok: isPage,
+    },
+    // Accounts: superusers list, create, read, change and set passwords; a user changes their own.
+    'list-users': { kind: 'read', iterations: 60, prepare: get('/api/users', tokens.superuser) },
+    'create-user': {
+      kind: 'write',
+      iterations: 20,
+      prepare: async () => {
+        const userId = `created-${unique()}`;
+        return request('POST', '/api/users', {
+          token: tokens.superuser,
+          json: { user_id: userId, first_name: 'Created', last_name: 'User', email: `${userId}@example.edu`, password: STRONG_PASSWORD },
+        });
+      },
+    },
+    'get-user': { kind: 'read', iterations: 120, prepare: get(`/api/users/${users.student.userId}`, tokens.student) },
+    'update-user': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) =>
+        request('PATCH', `/api/users/${users.student.userId}`, { token: tokens.student, json: { first_name: `Sam${i % 2}` } }),
+    },
+    'set-user-password': {
+      kind: 'write',
+      iterations: 20,
+      prepare: async () =>
+        request('POST', `/api/users/${(await createUser('user', 'reset')).userId}/password`, {
+          token: tokens.superuser,
+          json: { password: STRONG_PASSWORD },
+        }),
+    },
+    'link-identity': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () =>
+        request('PUT', `/api/users/${users.student.userId}/identity`, { token: tokens.superuser, json: { subject: `sub-${unique()}` } }),
+    },
+    'change-password': {
+      kind: 'token-issue',
+      iterations: 15,
+      // The caller's current password is known: an account made before each call, with its session.
+      prepare: async () => {
+        const user = await createUser('user', 'changer');
+        return request('POST', '/api/me/password', {
+          token: await sessionToken(user.userId),
+          json: { current_password: user.password, new_password: STRONG_PASSWORD },
+        });
+      },
+    },
+    'list-terms': { kind: 'read', iterations: 120, prepare: get('/api/terms', tokens.student) },
+    'user-audit': { kind: 'read', iterations: 120, prepare: get(`/api/users/${users.student.userId}/audit`, tokens.superuser) },
+    'course-audit': { kind: 'read', iterations: 120, prepare: get(`${base}/audit`, tokens.instructor) },
   };
-  return Object.keys(routes).flatMap((route) => {
-    const scenario = known[route];
-    return scenario ? [{ route, ...scenario }] : [];
-  });
+  return (Object.keys(routes) as RouteName[]).map((route) => ({ route, ...known[route] }));
 }
 
-/** Routes of the table without a scenario here (reported, not measured). */
-export const unscripted = (world: World) => {
-  const scripted = new Set(scenarios(world).map((scenario) => scenario.route));
-  return Object.keys(routes).filter((route) => !scripted.has(route));
-};
+/** Where the bench's webhooks point: a host the bench allows (bench/setup-env.ts); nothing is ever sent there. */
+export const WEBHOOK_HOST = '127.0.0.1:9';
+const WEBHOOK_URL = `http://${WEBHOOK_HOST}/bench-hook`;
+
+function filesGradeableJson(id: string): Record<string, unknown> {
+  const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+  return {
+    id,
+    title: 'Files bench',
+    type: 'Electronic File',
+    dates: { ta_view_start_date: at(-2), submission_open_date: at(-1), submission_due_date: at(7) },
+    autograding: { test_cases: [{ name: 'Compiles', command: 'g++ -o /tmp/main main.cpp', expect: { exit_code: 0 } }] },
+  };
+}
+
+/** A multipart submission of one small file for `userId`, base64-encoded as API Gateway hands it to Lambda. */
+export async function multipartEvent(path: string, token: string, userId: string, file: Buffer = SMALL_FILE): Promise<ApiEvent> {
+  const form = new FormData();
+  form.append('user_id', userId);
+  form.append('files', new Blob([new Uint8Array(file)]), 'main.cpp');
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const event = request('POST', path, { token });
+  return {
+    ...event,
+    headers: { authorization: token, 'content-type': encoded.headers.get('content-type') ?? '' },
+    body: body.toString('base64'),
+    isBase64Encoded: true,
+  };
+}

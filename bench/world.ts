@@ -118,10 +118,17 @@ export function submitEvent(world: World, who: 'student' | 'submitter'): ApiEven
 export function request(
   method: string,
   path: string,
-  options: { token?: string; query?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    query?: Record<string, string>;
+    json?: unknown;
+    form?: Record<string, string>;
+    text?: { readonly type: string; readonly body: string };
+    headers?: Record<string, string>;
+  } = {},
 ): ApiEvent {
   const match = matchRoute(method, path);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = options.token;
   let body: string | undefined;
   if (options.json !== undefined) {
@@ -130,6 +137,9 @@ export function request(
   } else if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
+  } else if (options.text) {
+    headers['content-type'] = options.text.type;
+    body = options.text.body;
   }
   const event = apiEvent({ method, path, routeKey: match.kind === 'route' ? match.routeKey : '$default', headers, body });
   const query = options.query ?? {};
@@ -160,9 +170,16 @@ export interface Envelope {
   readonly message?: string;
 }
 
-/** Calls the handler in process, as Lambda would, and parses the envelope. */
+/**
+ * Calls the handler in process, as Lambda would, and parses the envelope; an answer that is not
+ * JSON (a page, a script) stands as its HTTP status, its body as data.
+ */
 export async function invoke(name: string, event: ApiEvent): Promise<Envelope> {
   const handler = await handlerOf(name);
   const result = await runAsFunction(localFunctionScope(name as FunctionName), () => handler(event, lambdaContext(randomUUID())));
-  return JSON.parse(result.body ?? 'null') as Envelope;
+  try {
+    return JSON.parse(result.body ?? 'null') as Envelope;
+  } catch {
+    return { status: `HTTP ${result.statusCode ?? 200}`, data: result.body };
+  }
 }

@@ -5,6 +5,7 @@
  * plus the shared middleware's own reads, so a function's grants follow what its code does, not a
  * list kept beside it.
  */
+import type { FunctionSetting } from '#shared/config.ts';
 import { isCourseAccess } from '#shared/courses/access.ts';
 import { FUNCTION_VARIABLE, ROUTE_VARIABLE } from '#shared/environment.ts';
 import { tables, type TableDefinition } from '#shared/data/tables.ts';
@@ -44,6 +45,8 @@ export interface FunctionAccess {
   readonly sendsToSummariesQueue?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
   readonly route?: string;
+  /** The deployment settings given only to the functions that read them which its code reads (its definition's `settings`). */
+  readonly settings: readonly FunctionSetting[];
 }
 
 /** Actions on the keys of the submissions bucket that start with `prefix`. */
@@ -95,6 +98,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
       runsGradingSandbox: definition.gradingSandbox === true,
       ...(definition.events === 'publish' ? { publishesEvents: true } : {}),
       ...(definition.summariesQueue === 'send' ? { sendsToSummariesQueue: true } : {}),
+      settings: definition.settings ?? [],
     };
   }
   const route = definition;
@@ -110,6 +114,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     sendsToSummariesQueue: route.summariesQueue === 'send',
     runsGradingSandbox: false,
     route: routeKey,
+    settings: route.settings ?? [],
   };
 }
 

@@ -4,8 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * The environment one function runs with. In Lambda that is the process environment the template
  * gives it. The local server runs every function in one process, so it runs each invocation in a
  * scope holding that function's own resource variables (computed by the same code as the stack)
- * and its data grants: a variable or an action the deployed function would lack is missing
- * locally too.
+ * and its data grants, without the settings the deployed function is not given: a variable, a
+ * setting or an action the deployed function would lack is missing locally too.
  */
 export interface FunctionScope {
   readonly functionName: string;
@@ -17,6 +17,8 @@ export interface FunctionScope {
   readonly dataGrants: ReadonlyMap<string, ReadonlySet<string>>;
   /** S3 actions allowed on the submissions bucket per key prefix (`''`: every key); none when absent. */
   readonly objectGrants?: readonly { readonly prefix: string; readonly actions: ReadonlySet<string> }[];
+  /** Settings the deployed function is not given (its definition does not name them): unset inside the scope. */
+  readonly withheldSettings?: ReadonlySet<string>;
 }
 
 const scopes = new AsyncLocalStorage<FunctionScope>();
@@ -35,6 +37,7 @@ export const currentScope = (): FunctionScope | undefined => scopes.getStore();
 export function setting(name: string): string | undefined {
   const scope = scopes.getStore();
   if (scope?.resourceVariables.has(name)) return scope.variables[name];
+  if (scope?.withheldSettings?.has(name)) return undefined;
   return process.env[name];
 }
 

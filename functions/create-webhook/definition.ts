@@ -11,6 +11,8 @@ export const definition = route({
   access: 'course:instructor',
   summary: 'Register a webhook (an HTTPS url and the events it receives); data holds its signing secret, shown this once.',
   // The course's webhook count is raised with each webhook (UpdateItem), within the limit.
+  // Checks the url's host as delivery will.
+  settings: ['WEBHOOK_ALLOWED_HOSTS'],
   data: { webhooks: ['Query', 'PutItem', 'UpdateItem'], webhookSecrets: ['PutItem'] },
   input: () => ({
     body: {

@@ -8,6 +8,7 @@ export const definition = route({
   access: 'course:instructor',
   summary:
     'Generate every grade summary of the course (the nightly schedule runs the same function for all courses). A course of SUMMARIES_JOB_MIN_USERS members or more is generated on the summaries queue: the answer is a job object at once.',
+  settings: ['SUMMARIES_JOB_MIN_USERS'],
   data: {
     summaries: ['Query', 'BatchWriteItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     courses: ['Scan', 'BatchGetItem', 'UpdateItem'],

@@ -4,6 +4,8 @@ import { worker } from '#shared/http/routes.ts';
 export const definition = worker({
   name: 'grading-worker',
   summary: 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build',
+  // Checks out repositories through the git host guard; its time for a wake-up is its time limit.
+  settings: ['ALLOWED_GIT_HOSTS', 'GRADING_LEASE_SECONDS'],
   data: {
     jobs: ['BatchGetItem', 'UpdateItem', 'Query byLease'],
     // A files version's files id is read from its version.

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { text } from '#shared/http/fields.ts';
+import { SIGN_IN_SETTINGS } from '#shared/config.ts';
 
 export const definition = route({
   name: 'invalidate-token',
@@ -8,6 +9,8 @@ export const definition = route({
   path: '/api/token/invalidate',
   access: 'token-optional',
   summary: "Invalidate the user's token, given user_id and password or the token itself.",
+  // A password sent is checked as a login checks it (PASSWORD_LOGIN).
+  settings: SIGN_IN_SETTINGS,
   data: {
     sessions: ['DeleteItem'],
     credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],

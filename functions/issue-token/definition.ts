@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { text } from '#shared/http/fields.ts';
+import { SIGN_IN_SETTINGS } from '#shared/config.ts';
 
 export const definition = route({
   name: 'issue-token',
@@ -9,6 +10,8 @@ export const definition = route({
   access: 'public',
   summary:
     "Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one.",
+  // Checks ID tokens and passwords by the sign-in settings.
+  settings: SIGN_IN_SETTINGS,
   data: {
     sessions: ['PutItem'],
     credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
 import { attachments, list } from '#shared/http/fields.ts';
+import { SUBMISSION_SETTINGS } from '#shared/config.ts';
 
 /** Files sent in the body itself: what API Gateway and Lambda carry once a binary body is base64-encoded. */
 export const MULTIPART_BYTES = 4 * 1024 * 1024;
@@ -20,6 +21,8 @@ export const definition = route({
   access: 'course:member',
   summary:
     'Submit files to an Electronic File gradeable without version control: `files` in a multipart body (up to 4 MiB in all), or `upload_ids` of presigned uploads (POST …/files/uploads). A new version, queued for grading. Honours Idempotency-Key.',
+  // Bounded as every submission is.
+  settings: SUBMISSION_SETTINGS,
   data: {
     gradeables: ['BatchGetItem', 'ConditionCheckItem'],
     enrollments: ['BatchGetItem'],

@@ -1,6 +1,7 @@
 import { route } from '#shared/http/routes.ts';
 import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
 import { flag, scalar } from '#shared/http/fields.ts';
+import { SUBMISSION_SETTINGS } from '#shared/config.ts';
 
 export const definition = route({
   name: 'submit-vcs',
@@ -10,6 +11,8 @@ export const definition = route({
   access: 'course:member',
   summary:
     'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
+  // Bounded as every submission is; reads the repository's head through the git host guard.
+  settings: [...SUBMISSION_SETTINGS, 'ALLOWED_GIT_HOSTS'],
   data: {
     gradeables: ['BatchGetItem', 'ConditionCheckItem'],
     enrollments: ['BatchGetItem'],

@@ -4,6 +4,7 @@ import { worker } from '#shared/http/routes.ts';
 export const definition = worker({
   name: 'webhook-delivery',
   summary: 'Per webhook-queue message: fans an event out to the course webhooks, or makes one signed delivery attempt',
+  settings: ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_RETRY_SCHEDULE'],
   data: {
     webhooks: ['Query', 'BatchGetItem'],
     webhookSecrets: ['BatchGetItem'],

@@ -29,7 +29,7 @@ import {
   type FunctionName,
   type TableKey,
 } from '#infra/function-access.ts';
-import { parseSetting, signInProblems, type ConfigName } from '#shared/config.ts';
+import { parseSetting, signInProblems, type FunctionSetting } from '#shared/config.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
@@ -48,27 +48,26 @@ export interface CourseSubmissionStackProps extends StackProps {
 /** The route whose function the nightly schedule also invokes, for every unarchived course. */
 const NIGHTLY_SUMMARIES_HANDLER = 'generate-summaries' satisfies RouteName;
 
-/** Context values that set a function's setting (shared/config.ts), for the function that reads it. */
-const CONTEXT_SETTINGS: readonly { context: string; setting: ConfigName; on: FunctionName }[] = [
-  { context: 'summariesJobMinUsers', setting: 'SUMMARIES_JOB_MIN_USERS', on: NIGHTLY_SUMMARIES_HANDLER },
-  { context: 'submissionsPerMinute', setting: 'SUBMISSIONS_PER_MINUTE', on: 'submit-vcs' },
-  { context: 'maxVersions', setting: 'MAX_VERSIONS', on: 'submit-vcs' },
-  { context: 'maxQueuedJobsPerStudent', setting: 'MAX_QUEUED_JOBS_PER_STUDENT', on: 'submit-vcs' },
-  { context: 'courseBurstPerMinute', setting: 'COURSE_BURST_PER_MINUTE', on: 'submit-vcs' },
-  // Signing in: POST /api/token checks ID tokens and passwords by them, GET /api/auth tells clients.
-  ...(
-    [
-      ['oidcIssuer', 'OIDC_ISSUER', ['issue-token', 'auth-methods', 'link-identity']],
-      ['oidcClientId', 'OIDC_CLIENT_ID', ['issue-token', 'auth-methods', 'link-identity']],
-      ['oidcUserIdClaim', 'OIDC_USER_ID_CLAIM', ['issue-token', 'auth-methods']],
-      ['oidcUserIdSuffix', 'OIDC_USER_ID_SUFFIX', ['issue-token']],
-      ['oidcCreateUsers', 'OIDC_CREATE_USERS', ['issue-token']],
-      ['oidcEmailsVerified', 'OIDC_EMAILS_VERIFIED', ['issue-token']],
-      ['oidcSuperusers', 'OIDC_SUPERUSERS', ['issue-token']],
-      ['passwordLogin', 'PASSWORD_LOGIN', ['issue-token', 'auth-methods']],
-    ] as const
-  ).flatMap(([context, setting, functions]) => functions.map((on) => ({ context, setting, on }))),
-];
+/**
+ * The context value that sets each setting given only to the functions that read it (shared/config.ts,
+ * `functionSettings`); the rest of them come from the deployment settings and the worker's time limit
+ * (`functionSettingValues`).
+ */
+const SETTING_CONTEXTS = {
+  SUMMARIES_JOB_MIN_USERS: 'summariesJobMinUsers',
+  SUBMISSIONS_PER_MINUTE: 'submissionsPerMinute',
+  MAX_VERSIONS: 'maxVersions',
+  MAX_QUEUED_JOBS_PER_STUDENT: 'maxQueuedJobsPerStudent',
+  COURSE_BURST_PER_MINUTE: 'courseBurstPerMinute',
+  OIDC_ISSUER: 'oidcIssuer',
+  OIDC_CLIENT_ID: 'oidcClientId',
+  OIDC_USER_ID_CLAIM: 'oidcUserIdClaim',
+  OIDC_USER_ID_SUFFIX: 'oidcUserIdSuffix',
+  OIDC_CREATE_USERS: 'oidcCreateUsers',
+  OIDC_EMAILS_VERIFIED: 'oidcEmailsVerified',
+  OIDC_SUPERUSERS: 'oidcSuperusers',
+  PASSWORD_LOGIN: 'passwordLogin',
+} as const satisfies Partial<Record<FunctionSetting, string>>;
 
 /** A context value as a setting's raw text (unset, null or empty: unset). */
 const contextText = (value: unknown): string | undefined =>
@@ -254,16 +253,14 @@ export class CourseSubmissionStack extends Stack {
       removalPolicy: dataRemovalPolicy,
     });
     const worker = made(functions, GRADING_WORKER_FUNCTION);
+    const settingValues = this.functionSettingValues(settings);
     for (const [name, serviceFunction] of functions) {
       this.grantAccess(name, serviceFunction);
       for (const [variable, value] of Object.entries(this.environmentOf(name))) serviceFunction.function.addEnvironment(variable, value);
-    }
-    // A worker's time for a wake-up is its time limit; its jobs' leases are short and renewed meanwhile.
-    worker.function.addEnvironment('GRADING_LEASE_SECONDS' satisfies ConfigName, String(WORKER_TIMEOUT.toSeconds()));
-    // Submitting reads the repository's head and the worker checks it out: both through one address guard.
-    if (settings.allowedGitHosts.length > 0) {
-      for (const reader of [worker, made(handlers, 'submit-vcs')]) {
-        reader.function.addEnvironment('ALLOWED_GIT_HOSTS' satisfies ConfigName, settings.allowedGitHosts.join(','));
+      // Each setting the function's code reads, as far as the deployment sets it (its definition names them).
+      for (const setting of functionAccess(name).settings) {
+        const value = settingValues[setting];
+        if (value !== undefined) serviceFunction.function.addEnvironment(setting, value);
       }
     }
     // At most `gradingConcurrency` jobs at once: a deadline burst waits in the queue (its jobs keep
@@ -294,28 +291,10 @@ export class CourseSubmissionStack extends Stack {
     made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
       new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
     );
-    // The sign-in settings that only make sense together fail the synth, as they would fail the functions' start.
-    const signIn = signInProblems({
-      OIDC_ISSUER: parseSetting('OIDC_ISSUER', contextText(this.node.tryGetContext('oidcIssuer'))),
-      OIDC_CLIENT_ID: parseSetting('OIDC_CLIENT_ID', contextText(this.node.tryGetContext('oidcClientId'))),
-      PASSWORD_LOGIN: parseSetting('PASSWORD_LOGIN', contextText(this.node.tryGetContext('passwordLogin'))),
+    this.webhooks.connect({
+      delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
+      relay: made(functions, WEBHOOK_RELAY_FUNCTION),
     });
-    if (signIn.length > 0) throw new Error(signIn.join('; '));
-    for (const { context, setting, on } of CONTEXT_SETTINGS) {
-      const value = this.node.tryGetContext(context) as unknown;
-      if (value === undefined || value === null || value === '') continue;
-      // Checked as the function checks it when it starts, so that a bad value fails the synth instead.
-      parseSetting(setting, String(value));
-      made(functions, on).function.addEnvironment(setting, String(value));
-    }
-    this.webhooks.connect(
-      {
-        delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
-        register: made(handlers, 'create-webhook'),
-        relay: made(functions, WEBHOOK_RELAY_FUNCTION),
-      },
-      webhookSettings(this.node),
-    );
     this.functions = functions;
     const notFound = made(handlers, NOT_FOUND_FUNCTION);
 
@@ -443,6 +422,39 @@ export class CourseSubmissionStack extends Stack {
     });
 
     this.acknowledgeFindings();
+  }
+
+  /**
+   * This deployment's value of every setting given only to the functions that read it (undefined:
+   * unset, so each function has its default), each checked as a function checks it when it starts,
+   * so that a bad value fails the synth instead.
+   */
+  private functionSettingValues(settings: DeploymentSettings): Readonly<Record<FunctionSetting, string | undefined>> {
+    const fromContext = Object.fromEntries(
+      Object.entries(SETTING_CONTEXTS).map(([setting, context]) => {
+        const value = contextText(this.node.tryGetContext(context));
+        if (value !== undefined) parseSetting(setting as FunctionSetting, value);
+        return [setting, value];
+      }),
+    ) as Record<keyof typeof SETTING_CONTEXTS, string | undefined>;
+    // The sign-in settings that only make sense together fail the synth, as they would fail the functions' start.
+    const signIn = signInProblems({
+      OIDC_ISSUER: parseSetting('OIDC_ISSUER', fromContext.OIDC_ISSUER),
+      OIDC_CLIENT_ID: parseSetting('OIDC_CLIENT_ID', fromContext.OIDC_CLIENT_ID),
+      PASSWORD_LOGIN: parseSetting('PASSWORD_LOGIN', fromContext.PASSWORD_LOGIN),
+    });
+    if (signIn.length > 0) throw new Error(signIn.join('; '));
+    const webhooks = webhookSettings(this.node);
+    const list = (hosts: readonly string[]) => (hosts.length > 0 ? hosts.join(',') : undefined);
+    return {
+      ...fromContext,
+      // Submitting reads the repository's head and the worker checks it out: both through one address guard.
+      ALLOWED_GIT_HOSTS: list(settings.allowedGitHosts),
+      WEBHOOK_ALLOWED_HOSTS: list(webhooks.allowedHosts),
+      WEBHOOK_RETRY_SCHEDULE: webhooks.retrySchedule,
+      // A worker's time for a wake-up is its time limit; its jobs' leases are short and renewed meanwhile.
+      GRADING_LEASE_SECONDS: String(WORKER_TIMEOUT.toSeconds()),
+    };
   }
 
   /** The function's resource variables: computed by the same code as the local server's (infra/function-access.ts). */

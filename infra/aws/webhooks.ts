@@ -6,8 +6,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
-import { parseSetting, type ConfigName } from '#shared/config.ts';
-import type { ApiFunction } from './api-function.ts';
+import { parseSetting } from '#shared/config.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 /** Receives of one message before it goes to the dead-letter queue (the delivery function failed each time). */
@@ -88,13 +87,10 @@ export class WebhookDelivery extends Construct {
   }
 
   /**
-   * Feeds the delivery function one message at a time, runs the outbox relay every minute, and
-   * gives the delivery and registering functions the deployment's settings.
+   * Feeds the delivery function one message at a time and runs the outbox relay every minute (the
+   * functions' settings come with the rest of their environment, infra/aws/stack.ts).
    */
-  connect(
-    functions: { readonly delivery: ServiceFunction; readonly register: ApiFunction; readonly relay: ServiceFunction },
-    settings: WebhookSettings,
-  ): void {
+  connect(functions: { readonly delivery: ServiceFunction; readonly relay: ServiceFunction }): void {
     functions.delivery.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
     const relay = functions.relay.function;
     const stack = Stack.of(relay);
@@ -112,12 +108,5 @@ export class WebhookDelivery extends Construct {
       // A run missed is made up by the next one a minute later.
       target: new LambdaInvoke(relay, { role, maxEventAge: Duration.minutes(1), retryAttempts: 0 }),
     });
-    if (settings.retrySchedule) {
-      functions.delivery.function.addEnvironment('WEBHOOK_RETRY_SCHEDULE' satisfies ConfigName, settings.retrySchedule);
-    }
-    if (settings.allowedHosts.length > 0) {
-      for (const target of [functions.delivery, functions.register])
-        target.function.addEnvironment('WEBHOOK_ALLOWED_HOSTS' satisfies ConfigName, settings.allowedHosts.join(','));
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { functionSettings } from '#shared/config.ts';
 import type { FunctionScope } from '#shared/environment.ts';
 import { tables } from '#shared/data/tables.ts';
 import { functionAccess, functionEnvironment, RESOURCE_VARIABLES, type FunctionName, type TableKey } from '#infra/function-access.ts';
@@ -16,8 +17,9 @@ const scopes = new Map<string, FunctionScope>();
 
 /**
  * The scope a local function runs in: exactly the resource variables its deployed function gets
- * (computed by the same code as the stack, with local names) and the same DynamoDB grants, so a
- * table or action missing from its route-table entry fails locally as it would in AWS.
+ * (computed by the same code as the stack, with local names), the same DynamoDB grants, and of the
+ * settings given only to the functions that read them those its definition names, so a table,
+ * action or setting missing from its definition fails locally as it would in AWS.
  */
 export function localFunctionScope(name: FunctionName): FunctionScope {
   // Every request asks; the answer changes only with the local names (tests switch TABLE_PREFIX).
@@ -36,8 +38,10 @@ function computeScope(name: FunctionName): FunctionScope {
     summariesQueueUrl: LOCAL_SUMMARIES_QUEUE_URL,
     submissionsBucket: localSubmissionsBucket(),
   });
+  const access = functionAccess(name);
   const dataGrants = new Map<string, ReadonlySet<string>>();
-  for (const [key, actions] of functionAccess(name).data) dataGrants.set(localTableName(tables[key]), new Set(actions));
-  const objectGrants = functionAccess(name).objects.map(({ prefix, actions }) => ({ prefix, actions: new Set<string>(actions) }));
-  return { functionName: name, variables, resourceVariables: RESOURCE_VARIABLES, dataGrants, objectGrants };
+  for (const [key, actions] of access.data) dataGrants.set(localTableName(tables[key]), new Set(actions));
+  const objectGrants = access.objects.map(({ prefix, actions }) => ({ prefix, actions: new Set<string>(actions) }));
+  const withheldSettings = new Set<string>(functionSettings.filter((setting) => !access.settings.includes(setting)));
+  return { functionName: name, variables, resourceVariables: RESOURCE_VARIABLES, dataGrants, objectGrants, withheldSettings };
 }

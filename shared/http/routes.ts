@@ -5,6 +5,7 @@
  * the local server, the CDK stack and the API docs. A function's bundle imports only its own.
  */
 import type * as z from 'zod/mini';
+import type { FunctionSetting } from '#shared/config.ts';
 import type { CourseAccess } from '#shared/courses/access.ts';
 import type { tables } from '#shared/data/tables.ts';
 import type { ObjectArea } from '#shared/storage/keys.ts';
@@ -102,6 +103,12 @@ export interface FunctionUse {
   readonly events?: 'publish';
   /** `send`: the function queues summaries jobs (SQS SendMessage on the summaries queue). */
   readonly summariesQueue?: 'send';
+  /**
+   * The deployment's settings its code reads of those given only to the functions that read them
+   * (`functionSettings` of shared/config.ts): in AWS its environment holds each one the deployment
+   * sets, and nothing else of them; locally it sees only these.
+   */
+  readonly settings?: readonly FunctionSetting[];
 }
 
 /**

@@ -26,7 +26,7 @@ beforeAll(() => {
   );
 }, 60_000);
 
-const environmentOf = (synthesized: Synthesized, name: 'submit-vcs' | 'generate-summaries' | 'me') =>
+const environmentOf = (synthesized: Synthesized, name: 'submit-vcs' | 'submit-files' | 'generate-summaries' | 'me') =>
   synthesized.resources[logicalId(synthesized.stack.functions.get(name)!.function)]!.Properties.Environment.Variables as Record<
     string,
     unknown
@@ -74,13 +74,15 @@ describe('a production stage from context', () => {
     });
   });
 
-  it('gives the submission function the submission limits configured, and no other function', () => {
-    expect(environmentOf(synth, 'submit-vcs')).toMatchObject({
-      SUBMISSIONS_PER_MINUTE: '30',
-      MAX_VERSIONS: '500',
-      MAX_QUEUED_JOBS_PER_STUDENT: '3',
-      COURSE_BURST_PER_MINUTE: '40',
-    });
+  it('gives the submission functions (from git and of files) the submission limits configured, and no other function', () => {
+    for (const name of ['submit-vcs', 'submit-files'] as const) {
+      expect(environmentOf(synth, name), name).toMatchObject({
+        SUBMISSIONS_PER_MINUTE: '30',
+        MAX_VERSIONS: '500',
+        MAX_QUEUED_JOBS_PER_STUDENT: '3',
+        COURSE_BURST_PER_MINUTE: '40',
+      });
+    }
     expect(environmentOf(synth, 'me').SUBMISSIONS_PER_MINUTE).toBeUndefined();
     expect(environmentOf(synth, 'generate-summaries').MAX_VERSIONS).toBeUndefined();
     expect(() => synthesize({ submissionsPerMinute: 'many' }, { bundle: false })).toThrow(/SUBMISSIONS_PER_MINUTE/);

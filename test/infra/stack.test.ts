@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayRouteKeys, routeKeys, routes } from '#functions/definitions.ts';
 import { routeRows, workerRows } from '#functions/test-rows.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
-import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
+import { functionAccess, RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
+import { functionSettings, type FunctionSetting } from '#shared/config.ts';
 import { startBuildInput } from '#shared/grading/codebuild.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
@@ -827,4 +828,59 @@ describe('grading sandbox', () => {
     });
     expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
   });
+});
+
+describe('settings given to the functions that read them', () => {
+  /** A value for every setting given only to the functions that read it, through its context value. */
+  const EVERY_SETTING = {
+    summariesJobMinUsers: 5,
+    submissionsPerMinute: 30,
+    maxVersions: 100,
+    maxQueuedJobsPerStudent: 3,
+    courseBurstPerMinute: 20,
+    oidcIssuer: 'https://idp.example.edu',
+    oidcClientId: 'api',
+    oidcUserIdClaim: 'email',
+    oidcUserIdSuffix: '@example.edu',
+    oidcCreateUsers: 'true',
+    oidcEmailsVerified: 'true',
+    oidcSuperusers: 'true',
+    passwordLogin: 'superusers',
+    allowedGitHosts: 'git.example.edu',
+    allowedWebhookHosts: 'hooks.example.edu',
+    webhookRetrySchedule: '5,60',
+  };
+
+  /**
+   * The settings a function's deployed code reads: those its bundle and the files beside it call
+   * config() with (shared/config.ts; `config('PASSWORD_LOGIN')` survives minifying as
+   * `f("PASSWORD_LOGIN")`, a definition's list of names does not look like a call, and code esbuild
+   * left out reads nothing).
+   */
+  const settingsRead = (name: FunctionName): FunctionSetting[] => {
+    const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
+    const folder = join(synth.app.outdir, `asset.${hash}`);
+    const code = readdirSync(folder)
+      .filter((file) => file.endsWith('.mjs'))
+      .map((file) => readFileSync(join(folder, file), 'utf8'))
+      .join('\n');
+    return functionSettings.filter((setting) => new RegExp(`[\\w$]\\(["'\`]${setting}["'\`]\\)`).test(code)).sort();
+  };
+
+  it("names in each function's definition exactly the settings its deployed code reads", () => {
+    const named = Object.fromEntries(functionNames.map((name) => [name, [...functionAccess(name).settings].sort()]));
+    const read = Object.fromEntries(functionNames.map((name) => [name, settingsRead(name)]));
+    expect(named).toEqual(read);
+    // Checking a password as a login does reads PASSWORD_LOGIN, wherever a password is taken.
+    for (const name of ['issue-token', 'invalidate-token', 'change-password'] as const)
+      expect(read[name], name).toContain('PASSWORD_LOGIN');
+  });
+
+  it('gives each function every setting its code reads that the deployment sets, and none it does not read', () => {
+    const deployed = synthesize(EVERY_SETTING, { bundle: false });
+    for (const name of functionNames) {
+      const variables = deployed.resources[logicalId(deployed.stack.functions.get(name)!.function)]!.Properties.Environment.Variables;
+      expect(functionSettings.filter((setting) => setting in variables).sort(), name).toEqual(settingsRead(name));
+    }
+  }, 600_000);
 });

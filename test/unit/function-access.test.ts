@@ -103,3 +103,21 @@ describe('a local function’s grants', () => {
     });
   });
 });
+
+describe('a local function’s settings', () => {
+  it('are those its definition names of the settings given only to the functions that read them, as in AWS', () => {
+    const before = process.env.PASSWORD_LOGIN;
+    process.env.PASSWORD_LOGIN = 'superusers';
+    try {
+      expect(runAsFunction(localFunctionScope('change-password'), () => setting('PASSWORD_LOGIN'))).toBe('superusers');
+      expect(runAsFunction(localFunctionScope('invalidate-token'), () => setting('PASSWORD_LOGIN'))).toBe('superusers');
+      // me never reads it, and its deployed function is not given it.
+      expect(runAsFunction(localFunctionScope('me'), () => setting('PASSWORD_LOGIN'))).toBeUndefined();
+      // Other settings reach every function, as their defaults do in AWS.
+      expect(runAsFunction(localFunctionScope('me'), () => setting('PATH'))).toBe(process.env.PATH);
+    } finally {
+      if (before === undefined) delete process.env.PASSWORD_LOGIN;
+      else process.env.PASSWORD_LOGIN = before;
+    }
+  });
+});
