@@ -24,17 +24,17 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { logger } from '#shared/logger.ts';
 import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
-import { configuredBounds, runTestCases } from './limits.ts';
-import { runGrading } from './run.ts';
-import type { BuildJob, SandboxLocation } from './codebuild.ts';
-import { codeBuildEngine, type CodeBuildEngine } from './engines.ts';
+import { configuredBounds, runTestCases } from './worker/limits.ts';
+import { runGrading } from './worker/run.ts';
+import type { BuildJob, SandboxLocation } from './builds/codebuild.ts';
+import { codeBuildEngine, type CodeBuildEngine } from './worker/engines.ts';
 import { defaultRunLimits, type RunRequest, type RunResult, type SandboxMode } from './runner-protocol.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { nextToClaim } from './queue-order.ts';
 import { notifyWorkers } from './queue.ts';
-import { crossesBilledMinute, liveSessions, nextJobSeconds, queuedJobs, startsBuild, takesNextJob } from './build-policy.ts';
-import { failedRun, scoreRun } from './score.ts';
-import { fitResults } from './fit-results.ts';
+import { crossesBilledMinute, liveSessions, nextJobSeconds, queuedJobs, startsBuild, takesNextJob } from './builds/policy.ts';
+import { failedRun, scoreRun } from './worker/score.ts';
+import { fitResults } from './worker/fit-results.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
 
 /** Jobless tickets one claim passes over at most (a bound on one call, not on the queue). */

@@ -442,8 +442,8 @@ const passes = (result: RunResult) =>
  * if the second job's sandboxes start clean. Answers each run's results and builds started.
  */
 async function gradeInBuilds() {
-  const { runJobsInCodeBuild, codeBuildSandbox } = await import('#shared/grading/codebuild.ts');
-  const { caseLimits, DEFAULT_BOUNDS } = await import('#shared/grading/limits.ts');
+  const { runJobsInCodeBuild, codeBuildSandbox } = await import('#shared/grading/builds/codebuild.ts');
+  const { caseLimits, DEFAULT_BOUNDS } = await import('#shared/grading/worker/limits.ts');
   const { defaultRunLimits } = await import('#shared/grading/runner-protocol.ts');
   const { sessionArn } = await import('./iam.ts');
   const { CodeBuildClient, StopBuildCommand } = await import('@aws-sdk/client-codebuild');

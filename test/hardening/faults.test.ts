@@ -24,7 +24,7 @@ import { publicVcs, uploadGradeable } from '../support/gradeables.ts';
  */
 
 // Grading itself is not under test here: the runner answers at once.
-vi.mock('#shared/grading/run.ts', () => ({
+vi.mock('#shared/grading/worker/run.ts', () => ({
   runGrading: async () => ({ status: 'checkout-failed', message: 'Fixture: no repository.' }),
 }));
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayRouteKeys, routeKeys, routes } from '#functions/definitions.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
 import { RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
-import { startBuildInput } from '#shared/grading/codebuild.ts';
+import { startBuildInput } from '#shared/grading/builds/codebuild.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartBuildCommandInput } from '@aws-sdk/client-codebuild';
 import { setting } from '#shared/environment.ts';
-import { END_OF_JOBS, jobKeys } from './build-input.ts';
-import { checkoutOrFailure } from './checkout.ts';
-import { removeFolder } from './checkout-files.ts';
-import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
-import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
-import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
+import { END_OF_JOBS, jobKeys } from './input.ts';
+import { checkoutOrFailure } from '../checkout/checkout.ts';
+import { removeFolder } from '../checkout/files.ts';
+import type { HarnessJob, HarnessResult } from '../harness/protocol.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '../harness/result.ts';
+import type { RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
 
 export type { SandboxLocation };
 

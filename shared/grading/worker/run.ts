@@ -1,5 +1,5 @@
 import { localEngine } from './engines.ts';
-import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
+import type { RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
 
 /**
  * Hands a submission to the local sandbox: a separate process with an empty environment checks it
