@@ -5,7 +5,7 @@
  * entries marked `regrade` with `regrade_by`). Versions get new tickets at the tail of the queue's
  * regrade lane, behind every submission (the reference's regrade queue has a lower priority too), so
  * queue positions stay exact; their old results stay visible until the new ones replace them, in
- * the transaction that ends each job (shared/grading/worker.ts).
+ * the transaction that ends each job (shared/grading/worker/record.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
@@ -172,7 +172,7 @@ export async function requestRegrade(
 ): Promise<RegradeJob> {
   const { caller, course, gradeable } = context;
   if (!gradeable) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  // Versions of files are graded from their stored files, as their first grading did (worker.ts).
+  // Versions of files are graded from their stored files, as their first grading did (worker/prepare.ts).
   if (gradeable.type !== 'Electronic File') throw regradeOnlyAutograded({ type: gradeable.type });
   const userId = context.userId === '' ? undefined : context.userId;
   const version = requestedRegradeVersion(context.version, userId);
@@ -225,7 +225,7 @@ export async function requestRegrade(
         // A job and a version per selected version (indexes 2i and 2i + 1), then the shards' counters.
         const items: TransactItem[] = [
           ...issued.flatMap(({ target, ticket }) => [
-            // The job grades the version's own commit, never what was pushed since (worker.ts).
+            // The job grades the version's own commit, never what was pushed since (worker/prepare.ts).
             putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
             requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
           ]),

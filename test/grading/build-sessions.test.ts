@@ -6,7 +6,8 @@ import { transactWrite } from '#shared/data/transactions.ts';
 import { nextToClaim, ticketOf } from '#shared/grading/queue-order.ts';
 import { config } from '#shared/config.ts';
 import { useLocalQueue } from '#shared/grading/queue.ts';
-import { claimJob, closeSession, openSession, takesNext, type Session } from '#shared/grading/worker.ts';
+import { claimJob } from '#shared/grading/worker.ts';
+import { closeSession, openSession, takesNext, type Session } from '#shared/grading/builds/sessions.ts';
 
 // In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the
 // running builds take the rest. Nothing may be left queued with no build to take it.

@@ -3,7 +3,8 @@ import { finishJob, jobRef, leaseJob, putJob, recordJobCommit, renewLease, reser
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { ticketOf } from '#shared/grading/queue-order.ts';
-import { claimJob, LeaseHolds, type ClaimedJob } from '#shared/grading/worker.ts';
+import { claimJob, type ClaimedJob } from '#shared/grading/worker.ts';
+import { LeaseHolds } from '#shared/grading/worker/lease-holds.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
 

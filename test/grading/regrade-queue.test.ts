@@ -14,7 +14,7 @@ import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { REGRADE_CHUNK, regradeStatus, requestRegrade } from '#shared/grading/regrade.ts';
 import { nextToClaim, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 import { selfHostedVcs } from '../support/gradeables.ts';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { getItems } from '#shared/data/items.ts';
 import { queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
