@@ -4,12 +4,12 @@ import { downloadForm, withoutHiddenTests } from '#shared/gradeables/listing.ts'
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { gradeableIdFrom } from '#shared/gradeables/upload.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   reads: ({ params }) => {
-    const { term, course, gradeableId } = gradeableKey(params);
+    const { term, course, gradeableId } = courseGradeable(params);
     return { gradeable: gradeableRef(term, course, gradeableId) };
   },
   handle: ({ course, enrollment, acrossGroup, params, items }) => {

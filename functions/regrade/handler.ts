@@ -1,11 +1,11 @@
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
+import { courseGradeable, shownGradeableId } from '#shared/http/reads.ts';
 import { everySubmissionAsked, regradeReads, requestRegrade } from '#shared/grading/regrade.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params, body }) => regradeReads(gradeableKey(params), body.user_id),
-  alongside: ({ params, body }) => everySubmissionAsked(gradeableKey(params), body.user_id),
+  reads: ({ params, body }) => regradeReads(courseGradeable(params), body.user_id),
+  alongside: ({ params, body }) => everySubmissionAsked(courseGradeable(params), body.user_id),
   handle: ({ caller, course, params, body, items, alongside }) =>
     requestRegrade({
       caller,

@@ -1,10 +1,10 @@
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { gradeComponent, gradeView, gradingReads, gradingTarget } from '#shared/tagrading/grading.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params }) => gradingReads(gradeableKey(params), params.user_id),
+  reads: ({ params }) => gradingReads(courseGradeable(params), params.user_id),
   handle: async ({ caller, course, enrollment, items, params, body }) => {
     const target = await gradingTarget(course, enrollment, params.user_id, items);
     return gradeView(await gradeComponent(target, caller.userId, body, course.timeZone), params.user_id);

@@ -1,12 +1,12 @@
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { setExtension, studentLateDayReads } from '#shared/submissions/late-day-table.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   reads: ({ params }) => {
-    const { term, course, gradeableId } = gradeableKey(params);
+    const { term, course, gradeableId } = courseGradeable(params);
     return { gradeable: gradeableRef(term, course, gradeableId), ...studentLateDayReads({ term, course }, params.user_id) };
   },
   handle: ({ course, params, items, body }) => setExtension(course, params.user_id, items, body),

@@ -1,17 +1,17 @@
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { setTeamMembers } from '#shared/gradeables/teams.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   reads: ({ params }) => {
-    const { term, course, gradeableId } = gradeableKey(params);
+    const { term, course, gradeableId } = courseGradeable(params);
     return { gradeable: gradeableRef(term, course, gradeableId) };
   },
   handle: ({ caller, course, params, items, body }) =>
     setTeamMembers(course, items.gradeable, {
-      gradeableId: gradeableKey(params).gradeableId,
+      gradeableId: courseGradeable(params).gradeableId,
       teamId: params.team_id,
       members: body.members ?? [],
       actor: caller.userId,

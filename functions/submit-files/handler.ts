@@ -1,12 +1,12 @@
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey, shownGradeableId } from '#shared/http/reads.ts';
+import { courseGradeable, shownGradeableId } from '#shared/http/reads.ts';
 import { submitReads } from '#shared/submissions/submit.ts';
 import { submitFiles } from '#shared/submissions/submit-files.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),
+  reads: ({ params, userId, headers }) => submitReads(courseGradeable(params), userId, headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),
   handle: ({ caller, course, enrollment, params, items, body, headers }) =>
     submitFiles(
       {

@@ -19,7 +19,7 @@ import { notifyWorkers } from '#shared/grading/queue.ts';
 import { laneCounters, laneOf, sequenceOf, shardForReservation, shardOf, ticketOf, ticketToIssue } from '#shared/grading/queue-order.ts';
 import { logger } from '#shared/logger.ts';
 import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
-import type { GradeableKey } from '#shared/ids.ts';
+import type { CourseGradeable } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
 import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
@@ -58,7 +58,7 @@ export interface SubmitFields {
  * What a submission reads, declared with the token check so that a submission for oneself costs
  * two round trips: this read, then the transaction. A malformed gradeable id reads nothing real.
  */
-export function submitReads(gradeable: GradeableKey, callerId: string, idempotencyKey: string | undefined) {
+export function submitReads(gradeable: CourseGradeable, callerId: string, idempotencyKey: string | undefined) {
   const { term, course, gradeableId } = gradeable;
   return {
     gradeable: gradeableRef(term, course, gradeableId),

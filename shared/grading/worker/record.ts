@@ -1,7 +1,7 @@
 import { finishJob, recordJobCommit, releaseLoad } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
-import { recordVersionCommit, setVersionState, type GradingResults } from '#shared/data/submissions.ts';
+import { recordVersionCommit, setVersionState, type GradingResults, type SubmissionKey } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { logger } from '#shared/logger.ts';
@@ -80,7 +80,7 @@ export async function recordFailure({ job, holds, message, commit }: Held & { me
  * go onto the submission item too, so `values` stays one read. False when another worker took it.
  */
 async function recordEnd({ job, holds, state, results, points, message, also = [], commit }: Ending): Promise<boolean> {
-  const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
+  const key: SubmissionKey = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   const update = { state, points, ...(message ? { message } : {}) };
   // A regrade's job counts towards its progress in the same write, so each job is counted once; a
   // student's own submission stops counting towards their jobs queued or being graded.
@@ -126,7 +126,7 @@ export async function recordCommit({
 }: Held & { commit: string; recorded: string | undefined }): Promise<void> {
   if (holds.isLost(job)) throw new Error(`Job ${job.ticket} lost its lease before its commit was recorded`);
   if (commit === recorded) return;
-  const key = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
+  const key: SubmissionKey = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
   try {
     await transactWrite([recordJobCommit(job.ticket, job.lease, commit), recordVersionCommit(key, job.version, commit)]);
   } catch (error) {
