@@ -41,6 +41,9 @@ interface Ran extends Held {
   readonly recorded: string | undefined;
 }
 
+/** A run that is scored: graded, or its checkout failed (the student's to fix, told with the score). */
+type ScoredRun = Extract<RunResult, { status: 'graded' | 'checkout-failed' }>;
+
 /** Records what the job's run gave: its grade, or why it could not be graded. */
 export async function recordRun({ job, holds, run, testCases, recorded }: Ran): Promise<Outcome> {
   if (run.status === 'commit-unreachable') {
@@ -57,6 +60,11 @@ export async function recordRun({ job, holds, run, testCases, recorded }: Ran): 
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return recordFailure({ job, holds, message: run.message });
   }
+  return recordGrade({ job, holds, run, testCases, recorded });
+}
+
+/** Records the job graded: its run scored (a failed checkout or build scores nothing), the full results beside. */
+export async function recordGrade({ job, holds, run, testCases, recorded }: Ran & { run: ScoredRun }): Promise<Outcome> {
   const results = fitResults(scoreRun(job.version, testCases, run));
   // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
   const full = putResultsItem(job.gradeableKey, job.ownerId, {
