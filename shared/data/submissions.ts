@@ -26,6 +26,8 @@ export interface VersionSummary {
    * a local folder without history.
    */
   readonly commit?: string;
+  /** The address of the repository it was submitted from (a version from git), which its regrades check out from. */
+  readonly repository?: string;
   /** A files version's files id: its files are stored under it (shared/storage/keys.ts). */
   readonly files?: string;
 }

@@ -58,6 +58,8 @@ export interface RegradeTarget {
   readonly version: number;
   /** The commit its first grading checked out, which its job grades again (none: not recorded). */
   readonly commit?: string;
+  /** The address of the repository it was submitted from, which its job checks out from (none: not recorded). */
+  readonly repository?: string;
 }
 
 /** What a request asks for: every owner's active version, one owner's active version, or one version. */
@@ -93,7 +95,12 @@ export function selectRegrade(
   const skipped: RegradeTarget[] = [];
   const add = (submission: Submission, version: number) => {
     const summary = submission.versions[version - 1];
-    const target = { ownerId: submission.ownerId, version, ...(summary?.commit ? { commit: summary.commit } : {}) };
+    const target = {
+      ownerId: submission.ownerId,
+      version,
+      ...(summary?.commit ? { commit: summary.commit } : {}),
+      ...(summary?.repository ? { repository: summary.repository } : {}),
+    };
     (inFlight(summary?.state) ? skipped : requeue).push(target);
   };
   if (scope.kind === 'all') {

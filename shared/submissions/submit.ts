@@ -22,7 +22,7 @@ import { isValidIdempotencyKey, isValidUserId } from '#shared/ids.ts';
 import type { CourseGradeable } from '#shared/ids.ts';
 import { ticketContention } from './contention.ts';
 import { resolveCommit } from './commit.ts';
-import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
+import { repositoryUrl, type RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { queuedJobsRefusal, submissionRefusal, versionSizeRefusal } from './limits.ts';
 import { loadAfter, queueShare, queueShareItems } from './queue-share.ts';
 import { daysLate, lateRefusal, type Submission } from './submission.ts';
@@ -217,6 +217,8 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
     ? { count: courseBurst(initial.queue, owner.term, owner.course, now) + 1, limit: courseBurstPerMinute() }
     : undefined;
   const commit = answered ? undefined : await source.commit?.(gradeable, owner);
+  // The repository the commit was read from, which the version's gradings check it out from.
+  const repository = !answered && source.commit && gradeable.vcs ? repositoryUrl(gradeable.vcs, owner) : undefined;
   // Whether this call (not a call it handed the submission to) wrote files that no version may record.
   let storedFiles = false;
   let handedOver = false;
@@ -287,6 +289,7 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
             ticket,
             state: 'queued',
             ...(commit ? { commit } : {}),
+            ...(repository ? { repository } : {}),
             ...(source.files ? { files: source.files } : {}),
           },
           members ? 'team' : 'student',
@@ -298,6 +301,7 @@ export async function submitVersion(context: SubmitContext, source: VersionSourc
           ...owner,
           version,
           ...(commit ? { commit } : {}),
+          ...(repository ? { repository } : {}),
           ...(counted ? { countedFor: caller.userId } : {}),
         }),
         ...(idempotency ? [putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now)] : []),

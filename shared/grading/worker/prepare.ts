@@ -63,11 +63,14 @@ function runRequest(job: ClaimedJob, gradeable: GradeableDocument, files: Versio
   };
 }
 
-/** The repository the job's version is checked out from; none for a files version. */
+/**
+ * The repository the job's version is checked out from: the address it was submitted from, or, for
+ * a job written without one, the address the gradeable names; none for a files version.
+ */
 function repositoryOf(job: ClaimedJob, gradeable: GradeableDocument): RunRequest['repository'] {
   if (!gradeable.vcs) return { url: '', subdirectory: '' };
   const owner = { term: job.term, course: job.course, gradeableId: job.gradeableId, ownerId: job.ownerId };
-  return { url: repositoryUrl(gradeable.vcs, owner), subdirectory: gradeable.vcs.vcs_subdirectory };
+  return { url: job.repository ?? repositoryUrl(gradeable.vcs, owner), subdirectory: gradeable.vcs.vcs_subdirectory };
 }
 
 /** How long the sandbox's links to a version's files last: it reads them as it starts. */
