@@ -50,6 +50,23 @@ const domainOrder = DOMAIN_ORDER.slice(1).map((name, index) => ({
   to: { path: anyOf(DOMAIN_ORDER.slice(0, index + 1)) },
 }));
 
+/**
+ * The rooms of `shared/grading/`, highest first: each may import those after it and the modules at
+ * the top of `shared/grading/` (the queue, regrades, the run's protocol), never one before it. The
+ * worker prepares jobs, hands them to an engine (the CodeBuild builds, or the local runner) and
+ * records their outcome; both engines start the harness, what runs in a sandbox; the checkout,
+ * lowest, reads repositories and copies file trees (for the engines and the harness alike).
+ */
+const GRADING_ROOMS = ['worker', 'builds', 'runner', 'harness', 'checkout'];
+
+const gradingRoomOrder = GRADING_ROOMS.slice(1).map((name, index) => ({
+  name: `grading-room-order-${name}`,
+  comment: `shared/grading/${name} is below ${GRADING_ROOMS.slice(0, index + 1).join(', ')} (see GRADING_ROOMS in .dependency-cruiser.cjs)`,
+  severity: 'error',
+  from: { path: `^shared/grading/${name}/` },
+  to: { path: `^shared/grading/(${GRADING_ROOMS.slice(0, index + 1).join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -144,6 +161,7 @@ module.exports = {
       to: { couldNotResolve: true, path: '^[.#]' },
     },
     ...domainOrder,
+    ...gradingRoomOrder,
   ],
   options: {
     // The tests are not layered: the test rows' imports of test/ end there.

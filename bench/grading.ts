@@ -1,8 +1,8 @@
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
-import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/limits.ts';
-import { runSubmission } from '#shared/grading/runner.ts';
+import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/worker/limits.ts';
+import { runSubmission } from '#shared/grading/runner/runner.ts';
 import { defaultRunLimits } from '#shared/grading/runner-protocol.ts';
 import { startLocalGradingQueue } from '#infra/local/grading-queue.ts';
 import { addMember } from '../test/support/courses.ts';
@@ -190,7 +190,7 @@ function gradingRuns(world: World, students: readonly Student[], problems: strin
   };
 }
 
-/** One run of the runner's code in this process (runSubmission, what runner-cli.ts runs), in ms. */
+/** One run of the runner's code in this process (runSubmission, what runner/cli.ts runs), in ms. */
 async function runnerWork(git: GitServer, mode: Mode, sample: number, problems: string[]): Promise<number> {
   const testCases = runTestCases(TEST_CASES, undefined, DEFAULT_BOUNDS);
   const started = performance.now();

@@ -34,8 +34,12 @@ export const SUMMARIES_JOB_ID = /^sj_[A-Za-z0-9_-]{22}$/;
 /** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** A gradeable of a course, as a path names it (a malformed id names a gradeable that does not exist). */
-export interface GradeableKey {
+/**
+ * A gradeable of a course, as a path names it (a malformed id names a gradeable that does not
+ * exist). Stored items name it by its `gradeableKey` (`term/course/gradeableId`,
+ * shared/data/submissions.ts), and a submission by its SubmissionKey (that and the owner).
+ */
+export interface CourseGradeable {
   readonly term: string;
   readonly course: string;
   readonly gradeableId: string;

@@ -1,6 +1,6 @@
 import { worker } from '#shared/http/routes.ts';
 
-/** What the grading worker does (shared/grading/worker.ts): claims jobs, records versions' states and results. */
+/** What the grading worker does (shared/grading/worker/): claims jobs, records versions' states and results. */
 export const definition = worker({
   name: 'grading-worker',
   summary: 'Per grading-queue wake-up: checks out the oldest queued job and grades it in a fresh CodeBuild build',

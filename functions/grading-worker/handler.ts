@@ -1,4 +1,4 @@
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { logger } from '#shared/logger.ts';
 import { sqsBatchHandler } from '#shared/sqs-batch.ts';
 

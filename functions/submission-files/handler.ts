@@ -1,7 +1,7 @@
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
 import { versionFiles } from '#shared/submissions/submit-files.ts';
 import { definition } from './definition.ts';
@@ -10,7 +10,7 @@ export const handler = endpoint(definition, {
   malformed: { gradeable_id: () => gradeableNotFound() },
   reads: ({ params, query, userId }) => {
     // Everything `attempts` reads but the queue: a version's files do not depend on it.
-    const { queue: _queue, ...reads } = submissionReads(gradeableKey(params), userId, query.user_id);
+    const { queue: _queue, ...reads } = submissionReads(courseGradeable(params), userId, query.user_id);
     return reads;
   },
   handle: async ({ caller, course, enrollment, query, items }) => {

@@ -1,13 +1,13 @@
 import { endpoint } from '#shared/http/endpoint.ts';
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
-import { gradeableKey } from '#shared/http/reads.ts';
+import { courseGradeable } from '#shared/http/reads.ts';
 import { submitReads } from '#shared/submissions/submit.ts';
 import { submitFiles } from '#shared/submissions/submit-files.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  reads: ({ params, userId, headers }) => submitReads(gradeableKey(params), userId, headers[IDEMPOTENCY_KEY_HEADER]),
+  reads: ({ params, userId, headers }) => submitReads(courseGradeable(params), userId, headers[IDEMPOTENCY_KEY_HEADER]),
   malformed: { gradeable_id: (gradeableId) => invalidGradeableId({ gradeable_id: gradeableId }) },
   handle: ({ caller, course, enrollment, params, items, body, headers }) =>
     submitFiles(

@@ -9,6 +9,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CourseGradeable } from '#shared/ids.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { dynamo } from '#shared/data/client.ts';
@@ -55,7 +56,7 @@ export function summaryLine(counts: BackfillCounts): string {
 }
 
 /** The term, course and gradeable of a `gradeableKey` (`<term>/<course>/<gradeable id>`; codes hold no slash). */
-export function parseGradeableKey(key: string): { term: string; course: string; gradeableId: string } {
+export function parseGradeableKey(key: string): CourseGradeable {
   const [term = '', course = '', ...rest] = key.split('/');
   return { term, course, gradeableId: rest.join('/') };
 }

@@ -255,7 +255,7 @@ export class GradingSandbox extends Construct {
         ...(fleet ? { fleet } : {}),
       },
       buildSpec: BuildSpec.fromObject(GRADING_BUILD_SPEC),
-      // Not a secret: the build reads its own input from this bucket (see shared/grading/build-input.ts).
+      // Not a secret: the build reads its own input from this bucket (see shared/grading/builds/input.ts).
       environmentVariables: { JOBS_BUCKET: { value: this.jobsBucket.bucketName } },
       vpc: this.vpc,
       subnetSelection: { subnetType: SubnetType.PRIVATE_ISOLATED },
@@ -357,8 +357,8 @@ export class GradingSandbox extends Construct {
   }
 }
 
-/** The build's fetching step (shared/grading/build-input.ts), its types stripped, run by the image's Node. */
-const BUILD_INPUT = fileURLToPath(new URL('../../shared/grading/build-input.ts', import.meta.url));
+/** The build's fetching step (shared/grading/builds/input.ts), its types stripped, run by the image's Node. */
+const BUILD_INPUT = fileURLToPath(new URL('../../shared/grading/builds/input.ts', import.meta.url));
 /** Exit status of the fetching step when the worker has no further job for the build. */
 const NO_FURTHER_JOB = 3;
 function fetchInputCommand(target: string, slot: string): string {

@@ -9,8 +9,8 @@ import { LogGroup, RetentionDays, type CfnLogGroup } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs';
 import type { ConfigName } from '#shared/config.ts';
 import { SECRETS_MANAGER_SDK_COMPANION_GLOBAL } from '#shared/auth/signing-secret.ts';
-import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout-process.ts';
-import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/engines.ts';
+import { CHECKOUT_CHILD_GLOBAL, CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout/process.ts';
+import { CODEBUILD_ENGINE_GLOBAL } from '#shared/grading/worker/engines.ts';
 import { MULTIPART_COMPANION_GLOBAL } from '#shared/http/middleware/body.ts';
 import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
 import { SQS_SDK_COMPANION_GLOBAL } from '#shared/sqs-send.ts';
@@ -112,13 +112,13 @@ export class ServiceFunction extends Construct {
   }
 }
 
-/** The file name of the checkout process (shared/grading/checkout-child.ts) in a function's asset. */
+/** The file name of the checkout process (shared/grading/checkout/child.ts) in a function's asset. */
 const CHECKOUT_CHILD_FILE = 'checkout-child.mjs';
 /** The multipart body parser (shared/http/middleware/multipart.ts), loaded by the first multipart body only. */
 const MULTIPART_SOURCE = `${PROJECT_ROOT}shared/http/middleware/multipart.ts`;
 const MULTIPART_FILE = 'multipart.mjs';
-/** The CodeBuild grading engine (shared/grading/codebuild.ts), loaded by the grading worker's first job. */
-const CODEBUILD_ENGINE_SOURCE = `${PROJECT_ROOT}shared/grading/codebuild.ts`;
+/** The CodeBuild grading engine (shared/grading/builds/codebuild.ts), loaded by the grading worker's first job. */
+const CODEBUILD_ENGINE_SOURCE = `${PROJECT_ROOT}shared/grading/builds/codebuild.ts`;
 const CODEBUILD_ENGINE_FILE = 'codebuild-engine.mjs';
 /** The S3 client and commands (shared/storage/s3-sdk.ts), loaded by the first object operation. */
 const S3_SDK_SOURCE = `${PROJECT_ROOT}shared/storage/s3-sdk.ts`;
@@ -129,8 +129,8 @@ const SECRETS_MANAGER_SDK_FILE = 'secrets-manager-sdk.mjs';
 /** The SQS client (shared/sqs-sdk.ts), loaded by the first message sent to a queue. */
 const SQS_SDK_SOURCE = `${PROJECT_ROOT}shared/sqs-sdk.ts`;
 const SQS_SDK_FILE = 'sqs-sdk.mjs';
-/** The git client reading a repository's head (shared/grading/checkout-head.ts), loaded by the first submission from git. */
-const GIT_HEAD_SOURCE = `${PROJECT_ROOT}shared/grading/checkout-head.ts`;
+/** The git client reading a repository's head (shared/grading/checkout/head.ts), loaded by the first submission from git. */
+const GIT_HEAD_SOURCE = `${PROJECT_ROOT}shared/grading/checkout/head.ts`;
 const GIT_HEAD_FILE = 'git-head.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
@@ -167,8 +167,8 @@ export interface BundleOptions {
  * bundle knows by name and imports when first needed: the multipart body parser, the S3, Secrets
  * Manager and SQS clients and the git client that reads a repository's head (beside the bundles
  * that name them), and with
- * `checkoutProcess` the CodeBuild engine (run.ts loads it for the first job) and the checkout
- * process (checkout-process.ts starts it). With `swaggerUi`, the
+ * `checkoutProcess` the CodeBuild engine (worker/engines.ts loads it for the first job) and the checkout
+ * process (checkout/process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
  */
 export function bundledCode(entry: string, options: BundleOptions = {}) {

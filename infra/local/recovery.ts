@@ -1,7 +1,7 @@
 import { getItems } from '#shared/data/items.ts';
 import { leasedJobs, queueRef, releaseLease } from '#shared/data/jobs.ts';
 import { pendingDeliveries } from '#shared/data/webhooks.ts';
-import { queuedJobs } from '#shared/grading/build-policy.ts';
+import { queuedJobs } from '#shared/grading/builds/policy.ts';
 import { attemptDelaySeconds, attemptMessage } from '#shared/webhooks/deliver.ts';
 import type { LocalApi } from './server.ts';
 

@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { jobUser, sandboxProblem } from '#shared/grading/launcher.ts';
+import { jobUser, sandboxProblem } from '#shared/grading/runner/launcher.ts';
 
 /**
  * What `npm start` says at start-up when it cannot grade: no sandbox can be made here (bubblewrap

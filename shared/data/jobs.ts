@@ -119,6 +119,12 @@ export interface Job {
    */
   readonly commit?: string;
   /**
+   * The address of the repository its version was submitted from (a version from git): its grading
+   * checks the commit out from there, whatever the gradeable names since. Jobs written without it
+   * are graded from the address the gradeable names.
+   */
+  readonly repository?: string;
+  /**
    * The student whose queued-or-running count (loadRef) this job holds until it ends or is
    * superseded: set on a student's own submission only (not on staff's, nor a regrade's), and only
    * such a job can be superseded.
@@ -140,6 +146,7 @@ const decodeJob = (item: Item): Job => ({
   ...(item.leaseHolder ? { leaseHolder: item.leaseHolder as string } : {}),
   ...(item.regradeId ? { regradeId: item.regradeId as string } : {}),
   ...(item.commit ? { commit: item.commit as string } : {}),
+  ...(item.repository ? { repository: item.repository as string } : {}),
   ...(item.countedFor ? { countedFor: item.countedFor as string } : {}),
 });
 

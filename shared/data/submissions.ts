@@ -26,6 +26,8 @@ export interface VersionSummary {
    * a local folder without history.
    */
   readonly commit?: string;
+  /** The address of the repository it was submitted from (a version from git), which its regrades check out from. */
+  readonly repository?: string;
   /** A files version's files id: its files are stored under it (shared/storage/keys.ts). */
   readonly files?: string;
 }
@@ -80,6 +82,12 @@ export interface Submission {
 }
 
 export const gradeableKey = (term: string, course: string, gradeableId: string) => `${courseId(term, course)}/${gradeableId}`;
+
+/** A submission item's key: its gradeable's `gradeableKey` and its owner (a student or a team). */
+export interface SubmissionKey {
+  readonly gradeableKey: string;
+  readonly ownerId: string;
+}
 
 /**
  * The `byStudent` index key of a student's items in a course (`<courseId>#<userId>`): their own
@@ -199,7 +207,7 @@ export async function latenessByStudent(indexed: TableDefinition, term: string, 
  * Passes while a submission's active version is still `version` (0: none, or no submission item at
  * all): guards writes of copies made from it.
  */
-export function activeVersionIs(key: { gradeableKey: string; ownerId: string }, version: number): TransactItem {
+export function activeVersionIs(key: SubmissionKey, version: number): TransactItem {
   return {
     ConditionCheck: {
       TableName: tableName(table),
@@ -246,7 +254,7 @@ export function setStudentLateness(
 
 /** Records a version's grading state (and points) in its summary. */
 export function setVersionState(
-  key: { gradeableKey: string; ownerId: string },
+  key: SubmissionKey,
   version: number,
   update: { state: VersionSummary['state']; points?: number; message?: string; activeResults?: GradingResults },
 ): TransactItem {
@@ -284,7 +292,7 @@ export function setVersionState(
  * Records the commit a version's grading checked out, provided the version records none yet (or
  * this one): a version's commit never changes once recorded.
  */
-export function recordVersionCommit(key: { gradeableKey: string; ownerId: string }, version: number, commit: string): TransactItem {
+export function recordVersionCommit(key: SubmissionKey, version: number, commit: string): TransactItem {
   const index = version - 1;
   return {
     Update: {
@@ -302,7 +310,7 @@ export function recordVersionCommit(key: { gradeableKey: string; ownerId: string
  * Queues a graded (failed, superseded) version again under a new ticket (a regrade), provided it is not
  * queued or being graded already. Its points and results stay as they are until the new ones.
  */
-export function requeueVersion(key: { gradeableKey: string; ownerId: string }, version: number, ticket: number): TransactItem {
+export function requeueVersion(key: SubmissionKey, version: number, ticket: number): TransactItem {
   const index = version - 1;
   return {
     Update: {
@@ -339,7 +347,7 @@ export async function submissionsOfGradeable(term: string, course: string, grade
  * would otherwise leave it active without its results).
  */
 export function setActiveVersion(
-  key: { gradeableKey: string; ownerId: string },
+  key: SubmissionKey,
   read: { highestVersion: number; state?: VersionSummary['state']; daysLate?: number | undefined },
   version: number,
   results: GradingResults | undefined,

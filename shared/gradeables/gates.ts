@@ -6,7 +6,7 @@
  */
 import { gateOpen, gateState, generationOf } from '#shared/data/gradeables.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
-import type { GradeableKey } from '#shared/ids.ts';
+import type { CourseGradeable } from '#shared/ids.ts';
 import type { GradeableDocument } from './gradeable.ts';
 
 /** How long a first submission or grade waits for a change of its gradeable to finish before answering that it is busy. */
@@ -24,12 +24,12 @@ export type GateOutcome<D> =
   | { readonly next: 'changed'; readonly current: D };
 
 /** The gate check for the first item of `ownerId` on the gradeable as read (a document read through stored.ts). */
-export const firstOfOwner = (key: Omit<GradeableKey, 'gradeableId'>, gradeable: GradeableDocument, ownerId: string): TransactItem =>
+export const firstOfOwner = (key: Omit<CourseGradeable, 'gradeableId'>, gradeable: GradeableDocument, ownerId: string): TransactItem =>
   gateOpen(key.term, key.course, gradeable, ownerId, new Date());
 
 /** After a transaction failed at the gate of `ownerId`: what to do next (waits first when a change holds the gate). */
 export async function atGate<D extends GradeableDocument>(
-  key: Omit<GradeableKey, 'gradeableId'>,
+  key: Omit<CourseGradeable, 'gradeableId'>,
   gradeable: D,
   ownerId: string,
   startedAt: number,

@@ -5,7 +5,7 @@
  * entries marked `regrade` with `regrade_by`). Versions get new tickets at the tail of the queue's
  * regrade lane, behind every submission (the reference's regrade queue has a lower priority too), so
  * queue positions stay exact; their old results stay visible until the new ones replace them, in
- * the transaction that ends each job (shared/grading/worker.ts).
+ * the transaction that ends each job (shared/grading/worker/record.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
@@ -59,6 +59,8 @@ export interface RegradeTarget {
   readonly version: number;
   /** The commit its first grading checked out, which its job grades again (none: not recorded). */
   readonly commit?: string;
+  /** The address of the repository it was submitted from, which its job checks out from (none: not recorded). */
+  readonly repository?: string;
 }
 
 /** What a request asks for: every owner's active version, one owner's active version, or one version. */
@@ -94,7 +96,12 @@ export function selectRegrade(
   const skipped: RegradeTarget[] = [];
   const add = (submission: Submission, version: number) => {
     const summary = submission.versions[version - 1];
-    const target = { ownerId: submission.ownerId, version, ...(summary?.commit ? { commit: summary.commit } : {}) };
+    const target = {
+      ownerId: submission.ownerId,
+      version,
+      ...(summary?.commit ? { commit: summary.commit } : {}),
+      ...(summary?.repository ? { repository: summary.repository } : {}),
+    };
     (inFlight(summary?.state) ? skipped : requeue).push(target);
   };
   if (scope.kind === 'all') {
@@ -173,7 +180,7 @@ export async function requestRegrade(
 ): Promise<RegradeJob> {
   const { caller, course, gradeable } = context;
   if (!gradeable) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  // Versions of files are graded from their stored files, as their first grading did (worker.ts).
+  // Versions of files are graded from their stored files, as their first grading did (worker/prepare.ts).
   if (gradeable.type !== 'Electronic File') throw regradeOnlyAutograded({ type: gradeable.type });
   const userId = context.userId === '' ? undefined : context.userId;
   const version = requestedRegradeVersion(context.version, userId);
@@ -226,7 +233,7 @@ export async function requestRegrade(
         // A job and a version per selected version (indexes 2i and 2i + 1), then the shards' counters.
         const items: TransactItem[] = [
           ...issued.flatMap(({ target, ticket }) => [
-            // The job grades the version's own commit, never what was pushed since (worker.ts).
+            // The job grades the version's own commit, never what was pushed since (worker/prepare.ts).
             putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
             requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
           ]),

@@ -34,7 +34,7 @@ export interface RunRequest {
    * order (zips unpacked in their place); `repository` and `commit` are then unused.
    */
   readonly files?: readonly { readonly name: string; readonly url: string }[];
-  /** The test cases with the limits in force (see limits.ts). */
+  /** The test cases with the limits in force (see worker/limits.ts). */
   readonly testCases: readonly HarnessTestCase[];
   readonly limits: RunLimits;
   /** Hosts (host or host:port) that may be fetched even though they resolve to loopback, link-local or private addresses. */
@@ -53,7 +53,7 @@ export interface RunHooks {
   readonly onCheckout?: (commit: string) => Promise<void>;
 }
 
-/** The runner process's line announcing its checkout's commit, before the result's line (runner-cli.ts). */
+/** The runner process's line announcing its checkout's commit, before the result's line (runner/cli.ts). */
 export interface CheckedOutLine {
   readonly checkedOut: string;
 }

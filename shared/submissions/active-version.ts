@@ -12,13 +12,13 @@ import { isVisible } from '#shared/gradeables/listing.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
-import type { GradeableKey } from '#shared/ids.ts';
+import type { CourseGradeable } from '#shared/ids.ts';
 import type { Submission } from './submission.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { notSameUser, nothingSubmitted, onlyElectronicVersions } from './failures.ts';
 
 /** The caller's own gradeable, submission and team membership, read with the token check. */
-export function activeVersionReads({ term, course, gradeableId }: GradeableKey, callerId: string) {
+export function activeVersionReads({ term, course, gradeableId }: CourseGradeable, callerId: string) {
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     submission: submissionRef(term, course, gradeableId, callerId),

@@ -1,19 +1,19 @@
 import { config } from '#shared/config.ts';
-import { CheckoutError } from '#shared/grading/checkout-error.ts';
+import { CheckoutError } from '#shared/grading/checkout/error.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { repositoryUrl, type RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { repositoryUnreadable } from './failures.ts';
 import { companionModule } from '#shared/companion.ts';
 
 /**
- * The name of the git client's companion file beside a deployed bundle (checkout-head.ts with
+ * The name of the git client's companion file beside a deployed bundle (checkout/head.ts with
  * isomorphic-git), set by esbuild's `define` (infra/aws/service-function.ts bundles it); unset
  * when running from the sources.
  */
 export const GIT_HEAD_COMPANION_GLOBAL = 'SUBMISSION_GIT_HEAD_COMPANION';
 declare const SUBMISSION_GIT_HEAD_COMPANION: string | undefined;
 
-type GitHead = typeof import('#shared/grading/checkout-head.ts');
+type GitHead = typeof import('#shared/grading/checkout/head.ts');
 
 /**
  * The head reader, loaded by the first submission rather than with the function: the git client
@@ -22,7 +22,7 @@ type GitHead = typeof import('#shared/grading/checkout-head.ts');
 const gitHead = (): Promise<GitHead> =>
   typeof SUBMISSION_GIT_HEAD_COMPANION === 'string'
     ? companionModule<GitHead>(SUBMISSION_GIT_HEAD_COMPANION)
-    : import('#shared/grading/checkout-head.ts');
+    : import('#shared/grading/checkout/head.ts');
 
 /**
  * The commit a new version is bound to: its repository's default branch head as it is at

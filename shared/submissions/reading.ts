@@ -7,7 +7,7 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { Submission } from './submission.ts';
-import type { GradeableKey } from '#shared/ids.ts';
+import type { CourseGradeable } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { notYourSection } from '#shared/tagrading/failures.ts';
 import { noGradedGradeable, notSameUser } from './failures.ts';
@@ -17,7 +17,7 @@ import { noGradedGradeable, notSameUser } from './failures.ts';
  * gradeable, the named user's (by default the caller's) enrollment and submission, and the queue
  * counters.
  */
-export function submissionReads({ term, course, gradeableId }: GradeableKey, callerId: string, requested: string | undefined) {
+export function submissionReads({ term, course, gradeableId }: CourseGradeable, callerId: string, requested: string | undefined) {
   const target = requested && isValidUserId(requested) ? requested : callerId;
   return {
     gradeable: gradeableRef(term, course, gradeableId),

@@ -18,6 +18,8 @@ import type { Admitted, SubmissionRead } from './submit-refuse.ts';
 export interface VersionContent {
   /** A VCS version's commit: its repository's head when submitted. */
   readonly commit?: string | undefined;
+  /** The repository the commit was read from, which the version's gradings check it out from. */
+  readonly repository?: string | undefined;
   /** A files version's files id: its files are stored under it before the transaction. */
   readonly files?: string;
   /** What only one version may ever use (an upload, consumed): each item fails its condition once written, refused with `taken`. */
@@ -66,7 +68,10 @@ export function planVersion(
   const version = (read.submission?.highestVersion ?? 0) + 1;
   const forSomeoneElse = target !== callerId ? ` for ${target}` : '';
   const answer = `Successfully uploaded version ${version} for ${gradeable.title}${forSomeoneElse}`;
-  const commit = content.commit ? { commit: content.commit } : {};
+  const commit = {
+    ...(content.commit ? { commit: content.commit } : {}),
+    ...(content.repository ? { repository: content.repository } : {}),
+  };
   const summary = {
     version,
     submittedAt: now.toISOString(),

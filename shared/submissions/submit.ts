@@ -13,7 +13,8 @@ import { lateDaysRef } from '#shared/data/late-days.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
-import { isValidIdempotencyKey, type GradeableKey } from '#shared/ids.ts';
+import { isValidIdempotencyKey, type CourseGradeable } from '#shared/ids.ts';
+import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { resolveCommit } from './commit.ts';
 import { gitRepoIdMissing, onlyVcs } from './failures.ts';
 import { VersionCommit } from './submit-commit.ts';
@@ -27,7 +28,7 @@ export type { SubmitContext, SubmitFields } from './submit-refuse.ts';
  * What a submission reads, declared with the token check so that a submission for oneself costs
  * two round trips: this read, then the transaction. A malformed gradeable id reads nothing real.
  */
-export function submitReads(gradeable: GradeableKey, callerId: string, idempotencyKey: string | undefined) {
+export function submitReads(gradeable: CourseGradeable, callerId: string, idempotencyKey: string | undefined) {
   const { term, course, gradeableId } = gradeable;
   return {
     gradeable: gradeableRef(term, course, gradeableId),
@@ -66,7 +67,8 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
     // repository's server), so after every refusal that costs nothing; a repeat answered before reads nothing.
     const vcs = admitted.gradeable.vcs as NonNullable<GradeableDocument['vcs']>;
     const commit = answered ? undefined : await resolveCommit(vcs, admitted.owner);
-    const committed = await new VersionCommit(admitted, first, { commit }, now).run();
+    const repository = answered ? undefined : repositoryUrl(vcs, admitted.owner);
+    const committed = await new VersionCommit(admitted, first, { commit, repository }, now).run();
     if (committed.next === 'answer') return committed.answer;
     current = { ...current, gradeable: committed.gradeable };
   }

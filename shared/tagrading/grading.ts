@@ -11,7 +11,7 @@ import { gradeableBusy, gradeableNotFound } from '#shared/gradeables/failures.ts
 import { atGate, firstOfOwner } from '#shared/gradeables/gates.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
-import type { GradeableKey } from '#shared/ids.ts';
+import type { CourseGradeable } from '#shared/ids.ts';
 import {
   checkComponentGrade,
   type ComponentGradeInput,
@@ -36,7 +36,7 @@ import {
 } from './failures.ts';
 
 /** Read with the token check: the gradeable, the student's enrollment, submission and team membership. */
-export function gradingReads({ term, course, gradeableId }: GradeableKey, userId: string) {
+export function gradingReads({ term, course, gradeableId }: CourseGradeable, userId: string) {
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     student: enrollmentRef(term, course, userId),
@@ -79,7 +79,7 @@ export async function gradingTarget(
 }
 
 /** Read alongside the token check: the audit trail of the student's own grade (a team's waits for the team). */
-export const ownGradeHistory = (key: GradeableKey, studentId: string): Promise<AuditEntry[]> => auditTrail({ ...key, ownerId: studentId });
+export const ownGradeHistory = (key: CourseGradeable, studentId: string): Promise<AuditEntry[]> => auditTrail({ ...key, ownerId: studentId });
 
 /** `GET …/grading/{user_id}`: the grade and its audit trail; a team's submission and trail are read together. */
 export async function gradeWithHistory(

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readableNode } from '#shared/grading/readable-node.ts';
+import { readableNode } from '#shared/grading/runner/readable-node.ts';
 import { ACCOUNT, REGION, type LambdaFunction } from './cloudformation.ts';
 import { sessionArn, type PolicyEvaluator, type Principal } from './iam.ts';
 

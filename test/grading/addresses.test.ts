@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAddress, isAllowedHost, parseIpv6 } from '#shared/network/addresses.ts';
-import { CheckoutError, checkUrlAddress } from '#shared/grading/checkout-http.ts';
+import { CheckoutError, checkUrlAddress } from '#shared/grading/checkout/http.ts';
 
 describe('address classification', () => {
   it.each([

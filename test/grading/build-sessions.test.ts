@@ -6,7 +6,7 @@ import { transactWrite } from '#shared/data/transactions.ts';
 import { nextToClaim, ticketOf } from '#shared/queue/tickets.ts';
 import { config } from '#shared/config.ts';
 import { useLocalQueue } from '#shared/queue/wake-ups.ts';
-import { closeSession, openSession, takesNext, type Session } from '#shared/grading/worker.ts';
+import { closeSession, openSession, takesNext, type Session } from '#shared/grading/builds/sessions.ts';
 import { claimJob } from '#shared/queue/claim.ts';
 
 // In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CheckoutError } from '#shared/grading/checkout.ts';
-import { resolveHead } from '#shared/grading/checkout-head.ts';
-import { closeConnections, guardedHttp } from '#shared/grading/checkout-http.ts';
+import { CheckoutError } from '#shared/grading/checkout/checkout.ts';
+import { resolveHead } from '#shared/grading/checkout/head.ts';
+import { closeConnections, guardedHttp } from '#shared/grading/checkout/http.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 
 /**

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_MEMORY_LIMIT_BYTES, checkoutOrFailure, checkoutRepository, CheckoutError } from '#shared/grading/checkout.ts';
-import { PackMeter } from '#shared/grading/checkout-pack.ts';
+import { CHECKOUT_MEMORY_LIMIT_BYTES, checkoutOrFailure, checkoutRepository, CheckoutError } from '#shared/grading/checkout/checkout.ts';
+import { PackMeter } from '#shared/grading/checkout/pack.ts';
 import { defaultRunLimits } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { request } from './fixtures.ts';
@@ -36,7 +36,7 @@ afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-/** This process's checkout processes (checkout-child.ts, bundled or not) still alive. */
+/** This process's checkout processes (checkout/child.ts, bundled or not) still alive. */
 async function checkoutProcesses(): Promise<number[]> {
   const found: number[] = [];
   for (const name of await readdir('/proc')) {

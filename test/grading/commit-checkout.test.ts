@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutOrFailure, checkoutRepository, isCommitId, UnreachableCommitError } from '#shared/grading/checkout.ts';
-import { runIsolated } from '#shared/grading/run-in-process.ts';
+import { checkoutOrFailure, checkoutRepository, isCommitId, UnreachableCommitError } from '#shared/grading/checkout/checkout.ts';
+import { runIsolated } from '#shared/grading/runner/in-process.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { request, testCase } from './fixtures.ts';
 

@@ -4,9 +4,9 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessBundle } from '#shared/grading/harness-bundle.ts';
+import { harnessBundle } from '#shared/grading/harness/bundle.ts';
 import { runJob } from '#shared/grading/harness/run-job.ts';
-import { readableNode } from '#shared/grading/readable-node.ts';
+import { readableNode } from '#shared/grading/runner/readable-node.ts';
 import { COMMAND_PATH } from '#shared/grading/harness/student-sandbox.ts';
 import type { HarnessJob, HarnessTestCase, TestCaseOutcome } from '#shared/grading/harness/protocol.ts';
 import { processesWith } from './fixtures.ts';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { LimitSettings, TestCase } from '#shared/gradeables/gradeable.ts';
-import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/limits.ts';
+import { DEFAULT_BOUNDS, runTestCases } from '#shared/grading/worker/limits.ts';
 import type { RunRequest } from '#shared/grading/runner-protocol.ts';
 import type { Fixture } from '../support/git-server.ts';
 

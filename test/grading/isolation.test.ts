@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIsolated, runnerEnvironment } from '#shared/grading/run-in-process.ts';
+import { runIsolated, runnerEnvironment } from '#shared/grading/runner/in-process.ts';
 import type { RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { fixtures, request, testCase } from './fixtures.ts';

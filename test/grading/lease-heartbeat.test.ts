@@ -3,7 +3,7 @@ import { finishJob, jobRef, leaseJob, putJob, recordJobCommit, renewLease, reser
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { ticketOf } from '#shared/queue/tickets.ts';
-import { LeaseHolds } from '#shared/grading/worker.ts';
+import { LeaseHolds } from '#shared/grading/worker/lease-holds.ts';
 import { claimJob, type ClaimedJob } from '#shared/queue/claim.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { putGradedSubmission } from '../support/submissions.ts';

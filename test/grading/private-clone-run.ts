@@ -8,7 +8,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runIsolated } from '#shared/grading/run-in-process.ts';
+import { runIsolated } from '#shared/grading/runner/in-process.ts';
 import { ACCOUNT, REGION, type IamRole, type LambdaFunction } from '../deployed/cloudformation.ts';
 import { PolicyEvaluator } from '../deployed/iam.ts';
 import { LambdaService } from '../deployed/lambda-service.ts';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOfNode } from '#shared/grading/readable-node.ts';
+import { copyOfNode } from '#shared/grading/runner/readable-node.ts';
 
 /**
  * Root running the project from a folder only root may enter (a clone in /root, or in a

@@ -14,7 +14,7 @@ import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { REGRADE_CHUNK, regradeStatus, requestRegrade } from '#shared/grading/regrade.ts';
 import { nextToClaim, ticketOf, ticketToIssue } from '#shared/queue/tickets.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 import { selfHostedVcs } from '../support/gradeables.ts';
@@ -27,8 +27,8 @@ import { selfHostedVcs } from '../support/gradeables.ts';
  */
 // The bulk tests' owners (`bulk-…`) are not run (a checkout failure at once): those tests are about
 // the queue, and a grading run costs about a second; the results test runs real gradings.
-vi.mock('#shared/grading/run.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('#shared/grading/run.ts')>();
+vi.mock('#shared/grading/worker/run.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#shared/grading/worker/run.ts')>();
   return {
     runGrading: (request: Parameters<typeof real.runGrading>[0], job: Parameters<typeof real.runGrading>[1]) =>
       request.repository.url.includes('/bulk-')

@@ -64,7 +64,7 @@ it('a request DynamoDB never answers fails after the request time-out (its retri
 });
 
 it('the grading worker’s S3 and CodeBuild requests that get no answer fail after their time-out', { timeout: 60_000 }, async () => {
-  const { sandboxClients } = await import('#shared/grading/codebuild.ts');
+  const { sandboxClients } = await import('#shared/grading/builds/codebuild.ts');
   const { BatchGetBuildsCommand } = await import('@aws-sdk/client-codebuild');
   const { GetObjectCommand } = await import('@aws-sdk/client-s3');
   const clients = await sandboxClients(300);

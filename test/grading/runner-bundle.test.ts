@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUNNER_SOURCE, runnerEntry } from '#shared/grading/runner-bundle.ts';
+import { RUNNER_SOURCE, runnerEntry } from '#shared/grading/runner/bundle.ts';
 
 describe('the runner bundle', () => {
   it('is one read-only module in a folder only this user may enter, the harness inside, esbuild not needed', async () => {

@@ -7,11 +7,11 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
-import { JOB_UID_BASE, jobUser } from '#shared/grading/launcher.ts';
-import { readableNode } from '#shared/grading/readable-node.ts';
-import { runnerEnvironment } from '#shared/grading/run-in-process.ts';
-import { runnerEntry } from '#shared/grading/runner-bundle.ts';
-import { runSubmission } from '#shared/grading/runner.ts';
+import { JOB_UID_BASE, jobUser } from '#shared/grading/runner/launcher.ts';
+import { readableNode } from '#shared/grading/runner/readable-node.ts';
+import { runnerEnvironment } from '#shared/grading/runner/in-process.ts';
+import { runnerEntry } from '#shared/grading/runner/bundle.ts';
+import { runSubmission } from '#shared/grading/runner/runner.ts';
 import type { RunRequest, RunResult, TestCaseOutcome } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { processesWith, request, testCase } from './fixtures.ts';
@@ -52,7 +52,7 @@ beforeAll(async () => {
   await chmod(scratch, 0o755);
   await chmod(jobsTmp, 0o1777); // a launcher run as nobody makes its jobs' folders here too
   // Before TMPDIR names jobsTmp: what the runner's bundle and, as root from a folder nobody else
-  // may enter, the copy of Node that sandboxes run (readable-node.ts) keep stays out of it.
+  // may enter, the copy of Node that sandboxes run (runner/readable-node.ts) keep stays out of it.
   if (isRoot) forNobody = await Promise.all([readableNode(), runnerEntry()]);
   vi.stubEnv('TMPDIR', jobsTmp);
   listeners = [await listen('127.0.0.1'), await listen('::1')];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { sandboxUnavailableMessage } from '#shared/grading/launcher.ts';
+import { sandboxUnavailableMessage } from '#shared/grading/runner/launcher.ts';
 import { logger } from '#shared/logger.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import type { GitServer } from '../support/git-server.ts';
@@ -22,16 +22,16 @@ import { startAllowedGitServer } from '../support/allowed-servers.ts';
 // A machine without a working sandbox, for one test: the runner then runs in this process (not
 // in a process of its own, as otherwise), where its sandbox check answers `sandboxProblem`.
 const forced = vi.hoisted(() => ({ sandboxProblem: undefined as string | undefined }));
-vi.mock('#shared/grading/launcher.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('#shared/grading/launcher.ts')>();
+vi.mock('#shared/grading/runner/launcher.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('#shared/grading/runner/launcher.ts')>();
   return {
     ...actual,
     sandboxProblem: async (...args: Parameters<typeof actual.sandboxProblem>) => forced.sandboxProblem ?? actual.sandboxProblem(...args),
   };
 });
-vi.mock('#shared/grading/run.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('#shared/grading/run.ts')>();
-  const { runSubmission } = await import('#shared/grading/runner.ts');
+vi.mock('#shared/grading/worker/run.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('#shared/grading/worker/run.ts')>();
+  const { runSubmission } = await import('#shared/grading/runner/runner.ts');
   return {
     runGrading: (...args: Parameters<typeof actual.runGrading>) =>
       forced.sandboxProblem ? runSubmission(args[0]) : actual.runGrading(...args),

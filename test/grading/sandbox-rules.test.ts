@@ -16,8 +16,8 @@ import {
   jobTimeLimitMs,
   jobUser,
   sandboxProblem,
-} from '#shared/grading/launcher.ts';
-import { caseLimits, DEFAULT_BOUNDS, limitBounds } from '#shared/grading/limits.ts';
+} from '#shared/grading/runner/launcher.ts';
+import { caseLimits, DEFAULT_BOUNDS, limitBounds } from '#shared/grading/worker/limits.ts';
 import { sandboxMode } from '#shared/grading/settings.ts';
 
 const limits: CaseLimits = { processes: 64, memoryMib: 512, cpuSeconds: 10, fileSizeMib: 64, diskMib: 256 };

@@ -6,7 +6,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo, RECORD_ATTEMPTS } from '#shared/data/client.ts';
 import { isBookkeeping } from '#shared/data/request-writes.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -24,7 +24,7 @@ import { publicVcs, uploadGradeable } from '../support/gradeables.ts';
  */
 
 // Grading itself is not under test here: the runner answers at once.
-vi.mock('#shared/grading/run.ts', () => ({
+vi.mock('#shared/grading/worker/run.ts', () => ({
   runGrading: async () => ({ status: 'checkout-failed', message: 'Fixture: no repository.' }),
 }));
 

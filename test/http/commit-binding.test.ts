@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { getItems } from '#shared/data/items.ts';
 import { queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { greets, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, greets, runs, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
 import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
 /**
@@ -95,6 +95,31 @@ describe('a version is bound to the commit it was submitted with', () => {
       [2, 'graded', 5, pushed],
       [1, 'graded', 2, submitted],
     ]);
+  }, 120_000);
+
+  it('is graded, and regraded, from the repository it was submitted from although the gradeable names another since', async () => {
+    const id = uniqueCode('moved');
+    // The student's repository of the gradeable above.
+    await createGradeable(id, `${git.url}/${gradeableId}-{$user_id}.git`);
+    const submitted = await git.head(repository());
+    const answer = await submit(id);
+    expect(answer.json.status, answer.text).toBe('success');
+    // The instructor points the gradeable at another repository (an empty one) before any worker took the job.
+    await editStoredGradeable(world.course, id, (document) => {
+      document.vcs.vcs_path = `${git.url}/empty-{$user_id}.git`;
+    });
+    const graded = async () => (await attempts(id)).map((attempt) => [attempt.version, attempt.grading_state, attempt.commit]);
+
+    await gradeAll();
+    expect(await graded()).toEqual([[1, 'graded', submitted]]);
+    const regrade = await api.postForm(
+      `${path(id)}/regrade`,
+      { user_id: world.users.student.userId, version_to_regrade: '1' },
+      world.tokens.instructor,
+    );
+    expect(regrade.json.status, regrade.text).toBe('success');
+    await gradeAll();
+    expect(await graded()).toEqual([[1, 'graded', submitted]]);
   }, 120_000);
 
   it('answers a retry with the same Idempotency-Key with the first answer, without reading the repository again', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordJobCommit } from '#shared/data/jobs.ts';
 import { gradeableKey, recordVersionCommit } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { claimJob } from '#shared/queue/claim.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';

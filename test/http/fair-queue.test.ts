@@ -7,7 +7,7 @@ import { submissionRef } from '#shared/data/submissions.ts';
 import type { Course } from '#shared/courses/course.ts';
 import { LANES } from '#shared/data/jobs.ts';
 import { laneOf } from '#shared/queue/tickets.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { claimJob } from '#shared/queue/claim.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { addMember, createCourse, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';

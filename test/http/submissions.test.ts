@@ -15,7 +15,7 @@ import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { laneCounters } from '#shared/queue/lanes.ts';
 import { ticketOf, ticketToIssue } from '#shared/queue/tickets.ts';
-import { gradeNextJob } from '#shared/grading/worker.ts';
+import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { claimJob } from '#shared/queue/claim.ts';
 import { CONTENTION_MEMORY_MS } from '#shared/queue/contention.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';

@@ -9,7 +9,7 @@ import { routeRows, workerRows } from '#functions/test-rows.ts';
 import type { RouteDefinition } from '#shared/http/routes.ts';
 import { functionAccess, RESOURCE_VARIABLES, type FunctionName } from '#infra/function-access.ts';
 import { functionSettings, type FunctionSetting } from '#shared/config.ts';
-import { startBuildInput } from '#shared/grading/codebuild.ts';
+import { startBuildInput } from '#shared/grading/builds/codebuild.ts';
 import { functionNames, gradingFunctionNames, logicalId, routeEntries, synthesize, tableEntries, type Synthesized } from './synth.ts';
 
 // One synthesis for the whole file, with real esbuild bundling of every function.

@@ -1,7 +1,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
-import { jobKeys, presignS3 } from '#shared/grading/build-input.ts';
+import { jobKeys, presignS3 } from '#shared/grading/builds/input.ts';
 
 const credentials = {
   accessKeyId: 'ASIAEXAMPLEKEY',

@@ -9,7 +9,7 @@ import {
   queuedJobs,
   startsBuild,
   takesNextJob,
-} from '#shared/grading/build-policy.ts';
+} from '#shared/grading/builds/policy.ts';
 
 // How many CodeBuild builds a grading queue is worth, and when a waking worker starts one.
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config, configNames, parseSetting, validateConfig } from '#shared/config.ts';
 import { runAsFunction, type FunctionScope } from '#shared/environment.ts';
-import { DEFAULT_BOUNDS, LIMIT_SPECS } from '#shared/grading/limits.ts';
+import { DEFAULT_BOUNDS, LIMIT_SPECS } from '#shared/grading/worker/limits.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -87,7 +87,7 @@ describe('the configuration module', () => {
         .map((file) => `${folder}/${file}`),
     );
     const readers = sources.filter((file) => readFileSync(new URL(file, root), 'utf8').includes('process.env'));
-    // build-input.ts is no function's code: it runs alone in a grading build, whose environment is CodeBuild's.
-    expect(readers).toEqual(['shared/environment.ts', 'shared/grading/build-input.ts']);
+    // builds/input.ts is no function's code: it runs alone in a grading build, whose environment is CodeBuild's.
+    expect(readers).toEqual(['shared/environment.ts', 'shared/grading/builds/input.ts']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GradingResults } from '#shared/data/submissions.ts';
-import { fitResults, MAX_RESULTS_BYTES } from '#shared/grading/fit-results.ts';
+import { fitResults, MAX_RESULTS_BYTES } from '#shared/grading/worker/fit-results.ts';
 
 const check = (actual: string) => ({
   description: 'Standard output',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTimeoutMinutes, urlSeconds } from '#shared/grading/codebuild.ts';
-import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '#shared/grading/harness-result.ts';
+import { buildTimeoutMinutes, urlSeconds } from '#shared/grading/builds/codebuild.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '#shared/grading/harness/result.ts';
 import { signResult } from '#shared/grading/harness/result-signature.ts';
 import type { TestCaseOutcome } from '#shared/grading/harness/protocol.ts';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CheckoutError } from '#shared/grading/checkout-error.ts';
-import { PackMeter } from '#shared/grading/checkout-pack.ts';
+import { CheckoutError } from '#shared/grading/checkout/error.ts';
+import { PackMeter } from '#shared/grading/checkout/pack.ts';
 
-// The size of a fetched pack once inflated, counted as the response arrives (checkout-pack.ts).
+// The size of a fetched pack once inflated, counted as the response arrives (checkout/pack.ts).
 
 const BLOB = 3;
 const OFS_DELTA = 6;

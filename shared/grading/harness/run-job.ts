@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chownTree, copyTree, removeFolder } from '../checkout-files.ts';
+import { chownTree, copyTree, removeFolder } from '../checkout/files.ts';
 import { evaluate } from './evaluate.ts';
 import type { CaseLimits, HarnessJob, HarnessResult, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
 import { runCase, type CaseSetup } from './run-case.ts';

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { formatBytes } from '../checkout-files.ts';
+import { formatBytes } from '../checkout/files.ts';
 import type { CaseLimits } from './protocol.ts';
 
 /** A limit the harness stopped a test case at, having watched it cross the limit. */

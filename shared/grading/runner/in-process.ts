@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { config } from '#shared/config.ts';
-import { CHECKOUT_TIME_LIMIT_MS } from './checkout.ts';
+import { CHECKOUT_TIME_LIMIT_MS } from '../checkout/checkout.ts';
 import { jobTimeLimitMs } from './launcher.ts';
 import { readableNode } from './readable-node.ts';
-import { runnerEntry } from './runner-bundle.ts';
-import { isCommitId } from './checkout-error.ts';
-import type { CheckedOutLine, RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
+import { runnerEntry } from './bundle.ts';
+import { isCommitId } from '../checkout/error.ts';
+import type { CheckedOutLine, RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
 
 /** Time on top of the checkout's and the harness's own limits: start-up, clean-up. */
 export const RUN_OVERHEAD_MS = 15_000;

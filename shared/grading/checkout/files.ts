@@ -1,6 +1,6 @@
 import { chmod, copyFile, lchown, lstat, mkdir, readdir, readlink, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CheckoutError } from './checkout-error.ts';
+import { CheckoutError } from './error.ts';
 
 export interface Owner {
   readonly uid: number;

@@ -4,12 +4,12 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { CheckoutError } from './checkout-error.ts';
-import { formatBytes } from './checkout-files.ts';
-import { PackMeter } from './checkout-pack.ts';
+import { CheckoutError } from './error.ts';
+import { formatBytes } from './files.ts';
+import { PackMeter } from './pack.ts';
 import { classifyAddress, describeKind, isAllowedHost, isRefusedKind } from '#shared/network/addresses.ts';
 
-export { CheckoutError } from './checkout-error.ts';
+export { CheckoutError } from './error.ts';
 
 const MAX_REDIRECTS = 5;
 const SOCKET_IDLE_MS = 30_000;

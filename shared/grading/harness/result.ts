@@ -1,7 +1,7 @@
-import type { Autocheck, HarnessResult, TestCaseOutcome } from './harness/protocol.ts';
-import { verifiedBytes } from './harness/result-signature.ts';
+import type { Autocheck, HarnessResult, TestCaseOutcome } from './protocol.ts';
+import { verifiedBytes } from './result-signature.ts';
 
-export { newResultKey } from './harness/result-signature.ts';
+export { newResultKey } from './result-signature.ts';
 
 /** The harness's answer is a few hundred KB at most; a larger one is refused unread. */
 export const MAX_RESULT_BYTES = 32 * 1024 * 1024;

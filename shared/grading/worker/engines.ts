@@ -14,14 +14,16 @@ import { companionModule } from '#shared/companion.ts';
 export const CODEBUILD_ENGINE_GLOBAL = 'GRADING_CODEBUILD_ENGINE';
 declare const GRADING_CODEBUILD_ENGINE: string | undefined;
 
-export type CodeBuildEngine = typeof import('./codebuild.ts');
+export type CodeBuildEngine = typeof import('../builds/codebuild.ts');
 
 /** The CodeBuild engine. */
 export const codeBuildEngine = (): Promise<CodeBuildEngine> =>
-  typeof GRADING_CODEBUILD_ENGINE === 'string' ? companionModule<CodeBuildEngine>(GRADING_CODEBUILD_ENGINE) : import('./codebuild.ts');
+  typeof GRADING_CODEBUILD_ENGINE === 'string'
+    ? companionModule<CodeBuildEngine>(GRADING_CODEBUILD_ENGINE)
+    : import('../builds/codebuild.ts');
 
 /** The local engine; a deployed bundle grades in CodeBuild only and carries none. */
-export const localEngine = (): Promise<typeof import('./run-in-process.ts')> =>
+export const localEngine = (): Promise<typeof import('../runner/in-process.ts')> =>
   typeof GRADING_CODEBUILD_ENGINE === 'string'
     ? Promise.reject(new Error('GRADING_PROJECT is not set: a deployed grading worker grades in CodeBuild only'))
-    : import('./run-in-process.ts');
+    : import('../runner/in-process.ts');

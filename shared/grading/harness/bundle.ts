@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { bundleForNode } from './esbuild-bundle.ts';
+import { bundleForNode } from '../esbuild-bundle.ts';
 
-const ENTRY = fileURLToPath(new URL('./harness/main.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 /**
  * The name the bundled runner (runner-bundle.ts) carries the harness bundle under, as text put in

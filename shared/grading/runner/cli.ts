@@ -6,7 +6,7 @@
  * with status 1 and a message on stderr.
  */
 import { runSubmission } from './runner.ts';
-import type { CheckedOutLine, RunRequest } from './runner-protocol.ts';
+import type { CheckedOutLine, RunRequest } from '../runner-protocol.ts';
 
 const controller = new AbortController();
 process.on('SIGTERM', () => controller.abort(new Error('The runner was stopped.')));

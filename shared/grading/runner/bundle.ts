@@ -3,12 +3,12 @@ import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHECKOUT_CHILD_GLOBAL, checkoutChildBundle } from './checkout-process.ts';
-import { bundleForNode } from './esbuild-bundle.ts';
-import { HARNESS_BUNDLE_GLOBAL, harnessBundle } from './harness-bundle.ts';
+import { CHECKOUT_CHILD_GLOBAL, checkoutChildBundle } from '../checkout/process.ts';
+import { bundleForNode } from '../esbuild-bundle.ts';
+import { HARNESS_BUNDLE_GLOBAL, harnessBundle } from '../harness/bundle.ts';
 
 /** The runner's entry point as TypeScript: what runs when no bundle can be made. */
-export const RUNNER_SOURCE = fileURLToPath(new URL('./runner-cli.ts', import.meta.url));
+export const RUNNER_SOURCE = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
 let entry: Promise<string> | undefined;
 
@@ -34,7 +34,7 @@ async function build(): Promise<string> {
     define: { [HARNESS_BUNDLE_GLOBAL]: JSON.stringify(harness), [CHECKOUT_CHILD_GLOBAL]: JSON.stringify(checkoutName) },
     // Some of isomorphic-git's dependencies are CommonJS and require Node's modules.
     banner: {
-      js: "// The grading runner (shared/grading/runner-cli.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+      js: "// The grading runner (shared/grading/runner/cli.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
   });
   const folder = await privateFolder(join(tmpdir(), `grading-runner-${process.getuid?.() ?? 'user'}`));

@@ -1,6 +1,6 @@
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import type { GradingResults, TestCaseResult } from '#shared/data/submissions.ts';
-import type { RunResult } from './runner-protocol.ts';
+import type { RunResult } from '../runner-protocol.ts';
 
 /**
  * The `values` test cases of one graded version: a test case earns its points when it passed.

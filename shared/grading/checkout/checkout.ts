@@ -6,14 +6,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import git, { TREE, type WalkerEntry } from 'isomorphic-git';
 import { config } from '#shared/config.ts';
 import { FILE_REPOSITORIES_OFF, fileRepositoryFolder } from '#shared/gradeables/repository.ts';
-import type { RunRequest } from './runner-protocol.ts';
-import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
-import { guardedHttp } from './checkout-http.ts';
-import { copyTree, formatBytes, removeFolder } from './checkout-files.ts';
-import { checkoutProcessLimits, runCheckoutProcess, type CheckoutProcessLimits } from './checkout-process.ts';
+import type { RunRequest } from '../runner-protocol.ts';
+import { CheckoutError, isCommitId, UnreachableCommitError } from './error.ts';
+import { guardedHttp } from './http.ts';
+import { copyTree, formatBytes, removeFolder } from './files.ts';
+import { checkoutProcessLimits, runCheckoutProcess, type CheckoutProcessLimits } from './process.ts';
 
-export { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
-export { CHECKOUT_MEMORY_LIMIT_BYTES, CHECKOUT_TIME_LIMIT_MS, type CheckoutProcessLimits } from './checkout-process.ts';
+export { CheckoutError, isCommitId, UnreachableCommitError } from './error.ts';
+export { CHECKOUT_MEMORY_LIMIT_BYTES, CHECKOUT_TIME_LIMIT_MS, type CheckoutProcessLimits } from './process.ts';
 
 /**
  * What the objects of a fetched pack may add up to once inflated: the repository's limit on its
@@ -50,8 +50,7 @@ export async function checkoutOrFailure(
   jobFolder: string,
   limits: CheckoutProcessLimits = checkoutProcessLimits,
 ): Promise<{ submission: string; commit?: string } | CheckoutFailure> {
-  if (request.files)
-    return (await import('./checkout-objects.ts')).fetchVersionFiles({ ...request, files: request.files }, signal, jobFolder);
+  if (request.files) return (await import('./objects.ts')).fetchVersionFiles({ ...request, files: request.files }, signal, jobFolder);
   try {
     const { submission, commit } = await checkoutRepository(request, signal, jobFolder, limits);
     return { submission, ...(commit ? { commit } : {}) };

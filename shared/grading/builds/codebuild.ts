@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartBuildCommandInput } from '@aws-sdk/client-codebuild';
 import { setting } from '#shared/environment.ts';
-import { END_OF_JOBS, jobKeys } from './build-input.ts';
-import { checkoutOrFailure } from './checkout.ts';
-import { removeFolder } from './checkout-files.ts';
-import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
-import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
-import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
+import { END_OF_JOBS, jobKeys } from './input.ts';
+import { checkoutOrFailure } from '../checkout/checkout.ts';
+import { removeFolder } from '../checkout/files.ts';
+import type { HarnessJob, HarnessResult } from '../harness/protocol.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '../harness/result.ts';
+import type { RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
 
 export type { SandboxLocation };
 
@@ -150,12 +150,8 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
   };
 
   try {
-    const staged = await stage(sandbox, first);
+    const staged = (await stage(sandbox, first)) ?? (await nextStaged());
     if (staged) pending.push(staged);
-    else {
-      const next = await nextStaged();
-      if (next) pending.push(next);
-    }
     for (let current = pending[0]; current; current = pending[0]) {
       if (Date.now() >= options.deadline) {
         await finish(current, {
@@ -191,33 +187,7 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
         running.ending = true;
         options.onDropped?.(error);
       });
-      if (outcome.kind === 'died') {
-        running.over = true;
-        current.deaths++;
-        if (current.deaths < 2) continue;
-        await finish(current, {
-          status: 'sandbox-failed',
-          message: `The grading sandbox ended without a result twice (${outcome.status.toLowerCase()}); your instructor has been told.`,
-        });
-      } else if (outcome.kind === 'late') {
-        await stopBuild(clients, running);
-        await finish(current, {
-          status: 'sandbox-failed',
-          message: 'The grading sandbox did not finish in time and was stopped; submitting again retries it.',
-        });
-      } else if (outcome.kind === 'refused') {
-        // Something other than the harness answered: this build takes no further job.
-        await stopBuild(clients, running);
-        await finish(current, { status: 'sandbox-failed', message: outcome.message });
-      } else {
-        if (waiting && running.lastResultAt !== undefined) options.onJobSeconds?.((Date.now() - running.lastResultAt) / 1000);
-        running.lastResultAt = Date.now();
-        await finish(current, {
-          status: 'graded',
-          testCases: outcome.result.testCases,
-          ...(current.commit ? { commit: current.commit } : {}),
-        });
-      }
+      await settle({ clients, running, current, outcome, waiting, options, finish });
     }
   } finally {
     // Jobs never run (a fault of the worker) keep their leases: they are taken over once those run out.
@@ -230,6 +200,51 @@ export async function runJobsInCodeBuild(sandbox: SandboxLocation, first: BuildJ
     pending.splice(pending.indexOf(staged), 1);
     await removeFolder(staged.folder);
     await staged.job.complete(result);
+  }
+}
+
+/**
+ * Ends the job a build ran as its outcome says: its result recorded, or its failure (the build
+ * stopped when it cannot go on); a job whose build died for the first time stays pending, to run
+ * again in a new build.
+ */
+async function settle(ran: {
+  clients: Awaited<ReturnType<typeof awsClients>>;
+  running: LiveBuild;
+  current: Staged;
+  outcome: Outcome;
+  /** Whether the job waited in the build's next slot (its time, from the previous result, is the job's own). */
+  waiting: boolean;
+  options: SessionOptions;
+  finish: (staged: Staged, result: RunResult) => Promise<void>;
+}): Promise<void> {
+  const { clients, running, current, outcome, options, finish } = ran;
+  if (outcome.kind === 'died') {
+    running.over = true;
+    current.deaths++;
+    if (current.deaths < 2) return;
+    await finish(current, {
+      status: 'sandbox-failed',
+      message: `The grading sandbox ended without a result twice (${outcome.status.toLowerCase()}); your instructor has been told.`,
+    });
+  } else if (outcome.kind === 'late') {
+    await stopBuild(clients, running);
+    await finish(current, {
+      status: 'sandbox-failed',
+      message: 'The grading sandbox did not finish in time and was stopped; submitting again retries it.',
+    });
+  } else if (outcome.kind === 'refused') {
+    // Something other than the harness answered: this build takes no further job.
+    await stopBuild(clients, running);
+    await finish(current, { status: 'sandbox-failed', message: outcome.message });
+  } else {
+    if (ran.waiting && running.lastResultAt !== undefined) options.onJobSeconds?.((Date.now() - running.lastResultAt) / 1000);
+    running.lastResultAt = Date.now();
+    await finish(current, {
+      status: 'graded',
+      testCases: outcome.result.testCases,
+      ...(current.commit ? { commit: current.commit } : {}),
+    });
   }
 }
 

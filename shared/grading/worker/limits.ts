@@ -1,6 +1,6 @@
 import { config, parseSetting, type Config, type GradingBoundName, type Reported } from '#shared/config.ts';
 import type { LimitSettings, TestCase } from '#shared/gradeables/gradeable.ts';
-import type { CaseLimits, HarnessTestCase } from './harness/protocol.ts';
+import type { CaseLimits, HarnessTestCase } from '../harness/protocol.ts';
 
 interface LimitSpec {
   /** The field of CaseLimits it sets. */

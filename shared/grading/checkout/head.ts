@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import { CheckoutError, isCommitId } from './checkout-error.ts';
-import { guardedHttp } from './checkout-http.ts';
+import { CheckoutError, isCommitId } from './error.ts';
+import { guardedHttp } from './http.ts';
 import { describeGitError, localGitdirInside, localRepository, repositoryAddress } from './checkout.ts';
 
 /** How long reading a repository's head may take: a submission waits for it, well within its own time limit. */

@@ -5,8 +5,8 @@
  * whatever the git client still had under way.
  */
 import { checkoutInto } from './checkout.ts';
-import { CheckoutError, UnreachableCommitError } from './checkout-error.ts';
-import type { CheckoutChildInput, CheckoutChildOutput } from './checkout-process.ts';
+import { CheckoutError, UnreachableCommitError } from './error.ts';
+import type { CheckoutChildInput, CheckoutChildOutput } from './process.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

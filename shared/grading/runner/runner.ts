@@ -1,9 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunHooks, RunRequest, RunResult } from './runner-protocol.ts';
-import { checkoutOrFailure } from './checkout.ts';
-import { removeFolder } from './checkout-files.ts';
+import type { RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
+import { checkoutOrFailure } from '../checkout/checkout.ts';
+import { removeFolder } from '../checkout/files.ts';
 import { jobUser, runHarness, sandboxProblem, sandboxUnavailableMessage } from './launcher.ts';
 
 export interface RunOptions extends RunHooks {

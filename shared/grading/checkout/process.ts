@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleForNode } from './esbuild-bundle.ts';
-import { CheckoutError, isCommitId, UnreachableCommitError } from './checkout-error.ts';
-import { formatBytes } from './checkout-files.ts';
-import type { RunRequest } from './runner-protocol.ts';
+import { bundleForNode } from '../esbuild-bundle.ts';
+import { CheckoutError, isCommitId, UnreachableCommitError } from './error.ts';
+import { formatBytes } from './files.ts';
+import type { RunRequest } from '../runner-protocol.ts';
 
 /** How long a checkout may take, start to end, before its process is killed. */
 export const CHECKOUT_TIME_LIMIT_MS = 45_000;
@@ -39,7 +39,7 @@ export type CheckoutChildOutput =
   | { readonly fault: string };
 
 /** The checkout process's entry point as TypeScript: what runs when no bundle carries it. */
-export const CHECKOUT_CHILD_SOURCE = fileURLToPath(new URL('./checkout-child.ts', import.meta.url));
+export const CHECKOUT_CHILD_SOURCE = fileURLToPath(new URL('./child.ts', import.meta.url));
 
 /**
  * The name a bundle that ships the checkout process beside itself (the grading worker's Lambda
@@ -50,7 +50,7 @@ declare const GRADING_CHECKOUT_CHILD: string | undefined;
 
 /** The require shim: some of isomorphic-git's dependencies are CommonJS and require Node's modules. */
 export const CHECKOUT_CHILD_BANNER =
-  "// The checkout process (shared/grading/checkout-child.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+  "// The checkout process (shared/grading/checkout/child.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 /** checkout-child.ts and what it imports, bundled by esbuild into one ES module (throws without esbuild). */
 export const checkoutChildBundle = (): Promise<Uint8Array> =>

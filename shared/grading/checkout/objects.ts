@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Refusal } from '#shared/errors.ts';
 import { isZip, nameRefusal } from '#shared/files/rules.ts';
-import { formatBytes } from './checkout-files.ts';
-import type { RunRequest } from './runner-protocol.ts';
+import { formatBytes } from './files.ts';
+import type { RunRequest } from '../runner-protocol.ts';
 
 /** Its failure, as checkout.ts's CheckoutFailure. */
 type CheckoutFailure = { readonly status: 'checkout-failed'; readonly message: string };

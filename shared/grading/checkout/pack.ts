@@ -1,6 +1,6 @@
 import { createInflate, type Inflate } from 'node:zlib';
-import { CheckoutError } from './checkout-error.ts';
-import { formatBytes } from './checkout-files.ts';
+import { CheckoutError } from './error.ts';
+import { formatBytes } from './files.ts';
 
 /** Pack object types (git's pack format): 1–4 whole objects, 6 and 7 deltas against another object. */
 const OFS_DELTA = 6;

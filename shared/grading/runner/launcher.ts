@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chownTree, type Owner } from './checkout-files.ts';
-import { harnessBundle } from './harness-bundle.ts';
-import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from './harness-result.ts';
+import { chownTree, type Owner } from '../checkout/files.ts';
+import { harnessBundle } from '../harness/bundle.ts';
+import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '../harness/result.ts';
 import { readableNode } from './readable-node.ts';
-import type { HarnessJob, HarnessResult } from './harness/protocol.ts';
-import { COMMAND_PATH, STUDENT } from './harness/student-sandbox.ts';
-import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from './harness/toolchain.ts';
-import { sandboxStartFailure } from './harness/verdict.ts';
-import type { SandboxMode } from './runner-protocol.ts';
+import type { HarnessJob, HarnessResult } from '../harness/protocol.ts';
+import { COMMAND_PATH, STUDENT } from '../harness/student-sandbox.ts';
+import { discoverToolchain, ETC_GENERATED, toolchainArgs, type ToolchainMount } from '../harness/toolchain.ts';
+import { sandboxStartFailure } from '../harness/verdict.ts';
+import type { SandboxMode } from '../runner-protocol.ts';
 
 /** Whom the harness runs as inside its sandbox. */
 export const GRADER = { uid: 1001, gid: 1001, name: 'grader' } as const;
