@@ -79,7 +79,8 @@ export async function gradingTarget(
 }
 
 /** Read alongside the token check: the audit trail of the student's own grade (a team's waits for the team). */
-export const ownGradeHistory = (key: CourseGradeable, studentId: string): Promise<AuditEntry[]> => auditTrail({ ...key, ownerId: studentId });
+export const ownGradeHistory = (key: CourseGradeable, studentId: string): Promise<AuditEntry[]> =>
+  auditTrail({ ...key, ownerId: studentId });
 
 /** `GET …/grading/{user_id}`: the grade and its audit trail; a team's submission and trail are read together. */
 export async function gradeWithHistory(

@@ -3,7 +3,7 @@ import { config } from '#shared/config.ts';
 import { buildSessionsRef, closeBuildSession, openBuildSession, recordJobSeconds } from '#shared/data/build-sessions.ts';
 import { getItems } from '#shared/data/items.ts';
 import { expiredLease, queueRef } from '#shared/data/jobs.ts';
-import { notifyWorkers } from '../queue.ts';
+import { notifyWorkers } from '#shared/queue/wake-ups.ts';
 import { crossesBilledMinute, liveSessions, nextJobSeconds, queuedJobs, startsBuild, takesNextJob } from './policy.ts';
 
 /**
