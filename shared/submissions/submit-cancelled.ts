@@ -25,7 +25,9 @@ export const AFTER_CANCELLED: Readonly<Record<ItemName, readonly NextStep[]>> = 
   version: ['read again'],
   // A worker found the reserved ticket without its job and voided it.
   job: ['reserve again'],
-  answer: ['retry'],
+  // Another request under the same Idempotency-Key went through first: its answer is read, and
+  // answered again if this request is the same one, or this one refused as the key's reuse.
+  answer: ['read again'],
   copies: ['read the team again'],
   // The student's count changed.
   load: ['read again'],

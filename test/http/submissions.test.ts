@@ -267,6 +267,28 @@ describe('submitting a VCS gradeable', () => {
     );
     expect((await values(id, 'student')).json.data.highest_version).toBe(2);
   });
+
+  it('answers the loser of two requests racing under one Idempotency-Key for different students as a reuse, at once', async () => {
+    const id = await createGradeable();
+    const targets = [world.users.student.userId, world.users.student2.userId];
+    const highest = async () =>
+      Promise.all(targets.map(async (userId) => (await values(id, 'instructor', userId)).json.data?.highest_version ?? 0));
+    for (let round = 0; round < 8; round++) {
+      const key = { 'Idempotency-Key': uniqueCode('key') };
+      const before = await highest();
+      const answers = await Promise.all(targets.map((userId) => submit(id, 'instructor', { user_id: userId }, key)));
+      const after = await highest();
+      // One request holds the key: its version, and nothing for the other, whose answer names the reuse.
+      expect(answers.map((answer) => answer.json.status).sort(), JSON.stringify(answers.map((answer) => answer.json))).toEqual([
+        'fail',
+        'success',
+      ]);
+      expect(answers.find((answer) => answer.json.status === 'fail')?.json.message).toBe(
+        'This Idempotency-Key was already used for a different request.',
+      );
+      expect(after.map((version, index) => version - (before[index] ?? 0)).sort()).toEqual([0, 1]);
+    }
+  }, 120_000);
 });
 
 describe('values and queue positions', () => {

@@ -19,6 +19,10 @@ describe('AFTER_CANCELLED', () => {
     expect(steps({ name: 'supersede', index: 0 })).toEqual(['keep the queued version', 'read again']);
   });
 
+  it('reads the first answer when another request under the same Idempotency-Key went through first', () => {
+    expect(steps({ name: 'answer', index: 0 })).toEqual(['read again']);
+  });
+
   it('reserves another ticket when a worker voided its own, and keeps what was read', () => {
     expect(steps({ name: 'job', index: 0 })).toEqual(['reserve again']);
   });
