@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_MEMORY_LIMIT_BYTES, checkoutOrFailure, checkoutRepository, CheckoutError } from '#shared/grading/checkout/checkout.ts';
 import { PackMeter } from '#shared/grading/checkout/pack.ts';
+import { CHECKOUT_CHILD_SOURCE } from '#shared/grading/checkout/process.ts';
 import { defaultRunLimits } from '#shared/grading/runner-protocol.ts';
 import { startGitServer, type GitServer } from '../support/git-server.ts';
 import { request } from './fixtures.ts';
@@ -45,7 +46,8 @@ async function checkoutProcesses(): Promise<number[]> {
     const parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     if (parentPid !== process.pid) continue;
     const commandLine = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (commandLine.includes('checkout-child')) found.push(Number(name));
+    // Started from its source here, from its bundle (checkout-child.mjs) in a function's asset.
+    if (commandLine.includes(CHECKOUT_CHILD_SOURCE) || commandLine.includes('checkout-child')) found.push(Number(name));
   }
   return found;
 }

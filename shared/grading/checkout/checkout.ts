@@ -95,7 +95,7 @@ export async function checkoutRepository(
 }
 
 /**
- * The checkout itself, as the checkout process (checkout-child.ts) runs it: fetches the
+ * The checkout itself, as the checkout process (child.ts) runs it: fetches the
  * repository of `request` (checked by checkoutRepository) into `root`, made by its parent, and
  * finds the submission's subdirectory.
  */

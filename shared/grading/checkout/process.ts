@@ -52,7 +52,7 @@ declare const GRADING_CHECKOUT_CHILD: string | undefined;
 export const CHECKOUT_CHILD_BANNER =
   "// The checkout process (shared/grading/checkout/child.ts), bundled.\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
-/** checkout-child.ts and what it imports, bundled by esbuild into one ES module (throws without esbuild). */
+/** child.ts and what it imports, bundled by esbuild into one ES module (throws without esbuild). */
 export const checkoutChildBundle = (): Promise<Uint8Array> =>
   bundleForNode(CHECKOUT_CHILD_SOURCE, 'the checkout process', { banner: { js: CHECKOUT_CHILD_BANNER } });
 
@@ -74,7 +74,7 @@ export function checkoutEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs the checkout of `input` (checkoutInto, in checkout-child.ts) in a Node process of its own,
+ * Runs the checkout of `input` (checkoutInto, in child.ts) in a Node process of its own,
  * with the environment of checkoutEnvironment and these limits: killed once its resident memory
  * passes `memoryBytes` (looked at every 25 ms; V8's heap is capped at half of it), or once it
  * has taken `timeMs`, or once `signal` aborts. Answers only once the process is gone, so nothing

@@ -27,7 +27,7 @@ export function runnerEntry(): Promise<string> {
 
 async function build(): Promise<string> {
   const harness = Buffer.from(await harnessBundle()).toString('utf8');
-  // The checkout process (checkout-child.ts) starts from its own bundle, beside the runner's.
+  // The checkout process (checkout/child.ts) starts from its own bundle, beside the runner's.
   const checkout = await checkoutChildBundle();
   const checkoutName = `checkout-${hashOf(checkout)}.mjs`;
   const contents = await bundleForNode(RUNNER_SOURCE, 'the grading runner', {
