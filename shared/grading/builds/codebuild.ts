@@ -329,7 +329,7 @@ export function urlSeconds(timeoutMinutes: number, deadline: number, now = Date.
 /**
  * What the worker asks CodeBuild for: the project, the image, the time limit. Nothing else: the
  * request is what BatchGetBuilds, the console and CloudTrail's StartBuild record show, so it holds
- * no URL, key or credential; the build finds its inputs by its own ARN (see build-input.ts).
+ * no URL, key or credential; the build finds its inputs by its own ARN (see input.ts).
  */
 export function startBuildInput(project: string, image: string, timeoutMinutes: number): StartBuildCommandInput {
   return {

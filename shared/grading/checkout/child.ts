@@ -1,5 +1,5 @@
 /**
- * The checkout as a process of its own (started by checkout-process.ts, with no credentials and
+ * The checkout as a process of its own (started by process.ts, with no credentials and
  * a memory and time limit): reads a CheckoutChildInput as JSON from stdin, checks the repository
  * out into its folder and writes one CheckoutChildOutput line to stdout, then exits at once,
  * whatever the git client still had under way.

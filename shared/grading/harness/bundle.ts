@@ -4,7 +4,7 @@ import { bundleForNode } from '../esbuild-bundle.ts';
 const ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 /**
- * The name the bundled runner (runner-bundle.ts) carries the harness bundle under, as text put in
+ * The name the bundled runner (runner/bundle.ts) carries the harness bundle under, as text put in
  * by esbuild's `define`: such a runner makes no bundle and needs no esbuild.
  */
 export const HARNESS_BUNDLE_GLOBAL = 'GRADING_HARNESS_BUNDLE';

@@ -13,10 +13,10 @@ export const RUNNER_SOURCE = fileURLToPath(new URL('./cli.ts', import.meta.url))
 let entry: Promise<string> | undefined;
 
 /**
- * The file a runner process starts from: runner-cli.ts and what it imports (the harness bundle
+ * The file a runner process starts from: cli.ts and what it imports (the harness bundle
  * included, as text) bundled by esbuild into one ES module, built once per process and kept under
  * its content's hash in a folder only this user can enter. A fresh Node loads it in a fraction of
- * the time it takes to strip the types of the 200 modules behind runner-cli.ts, and builds no
+ * the time it takes to strip the types of the 200 modules behind cli.ts, and builds no
  * harness bundle of its own: that start-up was most of a trivial job's time. Without esbuild (a
  * machine that never bundles) or such a folder, the runner starts from its TypeScript source.
  */

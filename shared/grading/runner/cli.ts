@@ -1,7 +1,7 @@
 /**
  * The runner as a process of its own: reads a RunRequest as JSON from stdin, writes a line
  * `{"checkedOut":"<commit>"}` once the checkout resolved its commit, then the RunResult as a line
- * of JSON to stdout. Started by run-in-process.ts with an environment holding no credentials.
+ * of JSON to stdout. Started by in-process.ts with an environment holding no credentials.
  * SIGTERM stops the running command and exits with status 1; a fault of this machine exits
  * with status 1 and a message on stderr.
  */

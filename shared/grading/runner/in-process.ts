@@ -22,7 +22,7 @@ export function runnerEnvironment(): Record<string, string> {
 }
 
 /**
- * Runs `request` in a separate Node process (runner-cli.ts, bundled by runner-bundle.ts) that
+ * Runs `request` in a separate Node process (cli.ts, bundled by bundle.ts) that
  * holds none of this process's environment, so student code cannot find credentials even by
  * reading its parent's /proc/<pid>/environ. Its checkout's commit reaches `hooks.onCheckout` while it runs (a
  * rejection stops it). Rejects (a fault of this machine, worth a retry) when the runner crashes,
