@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runAsFunction } from '#shared/environment.ts';
 import { newFilesId, newUploadId, uploadKey, uploadName, versionFilesKey, versionFilesPrefix } from '#shared/storage/keys.ts';
@@ -41,18 +41,25 @@ const code = async (answer: Response) => /<Code>([^<]+)<\/Code>/.exec(await answ
 function answerWhileSending(url: string, method: string, headers: OutgoingHttpHeaders, chunks: readonly Buffer[]) {
   return new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
     const target = new URL(url);
+    // A connection kept alive: with `Connection: close` the endpoint ends it right after its answer,
+    // and the rest still being written could fail (EPIPE) before that answer is read.
+    const agent = new Agent({ keepAlive: true });
     const outgoing = httpRequest(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers, agent: false },
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers, agent },
       (incoming) => {
         const parts: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => parts.push(chunk));
         incoming.on('end', () => {
           resolve({ status: incoming.statusCode ?? 0, code: /<Code>([^<]+)<\/Code>/.exec(Buffer.concat(parts).toString())?.[1] });
           outgoing.destroy();
+          agent.destroy();
         });
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error) => {
+      agent.destroy();
+      reject(error);
+    });
     for (const chunk of chunks) outgoing.write(chunk);
   });
 }
