@@ -154,7 +154,9 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
 /** The state of one guardedHttp client: the bytes received, its first failure, the responses handed out. */
 class GuardedClient {
   private readonly options: GuardedHttpOptions;
+  /** Response bytes read so far, over every request. */
   received = 0;
+  /** The first refusal or limit met, which the checkout reports rather than the error isomorphic-git makes of it. */
   failure: CheckoutError | undefined;
   /** Responses handed out; `release` cuts those never read to their end, so their connections are not held. */
   private readonly open = new Set<IncomingMessage>();
