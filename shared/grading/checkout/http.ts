@@ -142,24 +142,90 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
   /** Cuts the responses not read to their end (call once done), so their connections are not held. */
   readonly release: () => void;
 } {
-  let received = 0;
-  let failure: CheckoutError | undefined;
-  const fail = (error: CheckoutError): never => {
-    failure ??= error;
-    throw error;
+  const client = new GuardedClient(options);
+  return {
+    request: (request) => client.request(request),
+    received: () => client.received,
+    failure: () => client.failure,
+    release: () => client.release(),
   };
+}
 
+/** The state of one guardedHttp client: the bytes received, its first failure, the responses handed out. */
+class GuardedClient {
+  private readonly options: GuardedHttpOptions;
+  /** Response bytes read so far, over every request. */
+  received = 0;
+  /** The first refusal or limit met, which the checkout reports rather than the error isomorphic-git makes of it. */
+  failure: CheckoutError | undefined;
   /** Responses handed out; `release` cuts those never read to their end, so their connections are not held. */
-  const open = new Set<IncomingMessage>();
+  private readonly open = new Set<IncomingMessage>();
 
-  function send(
+  constructor(options: GuardedHttpOptions) {
+    this.options = options;
+  }
+
+  async request(request: GitHttpRequest): Promise<GitHttpResponse> {
+    const { options } = this;
+    const method = request.method ?? 'GET';
+    const body = await collect(request.body);
+    let url = new URL(request.url);
+    const packResponse = method === 'POST' && url.pathname.endsWith('/git-upload-pack');
+    const meter = () =>
+      options.maxInflatedBytes === undefined ? undefined : new PackMeter(options.maxInflatedBytes, () => this.tooLarge());
+    let currentMethod = method;
+    let currentBody = body;
+    for (let hop = 0; ; hop += 1) {
+      const target = await checkUrlAddress(url, options.allowedHosts, options.resolve).catch((error: unknown) => {
+        throw error instanceof CheckoutError ? this.fail(error) : error;
+      });
+      const response = await this.send(url, target, currentMethod, request.headers ?? {}, currentBody);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if ([301, 302, 303, 307, 308].includes(status) && location) {
+        response.resume();
+        if (hop >= MAX_REDIRECTS) this.fail(new CheckoutError('the server redirected too many times'));
+        url = new URL(location, url);
+        if (status === 303) {
+          currentMethod = 'GET';
+          currentBody = undefined;
+        }
+        continue;
+      }
+      return {
+        url: url.href,
+        method: currentMethod,
+        statusCode: status,
+        statusMessage: response.statusMessage ?? '',
+        headers: flattenHeaders(response.headers),
+        body: this.counted(response, packResponse ? meter() : undefined),
+      };
+    }
+  }
+
+  release(): void {
+    for (const response of this.open) if (!response.complete) response.destroy();
+    this.open.clear();
+  }
+
+  private fail(error: CheckoutError): never {
+    this.failure ??= error;
+    throw error;
+  }
+
+  private tooLarge(): CheckoutError {
+    return new CheckoutError(`the repository is larger than the limit of ${formatBytes(this.options.maxBytes)}`);
+  }
+
+  private send(
     url: URL,
     target: CheckedAddress,
     method: string,
     headers: Record<string, string>,
     body: Buffer | undefined,
     pooled = true,
-  ) {
+  ): Promise<IncomingMessage> {
+    const { options } = this;
     const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
       if (lookupOptions.all) callback(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
@@ -180,40 +246,33 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
       let answered = false;
       request.on('response', (response) => {
         answered = true;
-        open.add(response);
-        response.once('close', () => open.delete(response));
+        this.open.add(response);
+        response.once('close', () => this.open.delete(response));
         resolve(response);
       });
       request.on('error', (error) => {
         // A kept connection the server closed meanwhile fails before any answer: once more on a new one.
         if (request.reusedSocket && !answered && !(error instanceof CheckoutError) && !options.signal?.aborted)
-          send(url, target, method, headers, body, false).then(resolve, reject);
+          this.send(url, target, method, headers, body, false).then(resolve, reject);
         else reject(error);
       });
       request.end(body);
     });
   }
 
-  function release() {
-    for (const response of open) if (!response.complete) response.destroy();
-    open.clear();
-  }
-
-  const tooLarge = () => new CheckoutError(`the repository is larger than the limit of ${formatBytes(options.maxBytes)}`);
-
-  async function* counted(response: IncomingMessage, meter: PackMeter | undefined): AsyncIterableIterator<Uint8Array> {
+  private async *counted(response: IncomingMessage, meter: PackMeter | undefined): AsyncIterableIterator<Uint8Array> {
     try {
       for await (const chunk of response as AsyncIterable<Buffer>) {
-        received += chunk.length;
-        if (received > options.maxBytes) {
+        this.received += chunk.length;
+        if (this.received > this.options.maxBytes) {
           response.destroy();
-          fail(tooLarge());
+          this.fail(this.tooLarge());
         }
         // Counted before isomorphic-git sees it: it inflates each object whole while indexing the pack.
         if (meter)
           await meter.write(chunk).catch((error: unknown) => {
             response.destroy();
-            throw error instanceof CheckoutError ? fail(error) : error;
+            throw error instanceof CheckoutError ? this.fail(error) : error;
           });
         yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
       }
@@ -221,42 +280,4 @@ export function guardedHttp(options: GuardedHttpOptions): HttpClient & {
       meter?.close();
     }
   }
-
-  async function request(request: GitHttpRequest): Promise<GitHttpResponse> {
-    const method = request.method ?? 'GET';
-    const body = await collect(request.body);
-    let url = new URL(request.url);
-    const packResponse = method === 'POST' && url.pathname.endsWith('/git-upload-pack');
-    const meter = () => (options.maxInflatedBytes === undefined ? undefined : new PackMeter(options.maxInflatedBytes, tooLarge));
-    let currentMethod = method;
-    let currentBody = body;
-    for (let hop = 0; ; hop += 1) {
-      const target = await checkUrlAddress(url, options.allowedHosts, options.resolve).catch((error: unknown) => {
-        throw error instanceof CheckoutError ? fail(error) : error;
-      });
-      const response = await send(url, target, currentMethod, request.headers ?? {}, currentBody);
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if ([301, 302, 303, 307, 308].includes(status) && location) {
-        response.resume();
-        if (hop >= MAX_REDIRECTS) fail(new CheckoutError('the server redirected too many times'));
-        url = new URL(location, url);
-        if (status === 303) {
-          currentMethod = 'GET';
-          currentBody = undefined;
-        }
-        continue;
-      }
-      return {
-        url: url.href,
-        method: currentMethod,
-        statusCode: status,
-        statusMessage: response.statusMessage ?? '',
-        headers: flattenHeaders(response.headers),
-        body: counted(response, packResponse ? meter() : undefined),
-      };
-    }
-  }
-
-  return { request, received: () => received, failure: () => failure, release };
 }

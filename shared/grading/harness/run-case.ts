@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { CaseLimits, Isolation } from './protocol.ts';
 import { commandEnvironment, containerSandboxArgs, rlimitArgs, STUDENT, studentSandboxArgs } from './student-sandbox.ts';
 import type { ToolchainMount } from './toolchain.ts';
@@ -99,6 +99,8 @@ function spawnCommand(setup: CaseSetup) {
   });
 }
 
+type Settle = { readonly resolve: (run: CaseRun) => void; readonly reject: (error: Error) => void };
+
 /**
  * Runs one test case's command and returns how it ended. In `namespaces` isolation the command
  * runs in a nested sandbox whose every process the harness watches (process count, memory of
@@ -108,150 +110,197 @@ function spawnCommand(setup: CaseSetup) {
  */
 export function runCase(setup: CaseSetup, signal?: AbortSignal): Promise<CaseRun> {
   const started = Date.now();
-  const nested = setup.isolation !== 'none';
   return new Promise<CaseRun>((resolve, reject) => {
-    let timedOut = false;
-    let outputExceeded = false;
-    let killedAt: WatchedLimit | null = null;
-    let cpuLimitReached = false;
-    let startError: string | null = null;
-    let child: ReturnType<typeof spawn>;
-
-    let exited = false;
-    let killing: NodeJS.Timeout | undefined;
-    const killAll = () => {
-      if (child?.pid === undefined || exited) return;
-      const pid = child.pid;
-      if (nested) {
-        // Kill the sandbox's processes (its init among them), again and again until bubblewrap
-        // exits: it does so only once every process of the sandbox is gone.
-        if (killing) return;
-        const attempt = () => void killCase(pid).catch(() => undefined);
-        attempt();
-        killing = setInterval(attempt, 10);
-        return;
-      }
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    const flood = () => {
-      if (!outputExceeded) {
-        outputExceeded = true;
-        killAll();
-      }
-    };
-    const stdout = capture(setup.maxOutputBytes, flood);
-    const stderr = capture(setup.maxOutputBytes, flood);
+    let child: ChildProcess;
     try {
       child = spawnCommand(setup);
     } catch (error) {
       reject(error as Error);
       return;
     }
-    child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
-
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        killAll();
-      },
-      Math.max(1, setup.timeoutSeconds * 1000),
-    );
-    const onAbort = () => killAll();
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    const diskLimit = setup.limits.diskMib * 1024 * 1024;
-    const diskUsed = async () => (await usedBytes(setup.disk.path)) - setup.disk.usedBefore;
-    const stopAt = (limit: WatchedLimit) => {
-      killedAt ??= limit;
-      killAll();
-    };
-    let watching = false;
-    let failedLooks = 0;
-    let unwatched: Error | undefined;
-    const watcher = nested
-      ? setInterval(() => {
-          if (watching || killedAt || unwatched) return;
-          watching = true;
-          void (async () => {
-            // No pid: the command did not start, and its 'error' event ends the run.
-            if (child.pid === undefined) return;
-            const sample = await sampleCase(child.pid);
-            if (sample.maxCpuSeconds >= setup.limits.cpuSeconds) cpuLimitReached = true;
-            if (sample.tasks >= setup.limits.processes) stopAt('processes');
-            else if (sample.memoryKib > setup.limits.memoryMib * 1024) stopAt('memory');
-            else if ((await diskUsed()) > diskLimit) stopAt('disk');
-          })()
-            .then(() => {
-              failedLooks = 0;
-            })
-            .catch((error: unknown) => {
-              if (++failedLooks < MAX_FAILED_LOOKS) return;
-              unwatched = new Error(`The test case's processes could not be watched: ${(error as Error).message}`);
-              killAll();
-            })
-            .finally(() => {
-              watching = false;
-            });
-        }, WATCH_INTERVAL_MS)
-      : undefined;
-
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let settled = false;
-    const finish = async () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(watcher);
-      clearInterval(killing);
-      signal?.removeEventListener('abort', onAbort);
-      if (unwatched) {
-        reject(unwatched);
-        return;
-      }
-      try {
-        // The disk may have filled between two looks: judge it once more, at the end.
-        if (nested && !killedAt && (await diskUsed()) >= diskLimit) killedAt = 'disk';
-      } catch (error) {
-        reject(error as Error);
-        return;
-      }
-      const err = stderr.result();
-      resolve({
-        exitCode: exit?.code ?? null,
-        signal: exit?.signal ?? null,
-        timedOut,
-        outputExceeded,
-        startError,
-        killedAt,
-        cpuLimitReached,
-        stderr: err.kept.toString('utf8'),
-        stdout: stdout.result(),
-        stderrStream: err,
-        durationMs: Date.now() - started,
-      });
-    };
-    child.on('error', (error) => {
-      startError = error.message;
-      killAll();
-      void finish();
-    });
-    child.on('exit', (code, exitSignal) => {
-      exit = { code, signal: exitSignal };
-      if (!nested) killAll(); // whatever the shell left running in its group goes with it
-      exited = true;
-      clearInterval(killing);
-      // A process that escaped (unsafe mode) may hold the pipes open: stop waiting for them soon.
-      setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        void finish();
-      }, 500).unref();
-    });
-    child.on('close', () => void finish());
+    new RunningCase(setup, child, started, signal, { resolve, reject }).start();
   });
+}
+
+/**
+ * A started test case until it ended: its output, its time limit, the watching of its processes
+ * (nested sandboxes), the kills at a limit, and how it ended, settled once.
+ */
+class RunningCase {
+  private readonly setup: CaseSetup;
+  private readonly child: ChildProcess;
+  private readonly started: number;
+  private readonly signal: AbortSignal | undefined;
+  private readonly settle: Settle;
+  private readonly nested: boolean;
+  private readonly stdout: ReturnType<typeof capture>;
+  private readonly stderr: ReturnType<typeof capture>;
+  private readonly diskLimit: number;
+  private readonly onAbort = () => this.killAll();
+
+  private timedOut = false;
+  private outputExceeded = false;
+  private killedAt: WatchedLimit | null = null;
+  private cpuLimitReached = false;
+  private startError: string | null = null;
+
+  private exited = false;
+  private killing: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: NodeJS.Timeout | undefined;
+  private watching = false;
+  private failedLooks = 0;
+  private unwatched: Error | undefined;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private settled = false;
+
+  constructor(setup: CaseSetup, child: ChildProcess, started: number, signal: AbortSignal | undefined, settle: Settle) {
+    this.setup = setup;
+    this.child = child;
+    this.started = started;
+    this.signal = signal;
+    this.settle = settle;
+    this.nested = setup.isolation !== 'none';
+    this.stdout = capture(setup.maxOutputBytes, () => this.flood());
+    this.stderr = capture(setup.maxOutputBytes, () => this.flood());
+    this.diskLimit = setup.limits.diskMib * 1024 * 1024;
+  }
+
+  /** Reads the command's output, starts its time limit and its watching, and waits for its end. */
+  start(): void {
+    const { child } = this;
+    child.stdout?.on('data', (chunk: Buffer) => this.stdout.add(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.stderr.add(chunk));
+    this.timer = setTimeout(
+      () => {
+        this.timedOut = true;
+        this.killAll();
+      },
+      Math.max(1, this.setup.timeoutSeconds * 1000),
+    );
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.watcher = this.nested ? setInterval(() => this.watchOnce(), WATCH_INTERVAL_MS) : undefined;
+    child.on('error', (error) => {
+      this.startError = error.message;
+      this.killAll();
+      void this.finish();
+    });
+    child.on('exit', (code, exitSignal) => this.onExit(code, exitSignal));
+    child.on('close', () => void this.finish());
+  }
+
+  private killAll(): void {
+    if (this.child.pid === undefined || this.exited) return;
+    const pid = this.child.pid;
+    if (this.nested) {
+      // Kill the sandbox's processes (its init among them), again and again until bubblewrap
+      // exits: it does so only once every process of the sandbox is gone.
+      if (this.killing) return;
+      const attempt = () => void killCase(pid).catch(() => undefined);
+      attempt();
+      this.killing = setInterval(attempt, 10);
+      return;
+    }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private flood(): void {
+    if (!this.outputExceeded) {
+      this.outputExceeded = true;
+      this.killAll();
+    }
+  }
+
+  private stopAt(limit: WatchedLimit): void {
+    this.killedAt ??= limit;
+    this.killAll();
+  }
+
+  private async diskUsed(): Promise<number> {
+    return (await usedBytes(this.setup.disk.path)) - this.setup.disk.usedBefore;
+  }
+
+  /** One look, unless the last is still under way or the case is already being stopped. */
+  private watchOnce(): void {
+    if (this.watching || this.killedAt || this.unwatched) return;
+    this.watching = true;
+    void this.look()
+      .then(() => {
+        this.failedLooks = 0;
+      })
+      .catch((error: unknown) => {
+        if (++this.failedLooks < MAX_FAILED_LOOKS) return;
+        this.unwatched = new Error(`The test case's processes could not be watched: ${(error as Error).message}`);
+        this.killAll();
+      })
+      .finally(() => {
+        this.watching = false;
+      });
+  }
+
+  private async look(): Promise<void> {
+    // No pid: the command did not start, and its 'error' event ends the run.
+    if (this.child.pid === undefined) return;
+    const { limits } = this.setup;
+    const sample = await sampleCase(this.child.pid);
+    if (sample.maxCpuSeconds >= limits.cpuSeconds) this.cpuLimitReached = true;
+    if (sample.tasks >= limits.processes) this.stopAt('processes');
+    else if (sample.memoryKib > limits.memoryMib * 1024) this.stopAt('memory');
+    else if ((await this.diskUsed()) > this.diskLimit) this.stopAt('disk');
+  }
+
+  private onExit(code: number | null, exitSignal: NodeJS.Signals | null): void {
+    this.exit = { code, signal: exitSignal };
+    if (!this.nested) this.killAll(); // whatever the shell left running in its group goes with it
+    this.exited = true;
+    clearInterval(this.killing);
+    // A process that escaped (unsafe mode) may hold the pipes open: stop waiting for them soon.
+    setTimeout(() => {
+      this.child.stdout?.destroy();
+      this.child.stderr?.destroy();
+      void this.finish();
+    }, 500).unref();
+  }
+
+  private async finish(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    clearInterval(this.watcher);
+    clearInterval(this.killing);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.unwatched) {
+      this.settle.reject(this.unwatched);
+      return;
+    }
+    try {
+      // The disk may have filled between two looks: judge it once more, at the end.
+      if (this.nested && !this.killedAt && (await this.diskUsed()) >= this.diskLimit) this.killedAt = 'disk';
+    } catch (error) {
+      this.settle.reject(error as Error);
+      return;
+    }
+    this.settle.resolve(this.ended());
+  }
+
+  private ended(): CaseRun {
+    const err = this.stderr.result();
+    return {
+      exitCode: this.exit?.code ?? null,
+      signal: this.exit?.signal ?? null,
+      timedOut: this.timedOut,
+      outputExceeded: this.outputExceeded,
+      startError: this.startError,
+      killedAt: this.killedAt,
+      cpuLimitReached: this.cpuLimitReached,
+      stderr: err.kept.toString('utf8'),
+      stdout: this.stdout.result(),
+      stderrStream: err,
+      durationMs: Date.now() - this.started,
+    };
+  }
 }
