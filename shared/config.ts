@@ -372,41 +372,13 @@ export type GradingBoundName = Extract<ConfigName, `GRADING_MAX_${string}`>;
 /** Every setting's variable. */
 export const configNames = Object.keys(settings) as ConfigName[];
 
-/**
- * The settings a deployment gives only to the functions whose code reads them: each function names
- * those it reads (`settings` in its definition, functions/<name>/definition.ts). In AWS its
- * environment holds each of them the deployment sets (infra/aws/stack.ts); locally a function sees
- * none of the others (infra/local/functions.ts), so a setting a function forgets to name is missing
- * locally as it would be in AWS.
- */
-export const functionSettings = [
-  'SUBMISSIONS_PER_MINUTE',
-  'MAX_VERSIONS',
-  'MAX_QUEUED_JOBS_PER_STUDENT',
-  'COURSE_BURST_PER_MINUTE',
-  'SUMMARIES_JOB_MIN_USERS',
-  'OIDC_ISSUER',
-  'OIDC_CLIENT_ID',
-  'OIDC_USER_ID_CLAIM',
-  'OIDC_USER_ID_SUFFIX',
-  'OIDC_CREATE_USERS',
-  'OIDC_EMAILS_VERIFIED',
-  'OIDC_SUPERUSERS',
-  'PASSWORD_LOGIN',
-  'ALLOWED_GIT_HOSTS',
-  'WEBHOOK_ALLOWED_HOSTS',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'GRADING_LEASE_SECONDS',
-] as const satisfies readonly ConfigName[];
-export type FunctionSetting = (typeof functionSettings)[number];
-
 /** What a submission is bounded by: submissionLimits(), maxQueuedJobsPerStudent() and courseBurstPerMinute(). */
 export const SUBMISSION_SETTINGS = [
   'SUBMISSIONS_PER_MINUTE',
   'MAX_VERSIONS',
   'MAX_QUEUED_JOBS_PER_STUDENT',
   'COURSE_BURST_PER_MINUTE',
-] as const satisfies readonly FunctionSetting[];
+] as const satisfies readonly ConfigName[];
 
 /** How the deployment signs people in: signInSettings() reads every one (and the start of every function checks them together). */
 export const SIGN_IN_SETTINGS = [
@@ -418,7 +390,25 @@ export const SIGN_IN_SETTINGS = [
   'OIDC_EMAILS_VERIFIED',
   'OIDC_SUPERUSERS',
   'PASSWORD_LOGIN',
-] as const satisfies readonly FunctionSetting[];
+] as const satisfies readonly ConfigName[];
+
+/**
+ * The settings a deployment gives only to the functions whose code reads them: each function names
+ * those it reads (`settings` in its definition, functions/<name>/definition.ts). In AWS its
+ * environment holds each of them the deployment sets (infra/aws/stack.ts); locally a function sees
+ * none of the others (infra/local/functions.ts), so a setting a function forgets to name is missing
+ * locally as it would be in AWS.
+ */
+export const functionSettings = [
+  ...SUBMISSION_SETTINGS,
+  'SUMMARIES_JOB_MIN_USERS',
+  ...SIGN_IN_SETTINGS,
+  'ALLOWED_GIT_HOSTS',
+  'WEBHOOK_ALLOWED_HOSTS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'GRADING_LEASE_SECONDS',
+] as const satisfies readonly ConfigName[];
+export type FunctionSetting = (typeof functionSettings)[number];
 
 /** A raw value checked as setting `name` checks it (the CDK app checks its context so); throws, naming the variable, when bad. */
 export function parseSetting<K extends ConfigName>(name: K, raw: string | undefined): Config[K] {
