@@ -83,16 +83,32 @@ describe('npm start, killed and started again on the same data folder', () => {
       },
       () => first.output().replace(/^(GET|POST) .*\n/gm, ''),
     );
-    // Mid-rush: killed as soon as the second wave's first version is in, while further versions are
-    // being submitted and the version seen grading is still grading (its test case lasts 8 s).
+    // Mid-rush and mid-grading: killed while further versions are being submitted, as soon as a job
+    // is seen to have started grading since the previous look (its test case lasts 8 s, so it is
+    // still being graded at the kill, however slowly the machine answers).
     let secondWaveAnswers = 0;
     const secondWave = (async () => {
-      for (let count = 0; count < 10; count++) {
+      for (let count = 0; count < 20; count++) {
         await submit();
         secondWaveAnswers++;
       }
     })();
     await until('a version of the second wave is in', async () => (secondWaveAnswers > 0 ? true : undefined), first.output);
+    let gradingBefore: Set<number> | undefined;
+    await until(
+      'a version starts grading',
+      async () => {
+        const answer = await instructor.get(attemptsPath);
+        // An answer that is not the list says nothing of what started since.
+        if (answer.status !== 'success') return undefined;
+        const versions = answer.data as { version: number; grading_state: string }[];
+        const grading = new Set(versions.filter((version) => version.grading_state === 'grading').map((version) => version.version));
+        const started = gradingBefore !== undefined && [...grading].some((version) => !gradingBefore!.has(version));
+        gradingBefore = grading;
+        return started ? true : undefined;
+      },
+      first.output,
+    );
     await first.killGroup();
     await secondWave;
     await until('DynamoDB Local is gone', async () => (dynamoDbLocalServing(dataDir).length === 0 ? true : undefined), first.output);
