@@ -1525,6 +1525,7 @@ export interface components {
             autograding_complete: boolean;
             has_active_version: boolean;
             highest_version: number;
+            /** @description The test cases shown: a student sees hidden test cases, and their points, only once grades are released; staff always. */
             total_points: number | null;
             total_percent: number | null;
             /** @description The active version's commit (see Attempt's `commit`); null without an active version or a recorded commit. */
@@ -1612,6 +1613,7 @@ export interface components {
              * @enum {string}
              */
             grading_state: "queued" | "grading" | "graded" | "failed" | "superseded";
+            /** @description Counting hidden test cases exactly as total_points in values does for the same reader. */
             points: number | null;
             message: string | null;
             /** @description The commit the version is bound to: the default branch head when it was submitted, which its grading and every regrade check out. Null for repositories without history, and for a version submitted before versions were bound to commits until its first grading records the commit it checked out. */

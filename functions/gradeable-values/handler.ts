@@ -1,9 +1,8 @@
-import { readsHiddenTests } from '#shared/courses/access.ts';
 import { gradeableNotFound } from '#shared/gradeables/failures.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import { courseGradeable } from '#shared/http/reads.ts';
-import { readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
+import { hiddenTestCasesShown, readableTarget, submissionReads, submissionToShow } from '#shared/submissions/reading.ts';
 import { gradeableValues, taValues } from '#shared/submissions/submission.ts';
 import { definition } from './definition.ts';
 
@@ -16,8 +15,8 @@ export const handler = endpoint(definition, {
     readableTarget(caller, enrollment, query.user_id, items.target);
     const staff = (enrollment?.group ?? 4) < 4;
     const submission = await submissionToShow(items.gradeable, items, course);
-    const hidden = readsHiddenTests(enrollment) ? 'whole' : staff ? 'score-only' : 'left-out';
-    const values = gradeableValues(submission, items.queue, { hidden });
-    return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now: new Date() }) };
+    const now = new Date();
+    const values = gradeableValues(submission, items.queue, { hidden: hiddenTestCasesShown(enrollment, items.gradeable, now) });
+    return { ...values, ...taValues(items.gradeable, submission, values.total_points, { forStudent: !staff, now }) };
   },
 });

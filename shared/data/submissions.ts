@@ -18,7 +18,10 @@ export interface VersionSummary {
   /** Queue ticket of its grading job. */
   readonly ticket: number;
   readonly state: VersionState;
+  /** The points of its test cases that are not hidden: what its student sees until grades are released. */
   readonly points?: number;
+  /** The points of its hidden test cases (none recorded before they were kept apart). */
+  readonly hiddenPoints?: number;
   readonly message?: string;
   /**
    * The commit its first grading checked out, recorded before anything ran: every later grading
@@ -256,7 +259,7 @@ export function setStudentLateness(
 export function setVersionState(
   key: SubmissionKey,
   version: number,
-  update: { state: VersionSummary['state']; points?: number; message?: string; activeResults?: GradingResults },
+  update: { state: VersionSummary['state']; points?: number; hiddenPoints?: number; message?: string; activeResults?: GradingResults },
 ): TransactItem {
   const index = version - 1;
   const names: Record<string, string> = { '#state': 'state' };
@@ -265,6 +268,10 @@ export function setVersionState(
   if (update.points !== undefined) {
     sets.push(`versions[${index}].points = :points`);
     values[':points'] = update.points;
+  }
+  if (update.hiddenPoints !== undefined) {
+    sets.push(`versions[${index}].hiddenPoints = :hiddenPoints`);
+    values[':hiddenPoints'] = update.hiddenPoints;
   }
   if (update.message !== undefined) {
     sets.push(`versions[${index}].message = :message`);

@@ -94,7 +94,9 @@ const Values = object({
   autograding_complete: boolean,
   has_active_version: boolean,
   highest_version: integer,
-  total_points: number.nullable(),
+  total_points: number
+    .nullable()
+    .describe('The test cases shown: a student sees hidden test cases, and their points, only once grades are released; staff always.'),
   total_percent: number.nullable(),
   commit: commitHash
     .nullable()
@@ -155,7 +157,7 @@ const Attempt = object({
     .describe(
       '`superseded`: a newer version of the same student (or team) was submitted while this one was still queued, so it is not graded (unless an instructor regrades it).',
     ),
-  points: number.nullable(),
+  points: number.nullable().describe('Counting hidden test cases exactly as total_points in values does for the same reader.'),
   message: string.nullable(),
   commit: commitHash
     .nullable()

@@ -6,7 +6,8 @@ import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import type { Submission } from './submission.ts';
+import { readsHiddenTests } from '#shared/courses/access.ts';
+import { hiddenTestCasesFor, type HiddenTestCases, type Submission } from './submission.ts';
 import type { CourseGradeable } from '#shared/ids.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import { notYourSection } from '#shared/tagrading/failures.ts';
@@ -62,4 +63,10 @@ export function readableTarget(
   if (group === courseGroups.limitedAccessGrader && !(enrollment?.gradingSections ?? []).includes(target.registrationSection ?? '')) {
     throw notYourSection({ section: target.registrationSection ?? NULL_SECTION });
   }
+}
+
+/** How the caller sees the gradeable's hidden test cases in `values` and `attempts` (hiddenTestCasesFor). */
+export function hiddenTestCasesShown(enrollment: Enrollment | undefined, gradeable: GradeableDocument, now: Date): HiddenTestCases {
+  const staff = (enrollment?.group ?? courseGroups.student) < courseGroups.student;
+  return hiddenTestCasesFor({ readsHidden: readsHiddenTests(enrollment), staff }, gradeable, now);
 }

@@ -42,10 +42,25 @@ export function lateRefusal(
 }
 
 /**
- * How hidden test cases show in `values`: left out (students), as their score alone (graders: no
- * message or autocheck, which may quote the expected output), or whole (instructors).
+ * How hidden test cases show in `values` and `attempts`: left out, as their score alone (no
+ * message or autocheck, which may quote the expected output), or whole.
  */
 export type HiddenTestCases = 'left-out' | 'score-only' | 'whole';
+
+/**
+ * Instructors see hidden test cases whole and graders by their score alone; students do not see
+ * them until the gradeable's grades are released (grade_released_date), then by their score alone.
+ * So a student's totals are the visible test cases' until then and the same as staff see from then
+ * on, as in their summary, which lists released gradeables only.
+ */
+export function hiddenTestCasesFor(
+  reader: { readsHidden: boolean; staff: boolean },
+  gradeable: Pick<GradeableDocument, 'dates'>,
+  now: Date,
+): HiddenTestCases {
+  if (reader.readsHidden) return 'whole';
+  return reader.staff || taReleased(gradeable, now) ? 'score-only' : 'left-out';
+}
 
 /** What a grader sees of a hidden test case's outcome instead of its message. */
 export const HIDDEN_OUTCOME = 'Hidden test case: its messages and output are shown to instructors only.';
@@ -93,11 +108,11 @@ export function gradeableValues(submission: Submission | undefined, queue: Queue
 }
 
 /**
- * `attempts`: every version, newest first. A gradeable without a due date has no late days: its
+ * `attempts`: every version, newest first, its points counting hidden test cases as `values` does (`hidden`). A gradeable without a due date has no late days: its
  * versions are 0 days late, as in the summaries and the gradebook, whatever was counted when
  * they were submitted.
  */
-export function attempts(submission: Submission | undefined, gradeable: Pick<GradeableDocument, 'dates'>) {
+export function attempts(submission: Submission | undefined, gradeable: Pick<GradeableDocument, 'dates'>, hidden: HiddenTestCases) {
   const activeVersion = submission?.activeVersion;
   const due = gradeable.dates.has_due_date !== false;
   return [...(submission?.versions ?? [])].reverse().map((version) => ({
@@ -107,7 +122,7 @@ export function attempts(submission: Submission | undefined, gradeable: Pick<Gra
     days_late: due ? version.daysLate : 0,
     active: version.version === activeVersion,
     grading_state: version.state,
-    points: version.points ?? null,
+    points: version.points === undefined ? null : round(version.points + (hidden === 'left-out' ? 0 : (version.hiddenPoints ?? 0))),
     message: version.message ?? null,
     commit: version.commit ?? null,
   }));

@@ -23,7 +23,7 @@ import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../s
 import { createUser } from '../support/users.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { anyRepository } from '../support/shared-git.ts';
-import { greets, runs, selfHostedVcs, uploadGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, greets, runs, selfHostedVcs, uploadGradeable } from '../support/gradeables.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -440,6 +440,45 @@ describe('end to end', () => {
       const staff = (await graded.get(`${path(id, 'values')}?user_id=${world.users.student.userId}`, world.tokens.instructor)).json.data;
       expect(staff.test_cases).toHaveLength(4);
       expect(staff.total_points).toBe(10);
+
+      // One total per reader: until grades are released a student's points leave the hidden test
+      // case out in values and attempts alike, while staff see it in both; from then on the student
+      // sees the staff's total everywhere, their summary included.
+      const student = world.users.student.userId;
+      const seen = async (persona: 'student' | 'ta' | 'instructor') => {
+        const query = persona === 'student' ? '' : `?user_id=${student}`;
+        const shown = (await graded.get(`${path(id, 'values')}${query}`, world.tokens[persona])).json.data;
+        const listed = (await graded.get(`${path(id, 'attempts')}${query}`, world.tokens[persona])).json.data;
+        return { values: shown.total_points, attempts: listed[0].points, total: shown.total_score };
+      };
+      expect(await seen('student')).toEqual({ values: 6, attempts: 6, total: 6 });
+      expect(await seen('ta')).toEqual({ values: 10, attempts: 10, total: 10 });
+      expect(await seen('instructor')).toEqual({ values: 10, attempts: 10, total: 10 });
+      await editStoredGradeable(world.course, id, (document) => {
+        document.dates.grade_released_date = new Date(Date.now() - 60_000).toISOString();
+      });
+      expect(await seen('student')).toEqual({ values: 10, attempts: 10, total: 10 });
+      const released = (await graded.get(path(id, 'values'), world.tokens.student)).json.data;
+      expect(released.test_cases.find((test: { name: string }) => test.name === 'Secret')).toEqual({
+        name: 'Secret',
+        details: '',
+        is_extra_credit: false,
+        points_available: 4,
+        has_extra_results: false,
+        points_received: 4,
+        testcase_message: 'Hidden test case: its messages and output are shown to instructors only.',
+        autochecks: [],
+      });
+      expect(released.total_percent).toBe(staff.total_percent);
+      expect(
+        (await graded.postJson(`/${world.course.term}/${world.course.course}/reports/summaries`, {}, world.tokens.instructor)).json.status,
+      ).toBe('success');
+      const summary = (await graded.get(`/${world.course.term}/${world.course.course}/reports/summaries/${student}`, world.tokens.student))
+        .json.data;
+      const entry = (summary.Homework as { id: string; autograding_score: number; score: number }[]).find(
+        (gradeable) => gradeable.id === id,
+      );
+      expect(entry).toMatchObject({ autograding_score: 10, score: 10 });
     } finally {
       await graded.close();
     }

@@ -4,6 +4,7 @@ import type { GradeableDocument, RubricComponent } from '#shared/gradeables/grad
 import { ticketOf } from '#shared/queue/tickets.ts';
 import {
   attempts,
+  hiddenTestCasesFor,
   gradeableValues,
   HIDDEN_OUTCOME,
   taValues,
@@ -235,7 +236,7 @@ describe('attempts', () => {
       ],
     });
     const due = { dates: { has_due_date: true } } as Pick<GradeableDocument, 'dates'>;
-    expect(attempts(history, due)).toEqual([
+    expect(attempts(history, due, 'left-out')).toEqual([
       {
         version: 3,
         submitted_at: '2026-10-03T12:00:00.000Z',
@@ -270,10 +271,37 @@ describe('attempts', () => {
         commit: null,
       },
     ]);
-    expect(attempts(undefined, due)).toEqual([]);
+    expect(attempts(undefined, due, 'left-out')).toEqual([]);
     // Without a due date no version is late, whatever was counted when it was submitted.
     const undated = { dates: { has_due_date: false } } as Pick<GradeableDocument, 'dates'>;
-    expect(attempts(history, undated).map((attempt) => attempt.days_late)).toEqual([0, 0, 0]);
+    expect(attempts(history, undated, 'left-out').map((attempt) => attempt.days_late)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('hidden test cases in points', () => {
+  const released = (date: string) => ({ dates: { grade_released_date: date } }) as Pick<GradeableDocument, 'dates'>;
+  const now = new Date('2026-11-15T00:00:00.000Z');
+
+  it('are whole for instructors, a score for graders, and for students left out until grades are released, then a score', () => {
+    const before = released('2026-12-01T00:00:00.000Z');
+    const after = released('2026-11-01T00:00:00.000Z');
+    expect(hiddenTestCasesFor({ readsHidden: true, staff: true }, before, now)).toBe('whole');
+    expect(hiddenTestCasesFor({ readsHidden: false, staff: true }, before, now)).toBe('score-only');
+    expect(hiddenTestCasesFor({ readsHidden: false, staff: false }, before, now)).toBe('left-out');
+    expect(hiddenTestCasesFor({ readsHidden: false, staff: false }, after, now)).toBe('score-only');
+    expect(hiddenTestCasesFor({ readsHidden: false, staff: false }, released('2026-11-15T00:00:00.000Z'), now)).toBe('score-only');
+  });
+
+  it("count in an attempt's points exactly where values count them", () => {
+    const history = submission({
+      highestVersion: 2,
+      activeVersion: 2,
+      versions: [version(1, 'graded', { points: 6 }), version(2, 'graded', { points: 3.5, hiddenPoints: 2.25 })],
+    });
+    const due = { dates: { has_due_date: true } } as Pick<GradeableDocument, 'dates'>;
+    expect(attempts(history, due, 'left-out').map((attempt) => attempt.points)).toEqual([3.5, 6]);
+    expect(attempts(history, due, 'score-only').map((attempt) => attempt.points)).toEqual([5.75, 6]);
+    expect(attempts(history, due, 'whole').map((attempt) => attempt.points)).toEqual([5.75, 6]);
   });
 });
 

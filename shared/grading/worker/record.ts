@@ -25,6 +25,8 @@ interface Ending extends Held {
   readonly state: 'graded' | 'failed';
   readonly results: GradingResults;
   readonly points: number;
+  /** The points of the hidden test cases, kept apart from `points` (what the student sees until grades are released). */
+  readonly hiddenPoints: number;
   /** Why it failed, told to the student. */
   readonly message?: string;
   /** Further writes of the same transaction. */
@@ -73,13 +75,31 @@ export async function recordGrade({ job, holds, run, testCases, recorded }: Ran 
     points: results.visiblePoints,
   });
   const commit = run.status === 'graded' ? run.commit : recorded;
-  const ended = await recordEnd({ job, holds, state: 'graded', results, points: results.visiblePoints, also: [full], commit });
+  const ended = await recordEnd({
+    job,
+    holds,
+    state: 'graded',
+    results,
+    points: results.visiblePoints,
+    hiddenPoints: results.hiddenPoints,
+    also: [full],
+    commit,
+  });
   return ended ? 'graded' : 'lost';
 }
 
 /** Records the job failed, `message` telling the student why. */
 export async function recordFailure({ job, holds, message, commit }: Held & { message: string; commit?: string }): Promise<Outcome> {
-  const ended = await recordEnd({ job, holds, state: 'failed', results: failedRun(job.version, message), points: 0, message, commit });
+  const ended = await recordEnd({
+    job,
+    holds,
+    state: 'failed',
+    results: failedRun(job.version, message),
+    points: 0,
+    hiddenPoints: 0,
+    message,
+    commit,
+  });
   return ended ? 'failed' : 'lost';
 }
 
@@ -87,9 +107,9 @@ export async function recordFailure({ job, holds, message, commit }: Held & { me
  * Records the job's end, provided this worker still holds the lease; the active version's results
  * go onto the submission item too, so `values` stays one read. False when another worker took it.
  */
-async function recordEnd({ job, holds, state, results, points, message, also = [], commit }: Ending): Promise<boolean> {
+async function recordEnd({ job, holds, state, results, points, hiddenPoints, message, also = [], commit }: Ending): Promise<boolean> {
   const key: SubmissionKey = { gradeableKey: job.gradeableKey, ownerId: job.ownerId };
-  const update = { state, points, ...(message ? { message } : {}) };
+  const update = { state, points, hiddenPoints, ...(message ? { message } : {}) };
   // A regrade's job counts towards its progress in the same write, so each job is counted once; a
   // student's own submission stops counting towards their jobs queued or being graded.
   const progress = [

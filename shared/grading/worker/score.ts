@@ -10,7 +10,7 @@ export function scoreRun(
   version: number,
   testCases: readonly TestCase[],
   run: Exclude<RunResult, { status: 'sandbox-unavailable' | 'sandbox-failed' | 'commit-unreachable' }>,
-): GradingResults & { visiblePoints: number } {
+): GradingResults & { visiblePoints: number; hiddenPoints: number } {
   const entry = (test: TestCase, passed: boolean, message: string, autochecks: readonly unknown[]): TestCaseResult => ({
     name: test.name,
     details: test.details,
@@ -46,6 +46,7 @@ export function scoreRun(
     version,
     testCases: results,
     visiblePoints: results.filter((test) => !test.hidden).reduce((sum, test) => sum + test.points_received, 0),
+    hiddenPoints: results.filter((test) => test.hidden).reduce((sum, test) => sum + test.points_received, 0),
   };
 }
 
