@@ -1539,7 +1539,30 @@ export interface components {
                 points_received: number;
                 testcase_message: string;
                 autochecks: {
-                    [key: string]: unknown;
+                    description: string;
+                    messages: {
+                        message: string;
+                        /** @enum {string} */
+                        type: "success" | "failure" | "warning" | "information";
+                    }[];
+                    /** @description Where a check comparing outputs line by line failed: the lines in which the actual output differs from the expected one. */
+                    diff_viewer: {
+                        /** @description Each run of lines of `expected` (first line, 1-based, and how many; 0: none, the actual lines come before `start`) and the lines of `actual` in its place. At most 100. */
+                        differences: {
+                            expected: {
+                                start: number;
+                                count: number;
+                            };
+                            actual: {
+                                start: number;
+                                count: number;
+                            };
+                        }[];
+                        /** @description Some differences are not listed: too many, or the outputs were cut to fit the results. */
+                        truncated: boolean;
+                    } | null;
+                    expected: string | null;
+                    actual: string | null;
                 }[];
             }[];
             /** @description Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading). */

@@ -86,6 +86,25 @@ const GradedComponent = object({
   graded_at: dateTime.nullable().describe('Null for students.'),
 });
 
+const LineRun = object({ start: integer.min(1), count: integer.min(0) });
+
+const Autocheck = object({
+  description: string,
+  messages: z.array(object({ message: string, type: z.enum(['success', 'failure', 'warning', 'information']) })),
+  diff_viewer: object({
+    differences: z
+      .array(object({ expected: LineRun, actual: LineRun }))
+      .describe(
+        'Each run of lines of `expected` (first line, 1-based, and how many; 0: none, the actual lines come before `start`) and the lines of `actual` in its place. At most 100.',
+      ),
+    truncated: boolean.describe('Some differences are not listed: too many, or the outputs were cut to fit the results.'),
+  })
+    .nullable()
+    .describe('Where a check comparing outputs line by line failed: the lines in which the actual output differs from the expected one.'),
+  expected: string.nullable(),
+  actual: string.nullable(),
+});
+
 const Values = object({
   is_queued: boolean,
   queue_position: z.int().min(-1).describe('1-based place in the queue, 0 while grading, -1 otherwise.'),
@@ -110,7 +129,7 @@ const Values = object({
       has_extra_results: boolean,
       points_received: number,
       testcase_message: string,
-      autochecks: z.array(anyObject),
+      autochecks: z.array(Autocheck),
     }),
   ),
   ta_grading: boolean.describe('Whether TA grading counts (Checkpoints and Numeric: always; Electronic File: ta_grading).'),

@@ -76,7 +76,11 @@ describe('grading end to end', () => {
     const values = await submitAndWait('fail');
     expect(values.total_points).toBe(0);
     const check = values.test_cases[0].autochecks.find((item: { expected: string | null }) => item.expected !== null);
-    expect(check).toMatchObject({ expected: 'Hello, World!\n', actual: 'Goodbye, World!\n' });
+    expect(check).toMatchObject({
+      expected: 'Hello, World!\n',
+      actual: 'Goodbye, World!\n',
+      diff_viewer: { differences: [{ expected: { start: 1, count: 1 }, actual: { start: 1, count: 1 } }], truncated: false },
+    });
   });
 
   it('grades a test that never ends as timed out, and leaves no process behind', async () => {

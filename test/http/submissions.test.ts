@@ -512,7 +512,13 @@ describe('hidden test cases in values', () => {
       expect(secret(await read('instructor'))).toMatchObject({
         points_received: 0,
         testcase_message: 'Wrong output',
-        autochecks: expect.arrayContaining([expect.objectContaining({ expected: 'Hello, World!\n', actual: 'Hello there\n' })]),
+        autochecks: expect.arrayContaining([
+          expect.objectContaining({
+            expected: 'Hello, World!\n',
+            actual: 'Hello there\n',
+            diff_viewer: { differences: [{ expected: { start: 1, count: 1 }, actual: { start: 1, count: 1 } }], truncated: false },
+          }),
+        ]),
       });
       for (const persona of ['ta', 'mentor'] as const) {
         const values = await read(persona);

@@ -51,6 +51,22 @@ describe('fitting grading results in a DynamoDB item', () => {
     expect(fitted.version).toBe(3);
   });
 
+  it("keeps a check's differences that still start within its cut outputs, saying that others were left out", () => {
+    const printed = Array.from({ length: 2000 }, (_, line) => `line ${line}\n`).join('');
+    const large = results(100, printed);
+    const differences = [
+      { expected: { start: 1, count: 1 }, actual: { start: 1, count: 1 } },
+      { expected: { start: 2, count: 0 }, actual: { start: 1900, count: 1 } },
+    ];
+    for (const test of large.testCases) (test.autochecks[0] as { diff_viewer: unknown }).diff_viewer = { differences, truncated: false };
+    const fitted = fitResults(large).testCases[0]!.autochecks[0] as { actual: string; diff_viewer: unknown };
+    expect(fitted.actual.split('\n').length).toBeLessThan(1900);
+    expect(fitted.diff_viewer).toEqual({ differences: [differences[0]], truncated: true });
+    const small = results(1, printed);
+    (small.testCases[0]!.autochecks[0] as { diff_viewer: unknown }).diff_viewer = { differences, truncated: false };
+    expect(fitResults(small)).toBe(small);
+  });
+
   it('keeps what the caller added to the results (the visible points)', () => {
     const large = { ...results(100, 'y'.repeat(4096)), visiblePoints: 7 };
     expect(fitResults(large).visiblePoints).toBe(7);

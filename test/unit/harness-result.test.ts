@@ -57,6 +57,27 @@ describe('a harness result', () => {
     expect(refusal(bytes(''), key)).toBe("it is not signed with this job's key");
   });
 
+  it('keeps the lines in which an output differs, and is refused when they are not line runs or too many', () => {
+    const differs = (diff_viewer: unknown) => {
+      const failed = outcome('Greets', false);
+      return [outcome('Compiles'), { ...failed, autochecks: [{ ...failed.autochecks[0], diff_viewer }] }];
+    };
+    const shown = { differences: [{ expected: { start: 1, count: 1 }, actual: { start: 1, count: 0 } }], truncated: false };
+    const accepted = acceptHarnessResult(bytes(signResult(result(differs({ ...shown, extra: 1 })), key)), job, key);
+    expect(accepted.testCases[1]!.autochecks[0]!.diff_viewer).toEqual(shown);
+    const run = { expected: { start: 1, count: 1 }, actual: { start: 1, count: 1 } };
+    for (const forged of [
+      { differences: [{ expected: { start: 0, count: 1 }, actual: { start: 1, count: 1 } }], truncated: false },
+      { differences: [{ expected: { start: 1, count: -1 }, actual: { start: 1, count: 1 } }], truncated: false },
+      { differences: [{ expected: { start: 1, count: 1 } }], truncated: false },
+      { differences: Array.from({ length: 101 }, () => run), truncated: true },
+      { differences: [run] },
+      'lines 1-2',
+    ]) {
+      expect(refusal(bytes(signResult(result(differs(forged)), key)), key), JSON.stringify(forged)).toBe('it is not shaped like a result');
+    }
+  });
+
   it('is refused past the size bound, unread', () => {
     const huge = Buffer.alloc(MAX_RESULT_BYTES + 1, 0x20);
     expect(refusal(huge, key)).toBe('it is larger than 32 MiB');

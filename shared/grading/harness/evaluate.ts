@@ -2,6 +2,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Autocheck, HarnessTestCase, TestCaseOutcome } from './protocol.ts';
 import type { CaseRun } from './run-case.ts';
+import { lineDifferences } from './line-diff.ts';
 import { stopReason } from './verdict.ts';
 
 /** Expected and actual texts in autochecks are cut to this many characters. */
@@ -10,13 +11,16 @@ export const MAX_SHOWN_CHARS = 4096;
 const cut = (text: string): string => (text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}\n[… cut]` : text);
 const quote = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 
-function check(description: string, failure: string | null, compared?: { expected: string; actual: string }): Autocheck {
+/** `compared.lines`: the outputs are compared line by line, so a failure shows in which lines they differ. */
+function check(description: string, failure: string | null, compared?: { expected: string; actual: string; lines?: true }): Autocheck {
+  const expected = failure && compared ? cut(compared.expected) : null;
+  const actual = failure && compared ? cut(compared.actual) : null;
   return {
     description,
     messages: [{ message: failure ?? 'Passed', type: failure ? 'failure' : 'success' }],
-    diff_viewer: null,
-    expected: failure && compared ? cut(compared.expected) : null,
-    actual: failure && compared ? cut(compared.actual) : null,
+    diff_viewer: expected !== null && actual !== null && compared?.lines ? lineDifferences(expected, actual) : null,
+    expected,
+    actual,
   };
 }
 
@@ -68,7 +72,7 @@ export async function evaluate(testCase: HarnessTestCase, run: CaseRun, folder: 
   }
   if (expect.stdout !== undefined) {
     const failure = stdout === expect.stdout ? null : 'Wrong output';
-    autochecks.push(check('Standard output', failure, { expected: expect.stdout, actual: stdout }));
+    autochecks.push(check('Standard output', failure, { expected: expect.stdout, actual: stdout, lines: true }));
   }
   if (expect.stdout_contains !== undefined) {
     const failure = stdout.includes(expect.stdout_contains) ? null : `Output does not contain ${quote(expect.stdout_contains)}`;

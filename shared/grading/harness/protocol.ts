@@ -1,3 +1,4 @@
+import type { DiffViewer } from './line-diff.ts';
 import type { Expectation } from '#shared/gradeables/gradeable.ts';
 
 /**
@@ -62,7 +63,8 @@ export interface HarnessJob {
 export interface Autocheck {
   readonly description: string;
   readonly messages: readonly { readonly message: string; readonly type: 'success' | 'failure' | 'warning' | 'information' }[];
-  readonly diff_viewer: null;
+  /** Where a comparison of outputs failed: the lines in which `actual` differs from `expected`. */
+  readonly diff_viewer: DiffViewer | null;
   /** Set where a comparison failed: what was expected and what came out (both capped). */
   readonly expected: string | null;
   readonly actual: string | null;

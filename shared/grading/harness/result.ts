@@ -1,4 +1,5 @@
 import type { Autocheck, HarnessResult, TestCaseOutcome } from './protocol.ts';
+import { MAX_DIFFERENCES, type DiffViewer } from './line-diff.ts';
 import { verifiedBytes } from './result-signature.ts';
 
 export { newResultKey } from './result-signature.ts';
@@ -61,11 +62,37 @@ function isAutocheck(value: unknown): value is Autocheck {
     check.messages.every((message: { message?: unknown; type?: unknown } | null) => {
       return typeof message?.message === 'string' && MESSAGE_TYPES.has(message.type as string);
     }) &&
-    check.diff_viewer === null &&
+    (check.diff_viewer === null || isDiffViewer(check.diff_viewer)) &&
     text(check.expected) &&
     text(check.actual)
   );
 }
+
+function isDiffViewer(value: unknown): value is DiffViewer {
+  const viewer = value as { differences?: unknown; truncated?: unknown } | null;
+  const run = (side: unknown) => {
+    const { start, count } = (side ?? {}) as { start?: unknown; count?: unknown };
+    return Number.isSafeInteger(start) && (start as number) >= 1 && Number.isSafeInteger(count) && (count as number) >= 0;
+  };
+  return (
+    typeof viewer === 'object' &&
+    viewer !== null &&
+    typeof viewer.truncated === 'boolean' &&
+    Array.isArray(viewer.differences) &&
+    viewer.differences.length <= MAX_DIFFERENCES &&
+    viewer.differences.every(
+      (difference: { expected?: unknown; actual?: unknown } | null) => run(difference?.expected) && run(difference?.actual),
+    )
+  );
+}
+
+const diffViewerOnly = (viewer: DiffViewer): DiffViewer => ({
+  differences: viewer.differences.map(({ expected, actual }) => ({
+    expected: { start: expected.start, count: expected.count },
+    actual: { start: actual.start, count: actual.count },
+  })),
+  truncated: viewer.truncated,
+});
 
 const outcomeOnly = (outcome: TestCaseOutcome): TestCaseOutcome => ({
   name: outcome.name,
@@ -76,7 +103,7 @@ const outcomeOnly = (outcome: TestCaseOutcome): TestCaseOutcome => ({
   autochecks: outcome.autochecks.map((check) => ({
     description: check.description,
     messages: check.messages.map((message) => ({ message: message.message, type: message.type })),
-    diff_viewer: null,
+    diff_viewer: check.diff_viewer && diffViewerOnly(check.diff_viewer),
     expected: check.expected,
     actual: check.actual,
   })),

@@ -31,13 +31,32 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 const cut = (text: string, cap: number) => (text.length > cap ? `${text.slice(0, cap)}${CUT}` : text);
 
-type Check = Record<string, unknown> & { messages?: unknown; expected?: unknown; actual?: unknown };
+type Check = Record<string, unknown> & { messages?: unknown; expected?: unknown; actual?: unknown; diff_viewer?: unknown };
+
+interface ShownDifferences {
+  readonly differences: readonly { readonly expected: { readonly start: number }; readonly actual: { readonly start: number } }[];
+  readonly truncated: boolean;
+}
+
+const lineCount = (text: unknown) => (typeof text === 'string' ? text.split('\n').length : 0);
+
+/** A check's differences that still start within its outputs once they are cut, marked truncated when any is left out. */
+function differencesShown(viewer: unknown, expected: unknown, actual: unknown): unknown {
+  if (typeof viewer !== 'object' || viewer === null) return viewer;
+  const { differences, truncated } = viewer as ShownDifferences;
+  const shown = differences.filter(
+    (difference) => difference.expected.start <= lineCount(expected) && difference.actual.start <= lineCount(actual),
+  );
+  return { differences: shown, truncated: truncated || shown.length < differences.length };
+}
 
 /** The results with `edit` applied to every free text fitResults may cut, and nothing else. */
 function mapTexts<T extends GradingResults>(results: T, edit: (text: string) => string): T {
   const editCheck = (check: unknown): unknown => {
     if (typeof check !== 'object' || check === null) return check;
-    const { messages, expected, actual } = check as Check;
+    const { messages, expected, actual, diff_viewer } = check as Check;
+    const cutExpected = typeof expected === 'string' ? edit(expected) : expected;
+    const cutActual = typeof actual === 'string' ? edit(actual) : actual;
     return {
       ...check,
       ...(Array.isArray(messages)
@@ -49,8 +68,11 @@ function mapTexts<T extends GradingResults>(results: T, edit: (text: string) => 
             ),
           }
         : {}),
-      ...(typeof expected === 'string' ? { expected: edit(expected) } : {}),
-      ...(typeof actual === 'string' ? { actual: edit(actual) } : {}),
+      ...(typeof expected === 'string' ? { expected: cutExpected } : {}),
+      ...(typeof actual === 'string' ? { actual: cutActual } : {}),
+      ...(diff_viewer !== undefined && (cutExpected !== expected || cutActual !== actual)
+        ? { diff_viewer: differencesShown(diff_viewer, cutExpected, cutActual) }
+        : {}),
     };
   };
   const testCases = results.testCases.map((test): TestCaseResult => ({
