@@ -356,6 +356,21 @@ export function scenarios(world: World): Scenario[] {
           json: { members: i % 2 ? [users.student.userId, users.submitter.userId] : [users.student.userId] },
         }),
     },
+    'import-teams': {
+      kind: 'batch',
+      iterations: 40,
+      // The two students move between two teams: each list creates one team and deletes the other.
+      prepare: async (i) =>
+        request('POST', `${base}/gradeable/${await teamGradeable()}/teams/import`, {
+          token: tokens.instructor,
+          text: {
+            type: 'text/csv',
+            body: ['team_id,user_id', `bench_import_${i % 2}`, `bench_import_${i % 2}`]
+              .map((row, index) => (index === 0 ? row : `${row},${index === 1 ? users.student.userId : users.submitter.userId}`))
+              .join('\n'),
+          },
+        }),
+    },
     'delete-team': {
       kind: 'write',
       iterations: 60,

@@ -778,6 +778,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/teams/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a team gradeable's teams from a team list (CSV: team_id, user_id, a row a member): counts of teams created, updated and unchanged, and each rejected line. Each team is set as PUT …/teams/{team_id} sets it; dry_run writes nothing.
+         * @description **Who may call it:** Course instructors.
+         */
+        post: operations["import-teams"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{semester}/{course}/gradeable/{gradeable_id}/teams/{team_id}": {
         parameters: {
             query?: never;
@@ -7683,6 +7703,176 @@ export interface operations {
              *     - `Gradeable does not exist`
              */
             404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "import-teams": {
+        parameters: {
+            query?: {
+                /** @description Report what would change, each team checked against the teams as they are; write nothing. */
+                dry_run?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A CSV document: the whole `text/csv` body, or the field `team_list` in any of the three encodings (a file in a multipart body). */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": {
+                    /** @description The team list: a header row naming team_id and user_id (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field. */
+                    team_list: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: binary
+                     * @description The team list: a header row naming team_id and user_id (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
+                     */
+                    team_list: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The team list: a header row naming team_id and user_id (any order), then a row a member. Sent as the whole `text/csv` body, or as this multipart file field.
+                     */
+                    team_list: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            dry_run: boolean;
+                            /** @description Teams new to the gradeable. */
+                            created: number;
+                            /** @description Teams whose members changed. */
+                            updated: number;
+                            /** @description Teams that already had exactly these members (not written). */
+                            unchanged: number;
+                            /** @description Each line not imported, by line number, with why: a bad row, or each row of a team refused (the team's reason). */
+                            rejected: {
+                                line: number;
+                                reason: string;
+                            }[];
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field team_list must be a CSV file.`
+             *     - `{gradeable_id} is not a team gradeable: it has no teams.`
+             *     - `Send the team list as a text/csv body or as the multipart file field team_list.`
+             *     - `The team list is not readable CSV: {reason}`
+             *     - `The team list header lacks the column(s) {columns}.`
+             *     - `The team list has more than {limit} teams; split it.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;

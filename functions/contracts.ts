@@ -53,6 +53,7 @@ import { contract as setActiveVersion } from './set-active-version/contract.ts';
 import { contract as setCourseConfig } from './set-course-config/contract.ts';
 import { contract as setCourseLateDays } from './set-course-late-days/contract.ts';
 import { contract as setExtension } from './set-extension/contract.ts';
+import { contract as importTeams } from './import-teams/contract.ts';
 import { contract as setTeam } from './set-team/contract.ts';
 import { contract as setUserPassword } from './set-user-password/contract.ts';
 import { contract as linkIdentity } from './link-identity/contract.ts';
@@ -119,6 +120,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'set-course-config': setCourseConfig,
   'set-course-late-days': setCourseLateDays,
   'set-extension': setExtension,
+  'import-teams': importTeams,
   'set-team': setTeam,
   'set-user-password': setUserPassword,
   'link-identity': linkIdentity,

@@ -42,6 +42,7 @@ import { definition as deleteWebhook } from './delete-webhook/definition.ts';
 import { definition as listWebhookDeliveries } from './list-webhook-deliveries/definition.ts';
 import { definition as replayWebhookDelivery } from './replay-webhook-delivery/definition.ts';
 import { definition as listTeams } from './list-teams/definition.ts';
+import { definition as importTeams } from './import-teams/definition.ts';
 import { definition as setTeam } from './set-team/definition.ts';
 import { definition as deleteTeam } from './delete-team/definition.ts';
 import { definition as replaceGradeable } from './replace-gradeable/definition.ts';
@@ -115,6 +116,7 @@ export const routes = {
   'list-webhook-deliveries': listWebhookDeliveries,
   'replay-webhook-delivery': replayWebhookDelivery,
   'list-teams': listTeams,
+  'import-teams': importTeams,
   'set-team': setTeam,
   'delete-team': deleteTeam,
   'replace-gradeable': replaceGradeable,

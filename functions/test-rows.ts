@@ -57,6 +57,7 @@ import { rows as setActiveVersion } from './set-active-version/test-rows.ts';
 import { rows as setCourseConfig } from './set-course-config/test-rows.ts';
 import { rows as setCourseLateDays } from './set-course-late-days/test-rows.ts';
 import { rows as setExtension } from './set-extension/test-rows.ts';
+import { rows as importTeams } from './import-teams/test-rows.ts';
 import { rows as setTeam } from './set-team/test-rows.ts';
 import { rows as setUserPassword } from './set-user-password/test-rows.ts';
 import { rows as studentLateDays } from './student-late-days/test-rows.ts';
@@ -126,6 +127,7 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'set-course-config': setCourseConfig,
   'set-course-late-days': setCourseLateDays,
   'set-extension': setExtension,
+  'import-teams': importTeams,
   'set-team': setTeam,
   'set-user-password': setUserPassword,
   'student-late-days': studentLateDays,

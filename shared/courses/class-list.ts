@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import type { Refusal } from '#shared/errors.ts';
 import { isValidUserId, type User } from '#shared/users/user.ts';
 import { courseGroups, groupLabels, isValidSection, type CourseGroup, type Enrollment } from './course.ts';
 import { classListHeader, classListTooLong, classListUnreadable } from './failures.ts';
@@ -38,8 +39,14 @@ function parseGroup(value: string): CourseGroup | undefined {
   return Object.hasOwn(GROUP_NAMES, name) ? GROUP_NAMES[name] : undefined;
 }
 
-/** The records of a CSV text, each with the line it starts on; empty lines are skipped, a byte-order mark dropped. */
-function csvRecords(text: string): { line: number; fields: string[] }[] {
+/**
+ * The records of a CSV text, each with the line it starts on; empty lines are skipped, a byte-order
+ * mark dropped. `unreadable`: the refusal of a text that is not CSV, given why.
+ */
+export function csvRecords(
+  text: string,
+  unreadable: (reason: string) => Refusal = (reason) => classListUnreadable({ reason }),
+): { line: number; fields: string[] }[] {
   const input = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let parsed: { record: string[]; info: { bytes: number } }[];
   try {
@@ -52,7 +59,7 @@ function csvRecords(text: string): { line: number; fields: string[] }[] {
       max_record_size: 64 * 1024,
     }) as unknown as { record: string[]; info: { bytes: number } }[];
   } catch (error) {
-    throw classListUnreadable({ reason: (error as Error).message.slice(0, 300) });
+    throw unreadable((error as Error).message.slice(0, 300));
   }
   // csv-parse reports where each record ends in bytes; lines are counted here from the text itself.
   const bytes = Buffer.from(input, 'utf8');

@@ -62,6 +62,13 @@ export const tooManyTeamChanges = /* @__PURE__ */ failure(
   'invalid',
   'This change touches {count} entries, more than one transaction holds ({limit}): move fewer students at once.',
 );
+export const teamListMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'Send the team list as a text/csv body or as the multipart file field team_list.',
+);
+export const teamListUnreadable = /* @__PURE__ */ failure('invalid', 'The team list is not readable CSV: {reason}');
+export const teamListHeader = /* @__PURE__ */ failure('invalid', 'The team list header lacks the column(s) {columns}.');
+export const teamListTooLong = /* @__PURE__ */ failure('invalid', 'The team list has more than {limit} teams; split it.');
 export const teamChangedMeanwhile = /* @__PURE__ */ failure('conflict', 'The teams changed while this change was being saved: try again.');
 /** Course settings (`…/config`): the reference's words where it has them. */
 export const configNameMissing = /* @__PURE__ */ failure('invalid', 'Name of config value not provided');

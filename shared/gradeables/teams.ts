@@ -167,6 +167,30 @@ export async function setTeamMembers(
   gradeable: GradeableDocument | undefined,
   request: { gradeableId: string; teamId: string; members: readonly string[]; actor: string; createOnly?: boolean },
 ): Promise<TeamRecord> {
+  return (await changeTeam(course, gradeable, request)).team;
+}
+
+/** What a team change did (or, in a dry run, would do). */
+export type TeamOutcome = 'created' | 'updated' | 'unchanged';
+
+/**
+ * setTeamMembers, saying whether the team was created, changed or left as it was. `dryRun`: only
+ * read and plan; `skipUnchanged`: a team that already has exactly these members is not written
+ * (no audit entry for nothing).
+ */
+export async function changeTeam(
+  course: Course,
+  gradeable: GradeableDocument | undefined,
+  request: {
+    gradeableId: string;
+    teamId: string;
+    members: readonly string[];
+    actor: string;
+    createOnly?: boolean;
+    dryRun?: boolean;
+    skipUnchanged?: boolean;
+  },
+): Promise<{ team: TeamRecord; outcome: TeamOutcome }> {
   const { teamSizeMax } = teamGradeable(gradeable, request.gradeableId);
   const asked: TeamChangeRequest = {
     gradeableId: request.gradeableId,
@@ -231,6 +255,10 @@ export async function setTeamMembers(
       others,
     });
     if (plan instanceof Refusal) throw plan;
+    const record = { team_id: request.teamId, members: plan.members };
+    const unchanged = team !== undefined && plan.removed.length === 0 && plan.members.length === team.members.length;
+    const outcome: TeamOutcome = !team ? 'created' : unchanged ? 'unchanged' : 'updated';
+    if (request.dryRun || (request.skipUnchanged && unchanged)) return { team: record, outcome };
     const shrunk = [...plan.shrunk].map(([teamId, remaining]) => ({ teamId, before: others.get(teamId)?.members ?? [], remaining }));
     const items: TransactItem[] = [
       ...teamMembersItems(where, {
@@ -268,7 +296,7 @@ export async function setTeamMembers(
     if (items.length > MAX_TRANSACTION_ITEMS) throw tooManyTeamChanges({ count: items.length, limit: MAX_TRANSACTION_ITEMS });
     try {
       await transactWrite(items);
-      return { team_id: request.teamId, members: plan.members };
+      return { team: record, outcome };
     } catch (error) {
       if (failedConditions(error).length === 0) throw error;
     }

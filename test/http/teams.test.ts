@@ -76,6 +76,7 @@ beforeAll(async () => {
   await upload('solo', undefined);
   await upload('pairs', { size: 3 });
   await upload('race', { size: 2 });
+  await upload('imported', { size: 2 });
 }, 120_000);
 afterAll(() => api.close());
 
@@ -233,4 +234,96 @@ describe('teams of a team gradeable', () => {
     expect(items.filter((item) => (item.entry as string).startsWith('member#'))).toHaveLength(listedMembers.length);
     expect(new Set(listedMembers).size).toBe(listedMembers.length);
   }, 120_000);
+});
+
+describe('teams from a team list', () => {
+  const importList = (gradeable: string, csv: string, query = '', headers = world.tokens.instructor) =>
+    api.call('POST', `${teams(gradeable)}/import${query}`, { headers: { 'Content-Type': 'text/csv', ...headers }, body: csv });
+  const trail = async () => {
+    const output = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(tables.audit),
+        KeyConditionExpression: '#scope = :scope',
+        ExpressionAttributeNames: { '#scope': 'scope' },
+        ExpressionAttributeValues: { ':scope': auditScopeKey({ courseId: courseId(world.course.term, world.course.course) }) },
+        ConsistentRead: true,
+      }),
+    );
+    return (output.Items ?? []).filter((item) => String(item.target).startsWith('imported/'));
+  };
+  const listed = async () => (await api.get(teams('imported'), world.tokens.instructor)).json.data;
+
+  it('sets each team as PUT would, rejecting bad rows and refused teams by line; a dry run writes nothing, and a list again changes nothing', async () => {
+    const [a, b, c] = extra.slice(0, 3).map((user) => user.userId) as [string, string, string];
+    const csv = [
+      'user_id,team_id',
+      `${a},t1`,
+      `${b},t1`,
+      '',
+      `${c},t2`,
+      'not an id!,t2',
+      `${a},t2`,
+      `nobody-${Date.now()},t3`,
+      `${world.users.ta.userId},t4`,
+    ].join('\n');
+    const rejected = [
+      { line: 6, reason: 'Invalid user id "not an id!".' },
+      { line: 7, reason: `User ${a} appears more than once; the first row counts.` },
+      { line: 8, reason: expect.stringMatching(/^Team t3: /) },
+      { line: 9, reason: expect.stringMatching(/^Team t4: /) },
+    ];
+    const dry = await importList('imported', csv, '?dry_run=true');
+    expect(dry.json, dry.text).toEqual({ status: 'success', data: { dry_run: true, created: 2, updated: 0, unchanged: 0, rejected } });
+    expect(await entries('imported')).toEqual({});
+
+    const done = await importList('imported', csv);
+    expect(done.json, done.text).toEqual({ status: 'success', data: { dry_run: false, created: 2, updated: 0, unchanged: 0, rejected } });
+    expect(await listed()).toEqual([
+      { team_id: 't1', members: [a, b] },
+      { team_id: 't2', members: [c] },
+    ]);
+    expect((await trail()).map((entry) => [entry.action, entry.target]).sort()).toEqual([
+      ['team.created', 'imported/t1'],
+      ['team.created', 'imported/t2'],
+    ]);
+
+    const again = await importList('imported', csv);
+    expect(again.json.data).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    expect(await trail()).toHaveLength(2);
+
+    // A student moves to another team; a team with submissions keeps its members, and says why.
+    await submitFor('imported', 't2');
+    const moved = await importList('imported', ['team_id,user_id', `t1,${a}`, `t2,${b}`].join('\n'));
+    expect(moved.json.data).toEqual({
+      dry_run: false,
+      created: 0,
+      updated: 1,
+      unchanged: 0,
+      rejected: [{ line: 3, reason: `Team t2: Team t2 has submissions: removing ${c} would take them away from them.` }],
+    });
+    expect(await listed()).toEqual([
+      { team_id: 't1', members: [a] },
+      { team_id: 't2', members: [c] },
+    ]);
+  });
+
+  it('refuses a list it cannot read as a whole, and a gradeable without teams, changing nothing', async () => {
+    const before = await entries('imported');
+    const cases: [string, string, string][] = [
+      ['imported', 'team_id\nt9', 'The team list header lacks the column(s) user_id.'],
+      ['imported', '   ', 'Send the team list as a text/csv body or as the multipart file field team_list.'],
+      ['imported', 'team_id,user_id\n"t9,x', expect.stringMatching(/^The team list is not readable CSV: /) as unknown as string],
+      [
+        'imported',
+        ['team_id,user_id', ...Array.from({ length: 301 }, (_, team) => `t${team},${extra[0]!.userId}x${team}`)].join('\n'),
+        'The team list has more than 300 teams; split it.',
+      ],
+      ['solo', `team_id,user_id\nt9,${extra[0]!.userId}`, 'solo is not a team gradeable: it has no teams.'],
+    ];
+    for (const [gradeable, csv, message] of cases) {
+      const answer = await importList(gradeable, csv);
+      expect(answer.json, csv.slice(0, 40)).toEqual({ status: 'fail', message });
+    }
+    expect(await entries('imported')).toEqual(before);
+  });
 });
