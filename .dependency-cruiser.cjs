@@ -67,6 +67,9 @@ const gradingRoomOrder = GRADING_ROOMS.slice(1).map((name, index) => ({
   to: { path: `^shared/grading/(${GRADING_ROOMS.slice(0, index + 1).join('|')})/` },
 }));
 
+/** What only tests read of a function's folder: its test rows and its steps in the deployed day, and their indexes. */
+const TEST_DATA = '^functions/((test-rows|day-steps)\\.ts$|[^/]+/(test-rows|day)\\.ts$)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -127,16 +130,16 @@ module.exports = {
     {
       name: 'functions-do-not-carry-test-rows',
       comment:
-        "A function folder's test-rows.ts, their index (functions/test-rows.ts) and what they import of test/ are the tests' data: no function imports them, so no bundle carries them.",
+        "A function folder's test-rows.ts and day.ts (its steps in the deployed day), their indexes (functions/test-rows.ts, functions/day-steps.ts) and what they import of test/ are the tests' data: no function imports them, so no bundle carries them.",
       severity: 'error',
-      from: { path: '^functions/', pathNot: '^functions/(test-rows\\.ts$|[^/]+/test-rows\\.ts$)' },
-      to: { path: '^(functions/test-rows\\.ts$|functions/[^/]+/test-rows\\.ts$|test/)', reachable: true },
+      from: { path: '^functions/', pathNot: TEST_DATA },
+      to: { path: `(${TEST_DATA}|^test/)`, reachable: true },
     },
     {
       name: 'nothing-imports-tests',
-      comment: 'functions/, shared/ and infra/ never import test/ (the test rows of a function folder excepted).',
+      comment: "functions/, shared/ and infra/ never import test/ (a function folder's test rows and deployed-day steps excepted).",
       severity: 'error',
-      from: { path: '^(functions|shared|infra)/', pathNot: '^functions/(test-rows\\.ts$|[^/]+/test-rows\\.ts$)' },
+      from: { path: '^(functions|shared|infra)/', pathNot: TEST_DATA },
       to: { path: '^test/' },
     },
     {

@@ -1,7 +1,7 @@
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
-import { presignUploads } from '#shared/submissions/submit-files.ts';
+import { presignUploads } from '#shared/submissions/uploads.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {

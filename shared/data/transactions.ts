@@ -42,3 +42,31 @@ export function isConflictOnly(error: unknown): boolean {
   const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
   return codes.includes('TransactionConflict') && codes.every((code) => code === 'None' || code === 'TransactionConflict');
 }
+
+/** A transaction's items by name: one item, a list of them, or none. */
+export type NamedItems<Name extends string> = { readonly [N in Name]?: TransactItem | readonly TransactItem[] | undefined };
+
+/** A failed condition of a transaction: the item's name, and its place among its name's items. */
+export interface NamedReason<Name extends string> {
+  readonly name: Name;
+  readonly index: number;
+}
+
+const listOf = (value: TransactItem | readonly TransactItem[] | undefined): readonly TransactItem[] =>
+  value === undefined ? [] : isList(value) ? value : [value];
+const isList = (value: TransactItem | readonly TransactItem[]): value is readonly TransactItem[] => Array.isArray(value);
+
+/**
+ * Named items as one transaction, in `order`, and the names of the items a cancellation's failed
+ * conditions (failedConditions) point at: a caller never finds an item by its position. Pure.
+ */
+export function namedTransaction<Name extends string>(
+  order: readonly Name[],
+  items: NamedItems<Name>,
+): { items: TransactItem[]; reasons: (failed: readonly number[]) => NamedReason<Name>[] } {
+  const placed = order.flatMap((name) => listOf(items[name]).map((item, index) => ({ name, index, item })));
+  return {
+    items: placed.map((entry) => entry.item),
+    reasons: (failed) => failed.flatMap((at) => (placed[at] ? [{ name: placed[at].name, index: placed[at].index }] : [])),
+  };
+}

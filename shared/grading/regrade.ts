@@ -11,25 +11,16 @@ import { randomBytes } from 'node:crypto';
 import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
-import { LANES, putJob, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
-import { addRegradeCounts, closeRegrade, putRegrade, regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
-import {
-  gradeableKey,
-  requeueVersion,
-  submissionRef,
-  submissionsOfGradeable,
-  type Submission,
-  type VersionState,
-} from '#shared/data/submissions.ts';
+import { queueRef, type QueueCounters } from '#shared/data/jobs.ts';
+import { regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
+import { submissionRef, submissionsOfGradeable, type Submission, type VersionState } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
-import { failedConditions, isConflictOnly, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { notOnTeam, userNotInCourse } from '#shared/courses/failures.ts';
 import { invalidGradeableId, noSuchVersion } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { isRegradeId, isValidUserId } from '#shared/ids.ts';
-import { chunks } from '#shared/lists.ts';
 import {
   noActiveVersionToRegrade,
   nothingToRegrade,
@@ -38,29 +29,20 @@ import {
   regradeVersionNeedsUser,
   regradeVersionNotWhole,
 } from './failures.ts';
-import { notifyWorkers } from '#shared/queue/wake-ups.ts';
-import { laneCounters } from '#shared/queue/lanes.ts';
-import { ticketsToIssue } from '#shared/queue/tickets.ts';
+import { REGRADE_CHUNK, RegradeCommit } from './regrade-commit.ts';
+import type { RegradeTarget } from './regrade-plan.ts';
 
 export { isRegradeId };
 /** A new regrade id: `rg_` and 128 random bits (see REGRADE_ID in shared/ids.ts). */
 export const newRegradeId = (): string => `rg_${randomBytes(16).toString('base64url')}`;
 
-/**
- * Versions re-queued per transaction: a job and a version update per version, the counters of the
- * queue's shards whose tickets they take (at most all 16) and the regrade's counts:
- * 2 × 41 + 16 + 1 = 99 items, within DynamoDB's limit of 100.
- */
-export const REGRADE_CHUNK = 41;
+export { REGRADE_CHUNK };
+export type { RegradeTarget };
 
-/** One version to queue again. */
-export interface RegradeTarget {
-  readonly ownerId: string;
-  readonly version: number;
-  /** The commit its first grading checked out, which its job grades again (none: not recorded). */
-  readonly commit?: string;
-  /** The address of the repository it was submitted from, which its job checks out from (none: not recorded). */
-  readonly repository?: string;
+/** The versions a request selects: those to queue again, and those skipped as queued or being graded already. */
+export interface RegradeSelection {
+  readonly requeue: RegradeTarget[];
+  readonly skipped: RegradeTarget[];
 }
 
 /** What a request asks for: every owner's active version, one owner's active version, or one version. */
@@ -88,10 +70,7 @@ const inFlight = (state: VersionState | undefined) => state === 'queued' || stat
  * a cancelled submission (no active version) are left out, as in the reference. One owner: a
  * string is the refusal's message (no submission, no active version, no such version). Pure.
  */
-export function selectRegrade(
-  submissions: readonly Submission[],
-  scope: RegradeScope,
-): { requeue: RegradeTarget[]; skipped: RegradeTarget[] } | string {
+export function selectRegrade(submissions: readonly Submission[], scope: RegradeScope): RegradeSelection | string {
   const requeue: RegradeTarget[] = [];
   const skipped: RegradeTarget[] = [];
   const add = (submission: Submission, version: number) => {
@@ -149,134 +128,91 @@ export function regradeJob(record: RegradeRecord) {
 
 export type RegradeJob = ReturnType<typeof regradeJob>;
 
-const MAX_ATTEMPTS = 100;
+/** A regrade as asked: who asks, of which gradeable, and what the token check read for it. */
+export interface RegradeRequest {
+  readonly caller: { readonly userId: string };
+  readonly course: Course;
+  readonly gradeableId: string;
+  readonly gradeable: GradeableDocument | undefined;
+  /** `user_id`: a student (on team gradeables, a member of the team); none: every active version. */
+  readonly userId?: string | undefined;
+  /** `version_to_regrade`: one version of that student's (or team's), read as a whole number by the HTTP layer. */
+  readonly version?: number | undefined;
+  /** The queue counters, when read with the token check (see regradeReads). */
+  readonly queue?: QueueCounters | undefined;
+  /** What regradeReads read of `userId`'s with the token check (absent: read here). */
+  readonly student?: StudentItems | undefined;
+  /** Every submission of the gradeable, when read alongside the token check (see everySubmissionAsked). */
+  readonly submissions?: Submission[] | undefined;
+}
+
+/** What a regrade asks for, once admitted: an autograded gradeable, and a student and version of theirs, or neither. */
+interface AdmittedRegrade {
+  readonly gradeable: GradeableDocument;
+  readonly userId: string | undefined;
+  readonly version: number | undefined;
+}
 
 /**
  * Queues again what the request selects (see RegradeScope), `REGRADE_CHUNK` versions per
- * transaction: the chunk takes the lowest free tickets (shared/queue/tickets.ts), each shard's counter
- * moving on by the tickets it issued (tail = t + k, provided it is still t), each version gets a
- * job and its new ticket, and the regrade item its counts, all or nothing,
- * so a ticket never exists without its job. A conflict (another submission took tickets, a version
- * was queued meanwhile) reads again and retries that chunk.
+ * transaction (regrade-commit.ts): the chunk takes the lowest free tickets (shared/queue/tickets.ts),
+ * each version gets a job and its new ticket, and the regrade item its counts, all or nothing.
  */
-export async function requestRegrade(
-  context: {
-    caller: { userId: string };
-    course: Course;
-    gradeableId: string;
-    gradeable: GradeableDocument | undefined;
-    /** `user_id`: a student (on team gradeables, a member of the team); none: every active version. */
-    userId?: string;
-    /** `version_to_regrade`: one version of that student's (or team's), read as a whole number by the HTTP layer. */
-    version?: number;
-    /** The queue counters, when read with the token check (see regradeReads). */
-    queue?: QueueCounters;
-    /** What regradeReads read of `userId`'s with the token check (absent: read here). */
-    student?: StudentItems;
-    /** Every submission of the gradeable, when read alongside the token check (see everySubmissionAsked). */
-    submissions?: Submission[] | undefined;
-  },
-  now = new Date(),
-): Promise<RegradeJob> {
-  const { caller, course, gradeable } = context;
-  if (!gradeable) throw invalidGradeableId({ gradeable_id: context.gradeableId });
+export async function requestRegrade(request: RegradeRequest, now = new Date()): Promise<RegradeJob> {
+  const admitted = admitRegrade(request);
+  const selected = await selectRequested(request, admitted);
+  const record = newRegradeRecord(request, admitted.gradeable, selected, now);
+  const written = await new RegradeCommit(record, request.queue).run(selected.requeue);
+  // As written: workers may have ended some jobs since, which the status route shows.
+  return regradeJob(written);
+}
+
+/** The refusals a regrade gets before anything is read. */
+function admitRegrade(request: RegradeRequest): AdmittedRegrade {
+  const { gradeable } = request;
+  if (!gradeable) throw invalidGradeableId({ gradeable_id: request.gradeableId });
   // Versions of files are graded from their stored files, as their first grading did (worker/prepare.ts).
   if (gradeable.type !== 'Electronic File') throw regradeOnlyAutograded({ type: gradeable.type });
-  const userId = context.userId === '' ? undefined : context.userId;
-  const version = requestedRegradeVersion(context.version, userId);
+  const userId = request.userId === '' ? undefined : request.userId;
+  const version = requestedRegradeVersion(request.version, userId);
   if (typeof version === 'string') throw invalidInput(version);
+  return { gradeable, userId, version };
+}
 
-  let submissions: Submission[];
-  let scope: RegradeScope;
+/** The versions the request selects among those read (or refused: see selectRegrade). */
+async function selectRequested(request: RegradeRequest, admitted: AdmittedRegrade): Promise<RegradeSelection> {
+  const { course } = request;
+  const { gradeable, userId, version } = admitted;
   if (userId === undefined) {
-    scope = { kind: 'all' };
-    submissions = context.submissions ?? (await submissionsOfGradeable(course.term, course.course, gradeable.id));
-  } else {
-    const submission = await submissionOfStudent(course, gradeable, userId, context.student);
-    const ownerId = submission?.ownerId ?? userId;
-    scope = version === undefined ? { kind: 'active', ownerId } : { kind: 'version', ownerId, version };
-    submissions = submission ? [submission] : [];
+    const submissions = request.submissions ?? (await submissionsOfGradeable(course.term, course.course, gradeable.id));
+    return selectedOrRefused(selectRegrade(submissions, { kind: 'all' }));
   }
-  const selected = selectRegrade(submissions, scope);
-  if (typeof selected === 'string') throw invalidInput(selected);
+  const submission = await submissionOfStudent(course, gradeable, userId, request.student);
+  const ownerId = submission?.ownerId ?? userId;
+  const scope: RegradeScope = version === undefined ? { kind: 'active', ownerId } : { kind: 'version', ownerId, version };
+  return selectedOrRefused(selectRegrade(submission ? [submission] : [], scope));
+}
 
-  const regradeId = newRegradeId();
-  const owner = { term: course.term, course: course.course, gradeableId: gradeable.id };
-  const key = gradeableKey(course.term, course.course, gradeable.id);
-  const record: RegradeRecord = {
-    regradeId,
-    ...owner,
+const selectedOrRefused = (selected: RegradeSelection | string): RegradeSelection => {
+  if (typeof selected === 'string') throw invalidInput(selected);
+  return selected;
+};
+
+/** The regrade as created: every version selected, those skipped counted already. */
+function newRegradeRecord(request: RegradeRequest, gradeable: GradeableDocument, selected: RegradeSelection, now: Date): RegradeRecord {
+  return {
+    regradeId: newRegradeId(),
+    term: request.course.term,
+    course: request.course.course,
+    gradeableId: gradeable.id,
     total: selected.requeue.length + selected.skipped.length,
     queued: 0,
     skipped: selected.skipped.length,
     graded: 0,
     failed: 0,
-    requestedBy: caller.userId,
+    requestedBy: request.caller.userId,
     createdAt: now.toISOString(),
   };
-  let created = false;
-  let queuedCount = 0;
-  let skippedLater = 0;
-  let queue: QueueCounters | undefined = context.queue;
-  try {
-    for (const chunk of chunks(selected.requeue, REGRADE_CHUNK)) {
-      let pending = chunk;
-      let newlySkipped = 0;
-      for (let attempt = 0; ; attempt++) {
-        if (attempt >= MAX_ATTEMPTS) throw new Error('Could not queue the regrade: too much contention');
-        queue ??= (await getItems({ queue: queueRef() })).queue;
-        const { issued, runs } = ticketsToIssue(laneCounters(queue, LANES.regrade), pending);
-        const counts = { queued: pending.length, skipped: newlySkipped };
-        const progress = created
-          ? addRegradeCounts(regradeId, counts)
-          : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped });
-        // A job and a version per selected version (indexes 2i and 2i + 1), then the shards' counters.
-        const items: TransactItem[] = [
-          ...issued.flatMap(({ target, ticket }) => [
-            // The job grades the version's own commit, never what was pushed since (worker/prepare.ts).
-            putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId }),
-            requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket),
-          ]),
-          ...runs.map((run) => takeTicket(run.shard, run.tickets.length)),
-          progress,
-        ];
-        try {
-          await transactWrite(items);
-        } catch (error) {
-          const failed = failedConditions(error);
-          // A burst of submissions contending for the queue's shards: try again after a pause.
-          if (failed.length === 0 && !isConflictOnly(error)) throw error;
-          const countersAt = 2 * pending.length;
-          // Tickets taken meanwhile: read the counters again.
-          if (failed.some((index) => index >= countersAt && index < countersAt + runs.length)) queue = undefined;
-          // Versions queued (by a submission's claim or another regrade) meanwhile are skipped.
-          const moved = new Set(failed.filter((index) => index < countersAt && index % 2 === 1).map((index) => (index - 1) / 2));
-          if (moved.size > 0) {
-            newlySkipped += moved.size;
-            pending = pending.filter((_, index) => !moved.has(index));
-          }
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 2)));
-          continue;
-        }
-        created = true;
-        queuedCount += pending.length;
-        skippedLater += newlySkipped;
-        queue = queue.map((shard) => {
-          const run = runs.find((candidate) => candidate.shard.shard === shard.shard && candidate.shard.lane === shard.lane);
-          return run ? { ...shard, tail: shard.tail + run.tickets.length } : shard;
-        });
-        await Promise.all(issued.map(({ ticket }) => notifyWorkers(ticket)));
-        break;
-      }
-    }
-  } catch (error) {
-    // Versions queued so far stay queued (each chunk is whole); the regrade counts only them.
-    if (created) await transactWrite([closeRegrade(regradeId)]).catch(() => undefined);
-    throw error;
-  }
-  if (!created) await transactWrite([putRegrade(record)]);
-  // As written: workers may have ended some jobs since, which the status route shows.
-  return regradeJob({ ...record, queued: queuedCount, skipped: record.skipped + skippedLater });
 }
 
 /**

@@ -96,94 +96,102 @@ export function openApiDocument(
     tags: Object.entries(tags).map(([tag, description]) => ({ name: tag, description })),
     paths,
     webhooks: webhookOperations(),
-    components: {
-      schemas: {
-        ...answers.components,
-        FailEnvelope: {
-          type: 'object',
-          description: 'Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message.',
-          required: ['status', 'message'],
-          properties: { status: { const: 'fail' }, data: {}, message: { type: 'string' } },
-        },
-        ErrorEnvelope: {
-          type: 'object',
-          description:
-            'The service failed. Keys in this order: status, message, code. The message says in plain words what `code` says, and names a request id, never internals.',
-          required: ['status', 'message', 'code'],
-          properties: {
-            status: { const: 'error' },
-            message: { type: 'string' },
-            code: {
-              type: 'string',
-              enum: Object.keys(ERROR_CODES),
-              description: [
-                'Whether anything may have been written, and so what to do:',
-                '',
-                ...Object.entries(ERROR_CODES).map(([code, meaning]) => `- \`${code}\`: ${meaning}`),
-              ].join('\n'),
-            },
-          },
-        },
-      },
-      parameters: {
-        IfNoneMatch: {
-          name: 'If-None-Match',
-          in: 'header',
-          required: false,
-          description:
-            'The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent).',
-          schema: { type: 'string' },
-        },
-        Prefer: {
-          name: 'Prefer',
-          in: 'header',
-          required: false,
-          description:
-            'Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`.',
-          schema: { type: 'string', examples: ['http-status'] },
+    components: { schemas: { ...answers.components, ...envelopeSchemas() }, ...sharedComponents() },
+  };
+}
+
+/** The `fail` and `error` envelopes every route may answer with. */
+function envelopeSchemas(): Record<string, Json> {
+  return {
+    FailEnvelope: {
+      type: 'object',
+      description: 'Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message.',
+      required: ['status', 'message'],
+      properties: { status: { const: 'fail' }, data: {}, message: { type: 'string' } },
+    },
+    ErrorEnvelope: {
+      type: 'object',
+      description:
+        'The service failed. Keys in this order: status, message, code. The message says in plain words what `code` says, and names a request id, never internals.',
+      required: ['status', 'message', 'code'],
+      properties: {
+        status: { const: 'error' },
+        message: { type: 'string' },
+        code: {
+          type: 'string',
+          enum: Object.keys(ERROR_CODES),
+          description: [
+            'Whether anything may have been written, and so what to do:',
+            '',
+            ...Object.entries(ERROR_CODES).map(([code, meaning]) => `- \`${code}\`: ${meaning}`),
+          ].join('\n'),
         },
       },
-      headers: {
-        'Preference-Applied': {
-          description: '`http-status` when the request sent `Prefer: http-status`.',
-          schema: { type: 'string', const: 'http-status' },
-        },
-        'Retry-After': {
-          description: 'Seconds until logins for this user id are accepted again.',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
-        Link: {
-          description:
-            'On a page of a list that has more: `<…>; rel="next"` (RFC 8288), the URL of the next page (this request\'s path and query with its `cursor`). Absent on the last page.',
-          schema: { type: 'string', examples: ['</api/f26/sample/users?page_size=100&cursor=WyIxIiwic3R1ZGVudCJd>; rel="next"'] },
-        },
-        ETag: {
-          description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.',
-          schema: { type: 'string' },
-        },
+    },
+  };
+}
+
+/** The parameters, headers, responses and security schemes the operations refer to. */
+function sharedComponents(): Json {
+  return {
+    parameters: {
+      IfNoneMatch: {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description:
+          'The `ETag` of the answer you have: when nothing changed, the answer is `304 Not Modified` with no body (whether or not `Prefer: http-status` is sent).',
+        schema: { type: 'string' },
       },
-      responses: {
-        NotModified: {
-          description:
-            'Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it.',
-          headers: { ETag: { $ref: '#/components/headers/ETag' } },
-        },
-        Error: {
-          description: httpStatuses[500],
-          headers: { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } },
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-        },
+      Prefer: {
+        name: 'Prefer',
+        in: 'header',
+        required: false,
+        description:
+          'Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`.',
+        schema: { type: 'string', examples: ['http-status'] },
       },
-      securitySchemes: {
-        token: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Authorization',
-          description: 'The bare token from `POST /api/token`: `Authorization: <token>` (what the reference clients send).',
-        },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same token as `Authorization: Bearer <token>`.' },
+    },
+    headers: {
+      'Preference-Applied': {
+        description: '`http-status` when the request sent `Prefer: http-status`.',
+        schema: { type: 'string', const: 'http-status' },
       },
+      'Retry-After': {
+        description: 'Seconds until logins for this user id are accepted again.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+      Link: {
+        description:
+          'On a page of a list that has more: `<…>; rel="next"` (RFC 8288), the URL of the next page (this request\'s path and query with its `cursor`). Absent on the last page.',
+        schema: { type: 'string', examples: ['</api/f26/sample/users?page_size=100&cursor=WyIxIiwic3R1ZGVudCJd>; rel="next"'] },
+      },
+      ETag: {
+        description: 'A strong validator of this answer (a hash of its body): send it back as `If-None-Match` to poll cheaply.',
+        schema: { type: 'string' },
+      },
+    },
+    responses: {
+      NotModified: {
+        description:
+          'Not Modified: the answer is the one whose `ETag` was sent in `If-None-Match`. No body. Only requests with `If-None-Match` get it.',
+        headers: { ETag: { $ref: '#/components/headers/ETag' } },
+      },
+      Error: {
+        description: httpStatuses[500],
+        headers: { 'Preference-Applied': { $ref: '#/components/headers/Preference-Applied' } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      },
+    },
+    securitySchemes: {
+      token: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'The bare token from `POST /api/token`: `Authorization: <token>` (what the reference clients send).',
+      },
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same token as `Authorization: Bearer <token>`.' },
     },
   };
 }
@@ -454,9 +462,9 @@ function rawResponses(route: RouteDefinition, own: RouteContract, answers: Rende
   return { 200: { description: 'As is, not in an envelope.', content }, ...failResponses(answers, failsOf(route, own)) };
 }
 
-/** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */
-function webhookOperations(): Json {
-  const events: Record<WebhookEventType, { summary: string; data: JsonSchema }> = {
+/** What each webhook event says, and the schema of its `data`. */
+function webhookEvents(): Record<WebhookEventType, { summary: string; data: JsonSchema }> {
+  return {
     'submission.graded': {
       summary: 'A version was graded (its results are in `values` and `attempts`).',
       data: {
@@ -514,47 +522,51 @@ function webhookOperations(): Json {
       },
     },
   };
+}
+
+/** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */
+function webhookOperations(): Json {
+  return Object.fromEntries(Object.entries(webhookEvents()).map(([type, event]) => [type, webhookOperation(type, event)]));
+}
+
+/** The request this API sends for one event type. */
+function webhookOperation(type: string, event: { summary: string; data: JsonSchema }): Json {
   const header = (description: string) => ({ in: 'header', required: true, description, schema: { type: 'string' } });
-  return Object.fromEntries(
-    Object.entries(events).map(([type, event]) => [
-      type,
-      {
-        post: {
-          operationId: `webhook-${type}`,
-          summary: event.summary,
-          description:
-            "Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. " +
-            'Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. ' +
-            'The same message may arrive more than once: `webhook-id` tells repeats apart.',
-          tags: ['Webhooks'],
-          // The receiver checks the signature, not a token of this API.
-          security: [],
-          parameters: [
-            { name: 'webhook-id', ...header('The message id (`msg_…`), the same on every attempt.') },
-            { name: 'webhook-timestamp', ...header('When this attempt was sent, in seconds since 1970.') },
-            {
-              name: 'webhook-signature',
-              ...header(
-                '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`).',
-              ),
-            },
-          ],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  allOf: [
-                    { $ref: '#/components/schemas/WebhookPayload' },
-                    { type: 'object', properties: { type: { const: type }, data: event.data } },
-                  ],
-                },
-              },
+  return {
+    post: {
+      operationId: `webhook-${type}`,
+      summary: event.summary,
+      description:
+        "Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. " +
+        'Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. ' +
+        'The same message may arrive more than once: `webhook-id` tells repeats apart.',
+      tags: ['Webhooks'],
+      // The receiver checks the signature, not a token of this API.
+      security: [],
+      parameters: [
+        { name: 'webhook-id', ...header('The message id (`msg_…`), the same on every attempt.') },
+        { name: 'webhook-timestamp', ...header('When this attempt was sent, in seconds since 1970.') },
+        {
+          name: 'webhook-signature',
+          ...header(
+            '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`).',
+          ),
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/WebhookPayload' },
+                { type: 'object', properties: { type: { const: type }, data: event.data } },
+              ],
             },
           },
-          responses: { 200: { description: 'Received (any 2xx).' } },
         },
       },
-    ]),
-  );
+      responses: { 200: { description: 'Received (any 2xx).' } },
+    },
+  };
 }

@@ -1,116 +1,38 @@
 /**
  * Submitting files to an Electronic File gradeable without version control: sent in a multipart
- * body, or uploaded to the submissions bucket with presigned POSTs and then confirmed. Every rule
- * is checked before anything is written; the files are stored under a files id of their own before
- * the version's transaction (submit.ts's, the same as a VCS submission's), which records that id on
- * the version: its grading and its downloads read exactly what was submitted with it, even when
+ * body, or uploaded to the submissions bucket with presigned POSTs and then confirmed (uploads.ts).
+ * Every rule is checked before anything is written (files-check.ts); the files are stored under a
+ * files id of their own before the version's transaction (shared/storage/version-files.ts; the
+ * transaction is submit.ts's, the same as a VCS submission's), which records that id on the
+ * version: its grading and its downloads read exactly what was submitted with it, even when
  * another submission raced it for the version number.
  */
 import { createHash } from 'node:crypto';
-import { courseGroups, type Course } from '#shared/courses/course.ts';
-import { invalidGradeableId } from '#shared/gradeables/failures.ts';
+import { courseGroups } from '#shared/courses/course.ts';
+import type { StoredAnswer } from '#shared/data/idempotency.ts';
+import { filesOrUploads, noFiles, noSuchFileVersion } from '#shared/files/failures.ts';
+import type { FileLimits } from '#shared/files/rules.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
-import type { Refusal } from '#shared/errors.ts';
-import { consumeUpload, idempotencyRef, type StoredAnswer } from '#shared/data/idempotency.ts';
-import { getItems } from '#shared/data/items.ts';
-import { isValidIdempotencyKey } from '#shared/ids.ts';
-import {
-  fileNameOf,
-  newFilesId,
-  uploadKey,
-  uploadName,
-  versionFilesKey,
-  versionFilesPrefix,
-  type SubmitterFolder,
-} from '#shared/storage/keys.ts';
-import {
-  copyObject,
-  deleteObjects,
-  getObjectBytes,
-  headObject,
-  listObjects,
-  presignDownload,
-  presignUpload,
-  putObject,
-  type PresignedUpload,
-} from '#shared/storage/objects.ts';
-import { filesOrUploads, noFiles, noSuchFileVersion, unknownUpload } from '#shared/files/failures.ts';
-import { fileLimits, isZip, namesRefusal, operatorFileBounds, pathsRefusal, totalsRefusal, type FileLimits } from '#shared/files/rules.ts';
+import { fileNameOf, versionFilesPrefix, type SubmitterFolder } from '#shared/storage/keys.ts';
+import { listObjects, presignDownload } from '#shared/storage/objects.ts';
+import { versionFilesStore, type VersionFilesStore } from '#shared/storage/version-files.ts';
+import { answerOfGoneUpload } from './files-answer.ts';
+import { checkFiles, fileGradeable, type CheckedFile, type FilesContext, type IncomingFile } from './files-check.ts';
 import { noActiveVersionFiles, notSameUser } from './failures.ts';
-import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
-import type { SubmitContext } from './submit.ts';
-import { answerAgain, VersionCommit } from './submit-commit.ts';
+import { VersionCommit } from './submit-commit.ts';
 import type { VersionContent } from './submit-plan.ts';
-import { admit, answeredOrRefused, firstRead, type Admitted, type VersionRequest } from './submit-refuse.ts';
-import { kindRefusal } from './submit-refusals.ts';
+import { admit, answeredOrRefused, firstRead, type Admitted, type SubmitContext, type VersionRequest } from './submit-refuse.ts';
 import type { Submission } from './submission.ts';
+import { checkedUploads, unknownUploadOf, uploadClaims } from './uploads.ts';
 
-const refusedWith = (refusal: Refusal | undefined): void => {
-  if (refusal) throw refusal;
-};
+export type { FilesContext, IncomingFile } from './files-check.ts';
 
-/** How long a presigned upload form may be used. */
-export const UPLOAD_SECONDS = 15 * 60;
 /** How long a download link lasts. */
 export const DOWNLOAD_SECONDS = 5 * 60;
 
-/** A file of a multipart body. */
-export interface IncomingFile {
-  readonly name: string;
-  readonly content: Buffer;
-}
-
-export interface FilesContext extends Omit<SubmitContext, 'fields'> {
-  readonly userId?: string | undefined;
-}
-
-/** The gradeable, provided it is open to the caller and takes files; its limits. */
-function fileGradeable(context: Omit<FilesContext, 'idempotencyKey'>, now: Date): { gradeable: GradeableDocument; limits: FileLimits } {
-  const { gradeable, enrollment } = context;
-  const staff = enrollment.group <= courseGroups.fullAccessGrader;
-  const open = gradeable && (staff || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
-  if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
-  acceptsFiles(gradeable);
-  return { gradeable, limits: fileLimits(gradeable.submission_limits, operatorFileBounds()) };
-}
-
-function acceptsFiles(gradeable: GradeableDocument): void {
-  refusedWith(kindRefusal(gradeable, 'files'));
-}
-
-/** One file of the version as checked: where it comes from, and what it unpacks to. */
-interface CheckedFile {
-  readonly name: string;
-  readonly size: number;
-  readonly content?: Buffer;
-  readonly uploadKey?: string;
-}
-
-/**
- * Checks the files against the gradeable's limits as they will be graded: names, then each zip
- * read through (its own rules, its files and bytes counted with the rest), then the totals.
- */
-async function checkFiles(files: readonly { name: string; size: number; bytes: () => Promise<Buffer | undefined> }[], limits: FileLimits) {
-  refusedWith(namesRefusal(files.map((file) => file.name)));
-  const paths: string[] = [];
-  let bytes = 0;
-  for (const file of files) {
-    const zip = file.name.toLowerCase().endsWith('.zip') ? await file.bytes() : undefined;
-    if (zip && isZip(file.name, zip)) {
-      const { readZip } = await import('#shared/files/zip.ts');
-      const inside = await readZip(file.name, zip, { ...limits, usedFiles: paths.length, usedBytes: bytes });
-      for (const entry of inside) {
-        paths.push(entry.path);
-        bytes += entry.size;
-      }
-    } else {
-      paths.push(file.name);
-      bytes += file.size;
-    }
-    refusedWith(totalsRefusal(Math.max(paths.length, 1), bytes, limits));
-  }
-  refusedWith(pathsRefusal(paths));
-  refusedWith(totalsRefusal(paths.length, bytes, limits));
+export interface FilesInput {
+  readonly files?: readonly IncomingFile[] | undefined;
+  readonly uploadIds?: readonly string[] | undefined;
 }
 
 const folderOf = (owner: { term: string; course: string; gradeableId: string; ownerId: string }): SubmitterFolder => ({
@@ -131,29 +53,30 @@ export async function submitFiles(context: FilesContext, input: FilesInput, now 
   if (target !== caller.userId && enrollment.group > courseGroups.fullAccessGrader) throw notSameUser();
   if (input.files?.length && input.uploadIds?.length) throw filesOrUploads();
   const { gradeable, limits } = fileGradeable(context, now);
-  // The message names the upload as sent, shortened.
-  const unknown = (index: number) => unknownUpload({ upload_id: (input.uploadIds?.[index] ?? '').slice(0, 200) });
-  const { checked, answered } = await checkedFiles(context, gradeable, input, limits, unknown);
-  const files = versionFilesStore(checked, unknown);
+  const uploadIds = input.uploadIds ?? [];
+  const { checked, answered } = await checkedFiles(context, gradeable, input, limits);
+  const files = versionFilesStore(checked, unknownUploadOf(uploadIds));
   const request: VersionRequest = {
     kind: 'files',
     identity: { files: identityOf(checked) },
-    claims: input.uploadIds?.length ? checked.length : 0,
+    claims: uploadIds.length ? checked.length : 0,
   };
-  // Each upload is consumed by the version's own transaction: of confirmations racing (a double
-  // click, a retry without an Idempotency-Key) one creates a version, the others are refused as a
-  // confirmation sent after it is (its uploads are gone by then).
-  const claims = input.uploadIds?.length
-    ? { claims: checked.map((file, index) => ({ item: consumeUpload(file.uploadKey as string, now), taken: unknown(index) })) }
-    : {};
-  const content: VersionContent = { files: files.id, ...claims };
+  const claims = uploadIds.length ? { claims: uploadClaims(checked, uploadIds, now) } : {};
   const fields = { ...(context.userId !== undefined ? { userId: context.userId } : {}) };
   // Answered before (its uploads consumed by its own version): read with the rest, as the first answer.
-  let current: SubmitContext = {
-    ...context,
-    fields,
-    ...(answered && context.loaded ? { loaded: { ...context.loaded, previous: answered } } : {}),
-  };
+  const loaded = answered && context.loaded ? { loaded: { ...context.loaded, previous: answered } } : {};
+  return commitFiles({ ...context, fields, ...loaded }, request, { files: files.id, ...claims }, files, now);
+}
+
+/** The steps of every submission (admit, read, commit), with the files stored before the commit and deleted when no version records them. */
+async function commitFiles(
+  context: SubmitContext,
+  request: VersionRequest,
+  content: VersionContent,
+  files: VersionFilesStore,
+  now: Date,
+): Promise<string> {
+  let current = context;
   let admitted: Admitted | undefined;
   let commit: VersionCommit | undefined;
   try {
@@ -161,7 +84,7 @@ export async function submitFiles(context: FilesContext, input: FilesInput, now 
       admitted = await admit(current, request, now);
       const first = await firstRead(admitted, current);
       // A submission that starts over on a gradeable changed meanwhile stores again, for its owner then.
-      if (!answeredOrRefused(admitted, first, now)) await files.store(admitted.owner);
+      if (!answeredOrRefused(admitted, first, now)) await files.store(folderOf(admitted.owner));
       commit = new VersionCommit(admitted, first, content, now);
       const committed = await commit.run();
       if (committed.next === 'answer') {
@@ -172,58 +95,29 @@ export async function submitFiles(context: FilesContext, input: FilesInput, now 
     }
   } catch (error) {
     // An upload gone before its copy: consumed by a version since, perhaps this request's own under its Idempotency-Key.
-    const previous = files.isGone(error) ? await answeredBefore(caller.userId, context.idempotencyKey) : undefined;
-    if (!previous || !admitted?.idempotency) throw error;
-    return await answerAgain(previous, admitted.idempotency.fingerprint);
+    return await answerOfGoneUpload(error, files, { callerId: context.caller.userId, idempotencyKey: context.idempotencyKey, admitted });
   } finally {
     // Files no version records (a transaction whose outcome is unknown may have recorded them: kept).
     if (!commit?.jobMayBeWritten) await files.discard();
   }
 }
 
-export interface FilesInput {
-  readonly files?: readonly IncomingFile[] | undefined;
-  readonly uploadIds?: readonly string[] | undefined;
-}
-
 /**
- * The files as checked: the multipart body's, or the caller's uploads (each found, then checked
- * with its bytes); `answered`: the first answer under the request's Idempotency-Key, when an upload
- * is gone because that request's version consumed it (nothing is checked or stored again then).
+ * The files as checked: the multipart body's, or the caller's uploads (uploads.ts); `answered`: the
+ * first answer under the request's Idempotency-Key, when an upload is gone because that request's
+ * version consumed it.
  */
 async function checkedFiles(
   context: FilesContext,
   gradeable: GradeableDocument,
   input: FilesInput,
   limits: FileLimits,
-  unknown: (index: number) => Refusal,
 ): Promise<{ checked: CheckedFile[]; answered?: StoredAnswer | undefined }> {
-  const { caller, course } = context;
-  if (!input.uploadIds?.length) {
-    const checked = (input.files ?? []).map((file) => ({ name: file.name, size: file.content.length, content: file.content }));
-    if (checked.length === 0) throw noFiles();
-    await checkFiles(
-      checked.map((file) => ({ name: file.name, size: file.size, bytes: async () => file.content })),
-      limits,
-    );
-    return { checked };
-  }
-  const uploads = folderOfUploads(course, gradeable.id, caller.userId);
-  const checked: CheckedFile[] = [];
-  let answered: StoredAnswer | undefined;
-  for (const [index, id] of input.uploadIds.entries()) {
-    const name = uploadName(id);
-    const key = name === undefined ? undefined : uploadKey(uploads, id);
-    if (!name || !key) throw unknown(index);
-    const head = answered ? undefined : await headObject(key);
-    if (!head && !answered) answered = await answeredBefore(caller.userId, context.idempotencyKey);
-    if (!head && !answered) throw unknown(index);
-    checked.push({ name, size: head?.size ?? 0, uploadKey: key });
-  }
-  if (answered) return { checked, answered };
-  const bytes = (file: CheckedFile) => () => getObjectBytes(file.uploadKey as string, limits.maxBytes + 1);
+  if (input.uploadIds?.length) return checkedUploads(context, gradeable, input.uploadIds, limits);
+  const checked = (input.files ?? []).map((file) => ({ name: file.name, size: file.content.length, content: file.content }));
+  if (checked.length === 0) throw noFiles();
   await checkFiles(
-    checked.map((file) => ({ name: file.name, size: file.size, bytes: bytes(file) })),
+    checked.map((file) => ({ name: file.name, size: file.size, bytes: async () => file.content })),
     limits,
   );
   return { checked };
@@ -238,93 +132,6 @@ function identityOf(checked: readonly CheckedFile[]): string {
     else identity.update(`${file.uploadKey}\0`);
   }
   return identity.digest('base64url');
-}
-
-/**
- * The version's files, stored under a files id of their own before its transaction (which records
- * the id), so a submission that loses the race for a version number never writes the winner's files.
- */
-function versionFilesStore(checked: readonly CheckedFile[], unknown: (index: number) => Refusal) {
-  const id = newFilesId();
-  // Every key written (a submission that starts over on a gradeable changed meanwhile stores again, for its owner then).
-  const keys = new Set<string>();
-  // An upload checked, then gone before its copy: consumed by a version since (refused as unknownUpload, or answered as the first time).
-  let gone: Refusal | undefined;
-  const copy = async (file: CheckedFile, key: string): Promise<void> => {
-    if (await copyObject(file.uploadKey as string, key)) return;
-    gone ??= unknown(checked.indexOf(file));
-    throw gone;
-  };
-  return {
-    id,
-    isGone: (error: unknown) => gone !== undefined && error === gone,
-    store: async (owner: RepositoryOwner): Promise<void> => {
-      const folder = folderOf(owner);
-      // Every write ended before any is thrown, so that discard removes all of them.
-      const writes = await Promise.allSettled(
-        checked.map((file) => {
-          const key = versionFilesKey(folder, id, file.name);
-          keys.add(key);
-          return file.content ? putObject(key, file.content) : copy(file, key);
-        }),
-      );
-      const failed = writes.find((write) => write.status === 'rejected');
-      if (failed) throw failed.reason;
-    },
-    // No version records these files: nothing reads them. What cannot be deleted now stays unread until the term's versions expire.
-    discard: async (): Promise<void> => {
-      if (keys.size > 0) await deleteObjects([...keys]).catch(() => undefined);
-    },
-    /** Once the version's transaction went through: confirmed uploads are copies now; what is left expires anyway. */
-    consumed: async (): Promise<void> => {
-      const uploads = checked.flatMap((file) => (file.uploadKey ? [file.uploadKey] : []));
-      if (uploads.length > 0) await deleteObjects(uploads).catch(() => undefined);
-    },
-  };
-}
-
-/**
- * The first answer to a request sent with `idempotencyKey`, read now: an upload found gone may
- * have been consumed by that request's own version since the request's reads.
- */
-async function answeredBefore(callerId: string, idempotencyKey: string | undefined): Promise<StoredAnswer | undefined> {
-  if (idempotencyKey === undefined || !isValidIdempotencyKey(idempotencyKey)) return undefined;
-  return (await getItems({ previous: idempotencyRef(`${callerId}#${idempotencyKey}`) })).previous;
-}
-
-/** The caller's own uploads of a gradeable: only they can confirm them. */
-const folderOfUploads = (course: Course, gradeableId: string, callerId: string): SubmitterFolder => ({
-  term: course.term,
-  course: course.course,
-  gradeable: gradeableId,
-  submitter: callerId,
-});
-
-/** One presigned upload form per declared file, after the same checks as a submission's (names, count, bytes). */
-export async function presignUploads(
-  context: Omit<FilesContext, 'idempotencyKey' | 'userId'>,
-  files: readonly { readonly name: string; readonly size: number }[],
-  now = new Date(),
-): Promise<{ uploads: ({ name: string; upload_id: string } & PresignedUpload)[] }> {
-  const { gradeable, limits } = fileGradeable(context, now);
-  refusedWith(namesRefusal(files.map((file) => file.name)));
-  refusedWith(
-    totalsRefusal(
-      files.length,
-      files.reduce((sum, file) => sum + file.size, 0),
-      limits,
-    ),
-  );
-  const { newUploadId } = await import('#shared/storage/keys.ts');
-  const folder = folderOfUploads(context.course, gradeable.id, context.caller.userId);
-  const uploads = await Promise.all(
-    files.map(async (file) => {
-      const upload_id = newUploadId(file.name);
-      const form = await presignUpload(uploadKey(folder, upload_id), { maxBytes: file.size, expiresSeconds: UPLOAD_SECONDS });
-      return { name: file.name, upload_id, ...form };
-    }),
-  );
-  return { uploads };
 }
 
 /** A version's files (by default the active version's), each with a short-lived download link. */

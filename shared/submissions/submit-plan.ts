@@ -8,7 +8,7 @@ import { putAnswer } from '#shared/data/idempotency.ts';
 import { putJob } from '#shared/data/jobs.ts';
 import { addVersion, gradeableKey } from '#shared/data/submissions.ts';
 import { teamSubmissionCopies } from '#shared/data/teams.ts';
-import type { TransactItem } from '#shared/data/transactions.ts';
+import { namedTransaction, type NamedReason, type TransactItem } from '#shared/data/transactions.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { firstOfOwner } from '#shared/gradeables/gates.ts';
 import { queueShareItems, type QueueShare } from '#shared/queue/shares.ts';
@@ -103,22 +103,9 @@ export function planVersion(
 }
 
 /** A failed condition of the transaction: the item's name, and its place among its name's items (copies, claims). */
-export interface Reason {
-  readonly name: ItemName;
-  readonly index: number;
-}
+export type Reason = NamedReason<ItemName>;
 
 const ORDER: readonly ItemName[] = ['version', 'job', 'answer', 'copies', 'load', 'supersede', 'giveUp', 'release', 'gate', 'claims'];
 
-const listOf = (value: TransactItem | readonly TransactItem[] | undefined): readonly TransactItem[] =>
-  value === undefined ? [] : isList(value) ? value : [value];
-const isList = (value: TransactItem | readonly TransactItem[]): value is readonly TransactItem[] => Array.isArray(value);
-
 /** The plan's items as one transaction, and the names of the items a cancellation's reasons point at. */
-export function transactionOf(items: PlannedItems): { items: TransactItem[]; reasons: (failed: readonly number[]) => Reason[] } {
-  const placed = ORDER.flatMap((name) => listOf(items[name]).map((item, index) => ({ name, index, item })));
-  return {
-    items: placed.map((entry) => entry.item),
-    reasons: (failed) => failed.flatMap((at) => (placed[at] ? [{ name: placed[at].name, index: placed[at].index }] : [])),
-  };
-}
+export const transactionOf = (items: PlannedItems) => namedTransaction(ORDER, items);

@@ -118,12 +118,13 @@ describe('functions', () => {
     }
   });
 
-  it('carries no test rows in any bundle (their grants as `action resource`, the matrix’s outcomes)', () => {
+  it('carries no test rows or deployed-day steps in any bundle (their grants as `action resource`, the matrix’s outcomes, the day’s phases)', () => {
     for (const name of functionNames) {
       const hash = (functionResource(name).Properties.Code.S3Key as string).replace(/\.zip$/, '');
       const bundle = readFileSync(join(synth.app.outdir, `asset.${hash}`, 'index.mjs'), 'utf8');
       expect(bundle, name).not.toMatch(/["'`](dynamodb|sqs|s3|secretsmanager|codebuild):[A-Za-z]+ [a-z]/);
       expect(bundle, name).not.toContain('matrix-nobody');
+      expect(bundle, name).not.toContain('signed in through the identity provider');
     }
   });
 

@@ -1,0 +1,137 @@
+/**
+ * Every route's steps in the deployed day (`functions/<name>/day.ts`), by name: what the day
+ * (test/deployed/ordinary-day.test.ts) runs, phase by phase (DAY_PHASES in test/deployed/day.ts).
+ * Type-checking fails while a route has none. Only tests import it: no handler imports it, so no
+ * function's bundle carries the steps (`npm run lint:deps` checks it).
+ */
+import type { RouteName } from './definitions.ts';
+import type { RouteDay } from '../test/deployed/day.ts';
+import { day as apiDocs } from './api-docs/day.ts';
+import { day as apiDocsAsset } from './api-docs-asset/day.ts';
+import { day as archiveCourse } from './archive-course/day.ts';
+import { day as authMethods } from './auth-methods/day.ts';
+import { day as changePassword } from './change-password/day.ts';
+import { day as courseAudit } from './course-audit/day.ts';
+import { day as courseConfig } from './course-config/day.ts';
+import { day as courseGraders } from './course-graders/day.ts';
+import { day as courseUsers } from './course-users/day.ts';
+import { day as createCourse } from './create-course/day.ts';
+import { day as createTerm } from './create-term/day.ts';
+import { day as createUser } from './create-user/day.ts';
+import { day as createWebhook } from './create-webhook/day.ts';
+import { day as deleteGradeable } from './delete-gradeable/day.ts';
+import { day as deleteTeam } from './delete-team/day.ts';
+import { day as deleteWebhook } from './delete-webhook/day.ts';
+import { day as downloadGradeable } from './download-gradeable/day.ts';
+import { day as dropMember } from './drop-member/day.ts';
+import { day as enrollMember } from './enroll-member/day.ts';
+import { day as fileUploads } from './file-uploads/day.ts';
+import { day as generateSummaries } from './generate-summaries/day.ts';
+import { day as getUser } from './get-user/day.ts';
+import { day as gradeableAttempts } from './gradeable-attempts/day.ts';
+import { day as gradeableValues } from './gradeable-values/day.ts';
+import { day as gradebook } from './gradebook/day.ts';
+import { day as grantLateDays } from './grant-late-days/day.ts';
+import { day as importClassList } from './import-class-list/day.ts';
+import { day as invalidateToken } from './invalidate-token/day.ts';
+import { day as issueToken } from './issue-token/day.ts';
+import { day as linkIdentity } from './link-identity/day.ts';
+import { day as listCourses } from './list-courses/day.ts';
+import { day as listGradeables } from './list-gradeables/day.ts';
+import { day as listSummaries } from './list-summaries/day.ts';
+import { day as listTeams } from './list-teams/day.ts';
+import { day as listTerms } from './list-terms/day.ts';
+import { day as listUsers } from './list-users/day.ts';
+import { day as listWebhookDeliveries } from './list-webhook-deliveries/day.ts';
+import { day as listWebhooks } from './list-webhooks/day.ts';
+import { day as me } from './me/day.ts';
+import { day as openapi } from './openapi/day.ts';
+import { day as regrade } from './regrade/day.ts';
+import { day as regradeStatus } from './regrade-status/day.ts';
+import { day as replaceGradeable } from './replace-gradeable/day.ts';
+import { day as replayWebhookDelivery } from './replay-webhook-delivery/day.ts';
+import { day as saveTaGrade } from './save-ta-grade/day.ts';
+import { day as setActiveVersion } from './set-active-version/day.ts';
+import { day as setCourseConfig } from './set-course-config/day.ts';
+import { day as setCourseLateDays } from './set-course-late-days/day.ts';
+import { day as setExtension } from './set-extension/day.ts';
+import { day as setTeam } from './set-team/day.ts';
+import { day as setUserPassword } from './set-user-password/day.ts';
+import { day as studentLateDays } from './student-late-days/day.ts';
+import { day as submissionFiles } from './submission-files/day.ts';
+import { day as submitFiles } from './submit-files/day.ts';
+import { day as submitVcs } from './submit-vcs/day.ts';
+import { day as summariesJob } from './summaries-job/day.ts';
+import { day as taGrade } from './ta-grade/day.ts';
+import { day as tokenInfo } from './token-info/day.ts';
+import { day as unarchiveCourse } from './unarchive-course/day.ts';
+import { day as updateUser } from './update-user/day.ts';
+import { day as uploadGradeable } from './upload-gradeable/day.ts';
+import { day as userAudit } from './user-audit/day.ts';
+import { day as userSummary } from './user-summary/day.ts';
+
+export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
+  'issue-token': issueToken,
+  'invalidate-token': invalidateToken,
+  'token-info': tokenInfo,
+  'auth-methods': authMethods,
+  me: me,
+  'list-courses': listCourses,
+  'create-course': createCourse,
+  'course-users': courseUsers,
+  'course-graders': courseGraders,
+  'create-term': createTerm,
+  'upload-gradeable': uploadGradeable,
+  'download-gradeable': downloadGradeable,
+  'list-gradeables': listGradeables,
+  'submit-vcs': submitVcs,
+  'submit-files': submitFiles,
+  'file-uploads': fileUploads,
+  'submission-files': submissionFiles,
+  'gradeable-values': gradeableValues,
+  'gradeable-attempts': gradeableAttempts,
+  'save-ta-grade': saveTaGrade,
+  'ta-grade': taGrade,
+  'set-active-version': setActiveVersion,
+  gradebook: gradebook,
+  regrade: regrade,
+  'regrade-status': regradeStatus,
+  'generate-summaries': generateSummaries,
+  'summaries-job': summariesJob,
+  'list-summaries': listSummaries,
+  'user-summary': userSummary,
+  'set-course-late-days': setCourseLateDays,
+  'grant-late-days': grantLateDays,
+  'set-extension': setExtension,
+  'student-late-days': studentLateDays,
+  'create-webhook': createWebhook,
+  'list-webhooks': listWebhooks,
+  'delete-webhook': deleteWebhook,
+  'list-webhook-deliveries': listWebhookDeliveries,
+  'replay-webhook-delivery': replayWebhookDelivery,
+  'list-teams': listTeams,
+  'set-team': setTeam,
+  'delete-team': deleteTeam,
+  'replace-gradeable': replaceGradeable,
+  'delete-gradeable': deleteGradeable,
+  'course-config': courseConfig,
+  'set-course-config': setCourseConfig,
+  'archive-course': archiveCourse,
+  'unarchive-course': unarchiveCourse,
+  'enroll-member': enrollMember,
+  'drop-member': dropMember,
+  'import-class-list': importClassList,
+  openapi: openapi,
+  'api-docs': apiDocs,
+  'api-docs-asset': apiDocsAsset,
+  'list-users': listUsers,
+  'create-user': createUser,
+  'get-user': getUser,
+  'update-user': updateUser,
+  'set-user-password': setUserPassword,
+  'link-identity': linkIdentity,
+  'change-password': changePassword,
+  'list-terms': listTerms,
+  'user-audit': userAudit,
+  'course-audit': courseAudit,
+};
