@@ -33,6 +33,7 @@ import { day as gradeableValues } from './gradeable-values/day.ts';
 import { day as gradebook } from './gradebook/day.ts';
 import { day as grantLateDays } from './grant-late-days/day.ts';
 import { day as importClassList } from './import-class-list/day.ts';
+import { day as importTeams } from './import-teams/day.ts';
 import { day as invalidateToken } from './invalidate-token/day.ts';
 import { day as issueToken } from './issue-token/day.ts';
 import { day as linkIdentity } from './link-identity/day.ts';
@@ -110,6 +111,7 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'list-webhook-deliveries': listWebhookDeliveries,
   'replay-webhook-delivery': replayWebhookDelivery,
   'list-teams': listTeams,
+  'import-teams': importTeams,
   'set-team': setTeam,
   'delete-team': deleteTeam,
   'replace-gradeable': replaceGradeable,

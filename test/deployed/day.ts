@@ -33,6 +33,7 @@ export const DAY_PHASES = [
   'team formed',
   'team listed',
   'team deleted',
+  'teams imported',
   'accounts created',
   'accounts read',
   'accounts changed',
