@@ -840,7 +840,7 @@ export interface paths {
         get: operations["course-config"];
         put?: never;
         /**
-         * Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.
+         * Set one setting of the course: name (course_name, default_student_late_days, timezone or archived_accepts_submissions) and entry; answers the settings.
          * @description **Who may call it:** Course instructors.
          */
         post: operations["set-course-config"];
@@ -1789,6 +1789,8 @@ export interface components {
                 archived: boolean;
                 /** @description The access group whose staff may read across its courses. */
                 access_group: string;
+                /** @description Whether the course takes submissions and uploads while archived (false: it refuses them). */
+                archived_accepts_submissions: boolean;
             };
         };
         User: {
@@ -3704,6 +3706,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -3924,6 +3927,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -4274,6 +4278,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -4509,6 +4514,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -8421,21 +8427,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone` or `archived_accepts_submissions`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, or true or false. */
                     entry: string | number | boolean;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone` or `archived_accepts_submissions`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, or true or false. */
                     entry: string;
                 };
                 "multipart/form-data": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone` or `archived_accepts_submissions`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, or true or false. */
                     entry: string;
                 };
             };
@@ -8470,6 +8476,7 @@ export interface operations {
              *     - `{name} cannot be set here: {how}.`
              *     - `Must enter a number for this field`
              *     - `Value must be less than or equal to {max}`
+             *     - `Must enter true or false for this field`
              *     - `course_name must be 1 to {max} characters, not only spaces.`
              *     - `timezone must be an IANA time zone such as America/New_York; {entry} is not one.`
              */

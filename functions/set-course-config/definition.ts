@@ -7,19 +7,23 @@ export const definition = route({
   method: 'POST',
   path: '/api/courses/{semester}/{course}/config',
   access: 'course:instructor',
-  summary: 'Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.',
+  summary:
+    'Set one setting of the course: name (course_name, default_student_late_days, timezone or archived_accepts_submissions) and entry; answers the settings.',
   data: courseChangeData(),
   input: () => ({
     body: {
       // In the reference's order: a missing (or empty) name is named first, then a missing entry.
       name: required(
-        text(64, { description: 'The setting: `course_name`, `default_student_late_days` or `timezone`.' }),
+        text(64, {
+          description: 'The setting: `course_name`, `default_student_late_days`, `timezone` or `archived_accepts_submissions`.',
+        }),
         configNameMissing,
         { emptyIsMissing: true },
       ),
       entry: required(
         scalar({
-          description: 'Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone.',
+          description:
+            'Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, or true or false.',
         }),
         configEntryMissing,
       ),

@@ -29,6 +29,10 @@ export { isValidCode } from '#shared/ids.ts';
 const SECTION = /^[A-Za-z0-9_-]{1,32}$/;
 export const isValidSection = (section: string): boolean => SECTION.test(section);
 
+/** Whether the course takes submissions and uploads: unarchived, or archived with `archived_accepts_submissions`. */
+export const takesSubmissions = (course: Pick<Course, 'archived' | 'archivedAcceptsSubmissions'>): boolean =>
+  !course.archived || course.archivedAcceptsSubmissions === true;
+
 export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrollment.group < courseGroups.student;
 
 /** Taking the course now: any staff role, or a student with a registration section (not dropped). */

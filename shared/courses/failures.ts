@@ -80,6 +80,11 @@ export const settingChangedMeanwhile = /* @__PURE__ */ failure(
   'conflict',
   '{name} kept changing meanwhile; read the settings and try again.',
 );
+export const courseArchived = /* @__PURE__ */ failure(
+  'forbidden',
+  'This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.',
+);
+export const notTrueOrFalse = /* @__PURE__ */ failure('invalid', 'Must enter true or false for this field');
 export const archiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can archive a course');
 export const unarchiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can unarchive a course');
 const GROUP_NAMES = 'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student';

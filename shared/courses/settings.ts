@@ -18,6 +18,7 @@ import {
   courseNotFound,
   notAConfigName,
   notANumber,
+  notTrueOrFalse,
   numberTooLarge,
   readOnlySetting,
   settingChangedMeanwhile,
@@ -50,12 +51,13 @@ export function courseConfig(course: Course) {
       course_status: course.archived ? ARCHIVED_STATUS : ACTIVE_STATUS,
       archived: course.archived,
       access_group: course.accessGroup,
+      archived_accepts_submissions: course.archivedAcceptsSubmissions ?? false,
     },
   };
 }
 
 /** The settings `POST …/config` sets, and the course field each is kept in. */
-export const settableNames = ['course_name', 'default_student_late_days', 'timezone'] as const;
+export const settableNames = ['course_name', 'default_student_late_days', 'timezone', 'archived_accepts_submissions'] as const;
 export type SettableName = (typeof settableNames)[number];
 
 /** Settings shown but set otherwise. */
@@ -68,7 +70,8 @@ const readOnly: Readonly<Record<string, string>> = {
 export type Setting =
   | { readonly name: 'course_name'; readonly value: string }
   | { readonly name: 'default_student_late_days'; readonly value: number }
-  | { readonly name: 'timezone'; readonly value: string };
+  | { readonly name: 'timezone'; readonly value: string }
+  | { readonly name: 'archived_accepts_submissions'; readonly value: boolean };
 
 /**
  * A setting from the request's `name` and `entry` as the route's input reads them (both present,
@@ -94,13 +97,31 @@ export function parseSetting(name: string, entry: unknown): Setting | Refusal {
       // Intl accepts any case; the course keeps the zone's own spelling.
       return { name, value: new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone };
     }
+    case 'archived_accepts_submissions': {
+      const flag =
+        typeof entry === 'boolean' ? entry : text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : undefined;
+      return flag === undefined ? notTrueOrFalse() : { name, value: flag };
+    }
     default:
       return notAConfigName();
   }
 }
 
-const currentValue = (course: Course, name: SettableName): string | number =>
-  name === 'course_name' ? course.displayName : name === 'timezone' ? course.timeZone : (course.defaultStudentLateDays ?? 0);
+const currentValue = (course: Course, name: SettableName): string | number | boolean =>
+  name === 'course_name'
+    ? course.displayName
+    : name === 'timezone'
+      ? course.timeZone
+      : name === 'archived_accepts_submissions'
+        ? (course.archivedAcceptsSubmissions ?? false)
+        : (course.defaultStudentLateDays ?? 0);
+
+/** The course field each setting set with setCourseField is kept in. */
+const storedField = {
+  timezone: 'timeZone',
+  default_student_late_days: 'defaultStudentLateDays',
+  archived_accepts_submissions: 'archivedAcceptsSubmissions',
+} as const;
 
 /** How many times a setting is written again from a fresh read when another change came first. */
 const SETTING_ATTEMPTS = 5;
@@ -115,7 +136,7 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
   if (!('value' in setting)) throw setting;
   const changed = { ...course, ...courseFieldOf(setting) };
   if (currentValue(course, setting.name) === setting.value) return courseConfig(changed);
-  const audit = (before: string | number) =>
+  const audit = (before: string | number | boolean) =>
     auditEntry(
       { courseId: courseId(course.term, course.course) },
       {
@@ -133,7 +154,7 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
     if (!renamed) throw courseNotFound();
     return courseConfig(changed);
   }
-  const field = setting.name === 'timezone' ? 'timeZone' : 'defaultStudentLateDays';
+  const field = storedField[setting.name];
   let current: Course | undefined = course;
   for (let attempt = 0; attempt < SETTING_ATTEMPTS; attempt++) {
     if (!current) throw courseNotFound();
@@ -157,11 +178,7 @@ export async function setDefaultStudentLateDays(course: Course, actor: string, d
 }
 
 const courseFieldOf = (setting: Setting): Partial<Course> =>
-  setting.name === 'course_name'
-    ? { displayName: setting.value }
-    : setting.name === 'timezone'
-      ? { timeZone: setting.value }
-      : { defaultStudentLateDays: setting.value };
+  setting.name === 'course_name' ? { displayName: setting.value } : { [storedField[setting.name]]: setting.value };
 
 /**
  * Who may archive or unarchive: instructors of the course with faculty access level, and
@@ -171,7 +188,8 @@ export const mayArchive = (caller: Pick<User, 'accessLevel'>): boolean => isFacu
 
 /**
  * Archives or unarchives the course, as the operator's command line does: an archived course leaves
- * its students' course lists (its instructors keep it under archived courses), gives its staff no
+ * its students' course lists (its instructors keep it under archived courses), takes no submissions
+ * or uploads unless its `archived_accepts_submissions` setting allows them, gives its staff no
  * reading across its access group, and is left out of the nightly summaries. Answers the reference's message.
  */
 export async function setCourseArchived(

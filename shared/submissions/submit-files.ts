@@ -42,7 +42,7 @@ import type { SubmitContext } from './submit.ts';
 import { answerAgain, VersionCommit } from './submit-commit.ts';
 import type { VersionContent } from './submit-plan.ts';
 import { admit, answeredOrRefused, firstRead, type Admitted, type VersionRequest } from './submit-refuse.ts';
-import { kindRefusal } from './submit-refusals.ts';
+import { closedCourseRefusal, kindRefusal } from './submit-refusals.ts';
 import type { Submission } from './submission.ts';
 
 const refusedWith = (refusal: Refusal | undefined): void => {
@@ -67,6 +67,7 @@ export interface FilesContext extends Omit<SubmitContext, 'fields'> {
 /** The gradeable, provided it is open to the caller and takes files; its limits. */
 function fileGradeable(context: Omit<FilesContext, 'idempotencyKey'>, now: Date): { gradeable: GradeableDocument; limits: FileLimits } {
   const { gradeable, enrollment } = context;
+  refusedWith(closedCourseRefusal(context.course));
   const staff = enrollment.group <= courseGroups.fullAccessGrader;
   const open = gradeable && (staff || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
   if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });
