@@ -1,5 +1,7 @@
 /** What `set-course-config` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
 import {
+  accessGroupNeedsSuperuser,
+  badAccessGroup,
   badCourseName,
   badTimeZone,
   configEntryMissing,
@@ -27,6 +29,8 @@ export const contract: RouteContract = {
     fail(notANumber),
     fail(numberTooLarge),
     fail(notTrueOrFalse),
+    fail(accessGroupNeedsSuperuser),
+    fail(badAccessGroup),
     fail(badCourseName),
     fail(badTimeZone),
     fail(settingChangedMeanwhile),

@@ -6,13 +6,16 @@
 import { auditEntry } from '#shared/data/audit.ts';
 import { courseRef, setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
-import { courseId, type Course } from '#shared/courses/course.ts';
+import { courseId, isValidAccessGroup, type Course } from '#shared/courses/course.ts';
+import { moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
-import { isFaculty, type User } from '#shared/users/user.ts';
+import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import {
+  accessGroupNeedsSuperuser,
   archiveNeedsFaculty,
+  badAccessGroup,
   badCourseName,
   badTimeZone,
   courseNotFound,
@@ -64,7 +67,6 @@ export type SettableName = (typeof settableNames)[number];
 const readOnly: Readonly<Record<string, string>> = {
   course_status: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
   archived: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
-  access_group: "a course's access group is set when it is created, from its base course",
 };
 
 export type Setting =
@@ -166,6 +168,49 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
     ({ current } = await getItems({ current: courseRef(course.term, course.course) }));
   }
   throw settingChangedMeanwhile({ name: setting.name });
+}
+
+/**
+ * `POST …/config` as the route takes it: `access_group` (superusers only) moves the course to
+ * another access group; any other name is a setting of setCourseSetting.
+ */
+export async function setCourseConfig(
+  course: Course,
+  caller: Pick<User, 'accessLevel' | 'userId'>,
+  fields: { readonly name: string; readonly entry: unknown },
+) {
+  if (fields.name !== 'access_group') return setCourseSetting(course, caller.userId, fields);
+  if (!isSuperuser(caller)) throw accessGroupNeedsSuperuser();
+  if (typeof fields.entry !== 'string' || !isValidAccessGroup(fields.entry)) throw badAccessGroup();
+  return courseConfig(await changeAccessGroup(course, caller.userId, fields.entry));
+}
+
+/**
+ * Moves the course to access group `accessGroup` with its audit entry, in the transaction that
+ * switches it, which holds only while the course is still in the group it was read in (read again
+ * when another move came first): the entry's `before` is always the group the move left. The
+ * staff of the courses of the group it left no longer read across to it, and those of the new
+ * group's unarchived courses do. Answers the course as it is now.
+ */
+export async function changeAccessGroup(course: Course, actor: string, accessGroup: string): Promise<Course> {
+  let current: Course | undefined = course;
+  for (let attempt = 0; attempt < SETTING_ATTEMPTS; attempt++) {
+    if (!current) throw courseNotFound();
+    if (current.accessGroup === accessGroup) return current;
+    const audit = auditEntry(
+      { courseId: courseId(course.term, course.course) },
+      {
+        actor,
+        action: 'course.setting-changed',
+        target: 'access_group',
+        before: { access_group: current.accessGroup },
+        after: { access_group: accessGroup },
+      },
+    );
+    if (await moveToAccessGroup(current, accessGroup, [audit])) return { ...current, accessGroup };
+    ({ current } = await getItems({ current: courseRef(course.term, course.course) }));
+  }
+  throw settingChangedMeanwhile({ name: 'access_group' });
 }
 
 /**
