@@ -100,7 +100,7 @@ export interface paths {
         get: operations["list-courses"];
         put?: never;
         /**
-         * Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.
+         * Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone, also without a base course or in an access group they name.
          * @description **Who may call it:** Faculty and superusers.
          */
         post: operations["create-course"];
@@ -860,8 +860,8 @@ export interface paths {
         get: operations["course-config"];
         put?: never;
         /**
-         * Set one setting of the course: name (course_name, default_student_late_days or timezone) and entry; answers the settings.
-         * @description **Who may call it:** Course instructors.
+         * Set one setting of the course: name (course_name, default_student_late_days, timezone, archived_accepts_submissions, or for superusers access_group) and entry; answers the settings.
+         * @description **Who may call it:** Course instructors and superusers.
          */
         post: operations["set-course-config"];
         delete?: never;
@@ -1834,6 +1834,8 @@ export interface components {
                 archived: boolean;
                 /** @description The access group whose staff may read across its courses. */
                 access_group: string;
+                /** @description Whether the course takes submissions and uploads while archived (false: it refuses them). */
+                archived_accepts_submissions: boolean;
             };
         };
         User: {
@@ -2481,8 +2483,10 @@ export interface operations {
                     base_course?: string;
                     /** @description The base course’s term … */
                     base_course_semester?: string;
-                    /** @description … and code. */
+                    /** @description … and code. Superusers may leave out the base course: the course then gets a group of its own. */
                     base_course_title?: string;
+                    /** @description Superusers: the access group the course joins (default: the base course’s, or `<term>.<course>`). */
+                    access_group?: string;
                     /** @description Copy the base course’s gradeables (at most 95). */
                     copy_gradeables?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
                 };
@@ -2497,8 +2501,10 @@ export interface operations {
                     base_course?: string;
                     /** @description The base course’s term … */
                     base_course_semester?: string;
-                    /** @description … and code. */
+                    /** @description … and code. Superusers may leave out the base course: the course then gets a group of its own. */
                     base_course_title?: string;
+                    /** @description Superusers: the access group the course joins (default: the base course’s, or `<term>.<course>`). */
+                    access_group?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
@@ -2516,8 +2522,10 @@ export interface operations {
                     base_course?: string;
                     /** @description The base course’s term … */
                     base_course_semester?: string;
-                    /** @description … and code. */
+                    /** @description … and code. Superusers may leave out the base course: the course then gets a group of its own. */
                     base_course_title?: string;
+                    /** @description Superusers: the access group the course joins (default: the base course’s, or `<term>.<course>`). */
+                    access_group?: string;
                     /**
                      * @description Copy the base course’s gradeables (at most 95).
                      * @enum {string}
@@ -2560,10 +2568,13 @@ export interface operations {
              *     - `The field base_course_semester must be at most 256 characters long.`
              *     - `The field base_course_title must be a string.`
              *     - `The field base_course_title must be at most 256 characters long.`
+             *     - `The field access_group must be a string.`
+             *     - `The field access_group must be at most 64 characters long.`
              *     - `The field copy_gradeables must be true or false.`
              *     - `Semester, course title or head instructor not set.`
              *     - `The semester must be 1 to 64 lowercase letters, digits or underscores.`
              *     - `The course title must be 1 to 64 lowercase letters, digits or underscores.`
+             *     - `An access group name is 1 to 64 letters, digits, dots, underscores or hyphens.`
              *     - `Invalid base course.`
              *     - `You can only create course for yourself.`
              *     - `Head instructor doesn't exist.`
@@ -2597,7 +2608,9 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
-             *     - `The instructor is not in the correct group.`
+             *     - `Only a superuser can create a course without a base course: name a base course you teach, or ask a superuser to create it.`
+             *     - `Only a superuser can choose or change a course's access group.`
+             *     - `The instructor is not in the correct group. Only an instructor of the base course, or of an unarchived course of its access group, may base a course on it: ask one of them to add the head instructor as an instructor of the base course, or a superuser to create the course without a base course.`
              */
             403: {
                 headers: {
@@ -3749,6 +3762,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -3969,6 +3983,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -4319,6 +4334,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -4554,6 +4570,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -8636,21 +8653,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone`, `archived_accepts_submissions`, or (superusers) `access_group`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, true or false, or an access group name (1 to 64 letters, digits, `.`, `_` or `-`). */
                     entry: string | number | boolean;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone`, `archived_accepts_submissions`, or (superusers) `access_group`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, true or false, or an access group name (1 to 64 letters, digits, `.`, `_` or `-`). */
                     entry: string;
                 };
                 "multipart/form-data": {
-                    /** @description The setting: `course_name`, `default_student_late_days` or `timezone`. */
+                    /** @description The setting: `course_name`, `default_student_late_days`, `timezone`, `archived_accepts_submissions`, or (superusers) `access_group`. */
                     name: string;
-                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), or an IANA time zone. */
+                    /** @description Its value: a display name (1 to 100 characters), a whole number of late days (0 to 1000), an IANA time zone, true or false, or an access group name (1 to 64 letters, digits, `.`, `_` or `-`). */
                     entry: string;
                 };
             };
@@ -8685,6 +8702,8 @@ export interface operations {
              *     - `{name} cannot be set here: {how}.`
              *     - `Must enter a number for this field`
              *     - `Value must be less than or equal to {max}`
+             *     - `Must enter true or false for this field`
+             *     - `An access group name is 1 to 64 letters, digits, dots, underscores or hyphens.`
              *     - `course_name must be 1 to {max} characters, not only spaces.`
              *     - `timezone must be an IANA time zone such as America/New_York; {entry} is not one.`
              */
@@ -8716,6 +8735,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `Only a superuser can choose or change a course's access group.`
              */
             403: {
                 headers: {

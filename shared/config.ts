@@ -84,6 +84,25 @@ const hostList = (): Declaration<string[]> => () =>
       .filter(Boolean),
   );
 
+/**
+ * A browser origin CORS may name: `*`, or a scheme (http or https) and host with an optional port,
+ * nothing after it (`https://app.example.edu`, `http://localhost:5173`). The stack's `corsOrigins`
+ * takes the same.
+ */
+export const isCorsOrigin = (origin: string): boolean => origin === '*' || /^https?:\/\/[^/\s]+$/.test(origin);
+
+/** A comma list of browser origins (isCorsOrigin), blanks dropped; anything else is refused. */
+const originList = (): Declaration<string[]> => (name) =>
+  variable((raw) => {
+    const origins = (raw ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    const bad = origins.find((origin) => !isCorsOrigin(origin));
+    if (bad !== undefined) return new Refused(`${name} takes origins like https://app.example.edu (or *), not ${JSON.stringify(bad)}`);
+    return origins;
+  });
+
 /** On or off: `1`/`true` or `0`/`false`; unset or empty: off. Anything else is refused. */
 const onOff = (): Declaration<boolean> => (name) =>
   variable((raw) => {
@@ -354,6 +373,12 @@ const settings = declare({
    * answer's `Answer-Mismatch` header. Read by the local server only.
    */
   CHECK_ANSWERS: onOff(),
+  /**
+   * `CORS_ORIGINS` (none: no CORS): browser origins `npm start` lets call the API and post to the
+   * local S3 endpoint, as the stack's `corsOrigins` does in AWS (infra/cors.ts). Read by the local
+   * server only.
+   */
+  CORS_ORIGINS: originList(),
 
   // --- Logs and metrics ----------------------------------------------------------------------------
   /** `POWERTOOLS_SERVICE_NAME` (`course-submission-api`): the service named in every log line. */

@@ -1,5 +1,8 @@
 /** What `create-course` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
 import {
+  accessGroupNeedsSuperuser,
+  badAccessGroup,
+  baseCourseNeeded,
   badCourseTitle,
   badSemester,
   courseExistsAlready,
@@ -23,8 +26,11 @@ export const contract: RouteContract = {
     fail(courseFieldsMissing),
     fail(badSemester),
     fail(badCourseTitle),
+    fail(badAccessGroup),
     fail(invalidBaseCourse),
     fail(notForYourself),
+    fail(baseCourseNeeded),
+    fail(accessGroupNeedsSuperuser),
     fail(noHeadInstructor),
     fail(noSuchSemester),
     fail(courseExistsAlready),

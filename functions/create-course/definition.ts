@@ -9,7 +9,8 @@ export const definition = route({
   method: 'POST',
   path: '/api/courses',
   access: 'faculty',
-  summary: 'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone.',
+  summary:
+    'Create a course from a base course (joining its access group); faculty for themselves, superusers for anyone, also without a base course or in an access group they name.',
   data: {
     courses: ['BatchGetItem', 'PutItem', 'ConditionCheckItem'],
     enrollments: ['BatchGetItem', 'PutItem'],
@@ -29,7 +30,10 @@ export const definition = route({
       }),
       base_course: z.optional(text(256, { description: 'Or both as `term|course` (the web form).' })),
       base_course_semester: z.optional(code('The base course’s term …')),
-      base_course_title: z.optional(code('… and code.')),
+      base_course_title: z.optional(code('… and code. Superusers may leave out the base course: the course then gets a group of its own.')),
+      access_group: z.optional(
+        text(64, { description: 'Superusers: the access group the course joins (default: the base course’s, or `<term>.<course>`).' }),
+      ),
       copy_gradeables: z.optional(flag({ description: 'Copy the base course’s gradeables (at most 95).' })),
     },
   }),

@@ -1,5 +1,6 @@
 /** What `file-uploads` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
 import * as z from 'zod';
+import { courseArchived } from '#shared/courses/failures.ts';
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
 import { fail, fileFails, type RouteContract } from '#shared/http/contract.ts';
@@ -16,5 +17,5 @@ export const contract: RouteContract = {
       }),
     ),
   }),
-  fails: [fail(invalidGradeableId), ...fileFails],
+  fails: [fail(courseArchived), fail(invalidGradeableId), ...fileFails],
 };

@@ -1,4 +1,5 @@
 /** What `submit-files` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
+import { courseArchived } from '#shared/courses/failures.ts';
 import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { string } from '#shared/http/answers.ts';
 import { fail, fileFails, versionFails, type RouteContract } from '#shared/http/contract.ts';
@@ -9,6 +10,7 @@ export const contract: RouteContract = {
   tag: 'Submissions',
   data: string.describe('e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone).'),
   fails: [
+    fail(courseArchived),
     fail(notSameUser),
     fail(invalidGradeableId),
     ...fileFails,

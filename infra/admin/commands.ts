@@ -2,14 +2,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readClassList } from '#shared/courses/class-list.ts';
-import { isValidCode, type Course } from '#shared/courses/course.ts';
+import { isValidAccessGroup, isValidCode, type Course } from '#shared/courses/course.ts';
 import { bootstrapCourse } from '#shared/courses/create-course.ts';
-import { dropMember, importClassList, moveToAccessGroup, putMember } from '#shared/courses/enroll.ts';
+import { dropMember, importClassList, putMember } from '#shared/courses/enroll.ts';
 import { termFieldsMissing } from '#shared/courses/failures.ts';
 import { termFrom } from '#shared/courses/terms.ts';
 import { backfill, summaryLine } from './backfill.ts';
 import { courseRef } from '#shared/data/courses.ts';
-import { setCourseArchived } from '#shared/courses/settings.ts';
+import { changeAccessGroup, setCourseArchived } from '#shared/courses/settings.ts';
 import { getItems } from '#shared/data/items.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
@@ -204,7 +204,8 @@ export async function runAdminCommand(
     case 'set-access-group': {
       const course = await requireCourse(rest);
       const accessGroup = requireGroupName(rest[2]);
-      await moveToAccessGroup(course, accessGroup);
+      // The same change as POST …/config with access_group, with its audit entry (actor `admin`).
+      await changeAccessGroup(course, COMMAND_LINE_ACTOR, accessGroup);
       return print(`${course.term}/${course.course} is in access group ${accessGroup}.`);
     }
     case 'enroll': {
@@ -357,7 +358,7 @@ async function requireCourse(args: string[]): Promise<Course> {
 }
 
 function requireGroupName(name: string | undefined): string {
-  if (!name || !/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+  if (!name || !isValidAccessGroup(name)) {
     throw new UsageError('An access group name is 1–64 letters, digits or ._-');
   }
   return name;

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { isCorsOrigin } from '#shared/config.ts';
 
 /** What varies between deployments, from CDK context (`cdk.json` or `-c key=value`). */
 export interface DeploymentSettings {
@@ -130,7 +131,7 @@ function origins(value: unknown): string[] {
   const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
   const result = list.map((origin) => origin.trim()).filter((origin) => origin !== '');
   for (const origin of result) {
-    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+    if (!isCorsOrigin(origin)) {
       throw new Error(`Context "corsOrigins" takes origins like https://app.example.edu (or *), not "${origin}"`);
     }
   }

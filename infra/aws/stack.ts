@@ -16,7 +16,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
-import { definitions, gatewayRouteKeys, routeKeys, routes, type RouteName } from '#functions/definitions.ts';
+import { definitions, gatewayRouteKeys, type RouteName } from '#functions/definitions.ts';
 import {
   functionAccess,
   functionEnvironment,
@@ -30,8 +30,8 @@ import {
   type TableKey,
 } from '#infra/function-access.ts';
 import { parseSetting, signInProblems, type FunctionSetting } from '#shared/config.ts';
-import type { RouteDefinition } from '#shared/http/routes.ts';
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
+import { apiCorsRules } from '#infra/cors.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { ApiFunction } from './api-function.ts';
 import { FunctionGroups } from './function-groups.ts';
@@ -324,17 +324,18 @@ export class CourseSubmissionStack extends Stack {
       }),
     });
 
+    const cors = apiCorsRules(settings.corsOrigins);
     this.api = new HttpApi(this, 'Api', {
       description: 'Course submission API',
       createDefaultStage: false,
-      ...(settings.corsOrigins.length > 0
+      ...(cors.origins.length > 0
         ? {
             corsPreflight: {
-              allowOrigins: [...settings.corsOrigins],
-              allowMethods: [...new Set(routeKeys.map((key) => CorsHttpMethod[key.method]))],
-              allowHeaders: corsRequestHeaders(),
-              exposeHeaders: ['preference-applied', 'retry-after', 'etag', 'link'],
-              maxAge: Duration.hours(1),
+              allowOrigins: [...cors.origins],
+              allowMethods: cors.methods.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
+              allowHeaders: [...cors.headers],
+              exposeHeaders: [...cors.exposed],
+              maxAge: Duration.seconds(cors.maxAgeSeconds),
             },
           }
         : {}),
@@ -556,14 +557,4 @@ function made<K, V>(map: ReadonlyMap<K, V>, key: K): V {
   const value = map.get(key);
   if (value === undefined) throw new Error(`The stack created nothing for ${String(key)}.`);
   return value;
-}
-
-/**
- * The request headers a browser may send: the ones every route reads (token, body type, the
- * status preference, conditional reads) and every header some route declares as an input, so a
- * frontend can send an Idempotency-Key or an If-Match without a preflight failure.
- */
-function corsRequestHeaders(): string[] {
-  const declared = Object.values<RouteDefinition>(routes).flatMap((definition) => Object.keys(definition.input?.().headers ?? {}));
-  return [...new Set(['authorization', 'content-type', 'prefer', 'if-none-match', ...declared.map((name) => name.toLowerCase())])];
 }

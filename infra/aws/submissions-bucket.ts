@@ -2,6 +2,7 @@ import { Duration, Names, Stack, Validations, type CfnElement, type RemovalPolic
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type LifecycleRule } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { bucketCorsRules } from '#infra/cors.ts';
 import type { ObjectGrant } from '#infra/function-access.ts';
 import { termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
 
@@ -36,6 +37,7 @@ export class SubmissionsBucket extends Construct {
         expiration: Duration.days(days),
       })),
     ];
+    const cors = bucketCorsRules(props.corsOrigins);
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -44,16 +46,15 @@ export class SubmissionsBucket extends Construct {
       versioned: false,
       lifecycleRules,
       removalPolicy: props.removalPolicy,
-      ...(props.corsOrigins.length > 0
+      ...(cors.origins.length > 0
         ? {
             cors: [
               {
-                // A presigned POST from a browser, and a presigned GET read by a script of the page.
-                allowedOrigins: [...props.corsOrigins],
-                allowedMethods: [HttpMethods.POST, HttpMethods.GET],
-                allowedHeaders: ['*'],
-                exposedHeaders: ['etag', 'location'],
-                maxAge: 3600,
+                allowedOrigins: [...cors.origins],
+                allowedMethods: cors.methods.map((method) => HttpMethods[method as keyof typeof HttpMethods]),
+                allowedHeaders: [...cors.headers],
+                exposedHeaders: [...cors.exposed],
+                maxAge: cors.maxAgeSeconds,
               },
             ],
           }

@@ -53,7 +53,12 @@ export interface LocalEnvironment {
  * tables, the signing secret and, in an empty data folder, the demo dataset. `watch`: what to do
  * when DynamoDB Local exits unasked (it is started again; see startDynamoDbLocal).
  */
-export async function startLocalEnvironment(options: { announce: boolean; watch?: DynamoDbWatch }): Promise<LocalEnvironment> {
+export async function startLocalEnvironment(options: {
+  announce: boolean;
+  watch?: DynamoDbWatch;
+  /** Browser origins whose pages may post files to the local S3 endpoint (CORS_ORIGINS). */
+  corsOrigins?: readonly string[];
+}): Promise<LocalEnvironment> {
   const dataDir = dataDirectory();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const repositories = await repositoriesFolder(dataDir);
@@ -67,7 +72,7 @@ export async function startLocalEnvironment(options: { announce: boolean; watch?
   };
   try {
     // Submitted files: the local S3 endpoint, its objects in the data folder.
-    s3 = await startS3Endpoint({ directory: join(dataDir, 'objects'), bucket: localSubmissionsBucket() });
+    s3 = await startS3Endpoint({ directory: join(dataDir, 'objects'), bucket: localSubmissionsBucket(), corsOrigins: options.corsOrigins });
     process.env.S3_ENDPOINT = s3.url;
     process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
     process.env.SIGNING_SECRET_FILE ||= join(dataDir, 'signing-secret');

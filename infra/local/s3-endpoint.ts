@@ -8,12 +8,14 @@
  * file's real size within `content-length-range`). The signature, or the policy with the fields
  * before the file, is checked before the rest of the body is read, and the body is read only as far
  * as it may go. What passes is handed to s3rver (a POST upload as a plain PUT of the file); a
- * refusal is S3's XML error, and nothing is stored.
+ * refusal is S3's XML error, and nothing is stored. CORS is the bucket's rule in AWS
+ * (infra/cors.ts), for the origins it is started with: S3 answers a preflight itself.
  */
 import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import { LOCAL_S3_CREDENTIALS } from '#shared/storage/objects.ts';
+import { bucketCorsRules, corsAnswer, type CorsRules } from '#infra/cors.ts';
 import {
   isProblem,
   parsePostFormHead,
@@ -45,8 +47,17 @@ export interface LocalS3Endpoint {
 const secretOf: SecretOf = (accessKeyId) =>
   accessKeyId === LOCAL_S3_CREDENTIALS.accessKeyId ? LOCAL_S3_CREDENTIALS.secretAccessKey : undefined;
 
-/** Starts the endpoint on a loopback port (`port`, or a free one), its objects kept in `directory`. */
-export async function startS3Endpoint(options: { directory: string; bucket: string; port?: number }): Promise<LocalS3Endpoint> {
+/**
+ * Starts the endpoint on a loopback port (`port`, or a free one), its objects kept in `directory`;
+ * `corsOrigins`: the browser origins whose pages may post to it (none: no CORS, as a bucket without a CORS rule).
+ */
+export async function startS3Endpoint(options: {
+  directory: string;
+  bucket: string;
+  port?: number;
+  corsOrigins?: readonly string[];
+}): Promise<LocalS3Endpoint> {
+  const cors = bucketCorsRules(options.corsOrigins ?? []);
   const store = new S3rver({
     address: '127.0.0.1',
     port: 0,
@@ -56,7 +67,7 @@ export async function startS3Endpoint(options: { directory: string; bucket: stri
   });
   const inner = await store.run();
   const server = createServer((request, response) => {
-    handle(request, response, inner.port).catch(() => {
+    withCors(cors, request, response, () => handle(request, response, inner.port)).catch(() => {
       if (!response.headersSent)
         send(response, { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' });
       else response.destroy();
@@ -76,6 +87,34 @@ export async function startS3Endpoint(options: { directory: string; bucket: stri
       await store.close();
     },
   };
+}
+
+/**
+ * S3's CORS: a preflight is answered by the bucket's rule (403 when it allows no such request, or
+ * when there is none); any other request from an allowed origin gets the CORS headers on its
+ * answer, whatever answers it.
+ */
+async function withCors(rules: CorsRules, request: IncomingMessage, response: ServerResponse, answer: () => Promise<void>): Promise<void> {
+  const preflight = request.method === 'OPTIONS';
+  const cors = corsAnswer(rules, {
+    method: request.method ?? 'GET',
+    origin: request.headers.origin,
+    requestMethod: request.headers['access-control-request-method'],
+    requestHeaders: request.headers['access-control-request-headers'],
+  });
+  if (preflight) {
+    request.resume();
+    if (cors.kind === 'preflight' && cors.allowed) {
+      response.writeHead(200, cors.headers);
+      response.end();
+      return;
+    }
+    const message =
+      rules.origins.length === 0 ? 'CORSResponse: CORS is not enabled for this bucket.' : 'CORSResponse: This CORS request is not allowed.';
+    return send(response, { status: 403, code: 'AccessForbidden', message });
+  }
+  if (cors.kind === 'actual') for (const [name, value] of Object.entries(cors.headers)) response.setHeader(name, value);
+  await answer();
 }
 
 function send(response: ServerResponse, refusal: S3Problem): void {
@@ -198,16 +237,13 @@ async function handle(request: IncomingMessage, response: ServerResponse, innerP
     );
     return;
   }
-  const signed = request.method !== 'OPTIONS';
-  if (signed) {
-    // The signature covers the declared payload hash, not the body: checked before the body is read.
-    const verdict = verifySignedRequest({ method: request.method ?? 'GET', url, headers: request.headers }, secretOf);
-    if (isProblem(verdict)) return refuseUnread(request, response, verdict);
-  }
+  // The signature covers the declared payload hash, not the body: checked before the body is read.
+  const verdict = verifySignedRequest({ method: request.method ?? 'GET', url, headers: request.headers }, secretOf);
+  if (isProblem(verdict)) return refuseUnread(request, response, verdict);
   if (Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BYTES) return refuseUnread(request, response, TOO_LARGE);
   const content = await body.all(MAX_REQUEST_BYTES);
   if (!content) return refuseUnread(request, response, TOO_LARGE);
-  const payload = signed ? payloadProblem(request.headers, content) : undefined;
+  const payload = payloadProblem(request.headers, content);
   if (payload) return send(response, payload);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {

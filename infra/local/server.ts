@@ -11,6 +11,7 @@ import { localFunctionScope } from './functions.ts';
 import type { ApiEvent, ApiResult } from '#shared/http/types.ts';
 import { requestTarget, toApiGatewayEvent, writeResult, type MatchedRoute } from './api-gateway.ts';
 import { hostRefusal, localApiHosts } from './host-names.ts';
+import { apiCorsRules, corsAnswer, type CorsRules } from '#infra/cors.ts';
 import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.ts';
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
@@ -51,6 +52,8 @@ export async function startLocalApi(options: {
   hosts?: readonly string[];
   /** Check every answer against its route's contract (CHECK_ANSWERS), logging and marking a mismatch. */
   checkAnswers?: boolean;
+  /** Browser origins that may call the API (CORS_ORIGINS), answered as API Gateway's CORS configuration would; none: no CORS. */
+  corsOrigins?: readonly string[];
   /**
    * How often the webhook outbox relay runs (default every second); 0: only when `webhookOutbox.run()`
    * is called (a test that counts every DynamoDB command of the process).
@@ -66,12 +69,15 @@ export async function startLocalApi(options: {
   const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
   const listenHost = options.host ?? '127.0.0.1';
+  const cors = apiCorsRules(options.corsOrigins ?? []);
   const server = createServer((request, response) => {
     const started = performance.now();
     const refusal = hostRefusal(request.headers.host, { port: request.socket.localPort ?? 0, listenHost, extra });
     const answer = refusal
       ? refuseHost(request, refusal)
-      : handle(request, handlers, functionTimeoutMs).then((result) => (check ? check(request, result) : result));
+      : withCors(cors, request, () =>
+          handle(request, handlers, functionTimeoutMs).then((result) => (check ? check(request, result) : result)),
+        );
     void answer.then((result) => {
       writeResult(response, result);
       if (options.log) {
@@ -160,6 +166,27 @@ async function handle(request: IncomingMessage, handlers: Map<string, LambdaHand
       preferHttpStatus,
     });
   }
+}
+
+/**
+ * CORS as API Gateway answers it: a preflight is answered before any function runs (204, with the
+ * CORS headers only for an allowed origin and method); any other request from an allowed origin
+ * gets its answer with the allowed origin and the exposed headers added.
+ */
+async function withCors(rules: CorsRules, request: IncomingMessage, answer: () => Promise<ApiResult>): Promise<ApiResult> {
+  const cors = corsAnswer(rules, {
+    method: request.method ?? 'GET',
+    origin: request.headers.origin,
+    requestMethod: request.headers['access-control-request-method'],
+    requestHeaders: request.headers['access-control-request-headers'],
+  });
+  if (cors.kind === 'preflight') {
+    request.resume();
+    return { statusCode: 204, headers: cors.headers, body: '' };
+  }
+  const result = await answer();
+  if (cors.kind === 'none' || Object.keys(cors.headers).length === 0) return result;
+  return { ...result, headers: { ...result.headers, ...cors.headers } };
 }
 
 /**

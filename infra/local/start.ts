@@ -24,8 +24,10 @@ function stop(exitCode: number): Promise<never> {
 
 try {
   const notice = sandboxNotice();
+  const corsOrigins = config('CORS_ORIGINS');
   environment = await startLocalEnvironment({
     announce: true,
+    corsOrigins,
     // Requests meanwhile answer RETRYABLE (a refused connection); DynamoDB Local's own data may lack its last writes.
     watch: {
       restarting: (how) => console.error(`DynamoDB Local ${how}: starting it again (requests meanwhile answer RETRYABLE)…`),
@@ -37,7 +39,13 @@ try {
     },
   });
   const released = await releaseStrandedLeases();
-  api = await startLocalApi({ port, host: process.env.HOST ?? '127.0.0.1', log: true, checkAnswers: config('CHECK_ANSWERS') });
+  api = await startLocalApi({
+    port,
+    host: process.env.HOST ?? '127.0.0.1',
+    log: true,
+    checkAnswers: config('CHECK_ANSWERS'),
+    corsOrigins,
+  });
   const resumed = await resumeQueues(api, released);
   console.log(`Course submission API on ${api.url}`);
   console.log(`Submitted files: the local S3 endpoint on ${environment.s3Endpoint}`);
@@ -47,6 +55,8 @@ try {
     console.log(
       `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending`,
     );
+  if (corsOrigins.length > 0)
+    console.log(`CORS (CORS_ORIGINS): pages on ${corsOrigins.join(', ')} may call the API and post files to the local S3 endpoint.`);
   if (config('CHECK_ANSWERS'))
     console.log('Answers are checked against the contract (CHECK_ANSWERS): a mismatch is logged and named in Answer-Mismatch.');
   const sandbox = await notice;

@@ -29,6 +29,16 @@ export { isValidCode } from '#shared/ids.ts';
 const SECTION = /^[A-Za-z0-9_-]{1,32}$/;
 export const isValidSection = (section: string): boolean => SECTION.test(section);
 
+/** Whether the course takes submissions and uploads: unarchived, or archived with `archived_accepts_submissions`. */
+export const takesSubmissions = (course: Pick<Course, 'archived' | 'archivedAcceptsSubmissions'>): boolean =>
+  !course.archived || course.archivedAcceptsSubmissions === true;
+
+/** An access group's name: 1 to 64 letters, digits, dots, underscores or hyphens. */
+export const isValidAccessGroup = (name: string): boolean => /^[A-Za-z0-9._-]{1,64}$/.test(name);
+
+/** The access group of its own a course gets when created without a base course or a named group. */
+export const ownAccessGroup = (course: Pick<Course, 'term' | 'course'>): string => `${course.term}.${course.course}`;
+
 export const isStaff = (enrollment: Pick<Enrollment, 'group'>): boolean => enrollment.group < courseGroups.student;
 
 /** Taking the course now: any staff role, or a student with a registration section (not dropped). */

@@ -4,14 +4,17 @@ import { listingCopyOf, memberCopyOf, revisionRef, sourceUnchanged } from '#shar
 import { settleCopies } from '#shared/data/settle-copies.ts';
 import { enrollmentRef, putEnrollment, type EnrollmentCopies } from '#shared/data/enrollments.ts';
 import { createGradeableItem, gradeablesOfCourse, type StoredGradeable } from '#shared/data/gradeables.ts';
-import { getItems, type LoadedItems } from '#shared/data/items.ts';
+import { getItems, type ItemRef, type LoadedItems } from '#shared/data/items.ts';
 import { termRef } from '#shared/data/terms.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isSuperuser, isValidUserId, type User } from '#shared/users/user.ts';
-import { courseGroups, isValidCode, type Course, type Enrollment, type Term } from './course.ts';
+import { courseGroups, isValidAccessGroup, isValidCode, ownAccessGroup, type Course, type Enrollment, type Term } from './course.ts';
 import { accessGroupRole } from './group-access.ts';
 import {
+  accessGroupNeedsSuperuser,
+  badAccessGroup,
+  baseCourseNeeded,
   badCourseTitle,
   badSemester,
   courseExistsAlready,
@@ -27,8 +30,10 @@ export interface NewCourseRequest {
   readonly term: string;
   readonly course: string;
   readonly headInstructor: string;
-  readonly baseTerm: string;
-  readonly baseCourse: string;
+  /** The course it is based on; none (superusers only): a course of its own. */
+  readonly base?: { readonly term: string; readonly course: string } | undefined;
+  /** The access group it joins (superusers only); by default the base course's, or a group of its own. */
+  readonly accessGroup?: string | undefined;
   readonly copyGradeables: boolean;
 }
 
@@ -43,31 +48,46 @@ export interface NewCourseFields {
   readonly base_course?: string;
   readonly base_course_semester?: string;
   readonly base_course_title?: string;
+  readonly access_group?: string;
   readonly copy_gradeables?: boolean;
 }
 
 /**
  * The fields of `POST /api/courses`: the five of the base-course form, or the web form's single `base_course`
- * (`term|course`). Checked in the reference's order; format problems never reach the database.
+ * (`term|course`), or none of the base course's (a course of its own). Checked in the reference's
+ * order; format problems never reach the database.
  */
 export function newCourseRequest(fields: NewCourseFields): NewCourseRequest {
   const { course_semester: term, course_title: course, head_instructor: headInstructor } = fields;
   if (!isValidCode(term)) throw badSemester();
   if (!isValidCode(course)) throw badCourseTitle();
 
+  const { access_group: accessGroup } = fields;
+  if (accessGroup !== undefined && !isValidAccessGroup(accessGroup)) throw badAccessGroup();
+  const copyGradeables = fields.copy_gradeables ?? false;
+  const named = [fields.base_course, fields.base_course_semester, fields.base_course_title].some((field) => field !== undefined);
+  if (!named && !copyGradeables) return { term, course, headInstructor, accessGroup, copyGradeables };
   const combined = fields.base_course?.split('|');
   const [baseTerm, baseCourse] = combined ?? [fields.base_course_semester, fields.base_course_title];
   if ((combined && combined.length !== 2) || !baseTerm || !baseCourse || !isValidCode(baseTerm) || !isValidCode(baseCourse)) {
     throw invalidBaseCourse();
   }
-  return { term, course, headInstructor, baseTerm, baseCourse, copyGradeables: fields.copy_gradeables ?? false };
+  return { term, course, headInstructor, base: { term: baseTerm, course: baseCourse }, accessGroup, copyGradeables };
+}
+
+/** The base course and the head instructor's enrollment in it, when there is a base course. */
+function baseRefs(request: NewCourseRequest): { base?: ItemRef<Course>; instructorInBase?: ItemRef<Enrollment> } {
+  if (!request.base) return {};
+  return {
+    base: courseRef(request.base.term, request.base.course),
+    instructorInBase: enrollmentRef(request.base.term, request.base.course, request.headInstructor),
+  };
 }
 
 /** What creating a course reads: the head instructor, the base course and their enrollment in it, the new course (must not exist) and the term. */
 const newCourseRefs = (request: NewCourseRequest) => ({
   headInstructor: userRef(request.headInstructor),
-  base: courseRef(request.baseTerm, request.baseCourse),
-  instructorInBase: enrollmentRef(request.baseTerm, request.baseCourse, request.headInstructor),
+  ...baseRefs(request),
   existing: courseRef(request.term, request.course),
   term: termRef(request.term),
   // The revisions the enrollment's copies are made from (the same items, read once).
@@ -101,14 +121,15 @@ export function newCourseReads(body: Readonly<Record<string, unknown>>) {
 export async function baseGradeablesAsked(body: Readonly<Record<string, unknown>>): Promise<StoredGradeable[] | undefined> {
   const request = requestAsSent(body);
   const copy = body.copy_gradeables;
-  return request && (copy === true || copy === 'true' || copy === '1')
-    ? gradeablesOfCourse(request.baseTerm, request.baseCourse)
+  return request?.base && (copy === true || copy === 'true' || copy === '1')
+    ? gradeablesOfCourse(request.base.term, request.base.course)
     : undefined;
 }
 
 /**
- * Creates a course from a base course, in one transaction: the course (joining the base course's
- * access group), its head instructor's enrollment and the access-group membership. `preloaded`
+ * Creates a course, in one transaction: the course (joining the base course's access group, or the
+ * one a superuser names, or a group of its own when a superuser creates it without a base course),
+ * its head instructor's enrollment and the access-group membership. `preloaded`
  * holds what `newCourseReads` and `baseGradeablesAsked` read with the token check; what they did
  * not read (a body they could not take) is read here.
  */
@@ -120,15 +141,20 @@ export async function createCourse(
   if (!isSuperuser(caller) && request.headInstructor !== caller.userId) {
     throw notForYourself();
   }
+  if (!request.base && !isSuperuser(caller)) throw baseCourseNeeded();
+  if (request.accessGroup !== undefined && !isSuperuser(caller)) throw accessGroupNeedsSuperuser();
   if (!isValidUserId(request.headInstructor)) throw noHeadInstructor();
 
   const { items } = preloaded;
   const loaded = items && Object.hasOwn(items, 'term') ? (items as NewCourseItems) : await getItems(newCourseRefs(request));
   if (!loaded.headInstructor) throw noHeadInstructor();
-  if (!loaded.base) throw invalidBaseCourse();
+  const { base } = loaded;
+  if (request.base && !base) throw invalidBaseCourse();
   if (!loaded.term) throw noSuchSemester({ semester: request.term });
   if (loaded.existing) throw courseExistsAlready();
-  if (!(await teachesBaseOrGroup(loaded.base, loaded.instructorInBase, request.headInstructor))) {
+  const accessGroup = request.accessGroup ?? base?.accessGroup ?? ownAccessGroup(request);
+  // Joining the base course's group makes the head instructor an instructor of it.
+  if (base && accessGroup === base.accessGroup && !(await teachesBaseOrGroup(base, loaded.instructorInBase, request.headInstructor))) {
     throw instructorNotInGroup();
   }
 
@@ -137,19 +163,20 @@ export async function createCourse(
     course: request.course,
     displayName: '',
     archived: false,
-    timeZone: loaded.base.timeZone,
-    accessGroup: loaded.base.accessGroup,
+    timeZone: base?.timeZone ?? 'UTC',
+    accessGroup,
   };
   const head = instructorEnrollment(course, request.headInstructor);
-  const copies = request.copyGradeables
-    ? (preloaded.baseGradeables ?? (await gradeablesOfCourse(request.baseTerm, request.baseCourse)))
-    : [];
+  const copies =
+    request.copyGradeables && request.base
+      ? (preloaded.baseGradeables ?? (await gradeablesOfCourse(request.base.term, request.base.course)))
+      : [];
   if (copies.length > MAX_COPIED_GRADEABLES) {
     throw tooManyGradeablesToCopy({ count: copies.length, limit: MAX_COPIED_GRADEABLES });
   }
   const courseWrites = (headCopies: EnrollmentCopies) => [
     ...newCourseItems(course, head, headCopies),
-    courseExists(request.baseTerm, request.baseCourse),
+    ...(request.base ? [courseExists(request.base.term, request.base.course)] : []),
     ...copies.map((document) => createGradeableItem(course.term, course.course, document)),
   ];
   // Each copy, made from the profile or the term as read, is written only if its source did not change

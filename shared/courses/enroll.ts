@@ -335,22 +335,32 @@ export async function importClassList(
 
 /**
  * Moves a course to another access group: the new group's items are written first, then the
- * course switches (with its membership) in one transaction, then the old items go; a reader
- * sees the course in one group or the other, never in neither.
+ * course switches (with its membership and `alongside`, its audit entry) in one transaction,
+ * provided it is still in the group it was read in, then the old items go; a reader sees the
+ * course in one group or the other, never in neither. False when the course was no longer in the
+ * group read (nothing switched; the new group's copies stay, and grant nothing while the course
+ * is not in that group, since every read across a group checks the course's own group).
  */
-export async function moveToAccessGroup(course: Course, accessGroup: string): Promise<void> {
-  if (course.accessGroup === accessGroup) return;
+export async function moveToAccessGroup(course: Course, accessGroup: string, alongside: readonly TransactItem[] = []): Promise<boolean> {
+  if (course.accessGroup === accessGroup) return true;
   const old = await courseItemsOfGroup(course.accessGroup, course.term, course.course);
   const staff = old.filter((item) => item.member.startsWith('staff#'));
   await batchWrite(
     staff.map((item) => ({ tableName: accessGroupsTableName(), request: { PutRequest: { Item: { ...item, accessGroup } } } })),
   );
-  await transactWrite([
-    setCourseAccessGroup(course.term, course.course, accessGroup, course.accessGroup),
-    putCourseMembership(accessGroup, course.term, course.course),
-    deleteCourseMembership(course.accessGroup, course.term, course.course),
-  ]);
+  try {
+    await transactWrite([
+      setCourseAccessGroup(course.term, course.course, accessGroup, course.accessGroup),
+      putCourseMembership(accessGroup, course.term, course.course),
+      deleteCourseMembership(course.accessGroup, course.term, course.course),
+      ...alongside,
+    ]);
+  } catch (error) {
+    if (failedConditions(error).includes(0)) return false;
+    throw error;
+  }
   await batchWrite(staff.map((item) => ({ tableName: accessGroupsTableName(), request: { DeleteRequest: { Key: item } } })));
+  return true;
 }
 
 /** A class list as sent over HTTP (`POST …/users/import`, whose input refuses none): read, then imported. */

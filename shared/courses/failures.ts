@@ -21,7 +21,22 @@ export const notForYourself = /* @__PURE__ */ failure('invalid', 'You can only c
 export const noHeadInstructor = /* @__PURE__ */ failure('invalid', "Head instructor doesn't exist.");
 export const noSuchSemester = /* @__PURE__ */ failure('not-found', 'The semester {semester} does not exist.');
 export const courseExistsAlready = /* @__PURE__ */ failure('conflict', 'Course with that semester/title already exists.');
-export const instructorNotInGroup = /* @__PURE__ */ failure('forbidden', 'The instructor is not in the correct group.');
+export const instructorNotInGroup = /* @__PURE__ */ failure(
+  'forbidden',
+  'The instructor is not in the correct group. Only an instructor of the base course, or of an unarchived course of its access group, may base a course on it: ask one of them to add the head instructor as an instructor of the base course, or a superuser to create the course without a base course.',
+);
+export const baseCourseNeeded = /* @__PURE__ */ failure(
+  'forbidden',
+  'Only a superuser can create a course without a base course: name a base course you teach, or ask a superuser to create it.',
+);
+export const accessGroupNeedsSuperuser = /* @__PURE__ */ failure(
+  'forbidden',
+  "Only a superuser can choose or change a course's access group.",
+);
+export const badAccessGroup = /* @__PURE__ */ failure(
+  'invalid',
+  'An access group name is 1 to 64 letters, digits, dots, underscores or hyphens.',
+);
 export const tooManyGradeablesToCopy = /* @__PURE__ */ failure(
   'invalid',
   'The base course has {count} gradeables; at most {limit} can be copied at once.',
@@ -87,6 +102,11 @@ export const settingChangedMeanwhile = /* @__PURE__ */ failure(
   'conflict',
   '{name} kept changing meanwhile; read the settings and try again.',
 );
+export const courseArchived = /* @__PURE__ */ failure(
+  'forbidden',
+  'This course is archived and takes no submissions or uploads. Its instructors may allow them with the course setting archived_accepts_submissions.',
+);
+export const notTrueOrFalse = /* @__PURE__ */ failure('invalid', 'Must enter true or false for this field');
 export const archiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can archive a course');
 export const unarchiveNeedsFaculty = /* @__PURE__ */ failure('forbidden', 'Only instructors can unarchive a course');
 const GROUP_NAMES = 'Instructor, Full Access Grader (Grad TA), Limited Access Grader (Mentor), Student';

@@ -6,18 +6,22 @@
 import { auditEntry } from '#shared/data/audit.ts';
 import { courseRef, setArchived, setCourseField, setDisplayName } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
-import { courseId, type Course } from '#shared/courses/course.ts';
+import { courseId, isValidAccessGroup, type Course } from '#shared/courses/course.ts';
+import { moveToAccessGroup } from '#shared/courses/enroll.ts';
 import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
-import { isFaculty, type User } from '#shared/users/user.ts';
+import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import {
+  accessGroupNeedsSuperuser,
   archiveNeedsFaculty,
+  badAccessGroup,
   badCourseName,
   badTimeZone,
   courseNotFound,
   notAConfigName,
   notANumber,
+  notTrueOrFalse,
   numberTooLarge,
   readOnlySetting,
   settingChangedMeanwhile,
@@ -50,25 +54,26 @@ export function courseConfig(course: Course) {
       course_status: course.archived ? ARCHIVED_STATUS : ACTIVE_STATUS,
       archived: course.archived,
       access_group: course.accessGroup,
+      archived_accepts_submissions: course.archivedAcceptsSubmissions ?? false,
     },
   };
 }
 
 /** The settings `POST …/config` sets, and the course field each is kept in. */
-export const settableNames = ['course_name', 'default_student_late_days', 'timezone'] as const;
+export const settableNames = ['course_name', 'default_student_late_days', 'timezone', 'archived_accepts_submissions'] as const;
 export type SettableName = (typeof settableNames)[number];
 
 /** Settings shown but set otherwise. */
 const readOnly: Readonly<Record<string, string>> = {
   course_status: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
   archived: 'archive or unarchive the course (POST …/config/archive, …/config/unarchive)',
-  access_group: "a course's access group is set when it is created, from its base course",
 };
 
 export type Setting =
   | { readonly name: 'course_name'; readonly value: string }
   | { readonly name: 'default_student_late_days'; readonly value: number }
-  | { readonly name: 'timezone'; readonly value: string };
+  | { readonly name: 'timezone'; readonly value: string }
+  | { readonly name: 'archived_accepts_submissions'; readonly value: boolean };
 
 /**
  * A setting from the request's `name` and `entry` as the route's input reads them (both present,
@@ -94,13 +99,31 @@ export function parseSetting(name: string, entry: unknown): Setting | Refusal {
       // Intl accepts any case; the course keeps the zone's own spelling.
       return { name, value: new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone };
     }
+    case 'archived_accepts_submissions': {
+      const flag =
+        typeof entry === 'boolean' ? entry : text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : undefined;
+      return flag === undefined ? notTrueOrFalse() : { name, value: flag };
+    }
     default:
       return notAConfigName();
   }
 }
 
-const currentValue = (course: Course, name: SettableName): string | number =>
-  name === 'course_name' ? course.displayName : name === 'timezone' ? course.timeZone : (course.defaultStudentLateDays ?? 0);
+const currentValue = (course: Course, name: SettableName): string | number | boolean =>
+  name === 'course_name'
+    ? course.displayName
+    : name === 'timezone'
+      ? course.timeZone
+      : name === 'archived_accepts_submissions'
+        ? (course.archivedAcceptsSubmissions ?? false)
+        : (course.defaultStudentLateDays ?? 0);
+
+/** The course field each setting set with setCourseField is kept in. */
+const storedField = {
+  timezone: 'timeZone',
+  default_student_late_days: 'defaultStudentLateDays',
+  archived_accepts_submissions: 'archivedAcceptsSubmissions',
+} as const;
 
 /** How many times a setting is written again from a fresh read when another change came first. */
 const SETTING_ATTEMPTS = 5;
@@ -115,7 +138,7 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
   if (!('value' in setting)) throw setting;
   const changed = { ...course, ...courseFieldOf(setting) };
   if (currentValue(course, setting.name) === setting.value) return courseConfig(changed);
-  const audit = (before: string | number) =>
+  const audit = (before: string | number | boolean) =>
     auditEntry(
       { courseId: courseId(course.term, course.course) },
       {
@@ -133,7 +156,7 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
     if (!renamed) throw courseNotFound();
     return courseConfig(changed);
   }
-  const field = setting.name === 'timezone' ? 'timeZone' : 'defaultStudentLateDays';
+  const field = storedField[setting.name];
   let current: Course | undefined = course;
   for (let attempt = 0; attempt < SETTING_ATTEMPTS; attempt++) {
     if (!current) throw courseNotFound();
@@ -148,6 +171,49 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
 }
 
 /**
+ * `POST …/config` as the route takes it: `access_group` (superusers only) moves the course to
+ * another access group; any other name is a setting of setCourseSetting.
+ */
+export async function setCourseConfig(
+  course: Course,
+  caller: Pick<User, 'accessLevel' | 'userId'>,
+  fields: { readonly name: string; readonly entry: unknown },
+) {
+  if (fields.name !== 'access_group') return setCourseSetting(course, caller.userId, fields);
+  if (!isSuperuser(caller)) throw accessGroupNeedsSuperuser();
+  if (typeof fields.entry !== 'string' || !isValidAccessGroup(fields.entry)) throw badAccessGroup();
+  return courseConfig(await changeAccessGroup(course, caller.userId, fields.entry));
+}
+
+/**
+ * Moves the course to access group `accessGroup` with its audit entry, in the transaction that
+ * switches it, which holds only while the course is still in the group it was read in (read again
+ * when another move came first): the entry's `before` is always the group the move left. The
+ * staff of the courses of the group it left no longer read across to it, and those of the new
+ * group's unarchived courses do. Answers the course as it is now.
+ */
+export async function changeAccessGroup(course: Course, actor: string, accessGroup: string): Promise<Course> {
+  let current: Course | undefined = course;
+  for (let attempt = 0; attempt < SETTING_ATTEMPTS; attempt++) {
+    if (!current) throw courseNotFound();
+    if (current.accessGroup === accessGroup) return current;
+    const audit = auditEntry(
+      { courseId: courseId(course.term, course.course) },
+      {
+        actor,
+        action: 'course.setting-changed',
+        target: 'access_group',
+        before: { access_group: current.accessGroup },
+        after: { access_group: accessGroup },
+      },
+    );
+    if (await moveToAccessGroup(current, accessGroup, [audit])) return { ...current, accessGroup };
+    ({ current } = await getItems({ current: courseRef(course.term, course.course) }));
+  }
+  throw settingChangedMeanwhile({ name: 'access_group' });
+}
+
+/**
  * `PUT …/late-days`: the late-day budget every student starts with, set as `POST …/config` sets
  * it (conditioned on the value it replaces, with its audit entry).
  */
@@ -157,11 +223,7 @@ export async function setDefaultStudentLateDays(course: Course, actor: string, d
 }
 
 const courseFieldOf = (setting: Setting): Partial<Course> =>
-  setting.name === 'course_name'
-    ? { displayName: setting.value }
-    : setting.name === 'timezone'
-      ? { timeZone: setting.value }
-      : { defaultStudentLateDays: setting.value };
+  setting.name === 'course_name' ? { displayName: setting.value } : { [storedField[setting.name]]: setting.value };
 
 /**
  * Who may archive or unarchive: instructors of the course with faculty access level, and
@@ -171,7 +233,8 @@ export const mayArchive = (caller: Pick<User, 'accessLevel'>): boolean => isFacu
 
 /**
  * Archives or unarchives the course, as the operator's command line does: an archived course leaves
- * its students' course lists (its instructors keep it under archived courses), gives its staff no
+ * its students' course lists (its instructors keep it under archived courses), takes no submissions
+ * or uploads unless its `archived_accepts_submissions` setting allows them, gives its staff no
  * reading across its access group, and is left out of the nightly summaries. Answers the reference's message.
  */
 export async function setCourseArchived(

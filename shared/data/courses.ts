@@ -19,6 +19,8 @@ export interface Course {
   readonly accessGroup: string;
   /** The late-day budget every student starts with (the reference's `default_student_late_days`); 0 when unset. */
   readonly defaultStudentLateDays?: number;
+  /** Whether the course takes submissions and uploads while archived (`archived_accepts_submissions`); false when unset. */
+  readonly archivedAcceptsSubmissions?: boolean;
   /** The grade summaries readers see: the last complete generation. */
   readonly summaries?: SummaryGeneration;
 }
@@ -38,6 +40,7 @@ export const decodeCourse = (item: Item): Course => ({
   timeZone: (item.timeZone as string | undefined) ?? 'UTC',
   accessGroup: item.accessGroup as string,
   defaultStudentLateDays: (item.defaultStudentLateDays as number | undefined) ?? 0,
+  archivedAcceptsSubmissions: item.archivedAcceptsSubmissions === true,
   ...(item.summaries ? { summaries: item.summaries as Course['summaries'] } : {}),
 });
 
@@ -184,18 +187,18 @@ export async function allCourses(): Promise<Course[]> {
 }
 
 /** What a course field reads as when the item has none (decodeCourse). */
-const fieldDefaults = { timeZone: 'UTC', defaultStudentLateDays: 0 } as const;
+const fieldDefaults = { timeZone: 'UTC', defaultStudentLateDays: 0, archivedAcceptsSubmissions: false } as const;
 
 /**
- * Sets a course setting no list copies (time zone, default late days) with `alongside` in one
+ * Sets a course setting no list copies (time zone, default late days, archived submissions) with `alongside` in one
  * transaction, provided the course still holds `before`, the value read; false when it does not (or
  * the course is gone).
  */
 export async function setCourseField(
   term: string,
   course: string,
-  field: 'timeZone' | 'defaultStudentLateDays',
-  change: { readonly before: string | number; readonly value: string | number },
+  field: 'timeZone' | 'defaultStudentLateDays' | 'archivedAcceptsSubmissions',
+  change: { readonly before: string | number | boolean; readonly value: string | number | boolean },
   alongside: readonly TransactItem[] = [],
 ): Promise<boolean> {
   const asRead = change.before === fieldDefaults[field] ? '(attribute_not_exists(#field) OR #field = :before)' : '#field = :before';

@@ -21,7 +21,11 @@ export interface ItemSetRef<T> {
 
 export type ItemRefs = Record<string, ItemRef<unknown> | ItemSetRef<unknown>>;
 export type LoadedItems<Refs extends ItemRefs> = {
-  [Name in keyof Refs]: Refs[Name] extends ItemSetRef<infer T> ? T : Refs[Name] extends ItemRef<infer T> ? T | undefined : never;
+  [Name in keyof Refs]: NonNullable<Refs[Name]> extends ItemSetRef<infer T>
+    ? T
+    : NonNullable<Refs[Name]> extends ItemRef<infer T>
+      ? T | undefined
+      : never;
 };
 
 const MAX_UNPROCESSED_RETRIES = 5;

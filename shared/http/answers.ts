@@ -335,6 +335,9 @@ const CourseConfig = object({
     course_status: z.literal([1, 2]).describe('1 active, 2 archived.'),
     archived: boolean,
     access_group: string.describe('The access group whose staff may read across its courses.'),
+    archived_accepts_submissions: boolean.describe(
+      'Whether the course takes submissions and uploads while archived (false: it refuses them).',
+    ),
   }),
 });
 

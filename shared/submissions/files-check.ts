@@ -9,7 +9,7 @@ import { fileLimits, isZip, namesRefusal, operatorFileBounds, pathsRefusal, tota
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { SubmitContext } from './submit-refuse.ts';
-import { kindRefusal } from './submit-refusals.ts';
+import { closedCourseRefusal, kindRefusal } from './submit-refusals.ts';
 
 export const refusedWith = (refusal: Refusal | undefined): void => {
   if (refusal) throw refusal;
@@ -39,6 +39,7 @@ export function fileGradeable(
   now: Date,
 ): { gradeable: GradeableDocument; limits: FileLimits } {
   const { gradeable, enrollment } = context;
+  refusedWith(closedCourseRefusal(context.course));
   const staff = enrollment.group <= courseGroups.fullAccessGrader;
   const open = gradeable && (staff || (gradeable.dates.submission_open_date ?? '') <= now.toISOString());
   if (!gradeable || !open) throw invalidGradeableId({ gradeable_id: context.gradeableId });

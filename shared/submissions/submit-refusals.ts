@@ -2,6 +2,8 @@
  * A submission's refusals, as pure functions of what was sent and what was read, in the order the
  * reference checks them (docs/reference-compatibility.md): each is undefined when the rule holds.
  */
+import { takesSubmissions, type Course } from '#shared/courses/course.ts';
+import { courseArchived } from '#shared/courses/failures.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { onlyFileGradeables } from '#shared/files/failures.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
@@ -15,6 +17,10 @@ import type { VersionSummary } from './submission.ts';
 export const refuse = (refusal: Refusal | undefined): void => {
   if (refusal) throw refusal;
 };
+
+/** An archived course takes no version and no upload, from anyone, unless its settings allow them. */
+export const closedCourseRefusal = (course: Pick<Course, 'archived' | 'archivedAcceptsSubmissions'>): Refusal | undefined =>
+  takesSubmissions(course) ? undefined : courseArchived();
 
 /** A student submits only for themselves; staff (full-access graders and above) for anyone. */
 export const submitterRefusal = (callerId: string, target: string, staff: boolean): Refusal | undefined =>

@@ -23,6 +23,7 @@ import { isValidUserId } from '#shared/ids.ts';
 import { queueShare, type QueueShare } from '#shared/queue/shares.ts';
 import { versionSizeRefusal } from './limits.ts';
 import {
+  closedCourseRefusal,
   idempotencyKeyRefusal,
   isOpenTo,
   kindRefusal,
@@ -94,6 +95,7 @@ export async function admit(context: SubmitContext, request: VersionRequest, now
   const { caller, enrollment, course, gradeable, fields } = context;
   const target = fields.userId ?? caller.userId;
   const staff = enrollment.group <= courseGroups.fullAccessGrader;
+  refuse(closedCourseRefusal(course));
   refuse(submitterRefusal(caller.userId, target, staff));
   if (!isOpenTo(gradeable, staff, now)) throw invalidGradeableId({ gradeable_id: context.gradeableId });
   refuse(kindRefusal(gradeable, request.kind));

@@ -65,7 +65,10 @@ export const U = 'unauthenticated' as const;
 export const fail = (message: string, status: number): Outcome => ({ fail: message, status });
 
 export const NOT_SAME_USER = fail('API key and specified user_id are not for the same user.', 400);
-export const NOT_GROUP = fail('The instructor is not in the correct group.', 403);
+export const NOT_GROUP = fail(
+  'The instructor is not in the correct group. Only an instructor of the base course, or of an unarchived course of its access group, may base a course on it: ask one of them to add the head instructor as an instructor of the base course, or a superuser to create the course without a base course.',
+  403,
+);
 
 /** Every persona the same. */
 export const everyone = (outcome: Outcome): Record<MatrixPersona, Outcome> =>

@@ -571,7 +571,11 @@ describe('POST /api/courses', () => {
 
   it('requires the head instructor to be staff of the base course or its access group', async () => {
     const ownCourse = await api.postJson('/courses', form({ head_instructor: world.users.faculty.userId }), world.tokens.faculty);
-    expect(ownCourse.json).toEqual({ status: 'fail', message: 'The instructor is not in the correct group.' });
+    expect(ownCourse.json).toEqual({
+      status: 'fail',
+      message:
+        'The instructor is not in the correct group. Only an instructor of the base course, or of an unarchived course of its access group, may base a course on it: ask one of them to add the head instructor as an instructor of the base course, or a superuser to create the course without a base course.',
+    });
     const viaGroup = await api.postJson(
       '/courses',
       form({ head_instructor: world.users.siblingInstructor.userId }),
@@ -581,7 +585,11 @@ describe('POST /api/courses', () => {
   });
 
   it('names as head instructor only an instructor of the base course, or of an unarchived course of its group', async () => {
-    const notInGroup = { status: 'fail', message: 'The instructor is not in the correct group.' };
+    const notInGroup = {
+      status: 'fail',
+      message:
+        'The instructor is not in the correct group. Only an instructor of the base course, or of an unarchived course of its access group, may base a course on it: ask one of them to add the head instructor as an instructor of the base course, or a superuser to create the course without a base course.',
+    };
     const [fullGrader, archivedTeacher, pastTeacher] = await Promise.all([
       createUser('faculty', 'grader'),
       createUser('faculty', 'archived'),
@@ -629,7 +637,17 @@ describe('POST /api/courses', () => {
     ['a semester with a slash', { course_semester: 'f26/x' }, 'The semester must be 1 to 64 lowercase letters, digits or underscores.'],
     ['a number for the title', { course_title: 123 }, 'The field course_title must be a string.'],
     ['an array for the instructor', { head_instructor: ['a'] }, 'The field head_instructor must be a string.'],
-    ['no base course', { base_course_semester: undefined, base_course_title: undefined }, 'Invalid base course.'],
+    ['half a base course', { base_course_title: undefined }, 'Invalid base course.'],
+    [
+      'copy_gradeables without a base course',
+      { base_course_semester: undefined, base_course_title: undefined, copy_gradeables: true },
+      'Invalid base course.',
+    ],
+    [
+      'a malformed access group',
+      { access_group: 'a group' },
+      'An access group name is 1 to 64 letters, digits, dots, underscores or hyphens.',
+    ],
     ['an unknown base course', { base_course_title: 'no_such_course' }, 'Invalid base course.'],
     ['a malformed base_course', { base_course: 'a|b|c' }, 'Invalid base course.'],
     ['an unknown head instructor', { head_instructor: 'nobody-known' }, "Head instructor doesn't exist."],
@@ -652,6 +670,111 @@ describe('POST /api/courses', () => {
       }
     });
   }
+});
+
+describe('courses of their own, and moving a course to another access group', () => {
+  const NO_BASE =
+    'Only a superuser can create a course without a base course: name a base course you teach, or ask a superuser to create it.';
+  const SUPERUSERS_ONLY = "Only a superuser can choose or change a course's access group.";
+  const fresh = (overrides: Record<string, unknown> = {}) => ({
+    course_semester: world.term,
+    course_title: uniqueCode('own'),
+    head_instructor: world.users.faculty.userId,
+    ...overrides,
+  });
+  const roster = async (course: string, token: Record<string, string>) =>
+    (await api.get(`/${world.term}/${course}/users`, token)).json.status === 'success' ? 'read' : 'refused';
+  const settings = (course: string) => `/courses/${world.term}/${course}/config`;
+
+  it('lets a superuser create a course without a base course, in an access group of its own', async () => {
+    const fields = fresh();
+    const created = await api.postJson('/courses', fields, world.tokens.superuser);
+    expect(created.json.status, created.text).toBe('success');
+    const config = await api.get(settings(fields.course_title), world.tokens.faculty);
+    expect(config.json.data.config).toMatchObject({ access_group: `${world.term}.${fields.course_title}`, timezone: 'UTC' });
+    // Its own instructor reads its roster; the staff of other courses do not.
+    expect(await roster(fields.course_title, world.tokens.faculty)).toBe('read');
+    expect(await roster(fields.course_title, world.tokens.ta)).toBe('refused');
+  });
+
+  it('lets a superuser name the access group, with or without a base course', async () => {
+    const named = fresh({ access_group: world.course.accessGroup });
+    expect((await api.postJson('/courses', named, world.tokens.superuser)).json.status).toBe('success');
+    expect(await roster(named.course_title, world.tokens.ta)).toBe('read');
+    // Based on the world's course but in a group of its own: the base course's staff read nothing of it.
+    const apart = fresh({ base_course_semester: world.term, base_course_title: world.course.course, access_group: uniqueCode('apart') });
+    expect((await api.postJson('/courses', apart, world.tokens.superuser)).json.status).toBe('success');
+    expect(await roster(apart.course_title, world.tokens.ta)).toBe('refused');
+  });
+
+  it('tells faculty what to ask for: a base course they teach, or a superuser', async () => {
+    expect((await api.postJson('/courses', fresh(), world.tokens.faculty)).json).toEqual({ status: 'fail', message: NO_BASE });
+    const naming = await api.postJson(
+      '/courses',
+      fresh({
+        head_instructor: world.users.instructor.userId,
+        base_course_semester: world.term,
+        base_course_title: world.course.course,
+        access_group: 'mine',
+      }),
+      world.tokens.instructor,
+    );
+    expect(naming.json).toEqual({ status: 'fail', message: SUPERUSERS_ONLY });
+  });
+
+  it('moves a course to another access group over HTTP: the old group’s staff no longer read it, with an audit entry', async () => {
+    const fields = fresh({
+      base_course_semester: world.term,
+      base_course_title: world.course.course,
+      head_instructor: world.users.instructor.userId,
+    });
+    expect((await api.postJson('/courses', fields, world.tokens.instructor)).json.status).toBe('success');
+    // A TA of another course of the group (the world's course) reads the new course's roster …
+    expect(await roster(fields.course_title, world.tokens.ta)).toBe('read');
+    // … until a superuser moves it; its instructor may not.
+    const byInstructor = await api.postJson(
+      settings(fields.course_title),
+      { name: 'access_group', entry: 'elsewhere' },
+      world.tokens.instructor,
+    );
+    expect(byInstructor.json).toEqual({ status: 'fail', message: SUPERUSERS_ONLY });
+    const badName = await api.postJson(settings(fields.course_title), { name: 'access_group', entry: '../x' }, world.tokens.superuser);
+    expect(badName.json.message).toBe('An access group name is 1 to 64 letters, digits, dots, underscores or hyphens.');
+    const group = uniqueCode('moved');
+    const moved = await api.postJson(settings(fields.course_title), { name: 'access_group', entry: group }, world.tokens.superuser);
+    expect(moved.json.data.config.access_group, moved.text).toBe(group);
+    expect(await roster(fields.course_title, world.tokens.ta)).toBe('refused');
+    expect(await roster(fields.course_title, world.tokens.instructor)).toBe('read');
+    const trail = await api.get(`/${world.term}/${fields.course_title}/audit`, world.tokens.instructor);
+    expect(trail.json.data[0]).toMatchObject({
+      actor: world.users.superuser.userId,
+      action: 'course.setting-changed',
+      target: 'access_group',
+      before: { access_group: world.course.accessGroup },
+      after: { access_group: group },
+    });
+  });
+
+  it('records each of many moves at once as it held: the trail chains from one group to the next, ending at the course’s group', async () => {
+    const fields = fresh();
+    expect((await api.postJson('/courses', fields, world.tokens.superuser)).json.status).toBe('success');
+    const rounds = 8;
+    for (let round = 0; round < rounds; round++) {
+      const targets = [uniqueCode('race'), uniqueCode('race'), uniqueCode('race')];
+      const answers = await Promise.all(
+        targets.map((entry) => api.postJson(settings(fields.course_title), { name: 'access_group', entry }, world.tokens.superuser)),
+      );
+      for (const answer of answers) expect(answer.json.status, answer.text).toBe('success');
+      const { course } = await getItems({ course: courseRef(world.term, fields.course_title) });
+      expect(targets).toContain(course!.accessGroup);
+      const { entries } = await auditEntries({ courseId: courseId(world.term, fields.course_title) }, 100, undefined);
+      const moves = entries.filter((entry) => entry.target === 'access_group').reverse();
+      expect(moves.at(-1)!.after).toEqual({ access_group: course!.accessGroup });
+      for (let index = 1; index < moves.length; index++) expect(moves[index]!.before).toEqual(moves[index - 1]!.after);
+      // Its instructor reads it in whichever group it ended in.
+      expect(await roster(fields.course_title, world.tokens.faculty)).toBe('read');
+    }
+  }, 120_000);
 });
 
 describe('POST /api/terms', () => {

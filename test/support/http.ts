@@ -24,7 +24,7 @@ export interface TestApi {
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
 export async function startTestApi(
-  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean; outboxRelayMs?: number } = {},
+  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean; outboxRelayMs?: number; corsOrigins?: string[] } = {},
 ): Promise<TestApi> {
   const server: LocalApi = await startLocalApi({
     port: 0,
@@ -32,6 +32,7 @@ export async function startTestApi(
     functionTimeoutMs: options.functionTimeoutMs,
     checkAnswers: options.checkAnswers,
     outboxRelayMs: options.outboxRelayMs,
+    corsOrigins: options.corsOrigins,
   });
   const call: TestApi['call'] = async (method, path, init = {}) => {
     const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });

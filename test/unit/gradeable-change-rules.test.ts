@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { takesSubmissions } from '#shared/courses/course.ts';
 import { parseSetting } from '#shared/courses/settings.ts';
 import { parseInput } from '#functions/definitions.ts';
 import { changedFields, strandingFields } from '#shared/gradeables/change.ts';
@@ -54,5 +55,21 @@ describe('course settings', () => {
     expect(message('course_name', ['a'])).toContain('course_name must be');
     expect(message('archived', 'true')).toContain('archived cannot be set here');
     expect(message('access_group', 'x')).toContain('access_group cannot be set here');
+  });
+
+  it('takes archived_accepts_submissions as true or false, from JSON or a form', () => {
+    for (const entry of [true, 'true', '1', 1]) expect(message('archived_accepts_submissions', entry)).toMatchObject({ value: true });
+    for (const entry of [false, 'false', '0', 0]) expect(message('archived_accepts_submissions', entry)).toMatchObject({ value: false });
+    for (const entry of ['yes', 2, 'TRUE'])
+      expect(message('archived_accepts_submissions', entry)).toBe('Must enter true or false for this field');
+  });
+});
+
+describe('a course taking submissions', () => {
+  it('takes them unarchived, and archived only with archived_accepts_submissions', () => {
+    expect(takesSubmissions({ archived: false })).toBe(true);
+    expect(takesSubmissions({ archived: true })).toBe(false);
+    expect(takesSubmissions({ archived: true, archivedAcceptsSubmissions: false })).toBe(false);
+    expect(takesSubmissions({ archived: true, archivedAcceptsSubmissions: true })).toBe(true);
   });
 });
