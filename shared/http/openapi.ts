@@ -19,6 +19,7 @@ import { failsOfField, formSchemas, missingFailure, type JsonSchema } from './fi
 import { pathParameters } from './parameters.ts';
 import { inputOf } from './request.ts';
 import { accessDenied } from '#shared/errors.ts';
+import { INQUIRY_ID } from '#shared/ids.ts';
 import { whoMayCall, type Access, type RouteDefinition, type RouteInput, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
@@ -456,6 +457,18 @@ function rawResponses(route: RouteDefinition, own: RouteContract, answers: Rende
 
 /** OpenAPI 3.1 `webhooks`: the requests this API sends to registered URLs, one per event. */
 function webhookOperations(): Json {
+  const inquiryProperties = {
+    term: { type: 'string' },
+    course: { type: 'string' },
+    inquiry_id: { type: 'string', pattern: INQUIRY_ID.source },
+    gradeable_id: { type: 'string' },
+    owner_id: { type: 'string', description: 'The student, or on a team gradeable their team.' },
+    component_id: {
+      anyOf: [{ type: 'integer' }, { type: 'null' }],
+      description: 'The rubric component asked about; null when about the whole grade.',
+    },
+    by: { type: 'string', description: 'Who made the change: the student or grader, by user id.' },
+  };
   const events: Record<WebhookEventType, { summary: string; data: JsonSchema }> = {
     'submission.graded': {
       summary: 'A version was graded (its results are in `values` and `attempts`).',
@@ -511,6 +524,25 @@ function webhookOperations(): Json {
           generated_at: { type: 'string', format: 'date-time' },
           generation: { type: 'string' },
         },
+      },
+    },
+    'inquiry.opened': {
+      summary: 'A student opened a grade inquiry, or someone reopened one (`reopened`).',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'inquiry_id', 'gradeable_id', 'owner_id', 'component_id', 'by', 'reopened'],
+        properties: {
+          ...inquiryProperties,
+          reopened: { type: 'boolean', description: 'False when the student opened it, true when it was reopened.' },
+        },
+      },
+    },
+    'inquiry.resolved': {
+      summary: 'A grader resolved a grade inquiry.',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'inquiry_id', 'gradeable_id', 'owner_id', 'component_id', 'by'],
+        properties: inquiryProperties,
       },
     },
   };
