@@ -39,6 +39,7 @@ const FILES = 'hw_files';
 const UNAPPROVED = 'hw_nope';
 /** A Numeric gradeable whose grading is open: TA grading, its audit trail and the gradebook. */
 const QUIZ = 'quiz_day';
+const INQUIRED = 'hw_inquired';
 const date = (days: number) => daysFromNow(days).slice(0, 10);
 
 type PersonaName = 'admin' | 'prof' | 'ta' | 'mentor' | 'student' | 'student2';
@@ -845,7 +846,7 @@ describe('the deployed artifacts', () => {
         as: 'prof',
         json: {
           url: `${receiver.url}${HOOK_PATH}`,
-          events: ['submission.graded', 'submission.failed', 'summaries.generated'],
+          events: ['submission.graded', 'submission.failed', 'summaries.generated', 'inquiry.opened', 'inquiry.resolved'],
           description: 'the day',
         },
       });
@@ -1009,6 +1010,50 @@ describe('the deployed artifacts', () => {
           expect: { fail: 'There is no submission to choose a version of.', status: 400 },
         });
       }
+      expectNoFailures();
+    }, 60_000);
+
+    it('grade inquiries: a student asks about a released grade, a grader answers and resolves it, the student reopens it; the webhook hears of each', async () => {
+      const component = (title: string) => rubricComponent(title, { max_value: 5, upper_clamp: 5 });
+      await call('POST', `/api/${TERM}/${COURSE}/upload`, {
+        as: 'prof',
+        json: {
+          id: INQUIRED,
+          title: 'Homework 2: graded and released',
+          type: 'Electronic File',
+          syllabus_bucket: 'homework',
+          ta_grading: true,
+          grade_inquiries: true,
+          grade_inquiry_per_component_allowed: true,
+          dates: {
+            ta_view_start_date: daysFromNow(-20),
+            submission_open_date: daysFromNow(-19),
+            submission_due_date: daysFromNow(-10),
+            grade_start_date: daysFromNow(-9),
+            grade_due_date: daysFromNow(-8),
+            grade_released_date: daysFromNow(-1),
+            grade_inquiry_start_date: daysFromNow(-1),
+            grade_inquiry_due_date: daysFromNow(6),
+          },
+          rubric: [component('Style'), component('Design')],
+        },
+      });
+      const path = `/api/${TERM}/${COURSE}/gradeable/${INQUIRED}/inquiries`;
+      const opened = await call('POST', path, { as: 'student', json: { content: 'Why did style lose a point?', component_id: 0 } });
+      const inquiryId = (opened.json?.data as { inquiry_id?: string } | undefined)?.inquiry_id ?? 'iq_000000000000000000000';
+      await call('POST', path, {
+        as: 'student',
+        json: { content: 'And again?', component_id: 0 },
+        expect: { fail: 'A grade inquiry about rubric component 0 is open already: post to it instead.', status: 409 },
+      });
+      const queue = await call('GET', `/api/${TERM}/${COURSE}/inquiries?status=open`, { as: 'ta' });
+      if (queue.json && !queue.text.includes(inquiryId)) fail('list inquiries', queue.text.slice(0, 500));
+      await call('POST', `${path}/${inquiryId}/posts`, { as: 'ta', json: { content: 'Names were unclear on line 12.' } });
+      const resolved = await call('PATCH', `${path}/${inquiryId}`, { as: 'ta', json: { status: 'resolved', revision: 2 } });
+      if (resolved.json?.data && (resolved.json.data as { status?: string }).status !== 'resolved') fail('resolve an inquiry', resolved.text);
+      await call('PATCH', `${path}/${inquiryId}`, { as: 'student', json: { status: 'open' } });
+      await webhookEvent('inquiry.opened', 'inquiry.opened', { inquiry_id: inquiryId, reopened: false });
+      await webhookEvent('inquiry.resolved', 'inquiry.resolved', { inquiry_id: inquiryId, by: 'ta' });
       expectNoFailures();
     }, 60_000);
 
