@@ -1050,7 +1050,8 @@ describe('the deployed artifacts', () => {
       if (queue.json && !queue.text.includes(inquiryId)) fail('list inquiries', queue.text.slice(0, 500));
       await call('POST', `${path}/${inquiryId}/posts`, { as: 'ta', json: { content: 'Names were unclear on line 12.' } });
       const resolved = await call('PATCH', `${path}/${inquiryId}`, { as: 'ta', json: { status: 'resolved', revision: 2 } });
-      if (resolved.json?.data && (resolved.json.data as { status?: string }).status !== 'resolved') fail('resolve an inquiry', resolved.text);
+      if (resolved.json?.data && (resolved.json.data as { status?: string }).status !== 'resolved')
+        fail('resolve an inquiry', resolved.text);
       await call('PATCH', `${path}/${inquiryId}`, { as: 'student', json: { status: 'open' } });
       await webhookEvent('inquiry.opened', 'inquiry.opened', { inquiry_id: inquiryId, reopened: false });
       await webhookEvent('inquiry.resolved', 'inquiry.resolved', { inquiry_id: inquiryId, by: 'ta' });
