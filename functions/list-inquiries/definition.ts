@@ -3,7 +3,7 @@ import { route } from '#shared/http/routes.ts';
 import { text } from '#shared/http/fields.ts';
 import { paging } from '#shared/http/parameters.ts';
 import { GRADEABLE_ID } from '#shared/ids.ts';
-import { INQUIRY_PAGE } from '#shared/inquiries/inquiries.ts';
+import { INQUIRY_PAGE } from '#shared/inquiries/limits.ts';
 
 export const definition = route({
   name: 'list-inquiries',

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { required, text, wholeNumber } from '#shared/http/fields.ts';
 import { contentMissing } from '#shared/inquiries/failures.ts';
-import { MAX_CONTENT_LENGTH } from '#shared/inquiries/inquiries.ts';
+import { MAX_CONTENT_LENGTH } from '#shared/inquiries/limits.ts';
 
 export const definition = route({
   name: 'open-inquiry',

@@ -1,7 +1,7 @@
 import { route } from '#shared/http/routes.ts';
 import { required, text } from '#shared/http/fields.ts';
 import { contentMissing } from '#shared/inquiries/failures.ts';
-import { MAX_CONTENT_LENGTH } from '#shared/inquiries/inquiries.ts';
+import { MAX_CONTENT_LENGTH } from '#shared/inquiries/limits.ts';
 
 export const definition = route({
   name: 'post-to-inquiry',

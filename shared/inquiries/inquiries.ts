@@ -39,19 +39,9 @@ import {
   studentsOnly,
   tooManyPosts,
 } from './failures.ts';
-import {
-  actingRole,
-  checkInquiryWindow,
-  checkStatusChange,
-  INQUIRY_PAGE,
-  inquirySubject,
-  MAX_POSTS,
-  postContent,
-  statusOf,
-  subjectName,
-} from './rules.ts';
+import { actingRole, checkInquiryWindow, checkStatusChange, inquirySubject, postContent, statusOf, subjectName } from './rules.ts';
 
-export { INQUIRY_PAGE, MAX_CONTENT_LENGTH } from './rules.ts';
+import { INQUIRY_PAGE, MAX_POSTS } from './limits.ts';
 
 /** A new inquiry id: `iq_`, the time as 9 base-36 digits, then 12 random ones (ids.ts). */
 function newInquiryId(now: Date): string {

@@ -21,12 +21,6 @@ import {
   wholeGradeOnly,
 } from './failures.ts';
 
-/** The longest post (characters); with MAX_POSTS an inquiry stays far below DynamoDB's item limit. */
-export const MAX_CONTENT_LENGTH = 2000;
-/** The most posts an inquiry holds, its opening one included. */
-export const MAX_POSTS = 30;
-export const INQUIRY_PAGE = 50;
-
 type Dated = Pick<GradeableDocument, 'type' | 'dates'> & { readonly grade_inquiries?: boolean };
 
 const passed = (instant: string | undefined, now: Date) => instant !== undefined && instant <= now.toISOString();
