@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { daysFromNow as iso } from '../support/dates.ts';
-import { uploadGradeable } from '../support/gradeables.ts';
+import { editStoredGradeable, uploadGradeable } from '../support/gradeables.ts';
 import { closeAll, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -75,6 +75,7 @@ beforeAll(async () => {
   await uploadGradeable(api, world, homework('closed', { dates: dates(-5, 2) }));
   await uploadGradeable(api, world, homework('no_inquiries', { grade_inquiries: false, dates: dates(-1) }));
   await uploadGradeable(api, world, homework('race', { dates: dates(-1) }));
+  await uploadGradeable(api, world, homework('closing', { dates: dates(-1) }));
   const hook = await api.postJson(
     `${base()}/webhooks`,
     { url: `${receiver.url}/inquiries`, events: ['inquiry.opened', 'inquiry.resolved'] },
@@ -215,6 +216,26 @@ describe('who sees and changes an inquiry', () => {
       409,
       'A grade inquiry about this grade is open already: post to it instead.',
     ]);
+  });
+
+  it('is reopened by graders after the window, by its student no longer', async () => {
+    const opened = await open('closing', { content: 'Before the window closes' });
+    const id = opened.json.data.inquiry_id as string;
+    expect((await patch('closing', id, { status: 'resolved' }, 'ta')).json.status).toBe('success');
+    // The window closed since (the instructor moved its due date to yesterday).
+    await editStoredGradeable(world.course, 'closing', (document) => {
+      document.dates.grade_inquiry_due_date = iso(-0.5);
+    });
+    expect(failed(await patch('closing', id, { status: 'open' }, 'student'))).toEqual([
+      400,
+      expect.stringMatching(/^Grade inquiries on this gradeable closed at /),
+    ]);
+    expect(failed(await open('closing', { content: 'Too late' }))).toEqual([
+      400,
+      expect.stringMatching(/^Grade inquiries on this gradeable closed at /),
+    ]);
+    const reopened = await patch('closing', id, { status: 'open' }, 'ta');
+    expect(reopened.json.data).toMatchObject({ status: 'open', revision: 3 });
   });
 
   it('sends inquiry.opened and inquiry.resolved to the course’s webhooks', async () => {
