@@ -76,6 +76,15 @@ beforeAll(async () => {
   await uploadGradeable(api, world, homework('no_inquiries', { grade_inquiries: false, dates: dates(-1) }));
   await uploadGradeable(api, world, homework('race', { dates: dates(-1) }));
   await uploadGradeable(api, world, homework('closing', { dates: dates(-1) }));
+  const team = { team_gradeable: { team_size_max: 2, inherit_from: '' }, dates: dates(-1) };
+  await uploadGradeable(api, world, homework('team_hw', team));
+  await uploadGradeable(api, world, homework('teamless_hw', team));
+  const members = { members: [world.users.student.userId, world.users.student2.userId] };
+  const teamed = await api.call('PUT', `${base()}/gradeable/team_hw/teams/pair`, {
+    headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+    body: JSON.stringify(members),
+  });
+  expect(teamed.json.status, teamed.text).toBe('success');
   const hook = await api.postJson(
     `${base()}/webhooks`,
     { url: `${receiver.url}/inquiries`, events: ['inquiry.opened', 'inquiry.resolved'] },
@@ -248,6 +257,33 @@ describe('who sees and changes an inquiry', () => {
       .find((event) => event.type === 'inquiry.resolved');
     expect(resolved?.data).toMatchObject({ gradeable_id: expect.any(String), by: world.users.ta.userId });
   }, 60_000);
+});
+
+describe('a team’s inquiry', () => {
+  it('is about the team’s grade: any member opens it, every member sees it and posts to it; a student on no team is told so', async () => {
+    const opened = await open('team_hw', { content: 'Our tests lost points' }, 'student2');
+    expect(opened.json.data).toMatchObject({
+      owner_id: 'pair',
+      members: [world.users.student.userId, world.users.student2.userId],
+      section: '2',
+    });
+    const id = opened.json.data.inquiry_id as string;
+    expect(failed(await open('team_hw', { content: 'Same grade' }, 'student'))).toEqual([
+      409,
+      'A grade inquiry about this grade is open already: post to it instead.',
+    ]);
+    expect((await list('student', '?gradeable_id=team_hw')).map((inquiry) => inquiry.inquiry_id)).toEqual([id]);
+    const posted = await post('team_hw', id, 'My part was the parser', 'student');
+    expect(posted.json.data).toMatchObject({
+      posts: [{ author: world.users.student2.userId }, { author: world.users.student.userId, role: 'student' }],
+    });
+    // Opened by a student of section 2: not the mentor's.
+    expect(failed(await post('team_hw', id, 'Mentor', 'mentor'))).toEqual([403, 'You do not grade section 2.']);
+    expect(failed(await open('teamless_hw', { content: 'No team' }))).toEqual([
+      400,
+      `${world.users.student.userId} is not on a team for this gradeable.`,
+    ]);
+  });
 });
 
 describe('a resolve racing a post or a reopen', () => {
