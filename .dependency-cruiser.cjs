@@ -14,7 +14,7 @@
  * layer and base modules), never one before it. Read models come first (the gradebook and grade
  * summaries read submissions, TA grades and gradeables); submitting a version queues a grading
  * job in `queue` (tickets, lanes, shares, reservations, the claim, wake-ups), where the grading
- * worker claims it, so both import the queue; the grading worker publishes webhook events; gradeables belong to courses; courses enroll
+ * worker claims it, so both import the queue; the grading worker publishes webhook events; grade inquiries are about TA grades; gradeables belong to courses; courses enroll
  * users with passwords (auth); `network` holds the address rules that the git checkout and
  * webhook delivery both apply; `files` the rules of submitted files (names, limits, zips), which
  * submitting and grading both apply; `storage` is the submissions bucket, used by whatever reads or
@@ -25,6 +25,7 @@ const DOMAIN_ORDER = [
   'gradebook',
   'summaries',
   'submissions',
+  'inquiries',
   'tagrading',
   'grading',
   'queue',

@@ -133,6 +133,44 @@ export function scenarios(world: World): Scenario[] {
       if (webhookId !== kept) await deleteWebhook(course.term, course.course, webhookId);
     }
   };
+  // Grade inquiries: a gradeable whose grades are released and whose inquiry window is open,
+  // taking inquiries per component: the student opens them about component 0, posts about
+  // component 2, and graders resolve and reopen the one about component 1.
+  const inquiryGradeable = once(() => uploadGradeable(course, inquiryGradeableJson(`inquiries_${unique()}`)));
+  const inquiries = `${base}/gradeable`;
+  const openInquiries = async (id: string, componentId: number) => {
+    const answer = await invoke(
+      'list-inquiries',
+      request('GET', `${base}/inquiries`, { token: tokens.ta, query: { gradeable_id: id, status: 'open' } }),
+    );
+    return (succeeded('the inquiry list', answer).data as { inquiry_id: string; component_id: number }[]).filter(
+      (inquiry) => inquiry.component_id === componentId,
+    );
+  };
+  const resolveOpen = async (id: string, componentId: number) => {
+    for (const { inquiry_id } of await openInquiries(id, componentId)) {
+      const event = request('PATCH', `${inquiries}/${id}/inquiries/${inquiry_id}`, { token: tokens.ta, json: { status: 'resolved' } });
+      succeeded('resolving an inquiry', await invoke('change-inquiry-status', event));
+    }
+  };
+  const openOne = async (id: string, componentId: number) => {
+    const event = request('POST', `${inquiries}/${id}/inquiries`, {
+      token: tokens.student,
+      json: { content: 'Why did this component lose points?', component_id: componentId },
+    });
+    return (succeeded('opening an inquiry', await invoke('open-inquiry', event)).data as { inquiry_id: string }).inquiry_id;
+  };
+  // A post's inquiry, opened afresh before it fills up (untimed).
+  let postedTo: { inquiryId: string; left: number } | undefined;
+  const inquiryToPostTo = async (id: string) => {
+    if (!postedTo || postedTo.left === 0) {
+      await resolveOpen(id, 2);
+      postedTo = { inquiryId: await openOne(id, 2), left: 25 };
+    }
+    postedTo.left--;
+    return postedTo.inquiryId;
+  };
+  const inquiryToChange = once(async () => openOne(await inquiryGradeable(), 1));
   const known: { readonly [Route in RouteName]: Omit<Scenario, 'route'> } = {
     'issue-token': {
       kind: 'token-issue',
@@ -537,6 +575,43 @@ export function scenarios(world: World): Scenario[] {
     'list-terms': { kind: 'read', iterations: 120, prepare: get('/api/terms', tokens.student) },
     'user-audit': { kind: 'read', iterations: 120, prepare: get(`/api/users/${users.student.userId}/audit`, tokens.superuser) },
     'course-audit': { kind: 'read', iterations: 120, prepare: get(`${base}/audit`, tokens.instructor) },
+    'open-inquiry': {
+      kind: 'write',
+      iterations: 60,
+      // The student's previous inquiry about component 0 resolved first (untimed): one may be open at a time.
+      prepare: async () => {
+        const id = await inquiryGradeable();
+        await resolveOpen(id, 0);
+        return request('POST', `${inquiries}/${id}/inquiries`, { token: tokens.student, json: { content: 'Why?', component_id: 0 } });
+      },
+    },
+    'list-inquiries': { kind: 'read', iterations: 120, prepare: async () => request('GET', `${base}/inquiries`, { token: tokens.ta }) },
+    'post-to-inquiry': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async (i) => {
+        const id = await inquiryGradeable();
+        const inquiryId = await inquiryToPostTo(id);
+        return request('POST', `${inquiries}/${id}/inquiries/${inquiryId}/posts`, {
+          token: i % 2 === 0 ? tokens.student : tokens.ta,
+          json: { content: `Post ${i}` },
+        });
+      },
+    },
+    'change-inquiry-status': {
+      kind: 'write',
+      iterations: 60,
+      // Resolved and reopened in turn: the status it is not in now (read untimed).
+      prepare: async () => {
+        const id = await inquiryGradeable();
+        const inquiryId = await inquiryToChange();
+        const isOpen = (await openInquiries(id, 1)).some((inquiry) => inquiry.inquiry_id === inquiryId);
+        return request('PATCH', `${inquiries}/${id}/inquiries/${inquiryId}`, {
+          token: tokens.ta,
+          json: { status: isOpen ? 'resolved' : 'open' },
+        });
+      },
+    },
   };
   return (Object.keys(routes) as RouteName[]).map((route) => ({ route, ...known[route] }));
 }
@@ -569,5 +644,30 @@ export async function multipartEvent(path: string, token: string, userId: string
     headers: { authorization: token, 'content-type': encoded.headers.get('content-type') ?? '' },
     body: body.toString('base64'),
     isBase64Encoded: true,
+  };
+}
+
+/** A TA graded files gradeable whose grades were released yesterday and that takes grade inquiries per component for five more days. */
+function inquiryGradeableJson(id: string): Record<string, unknown> {
+  const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+  return {
+    id,
+    title: `Inquiries ${id}`,
+    type: 'Electronic File',
+    syllabus_bucket: 'homework',
+    ta_grading: true,
+    grade_inquiries: true,
+    grade_inquiry_per_component_allowed: true,
+    dates: {
+      ta_view_start_date: at(-11),
+      submission_open_date: at(-10),
+      submission_due_date: at(-5),
+      grade_start_date: at(-4),
+      grade_due_date: at(-2),
+      grade_released_date: at(-1),
+      grade_inquiry_start_date: at(-1),
+      grade_inquiry_due_date: at(5),
+    },
+    rubric: [rubricComponent('Style'), rubricComponent('Design'), rubricComponent('Tests')],
   };
 }

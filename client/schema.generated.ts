@@ -422,6 +422,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a grade inquiry about the caller's own (or their team's) released grade, within the gradeable's inquiry window: about a rubric component when the gradeable takes them per component, otherwise about the whole grade; one open inquiry per component (or grade). Students only; kept in the course's audit trail, and sent as the webhook event inquiry.opened.
+         * @description **Who may call it:** Course members.
+         */
+        post: operations["open-inquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The course's grade inquiries with their posts, newest first, paged with page_size and cursor: students those about their own grade (or their team's when it was opened), limited access graders those of their sections, instructors and full access graders all. Filtered by status and gradeable_id.
+         * @description **Who may call it:** Course members.
+         */
+        get: operations["list-inquiries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/inquiries/{inquiry_id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post to an open grade inquiry: its student (or a member of their team), or a grader who may grade them (limited access graders: the student's section). Kept in the course's audit trail.
+         * @description **Who may call it:** Course members.
+         */
+        post: operations["post-to-inquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/inquiries/{inquiry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resolve or reopen a grade inquiry: graders who may grade its student either; its student (or a member of their team) reopens it within the inquiry window. Written only while the inquiry is as read (and at revision, when sent); kept in the course's audit trail, and sent as the webhook event inquiry.resolved or inquiry.opened.
+         * @description **Who may call it:** Course members.
+         */
+        patch: operations["change-inquiry-status"];
+        trace?: never;
+    };
     "/api/{semester}/{course}/gradeable/{gradeable_id}/version": {
         parameters: {
             query?: never;
@@ -1224,6 +1304,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "inquiry.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student opened a grade inquiry, or someone reopened one (`reopened`).
+         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
+         */
+        post: operations["webhook-inquiry.opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inquiry.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A grader resolved a grade inquiry.
+         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
+         */
+        post: operations["webhook-inquiry.resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1286,6 +1406,8 @@ export interface components {
             ta_grading: boolean;
             /** @default false */
             grade_inquiries: boolean;
+            /** @default false */
+            grade_inquiry_per_component_allowed: boolean;
             vcs?: {
                 /** @enum {string} */
                 repository_type: "submitty-hosted" | "submitty-hosted-url" | "public-github" | "private-github" | "self-hosted";
@@ -1714,7 +1836,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("submission.graded" | "submission.failed" | "summaries.generated")[];
+            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
             description: string;
             /** Format: date-time */
             created_at: string;
@@ -1724,7 +1846,7 @@ export interface components {
             /** @description The message id: the `webhook-id` header of every attempt. */
             id: string;
             /** @enum {string} */
-            event: "submission.graded" | "submission.failed" | "summaries.generated";
+            event: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
             /**
              * @description `failed`: every retry failed; replay it once the receiver works.
              * @enum {string}
@@ -1747,7 +1869,7 @@ export interface components {
         /** @description The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course. */
         WebhookPayload: {
             /** @enum {string} */
-            type: "submission.graded" | "submission.failed" | "summaries.generated";
+            type: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
             /** Format: date-time */
             timestamp: string;
             data: {
@@ -1866,6 +1988,40 @@ export interface components {
             after: {
                 [key: string]: unknown;
             } | null;
+        };
+        Inquiry: {
+            inquiry_id: string;
+            gradeable_id: string;
+            /** @description The student, or on a team gradeable their team. */
+            owner_id: string;
+            /** @description The students whose grade it is: the student, or the team’s members when it was opened. */
+            members: string[];
+            /** @description The registration section of the student who opened it, when they opened it. */
+            section: string;
+            /** @description The rubric component asked about (its place in the rubric, from 0); null when about the whole grade. */
+            component_id: number | null;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** @description One more with every change (a post, a change of status): send it with a change of status to make it conditional. */
+            revision: number;
+            opened_by: string;
+            /** Format: date-time */
+            opened_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Oldest first; the first is the question that opened it. */
+            posts: {
+                /** @description Who posted: a user id. */
+                author: string;
+                /**
+                 * @description Whether the author posted as the student (or a member of their team) or as staff.
+                 * @enum {string}
+                 */
+                role: "student" | "staff";
+                content: string;
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         FailEnvelope: {
@@ -5151,6 +5307,626 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    "open-inquiry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the student asks (at most 2000 characters), the inquiry's first post. */
+                    content: string;
+                    /** @description The rubric component asked about, by its place in the rubric (from 0): required when the gradeable takes inquiries per component (grade_inquiry_per_component_allowed), refused otherwise. */
+                    component_id?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the student asks (at most 2000 characters), the inquiry's first post. */
+                    content: string;
+                    /** @description The rubric component asked about, by its place in the rubric (from 0): required when the gradeable takes inquiries per component (grade_inquiry_per_component_allowed), refused otherwise. */
+                    component_id?: string;
+                };
+                "multipart/form-data": {
+                    /** @description What the student asks (at most 2000 characters), the inquiry's first post. */
+                    content: string;
+                    /** @description The rubric component asked about, by its place in the rubric (from 0): required when the gradeable takes inquiries per component (grade_inquiry_per_component_allowed), refused otherwise. */
+                    component_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Inquiry"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field content must be a string.`
+             *     - `The field content must be at most 2000 characters long.`
+             *     - `The field component_id must be a whole number (a component’s place in the rubric, from 0).`
+             *     - `This gradeable takes no grade inquiries (grade_inquiries is false).`
+             *     - `Grades of this gradeable are not released yet: grade inquiries open once they are, at {grade_inquiry_start_date}.`
+             *     - `Grade inquiries on this gradeable open at {grade_inquiry_start_date}.`
+             *     - `Grade inquiries on this gradeable closed at {grade_inquiry_due_date}.`
+             *     - `The field content is required.`
+             *     - `This gradeable takes grade inquiries about the whole grade, not per component (grade_inquiry_per_component_allowed is false): leave out component_id.`
+             *     - `This gradeable takes grade inquiries per rubric component: the field component_id is required.`
+             *     - `This gradeable has no rubric component {component_id}.`
+             *     - `The field content must be text: no control characters but tabs and line breaks.`
+             *     - `{user_id} is not on a team for this gradeable.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `Only a student opens a grade inquiry, about their own grade.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `A grade inquiry about {about} is open already: post to it instead.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "list-inquiries": {
+        parameters: {
+            query?: {
+                /** @description `open`, `resolved` or `all` (the default). */
+                status?: string;
+                /** @description Only this gradeable's inquiries. */
+                gradeable_id?: string;
+                /** @description Inquiries per page, 1 to 500 (50 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description Newest first. */
+                        data: components["schemas"]["Inquiry"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The status must be open, resolved or all.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "post-to-inquiry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+                /** @description A grade inquiry id (`iq_…`), as opening it answered. */
+                inquiry_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The post (at most 2000 characters). */
+                    content: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The post (at most 2000 characters). */
+                    content: string;
+                };
+                "multipart/form-data": {
+                    /** @description The post (at most 2000 characters). */
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Inquiry"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field content must be a string.`
+             *     - `The field content must be at most 2000 characters long.`
+             *     - `The field content is required.`
+             *     - `The grade inquiry holds at most {max} posts.`
+             *     - `The field content must be text: no control characters but tabs and line breaks.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Grade inquiry not found.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The grade inquiry is resolved: reopen it to post.`
+             *     - `The grade inquiry changed at the same moment (a post, or another change of its status): nothing was changed. Reload it and try again.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "change-inquiry-status": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+                /** @description A grade inquiry id (`iq_…`), as opening it answered. */
+                inquiry_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `resolved` or `open`. */
+                    status: string;
+                    /** @description The revision the caller saw: refused with 409 when the inquiry changed since. */
+                    revision?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description `resolved` or `open`. */
+                    status: string;
+                    /** @description The revision the caller saw: refused with 409 when the inquiry changed since. */
+                    revision?: string;
+                };
+                "multipart/form-data": {
+                    /** @description `resolved` or `open`. */
+                    status: string;
+                    /** @description The revision the caller saw: refused with 409 when the inquiry changed since. */
+                    revision?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Inquiry"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field status must be a string.`
+             *     - `The field status must be at most 16 characters long.`
+             *     - `The field revision must be a whole number (the inquiry’s revision).`
+             *     - `The field status is required: resolved or open.`
+             *     - `The field status must be resolved or open.`
+             *     - `This gradeable takes no grade inquiries (grade_inquiries is false).`
+             *     - `Grades of this gradeable are not released yet: grade inquiries open once they are, at {grade_inquiry_start_date}.`
+             *     - `Grade inquiries on this gradeable open at {grade_inquiry_start_date}.`
+             *     - `Grade inquiries on this gradeable closed at {grade_inquiry_due_date}.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             *     - `Only graders resolve a grade inquiry.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Grade inquiry not found.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The grade inquiry changed since revision {revision}: it is at revision {current}. Reload it and try again.`
+             *     - `The grade inquiry is {status} already.`
+             *     - `The grade inquiry changed at the same moment (a post, or another change of its status): nothing was changed. Reload it and try again.`
+             *     - `A grade inquiry about {about} is open already: post to it instead.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
     "set-active-version": {
         parameters: {
             query?: never;
@@ -7085,8 +7861,8 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated. */
-                    events: ("submission.graded" | "submission.failed" | "summaries.generated")[] | string;
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. */
+                    events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[] | string;
                     /** @description What the webhook is for. */
                     description?: string;
                 };
@@ -7096,7 +7872,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -7107,7 +7883,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -7129,7 +7905,7 @@ export interface operations {
                             id: string;
                             /** Format: uri */
                             url: string;
-                            events: ("submission.graded" | "submission.failed" | "summaries.generated")[];
+                            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -11011,6 +11787,96 @@ export interface operations {
                         /** Format: date-time */
                         generated_at: string;
                         generation: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-inquiry.opened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`), the same on every attempt. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in seconds since 1970. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
+                    /** @constant */
+                    type?: "inquiry.opened";
+                    data?: {
+                        term: string;
+                        course: string;
+                        inquiry_id: string;
+                        gradeable_id: string;
+                        /** @description The student, or on a team gradeable their team. */
+                        owner_id: string;
+                        /** @description The rubric component asked about; null when about the whole grade. */
+                        component_id: number | null;
+                        /** @description Who made the change: the student or grader, by user id. */
+                        by: string;
+                        /** @description False when the student opened it, true when it was reopened. */
+                        reopened: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-inquiry.resolved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`), the same on every attempt. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in seconds since 1970. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
+                    /** @constant */
+                    type?: "inquiry.resolved";
+                    data?: {
+                        term: string;
+                        course: string;
+                        inquiry_id: string;
+                        gradeable_id: string;
+                        /** @description The student, or on a team gradeable their team. */
+                        owner_id: string;
+                        /** @description The rubric component asked about; null when about the whole grade. */
+                        component_id: number | null;
+                        /** @description Who made the change: the student or grader, by user id. */
+                        by: string;
                     };
                 };
             };

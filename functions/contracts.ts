@@ -35,6 +35,10 @@ import { contract as importClassList } from './import-class-list/contract.ts';
 import { contract as invalidateToken } from './invalidate-token/contract.ts';
 import { contract as issueToken } from './issue-token/contract.ts';
 import { contract as listCourses } from './list-courses/contract.ts';
+import { contract as listInquiries } from './list-inquiries/contract.ts';
+import { contract as changeInquiryStatus } from './change-inquiry-status/contract.ts';
+import { contract as openInquiry } from './open-inquiry/contract.ts';
+import { contract as postToInquiry } from './post-to-inquiry/contract.ts';
 import { contract as listGradeables } from './list-gradeables/contract.ts';
 import { contract as listSummaries } from './list-summaries/contract.ts';
 import { contract as listTeams } from './list-teams/contract.ts';
@@ -103,6 +107,10 @@ export const contracts: Record<RouteName, RouteContract> = {
   'issue-token': issueToken,
   'list-courses': listCourses,
   'list-gradeables': listGradeables,
+  'list-inquiries': listInquiries,
+  'change-inquiry-status': changeInquiryStatus,
+  'open-inquiry': openInquiry,
+  'post-to-inquiry': postToInquiry,
   'list-summaries': listSummaries,
   'list-teams': listTeams,
   'list-terms': listTerms,

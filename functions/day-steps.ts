@@ -6,6 +6,10 @@
  */
 import type { RouteName } from './definitions.ts';
 import type { RouteDay } from '../test/deployed/day.ts';
+import { day as openInquiry } from './open-inquiry/day.ts';
+import { day as listInquiries } from './list-inquiries/day.ts';
+import { day as postToInquiry } from './post-to-inquiry/day.ts';
+import { day as changeInquiryStatus } from './change-inquiry-status/day.ts';
 import { day as apiDocs } from './api-docs/day.ts';
 import { day as apiDocsAsset } from './api-docs-asset/day.ts';
 import { day as archiveCourse } from './archive-course/day.ts';
@@ -136,4 +140,8 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'list-terms': listTerms,
   'user-audit': userAudit,
   'course-audit': courseAudit,
+  'change-inquiry-status': changeInquiryStatus,
+  'post-to-inquiry': postToInquiry,
+  'list-inquiries': listInquiries,
+  'open-inquiry': openInquiry,
 };

@@ -16,6 +16,10 @@ import { definition as createTerm } from './create-term/definition.ts';
 import { definition as uploadGradeable } from './upload-gradeable/definition.ts';
 import { definition as downloadGradeable } from './download-gradeable/definition.ts';
 import { definition as listGradeables } from './list-gradeables/definition.ts';
+import { definition as openInquiry } from './open-inquiry/definition.ts';
+import { definition as listInquiries } from './list-inquiries/definition.ts';
+import { definition as postToInquiry } from './post-to-inquiry/definition.ts';
+import { definition as changeInquiryStatus } from './change-inquiry-status/definition.ts';
 import { definition as submitVcs } from './submit-vcs/definition.ts';
 import { definition as submitFiles } from './submit-files/definition.ts';
 import { definition as fileUploads } from './file-uploads/definition.ts';
@@ -98,6 +102,10 @@ export const routes = {
   'gradeable-attempts': gradeableAttempts,
   'save-ta-grade': saveTaGrade,
   'ta-grade': taGrade,
+  'open-inquiry': openInquiry,
+  'list-inquiries': listInquiries,
+  'post-to-inquiry': postToInquiry,
+  'change-inquiry-status': changeInquiryStatus,
   'set-active-version': setActiveVersion,
   gradebook: gradebook,
   regrade: regrade,

@@ -39,6 +39,10 @@ import { rows as issueToken } from './issue-token/test-rows.ts';
 import { rows as linkIdentity } from './link-identity/test-rows.ts';
 import { rows as listCourses } from './list-courses/test-rows.ts';
 import { rows as listGradeables } from './list-gradeables/test-rows.ts';
+import { rows as listInquiries } from './list-inquiries/test-rows.ts';
+import { rows as openInquiry } from './open-inquiry/test-rows.ts';
+import { rows as postToInquiry } from './post-to-inquiry/test-rows.ts';
+import { rows as changeInquiryStatus } from './change-inquiry-status/test-rows.ts';
 import { rows as listSummaries } from './list-summaries/test-rows.ts';
 import { rows as listTeams } from './list-teams/test-rows.ts';
 import { rows as listTerms } from './list-terms/test-rows.ts';
@@ -110,6 +114,10 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'link-identity': linkIdentity,
   'list-courses': listCourses,
   'list-gradeables': listGradeables,
+  'list-inquiries': listInquiries,
+  'open-inquiry': openInquiry,
+  'post-to-inquiry': postToInquiry,
+  'change-inquiry-status': changeInquiryStatus,
   'list-summaries': listSummaries,
   'list-teams': listTeams,
   'list-terms': listTerms,

@@ -31,6 +31,9 @@ export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
 /** Summaries job ids: `sj_` and 22 base64url characters (128 random bits). */
 export const SUMMARIES_JOB_ID = /^sj_[A-Za-z0-9_-]{22}$/;
 
+/** Grade inquiry ids: `iq_`, the time in milliseconds as 9 base-36 digits (so they sort by time), then 12 random ones. */
+export const INQUIRY_ID = /^iq_[0-9a-z]{21}$/;
+
 /** An Idempotency-Key header: 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -52,6 +55,7 @@ export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
 export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
 export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
 export const isSummariesJobId = (value: string): boolean => SUMMARIES_JOB_ID.test(value);
+export const isInquiryId = (value: string): boolean => INQUIRY_ID.test(value);
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);
 
 /** Team ids: 1–64 letters, digits, `_` and `-` (as the admin command line has always made them). */

@@ -10,7 +10,7 @@ export const day: RouteDay = [
         as: 'prof',
         json: {
           url: `${receiver.url}${HOOK_PATH}`,
-          events: ['submission.graded', 'submission.failed', 'summaries.generated'],
+          events: ['submission.graded', 'submission.failed', 'summaries.generated', 'inquiry.opened', 'inquiry.resolved'],
           description: 'the day',
         },
       });

@@ -202,6 +202,17 @@ export const tables = {
     partitionKey: 'messageId',
   },
   /**
+   * Grade inquiries of each course (inquiries.ts): `inquiry#<inquiryId>` (time-ordered) holds one
+   * inquiry with its posts; `open#<gradeableId>#<ownerId>#<slot>` exists while an inquiry is open
+   * about that grade (a component, or the whole grade), so only one is.
+   */
+  inquiries: {
+    id: 'Inquiries',
+    environmentVariable: 'INQUIRIES_TABLE',
+    partitionKey: 'courseId',
+    sortKey: 'entry',
+  },
+  /**
    * Late days of each student of a course: the budget grants (`grants`, allowed days by
    * the instant they start) and the extensions on single gradeables (`extensions`, by gradeable
    * id). Apart from the enrollments, which a class-list import rewrites.

@@ -1,7 +1,13 @@
 /** The stored shapes of webhooks and their deliveries: plain declarations, light enough for the OpenAPI function. */
 
 /** The events a webhook can receive. */
-export const webhookEvents = ['submission.graded', 'submission.failed', 'summaries.generated'] as const;
+export const webhookEvents = [
+  'submission.graded',
+  'submission.failed',
+  'summaries.generated',
+  'inquiry.opened',
+  'inquiry.resolved',
+] as const;
 export type WebhookEventType = (typeof webhookEvents)[number];
 
 export interface Webhook {

@@ -500,6 +500,7 @@ export function gradeableSchemas(context?: DateContext) {
           .optional(),
         ta_grading: flag(false),
         grade_inquiries: flag(false),
+        grade_inquiry_per_component_allowed: flag(false),
         vcs: z
           .object({
             repository_type: z.enum(repositoryTypes, {

@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
-import { CODE, DELIVERY_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, INQUIRY_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { LEVEL_NAMES } from '#shared/users/limits.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 
@@ -359,6 +359,32 @@ const AuditEntry = object({
   after: anyObject.describe('The fields that changed, as they are now; null when removed.').nullable(),
 });
 
+const InquiryPost = object({
+  author: string.describe('Who posted: a user id.'),
+  role: z.enum(['student', 'staff']).describe('Whether the author posted as the student (or a member of their team) or as staff.'),
+  content: string,
+  at: dateTime,
+});
+
+const Inquiry = object({
+  inquiry_id: string.regex(INQUIRY_ID),
+  gradeable_id: string,
+  owner_id: string.describe('The student, or on a team gradeable their team.'),
+  members: z.array(string).describe('The students whose grade it is: the student, or the team’s members when it was opened.'),
+  section: string.describe('The registration section of the student who opened it, when they opened it.'),
+  component_id: integer
+    .nullable()
+    .describe('The rubric component asked about (its place in the rubric, from 0); null when about the whole grade.'),
+  status: z.enum(['open', 'resolved']),
+  revision: integer.describe(
+    'One more with every change (a post, a change of status): send it with a change of status to make it conditional.',
+  ),
+  opened_by: string,
+  opened_at: dateTime,
+  updated_at: dateTime,
+  posts: z.array(InquiryPost).describe('Oldest first; the first is the question that opened it.'),
+});
+
 /** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
 export const components = {
   Course,
@@ -384,4 +410,5 @@ export const components = {
   CourseConfig,
   User,
   AuditEntry,
+  Inquiry,
 } as const satisfies Record<string, z.ZodType>;

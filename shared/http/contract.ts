@@ -79,6 +79,8 @@ export const tags = {
   Gradeables: 'Assignments as gradeable JSON.',
   Submissions: 'Submitting and autograding.',
   Grading: 'TA grading: rubric components graded per student or team, with an audit trail.',
+  Inquiries:
+    'Grade inquiries: a student asks about a released grade within its inquiry window; the student and graders post; graders resolve.',
   Summaries: 'Grade summaries (Rainbow Grades).',
   Webhooks:
     'Grading notifications: HTTPS callbacks per course, signed by the Standard Webhooks scheme, retried with back-off; the events are described under Webhooks of this document.',

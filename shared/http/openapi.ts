@@ -19,6 +19,7 @@ import { failsOfField, formSchemas, missingFailure, type JsonSchema } from './fi
 import { pathParameters } from './parameters.ts';
 import { inputOf } from './request.ts';
 import { accessDenied } from '#shared/errors.ts';
+import { INQUIRY_ID } from '#shared/ids.ts';
 import { whoMayCall, type Access, type RouteDefinition, type RouteInput, type RouteName } from './routes.ts';
 import type { WebhookEventType } from '#shared/webhooks/webhook.ts';
 
@@ -464,6 +465,18 @@ function rawResponses(route: RouteDefinition, own: RouteContract, answers: Rende
 
 /** What each webhook event says, and the schema of its `data`. */
 function webhookEvents(): Record<WebhookEventType, { summary: string; data: JsonSchema }> {
+  const inquiryProperties = {
+    term: { type: 'string' },
+    course: { type: 'string' },
+    inquiry_id: { type: 'string', pattern: INQUIRY_ID.source },
+    gradeable_id: { type: 'string' },
+    owner_id: { type: 'string', description: 'The student, or on a team gradeable their team.' },
+    component_id: {
+      anyOf: [{ type: 'integer' }, { type: 'null' }],
+      description: 'The rubric component asked about; null when about the whole grade.',
+    },
+    by: { type: 'string', description: 'Who made the change: the student or grader, by user id.' },
+  };
   return {
     'submission.graded': {
       summary: 'A version was graded (its results are in `values` and `attempts`).',
@@ -519,6 +532,25 @@ function webhookEvents(): Record<WebhookEventType, { summary: string; data: Json
           generated_at: { type: 'string', format: 'date-time' },
           generation: { type: 'string' },
         },
+      },
+    },
+    'inquiry.opened': {
+      summary: 'A student opened a grade inquiry, or someone reopened one (`reopened`).',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'inquiry_id', 'gradeable_id', 'owner_id', 'component_id', 'by', 'reopened'],
+        properties: {
+          ...inquiryProperties,
+          reopened: { type: 'boolean', description: 'False when the student opened it, true when it was reopened.' },
+        },
+      },
+    },
+    'inquiry.resolved': {
+      summary: 'A grader resolved a grade inquiry.',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'inquiry_id', 'gradeable_id', 'owner_id', 'component_id', 'by'],
+        properties: inquiryProperties,
       },
     },
   };

@@ -9,6 +9,7 @@ import {
   DELIVERY_ID,
   GRADEABLE_ID,
   IDEMPOTENCY_KEY,
+  INQUIRY_ID,
   REGRADE_ID,
   SUMMARIES_JOB_ID,
   TEAM_ID,
@@ -57,6 +58,8 @@ export const pathParameters = builtOnFirstRead({
       description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
     }),
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
+  inquiry_id: () =>
+    documented(z.string().check(z.regex(INQUIRY_ID)), { description: 'A grade inquiry id (`iq_…`), as opening it answered.' }),
   team_id: () => documented(z.string().check(z.regex(TEAM_ID)), { description: 'A team id: 1 to 64 letters, digits, `_` or `-`.' }),
 }) satisfies Shape;
 

@@ -116,5 +116,29 @@ export function summariesGeneratedEvent(
   );
 }
 
+/**
+ * `inquiry.opened` (a student opened a grade inquiry, or someone reopened it) or `inquiry.resolved`:
+ * recorded with the change itself, so it exists exactly when the change does.
+ */
+export function inquiryEvent(
+  inquiry: { term: string; course: string; inquiryId: string; gradeableId: string; ownerId: string; componentId: number | null },
+  change: { status: 'open' | 'resolved'; by: string; reopened: boolean },
+  now = new Date(),
+): WebhookEvent {
+  return courseEvent(
+    change.status === 'open' ? 'inquiry.opened' : 'inquiry.resolved',
+    inquiry,
+    {
+      inquiry_id: inquiry.inquiryId,
+      gradeable_id: inquiry.gradeableId,
+      owner_id: inquiry.ownerId,
+      component_id: inquiry.componentId,
+      by: change.by,
+      ...(change.status === 'open' ? { reopened: change.reopened } : {}),
+    },
+    now,
+  );
+}
+
 /** The outbox of one event. */
 export const eventOutbox = (event: WebhookEvent): Outbox => webhookOutbox([{ kind: 'event', event }]);

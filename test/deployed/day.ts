@@ -48,6 +48,10 @@ export const DAY_PHASES = [
   'quiz graded again',
   'grades read',
   'quiz graded by the grader',
+  'inquiry opened',
+  'inquiries listed',
+  'inquiry answered',
+  'inquiry resolved',
   'class list imported',
   'member dropped',
   'active version chosen',
@@ -113,6 +117,8 @@ export const handedOn: {
   summaries?: { readonly job_id?: string; readonly state?: string } | undefined;
   /** The summaries' generation time before the nightly schedule. */
   firstGeneration?: string | undefined;
+  /** The grade inquiry the student opened. */
+  inquiryId?: string;
   /** The webhook's deliveries, as listed. */
   deliveries?: readonly { id: string; event: string; state: string; attempts: { status: number | null }[] }[];
 } = {};
@@ -132,6 +138,9 @@ export const QUIZ = 'quiz_day';
 export const date = (days: number) => daysFromNow(days).slice(0, 10);
 /** A team gradeable: its team formed, listed and deleted. */
 export const PAIR_PROJECT = 'pair-project';
+/** A gradeable graded by TAs and released, whose grade a student asks about. */
+export const INQUIRED = 'hw_inquired';
+export const inquiriesPath = `/api/${TERM}/${COURSE}/gradeable/${INQUIRED}/inquiries`;
 /** A gradeable uploaded twice by mistake: changed, then deleted. */
 export const MISTAKE = {
   id: 'quiz_mistake',

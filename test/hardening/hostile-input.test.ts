@@ -406,6 +406,7 @@ function requestFor(key: RouteKey): fc.Arbitrary<HostileRequest> {
     delivery_id: 'msg_000000000000000000000',
     regrade_id: 'rg_AAAAAAAAAAAAAAAAAAAAAA',
     job_id: 'sj_AAAAAAAAAAAAAAAAAAAAAA',
+    inquiry_id: 'iq_000000000000000000000',
     asset: swaggerUiLinks().script,
     ...routeRows[key.name].fuzzedPath?.(fuzzWorld()),
   };

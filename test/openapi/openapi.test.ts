@@ -165,7 +165,13 @@ describe('the OpenAPI document', () => {
     }
     expect(document.paths['/api/me'].get.responses[304]).toBeUndefined();
     // The requests webhooks receive, one per event.
-    expect(Object.keys(document.webhooks)).toEqual(['submission.graded', 'submission.failed', 'summaries.generated']);
+    expect(Object.keys(document.webhooks)).toEqual([
+      'submission.graded',
+      'submission.failed',
+      'summaries.generated',
+      'inquiry.opened',
+      'inquiry.resolved',
+    ]);
     expect(document.webhooks['submission.graded'].post.parameters.map((parameter: Json) => parameter.name)).toEqual([
       'webhook-id',
       'webhook-timestamp',

@@ -82,6 +82,7 @@ export const gradeableDocument = fc.oneof(
     }),
     ta_grading: fc.boolean(),
     grade_inquiries: fc.boolean(),
+    grade_inquiry_per_component_allowed: fc.boolean(),
     vcs: fc.option(
       fc.record({
         repository_type: fc.constantFrom(...repositoryTypes),

@@ -499,6 +499,7 @@ describe('the gradeable JSON Schema', () => {
       'team_gradeable',
       'ta_grading',
       'grade_inquiries',
+      'grade_inquiry_per_component_allowed',
       'vcs',
       'submission_limits',
     ]);
