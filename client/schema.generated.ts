@@ -5412,6 +5412,7 @@ export interface operations {
              *
              *     - `You don't have access to this endpoint.`
              *     - `Only a student opens a grade inquiry, about their own grade.`
+             *     - `This course is archived and takes no new or reopened grade inquiries. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {
@@ -5854,6 +5855,7 @@ export interface operations {
              *     - `You don't have access to this endpoint.`
              *     - `You do not grade section {section}.`
              *     - `Only graders resolve a grade inquiry.`
+             *     - `This course is archived and takes no new or reopened grade inquiries. Its instructors may allow them with the course setting archived_accepts_submissions.`
              */
             403: {
                 headers: {

@@ -3,6 +3,7 @@ import { components } from '#shared/http/answers.ts';
 import { fail, type RouteContract } from '#shared/http/contract.ts';
 import {
   badStatus,
+  courseArchivedForInquiries,
   gradersResolve,
   gradesNotReleased,
   inquiriesClosed,
@@ -28,6 +29,7 @@ export const contract: RouteContract = {
     fail(inquiryChanged),
     fail(statusAlready),
     fail(gradersResolve),
+    fail(courseArchivedForInquiries),
     fail(noInquiries),
     fail(gradesNotReleased),
     fail(inquiriesNotOpen),

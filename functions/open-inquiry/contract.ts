@@ -4,6 +4,7 @@ import { components } from '#shared/http/answers.ts';
 import { fail, gradeableNotFound, type RouteContract } from '#shared/http/contract.ts';
 import {
   componentRequired,
+  courseArchivedForInquiries,
   contentControlCharacter,
   contentMissing,
   gradesNotReleased,
@@ -22,6 +23,7 @@ export const contract: RouteContract = {
   fails: [
     gradeableNotFound,
     fail(studentsOnly),
+    fail(courseArchivedForInquiries),
     fail(noInquiries),
     fail(gradesNotReleased),
     fail(inquiriesNotOpen),

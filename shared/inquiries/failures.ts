@@ -9,6 +9,10 @@ export const gradesNotReleased = /* @__PURE__ */ failure(
 );
 export const inquiriesNotOpen = /* @__PURE__ */ failure('invalid', 'Grade inquiries on this gradeable open at {grade_inquiry_start_date}.');
 export const inquiriesClosed = /* @__PURE__ */ failure('invalid', 'Grade inquiries on this gradeable closed at {grade_inquiry_due_date}.');
+export const courseArchivedForInquiries = /* @__PURE__ */ failure(
+  'forbidden',
+  'This course is archived and takes no new or reopened grade inquiries. Its instructors may allow them with the course setting archived_accepts_submissions.',
+);
 export const studentsOnly = /* @__PURE__ */ failure('forbidden', 'Only a student opens a grade inquiry, about their own grade.');
 export const wholeGradeOnly = /* @__PURE__ */ failure(
   'invalid',

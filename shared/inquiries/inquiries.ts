@@ -39,7 +39,16 @@ import {
   studentsOnly,
   tooManyPosts,
 } from './failures.ts';
-import { actingRole, checkInquiryWindow, checkStatusChange, inquirySubject, postContent, statusOf, subjectName } from './rules.ts';
+import {
+  actingRole,
+  checkCourseOpen,
+  checkInquiryWindow,
+  checkStatusChange,
+  inquirySubject,
+  postContent,
+  statusOf,
+  subjectName,
+} from './rules.ts';
 
 import { INQUIRY_PAGE, MAX_POSTS } from './limits.ts';
 
@@ -93,6 +102,7 @@ export async function openGradeInquiry(
   const { gradeable } = loaded;
   if (!gradeable || !isVisible(gradeable, student, now)) throw gradeableNotFound();
   if (student.group !== courseGroups.student || student.registrationSection === null) throw studentsOnly();
+  checkCourseOpen(course);
   checkInquiryWindow(gradeable, course.timeZone, now);
   const componentId = inquirySubject(gradeable, body.component_id);
   const content = postContent(body.content);
@@ -183,7 +193,10 @@ export async function changeInquiryStatus(
     throw inquiryChanged({ revision: body.revision, current: inquiry.revision });
   }
   checkStatusChange(inquiry.status, status, role);
-  if (role === 'student') checkInquiryWindow(gradeable, course.timeZone, now);
+  if (role === 'student') {
+    checkCourseOpen(course);
+    checkInquiryWindow(gradeable, course.timeZone, now);
+  }
   const at = now.toISOString();
   const changed: Inquiry = { ...inquiry, status, revision: inquiry.revision + 1, updatedAt: at };
   const outbox = eventOutbox(inquiryEvent(inquiry, { status, by: enrollment.userId, reopened: true }, now));

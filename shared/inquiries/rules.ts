@@ -3,12 +3,13 @@
  * `grade_inquiries`, its release and its inquiry window), what one is about (a rubric component, or
  * the whole grade), who may act on one, and which changes of status each may make.
  */
-import { courseGroups, type Enrollment } from '#shared/courses/course.ts';
+import { courseGroups, takesSubmissions, type Course, type Enrollment } from '#shared/courses/course.ts';
 import type { Inquiry, InquiryStatus } from '#shared/data/inquiries.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { toLocalTime } from '#shared/gradeables/time-zone.ts';
 import { noComponent, notYourSection } from '#shared/tagrading/failures.ts';
 import {
+  courseArchivedForInquiries,
   badStatus,
   componentRequired,
   contentControlCharacter,
@@ -102,4 +103,9 @@ export function statusOf(value: string): InquiryStatus {
 export function checkStatusChange(current: InquiryStatus, wanted: InquiryStatus, role: 'student' | 'staff'): void {
   if (current === wanted) throw statusAlready({ status: wanted });
   if (wanted === 'resolved' && role === 'student') throw gradersResolve();
+}
+
+/** A student opens or reopens an inquiry only while the course takes submissions: an archived one does not, unless its settings allow it. */
+export function checkCourseOpen(course: Pick<Course, 'archived' | 'archivedAcceptsSubmissions'>): void {
+  if (!takesSubmissions(course)) throw courseArchivedForInquiries();
 }

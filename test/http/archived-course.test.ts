@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
-import { openDates } from '../support/dates.ts';
+import { daysFromNow, openDates } from '../support/dates.ts';
+import { rubricComponent } from '../support/rubric.ts';
 import { publicGradeableJson, uploadGradeable } from '../support/gradeables.ts';
 
 // An archived course is closed: it takes no version (from git or of files) and no upload request,
@@ -14,6 +15,11 @@ let api: TestApi;
 let world: CourseWorld;
 let vcs: string;
 let files: string;
+let inquired: string;
+let inquiryId: string;
+
+const CLOSED_TO_INQUIRIES =
+  'This course is archived and takes no new or reopened grade inquiries. Its instructors may allow them with the course setting archived_accepts_submissions.';
 
 beforeAll(async () => {
   api = await startTestApi({ workers: 0 });
@@ -22,6 +28,33 @@ beforeAll(async () => {
   files = uniqueCode('files');
   await uploadGradeable(api, world, publicGradeableJson(vcs));
   await uploadGradeable(api, world, { id: files, title: files, type: 'Electronic File', dates: openDates() });
+  inquired = uniqueCode('asked');
+  await uploadGradeable(api, world, {
+    id: inquired,
+    title: inquired,
+    type: 'Electronic File',
+    ta_grading: true,
+    grade_inquiries: true,
+    grade_inquiry_per_component_allowed: true,
+    dates: {
+      ta_view_start_date: daysFromNow(-20),
+      submission_open_date: daysFromNow(-19),
+      submission_due_date: daysFromNow(-10),
+      grade_start_date: daysFromNow(-9),
+      grade_due_date: daysFromNow(-8),
+      grade_released_date: daysFromNow(-1),
+      grade_inquiry_start_date: daysFromNow(-1),
+      grade_inquiry_due_date: daysFromNow(6),
+    },
+    rubric: [rubricComponent('Style', { max_value: 5, upper_clamp: 5 }), rubricComponent('Design', { max_value: 5, upper_clamp: 5 })],
+  });
+  const opened = await api.postJson(
+    `/${world.course.term}/${world.course.course}/gradeable/${inquired}/inquiries`,
+    { content: 'Why did style lose a point?', component_id: 0 },
+    world.tokens.student,
+  );
+  expect(opened.json.status, opened.text).toBe('success');
+  inquiryId = opened.json.data.inquiry_id;
 });
 afterAll(async () => {
   await api?.close();
@@ -93,6 +126,24 @@ describe('an archived course', () => {
       (await api.postForm(config(), { name: 'archived_accepts_submissions', entry: 'false' }, world.tokens.instructor)).json.status,
     ).toBe('success');
     expect((await attempts('student')).files.json.message).toBe(CLOSED);
+  });
+
+  it('refuses a student a new or reopened grade inquiry, while its graders still resolve them', async () => {
+    const inquiries = `${base()}/gradeable/${inquired}/inquiries`;
+    const resolved = await api.call('PATCH', `${inquiries}/${inquiryId}`, {
+      headers: { ...world.tokens.ta, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'resolved' }),
+    });
+    expect(resolved.json.status, resolved.text).toBe('success');
+    const reopened = await api.call('PATCH', `${inquiries}/${inquiryId}`, {
+      headers: { ...world.tokens.student, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'open' }),
+    });
+    expect(reopened.json).toEqual({ status: 'fail', message: CLOSED_TO_INQUIRIES });
+    const another = await api.postJson(inquiries, { content: 'And design?', component_id: 1 }, world.tokens.student);
+    expect(another.json).toEqual({ status: 'fail', message: CLOSED_TO_INQUIRIES });
+    const listed = await api.get(`${base()}/inquiries?status=all&gradeable_id=${inquired}`, world.tokens.student);
+    expect((listed.json.data as { status: string }[]).map((inquiry) => inquiry.status)).toEqual(['resolved']);
   });
 
   it('lets its graders still read the gradebook', async () => {
