@@ -5,7 +5,10 @@ const run = (start: number, count: number) => ({ start, count });
 
 describe('the lines in which an output differs from the expected one', () => {
   it('pairs a changed line on each side', () => {
-    expect(lineDifferences('a\nb\nc\n', 'a\nB\nc\n')).toEqual({ differences: [{ expected: run(2, 1), actual: run(2, 1) }], truncated: false });
+    expect(lineDifferences('a\nb\nc\n', 'a\nB\nc\n')).toEqual({
+      differences: [{ expected: run(2, 1), actual: run(2, 1) }],
+      truncated: false,
+    });
   });
 
   it('names lines missing from the output, and extra lines in it, by where they would be on the other side', () => {
