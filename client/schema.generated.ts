@@ -1406,8 +1406,7 @@ export interface components {
             ta_grading: boolean;
             /** @default false */
             grade_inquiries: boolean;
-            /** @default false */
-            grade_inquiry_per_component_allowed: boolean;
+            grade_inquiry_per_component_allowed?: boolean;
             vcs?: {
                 /** @enum {string} */
                 repository_type: "submitty-hosted" | "submitty-hosted-url" | "public-github" | "private-github" | "self-hosted";

@@ -500,7 +500,8 @@ export function gradeableSchemas(context?: DateContext) {
           .optional(),
         ta_grading: flag(false),
         grade_inquiries: flag(false),
-        grade_inquiry_per_component_allowed: flag(false),
+        // Not in the reference's documents: left out unless sent (false then), so that they round-trip exactly.
+        grade_inquiry_per_component_allowed: z.boolean().optional(),
         vcs: z
           .object({
             repository_type: z.enum(repositoryTypes, {

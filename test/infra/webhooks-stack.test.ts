@@ -66,6 +66,8 @@ describe('webhook delivery', () => {
       'grading-worker',
       'webhook-delivery',
       'webhook-relay',
+      'open-inquiry',
+      'change-inquiry-status',
     ] as const;
     for (const name of synth.stack.functions.keys()) {
       const expected = (publishers as readonly string[]).includes(name) ? { Ref: queueId() } : undefined;
