@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config, configNames, parseSetting, validateConfig } from '#shared/config.ts';
 import { runAsFunction, type FunctionScope } from '#shared/environment.ts';
+import { tables } from '#shared/data/tables.ts';
 import { DEFAULT_BOUNDS, LIMIT_SPECS } from '#shared/grading/worker/limits.ts';
 
 afterEach(() => {
@@ -70,13 +71,14 @@ describe('the configuration module', () => {
   });
 
   it('is documented in docs/configuration.md’s table of environment variables, setting by setting', () => {
-    const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
-    const start = page.indexOf('## Environment variables');
-    const end = page.indexOf('\n## ', start + 1);
-    expect(start).toBeGreaterThanOrEqual(0);
-    const section = page.slice(start, end < 0 ? undefined : end);
-    const documented = new Set([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
+    const documented = documentedVariables();
     expect(configNames.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('documents every table’s name variable in the same table', () => {
+    const documented = documentedVariables();
+    const variables = Object.values(tables).map((table) => table.environmentVariable);
+    expect(variables.filter((name) => !documented.has(name))).toEqual([]);
   });
 
   it('leaves the process environment to the environment module it reads through', () => {
@@ -91,3 +93,13 @@ describe('the configuration module', () => {
     expect(readers).toEqual(['shared/environment.ts', 'shared/grading/builds/input.ts']);
   });
 });
+
+/** The variables named in docs/configuration.md's section on environment variables. */
+function documentedVariables(): Set<string> {
+  const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+  const start = page.indexOf('## Environment variables');
+  const end = page.indexOf('\n## ', start + 1);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  return new Set([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!));
+}
