@@ -3,7 +3,7 @@
  * hashed, and of every `window` consecutive hashes the smallest is kept (dolos-core's
  * `WinnowFilter`, the winnowing of Schleimer, Wilkerson and Aiken), so any copied run of at least
  * `k + window - 1` tokens shares a fingerprint with its original. Each fingerprint keeps where its
- * k-gram lies: its first token and its lines.
+ * k-gram lies: its first token and the lines of the code it stands for.
  *
  * They are kept as a plain object of numbers, small enough to store beside a version and keep
  * across terms: four numbers a fingerprint, the start and lines written as the step from the
@@ -51,15 +51,30 @@ export function fingerprint(tokens: readonly Token[], options: FingerprintOption
   const data: number[] = [];
   let previous = { start: 0, firstLine: 0, lastLine: 0 };
   for (const { hash, start, stop } of filter.fingerprints(tokens.map(({ token }) => token))) {
-    const first = tokens[start];
-    const last = tokens[stop];
-    if (first === undefined || last === undefined) throw new Error(`The winnowing named tokens ${start}–${stop} of ${tokens.length}`);
-    const region = Region.merge(first.region, last.region);
+    const region = linesOf(tokens, start, stop);
     const here = { start, firstLine: region.startRow + 1, lastLine: lastLineOf(region) };
     data.push(hash, here.start - previous.start, here.firstLine - previous.firstLine, here.lastLine - previous.lastLine);
     previous = here;
   }
   return { k, window, tokens: tokens.length, data };
+}
+
+/**
+ * The code a k-gram stands for: from the earliest start to the latest end of its tokens other than
+ * `)`. A `)` carries the region of the node it closes, which for the last tokens of a file is the
+ * whole file's start (Dolos merges the first and last token's regions, and so would place a
+ * k-gram at a file's end from line 1).
+ */
+function linesOf(tokens: readonly Token[], start: number, stop: number): Region {
+  let lines: Region | undefined;
+  for (const { token, region } of tokens.slice(start, stop + 1)) {
+    if (token !== ')') lines = lines === undefined ? region : Region.merge(lines, region);
+  }
+  const first = tokens[start];
+  const last = tokens[stop];
+  if (lines !== undefined) return lines;
+  if (first === undefined || last === undefined) throw new Error(`The winnowing named tokens ${start}–${stop} of ${tokens.length}`);
+  return Region.merge(first.region, last.region);
 }
 
 /** A region that ends at the start of a line does not take that line. */

@@ -27,15 +27,25 @@ describe("a file's fingerprints", () => {
     expect(list.length).toBeGreaterThan(tokens.length / 17);
   });
 
-  it('name the lines from its first to its last token (from 1), as Dolos places a k-gram', async () => {
+  it('name the lines of the code each k-gram stands for (from 1): its tokens but the closing ones', async () => {
     const tokens = await tokenize(original, 'python');
     const list = fingerprintList(fingerprint(tokens));
     for (const { start, firstLine, lastLine } of list) {
-      const merged = Region.merge(tokens[start]!.region, tokens[start + KGRAM_LENGTH - 1]!.region);
-      expect(firstLine).toBe(merged.startRow + 1);
-      expect(lastLine).toBe(merged.endCol === 0 && merged.endRow > merged.startRow ? merged.endRow : merged.endRow + 1);
+      const opening = tokens.slice(start, start + KGRAM_LENGTH).filter(({ token }) => token !== ')');
+      expect(firstLine).toBe(Math.min(...opening.map(({ region }) => region.startRow)) + 1);
+      const end = opening.map(({ region }) => (region.endCol === 0 && region.endRow > region.startRow ? region.endRow : region.endRow + 1));
+      expect(lastLine).toBe(Math.max(...end));
     }
-    expect(list.at(-1)!.lastLine).toBeLessThanOrEqual(original.split('\n').length);
+  });
+
+  it("place the file's last k-gram on its last lines, where Dolos's first-and-last-token region starts at line 1", async () => {
+    const tokens = await tokenize(original, 'python');
+    const list = fingerprintList(fingerprint(tokens));
+    const lines = original.trimEnd().split('\n').length;
+    const last = list.at(-1)!;
+    expect(last.lastLine).toBe(lines);
+    expect(last.firstLine).toBeGreaterThan(lines - 5);
+    expect(Region.merge(tokens[last.start]!.region, tokens[last.start + KGRAM_LENGTH - 1]!.region).startRow).toBe(0);
   });
 
   it('share a fingerprint with any copied run of k + window - 1 tokens, wherever it lands', async () => {
