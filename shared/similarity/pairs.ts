@@ -8,16 +8,17 @@
  * ignored, as Dolos's ignored file and `maxFingerprintPercentage` do.
  *
  * `similarity` is Dolos's: the fingerprints of either side whose hash the other side has, over
- * both sides' fingerprints less each side's ignored ones (Dolos subtracts the left side's ignored
- * count twice; we take each side's own). `longest_fragment` is the longest run of shared
+ * both sides' fingerprints less their ignored ones. Dolos subtracts each ignored hash once however
+ * often it occurs (and the left side's count for both sides); we subtract every ignored
+ * fingerprint, so two identical submissions are 1 however often a line of boilerplate repeats. `longest_fragment` is the longest run of shared
  * fingerprints in tokens, `total_overlap` the tokens inside shared fragments, each on the side
  * where it is smaller. The fragments are dolos-core's `Pair.buildFragments`.
  *
  * The work: building the index is linear in the fingerprints (F); ranking adds, for every kept
- * hash, one step per pair of submissions that have it (at most `maxSharePercentage · n` of them,
- * so at most F · maxSharePercentage · n in all, far less in practice) and a sort of the pairs
- * found; the fragments are built only for the pairs asked for, each in about the product of the
- * two sides' shared fingerprints.
+ * hash of a submission, one step per later submission that has it (at most
+ * `maxSharePercentage · n`, so at most F · maxSharePercentage · n steps in all, far fewer when
+ * classmates share little) and a sort of the pairs found (at most n²/2); the fragments are built
+ * only for the pairs asked for, each in about the product of the two sides' shared fingerprints.
  */
 import { File, Pair, Range, Region, SharedFingerprint, TokenizedFile, type FileEntry, type Fragment } from '@dodona/dolos-core';
 import { fingerprintList, type Fingerprint, type Fingerprints } from './fingerprints.ts';
@@ -87,7 +88,7 @@ interface Indexed {
   occurrences: Occurrence[];
   /** How many times each hash occurs in it. */
   counts: Map<number, number>;
-  /** How many distinct ignored hashes it has (Dolos's ignored count). */
+  /** How many of its fingerprints are ignored. */
   ignored: number;
 }
 
@@ -121,7 +122,7 @@ export function similarityIndex(submissions: readonly SubmissionFingerprints[], 
     for (const [hash, list] of holders) if (list.length > most) ignored.add(hash);
   }
   for (const submission of indexed) {
-    for (const hash of submission.counts.keys()) if (ignored.has(hash)) submission.ignored++;
+    for (const [hash, count] of submission.counts) if (ignored.has(hash)) submission.ignored += count;
   }
 
   const fragmentsOf = (left: Indexed, right: Indexed): Fragment[] => {
@@ -184,24 +185,30 @@ export function similarityIndex(submissions: readonly SubmissionFingerprints[], 
 
   return {
     pairs(limit = Number.POSITIVE_INFINITY) {
-      const found = new Map<number, { left: Indexed; right: Indexed; covered: number }>();
-      for (const [hash, list] of holders) {
-        if (ignored.has(hash) || list.length < 2) continue;
-        list.forEach((left, at) => {
-          const leftCount = left.counts.get(hash) ?? 0;
-          for (const right of list.slice(at + 1)) {
-            const key = left.position * indexed.length + right.position;
-            const pair = found.get(key);
-            const covered = leftCount + (right.counts.get(hash) ?? 0);
-            if (pair === undefined) found.set(key, { left, right, covered });
-            else pair.covered += covered;
+      const ranked: { left: Indexed; right: Indexed; similarity: number }[] = [];
+      const covered = new Float64Array(indexed.length);
+      const touched: number[] = [];
+      for (const left of indexed) {
+        for (const [hash, leftCount] of left.counts) {
+          if (ignored.has(hash)) continue;
+          const list = holders.get(hash) ?? [];
+          for (let at = list.length - 1; at >= 0; at--) {
+            const right = list[at];
+            if (right === undefined || right.position <= left.position) break;
+            const sofar = covered[right.position] ?? 0;
+            if (sofar === 0) touched.push(right.position);
+            covered[right.position] = sofar + leftCount + (right.counts.get(hash) ?? 0);
           }
-        });
+        }
+        for (const position of touched) {
+          const right = indexed[position];
+          if (right === undefined) continue;
+          const denominator = left.occurrences.length + right.occurrences.length - left.ignored - right.ignored;
+          ranked.push({ left, right, similarity: denominator > 0 ? (covered[position] ?? 0) / denominator : 0 });
+          covered[position] = 0;
+        }
+        touched.length = 0;
       }
-      const ranked = [...found.values()].map(({ left, right, covered }) => {
-        const denominator = left.occurrences.length + right.occurrences.length - left.ignored - right.ignored;
-        return { left, right, similarity: denominator > 0 ? covered / denominator : 0 };
-      });
       ranked.sort(
         (one, other) =>
           other.similarity - one.similarity || compareIds(one.left.id, other.left.id) || compareIds(one.right.id, other.right.id),

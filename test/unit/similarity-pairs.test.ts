@@ -66,14 +66,22 @@ describe("a class's pairs, as Dolos ranks them", () => {
     }
   });
 
-  it("give the same similarity as dolos-core's with the starter code ignored, when every submission holds it", async () => {
+  it("give dolos-core's covered and total counts with the starter code ignored, each ignored fingerprint subtracted where it occurs", async () => {
     const texts = Object.fromEntries(names.map((name) => [idOf(name), starter + textOf(name)]));
     const ours = similarityIndex(await Promise.all(names.map((name) => submission(idOf(name), { [name]: starter + textOf(name) }))), {
       starterCode: [(await submission('starter', { 'starter.py': starter })).files[0]!.fingerprints],
     }).pairs();
-    for (const pair of (await dolosIndex(texts, starter)).allPairs().filter((one) => one.overlap > 0)) {
+    const index = await dolosIndex(texts, starter);
+    const entries = new Map(index.entries().map((entry) => [entry.file, entry]));
+    const ignoredIn = (file: TokenizedFile) =>
+      [...entries.get(file)!.ignored].reduce((sum, shared) => sum + shared.occurrencesOf(file).length, 0);
+    const compared = index.allPairs().filter((one) => one.overlap > 0);
+    expect(compared.length).toBeGreaterThan(10);
+    for (const pair of compared) {
       const [left, right] = [pair.leftFile.path, pair.rightFile.path].sort();
-      expect(ours.find((mine) => mine.left === left && mine.right === right)?.similarity).toBeCloseTo(pair.similarity, 12);
+      const expected =
+        (pair.leftCovered + pair.rightCovered) / (pair.leftTotal + pair.rightTotal - ignoredIn(pair.leftFile) - ignoredIn(pair.rightFile));
+      expect(ours.find((mine) => mine.left === left && mine.right === right)?.similarity).toBeCloseTo(expected, 12);
     }
   });
 
@@ -125,6 +133,15 @@ describe('what a pair leaves out', () => {
       const before = every.find(({ left, right }) => left === pair.left && right === pair.right)!;
       expect(pair.similarity).toBeLessThan(before.similarity / 2);
     }
+  });
+
+  it('gives two identical submissions 1, however often an ignored line repeats in them', async () => {
+    const repeated = `${starter}${'total = total + read_lines(sys.stdin)[0].count("x")\n'.repeat(12)}${textOf('original.py')}`;
+    const boilerplate = (await submission('starter', { 'starter.py': repeated.slice(0, repeated.indexOf('import sys', 10)) })).files[0]!;
+    const pairs = similarityIndex([await submission('one', { 'a.py': repeated }), await submission('two', { 'a.py': repeated })], {
+      starterCode: [boilerplate.fingerprints],
+    }).pairs();
+    expect(pairs.map(({ similarity }) => similarity)).toEqual([1]);
   });
 
   it('lists no pair that shares no fingerprint', async () => {
