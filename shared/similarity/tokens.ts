@@ -7,12 +7,12 @@
  *
  * The grammars are the prebuilt ones of `tree-sitter-wasms`, found through Node's module
  * resolution from this file; each is loaded once per process. A Lambda bundle carries no
- * `node_modules`: it must ship `web-tree-sitter/tree-sitter.wasm` and the five grammar files beside
- * the bundle and point `SIMILARITY_GRAMMARS` at that folder (esbuild does not follow the files a
- * module loads at run time).
+ * `node_modules` and esbuild does not follow files a module loads at run time: the function that
+ * tokenizes must have `web-tree-sitter/tree-sitter.wasm` and the five grammar files copied beside
+ * its bundle (as the reference page's function has Swagger UI's files), `grammarPath` then naming
+ * that folder instead of `node_modules` and `Parser.init` given a `locateFile` pointing there.
  */
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Region } from '@dodona/dolos-core';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 
@@ -51,11 +51,8 @@ export function languageOf(fileName: string, language?: string): SimilarityLangu
 
 const require = createRequire(import.meta.url);
 
-function grammarPath(language: CodeLanguage): string {
-  const folder = process.env.SIMILARITY_GRAMMARS;
-  const file = `tree-sitter-${language}.wasm`;
-  return folder === undefined || folder === '' ? require.resolve(`tree-sitter-wasms/out/${file}`) : join(folder, file);
-}
+/** The grammar file of `language`. */
+const grammarPath = (language: CodeLanguage): string => require.resolve(`tree-sitter-wasms/out/tree-sitter-${language}.wasm`);
 
 let runtime: Promise<void> | undefined;
 const parsers = new Map<CodeLanguage, Promise<Parser>>();
@@ -63,8 +60,7 @@ const parsers = new Map<CodeLanguage, Promise<Parser>>();
 function parserFor(language: CodeLanguage): Promise<Parser> {
   let parser = parsers.get(language);
   if (parser === undefined) {
-    const folder = process.env.SIMILARITY_GRAMMARS;
-    runtime ??= Parser.init(folder === undefined || folder === '' ? undefined : { locateFile: (name: string) => join(folder, name) });
+    runtime ??= Parser.init();
     parser = runtime.then(async () => {
       const made = new Parser();
       made.setLanguage(await Language.load(grammarPath(language)));
