@@ -17,6 +17,7 @@ import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
 import { measureGradebook } from './gradebook.ts';
 import { measureFiles } from './files.ts';
+import { measureSimilarity } from './similarity.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
 import { measureTurnaround } from './turnaround.ts';
@@ -40,6 +41,7 @@ const sections = [
   'gradebook',
   'turnaround',
   'files',
+  'similarity',
 ] as const;
 type Section = (typeof sections)[number];
 const chosen = process.argv.slice(2) as Section[];
@@ -122,6 +124,7 @@ try {
   if (runs('gradebook')) results.push(await measureGradebook(withTables));
   if (runs('turnaround')) results.push(await withTables('turnaround-', measureTurnaround));
   if (runs('files')) results.push(await measureFiles(withTables));
+  if (runs('similarity')) results.push(await measureSimilarity());
 } finally {
   await git.close();
   await dynamoDb.stop();
