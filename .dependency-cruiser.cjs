@@ -29,6 +29,7 @@ const DOMAIN_ORDER = [
   'tagrading',
   'grading',
   'queue',
+  'lti',
   'webhooks',
   'gradeables',
   'courses',
