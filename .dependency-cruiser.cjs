@@ -30,6 +30,7 @@ const DOMAIN_ORDER = [
   'tagrading',
   'grading',
   'queue',
+  'lti',
   'webhooks',
   'gradeables',
   'courses',

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
+import { ensureToolKeyFile } from '#shared/lti/tool-keys.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { createTables, useLocalTables } from '#infra/local/tables.ts';
 import { startS3Endpoint } from '#infra/local/s3-endpoint.ts';
@@ -99,6 +100,8 @@ try {
   process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
   process.env.SIGNING_SECRET_FILE = join(secretDir, 'signing-secret');
   await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
+  process.env.LTI_KEY_FILE = join(secretDir, 'lti-key.json');
+  await ensureToolKeyFile(process.env.LTI_KEY_FILE);
 
   if (runs('cold-start')) results.push(await measureColdStart());
   if (runs('requests') || runs('latency')) {

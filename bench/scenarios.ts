@@ -133,6 +133,19 @@ export function scenarios(world: World): Scenario[] {
       if (webhookId !== kept) await deleteWebhook(course.term, course.course, webhookId);
     }
   };
+  const ltiPlatform = () => ({
+    issuer: `https://lms-${unique()}.example.edu`,
+    client_id: 'bench',
+    auth_login_url: 'https://203.0.113.10/auth',
+    auth_token_url: 'https://203.0.113.10/token',
+    jwks_url: 'https://203.0.113.10/jwks',
+  });
+  const ltiPlatformRequest = () => request('POST', '/api/lti/registrations', { token: tokens.superuser, json: ltiPlatform() });
+  const ltiRegistration = once(
+    async () =>
+      (succeeded('an LTI platform', await invoke('create-lti-registration', ltiPlatformRequest())).data as { registration_id: string })
+        .registration_id,
+  );
   // Grade inquiries: a gradeable whose grades are released and whose inquiry window is open,
   // taking inquiries per component: the student opens them about component 0, posts about
   // component 2, and graders resolve and reopen the one about component 1.
@@ -525,6 +538,30 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () => request('GET', `/api/docs/${swaggerUiLinks().styles}`, { headers: { 'accept-encoding': 'gzip' } }),
       ok: isPage,
     },
+    // LTI: superusers register platforms (on a public address literal: no name is looked up), list, read and remove them.
+    'create-lti-registration': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => request('POST', '/api/lti/registrations', { token: tokens.superuser, json: ltiPlatform() }),
+    },
+    'list-lti-registrations': { kind: 'read', iterations: 60, prepare: get('/api/lti/registrations', tokens.superuser) },
+    'get-lti-registration': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`/api/lti/registrations/${await ltiRegistration()}`, tokens.superuser)(),
+    },
+    'delete-lti-registration': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const answer = succeeded('an LTI platform to remove', await invoke('create-lti-registration', ltiPlatformRequest()));
+        return request('DELETE', `/api/lti/registrations/${(answer.data as { registration_id: string }).registration_id}`, {
+          token: tokens.superuser,
+        });
+      },
+    },
+    'lti-jwks': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/lti/jwks'), ok: isPage },
+    'lti-config': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/lti/config'), ok: isPage },
     // Accounts: superusers list, create, read, change and set passwords; a user changes their own.
     'list-users': { kind: 'read', iterations: 60, prepare: get('/api/users', tokens.superuser) },
     'create-user': {

@@ -1242,6 +1242,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every LTI platform registered, by registration id, with the tool URLs to enter in each.
+         * @description **Who may call it:** Superusers.
+         */
+        get: operations["list-lti-registrations"];
+        put?: never;
+        /**
+         * Register an LTI 1.3 platform (an LMS) by its issuer and client id, with its endpoints; data holds the registration and the tool's URLs to enter in the LMS.
+         * @description **Who may call it:** Superusers.
+         */
+        post: operations["create-lti-registration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/registrations/{registration_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One LTI platform registered, with the tool URLs to enter in it.
+         * @description **Who may call it:** Superusers.
+         */
+        get: operations["get-lti-registration"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an LTI platform: its launches are refused from then on.
+         * @description **Who may call it:** Superusers.
+         */
+        delete: operations["delete-lti-registration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LTI tool's public key set (JSON Web Key Set): the current key and the next, published before it signs.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["lti-jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LTI tool's configuration for manual set-up (Canvas's JSON configuration), with the tool's URLs on the host the request reached.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["lti-config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "submission.graded": {
@@ -2021,6 +2109,56 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             }[];
+        };
+        LtiRegistration: {
+            registration_id: string;
+            issuer: string;
+            client_id: string;
+            /** Format: uri */
+            auth_login_url: string;
+            /** Format: uri */
+            auth_token_url: string;
+            /** Format: uri */
+            jwks_url: string;
+            /** @description The deployments launches may come from; empty: any. */
+            deployment_ids: string[];
+            auth_token_audience: string | null;
+            user_id_claim: string;
+            user_id_suffix: string | null;
+            create_users: boolean;
+            label: string | null;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            tool: components["schemas"]["LtiToolUrls"];
+        };
+        /** @description The tool's own URLs, to enter in the LMS. */
+        LtiToolUrls: {
+            /**
+             * Format: uri
+             * @description The OIDC login initiation URL (Canvas "OpenID Connect Initiation Url", Moodle "Initiate login URL").
+             */
+            login_url: string;
+            /**
+             * Format: uri
+             * @description The redirect and target link URL (Canvas "Redirect URIs" and "Target Link URI", Moodle "Tool URL" and "Redirection URI(s)").
+             */
+            launch_url: string;
+            /**
+             * Format: uri
+             * @description The tool's public key set (Canvas "Public JWK URL", Moodle "Public keyset").
+             */
+            jwks_url: string;
+            /**
+             * Format: uri
+             * @description Where deep-linking requests go (Moodle "Content Selection URL"): the launch URL.
+             */
+            deep_linking_url: string;
+            /**
+             * Format: uri
+             * @description The tool's configuration for manual set-up (Canvas "Enter URL").
+             */
+            config_url: string;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         FailEnvelope: {
@@ -11671,6 +11809,607 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error"];
+        };
+    };
+    "list-lti-registrations": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The host the API was reached at: the tool URLs in the answer are built on it. */
+                Host?: string;
+                /** @description The scheme the API was reached with, as a proxy in front of it says. */
+                "X-Forwarded-Proto"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description By registration id. */
+                        data: components["schemas"]["LtiRegistration"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "create-lti-registration": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The host the API was reached at: the tool URLs in the answer are built on it. */
+                Host?: string;
+                /** @description The scheme the API was reached with, as a proxy in front of it says. */
+                "X-Forwarded-Proto"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description The platform's issuer (`iss` of its ID tokens), exactly as it writes it.
+                     */
+                    issuer: string;
+                    /** @description The client id the platform gave this tool. */
+                    client_id: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OIDC authorization endpoint, where a launch's login is sent.
+                     */
+                    auth_login_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OAuth 2 token endpoint (for its services).
+                     */
+                    auth_token_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's public key set, which its ID tokens are checked against.
+                     */
+                    jwks_url: string;
+                    /** @description The deployment ids launches may come from; none: any, each recorded at its first launch. */
+                    deployment_ids?: string[] | string;
+                    /** @description The audience of the tool's token requests, where the platform wants another than its token URL. */
+                    auth_token_audience?: string;
+                    /** @description Where the user id is read from at a first launch: a claim of the ID token (`email`, the default; `sub`, …) or a member of one (`https://purl.imsglobal.org/spec/lti/claim/lis#person_sourcedid`, `https://purl.imsglobal.org/spec/lti/claim/custom#user_username`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /** @description Whether a first launch of someone without an account here creates it (default false). */
+                    create_users?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                    /** @description What the platform is, for people. */
+                    label?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uri
+                     * @description The platform's issuer (`iss` of its ID tokens), exactly as it writes it.
+                     */
+                    issuer: string;
+                    /** @description The client id the platform gave this tool. */
+                    client_id: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OIDC authorization endpoint, where a launch's login is sent.
+                     */
+                    auth_login_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OAuth 2 token endpoint (for its services).
+                     */
+                    auth_token_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's public key set, which its ID tokens are checked against.
+                     */
+                    jwks_url: string;
+                    /** @description The deployment ids launches may come from; none: any, each recorded at its first launch. Comma-separated, or the field repeated. */
+                    deployment_ids?: string;
+                    /** @description The audience of the tool's token requests, where the platform wants another than its token URL. */
+                    auth_token_audience?: string;
+                    /** @description Where the user id is read from at a first launch: a claim of the ID token (`email`, the default; `sub`, …) or a member of one (`https://purl.imsglobal.org/spec/lti/claim/lis#person_sourcedid`, `https://purl.imsglobal.org/spec/lti/claim/custom#user_username`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /**
+                     * @description Whether a first launch of someone without an account here creates it (default false).
+                     * @enum {string}
+                     */
+                    create_users?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    /** @description What the platform is, for people. */
+                    label?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: uri
+                     * @description The platform's issuer (`iss` of its ID tokens), exactly as it writes it.
+                     */
+                    issuer: string;
+                    /** @description The client id the platform gave this tool. */
+                    client_id: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OIDC authorization endpoint, where a launch's login is sent.
+                     */
+                    auth_login_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's OAuth 2 token endpoint (for its services).
+                     */
+                    auth_token_url: string;
+                    /**
+                     * Format: uri
+                     * @description The platform's public key set, which its ID tokens are checked against.
+                     */
+                    jwks_url: string;
+                    /** @description The deployment ids launches may come from; none: any, each recorded at its first launch. Comma-separated, or the field repeated. */
+                    deployment_ids?: string;
+                    /** @description The audience of the tool's token requests, where the platform wants another than its token URL. */
+                    auth_token_audience?: string;
+                    /** @description Where the user id is read from at a first launch: a claim of the ID token (`email`, the default; `sub`, …) or a member of one (`https://purl.imsglobal.org/spec/lti/claim/lis#person_sourcedid`, `https://purl.imsglobal.org/spec/lti/claim/custom#user_username`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /**
+                     * @description Whether a first launch of someone without an account here creates it (default false).
+                     * @enum {string}
+                     */
+                    create_users?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                    /** @description What the platform is, for people. */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["LtiRegistration"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field issuer must be a string.`
+             *     - `The field issuer must be at most 2000 characters long.`
+             *     - `The field client_id must be a string.`
+             *     - `The field client_id must be at most 255 characters long.`
+             *     - `The field auth_login_url must be a string.`
+             *     - `The field auth_login_url must be at most 2000 characters long.`
+             *     - `The field auth_token_url must be a string.`
+             *     - `The field auth_token_url must be at most 2000 characters long.`
+             *     - `The field jwks_url must be a string.`
+             *     - `The field jwks_url must be at most 2000 characters long.`
+             *     - `The field deployment_ids must be a list of deployment ids.`
+             *     - `The field auth_token_audience must be a string.`
+             *     - `The field auth_token_audience must be at most 2000 characters long.`
+             *     - `The field user_id_claim must be a string.`
+             *     - `The field user_id_claim must be at most 300 characters long.`
+             *     - `The field user_id_suffix must be a string.`
+             *     - `The field user_id_suffix must be at most 255 characters long.`
+             *     - `The field create_users must be true or false.`
+             *     - `The field label must be a string.`
+             *     - `The field label must be at most 200 characters long.`
+             *     - `A registration needs issuer, client_id, auth_login_url, auth_token_url and jwks_url.`
+             *     - `The {field} must be an absolute https:// URL without a user name, password or fragment.`
+             *     - `The {field}'s host {host} could not be found.`
+             *     - `The {field}'s host has the address {address}, which is {kind}; platforms are reached only on public addresses (or hosts LTI_ALLOWED_HOSTS names).`
+             *     - `A deployment id is at most {max} characters long.`
+             *     - `The user_id_claim must name a claim of the launch (`email`, `sub`, …) or a member of one (`<claim URI>#<member>`).`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The platform {issuer} with client id {client_id} is registered already, as {registration_id}.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "get-lti-registration": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The host the API was reached at: the tool URLs in the answer are built on it. */
+                Host?: string;
+                /** @description The scheme the API was reached with, as a proxy in front of it says. */
+                "X-Forwarded-Proto"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description An LTI registration id (`lti_…`), as registering the platform answered. */
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["LtiRegistration"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No LTI registration {registration_id}.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "delete-lti-registration": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description An LTI registration id (`lti_…`), as registering the platform answered. */
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: null;
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No LTI registration {registration_id}.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "lti-jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As is, not in an envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The current key first, then the next one; empty until the deployment has keys (`npm run admin -- rotate-lti-key`). */
+                        keys: ({
+                            /** @constant */
+                            kty: "RSA";
+                            kid: string;
+                            /** @constant */
+                            alg: "RS256";
+                            /** @constant */
+                            use: "sig";
+                            n: string;
+                            e: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+    };
+    "lti-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As is, not in an envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                        description: string;
+                        /** Format: uri */
+                        oidc_initiation_url: string;
+                        /** Format: uri */
+                        target_link_uri: string;
+                        /** Format: uri */
+                        public_jwk_url: string;
+                        scopes: string[];
+                        /** @description `user_username` carries the LMS login name (`$User.username`). */
+                        custom_fields: {
+                            [key: string]: string;
+                        };
+                        /** @description Canvas's placements. */
+                        extensions: {
+                            [key: string]: unknown;
+                        }[];
+                        tool: components["schemas"]["LtiToolUrls"];
+                    };
+                };
+            };
         };
     };
     "webhook-submission.graded": {

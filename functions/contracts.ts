@@ -72,6 +72,12 @@ import { contract as unarchiveCourse } from './unarchive-course/contract.ts';
 import { contract as updateUser } from './update-user/contract.ts';
 import { contract as uploadGradeable } from './upload-gradeable/contract.ts';
 import { contract as userAudit } from './user-audit/contract.ts';
+import { contract as createLtiRegistration } from './create-lti-registration/contract.ts';
+import { contract as listLtiRegistrations } from './list-lti-registrations/contract.ts';
+import { contract as getLtiRegistration } from './get-lti-registration/contract.ts';
+import { contract as deleteLtiRegistration } from './delete-lti-registration/contract.ts';
+import { contract as ltiJwks } from './lti-jwks/contract.ts';
+import { contract as ltiConfig } from './lti-config/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
 
 /** By route name; type-checking fails while a route has none. */
@@ -143,5 +149,11 @@ export const contracts: Record<RouteName, RouteContract> = {
   'update-user': updateUser,
   'upload-gradeable': uploadGradeable,
   'user-audit': userAudit,
+  'create-lti-registration': createLtiRegistration,
+  'list-lti-registrations': listLtiRegistrations,
+  'get-lti-registration': getLtiRegistration,
+  'delete-lti-registration': deleteLtiRegistration,
+  'lti-jwks': ltiJwks,
+  'lti-config': ltiConfig,
   'user-summary': userSummary,
 };

@@ -16,6 +16,12 @@ import { day as archiveCourse } from './archive-course/day.ts';
 import { day as authMethods } from './auth-methods/day.ts';
 import { day as changePassword } from './change-password/day.ts';
 import { day as courseAudit } from './course-audit/day.ts';
+import { day as createLtiRegistration } from './create-lti-registration/day.ts';
+import { day as listLtiRegistrations } from './list-lti-registrations/day.ts';
+import { day as getLtiRegistration } from './get-lti-registration/day.ts';
+import { day as deleteLtiRegistration } from './delete-lti-registration/day.ts';
+import { day as ltiJwks } from './lti-jwks/day.ts';
+import { day as ltiConfig } from './lti-config/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
 import { day as courseGraders } from './course-graders/day.ts';
 import { day as courseUsers } from './course-users/day.ts';
@@ -140,6 +146,12 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'list-terms': listTerms,
   'user-audit': userAudit,
   'course-audit': courseAudit,
+  'create-lti-registration': createLtiRegistration,
+  'list-lti-registrations': listLtiRegistrations,
+  'get-lti-registration': getLtiRegistration,
+  'delete-lti-registration': deleteLtiRegistration,
+  'lti-jwks': ltiJwks,
+  'lti-config': ltiConfig,
   'change-inquiry-status': changeInquiryStatus,
   'post-to-inquiry': postToInquiry,
   'list-inquiries': listInquiries,

@@ -71,6 +71,12 @@ import { definition as changePassword } from './change-password/definition.ts';
 import { definition as listTerms } from './list-terms/definition.ts';
 import { definition as userAudit } from './user-audit/definition.ts';
 import { definition as courseAudit } from './course-audit/definition.ts';
+import { definition as createLtiRegistration } from './create-lti-registration/definition.ts';
+import { definition as listLtiRegistrations } from './list-lti-registrations/definition.ts';
+import { definition as getLtiRegistration } from './get-lti-registration/definition.ts';
+import { definition as deleteLtiRegistration } from './delete-lti-registration/definition.ts';
+import { definition as ltiJwks } from './lti-jwks/definition.ts';
+import { definition as ltiConfig } from './lti-config/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -149,6 +155,12 @@ export const routes = {
   'list-terms': listTerms,
   'user-audit': userAudit,
   'course-audit': courseAudit,
+  'create-lti-registration': createLtiRegistration,
+  'list-lti-registrations': listLtiRegistrations,
+  'get-lti-registration': getLtiRegistration,
+  'delete-lti-registration': deleteLtiRegistration,
+  'lti-jwks': ltiJwks,
+  'lti-config': ltiConfig,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

@@ -76,6 +76,12 @@ import { rows as unarchiveCourse } from './unarchive-course/test-rows.ts';
 import { rows as updateUser } from './update-user/test-rows.ts';
 import { rows as uploadGradeable } from './upload-gradeable/test-rows.ts';
 import { rows as userAudit } from './user-audit/test-rows.ts';
+import { rows as createLtiRegistration } from './create-lti-registration/test-rows.ts';
+import { rows as listLtiRegistrations } from './list-lti-registrations/test-rows.ts';
+import { rows as getLtiRegistration } from './get-lti-registration/test-rows.ts';
+import { rows as deleteLtiRegistration } from './delete-lti-registration/test-rows.ts';
+import { rows as ltiJwks } from './lti-jwks/test-rows.ts';
+import { rows as ltiConfig } from './lti-config/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
@@ -149,6 +155,12 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'update-user': updateUser,
   'upload-gradeable': uploadGradeable,
   'user-audit': userAudit,
+  'create-lti-registration': createLtiRegistration,
+  'list-lti-registrations': listLtiRegistrations,
+  'get-lti-registration': getLtiRegistration,
+  'delete-lti-registration': deleteLtiRegistration,
+  'lti-jwks': ltiJwks,
+  'lti-config': ltiConfig,
   'user-summary': userSummary,
 };
 

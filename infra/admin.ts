@@ -25,6 +25,7 @@ try {
     if (running) {
       process.env.DYNAMODB_ENDPOINT = running;
       process.env.SIGNING_SECRET_FILE ||= join(dataDirectory(), 'signing-secret');
+      process.env.LTI_KEY_FILE ||= join(dataDirectory(), 'lti-key.json');
       useLocalTables();
     } else {
       environment = await startLocalEnvironment({ announce: false });

@@ -359,6 +359,12 @@ const settings = declare({
   // --- Webhooks ------------------------------------------------------------------------------------
   /** `WEBHOOK_ALLOWED_HOSTS` (none): hosts webhooks may reach although they resolve to private addresses, and over http. */
   WEBHOOK_ALLOWED_HOSTS: hostList(),
+  /**
+   * `LTI_ALLOWED_HOSTS` (none): the `host:port` pairs an LTI registration may name although they
+   * resolve to loopback or private addresses, and over plain http (a platform on the operator's own
+   * network, or a test platform).
+   */
+  LTI_ALLOWED_HOSTS: hostList(),
   /** `WEBHOOK_RETRY_SCHEDULE` (`5,300,1800,7200`): seconds before each retry of a delivery. Reported. */
   WEBHOOK_RETRY_SCHEDULE: () =>
     variable((raw): Reported<readonly number[]> => {
@@ -431,6 +437,7 @@ export const functionSettings = [
   'ALLOWED_GIT_HOSTS',
   'WEBHOOK_ALLOWED_HOSTS',
   'WEBHOOK_RETRY_SCHEDULE',
+  'LTI_ALLOWED_HOSTS',
   'GRADING_LEASE_SECONDS',
 ] as const satisfies readonly ConfigName[];
 export type FunctionSetting = (typeof functionSettings)[number];

@@ -22,6 +22,9 @@ export const GRADEABLE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Webhook ids: `wh_` and 16 base64url characters. */
 export const WEBHOOK_ID = /^wh_[A-Za-z0-9_-]{16}$/;
 
+/** LTI registration ids: `lti_`, then 22 base64url digits naming the platform's issuer and client id (shared/lti/registration.ts). */
+export const LTI_REGISTRATION_ID = /^lti_[A-Za-z0-9_-]{22}$/;
+
 /** Delivery (message) ids: `msg_`, the time as 9 base-36 digits, then 12 random ones. */
 export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
 

@@ -21,6 +21,8 @@ import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
 import { createAccount, resetPassword } from '#shared/auth/accounts.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
+import { parseToolKeys, rotatedToolKeys, rotateToolKeyFile } from '#shared/lti/tool-keys.ts';
+import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { getUser } from '#shared/data/users.ts';
 import { allAccounts, changeAccount } from '#shared/users/accounts.ts';
 import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
@@ -83,6 +85,10 @@ Commands:
       service runs; running it again writes nothing.
   rotate-signing-secret
       Local API only: a new token signing secret; tokens of the previous one work for the grace period.
+  rotate-lti-key
+      The LTI tool's next key (published in GET /api/lti/jwks since the last rotation) becomes the
+      one it signs with, and a new next key is published. The first run gives a deployment its keys.
+      With --aws: the secret LTI_KEY_ARN names (in the stack's AdminEnvironment output).
 
 Options:
   --aws     use the deployed tables (AWS credentials and the *_TABLE variables) instead of local ones
@@ -319,9 +325,28 @@ export async function runAdminCommand(
       const { graceEndsAt } = await rotateSecretFile(process.env.SIGNING_SECRET_FILE);
       return print(`Signing secret rotated; tokens signed with the previous one work until ${graceEndsAt.toISOString()}.`);
     }
+    case 'rotate-lti-key': {
+      const keys = values.aws ? await rotateDeployedToolKeys(process.env.LTI_KEY_ARN) : await rotateLocalToolKeys(process.env.LTI_KEY_FILE);
+      return print(`LTI key rotated: ${keys.current.kid ?? ''} signs from now on; ${keys.next.kid ?? ''} is published as the next key.`);
+    }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);
   }
+}
+
+function rotateLocalToolKeys(file: string | undefined) {
+  if (!file) throw new UsageError('LTI_KEY_FILE is not set.');
+  return rotateToolKeyFile(file);
+}
+
+/** The deployed key set rotated: read, rotated and written back as the secret's new current version. */
+async function rotateDeployedToolKeys(secretArn: string | undefined) {
+  if (!secretArn) throw new UsageError('Set LTI_KEY_ARN to the LTI key secret of the deployment.');
+  const client = new SecretsManagerClient({});
+  const read = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
+  const keys = await rotatedToolKeys(parseToolKeys(read.SecretString ?? ''));
+  await client.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(keys) }));
+  return keys;
 }
 
 function requireUserId(userId: string | undefined): string {

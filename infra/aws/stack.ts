@@ -67,6 +67,7 @@ const SETTING_CONTEXTS = {
   OIDC_EMAILS_VERIFIED: 'oidcEmailsVerified',
   OIDC_SUPERUSERS: 'oidcSuperusers',
   PASSWORD_LOGIN: 'passwordLogin',
+  LTI_ALLOWED_HOSTS: 'ltiAllowedHosts',
 } as const satisfies Partial<Record<FunctionSetting, string>>;
 
 /** A context value as a setting's raw text (unset, null or empty: unset). */
@@ -126,6 +127,7 @@ export class CourseSubmissionStack extends Stack {
   /** By handler name: every route-table entry and `not-found` (route handlers), `grading-worker` and `webhook-delivery`. */
   readonly functions: ReadonlyMap<FunctionName, ServiceFunction>;
   readonly signingSecret: Secret;
+  readonly ltiKey: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
@@ -184,6 +186,13 @@ export class CourseSubmissionStack extends Stack {
     this.signingSecret = new Secret(this, 'SigningSecret', {
       description: 'HS256 key of the API tokens (64 letters and digits, read as base64url)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: dataRemovalPolicy,
+    });
+
+    // No keys until `npm run admin -- rotate-lti-key --aws` gives it some (the key set is empty until then).
+    this.ltiKey = new Secret(this, 'LtiKey', {
+      description: "The LTI tool's RSA keys (current and next, as JSON Web Keys)",
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder', excludePunctuation: true },
       removalPolicy: dataRemovalPolicy,
     });
 
@@ -415,10 +424,11 @@ export class CourseSubmissionStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { description: 'The API base URL', value: `${stage.url}api` });
     new CfnOutput(this, 'AdminEnvironment', {
-      description: 'Table variables for `npm run admin -- ... --aws`: export these',
+      description: 'Table variables and the LTI key secret for `npm run admin -- ... --aws`: export these',
       value: Fn.join(' ', [
         ...[...tables].map(([key, table]) => `${tableDefinitions[key].environmentVariable}=${table.tableName}`),
         `AWS_REGION=${this.region}`,
+        `LTI_KEY_ARN=${this.ltiKey.secretArn}`,
       ]),
     });
 
@@ -463,6 +473,7 @@ export class CourseSubmissionStack extends Stack {
     return functionEnvironment(name, {
       tableName: (key) => made(this.tables, key).tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
+      ltiKey: { variable: 'LTI_KEY_ARN', value: this.ltiKey.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
       summariesQueueUrl: this.summariesQueue.queueUrl,
@@ -493,6 +504,9 @@ export class CourseSubmissionStack extends Stack {
     if (access.signingSecret) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.signingSecret.secretArn] }));
     }
+    if (access.ltiKey) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.ltiKey.secretArn] }));
+    }
     if (access.sendsToGradingQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
@@ -518,6 +532,11 @@ export class CourseSubmissionStack extends Stack {
       id: 'AwsSolutions-SNS2',
       reason:
         'Alarm notifications carry alarm names and states only; CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key.',
+    });
+    Validations.of(this.ltiKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The next LTI key must be published before it signs, so it is rotated by the admin command (see docs/lti.md), not on a schedule.',
     });
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',

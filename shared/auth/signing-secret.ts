@@ -120,6 +120,15 @@ async function getVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'
   }
 }
 
+/** Another string secret's current value (the LTI tool's keys), read with the same client. */
+export async function currentSecretString(secretArn: string): Promise<string> {
+  const { GetSecretValueCommand, SecretsManagerClient } = await secretsManagerSdk();
+  client ??= new SecretsManagerClient({});
+  const answer = await client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: 'AWSCURRENT' }));
+  if (typeof answer.SecretString !== 'string') throw new Error('The secret must be a string secret');
+  return answer.SecretString;
+}
+
 // --- Local: the secret file -----------------------------------------------------------------
 
 const local = new Map<string, { version: string; keys: Promise<SigningKeys> }>();

@@ -217,6 +217,18 @@ export const tables = {
    * the instant they start) and the extensions on single gradeables (`extensions`, by gradeable
    * id). Apart from the enrollments, which a class-list import rewrites.
    */
+  /**
+   * LTI 1.3 (shared/data/lti.ts): the platforms registered (`registrations`, one entry per
+   * registration id), and, as the launch flow adds them, the short-lived states, nonces and
+   * launch codes and the binding of a platform's users and contexts; items by `expiresAt` expire.
+   */
+  lti: {
+    id: 'Lti',
+    environmentVariable: 'LTI_TABLE',
+    partitionKey: 'key',
+    sortKey: 'entry',
+    timeToLiveAttribute: 'expiresAt',
+  },
   lateDays: {
     id: 'LateDays',
     environmentVariable: 'LATE_DAYS_TABLE',

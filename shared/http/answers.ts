@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
-import { CODE, DELIVERY_ID, INQUIRY_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import { CODE, DELIVERY_ID, INQUIRY_ID, LTI_REGISTRATION_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
 import { LEVEL_NAMES } from '#shared/users/limits.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 
@@ -385,6 +385,36 @@ const Inquiry = object({
   posts: z.array(InquiryPost).describe('Oldest first; the first is the question that opened it.'),
 });
 
+const LtiToolUrls = object({
+  login_url: z.url().describe('The OIDC login initiation URL (Canvas "OpenID Connect Initiation Url", Moodle "Initiate login URL").'),
+  launch_url: z
+    .url()
+    .describe(
+      'The redirect and target link URL (Canvas "Redirect URIs" and "Target Link URI", Moodle "Tool URL" and "Redirection URI(s)").',
+    ),
+  jwks_url: z.url().describe('The tool\'s public key set (Canvas "Public JWK URL", Moodle "Public keyset").'),
+  deep_linking_url: z.url().describe('Where deep-linking requests go (Moodle "Content Selection URL"): the launch URL.'),
+  config_url: z.url().describe('The tool\'s configuration for manual set-up (Canvas "Enter URL").'),
+}).describe("The tool's own URLs, to enter in the LMS.");
+
+const LtiRegistration = object({
+  registration_id: z.string().regex(LTI_REGISTRATION_ID),
+  issuer: string,
+  client_id: string,
+  auth_login_url: z.url(),
+  auth_token_url: z.url(),
+  jwks_url: z.url(),
+  deployment_ids: z.array(string).describe('The deployments launches may come from; empty: any.'),
+  auth_token_audience: string.nullable(),
+  user_id_claim: string,
+  user_id_suffix: string.nullable(),
+  create_users: boolean,
+  label: string.nullable(),
+  created_at: dateTime,
+  created_by: string,
+  tool: LtiToolUrls,
+});
+
 /** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
 export const components = {
   Course,
@@ -411,4 +441,6 @@ export const components = {
   User,
   AuditEntry,
   Inquiry,
+  LtiRegistration,
+  LtiToolUrls,
 } as const satisfies Record<string, z.ZodType>;

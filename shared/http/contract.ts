@@ -84,6 +84,7 @@ export const tags = {
   Summaries: 'Grade summaries (Rainbow Grades).',
   Webhooks:
     'Grading notifications: HTTPS callbacks per course, signed by the Standard Webhooks scheme, retried with back-off; the events are described under Webhooks of this document.',
+  LTI: "LTI 1.3: the platforms (LMSs) registered, the tool's keys and configuration (docs/lti.md).",
   Meta: 'This document and the reference page.',
 } as const;
 export type Tag = keyof typeof tags;

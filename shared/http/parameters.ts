@@ -9,6 +9,7 @@ import {
   DELIVERY_ID,
   GRADEABLE_ID,
   IDEMPOTENCY_KEY,
+  LTI_REGISTRATION_ID,
   INQUIRY_ID,
   REGRADE_ID,
   SUMMARIES_JOB_ID,
@@ -60,6 +61,10 @@ export const pathParameters = builtOnFirstRead({
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
   inquiry_id: () =>
     documented(z.string().check(z.regex(INQUIRY_ID)), { description: 'A grade inquiry id (`iq_…`), as opening it answered.' }),
+  registration_id: () =>
+    documented(z.string().check(z.regex(LTI_REGISTRATION_ID)), {
+      description: 'An LTI registration id (`lti_…`), as registering the platform answered.',
+    }),
   team_id: () => documented(z.string().check(z.regex(TEAM_ID)), { description: 'A team id: 1 to 64 letters, digits, `_` or `-`.' }),
 }) satisfies Shape;
 
@@ -109,3 +114,9 @@ export const idempotencyKeyHeader = () => ({
 
 /** Whom a submission is for, when staff submit for a student. */
 export const submittedFor = () => z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' }));
+
+/** The Host a platform or browser reached the API at, and the scheme a proxy in front says it used: the LTI tool's own URLs are built on them. */
+export const baseUrlHeaders = () => ({
+  Host: z.optional(text(300, { description: 'The host the API was reached at: the tool URLs in the answer are built on it.' })),
+  'X-Forwarded-Proto': z.optional(text(10, { description: 'The scheme the API was reached with, as a proxy in front of it says.' })),
+});

@@ -103,6 +103,8 @@ export interface FunctionUse {
   readonly events?: 'publish';
   /** `send`: the function queues summaries jobs (SQS SendMessage on the summaries queue). */
   readonly summariesQueue?: 'send';
+  /** `read`: the function reads the LTI tool's keys (shared/lti/tool-keys.ts: Secrets Manager GetSecretValue in AWS). */
+  readonly ltiKey?: 'read';
   /**
    * The deployment's settings its code reads of those given only to the functions that read them
    * (`functionSettings` of shared/config.ts): in AWS its environment holds each one the deployment

@@ -355,9 +355,15 @@ export class AwsEndpoint {
   // --- Secrets Manager ------------------------------------------------------------------------
 
   private async secretsManager(principal: Principal, body: Buffer, operation: string): Promise<Reply> {
-    const input = JSON.parse(body.toString('utf8') || '{}') as { SecretId?: string; VersionId?: string; VersionStage?: string };
+    const input = JSON.parse(body.toString('utf8') || '{}') as {
+      SecretId?: string;
+      VersionId?: string;
+      VersionStage?: string;
+      SecretString?: string;
+    };
     const notFound = (message: string) => json(400, { __type: 'ResourceNotFoundException', Message: message }, SECRETS_JSON);
-    if (operation !== 'GetSecretValue' && operation !== 'DescribeSecret') return this.notEmulated(principal, 'secretsmanager', operation);
+    if (!['GetSecretValue', 'DescribeSecret', 'PutSecretValue'].includes(operation))
+      return this.notEmulated(principal, 'secretsmanager', operation);
     const id = String(input.SecretId ?? '');
     const secret = this.deployment.secrets.find(
       (candidate) => candidate.arn === id || candidate.name === id || candidate.arn.startsWith(`${id}-`),
@@ -369,6 +375,13 @@ export class AwsEndpoint {
     });
     if (!decision.allowed) return json(400, { __type: 'AccessDeniedException', Message: decision.message }, SECRETS_JSON);
     if (!secret) return notFound("Secrets Manager can't find the specified secret.");
+    if (operation === 'PutSecretValue') {
+      if (typeof input.SecretString !== 'string')
+        return json(400, { __type: 'InvalidParameterException', Message: 'SecretString is required.' }, SECRETS_JSON);
+      this.rotateSecret(secret, input.SecretString);
+      const current = this.secretVersions.get(secret.arn)!.at(-1)!;
+      return json(200, { ARN: secret.arn, Name: secret.name, VersionId: current.versionId, VersionStages: current.stages }, SECRETS_JSON);
+    }
     const versions = this.secretVersions.get(secret.arn)!;
     if (operation === 'DescribeSecret') {
       return json(

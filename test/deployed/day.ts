@@ -26,6 +26,9 @@ export const DAY_PHASES = [
   'signed in',
   'signed in through the identity provider',
   'identity read',
+  'lti platform registered',
+  'lti platform read',
+  'lti platform removed',
   'terms',
   'gradeables',
   'course copied',
@@ -117,6 +120,8 @@ export const handedOn: {
   summaries?: { readonly job_id?: string; readonly state?: string } | undefined;
   /** The summaries' generation time before the nightly schedule. */
   firstGeneration?: string | undefined;
+  /** The LTI platform the admin registered. */
+  ltiRegistration?: string;
   /** The grade inquiry the student opened. */
   inquiryId?: string;
   /** The webhook's deliveries, as listed. */

@@ -223,6 +223,7 @@ export async function deploy(
             HOME: workDirectory,
             ...adminEnvironment,
             AWS_ENDPOINT_URL_DYNAMODB: endpoint.url,
+            AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.url,
             AWS_ACCESS_KEY_ID: operator.accessKeyId,
             AWS_SECRET_ACCESS_KEY: operator.secretAccessKey,
             AWS_SESSION_TOKEN: operator.sessionToken,

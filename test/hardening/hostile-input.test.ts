@@ -488,6 +488,13 @@ async function send(request: HostileRequest, preferHttpStatus: boolean) {
   return { status: response.status, headers: response.headers, text };
 }
 
+/** The public routes answering a JSON document of their own, and a key every such document has. */
+const JSON_DOCUMENTS: Readonly<Record<string, string>> = {
+  '/api/openapi\\.json': 'openapi',
+  '/api/lti/jwks': 'keys',
+  '/api/lti/config': 'oidc_initiation_url',
+};
+
 /** Asserts the answer is a well-formed envelope with the right status; returns its status. */
 function checkEnvelope(answer: { status: number; headers: Headers; text: string }, preferHttpStatus: boolean, where: string): string {
   // The reference page and its assets are served as themselves (their failures are envelopes).
@@ -504,8 +511,10 @@ function checkEnvelope(answer: { status: number; headers: Headers; text: string 
   } catch {
     throw new Error(`${where}: not JSON: ${answer.text.slice(0, 200)}`);
   }
-  // The public OpenAPI document (GET /api/openapi.json) is served as itself, not in an envelope.
-  if (typeof json.openapi === 'string' && where.startsWith('GET /api/openapi.json')) {
+  // The public JSON documents are served as themselves, not in an envelope: the OpenAPI document,
+  // and the LTI tool's key set and configuration, which platforms read as LTI says.
+  const documentKey = Object.entries(JSON_DOCUMENTS).find(([path]) => new RegExp(`^GET ${path}[? ]`).test(where))?.[1];
+  if (documentKey !== undefined && documentKey in json) {
     expect(answer.status, where).toBe(200);
     return 'success';
   }

@@ -223,8 +223,8 @@ describe('the OpenAPI document', () => {
       const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}`);
       expect(report.totals.errors, problems.join('\n')).toBe(0);
       // Accepted: no license (each institution deploys its own copy); localhost is the default
-      // server (the served document names the host it was fetched from); the document and the
-      // reference page cannot fail; GET …/{gradeable_id}/download and DELETE …/webhooks/{webhook_id}
+      // server (the served document names the host it was fetched from); the document, the
+      // reference page and the LTI tool's key set and configuration cannot fail; GET …/{gradeable_id}/download and DELETE …/webhooks/{webhook_id}
       // share a shape but no method; GET …/late-days/{user_id} and the reference's
       // /api/courses/{semester}/{course}/users alias would both fit /api/courses/<c>/late-days/users
       // only for a term named `courses` (the literal segments decide, as in API Gateway), and so
@@ -242,6 +242,8 @@ describe('the OpenAPI document', () => {
         'warn no-server-example.com #/servers/0/url',
         'warn operation-4xx-response #/paths/~1api~1auth/get/responses',
         'warn operation-4xx-response #/paths/~1api~1docs/get/responses',
+        'warn operation-4xx-response #/paths/~1api~1lti~1config/get/responses',
+        'warn operation-4xx-response #/paths/~1api~1lti~1jwks/get/responses',
         'warn operation-4xx-response #/paths/~1api~1openapi.json/get/responses',
       ]);
       expect(await readFile(networkLog, 'utf8').catch(() => '')).toBe('');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
+import { ensureToolKeyFile } from '#shared/lti/tool-keys.ts';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { startS3Endpoint } from '#infra/local/s3-endpoint.ts';
 import { SHARED_REPOSITORY, startGitServer } from './git-server.ts';
@@ -18,10 +19,13 @@ export default async function setup(project: TestProject) {
   const secretDir = await mkdtemp(join(tmpdir(), 'course-api-test-'));
   const secretFile = join(secretDir, 'signing-secret');
   await ensureSecretFile(secretFile);
+  const ltiKeyFile = join(secretDir, 'lti-key.json');
+  await ensureToolKeyFile(ltiKeyFile);
   const s3 = await startS3Endpoint({ directory: join(secretDir, 'objects'), bucket: 'submissions' });
   const git = await startGitServer({ [SHARED_REPOSITORY.name]: SHARED_REPOSITORY.files }, { anyPath: SHARED_REPOSITORY.name });
   project.provide('dynamodbEndpoint', dynamoDb.endpoint);
   project.provide('signingSecretFile', secretFile);
+  project.provide('ltiKeyFile', ltiKeyFile);
   project.provide('gitServer', { url: git.url, host: git.host });
   project.provide('s3Endpoint', { url: s3.url, bucket: s3.bucket });
   return async () => {
@@ -36,6 +40,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     dynamodbEndpoint: string;
     signingSecretFile: string;
+    /** The LTI tool's keys (LTI_KEY_FILE): a current and a next key. */
+    ltiKeyFile: string;
     /** The run's git server: any path names a repository (SHARED_REPOSITORY). */
     gitServer: { url: string; host: string };
     /** The run's local S3 endpoint (S3_ENDPOINT) and its submissions bucket (SUBMISSIONS_BUCKET). */

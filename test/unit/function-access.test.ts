@@ -8,6 +8,7 @@ import { localFunctionScope } from '#infra/local/functions.ts';
 const bindings: ResourceBindings = {
   tableName: (key) => `deployed-${key}`,
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
+  ltiKey: { variable: 'LTI_KEY_ARN', value: 'arn:lti-key' },
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
   summariesQueueUrl: 'https://sqs/summaries',

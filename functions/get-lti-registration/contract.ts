@@ -1,0 +1,6 @@
+/** What `get-lti-registration` answers: its success `data` and its own fails (shared/http/contract.ts says how they are used). */
+import { components } from '#shared/http/answers.ts';
+import { fail, type RouteContract } from '#shared/http/contract.ts';
+import { registrationNotFound } from '#shared/lti/failures.ts';
+
+export const contract: RouteContract = { tag: 'LTI', data: components.LtiRegistration, fails: [fail(registrationNotFound)] };

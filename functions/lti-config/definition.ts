@@ -1,0 +1,10 @@
+import { route } from '#shared/http/routes.ts';
+
+export const definition = route({
+  name: 'lti-config',
+  method: 'GET',
+  path: '/api/lti/config',
+  access: 'public',
+  summary:
+    "The LTI tool's configuration for manual set-up (Canvas's JSON configuration), with the tool's URLs on the host the request reached.",
+});

@@ -1,0 +1,104 @@
+/**
+ * LTI 1.3 items (the `lti` table): each platform registered, under the one partition
+ * `registrations` keyed by its registration id, so the list is one Query and a second registration
+ * of the same issuer and client id (the same id) is refused by its write's condition.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { queryAll } from './paging.ts';
+import { tableName, tables } from './tables.ts';
+
+const table = tables.lti;
+const REGISTRATIONS = 'registrations';
+
+/** A platform (an LMS) registered by a superuser: where its endpoints are and how its users are named here. */
+export interface LtiRegistration {
+  readonly registrationId: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly authLoginUrl: string;
+  readonly authTokenUrl: string;
+  readonly jwksUrl: string;
+  /** The deployments launches may come from; empty: any, each recorded at its first launch. */
+  readonly deploymentIds: readonly string[];
+  /** The audience of the service-token assertion, where the platform wants another than its token URL. */
+  readonly authTokenAudience: string | null;
+  /** A top-level claim of the launch, or `<claim URI>#<member>`. */
+  readonly userIdClaim: string;
+  readonly userIdSuffix: string | null;
+  readonly createUsers: boolean;
+  readonly label: string | null;
+  readonly createdAt: string;
+  readonly createdBy: string;
+}
+
+const decodeRegistration = (item: Item): LtiRegistration => ({
+  registrationId: item.entry as string,
+  issuer: item.issuer as string,
+  clientId: item.clientId as string,
+  authLoginUrl: item.authLoginUrl as string,
+  authTokenUrl: item.authTokenUrl as string,
+  jwksUrl: item.jwksUrl as string,
+  deploymentIds: (item.deploymentIds as string[] | undefined) ?? [],
+  authTokenAudience: (item.authTokenAudience as string | undefined) ?? null,
+  userIdClaim: item.userIdClaim as string,
+  userIdSuffix: (item.userIdSuffix as string | undefined) ?? null,
+  createUsers: item.createUsers === true,
+  label: (item.label as string | undefined) ?? null,
+  createdAt: item.createdAt as string,
+  createdBy: item.createdBy as string,
+});
+
+export const ltiRegistrationRef = (registrationId: string): ItemRef<LtiRegistration> => ({
+  table,
+  key: { key: REGISTRATIONS, entry: registrationId },
+  decode: decodeRegistration,
+});
+
+/** Stores a new registration; false when its id (its issuer and client id) is registered already. */
+export async function putLtiRegistration(registration: LtiRegistration): Promise<boolean> {
+  const { registrationId, ...fields } = registration;
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { key: REGISTRATIONS, entry: registrationId, ...fields },
+        ConditionExpression: 'attribute_not_exists(entry)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Every registration, by id. */
+export async function ltiRegistrations(): Promise<LtiRegistration[]> {
+  const items = await queryAll({
+    TableName: tableName(table),
+    KeyConditionExpression: '#key = :key',
+    ExpressionAttributeNames: { '#key': 'key' },
+    ExpressionAttributeValues: { ':key': REGISTRATIONS },
+  });
+  return items.map(decodeRegistration);
+}
+
+/** Removes a registration; false when there was none. */
+export async function deleteLtiRegistration(registrationId: string): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new DeleteCommand({
+        TableName: tableName(table),
+        Key: { key: REGISTRATIONS, entry: registrationId },
+        ConditionExpression: 'attribute_exists(entry)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

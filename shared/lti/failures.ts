@@ -1,0 +1,31 @@
+/** LTI's fails (declared once: the code throws them, the API contract lists them). */
+import { ECHOED_LENGTH, failure } from '#shared/errors.ts';
+
+export const registrationFieldsMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'A registration needs issuer, client_id, auth_login_url, auth_token_url and jwks_url.',
+);
+export const badPlatformUrl = /* @__PURE__ */ failure(
+  'invalid',
+  'The {field} must be an absolute https:// URL without a user name, password or fragment.',
+);
+export const platformAddressRefused = /* @__PURE__ */ failure(
+  'invalid',
+  "The {field}'s host has the address {address}, which is {kind}; platforms are reached only on public addresses (or hosts LTI_ALLOWED_HOSTS names).",
+);
+export const platformHostUnknown = /* @__PURE__ */ failure('invalid', "The {field}'s host {host} could not be found.", {
+  host: ECHOED_LENGTH,
+});
+export const badUserIdClaim = /* @__PURE__ */ failure(
+  'invalid',
+  'The user_id_claim must name a claim of the launch (`email`, `sub`, …) or a member of one (`<claim URI>#<member>`).',
+);
+export const registrationExists = /* @__PURE__ */ failure(
+  'conflict',
+  'The platform {issuer} with client id {client_id} is registered already, as {registration_id}.',
+  { issuer: ECHOED_LENGTH, client_id: ECHOED_LENGTH },
+);
+export const registrationNotFound = /* @__PURE__ */ failure('not-found', 'No LTI registration {registration_id}.', {
+  registration_id: ECHOED_LENGTH,
+});
+export const badDeploymentId = /* @__PURE__ */ failure('invalid', 'A deployment id is at most {max} characters long.');
