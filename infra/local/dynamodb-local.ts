@@ -16,6 +16,8 @@ export interface RunningDynamoDb {
   readonly endpoint: string;
   /** The JVM's process id (the shell execs java), for the bench's CPU accounting. */
   readonly pid: number | undefined;
+  /** Whether it holds its data in memory (`-inMemory`: no data folder given) rather than on disk. */
+  readonly inMemory: boolean;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startDynamoDbLocal(
   onExit(running.child);
   return {
     endpoint,
+    inMemory: dataDir === undefined,
     get pid() {
       return running.child.pid;
     },
