@@ -716,6 +716,34 @@ describe('a deadline rush', () => {
     expect(later).toEqual([...later].sort((a, b) => a - b));
   }, 60_000);
 
+  it('keeps a quiet queue in exact arrival order, round after round, while a worker claims as each submission arrives', async () => {
+    await drain();
+    const id = await createGradeable();
+    const students = await rushStudents(12);
+    const arrived: number[] = [];
+    const claimedStudents: number[] = [];
+    for (const [index, student] of students.entries()) {
+      // One student submits while a worker takes the oldest job: a race between the submission's ticket and the claim.
+      const [answer, claimed] = await Promise.all([
+        api.postJson(path(id, 'upload'), { vcs_checkout: true, git_repo_id: 'none' }, student.token),
+        claimJob(),
+      ]);
+      expect(answer.json.status).toBe('success');
+      arrived.push(index);
+      if (claimed) claimedStudents.push(students.findIndex((other) => other.userId === claimed.ownerId));
+      // The workers took the earliest arrivals, in arrival order; every other is queued at its place in arrival order.
+      expect(claimedStudents).toEqual(arrived.slice(0, claimedStudents.length));
+      const waiting = arrived.slice(claimedStudents.length);
+      const positions = await Promise.all(
+        waiting.map(async (waiter) => (await api.get(path(id, 'values'), students[waiter]!.token)).json.data.queue_position as number),
+      );
+      expect(positions).toEqual(waiting.map((_, rank) => rank + 1));
+    }
+    for (let job = await claimJob(); job; job = await claimJob())
+      claimedStudents.push(students.findIndex((other) => other.userId === job.ownerId));
+    expect(claimedStudents).toEqual(arrived);
+  }, 120_000);
+
   it('answers every one of 40 students submitting at once, with exact positions; a ticket whose job never came is voided', async () => {
     await drain();
     const id = await createGradeable();
