@@ -68,7 +68,7 @@ const decodeCounter = (shard: number, item: Item | undefined): QueueShard => ({
 export const countersRef = (shards: readonly number[]): ItemSetRef<QueueCounters> => ({
   table,
   keys: shards.map(shardKey),
-  decodeAll: (items) => items.map((item, index) => decodeCounter(shards[index]!, item)),
+  decodeAll: (items) => shards.map((shard, index) => decodeCounter(shard, items[index])),
 });
 
 /** All the queue's counters: what positions, claims and the queue's depth are read from. */

@@ -54,8 +54,11 @@ export function planRegradeChunk(
   const { record, created } = regrade;
   const owner = { term: record.term, course: record.course, gradeableId: record.gradeableId };
   const key = gradeableKey(owner.term, owner.course, owner.gradeableId);
-  const tickets = chunkTickets(LANES.regrade, at.shard, at.now, pending.length);
-  const issued = pending.map((target, index) => ({ target, ticket: tickets[index]! }));
+  const issued = chunkTickets(LANES.regrade, at.shard, at.now, pending.length).map((ticket, index) => ({
+    target: pending[index] as RegradeTarget,
+    ticket,
+  }));
+  const tickets = issued.map(({ ticket }) => ticket);
   const counts = { queued: pending.length, skipped };
   const items: RegradeItems = {
     // The job grades the version's own commit, never what was pushed since (worker/prepare.ts).

@@ -60,7 +60,7 @@ function countBelow(sorted: readonly number[], ticket: number): number {
   let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (sorted[middle]! < ticket) low = middle + 1;
+    if ((sorted[middle] ?? Infinity) < ticket) low = middle + 1;
     else high = middle;
   }
   return low;
