@@ -122,7 +122,7 @@ try {
     results.push(await measureRegrade(withTables));
   }
   if (runs('grading')) results.push(await withTables('grading-', measureGrading));
-  if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
+  if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid, dynamoDb.inMemory));
   if (runs('fairness')) results.push(await measureFairness(withTables));
   if (runs('gradebook')) results.push(await measureGradebook(withTables));
   if (runs('turnaround')) results.push(await withTables('turnaround-', measureTurnaround));

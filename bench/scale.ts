@@ -86,16 +86,18 @@ export async function measureQueuePosition(withTables: WithTables): Promise<Sect
   return { rows, notes };
 }
 
-/** `count` queued jobs spread over the queue's shards in turn, and its counters as if they had been submitted. */
+/** `count` queued jobs spread over the queue's counters in turn, one a millisecond, and the counters' sets as if they had been submitted. */
 async function queueJobs(count: number): Promise<void> {
   const TableName = tableName(tables.jobs);
   const now = new Date().toISOString();
+  const start = Date.now() - count;
+  const ticket = (index: number) => ticketOf({ lane: 0, at: start + index, shard: index % QUEUE_SHARDS, salt: 0 });
   const jobs = Array.from({ length: count }, (_, index) => ({
     tableName: TableName,
     request: {
       PutRequest: {
         Item: {
-          job: String(ticketOf(index % QUEUE_SHARDS, Math.floor(index / QUEUE_SHARDS) + 1)),
+          job: String(ticket(index)),
           gradeableKey: gradeableKey('x', 'y', 'z'),
           term: 'x',
           course: 'y',
@@ -110,8 +112,13 @@ async function queueJobs(count: number): Promise<void> {
     },
   }));
   for (let shard = 0; shard < QUEUE_SHARDS; shard++) {
-    const tail = Math.floor(count / QUEUE_SHARDS) + (shard < count % QUEUE_SHARDS ? 1 : 0);
-    jobs.push({ tableName: TableName, request: { PutRequest: { Item: { job: `queue#${shard}`, head: 0, tail } as never } } });
+    const queued = new Set(
+      Array.from({ length: count }, (_, index) => index)
+        .filter((index) => index % QUEUE_SHARDS === shard)
+        .map(ticket),
+    );
+    if (queued.size > 0)
+      jobs.push({ tableName: TableName, request: { PutRequest: { Item: { job: `tickets#${shard}`, queued } as never } } });
   }
   await batchWrite(jobs, { parallel: 8 });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Course } from '#shared/courses/course.ts';
 import { getItems } from '#shared/data/items.ts';
 import { queueRef } from '#shared/data/jobs.ts';
+import { queuedJobs } from '#shared/grading/builds/policy.ts';
 import { submissionsOfGradeable } from '#shared/data/submissions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
@@ -320,7 +321,7 @@ async function rush(
 /** The queue, the wake-ups and the builds now: where a stalled run waits. */
 async function state(stack: DeployedStack, wakeUps: number, before: ReadonlySet<string>): Promise<string> {
   const { queue } = await getItems({ queue: queueRef() });
-  const queued = queue.reduce((sum, shard) => sum + Math.max(0, shard.tail - shard.head - (shard.abandoned?.length ?? 0)), 0);
+  const queued = queuedJobs(queue);
   const running = stack.codebuild.buildTimes().filter((build) => !before.has(build.id) && build.endTime === undefined).length;
   return `${queued} jobs queued, ${wakeUps} wake-ups waiting or in flight, ${running} builds running`;
 }

@@ -16,7 +16,6 @@ export const handler = endpoint(definition, {
       gradeable: items.gradeable,
       userId: body.user_id,
       version: body.version_to_regrade,
-      queue: items.queue,
       student: items,
       submissions: alongside,
     }),

@@ -21,7 +21,6 @@ export const handler = endpoint(definition, {
         submission: items.submission,
         queue: items.queue,
         previous: items.previous,
-        lateDays: items.lateDays,
         load: items.load,
       },
     }),

@@ -16,6 +16,8 @@ export interface RunningDynamoDb {
   readonly endpoint: string;
   /** The JVM's process id (the shell execs java), for the bench's CPU accounting. */
   readonly pid: number | undefined;
+  /** Whether it holds its data in memory (`-inMemory`: no data folder given) rather than on disk. */
+  readonly inMemory: boolean;
   stop(): Promise<void>;
 }
 
@@ -50,9 +52,11 @@ export interface DynamoDbWatch {
  * resolves once it answers requests: it gives no readiness signal of its own. With `watch`, a
  * DynamoDB Local that exits unasked (killed, crashed) is started again on the same endpoint, so
  * that clients go on once it answers (meanwhile their connections are refused), unless it exits
- * again within a minute of that.
+ * again within a minute of that, or `restart` is false (its data was in memory: `watch.gaveUp`).
  */
-export async function startDynamoDbLocal(options: { dataDir?: string; watch?: DynamoDbWatch } = {}): Promise<RunningDynamoDb> {
+export async function startDynamoDbLocal(
+  options: { dataDir?: string; watch?: DynamoDbWatch; restart?: boolean } = {},
+): Promise<RunningDynamoDb> {
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).error) throw new Error(JAVA_MISSING);
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   if (dataDir) await lockDataFolder(dataDir);
@@ -66,6 +70,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string; watch?: Dy
     child.once('exit', (code, signal) => {
       if (stopping || !watch) return;
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      if (options.restart === false) {
+        watch.gaveUp(`DynamoDB Local ${how}; it held its data in memory, which is gone, so it is not started again`);
+        return;
+      }
       if (restartedAt !== undefined && Date.now() - restartedAt < 60_000) {
         watch.gaveUp(`DynamoDB Local ${how} again within a minute of answering after its restart`);
         return;
@@ -88,6 +96,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; watch?: Dy
   onExit(running.child);
   return {
     endpoint,
+    inMemory: dataDir === undefined,
     get pid() {
       return running.child.pid;
     },

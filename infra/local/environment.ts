@@ -41,17 +41,26 @@ async function repositoriesFolder(dataDir: string): Promise<string | undefined> 
   return folder;
 }
 
+/**
+ * Whether `npm start` keeps DynamoDB Local's data in memory (DYNAMODB_IN_MEMORY=1, for
+ * demonstrations and measurements): faster, and gone when it stops; the demo dataset is seeded
+ * again on every start.
+ */
+export const dynamoDbInMemory = (): boolean => process.env.DYNAMODB_IN_MEMORY === '1';
+
 export interface LocalEnvironment {
   readonly dataDir: string;
   readonly seeded: boolean;
+  /** Whether DynamoDB Local holds its data in memory (dynamoDbInMemory) rather than in the data folder. */
+  readonly inMemory: boolean;
   /** The local S3 endpoint's URL (S3_ENDPOINT). */
   readonly s3Endpoint: string;
   stop(): Promise<void>;
 }
 
 /**
- * The local stand-in for the AWS account: DynamoDB Local persisted in the data folder, the
- * tables, the signing secret and, in an empty data folder, the demo dataset. `watch`: what to do
+ * The local stand-in for the AWS account: DynamoDB Local persisted in the data folder (or in
+ * memory: dynamoDbInMemory), the tables, the signing secret and, in an empty data folder, the demo dataset. `watch`: what to do
  * when DynamoDB Local exits unasked (it is started again; see startDynamoDbLocal).
  */
 export async function startLocalEnvironment(options: {
@@ -63,8 +72,10 @@ export async function startLocalEnvironment(options: {
   const dataDir = dataDirectory();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const repositories = await repositoriesFolder(dataDir);
-  const empty = !existsSync(join(dataDir, DATABASE_FILE));
-  const dynamoDb = await startDynamoDbLocal({ dataDir, watch: options.watch });
+  const inMemory = dynamoDbInMemory();
+  const empty = inMemory || !existsSync(join(dataDir, DATABASE_FILE));
+  // In memory, a DynamoDB Local started again would answer with no tables: it is not restarted (`restart: false`).
+  const dynamoDb = await startDynamoDbLocal(inMemory ? { watch: options.watch, restart: false } : { dataDir, watch: options.watch });
   let s3: LocalS3Endpoint | undefined;
   const stop = async () => {
     if (options.announce) await rm(join(dataDir, ENDPOINT_FILE), { force: true });
@@ -90,7 +101,7 @@ export async function startLocalEnvironment(options: {
     await stop();
     throw error;
   }
-  return { dataDir, seeded: empty, s3Endpoint: s3.url, stop };
+  return { dataDir, seeded: empty, inMemory, s3Endpoint: s3.url, stop };
 }
 
 /** The endpoint of the DynamoDB Local that a running `npm start` uses, if any. */

@@ -49,7 +49,11 @@ try {
   const resumed = await resumeQueues(api, released);
   console.log(`Course submission API on ${api.url}`);
   console.log(`Submitted files: the local S3 endpoint on ${environment.s3Endpoint}`);
-  console.log(`Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`);
+  console.log(
+    environment.inMemory
+      ? `DynamoDB Local in memory (DYNAMODB_IN_MEMORY=1): its data is gone when the API stops; demo dataset seeded. Other data in ${environment.dataDir}`
+      : `Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`,
+  );
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
   if (resumed.jobs > 0 || resumed.deliveries > 0)
     console.log(

@@ -11,17 +11,19 @@ const table = tables.jobs;
 const GRADING = 'grading';
 
 /**
- * The grading queue is kept in this many shards, each a counter item `queue#<n>` holding the last
- * ticket sequence it issued (`tail`) and the last one claimed (`head`), so that a deadline rush
- * spreads its writes over several items instead of contending for one. Tickets interleave the
- * shards (shared/queue/tickets.ts): ticket = sequence × QUEUE_SHARDS + shard. Changing it
- * renumbers every queued ticket, so it is a constant, not a setting.
+ * The grading queue is kept on this many counter items, `tickets#<n>`, each holding the set of
+ * the queued tickets issued on it (`queued`, a number set) and the counts of courses'
+ * submissions per minute (`burst#…`), so that a deadline rush spreads its writes over several
+ * items instead of contending for one. A ticket names its counter (shared/queue/tickets.ts), so it
+ * is unique as soon as its counter's set takes it. Changing it renumbers every queued ticket, so it
+ * is a constant, not a setting.
  */
 export const QUEUE_SHARDS = 16;
 
 /**
  * The queue's lanes, served in this order (shared/queue/tickets.ts): a job waits only behind
- * jobs of its own lane and of the lanes before it. Each lane has QUEUE_SHARDS counters of its own.
+ * jobs of its own lane and of the lanes before it. A ticket carries its lane; every counter holds
+ * tickets of every lane.
  */
 export const LANES = {
   /** Submissions by a student with no other job queued or being graded, and staff's submissions. */
@@ -39,42 +41,38 @@ export const LANES = {
 export const QUEUE_LANES = 4;
 
 export interface QueueShard {
-  /** The lane the counter belongs to (absent: the first). */
-  readonly lane?: number;
   readonly shard: number;
-  readonly head: number;
-  readonly tail: number;
-  /** Sequence numbers after `head` that were reserved and given up (abandonTicket): no job will take them. */
-  readonly abandoned?: readonly number[];
+  /** The tickets queued on this counter (reserved and not yet claimed, given up or superseded), lowest first. */
+  readonly queued: readonly number[];
   /**
-   * The courses' submissions counted on this counter (reserveTicket), by attribute name
-   * (`burst#<course id>#<minute>`, burstAttribute): a course's count this minute is the sum over all counters.
+   * The courses' first-lane submissions counted on this counter (reserveTicket), by attribute name
+   * (`burst#<course id>#<minute>`, burstAttribute): a course's count this minute is the sum over its counters of the minute.
    */
   readonly bursts?: Readonly<Record<string, number>>;
 }
 
-/** Every shard's counters, in shard order. */
+/** Queue counters as read: all of them (queueRef), or a course's counters of the minute (countersRef). */
 export type QueueCounters = readonly QueueShard[];
 
-/** A counter's key: the first lane's keep the names they had before there were lanes. */
-const shardKey = (lane: number, shard: number) => ({ job: lane === 0 ? `queue#${shard}` : `queue#${lane}#${shard}` });
+const shardKey = (shard: number) => ({ job: `tickets#${shard}` });
 
-/** All the queue's counters, every lane's, read together (one round trip with whatever else is read). */
-export const queueRef = (): ItemSetRef<QueueCounters> => ({
-  table,
-  keys: Array.from({ length: QUEUE_LANES * QUEUE_SHARDS }, (_, index) => shardKey(Math.floor(index / QUEUE_SHARDS), index % QUEUE_SHARDS)),
-  decodeAll: (items) =>
-    items.map((item, index) => ({
-      lane: Math.floor(index / QUEUE_SHARDS),
-      shard: index % QUEUE_SHARDS,
-      head: (item?.head as number | undefined) ?? 0,
-      tail: (item?.tail as number | undefined) ?? 0,
-      abandoned: [...((item?.abandoned as Set<number> | undefined) ?? [])],
-      bursts: Object.fromEntries(
-        Object.entries(item ?? {}).filter(([name, value]) => name.startsWith(BURST_PREFIX) && typeof value === 'number'),
-      ) as Record<string, number>,
-    })),
+const decodeCounter = (shard: number, item: Item | undefined): QueueShard => ({
+  shard,
+  queued: [...((item?.queued as Set<number> | undefined) ?? [])].sort((a, b) => a - b),
+  bursts: Object.fromEntries(
+    Object.entries(item ?? {}).filter(([name, value]) => name.startsWith(BURST_PREFIX) && typeof value === 'number'),
+  ) as Record<string, number>,
 });
+
+/** The named counters, read together (one round trip with whatever else is read). */
+export const countersRef = (shards: readonly number[]): ItemSetRef<QueueCounters> => ({
+  table,
+  keys: shards.map(shardKey),
+  decodeAll: (items) => shards.map((shard, index) => decodeCounter(shard, items[index])),
+});
+
+/** All the queue's counters: what positions, claims and the queue's depth are read from. */
+export const queueRef = (): ItemSetRef<QueueCounters> => countersRef(Array.from({ length: QUEUE_SHARDS }, (_, shard) => shard));
 
 const BURST_PREFIX = 'burst#';
 const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
@@ -83,15 +81,16 @@ const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
 export const burstAttribute = (term: string, course: string, now: Date): string => `${BURST_PREFIX}${term}/${course}#${minuteOf(now)}`;
 
 /**
- * A course's submissions in the current minute (COURSE_BURST_PER_MINUTE), as counted by the
- * reservations of their tickets (reserveTicket) on the queue's counters, read with them.
+ * A course's first-lane submissions in the current minute (COURSE_BURST_PER_MINUTE), as counted
+ * by the reservations of their tickets (reserveTicket) on the counters read: exact when those are
+ * the course's counters of the minute (courseShards), which take every such count.
  */
 export function courseBurst(counters: QueueCounters, term: string, course: string, now: Date): number {
   const name = burstAttribute(term, course, now);
   return counters.reduce((sum, counter) => sum + (counter.bursts?.[name] ?? 0), 0);
 }
 
-/** The counts of minutes gone by on a counter (any course's), which its next reservation removes: at most a few at a time. */
+/** The counts of minutes gone by on a counter (any course's), which its next counted reservation removes: at most a few at a time. */
 const staleBursts = (counter: QueueShard | undefined, now: Date): string[] =>
   Object.keys(counter?.bursts ?? {})
     .filter((name) => Number(name.slice(name.lastIndexOf('#') + 1)) < minuteOf(now))
@@ -153,39 +152,38 @@ const decodeJob = (item: Item): Job => ({
 export const jobRef = (ticket: number): ItemRef<Job> => ({ table, key: { job: String(ticket) }, decode: decodeJob });
 
 /**
- * Hands out the shard's next `count` sequence numbers (one, by default), provided nobody else took
- * any of the shard's since its counters were read.
+ * Adds `tickets` (a regrade chunk's, all on counter `shard`) to the queue, provided none is queued
+ * there already.
  */
-export function takeTicket(counters: QueueShard, count = 1): TransactItem {
+export function takeTickets(shard: number, tickets: readonly number[]): TransactItem {
+  const values = Object.fromEntries(tickets.map((ticket, index) => [`:t${index}`, ticket]));
   return {
     Update: {
       TableName: tableName(table),
-      Key: shardKey(counters.lane ?? 0, counters.shard),
-      UpdateExpression: 'SET tail = :tail',
-      ConditionExpression: counters.tail === 0 ? 'attribute_not_exists(tail)' : 'tail = :previous',
-      ExpressionAttributeValues: {
-        ':tail': counters.tail + count,
-        ...(counters.tail === 0 ? {} : { ':previous': counters.tail }),
-      },
+      Key: shardKey(shard),
+      UpdateExpression: 'ADD queued :tickets',
+      ConditionExpression: tickets.map((_, index) => `NOT contains(queued, :t${index})`).join(' AND '),
+      ExpressionAttributeValues: { ':tickets': new Set(tickets), ...values },
     },
   };
 }
 
 /**
- * Takes the shard's next sequence number whatever others take meanwhile (an atomic counter, never
- * refused): how a submission gets its ticket, with no item shared with other submissions in its
- * transaction. Until its job is written the ticket counts as queued, unless its submission gives it
- * up (abandonTicket); a worker that reaches a ticket without a job voids it (voidTicket).
- * `burst`: the same write counts a course's submission in the current minute (courseBurst) and
- * drops counts of minutes gone by that the counter read before (`counter`) still carried.
+ * Adds a submission's ticket to the set of counter `shard` without reading it (one UpdateItem that
+ * no other submission's transaction waits on); false when the counter holds the same ticket
+ * already (another submission drew it in the same millisecond: draw another). Until its job is
+ * written the ticket counts as queued, unless its submission gives it up (abandonTicket); a worker
+ * that reaches a ticket without a job voids it (voidTicket). `burst`: the same write counts a
+ * course's first-lane submission in the current minute (courseBurst) and drops counts of minutes
+ * gone by that the counter as read (`counter`) still carried.
  */
 export async function reserveTicket(
   shard: number,
-  lane = 0,
+  ticket: number,
   burst?: { readonly term: string; readonly course: string; readonly now: Date; readonly counter?: QueueShard },
-): Promise<number> {
+): Promise<boolean> {
   const names: Record<string, string> = {};
-  let update = 'ADD tail :one';
+  let update = 'ADD queued :ticketSet';
   if (burst) {
     names['#burst'] = burstAttribute(burst.term, burst.course, burst.now);
     update += ', #burst :one';
@@ -193,41 +191,41 @@ export async function reserveTicket(
     stale.forEach((name, index) => (names[`#stale${index}`] = name));
     if (stale.length > 0) update += ` REMOVE ${stale.map((_, index) => `#stale${index}`).join(', ')}`;
   }
-  const { Attributes } = await asBookkeeping(() =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: shardKey(lane, shard),
-        UpdateExpression: update,
-        ...(burst ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    ),
-  );
-  return Attributes?.tail as number;
-}
-
-/**
- * Gives up a reserved sequence number whose job will never be written (its submission was refused
- * or failed after reserving it), so that positions behind it do not count it as queued; when the
- * head passes it (advanceHead) it is forgotten. Nothing is recorded once the head has passed it.
- */
-export async function abandonTicket(shard: number, sequence: number, lane = 0): Promise<void> {
   try {
-    await asBookkeeping(() => dynamo().send(new UpdateCommand(giveUpSequence(lane, shard, sequence))));
+    await asBookkeeping(() =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(table),
+          Key: shardKey(shard),
+          UpdateExpression: update,
+          ConditionExpression: 'NOT contains(queued, :ticket)',
+          ...(burst ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: { ':ticketSet': new Set([ticket]), ':ticket': ticket, ...(burst ? { ':one': 1 } : {}) },
+        }),
+      ),
+    );
+    return true;
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
   }
 }
 
-const giveUpSequence = (lane: number, shard: number, sequence: number) => ({
+/** A ticket taken off its counter's set (whichever counter `shard` names): given up, superseded or passed. */
+const removeTicket = (shard: number, ticket: number) => ({
   TableName: tableName(table),
-  Key: shardKey(lane, shard),
-  UpdateExpression: 'ADD abandoned :sequence',
-  ConditionExpression: 'attribute_not_exists(head) OR head < :number',
-  ExpressionAttributeValues: { ':sequence': new Set([sequence]), ':number': sequence },
+  Key: shardKey(shard),
+  UpdateExpression: 'DELETE queued :ticketSet',
+  ExpressionAttributeValues: { ':ticketSet': new Set([ticket]) },
 });
+
+/**
+ * Gives up a reserved ticket whose job will never be written (its submission was refused or
+ * failed after reserving it), so that positions behind it do not count it.
+ */
+export async function abandonTicket(shard: number, ticket: number): Promise<void> {
+  await asBookkeeping(() => dynamo().send(new UpdateCommand(removeTicket(shard, ticket))));
+}
 
 /**
  * Supersedes a queued job (a newer version of the same owner and gradeable replaced it): the job
@@ -248,10 +246,22 @@ export function supersedeJob(ticket: number, submittedBy: string): TransactItem 
   };
 }
 
-/** A superseded job's ticket, no longer counted by positions (the worker passes it like a ticket given up). */
-export const giveUpSuperseded = (lane: number, shard: number, sequence: number): TransactItem => ({
-  Update: giveUpSequence(lane, shard, sequence),
-});
+/** A superseded job's ticket, taken off the queue: positions no longer count it, workers never reach it. */
+export const giveUpSuperseded = (shard: number, ticket: number): TransactItem => ({ Update: removeTicket(shard, ticket) });
+
+/**
+ * Takes the ticket off the queue as a worker claims (or passes) it, provided it is still queued:
+ * two workers never take one ticket.
+ */
+export function claimTicket(shard: number, ticket: number): TransactItem {
+  return {
+    Update: {
+      ...removeTicket(shard, ticket),
+      ConditionExpression: 'contains(queued, :ticket)',
+      ExpressionAttributeValues: { ':ticketSet': new Set([ticket]), ':ticket': ticket },
+    },
+  };
+}
 
 /** Marks a ticket that has no job as void, provided its job is still not written (the submission then takes another). */
 export function voidTicket(ticket: number): TransactItem {
@@ -310,26 +320,6 @@ export function putJob(job: Omit<Job, 'state' | 'attempts' | 'leaseExpiresAt' | 
       TableName: tableName(table),
       Item: { job: String(ticket), ...rest, state: 'queued', attempts: 0, createdAt: new Date().toISOString() },
       ConditionExpression: 'attribute_not_exists(job)',
-    },
-  };
-}
-
-/**
- * Claims (or passes) the shard's oldest queued ticket: its head moves on by one, in order, so
- * positions stay exact; the sequence passed is no longer counted as abandoned.
- */
-export function advanceHead(counters: QueueShard): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(table),
-      Key: shardKey(counters.lane ?? 0, counters.shard),
-      UpdateExpression: 'SET head = :head DELETE abandoned :passed',
-      ConditionExpression: counters.head === 0 ? 'attribute_not_exists(head) AND tail >= :head' : 'head = :previous AND tail >= :head',
-      ExpressionAttributeValues: {
-        ':head': counters.head + 1,
-        ':passed': new Set([counters.head + 1]),
-        ...(counters.head === 0 ? {} : { ':previous': counters.head }),
-      },
     },
   };
 }

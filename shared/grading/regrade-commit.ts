@@ -1,21 +1,21 @@
 /**
  * A regrade's writes: the versions it queues again, `REGRADE_CHUNK` per transaction, each chunk
- * tried until it goes through. Each try reads the queue's counters (or keeps what still holds),
- * plans the chunk (regrade-plan.ts) and writes it, all or nothing, so a ticket never exists without
- * its job; a cancelled try does what AFTER_REGRADE_CANCELLED says of the items that failed.
+ * tried until it goes through. Each try draws the chunk's tickets on a queue counter at random
+ * (without reading the queue), plans the chunk (regrade-plan.ts) and writes it, all or nothing, so
+ * a ticket never exists without its job; a cancelled try does what AFTER_REGRADE_CANCELLED says of
+ * the items that failed.
  */
-import { queueRef, type QueueCounters } from '#shared/data/jobs.ts';
-import { getItems } from '#shared/data/items.ts';
 import { closeRegrade, putRegrade, type RegradeRecord } from '#shared/data/regrades.ts';
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import { chunks } from '#shared/lists.ts';
+import { anyShard } from '#shared/queue/tickets.ts';
 import { notifyWorkers } from '#shared/queue/wake-ups.ts';
-import { afterRegradeCancelled, countersAfter, planRegradeChunk, regradeTransaction, type RegradeTarget } from './regrade-plan.ts';
+import { afterRegradeCancelled, planRegradeChunk, regradeTransaction, type RegradeTarget } from './regrade-plan.ts';
 
 /**
- * Versions re-queued per transaction: a job and a version update per version, the counters of the
- * queue's shards whose tickets they take (at most all 16) and the regrade's counts:
- * 2 × 41 + 16 + 1 = 99 items, within DynamoDB's limit of 100.
+ * Versions re-queued per transaction: a job and a version update per version, the queue counter
+ * taking their tickets and the regrade's counts: 2 × 41 + 1 + 1 = 84 items, within DynamoDB's
+ * limit of 100, and 41 tickets within one millisecond of one counter (TICKETS_PER_MS).
  */
 export const REGRADE_CHUNK = 41;
 
@@ -28,14 +28,11 @@ export class RegradeCommit {
   private queued = 0;
   /** Versions found queued meanwhile by the chunks that went through. */
   private skippedLater = 0;
-  /** The queue's counters as last read or written (none: read them again). */
-  private queue: QueueCounters | undefined;
   private readonly record: RegradeRecord;
 
-  /** `record`: the regrade as it is created, counting the versions skipped when selected; `queue`: the counters, if read already. */
-  constructor(record: RegradeRecord, queue: QueueCounters | undefined) {
+  /** `record`: the regrade as it is created, counting the versions skipped when selected. */
+  constructor(record: RegradeRecord) {
     this.record = record;
-    this.queue = queue;
   }
 
   /** Queues `requeue` again; the regrade as written (workers may have ended some jobs since). */
@@ -66,8 +63,7 @@ export class RegradeCommit {
 
   /** One try of a chunk: nothing once it went through, else the versions still to queue. */
   private async attempt(pending: readonly RegradeTarget[], skipped: number): Promise<readonly RegradeTarget[] | undefined> {
-    const queue = this.queue ?? (await getItems({ queue: queueRef() })).queue;
-    const plan = planRegradeChunk({ record: this.record, created: this.created }, pending, skipped, queue);
+    const plan = planRegradeChunk({ record: this.record, created: this.created }, pending, skipped, { now: Date.now(), shard: anyShard() });
     const transaction = regradeTransaction(plan.items);
     try {
       await transactWrite(transaction.items);
@@ -76,13 +72,11 @@ export class RegradeCommit {
       // A burst of submissions contending for the queue's shards: try again after a pause.
       if (failed.length === 0 && !isConflictOnly(error)) throw error;
       const after = afterRegradeCancelled(transaction.reasons(failed));
-      this.queue = after.readQueue ? undefined : queue;
       return pending.filter((_, index) => !after.skip.has(index));
     }
     this.created = true;
     this.queued += pending.length;
     this.skippedLater += skipped;
-    this.queue = countersAfter(queue, plan.runs);
     await Promise.all(plan.tickets.map((ticket) => notifyWorkers(ticket)));
     return undefined;
   }

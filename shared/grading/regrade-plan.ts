@@ -1,14 +1,13 @@
 /**
  * A regrade's chunk: the items of its one transaction, each named for what it is (each version's
- * job on its new ticket, the version queued again, the queue's counters, the regrade's counts), and
- * what a failed condition of that transaction means. Pure.
+ * job on its new ticket, the version queued again, the queue counter taking the tickets, the
+ * regrade's counts), and what a failed condition of that transaction means. Pure.
  */
-import { LANES, putJob, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { LANES, putJob, takeTickets } from '#shared/data/jobs.ts';
 import { addRegradeCounts, putRegrade, type RegradeRecord } from '#shared/data/regrades.ts';
 import { gradeableKey, requeueVersion } from '#shared/data/submissions.ts';
 import { namedTransaction, type NamedReason, type TransactItem } from '#shared/data/transactions.ts';
-import { laneCounters } from '#shared/queue/lanes.ts';
-import { ticketsToIssue, type TicketRun } from '#shared/queue/tickets.ts';
+import { chunkTickets } from '#shared/queue/tickets.ts';
 
 /** One version to queue again. */
 export interface RegradeTarget {
@@ -26,7 +25,7 @@ export interface RegradeItems {
   readonly jobs: readonly TransactItem[];
   /** Each version queued again, in the chunk's order: fails when it was queued meanwhile. */
   readonly versions: readonly TransactItem[];
-  /** Each shard's counter moved on by the tickets it issued (tail = t + k, provided it is still t). */
+  /** The counter whose set takes the chunk's tickets, provided it holds none of them already. */
   readonly counters: readonly TransactItem[];
   /** The regrade: created by its first chunk, its counts added by each later one. */
   readonly progress: TransactItem;
@@ -38,36 +37,39 @@ export interface RegradeChunkPlan {
   readonly items: RegradeItems;
   /** The tickets issued, one per version of the chunk (whose workers are woken once it went through). */
   readonly tickets: readonly number[];
-  /** The same tickets by shard. */
-  readonly runs: readonly TicketRun[];
 }
 
 /**
- * The chunk's versions `pending` on the lowest free tickets of the regrade lane; `skipped`: the
- * chunk's versions found queued meanwhile, which the regrade counts as skipped; `created`: whether
- * an earlier chunk created the regrade item.
+ * The chunk's versions `pending` on tickets of the regrade lane drawn at `at.now`, in a row on
+ * counter `at.shard` (chunkTickets), so in the chunk's order and after every ticket drawn before;
+ * `skipped`: the chunk's versions found queued meanwhile, which the regrade counts as skipped;
+ * `created`: whether an earlier chunk created the regrade item.
  */
 export function planRegradeChunk(
   regrade: { readonly record: RegradeRecord; readonly created: boolean },
   pending: readonly RegradeTarget[],
   skipped: number,
-  queue: QueueCounters,
+  at: { readonly now: number; readonly shard: number },
 ): RegradeChunkPlan {
   const { record, created } = regrade;
   const owner = { term: record.term, course: record.course, gradeableId: record.gradeableId };
   const key = gradeableKey(owner.term, owner.course, owner.gradeableId);
-  const { issued, runs } = ticketsToIssue(laneCounters(queue, LANES.regrade), pending);
+  const issued = chunkTickets(LANES.regrade, at.shard, at.now, pending.length).map((ticket, index) => ({
+    target: pending[index] as RegradeTarget,
+    ticket,
+  }));
+  const tickets = issued.map(({ ticket }) => ticket);
   const counts = { queued: pending.length, skipped };
   const items: RegradeItems = {
     // The job grades the version's own commit, never what was pushed since (worker/prepare.ts).
     jobs: issued.map(({ target, ticket }) => putJob({ ticket, gradeableKey: key, ...owner, ...target, regradeId: record.regradeId })),
     versions: issued.map(({ target, ticket }) => requeueVersion({ gradeableKey: key, ownerId: target.ownerId }, target.version, ticket)),
-    counters: runs.map((run) => takeTicket(run.shard, run.tickets.length)),
+    counters: tickets.length > 0 ? [takeTickets(at.shard, tickets)] : [],
     progress: created
       ? addRegradeCounts(record.regradeId, counts)
       : putRegrade({ ...record, queued: counts.queued, skipped: record.skipped + counts.skipped }),
   };
-  return { items, tickets: issued.map(({ ticket }) => ticket), runs };
+  return { items, tickets };
 }
 
 const ORDER: readonly RegradeItemName[] = ['jobs', 'versions', 'counters', 'progress'];
@@ -76,41 +78,34 @@ const ORDER: readonly RegradeItemName[] = ['jobs', 'versions', 'counters', 'prog
 export const regradeTransaction = (items: RegradeItems) => namedTransaction(ORDER, items);
 
 export type RegradeNextStep =
-  /** Tickets were taken meanwhile: read the queue's counters again. */
-  | 'read the queue again'
+  /** A ticket drawn was taken meanwhile (its counter holds it, or it has a job): draw the chunk's tickets again. */
+  | 'draw the tickets again'
   /** The version was queued meanwhile (by a submission's claim or another regrade): skipped. */
   | 'skip the version'
   /** Try the same chunk again (after a short pause). */
   | 'retry';
 
 export const AFTER_REGRADE_CANCELLED: Readonly<Record<RegradeItemName, readonly RegradeNextStep[]>> = {
-  // A ticket with a job already was issued to another: its shard's counter moved on too.
-  jobs: ['read the queue again'],
+  // A ticket with a job already was drawn by another in the same millisecond.
+  jobs: ['draw the tickets again'],
   versions: ['skip the version'],
-  counters: ['read the queue again'],
+  counters: ['draw the tickets again'],
   progress: ['retry'],
 };
 
 /**
  * What a cancelled chunk does next, given the items whose condition failed (none: only conflicts
- * with other transactions): whether to read the queue again, and which of the chunk's versions
- * (by their place in it) to skip.
+ * with other transactions): whether to draw its tickets again, and which of the chunk's versions
+ * (by their place in it) to skip. Every try draws its tickets anew (the clock has moved on), so
+ * this says only why.
  */
 export function afterRegradeCancelled(reasons: readonly NamedReason<RegradeItemName>[]): {
-  readonly readQueue: boolean;
+  readonly drawAgain: boolean;
   readonly skip: ReadonlySet<number>;
 } {
   const steps = (reason: NamedReason<RegradeItemName>) => AFTER_REGRADE_CANCELLED[reason.name];
   return {
-    readQueue: reasons.some((reason) => steps(reason).includes('read the queue again')),
+    drawAgain: reasons.some((reason) => steps(reason).includes('draw the tickets again')),
     skip: new Set(reasons.filter((reason) => steps(reason).includes('skip the version')).map((reason) => reason.index)),
   };
-}
-
-/** The queue's counters once a chunk went through: each shard's tail moved on by the tickets it issued. */
-export function countersAfter(queue: QueueCounters, runs: readonly TicketRun[]): QueueCounters {
-  return queue.map((shard) => {
-    const run = runs.find((candidate) => candidate.shard.shard === shard.shard && candidate.shard.lane === shard.lane);
-    return run ? { ...shard, tail: shard.tail + run.tickets.length } : shard;
-  });
 }

@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { isActiveMember, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
-import { queueRef, type QueueCounters } from '#shared/data/jobs.ts';
 import { regradeRef, type RegradeRecord } from '#shared/data/regrades.ts';
 import { submissionRef, submissionsOfGradeable, type Submission, type VersionState } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
@@ -138,8 +137,6 @@ export interface RegradeRequest {
   readonly userId?: string | undefined;
   /** `version_to_regrade`: one version of that student's (or team's), read as a whole number by the HTTP layer. */
   readonly version?: number | undefined;
-  /** The queue counters, when read with the token check (see regradeReads). */
-  readonly queue?: QueueCounters | undefined;
   /** What regradeReads read of `userId`'s with the token check (absent: read here). */
   readonly student?: StudentItems | undefined;
   /** Every submission of the gradeable, when read alongside the token check (see everySubmissionAsked). */
@@ -155,14 +152,14 @@ interface AdmittedRegrade {
 
 /**
  * Queues again what the request selects (see RegradeScope), `REGRADE_CHUNK` versions per
- * transaction (regrade-commit.ts): the chunk takes the lowest free tickets (shared/queue/tickets.ts),
+ * transaction (regrade-commit.ts): the chunk takes tickets drawn in a row (shared/queue/tickets.ts),
  * each version gets a job and its new ticket, and the regrade item its counts, all or nothing.
  */
 export async function requestRegrade(request: RegradeRequest, now = new Date()): Promise<RegradeJob> {
   const admitted = admitRegrade(request);
   const selected = await selectRequested(request, admitted);
   const record = newRegradeRecord(request, admitted.gradeable, selected, now);
-  const written = await new RegradeCommit(record, request.queue).run(selected.requeue);
+  const written = await new RegradeCommit(record).run(selected.requeue);
   // As written: workers may have ended some jobs since, which the status route shows.
   return regradeJob(written);
 }
@@ -216,7 +213,7 @@ function newRegradeRecord(request: RegradeRequest, gradeable: GradeableDocument,
 }
 
 /**
- * What a regrade reads with the token check: the gradeable and the queue counters, and for a
+ * What a regrade reads with the token check: the gradeable, and for a
  * `user_id` as sent (a text field reaches the route's inputs unchanged; any other reads an item
  * nobody has) the student's enrollment, own submission and team membership.
  */
@@ -224,7 +221,6 @@ export function regradeReads({ term, course, gradeableId }: { term: string; cour
   const student = typeof userId === 'string' && isValidUserId(userId) ? userId : '-';
   return {
     gradeable: gradeableRef(term, course, gradeableId),
-    queue: queueRef(),
     member: enrollmentRef(term, course, student),
     own: submissionRef(term, course, gradeableId, student),
     membership: teamMembershipRef(term, course, gradeableId, student),

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { getItems } from '#shared/data/items.ts';
-import { advanceHead, expiredLease, jobRef, leaseJob, queueRef, voidTicket, type Job } from '#shared/data/jobs.ts';
+import { claimTicket, expiredLease, jobRef, leaseJob, queueRef, voidTicket, type Job } from '#shared/data/jobs.ts';
 import { setVersionState } from '#shared/data/submissions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { nextToClaim } from './tickets.ts';
@@ -30,7 +30,7 @@ export interface ClaimedJob extends Job {
 export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined> {
   // Races lost to other workers count; tickets without a job (reserved by submissions that were
   // refused or went away) do not: a rush can leave many in a row, and the jobs behind them must not
-  // wait for another wake-up. Each one passed moves the queue's head on, so the loop ends.
+  // wait for another wake-up. Each one passed is taken off the queue, so the loop ends.
   let racesLost = 0;
   let passed = 0;
   while (racesLost < 20 && passed < MAX_TICKETS_PASSED) {
@@ -47,24 +47,23 @@ export async function claimJob(now = new Date()): Promise<ClaimedJob | undefined
     const next = nextToClaim(queue);
     if (!next) return undefined;
     const { job } = await getItems({ job: jobRef(next.ticket) });
-    if (job?.state === 'superseded' || job?.state === 'void') {
-      // A newer version replaced it while it waited (shares.ts), or another worker voided the ticket
-      // and has just moved the head past it: passed, like a ticket given up (the head moves only if
-      // it is still here).
-      await tryTransaction([advanceHead(next.shard)]);
+    if (job !== undefined && job.state !== 'queued') {
+      // Its ticket is still queued though the job is not (a job written before tickets were taken
+      // off the queue with it): passed, like a ticket given up.
+      await tryTransaction([claimTicket(next.shard.shard, next.ticket)]);
       passed++;
       continue;
     }
     if (!job) {
       // A ticket reserved by a submission that has not written its job, or never will: void it so the
       // queue moves on (a submission still writing it reserves another).
-      await tryTransaction([advanceHead(next.shard), voidTicket(next.ticket)]);
+      await tryTransaction([claimTicket(next.shard.shard, next.ticket), voidTicket(next.ticket)]);
       passed++;
       continue;
     }
     const lease = newLease(now);
     const taken = await tryTransaction([
-      advanceHead(next.shard),
+      claimTicket(next.shard.shard, next.ticket),
       leaseJob(job.ticket, lease, { state: 'queued' }),
       setVersionState({ gradeableKey: job.gradeableKey, ownerId: job.ownerId }, job.version, { state: 'grading' }),
     ]);

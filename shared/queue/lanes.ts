@@ -1,9 +1,9 @@
 /** Which lane of the queue a new job takes; how the lanes order the queue is in tickets.ts. */
-import { LANES, type QueueCounters } from '#shared/data/jobs.ts';
+import { LANES } from '#shared/data/jobs.ts';
 
 /**
  * The lane of a new job: regrades last; a student's own submission by what they have queued or
- * being graded already, and by its course's submissions this minute (`courseBurst`,
+ * being graded already, and by its course's first-lane submissions this minute (`courseBurst`,
  * against `burstLimit`): beyond the limit a course's further first jobs wait behind other courses'
  * first ones, so one course's deadline rush does not push a small course's new submission back,
  * and still ahead of any student's further jobs, so a flood by one student of the rushing course
@@ -15,7 +15,3 @@ export function laneFor(job: { regrade?: boolean; othersInFlight: number; course
   const rushing = job.courseBurst !== undefined && job.burstLimit !== undefined && job.courseBurst > job.burstLimit;
   return rushing ? LANES.rush : LANES.first;
 }
-
-/** One lane's counters (the shards to issue its tickets on). */
-export const laneCounters = (counters: QueueCounters, lane: number): QueueCounters =>
-  counters.filter((counter) => (counter.lane ?? 0) === lane);

@@ -9,7 +9,7 @@ import { countLoad, giveUpSuperseded, releaseLoad, supersedeJob } from '#shared/
 import type { VersionSummary } from '#shared/data/submissions.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
 import { laneFor } from './lanes.ts';
-import { laneOf, sequenceOf, shardOf } from './tickets.ts';
+import { shardOf } from './tickets.ts';
 
 export interface QueueShare {
   readonly lane: number;
@@ -22,7 +22,7 @@ export interface QueueShare {
 /**
  * Pure. `counted` is the submitting student when they submit their own (or their team's) version;
  * `skip` the versions found not to be supersedable (a regrade's or staff's job, queued still);
- * `courseBurst` the course's submissions this minute, this one included, and COURSE_BURST_PER_MINUTE.
+ * `courseBurst` the course's first-lane submissions this minute, this one included, and COURSE_BURST_PER_MINUTE.
  */
 export function queueShare(
   versions: readonly VersionSummary[],
@@ -65,7 +65,7 @@ export function queueShareItems(share: QueueShare): QueueShareItems {
     ...(supersede
       ? {
           supersede: supersedeJob(supersede.ticket, supersede.submittedBy),
-          giveUp: giveUpSuperseded(laneOf(supersede.ticket), shardOf(supersede.ticket), sequenceOf(supersede.ticket)),
+          giveUp: giveUpSuperseded(shardOf(supersede.ticket), supersede.ticket),
           // Another student's job (a team mate's) frees their count; one's own is in the change above.
           ...(supersede.submittedBy !== load?.userId ? { release: releaseLoad(supersede.submittedBy) } : {}),
         }

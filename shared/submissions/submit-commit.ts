@@ -120,7 +120,7 @@ export class VersionCommit {
       this.reserved = undefined;
     }
     const { term, course } = this.admitted.owner;
-    this.reserved ??= await reserveForShare(share, queue, this.counting ? { term, course, now: this.now } : undefined);
+    this.reserved ??= await reserveForShare(share, this.counting ? { term, course, now: this.now, counters: queue } : undefined);
     this.counting = false;
     return this.reserved;
   }

@@ -82,7 +82,7 @@ async function commitFiles(
   try {
     for (;;) {
       admitted = await admit(current, request, now);
-      const first = await firstRead(admitted, current);
+      const first = await firstRead(admitted, current, now);
       // A submission that starts over on a gradeable changed meanwhile stores again, for its owner then.
       if (!answeredOrRefused(admitted, first, now)) await files.store(folderOf(admitted.owner));
       commit = new VersionCommit(admitted, first, content, now);

@@ -10,8 +10,8 @@ import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/course
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { idempotencyRef, type StoredAnswer } from '#shared/data/idempotency.ts';
 import { getItems } from '#shared/data/items.ts';
-import { courseBurst, loadRef, queueRef, type QueueCounters } from '#shared/data/jobs.ts';
-import { lateDaysRef, type StudentLateDays } from '#shared/data/late-days.ts';
+import { countersRef, courseBurst, loadRef, type QueueCounters } from '#shared/data/jobs.ts';
+import { lateDaysRef } from '#shared/data/late-days.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { teamMembers, teamMembershipRef, type TeamMembership } from '#shared/data/teams.ts';
 import { courseBurstPerMinute, maxQueuedJobsPerStudent, submissionLimits } from '#shared/config.ts';
@@ -21,6 +21,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import type { RepositoryOwner } from '#shared/gradeables/repository.ts';
 import { isValidUserId } from '#shared/ids.ts';
 import { queueShare, type QueueShare } from '#shared/queue/shares.ts';
+import { courseShards } from '#shared/queue/tickets.ts';
 import { versionSizeRefusal } from './limits.ts';
 import {
   closedCourseRefusal,
@@ -43,8 +44,8 @@ export interface SubmitContext {
   readonly gradeable: GradeableDocument | undefined;
   readonly fields: SubmitFields;
   readonly idempotencyKey: string | undefined;
-  /** Read with the token check (see submitReads): the caller's own submission and the queue (its counters count the course's submissions this minute too). */
-  readonly loaded?: SubmissionRead & { lateDays?: StudentLateDays };
+  /** Read with the token check (see submitReads): the caller's own submission and the course's queue counters of the minute (courseShards). */
+  readonly loaded?: SubmissionRead;
 }
 
 /** What a student sends: `vcs_checkout` read as a loose boolean, `git_repo_id` as sent. */
@@ -54,7 +55,11 @@ export interface SubmitFields {
   readonly gitRepoId?: unknown;
 }
 
-/** What each try of a submission reads: the owner's submission, the queue, the first answer under its Idempotency-Key, the student's count. */
+/**
+ * What each try of a submission reads: the owner's submission, the course's two queue counters of
+ * the minute (its count of first-lane submissions, and where its ticket goes: reservation.ts), the
+ * first answer under its Idempotency-Key, the student's count. Never the whole queue.
+ */
 export interface SubmissionRead {
   readonly submission?: Submission | undefined;
   readonly queue: QueueCounters;
@@ -129,31 +134,31 @@ export async function admit(context: SubmitContext, request: VersionRequest, now
   };
 }
 
-/** Too late, unless the student's extension on the gradeable covers it. */
+/**
+ * Too late, unless the student's extension on the gradeable covers it: their late days are read
+ * only then (a submission past its late days is rare; every other one reads one item less).
+ */
 async function refuseLate(context: SubmitContext, target: string, late: number): Promise<void> {
   const { gradeable, course } = context;
   if (!gradeable || !lateRefusal(late, gradeable.dates)) return;
-  const { lateDays } =
-    target === context.caller.userId
-      ? { lateDays: context.loaded?.lateDays }
-      : await getItems({ lateDays: lateDaysRef(course.term, course.course, target) });
+  const { lateDays } = await getItems({ lateDays: lateDaysRef(course.term, course.course, target) });
   const refusal = lateRefusal(late, gradeable.dates, lateDays?.extensions[gradeable.id]?.days ?? 0);
   if (refusal) throw invalidInput(refusal);
 }
 
 /** Reads what a try of the submission decides from. */
-export function readForSubmission({ owner, idempotency, counted, callerId }: Admitted): Promise<SubmissionRead> {
+export function readForSubmission({ owner, idempotency, counted, callerId }: Admitted, now = new Date()): Promise<SubmissionRead> {
   return getItems({
     submission: submissionRef(owner.term, owner.course, owner.gradeableId, owner.ownerId),
-    queue: queueRef(),
+    queue: countersRef(courseShards(owner.term, owner.course, now)),
     ...(idempotency ? { previous: idempotencyRef(idempotency.key) } : {}),
     ...(counted ? { load: loadRef(callerId) } : {}),
   });
 }
 
 /** The first try's items: the caller's own, read with the token check, or read now. */
-export async function firstRead(admitted: Admitted, context: SubmitContext): Promise<SubmissionRead> {
-  return (admitted.owner.ownerId === admitted.callerId ? context.loaded : undefined) ?? (await readForSubmission(admitted));
+export async function firstRead(admitted: Admitted, context: SubmitContext, now: Date): Promise<SubmissionRead> {
+  return (admitted.owner.ownerId === admitted.callerId ? context.loaded : undefined) ?? (await readForSubmission(admitted, now));
 }
 
 /**
@@ -182,9 +187,9 @@ export interface CourseBurst {
 }
 
 /**
- * The course's submissions this minute, as first read, this one included (a student's own only:
- * staff's go first whatever the rush); counted by the reservation of its ticket, so a refused
- * submission counts nothing.
+ * The course's first-lane submissions this minute, as first read from the course's counters of
+ * the minute, this one included (a student's own only: staff's go first whatever the rush);
+ * counted by the reservation of its ticket, so a refused submission counts nothing.
  */
 export const burstOf = (admitted: Admitted, first: SubmissionRead, now: Date): CourseBurst | undefined =>
   admitted.counted

@@ -8,13 +8,13 @@
  * creates nothing.
  */
 import { idempotencyRef } from '#shared/data/idempotency.ts';
-import { loadRef, queueRef } from '#shared/data/jobs.ts';
-import { lateDaysRef } from '#shared/data/late-days.ts';
+import { countersRef, loadRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { isValidIdempotencyKey, type CourseGradeable } from '#shared/ids.ts';
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
+import { courseShards } from '#shared/queue/tickets.ts';
 import { resolveCommit } from './commit.ts';
 import { gitRepoIdMissing, onlyVcs } from './failures.ts';
 import { VersionCommit } from './submit-commit.ts';
@@ -26,16 +26,15 @@ export type { SubmitContext, SubmitFields } from './submit-refuse.ts';
 
 /**
  * What a submission reads, declared with the token check so that a submission for oneself costs
- * two round trips: this read, then the transaction. A malformed gradeable id reads nothing real.
+ * this read, its ticket's reservation and the transaction. A malformed gradeable id reads nothing
+ * real. Never the whole queue: only the course's two counters of the minute (courseShards).
  */
-export function submitReads(gradeable: CourseGradeable, callerId: string, idempotencyKey: string | undefined) {
+export function submitReads(gradeable: CourseGradeable, callerId: string, idempotencyKey: string | undefined, now = new Date()) {
   const { term, course, gradeableId } = gradeable;
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     submission: submissionRef(term, course, gradeableId, callerId),
-    queue: queueRef(),
-    // The caller's extensions: a gradeable refusing late submission accepts their days.
-    lateDays: lateDaysRef(term, course, callerId),
+    queue: countersRef(courseShards(term, course, now)),
     // The caller's jobs queued or being graded (MAX_QUEUED_JOBS_PER_STUDENT).
     load: loadRef(callerId),
     ...(idempotencyKey !== undefined && isValidIdempotencyKey(idempotencyKey)
@@ -61,7 +60,7 @@ export async function submitVcs(context: SubmitContext, now = new Date()): Promi
   };
   for (let current = context; ;) {
     const admitted = await admit(current, request, now);
-    const first = await firstRead(admitted, current);
+    const first = await firstRead(admitted, current, now);
     const answered = answeredOrRefused(admitted, first, now);
     // The commit the version is bound to: its repository's head, read once (a round trip to the
     // repository's server), so after every refusal that costs nothing; a repeat answered before reads nothing.

@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordJobSeconds } from '#shared/data/build-sessions.ts';
 import { getItems } from '#shared/data/items.ts';
-import { advanceHead, finishJob, leaseJob, putJob, queueRef, reserveTicket } from '#shared/data/jobs.ts';
+import { claimTicket, finishJob, leaseJob, putJob, queueRef } from '#shared/data/jobs.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { nextToClaim, ticketOf } from '#shared/queue/tickets.ts';
+import { nextToClaim } from '#shared/queue/tickets.ts';
 import { config } from '#shared/config.ts';
 import { useLocalQueue } from '#shared/queue/wake-ups.ts';
 import { closeSession, openSession, takesNext, type Session } from '#shared/grading/builds/sessions.ts';
 import { claimJob } from '#shared/queue/claim.ts';
+import { reserveFirstLane } from '../support/queue.ts';
 
 // In AWS a wake-up starts a CodeBuild build only while fewer run than the queue is worth; the
 // running builds take the rest. Nothing may be left queued with no build to take it.
@@ -30,7 +31,7 @@ describe('build sessions', () => {
     for (let job = await claimJob(); job; job = await claimJob());
     // Jobs of a second each: one queued job is worth one build.
     await recordJobSeconds(1);
-    await reserveTicket(0);
+    await reserveFirstLane();
 
     const first = await openSession(new Date());
     expect(first).toBeDefined();
@@ -56,13 +57,16 @@ describe('build sessions', () => {
     for (let job = await claimJob(); job; job = await claimJob());
     await recordJobSeconds(1);
     // A job taken by a worker that died: no longer queued, its lease over.
-    const ticket = ticketOf(0, await reserveTicket(0));
+    const ticket = await reserveFirstLane();
     await transactWrite([putJob({ ticket, gradeableKey: 'g', term: 't', course: 'c', gradeableId: 'g', ownerId: 'o', version: 1 })]);
     const { queue } = await getItems({ queue: queueRef() });
     const next = nextToClaim(queue);
     expect(next?.ticket).toBe(ticket);
     const over = new Date(Date.now() - 1_000).toISOString();
-    await transactWrite([advanceHead(next!.shard), leaseJob(ticket, { holder: 'dead', expiresAt: over }, { state: 'queued' })]);
+    await transactWrite([
+      claimTicket(next!.shard.shard, ticket),
+      leaseJob(ticket, { holder: 'dead', expiresAt: over }, { state: 'queued' }),
+    ]);
 
     const session = await openSession(new Date());
     expect(session).toBeDefined();
@@ -77,8 +81,8 @@ describe('build sessions', () => {
     for (let job = await claimJob(); job; job = await claimJob());
     // Jobs of a minute each: two queued jobs are worth two builds.
     await recordJobSeconds(60);
-    await reserveTicket(0);
-    await reserveTicket(0);
+    await reserveFirstLane();
+    await reserveFirstLane();
     const first = await openSession(new Date());
     const second = await openSession(new Date());
     expect(first).toBeDefined();

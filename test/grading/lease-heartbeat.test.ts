@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { finishJob, jobRef, leaseJob, putJob, recordJobCommit, renewLease, reserveTicket } from '#shared/data/jobs.ts';
+import { finishJob, jobRef, leaseJob, putJob, recordJobCommit, renewLease } from '#shared/data/jobs.ts';
 import { getItems } from '#shared/data/items.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { ticketOf } from '#shared/queue/tickets.ts';
 import { LeaseHolds } from '#shared/grading/worker/lease-holds.ts';
 import { claimJob, type ClaimedJob } from '#shared/queue/claim.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
+import { reserveFirstLane } from '../support/queue.ts';
 
 const LEASE_SECONDS = 2;
 
@@ -18,7 +18,7 @@ async function drain(): Promise<void> {
 /** A job grading version 1 of a submission that has it. */
 async function queueJob(): Promise<number> {
   await putGradedSubmission({ term: 't', course: 'c', gradeableId: 'lease', userId: 'o', points: 0 });
-  const ticket = ticketOf(0, await reserveTicket(0));
+  const ticket = await reserveFirstLane();
   const job = {
     ticket,
     gradeableKey: gradeableKey('t', 'c', 'lease'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Course } from '#shared/courses/course.ts';
 import { getItems } from '#shared/data/items.ts';
-import { jobRef, putJob, QUEUE_SHARDS, queueRef, takeTicket, type QueueCounters } from '#shared/data/jobs.ts';
+import { jobRef, LANES, putJob, queueRef, takeTickets, type QueueCounters } from '#shared/data/jobs.ts';
 import { resultsRef } from '#shared/data/results.ts';
 import { addVersion, gradeableKey, setActiveVersion, submissionRef } from '#shared/data/submissions.ts';
 import { createTeam } from '#shared/data/teams.ts';
@@ -13,7 +13,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
 import { REGRADE_CHUNK, regradeStatus, requestRegrade } from '#shared/grading/regrade.ts';
-import { nextToClaim, ticketOf, ticketToIssue } from '#shared/queue/tickets.ts';
+import { anyShard, drawTicket, nextToClaim } from '#shared/queue/tickets.ts';
 import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { addMember, createCourse, createTerm, uniqueCode } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
@@ -83,20 +83,18 @@ async function createGradeable(points: number): Promise<GradeableDocument> {
   return (await getItems({ gradeable: gradeableRef(course.term, course.course, id) })).gradeable!;
 }
 
-/** A version as a submission makes it (submit.ts): the version, the lowest free ticket and its job, in one transaction. */
+/** A version as a submission makes it (submit.ts): the version, a ticket drawn now on a counter at random and its job, in one transaction. */
 async function submit(gradeable: GradeableDocument, ownerId: string): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
-    const { submission, queue } = await getItems({
-      submission: submissionRef(course.term, course.course, gradeable.id, ownerId),
-      queue: queueRef(),
-    });
-    const { shard, ticket } = ticketToIssue(queue, attempt === 0 ? 1 : QUEUE_SHARDS);
+  for (;;) {
+    const { submission } = await getItems({ submission: submissionRef(course.term, course.course, gradeable.id, ownerId) });
+    const shard = anyShard();
+    const ticket = drawTicket(LANES.first, shard, Date.now());
     const version = (submission?.highestVersion ?? 0) + 1;
     const who = owner(gradeable.id, ownerId);
     try {
       await transactWrite([
         addVersion(who, { version, submittedAt: new Date().toISOString(), submittedBy: ownerId, daysLate: 0, ticket, state: 'queued' }),
-        takeTicket(shard),
+        takeTickets(shard, [ticket]),
         putJob({ ticket, gradeableKey: gradeableKey(course.term, course.course, gradeable.id), ...who, version }),
       ]);
       return ticket;
@@ -106,17 +104,17 @@ async function submit(gradeable: GradeableDocument, ownerId: string): Promise<nu
   }
 }
 
-/** The tickets issued between two readings of the queue's counters, lowest first. */
+/** The tickets queued between two readings of the queue's counters (none claimed meanwhile), lowest first. */
 function issuedBetween(before: QueueCounters, after: QueueCounters): number[] {
+  const queuedBefore = new Set(before.flatMap((counter) => counter.queued));
   return after
-    .flatMap(({ lane, shard, tail }, counter) =>
-      Array.from({ length: tail - before[counter]!.tail }, (_, index) => ticketOf(shard, before[counter]!.tail + 1 + index, lane)),
-    )
+    .flatMap((counter) => counter.queued)
+    .filter((ticket) => !queuedBefore.has(ticket))
     .sort((a, b) => a - b);
 }
 
 /** How many jobs the counters show queued. */
-const queuedIn = (counters: QueueCounters) => counters.reduce((sum, { head, tail }) => sum + tail - head, 0);
+const queuedIn = (counters: QueueCounters) => counters.reduce((sum, counter) => sum + counter.queued.length, 0);
 
 async function repository(ownerId: string, exitCode: number) {
   await mkdir(join(repositories, ownerId), { recursive: true });

@@ -9,16 +9,15 @@ import { newTokenClaims } from '#shared/auth/tokens.ts';
 import { dynamo } from '#shared/data/client.ts';
 import { getItems } from '#shared/data/items.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
-import { jobRef, queueRef, reserveTicket } from '#shared/data/jobs.ts';
+import { jobRef, QUEUE_SHARDS, queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { putSession } from '#shared/data/sessions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { laneCounters } from '#shared/queue/lanes.ts';
-import { ticketOf, ticketToIssue } from '#shared/queue/tickets.ts';
+import { anyShard } from '#shared/queue/tickets.ts';
 import { gradeNextJob } from '#shared/grading/worker/worker.ts';
 import { claimJob } from '#shared/queue/claim.ts';
-import { CONTENTION_MEMORY_MS } from '#shared/queue/contention.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
+import { reserveFirstLane } from '../support/queue.ts';
 import { addMember, createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { createUser } from '../support/users.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
@@ -295,9 +294,6 @@ describe('values and queue positions', () => {
   it('counts positions across the whole queue, 0 while grading, and -1 once graded or never queued', async () => {
     const id = await createGradeable();
     await drain();
-    // A collision in an earlier test makes this server reserve tickets for a while, and reserved
-    // tickets may be a round of shards out of arrival order (shared/queue/tickets.ts): wait until it is quiet.
-    await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
     // This file's course submits far beyond COURSE_BURST_PER_MINUTE: without room, a minute ending
     // between the two submissions would put the second in the first lane and the first in the second.
     await withSetting('COURSE_BURST_PER_MINUTE', '100000', async () => {
@@ -641,7 +637,10 @@ const rushStudents = (count: number) =>
     }),
   );
 
-/** Counts this process's DynamoDB requests by command (the test API runs in it) until `stop`, and the transactions cancelled. */
+/**
+ * Counts this process's DynamoDB requests by command (the test API runs in it) until `stop`, the
+ * transactions cancelled, and the items read (`itemsRead`: every key a GetItem or BatchGetItem asks for).
+ */
 function countRequests() {
   const counts: Record<string, number> = {};
   const name = `countRequests${Math.random()}`;
@@ -649,6 +648,14 @@ function countRequests() {
     (next, context) => async (args) => {
       const command = operationName(context.commandName);
       counts[command] = (counts[command] ?? 0) + 1;
+      const input = args.input as { Key?: unknown; RequestItems?: Record<string, { Keys?: unknown[] }> };
+      const read =
+        command === 'GetItem'
+          ? 1
+          : command === 'BatchGetItem'
+            ? Object.values(input.RequestItems ?? {}).reduce((sum, table) => sum + (table.Keys?.length ?? 0), 0)
+            : 0;
+      if (read > 0) counts.itemsRead = (counts.itemsRead ?? 0) + read;
       try {
         return await next(args);
       } catch (error) {
@@ -676,10 +683,16 @@ describe('a deadline rush', () => {
     const together = countRequests();
     const answers = await Promise.all(students.slice(0, 20).map(upload));
     const atOnce = together.stop();
-    // Once the rush is over (shared/queue/contention.ts), one after another: each reserves the lowest free ticket.
-    await new Promise((resolve) => setTimeout(resolve, CONTENTION_MEMORY_MS));
+    // Then one after another, each with an Idempotency-Key (one item more to read): each draws its ticket from the clock.
     const apart = countRequests();
-    for (const student of students.slice(20)) expect((await upload(student)).json.status).toBe('success');
+    for (const student of students.slice(20)) {
+      const answer = await api.postJson(
+        path(id, 'upload'),
+        { vcs_checkout: true, git_repo_id: 'none' },
+        { ...student.token, 'Idempotency-Key': uniqueCode('key') },
+      );
+      expect(answer.json.status).toBe('success');
+    }
     const oneAfterAnother = apart.stop();
     expect(answers.map((answer) => answer.json.status)).toEqual(students.slice(0, 20).map(() => 'success'));
     // The reservation (an UpdateItem, which also counts the course's minute) and the transaction: nothing else is written.
@@ -689,6 +702,11 @@ describe('a deadline rush', () => {
     expect(atOnce.cancelled).toBeUndefined();
     expect(writes(oneAfterAnother)).toEqual({ TransactWriteItems: 10, UpdateItem: 10 });
     expect(oneAfterAnother.cancelled).toBeUndefined();
+    // Each reads a bounded handful of items, never the whole queue: the token check's (session,
+    // account, course, enrollment), the gradeable, its submission, the student's count, the
+    // Idempotency-Key's answer and the course's two queue counters of the minute.
+    expect(atOnce.itemsRead).toBeLessThanOrEqual(20 * 9);
+    expect(oneAfterAnother.itemsRead).toBeLessThanOrEqual(10 * 10);
     const positions = await Promise.all(
       students.map(async (student) => (await api.get(path(id, 'values'), student.token)).json.data.queue_position),
     );
@@ -697,6 +715,34 @@ describe('a deadline rush', () => {
     const later = positions.slice(20) as number[];
     expect(later).toEqual([...later].sort((a, b) => a - b));
   }, 60_000);
+
+  it('keeps a quiet queue in exact arrival order, round after round, while a worker claims as each submission arrives', async () => {
+    await drain();
+    const id = await createGradeable();
+    const students = await rushStudents(12);
+    const arrived: number[] = [];
+    const claimedStudents: number[] = [];
+    for (const [index, student] of students.entries()) {
+      // One student submits while a worker takes the oldest job: a race between the submission's ticket and the claim.
+      const [answer, claimed] = await Promise.all([
+        api.postJson(path(id, 'upload'), { vcs_checkout: true, git_repo_id: 'none' }, student.token),
+        claimJob(),
+      ]);
+      expect(answer.json.status).toBe('success');
+      arrived.push(index);
+      if (claimed) claimedStudents.push(students.findIndex((other) => other.userId === claimed.ownerId));
+      // The workers took the earliest arrivals, in arrival order; every other is queued at its place in arrival order.
+      expect(claimedStudents).toEqual(arrived.slice(0, claimedStudents.length));
+      const waiting = arrived.slice(claimedStudents.length);
+      const positions = await Promise.all(
+        waiting.map(async (waiter) => (await api.get(path(id, 'values'), students[waiter]!.token)).json.data.queue_position as number),
+      );
+      expect(positions).toEqual(waiting.map((_, rank) => rank + 1));
+    }
+    for (let job = await claimJob(); job; job = await claimJob())
+      claimedStudents.push(students.findIndex((other) => other.userId === job.ownerId));
+    expect(claimedStudents).toEqual(arrived);
+  }, 120_000);
 
   it('answers every one of 40 students submitting at once, with exact positions; a ticket whose job never came is voided', async () => {
     await drain();
@@ -713,8 +759,7 @@ describe('a deadline rush', () => {
 
     // A submission that reserved a ticket and died before writing its job: the ticket counts as
     // queued (the other positions leave its place free) until a worker reaches it and voids it.
-    const { shard } = ticketToIssue(laneCounters((await getItems({ queue: queueRef() })).queue, 0)).shard;
-    const orphan = ticketOf(shard, await reserveTicket(shard));
+    const orphan = await reserveFirstLane(anyShard());
     expect((await rush(students[0]!)).json.status).toBe('success');
     // 41 tickets queued: the 40, less the first student's first version (superseded by their second,
     // which their values show), and the reserved one.
@@ -731,11 +776,17 @@ describe('a deadline rush', () => {
   it('gives back the tickets that refused submissions reserved: the places behind them stay exact', async () => {
     await drain();
     const id = await createGradeable();
-    // 40 at once by one student, of which 10 are accepted: the others collided on the ticket first and reserved one.
+    // 40 at once by one student, of which 10 are accepted: the others, refused after reserving their
+    // tickets (a limit reached meanwhile), gave them up: the queue holds only the queued versions' tickets.
     const answers = await Promise.all(Array.from({ length: 40 }, () => submit(id, 'student2')));
     expect(answers.filter((answer) => answer.json.status === 'success')).toHaveLength(10);
     const { queue } = await getItems({ queue: queueRef() });
-    expect(queue.flatMap((shard) => shard.abandoned ?? []).length).toBeGreaterThan(0);
+    const queuedVersions = async () => {
+      const owner = world.users.student2.userId;
+      const { submission } = await getItems({ submission: submissionRef(world.course.term, world.course.course, id, owner) });
+      return submission!.versions.filter((version) => version.state === 'queued').map((version) => version.ticket);
+    };
+    expect(queue.flatMap((counter) => counter.queued).sort()).toEqual((await queuedVersions()).sort());
     expect((await submit(id, 'student')).json.status).toBe('success');
     // The place is the jobs below the ticket, plus one, whatever tickets were reserved and given up among them.
     const ticketsOf = async (persona: 'student' | 'student2') => {
@@ -751,15 +802,14 @@ describe('a deadline rush', () => {
     for (let claimed = await claimJob(); claimed; claimed = await claimJob()) jobs++;
     expect(jobs).toBe(2);
     await forgetLoads();
-    expect((await getItems({ queue: queueRef() })).queue.flatMap((shard) => shard.abandoned ?? [])).toEqual([]);
+    expect((await getItems({ queue: queueRef() })).queue.flatMap((counter) => counter.queued)).toEqual([]);
   }, 60_000);
 
   it('passes over any number of tickets left without a job (refused or vanished submissions) to the job behind them', async () => {
     await drain();
     const id = await createGradeable();
-    const { queue } = await getItems({ queue: queueRef() });
-    // 30 tickets reserved ahead on every shard of the first lane: more than a claim's 20 tries at a race.
-    await Promise.all(laneCounters(queue, 0).flatMap(({ shard }) => Array.from({ length: 30 }, () => reserveTicket(shard))));
+    // 30 tickets reserved ahead on every counter in the first lane: more than a claim's 20 tries at a race.
+    await Promise.all(Array.from({ length: QUEUE_SHARDS }, (_, shard) => Array.from({ length: 30 }, () => reserveFirstLane(shard))).flat());
     expect((await submit(id, 'student')).json.status).toBe('success');
     expect(await claimJob()).toMatchObject({ gradeableId: id, ownerId: world.users.student.userId });
   }, 60_000);

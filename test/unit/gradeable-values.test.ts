@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_SHARDS, type QueueCounters } from '#shared/data/jobs.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
-import { ticketOf } from '#shared/queue/tickets.ts';
+import { shardOf, ticketOf } from '#shared/queue/tickets.ts';
 import {
   attempts,
   hiddenTestCasesFor,
@@ -41,10 +41,12 @@ const test = (name: string, points_received: number, points_available: number, f
 });
 const submission = (fields: Partial<Submission>): Submission => submissionRecord([version(1, 'graded')], fields);
 const student = { hidden: 'left-out' } as const;
-/** Queue counters with the given shards' [head, tail]; the others empty. */
-const queueOf = (shards: Record<number, [number, number]>): QueueCounters =>
-  Array.from({ length: QUEUE_SHARDS }, (_, shard) => ({ shard, head: shards[shard]?.[0] ?? 0, tail: shards[shard]?.[1] ?? 0 }));
-const emptyQueue = queueOf({});
+/** A first-lane ticket drawn `ms` after a fixed moment on counter `shard`. */
+const ticketAt = (ms: number, shard: number) => ticketOf({ lane: 0, at: Date.UTC(2026, 9, 1) + ms, shard, salt: 0 });
+/** Queue counters holding the given tickets, each on its own counter; the others empty. */
+const queueOf = (tickets: readonly number[]): QueueCounters =>
+  Array.from({ length: QUEUE_SHARDS }, (_, shard) => ({ shard, queued: tickets.filter((ticket) => shardOf(ticket) === shard) }));
+const emptyQueue = queueOf([]);
 const staff = { hidden: 'whole' } as const;
 
 describe('values', () => {
@@ -64,20 +66,21 @@ describe('values', () => {
     });
   });
 
-  it('for a queued version: its 1-based place among the queued tickets of every shard', () => {
-    // Shard 3's fifth ticket; shard 0 has sequences 4–6 queued, shard 7 sequences 5–5, shard 3 none before its own.
-    const queued = submission({ versions: [version(1, 'queued', { ticket: ticketOf(3, 5) })] });
-    const queue = queueOf({ 0: [3, 6], 3: [4, 5], 7: [4, 5] });
+  it('for a queued version: its 1-based place among the queued tickets of every counter', () => {
+    // Its ticket is counter 3's, drawn at 50 ms; counter 0 holds tickets of 10, 40 and 60 ms, counter 7 one of 50 ms (a higher counter).
+    const own = ticketAt(50, 3);
+    const queued = submission({ versions: [version(1, 'queued', { ticket: own })] });
+    const queue = queueOf([ticketAt(10, 0), ticketAt(40, 0), ticketAt(60, 0), own, ticketAt(50, 7)]);
     expect(gradeableValues(queued, queue, student)).toMatchObject({
       is_queued: true,
-      queue_position: 3, // shard 0's sequences 4 and 5 are below it; shard 7's 5 is above (a higher shard)
+      queue_position: 3, // counter 0's tickets of 10 and 40 ms are below it; 60 ms and counter 7's are above
       is_grading: false,
       autograding_complete: false,
       has_active_version: true,
       total_points: 0,
       total_percent: 0,
     });
-    expect(gradeableValues(queued, queueOf({ 3: [4, 5] }), student)).toMatchObject({ is_queued: true, queue_position: 1 });
+    expect(gradeableValues(queued, queueOf([own, ticketAt(60, 0)]), student)).toMatchObject({ is_queued: true, queue_position: 1 });
   });
 
   it('for a version being graded: position 0', () => {

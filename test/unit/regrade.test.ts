@@ -1,4 +1,4 @@
-import { QUEUE_SHARDS } from '#shared/data/jobs.ts';
+import { TICKETS_PER_MS } from '#shared/queue/tickets.ts';
 import { describe, expect, it } from 'vitest';
 import type { RegradeRecord } from '#shared/data/regrades.ts';
 import { chunks } from '#shared/lists.ts';
@@ -116,8 +116,10 @@ describe('chunks', () => {
         REGRADE_CHUNK,
       ).map((piece) => piece.length),
     ).toEqual([41, 41]);
-    // Two items per version, one counter per shard at most, the regrade's counts: DynamoDB's limit is 100.
-    expect(2 * REGRADE_CHUNK + QUEUE_SHARDS + 1).toBeLessThanOrEqual(100);
+    // Two items per version, the one counter taking the chunk's tickets, the regrade's counts: DynamoDB's limit is 100;
+    // the chunk's tickets in a row within one millisecond of one counter.
+    expect(2 * REGRADE_CHUNK + 1 + 1).toBeLessThanOrEqual(100);
+    expect(REGRADE_CHUNK).toBeLessThanOrEqual(TICKETS_PER_MS);
   });
 });
 

@@ -96,12 +96,5 @@ export function nextJobSeconds(estimate: number | undefined, measured: number): 
   return estimate === undefined ? measured : estimate * 0.75 + measured * 0.25;
 }
 
-/** Jobs queued and not taken, every lane's: the tickets issued after each counter's head, less those given up. */
-export function queuedJobs(counters: QueueCounters): number {
-  let queued = 0;
-  for (const counter of counters) {
-    const abandoned = (counter.abandoned ?? []).filter((given) => given > counter.head && given <= counter.tail).length;
-    queued += Math.max(0, counter.tail - counter.head - abandoned);
-  }
-  return queued;
-}
+/** Jobs queued and not taken, every lane's: the tickets on every counter. */
+export const queuedJobs = (counters: QueueCounters): number => counters.reduce((sum, counter) => sum + counter.queued.length, 0);
