@@ -15,7 +15,7 @@ import { measureRequests } from './requests.ts';
 import { WEBHOOK_HOST } from './scenarios.ts';
 import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
-import { measureGradebook } from './gradebook.ts';
+import { measureGradebook, measureGradebookExport } from './gradebook.ts';
 import { measureFiles } from './files.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
 import { measureThroughput } from './throughput.ts';
@@ -38,6 +38,7 @@ const sections = [
   'rush',
   'fairness',
   'gradebook',
+  'gradebook-export',
   'turnaround',
   'files',
 ] as const;
@@ -120,6 +121,7 @@ try {
   if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid));
   if (runs('fairness')) results.push(await measureFairness(withTables));
   if (runs('gradebook')) results.push(await measureGradebook(withTables));
+  if (runs('gradebook-export')) results.push(await withRouteSettings(() => measureGradebookExport(withTables)));
   if (runs('turnaround')) results.push(await withTables('turnaround-', measureTurnaround));
   if (runs('files')) results.push(await measureFiles(withTables));
 } finally {

@@ -8,7 +8,13 @@ export const contract: RouteContract = {
   tag: 'Grading',
   data: object({
     gradeables: z
-      .array(object({ id: string, title: string, max: number.describe('The most points: test cases but extra credit (hidden ones too) and the rubric.') }))
+      .array(
+        object({
+          id: string,
+          title: string,
+          max: number.describe('The most points: test cases but extra credit (hidden ones too) and the rubric.'),
+        }),
+      )
       .describe("Those released to staff (from their TA view date), in the course's order (by due date): the cells' order."),
     students: z
       .array(
@@ -26,7 +32,7 @@ export const contract: RouteContract = {
               score: number.describe("The gradeable's gradebook's total_score: autograding plus TA points, 0 when Bad (too late)."),
               max: number,
               days_late: integer,
-              status: z.enum(cellStatuses).describe('The active version\'s grading state; `graded` for a complete TA grade without one.'),
+              status: z.enum(cellStatuses).describe("The active version's grading state; `graded` for a complete TA grade without one."),
             }),
           ),
         }),

@@ -12,8 +12,6 @@ export const rows: WriteRouteRows = {
     'dynamodb:UpdateItem summaries',
     'sqs:SendMessage summariesQueue',
   ],
-  authorization: [
-    { variation: 'the whole gradebook', request: () => ({ body: { format: 'csv' } }), expect: { ...members, student: D } },
-  ],
+  authorization: [{ variation: 'the whole gradebook', request: () => ({ body: { format: 'csv' } }), expect: { ...members, student: D } }],
   validBody: (world) => ({ format: 'csv', gradeable_ids: [world.homework] }),
 };

@@ -22,7 +22,6 @@ import { taComplete, taMaximum } from '#shared/tagrading/grade.ts';
 import { gradebookRow, limitedTo } from './gradebook.ts';
 import { COURSE_GRADEBOOK_PAGE, type CellStatus } from './page.ts';
 
-
 export interface GradebookCell {
   readonly gradeable_id: string;
   /** The gradeable's gradebook's total_score: autograding plus TA points, 0 when Bad (too late). */
@@ -62,9 +61,8 @@ export const shownGradeables = (documents: readonly GradeableDocument[], now: Da
  */
 export const maxPoints = (document: GradeableDocument): number =>
   round(
-    (document.autograding?.test_cases ?? [])
-      .filter((test) => !test.is_extra_credit)
-      .reduce((sum, test) => sum + test.points_available, 0) + taMaximum(document),
+    (document.autograding?.test_cases ?? []).filter((test) => !test.is_extra_credit).reduce((sum, test) => sum + test.points_available, 0) +
+      taMaximum(document),
   );
 
 /** What the rows of some students need, however it was read. */

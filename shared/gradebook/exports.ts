@@ -28,12 +28,7 @@ import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type GradebookExportMes
 import { courseGradebookPage, type CourseGradebookRow } from './course-gradebook.ts';
 import { csvLine, type CsvValue } from './csv.ts';
 import { EXPORT_URL_SECONDS, MAX_EXPORT_GRADEABLES } from './export-limits.ts';
-import {
-  exportGradeableNotFound,
-  formatUnknown,
-  gradebookExportNotFound,
-  tooManyExportGradeables,
-} from './failures.ts';
+import { exportGradeableNotFound, formatUnknown, gradebookExportNotFound, tooManyExportGradeables } from './failures.ts';
 import { limitedTo } from './gradebook.ts';
 
 /** A new export id: `ge_` and 128 random bits (see GRADEBOOK_EXPORT_ID in shared/ids.ts). */
@@ -115,7 +110,7 @@ export function exportView(record: GradebookExportRecord, now: Date, url: { url:
     url_expires_at: url?.expiresAt ?? null,
     message:
       state === 'failed'
-        ? (record.state === 'failed' ? record.message : undefined) ?? ABANDONED
+        ? ((record.state === 'failed' ? record.message : undefined) ?? ABANDONED)
         : state === 'done'
           ? `Exported ${record.students ?? 0} ${record.students === 1 ? 'student' : 'students'}.`
           : state === 'running'
@@ -251,7 +246,11 @@ export async function runGradebookExport(message: GradebookExportMessage, now = 
       outcome = { state: 'done', at: new Date().toISOString(), students, bytes: csv.length };
     } catch (error) {
       logger.error({ message: 'Gradebook export failed', course: `${term}/${code}`, exportId, error: error as Error });
-      outcome = { state: 'failed', at: new Date().toISOString(), message: `The export could not be written (${exportId}). Ask for a new one.` };
+      outcome = {
+        state: 'failed',
+        at: new Date().toISOString(),
+        message: `The export could not be written (${exportId}). Ask for a new one.`,
+      };
     }
   }
   await finishGradebookExport(term, code, exportId, outcome, lease);

@@ -309,7 +309,9 @@ const SummariesJob = object({
 
 const GradebookExport = object({
   export_id: string,
-  status: z.enum(['queued', 'running', 'done', 'failed']).describe('queued on the summaries queue, running, then done (see url) or failed (see message).'),
+  status: z
+    .enum(['queued', 'running', 'done', 'failed'])
+    .describe('queued on the summaries queue, running, then done (see url) or failed (see message).'),
   format: z.enum(['csv']),
   created_at: dateTime,
   started_at: dateTime.nullable(),
@@ -318,7 +320,9 @@ const GradebookExport = object({
   sections: z.array(string).describe("The registration sections it covers (a limited access grader's); null: every section.").nullable(),
   students: integer.describe('Students exported (done only).').nullable(),
   bytes: integer.describe("The CSV's size (done only).").nullable(),
-  url: string.describe('A presigned GET of the CSV (done only), working until url_expires_at; reading the export again gives a new one.').nullable(),
+  url: string
+    .describe('A presigned GET of the CSV (done only), working until url_expires_at; reading the export again gives a new one.')
+    .nullable(),
   url_expires_at: dateTime.nullable(),
   message: string.describe('Where the export is, in words; when failed, why.'),
 }).describe(

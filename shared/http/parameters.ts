@@ -59,7 +59,9 @@ export const pathParameters = builtOnFirstRead({
       description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
     }),
   export_id: () =>
-    documented(z.string().check(z.regex(GRADEBOOK_EXPORT_ID)), { description: 'A gradebook export id (`ge_…`), as asking for the export answered.' }),
+    documented(z.string().check(z.regex(GRADEBOOK_EXPORT_ID)), {
+      description: 'A gradebook export id (`ge_…`), as asking for the export answered.',
+    }),
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
   inquiry_id: () =>
     documented(z.string().check(z.regex(INQUIRY_ID)), { description: 'A grade inquiry id (`iq_…`), as opening it answered.' }),
