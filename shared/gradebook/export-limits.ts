@@ -3,9 +3,6 @@
  * the OpenAPI function bundles) carries no data access.
  */
 
-/** The formats an export is written in. */
-export const EXPORT_FORMATS = ['csv'] as const;
-
 /** Gradeables one export may name. */
 export const MAX_EXPORT_GRADEABLES = 100;
 
