@@ -5,7 +5,12 @@ import { enrollmentItem } from '#shared/data/enrollments.ts';
 import { gradeableKey, studentKey } from '#shared/data/submissions.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { gradebookReads, gradebookRows, pageOf, readPage, wholeSources } from '#shared/gradebook/gradebook.ts';
+import { createGradebookExport, gradebookExportRef } from '#shared/data/gradebook-exports.ts';
+import { getItems } from '#shared/data/items.ts';
+import { runAsFunction } from '#shared/environment.ts';
+import { newGradebookExportId, runGradebookExport } from '#shared/gradebook/exports.ts';
 import { uploadGradeable } from '#shared/gradeables/upload.ts';
+import { localFunctionScope } from '#infra/local/functions.ts';
 import { encodeCursor } from '#shared/paging.ts';
 import { median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
 import { createWorld, invoke, request, vcsGradeable } from './world.ts';
@@ -205,4 +210,62 @@ async function buildClass(course: Course, students: number): Promise<string> {
     },
   });
   return ids.at(-1)!;
+}
+
+/** The export's target: within a Lambda invocation's 15 minutes, far within its memory. */
+const EXPORT_TARGET_MS = 15 * 60_000;
+const EXPORT_TARGET_MB = 1_024;
+
+/**
+ * A whole gradebook export of 5,000 students × 40 gradeables (200,000 submissions, written with
+ * batch writes as the worker leaves them), as the summaries worker runs it from its queue: its
+ * time, the process's peak memory above what it held before (sampled every 20 ms), its requests
+ * and the CSV's size.
+ */
+export async function measureGradebookExport(withTables: WithTables): Promise<SectionResult> {
+  const students = 5_000;
+  return withTables('gbexport-', async () => {
+    progress(`gradebook export: ${students} students × ${GRADEABLES} gradeables (setting up)`);
+    const world = await createWorld({ submit: false });
+    await buildClass(world.course, students);
+    const { course } = world;
+    const exportId = newGradebookExportId();
+    await createGradebookExport({
+      exportId,
+      term: course.term,
+      course: course.course,
+      format: 'csv',
+      state: 'queued',
+      requestedBy: world.users.instructor.userId,
+      createdAt: new Date().toISOString(),
+      attempts: 0,
+    });
+    progress('gradebook export: running it as the summaries worker');
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const run = await counted(() =>
+      runAsFunction(localFunctionScope('summaries-worker'), () =>
+        runGradebookExport({ kind: 'gradebook-export', term: course.term, course: course.course, exportId }),
+      ),
+    );
+    clearInterval(sampler);
+    const { record } = await getItems({ record: gradebookExportRef(course.term, course.course, exportId) });
+    if (record?.state !== 'done') throw new Error(`bench: the export did not finish: ${JSON.stringify(record)}`);
+    const peakMb = (peak - before) / 1024 / 1024;
+    const sizeMb = (record.bytes ?? 0) / 1024 / 1024;
+    const met = run.time <= EXPORT_TARGET_MS && peakMb <= EXPORT_TARGET_MB;
+    const row: Row = {
+      section: SECTION,
+      name: `CSV export, ${students.toLocaleString('en')} students × ${GRADEABLES} gradeables (the summaries worker, page by page of 200)`,
+      target: `≤ ${ms(EXPORT_TARGET_MS)} (Lambda's limit), peak memory ≤ ${EXPORT_TARGET_MB} MB above the start`,
+      baseline: '—',
+      measured: `${record.students} students, ${sizeMb.toFixed(1)} MB of CSV in ${ms(run.time)}; peak RSS +${peakMb.toFixed(0)} MB; ${run.requests} requests, ${run.items.toLocaleString('en')} items read`,
+      met,
+    };
+    return { rows: [row], notes: met ? [] : [`- **Gradebook export**: ${row.measured}.`] };
+  });
 }

@@ -16,7 +16,7 @@ import { measureRequests } from './requests.ts';
 import { WEBHOOK_HOST } from './scenarios.ts';
 import { measureRush } from './rush.ts';
 import { measureFairness } from './fairness.ts';
-import { measureGradebook } from './gradebook.ts';
+import { measureGradebook, measureGradebookExport } from './gradebook.ts';
 import { measureFiles } from './files.ts';
 import { measureSimilarity } from './similarity.ts';
 import { measureClassListImport, measureQueuePosition, measureSummaries } from './scale.ts';
@@ -40,6 +40,7 @@ const sections = [
   'rush',
   'fairness',
   'gradebook',
+  'gradebook-export',
   'turnaround',
   'files',
   'similarity',
@@ -125,6 +126,7 @@ try {
   if (runs('rush')) results.push(await measureRush(withTables, dynamoDb.pid, dynamoDb.inMemory));
   if (runs('fairness')) results.push(await measureFairness(withTables));
   if (runs('gradebook')) results.push(await measureGradebook(withTables));
+  if (runs('gradebook-export')) results.push(await withRouteSettings(() => measureGradebookExport(withTables)));
   if (runs('turnaround')) results.push(await withTables('turnaround-', measureTurnaround));
   if (runs('files')) results.push(await measureFiles(withTables));
   if (runs('similarity')) results.push(await measureSimilarity());

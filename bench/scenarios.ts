@@ -7,7 +7,10 @@ import { createSummariesJob } from '#shared/data/summaries.ts';
 import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { createDelivery, deleteWebhook, webhooksOf } from '#shared/data/webhooks.ts';
+import { createGradebookExport } from '#shared/data/gradebook-exports.ts';
+import { newGradebookExportId } from '#shared/gradebook/exports.ts';
 import { newSummariesJobId } from '#shared/summaries/job.ts';
+import { useLocalSummariesQueue } from '#shared/summaries/queue.ts';
 import { newMessageId } from '#shared/webhooks/webhook.ts';
 import { invoke, request, sessionToken, submitEvent, vcsGradeable, type Envelope, type World } from './world.ts';
 import { addMember, createCourse } from '../test/support/courses.ts';
@@ -122,6 +125,26 @@ export function scenarios(world: World): Scenario[] {
       { until: now - 1, now },
     );
     return jobId;
+  });
+  // A finished gradebook export of the instructor's, as the summaries worker leaves it (its CSV need not exist to be linked).
+  const gradebookExport = once(async () => {
+    const exportId = newGradebookExportId();
+    const at = new Date().toISOString();
+    await createGradebookExport({
+      exportId,
+      term: course.term,
+      course: course.course,
+      format: 'csv',
+      state: 'done',
+      requestedBy: users.instructor.userId,
+      createdAt: at,
+      startedAt: at,
+      finishedAt: at,
+      attempts: 1,
+      students: 3,
+      bytes: 200,
+    });
+    return exportId;
   });
   const registerWebhook = () =>
     request('POST', `${base}/webhooks`, { token: tokens.instructor, json: { url: WEBHOOK_URL, events: ['submission.graded'] } });
@@ -257,6 +280,26 @@ export function scenarios(world: World): Scenario[] {
         request('POST', `${base}/gradeable/${gradeableId}/version`, { token: tokens.student, json: { version: i % 2 } }),
     },
     gradebook: { kind: 'batch', iterations: 60, prepare: get(`${base}/gradeable/${gradeableId}/gradebook`, tokens.ta) },
+    // A page of the course's gradebook (50 students by default): 1 Query of the bySection index, then one
+    // round of BatchGetItem for the page's profiles, enrollments, late days and team memberships
+    // ((3 + team gradeables) × students / 100 requests), then one for their submissions of every
+    // gradeable shown or charged late days (students × gradeables / 100 requests, in parallel):
+    // 50 students × 40 gradeables = 2,000 submission items in 20 requests, 2 + 20 BatchGetItem in all.
+    'course-gradebook': { kind: 'batch', iterations: 60, prepare: get(`${base}/gradebook`, tokens.ta) },
+    // Asking for an export: the record written and one message sent (to a local queue that drops it: the export itself is the gradebook section's).
+    'create-gradebook-export': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        useLocalSummariesQueue(async () => undefined);
+        return request('POST', `${base}/gradebook/exports`, { token: tokens.instructor, json: { format: 'csv' } });
+      },
+    },
+    'gradebook-export': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/gradebook/exports/${await gradebookExport()}`, tokens.instructor)(),
+    },
     // Regrade: one student's active version, made gradeable again before each call (untimed).
     regrade: {
       kind: 'write',

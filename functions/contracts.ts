@@ -30,6 +30,9 @@ import { contract as getUser } from './get-user/contract.ts';
 import { contract as gradeableAttempts } from './gradeable-attempts/contract.ts';
 import { contract as gradeableValues } from './gradeable-values/contract.ts';
 import { contract as gradebook } from './gradebook/contract.ts';
+import { contract as gradebookExport } from './gradebook-export/contract.ts';
+import { contract as createGradebookExport } from './create-gradebook-export/contract.ts';
+import { contract as courseGradebook } from './course-gradebook/contract.ts';
 import { contract as grantLateDays } from './grant-late-days/contract.ts';
 import { contract as importClassList } from './import-class-list/contract.ts';
 import { contract as invalidateToken } from './invalidate-token/contract.ts';
@@ -107,6 +110,9 @@ export const contracts: Record<RouteName, RouteContract> = {
   'gradeable-attempts': gradeableAttempts,
   'gradeable-values': gradeableValues,
   gradebook: gradebook,
+  'gradebook-export': gradebookExport,
+  'create-gradebook-export': createGradebookExport,
+  'course-gradebook': courseGradebook,
   'grant-late-days': grantLateDays,
   'import-class-list': importClassList,
   'invalidate-token': invalidateToken,

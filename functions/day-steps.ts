@@ -41,6 +41,9 @@ import { day as getUser } from './get-user/day.ts';
 import { day as gradeableAttempts } from './gradeable-attempts/day.ts';
 import { day as gradeableValues } from './gradeable-values/day.ts';
 import { day as gradebook } from './gradebook/day.ts';
+import { day as gradebookExport } from './gradebook-export/day.ts';
+import { day as createGradebookExport } from './create-gradebook-export/day.ts';
+import { day as courseGradebook } from './course-gradebook/day.ts';
 import { day as grantLateDays } from './grant-late-days/day.ts';
 import { day as importClassList } from './import-class-list/day.ts';
 import { day as importTeams } from './import-teams/day.ts';
@@ -105,6 +108,9 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'ta-grade': taGrade,
   'set-active-version': setActiveVersion,
   gradebook: gradebook,
+  'gradebook-export': gradebookExport,
+  'create-gradebook-export': createGradebookExport,
+  'course-gradebook': courseGradebook,
   regrade: regrade,
   'regrade-status': regradeStatus,
   'generate-summaries': generateSummaries,

@@ -30,6 +30,9 @@ import { definition as saveTaGrade } from './save-ta-grade/definition.ts';
 import { definition as taGrade } from './ta-grade/definition.ts';
 import { definition as setActiveVersion } from './set-active-version/definition.ts';
 import { definition as gradebook } from './gradebook/definition.ts';
+import { definition as gradebookExport } from './gradebook-export/definition.ts';
+import { definition as createGradebookExport } from './create-gradebook-export/definition.ts';
+import { definition as courseGradebook } from './course-gradebook/definition.ts';
 import { definition as regrade } from './regrade/definition.ts';
 import { definition as regradeStatus } from './regrade-status/definition.ts';
 import { definition as generateSummaries } from './generate-summaries/definition.ts';
@@ -114,6 +117,9 @@ export const routes = {
   'change-inquiry-status': changeInquiryStatus,
   'set-active-version': setActiveVersion,
   gradebook: gradebook,
+  'gradebook-export': gradebookExport,
+  'create-gradebook-export': createGradebookExport,
+  'course-gradebook': courseGradebook,
   regrade: regrade,
   'regrade-status': regradeStatus,
   'generate-summaries': generateSummaries,

@@ -31,6 +31,9 @@ import { rows as getUser } from './get-user/test-rows.ts';
 import { rows as gradeableAttempts } from './gradeable-attempts/test-rows.ts';
 import { rows as gradeableValues } from './gradeable-values/test-rows.ts';
 import { rows as gradebook } from './gradebook/test-rows.ts';
+import { rows as gradebookExport } from './gradebook-export/test-rows.ts';
+import { rows as createGradebookExport } from './create-gradebook-export/test-rows.ts';
+import { rows as courseGradebook } from './course-gradebook/test-rows.ts';
 import { rows as gradingWorker } from './grading-worker/test-rows.ts';
 import { rows as grantLateDays } from './grant-late-days/test-rows.ts';
 import { rows as importClassList } from './import-class-list/test-rows.ts';
@@ -113,6 +116,9 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'gradeable-attempts': gradeableAttempts,
   'gradeable-values': gradeableValues,
   gradebook: gradebook,
+  'gradebook-export': gradebookExport,
+  'create-gradebook-export': createGradebookExport,
+  'course-gradebook': courseGradebook,
   'grant-late-days': grantLateDays,
   'import-class-list': importClassList,
   'invalidate-token': invalidateToken,

@@ -8,6 +8,10 @@ export const rows: WorkerRows = {
     'dynamodb:UpdateItem courses',
     'dynamodb:BatchGetItem users',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
+    // A gradebook export: the class page by page, as the course-gradebook route reads it, written to the bucket.
+    'dynamodb:Query enrollments/index/bySection',
+    ...['enrollments', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    's3:PutObject submissionsBucket/exports/*',
     // The webhook event written with what causes it, and removed once queued.
     'dynamodb:PutItem webhookOutbox',
     'dynamodb:DeleteItem webhookOutbox',

@@ -4,7 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { Construct } from 'constructs';
 import { bucketCorsRules } from '#infra/cors.ts';
 import type { ObjectGrant } from '#infra/function-access.ts';
-import { termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
+import { EXPORTS_PREFIX, termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
 
 /** Unconfirmed uploads (shared/storage/keys.ts) live a day; a confirmed one has been copied into its version. */
 const UPLOAD_DAYS = 1;
@@ -20,9 +20,12 @@ export interface SubmissionsBucketProps {
 /**
  * Submitted files: encrypted (SSE-S3), TLS only, no public access and no ACLs. Versions are their
  * own objects (keys.ts), so S3 versioning is off. Lifecycle: unconfirmed uploads expire after a
- * day, incomplete multipart uploads are aborted after a day, and an operator may expire a term's
+ * day, gradebook exports after a week, incomplete multipart uploads are aborted after a day, and an operator may expire a term's
  * versions (`submissionRetentionDays`).
  */
+/** Days a gradebook export's CSV is kept: its link lasts minutes, and asking again makes a new one. */
+const EXPORT_DAYS = 7;
+
 export class SubmissionsBucket extends Construct {
   readonly bucket: Bucket;
 
@@ -30,6 +33,7 @@ export class SubmissionsBucket extends Construct {
     super(scope, id);
     const lifecycleRules: LifecycleRule[] = [
       { id: 'UnconfirmedUploads', prefix: UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_DAYS) },
+      { id: 'GradebookExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(EXPORT_DAYS) },
       { id: 'IncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ...Object.entries(props.retentionDays).map(([term, days]) => ({
         id: `Term-${term}`,

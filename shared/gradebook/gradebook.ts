@@ -14,6 +14,7 @@ import { teamMembershipRef, teamsOfGradeable } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { encodeCursor, takeWithin } from '#shared/paging.ts';
+import { csvLine } from './csv.ts';
 import { pageOfRows, type Page } from './page.ts';
 import {
   activeDaysLate,
@@ -102,7 +103,7 @@ export function compareRows(
 }
 
 /** Whether the grader sees only some sections (limited access graders: the sections they grade). */
-const limitedTo = (grader: Enrollment): readonly string[] | undefined =>
+export const limitedTo = (grader: Pick<Enrollment, 'group' | 'gradingSections'>): readonly string[] | undefined =>
   grader.group === courseGroups.limitedAccessGrader ? grader.gradingSections : undefined;
 
 /** The students a grader sees: instructors and full access graders all, limited access graders their sections. */
@@ -356,17 +357,9 @@ const GRADEBOOK_COLUMNS = [
 
 /** The rows as CSV (RFC 4180, a header row), for the admin command line. */
 export function gradebookCsv(rows: readonly GradebookRow[]): string {
-  const cell = (value: unknown) => {
-    const text = value === null || value === undefined ? '' : String(value);
-    // A leading =, +, - or @ would be a formula in a spreadsheet.
-    const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  const lines = [
-    GRADEBOOK_COLUMNS.join(','),
-    ...[...rows].sort(compareRows).map((row) => GRADEBOOK_COLUMNS.map((column) => cell(row[column])).join(',')),
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+  return [GRADEBOOK_COLUMNS, ...[...rows].sort(compareRows).map((row) => GRADEBOOK_COLUMNS.map((column) => row[column]))]
+    .map(csvLine)
+    .join('');
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

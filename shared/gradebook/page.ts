@@ -7,6 +7,13 @@ import { pageOf as pageOfList, readPageRequest, type PageRequest } from '#shared
 
 export const DEFAULT_PAGE = 100;
 
+/** Students per page of the course's gradebook (`GET …/gradebook`) when `page_size` is left out: each reads a submission per gradeable. */
+export const COURSE_GRADEBOOK_PAGE = 50;
+
+/** What a course gradebook cell says of the student's work: the active version's grading state, or no submission (`graded` for a complete TA grade without one). */
+export const cellStatuses = ['graded', 'queued', 'grading', 'failed', 'superseded', 'no_submission'] as const;
+export type CellStatus = (typeof cellStatuses)[number];
+
 export type Page = PageRequest;
 
 /** `page_size` or `limit` (1–500, 100 by default) and `cursor`: a position of [section, user id]. */

@@ -307,6 +307,28 @@ const SummariesJob = object({
   'A summaries job: generating the summaries of a course of SUMMARIES_JOB_MIN_USERS members or more, on the summaries queue. While one runs, asking again answers it.',
 );
 
+const GradebookExport = object({
+  export_id: string,
+  status: z
+    .enum(['queued', 'running', 'done', 'failed'])
+    .describe('queued on the summaries queue, running, then done (see url) or failed (see message).'),
+  format: z.enum(['csv']),
+  created_at: dateTime,
+  started_at: dateTime.nullable(),
+  finished_at: dateTime.nullable(),
+  gradeable_ids: z.array(string).describe('The gradeables asked for; null: every gradeable released to staff when it ran.').nullable(),
+  sections: z.array(string).describe("The registration sections it covers (a limited access grader's); null: every section.").nullable(),
+  students: integer.describe('Students exported (done only).').nullable(),
+  bytes: integer.describe("The CSV's size (done only).").nullable(),
+  url: string
+    .describe('A presigned GET of the CSV (done only), working until url_expires_at; reading the export again gives a new one.')
+    .nullable(),
+  url_expires_at: dateTime.nullable(),
+  message: string.describe('Where the export is, in words; when failed, why.'),
+}).describe(
+  "A gradebook export: the course's gradebook as CSV (RFC 4180; a text cell beginning with =, +, -, @, a tab or a carriage return starts with ' instead), written on the summaries queue. Only its requester reads it.",
+);
+
 const Team = object({
   team_id: z.string().regex(TEAM_ID),
   members: z.array(string).describe("The members' user ids, in the order they were set."),
@@ -436,6 +458,7 @@ export const components = {
   WebhookPayload,
   Regrade,
   SummariesJob,
+  GradebookExport,
   Team,
   CourseConfig,
   User,

@@ -13,6 +13,7 @@ import {
   INQUIRY_ID,
   REGRADE_ID,
   SUMMARIES_JOB_ID,
+  GRADEBOOK_EXPORT_ID,
   TEAM_ID,
   USER_ID,
   WEBHOOK_ID,
@@ -57,6 +58,10 @@ export const pathParameters = builtOnFirstRead({
   job_id: () =>
     documented(z.string().check(z.regex(SUMMARIES_JOB_ID)), {
       description: 'A summaries job id (`sj_…`), as generating the summaries answered.',
+    }),
+  export_id: () =>
+    documented(z.string().check(z.regex(GRADEBOOK_EXPORT_ID)), {
+      description: 'A gradebook export id (`ge_…`), as asking for the export answered.',
     }),
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
   inquiry_id: () =>

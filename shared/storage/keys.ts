@@ -11,14 +11,21 @@
  *   and recorded on its version in the version's own transaction: two submissions racing for one
  *   version number never write each other's files, and the loser's are never read. An operator
  *   can expire a term's versions.
+ * - `exports/<term>/<course>/<export id>.csv`: a gradebook export, read through presigned GETs of
+ *   a few minutes; whatever is here after a week expires.
  */
 import { randomUUID } from 'node:crypto';
 
 /** The bucket's key areas, each with its own lifecycle and its own grants. */
-export type ObjectArea = 'uploads' | 'versions';
+export type ObjectArea = 'uploads' | 'versions' | 'exports';
 export const UPLOADS_PREFIX = 'uploads/';
 export const VERSIONS_PREFIX = 'versions/';
-export const AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = { uploads: UPLOADS_PREFIX, versions: VERSIONS_PREFIX };
+export const EXPORTS_PREFIX = 'exports/';
+export const AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = {
+  uploads: UPLOADS_PREFIX,
+  versions: VERSIONS_PREFIX,
+  exports: EXPORTS_PREFIX,
+};
 
 /** Whose files, of which gradeable: the folder shared by a student's (or team's) uploads and versions. */
 export interface SubmitterFolder {
@@ -89,3 +96,7 @@ export function uploadName(uploadId: string): string | undefined {
 
 /** The file name of a version's key (its last segment). */
 export const fileNameOf = (key: string): string => key.slice(key.lastIndexOf('/') + 1);
+
+/** The key of a gradebook export's CSV. */
+export const gradebookExportKey = (term: string, course: string, exportId: string): string =>
+  `${EXPORTS_PREFIX}${segment('term', term)}/${segment('course', course)}/${segment('export id', exportId)}.csv`;

@@ -14,16 +14,15 @@ import { isTaGraded, shownComponents, taScore, totalScore } from '#shared/tagrad
 
 export type SummaryStatus = 'Good' | 'Late' | 'Bad' | 'Unsubmitted';
 
+/** The course's order of gradeables, as the summaries and the course gradebook list them: by due date (grading's when no submission is due), then id. */
+export const byDueDate = (a: GradeableDocument, b: GradeableDocument): number =>
+  (a.dates.submission_due_date ?? a.dates.grade_due_date ?? '').localeCompare(
+    b.dates.submission_due_date ?? b.dates.grade_due_date ?? '',
+  ) || a.id.localeCompare(b.id);
+
 /** Released gradeables only, in due-date order. */
 export function releasedGradeables(documents: readonly GradeableDocument[], now: Date): GradeableDocument[] {
-  return documents
-    .filter((document) => (document.dates.grade_released_date ?? '') <= now.toISOString())
-    .sort(
-      (a, b) =>
-        (a.dates.submission_due_date ?? a.dates.grade_due_date ?? '').localeCompare(
-          b.dates.submission_due_date ?? b.dates.grade_due_date ?? '',
-        ) || a.id.localeCompare(b.id),
-    );
+  return documents.filter((document) => (document.dates.grade_released_date ?? '') <= now.toISOString()).sort(byDueDate);
 }
 
 /** `homework` → `Homework`, `problem-set` → `Problem-set`: the reference's bucket keys. */

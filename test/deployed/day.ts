@@ -118,6 +118,8 @@ export const handedOn: {
   regrade?: { readonly id: string | undefined; readonly builds: number };
   /** The summaries job the instructor started. */
   summaries?: { readonly job_id?: string; readonly state?: string } | undefined;
+  /** The gradebook export the instructor asked for. */
+  gradebookExport?: string | undefined;
   /** The summaries' generation time before the nightly schedule. */
   firstGeneration?: string | undefined;
   /** The LTI platform the admin registered. */

@@ -1,0 +1,163 @@
+/**
+ * Gradebook exports live in the summaries table, beside the summaries jobs, in a partition of
+ * their own per course (`<term>/<course>#exports`, which no course id can be): `export#<id>` per
+ * export. Each is written once when asked for, then moved on by the worker's deliveries, every
+ * move conditioned on the state it moves from, so a late or repeated delivery never undoes one.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { courseId } from './keys.ts';
+import { tableName, tables } from './tables.ts';
+
+const table = tables.summaries;
+const EXPORT_PREFIX = 'export#';
+const exportsPartition = (term: string, course: string) => `${courseId(term, course)}#exports`;
+const exportKey = (term: string, course: string, exportId: string) => ({
+  courseId: exportsPartition(term, course),
+  entry: EXPORT_PREFIX + exportId,
+});
+
+export type GradebookExportState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface GradebookExportRecord {
+  readonly exportId: string;
+  readonly term: string;
+  readonly course: string;
+  readonly format: 'csv';
+  readonly state: GradebookExportState;
+  readonly requestedBy: string;
+  /** The sections the requester sees (a limited access grader's); absent: every section. */
+  readonly sections?: readonly string[];
+  /** The gradeables asked for, in the order asked; absent: every gradeable released to staff. */
+  readonly gradeableIds?: readonly string[];
+  readonly createdAt: string;
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+  /** While running: when another delivery of its message may take it over (epoch ms). */
+  readonly leaseUntil?: number;
+  /** Deliveries that claimed it; the last one's number is its lease. */
+  readonly attempts: number;
+  readonly students?: number;
+  readonly bytes?: number;
+  readonly message?: string;
+}
+
+const decodeExport = (item: Item): GradebookExportRecord => ({
+  exportId: (item.entry as string).slice(EXPORT_PREFIX.length),
+  term: item.term as string,
+  course: item.course as string,
+  format: 'csv',
+  state: item.state as GradebookExportState,
+  requestedBy: item.requestedBy as string,
+  ...(item.sections !== undefined ? { sections: item.sections as string[] } : {}),
+  ...(item.gradeableIds !== undefined ? { gradeableIds: item.gradeableIds as string[] } : {}),
+  createdAt: item.createdAt as string,
+  ...(item.startedAt !== undefined ? { startedAt: item.startedAt as string } : {}),
+  ...(item.finishedAt !== undefined ? { finishedAt: item.finishedAt as string } : {}),
+  ...(item.leaseUntil !== undefined ? { leaseUntil: item.leaseUntil as number } : {}),
+  attempts: (item.attempts as number | undefined) ?? 0,
+  ...(item.students !== undefined ? { students: item.students as number } : {}),
+  ...(item.bytes !== undefined ? { bytes: item.bytes as number } : {}),
+  ...(item.message !== undefined ? { message: item.message as string } : {}),
+});
+
+export const gradebookExportRef = (term: string, course: string, exportId: string): ItemRef<GradebookExportRecord> => ({
+  table,
+  key: exportKey(term, course, exportId),
+  decode: decodeExport,
+});
+
+/** Writes a new export, queued; never over another of the same id. */
+export async function createGradebookExport(record: GradebookExportRecord): Promise<void> {
+  const { exportId, ...rest } = record;
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(table),
+      Item: { ...exportKey(record.term, record.course, exportId), ...rest },
+      ConditionExpression: 'attribute_not_exists(entry)',
+    }),
+  );
+}
+
+/**
+ * Claims an export for one delivery of its message: queued, or running under a lease that ran out.
+ * The claim's number (its `attempts` after it) is the lease the end is conditioned on; undefined:
+ * finished, or another delivery holds it.
+ */
+export async function claimGradebookExport(
+  term: string,
+  course: string,
+  exportId: string,
+  claim: { readonly now: Date; readonly leaseUntil: number },
+): Promise<number | undefined> {
+  try {
+    const answer = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: exportKey(term, course, exportId),
+        UpdateExpression: 'SET #state = :running, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :now) ADD attempts :one',
+        ConditionExpression: '#state = :queued OR (#state = :running AND leaseUntil < :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':running': 'running',
+          ':queued': 'queued',
+          ':lease': claim.leaseUntil,
+          ':now': claim.now.toISOString(),
+          ':nowMs': claim.now.getTime(),
+          ':one': 1,
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return answer.Attributes?.attempts as number;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+export type GradebookExportOutcome =
+  | { readonly state: 'done'; readonly at: string; readonly students: number; readonly bytes: number }
+  | { readonly state: 'failed'; readonly at: string; readonly message: string };
+
+/**
+ * Ends an export: done with its size, or failed with why. With `lease`, only while that claim
+ * still holds it (a delivery whose lease was taken over records nothing); without, only while it
+ * is still queued (it could not be sent to the queue). False: it held no longer.
+ */
+export async function finishGradebookExport(
+  term: string,
+  course: string,
+  exportId: string,
+  outcome: GradebookExportOutcome,
+  lease: number | undefined,
+): Promise<boolean> {
+  const values: Record<string, unknown> =
+    outcome.state === 'done' ? { ':students': outcome.students, ':bytes': outcome.bytes } : { ':message': outcome.message };
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: exportKey(term, course, exportId),
+        UpdateExpression:
+          'SET #state = :state, finishedAt = :at, ' +
+          (outcome.state === 'done' ? 'students = :students, bytes = :bytes' : 'message = :message') +
+          ' REMOVE leaseUntil',
+        ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':state': outcome.state,
+          ':at': outcome.at,
+          ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
+          ...values,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
