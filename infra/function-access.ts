@@ -33,6 +33,8 @@ export interface FunctionAccess {
   readonly data: ReadonlyMap<TableKey, readonly DataAction[]>;
   /** Reads the token signing secret (Secrets Manager GetSecretValue). */
   readonly signingSecret: boolean;
+  /** Reads the grading records' signing keys (Secrets Manager GetSecretValue): to sign records, or to publish their public keys. */
+  readonly recordKeys: boolean;
   /** S3 actions on the submissions bucket, per key prefix (`''`: every key); empty when it uses none. */
   readonly objects: readonly ObjectGrant[];
   /** Sends wake-ups to the grading queue (SQS SendMessage). */
@@ -94,6 +96,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
       data: merged(definition.data ?? {}, `functions/${name}`),
       objects: objectGrants(definition.objects),
       signingSecret: false,
+      recordKeys: definition.recordKeys !== undefined,
       sendsToGradingQueue: definition.queue === 'send',
       runsGradingSandbox: definition.gradingSandbox === true,
       ...(definition.events === 'publish' ? { publishesEvents: true } : {}),
@@ -109,6 +112,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     objects: objectGrants(route.objects),
     // Routes that are not public verify tokens; the public token route signs them.
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
+    recordKeys: route.recordKeys !== undefined,
     sendsToGradingQueue: route.queue === 'send',
     publishesEvents: route.events === 'publish',
     sendsToSummariesQueue: route.summariesQueue === 'send',
@@ -145,6 +149,8 @@ export interface ResourceBindings {
   tableName(key: TableKey): string;
   /** The variable and value naming the signing secret (an ARN in AWS, a file locally). */
   readonly signingSecret: { readonly variable: string; readonly value: string };
+  /** The variable and value naming the grading records' signing keys (an ARN in AWS, a file locally). */
+  readonly recordKeys: { readonly variable: string; readonly value: string };
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
   readonly summariesQueueUrl: string;
@@ -159,6 +165,8 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   ...Object.values(tables).map((table: TableDefinition) => table.environmentVariable),
   'SIGNING_SECRET_ARN',
   'SIGNING_SECRET_FILE',
+  'RECORD_KEYS_ARN',
+  'RECORD_KEYS_FILE',
   'GRADING_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
   'SUMMARIES_QUEUE_URL',
@@ -178,6 +186,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   if (access.route) environment[ROUTE_VARIABLE] = access.route;
   for (const key of access.data.keys()) environment[tables[key].environmentVariable] = bindings.tableName(key);
   if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
+  if (access.recordKeys) environment[bindings.recordKeys.variable] = bindings.recordKeys.value;
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
   if (access.sendsToSummariesQueue) environment.SUMMARIES_QUEUE_URL = bindings.summariesQueueUrl;

@@ -126,6 +126,7 @@ export class CourseSubmissionStack extends Stack {
   /** By handler name: every route-table entry and `not-found` (route handlers), `grading-worker` and `webhook-delivery`. */
   readonly functions: ReadonlyMap<FunctionName, ServiceFunction>;
   readonly signingSecret: Secret;
+  readonly recordKeys: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
@@ -183,6 +184,13 @@ export class CourseSubmissionStack extends Stack {
 
     this.signingSecret = new Secret(this, 'SigningSecret', {
       description: 'HS256 key of the API tokens (64 letters and digits, read as base64url)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: dataRemovalPolicy,
+    });
+
+    // Its first line seeds the Ed25519 key grading records are signed with (shared/grading/record-keys.ts).
+    this.recordKeys = new Secret(this, 'RecordKeys', {
+      description: 'Seeds of the Ed25519 keys grading records are signed with: line 1 signs, every line is published',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: dataRemovalPolicy,
     });
@@ -463,6 +471,7 @@ export class CourseSubmissionStack extends Stack {
     return functionEnvironment(name, {
       tableName: (key) => made(this.tables, key).tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
+      recordKeys: { variable: 'RECORD_KEYS_ARN', value: this.recordKeys.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
       summariesQueueUrl: this.summariesQueue.queueUrl,
@@ -493,6 +502,9 @@ export class CourseSubmissionStack extends Stack {
     if (access.signingSecret) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.signingSecret.secretArn] }));
     }
+    if (access.recordKeys) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.recordKeys.secretArn] }));
+    }
     if (access.sendsToGradingQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
@@ -522,6 +534,11 @@ export class CourseSubmissionStack extends Stack {
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the signing key ends every session at once, so it is rotated by hand (see docs/deployment.md), not on a schedule.',
+    });
+    Validations.of(this.recordKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Every record key stays published so that old grading records still verify; a new key is added by hand (see docs/grading.md).',
     });
   }
 }

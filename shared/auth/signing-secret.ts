@@ -120,6 +120,15 @@ async function getVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'
   }
 }
 
+/** The current text of another secret of the deployment (the grading records' keys), with the same client. */
+export async function currentSecretString(secretArn: string): Promise<string> {
+  const { GetSecretValueCommand, SecretsManagerClient } = await secretsManagerSdk();
+  client ??= new SecretsManagerClient({});
+  const answer = await client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: 'AWSCURRENT' }));
+  if (typeof answer.SecretString !== 'string') throw new Error('The secret must be a string secret');
+  return answer.SecretString;
+}
+
 // --- Local: the secret file -----------------------------------------------------------------
 
 const local = new Map<string, { version: string; keys: Promise<SigningKeys> }>();

@@ -50,6 +50,7 @@ function resourceName(resource: ResourceReference): string {
   const named = (id: string): string => {
     if (tableKeyById.has(id)) return tableKeyById.get(id)!;
     if (id === logicalId(synth.stack.signingSecret)) return 'signingSecret';
+    if (id === logicalId(synth.stack.recordKeys)) return 'recordKeys';
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
     if (id === logicalId(synth.stack.summariesQueue)) return 'summariesQueue';
@@ -384,6 +385,7 @@ describe('least privilege', () => {
         if (used.has(key)) expected[definition.environmentVariable] = { Ref: logicalId(synth.stack.tables.get(key)!) };
       }
       if (used.has('signingSecret')) expected.SIGNING_SECRET_ARN = { Ref: logicalId(synth.stack.signingSecret) };
+      if (used.has('recordKeys')) expected.RECORD_KEYS_ARN = { Ref: logicalId(synth.stack.recordKeys) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue'))
         expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue'))

@@ -8,6 +8,7 @@ import { localFunctionScope } from '#infra/local/functions.ts';
 const bindings: ResourceBindings = {
   tableName: (key) => `deployed-${key}`,
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
+  recordKeys: { variable: 'RECORD_KEYS_ARN', value: 'arn:record-keys' },
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
   summariesQueueUrl: 'https://sqs/summaries',
