@@ -25,6 +25,7 @@ try {
     if (running) {
       process.env.DYNAMODB_ENDPOINT = running;
       process.env.SIGNING_SECRET_FILE ||= join(dataDirectory(), 'signing-secret');
+      process.env.RECORD_KEYS_FILE ||= join(dataDirectory(), 'record-keys');
       useLocalTables();
     } else {
       environment = await startLocalEnvironment({ announce: false });

@@ -20,6 +20,7 @@ import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
 import { createAccount, resetPassword } from '#shared/auth/accounts.ts';
+import { rotateRecordKeysFile } from '#shared/grading/record-keys.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { getUser } from '#shared/data/users.ts';
 import { allAccounts, changeAccount } from '#shared/users/accounts.ts';
@@ -83,6 +84,9 @@ Commands:
       service runs; running it again writes nothing.
   rotate-signing-secret
       Local API only: a new token signing secret; tokens of the previous one work for the grace period.
+  rotate-record-key
+      Local API only: a new key signs grading records from now on; every earlier key stays published,
+      so the records it signed still verify.
 
 Options:
   --aws     use the deployed tables (AWS credentials and the *_TABLE variables) instead of local ones
@@ -318,6 +322,14 @@ export async function runAdminCommand(
         );
       const { graceEndsAt } = await rotateSecretFile(process.env.SIGNING_SECRET_FILE);
       return print(`Signing secret rotated; tokens signed with the previous one work until ${graceEndsAt.toISOString()}.`);
+    }
+    case 'rotate-record-key': {
+      if (values.aws || !process.env.RECORD_KEYS_FILE)
+        throw new UsageError(
+          'Only the local record keys file rotates here; in AWS put a new first line into the record keys secret (see docs/grading.md).',
+        );
+      const kid = await rotateRecordKeysFile(process.env.RECORD_KEYS_FILE);
+      return print(`Grading records are signed with key ${kid} from now on; the earlier keys stay published.`);
     }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);
