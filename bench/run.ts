@@ -97,6 +97,8 @@ try {
   process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
   process.env.SIGNING_SECRET_FILE = join(secretDir, 'signing-secret');
   await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
+  // The grading worker signs each graded version's record (made once here, as npm start does).
+  process.env.RECORD_KEYS_FILE = join(secretDir, 'record-keys');
 
   if (runs('cold-start')) results.push(await measureColdStart());
   if (runs('requests') || runs('latency')) {

@@ -191,6 +191,34 @@ describe('a graded version’s record', () => {
     expect(payload.result_sha256).not.toBe(first.payload.result_sha256);
   }, 120_000);
 
+  it("is its team's for a team gradeable: each member reads it, naming the team", async () => {
+    const teamGradeable = uniqueCode('pairs');
+    await uploadGradeable(api, world, {
+      id: teamGradeable,
+      title: 'Pairs: Hello (files)',
+      type: 'Electronic File',
+      dates: openDates(),
+      team_gradeable: { team_size_max: 2, inherit_from: '' },
+      autograding: { test_cases: [runs(2)] },
+    });
+    const [a, b] = [world.users.student.userId, world.users.student2.userId];
+    const formed = await api.call('PUT', `${base()}/gradeable/${teamGradeable}/teams/duo`, {
+      headers: { ...world.tokens.instructor, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ members: [a, b] }),
+    });
+    expect(formed.json.status, formed.text).toBe('success');
+    const form = new FormData();
+    form.append('files', new Blob([HELLO]), 'hello.sh');
+    const submitted = await api.call('POST', `${base()}/gradeable/${teamGradeable}/files`, { headers: world.tokens.student, body: form });
+    expect(submitted.json.status, submitted.text).toBe('success');
+    const teamRecord = (persona: 'student' | 'student2') =>
+      api.call('GET', `${base()}/gradeable/${teamGradeable}/record?version=1`, { headers: world.tokens[persona] });
+    for (let round = 0; round < 50 && (await teamRecord('student')).json.status !== 'success'; round++) await gradeNextJob();
+    const [first, second] = [(await teamRecord('student')).json.data, (await teamRecord('student2')).json.data] as RecordAnswer[];
+    expect(second?.record).toBe(first?.record);
+    expect((await verified(first!.record)).owner).toEqual({ team_id: 'duo' });
+  }, 120_000);
+
   it('is refused to another student and to a grader of another section, as their versions are', async () => {
     const other = await readRecord('student2', `version=1&user_id=${world.users.student.userId}`);
     expect([other.httpStatus, other.json.message]).toEqual([400, 'API key and specified user_id are not for the same user.']);
