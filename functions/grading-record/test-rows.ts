@@ -3,9 +3,9 @@ import { fail, members, NOT_SAME_USER, type MatrixPersona, type Outcome } from '
 import { COURSE_CHECK } from '../../test/infra/expected-policies.ts';
 import type { ReadRouteRows } from '../../test/hardening/test-rows.ts';
 
-/** Nobody of the matrix's world has submitted: version 1 does not exist, for whoever may ask. */
-function noVersion(): Record<MatrixPersona, Outcome> {
-  const none = fail('Version 1 of this submission does not exist.', 404);
+/** The matrix's world grades nothing: version 1 is there, without a record, in the state it is left in. */
+function notGraded(state: string): Record<MatrixPersona, Outcome> {
+  const none = fail(`Version 1 has no grading record: it is ${state}, and a record is made when a version is graded.`, 404);
   return { ...members, student: none, mentor: none, ta: none, instructor: none };
 }
 
@@ -15,12 +15,12 @@ export const rows: ReadRouteRows = {
     {
       variation: 'own version 1',
       request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { version: '1' } }),
-      expect: noVersion(),
+      expect: notGraded('superseded'),
     },
     {
       variation: "student2 (section 2, outside the mentor's) via user_id",
       request: (world) => ({ params: { gradeable_id: world.openGradeable }, query: { version: '1', user_id: world.userIds.student2 } }),
-      expect: { ...noVersion(), student: NOT_SAME_USER, mentor: fail('You do not grade section 2.', 403) },
+      expect: { ...notGraded('queued'), student: NOT_SAME_USER, mentor: fail('You do not grade section 2.', 403) },
     },
   ],
   fuzzedPath: (world) => ({ gradeable_id: world.filesGradeable }),
