@@ -103,6 +103,8 @@ try {
   await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
   process.env.LTI_KEY_FILE = join(secretDir, 'lti-key.json');
   await ensureToolKeyFile(process.env.LTI_KEY_FILE);
+  // The grading worker signs each graded version's record (made once here, as npm start does).
+  process.env.RECORD_KEYS_FILE = join(secretDir, 'record-keys');
 
   if (runs('cold-start')) results.push(await measureColdStart());
   if (runs('requests') || runs('latency')) {

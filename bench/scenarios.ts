@@ -382,6 +382,14 @@ export function scenarios(world: World): Scenario[] {
       iterations: 120,
       prepare: async () => request('GET', `${base}/gradeable/${await filesVersion()}/files`, { token: tokens.student }),
     },
+    // A version not graded in the bench: the same reads as a graded one's record (the results item is read either way).
+    'grading-record': {
+      kind: 'read',
+      iterations: 120,
+      prepare: get(`${base}/gradeable/${gradeableId}/record?version=1`, tokens.student),
+      ok: (answer) =>
+        answer.status === 'success' || /^Version 1 has no grading record/.test(String((answer as { message?: unknown }).message)),
+    },
     'summaries-job': {
       kind: 'read',
       iterations: 120,
@@ -573,6 +581,12 @@ export function scenarios(world: World): Scenario[] {
       iterations: 120,
       prepare: async () => request('GET', '/api/openapi.json'),
       ok: (answer) => typeof (answer as unknown as { openapi?: unknown }).openapi === 'string',
+    },
+    'record-keys': {
+      kind: 'static',
+      iterations: 120,
+      prepare: async () => request('GET', '/api/records/jwks'),
+      ok: (answer) => Array.isArray((answer as unknown as { keys?: unknown }).keys),
     },
     'api-docs': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/docs'), ok: isPage },
     'api-docs-asset': {

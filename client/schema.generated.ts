@@ -358,6 +358,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A graded version's grading record (the caller's own or their team's; for staff `user_id`'s, limited access graders their sections'): a JWS signed with the deployment's record key, verifiable with the keys of GET /api/records/jwks, and the SHA-256 of its result as stored now.
+         * @description **Who may call it:** Course members.
+         */
+        get: operations["grading-record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/records/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys grading records are signed with, as a JSON Web Key Set (served as is, not in an envelope; cacheable for 5 minutes): a record verifies offline against it.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["record-keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{semester}/{course}/gradeable/{gradeable_id}/values": {
         parameters: {
             query?: never;
@@ -5001,6 +5041,199 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error"];
+        };
+    };
+    "grading-record": {
+        parameters: {
+            query: {
+                /** @description The version whose grading record to read. */
+                version: number | string;
+                /** @description Another user's id (staff of the course; see the route's description). */
+                user_id?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            /** @description The grading record: a compact JWS (EdDSA), its `kid` one of GET /api/records/jwks. */
+                            record: string;
+                            /** @description The record's payload, decoded (unverified: verify `record` itself). */
+                            payload: {
+                                /** @description The deployment (its TOKEN_ISSUER). */
+                                iss: string;
+                                /** @description When the record was signed, in seconds since the epoch. */
+                                iat: number;
+                                /** @description `<semester>/<course>`. */
+                                course: string;
+                                gradeable: string;
+                                owner: {
+                                    user_id: string;
+                                } | {
+                                    team_id: string;
+                                };
+                                version: number;
+                                /** @description What was graded: the commit checked out, or each stored file's SHA-256 by name (neither for a folder without history). */
+                                graded: {
+                                    commit: string;
+                                } | {
+                                    files: {
+                                        [key: string]: string;
+                                    };
+                                } | Record<string, never>;
+                                /** @description The SHA-256 of the canonical JSON of the gradeable's autograding configuration the version was graded by. */
+                                test_cases_sha256: string;
+                                environment: {
+                                    /** @enum {string} */
+                                    sandbox: "bubblewrap" | "none" | "codebuild";
+                                    /** @description The build image asked for (in AWS), null locally. */
+                                    image: string | null;
+                                    /** @description The digest of the image the build ran, when known. */
+                                    image_digest: string | null;
+                                };
+                                /** @description The SHA-256 of the canonical JSON of the result as stored when graded. */
+                                result_sha256: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the result was stored.
+                                 */
+                                graded_at: string;
+                            };
+                            /** @description The SHA-256 of the canonical JSON of the version's result as stored now: unequal to the record's when the result changed since it was graded. */
+                            result_sha256: string;
+                            /** @description Instructors and graders: the result as stored, `result_sha256` the hash of its canonical JSON. */
+                            result?: {
+                                version: number;
+                                testCases: unknown[];
+                                points: number;
+                            };
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `API key and specified user_id are not for the same user.`
+             *     - `The field version is required: the version whose grading record to read.`
+             *     - `The field version must be a version number.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You do not grade section {section}.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Gradeable does not exist`
+             *     - `Graded gradeable for user with id {user_id} does not exist`
+             *     - `Version {version} of this submission does not exist.`
+             *     - `Version {version} has no grading record: it is {state}, and a record is made when a version is graded.`
+             *     - `Version {version} was graded before grading records were kept: regrade it to get one.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "record-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As is, not in an envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @constant */
+                            kty: "OKP";
+                            /** @constant */
+                            crv: "Ed25519";
+                            /** @description The public key, base64url. */
+                            x: string;
+                            /** @description The key's id: its RFC 7638 thumbprint, named in the header of every record it signed. */
+                            kid: string;
+                            /** @constant */
+                            alg: "EdDSA";
+                            /** @constant */
+                            use: "sig";
+                        }[];
+                    };
+                };
+            };
         };
     };
     "gradeable-values": {

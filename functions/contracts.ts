@@ -66,6 +66,8 @@ import { contract as setUserPassword } from './set-user-password/contract.ts';
 import { contract as linkIdentity } from './link-identity/contract.ts';
 import { contract as studentLateDays } from './student-late-days/contract.ts';
 import { contract as submissionFiles } from './submission-files/contract.ts';
+import { contract as gradingRecord } from './grading-record/contract.ts';
+import { contract as recordKeys } from './record-keys/contract.ts';
 import { contract as submitFiles } from './submit-files/contract.ts';
 import { contract as submitVcs } from './submit-vcs/contract.ts';
 import { contract as summariesJob } from './summaries-job/contract.ts';
@@ -146,6 +148,8 @@ export const contracts: Record<RouteName, RouteContract> = {
   'link-identity': linkIdentity,
   'student-late-days': studentLateDays,
   'submission-files': submissionFiles,
+  'grading-record': gradingRecord,
+  'record-keys': recordKeys,
   'submit-files': submitFiles,
   'submit-vcs': submitVcs,
   'summaries-job': summariesJob,

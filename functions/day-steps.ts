@@ -73,6 +73,8 @@ import { day as setTeam } from './set-team/day.ts';
 import { day as setUserPassword } from './set-user-password/day.ts';
 import { day as studentLateDays } from './student-late-days/day.ts';
 import { day as submissionFiles } from './submission-files/day.ts';
+import { day as gradingRecord } from './grading-record/day.ts';
+import { day as recordKeys } from './record-keys/day.ts';
 import { day as submitFiles } from './submit-files/day.ts';
 import { day as submitVcs } from './submit-vcs/day.ts';
 import { day as summariesJob } from './summaries-job/day.ts';
@@ -102,6 +104,8 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'submit-files': submitFiles,
   'file-uploads': fileUploads,
   'submission-files': submissionFiles,
+  'grading-record': gradingRecord,
+  'record-keys': recordKeys,
   'gradeable-values': gradeableValues,
   'gradeable-attempts': gradeableAttempts,
   'save-ta-grade': saveTaGrade,

@@ -24,6 +24,8 @@ import { definition as submitVcs } from './submit-vcs/definition.ts';
 import { definition as submitFiles } from './submit-files/definition.ts';
 import { definition as fileUploads } from './file-uploads/definition.ts';
 import { definition as submissionFiles } from './submission-files/definition.ts';
+import { definition as gradingRecord } from './grading-record/definition.ts';
+import { definition as recordKeys } from './record-keys/definition.ts';
 import { definition as gradeableValues } from './gradeable-values/definition.ts';
 import { definition as gradeableAttempts } from './gradeable-attempts/definition.ts';
 import { definition as saveTaGrade } from './save-ta-grade/definition.ts';
@@ -107,6 +109,8 @@ export const routes = {
   'submit-files': submitFiles,
   'file-uploads': fileUploads,
   'submission-files': submissionFiles,
+  'grading-record': gradingRecord,
+  'record-keys': recordKeys,
   'gradeable-values': gradeableValues,
   'gradeable-attempts': gradeableAttempts,
   'save-ta-grade': saveTaGrade,

@@ -69,6 +69,8 @@ import { rows as setTeam } from './set-team/test-rows.ts';
 import { rows as setUserPassword } from './set-user-password/test-rows.ts';
 import { rows as studentLateDays } from './student-late-days/test-rows.ts';
 import { rows as submissionFiles } from './submission-files/test-rows.ts';
+import { rows as gradingRecord } from './grading-record/test-rows.ts';
+import { rows as recordKeys } from './record-keys/test-rows.ts';
 import { rows as submitFiles } from './submit-files/test-rows.ts';
 import { rows as submitVcs } from './submit-vcs/test-rows.ts';
 import { rows as summariesJob } from './summaries-job/test-rows.ts';
@@ -152,6 +154,8 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'set-user-password': setUserPassword,
   'student-late-days': studentLateDays,
   'submission-files': submissionFiles,
+  'grading-record': gradingRecord,
+  'record-keys': recordKeys,
   'submit-files': submitFiles,
   'submit-vcs': submitVcs,
   'summaries-job': summariesJob,

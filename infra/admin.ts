@@ -26,6 +26,7 @@ try {
       process.env.DYNAMODB_ENDPOINT = running;
       process.env.SIGNING_SECRET_FILE ||= join(dataDirectory(), 'signing-secret');
       process.env.LTI_KEY_FILE ||= join(dataDirectory(), 'lti-key.json');
+      process.env.RECORD_KEYS_FILE ||= join(dataDirectory(), 'record-keys');
       useLocalTables();
     } else {
       environment = await startLocalEnvironment({ announce: false });

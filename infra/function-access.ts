@@ -35,6 +35,8 @@ export interface FunctionAccess {
   readonly signingSecret: boolean;
   /** Reads the LTI tool's keys (Secrets Manager GetSecretValue). */
   readonly ltiKey: boolean;
+  /** Reads the grading records' signing keys (Secrets Manager GetSecretValue): to sign records, or to publish their public keys. */
+  readonly recordKeys: boolean;
   /** S3 actions on the submissions bucket, per key prefix (`''`: every key); empty when it uses none. */
   readonly objects: readonly ObjectGrant[];
   /** Sends wake-ups to the grading queue (SQS SendMessage). */
@@ -97,6 +99,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
       objects: objectGrants(definition.objects),
       signingSecret: false,
       ltiKey: definition.ltiKey === 'read',
+      recordKeys: definition.recordKeys !== undefined,
       sendsToGradingQueue: definition.queue === 'send',
       runsGradingSandbox: definition.gradingSandbox === true,
       ...(definition.events === 'publish' ? { publishesEvents: true } : {}),
@@ -113,6 +116,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     // Routes that are not public verify tokens; the public token route signs them.
     signingSecret: route.access !== 'public' || (data.get('sessions') ?? []).includes('PutItem'),
     ltiKey: route.ltiKey === 'read',
+    recordKeys: route.recordKeys !== undefined,
     sendsToGradingQueue: route.queue === 'send',
     publishesEvents: route.events === 'publish',
     sendsToSummariesQueue: route.summariesQueue === 'send',
@@ -151,6 +155,8 @@ export interface ResourceBindings {
   readonly signingSecret: { readonly variable: string; readonly value: string };
   /** The variable and value naming the LTI tool's keys (an ARN in AWS, a file locally). */
   readonly ltiKey: { readonly variable: string; readonly value: string };
+  /** The variable and value naming the grading records' signing keys (an ARN in AWS, a file locally). */
+  readonly recordKeys: { readonly variable: string; readonly value: string };
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
   readonly summariesQueueUrl: string;
@@ -167,6 +173,8 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'SIGNING_SECRET_FILE',
   'LTI_KEY_ARN',
   'LTI_KEY_FILE',
+  'RECORD_KEYS_ARN',
+  'RECORD_KEYS_FILE',
   'GRADING_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
   'SUMMARIES_QUEUE_URL',
@@ -187,6 +195,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   for (const key of access.data.keys()) environment[tables[key].environmentVariable] = bindings.tableName(key);
   if (access.signingSecret) environment[bindings.signingSecret.variable] = bindings.signingSecret.value;
   if (access.ltiKey) environment[bindings.ltiKey.variable] = bindings.ltiKey.value;
+  if (access.recordKeys) environment[bindings.recordKeys.variable] = bindings.recordKeys.value;
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
   if (access.sendsToSummariesQueue) environment.SUMMARIES_QUEUE_URL = bindings.summariesQueueUrl;

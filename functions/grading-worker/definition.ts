@@ -18,6 +18,8 @@ export const definition = worker({
   // A files version's stored files: listed, and read by the sandbox through presigned GETs.
   objects: { versions: ['GetObject', 'ListBucket'] },
   gradingSandbox: true,
+  // Each graded version's record is signed with the deployment's record key, in the transaction that stores its result.
+  recordKeys: 'sign',
   // A worker leaving jobs queued (its time ran out) wakes another; so does one whose jobs show the queue needs more builds.
   queue: 'send',
   // Graded and failed versions are published as webhook events (through the outbox).

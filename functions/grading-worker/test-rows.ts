@@ -8,6 +8,8 @@ export const rows: WorkerRows = {
     'dynamodb:UpdateItem jobs',
     'dynamodb:Query jobs/index/byLease',
     'dynamodb:PutItem results',
+    // Each graded version's record is signed with the record key.
+    'secretsmanager:GetSecretValue recordKeys',
     'dynamodb:BatchGetItem submissions',
     'dynamodb:UpdateItem submissions',
     // The webhook event written with what causes it, and removed once queued.

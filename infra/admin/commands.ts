@@ -20,6 +20,7 @@ import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { isTimeZone } from '#shared/gradeables/time-zone.ts';
 import { Refusal } from '#shared/errors.ts';
 import { createAccount, resetPassword } from '#shared/auth/accounts.ts';
+import { rotateRecordKeysFile } from '#shared/grading/record-keys.ts';
 import { rotateSecretFile } from '#shared/auth/signing-secret.ts';
 import { parseToolKeys, rotatedToolKeys, rotateToolKeyFile } from '#shared/lti/tool-keys.ts';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -89,6 +90,9 @@ Commands:
       The LTI tool's next key (published in GET /api/lti/jwks since the last rotation) becomes the
       one it signs with, and a new next key is published. The first run gives a deployment its keys.
       With --aws: the secret LTI_KEY_ARN names (in the stack's AdminEnvironment output).
+  rotate-record-key
+      Local API only: a new key signs grading records from now on; every earlier key stays published,
+      so the records it signed still verify.
 
 Options:
   --aws     use the deployed tables (AWS credentials and the *_TABLE variables) instead of local ones
@@ -328,6 +332,14 @@ export async function runAdminCommand(
     case 'rotate-lti-key': {
       const keys = values.aws ? await rotateDeployedToolKeys(process.env.LTI_KEY_ARN) : await rotateLocalToolKeys(process.env.LTI_KEY_FILE);
       return print(`LTI key rotated: ${keys.current.kid ?? ''} signs from now on; ${keys.next.kid ?? ''} is published as the next key.`);
+    }
+    case 'rotate-record-key': {
+      if (values.aws || !process.env.RECORD_KEYS_FILE)
+        throw new UsageError(
+          'Only the local record keys file rotates here; in AWS put a new first line into the record keys secret (see docs/grading.md).',
+        );
+      const kid = await rotateRecordKeysFile(process.env.RECORD_KEYS_FILE);
+      return print(`Grading records are signed with key ${kid} from now on; the earlier keys stay published.`);
     }
     default:
       throw new UsageError(`Unknown command "${command}". See --help.`);

@@ -128,6 +128,7 @@ export class CourseSubmissionStack extends Stack {
   readonly functions: ReadonlyMap<FunctionName, ServiceFunction>;
   readonly signingSecret: Secret;
   readonly ltiKey: Secret;
+  readonly recordKeys: Secret;
   /** Wake-ups for the grading worker, sent by the routes with `queue: 'send'`. */
   readonly gradingQueue: Queue;
   readonly gradingDeadLetterQueue: Queue;
@@ -193,6 +194,13 @@ export class CourseSubmissionStack extends Stack {
     this.ltiKey = new Secret(this, 'LtiKey', {
       description: "The LTI tool's RSA keys (current and next, as JSON Web Keys)",
       generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder', excludePunctuation: true },
+      removalPolicy: dataRemovalPolicy,
+    });
+
+    // Its first line seeds the Ed25519 key grading records are signed with (shared/grading/record-keys.ts).
+    this.recordKeys = new Secret(this, 'RecordKeys', {
+      description: 'Seeds of the Ed25519 keys grading records are signed with: line 1 signs, every line is published',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: dataRemovalPolicy,
     });
 
@@ -474,6 +482,7 @@ export class CourseSubmissionStack extends Stack {
       tableName: (key) => made(this.tables, key).tableName,
       signingSecret: { variable: 'SIGNING_SECRET_ARN', value: this.signingSecret.secretArn },
       ltiKey: { variable: 'LTI_KEY_ARN', value: this.ltiKey.secretArn },
+      recordKeys: { variable: 'RECORD_KEYS_ARN', value: this.recordKeys.secretArn },
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
       summariesQueueUrl: this.summariesQueue.queueUrl,
@@ -506,6 +515,9 @@ export class CourseSubmissionStack extends Stack {
     }
     if (access.ltiKey) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.ltiKey.secretArn] }));
+    }
+    if (access.recordKeys) {
+      role.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.recordKeys.secretArn] }));
     }
     if (access.sendsToGradingQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
@@ -541,6 +553,11 @@ export class CourseSubmissionStack extends Stack {
     Validations.of(this.signingSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating the signing key ends every session at once, so it is rotated by hand (see docs/deployment.md), not on a schedule.',
+    });
+    Validations.of(this.recordKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Every record key stays published so that old grading records still verify; a new key is added by hand (see docs/grading.md).',
     });
   }
 }

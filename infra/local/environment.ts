@@ -3,6 +3,7 @@ import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ensureSecretFile } from '#shared/auth/signing-secret.ts';
 import { ensureToolKeyFile } from '#shared/lti/tool-keys.ts';
+import { ensureRecordKeysFile } from '#shared/grading/record-keys.ts';
 import { lockDataFolder, startDynamoDbLocal, type DynamoDbWatch } from './dynamodb-local.ts';
 import { localSubmissionsBucket } from './functions.ts';
 import { startS3Endpoint, type LocalS3Endpoint } from './s3-endpoint.ts';
@@ -91,6 +92,8 @@ export async function startLocalEnvironment(options: {
     await ensureSecretFile(process.env.SIGNING_SECRET_FILE);
     process.env.LTI_KEY_FILE ||= join(dataDir, 'lti-key.json');
     await ensureToolKeyFile(process.env.LTI_KEY_FILE);
+    process.env.RECORD_KEYS_FILE ||= join(dataDir, 'record-keys');
+    await ensureRecordKeysFile(process.env.RECORD_KEYS_FILE);
     useLocalTables();
     await createTables();
     if (empty) await seedDemoData(repositories ?? `${dataDir}-repositories`);

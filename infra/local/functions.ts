@@ -23,7 +23,7 @@ const scopes = new Map<string, FunctionScope>();
  */
 export function localFunctionScope(name: FunctionName): FunctionScope {
   // Every request asks; the answer changes only with the local names (tests switch TABLE_PREFIX).
-  const key = `${name}\n${process.env.TABLE_PREFIX ?? ''}\n${process.env.SIGNING_SECRET_FILE ?? ''}\n${process.env.LTI_KEY_FILE ?? ''}\n${localSubmissionsBucket()}`;
+  const key = `${name}\n${process.env.TABLE_PREFIX ?? ''}\n${process.env.SIGNING_SECRET_FILE ?? ''}\n${process.env.LTI_KEY_FILE ?? ''}\n${process.env.RECORD_KEYS_FILE ?? ''}\n${localSubmissionsBucket()}`;
   let scope = scopes.get(key);
   if (!scope) scopes.set(key, (scope = computeScope(name)));
   return scope;
@@ -34,6 +34,7 @@ function computeScope(name: FunctionName): FunctionScope {
     tableName: (key: TableKey) => localTableName(tables[key]),
     signingSecret: { variable: 'SIGNING_SECRET_FILE', value: process.env.SIGNING_SECRET_FILE ?? '' },
     ltiKey: { variable: 'LTI_KEY_FILE', value: process.env.LTI_KEY_FILE ?? '' },
+    recordKeys: { variable: 'RECORD_KEYS_FILE', value: process.env.RECORD_KEYS_FILE ?? '' },
     gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
     webhookQueueUrl: LOCAL_WEBHOOK_QUEUE_URL,
     summariesQueueUrl: LOCAL_SUMMARIES_QUEUE_URL,

@@ -120,7 +120,7 @@ async function getVersion(secretArn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'
   }
 }
 
-/** Another string secret's current value (the LTI tool's keys), read with the same client. */
+/** Another string secret's current value (the LTI tool's keys, the grading records' keys), read with the same client. */
 export async function currentSecretString(secretArn: string): Promise<string> {
   const { GetSecretValueCommand, SecretsManagerClient } = await secretsManagerSdk();
   client ??= new SecretsManagerClient({});

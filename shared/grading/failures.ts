@@ -18,3 +18,18 @@ export const noActiveVersionToRegrade = /* @__PURE__ */ failure(
 export const regradeNotFound = /* @__PURE__ */ failure('not-found', 'No regrade {regrade_id} in this course.', {
   regrade_id: ECHOED_LENGTH,
 });
+
+// Grading records.
+export const recordVersionMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'The field version is required: the version whose grading record to read.',
+);
+export const noSuchRecordVersion = /* @__PURE__ */ failure('not-found', 'Version {version} of this submission does not exist.');
+export const versionNotGraded = /* @__PURE__ */ failure(
+  'not-found',
+  'Version {version} has no grading record: it is {state}, and a record is made when a version is graded.',
+);
+export const recordNotKept = /* @__PURE__ */ failure(
+  'not-found',
+  'Version {version} was graded before grading records were kept: regrade it to get one.',
+);

@@ -106,6 +106,11 @@ export interface FunctionUse {
   /** `read`: the function reads the LTI tool's keys (shared/lti/tool-keys.ts: Secrets Manager GetSecretValue in AWS). */
   readonly ltiKey?: 'read';
   /**
+   * `sign`: the function signs grading records with the deployment's record key; `publish`: it
+   * publishes the record keys' public halves. Either reads the record keys' secret.
+   */
+  readonly recordKeys?: 'sign' | 'publish';
+  /**
    * The deployment's settings its code reads of those given only to the functions that read them
    * (`functionSettings` of shared/config.ts): in AWS its environment holds each one the deployment
    * sets, and nothing else of them; locally it sees only these.

@@ -22,6 +22,7 @@ const dynamoDb = await startDynamoDbLocal();
 process.env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
 process.env.TABLE_PREFIX = 'soak-';
 process.env.SIGNING_SECRET_FILE = join(work, 'signing-secret');
+process.env.RECORD_KEYS_FILE = join(work, 'record-keys');
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 

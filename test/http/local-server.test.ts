@@ -16,7 +16,7 @@ import { selfHostedGradeableJson } from '../support/gradeables.ts';
 /** Starts `npm start`'s entry point and resolves with its API URL once it is listening. */
 function startServer(dataDir: string, settings: Record<string, string> = {}) {
   // The test run's own DynamoDB Local and tables are not the server's business.
-  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, TABLE_PREFIX, ...environment } = process.env;
+  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, RECORD_KEYS_FILE, TABLE_PREFIX, ...environment } = process.env;
   const child = spawn(process.execPath, ['infra/local/start.ts'], {
     env: { ...environment, DATA_DIR: dataDir, PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],

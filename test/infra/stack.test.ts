@@ -51,6 +51,7 @@ function resourceName(resource: ResourceReference): string {
     if (tableKeyById.has(id)) return tableKeyById.get(id)!;
     if (id === logicalId(synth.stack.signingSecret)) return 'signingSecret';
     if (id === logicalId(synth.stack.ltiKey)) return 'ltiKey';
+    if (id === logicalId(synth.stack.recordKeys)) return 'recordKeys';
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
     if (id === logicalId(synth.stack.summariesQueue)) return 'summariesQueue';
@@ -386,6 +387,7 @@ describe('least privilege', () => {
       }
       if (used.has('signingSecret')) expected.SIGNING_SECRET_ARN = { Ref: logicalId(synth.stack.signingSecret) };
       if (used.has('ltiKey')) expected.LTI_KEY_ARN = { Ref: logicalId(synth.stack.ltiKey) };
+      if (used.has('recordKeys')) expected.RECORD_KEYS_ARN = { Ref: logicalId(synth.stack.recordKeys) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage gradingQueue'))
         expected.GRADING_QUEUE_URL = { Ref: logicalId(synth.stack.gradingQueue) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage webhookQueue'))

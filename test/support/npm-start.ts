@@ -24,7 +24,7 @@ const started: StartedServer[] = [];
 /** `npm start`'s entry point on `dataDir` in a process group of its own, so that a test can kill all of it at once. */
 export function startServer(dataDir: string, settings: Record<string, string> = {}): StartedServer {
   // The test run's own DynamoDB Local and tables are not the server's business.
-  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, TABLE_PREFIX, ...environment } = process.env;
+  const { DYNAMODB_ENDPOINT, SIGNING_SECRET_FILE, RECORD_KEYS_FILE, TABLE_PREFIX, ...environment } = process.env;
   const child = spawn(process.execPath, ['infra/local/start.ts'], {
     env: { ...environment, DATA_DIR: dataDir, PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],

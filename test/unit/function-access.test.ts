@@ -9,6 +9,7 @@ const bindings: ResourceBindings = {
   tableName: (key) => `deployed-${key}`,
   signingSecret: { variable: 'SIGNING_SECRET_ARN', value: 'arn:secret' },
   ltiKey: { variable: 'LTI_KEY_ARN', value: 'arn:lti-key' },
+  recordKeys: { variable: 'RECORD_KEYS_ARN', value: 'arn:record-keys' },
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
   summariesQueueUrl: 'https://sqs/summaries',

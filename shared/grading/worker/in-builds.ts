@@ -49,7 +49,7 @@ function buildJob(held: Held, prepared: Prepared, told?: (result: Outcome) => vo
     request: prepared.request,
     onCheckout: (commit) => recordCommit({ ...held, commit, recorded: prepared.recorded }),
     complete: async (run) => {
-      const result = await recordRun({ ...held, run, testCases: prepared.testCases, recorded: prepared.recorded });
+      const result = await recordRun({ ...held, run, testCases: prepared.testCases, recorded: prepared.recorded, basis: prepared.basis });
       told?.(result);
     },
   };

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { config } from '#shared/config.ts';
+import { setting } from '#shared/environment.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
@@ -6,10 +9,11 @@ import type { GradeableDocument, TestCase } from '#shared/gradeables/gradeable.t
 import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
+import { recordEnvironment, testCasesSha256 } from '../grading-record.ts';
 import { defaultRunLimits, type RunRequest, type SandboxMode } from '../runner-protocol.ts';
 import type { ClaimedJob } from '#shared/queue/claim.ts';
 import { configuredBounds, runTestCases } from './limits.ts';
-import { recordFailure, type Held, type Outcome } from './record.ts';
+import { recordFailure, type Held, type Outcome, type RecordBasis } from './record.ts';
 
 /** A job taken this many times without finishing is marked failed. */
 export const MAX_ATTEMPTS = 3;
@@ -20,10 +24,12 @@ export interface Prepared {
   readonly testCases: readonly TestCase[];
   /** The commit the version's first grading checked out, if any. */
   readonly recorded: string | undefined;
+  /** What its grading record says besides the commit and the result. */
+  readonly basis: RecordBasis;
 }
 
-/** A version's stored files, each with a link the sandbox reads it from. */
-type VersionFiles = { name: string; url: string }[];
+/** A version's stored files, each with a link the sandbox reads it from and the SHA-256 of its bytes. */
+type VersionFiles = { name: string; url: string; sha256: string }[];
 
 /** What the job's grading needs, or its outcome when it is not to be run (failed too often, nothing to grade). */
 export async function prepareJob({ job, holds }: Held): Promise<Prepared | { outcome: Outcome }> {
@@ -42,7 +48,14 @@ export async function prepareJob({ job, holds }: Held): Promise<Prepared | { out
   // The commit the version's first grading checked out, which its job carries (a regrade copies it
   // from the version; a retry after a lost lease finds it where the first attempt recorded it):
   // every later grading grades exactly it, never what the student pushed since.
-  return { request: runRequest(job, gradeable, files), testCases: gradeable.autograding?.test_cases ?? [], recorded: job.commit };
+  const request = runRequest(job, gradeable, files);
+  const basis: RecordBasis = {
+    team: Boolean(gradeable.team_gradeable),
+    ...(files ? { files: Object.fromEntries(files.map((file) => [file.name, file.sha256])) } : {}),
+    testCasesSha256: testCasesSha256(gradeable.autograding),
+    environment: recordEnvironment({ codeBuild: Boolean(setting('GRADING_PROJECT')), sandbox: request.sandbox, image: request.image }),
+  };
+  return { request, testCases: gradeable.autograding?.test_cases ?? [], recorded: job.commit, basis };
 }
 
 /** The run of the job: where its files come from, its test cases within the operator's bounds, its sandbox. */
@@ -51,7 +64,7 @@ function runRequest(job: ClaimedJob, gradeable: GradeableDocument, files: Versio
   return {
     jobId: String(job.ticket),
     repository: repositoryOf(job, gradeable),
-    ...(files ? { files } : {}),
+    ...(files ? { files: files.map(({ name, url }) => ({ name, url })) } : {}),
     testCases: runTestCases(gradeable.autograding?.test_cases ?? [], gradeable.autograding?.limits, operatorBounds()),
     limits: fileBounds
       ? { ...defaultRunLimits, maxRepositoryBytes: fileBounds.maxBytes, maxRepositoryFiles: fileBounds.maxFiles }
@@ -81,7 +94,7 @@ const FILE_LINK_SECONDS = 15 * 60;
  * credentials): those under the files id its version records, never another submission's.
  */
 async function versionObjects(job: ClaimedJob): Promise<VersionFiles> {
-  const [{ listObjects, presignDownload }, { versionFilesPrefix, fileNameOf }] = await Promise.all([
+  const [{ getObject, listObjects, presignDownload }, { versionFilesPrefix, fileNameOf }] = await Promise.all([
     import('#shared/storage/objects.ts'),
     import('#shared/storage/keys.ts'),
   ]);
@@ -94,8 +107,18 @@ async function versionObjects(job: ClaimedJob): Promise<VersionFiles> {
     objects.map(async ({ key }) => ({
       name: fileNameOf(key),
       url: await presignDownload(key, { expiresSeconds: FILE_LINK_SECONDS, fileName: fileNameOf(key) }),
+      sha256: await objectSha256(getObject, key),
     })),
   );
+}
+
+/** The SHA-256 of a stored file's bytes, read as a stream (the version's files, for its grading record). */
+async function objectSha256(getObject: (key: string) => Promise<Readable | undefined>, key: string): Promise<string> {
+  const stream = await getObject(key);
+  if (!stream) throw new Error(`${key} was listed but is gone`);
+  const hash = createHash('sha256');
+  for await (const chunk of stream as AsyncIterable<Buffer>) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** `GRADING_SANDBOX`, read for every job so that running without a sandbox is logged with every job. */

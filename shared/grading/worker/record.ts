@@ -1,3 +1,4 @@
+import { tokenIssuer } from '#shared/config.ts';
 import { finishJob, recordJobCommit, releaseLoad } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
@@ -6,7 +7,9 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { logger } from '#shared/logger.ts';
 import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
+import { gradingRecordPayload, type RecordEnvironment } from '../grading-record.ts';
 import type { RunResult } from '../runner-protocol.ts';
+import { signRecord } from '../sign-record.ts';
 import type { ClaimedJob } from '#shared/queue/claim.ts';
 import { fitResults } from './fit-results.ts';
 import type { LeaseHolds } from './lease-holds.ts';
@@ -35,19 +38,30 @@ interface Ending extends Held {
   readonly commit?: string;
 }
 
+/** What a version's grading record says that is known before it runs. */
+export interface RecordBasis {
+  readonly team: boolean;
+  /** A files version's files by name, each with its SHA-256. */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly testCasesSha256: string;
+  readonly environment: RecordEnvironment;
+}
+
 /** What the job's run gave and what it was to grade. */
 interface Ran extends Held {
   readonly run: RunResult;
   readonly testCases: readonly TestCase[];
   /** The commit the version's first grading checked out, if any. */
   readonly recorded: string | undefined;
+  /** What its grading record says besides the commit and the result. */
+  readonly basis: RecordBasis;
 }
 
 /** A run that is scored: graded, or its checkout failed (the student's to fix, told with the score). */
 type ScoredRun = Extract<RunResult, { status: 'graded' | 'checkout-failed' }>;
 
 /** Records what the job's run gave: its grade, or why it could not be graded. */
-export async function recordRun({ job, holds, run, testCases, recorded }: Ran): Promise<Outcome> {
+export async function recordRun({ job, holds, run, testCases, recorded, basis }: Ran): Promise<Outcome> {
   if (run.status === 'commit-unreachable') {
     // Never graded on newer files instead: this version fails, the owner's other versions keep theirs.
     logger.warn({
@@ -62,19 +76,33 @@ export async function recordRun({ job, holds, run, testCases, recorded }: Ran): 
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
     return recordFailure({ job, holds, message: run.message });
   }
-  return recordGrade({ job, holds, run, testCases, recorded });
+  return recordGrade({ job, holds, run, testCases, recorded, basis });
 }
 
 /** Records the job graded: its run scored (a failed checkout or build scores nothing), the full results beside. */
-export async function recordGrade({ job, holds, run, testCases, recorded }: Ran & { run: ScoredRun }): Promise<Outcome> {
+export async function recordGrade({ job, holds, run, testCases, recorded, basis }: Ran & { run: ScoredRun }): Promise<Outcome> {
   const results = fitResults(scoreRun(job.version, testCases, run));
-  // The full results are written with the job's end, so a worker that fails (or lost its lease) leaves none.
-  const full = putResultsItem(job.gradeableKey, job.ownerId, {
-    version: job.version,
-    testCases: results.testCases,
-    points: results.visiblePoints,
-  });
   const commit = run.status === 'graded' ? run.commit : recorded;
+  const stored = { version: job.version, testCases: results.testCases, points: results.visiblePoints };
+  // The full results are written with the job's end and their signed record, so a worker that
+  // fails (or lost its lease) leaves neither, and no graded version is without its record.
+  const gradedAt = new Date();
+  const record = await signRecord(
+    gradingRecordPayload({
+      issuer: tokenIssuer(),
+      term: job.term,
+      course: job.course,
+      gradeableId: job.gradeableId,
+      ownerId: job.ownerId,
+      team: basis.team,
+      graded: basis.files ? { files: basis.files } : commit ? { commit } : {},
+      testCasesSha256: basis.testCasesSha256,
+      environment: basis.environment,
+      result: stored,
+      gradedAt,
+    }),
+  );
+  const full = putResultsItem(job.gradeableKey, job.ownerId, stored, { gradedAt, record });
   const ended = await recordEnd({
     job,
     holds,

@@ -45,7 +45,7 @@ async function gradeHeldJob(now: Date, grade: (held: Held, prepared: Prepared) =
 }
 
 /** Grades the job in the local sandbox (no GRADING_PROJECT): a process of its own, in bubblewrap. */
-async function gradeLocally(held: Held, { request, testCases, recorded }: Prepared): Promise<Outcome> {
+async function gradeLocally(held: Held, { request, testCases, recorded, basis }: Prepared): Promise<Outcome> {
   const run = await runGrading(request, held.job, { onCheckout: (commit) => recordCommit({ ...held, commit, recorded }) });
-  return recordRun({ ...held, run, testCases, recorded });
+  return recordRun({ ...held, run, testCases, recorded, basis });
 }
