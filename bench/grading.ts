@@ -9,6 +9,7 @@ import { addMember } from '../test/support/courses.ts';
 import { startGitServer, type GitServer } from '../test/support/git-server.ts';
 import { createUser, type TestUser } from '../test/support/users.ts';
 import { median, ms, progress, ratio, type Row, type SectionResult } from './common.ts';
+import { measureQueueEstimate } from './standing.ts';
 import { createWorld, invoke, request, sessionToken, vcsGradeable, type World } from './world.ts';
 
 const SECTION = 'Grading';
@@ -91,6 +92,9 @@ export async function measureGrading(): Promise<SectionResult> {
         met: problems.length === 0 && sandboxed / plain <= TARGET,
       });
     }
+
+    // The queue estimate, from the job times the bursts just recorded, against the actual waits.
+    rows.push(await grading.estimate('bwrap', 2));
 
     const latencies: Record<Mode, number[]> = { bwrap: [], 'unsafe-none': [] };
     for (let sample = 0; sample < SAMPLES; sample++) {
@@ -187,6 +191,22 @@ function gradingRuns(world: World, students: readonly Student[], problems: strin
     },
     /** Time (ms) from submitting one job on an empty queue to its result being stored. */
     latency: (mode: Mode): Promise<number> => grade(mode, 1, students.slice(0, 1)),
+    /** Every student's version submitted one after another to `workers` workers: the first estimate of each against its wait. */
+    async estimate(mode: Mode, workers: number): Promise<Row> {
+      progress(`grading: queue estimates of ${students.length} versions, ${mode}, ${workers} worker(s)`);
+      process.env.GRADING_SANDBOX = mode;
+      const queue = startLocalGradingQueue({ workers });
+      try {
+        const ids = students.map((student) => ({ userId: student.user.userId, token: student.token }));
+        const byId = new Map(students.map((student) => [student.user.userId, student]));
+        const { row } = await measureQueueEstimate(world, GRADEABLE, ids, (student) => submit(byId.get(student.userId)!));
+        await queue.idle();
+        await check(mode, students);
+        return row;
+      } finally {
+        await queue.stop();
+      }
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { RouteName } from '#functions/definitions.ts';
 import { progress, type Row, type SectionResult } from './common.ts';
 import { describeWaves, record, waves } from './recorder.ts';
+import { measureValuesReads } from './standing.ts';
 import { scenarios, waveTarget, waveTargetText, type Scenario } from './scenarios.ts';
 import { invoke, type Envelope, type World } from './world.ts';
 
@@ -66,6 +67,13 @@ export async function measureRequests(world: World): Promise<SectionResult> {
     progress(`requests: ${scenario.route}`);
     rows.push(await measureOne(scenario, notes));
   }
+  rows.push(
+    await measureValuesReads(
+      world,
+      `/api/${world.course.term}/${world.course.course}/gradeable/${world.gradeableId}/values`,
+      world.tokens.student,
+    ),
+  );
   return { rows, notes };
 }
 

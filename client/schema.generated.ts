@@ -1905,6 +1905,30 @@ export interface components {
             tagrading_max: number;
             total_score: number | null;
             ta_components: components["schemas"]["GradedComponent"][];
+            /** @description The version's days late (0 without a due date); null without an active version or on a gradeable without late days. */
+            days_late: number | null;
+            /** @description The late days charged for it (0 when it is on time, within an extension, or Bad); null as days_late is, or when the user is not a student of the course. */
+            late_days_charged: number | null;
+            /** @description The student's late days left now (the late-day table's late_days_remaining); null on a gradeable without late days, or for a user who is not a student. */
+            late_days_remaining: number | null;
+            /** @description While the version is queued: estimated seconds until its grading starts (its place × the recent jobs’ mean time ÷ the jobs graded at once lately); null when it is not queued or no job ended in the last 30 minutes. */
+            queue_eta_seconds: number | null;
+        };
+        SubmissionRepresentation: {
+            /** @description The version the submission created. */
+            version: number;
+            /** @description The message the reference answers, e.g. `Successfully uploaded version 2 for Homework 1`. */
+            message: string;
+            /** @description The version's days late (0 without a due date); null without an active version or on a gradeable without late days. */
+            days_late: number | null;
+            /** @description The late days charged for it (0 when it is on time, within an extension, or Bad); null as days_late is, or when the user is not a student of the course. */
+            late_days_charged: number | null;
+            /** @description The student's late days left now (the late-day table's late_days_remaining); null on a gradeable without late days, or for a user who is not a student. */
+            late_days_remaining: number | null;
+            /** @description The version's 1-based place in the queue, 0 while graded, -1 otherwise (graded already, or superseded). */
+            queue_position: number;
+            /** @description While the version is queued: estimated seconds until its grading starts (its place × the recent jobs’ mean time ÷ the jobs graded at once lately); null when it is not queued or no job ended in the last 30 minutes. */
+            queue_eta_seconds: number | null;
         };
         GradedComponent: {
             /** @description The component’s place in the rubric, from 0. */
@@ -2334,8 +2358,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description `http-status` when the request sent `Prefer: http-status`. */
-        "Preference-Applied": "http-status";
+        /** @description `http-status` when the request sent `Prefer: http-status`; on a submission, `return=representation` when it sent that too (both: `http-status, return=representation`). */
+        "Preference-Applied": string;
         /** @description Seconds until logins for this user id are accepted again. */
         "Retry-After": number;
         /** @description `Bearer`. */
@@ -4069,8 +4093,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
                 "Idempotency-Key"?: string;
-                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                Prefer?: components["parameters"]["Prefer"];
+                /** @description Preferences (RFC 7240), comma-separated. `http-status`: the HTTP status that fits the envelope instead of 200. `return=representation`: the new version as an object (its number, lateness, place and estimated wait in the queue) instead of the message. Each applied is named in `Preference-Applied`. */
+                Prefer?: string;
             };
             path: {
                 /** @description The term code (e.g. `f26`). */
@@ -4128,8 +4152,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "success";
-                        /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
-                        data: string;
+                        data: string | components["schemas"]["SubmissionRepresentation"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4290,8 +4313,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
                 "Idempotency-Key"?: string;
-                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                Prefer?: components["parameters"]["Prefer"];
+                /** @description Preferences (RFC 7240), comma-separated. `http-status`: the HTTP status that fits the envelope instead of 200. `return=representation`: the new version as an object (its number, lateness, place and estimated wait in the queue) instead of the message. Each applied is named in `Preference-Applied`. */
+                Prefer?: string;
             };
             path: {
                 /** @description The term code (e.g. `f26`). */
@@ -4349,8 +4372,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "success";
-                        /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
-                        data: string;
+                        data: string | components["schemas"]["SubmissionRepresentation"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4623,8 +4645,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a repeat within 24 hours gets the first answer and creates nothing. */
                 "Idempotency-Key"?: string;
-                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
-                Prefer?: components["parameters"]["Prefer"];
+                /** @description Preferences (RFC 7240), comma-separated. `http-status`: the HTTP status that fits the envelope instead of 200. `return=representation`: the new version as an object (its number, lateness, place and estimated wait in the queue) instead of the message. Each applied is named in `Preference-Applied`. */
+                Prefer?: string;
             };
             path: {
                 /** @description The term code (e.g. `f26`). */
@@ -4676,8 +4698,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "success";
-                        /** @description e.g. `Successfully uploaded version 2 for Homework 1` (plus ` for <user>` when submitting for someone). */
-                        data: string;
+                        data: string | components["schemas"]["SubmissionRepresentation"];
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
             };

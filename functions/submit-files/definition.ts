@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
-import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
+import { idempotencyKeyHeader, submissionPreferHeader, submittedFor } from '#shared/http/parameters.ts';
 import { attachments, list } from '#shared/http/fields.ts';
 import { SUBMISSION_SETTINGS } from '#shared/config.ts';
 
@@ -23,11 +23,12 @@ export const definition = route({
     'Submit files to an Electronic File gradeable without version control: `files` in a multipart body (up to 4 MiB in all), or `upload_ids` of presigned uploads (POST …/files/uploads). A new version, queued for grading. Honours Idempotency-Key.',
   // Bounded as every submission is.
   settings: SUBMISSION_SETTINGS,
+  // With Prefer: return=representation, the student's standing is read as values reads it (the Queries).
   data: {
-    gradeables: ['BatchGetItem', 'ConditionCheckItem'],
+    gradeables: ['BatchGetItem', 'ConditionCheckItem', 'Query'],
     enrollments: ['BatchGetItem'],
-    teams: ['BatchGetItem', 'UpdateItem'],
-    submissions: ['BatchGetItem', 'UpdateItem'],
+    teams: ['BatchGetItem', 'UpdateItem', 'Query byStudent'],
+    submissions: ['BatchGetItem', 'UpdateItem', 'Query byStudent'],
     jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
     idempotency: ['BatchGetItem', 'PutItem'],
     lateDays: ['BatchGetItem'],
@@ -38,7 +39,7 @@ export const definition = route({
   queue: 'send',
   bodyBytes: MULTIPART_BYTES,
   input: () => ({
-    headers: idempotencyKeyHeader(),
+    headers: { ...idempotencyKeyHeader(), ...submissionPreferHeader() },
     body: {
       user_id: submittedFor(),
       files: z.optional(

@@ -1,6 +1,6 @@
 /** What the cross-cutting tests expect of `submit-files` (test/hardening/test-rows.ts says which tests, and how). */
 import { NOT_SAME_USER, fileMembers } from '../../test/hardening/authorization-matrix.ts';
-import { COURSE_CHECK, SUBMISSION_READS } from '../../test/infra/expected-policies.ts';
+import { COURSE_CHECK, STANDING_QUERIES, SUBMISSION_READS } from '../../test/infra/expected-policies.ts';
 import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WriteRouteRows = {
@@ -8,6 +8,8 @@ export const rows: WriteRouteRows = {
     ...COURSE_CHECK,
     ...SUBMISSION_READS,
     'dynamodb:BatchGetItem lateDays',
+    // The representation (Prefer: return=representation) reads the student's standing.
+    ...STANDING_QUERIES,
     'dynamodb:BatchGetItem idempotency',
     'dynamodb:PutItem idempotency',
     'dynamodb:ConditionCheckItem gradeables',

@@ -1,5 +1,5 @@
 import { route } from '#shared/http/routes.ts';
-import { idempotencyKeyHeader, submittedFor } from '#shared/http/parameters.ts';
+import { idempotencyKeyHeader, submissionPreferHeader, submittedFor } from '#shared/http/parameters.ts';
 import { flag, scalar } from '#shared/http/fields.ts';
 import { SUBMISSION_SETTINGS } from '#shared/config.ts';
 
@@ -13,18 +13,19 @@ export const definition = route({
     'Submit a version-control gradeable (user_id, vcs_checkout=true, git_repo_id): a new version, queued for grading. Honours Idempotency-Key.',
   // Bounded as every submission is; reads the repository's head through the git host guard.
   settings: [...SUBMISSION_SETTINGS, 'ALLOWED_GIT_HOSTS'],
+  // With Prefer: return=representation, the student's standing is read as values reads it (the Queries).
   data: {
-    gradeables: ['BatchGetItem', 'ConditionCheckItem'],
+    gradeables: ['BatchGetItem', 'ConditionCheckItem', 'Query'],
     enrollments: ['BatchGetItem'],
-    teams: ['BatchGetItem', 'UpdateItem'],
-    submissions: ['BatchGetItem', 'UpdateItem'],
+    teams: ['BatchGetItem', 'UpdateItem', 'Query byStudent'],
+    submissions: ['BatchGetItem', 'UpdateItem', 'Query byStudent'],
     jobs: ['BatchGetItem', 'UpdateItem', 'PutItem'],
     idempotency: ['BatchGetItem', 'PutItem'],
     lateDays: ['BatchGetItem'],
   },
   queue: 'send',
   input: () => ({
-    headers: idempotencyKeyHeader(),
+    headers: { ...idempotencyKeyHeader(), ...submissionPreferHeader() },
     body: {
       user_id: submittedFor(),
       vcs_checkout: flag({ description: 'Must be true.' }, { lenient: true }),

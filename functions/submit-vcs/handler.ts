@@ -1,15 +1,17 @@
 import { endpoint } from '#shared/http/endpoint.ts';
 import { invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { courseGradeable } from '#shared/http/reads.ts';
+import { submissionRepresentation } from '#shared/submissions/standing.ts';
 import { submitReads, submitVcs } from '#shared/submissions/submit.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '#shared/http/parameters.ts';
+import { answerAsPreferred } from '#shared/http/preferences.ts';
+import { IDEMPOTENCY_KEY_HEADER, PREFER_HEADER } from '#shared/http/parameters.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
   reads: ({ params, userId, headers }) => submitReads(courseGradeable(params), userId, headers[IDEMPOTENCY_KEY_HEADER]),
   malformed: { gradeable_id: (gradeableId) => invalidGradeableId({ gradeable_id: gradeableId }) },
-  handle: ({ caller, course, enrollment, params, items, body, headers }) =>
-    submitVcs({
+  handle: async ({ caller, course, enrollment, params, items, body, headers }) => {
+    const answer = await submitVcs({
       caller,
       course,
       enrollment,
@@ -23,5 +25,7 @@ export const handler = endpoint(definition, {
         previous: items.previous,
         load: items.load,
       },
-    }),
+    });
+    return answerAsPreferred(headers[PREFER_HEADER], answer.message, () => submissionRepresentation(answer, course));
+  },
 });

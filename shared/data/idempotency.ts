@@ -9,12 +9,18 @@ const TTL_SECONDS = 24 * 60 * 60;
 export interface StoredAnswer {
   readonly fingerprint: string;
   readonly data: unknown;
+  /** The version a submission created (answers kept before it was recorded have none). */
+  readonly version?: number;
 }
 
 export const idempotencyRef = (key: string): ItemRef<StoredAnswer> => ({
   table,
   key: { key },
-  decode: (item: Item) => ({ fingerprint: item.fingerprint as string, data: JSON.parse(item.data as string) }),
+  decode: (item: Item) => ({
+    fingerprint: item.fingerprint as string,
+    data: JSON.parse(item.data as string),
+    ...(typeof item.version === 'number' ? { version: item.version } : {}),
+  }),
 });
 
 export const putAnswer = (key: string, answer: StoredAnswer, now = new Date()): TransactItem => ({
@@ -24,6 +30,7 @@ export const putAnswer = (key: string, answer: StoredAnswer, now = new Date()): 
       key,
       fingerprint: answer.fingerprint,
       data: JSON.stringify(answer.data),
+      ...(answer.version === undefined ? {} : { version: answer.version }),
       expiresAt: Math.floor(now.getTime() / 1000) + TTL_SECONDS,
     },
     ConditionExpression: 'attribute_not_exists(#key) OR expiresAt < :now',

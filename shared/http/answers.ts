@@ -105,6 +105,32 @@ const Autocheck = object({
   actual: string.nullable(),
 });
 
+/** The active version's lateness and the student's late days, as their late-day table says them. */
+const standingFields = () => ({
+  days_late: lateDayCount
+    .nullable()
+    .describe("The version's days late (0 without a due date); null without an active version or on a gradeable without late days."),
+  late_days_charged: lateDayCount
+    .nullable()
+    .describe(
+      'The late days charged for it (0 when it is on time, within an extension, or Bad); null as days_late is, or when the user is not a student of the course.',
+    ),
+  late_days_remaining: z
+    .int()
+    .nullable()
+    .describe(
+      "The student's late days left now (the late-day table's late_days_remaining); null on a gradeable without late days, or for a user who is not a student.",
+    ),
+});
+
+const queueEta = z
+  .int()
+  .min(0)
+  .nullable()
+  .describe(
+    'While the version is queued: estimated seconds until its grading starts (its place × the recent jobs’ mean time ÷ the jobs graded at once lately); null when it is not queued or no job ended in the last 30 minutes.',
+  );
+
 const Values = object({
   is_queued: boolean,
   queue_position: z.int().min(-1).describe('1-based place in the queue, 0 while grading, -1 otherwise.'),
@@ -141,6 +167,20 @@ const Values = object({
   tagrading_max: number.describe('The sum of the components’ max_value.'),
   total_score: number.describe('Autograding (total_points) plus TA points, never below 0.').nullable(),
   ta_components: z.array(GradedComponent),
+  ...standingFields(),
+  queue_eta_seconds: queueEta,
+});
+
+/** What a submission answers with `Prefer: return=representation` instead of the reference's message. */
+const SubmissionRepresentation = object({
+  version: integer.min(1).describe('The version the submission created.'),
+  message: string.describe('The message the reference answers, e.g. `Successfully uploaded version 2 for Homework 1`.'),
+  ...standingFields(),
+  queue_position: z
+    .int()
+    .min(-1)
+    .describe("The version's 1-based place in the queue, 0 while graded, -1 otherwise (graded already, or superseded)."),
+  queue_eta_seconds: queueEta,
 });
 
 const TaGrade = object({
@@ -446,6 +486,7 @@ export const components = {
   RedactedGradeable,
   GradeableListing,
   Values,
+  SubmissionRepresentation,
   GradedComponent,
   TaGrade,
   GradeAuditEntry,

@@ -7,6 +7,7 @@ import { authenticate, type RouteReads } from './middleware/authenticate.ts';
 import { body } from './middleware/body.ts';
 import { conditional } from './middleware/conditional.ts';
 import { envelope } from './middleware/envelope.ts';
+import { PREFERENCE_APPLIED } from './envelope.ts';
 import { inputOf, parseInput, parsePath, type CourseParameter, type Input, type ParameterNames, type Params } from './request.ts';
 import { WithHeaders } from './paging.ts';
 import type { Access, RouteDefinition } from './routes.ts';
@@ -147,7 +148,7 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
     const headers = answerHeaders.get(context);
     answerHeaders.delete(context);
     if (!headers || typeof result !== 'object' || result.statusCode !== 200) return result;
-    return { ...result, headers: { ...result.headers, ...headers } };
+    return { ...result, headers: { ...result.headers, ...headers, ...preferencesApplied(result.headers, headers) } };
   };
 }
 
@@ -163,6 +164,15 @@ async function refusedIfRefusal(answer: unknown): Promise<unknown> {
   const resolved: unknown = await answer;
   if (resolved instanceof Refusal) throw resolved;
   return resolved;
+}
+
+/** The envelope's preference applied (`http-status`) and the handler's, named together. */
+function preferencesApplied(
+  envelope: Readonly<Record<string, boolean | number | string>> | undefined,
+  handler: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const applied = [envelope?.[PREFERENCE_APPLIED], handler[PREFERENCE_APPLIED]].filter((value) => value !== undefined);
+  return applied.length > 0 ? { [PREFERENCE_APPLIED]: applied.join(', ') } : {};
 }
 
 /** A HEAD request (routed to its GET's function) gets the GET's status and headers, never its body. */

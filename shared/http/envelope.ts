@@ -52,9 +52,32 @@ function hasContent(data: unknown): boolean {
 
 /** True when the request carries the `Prefer: http-status` preference (RFC 7240 syntax). */
 export function prefersHttpStatus(preferHeader: string | undefined): boolean {
-  if (!preferHeader) return false;
-  return preferHeader.split(',').some((preference) => (preference.split(/[;=]/, 1)[0] ?? '').trim().toLowerCase() === 'http-status');
+  return preferences(preferHeader).some(({ name }) => name === 'http-status');
 }
+
+/** True when the request carries the `Prefer: return=representation` preference (RFC 7240 syntax, the value optionally quoted). */
+export function prefersRepresentation(preferHeader: string | undefined): boolean {
+  return preferences(preferHeader).some(({ name, value }) => name === 'return' && value === 'representation');
+}
+
+/** A `Prefer` header's preferences: each name (lower case) and value, their parameters (after `;`) left out. */
+function preferences(preferHeader: string | undefined): { name: string; value: string | undefined }[] {
+  if (!preferHeader) return [];
+  return preferHeader.split(',').map((preference) => {
+    const [token = ''] = preference.split(';', 1);
+    const [name = '', value] = token.split('=', 2);
+    return {
+      name: name.trim().toLowerCase(),
+      value: value
+        ?.trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase(),
+    };
+  });
+}
+
+/** The `Preference-Applied` header naming the preferences applied, in the order given (RFC 7240). */
+export const PREFERENCE_APPLIED = 'Preference-Applied';
 
 /**
  * The HTTP response for an envelope: 200 unless the client opted into real status codes,
@@ -70,7 +93,7 @@ export function renderEnvelope(
     'Cache-Control': 'no-store',
     ...options.headers,
   };
-  if (options.preferHttpStatus) headers['Preference-Applied'] = 'http-status';
+  if (options.preferHttpStatus) headers[PREFERENCE_APPLIED] = 'http-status';
   return {
     statusCode: options.preferHttpStatus ? options.httpStatus : 200,
     headers,

@@ -155,8 +155,9 @@ function sharedComponents(): Json {
     },
     headers: {
       'Preference-Applied': {
-        description: '`http-status` when the request sent `Prefer: http-status`.',
-        schema: { type: 'string', const: 'http-status' },
+        description:
+          '`http-status` when the request sent `Prefer: http-status`; on a submission, `return=representation` when it sent that too (both: `http-status, return=representation`).',
+        schema: { type: 'string', examples: ['http-status', 'return=representation', 'http-status, return=representation'] },
       },
       'Retry-After': {
         description: 'Seconds until logins for this user id are accepted again.',
@@ -232,7 +233,8 @@ function operation(route: RouteDefinition, own: RouteContract, answers: Rendered
   for (const [header, schema] of Object.entries(declared.headers ?? {}))
     parameters.push({ name: header, in: 'header', required: isRequired(schema), ...parameterOf(schema) });
   if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
-  if (!own.raw) parameters.push({ $ref: '#/components/parameters/Prefer' });
+  // A route that reads Prefer itself declares it, with what it prefers besides http-status.
+  if (!own.raw && !Object.keys(declared.headers ?? {}).includes('Prefer')) parameters.push({ $ref: '#/components/parameters/Prefer' });
 
   const alias = aliasIndex > 0 ? ` Also served at ${route.path}.` : '';
   const result: Json = {

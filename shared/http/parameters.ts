@@ -117,6 +117,22 @@ export const idempotencyKeyHeader = () => ({
   ),
 });
 
+export const PREFER_HEADER = 'Prefer';
+
+/**
+ * A submitting route's `Prefer` header, which it reads itself (every other route's is read by the
+ * envelope alone): `return=representation` besides `http-status`.
+ */
+export const submissionPreferHeader = () => ({
+  [PREFER_HEADER]: z.optional(
+    documented(z.string(), {
+      description:
+        'Preferences (RFC 7240), comma-separated. `http-status`: the HTTP status that fits the envelope instead of 200. `return=representation`: the new version as an object (its number, lateness, place and estimated wait in the queue) instead of the message. Each applied is named in `Preference-Applied`.',
+      examples: ['return=representation', 'http-status, return=representation'],
+    }),
+  ),
+});
+
 /** Whom a submission is for, when staff submit for a student. */
 export const submittedFor = () => z.optional(text(256, { description: 'Instructors and full access graders: submit for this student.' }));
 

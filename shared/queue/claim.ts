@@ -21,6 +21,8 @@ export interface ClaimedJob extends Job {
   readonly leaseExpiresAt: string;
   /** The end of the worker's time for it (GRADING_LEASE_SECONDS after the claim), in ms. */
   readonly until: number;
+  /** When this worker claimed it (ms since the epoch): its grading's start, which its recorded time counts from. */
+  readonly claimedAt: number;
 }
 
 /**
@@ -88,6 +90,7 @@ const claimed = (job: Job, lease: { holder: string; expiresAt: string }, now: Da
   leaseHolder: lease.holder,
   leaseExpiresAt: lease.expiresAt,
   until: now.getTime() + config('GRADING_LEASE_SECONDS') * 1000,
+  claimedAt: Date.now(),
 });
 
 async function tryTransaction(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {

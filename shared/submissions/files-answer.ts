@@ -7,7 +7,7 @@ import { idempotencyRef, type StoredAnswer } from '#shared/data/idempotency.ts';
 import { getItems } from '#shared/data/items.ts';
 import { isValidIdempotencyKey } from '#shared/ids.ts';
 import type { VersionFilesStore } from '#shared/storage/version-files.ts';
-import { answerAgain } from './submit-commit.ts';
+import { answerAgain, type SubmitAnswer } from './submit-commit.ts';
 import type { Admitted } from './submit-refuse.ts';
 
 /**
@@ -28,9 +28,10 @@ export async function answerOfGoneUpload(
   error: unknown,
   files: VersionFilesStore,
   request: { readonly callerId: string; readonly idempotencyKey: string | undefined; readonly admitted: Admitted | undefined },
-): Promise<string> {
+): Promise<SubmitAnswer> {
   const previous = files.isGone(error) ? await answeredBefore(request.callerId, request.idempotencyKey) : undefined;
-  const idempotency = request.admitted?.idempotency;
-  if (!previous || !idempotency) throw error;
-  return await answerAgain(previous, idempotency.fingerprint);
+  const { admitted } = request;
+  const idempotency = admitted?.idempotency;
+  if (!previous || !admitted || !idempotency) throw error;
+  return await answerAgain(previous, { ...admitted, idempotency });
 }

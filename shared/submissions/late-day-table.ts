@@ -214,3 +214,40 @@ export function lateDayTable(input: {
     }),
   };
 }
+
+/** What `values` says of the active version's lateness and the student's budget; null where it does not apply. */
+export interface LateStanding {
+  readonly days_late: number | null;
+  readonly late_days_charged: number | null;
+  readonly late_days_remaining: number | null;
+}
+
+/**
+ * The active version's days late and charge, and the budget left now, exactly as the student's
+ * late-day table says them (pure). `activeDaysLate` is the shown submission's, read strongly
+ * consistently, so it stands in for the index's entry of this gradeable, which may lag; a
+ * gradeable without late days (not Electronic File) has none, and a reader who is not a student
+ * of the course has no budget.
+ */
+export function lateStanding(input: {
+  course: Course;
+  student: Enrollment | undefined;
+  lateDays: StudentLateDays | undefined;
+  work: StudentWork;
+  gradeable: GradeableDocument;
+  activeDaysLate: number | undefined;
+  now: Date;
+}): LateStanding {
+  const { course, student, lateDays, work, gradeable, activeDaysLate, now } = input;
+  if (gradeable.type !== 'Electronic File') return { days_late: null, late_days_charged: null, late_days_remaining: null };
+  const daysLate = activeDaysLate === undefined ? null : dueDate(gradeable) === undefined ? 0 : activeDaysLate;
+  if (student?.group !== courseGroups.student) return { days_late: daysLate, late_days_charged: null, late_days_remaining: null };
+  const documents = [...work.documents.filter((document) => document.id !== gradeable.id), gradeable];
+  const activeDaysLateOf = (id: string) => (id === gradeable.id ? activeDaysLate : work.activeDaysLate.get(id));
+  const { charges, remainingAsOf } = chargeStudentBy(course.defaultStudentLateDays ?? 0, lateDays, documents, activeDaysLateOf, now);
+  return {
+    days_late: daysLate,
+    late_days_charged: daysLate === null ? null : (charges.get(gradeable.id)?.charged ?? 0),
+    late_days_remaining: remainingAsOf,
+  };
+}

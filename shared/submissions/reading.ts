@@ -19,7 +19,7 @@ import { noGradedGradeable, notSameUser } from './failures.ts';
  * counters.
  */
 export function submissionReads({ term, course, gradeableId }: CourseGradeable, callerId: string, requested: string | undefined) {
-  const target = requested && isValidUserId(requested) ? requested : callerId;
+  const target = readTarget(callerId, requested);
   return {
     gradeable: gradeableRef(term, course, gradeableId),
     target: enrollmentRef(term, course, target),
@@ -28,6 +28,10 @@ export function submissionReads({ term, course, gradeableId }: CourseGradeable, 
     queue: queueRef(),
   };
 }
+
+/** Whose submission is read: the user named (when a user id at all), by default the caller. */
+export const readTarget = (callerId: string, requested: string | undefined): string =>
+  requested && isValidUserId(requested) ? requested : callerId;
 
 /**
  * The submission to show: the user's own, or on team gradeables their team's (one more read,

@@ -31,18 +31,36 @@ import {
 
 const MAX_ATTEMPTS = 200;
 
+/**
+ * What a submission answers: the reference's message, and what a representation of the version is
+ * read from (its number, its owner, whom it is for). A repeat under an Idempotency-Key whose first
+ * answer was kept without its version has none.
+ */
+export interface SubmitAnswer {
+  readonly message: string;
+  readonly version: number | undefined;
+  readonly owner: Admitted['owner'];
+  readonly target: string;
+  /** The gradeable as the version was admitted under. */
+  readonly gradeable: GradeableDocument;
+}
+
 export type Committed =
-  | { readonly next: 'answer'; readonly answer: string }
+  | { readonly next: 'answer'; readonly answer: SubmitAnswer }
   /** The gradeable was changed since it was read: its rules (type, version control, teams) are decided again from `gradeable`. */
   | { readonly next: 'start over'; readonly gradeable: GradeableDocument };
 
 /** The first answer under the request's Idempotency-Key, answered again provided it is the same request. */
-export async function answerAgain(previous: StoredAnswer, fingerprint: string): Promise<string> {
-  refuse(repeatRefusal(previous, fingerprint));
+export async function answerAgain(
+  previous: StoredAnswer,
+  admitted: Admitted & { idempotency: { fingerprint: string } },
+): Promise<SubmitAnswer> {
+  refuse(repeatRefusal(previous, admitted.idempotency.fingerprint));
   // The first attempt may have ended between its transaction and its wake-up (its answer lost,
   // its time run out): wake the workers again. A spare wake-up finds nothing more to grade.
   await notifyWorkers(0);
-  return previous.data as string;
+  const { owner, target, gradeable } = admitted;
+  return { message: previous.data as string, version: previous.version, owner, target, gradeable };
 }
 
 export class VersionCommit {
@@ -94,7 +112,8 @@ export class VersionCommit {
     const read = this.read ?? (await readForSubmission(this.admitted));
     this.read = undefined;
     const { idempotency } = this.admitted;
-    if (read.previous && idempotency) return { next: 'answer', answer: await answerAgain(read.previous, idempotency.fingerprint) };
+    if (read.previous && idempotency)
+      return { next: 'answer', answer: await answerAgain(read.previous, { ...this.admitted, idempotency }) };
     const share = shareOf(this.admitted, read, this.keep, this.burst);
     refuse(queueRefusal(read.submission?.versions ?? [], share, this.now, queueLimits()));
     const ticket = await this.reserve(share, read.queue);
@@ -110,7 +129,8 @@ export class VersionCommit {
       return this.cancelled(transaction.reasons(failed), error, read, plan, attempt);
     }
     await notifyWorkers(ticket);
-    return { next: 'answer', answer: plan.answer };
+    const { owner, target, gradeable } = this.admitted;
+    return { next: 'answer', answer: { message: plan.answer, version: plan.version, owner, target, gradeable } };
   }
 
   private async reserve(share: QueueShare, queue: QueueCounters): Promise<number> {

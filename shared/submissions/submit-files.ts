@@ -19,7 +19,7 @@ import { versionFilesStore, type VersionFilesStore } from '#shared/storage/versi
 import { answerOfGoneUpload } from './files-answer.ts';
 import { checkFiles, fileGradeable, type CheckedFile, type FilesContext, type IncomingFile } from './files-check.ts';
 import { noActiveVersionFiles, notSameUser } from './failures.ts';
-import { VersionCommit } from './submit-commit.ts';
+import { VersionCommit, type SubmitAnswer } from './submit-commit.ts';
 import type { VersionContent } from './submit-plan.ts';
 import { admit, answeredOrRefused, firstRead, type Admitted, type SubmitContext, type VersionRequest } from './submit-refuse.ts';
 import type { Submission } from './submission.ts';
@@ -47,7 +47,7 @@ const folderOf = (owner: { term: string; course: string; gradeableId: string; ow
  * confirmed presigned uploads (never both). Answers as a VCS submission does: the same steps
  * (submit.ts), with the files stored between the refusals and the transaction.
  */
-export async function submitFiles(context: FilesContext, input: FilesInput, now = new Date()): Promise<string> {
+export async function submitFiles(context: FilesContext, input: FilesInput, now = new Date()): Promise<SubmitAnswer> {
   const { caller, enrollment } = context;
   const target = context.userId ?? caller.userId;
   if (target !== caller.userId && enrollment.group > courseGroups.fullAccessGrader) throw notSameUser();
@@ -75,7 +75,7 @@ async function commitFiles(
   content: VersionContent,
   files: VersionFilesStore,
   now: Date,
-): Promise<string> {
+): Promise<SubmitAnswer> {
   let current = context;
   let admitted: Admitted | undefined;
   let commit: VersionCommit | undefined;

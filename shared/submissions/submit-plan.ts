@@ -51,6 +51,8 @@ export interface VersionPlan {
   readonly items: PlannedItems;
   /** The answer, once the transaction went through. */
   readonly answer: string;
+  /** The version's number. */
+  readonly version: number;
   /** The queued version superseded, if any. */
   readonly supersedes?: number | undefined;
 }
@@ -92,14 +94,14 @@ export function planVersion(
       ...commit,
       ...(counted ? { countedFor: callerId } : {}),
     }),
-    ...(idempotency ? { answer: putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer }, now) } : {}),
+    ...(idempotency ? { answer: putAnswer(idempotency.key, { fingerprint: idempotency.fingerprint, data: answer, version }, now) } : {}),
     copies: members ? teamSubmissionCopies(owner, members, { version, daysLate }) : [],
     ...queueShareItems(share),
     // The owner's first version creates their submission; later ones find the item there, which such a change refuses for.
     ...(read.submission === undefined ? { gate: firstOfOwner(owner, gradeable, owner.ownerId) } : {}),
     claims: (content.claims ?? []).map((claim) => claim.item),
   };
-  return { items, answer, supersedes: share.supersede?.version };
+  return { items, answer, version, supersedes: share.supersede?.version };
 }
 
 /** A failed condition of the transaction: the item's name, and its place among its name's items (copies, claims). */

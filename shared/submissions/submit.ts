@@ -17,12 +17,13 @@ import { repositoryUrl } from '#shared/gradeables/repository.ts';
 import { courseShards } from '#shared/queue/tickets.ts';
 import { resolveCommit } from './commit.ts';
 import { gitRepoIdMissing, onlyVcs } from './failures.ts';
-import { VersionCommit } from './submit-commit.ts';
+import { VersionCommit, type SubmitAnswer } from './submit-commit.ts';
 import { admit, answeredOrRefused, firstRead, type SubmitContext, type VersionRequest } from './submit-refuse.ts';
 import { refuse, submitterRefusal } from './submit-refusals.ts';
 import { courseGroups } from '#shared/courses/course.ts';
 
 export type { SubmitContext, SubmitFields } from './submit-refuse.ts';
+export type { SubmitAnswer } from './submit-commit.ts';
 
 /**
  * What a submission reads, declared with the token check so that a submission for oneself costs
@@ -47,7 +48,7 @@ export function submitReads(gradeable: CourseGradeable, callerId: string, idempo
  * Submits a VCS gradeable: checks in the reference's order (docs/reference-compatibility.md), then creates
  * version n = highest + 1 bound to its repository's head, makes it active and queues it for grading in one transaction.
  */
-export async function submitVcs(context: SubmitContext, now = new Date()): Promise<string> {
+export async function submitVcs(context: SubmitContext, now = new Date()): Promise<SubmitAnswer> {
   const { caller, enrollment, fields } = context;
   const target = fields.userId ?? caller.userId;
   refuse(submitterRefusal(caller.userId, target, enrollment.group <= courseGroups.fullAccessGrader));

@@ -235,6 +235,34 @@ describe('late days', () => {
     ]);
   });
 
+  it('gives in values the active version’s lateness and the late days left, as the late-day table says them', async () => {
+    const standing = (data: Json) => [data.days_late, data.late_days_charged, data.late_days_remaining];
+    const cases = [
+      ['student', 'hw1', [3, 3, 0]], // late within the gradeable's allowance and the budget: charged
+      ['student', 'hw_strict', [null, null, 0]], // refused: nothing active
+      ['student', 'hw2', [2, 0, 0]], // Bad: the budget left was 1
+      ['student', 'hw3', [1, 1, 0]], // charged after hw1: across two gradeables, none left
+      ['student2', 'hw1', [3, 1, 0]], // an extension of 2 days: 1 charged
+      ['student2', 'hw_strict', [2, 0, 0]], // within the extension: nothing charged
+      ['student2', 'hw2', [2, 0, 0]],
+      ['student2', 'hw3', [1, 1, 0]],
+    ] as const;
+    for (const [persona, id, expected] of cases) {
+      const userId = world.users[persona].userId;
+      const table = ok<Table & { late_days_remaining: number }>(await get(`/late-days/${userId}`, persona));
+      const entry = table.gradeables.find((gradeable) => gradeable.id === id);
+      expect([entry?.days_late, entry?.days_charged, table.late_days_remaining], `${persona}'s table, ${id}`).toEqual(expected);
+      expect(standing(ok(await get(`/gradeable/${id}/values`, persona))), `${persona}'s values of ${id}`).toEqual(expected);
+      // Staff reading the student's values see the same.
+      expect(standing(ok(await get(`/gradeable/${id}/values?user_id=${userId}`, 'ta'))), `${id} for ${persona}, read by the ta`).toEqual(
+        expected,
+      );
+    }
+    // A gradeable without late days has none; a grader reading their own values has no budget.
+    expect(standing(ok(await get('/gradeable/lab/values', 'student')))).toEqual([null, null, null]);
+    expect(standing(ok(await get('/gradeable/hw1/values', 'ta')))).toEqual([null, null, null]);
+  });
+
   it('removes an extension with 0 days, and keeps concurrent changes of one student', async () => {
     const { dropped } = world.users;
     await Promise.all(
@@ -367,6 +395,9 @@ describe('a late-day table after every submission and choice of version', () => 
     expect(await row('solo', 'student')).toEqual(['Unsubmitted', null, null]);
     ok(await submitAs('solo', 'student'));
     expect(await row('solo', 'student')).toEqual(['Good', 0, 0]);
+    // On time: values say so, with the course's 5 days left.
+    const values = ok(await api.get(`${at()}/gradeable/solo/values`, as('student')));
+    expect([values.days_late, values.late_days_charged, values.late_days_remaining]).toEqual([0, 0, 5]);
     await moveDueDate('solo', 1.5);
     ok(await submitAs('solo', 'student')); // version 2, 2 days late
     expect(await row('solo', 'student')).toEqual(['Late', 2, 2]);

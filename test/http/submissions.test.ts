@@ -339,6 +339,10 @@ describe('values and queue positions', () => {
       tagrading_max: 0,
       total_score: null,
       ta_components: [],
+      days_late: null,
+      late_days_charged: null,
+      late_days_remaining: 0,
+      queue_eta_seconds: null,
     });
   });
 

@@ -26,3 +26,10 @@ export const COURSE_CHANGE = [
   'dynamodb:PutItem audit',
 ];
 export const SUBMISSION_READS = ['gradeables', 'teams', 'submissions', 'jobs'].map((table) => `dynamodb:BatchGetItem ${table}`);
+/** What a student's standing reads besides (values' lateness fields): the course's gradeables and the student's active days late on each. */
+export const STANDING_QUERIES = [
+  'dynamodb:Query gradeables',
+  ...['submissions', 'teams'].map((table) => `dynamodb:Query ${table}/index/byStudent`),
+];
+/** values: the standing's queries and the student's late-day item. */
+export const STANDING_READS = ['dynamodb:BatchGetItem lateDays', ...STANDING_QUERIES];

@@ -130,8 +130,10 @@ describe('the OpenAPI document', () => {
       'course',
       'gradeable_id',
       'Idempotency-Key',
-      '#/components/parameters/Prefer',
+      // A submission reads Prefer itself: return=representation besides http-status.
+      'Prefer',
     ]);
+    expect(submit.parameters.at(-1).description).toMatch(/`http-status`.*`return=representation`/);
     expect(Object.keys(submit.requestBody.content)).toEqual([
       'application/json',
       'application/x-www-form-urlencoded',

@@ -6,6 +6,7 @@ import {
   errorMessage,
   failEnvelope,
   prefersHttpStatus,
+  prefersRepresentation,
   renderEnvelope,
   successEnvelope,
 } from '#shared/http/envelope.ts';
@@ -52,6 +53,11 @@ describe('envelope', () => {
     expect(prefersHttpStatus('return=minimal; http-status')).toBe(false);
     expect(prefersHttpStatus('http-statuses')).toBe(false);
     expect(prefersHttpStatus(undefined)).toBe(false);
+    expect(prefersRepresentation('return=representation')).toBe(true);
+    expect(prefersRepresentation('http-status, Return="representation"; charset=x')).toBe(true);
+    expect(prefersRepresentation('return=minimal')).toBe(false);
+    expect(prefersRepresentation('representation')).toBe(false);
+    expect(prefersRepresentation(undefined)).toBe(false);
   });
 
   it('states body limits the way the reference system does', () => {

@@ -1,4 +1,5 @@
 import { tokenIssuer } from '#shared/config.ts';
+import { recordJobTime } from '#shared/data/job-times.ts';
 import { finishJob, recordJobCommit, releaseLoad } from '#shared/data/jobs.ts';
 import { countRegradeOutcome } from '#shared/data/regrades.ts';
 import { putResultsItem } from '#shared/data/results.ts';
@@ -159,6 +160,7 @@ async function recordEnd({ job, holds, state, results, points, hiddenPoints, mes
         ...outbox.items,
       ]);
       await outbox.send();
+      await recordTime(job);
       return true;
     } catch (error) {
       const failed = failedConditions(error);
@@ -167,6 +169,19 @@ async function recordEnd({ job, holds, state, results, points, hiddenPoints, mes
     }
   }
   return false;
+}
+
+/**
+ * The job's time from its claim to its end, for the queue's estimates (values' queue_eta_seconds):
+ * bookkeeping after the end is recorded, so a failure to write it loses one sample, never the grade.
+ */
+async function recordTime(job: ClaimedJob): Promise<void> {
+  const endedAt = Date.now();
+  try {
+    await recordJobTime(job.ticket, { seconds: Math.max(0, (endedAt - job.claimedAt) / 1000), endedAt });
+  } catch (error) {
+    logger.warn({ message: "A job's time was not recorded", ticket: job.ticket, error: String(error) });
+  }
 }
 
 /**
