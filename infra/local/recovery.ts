@@ -1,5 +1,7 @@
+import { unfinishedGradebookExports } from '#shared/data/gradebook-exports.ts';
 import { getItems } from '#shared/data/items.ts';
 import { leasedJobs, queueRef, releaseLease } from '#shared/data/jobs.ts';
+import { unfinishedSummariesJobs } from '#shared/data/summaries.ts';
 import { pendingDeliveries } from '#shared/data/webhooks.ts';
 import { queuedJobs } from '#shared/grading/builds/policy.ts';
 import { attemptDelaySeconds, attemptMessage } from '#shared/webhooks/deliver.ts';
@@ -22,15 +24,38 @@ export async function releaseStrandedLeases(now = new Date()): Promise<number> {
 
 /**
  * Once the queues run, what they lost is queued again: a wake-up for each job waiting in the queue
- * and each lease released (a local wake-up grades one job), and the next attempt of every pending
+ * and each lease released (a local wake-up grades one job), the next attempt of every pending
  * webhook delivery, sent at once when its time is past (a copy of an attempt already made is
- * recognised and skipped by the delivery function).
+ * recognised and skipped by the delivery function), and the message of every summaries job and
+ * gradebook export not finished (courseJobs).
  */
-export async function resumeQueues(api: LocalApi, released: number, now = new Date()): Promise<{ jobs: number; deliveries: number }> {
+export async function resumeQueues(
+  api: LocalApi,
+  released: number,
+  now = new Date(),
+): Promise<{ jobs: number; deliveries: number; courseJobs: number }> {
   const { queue } = await getItems({ queue: queueRef() });
   const jobs = queuedJobs(queue) + released;
   for (let wakeUp = 0; wakeUp < jobs; wakeUp++) await api.gradingQueue.send({ ticket: 0 });
   const deliveries = await pendingDeliveries();
   for (const delivery of deliveries) await api.webhookQueue.send(attemptMessage(delivery), attemptDelaySeconds(delivery, now));
-  return { jobs, deliveries: deliveries.length };
+  return { jobs, deliveries: deliveries.length, courseJobs: await resumeCourseJobs(api, now) };
+}
+
+/**
+ * Summaries jobs and gradebook exports queued or running when the server stopped: each message is
+ * sent again, after the lease of the delivery that was running it has run out (the worker takes a
+ * running one over only then; it leaves a finished one be).
+ */
+async function resumeCourseJobs(api: LocalApi, now: Date): Promise<number> {
+  const afterLease = (leaseUntil: number | undefined) => Math.max(0, Math.ceil(((leaseUntil ?? 0) - now.getTime()) / 1000) + 1);
+  const jobs = await unfinishedSummariesJobs();
+  for (const job of jobs)
+    await api.summariesQueue.send({ term: job.term, course: job.course, jobId: job.jobId }, afterLease(job.leaseUntil));
+  const exports = await unfinishedGradebookExports();
+  for (const record of exports) {
+    const message = { kind: 'gradebook-export', term: record.term, course: record.course, exportId: record.exportId } as const;
+    await api.summariesQueue.send(message, afterLease(record.leaseUntil));
+  }
+  return jobs.length + exports.length;
 }

@@ -9,6 +9,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
+import { scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
@@ -160,4 +161,18 @@ export async function finishGradebookExport(
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/**
+ * Every gradebook export not finished, of every course: a Scan, for the local API's start only
+ * (its queue lost their messages when it stopped; recovery sends them again).
+ */
+export async function unfinishedGradebookExports(): Promise<GradebookExportRecord[]> {
+  const items = await scanAll({
+    TableName: tableName(table),
+    FilterExpression: 'begins_with(entry, :export) AND #state IN (:queued, :running)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':export': EXPORT_PREFIX, ':queued': 'queued', ':running': 'running' },
+  });
+  return items.map(decodeExport);
 }

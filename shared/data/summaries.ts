@@ -1,7 +1,7 @@
 import { courseId } from './keys.ts';
 import { batchWrite } from './batch-write.ts';
 import type { Item, ItemRef } from './items.ts';
-import { queryAll } from './paging.ts';
+import { queryAll, scanAll } from './paging.ts';
 import { dynamo } from './client.ts';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -388,4 +388,18 @@ export async function summaryEntries(
     startKey = answer.LastEvaluatedKey;
   } while (startKey);
   return { entries, exhausted: true };
+}
+
+/**
+ * Every summaries job not finished, of every course: a Scan, for the local API's start only (its
+ * queue lost their messages when it stopped; recovery sends them again).
+ */
+export async function unfinishedSummariesJobs(): Promise<SummariesJobRecord[]> {
+  const items = await scanAll({
+    TableName: tableName(table),
+    FilterExpression: 'begins_with(entry, :job) AND #state IN (:queued, :running)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':job': JOB_PREFIX, ':queued': 'queued', ':running': 'running' },
+  });
+  return items.map(decodeJob);
 }

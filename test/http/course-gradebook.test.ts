@@ -8,9 +8,10 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/data/client.ts';
-import { gradebookExportRef } from '#shared/data/gradebook-exports.ts';
+import { createGradebookExport, gradebookExportRef } from '#shared/data/gradebook-exports.ts';
 import { getItems } from '#shared/data/items.ts';
-import { runGradebookExport } from '#shared/gradebook/exports.ts';
+import { newGradebookExportId, runGradebookExport } from '#shared/gradebook/exports.ts';
+import { resumeQueues } from '#infra/local/recovery.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { createCourseWorld, type CourseWorld, type Persona } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
@@ -319,5 +320,32 @@ describe("an export's deliveries", () => {
       const { record } = await getItems({ record: gradebookExportRef(term, course, exportId) });
       expect(record, `round ${round}`).toMatchObject({ state: 'done', attempts: 1, students: 2 });
     }
+  });
+
+  it('are sent again when npm start starts after a stop: a queued export, and one whose running delivery died, both end', async () => {
+    const { term, course } = world.course;
+    // As a stopped server leaves them: written, their messages gone with its in-process queue.
+    const record = (state: 'queued' | 'running') => ({
+      exportId: newGradebookExportId(),
+      term,
+      course,
+      format: 'csv' as const,
+      state,
+      requestedBy: world.users.instructor.userId,
+      gradeableIds: ['hw1'],
+      createdAt: new Date().toISOString(),
+      attempts: state === 'running' ? 1 : 0,
+      ...(state === 'running' ? { leaseUntil: Date.now() + 1_000 } : {}),
+    });
+    const queued = record('queued');
+    const running = record('running');
+    await createGradebookExport(queued);
+    await createGradebookExport(running);
+    const resumed = await resumeQueues(api.server, 0);
+    expect(resumed.courseJobs).toBe(2);
+    for (const { exportId } of [queued, running]) {
+      expect(await untilEnded(exportId, 'instructor'), exportId).toMatchObject({ status: 'done', students: 2 });
+    }
+    expect((await resumeQueues(api.server, 0)).courseJobs).toBe(0);
   });
 });
