@@ -12751,7 +12751,7 @@ export interface operations {
              *     - `The {field}'s host {host} could not be found.`
              *     - `The {field}'s host has the address {address}, which is {kind}; platforms are reached only on public addresses (or hosts LTI_ALLOWED_HOSTS names).`
              *     - `A deployment id is at most {max} characters long.`
-             *     - `The user_id_claim must name a claim of the launch (`email`, `sub`, …) or a member of one (`<claim URI>#<member>`).`
+             *     - `The user_id_claim must name a claim of the launch, such as email or sub, or a member of one, as claim-URI#member.`
              */
             400: {
                 headers: {

@@ -8,7 +8,7 @@ export const rows: ReadRouteRows = {
     ...COURSE_CHECK,
     'dynamodb:Query gradeables',
     'dynamodb:Query enrollments/index/bySection',
-    ...['users', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
+    ...['submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
   ],
   authorization: [{ variation: 'the course', request: () => ({}), expect: { ...members, student: D } }],
 };

@@ -18,7 +18,7 @@ export const platformHostUnknown = /* @__PURE__ */ failure('invalid', "The {fiel
 });
 export const badUserIdClaim = /* @__PURE__ */ failure(
   'invalid',
-  'The user_id_claim must name a claim of the launch (`email`, `sub`, …) or a member of one (`<claim URI>#<member>`).',
+  'The user_id_claim must name a claim of the launch, such as email or sub, or a member of one, as claim-URI#member.',
 );
 export const registrationExists = /* @__PURE__ */ failure(
   'conflict',

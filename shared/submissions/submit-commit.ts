@@ -6,6 +6,7 @@
  */
 import type { StoredAnswer } from '#shared/data/idempotency.ts';
 import type { QueueCounters } from '#shared/data/jobs.ts';
+import { attemptRefused } from '#shared/data/request-writes.ts';
 import { failedConditions, isConflictOnly, transactWrite } from '#shared/data/transactions.ts';
 import { gradeableBusy, invalidGradeableId } from '#shared/gradeables/failures.ts';
 import { atGate } from '#shared/gradeables/gates.ts';
@@ -124,7 +125,12 @@ export class VersionCommit {
       await transactWrite(transaction.items, { conflictRetries: 0 });
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed.length === 0 && !isConflictOnly(error)) throw error;
+      if (failed.length === 0 && !isConflictOnly(error)) {
+        // Refused outright (throttled, say; an earlier attempt that went through would have been
+        // answered as done under the same client token): no job was written to take the ticket.
+        if (attemptRefused(error)) this.jobMayBeWritten = false;
+        throw error;
+      }
       this.jobMayBeWritten = false;
       return this.cancelled(transaction.reasons(failed), error, read, plan, attempt);
     }

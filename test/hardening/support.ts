@@ -40,19 +40,38 @@ export async function snapshotTables(): Promise<Snapshot> {
 }
 
 /**
- * An item without what a request may change as bookkeeping and still have written nothing: a
- * queue counter's sequence numbers taken and given up (`tail`, `abandoned`: a submission reserves
- * its ticket before its transaction and gives it up when refused; positions skip it) and its
- * per-minute counts of a course's submissions (`burst#…`: a rate limit counts attempts).
+ * An item without what a request may change as bookkeeping and still have written nothing: on a
+ * queue counter, the per-minute counts of a course's submissions (`burst#…`: a rate limit counts
+ * attempts) and, on the counters of before, the sequence numbers taken and given up (`tail`,
+ * `abandoned`). The tickets a counter holds (`queued`) are kept, as a sorted list: a submission
+ * adds its ticket before its transaction and must take it out again when refused.
  */
 function withoutBookkeeping(item: Record<string, unknown>): Record<string, unknown>[] {
-  if (typeof item.job !== 'string' || !item.job.startsWith('queue#')) return [item];
-  const kept = Object.entries(item).filter(([name]) => name !== 'tail' && name !== 'abandoned' && !name.startsWith('burst#'));
-  // A counter that holds nothing else was only ever bookkeeping.
-  return kept.length > 1 ? [Object.fromEntries(kept)] : [];
+  if (typeof item.job !== 'string' || !/^(queue|tickets)#/.test(item.job)) return [item];
+  const kept = Object.entries(item)
+    .filter(([name]) => name !== 'tail' && name !== 'abandoned' && !name.startsWith('burst#'))
+    .map(([name, value]) => [name, value instanceof Set ? [...(value as Set<number>)].sort((a, b) => a - b) : value]);
+  // A counter that holds nothing else (no ticket) was only ever bookkeeping.
+  return kept.some(([name, value]) => name !== 'job' && !(Array.isArray(value) && value.length === 0)) ? [Object.fromEntries(kept)] : [];
 }
 
-/** The tables whose items differ between two snapshots, with the first differing item of each. */
+/**
+ * The snapshot without the tickets that have no job: a submission whose transaction's outcome is
+ * unknown keeps its reserved ticket (its job may have been written), counted as queued until a
+ * worker finds no job for it and voids it.
+ */
+export function withoutJoblessTickets(snapshot: Snapshot): Snapshot {
+  const jobs = snapshot.Jobs ?? [];
+  const tickets = new Set(jobs.map((item) => item.job).filter((job) => typeof job === 'string' && /^\d+$/.test(job)));
+  const counters = jobs.flatMap((item) => {
+    if (typeof item.job !== 'string' || !item.job.startsWith('tickets#') || !Array.isArray(item.queued)) return [item];
+    const queued = (item.queued as number[]).filter((ticket) => tickets.has(String(ticket)));
+    const kept = { ...item, queued };
+    return queued.length > 0 || Object.keys(kept).length > 2 ? [kept] : [];
+  });
+  return { ...snapshot, Jobs: counters };
+}
+
 export function differences(before: Snapshot, after: Snapshot): string[] {
   const changed: string[] = [];
   for (const id of Object.keys(after)) {

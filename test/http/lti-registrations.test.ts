@@ -136,7 +136,7 @@ describe('LTI registrations', () => {
       [{ jwks_url: 'https://no-such-host.invalid/jwks' }, "The jwks_url's host no-such-host.invalid could not be found."],
       [
         { user_id_claim: 'email#address' },
-        'The user_id_claim must name a claim of the launch (`email`, `sub`, …) or a member of one (`<claim URI>#<member>`).',
+        'The user_id_claim must name a claim of the launch, such as email or sub, or a member of one, as claim-URI#member.',
       ],
       [{ deployment_ids: ['x'.repeat(256)] }, 'A deployment id is at most 255 characters long.'],
       [{ client_id: '  ' }, 'A registration needs issuer, client_id, auth_login_url, auth_token_url and jwks_url.'],

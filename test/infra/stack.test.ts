@@ -178,11 +178,12 @@ describe('functions', () => {
       'index.mjs.map',
       'multipart.mjs',
       's3-sdk.mjs',
+      'secrets-manager-sdk.mjs',
       'sqs-sdk.mjs',
     ]);
     // The CodeBuild client, the S3 client (a files version's objects are listed and linked through
-    // the S3 companion file), the SQS client (its webhook events) and the local engine are not in
-    // the handler's own bundle.
+    // the S3 companion file), the Secrets Manager client (the grading records' keys), the SQS client
+    // (its webhook events) and the local engine are not in the handler's own bundle.
     const handler = readFileSync(join(folder, 'index.mjs'), 'utf8');
     expect(handler).not.toContain('StartBuildCommand');
     expect(handler).not.toContain('AmazonS3');
@@ -854,6 +855,7 @@ describe('settings given to the functions that read them', () => {
     allowedGitHosts: 'git.example.edu',
     allowedWebhookHosts: 'hooks.example.edu',
     webhookRetrySchedule: '5,60',
+    ltiAllowedHosts: 'lms.example.edu:8443',
   };
 
   /**

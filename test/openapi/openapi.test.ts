@@ -226,7 +226,7 @@ describe('the OpenAPI document', () => {
       expect(report.totals.errors, problems.join('\n')).toBe(0);
       // Accepted: no license (each institution deploys its own copy); localhost is the default
       // server (the served document names the host it was fetched from); the document, the
-      // reference page and the LTI tool's key set and configuration cannot fail; GET …/{gradeable_id}/download and DELETE …/webhooks/{webhook_id}
+      // reference page, the LTI tool's key set and configuration and the grading records' key set cannot fail; GET …/{gradeable_id}/download and DELETE …/webhooks/{webhook_id}
       // share a shape but no method; GET …/late-days/{user_id} and the reference's
       // /api/courses/{semester}/{course}/users alias would both fit /api/courses/<c>/late-days/users
       // only for a term named `courses` (the literal segments decide, as in API Gateway), and so
@@ -247,6 +247,7 @@ describe('the OpenAPI document', () => {
         'warn operation-4xx-response #/paths/~1api~1lti~1config/get/responses',
         'warn operation-4xx-response #/paths/~1api~1lti~1jwks/get/responses',
         'warn operation-4xx-response #/paths/~1api~1openapi.json/get/responses',
+        'warn operation-4xx-response #/paths/~1api~1records~1jwks/get/responses',
       ]);
       expect(await readFile(networkLog, 'utf8').catch(() => '')).toBe('');
     }, 60_000);
