@@ -17,15 +17,15 @@ export interface SubmissionsBucketProps {
   readonly retentionDays: Readonly<Record<string, number>>;
 }
 
+/** Days a gradebook export's CSV is kept: its link lasts minutes, and asking again makes a new one. */
+const EXPORT_DAYS = 7;
+
 /**
  * Submitted files: encrypted (SSE-S3), TLS only, no public access and no ACLs. Versions are their
  * own objects (keys.ts), so S3 versioning is off. Lifecycle: unconfirmed uploads expire after a
  * day, gradebook exports after a week, incomplete multipart uploads are aborted after a day, and an operator may expire a term's
  * versions (`submissionRetentionDays`).
  */
-/** Days a gradebook export's CSV is kept: its link lasts minutes, and asking again makes a new one. */
-const EXPORT_DAYS = 7;
-
 export class SubmissionsBucket extends Construct {
   readonly bucket: Bucket;
 

@@ -14,7 +14,7 @@ beforeAll(() => {
 }, 120_000);
 
 describe('the submissions bucket', () => {
-  it('is encrypted, TLS only, private, without ACLs; uploads expire after a day, a term’s versions as the operator says', () => {
+  it('is encrypted, TLS only, private, without ACLs; uploads expire after a day, gradebook exports after a week, a term’s versions as the operator says', () => {
     const bucket = synth.resources[logicalId(synth.stack.submissions.bucket)]!;
     expect(bucket.Properties).toEqual({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
@@ -28,6 +28,7 @@ describe('the submissions bucket', () => {
       LifecycleConfiguration: {
         Rules: [
           { Id: 'UnconfirmedUploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' },
+          { Id: 'GradebookExports', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' },
           { Id: 'IncompleteMultipartUploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
           { Id: 'Term-f25', Prefix: 'versions/f25/', ExpirationInDays: 400, Status: 'Enabled' },
           { Id: 'Term-s26', Prefix: 'versions/s26/', ExpirationInDays: 30, Status: 'Enabled' },
