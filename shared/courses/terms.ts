@@ -6,9 +6,10 @@ import { badTermDates, badTermId, blankTermName, reservedTermId, termEndsBeforeS
  * Codes a term cannot have: a course's paths begin with its term's code, and these first
  * segments begin routes of their own (`/api/users/{user_id}/audit` would answer for the course
  * audit trail of a term named `users`; `/api/courses/{semester}/{course}/config` for the late
- * days of a user named `config` in a term named `courses`).
+ * days of a user named `config` in a term named `courses`; `/api/lti/registrations/{registration_id}`
+ * for a course named `registrations` in a term named `lti`).
  */
-export const RESERVED_TERM_CODES: ReadonlySet<string> = new Set(['courses', 'users']);
+export const RESERVED_TERM_CODES: ReadonlySet<string> = new Set(['courses', 'users', 'lti']);
 
 /** Checks a term's fields (each sent and not empty: the route requires them); the first problem is thrown as a fail. */
 export function termFrom(input: { termId: string; name: string; startDate: string; endDate: string }): Term {
