@@ -9,7 +9,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
-import { scanAll } from './paging.ts';
+import { claimUnderLease, unfinishedEntries } from './summaries.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
@@ -87,37 +87,12 @@ export async function createGradebookExport(record: GradebookExportRecord): Prom
  * The claim's number (its `attempts` after it) is the lease the end is conditioned on; undefined:
  * finished, or another delivery holds it.
  */
-export async function claimGradebookExport(
+export const claimGradebookExport = (
   term: string,
   course: string,
   exportId: string,
   claim: { readonly now: Date; readonly leaseUntil: number },
-): Promise<number | undefined> {
-  try {
-    const answer = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: exportKey(term, course, exportId),
-        UpdateExpression: 'SET #state = :running, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :now) ADD attempts :one',
-        ConditionExpression: '#state = :queued OR (#state = :running AND leaseUntil < :nowMs)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':running': 'running',
-          ':queued': 'queued',
-          ':lease': claim.leaseUntil,
-          ':now': claim.now.toISOString(),
-          ':nowMs': claim.now.getTime(),
-          ':one': 1,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return answer.Attributes?.attempts as number;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
-}
+): Promise<number | undefined> => claimUnderLease(exportKey(term, course, exportId), claim);
 
 export type GradebookExportOutcome =
   | { readonly state: 'done'; readonly at: string; readonly students: number; readonly bytes: number }
@@ -163,16 +138,6 @@ export async function finishGradebookExport(
   }
 }
 
-/**
- * Every gradebook export not finished, of every course: a Scan, for the local API's start only
- * (its queue lost their messages when it stopped; recovery sends them again).
- */
-export async function unfinishedGradebookExports(): Promise<GradebookExportRecord[]> {
-  const items = await scanAll({
-    TableName: tableName(table),
-    FilterExpression: 'begins_with(entry, :export) AND #state IN (:queued, :running)',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':export': EXPORT_PREFIX, ':queued': 'queued', ':running': 'running' },
-  });
-  return items.map(decodeExport);
-}
+/** Every gradebook export not finished, of every course (unfinishedEntries). */
+export const unfinishedGradebookExports = async (): Promise<GradebookExportRecord[]> =>
+  (await unfinishedEntries(EXPORT_PREFIX)).map(decodeExport);

@@ -260,11 +260,23 @@ export async function claimSummariesJob(
   jobId: string,
   claim: { readonly now: Date; readonly leaseUntil: number },
 ): Promise<boolean> {
+  return (await claimUnderLease(jobKey(term, course, jobId), claim)) !== undefined;
+}
+
+/**
+ * Claims an entry of the summaries table that a queue's deliveries run (a summaries job, a
+ * gradebook export): queued, or running under a lease that ran out. The claim's number (its
+ * `attempts` after it); undefined: finished, or another delivery holds it.
+ */
+export async function claimUnderLease(
+  key: Record<string, string>,
+  claim: { readonly now: Date; readonly leaseUntil: number },
+): Promise<number | undefined> {
   try {
-    await dynamo().send(
+    const answer = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(table),
-        Key: jobKey(term, course, jobId),
+        Key: key,
         UpdateExpression: 'SET #state = :running, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :now) ADD attempts :one',
         ConditionExpression: '#state = :queued OR (#state = :running AND leaseUntil < :nowMs)',
         ExpressionAttributeNames: { '#state': 'state' },
@@ -276,14 +288,28 @@ export async function claimSummariesJob(
           ':nowMs': claim.now.getTime(),
           ':one': 1,
         },
+        ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return true;
+    return answer.Attributes?.attempts as number;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 }
+
+/**
+ * The entries of the summaries table under `prefix` (summaries jobs, gradebook exports) not
+ * finished, of every course: a Scan, for the local API's start only (its queue lost their messages
+ * when it stopped; recovery sends them again).
+ */
+export const unfinishedEntries = (prefix: string): Promise<Item[]> =>
+  scanAll({
+    TableName: tableName(table),
+    FilterExpression: 'begins_with(entry, :prefix) AND #state IN (:queued, :running)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':prefix': prefix, ':queued': 'queued', ':running': 'running' },
+  });
 
 /** Records how many members' summaries are written so far. */
 export async function setSummariesJobProgress(term: string, course: string, jobId: string, progress: { done: number; total: number }) {
@@ -390,16 +416,5 @@ export async function summaryEntries(
   return { entries, exhausted: true };
 }
 
-/**
- * Every summaries job not finished, of every course: a Scan, for the local API's start only (its
- * queue lost their messages when it stopped; recovery sends them again).
- */
-export async function unfinishedSummariesJobs(): Promise<SummariesJobRecord[]> {
-  const items = await scanAll({
-    TableName: tableName(table),
-    FilterExpression: 'begins_with(entry, :job) AND #state IN (:queued, :running)',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':job': JOB_PREFIX, ':queued': 'queued', ':running': 'running' },
-  });
-  return items.map(decodeJob);
-}
+/** Every summaries job not finished, of every course (unfinishedEntries). */
+export const unfinishedSummariesJobs = async (): Promise<SummariesJobRecord[]> => (await unfinishedEntries(JOB_PREFIX)).map(decodeJob);
