@@ -6,7 +6,7 @@
  * `courseGradebookPage` reads one page of students, and the export reads the class page by page.
  */
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
-import { enrollmentRef, studentsBySection } from '#shared/data/enrollments.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
 import { lateDaysRef } from '#shared/data/late-days.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
@@ -19,7 +19,7 @@ import { activeDaysLate, chargeStudentBy, type StudentLateDays } from '#shared/s
 import type { Submission } from '#shared/submissions/submission.ts';
 import { byDueDate } from '#shared/summaries/summary.ts';
 import { taComplete, taMaximum } from '#shared/tagrading/grade.ts';
-import { gradebookRow, limitedTo } from './gradebook.ts';
+import { gradebookRow, studentsOfPage } from './gradebook.ts';
 import { COURSE_GRADEBOOK_PAGE, type CellStatus } from './page.ts';
 
 export interface GradebookCell {
@@ -142,13 +142,7 @@ export async function courseGradebookPage(
   const { term, course: code } = course;
   const shown = chosen ? [...chosen] : shownGradeables(documents, now);
   const read = gradeablesRead(documents, shown);
-  const [section = '', user = ''] = page.after ?? [];
-  const listed = await studentsBySection(term, code, {
-    after: page.after ? [section, user] : undefined,
-    sections: limitedTo(grader),
-    limit: page.size + 1,
-  });
-  const students = listed.slice(0, page.size);
+  const { students, more: moreStudents } = await studentsOfPage(course, grader, page);
   const teamGradeables = read.filter((document) => document.team_gradeable);
   const first = await getItems({
     ...Object.fromEntries(students.map(({ userId }) => [`user ${userId}`, userRef(userId)])),
@@ -195,7 +189,7 @@ export async function courseGradebookPage(
   });
   const items = takeWithin(rows);
   const last = items.at(-1);
-  const more = listed.length > students.length || items.length < rows.length;
+  const more = moreStudents || items.length < rows.length;
   return {
     gradeables: shown,
     rows: items,

@@ -171,6 +171,18 @@ export function gradebookRows(course: Course, gradeable: GradeableDocument, sour
   });
 }
 
+/** A page's students, by section then user id (a limited access grader's sections only), and whether more follow. */
+export async function studentsOfPage(course: Course, grader: Pick<Enrollment, 'group' | 'gradingSections'>, page: Page) {
+  const [section = '', user = ''] = page.after ?? [];
+  const listed = await studentsBySection(course.term, course.course, {
+    after: page.after ? [section, user] : undefined,
+    sections: limitedTo(grader),
+    limit: page.size + 1,
+  });
+  const students = listed.slice(0, page.size);
+  return { students, more: listed.length > students.length };
+}
+
 /**
  * One page of the gradebook: the page's students from the enrollments' `bySection` index (one more
  * than the page, to know whether another follows), then at once their submissions (on team
@@ -187,13 +199,7 @@ export async function gradebookPage(
   now = new Date(),
 ): Promise<{ rows: GradebookRow[]; next_cursor: string | null }> {
   const { term, course: code } = course;
-  const [section = '', user = ''] = page.after ?? [];
-  const listed = await studentsBySection(term, code, {
-    after: page.after ? [section, user] : undefined,
-    sections: limitedTo(grader),
-    limit: page.size + 1,
-  });
-  const students = listed.slice(0, page.size);
+  const { students, more: moreStudents } = await studentsOfPage(course, grader, page);
   const userIds = students.map((student) => student.userId);
   const electronic = gradeable.type === 'Electronic File';
   const earlier = earlierElectronic(gradeable, documents);
@@ -219,7 +225,7 @@ export async function gradebookPage(
   );
   const items = takeWithin(rows);
   const last = items.at(-1);
-  const more = listed.length > students.length || items.length < rows.length;
+  const more = moreStudents || items.length < rows.length;
   return { rows: items, next_cursor: more && last ? encodeCursor([last.registration_section, last.user_id]) : null };
 }
 
