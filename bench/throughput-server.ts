@@ -36,14 +36,18 @@ export interface CommandCounts {
 
 /**
  * Counts the API server's DynamoDB requests (each command once, whatever the SDK's retries) and
- * answers the parent's `{ counts: 'read' | 'reset' }` with them (`{ counts }`).
+ * answers the parent's `{ counts: 'read' | 'reset' }` with them (`{ counts }`), and its
+ * `{ sample: true }` with the input of the last BatchGetItem and TransactWriteItems sent, as JSON.
  */
 function countCommands(): void {
   let counts = { commands: {} as Record<string, number>, batchGetKeys: 0, cancelled: 0, failed: 0 };
+  // The last BatchGetItem and transaction asked for: after a rush, a submission's own (the rush's physical-limit ideal replays them).
+  const sample: Record<string, unknown> = {};
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       const name = operationName(context.commandName);
       counts.commands[name] = (counts.commands[name] ?? 0) + 1;
+      if (name === 'BatchGetItem' || name === 'TransactWriteItems') sample[name] = args.input;
       if (name.startsWith('BatchGet')) {
         const items = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems ?? {};
         counts.batchGetKeys += Object.values(items).reduce((sum, table) => sum + (table.Keys?.length ?? 0), 0);
@@ -58,8 +62,10 @@ function countCommands(): void {
     },
     { step: 'initialize', name: 'benchCountCommands', priority: 'high' },
   );
-  process.on('message', (message: { counts?: 'read' | 'reset' }) => {
+  process.on('message', (message: { counts?: 'read' | 'reset'; sample?: true }) => {
     if (message.counts === 'reset') counts = { commands: {}, batchGetKeys: 0, cancelled: 0, failed: 0 };
     if (message.counts) process.send?.({ counts });
+    if (message.sample)
+      process.send?.({ sample: JSON.stringify(sample, (_key, value: unknown) => (value instanceof Set ? [...value] : value)) });
   });
 }
