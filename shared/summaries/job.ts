@@ -118,7 +118,13 @@ export async function requestSummaries(
       if (job && underWay(job, now)) return summariesJob(job);
       replaces = holder.jobId;
       if (job && isAbandoned(job, now)) {
-        await finishSummariesJob(course.term, course.course, job.jobId, { state: 'failed', at: now.toISOString(), message: ABANDONED });
+        await finishSummariesJob(
+          course.term,
+          course.course,
+          job.jobId,
+          { state: 'failed', at: now.toISOString(), message: ABANDONED },
+          job.attempts,
+        );
       }
     }
     const enrollments = await enrollmentsOfCourse(course.term, course.course);
@@ -151,11 +157,13 @@ async function queue(record: SummariesJobRecord): Promise<void> {
   try {
     await sendSummariesJob({ term, course, jobId });
   } catch (error) {
-    await finishSummariesJob(term, course, jobId, {
-      state: 'failed',
-      at: new Date().toISOString(),
-      message: 'The job could not be queued.',
-    }).catch(() => undefined);
+    await finishSummariesJob(
+      term,
+      course,
+      jobId,
+      { state: 'failed', at: new Date().toISOString(), message: 'The job could not be queued.' },
+      undefined,
+    ).catch(() => undefined);
     await releaseSummariesJobSlot(term, course, jobId).catch(() => undefined);
     throw error;
   }
@@ -198,7 +206,8 @@ export async function runSummariesJob(message: SummariesJobMessage, now = new Da
   const { job, course } = await getItems({ job: summariesJobRef(term, code, jobId), course: courseRef(term, code) });
   if (!job || finished(job.state)) return;
   const leaseUntil = now.getTime() + SUMMARIES_JOB_LEASE_SECONDS * 1000;
-  if (!(await claimSummariesJob(term, code, jobId, { now, leaseUntil }))) return;
+  const lease = await claimSummariesJob(term, code, jobId, { now, leaseUntil });
+  if (lease === undefined) return;
   let outcome: Parameters<typeof finishSummariesJob>[3];
   if (!course) {
     outcome = { state: 'failed', at: new Date().toISOString(), message: 'The course no longer exists.' };
@@ -223,6 +232,6 @@ export async function runSummariesJob(message: SummariesJobMessage, now = new Da
       };
     }
   }
-  await finishSummariesJob(term, code, jobId, outcome);
-  await releaseSummariesJobSlot(term, code, jobId);
+  // A delivery whose lease was taken over leaves the job, and the course's slot, to the one that took it.
+  if (await finishSummariesJob(term, code, jobId, outcome, lease)) await releaseSummariesJobSlot(term, code, jobId);
 }
