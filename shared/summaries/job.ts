@@ -21,14 +21,18 @@ import {
   setSummariesJobProgress,
   summariesJobRef,
   summariesJobSlotRef,
+  SUMMARIES_JOB_KIND,
+  unfinishedSummariesJobs,
   type SummariesJobRecord,
   type SummariesJobSlot,
+  type UnfinishedSummariesJob,
 } from '#shared/data/summaries.ts';
 import { isSummariesJobId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { summariesJobNotFound } from './failures.ts';
 import { generateAllSummaries, generateSummaries, type GenerationReport, type NightlyReport } from './generate.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SummariesJobMessage } from './queue.ts';
+import type { CourseJobKind } from './sweep.ts';
 
 /** A new job id: `sj_` and 128 random bits (see SUMMARIES_JOB_ID in shared/ids.ts). */
 export const newSummariesJobId = (): string => `sj_${randomBytes(16).toString('base64url')}`;
@@ -52,6 +56,18 @@ export const isAbandoned = (job: SummariesJobRecord, now: Date): boolean =>
 
 const ABANDONED =
   'The summaries worker stopped before finishing this job, on every delivery; the summaries generated before stay current. Ask again to retry.';
+
+/** The sweep's view of summaries jobs (sweep.ts): their index, their message, why one failed. */
+export const summariesJobSweep: CourseJobKind<UnfinishedSummariesJob> = {
+  kind: SUMMARIES_JOB_KIND,
+  unfinished: unfinishedSummariesJobs,
+  send: ({ term, course, jobId }) => sendSummariesJob({ term, course, jobId }),
+  reasons: {
+    abandoned: ABANDONED,
+    neverStarted:
+      'The summaries worker never started this job: its message was lost on every try; the summaries generated before stay current. Ask again to retry.',
+  },
+};
 
 /** Queued or running, and not abandoned: the job will make a new generation. Pure. */
 const underWay = (job: SummariesJobRecord, now: Date): boolean => !finished(job.state) && !isAbandoned(job, now);
