@@ -87,6 +87,7 @@ import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
 import { definition as summariesWorker } from './summaries-worker/definition.ts';
 import { definition as webhookRelay } from './webhook-relay/definition.ts';
+import { definition as courseJobSweeper } from './course-job-sweeper/definition.ts';
 import { gatewayRouteKeysOf, routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
 import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
 
@@ -180,6 +181,7 @@ export const workers = {
   'webhook-delivery': webhookDelivery,
   'summaries-worker': summariesWorker,
   'webhook-relay': webhookRelay,
+  'course-job-sweeper': courseJobSweeper,
 } as const;
 
 export type Routes = typeof routes;

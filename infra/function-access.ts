@@ -23,6 +23,7 @@ export const GRADING_WORKER_FUNCTION = workers['grading-worker'].name;
 export const WEBHOOK_DELIVERY_FUNCTION = workers['webhook-delivery'].name;
 export const SUMMARIES_WORKER_FUNCTION = workers['summaries-worker'].name;
 export const WEBHOOK_RELAY_FUNCTION = workers['webhook-relay'].name;
+export const COURSE_JOB_SWEEPER_FUNCTION = workers['course-job-sweeper'].name;
 
 /** Every function, routes first. */
 export const functionNames = Object.keys(definitions) as readonly FunctionName[];

@@ -21,6 +21,7 @@ import {
   functionAccess,
   functionEnvironment,
   functionNames,
+  COURSE_JOB_SWEEPER_FUNCTION,
   GRADING_WORKER_FUNCTION,
   NOT_FOUND_FUNCTION,
   SUMMARIES_WORKER_FUNCTION,
@@ -33,6 +34,7 @@ import { parseSetting, signInProblems, type FunctionSetting } from '#shared/conf
 import { SWAGGER_UI_BUNDLING } from '#infra/docs-assets.ts';
 import { apiCorsRules } from '#infra/cors.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
+import { SWEEP_RATE_MINUTES } from '#shared/summaries/sweep.ts';
 import { ApiFunction } from './api-function.ts';
 import { FunctionGroups } from './function-groups.ts';
 import { GradingSandbox } from './grading-sandbox.ts';
@@ -92,6 +94,11 @@ const GRADING_MAX_RECEIVES = 3;
 /** A summaries job runs up to Lambda's maximum (its lease in shared/summaries/job.ts is the same). */
 const SUMMARIES_WORKER_TIMEOUT = Duration.minutes(15);
 
+/** How often the course job sweeper runs (shared/summaries/sweep.ts). */
+const COURSE_JOB_SWEEP_RATE = Duration.minutes(SWEEP_RATE_MINUTES);
+/** The sweeper's time limit: a Query of the unfinished jobs and a write and a send for each; well below its rate. */
+const COURSE_JOB_SWEEPER_TIMEOUT = Duration.minutes(1);
+
 /**
  * Route handlers whose time limit is not the API's 25 s. API Gateway still cuts an HTTP request at
  * 30 s; the nightly run of generate-summaries (a non-HTTP invocation) covers every course, so it
@@ -101,12 +108,13 @@ const ROUTE_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [NIGHTLY_SUMMARIES_HANDLER]: Duration.minutes(15),
 };
 
-/** The functions that serve no route, each fed by its queue (the outbox relay by its schedule), with its time limit. */
+/** The functions that serve no route, each fed by its queue (the outbox relay and the sweeper by their schedules), with its time limit. */
 const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [GRADING_WORKER_FUNCTION]: WORKER_TIMEOUT,
   [WEBHOOK_DELIVERY_FUNCTION]: WEBHOOK_DELIVERY_TIMEOUT,
   [SUMMARIES_WORKER_FUNCTION]: SUMMARIES_WORKER_TIMEOUT,
   [WEBHOOK_RELAY_FUNCTION]: WEBHOOK_RELAY_TIMEOUT,
+  [COURSE_JOB_SWEEPER_FUNCTION]: COURSE_JOB_SWEEPER_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -138,6 +146,8 @@ export class CourseSubmissionStack extends Stack {
   readonly nightlySummaries: Schedule;
   /** Wakes a grading worker every GRADING_WAKE_UP_RATE, so that a job whose worker died is taken over. */
   readonly gradingWakeUp: Schedule;
+  /** Runs the course job sweeper every COURSE_JOB_SWEEP_RATE, so that no summaries job or gradebook export is stranded. */
+  readonly courseJobSweep: Schedule;
   /** The webhook queue, its dead-letter queue and the delivery function's feed. */
   readonly webhooks: WebhookDelivery;
   readonly api: HttpApi;
@@ -308,6 +318,7 @@ export class CourseSubmissionStack extends Stack {
     made(functions, SUMMARIES_WORKER_FUNCTION).function.addEventSource(
       new SqsEventSource(this.summariesQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }),
     );
+    this.courseJobSweep = this.sweepCourseJobs(made(functions, COURSE_JOB_SWEEPER_FUNCTION));
     this.webhooks.connect({
       delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
       relay: made(functions, WEBHOOK_RELAY_FUNCTION),
@@ -448,6 +459,28 @@ export class CourseSubmissionStack extends Stack {
    * unset, so each function has its default), each checked as a function checks it when it starts,
    * so that a bad value fails the synth instead.
    */
+  /**
+   * The course job sweeper's schedule: its own role may invoke the sweeper only; the sweeper's own
+   * policy (its definition) queries the unfinished jobs' index and sends to the summaries queue.
+   */
+  private sweepCourseJobs(sweeper: ServiceFunction): Schedule {
+    const role = new Role(this, 'CourseJobSweepRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      description: `Lets the course job sweep schedule invoke functions/${COURSE_JOB_SWEEPER_FUNCTION}/handler.ts`,
+    });
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.resolve(this.getLogicalId(sweeper.function.node.defaultChild as CfnElement))}.Arn>:*]`,
+      reason: 'The schedule may invoke the course job sweeper only; CDK grants its versions and aliases (:*) along with it.',
+    });
+    return new Schedule(this, 'CourseJobSweep', {
+      description:
+        'Sends again the message of each summaries job or gradebook export left queued or running by a lost message or a dead worker',
+      schedule: ScheduleExpression.rate(COURSE_JOB_SWEEP_RATE),
+      // A run missed is made up by the next one.
+      target: new LambdaInvoke(sweeper.function, { role, maxEventAge: COURSE_JOB_SWEEP_RATE, retryAttempts: 0 }),
+    });
+  }
+
   private functionSettingValues(settings: DeploymentSettings): Readonly<Record<FunctionSetting, string | undefined>> {
     const fromContext = Object.fromEntries(
       Object.entries(SETTING_CONTEXTS).map(([setting, context]) => {

@@ -16,6 +16,8 @@ import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
 import { startLocalOutboxRelay, type LocalOutboxRelay } from './webhook-outbox.ts';
+import { startLocalCourseJobSweep } from './course-job-sweep.ts';
+import type { LocalSchedule } from './schedule.ts';
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
@@ -33,6 +35,8 @@ export interface LocalApi {
   readonly summariesQueue: LocalSummariesQueue;
   /** The webhook outbox relay, run every second (every minute in AWS). */
   readonly webhookOutbox: LocalOutboxRelay;
+  /** The course job sweeper, run every 30 seconds (every few minutes in AWS). */
+  readonly courseJobSweep: LocalSchedule;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,8 @@ export async function startLocalApi(options: {
    * is called (a test that counts every DynamoDB command of the process).
    */
   outboxRelayMs?: number;
+  /** How often the course job sweeper runs (default every 30 seconds); 0: only when `courseJobSweep.run()` is called. */
+  courseJobSweepMs?: number;
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
@@ -67,6 +73,7 @@ export async function startLocalApi(options: {
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
   const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
+  const courseJobSweep = startLocalCourseJobSweep(options.courseJobSweepMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
   const listenHost = options.host ?? '127.0.0.1';
   const cors = apiCorsRules(options.corsOrigins ?? []);
@@ -94,8 +101,10 @@ export async function startLocalApi(options: {
     webhookQueue,
     summariesQueue,
     webhookOutbox,
+    courseJobSweep,
     close: async () => {
       await closeServer(server);
+      await courseJobSweep.stop();
       await webhookOutbox.stop();
       await gradingQueue.stop();
       await summariesQueue.stop();

@@ -9,7 +9,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
-import { claimUnderLease, unfinishedEntries } from './summaries.ts';
+import { claimUnderLease, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
@@ -21,6 +21,9 @@ const exportKey = (term: string, course: string, exportId: string) => ({
 });
 
 export type GradebookExportState = 'queued' | 'running' | 'done' | 'failed';
+
+/** A gradebook export's kind in the `byUnfinished` index (course-jobs.ts). */
+export const GRADEBOOK_EXPORT_KIND = 'gradebook-export';
 
 export interface GradebookExportRecord {
   readonly exportId: string;
@@ -76,7 +79,11 @@ export async function createGradebookExport(record: GradebookExportRecord): Prom
   await dynamo().send(
     new PutCommand({
       TableName: tableName(table),
-      Item: { ...exportKey(record.term, record.course, exportId), ...rest },
+      Item: {
+        ...exportKey(record.term, record.course, exportId),
+        ...rest,
+        ...(record.state === 'queued' || record.state === 'running' ? { [UNFINISHED]: GRADEBOOK_EXPORT_KIND } : {}),
+      },
       ConditionExpression: 'attribute_not_exists(entry)',
     }),
   );
@@ -120,7 +127,7 @@ export async function finishGradebookExport(
         UpdateExpression:
           'SET #state = :state, finishedAt = :at, ' +
           (outcome.state === 'done' ? 'students = :students, bytes = :bytes' : 'message = :message') +
-          ' REMOVE leaseUntil',
+          ` REMOVE leaseUntil, ${UNFINISHED}`,
         ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
@@ -138,6 +145,9 @@ export async function finishGradebookExport(
   }
 }
 
-/** Every gradebook export not finished, of every course (unfinishedEntries). */
-export const unfinishedGradebookExports = async (): Promise<GradebookExportRecord[]> =>
-  (await unfinishedEntries(EXPORT_PREFIX)).map(decodeExport);
+/** A gradebook export not finished, as the `byUnfinished` index holds it, with its id. */
+export type UnfinishedGradebookExport = UnfinishedCourseJob & { readonly exportId: string };
+
+/** Every gradebook export not finished, of every course (course-jobs.ts: the index, not a Scan). */
+export const unfinishedGradebookExports = async (): Promise<UnfinishedGradebookExport[]> =>
+  (await unfinishedCourseJobs(GRADEBOOK_EXPORT_KIND)).map((job) => ({ ...job, exportId: job.key.entry.slice(EXPORT_PREFIX.length) }));

@@ -1,12 +1,13 @@
 import { courseId } from './keys.ts';
 import { batchWrite } from './batch-write.ts';
 import type { Item, ItemRef } from './items.ts';
-import { queryAll, scanAll } from './paging.ts';
+import { queryAll } from './paging.ts';
 import { dynamo } from './client.ts';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { failedConditions, transactWrite } from './transactions.ts';
 import { tableName, tables } from './tables.ts';
+import { claimUnderLease, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 
 const table = tables.summaries;
 const entry = (generation: string, userId: string) => `${generation}#${userId}`;
@@ -154,6 +155,11 @@ const jobsPartition = (term: string, course: string) => `${courseId(term, course
 
 export type SummariesJobState = 'queued' | 'running' | 'done' | 'failed';
 
+/** A summaries job's kind in the `byUnfinished` index (course-jobs.ts). */
+export const SUMMARIES_JOB_KIND = 'summaries-job';
+
+const finished = (state: SummariesJobState) => state === 'done' || state === 'failed';
+
 export interface SummariesJobRecord {
   readonly jobId: string;
   readonly term: string;
@@ -229,7 +235,11 @@ export async function createSummariesJob(
       {
         Put: {
           TableName: tableName(table),
-          Item: { ...jobKey(record.term, record.course, jobId), ...rest },
+          Item: {
+            ...jobKey(record.term, record.course, jobId),
+            ...rest,
+            ...(finished(record.state) ? {} : { [UNFINISHED]: SUMMARIES_JOB_KIND }),
+          },
           ConditionExpression: 'attribute_not_exists(entry)',
         },
       },
@@ -252,64 +262,17 @@ export async function createSummariesJob(
 
 /**
  * Claims a job for one delivery of its message: queued, or running under a lease that ran out (the
- * delivery holding it ended without finishing). False: finished, or another delivery holds it.
+ * delivery holding it ended without finishing). The claim's number, which its end is conditioned
+ * on; undefined: finished, or another delivery holds it.
  */
 export async function claimSummariesJob(
   term: string,
   course: string,
   jobId: string,
   claim: { readonly now: Date; readonly leaseUntil: number },
-): Promise<boolean> {
-  return (await claimUnderLease(jobKey(term, course, jobId), claim)) !== undefined;
-}
-
-/**
- * Claims an entry of the summaries table that a queue's deliveries run (a summaries job, a
- * gradebook export): queued, or running under a lease that ran out. The claim's number (its
- * `attempts` after it); undefined: finished, or another delivery holds it.
- */
-export async function claimUnderLease(
-  key: Record<string, string>,
-  claim: { readonly now: Date; readonly leaseUntil: number },
 ): Promise<number | undefined> {
-  try {
-    const answer = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: key,
-        UpdateExpression: 'SET #state = :running, leaseUntil = :lease, startedAt = if_not_exists(startedAt, :now) ADD attempts :one',
-        ConditionExpression: '#state = :queued OR (#state = :running AND leaseUntil < :nowMs)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':running': 'running',
-          ':queued': 'queued',
-          ':lease': claim.leaseUntil,
-          ':now': claim.now.toISOString(),
-          ':nowMs': claim.now.getTime(),
-          ':one': 1,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return answer.Attributes?.attempts as number;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+  return claimUnderLease(jobKey(term, course, jobId), claim);
 }
-
-/**
- * The entries of the summaries table under `prefix` (summaries jobs, gradebook exports) not
- * finished, of every course: a Scan, for the local API's start only (its queue lost their messages
- * when it stopped; recovery sends them again).
- */
-export const unfinishedEntries = (prefix: string): Promise<Item[]> =>
-  scanAll({
-    TableName: tableName(table),
-    FilterExpression: 'begins_with(entry, :prefix) AND #state IN (:queued, :running)',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':prefix': prefix, ':queued': 'queued', ':running': 'running' },
-  });
 
 /** Records how many members' summaries are written so far. */
 export async function setSummariesJobProgress(term: string, course: string, jobId: string, progress: { done: number; total: number }) {
@@ -325,7 +288,12 @@ export async function setSummariesJobProgress(term: string, course: string, jobI
   );
 }
 
-/** Ends a job: done with its generation, or failed with a message. */
+/**
+ * Ends a job: done with its generation, or failed with a message. With `lease`, only while that
+ * claim still holds it (a delivery whose lease was taken over records nothing, so a job never ends
+ * twice); without, only while it is still queued (it could not be sent to the queue). False: it
+ * held no longer.
+ */
 export async function finishSummariesJob(
   term: string,
   course: string,
@@ -333,26 +301,38 @@ export async function finishSummariesJob(
   outcome:
     | { readonly state: 'done'; readonly at: string; readonly summaries: number; readonly generatedAt: string; readonly generation: string }
     | { readonly state: 'failed'; readonly at: string; readonly message: string },
-) {
+  lease: number | undefined,
+): Promise<boolean> {
   const values: Record<string, unknown> =
     outcome.state === 'done'
       ? { ':summaries': outcome.summaries, ':generatedAt': outcome.generatedAt, ':generation': outcome.generation }
       : { ':message': outcome.message };
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(table),
-      Key: jobKey(term, course, jobId),
-      UpdateExpression:
-        `SET #state = :state, finishedAt = :at, ` +
-        (outcome.state === 'done'
-          ? 'done = #total, summaries = :summaries, generatedAt = :generatedAt, generation = :generation'
-          : 'message = :message') +
-        ' REMOVE leaseUntil',
-      ConditionExpression: 'attribute_exists(entry)',
-      ExpressionAttributeNames: { '#state': 'state', ...(outcome.state === 'done' ? { '#total': 'total' } : {}) },
-      ExpressionAttributeValues: { ':state': outcome.state, ':at': outcome.at, ...values },
-    }),
-  );
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: jobKey(term, course, jobId),
+        UpdateExpression:
+          `SET #state = :state, finishedAt = :at, ` +
+          (outcome.state === 'done'
+            ? 'done = #total, summaries = :summaries, generatedAt = :generatedAt, generation = :generation'
+            : 'message = :message') +
+          ` REMOVE leaseUntil, ${UNFINISHED}`,
+        ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
+        ExpressionAttributeNames: { '#state': 'state', ...(outcome.state === 'done' ? { '#total': 'total' } : {}) },
+        ExpressionAttributeValues: {
+          ':state': outcome.state,
+          ':at': outcome.at,
+          ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
+          ...values,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }
 
 /** Frees the course's slot, if this job still holds it. */
@@ -416,5 +396,9 @@ export async function summaryEntries(
   return { entries, exhausted: true };
 }
 
-/** Every summaries job not finished, of every course (unfinishedEntries). */
-export const unfinishedSummariesJobs = async (): Promise<SummariesJobRecord[]> => (await unfinishedEntries(JOB_PREFIX)).map(decodeJob);
+/** A summaries job not finished, as the `byUnfinished` index holds it, with its id. */
+export type UnfinishedSummariesJob = UnfinishedCourseJob & { readonly jobId: string };
+
+/** Every summaries job not finished, of every course (course-jobs.ts: the index, not a Scan). */
+export const unfinishedSummariesJobs = async (): Promise<UnfinishedSummariesJob[]> =>
+  (await unfinishedCourseJobs(SUMMARIES_JOB_KIND)).map((job) => ({ ...job, jobId: job.key.entry.slice(JOB_PREFIX.length) }));

@@ -129,12 +129,26 @@ export const tables = {
     timeToLiveAttribute: 'expiresAt',
     globalIndexes: [{ name: 'byLease', partitionKey: 'leaseState', sortKey: 'leaseExpiresAt' }],
   },
-  /** Grade summaries, one per user and generation (`<generation>#<userId>`); the course names the current generation. */
+  /**
+   * Grade summaries, one per user and generation (`<generation>#<userId>`); the course names the
+   * current generation. Beside them, in partitions of their own, the course jobs (summaries jobs,
+   * gradebook exports): `byUnfinished` lists those not finished, by kind and creation time, and
+   * only them (the attribute `unfinished` exists from a job's creation to the write that ends it),
+   * so the sweep never reads a summary.
+   */
   summaries: {
     id: 'Summaries',
     environmentVariable: 'SUMMARIES_TABLE',
     partitionKey: 'courseId',
     sortKey: 'entry',
+    globalIndexes: [
+      {
+        name: 'byUnfinished',
+        partitionKey: 'unfinished',
+        sortKey: 'createdAt',
+        attributes: ['term', 'course', 'state', 'leaseUntil', 'attempts', 'resends', 'resentAt'],
+      },
+    ],
   },
   /**
    * The audit trail of TA grading: every change of a (gradeable, owner)'s TA grade

@@ -15,6 +15,9 @@ import {
   gradebookExportRef,
   type GradebookExportOutcome,
   type GradebookExportRecord,
+  GRADEBOOK_EXPORT_KIND,
+  unfinishedGradebookExports,
+  type UnfinishedGradebookExport,
 } from '#shared/data/gradebook-exports.ts';
 import { getItems } from '#shared/data/items.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
@@ -25,6 +28,7 @@ import { logger } from '#shared/logger.ts';
 import { presignDownload, putObject } from '#shared/storage/objects.ts';
 import { gradebookExportKey } from '#shared/storage/keys.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type GradebookExportMessage } from '#shared/summaries/queue.ts';
+import type { CourseJobKind } from '#shared/summaries/sweep.ts';
 import { courseGradebookPage, type CourseGradebookRow } from './course-gradebook.ts';
 import { csvLine, type CsvValue } from './csv.ts';
 import { EXPORT_URL_SECONDS, MAX_EXPORT_GRADEABLES } from './export-limits.ts';
@@ -91,6 +95,14 @@ const isAbandoned = (record: GradebookExportRecord, now: Date): boolean =>
   record.state === 'running' && (record.leaseUntil ?? 0) < now.getTime() && record.attempts >= SUMMARIES_JOB_MAX_DELIVERIES;
 
 const ABANDONED = 'The export stopped before it was written, on every try. Ask for a new one.';
+
+/** The sweep's view of gradebook exports (shared/summaries/sweep.ts): their index, their message, why one failed. */
+export const gradebookExportSweep: CourseJobKind<UnfinishedGradebookExport> = {
+  kind: GRADEBOOK_EXPORT_KIND,
+  unfinished: unfinishedGradebookExports,
+  send: ({ term, course, exportId }) => sendSummariesJob({ kind: 'gradebook-export', term, course, exportId }),
+  reasons: { abandoned: ABANDONED, neverStarted: 'The export never started: its message was lost on every try. Ask for a new one.' },
+};
 
 /** The export as both routes answer it; `url` once done. Pure. */
 export function exportView(record: GradebookExportRecord, now: Date, url: { url: string; expiresAt: string } | undefined = undefined) {

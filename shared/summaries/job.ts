@@ -21,14 +21,18 @@ import {
   setSummariesJobProgress,
   summariesJobRef,
   summariesJobSlotRef,
+  SUMMARIES_JOB_KIND,
+  unfinishedSummariesJobs,
   type SummariesJobRecord,
   type SummariesJobSlot,
+  type UnfinishedSummariesJob,
 } from '#shared/data/summaries.ts';
 import { isSummariesJobId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { summariesJobNotFound } from './failures.ts';
 import { generateAllSummaries, generateSummaries, type GenerationReport, type NightlyReport } from './generate.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SummariesJobMessage } from './queue.ts';
+import type { CourseJobKind } from './sweep.ts';
 
 /** A new job id: `sj_` and 128 random bits (see SUMMARIES_JOB_ID in shared/ids.ts). */
 export const newSummariesJobId = (): string => `sj_${randomBytes(16).toString('base64url')}`;
@@ -52,6 +56,18 @@ export const isAbandoned = (job: SummariesJobRecord, now: Date): boolean =>
 
 const ABANDONED =
   'The summaries worker stopped before finishing this job, on every delivery; the summaries generated before stay current. Ask again to retry.';
+
+/** The sweep's view of summaries jobs (sweep.ts): their index, their message, why one failed. */
+export const summariesJobSweep: CourseJobKind<UnfinishedSummariesJob> = {
+  kind: SUMMARIES_JOB_KIND,
+  unfinished: unfinishedSummariesJobs,
+  send: ({ term, course, jobId }) => sendSummariesJob({ term, course, jobId }),
+  reasons: {
+    abandoned: ABANDONED,
+    neverStarted:
+      'The summaries worker never started this job: its message was lost on every try; the summaries generated before stay current. Ask again to retry.',
+  },
+};
 
 /** Queued or running, and not abandoned: the job will make a new generation. Pure. */
 const underWay = (job: SummariesJobRecord, now: Date): boolean => !finished(job.state) && !isAbandoned(job, now);
@@ -118,7 +134,13 @@ export async function requestSummaries(
       if (job && underWay(job, now)) return summariesJob(job);
       replaces = holder.jobId;
       if (job && isAbandoned(job, now)) {
-        await finishSummariesJob(course.term, course.course, job.jobId, { state: 'failed', at: now.toISOString(), message: ABANDONED });
+        await finishSummariesJob(
+          course.term,
+          course.course,
+          job.jobId,
+          { state: 'failed', at: now.toISOString(), message: ABANDONED },
+          job.attempts,
+        );
       }
     }
     const enrollments = await enrollmentsOfCourse(course.term, course.course);
@@ -151,11 +173,13 @@ async function queue(record: SummariesJobRecord): Promise<void> {
   try {
     await sendSummariesJob({ term, course, jobId });
   } catch (error) {
-    await finishSummariesJob(term, course, jobId, {
-      state: 'failed',
-      at: new Date().toISOString(),
-      message: 'The job could not be queued.',
-    }).catch(() => undefined);
+    await finishSummariesJob(
+      term,
+      course,
+      jobId,
+      { state: 'failed', at: new Date().toISOString(), message: 'The job could not be queued.' },
+      undefined,
+    ).catch(() => undefined);
     await releaseSummariesJobSlot(term, course, jobId).catch(() => undefined);
     throw error;
   }
@@ -198,7 +222,8 @@ export async function runSummariesJob(message: SummariesJobMessage, now = new Da
   const { job, course } = await getItems({ job: summariesJobRef(term, code, jobId), course: courseRef(term, code) });
   if (!job || finished(job.state)) return;
   const leaseUntil = now.getTime() + SUMMARIES_JOB_LEASE_SECONDS * 1000;
-  if (!(await claimSummariesJob(term, code, jobId, { now, leaseUntil }))) return;
+  const lease = await claimSummariesJob(term, code, jobId, { now, leaseUntil });
+  if (lease === undefined) return;
   let outcome: Parameters<typeof finishSummariesJob>[3];
   if (!course) {
     outcome = { state: 'failed', at: new Date().toISOString(), message: 'The course no longer exists.' };
@@ -223,6 +248,6 @@ export async function runSummariesJob(message: SummariesJobMessage, now = new Da
       };
     }
   }
-  await finishSummariesJob(term, code, jobId, outcome);
-  await releaseSummariesJobSlot(term, code, jobId);
+  // A delivery whose lease was taken over leaves the job, and the course's slot, to the one that took it.
+  if (await finishSummariesJob(term, code, jobId, outcome, lease)) await releaseSummariesJobSlot(term, code, jobId);
 }

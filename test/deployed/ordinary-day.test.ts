@@ -12,6 +12,9 @@ import type { DeployedStack } from './deployment.ts';
 import { allPassed } from './codebuild.ts';
 import type { RunResult } from '#shared/grading/runner-protocol.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
+import { createGradebookExport } from '#shared/data/gradebook-exports.ts';
+import { newGradebookExportId } from '#shared/gradebook/exports.ts';
+import { SWEEP_GRACE_MS } from '#shared/summaries/sweep.ts';
 import { CLIENT_ID as OIDC_CLIENT_ID, startOidcProvider } from '../support/oidc-provider.ts';
 import {
   CAN_BUILD,
@@ -391,6 +394,48 @@ const daySelf: readonly DayStep[] = [
     phase: 'identity read',
     run: async () => {
       await call('GET', '/api/nowhere/at/all', { as: 'student', expect: { fail: 'Endpoint not found.', status: 404 } });
+    },
+  },
+  {
+    title:
+      'the course job sweep, as its schedule invokes it, sends again the message of an export a request wrote but never sent: the export ends done',
+    phase: 'summaries read',
+    timeoutMs: 120_000,
+    run: async () => {
+      const sweep = stack!.deployment.schedules.find((schedule) => schedule.logicalId.startsWith('CourseJobSweep'));
+      const summaries = stack!.deployment.tables.find((table) => table.logicalId.startsWith('Summaries'));
+      if (!sweep || !summaries) return fail('course job sweep', 'no CourseJobSweep schedule or Summaries table in the template');
+      // What a create-gradebook-export that died before its send leaves: the export written, queued, no message.
+      const exportId = newGradebookExportId();
+      const own = process.env.SUMMARIES_TABLE;
+      process.env.SUMMARIES_TABLE = summaries.name;
+      try {
+        await createGradebookExport({
+          exportId,
+          term: TERM,
+          course: COURSE,
+          format: 'csv',
+          state: 'queued',
+          requestedBy: 'prof',
+          createdAt: new Date(Date.now() - SWEEP_GRACE_MS - 60_000).toISOString(),
+          attempts: 0,
+        });
+      } finally {
+        process.env.SUMMARIES_TABLE = own;
+      }
+      const result = await stack!.fireSchedule(sweep);
+      if (result.functionError) return fail('course job sweep', `the sweeper failed: ${result.payload}`);
+      const path = `/api/${TERM}/${COURSE}/gradebook/exports/${exportId}`;
+      const deadline = Date.now() + 90_000;
+      let data: { status?: string } | undefined;
+      while (failures.length === 0) {
+        data = (await call('GET', path, { as: 'prof' })).json?.data;
+        if (data?.status === 'done' || data?.status === 'failed' || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      if (data?.status !== 'done') fail('course job sweep', `the stranded export did not end done: ${JSON.stringify(data).slice(0, 500)}`);
+      collectProblems('course job sweep');
+      expectNoFailures();
     },
   },
   {

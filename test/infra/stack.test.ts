@@ -97,11 +97,12 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
   'webhook-relay': { Timeout: 50, MemorySize: 1024 },
+  'course-job-sweeper': { Timeout: 60, MemorySize: 1024 },
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker and the outbox relay', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 3);
+  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker, the outbox relay and the course job sweeper', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 4);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
@@ -537,8 +538,8 @@ describe('summaries queue', () => {
 
 describe('nightly summaries', () => {
   it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
-    // The nightly run, the webhook outbox relay's and the grading wake-up.
-    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(3);
+    // The nightly run, the webhook outbox relay's, the grading wake-up and the course job sweep.
+    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(4);
     const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     expect(Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
@@ -580,6 +581,37 @@ describe('grading wake-up', () => {
     const worker = synth.resources[functionId('grading-worker')]!.Properties;
     expect(worker.Environment.Variables.GRADING_HEARTBEAT_LEASE_SECONDS).toBeUndefined(); // the 2 minutes' default
     expect(Number(worker.Environment.Variables.GRADING_LEASE_SECONDS)).toBe(worker.Timeout);
+  });
+});
+
+describe('course job sweep', () => {
+  it('runs the sweeper every five minutes as a role the scheduler assumes, which may invoke the sweeper only', () => {
+    const { Properties } = synth.resources[logicalId(synth.stack.courseJobSweep)]!;
+    const sweeper = getAtt(functionId('course-job-sweeper'));
+    expect(Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED', Target: { Arn: sweeper } });
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    const trust = synth.resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;
+    expect(trust).toEqual([expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' } })]);
+    expect(roleStatements(roleId)).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [sweeper, { 'Fn::Join': ['', [sweeper, ':*']] }] },
+    ]);
+  });
+
+  it('finds unfinished jobs through a sparse index of the summaries table that keeps only what the sweep reads', () => {
+    const table = synth.resources[logicalId(synth.stack.tables.get('summaries')!)]!.Properties;
+    expect(table.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byUnfinished',
+        KeySchema: [
+          { AttributeName: 'unfinished', KeyType: 'HASH' },
+          { AttributeName: 'createdAt', KeyType: 'RANGE' },
+        ],
+        Projection: {
+          ProjectionType: 'INCLUDE',
+          NonKeyAttributes: ['term', 'course', 'state', 'leaseUntil', 'attempts', 'resends', 'resentAt'],
+        },
+      },
+    ]);
   });
 });
 

@@ -24,7 +24,14 @@ export interface TestApi {
 
 /** The local API (the same server `npm start` runs) on a free port, called over real HTTP. */
 export async function startTestApi(
-  options: { workers?: number; functionTimeoutMs?: number; checkAnswers?: boolean; outboxRelayMs?: number; corsOrigins?: string[] } = {},
+  options: {
+    workers?: number;
+    functionTimeoutMs?: number;
+    checkAnswers?: boolean;
+    outboxRelayMs?: number;
+    courseJobSweepMs?: number;
+    corsOrigins?: string[];
+  } = {},
 ): Promise<TestApi> {
   const server: LocalApi = await startLocalApi({
     port: 0,
@@ -32,6 +39,8 @@ export async function startTestApi(
     functionTimeoutMs: options.functionTimeoutMs,
     checkAnswers: options.checkAnswers,
     outboxRelayMs: options.outboxRelayMs,
+    // Only when a test asks for it: a sweep every 30 s would add requests to tests that count them.
+    courseJobSweepMs: options.courseJobSweepMs ?? 0,
     corsOrigins: options.corsOrigins,
   });
   const call: TestApi['call'] = async (method, path, init = {}) => {
