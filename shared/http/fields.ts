@@ -364,3 +364,39 @@ export function declaredFiles(doc: Doc & { readonly maxItems: number; readonly m
   );
   return mustBe(schema, what);
 }
+
+/**
+ * A JSON list of files given as text, each `{"path": string, "content": string}` (at most
+ * `maxItems`, each path at most 256 characters, their contents at most `maxCharacters` together).
+ */
+export function textFiles(doc: Doc & { readonly maxItems: number; readonly maxCharacters: number }) {
+  const what = `a list of {"path": string, "content": string} (at most ${doc.maxItems}, their contents at most ${doc.maxCharacters} characters together)`;
+  const schema = documented(
+    readWith((value, payload): { path: string; content: string }[] | undefined => {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || value.length > doc.maxItems) return refused(payload, what);
+      const files: { path: string; content: string }[] = [];
+      let characters = 0;
+      for (const item of value) {
+        const { path, content } = (item ?? {}) as { path?: unknown; content?: unknown };
+        if (typeof path !== 'string' || path.length === 0 || path.length > 256 || typeof content !== 'string')
+          return refused(payload, what);
+        characters += content.length;
+        if (characters > doc.maxCharacters) return refused(payload, what);
+        files.push({ path, content });
+      }
+      return files;
+    }),
+    {
+      description: doc.description,
+      type: 'array',
+      maxItems: doc.maxItems,
+      items: {
+        type: 'object',
+        required: ['path', 'content'],
+        properties: { path: { type: 'string', minLength: 1, maxLength: 256 }, content: { type: 'string', maxLength: doc.maxCharacters } },
+      },
+    },
+  );
+  return mustBe(schema, what);
+}
