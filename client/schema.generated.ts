@@ -1556,6 +1556,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "similarity.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.
+         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
+         */
+        post: operations["webhook-similarity.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "inquiry.opened": {
         parameters: {
             query?: never;
@@ -2111,7 +2131,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
+            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[];
             description: string;
             /** Format: date-time */
             created_at: string;
@@ -2121,7 +2141,7 @@ export interface components {
             /** @description The message id: the `webhook-id` header of every attempt. */
             id: string;
             /** @enum {string} */
-            event: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
+            event: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed";
             /**
              * @description `failed`: every retry failed; replay it once the receiver works.
              * @enum {string}
@@ -2144,7 +2164,7 @@ export interface components {
         /** @description The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course. */
         WebhookPayload: {
             /** @enum {string} */
-            type: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
+            type: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed";
             /** Format: date-time */
             timestamp: string;
             data: {
@@ -9458,8 +9478,8 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. */
-                    events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[] | string;
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. */
+                    events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[] | string;
                     /** @description What the webhook is for. */
                     description?: string;
                 };
@@ -9469,7 +9489,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -9480,7 +9500,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -9502,7 +9522,7 @@ export interface operations {
                             id: string;
                             /** Format: uri */
                             url: string;
-                            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
+                            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[];
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -13985,6 +14005,48 @@ export interface operations {
                         /** Format: date-time */
                         generated_at: string;
                         generation: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-similarity.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`), the same on every attempt. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in seconds since 1970. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
+                    /** @constant */
+                    type?: "similarity.completed";
+                    data?: {
+                        term: string;
+                        course: string;
+                        gradeable_id: string;
+                        run_id: string;
+                        /** @description Active versions compared. */
+                        submissions: number;
+                        /** @description Pairs kept, the most similar. */
+                        pairs_kept: number;
                     };
                 };
             };

@@ -14,7 +14,7 @@ import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
 import { claimUnderLease, unfinishedEntries } from './summaries.ts';
 import { tableName, tables } from './tables.ts';
-import type { TransactItem } from './transactions.ts';
+import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
 const table = tables.summaries;
 const RUN_PREFIX = 'similarity-run#';
@@ -257,21 +257,21 @@ export type SimilarityRunOutcome =
   | { readonly state: 'failed'; readonly at: string; readonly message: string };
 
 /**
- * Ends a run: done with its pairs' count, or failed with why. With `lease`, only while that claim
- * still holds it; without, only while it is still queued (it could not be sent to the queue).
- * False: it held no longer.
+ * The transaction item ending a run: done with its pairs' count, or failed with why. With `lease`,
+ * only while that claim still holds it (a delivery whose lease was taken over records nothing);
+ * without, only while it is still queued (it could not be sent to the queue).
  */
-export async function finishSimilarityRun(
+export function finishSimilarityRunItem(
   term: string,
   course: string,
   runId: string,
   outcome: SimilarityRunOutcome,
   lease: number | undefined,
-): Promise<boolean> {
+): TransactItem {
   const values: Record<string, unknown> =
     outcome.state === 'done' ? { ':pairs': outcome.pairs, ':submissions': outcome.submissions } : { ':message': outcome.message };
-  return conditioned(
-    new UpdateCommand({
+  return {
+    Update: {
       TableName: tableName(table),
       Key: runKey(term, course, runId),
       UpdateExpression:
@@ -286,8 +286,29 @@ export async function finishSimilarityRun(
         ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
         ...values,
       },
-    }),
-  );
+    },
+  };
+}
+
+/**
+ * Ends a run with the items recorded with its end (the webhook event's outbox entry): false when
+ * the run's condition failed (it held no longer), and nothing of them is written.
+ */
+export async function finishSimilarityRun(
+  term: string,
+  course: string,
+  runId: string,
+  outcome: SimilarityRunOutcome,
+  lease: number | undefined,
+  alongside: readonly TransactItem[] = [],
+): Promise<boolean> {
+  try {
+    await transactWrite([finishSimilarityRunItem(term, course, runId, outcome, lease), ...alongside]);
+    return true;
+  } catch (error) {
+    if (failedConditions(error).includes(0)) return false;
+    throw error;
+  }
 }
 
 /** Sends a conditioned write; false when its condition failed. */

@@ -22,6 +22,7 @@ import { logger } from '#shared/logger.ts';
 import { fileNameOf, versionFilesPrefix } from '#shared/storage/keys.ts';
 import { getObjectBytes, listObjects } from '#shared/storage/objects.ts';
 import type { SimilarityRunMessage } from '#shared/summaries/queue.ts';
+import { eventOutbox, similarityCompletedEvent } from '#shared/webhooks/publish.ts';
 import { fingerprint, type Fingerprints } from './fingerprints.ts';
 import { similarityIndex, type SubmissionFingerprints } from './pairs.ts';
 import { KEPT_PAIRS, SIMILARITY_LEASE_SECONDS } from './runs.ts';
@@ -152,5 +153,10 @@ export async function runSimilarity(message: SimilarityRunMessage, now = new Dat
     logger.error({ message: 'Similarity run failed', course: `${term}/${course}`, runId, error: error as Error });
     outcome = { state: 'failed', at: new Date().toISOString(), message: `The submissions could not be compared (${runId}). Ask again.` };
   }
-  await finishSimilarityRun(term, course, runId, outcome, lease);
+  // The webhook event is recorded with the run's end itself (the outbox), so it exists exactly when the end does.
+  const outbox =
+    outcome.state === 'done'
+      ? eventOutbox(similarityCompletedEvent(run, { submissions: outcome.submissions, pairs: outcome.pairs }))
+      : undefined;
+  if (await finishSimilarityRun(term, course, runId, outcome, lease, outbox?.items)) await outbox?.send();
 }

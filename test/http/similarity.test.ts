@@ -20,6 +20,8 @@ import { openDates } from '../support/dates.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
+import { closeAll, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 let api: TestApi;
 let world: CourseWorld;
@@ -118,7 +120,10 @@ async function similarityItems() {
   return answer.Items ?? [];
 }
 
+let receiver: WebhookReceiver;
+
 beforeAll(async () => {
+  receiver = await startAllowedWebhookReceiver();
   api = await startTestApi({ workers: 0 });
   world = await createCourseWorld(api);
   for (const { student } of FIXTURES) {
@@ -130,9 +135,7 @@ beforeAll(async () => {
   for (const { name, student, content } of FIXTURES) await submit(gradeable, students.get(student)!.token, [{ name, content }]);
 }, 120_000);
 
-afterAll(async () => {
-  await api.close();
-});
+afterAll(() => closeAll(api, receiver));
 
 describe('a similarity report of a class with three disguised copies among independent solutions', () => {
   it('ranks the six pairs among the original and its copies first, each side a student and version of this gradeable', async () => {
@@ -149,6 +152,23 @@ describe('a similarity report of a class with three disguised copies among indep
     const similarities = data.pairs.map(({ similarity }) => similarity);
     expect(similarities).toEqual([...similarities].sort((one, other) => other - one));
     expect(top.at(-1)!.similarity).toBeGreaterThan(2 * data.pairs[COPY_PAIRS]!.similarity);
+  });
+
+  it("sends similarity.completed to the course's webhooks once the run is done, naming the run and no student", async () => {
+    const hook = await api.postJson(
+      `/${world.course.term}/${world.course.course}/webhooks`,
+      { url: `${receiver.url}/similarity`, events: ['similarity.completed'] },
+      world.tokens.instructor,
+    );
+    expect(hook.json.status, hook.text).toBe('success');
+    const { runId } = await runToEnd(gradeable);
+    const [request] = await receiver.waitFor('/similarity', 1, 30_000);
+    const event = JSON.parse(request!.body) as { type: string; data: Record<string, unknown> };
+    expect(event).toMatchObject({
+      type: 'similarity.completed',
+      data: { gradeable_id: gradeable, run_id: runId, submissions: FIXTURES.length, pairs_kept: expect.any(Number) },
+    });
+    for (const { userId } of students.values()) expect(request!.body).not.toContain(userId);
   });
 
   it('pages the pairs most similar first, a Link and next_cursor to the next page, the pages together the whole list', async () => {
