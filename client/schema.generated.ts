@@ -2270,9 +2270,16 @@ export interface components {
             min_match_tokens: number | null;
             /** @description Starter code files whose matches count for no pair. */
             starter_files: number;
+            /** @description Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other). */
+            compare_with: {
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            }[];
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
+            fingerprints_reused: number | null;
             /** @description Where the run is, in words; when failed, why. */
             message: string;
         };
@@ -2293,9 +2300,16 @@ export interface components {
             min_match_tokens: number | null;
             /** @description Starter code files whose matches count for no pair. */
             starter_files: number;
+            /** @description Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other). */
+            compare_with: {
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            }[];
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
+            fingerprints_reused: number | null;
             /** @description Where the run is, in words; when failed, why. */
             message: string;
             /** @description This page of the pairs, most similar first (done only). */
@@ -7197,6 +7211,12 @@ export interface operations {
                         path: string;
                         content: string;
                     }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
+                    }[];
                     /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
                     min_match_tokens?: number | string;
                 };
@@ -7208,6 +7228,12 @@ export interface operations {
                         path: string;
                         content: string;
                     }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
+                    }[];
                     /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
                     min_match_tokens?: string;
                 };
@@ -7218,6 +7244,12 @@ export interface operations {
                     starter_code?: {
                         path: string;
                         content: string;
+                    }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
                     }[];
                     /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
                     min_match_tokens?: string;
@@ -7263,8 +7295,11 @@ export interface operations {
              *     - `The field language must be a string.`
              *     - `The field language must be at most 32 characters long.`
              *     - `The field starter_code must be a list of {"path": string, "content": string} (at most 20, their contents at most 200000 characters together).`
+             *     - `The field compare_with must be a list of {"semester": string, "course": string, "gradeable_id": string} (at most 5).`
              *     - `The field min_match_tokens must be a whole number from 0 to 100000.`
              *     - `Similarity compares python, java, c, cpp, javascript or text, not {language}.`
+             *     - `compare_with names the gradeable compared itself.`
+             *     - `Term {semester} begins after this one: compare_with names gradeables of this or earlier terms.`
              */
             400: {
                 headers: {
@@ -7294,6 +7329,7 @@ export interface operations {
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `You don't have access to this endpoint.`
+             *     - `You are not an instructor of {semester}/{course}: compare_with names gradeables of your own courses only.`
              */
             403: {
                 headers: {
@@ -7309,6 +7345,7 @@ export interface operations {
              *
              *     - `Failed to load course. Check course title and ensure it exists.`
              *     - `No gradeable {gradeable_id} in this course to compare.`
+             *     - `No gradeable {gradeable_id} in {semester}/{course} to compare with.`
              */
             404: {
                 headers: {

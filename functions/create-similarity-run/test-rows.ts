@@ -6,7 +6,9 @@ import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 export const rows: WriteRouteRows = {
   policy: [
     ...COURSE_CHECK,
+    // The gradeable, and those compare_with names, with the caller's enrollments there and their terms.
     'dynamodb:BatchGetItem gradeables',
+    'dynamodb:BatchGetItem terms',
     // The run, written queued, and failed at once if it cannot be queued.
     'dynamodb:PutItem summaries',
     'dynamodb:UpdateItem summaries',
@@ -19,5 +21,10 @@ export const rows: WriteRouteRows = {
       expect: instructorOnly,
     },
   ],
-  validBody: () => ({ language: 'python', starter_code: [{ path: 'main.py', content: 'print(1)\n' }], min_match_tokens: 40 }),
+  validBody: () => ({
+    language: 'python',
+    starter_code: [{ path: 'main.py', content: 'print(1)\n' }],
+    min_match_tokens: 40,
+    compare_with: [],
+  }),
 };

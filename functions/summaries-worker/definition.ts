@@ -24,8 +24,9 @@ export const definition = worker({
     // The summaries.generated event, written with the switch and removed once queued.
     webhookOutbox: ['PutItem', 'DeleteItem'],
   },
-  // A gradebook export's CSV; a similarity run reads the versions' stored files.
-  objects: { exports: ['PutObject'], versions: ['GetObject', 'ListBucket'] },
+  // A gradebook export's CSV; a similarity run reads the versions' stored files, and reads or
+  // stores their fingerprints (a missing one is listed as missing, not refused).
+  objects: { exports: ['PutObject'], versions: ['GetObject', 'ListBucket'], fingerprints: ['GetObject', 'PutObject', 'ListBucket'] },
   // The generation is published as a webhook event.
   events: 'publish',
 });

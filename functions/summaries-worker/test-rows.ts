@@ -12,9 +12,11 @@ export const rows: WorkerRows = {
     'dynamodb:Query enrollments/index/bySection',
     ...['enrollments', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
     's3:PutObject submissionsBucket/exports/*',
-    // A similarity run: the versions' stored files, listed and read.
+    // A similarity run: the versions' stored files, listed and read; their fingerprints read or stored.
     's3:GetObject submissionsBucket/versions/*',
     's3:ListBucket submissionsBucket',
+    's3:GetObject submissionsBucket/fingerprints/*',
+    's3:PutObject submissionsBucket/fingerprints/*',
     // The webhook event written with what causes it, and removed once queued.
     'dynamodb:PutItem webhookOutbox',
     'dynamodb:DeleteItem webhookOutbox',

@@ -46,6 +46,8 @@ export interface SimilarityRunRecord {
   /** The shortest match counted, in tokens; absent: the winnowing's own guarantee. */
   readonly minMatchTokens?: number;
   readonly starterCode?: readonly StarterFile[];
+  /** Gradeables of this or earlier terms whose submissions are compared with this one's (never with each other). */
+  readonly compareWith?: readonly { readonly term: string; readonly course: string; readonly gradeableId: string }[];
   readonly createdAt: string;
   readonly startedAt?: string;
   readonly finishedAt?: string;
@@ -59,6 +61,8 @@ export interface SimilarityRunRecord {
   readonly fingerprinted?: number;
   /** Pairs kept (done only). */
   readonly pairs?: number;
+  /** Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only). */
+  readonly reused?: number;
   readonly message?: string;
 }
 
@@ -77,6 +81,8 @@ const decodeRun = (item: Item): SimilarityRunRecord =>
     ...optional(item, 'language'),
     ...optional(item, 'minMatchTokens'),
     ...optional(item, 'starterCode'),
+    ...optional(item, 'compareWith'),
+    ...optional(item, 'reused'),
     ...optional(item, 'startedAt'),
     ...optional(item, 'finishedAt'),
     ...optional(item, 'leaseUntil'),
@@ -253,7 +259,7 @@ export async function similarityPairsPage(
 }
 
 export type SimilarityRunOutcome =
-  | { readonly state: 'done'; readonly at: string; readonly pairs: number; readonly submissions: number }
+  | { readonly state: 'done'; readonly at: string; readonly pairs: number; readonly submissions: number; readonly reused: number }
   | { readonly state: 'failed'; readonly at: string; readonly message: string };
 
 /**
@@ -269,14 +275,18 @@ export function finishSimilarityRunItem(
   lease: number | undefined,
 ): TransactItem {
   const values: Record<string, unknown> =
-    outcome.state === 'done' ? { ':pairs': outcome.pairs, ':submissions': outcome.submissions } : { ':message': outcome.message };
+    outcome.state === 'done'
+      ? { ':pairs': outcome.pairs, ':submissions': outcome.submissions, ':reused': outcome.reused }
+      : { ':message': outcome.message };
   return {
     Update: {
       TableName: tableName(table),
       Key: runKey(term, course, runId),
       UpdateExpression:
         'SET #state = :state, finishedAt = :at, ' +
-        (outcome.state === 'done' ? 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions' : 'message = :message') +
+        (outcome.state === 'done'
+          ? 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused'
+          : 'message = :message') +
         ' REMOVE leaseUntil',
       ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
       ExpressionAttributeNames: { '#state': 'state' },

@@ -381,9 +381,15 @@ const SimilarityRun = object({
   language: string.describe("The language asked for; null: each file's extension's.").nullable(),
   min_match_tokens: integer.describe('The shortest shared run a kept pair has, in tokens; null: any.').nullable(),
   starter_files: integer.describe('Starter code files whose matches count for no pair.'),
+  compare_with: z
+    .array(object({ semester: string, course: string, gradeable_id: string }))
+    .describe("Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other)."),
   submissions: integer.describe('Active versions with stored files to compare (known once running).').nullable(),
   fingerprinted: integer.describe('Of those, how many are fingerprinted so far.').nullable(),
   pairs_kept: integer.describe('Pairs kept, the most similar (done only).').nullable(),
+  fingerprints_reused: integer
+    .describe('Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only).')
+    .nullable(),
   message: string.describe('Where the run is, in words; when failed, why.'),
 }).describe("A similarity run of a gradeable's submissions, compared on the summaries queue. Only the course's instructors read it.");
 

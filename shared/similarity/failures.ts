@@ -36,3 +36,23 @@ export const similarityPairRace = /* @__PURE__ */ failure(
   'conflict',
   'Another reviewer decided this pair at the same moment. Reload it and decide again.',
 );
+export const compareCourseNotYours = /* @__PURE__ */ failure(
+  'forbidden',
+  'You are not an instructor of {semester}/{course}: compare_with names gradeables of your own courses only.',
+  { semester: ECHOED_LENGTH, course: ECHOED_LENGTH },
+);
+export const compareGradeableNotFound = /* @__PURE__ */ failure(
+  'not-found',
+  'No gradeable {gradeable_id} in {semester}/{course} to compare with.',
+  {
+    gradeable_id: ECHOED_LENGTH,
+    semester: ECHOED_LENGTH,
+    course: ECHOED_LENGTH,
+  },
+);
+export const compareTermLater = /* @__PURE__ */ failure(
+  'invalid',
+  'Term {semester} begins after this one: compare_with names gradeables of this or earlier terms.',
+  { semester: ECHOED_LENGTH },
+);
+export const compareWithItself = /* @__PURE__ */ failure('invalid', 'compare_with names the gradeable compared itself.');

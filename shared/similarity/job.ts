@@ -19,8 +19,8 @@ import {
 import { submissionsOfGradeable, type Submission } from '#shared/data/submissions.ts';
 import { isSimilarityRunId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
-import { fileNameOf, versionFilesPrefix } from '#shared/storage/keys.ts';
-import { getObjectBytes, listObjects } from '#shared/storage/objects.ts';
+import { fileNameOf, fingerprintsKey, versionFilesPrefix } from '#shared/storage/keys.ts';
+import { getObjectBytes, listObjects, putObject } from '#shared/storage/objects.ts';
 import type { SimilarityRunMessage } from '#shared/summaries/queue.ts';
 import { eventOutbox, similarityCompletedEvent } from '#shared/webhooks/publish.ts';
 import { fingerprint, type Fingerprints } from './fingerprints.ts';
@@ -66,9 +66,35 @@ async function fingerprintText(path: string, text: string, language: string | un
   return fingerprint(await tokenize(text, languageOf(path, language)));
 }
 
-/** The fingerprints of one version's stored files, in their names' order. */
-async function versionFingerprints(run: SimilarityRunRecord, compared: ComparedVersion): Promise<SubmissionFingerprints> {
-  const folder = { term: run.term, course: run.course, gradeable: run.gradeableId, submitter: compared.owner };
+/** A version of this gradeable, or of an earlier one compared with it. */
+interface Compared extends ComparedVersion {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+}
+
+/** A side's id in the index: the owner for this gradeable's versions, the whole path for an earlier one's. */
+const sideId = (run: SimilarityRunRecord, compared: Compared): string =>
+  compared.term === run.term && compared.course === run.course && compared.gradeableId === run.gradeableId
+    ? compared.owner
+    : `${compared.term}/${compared.course}/${compared.gradeableId}/${compared.owner}`;
+
+/**
+ * The fingerprints of one version's stored files, in their names' order: those an earlier run
+ * stored for it (its files never change), else made from its files and stored.
+ */
+async function versionFingerprints(
+  run: SimilarityRunRecord,
+  compared: Compared,
+  counts: { reused: number },
+): Promise<SubmissionFingerprints> {
+  const folder = { term: compared.term, course: compared.course, gradeable: compared.gradeableId, submitter: compared.owner };
+  const key = fingerprintsKey(folder, compared.filesId, run.language ?? 'auto');
+  const stored = await getObjectBytes(key);
+  if (stored !== undefined) {
+    counts.reused++;
+    return { id: sideId(run, compared), files: (JSON.parse(stored.toString('utf8')) as StoredFingerprints).files };
+  }
   const objects = await listObjects(versionFilesPrefix(folder, compared.filesId));
   const files: { path: string; fingerprints: Fingerprints }[] = [];
   for (const object of objects) {
@@ -79,48 +105,78 @@ async function versionFingerprints(run: SimilarityRunRecord, compared: ComparedV
     const path = fileNameOf(object.key);
     files.push({ path, fingerprints: await fingerprintText(path, text, run.language) });
   }
-  return { id: compared.owner, files };
+  const body = Buffer.from(JSON.stringify({ files } satisfies StoredFingerprints));
+  await putObject(key, body, body.length);
+  return { id: sideId(run, compared), files };
+}
+
+/** A version's fingerprints as stored. */
+interface StoredFingerprints {
+  readonly files: { path: string; fingerprints: Fingerprints }[];
 }
 
 /**
- * Compares the run's submissions and answers the pairs to keep, most similar first; `progress` is
- * told after every PROGRESS_EVERY fingerprinted (and false from it stops the work: the lease was
- * lost).
+ * Compares the run's submissions with each other and with those of the earlier gradeables, and
+ * answers the pairs to keep, most similar first, and how many versions' fingerprints were read as
+ * stored; `progress` is told after every PROGRESS_EVERY of this gradeable's versions fingerprinted
+ * (and false from it stops the work: the lease was lost).
  */
 export async function compareSubmissions(
   run: SimilarityRunRecord,
   versions: readonly ComparedVersion[],
+  earlier: readonly Compared[],
   progress: (fingerprinted: number) => Promise<boolean>,
-): Promise<StoredPair[] | undefined> {
+): Promise<{ pairs: StoredPair[]; reused: number } | undefined> {
+  const counts = { reused: 0 };
+  const own = versions.map((version) => ({ ...version, term: run.term, course: run.course, gradeableId: run.gradeableId }));
   const submissions: SubmissionFingerprints[] = [];
-  for (const compared of versions) {
-    submissions.push(await versionFingerprints(run, compared));
+  for (const compared of own) {
+    submissions.push(await versionFingerprints(run, compared, counts));
     if (submissions.length % PROGRESS_EVERY === 0 && !(await progress(submissions.length))) return undefined;
   }
+  for (const compared of earlier) submissions.push(await versionFingerprints(run, compared, counts));
   const starterCode = await Promise.all((run.starterCode ?? []).map(({ path, content }) => fingerprintText(path, content, run.language)));
   const index = similarityIndex(submissions, { starterCode });
-  const byOwner = new Map(versions.map((compared) => [compared.owner, compared]));
-  const side = (owner: string) => ({
-    owner,
-    version: byOwner.get(owner)?.version ?? 0,
-    term: run.term,
-    course: run.course,
-    gradeableId: run.gradeableId,
-    filesId: byOwner.get(owner)?.filesId ?? '',
-  });
+  const byId = new Map([...own, ...earlier].map((compared) => [sideId(run, compared), compared]));
+  const isOwn = new Set(own.map((compared) => sideId(run, compared)));
+  const side = (id: string) => {
+    const compared = byId.get(id);
+    if (compared === undefined) throw new Error(`No version compared as ${id}`);
+    const { owner, version, term, course, gradeableId, filesId } = compared;
+    return { owner, version, term, course, gradeableId, filesId };
+  };
   const least = run.minMatchTokens ?? 0;
-  const ranked = index.pairs(KEPT_PAIRS).filter(({ longest_fragment }) => longest_fragment >= least);
-  return ranked.map((pair, at) => ({
-    runId: run.runId,
-    rank: at + 1,
-    left: side(pair.left),
-    right: side(pair.right),
-    similarity: pair.similarity,
-    longestFragment: pair.longest_fragment,
-    totalOverlap: pair.total_overlap,
-    fragments: index.fragments(pair.left, pair.right),
-    revision: 0,
-  }));
+  // Earlier terms' versions are compared with this gradeable's only, never with each other.
+  const ranked = index
+    .pairs(KEPT_PAIRS, (left, right) => isOwn.has(left) || isOwn.has(right))
+    .filter(({ longest_fragment }) => longest_fragment >= least)
+    // This gradeable's side first.
+    .map((pair) => (isOwn.has(pair.left) ? pair : { ...pair, left: pair.right, right: pair.left }));
+  const pairs = ranked.map((pair, at) => {
+    const fragments = index.fragments(pair.left, pair.right);
+    return {
+      runId: run.runId,
+      rank: at + 1,
+      left: side(pair.left),
+      right: side(pair.right),
+      similarity: pair.similarity,
+      longestFragment: pair.longest_fragment,
+      totalOverlap: pair.total_overlap,
+      fragments,
+      revision: 0,
+    };
+  });
+  return { pairs, reused: counts.reused };
+}
+
+/** The active versions with stored files of the gradeables a run compares with. */
+async function earlierVersions(run: SimilarityRunRecord): Promise<Compared[]> {
+  const all: Compared[] = [];
+  for (const { term, course, gradeableId } of run.compareWith ?? []) {
+    for (const version of comparedVersions(await submissionsOfGradeable(term, course, gradeableId)))
+      all.push({ ...version, term, course, gradeableId });
+  }
+  return all;
 }
 
 /**
@@ -142,13 +198,19 @@ export async function runSimilarity(message: SimilarityRunMessage, now = new Dat
   try {
     const versions = comparedVersions(await submissionsOfGradeable(term, course, run.gradeableId));
     await recordSimilarityProgress(term, course, runId, { submissions: versions.length, fingerprinted: 0 }, lease);
-    const pairs = await compareSubmissions(run, versions, (fingerprinted) =>
+    const compared = await compareSubmissions(run, versions, await earlierVersions(run), (fingerprinted) =>
       recordSimilarityProgress(term, course, runId, { submissions: versions.length, fingerprinted }, lease),
     );
     // The lease was taken over: the delivery holding it now ends the run.
-    if (pairs === undefined) return;
-    await writeSimilarityPairs(term, course, pairs);
-    outcome = { state: 'done', at: new Date().toISOString(), pairs: pairs.length, submissions: versions.length };
+    if (compared === undefined) return;
+    await writeSimilarityPairs(term, course, compared.pairs);
+    outcome = {
+      state: 'done',
+      at: new Date().toISOString(),
+      pairs: compared.pairs.length,
+      submissions: versions.length,
+      reused: compared.reused,
+    };
   } catch (error) {
     logger.error({ message: 'Similarity run failed', course: `${term}/${course}`, runId, error: error as Error });
     outcome = { state: 'failed', at: new Date().toISOString(), message: `The submissions could not be compared (${runId}). Ask again.` };

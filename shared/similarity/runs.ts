@@ -5,7 +5,10 @@
  * first, a page at a time. Only the course's instructors reach these routes (their access).
  */
 import { randomBytes } from 'node:crypto';
-import type { Course } from '#shared/courses/course.ts';
+import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { getItems } from '#shared/data/items.ts';
+import { termRef, type Term } from '#shared/data/terms.ts';
 import {
   createSimilarityRun,
   finishSimilarityRun,
@@ -20,7 +23,15 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { encodeCursor, readPageRequest } from '#shared/paging.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SimilarityRunMessage } from '#shared/summaries/queue.ts';
-import { similarityGradeableNotFound, similarityLanguageUnknown, similarityRunNotFound } from './failures.ts';
+import {
+  compareCourseNotYours,
+  compareGradeableNotFound,
+  compareTermLater,
+  compareWithItself,
+  similarityGradeableNotFound,
+  similarityLanguageUnknown,
+  similarityRunNotFound,
+} from './failures.ts';
 import { CODE_LANGUAGES } from './tokens.ts';
 
 /** A new run id: `sr_` and 128 random bits (see SIMILARITY_RUN_ID in shared/ids.ts). */
@@ -67,9 +78,15 @@ export function runView(record: SimilarityRunRecord, now: Date) {
     language: record.language ?? null,
     min_match_tokens: record.minMatchTokens ?? null,
     starter_files: record.starterCode?.length ?? 0,
+    compare_with: (record.compareWith ?? []).map(({ term, course, gradeableId }) => ({
+      semester: term,
+      course,
+      gradeable_id: gradeableId,
+    })),
     submissions: record.submissions ?? null,
     fingerprinted: record.fingerprinted ?? null,
     pairs_kept: record.pairs ?? null,
+    fingerprints_reused: record.reused ?? null,
     message:
       state === 'failed'
         ? ((record.state === 'failed' ? record.message : undefined) ?? ABANDONED)
@@ -115,6 +132,45 @@ export function runLanguage(language: string | undefined): string | undefined {
   return named;
 }
 
+/** The gradeables a run may compare with at most. */
+export const MAX_COMPARE_WITH = 5;
+
+type NamedGradeable = { readonly semester: string; readonly course: string; readonly gradeable_id: string };
+
+/**
+ * The gradeables `compare_with` names, each checked: the caller an instructor of its course, its
+ * term this one or one that began before, the gradeable there; repeats once. Refused naming the
+ * first that is not.
+ */
+export async function gradeablesToCompare(
+  caller: { userId: string },
+  course: Course,
+  gradeableId: string,
+  named: readonly NamedGradeable[] | undefined,
+): Promise<{ term: string; course: string; gradeableId: string }[]> {
+  const unique = [...new Map((named ?? []).map((one) => [`${one.semester}/${one.course}/${one.gradeable_id}`, one])).values()];
+  if (unique.length === 0) return [];
+  const refs = Object.fromEntries(
+    unique.flatMap((one, at) => [
+      [`enrollment${at}`, enrollmentRef(one.semester, one.course, caller.userId)],
+      [`term${at}`, termRef(one.semester)],
+      [`gradeable${at}`, gradeableRef(one.semester, one.course, one.gradeable_id)],
+    ]),
+  );
+  const read = (await getItems({ ...refs, ownTerm: termRef(course.term) })) as Record<string, unknown>;
+  const ownTerm = read.ownTerm as Term | undefined;
+  return unique.map((one, at) => {
+    if (one.semester === course.term && one.course === course.course && one.gradeable_id === gradeableId) throw compareWithItself();
+    const enrollment = read[`enrollment${at}`] as Enrollment | undefined;
+    if (enrollment?.group !== courseGroups.instructor) throw compareCourseNotYours({ semester: one.semester, course: one.course });
+    const term = read[`term${at}`] as Term | undefined;
+    if (term && ownTerm && term.startDate > ownTerm.startDate) throw compareTermLater({ semester: one.semester });
+    if (read[`gradeable${at}`] === undefined)
+      throw compareGradeableNotFound({ gradeable_id: one.gradeable_id, semester: one.semester, course: one.course });
+    return { term: one.semester, course: one.course, gradeableId: one.gradeable_id };
+  });
+}
+
 /** What `POST …/similarity` reads with the token check: the gradeable. */
 export const similarityRunRequestReads = (params: { semester: string; course: string; gradeable_id: string }) => ({
   gradeable: gradeableRef(params.semester, params.course, params.gradeable_id),
@@ -131,6 +187,7 @@ export async function requestSimilarityRun(
       language?: string | undefined;
       starter_code?: StarterFile[] | undefined;
       min_match_tokens?: number | undefined;
+      compare_with?: NamedGradeable[] | undefined;
     };
   },
   now = new Date(),
@@ -138,6 +195,7 @@ export async function requestSimilarityRun(
   const { caller, course, gradeableId, gradeable, body } = context;
   if (!gradeable) throw similarityGradeableNotFound({ gradeable_id: gradeableId });
   const language = runLanguage(body.language);
+  const compareWith = await gradeablesToCompare(caller, course, gradeableId, body.compare_with);
   const record: SimilarityRunRecord = {
     runId: newSimilarityRunId(),
     term: course.term,
@@ -148,6 +206,7 @@ export async function requestSimilarityRun(
     ...(language !== undefined ? { language } : {}),
     ...(body.min_match_tokens !== undefined ? { minMatchTokens: body.min_match_tokens } : {}),
     ...(body.starter_code && body.starter_code.length > 0 ? { starterCode: body.starter_code } : {}),
+    ...(compareWith.length > 0 ? { compareWith } : {}),
     createdAt: now.toISOString(),
     attempts: 0,
   };

@@ -15,7 +15,17 @@ import { auditEntries } from '#shared/data/audit.ts';
 import { createSimilarityRun } from '#shared/data/similarity-runs.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { newSimilarityRunId } from '#shared/similarity/runs.ts';
-import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld, type Persona } from '../support/courses.ts';
+import {
+  addMember,
+  createCourse,
+  createCourseWorld,
+  createTerm,
+  tokenOf,
+  uniqueCode,
+  type CourseWorld,
+  type Persona,
+} from '../support/courses.ts';
+import { deleteObjects, listObjects } from '#shared/storage/objects.ts';
 import { openDates } from '../support/dates.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
@@ -40,27 +50,34 @@ const fixtureOf = (userId: string) => [...students].find(([, student]) => studen
 
 let gradeable: string;
 
-async function filesGradeable(): Promise<string> {
+async function filesGradeable(course: { term: string; course: string } = world.course): Promise<string> {
   const id = uniqueCode('sim');
-  await uploadGradeable(api, world, {
-    id,
-    title: `Similarity ${id}`,
-    type: 'Electronic File',
-    dates: openDates(),
-    autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1, expect: { exit_code: 0 } }] },
-  });
+  await uploadGradeable(
+    api,
+    world,
+    {
+      id,
+      title: `Similarity ${id}`,
+      type: 'Electronic File',
+      dates: openDates(),
+      autograding: { test_cases: [{ name: 'Runs', command: 'true', points_available: 1, expect: { exit_code: 0 } }] },
+    },
+    course,
+  );
   return id;
 }
 
 const path = (id: string, rest = '') => `/${world.course.term}/${world.course.course}/gradeable/${id}/similarity${rest}`;
 
-async function submit(id: string, token: Record<string, string>, files: readonly { name: string; content: string }[]) {
+async function submit(
+  id: string,
+  token: Record<string, string>,
+  files: readonly { name: string; content: string }[],
+  course: { term: string; course: string } = world.course,
+) {
   const form = new FormData();
   for (const file of files) form.append('files', new Blob([file.content]), file.name);
-  const answer = await api.call('POST', `/${world.course.term}/${world.course.course}/gradeable/${id}/files`, {
-    headers: token,
-    body: form,
-  });
+  const answer = await api.call('POST', `/${course.term}/${course.course}/gradeable/${id}/files`, { headers: token, body: form });
   expect(answer.json.status, answer.text).toBe('success');
 }
 
@@ -202,6 +219,72 @@ describe('a similarity report of a class with three disguised copies among indep
     const withStarter = (await runToEnd(id, { starter_code: [{ path: 'given.py', content: starter.content }] })).data.pairs;
     expect(without[0]!.similarity).toBeGreaterThan(0.5);
     expect(withStarter[0]?.similarity ?? 0).toBeLessThan(without[0]!.similarity / 2);
+  });
+});
+
+describe('compared with last term', () => {
+  it("finds a copy of last term's solution from last term's stored fingerprints, never pairing last term's solutions with each other", async () => {
+    const lastTerm = await createTerm('2026-01-12', 'Spring 2026');
+    const lastCourse = await createCourse(lastTerm, world.users.instructor);
+    const earlier = await filesGradeable(lastCourse);
+    const byName = (student: string) => FIXTURES.find((fixture) => fixture.student === student)!;
+    // Last term: the original and one of its copies (a pair of last term's, never to be reported now).
+    for (const student of ['original', 'copy-reordered']) {
+      await addMember(lastCourse, { ...world.users.student, userId: students.get(student)!.userId }, 4, '1');
+      await submit(earlier, students.get(student)!.token, [{ name: byName(student).name, content: byName(student).content }], lastCourse);
+    }
+    const lastPath = `/${lastTerm}/${lastCourse.course}/gradeable/${earlier}/similarity`;
+    const lastRunId = (await api.postJson(lastPath, {}, world.tokens.instructor)).json.data.run_id as string;
+    let lastStatus = '';
+    for (let attempt = 0; attempt < 600 && lastStatus !== 'done'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      lastStatus = (await api.get(`${lastPath}/${lastRunId}`, world.tokens.instructor)).json.data.status as string;
+    }
+    expect(lastStatus).toBe('done');
+    // Last term's files are gone (expired): only their stored fingerprints can find the copy.
+    const lastFiles = await listObjects(`versions/${lastTerm}/`);
+    expect(lastFiles).toHaveLength(2);
+    await deleteObjects(lastFiles.map(({ key }) => key));
+
+    // This term: a renamed copy of last term's original among independent solutions.
+    const id = await filesGradeable();
+    for (const student of ['copy-renamed', 'student-a', 'student-b', 'student-c'])
+      await submit(id, students.get(student)!.token, [{ name: byName(student).name, content: byName(student).content }]);
+    const named = { semester: lastTerm, course: lastCourse.course, gradeable_id: earlier };
+    const { data } = await runToEnd(id, { compare_with: [named] });
+    expect(data).toMatchObject({ submissions: 4, fingerprints_reused: 2, compare_with: [named] });
+    const first = data.pairs[0]!;
+    expect(first.left).toMatchObject({ owner: students.get('copy-renamed')!.userId, semester: world.course.term, gradeable_id: id });
+    expect([students.get('original')!.userId, students.get('copy-reordered')!.userId]).toContain(first.right.owner);
+    expect(first.right).toMatchObject({ semester: lastTerm, course: lastCourse.course, gradeable_id: earlier });
+    expect(first.similarity).toBeGreaterThan(0.5);
+    // Every pair has this term's side first: none is between last term's solutions.
+    for (const pair of data.pairs) expect(pair.left.semester, JSON.stringify(pair)).toBe(world.course.term);
+  });
+
+  it('refuses, naming it, a gradeable of a course the caller does not teach, of a later term, or none, writing nothing', async () => {
+    const other = await createCourse(world.course.term, world.users.otherInstructor);
+    const laterTerm = await createTerm('2027-01-11', 'Spring 2027');
+    const later = await createCourse(laterTerm, world.users.instructor);
+    const before = await similarityItems();
+    const refused = async (named: Record<string, string>) => (await ask(gradeable, { compare_with: [named] })).json;
+    expect(await refused({ semester: other.term, course: other.course, gradeable_id: 'hw' })).toEqual({
+      status: 'fail',
+      message: `You are not an instructor of ${other.term}/${other.course}: compare_with names gradeables of your own courses only.`,
+    });
+    expect(await refused({ semester: laterTerm, course: later.course, gradeable_id: 'hw' })).toEqual({
+      status: 'fail',
+      message: `Term ${laterTerm} begins after this one: compare_with names gradeables of this or earlier terms.`,
+    });
+    expect(await refused({ semester: world.course.term, course: world.course.course, gradeable_id: 'no_such_gradeable' })).toEqual({
+      status: 'fail',
+      message: `No gradeable no_such_gradeable in ${world.course.term}/${world.course.course} to compare with.`,
+    });
+    expect(await refused({ semester: world.course.term, course: world.course.course, gradeable_id: gradeable })).toEqual({
+      status: 'fail',
+      message: 'compare_with names the gradeable compared itself.',
+    });
+    expect(await similarityItems()).toHaveLength(before.length);
   });
 });
 
