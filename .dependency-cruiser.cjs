@@ -12,7 +12,7 @@
 /**
  * The domain folders of `shared/`, highest first: each may import those after it (and the data
  * layer and base modules), never one before it. Read models come first (the gradebook and grade
- * summaries read submissions, TA grades and gradeables; similarity reports compare submitted files); submitting a version queues a grading
+ * summaries read submissions, TA grades and gradeables; similarity reports compare submitted files, run on the summaries queue); submitting a version queues a grading
  * job in `queue` (tickets, lanes, shares, reservations, the claim, wake-ups), where the grading
  * worker claims it, so both import the queue; the grading worker publishes webhook events; grade inquiries are about TA grades; gradeables belong to courses; courses enroll
  * users with passwords (auth); `network` holds the address rules that the git checkout and
@@ -23,8 +23,8 @@
 const DOMAIN_ORDER = [
   'docs',
   'gradebook',
-  'summaries',
   'similarity',
+  'summaries',
   'submissions',
   'inquiries',
   'tagrading',

@@ -8,6 +8,9 @@ import { gradeableKey, setVersionState } from '#shared/data/submissions.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { createDelivery, deleteWebhook, webhooksOf } from '#shared/data/webhooks.ts';
 import { createGradebookExport } from '#shared/data/gradebook-exports.ts';
+import { getItems } from '#shared/data/items.ts';
+import { createSimilarityRun, similarityPairRef, writeSimilarityPairs } from '#shared/data/similarity-runs.ts';
+import { newSimilarityRunId } from '#shared/similarity/runs.ts';
 import { newGradebookExportId } from '#shared/gradebook/exports.ts';
 import { newSummariesJobId } from '#shared/summaries/job.ts';
 import { useLocalSummariesQueue } from '#shared/summaries/queue.ts';
@@ -145,6 +148,40 @@ export function scenarios(world: World): Scenario[] {
       bytes: 200,
     });
     return exportId;
+  });
+  const similarityRun = once(async () => {
+    const runId = newSimilarityRunId();
+    const at = new Date().toISOString();
+    await createSimilarityRun({
+      runId,
+      term: course.term,
+      course: course.course,
+      gradeableId,
+      state: 'done',
+      requestedBy: users.instructor.userId,
+      createdAt: at,
+      startedAt: at,
+      finishedAt: at,
+      attempts: 1,
+      submissions: 2,
+      fingerprinted: 2,
+      pairs: 1,
+    });
+    const side = (owner: string) => ({ owner, version: 1, term: course.term, course: course.course, gradeableId, filesId: randomUUID() });
+    await writeSimilarityPairs(course.term, course.course, [
+      {
+        runId,
+        rank: 1,
+        left: side(users.student.userId),
+        right: side(users.submitter.userId),
+        similarity: 0.9,
+        longestFragment: 120,
+        totalOverlap: 200,
+        fragments: [],
+        revision: 0,
+      },
+    ]);
+    return runId;
   });
   const registerWebhook = () =>
     request('POST', `${base}/webhooks`, { token: tokens.instructor, json: { url: WEBHOOK_URL, events: ['submission.graded'] } });
@@ -293,6 +330,41 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () => {
         useLocalSummariesQueue(async () => undefined);
         return request('POST', `${base}/gradebook/exports`, { token: tokens.instructor, json: { format: 'csv' } });
+      },
+    },
+    // Asking for a similarity report: the gradeable read with the token check, the run written and one message sent (to a local queue that drops it: the run itself is the similarity section's).
+    'create-similarity-run': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        useLocalSummariesQueue(async () => undefined);
+        return request('POST', `${base}/gradeable/${gradeableId}/similarity`, { token: tokens.instructor, json: {} });
+      },
+    },
+    // A done run's first page of pairs: the run read with the token check, then one Query of its pairs.
+    'similarity-run': {
+      kind: 'batch',
+      iterations: 120,
+      prepare: async () => get(`${base}/gradeable/${gradeableId}/similarity/${await similarityRun()}`, tokens.instructor)(),
+    },
+    // One pair with its fragments (none here: no files read), read with the token check.
+    'similarity-pair': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => get(`${base}/gradeable/${gradeableId}/similarity/${await similarityRun()}/pairs/1`, tokens.instructor)(),
+    },
+    // A decision: the pair read with the token check, then its update and audit entry in one transaction
+    // (the pair's revision read before each call, untimed).
+    'decide-similarity-pair': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => {
+        const runId = await similarityRun();
+        const { pair } = await getItems({ pair: similarityPairRef(course.term, course.course, runId, 1) });
+        return request('PATCH', `${base}/gradeable/${gradeableId}/similarity/${runId}/pairs/1`, {
+          token: tokens.instructor,
+          json: { decision: 'dismissed', revision: pair?.revision ?? 0 },
+        });
       },
     },
     'gradebook-export': {

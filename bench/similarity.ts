@@ -1,6 +1,8 @@
 import { fingerprint, type Fingerprints } from '#shared/similarity/fingerprints.ts';
 import { similarityIndex, type SubmissionFingerprints } from '#shared/similarity/pairs.ts';
-import { tokenize } from '#shared/similarity/tokens.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { KEPT_PAIRS } from '#shared/similarity/runs.ts';
+import { languageOf, tokenize } from '#shared/similarity/tokens.ts';
 import { kb, median, ms, progress, type Row, type SectionResult } from './common.ts';
 
 const SECTION = 'Similarity';
@@ -125,6 +127,29 @@ async function peakHeap<T>(body: () => Promise<T>): Promise<{ result: T; mib: nu
   }
 }
 
+/** The labelled tasks (test/fixtures/similarity/): an original, three disguised copies, four independent solutions each. */
+const LABELLED = ['python-grades', 'java-brackets', 'c-wordcount'];
+const COPIES = ['original', 'copy-renamed', 'copy-reordered', 'copy-deadcode'];
+
+/** One labelled task ranked: precision at the number of copy pairs, and the worst rank of a copy's pair with its original. */
+async function labelledQuality(task: string): Promise<{ precision: number; worst: number; pairs: number }> {
+  const folder = new URL(`../test/fixtures/similarity/${task}/`, import.meta.url);
+  const submissions: SubmissionFingerprints[] = [];
+  for (const name of readdirSync(folder).sort()) {
+    const tokens = await tokenize(readFileSync(new URL(name, folder), 'utf8'), languageOf(name));
+    submissions.push({ id: name.replace(/\.[^.]+$/, ''), files: [{ path: name, fingerprints: fingerprint(tokens) }] });
+  }
+  const ranked = similarityIndex(submissions).pairs();
+  const copyPairs = (COPIES.length * (COPIES.length - 1)) / 2;
+  const isCopyPair = ({ left, right }: { left: string; right: string }) => COPIES.includes(left) && COPIES.includes(right);
+  const worst = Math.max(
+    ...COPIES.slice(1).map(
+      (copy) => ranked.findIndex(({ left, right }) => [left, right].includes('original') && [left, right].includes(copy)) + 1,
+    ),
+  );
+  return { precision: ranked.slice(0, copyPairs).filter(isCopyPair).length / copyPairs, worst, pairs: ranked.length };
+}
+
 /**
  * The similarity core on generated classes of 300-line Python files: tokenizing and
  * fingerprinting each file (once per version in the service), the fingerprints' size, and
@@ -135,18 +160,39 @@ export async function measureSimilarity(): Promise<SectionResult> {
   const rows: Row[] = [];
   const row = (name: string, measured: string) =>
     rows.push({ section: SECTION, name, target: '—', baseline: '—', measured, met: undefined });
+  for (const task of LABELLED) {
+    const { precision, worst, pairs } = await labelledQuality(task);
+    row(
+      `labelled ${task}: precision at 6 (the pairs among an original and its 3 disguised copies), the worst copy's rank`,
+      `${precision.toFixed(2)}; rank ${worst} of ${pairs} pairs`,
+    );
+  }
+  const jobs: { size: number; ms: number; mib: number }[] = [];
   for (const size of CLASSES) {
     progress(`similarity: ${size} submissions of ${LINES} lines`);
     const files = classFiles(size);
     const perFile: number[] = [];
     const bytes: number[] = [];
     const submissions: SubmissionFingerprints[] = [];
-    for (const [at, text] of files.entries()) {
-      const { result: fingerprints, ms: took } = await timed(async () => fingerprint(await tokenize(text, 'python')));
-      perFile.push(took);
-      bytes.push(Buffer.byteLength(JSON.stringify(fingerprints satisfies Fingerprints)));
-      submissions.push({ id: `s${String(at).padStart(4, '0')}`, files: [{ path: 'main.py', fingerprints }] });
-    }
+    // The job's own work, as the summaries worker does it (shared/similarity/job.ts) without its reads and writes:
+    // every file fingerprinted, every pair ranked, the KEPT_PAIRS kept with their fragments.
+    const job = await peakHeap(() =>
+      timed(async () => {
+        for (const [at, text] of files.entries()) {
+          const { result: fingerprints, ms: took } = await timed(async () => fingerprint(await tokenize(text, 'python')));
+          perFile.push(took);
+          bytes.push(Buffer.byteLength(JSON.stringify(fingerprints satisfies Fingerprints)));
+          submissions.push({ id: `s${String(at).padStart(4, '0')}`, files: [{ path: 'main.py', fingerprints }] });
+        }
+        const index = similarityIndex(submissions);
+        return index.pairs(KEPT_PAIRS).map(({ left, right }) => index.fragments(left, right));
+      }),
+    );
+    jobs.push({ size, ms: job.result.ms, mib: job.mib });
+    row(
+      `${size} submissions: the job (fingerprint every file, rank, keep ${KEPT_PAIRS} pairs with fragments)`,
+      `${ms(job.result.ms)}, heap +${job.mib.toFixed(0)} MiB`,
+    );
     row(`${size} files: tokens and fingerprints of one file, median`, ms(median(perFile)));
     row(`${size} files: fingerprints of one file as JSON, median`, kb(median(bytes)));
     for (const share of [undefined, MAX_SHARE]) {
@@ -164,5 +210,11 @@ export async function measureSimilarity(): Promise<SectionResult> {
       );
     }
   }
+  const [small, large] = jobs;
+  if (small && large)
+    row(
+      `the job's growth from ${small.size} to ${large.size} submissions (${large.size / small.size}× the submissions)`,
+      `${(large.ms / small.ms).toFixed(1)}× the time, ${(large.mib / Math.max(small.mib, 1)).toFixed(1)}× the heap`,
+    );
   return { rows, notes: [] };
 }

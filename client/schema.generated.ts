@@ -622,6 +622,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/similarity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare the active versions of a gradeable's submissions for code copied between them (a similarity report): the run is a job on the summaries queue, never work in the request, answered at once (202 with Prefer: http-status) as a run object, status queued, that GET …/similarity/{run_id} reads again, with the 100 most similar pairs once done. Versions submitted from a repository are not compared.
+         * @description **Who may call it:** Course instructors.
+         */
+        post: operations["create-similarity-run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/similarity/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A similarity run of the gradeable: queued, running (with how many submissions are fingerprinted so far), failed (with why) or done, then its pairs most similar first, paged with page_size and cursor: each pair's two students (or teams) and versions, similarity (0–1), longest_fragment and total_overlap in tokens, and a reviewer's decision if any. A similarity is evidence to look at, not a verdict.
+         * @description **Who may call it:** Course instructors.
+         */
+        get: operations["similarity-run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/similarity/{run_id}/pairs/{pair_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One pair of a similarity run, with the fragments both sides share, file by file: on each side the file, its first and last line, its tokens and the lines' text (at most 400; null once the files are gone), so a reviewer reads the passages side by side; and the decision if any.
+         * @description **Who may call it:** Course instructors.
+         */
+        get: operations["similarity-pair"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Record a reviewer's decision on a pair of a similarity run: dismissed or confirmed, with a note, who and when, in the course's audit trail; refused (409) unless the pair is still at the revision sent, so a decision made meanwhile is never undone. Nothing is penalised automatically. Answers the pair.
+         * @description **Who may call it:** Course instructors.
+         */
+        patch: operations["decide-similarity-pair"];
+        trace?: never;
+    };
     "/api/{semester}/{course}/gradebook": {
         parameters: {
             query?: never;
@@ -1492,6 +1556,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "similarity.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.
+         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
+         */
+        post: operations["webhook-similarity.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "inquiry.opened": {
         parameters: {
             query?: never;
@@ -2047,7 +2131,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
+            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[];
             description: string;
             /** Format: date-time */
             created_at: string;
@@ -2057,7 +2141,7 @@ export interface components {
             /** @description The message id: the `webhook-id` header of every attempt. */
             id: string;
             /** @enum {string} */
-            event: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
+            event: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed";
             /**
              * @description `failed`: every retry failed; replay it once the receiver works.
              * @enum {string}
@@ -2080,7 +2164,7 @@ export interface components {
         /** @description The body of every webhook request (Standard Webhooks): the event type, when it happened, and its data, which names the course. */
         WebhookPayload: {
             /** @enum {string} */
-            type: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved";
+            type: "submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed";
             /** Format: date-time */
             timestamp: string;
             data: {
@@ -2168,6 +2252,169 @@ export interface components {
             url_expires_at: string | null;
             /** @description Where the export is, in words; when failed, why. */
             message: string;
+        };
+        /** @description A similarity run of a gradeable's submissions, compared on the summaries queue. Only the course's instructors read it. */
+        SimilarityRun: {
+            run_id: string;
+            gradeable_id: string;
+            /**
+             * @description queued on the summaries queue, running (see fingerprinted), then done (see the pairs) or failed (see message).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            language: string | null;
+            min_match_tokens: number | null;
+            /** @description Starter code files whose matches count for no pair. */
+            starter_files: number;
+            /** @description Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other). */
+            compare_with: {
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            }[];
+            submissions: number | null;
+            fingerprinted: number | null;
+            pairs_kept: number | null;
+            fingerprints_reused: number | null;
+            /** @description Where the run is, in words; when failed, why. */
+            message: string;
+        };
+        /** @description A similarity run and a page of its pairs, most similar first. A similarity is evidence to look at, not a verdict. */
+        SimilarityReport: {
+            run_id: string;
+            gradeable_id: string;
+            /**
+             * @description queued on the summaries queue, running (see fingerprinted), then done (see the pairs) or failed (see message).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            language: string | null;
+            min_match_tokens: number | null;
+            /** @description Starter code files whose matches count for no pair. */
+            starter_files: number;
+            /** @description Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other). */
+            compare_with: {
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            }[];
+            submissions: number | null;
+            fingerprinted: number | null;
+            pairs_kept: number | null;
+            fingerprints_reused: number | null;
+            /** @description Where the run is, in words; when failed, why. */
+            message: string;
+            /** @description This page of the pairs, most similar first (done only). */
+            pairs: components["schemas"]["SimilarityPair"][];
+            next_cursor: string | null;
+        };
+        SimilarityPair: {
+            /** @description The pair in its run (its rank). */
+            pair_id: string;
+            /** @description From 1, most similar first. */
+            rank: number;
+            left: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            };
+            right: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            };
+            /** @description The share of both sides' fingerprints the other side has too (0–1). */
+            similarity: number;
+            /** @description The longest run of code both share, in tokens. */
+            longest_fragment: number;
+            /** @description Tokens of the smaller side that lie in shared code. */
+            total_overlap: number;
+            /** @description Bumped by every decision on the pair. */
+            revision: number;
+            decision: {
+                /** @enum {string} */
+                decision: "dismissed" | "confirmed";
+                note: string;
+                decided_by: string;
+                /** Format: date-time */
+                decided_at: string;
+            } | null;
+        };
+        /** @description One pair of a similarity run with the passages both sides share, side by side. */
+        SimilarityPairDetail: {
+            /** @description The pair in its run (its rank). */
+            pair_id: string;
+            /** @description From 1, most similar first. */
+            rank: number;
+            left: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            };
+            right: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            };
+            /** @description The share of both sides' fingerprints the other side has too (0–1). */
+            similarity: number;
+            /** @description The longest run of code both share, in tokens. */
+            longest_fragment: number;
+            /** @description Tokens of the smaller side that lie in shared code. */
+            total_overlap: number;
+            /** @description Bumped by every decision on the pair. */
+            revision: number;
+            decision: {
+                /** @enum {string} */
+                decision: "dismissed" | "confirmed";
+                note: string;
+                decided_by: string;
+                /** Format: date-time */
+                decided_at: string;
+            } | null;
+            /** @description The runs of code both sides share, in the left side's order. */
+            fragments: {
+                left: {
+                    /** @description The file, as submitted. */
+                    path: string;
+                    /** @description From 1. */
+                    first_line: number;
+                    /** @description Included. */
+                    last_line: number;
+                    tokens: number;
+                    lines: string[] | null;
+                };
+                right: {
+                    /** @description The file, as submitted. */
+                    path: string;
+                    /** @description From 1. */
+                    first_line: number;
+                    /** @description Included. */
+                    last_line: number;
+                    tokens: number;
+                    lines: string[] | null;
+                };
+            }[];
         };
         /** @description A team of a team gradeable: any member submits for the team, and every member sees the team's versions. */
         Team: {
@@ -6936,6 +7183,577 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    "create-similarity-run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The files' language: `python`, `java`, `c`, `cpp`, `javascript` or `text`; left out: each file's extension's (text when none fits). */
+                    language?: string;
+                    /** @description Files every student was given (at most 20, 200000 characters in all): code matching them counts for no pair. */
+                    starter_code?: {
+                        path: string;
+                        content: string;
+                    }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
+                    }[];
+                    /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
+                    min_match_tokens?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The files' language: `python`, `java`, `c`, `cpp`, `javascript` or `text`; left out: each file's extension's (text when none fits). */
+                    language?: string;
+                    /** @description Files every student was given (at most 20, 200000 characters in all): code matching them counts for no pair. */
+                    starter_code?: {
+                        path: string;
+                        content: string;
+                    }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
+                    }[];
+                    /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
+                    min_match_tokens?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The files' language: `python`, `java`, `c`, `cpp`, `javascript` or `text`; left out: each file's extension's (text when none fits). */
+                    language?: string;
+                    /** @description Files every student was given (at most 20, 200000 characters in all): code matching them counts for no pair. */
+                    starter_code?: {
+                        path: string;
+                        content: string;
+                    }[];
+                    /** @description Gradeables (at most 5) of this or earlier terms, of courses you are an instructor of, whose submissions are compared with this gradeable's (never with each other): a copy of an earlier solution is found. Their stored fingerprints are read, not their files parsed again. */
+                    compare_with?: {
+                        semester: string;
+                        course: string;
+                        gradeable_id: string;
+                    }[];
+                    /** @description Keep only pairs sharing a run of at least this many tokens (about 10 a line of code); left out: every pair sharing a fingerprint (a run of 39 tokens is always found). */
+                    min_match_tokens?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, none: `success` is 202. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["SimilarityRun"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Accepted: with `Prefer: http-status`: `success`; the work is queued, not done. */
+            202: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["SimilarityRun"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field language must be a string.`
+             *     - `The field language must be at most 32 characters long.`
+             *     - `The field starter_code must be a list of {"path": string, "content": string} (at most 20, their contents at most 200000 characters together).`
+             *     - `The field compare_with must be a list of {"semester": string, "course": string, "gradeable_id": string} (at most 5).`
+             *     - `The field min_match_tokens must be a whole number from 0 to 100000.`
+             *     - `Similarity compares python, java, c, cpp, javascript or text, not {language}.`
+             *     - `compare_with names the gradeable compared itself.`
+             *     - `Term {semester} begins after this one: compare_with names gradeables of this or earlier terms.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `You are not an instructor of {semester}/{course}: compare_with names gradeables of your own courses only.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No gradeable {gradeable_id} in this course to compare.`
+             *     - `No gradeable {gradeable_id} in {semester}/{course} to compare with.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "similarity-run": {
+        parameters: {
+            query?: {
+                /** @description Pairs per page, 1 to 500 (50 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+                /** @description A similarity run id (`sr_…`), as asking for the report answered. */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["SimilarityReport"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No similarity run {run_id} of this gradeable.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "similarity-pair": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+                /** @description A similarity run id (`sr_…`), as asking for the report answered. */
+                run_id: string;
+                /** @description A pair of a similarity run (its rank, from 1), as the run's report answered. */
+                pair_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["SimilarityPairDetail"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No pair {pair_id} in similarity run {run_id} of this gradeable.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "decide-similarity-pair": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+                /** @description A similarity run id (`sr_…`), as asking for the report answered. */
+                run_id: string;
+                /** @description A pair of a similarity run (its rank, from 1), as the run's report answered. */
+                pair_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `dismissed` or `confirmed`. */
+                    decision: string;
+                    /** @description Why, for whoever reads the decision later. */
+                    note?: string;
+                    /** @description The pair's revision as read (0 before any decision). */
+                    revision: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description `dismissed` or `confirmed`. */
+                    decision: string;
+                    /** @description Why, for whoever reads the decision later. */
+                    note?: string;
+                    /** @description The pair's revision as read (0 before any decision). */
+                    revision: string;
+                };
+                "multipart/form-data": {
+                    /** @description `dismissed` or `confirmed`. */
+                    decision: string;
+                    /** @description Why, for whoever reads the decision later. */
+                    note?: string;
+                    /** @description The pair's revision as read (0 before any decision). */
+                    revision: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["SimilarityPair"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field decision must be a string.`
+             *     - `The field decision must be at most 32 characters long.`
+             *     - `The field note must be a string.`
+             *     - `The field note must be at most 2000 characters long.`
+             *     - `The field revision must be a whole number from 0.`
+             *     - `Give decision: dismissed or confirmed.`
+             *     - `Give revision: the revision of the pair you read, so that a decision made since is not undone.`
+             *     - `A decision is dismissed or confirmed, not {decision}.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No pair {pair_id} in similarity run {run_id} of this gradeable.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The pair changed since revision {revision}: it is at revision {current}. Reload it and decide again.`
+             *     - `Another reviewer decided this pair at the same moment. Reload it and decide again.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
     "course-gradebook": {
         parameters: {
             query?: {
@@ -8697,8 +9515,8 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. */
-                    events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[] | string;
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. */
+                    events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[] | string;
                     /** @description What the webhook is for. */
                     description?: string;
                 };
@@ -8708,7 +9526,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -8719,7 +9537,7 @@ export interface operations {
                      * @description Where to POST the events: https, on a public address (private, loopback and link-local addresses, and plain http, only for the hosts the operator allows).
                      */
                     url: string;
-                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved. Comma-separated, or the field repeated. */
+                    /** @description The events to receive: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed. Comma-separated, or the field repeated. */
                     events: string;
                     /** @description What the webhook is for. */
                     description?: string;
@@ -8741,7 +9559,7 @@ export interface operations {
                             id: string;
                             /** Format: uri */
                             url: string;
-                            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved")[];
+                            events: ("submission.graded" | "submission.failed" | "summaries.generated" | "inquiry.opened" | "inquiry.resolved" | "similarity.completed")[];
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -13224,6 +14042,48 @@ export interface operations {
                         /** Format: date-time */
                         generated_at: string;
                         generation: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-similarity.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`), the same on every attempt. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in seconds since 1970. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
+                    /** @constant */
+                    type?: "similarity.completed";
+                    data?: {
+                        term: string;
+                        course: string;
+                        gradeable_id: string;
+                        run_id: string;
+                        /** @description Active versions compared. */
+                        submissions: number;
+                        /** @description Pairs kept, the most similar. */
+                        pairs_kept: number;
                     };
                 };
             };

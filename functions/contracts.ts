@@ -32,6 +32,10 @@ import { contract as gradeableValues } from './gradeable-values/contract.ts';
 import { contract as gradebook } from './gradebook/contract.ts';
 import { contract as gradebookExport } from './gradebook-export/contract.ts';
 import { contract as createGradebookExport } from './create-gradebook-export/contract.ts';
+import { contract as createSimilarityRun } from './create-similarity-run/contract.ts';
+import { contract as similarityRun } from './similarity-run/contract.ts';
+import { contract as similarityPair } from './similarity-pair/contract.ts';
+import { contract as decideSimilarityPair } from './decide-similarity-pair/contract.ts';
 import { contract as courseGradebook } from './course-gradebook/contract.ts';
 import { contract as grantLateDays } from './grant-late-days/contract.ts';
 import { contract as importClassList } from './import-class-list/contract.ts';
@@ -114,6 +118,10 @@ export const contracts: Record<RouteName, RouteContract> = {
   gradebook: gradebook,
   'gradebook-export': gradebookExport,
   'create-gradebook-export': createGradebookExport,
+  'create-similarity-run': createSimilarityRun,
+  'similarity-run': similarityRun,
+  'similarity-pair': similarityPair,
+  'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,
   'grant-late-days': grantLateDays,
   'import-class-list': importClassList,

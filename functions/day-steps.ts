@@ -43,6 +43,10 @@ import { day as gradeableValues } from './gradeable-values/day.ts';
 import { day as gradebook } from './gradebook/day.ts';
 import { day as gradebookExport } from './gradebook-export/day.ts';
 import { day as createGradebookExport } from './create-gradebook-export/day.ts';
+import { day as createSimilarityRun } from './create-similarity-run/day.ts';
+import { day as similarityRun } from './similarity-run/day.ts';
+import { day as similarityPair } from './similarity-pair/day.ts';
+import { day as decideSimilarityPair } from './decide-similarity-pair/day.ts';
 import { day as courseGradebook } from './course-gradebook/day.ts';
 import { day as grantLateDays } from './grant-late-days/day.ts';
 import { day as importClassList } from './import-class-list/day.ts';
@@ -114,6 +118,10 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   gradebook: gradebook,
   'gradebook-export': gradebookExport,
   'create-gradebook-export': createGradebookExport,
+  'create-similarity-run': createSimilarityRun,
+  'similarity-run': similarityRun,
+  'similarity-pair': similarityPair,
+  'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,
   regrade: regrade,
   'regrade-status': regradeStatus,

@@ -34,6 +34,10 @@ import { definition as setActiveVersion } from './set-active-version/definition.
 import { definition as gradebook } from './gradebook/definition.ts';
 import { definition as gradebookExport } from './gradebook-export/definition.ts';
 import { definition as createGradebookExport } from './create-gradebook-export/definition.ts';
+import { definition as createSimilarityRun } from './create-similarity-run/definition.ts';
+import { definition as similarityRun } from './similarity-run/definition.ts';
+import { definition as similarityPair } from './similarity-pair/definition.ts';
+import { definition as decideSimilarityPair } from './decide-similarity-pair/definition.ts';
 import { definition as courseGradebook } from './course-gradebook/definition.ts';
 import { definition as regrade } from './regrade/definition.ts';
 import { definition as regradeStatus } from './regrade-status/definition.ts';
@@ -124,6 +128,10 @@ export const routes = {
   gradebook: gradebook,
   'gradebook-export': gradebookExport,
   'create-gradebook-export': createGradebookExport,
+  'create-similarity-run': createSimilarityRun,
+  'similarity-run': similarityRun,
+  'similarity-pair': similarityPair,
+  'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,
   regrade: regrade,
   'regrade-status': regradeStatus,

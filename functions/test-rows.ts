@@ -33,6 +33,10 @@ import { rows as gradeableValues } from './gradeable-values/test-rows.ts';
 import { rows as gradebook } from './gradebook/test-rows.ts';
 import { rows as gradebookExport } from './gradebook-export/test-rows.ts';
 import { rows as createGradebookExport } from './create-gradebook-export/test-rows.ts';
+import { rows as createSimilarityRun } from './create-similarity-run/test-rows.ts';
+import { rows as similarityRun } from './similarity-run/test-rows.ts';
+import { rows as similarityPair } from './similarity-pair/test-rows.ts';
+import { rows as decideSimilarityPair } from './decide-similarity-pair/test-rows.ts';
 import { rows as courseGradebook } from './course-gradebook/test-rows.ts';
 import { rows as gradingWorker } from './grading-worker/test-rows.ts';
 import { rows as grantLateDays } from './grant-late-days/test-rows.ts';
@@ -121,6 +125,10 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   gradebook: gradebook,
   'gradebook-export': gradebookExport,
   'create-gradebook-export': createGradebookExport,
+  'create-similarity-run': createSimilarityRun,
+  'similarity-run': similarityRun,
+  'similarity-pair': similarityPair,
+  'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,
   'grant-late-days': grantLateDays,
   'import-class-list': importClassList,

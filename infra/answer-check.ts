@@ -78,7 +78,9 @@ function answerProblems(name: RouteName | undefined, request: AnsweredRequest, a
     case 'success':
       return [
         ...(keys === 'status, data' ? [] : [`the envelope's keys are ${keys}, not status, data`]),
-        ...(answer.httpStatus === 200 ? [] : [`a success answered with HTTP ${answer.httpStatus}`]),
+        ...(answer.httpStatus === 200 || (name !== undefined && answer.httpStatus === (routes[name] as RouteDefinition).successStatus)
+          ? []
+          : [`a success answered with HTTP ${answer.httpStatus}`]),
         ...(own ? schemaProblems(own.data, envelope.data, 'data') : ['a success from no route']),
       ];
     case 'fail':

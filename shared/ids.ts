@@ -37,6 +37,12 @@ export const SUMMARIES_JOB_ID = /^sj_[A-Za-z0-9_-]{22}$/;
 /** Gradebook export ids: `ge_` and 22 base64url characters (128 random bits). */
 export const GRADEBOOK_EXPORT_ID = /^ge_[A-Za-z0-9_-]{22}$/;
 
+/** Similarity run ids: `sr_` and 22 base64url characters (128 random bits). */
+export const SIMILARITY_RUN_ID = /^sr_[A-Za-z0-9_-]{22}$/;
+
+/** A pair of a similarity run: its rank in the run, from 1. */
+export const SIMILARITY_PAIR_ID = /^[1-9]\d{0,3}$/;
+
 /** Grade inquiry ids: `iq_`, the time in milliseconds as 9 base-36 digits (so they sort by time), then 12 random ones. */
 export const INQUIRY_ID = /^iq_[0-9a-z]{21}$/;
 
@@ -62,6 +68,7 @@ export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
 export const isRegradeId = (value: string): boolean => REGRADE_ID.test(value);
 export const isSummariesJobId = (value: string): boolean => SUMMARIES_JOB_ID.test(value);
 export const isGradebookExportId = (value: string): boolean => GRADEBOOK_EXPORT_ID.test(value);
+export const isSimilarityRunId = (value: string): boolean => SIMILARITY_RUN_ID.test(value);
 export const isInquiryId = (value: string): boolean => INQUIRY_ID.test(value);
 export const isValidIdempotencyKey = (key: string): boolean => IDEMPOTENCY_KEY.test(key);
 

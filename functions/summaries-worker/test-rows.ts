@@ -3,7 +3,7 @@ import type { WorkerRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WorkerRows = {
   policy: [
-    ...['BatchGetItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'].map((action) => `dynamodb:${action} summaries`),
+    ...['BatchGetItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem', 'PutItem'].map((action) => `dynamodb:${action} summaries`),
     'dynamodb:BatchGetItem courses',
     'dynamodb:UpdateItem courses',
     'dynamodb:BatchGetItem users',
@@ -12,6 +12,11 @@ export const rows: WorkerRows = {
     'dynamodb:Query enrollments/index/bySection',
     ...['enrollments', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:BatchGetItem ${table}`),
     's3:PutObject submissionsBucket/exports/*',
+    // A similarity run: the versions' stored files, listed and read; their fingerprints read or stored.
+    's3:GetObject submissionsBucket/versions/*',
+    's3:ListBucket submissionsBucket',
+    's3:GetObject submissionsBucket/fingerprints/*',
+    's3:PutObject submissionsBucket/fingerprints/*',
     // The webhook event written with what causes it, and removed once queued.
     'dynamodb:PutItem webhookOutbox',
     'dynamodb:DeleteItem webhookOutbox',

@@ -16,6 +16,7 @@ import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
 import { SQS_SDK_COMPANION_GLOBAL } from '#shared/sqs-send.ts';
 import { GIT_HEAD_COMPANION_GLOBAL } from '#shared/submissions/commit.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
+import { GRAMMARS_FOLDER_GLOBAL, wasmSources } from '#shared/similarity/tokens.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -150,6 +151,16 @@ const companionBundle = (source: string, outfile: string, define: Readonly<Recor
  * survived esbuild's tree shaking, so the function may need it (no function can miss it, and
  * functions that never load it do not carry it).
  */
+/** The folder of the similarity tokenizer's WebAssembly files beside a bundle that tokenizes (shared/similarity/tokens.ts). */
+export const SIMILARITY_GRAMMARS_FOLDER = 'similarity-grammars';
+
+/** The WebAssembly files copied into it, only when the function's bundle names the folder (its code tokenizes). */
+const grammarsIfNamed = (outputDir: string) => {
+  const target = `${outputDir}/${SIMILARITY_GRAMMARS_FOLDER}`;
+  const copies = wasmSources().map(({ source, file }) => `cp ${shellQuote(source)} ${shellQuote(`${target}/${file}`)}`);
+  return `if grep -qF ${shellQuote(SIMILARITY_GRAMMARS_FOLDER)} ${shellQuote(`${outputDir}/index.mjs`)}; then mkdir -p ${shellQuote(target)} && ${copies.join(' && ')}; fi`;
+};
+
 const companionBundleIfNamed = (outputDir: string, source: string, file: string) =>
   `if grep -qF ${shellQuote(file)} ${shellQuote(`${outputDir}/index.mjs`)}; then ${companionBundle(source, `${outputDir}/${file}`)}; fi`;
 
@@ -212,6 +223,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
         ...Object.fromEntries(namedCompanions.map(([, file, global]) => [global, JSON.stringify(file)])),
         ...(options.checkoutProcess ? { ...checkoutChild, [CODEBUILD_ENGINE_GLOBAL]: JSON.stringify(CODEBUILD_ENGINE_FILE) } : {}),
         ...swaggerUi?.define,
+        [GRAMMARS_FOLDER_GLOBAL]: JSON.stringify(SIMILARITY_GRAMMARS_FOLDER),
       },
       commandHooks: {
         beforeBundling: () => [],
@@ -220,6 +232,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
           ...companions.map(([source, file, define]) => companionBundle(source, `${outputDir}/${file}`, define)),
           ...namedCompanions.map(([source, file]) => companionBundleIfNamed(outputDir, source, file)),
           ...(swaggerUi ? swaggerUi.afterBundling(outputDir) : []),
+          grammarsIfNamed(outputDir),
         ],
       },
     },

@@ -39,6 +39,11 @@ export interface DeploymentSettings {
    */
   readonly submissionRetentionDays: Readonly<Record<string, number>>;
   /**
+   * `similarityFingerprintDays`: days a files version's similarity fingerprints are kept
+   * (`fingerprints/` of the submissions bucket), for later terms' reports to compare with.
+   */
+  readonly similarityFingerprintDays: number;
+  /**
    * `gradingFleet`: machines of a CodeBuild reserved-capacity fleet the grading builds run on
    * (builds start in seconds instead of about a minute; billed while the fleet exists, used or
    * not; more builds than machines overflow to on-demand); 0 (the default): on-demand only.
@@ -62,6 +67,8 @@ export const DEFAULT_SUMMARIES_TIME_ZONE = 'UTC';
 /** Ubuntu 22.04 with gcc/g++/make, Java (Corretto), Python, Node, Go and more. */
 export const DEFAULT_GRADING_IMAGE = 'aws/codebuild/standard:7.0';
 export const DEFAULT_GRADING_CONCURRENCY = 20;
+/** Two years: a report of a course compares with the same course of a year before. */
+export const DEFAULT_FINGERPRINT_DAYS = 730;
 
 export function deploymentSettings(node: Node): DeploymentSettings {
   const stage = String(node.tryGetContext('stage') ?? DEFAULT_STAGE);
@@ -80,6 +87,9 @@ export function deploymentSettings(node: Node): DeploymentSettings {
     gradingImages: gradingImages(node.tryGetContext('gradingImages')),
     gradingConcurrency: positiveNumber('gradingConcurrency', node.tryGetContext('gradingConcurrency'), DEFAULT_GRADING_CONCURRENCY),
     submissionRetentionDays: retentionDays(node.tryGetContext('submissionRetentionDays')),
+    similarityFingerprintDays: Math.ceil(
+      positiveNumber('similarityFingerprintDays', node.tryGetContext('similarityFingerprintDays'), DEFAULT_FINGERPRINT_DAYS),
+    ),
     gradingFleet: [undefined, null, '', 0, '0'].includes(node.tryGetContext('gradingFleet') as never)
       ? 0
       : Math.ceil(positiveNumber('gradingFleet', node.tryGetContext('gradingFleet'), 1)),

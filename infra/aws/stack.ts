@@ -244,6 +244,7 @@ export class CourseSubmissionStack extends Stack {
       removalPolicy: dataRemovalPolicy,
       corsOrigins: settings.corsOrigins,
       retentionDays: settings.submissionRetentionDays,
+      fingerprintDays: settings.similarityFingerprintDays,
     });
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');

@@ -4,7 +4,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { Construct } from 'constructs';
 import { bucketCorsRules } from '#infra/cors.ts';
 import type { ObjectGrant } from '#infra/function-access.ts';
-import { EXPORTS_PREFIX, termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
+import { EXPORTS_PREFIX, FINGERPRINTS_PREFIX, termVersionsPrefix, UPLOADS_PREFIX } from '#shared/storage/keys.ts';
 
 /** Unconfirmed uploads (shared/storage/keys.ts) live a day; a confirmed one has been copied into its version. */
 const UPLOAD_DAYS = 1;
@@ -15,6 +15,8 @@ export interface SubmissionsBucketProps {
   readonly corsOrigins: readonly string[];
   /** Days each term's versions are kept (`versions/<term>/`), by term; a term not named is kept. */
   readonly retentionDays: Readonly<Record<string, number>>;
+  /** Days a version's similarity fingerprints are kept (`fingerprints/`). */
+  readonly fingerprintDays: number;
 }
 
 /** Days a gradebook export's CSV is kept: its link lasts minutes, and asking again makes a new one. */
@@ -23,7 +25,8 @@ const EXPORT_DAYS = 7;
 /**
  * Submitted files: encrypted (SSE-S3), TLS only, no public access and no ACLs. Versions are their
  * own objects (keys.ts), so S3 versioning is off. Lifecycle: unconfirmed uploads expire after a
- * day, gradebook exports after a week, incomplete multipart uploads are aborted after a day, and an operator may expire a term's
+ * day, gradebook exports after a week, similarity fingerprints as the deployment says
+ * (`similarityFingerprintDays`), incomplete multipart uploads are aborted after a day, and an operator may expire a term's
  * versions (`submissionRetentionDays`).
  */
 export class SubmissionsBucket extends Construct {
@@ -34,6 +37,7 @@ export class SubmissionsBucket extends Construct {
     const lifecycleRules: LifecycleRule[] = [
       { id: 'UnconfirmedUploads', prefix: UPLOADS_PREFIX, expiration: Duration.days(UPLOAD_DAYS) },
       { id: 'GradebookExports', prefix: EXPORTS_PREFIX, expiration: Duration.days(EXPORT_DAYS) },
+      { id: 'SimilarityFingerprints', prefix: FINGERPRINTS_PREFIX, expiration: Duration.days(props.fingerprintDays) },
       { id: 'IncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ...Object.entries(props.retentionDays).map(([term, days]) => ({
         id: `Term-${term}`,

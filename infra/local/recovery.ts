@@ -1,6 +1,7 @@
 import { unfinishedGradebookExports } from '#shared/data/gradebook-exports.ts';
 import { getItems } from '#shared/data/items.ts';
 import { leasedJobs, queueRef, releaseLease } from '#shared/data/jobs.ts';
+import { unfinishedSimilarityRuns } from '#shared/data/similarity-runs.ts';
 import { unfinishedSummariesJobs } from '#shared/data/summaries.ts';
 import { pendingDeliveries } from '#shared/data/webhooks.ts';
 import { queuedJobs } from '#shared/grading/builds/policy.ts';
@@ -26,8 +27,8 @@ export async function releaseStrandedLeases(now = new Date()): Promise<number> {
  * Once the queues run, what they lost is queued again: a wake-up for each job waiting in the queue
  * and each lease released (a local wake-up grades one job), the next attempt of every pending
  * webhook delivery, sent at once when its time is past (a copy of an attempt already made is
- * recognised and skipped by the delivery function), and the message of every summaries job and
- * gradebook export not finished (courseJobs).
+ * recognised and skipped by the delivery function), and the message of every summaries job,
+ * gradebook export and similarity run not finished (courseJobs).
  */
 export async function resumeQueues(
   api: LocalApi,
@@ -43,7 +44,7 @@ export async function resumeQueues(
 }
 
 /**
- * Summaries jobs and gradebook exports queued or running when the server stopped: each message is
+ * Summaries jobs, gradebook exports and similarity runs queued or running when the server stopped: each message is
  * sent again, after the lease of the delivery that was running it has run out (the worker takes a
  * running one over only then; it leaves a finished one be).
  */
@@ -57,5 +58,10 @@ async function resumeCourseJobs(api: LocalApi, now: Date): Promise<number> {
     const message = { kind: 'gradebook-export', term: record.term, course: record.course, exportId: record.exportId } as const;
     await api.summariesQueue.send(message, afterLease(record.leaseUntil));
   }
-  return jobs.length + exports.length;
+  const runs = await unfinishedSimilarityRuns();
+  for (const run of runs) {
+    const message = { kind: 'similarity-run', term: run.term, course: run.course, runId: run.runId } as const;
+    await api.summariesQueue.send(message, afterLease(run.leaseUntil));
+  }
+  return jobs.length + exports.length + runs.length;
 }

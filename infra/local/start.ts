@@ -57,7 +57,7 @@ try {
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
   if (resumed.jobs > 0 || resumed.deliveries > 0 || resumed.courseJobs > 0)
     console.log(
-      `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending, ${resumed.courseJobs} summaries job(s) or gradebook export(s) unfinished`,
+      `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending, ${resumed.courseJobs} summaries job(s), gradebook export(s) or similarity run(s) unfinished`,
     );
   if (corsOrigins.length > 0)
     console.log(`CORS (CORS_ORIGINS): pages on ${corsOrigins.join(', ')} may call the API and post files to the local S3 endpoint.`);

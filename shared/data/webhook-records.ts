@@ -7,6 +7,7 @@ export const webhookEvents = [
   'summaries.generated',
   'inquiry.opened',
   'inquiry.resolved',
+  'similarity.completed',
 ] as const;
 export type WebhookEventType = (typeof webhookEvents)[number];
 

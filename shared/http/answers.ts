@@ -369,6 +369,76 @@ const GradebookExport = object({
   "A gradebook export: the course's gradebook as CSV (RFC 4180; a text cell beginning with =, +, -, @, a tab or a carriage return starts with ' instead), written on the summaries queue. Only its requester reads it.",
 );
 
+const SimilarityRun = object({
+  run_id: string,
+  gradeable_id: string,
+  status: z
+    .enum(['queued', 'running', 'done', 'failed'])
+    .describe('queued on the summaries queue, running (see fingerprinted), then done (see the pairs) or failed (see message).'),
+  created_at: dateTime,
+  started_at: dateTime.nullable(),
+  finished_at: dateTime.nullable(),
+  language: string.describe("The language asked for; null: each file's extension's.").nullable(),
+  min_match_tokens: integer.describe('The shortest shared run a kept pair has, in tokens; null: any.').nullable(),
+  starter_files: integer.describe('Starter code files whose matches count for no pair.'),
+  compare_with: z
+    .array(object({ semester: string, course: string, gradeable_id: string }))
+    .describe("Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other)."),
+  submissions: integer.describe('Active versions with stored files to compare (known once running).').nullable(),
+  fingerprinted: integer.describe('Of those, how many are fingerprinted so far.').nullable(),
+  pairs_kept: integer.describe('Pairs kept, the most similar (done only).').nullable(),
+  fingerprints_reused: integer
+    .describe('Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only).')
+    .nullable(),
+  message: string.describe('Where the run is, in words; when failed, why.'),
+}).describe("A similarity run of a gradeable's submissions, compared on the summaries queue. Only the course's instructors read it.");
+
+const SimilaritySide = object({
+  owner: string.describe('The student (or team) whose active version it is.'),
+  version: integer,
+  semester: string,
+  course: string,
+  gradeable_id: string,
+});
+
+const SimilarityPair = object({
+  pair_id: string.describe('The pair in its run (its rank).'),
+  rank: integer.describe('From 1, most similar first.'),
+  left: SimilaritySide,
+  right: SimilaritySide,
+  similarity: z.number().min(0).max(1).describe("The share of both sides' fingerprints the other side has too (0–1)."),
+  longest_fragment: integer.describe('The longest run of code both share, in tokens.'),
+  total_overlap: integer.describe('Tokens of the smaller side that lie in shared code.'),
+  revision: integer.describe('Bumped by every decision on the pair.'),
+  decision: object({
+    decision: z.enum(['dismissed', 'confirmed']),
+    note: string,
+    decided_by: string,
+    decided_at: dateTime,
+  })
+    .describe("A reviewer's decision; nothing is penalised automatically.")
+    .nullable(),
+});
+
+const SimilarityReport = SimilarityRun.extend({
+  pairs: z.array(SimilarityPair).describe('This page of the pairs, most similar first (done only).'),
+  next_cursor: string.describe("The next page's cursor (also in the `Link` header); null: the last page.").nullable(),
+}).describe('A similarity run and a page of its pairs, most similar first. A similarity is evidence to look at, not a verdict.');
+
+const FragmentSide = object({
+  path: string.describe('The file, as submitted.'),
+  first_line: integer.describe('From 1.'),
+  last_line: integer.describe('Included.'),
+  tokens: integer,
+  lines: z.array(string).describe('The lines first_line to last_line (the first 400 at most); null once the files are gone.').nullable(),
+});
+
+const SimilarityPairDetail = SimilarityPair.extend({
+  fragments: z
+    .array(object({ left: FragmentSide, right: FragmentSide }))
+    .describe("The runs of code both sides share, in the left side's order."),
+}).describe('One pair of a similarity run with the passages both sides share, side by side.');
+
 const Team = object({
   team_id: z.string().regex(TEAM_ID),
   members: z.array(string).describe("The members' user ids, in the order they were set."),
@@ -500,6 +570,10 @@ export const components = {
   Regrade,
   SummariesJob,
   GradebookExport,
+  SimilarityRun,
+  SimilarityReport,
+  SimilarityPair,
+  SimilarityPairDetail,
   Team,
   CourseConfig,
   User,

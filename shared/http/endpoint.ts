@@ -106,7 +106,7 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
   const stack = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: TIME_TO_ANSWER_MS });
   if (route.etag) stack.use(conditional());
   const handler = stack
-    .use(envelope())
+    .use(envelope(route.successStatus))
     .use(
       authenticate(
         access,
@@ -147,7 +147,7 @@ export function endpoint<const Definition extends RouteDefinition, Refs extends 
     // A handler's own headers (a paged list's Link) go with its success answer only.
     const headers = answerHeaders.get(context);
     answerHeaders.delete(context);
-    if (!headers || typeof result !== 'object' || result.statusCode !== 200) return result;
+    if (!headers || typeof result !== 'object' || (result.statusCode !== 200 && result.statusCode !== route.successStatus)) return result;
     return { ...result, headers: { ...result.headers, ...headers, ...preferencesApplied(result.headers, headers) } };
   };
 }

@@ -364,3 +364,74 @@ export function declaredFiles(doc: Doc & { readonly maxItems: number; readonly m
   );
   return mustBe(schema, what);
 }
+
+/**
+ * A JSON list of files given as text, each `{"path": string, "content": string}` (at most
+ * `maxItems`, each path at most 256 characters, their contents at most `maxCharacters` together).
+ */
+export function textFiles(doc: Doc & { readonly maxItems: number; readonly maxCharacters: number }) {
+  const what = `a list of {"path": string, "content": string} (at most ${doc.maxItems}, their contents at most ${doc.maxCharacters} characters together)`;
+  const schema = documented(
+    readWith((value, payload): { path: string; content: string }[] | undefined => {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || value.length > doc.maxItems) return refused(payload, what);
+      const files: { path: string; content: string }[] = [];
+      let characters = 0;
+      for (const item of value) {
+        const { path, content } = (item ?? {}) as { path?: unknown; content?: unknown };
+        if (typeof path !== 'string' || path.length === 0 || path.length > 256 || typeof content !== 'string')
+          return refused(payload, what);
+        characters += content.length;
+        if (characters > doc.maxCharacters) return refused(payload, what);
+        files.push({ path, content });
+      }
+      return files;
+    }),
+    {
+      description: doc.description,
+      type: 'array',
+      maxItems: doc.maxItems,
+      items: {
+        type: 'object',
+        required: ['path', 'content'],
+        properties: { path: { type: 'string', minLength: 1, maxLength: 256 }, content: { type: 'string', maxLength: doc.maxCharacters } },
+      },
+    },
+  );
+  return mustBe(schema, what);
+}
+
+/** A JSON list of gradeables of any course, each `{"semester", "course", "gradeable_id"}` (strings of at most 256 characters; at most `maxItems`). */
+export function gradeableList(doc: Doc & { readonly maxItems: number }) {
+  const what = `a list of {"semester": string, "course": string, "gradeable_id": string} (at most ${doc.maxItems})`;
+  const names = ['semester', 'course', 'gradeable_id'] as const;
+  const schema = documented(
+    readWith((value, payload): { semester: string; course: string; gradeable_id: string }[] | undefined => {
+      if (value === undefined) return undefined;
+      if (!Array.isArray(value) || value.length > doc.maxItems) return refused(payload, what);
+      const gradeables: { semester: string; course: string; gradeable_id: string }[] = [];
+      for (const item of value) {
+        const fields = (item ?? {}) as Record<string, unknown>;
+        if (!names.every((name) => typeof fields[name] === 'string' && fields[name] !== '' && fields[name].length <= 256))
+          return refused(payload, what);
+        gradeables.push({
+          semester: fields.semester as string,
+          course: fields.course as string,
+          gradeable_id: fields.gradeable_id as string,
+        });
+      }
+      return gradeables;
+    }),
+    {
+      description: doc.description,
+      type: 'array',
+      maxItems: doc.maxItems,
+      items: {
+        type: 'object',
+        required: [...names],
+        properties: Object.fromEntries(names.map((name) => [name, { type: 'string', minLength: 1, maxLength: 256 }])),
+      },
+    },
+  );
+  return mustBe(schema, what);
+}

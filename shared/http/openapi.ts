@@ -330,7 +330,9 @@ function responses(route: RouteDefinition, own: RouteContract, answers: Rendered
   const result: Json = {
     200: {
       description:
-        'Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only.',
+        route.successStatus === undefined
+          ? 'Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only.'
+          : `Without \`Prefer: http-status\`, every envelope: \`success\`, or a \`fail\` or \`error\` with the messages listed under the other statuses. With it, none: \`success\` is ${route.successStatus}.`,
       headers: {
         ...preferenceApplied,
         ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
@@ -343,6 +345,12 @@ function responses(route: RouteDefinition, own: RouteContract, answers: Rendered
       },
     },
   };
+  if (route.successStatus !== undefined)
+    result[route.successStatus] = {
+      description: `Accepted: with \`Prefer: http-status\`: \`success\`; the work is queued, not done.`,
+      headers: preferenceApplied,
+      content: { 'application/json': { schema: success } },
+    };
   if (etag) result[304] = { $ref: '#/components/responses/NotModified' };
   Object.assign(result, failResponses(answers, fails));
   result[500] = { $ref: '#/components/responses/Error' };
@@ -533,6 +541,21 @@ function webhookEvents(): Record<WebhookEventType, { summary: string; data: Json
           summaries: { type: 'integer' },
           generated_at: { type: 'string', format: 'date-time' },
           generation: { type: 'string' },
+        },
+      },
+    },
+    'similarity.completed': {
+      summary: 'A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'gradeable_id', 'run_id', 'submissions', 'pairs_kept'],
+        properties: {
+          term: { type: 'string' },
+          course: { type: 'string' },
+          gradeable_id: { type: 'string' },
+          run_id: { type: 'string' },
+          submissions: { type: 'integer', description: 'Active versions compared.' },
+          pairs_kept: { type: 'integer', description: 'Pairs kept, the most similar.' },
         },
       },
     },

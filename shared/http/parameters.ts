@@ -14,6 +14,8 @@ import {
   REGRADE_ID,
   SUMMARIES_JOB_ID,
   GRADEBOOK_EXPORT_ID,
+  SIMILARITY_PAIR_ID,
+  SIMILARITY_RUN_ID,
   TEAM_ID,
   USER_ID,
   WEBHOOK_ID,
@@ -62,6 +64,14 @@ export const pathParameters = builtOnFirstRead({
   export_id: () =>
     documented(z.string().check(z.regex(GRADEBOOK_EXPORT_ID)), {
       description: 'A gradebook export id (`ge_…`), as asking for the export answered.',
+    }),
+  run_id: () =>
+    documented(z.string().check(z.regex(SIMILARITY_RUN_ID)), {
+      description: 'A similarity run id (`sr_…`), as asking for the report answered.',
+    }),
+  pair_id: () =>
+    documented(z.string().check(z.regex(SIMILARITY_PAIR_ID)), {
+      description: "A pair of a similarity run (its rank, from 1), as the run's report answered.",
     }),
   asset: () => documented(z.string(), { description: 'A versioned asset name, as the reference page links it.' }),
   inquiry_id: () =>

@@ -144,6 +144,12 @@ export interface RouteDefinition extends FunctionUse {
   readonly summary: string;
   /** The success answer carries a strong ETag; a request whose If-None-Match matches it gets 304 Not Modified. */
   readonly etag?: true;
+  /**
+   * The success answer's HTTP status with `Prefer: http-status` when not 200: 202 for a route that
+   * only queues the work it is asked for. The OpenAPI document, the answer check and the envelope
+   * read it from here.
+   */
+  readonly successStatus?: 202;
   /** What the route reads from a request; built on the function's first request (and for the docs). */
   readonly input?: () => RouteInput;
   /** The largest body it takes, where more than MAX_BODY_BYTES (files sent in a multipart body). */

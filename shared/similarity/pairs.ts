@@ -93,8 +93,11 @@ interface Indexed {
 }
 
 export interface SimilarityIndex {
-  /** Every pair that shares a kept fingerprint, most similar first (then by ids), the first `limit` of them with their fragment lengths. */
-  pairs(limit?: number): RankedPair[];
+  /**
+   * Every pair that shares a kept fingerprint, most similar first (then by ids), the first `limit`
+   * of them with their fragment lengths; with `keep`, only the pairs it keeps.
+   */
+  pairs(limit?: number, keep?: (left: string, right: string) => boolean): RankedPair[];
   /** The fragments the two submissions share, in the left one's order. */
   fragments(left: string, right: string): SharedFragment[];
 }
@@ -184,7 +187,7 @@ export function similarityIndex(submissions: readonly SubmissionFingerprints[], 
   };
 
   return {
-    pairs(limit = Number.POSITIVE_INFINITY) {
+    pairs(limit = Number.POSITIVE_INFINITY, keep = () => true) {
       const ranked: { left: Indexed; right: Indexed; similarity: number }[] = [];
       const covered = new Float64Array(indexed.length);
       const touched: number[] = [];
@@ -203,6 +206,10 @@ export function similarityIndex(submissions: readonly SubmissionFingerprints[], 
         for (const position of touched) {
           const right = indexed[position];
           if (right === undefined) continue;
+          if (!keep(left.id, right.id)) {
+            covered[position] = 0;
+            continue;
+          }
           const denominator = left.occurrences.length + right.occurrences.length - left.ignored - right.ignored;
           ranked.push({ left, right, similarity: denominator > 0 ? (covered[position] ?? 0) / denominator : 0 });
           covered[position] = 0;

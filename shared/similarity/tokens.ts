@@ -7,12 +7,14 @@
  *
  * The grammars are the prebuilt ones of `tree-sitter-wasms`, found through Node's module
  * resolution from this file; each is loaded once per process. A Lambda bundle carries no
- * `node_modules` and esbuild does not follow files a module loads at run time: the function that
- * tokenizes must have `web-tree-sitter/tree-sitter.wasm` and the five grammar files copied beside
- * its bundle (as the reference page's function has Swagger UI's files), `grammarPath` then naming
- * that folder instead of `node_modules` and `Parser.init` given a `locateFile` pointing there.
+ * `node_modules` and esbuild does not follow files a module loads at run time, so a bundle that
+ * tokenizes has `web-tree-sitter/tree-sitter.wasm` and the five grammar files copied into a folder
+ * beside it (infra/aws/service-function.ts, for any bundle naming GRAMMARS_FOLDER_GLOBAL's
+ * folder), and reads them there.
  */
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Region } from '@dodona/dolos-core';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 
@@ -51,8 +53,40 @@ export function languageOf(fileName: string, language?: string): SimilarityLangu
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The folder beside a Lambda bundle holding the WebAssembly files, set by esbuild's `define` in
+ * the bundles that tokenize; unset (node_modules) everywhere else.
+ */
+export const GRAMMARS_FOLDER_GLOBAL = 'SIMILARITY_GRAMMARS_FOLDER';
+declare const SIMILARITY_GRAMMARS_FOLDER: string | undefined;
+
+/** The runtime's file, then each language's grammar: where they are installed, and their names as a bundle carries them. */
+export function wasmSources(): { source: string; file: string }[] {
+  return [
+    { source: require.resolve('web-tree-sitter/tree-sitter.wasm'), file: 'tree-sitter.wasm' },
+    ...CODE_LANGUAGES.map((language) => ({
+      source: require.resolve(`tree-sitter-wasms/out/tree-sitter-${language}.wasm`),
+      file: `tree-sitter-${language}.wasm`,
+    })),
+  ];
+}
+
+const bundledFolder = (): string | undefined =>
+  typeof SIMILARITY_GRAMMARS_FOLDER === 'string' ? fileURLToPath(new URL(`./${SIMILARITY_GRAMMARS_FOLDER}/`, import.meta.url)) : undefined;
+
 /** The grammar file of `language`. */
-const grammarPath = (language: CodeLanguage): string => require.resolve(`tree-sitter-wasms/out/tree-sitter-${language}.wasm`);
+function grammarPath(language: CodeLanguage): string {
+  const folder = bundledFolder();
+  return folder === undefined
+    ? require.resolve(`tree-sitter-wasms/out/tree-sitter-${language}.wasm`)
+    : join(folder, `tree-sitter-${language}.wasm`);
+}
+
+/** The runtime, from the bundle's folder when there is one. */
+function initRuntime(): Promise<void> {
+  const folder = bundledFolder();
+  return folder === undefined ? Parser.init() : Parser.init({ locateFile: (name: string) => join(folder, name) });
+}
 
 let runtime: Promise<void> | undefined;
 const parsers = new Map<CodeLanguage, Promise<Parser>>();
@@ -60,7 +94,7 @@ const parsers = new Map<CodeLanguage, Promise<Parser>>();
 function parserFor(language: CodeLanguage): Promise<Parser> {
   let parser = parsers.get(language);
   if (parser === undefined) {
-    runtime ??= Parser.init();
+    runtime ??= initRuntime();
     parser = runtime.then(async () => {
       const made = new Parser();
       made.setLanguage(await Language.load(grammarPath(language)));

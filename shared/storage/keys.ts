@@ -13,18 +13,24 @@
  *   can expire a term's versions.
  * - `exports/<term>/<course>/<export id>.csv`: a gradebook export, read through presigned GETs of
  *   a few minutes; whatever is here after a week expires.
+ * - `fingerprints/<term>/<course>/<gradeable>/<submitter>/<files id>.<language>.json`: a files
+ *   version's similarity fingerprints (shared/similarity/job.ts), written by the first run that
+ *   compares it and read by every later one, this term's and later terms'; they expire as the
+ *   deployment's `similarityFingerprintDays` says.
  */
 import { randomUUID } from 'node:crypto';
 
 /** The bucket's key areas, each with its own lifecycle and its own grants. */
-export type ObjectArea = 'uploads' | 'versions' | 'exports';
+export type ObjectArea = 'uploads' | 'versions' | 'exports' | 'fingerprints';
 export const UPLOADS_PREFIX = 'uploads/';
 export const VERSIONS_PREFIX = 'versions/';
 export const EXPORTS_PREFIX = 'exports/';
+export const FINGERPRINTS_PREFIX = 'fingerprints/';
 export const AREA_PREFIXES: Readonly<Record<ObjectArea, string>> = {
   uploads: UPLOADS_PREFIX,
   versions: VERSIONS_PREFIX,
   exports: EXPORTS_PREFIX,
+  fingerprints: FINGERPRINTS_PREFIX,
 };
 
 /** Whose files, of which gradeable: the folder shared by a student's (or team's) uploads and versions. */
@@ -100,3 +106,7 @@ export const fileNameOf = (key: string): string => key.slice(key.lastIndexOf('/'
 /** The key of a gradebook export's CSV. */
 export const gradebookExportKey = (term: string, course: string, exportId: string): string =>
   `${EXPORTS_PREFIX}${segment('term', term)}/${segment('course', course)}/${segment('export id', exportId)}.csv`;
+
+/** The key of a files version's fingerprints, for one language setting (`auto`: each file's extension's). */
+export const fingerprintsKey = (folder: SubmitterFolder, filesId: string, language: string): string =>
+  `${FINGERPRINTS_PREFIX}${folderOf(folder)}/${segment('files id', filesId)}.${segment('language', language)}.json`;

@@ -2,7 +2,7 @@ import { describeRunningFunction, setting } from '#shared/environment.ts';
 import { sendSqsMessage } from '#shared/sqs-send.ts';
 
 /**
- * The summaries queue: one message per summaries job or gradebook export, naming it. In AWS it is SQS
+ * The summaries queue: one message per summaries job, gradebook export or similarity run, naming it. In AWS it is SQS
  * (SUMMARIES_QUEUE_URL), delivering to the summaries-worker function; on the local API an
  * in-process queue (infra/local/summaries-queue.ts) feeds the same function code. A message may
  * be delivered more than once: the worker acts on a job only while it is queued, or running under
@@ -22,8 +22,16 @@ export interface GradebookExportMessage {
   readonly exportId: string;
 }
 
+/** A similarity run's message (shared/similarity/runs.ts): the same queue and worker, a job of its own kind. */
+export interface SimilarityRunMessage {
+  readonly kind: 'similarity-run';
+  readonly term: string;
+  readonly course: string;
+  readonly runId: string;
+}
+
 /** What the summaries queue carries. */
-export type SummariesQueueMessage = SummariesJobMessage | GradebookExportMessage;
+export type SummariesQueueMessage = SummariesJobMessage | GradebookExportMessage | SimilarityRunMessage;
 
 /** Deliveries of a job's message before the queue gives up on it (its dead-letter queue's maxReceiveCount). */
 export const SUMMARIES_JOB_MAX_DELIVERIES = 3;

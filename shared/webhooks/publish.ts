@@ -116,6 +116,20 @@ export function summariesGeneratedEvent(
   );
 }
 
+/** `similarity.completed`: a similarity run of a gradeable is done, its pairs ready to review. */
+export function similarityCompletedEvent(
+  run: { term: string; course: string; gradeableId: string; runId: string },
+  report: { submissions: number; pairs: number },
+  now = new Date(),
+): WebhookEvent {
+  return courseEvent(
+    'similarity.completed',
+    run,
+    { gradeable_id: run.gradeableId, run_id: run.runId, submissions: report.submissions, pairs_kept: report.pairs },
+    now,
+  );
+}
+
 /**
  * `inquiry.opened` (a student opened a grade inquiry, or someone reopened it) or `inquiry.resolved`:
  * recorded with the change itself, so it exists exactly when the change does.

@@ -82,6 +82,10 @@ export const DAY_PHASES = [
   'files submitted',
   'files read',
   'files regraded',
+  'similarity compared',
+  'similarity read',
+  'similarity reviewed',
+  'similarity decided',
   'every GET called',
   'signed out',
   'covered',
@@ -120,6 +124,9 @@ export const handedOn: {
   summaries?: { readonly job_id?: string; readonly state?: string } | undefined;
   /** The gradebook export the instructor asked for. */
   gradebookExport?: string | undefined;
+  /** The similarity run the instructor asked for, and its most similar pair. */
+  similarityRun?: string | undefined;
+  similarityPair?: string | undefined;
   /** The summaries' generation time before the nightly schedule. */
   firstGeneration?: string | undefined;
   /** The LTI platform the admin registered. */
@@ -275,6 +282,8 @@ export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope. */
   readonly expect?: 'success' | { fail: string; status: number } | 'raw';
+  /** A success's HTTP status, when the route declares another than 200 (202: queued). */
+  readonly successStatus?: number;
 }
 
 /** One HTTP request to the emulated API, checked: the expected envelope, and no new problem anywhere. */
@@ -306,7 +315,7 @@ export async function call(method: string, path: string, options: CallOptions = 
   const expected = options.expect ?? 'success';
   const problem =
     expected === 'success'
-      ? response.status !== 200 || parsed?.status !== 'success'
+      ? response.status !== (options.successStatus ?? 200) || parsed?.status !== 'success'
         ? `expected a success envelope, got HTTP ${response.status}: ${text.slice(0, 1500)}`
         : undefined
       : expected === 'raw'

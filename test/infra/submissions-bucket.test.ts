@@ -14,7 +14,7 @@ beforeAll(() => {
 }, 120_000);
 
 describe('the submissions bucket', () => {
-  it('is encrypted, TLS only, private, without ACLs; uploads expire after a day, gradebook exports after a week, a term’s versions as the operator says', () => {
+  it('is encrypted, TLS only, private, without ACLs; uploads expire after a day, gradebook exports after a week, similarity fingerprints after two years, a term’s versions as the operator says', () => {
     const bucket = synth.resources[logicalId(synth.stack.submissions.bucket)]!;
     expect(bucket.Properties).toEqual({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
@@ -29,6 +29,7 @@ describe('the submissions bucket', () => {
         Rules: [
           { Id: 'UnconfirmedUploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' },
           { Id: 'GradebookExports', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' },
+          { Id: 'SimilarityFingerprints', Prefix: 'fingerprints/', ExpirationInDays: 730, Status: 'Enabled' },
           { Id: 'IncompleteMultipartUploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
           { Id: 'Term-f25', Prefix: 'versions/f25/', ExpirationInDays: 400, Status: 'Enabled' },
           { Id: 'Term-s26', Prefix: 'versions/s26/', ExpirationInDays: 30, Status: 'Enabled' },
@@ -75,7 +76,12 @@ describe('grants on the submissions bucket, derived from a definition’s object
 
   it('grants exactly those actions, ListBucket only under the prefix, in the bucket’s stack and in a nested one, cdk-nag clean', () => {
     const stack = new Stack(new App(), 'Parent');
-    const files = new SubmissionsBucket(stack, 'Files', { removalPolicy: RemovalPolicy.DESTROY, corsOrigins: [], retentionDays: {} });
+    const files = new SubmissionsBucket(stack, 'Files', {
+      removalPolicy: RemovalPolicy.DESTROY,
+      corsOrigins: [],
+      retentionDays: {},
+      fingerprintDays: 730,
+    });
     const nested = new NestedStack(stack, 'Group');
     const roles = [stack, nested].map((scope) => new Role(scope, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }));
     for (const role of roles) files.grant(role, role, objectGrants({ uploads: ['PutObject', 'GetObject'], versions: ['ListBucket'] }));

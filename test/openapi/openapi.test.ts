@@ -173,6 +173,7 @@ describe('the OpenAPI document', () => {
       'summaries.generated',
       'inquiry.opened',
       'inquiry.resolved',
+      'similarity.completed',
     ]);
     expect(document.webhooks['submission.graded'].post.parameters.map((parameter: Json) => parameter.name)).toEqual([
       'webhook-id',

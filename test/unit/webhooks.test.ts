@@ -42,7 +42,7 @@ describe('a webhook registration', () => {
     expect(eventList('submission.failed, submission.graded')).toEqual(['submission.graded', 'submission.failed']);
     expect(eventList('summaries.generated submission.failed')).toEqual(['submission.failed', 'summaries.generated']);
     expect(failure(() => eventList('submission.graded,nope'))).toBe(
-      'Unknown event nope. Events: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved.',
+      'Unknown event nope. Events: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed.',
     );
     expect(failure(() => eventList([1]))).toBe('The field events must be a list of event names.');
     expect(failure(() => eventList(' , '))).toBe('A webhook needs a url and events.');

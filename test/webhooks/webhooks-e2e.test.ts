@@ -102,7 +102,7 @@ describe('registering a webhook', () => {
     expect(await refused('ftp://93.184.215.14/hook')).toBe('The url must be an absolute https:// URL.');
     expect(await refused('https://user:pw@93.184.215.14/hook')).toBe('The url may not contain a user name or password.');
     expect(await refused(`${receiver.url}/x`, ['grades.exploded'])).toBe(
-      'Unknown event grades.exploded. Events: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved.',
+      'Unknown event grades.exploded. Events: submission.graded, submission.failed, summaries.generated, inquiry.opened, inquiry.resolved, similarity.completed.',
     );
     expect(await refused(`${receiver.url}/x`, [])).toBe('A webhook needs a url and events.');
     expect(receiver.received.filter((request) => request.path === '/x')).toEqual([]);

@@ -22,10 +22,10 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
  * access to DynamoDB ends: a handler still running (the function's time ran out) writes nothing
  * after this answer. Unexpected errors are logged as one structured line (never with headers or body).
  */
-export const envelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const envelope = (successStatus = 200): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
     request.response = renderEnvelope(successEnvelope(request.response), {
-      httpStatus: 200,
+      httpStatus: successStatus,
       preferHttpStatus: prefersHttpStatus(request.event.headers?.prefer),
     });
   },

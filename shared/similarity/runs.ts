@@ -1,0 +1,258 @@
+/**
+ * Similarity reports as a job: `POST …/gradeable/{gradeable_id}/similarity` records a run and
+ * queues it on the summaries queue (the summaries worker compares the submissions, never the
+ * request); `GET …/similarity/{run_id}` answers where it is and, once done, its pairs most similar
+ * first, a page at a time. Only the course's instructors reach these routes (their access).
+ */
+import { randomBytes } from 'node:crypto';
+import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
+import { enrollmentRef } from '#shared/data/enrollments.ts';
+import { getItems } from '#shared/data/items.ts';
+import { termRef, type Term } from '#shared/data/terms.ts';
+import {
+  createSimilarityRun,
+  finishSimilarityRun,
+  similarityPairsPage,
+  similarityRunRef,
+  type SimilarityRunRecord,
+  type StarterFile,
+  type StoredPair,
+  type StoredPairSide,
+} from '#shared/data/similarity-runs.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { encodeCursor, readPageRequest } from '#shared/paging.ts';
+import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SimilarityRunMessage } from '#shared/summaries/queue.ts';
+import { RUN_ABANDONED } from './sweep.ts';
+import {
+  compareCourseNotYours,
+  compareGradeableNotFound,
+  compareTermLater,
+  compareWithItself,
+  similarityGradeableNotFound,
+  similarityLanguageUnknown,
+  similarityRunNotFound,
+} from './failures.ts';
+import { CODE_LANGUAGES } from './tokens.ts';
+
+/** A new run id: `sr_` and 128 random bits (see SIMILARITY_RUN_ID in shared/ids.ts). */
+export const newSimilarityRunId = (): string => `sr_${randomBytes(16).toString('base64url')}`;
+
+/** A delivery holds its run this long: the worker's time limit in AWS (Lambda's maximum). */
+export const SIMILARITY_LEASE_SECONDS = 15 * 60;
+
+/**
+ * The pairs a run keeps, most similar first. A reviewer reads from the top and stops where the
+ * pairs are plainly unrelated; the copies of a class are a handful, so a hundred leaves a wide
+ * margin while each kept pair (with its fragments, a few kilobytes) stays one small item.
+ */
+export const KEPT_PAIRS = 100;
+
+/** The starter code a run takes: files, and characters in all (a DynamoDB item holds 400 KB). */
+export const MAX_STARTER_FILES = 20;
+export const MAX_STARTER_CHARACTERS = 200_000;
+
+/** A page of pairs, unless the request names its size. */
+export const PAIRS_PAGE = 50;
+
+/** The languages a run may name, besides `text`. */
+export const SIMILARITY_LANGUAGES = [...CODE_LANGUAGES, 'text'] as const;
+
+const finished = (state: SimilarityRunRecord['state']) => state === 'done' || state === 'failed';
+
+/** Every delivery ended without finishing it (the worker was stopped): it never will. Pure. */
+const isAbandoned = (record: SimilarityRunRecord, now: Date): boolean =>
+  record.state === 'running' && (record.leaseUntil ?? 0) < now.getTime() && record.attempts >= SUMMARIES_JOB_MAX_DELIVERIES;
+
+/** The run as the routes answer it. Pure. */
+export function runView(record: SimilarityRunRecord, now: Date) {
+  const state = isAbandoned(record, now) ? 'failed' : record.state;
+  return {
+    run_id: record.runId,
+    gradeable_id: record.gradeableId,
+    status: state,
+    created_at: record.createdAt,
+    started_at: record.startedAt ?? null,
+    finished_at: record.finishedAt ?? null,
+    language: record.language ?? null,
+    min_match_tokens: record.minMatchTokens ?? null,
+    starter_files: record.starterCode?.length ?? 0,
+    compare_with: (record.compareWith ?? []).map(({ term, course, gradeableId }) => ({
+      semester: term,
+      course,
+      gradeable_id: gradeableId,
+    })),
+    submissions: record.submissions ?? null,
+    fingerprinted: record.fingerprinted ?? null,
+    pairs_kept: record.pairs ?? null,
+    fingerprints_reused: record.reused ?? null,
+    message:
+      state === 'failed'
+        ? ((record.state === 'failed' ? record.message : undefined) ?? RUN_ABANDONED)
+        : state === 'done'
+          ? `Compared ${record.submissions ?? 0} ${record.submissions === 1 ? 'submission' : 'submissions'}; kept the ${record.pairs ?? 0} most similar ${record.pairs === 1 ? 'pair' : 'pairs'}.`
+          : state === 'running'
+            ? `Fingerprinted ${record.fingerprinted ?? 0} of ${record.submissions ?? '?'} submissions.`
+            : 'Waiting on the queue.',
+  };
+}
+
+const sideView = (side: StoredPairSide) => ({
+  owner: side.owner,
+  version: side.version,
+  semester: side.term,
+  course: side.course,
+  gradeable_id: side.gradeableId,
+});
+
+/** One pair as the run's page answers it. Pure. */
+export const pairView = (pair: StoredPair) => ({
+  pair_id: String(pair.rank),
+  rank: pair.rank,
+  left: sideView(pair.left),
+  right: sideView(pair.right),
+  similarity: pair.similarity,
+  longest_fragment: pair.longestFragment,
+  total_overlap: pair.totalOverlap,
+  revision: pair.revision,
+  decision: pair.decision
+    ? { decision: pair.decision.decision, note: pair.decision.note, decided_by: pair.decision.by, decided_at: pair.decision.at }
+    : null,
+});
+
+/** The language a request names, as stored (lower case, `c++` as cpp); undefined: each file's extension's. Pure. */
+export function runLanguage(language: string | undefined): string | undefined {
+  if (language === undefined || language.trim() === '') return undefined;
+  const named = language
+    .trim()
+    .toLowerCase()
+    .replace(/^c\+\+$/, 'cpp');
+  if (!(SIMILARITY_LANGUAGES as readonly string[]).includes(named)) throw similarityLanguageUnknown({ language });
+  return named;
+}
+
+/** The gradeables a run may compare with at most. */
+export const MAX_COMPARE_WITH = 5;
+
+type NamedGradeable = { readonly semester: string; readonly course: string; readonly gradeable_id: string };
+
+/**
+ * The gradeables `compare_with` names, each checked: the caller an instructor of its course, its
+ * term this one or one that began before, the gradeable there; repeats once. Refused naming the
+ * first that is not.
+ */
+export async function gradeablesToCompare(
+  caller: { userId: string },
+  course: Course,
+  gradeableId: string,
+  named: readonly NamedGradeable[] | undefined,
+): Promise<{ term: string; course: string; gradeableId: string }[]> {
+  const unique = [...new Map((named ?? []).map((one) => [`${one.semester}/${one.course}/${one.gradeable_id}`, one])).values()];
+  if (unique.length === 0) return [];
+  const refs = Object.fromEntries(
+    unique.flatMap((one, at) => [
+      [`enrollment${at}`, enrollmentRef(one.semester, one.course, caller.userId)],
+      [`term${at}`, termRef(one.semester)],
+      [`gradeable${at}`, gradeableRef(one.semester, one.course, one.gradeable_id)],
+    ]),
+  );
+  const read = (await getItems({ ...refs, ownTerm: termRef(course.term) })) as Record<string, unknown>;
+  const ownTerm = read.ownTerm as Term | undefined;
+  return unique.map((one, at) => {
+    if (one.semester === course.term && one.course === course.course && one.gradeable_id === gradeableId) throw compareWithItself();
+    const enrollment = read[`enrollment${at}`] as Enrollment | undefined;
+    if (enrollment?.group !== courseGroups.instructor) throw compareCourseNotYours({ semester: one.semester, course: one.course });
+    const term = read[`term${at}`] as Term | undefined;
+    if (term && ownTerm && term.startDate > ownTerm.startDate) throw compareTermLater({ semester: one.semester });
+    if (read[`gradeable${at}`] === undefined)
+      throw compareGradeableNotFound({ gradeable_id: one.gradeable_id, semester: one.semester, course: one.course });
+    return { term: one.semester, course: one.course, gradeableId: one.gradeable_id };
+  });
+}
+
+/** What `POST …/similarity` reads with the token check: the gradeable. */
+export const similarityRunRequestReads = (params: { semester: string; course: string; gradeable_id: string }) => ({
+  gradeable: gradeableRef(params.semester, params.course, params.gradeable_id),
+});
+
+/** `POST …/similarity`: the run recorded and queued, answered at once. */
+export async function requestSimilarityRun(
+  context: {
+    caller: { userId: string };
+    course: Course;
+    gradeableId: string;
+    gradeable: GradeableDocument | undefined;
+    body: {
+      language?: string | undefined;
+      starter_code?: StarterFile[] | undefined;
+      min_match_tokens?: number | undefined;
+      compare_with?: NamedGradeable[] | undefined;
+    };
+  },
+  now = new Date(),
+) {
+  const { caller, course, gradeableId, gradeable, body } = context;
+  if (!gradeable) throw similarityGradeableNotFound({ gradeable_id: gradeableId });
+  const language = runLanguage(body.language);
+  const compareWith = await gradeablesToCompare(caller, course, gradeableId, body.compare_with);
+  const record: SimilarityRunRecord = {
+    runId: newSimilarityRunId(),
+    term: course.term,
+    course: course.course,
+    gradeableId,
+    state: 'queued',
+    requestedBy: caller.userId,
+    ...(language !== undefined ? { language } : {}),
+    ...(body.min_match_tokens !== undefined ? { minMatchTokens: body.min_match_tokens } : {}),
+    ...(body.starter_code && body.starter_code.length > 0 ? { starterCode: body.starter_code } : {}),
+    ...(compareWith.length > 0 ? { compareWith } : {}),
+    createdAt: now.toISOString(),
+    attempts: 0,
+  };
+  await createSimilarityRun(record);
+  const message: SimilarityRunMessage = { kind: 'similarity-run', term: course.term, course: course.course, runId: record.runId };
+  try {
+    await sendSummariesJob(message);
+  } catch (error) {
+    await finishSimilarityRun(
+      course.term,
+      course.course,
+      record.runId,
+      { state: 'failed', at: new Date().toISOString(), message: 'The run could not be queued. Ask again.' },
+      undefined,
+    ).catch(() => undefined);
+    throw error;
+  }
+  return runView(record, now);
+}
+
+/** What `GET …/similarity/{run_id}` reads with the token check: the run. */
+export const similarityRunReads = ({ semester, course, run_id }: { semester: string; course: string; run_id: string }) => ({
+  run: similarityRunRef(semester, course, run_id),
+});
+
+/** `GET …/similarity/{run_id}`: the run, and once done a page of its pairs, most similar first; `next`: the next page's cursor. */
+export async function similarityRunReport(
+  params: { gradeable_id: string; run_id: string },
+  run: SimilarityRunRecord | undefined,
+  query: { page_size?: string | undefined; cursor?: string | undefined },
+  now = new Date(),
+) {
+  if (!run || run.gradeableId !== params.gradeable_id) throw similarityRunNotFound({ run_id: params.run_id });
+  const page = readPageRequest(query, {
+    list: 'report',
+    defaultSize: PAIRS_PAGE,
+    keys: 1,
+    accepts: ([rank]) => /^\d{1,4}$/.test(rank ?? ''),
+  });
+  const view = runView(run, now);
+  if (!finished(run.state) || run.state === 'failed') return { data: { ...view, pairs: [], next_cursor: null }, next: null };
+  const after = page.after?.[0];
+  const { pairs, last } = await similarityPairsPage(run.term, run.course, run.runId, {
+    size: page.size,
+    after: after === undefined ? undefined : Number(after),
+  });
+  const lastPair = pairs.at(-1);
+  const next = !last && lastPair ? encodeCursor([String(lastPair.rank)]) : null;
+  return { data: { ...view, pairs: pairs.map(pairView), next_cursor: next }, next };
+}
