@@ -25,6 +25,9 @@ import { gradebookExportSweep, newGradebookExportId } from '#shared/gradebook/ex
 import { newSummariesJobId, runSummariesJob, summariesJobSweep } from '#shared/summaries/job.ts';
 import { SUMMARIES_JOB_MAX_DELIVERIES } from '#shared/summaries/queue.ts';
 import { MAX_COURSE_JOB_RESENDS, SWEEP_GRACE_MS } from '#shared/summaries/sweep.ts';
+import { createSimilarityRun, similarityRunRef, unfinishedSimilarityRuns } from '#shared/data/similarity-runs.ts';
+import { newSimilarityRunId } from '#shared/similarity/runs.ts';
+import { similarityRunSweep } from '#shared/similarity/sweep.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 
@@ -248,6 +251,29 @@ describe('the course job sweep', () => {
     expect(await stored(abandoned.jobId)).toMatchObject({ attempts: SUMMARIES_JOB_MAX_DELIVERIES });
     const left = await unfinishedIds();
     for (const id of [lost.jobId, lostExport.exportId, abandoned.jobId]) expect(left).not.toContain(id);
+  });
+
+  it('fails a similarity run whose message was lost on every try, saying why, and it leaves the index', async () => {
+    const run = {
+      runId: newSimilarityRunId(),
+      term: world.course.term,
+      course: world.course.course,
+      gradeableId: 'never-submitted',
+      state: 'queued' as const,
+      requestedBy: world.users.instructor.userId,
+      createdAt: ago(6 * 60 * minute),
+      attempts: 0,
+    };
+    await createSimilarityRun(run);
+    expect((await unfinishedSimilarityRuns()).map(({ runId }) => runId)).toContain(run.runId);
+    await resent(
+      { courseId: `${courseId(run.term, run.course)}#similarity`, entry: `similarity-run#${run.runId}` },
+      MAX_COURSE_JOB_RESENDS,
+    );
+    await api.server.courseJobSweep.run();
+    const { stored: ended } = await getItems({ stored: similarityRunRef(run.term, run.course, run.runId) });
+    expect(ended).toMatchObject({ state: 'failed', message: similarityRunSweep.reasons.neverStarted });
+    expect((await unfinishedSimilarityRuns()).map(({ runId }) => runId)).not.toContain(run.runId);
   });
 
   it('never fails a job a delivery claimed meanwhile: the sweep’s write holds only while the job is as it read it', async () => {
