@@ -13253,38 +13253,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The same fields in any of the three encodings. */
+        /** @description A form, as the platform has the browser post it. */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The platform's issuer. */
-                    iss?: string;
-                    /** @description Who is logging in, as the platform names them; echoed to it. */
-                    login_hint?: string;
-                    /** @description Where the launch is meant to end: this tool's launch URL. */
-                    target_link_uri?: string;
-                    /** @description What the platform will launch; echoed to it. */
-                    lti_message_hint?: string;
-                    /** @description The tool's client id at the platform; may be left out where the issuer has one registration. */
-                    client_id?: string;
-                    /** @description The deployment the launch comes from. */
-                    lti_deployment_id?: string;
-                };
                 "application/x-www-form-urlencoded": {
-                    /** @description The platform's issuer. */
-                    iss?: string;
-                    /** @description Who is logging in, as the platform names them; echoed to it. */
-                    login_hint?: string;
-                    /** @description Where the launch is meant to end: this tool's launch URL. */
-                    target_link_uri?: string;
-                    /** @description What the platform will launch; echoed to it. */
-                    lti_message_hint?: string;
-                    /** @description The tool's client id at the platform; may be left out where the issuer has one registration. */
-                    client_id?: string;
-                    /** @description The deployment the launch comes from. */
-                    lti_deployment_id?: string;
-                };
-                "multipart/form-data": {
                     /** @description The platform's issuer. */
                     iss?: string;
                     /** @description Who is logging in, as the platform names them; echoed to it. */

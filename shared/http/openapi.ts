@@ -325,6 +325,13 @@ function requestBody(declared: RouteInput, own: RouteContract, answers: Rendered
     'application/x-www-form-urlencoded': { schema: withRequired(jsonSchemaOf(object, 'form')) },
     'multipart/form-data': { schema: withRequired(jsonSchemaOf(object, 'form')) },
   };
+  // A platform-facing route takes the form a browser posts, and nothing else.
+  if (own.platform) {
+    return {
+      description: 'A form, as the platform has the browser post it.',
+      content: { 'application/x-www-form-urlencoded': fields['application/x-www-form-urlencoded'] },
+    };
+  }
   if (declared.csv) {
     return {
       description: `A CSV document: the whole \`text/csv\` body, or the field \`${declared.csv}\` in any of the three encodings (a file in a multipart body).`,
