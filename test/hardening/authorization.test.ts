@@ -114,8 +114,8 @@ function urlOf(key: RouteKey, params: Record<string, string>, query: Record<stri
 function verdict(answer: Answer, expected: Outcome): string | undefined {
   const { httpStatus } = answer;
   const shown = `HTTP ${httpStatus} ${answer.text.slice(0, 300)}`;
-  // A platform-facing route answers a redirect, or an HTML page titled with its fail.
-  const page = /^text\/html/.test(answer.headers.get('content-type') ?? '') ? pageTitle(answer.text) : undefined;
+  // A platform-facing route answers a redirect, or an HTML page titled with its fail (the reference page is HTML too, with 200).
+  const page = httpStatus >= 400 && /^text\/html/.test(answer.headers.get('content-type') ?? '') ? pageTitle(answer.text) : undefined;
   const json = page === undefined ? answer.json : { status: 'fail', message: page };
   if (expected === 'allowed') {
     const redirect = (httpStatus === 302 || httpStatus === 303) && answer.headers.has('location');
