@@ -93,12 +93,12 @@ export async function startLogin(request: LoginRequest, base: string, now = new 
   const loginHint = request.login_hint;
   if (!issuer || !loginHint || !request.target_link_uri) throw loginFieldsMissing();
   const clientId = request.client_id?.trim() || undefined;
-  const launchUrl = toolUrls(base).launch_url;
-  checkTargetLink(request.target_link_uri, launchUrl);
   const registration = clientId
     ? await getLtiRegistration(registrationIdOf(issuer, clientId))
     : chooseRegistration(await ltiRegistrations(), issuer, undefined);
   if (!registration) throw platformNotRegistered({ issuer, client_id: clientId ?? '(none)' });
+  const launchUrl = toolUrls(base).launch_url;
+  checkTargetLink(request.target_link_uri, launchUrl);
   const deploymentId = request.lti_deployment_id || undefined;
   if (deploymentId !== undefined && !deploymentAllowed(registration, deploymentId))
     throw deploymentNotAllowed({ deployment_id: deploymentId });
