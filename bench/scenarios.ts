@@ -48,6 +48,7 @@ const unique = () => randomUUID().slice(0, 8);
 
 /** A page or file answered as is (not an envelope): its HTTP status stands as the answer's. */
 const isPage = (answer: Envelope) => answer.status === 'HTTP 200';
+const isRedirect = (answer: Envelope) => answer.status === 'HTTP 302';
 /** A password every password rule takes. */
 const STRONG_PASSWORD = 'Bench-passphrase-correct-horse-battery';
 const SMALL_FILE = Buffer.from('#include <iostream>\nint main() { std::cout << "Hello, World!" << std::endl; return 0; }\n'.repeat(20));
@@ -206,6 +207,20 @@ export function scenarios(world: World): Scenario[] {
       (succeeded('an LTI platform', await invoke('create-lti-registration', ltiPlatformRequest())).data as { registration_id: string })
         .registration_id,
   );
+  // A registered platform whose logins the bench starts (each a redirect to its authorization endpoint).
+  const loginPlatform = once(async () => {
+    const platform = ltiPlatform();
+    succeeded(
+      'an LTI platform to log in from',
+      await invoke('create-lti-registration', request('POST', '/api/lti/registrations', { token: tokens.superuser, json: platform })),
+    );
+    return {
+      iss: platform.issuer,
+      client_id: platform.client_id,
+      login_hint: 'bench-student',
+      target_link_uri: 'https://bench.example.edu/api/lti/launch',
+    };
+  });
   // Grade inquiries: a gradeable whose grades are released and whose inquiry window is open,
   // taking inquiries per component: the student opens them about component 0, posts about
   // component 2, and graders resolve and reopen the one about component 1.
@@ -691,6 +706,19 @@ export function scenarios(world: World): Scenario[] {
     },
     'lti-jwks': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/lti/jwks'), ok: isPage },
     'lti-config': { kind: 'static', iterations: 120, prepare: async () => request('GET', '/api/lti/config'), ok: isPage },
+    // A platform's browser starts an LTI login: the state is stored and the browser redirected.
+    'lti-login': {
+      kind: 'write',
+      iterations: 120,
+      prepare: async () => request('GET', '/api/lti/login', { query: await loginPlatform(), headers: { host: 'bench.example.edu' } }),
+      ok: isRedirect,
+    },
+    'lti-login-form': {
+      kind: 'write',
+      iterations: 120,
+      prepare: async () => request('POST', '/api/lti/login', { form: await loginPlatform(), headers: { host: 'bench.example.edu' } }),
+      ok: isRedirect,
+    },
     // Accounts: superusers list, create, read, change and set passwords; a user changes their own.
     'list-users': { kind: 'read', iterations: 60, prepare: get('/api/users', tokens.superuser) },
     'create-user': {

@@ -1494,6 +1494,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LTI 1.3 third-party initiated login (as a query): finds the platform's registration and redirects the browser to its authorization endpoint with a fresh state and nonce (kept ten minutes, no cookie).
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["lti-login"];
+        put?: never;
+        /**
+         * LTI 1.3 third-party initiated login (as a form): finds the platform's registration and redirects the browser to its authorization endpoint with a fresh state and nonce (kept ten minutes, no cookie).
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        post: operations["lti-login-form"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "submission.graded": {
@@ -13923,6 +13947,263 @@ export interface operations {
                         }[];
                         tool: components["schemas"]["LtiToolUrls"];
                     };
+                };
+            };
+        };
+    };
+    "lti-login": {
+        parameters: {
+            query?: {
+                /** @description The platform's issuer. */
+                iss?: string;
+                /** @description Who is logging in, as the platform names them; echoed to it. */
+                login_hint?: string;
+                /** @description Where the launch is meant to end: this tool's launch URL. */
+                target_link_uri?: string;
+                /** @description What the platform will launch; echoed to it. */
+                lti_message_hint?: string;
+                /** @description The tool's client id at the platform; may be left out where the issuer has one registration. */
+                client_id?: string;
+                /** @description The deployment the launch comes from. */
+                lti_deployment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the platform's authorization endpoint (its auth_login_url) with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, client_id, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The field iss must be a string.`
+             *     - `The field iss must be at most 2000 characters long.`
+             *     - `The field login_hint must be a string.`
+             *     - `The field login_hint must be at most 2048 characters long.`
+             *     - `The field target_link_uri must be a string.`
+             *     - `The field target_link_uri must be at most 2000 characters long.`
+             *     - `The field lti_message_hint must be a string.`
+             *     - `The field lti_message_hint must be at most 2048 characters long.`
+             *     - `The field client_id must be a string.`
+             *     - `The field client_id must be at most 255 characters long.`
+             *     - `The field lti_deployment_id must be a string.`
+             *     - `The field lti_deployment_id must be at most 255 characters long.`
+             *     - `An LTI login needs iss, login_hint and target_link_uri.`
+             *     - `The target_link_uri must lead to this tool ({launch_url}).`
+             *     - `The issuer {issuer} has several LTI registrations here; its login must name the client_id.`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The deployment {deployment_id} is not one this LTI registration allows.`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `No LTI registration for the issuer {issuer} with client id {client_id}.`
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service failed (an `error` envelope). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service failed; nothing was done.`
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service could not finish the request for a moment (a platform-facing route only; with `Retry-After`). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service could not finish this request for a moment; try again.`
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    "lti-login-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A form, as the platform has the browser post it. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The platform's issuer. */
+                    iss?: string;
+                    /** @description Who is logging in, as the platform names them; echoed to it. */
+                    login_hint?: string;
+                    /** @description Where the launch is meant to end: this tool's launch URL. */
+                    target_link_uri?: string;
+                    /** @description What the platform will launch; echoed to it. */
+                    lti_message_hint?: string;
+                    /** @description The tool's client id at the platform; may be left out where the issuer has one registration. */
+                    client_id?: string;
+                    /** @description The deployment the launch comes from. */
+                    lti_deployment_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the platform's authorization endpoint (its auth_login_url) with scope=openid, response_type=id_token, response_mode=form_post, prompt=none, client_id, redirect_uri (the launch URL), login_hint, lti_message_hint, state and nonce. */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The field iss must be a string.`
+             *     - `The field iss must be at most 2000 characters long.`
+             *     - `The field login_hint must be a string.`
+             *     - `The field login_hint must be at most 2048 characters long.`
+             *     - `The field target_link_uri must be a string.`
+             *     - `The field target_link_uri must be at most 2000 characters long.`
+             *     - `The field lti_message_hint must be a string.`
+             *     - `The field lti_message_hint must be at most 2048 characters long.`
+             *     - `The field client_id must be a string.`
+             *     - `The field client_id must be at most 255 characters long.`
+             *     - `The field lti_deployment_id must be a string.`
+             *     - `The field lti_deployment_id must be at most 255 characters long.`
+             *     - `An LTI login needs iss, login_hint and target_link_uri.`
+             *     - `The target_link_uri must lead to this tool ({launch_url}).`
+             *     - `The issuer {issuer} has several LTI registrations here; its login must name the client_id.`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The deployment {deployment_id} is not one this LTI registration allows.`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `No LTI registration for the issuer {issuer} with client id {client_id}.`
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The body is too large. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/x-www-form-urlencoded.`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service failed (an `error` envelope). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service failed; nothing was done.`
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service could not finish the request for a moment (a platform-facing route only; with `Retry-After`). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service could not finish this request for a moment; try again.`
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

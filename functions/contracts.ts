@@ -87,6 +87,8 @@ import { contract as getLtiRegistration } from './get-lti-registration/contract.
 import { contract as deleteLtiRegistration } from './delete-lti-registration/contract.ts';
 import { contract as ltiJwks } from './lti-jwks/contract.ts';
 import { contract as ltiConfig } from './lti-config/contract.ts';
+import { contract as ltiLogin } from './lti-login/contract.ts';
+import { contract as ltiLoginForm } from './lti-login-form/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
 
 /** By route name; type-checking fails while a route has none. */
@@ -173,5 +175,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'delete-lti-registration': deleteLtiRegistration,
   'lti-jwks': ltiJwks,
   'lti-config': ltiConfig,
+  'lti-login': ltiLogin,
+  'lti-login-form': ltiLoginForm,
   'user-summary': userSummary,
 };

@@ -22,6 +22,8 @@ import { day as getLtiRegistration } from './get-lti-registration/day.ts';
 import { day as deleteLtiRegistration } from './delete-lti-registration/day.ts';
 import { day as ltiJwks } from './lti-jwks/day.ts';
 import { day as ltiConfig } from './lti-config/day.ts';
+import { day as ltiLogin } from './lti-login/day.ts';
+import { day as ltiLoginForm } from './lti-login-form/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
 import { day as courseGraders } from './course-graders/day.ts';
 import { day as courseUsers } from './course-users/day.ts';
@@ -170,6 +172,8 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'delete-lti-registration': deleteLtiRegistration,
   'lti-jwks': ltiJwks,
   'lti-config': ltiConfig,
+  'lti-login': ltiLogin,
+  'lti-login-form': ltiLoginForm,
   'change-inquiry-status': changeInquiryStatus,
   'post-to-inquiry': postToInquiry,
   'list-inquiries': listInquiries,

@@ -86,6 +86,8 @@ import { definition as getLtiRegistration } from './get-lti-registration/definit
 import { definition as deleteLtiRegistration } from './delete-lti-registration/definition.ts';
 import { definition as ltiJwks } from './lti-jwks/definition.ts';
 import { definition as ltiConfig } from './lti-config/definition.ts';
+import { definition as ltiLogin } from './lti-login/definition.ts';
+import { definition as ltiLoginForm } from './lti-login-form/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -180,6 +182,8 @@ export const routes = {
   'delete-lti-registration': deleteLtiRegistration,
   'lti-jwks': ltiJwks,
   'lti-config': ltiConfig,
+  'lti-login': ltiLogin,
+  'lti-login-form': ltiLoginForm,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

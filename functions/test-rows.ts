@@ -91,6 +91,8 @@ import { rows as getLtiRegistration } from './get-lti-registration/test-rows.ts'
 import { rows as deleteLtiRegistration } from './delete-lti-registration/test-rows.ts';
 import { rows as ltiJwks } from './lti-jwks/test-rows.ts';
 import { rows as ltiConfig } from './lti-config/test-rows.ts';
+import { rows as ltiLogin } from './lti-login/test-rows.ts';
+import { rows as ltiLoginForm } from './lti-login-form/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
@@ -180,6 +182,8 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'delete-lti-registration': deleteLtiRegistration,
   'lti-jwks': ltiJwks,
   'lti-config': ltiConfig,
+  'lti-login': ltiLogin,
+  'lti-login-form': ltiLoginForm,
   'user-summary': userSummary,
 };
 

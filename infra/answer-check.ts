@@ -9,7 +9,8 @@ import type * as z from 'zod';
 import { gradeableNotSpecified } from '#shared/gradeables/failures.ts';
 import { matchRoute, routes } from '#functions/definitions.ts';
 import { contracts } from '#functions/contracts.ts';
-import type { FailCase } from '#shared/http/contract.ts';
+import type { FailCase, RouteContract } from '#shared/http/contract.ts';
+import { pageTitle } from '#shared/http/platform-answers.ts';
 import { ERROR_CODES } from '#shared/http/envelope.ts';
 import { endpointNotFound, methodNotAllowed } from '#shared/http/failures.ts';
 import { failsOf } from '#shared/http/openapi.ts';
@@ -26,6 +27,8 @@ export interface Answer {
   /** The answer's Content-Type (absent: JSON). */
   readonly contentType?: string | null;
   readonly body: string;
+  /** The Location header, where the caller read it (a platform-facing route's redirect). */
+  readonly location?: string | null;
 }
 
 export interface AnswerMismatch {
@@ -58,6 +61,7 @@ function answerProblems(name: RouteName | undefined, request: AnsweredRequest, a
   if (answer.httpStatus === 304 || request.method.toUpperCase() === 'HEAD') return [];
   const isJson = /^application\/json\b/i.test(answer.contentType ?? 'application/json');
   const own = name === undefined ? undefined : contracts[name];
+  if (name !== undefined && own?.platform) return platformProblems(name, own, answer);
   if (!isJson) {
     if (own?.raw && answer.httpStatus === 200) return [];
     return [`the answer is ${answer.contentType}, not an application/json envelope (HTTP ${answer.httpStatus})`];
@@ -102,6 +106,29 @@ function answerProblems(name: RouteName | undefined, request: AnsweredRequest, a
     default:
       return [`status: not success, fail or error: ${shown(envelope.status)}`];
   }
+}
+
+/**
+ * A platform-facing route's answer: one of its redirects (with a Location, where the caller read
+ * it), its HTML page, or an HTML page titled with a fail it declares, with that fail's status.
+ */
+function platformProblems(name: RouteName, own: RouteContract, answer: Answer): string[] {
+  const { httpStatus } = answer;
+  if (own.platform?.redirects.some((redirect) => redirect.status === httpStatus)) {
+    return answer.location === null ? [`a redirect (HTTP ${httpStatus}) without a Location`] : [];
+  }
+  if (!/^text\/html\b/i.test(answer.contentType ?? ''))
+    return [`the answer is ${answer.contentType}, not an HTML page (HTTP ${httpStatus})`];
+  if (httpStatus === 200) return own.platform?.page ? [] : ['an HTML page with HTTP 200 from a route that answers none'];
+  const title = pageTitle(answer.body);
+  if (title === undefined) return [`an HTML page without a title (HTTP ${httpStatus})`];
+  const declared = failsOf(routes[name as keyof typeof routes] as RouteDefinition, own).filter(
+    (fail) => fail.message === title || templatePattern(fail.message).test(title),
+  );
+  if (declared.length === 0) return [`the page's title is not a fail the route declares: ${shown(title)}`];
+  return declared.some((fail) => fail.status === httpStatus)
+    ? []
+    : [`HTTP ${httpStatus} for ${shown(title)}, declared with ${[...new Set(declared.map((fail) => fail.status))].join(' or ')}`];
 }
 
 /** A fail's message is one its route declares (or the router's), with the status declared for it. */

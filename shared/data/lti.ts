@@ -4,7 +4,7 @@
  * of the same issuer and client id (the same id) is refused by its write's condition.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
@@ -101,4 +101,40 @@ export async function deleteLtiRegistration(registrationId: string): Promise<boo
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+}
+
+/**
+ * A login's state, kept until its launch comes back (at most ten minutes): stored under the hash
+ * of the state the browser carries, with the nonce the ID token must echo. A launch consumes it
+ * once (a conditional delete).
+ */
+export interface LtiState {
+  readonly stateHash: string;
+  readonly registrationId: string;
+  readonly nonce: string;
+  readonly loginHint: string;
+  readonly messageHint: string | null;
+  readonly deploymentId: string | null;
+  readonly createdAt: string;
+  readonly expiresAt: Date;
+}
+
+const STATES = 'state';
+
+/** Stores a login's state (its hash is random, so it never meets another). */
+export async function putLtiState(state: LtiState): Promise<void> {
+  const { stateHash, expiresAt, ...fields } = state;
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(table),
+      Item: { key: `${STATES}#${stateHash}`, entry: STATES, ...fields, expiresAt: Math.floor(expiresAt.getTime() / 1000) },
+      ConditionExpression: 'attribute_not_exists(entry)',
+    }),
+  );
+}
+
+/** The registration named by its id, read alone (a platform-facing route has no token check to read it with). */
+export async function getLtiRegistration(registrationId: string): Promise<LtiRegistration | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(table), Key: { key: REGISTRATIONS, entry: registrationId } }));
+  return Item ? decodeRegistration(Item) : undefined;
 }

@@ -33,7 +33,7 @@ import { components, string } from './answers.ts';
 import { refusalStatus } from './failures.ts';
 
 /** The statuses `Prefer: http-status` brings out. */
-export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 500;
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export interface FailCase {
   readonly status: HttpStatus;
@@ -62,7 +62,21 @@ export interface RouteContract {
   readonly successHeaders?: readonly string[];
   /** The media types of a raw answer (default `application/json`). */
   readonly rawMediaTypes?: readonly string[];
+  /**
+   * A platform-facing route (LTI, OpenID Connect): it answers as those specifications say, never
+   * with an envelope. Its successes are these redirects (with `Location`) or, where `page` says
+   * so, an HTML page (200); its fails are HTML pages with the fail's status whose title is the
+   * message (shared/http/platform-answers.ts renders them).
+   */
+  readonly platform?: PlatformAnswers;
   readonly tag: Tag;
+}
+
+export interface PlatformAnswers {
+  /** The redirects it answers with, and where each leads. */
+  readonly redirects: readonly { readonly status: 302 | 303; readonly description: string }[];
+  /** What its HTML success page (200) says, where it answers one. */
+  readonly page?: string;
 }
 
 /** A declared failure as the contract lists it: its template, and the status of its kind. */

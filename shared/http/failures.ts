@@ -57,6 +57,12 @@ export function formatByteLimit(bytes: number): string {
   return String(bytes);
 }
 
+/** The titles of a platform-facing route's pages when the service failed (platform-answers.ts): for a moment (503), or outright. */
+export const serviceUnavailablePage = 'The service could not finish this request for a moment; try again.';
+export const serviceFailedPage = 'The service failed; nothing was done.';
+/** A platform-facing route takes a form only, as browsers post it. */
+export const formOnly = 'Unsupported Content-Type. Send application/x-www-form-urlencoded.';
+
 /** The HTTP status of each kind of refusal (sent with `Prefer: http-status`). */
 export const refusalStatus: Readonly<Record<RefusalKind, number>> = {
   invalid: 400,

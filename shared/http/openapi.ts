@@ -12,9 +12,19 @@ import { maxBodyBytes } from '#shared/config.ts';
 import { courseNotFound } from '#shared/courses/failures.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { components } from './answers.ts';
-import { fail, tags, type FailCase, type HttpStatus, type RouteContract } from './contract.ts';
+import { fail, tags, type FailCase, type HttpStatus, type PlatformAnswers, type RouteContract } from './contract.ts';
 import { ERROR_CODES } from './envelope.ts';
-import { BODY_FAILS, bodyTooLarge, endpointNotFound, methodNotAllowed, unauthenticated, unsupportedMediaType } from './failures.ts';
+import {
+  BODY_FAILS,
+  bodyTooLarge,
+  endpointNotFound,
+  formOnly,
+  methodNotAllowed,
+  serviceFailedPage,
+  serviceUnavailablePage,
+  unauthenticated,
+  unsupportedMediaType,
+} from './failures.ts';
 import { failsOfField, formSchemas, missingFailure, type JsonSchema } from './fields.ts';
 import { pathParameters } from './parameters.ts';
 import { inputOf } from './request.ts';
@@ -39,6 +49,7 @@ export const httpStatuses: Readonly<Record<HttpStatus, string>> = {
   422: 'Well-formed but refused (validation problems, a reused Idempotency-Key).',
   429: 'Too many failed logins, or too many submissions in a minute (with `Retry-After`).',
   500: 'The service failed (an `error` envelope).',
+  503: 'The service could not finish the request for a moment (a platform-facing route only; with `Retry-After`).',
 };
 
 /** Every route's contract, by route name (functions/contracts.ts). */
@@ -46,6 +57,7 @@ export type Contracts = Readonly<Record<RouteName, RouteContract>>;
 
 /** The route's own fails (`own`, its contract) and those of the shared stack (token, course and role checks, body parsing). */
 export function failsOf(route: RouteDefinition, own: RouteContract): FailCase[] {
+  if (own.platform) return platformFails(route, own);
   if (own.raw) return [...own.fails];
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
@@ -234,7 +246,8 @@ function operation(route: RouteDefinition, own: RouteContract, answers: Rendered
     parameters.push({ name: header, in: 'header', required: isRequired(schema), ...parameterOf(schema) });
   if (route.etag) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
   // A route that reads Prefer itself declares it, with what it prefers besides http-status.
-  if (!own.raw && !Object.keys(declared.headers ?? {}).includes('Prefer')) parameters.push({ $ref: '#/components/parameters/Prefer' });
+  if (!own.raw && !own.platform && !Object.keys(declared.headers ?? {}).includes('Prefer'))
+    parameters.push({ $ref: '#/components/parameters/Prefer' });
 
   const alias = aliasIndex > 0 ? ` Also served at ${route.path}.` : '';
   const result: Json = {
@@ -248,7 +261,11 @@ function operation(route: RouteDefinition, own: RouteContract, answers: Rendered
   };
   const body = requestBody(declared, own, answers);
   if (body) result.requestBody = { ...body, required: name !== 'invalidate-token' };
-  result.responses = own.raw ? rawResponses(route, own, answers) : responses(route, own, answers, route.etag === true);
+  result.responses = own.platform
+    ? platformResponses(route, { ...own, platform: own.platform })
+    : own.raw
+      ? rawResponses(route, own, answers)
+      : responses(route, own, answers, route.etag === true);
   return result;
 }
 
@@ -308,6 +325,13 @@ function requestBody(declared: RouteInput, own: RouteContract, answers: Rendered
     'application/x-www-form-urlencoded': { schema: withRequired(jsonSchemaOf(object, 'form')) },
     'multipart/form-data': { schema: withRequired(jsonSchemaOf(object, 'form')) },
   };
+  // A platform-facing route takes the form a browser posts, and nothing else.
+  if (own.platform) {
+    return {
+      description: 'A form, as the platform has the browser post it.',
+      content: { 'application/x-www-form-urlencoded': fields['application/x-www-form-urlencoded'] },
+    };
+  }
   if (declared.csv) {
     return {
       description: `A CSV document: the whole \`text/csv\` body, or the field \`${declared.csv}\` in any of the three encodings (a file in a multipart body).`,
@@ -462,6 +486,64 @@ function failResponses(answers: RenderedAnswers, fails: readonly FailCase[]): Js
           ),
         },
       },
+    };
+  }
+  return result;
+}
+
+/**
+ * A platform-facing route's fails, each an HTML page titled with its message: its own, its
+ * fields', a POST's body refusals, and the service's failures (503 when trying again may succeed).
+ */
+function platformFails(route: RouteDefinition, own: RouteContract): FailCase[] {
+  const declared: RouteInput = inputOf(route);
+  const fieldFails = Object.entries({ ...declared.query, ...declared.body }).flatMap(([field, schema]) =>
+    failsOfField(field, schema).map((message): FailCase => ({ status: 400, message })),
+  );
+  const bodyFails: FailCase[] =
+    route.method === 'GET'
+      ? []
+      : [
+          { status: 413, message: bodyTooLarge(maxBodyBytes()).message },
+          { status: 415, message: formOnly },
+        ];
+  const serviceFails: FailCase[] = [
+    { status: 503, message: serviceUnavailablePage, headers: ['Retry-After'] },
+    { status: 500, message: serviceFailedPage },
+  ];
+  const seen = new Set<string>();
+  return [...fieldFails, ...bodyFails, ...own.fails, ...serviceFails].filter((fail) => {
+    const key = `${fail.status} ${fail.message}`;
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+/** A platform-facing route's answers: its redirects, its page, and its fails as HTML pages titled with the message. */
+function platformResponses(route: RouteDefinition, own: RouteContract & { platform: PlatformAnswers }): Json {
+  const html = { 'text/html': { schema: { type: 'string' } } };
+  const result: Json = {};
+  for (const redirect of own.platform.redirects) {
+    result[redirect.status] = {
+      description: redirect.description,
+      headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } } },
+    };
+  }
+  if (own.platform.page) result[200] = { description: own.platform.page, content: html };
+  const fails = failsOf(route, own);
+  for (const status of [...new Set(fails.map((fail) => fail.status))].sort((a, b) => a - b)) {
+    const cases = fails.filter((fail) => fail.status === status);
+    const headers = Object.fromEntries(
+      [...new Set(cases.flatMap((fail) => fail.headers ?? []))].map((header) => [header, { $ref: `#/components/headers/${header}` }]),
+    );
+    result[status] = {
+      description: [
+        `${httpStatuses[status]} An HTML page whose title (and heading) is the message (\`{…}\` is filled in):`,
+        '',
+        ...cases.map((fail) => `- \`${fail.message}\``),
+      ].join('\n'),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      'x-fail-messages': cases.map((fail) => fail.message),
+      content: html,
     };
   }
   return result;

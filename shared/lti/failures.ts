@@ -29,3 +29,20 @@ export const registrationNotFound = /* @__PURE__ */ failure('not-found', 'No LTI
   registration_id: ECHOED_LENGTH,
 });
 export const badDeploymentId = /* @__PURE__ */ failure('invalid', 'A deployment id is at most {max} characters long.');
+export const loginFieldsMissing = /* @__PURE__ */ failure('invalid', 'An LTI login needs iss, login_hint and target_link_uri.');
+export const platformNotRegistered = /* @__PURE__ */ failure(
+  'not-found',
+  'No LTI registration for the issuer {issuer} with client id {client_id}.',
+  { issuer: ECHOED_LENGTH, client_id: ECHOED_LENGTH },
+);
+export const clientIdNeeded = /* @__PURE__ */ failure(
+  'invalid',
+  'The issuer {issuer} has several LTI registrations here; its login must name the client_id.',
+  { issuer: ECHOED_LENGTH },
+);
+export const deploymentNotAllowed = /* @__PURE__ */ failure(
+  'forbidden',
+  'The deployment {deployment_id} is not one this LTI registration allows.',
+  { deployment_id: ECHOED_LENGTH },
+);
+export const foreignTargetLink = /* @__PURE__ */ failure('invalid', 'The target_link_uri must lead to this tool ({launch_url}).');

@@ -280,8 +280,8 @@ export interface CallOptions {
   /** Files of a multipart body (the field `files`), by name. */
   readonly files?: Record<string, string>;
   readonly headers?: Record<string, string>;
-  /** The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope. */
-  readonly expect?: 'success' | { fail: string; status: number } | 'raw';
+  /** The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope; `redirect` for a 302 or 303 with a Location (not followed). */
+  readonly expect?: 'success' | { fail: string; status: number } | 'raw' | 'redirect';
   /** A success's HTTP status, when the route declares another than 200 (202: queued). */
   readonly successStatus?: number;
 }
@@ -304,7 +304,12 @@ export async function call(method: string, path: string, options: CallOptions = 
     for (const [name, content] of Object.entries(options.files ?? {})) body.append('files', new Blob([content]), name);
   }
   const step = `${method} ${path}${options.as ? ` as ${options.as}` : ''}`;
-  const response = await checkedFetch(`${stack!.gateway.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await checkedFetch(`${stack!.gateway.url}${path}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   let parsed: { status?: unknown; message?: unknown } | undefined;
   try {
@@ -318,13 +323,17 @@ export async function call(method: string, path: string, options: CallOptions = 
       ? response.status !== (options.successStatus ?? 200) || parsed?.status !== 'success'
         ? `expected a success envelope, got HTTP ${response.status}: ${text.slice(0, 1500)}`
         : undefined
-      : expected === 'raw'
-        ? response.status !== 200
-          ? `expected HTTP 200, got ${response.status}: ${text.slice(0, 1500)}`
+      : expected === 'redirect'
+        ? (response.status !== 302 && response.status !== 303) || !response.headers.has('location')
+          ? `expected a redirect, got HTTP ${response.status}: ${text.slice(0, 1500)}`
           : undefined
-        : response.status !== expected.status || parsed?.status !== 'fail' || parsed?.message !== expected.fail
-          ? `expected fail "${expected.fail}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
-          : undefined;
+        : expected === 'raw'
+          ? response.status !== 200
+            ? `expected HTTP 200, got ${response.status}: ${text.slice(0, 1500)}`
+            : undefined
+          : response.status !== expected.status || parsed?.status !== 'fail' || parsed?.message !== expected.fail
+            ? `expected fail "${expected.fail}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
+            : undefined;
   const problems = newProblems();
   if (problem) {
     // Unless a recorded problem (a denial, a crash) explains it: the log of the function that answered.

@@ -51,6 +51,8 @@ export interface MatrixRequest {
   readonly params?: Record<string, string>;
   readonly query?: Record<string, string>;
   readonly body?: Record<string, unknown>;
+  /** The body is sent as a url-encoded form (a platform-facing route's), not JSON. */
+  readonly form?: true;
 }
 
 export interface MatrixCase {

@@ -7,6 +7,7 @@ import { createUser } from '../support/users.ts';
 import { routeRows } from '#functions/test-rows.ts';
 import { personas, type MatrixPersona, type MatrixWorld, type Outcome } from './authorization-matrix.ts';
 import { mapLimit } from './support.ts';
+import { pageTitle } from '#shared/http/platform-answers.ts';
 import { daysFromNow, openDates } from '../support/dates.ts';
 import { publicGradeableJson, publicVcs } from '../support/gradeables.ts';
 
@@ -111,10 +112,15 @@ function urlOf(key: RouteKey, params: Record<string, string>, query: Record<stri
 
 /** The answer's outcome in the matrix's terms, or a description of what else came back; `successStatus`: the route's declared one. */
 function verdict(answer: Answer, expected: Outcome, successStatus = 200): string | undefined {
-  const { json, httpStatus } = answer;
+  const { httpStatus } = answer;
   const shown = `HTTP ${httpStatus} ${answer.text.slice(0, 300)}`;
+  // A platform-facing route answers a redirect, or an HTML page titled with its fail (the reference page is HTML too, with 200).
+  const page = httpStatus >= 400 && /^text\/html/.test(answer.headers.get('content-type') ?? '') ? pageTitle(answer.text) : undefined;
+  const json = page === undefined ? answer.json : { status: 'fail', message: page };
   if (expected === 'allowed') {
-    const ok = httpStatus === successStatus && (json.status === 'success' || (json.status === undefined && typeof json === 'object'));
+    const redirect = (httpStatus === 302 || httpStatus === 303) && answer.headers.has('location');
+    const ok =
+      redirect || (httpStatus === successStatus && (json.status === 'success' || (json.status === undefined && typeof json === 'object')));
     return ok ? undefined : shown;
   }
   const [message, status] =
@@ -151,7 +157,10 @@ describe('the authorization matrix', () => {
         const request = testCase.request(world, persona);
         const headers: Record<string, string> = { Prefer: 'http-status', ...tokens[persona] };
         const init: { headers: Record<string, string>; body?: string } = { headers };
-        if (key.method !== 'GET') {
+        if (key.method !== 'GET' && request.form) {
+          headers['Content-Type'] = 'application/x-www-form-urlencoded';
+          init.body = new URLSearchParams(request.body as Record<string, string>).toString();
+        } else if (key.method !== 'GET') {
           headers['Content-Type'] = 'application/json';
           init.body = JSON.stringify(request.body ?? {});
         }

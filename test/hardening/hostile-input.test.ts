@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { swaggerUiLinks } from '#shared/docs/swagger-ui.ts';
 import { matchRoute, routeKeys, routes } from '#functions/definitions.ts';
+import { contracts } from '#functions/contracts.ts';
+import { pageTitle } from '#shared/http/platform-answers.ts';
 import { routeRows } from '#functions/test-rows.ts';
 import type { RouteDefinition, RouteKey } from '#shared/http/routes.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
@@ -481,7 +483,7 @@ async function send(request: HostileRequest, preferHttpStatus: boolean) {
     headers.authorization = logoutToken;
   if (request.body?.contentType !== undefined) headers['content-type'] = request.body.contentType;
   const url = `${api.url}${request.path.replace(/^\/api/, '')}${request.query ? `?${request.query}` : ''}`;
-  const response = await checkedFetch(url, { method: request.method, headers, body: request.body?.payload });
+  const response = await checkedFetch(url, { method: request.method, headers, body: request.body?.payload, redirect: 'manual' });
   const text = await response.text();
   if (process.env.HOSTILE_TRACE)
     appendFileSync(process.env.HOSTILE_TRACE, `${response.status} ${text.slice(0, 80)} <= ${describeRequest(request).slice(0, 600)}\n`);
@@ -502,8 +504,29 @@ function successStatusOf(where: string): number {
   return match.kind === 'route' ? ((routes[match.name] as RouteDefinition).successStatus ?? 200) : 200;
 }
 
+/** The method and path of each platform-facing route (LTI), which answers redirects and HTML pages as its specification says. */
+const PLATFORM_ROUTES = routeKeys.filter((key) => contracts[key.name].platform).map((key) => `${key.method} ${key.path}?`);
+
+/**
+ * A platform-facing route's answer: a redirect with a Location (its success), or an HTML page
+ * titled with the cause, a refusal's status (never 5xx: input never breaks it), whether or not
+ * Prefer asks for statuses. Answers its outcome.
+ */
+function checkPlatformAnswer(answer: { status: number; headers: Headers; text: string }, where: string): string {
+  if (answer.status === 302 || answer.status === 303) {
+    expect(answer.headers.get('location'), where).toBeTruthy();
+    return 'success';
+  }
+  expect(answer.headers.get('content-type'), where).toMatch(/^text\/html/);
+  expect(pageTitle(answer.text), `${where}: ${answer.text.slice(0, 300)}`).toBeTruthy();
+  expect(answer.status, `${where}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(answer.status, `${where}: ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+  return 'fail';
+}
+
 /** Asserts the answer is a well-formed envelope with the right status; returns its status. */
 function checkEnvelope(answer: { status: number; headers: Headers; text: string }, preferHttpStatus: boolean, where: string): string {
+  if (PLATFORM_ROUTES.some((route) => where.startsWith(route))) return checkPlatformAnswer(answer, where);
   // The reference page and its assets are served as themselves (their failures are envelopes).
   if (
     where.startsWith('GET /api/docs') &&

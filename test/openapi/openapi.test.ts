@@ -151,7 +151,8 @@ describe('the OpenAPI document', () => {
     const used = new Set<string>();
     for (const item of Object.values(document.paths) as Json[])
       for (const operation of Object.values(item)) for (const status of Object.keys(operation.responses)) used.add(status);
-    for (const status of used) expect(status === '200' || status === '304' || status in httpStatuses, status).toBe(true);
+    // 302: a platform-facing route's redirect (the LTI login).
+    for (const status of used) expect(['200', '302', '304'].includes(status) || status in httpStatuses, status).toBe(true);
     for (const status of ['400', '401', '403', '404', '409', '413', '415', '422', '429', '500']) expect(used, status).toContain(status);
     expect(document.components.parameters.Prefer.description).toContain('405');
 
@@ -181,6 +182,20 @@ describe('the OpenAPI document', () => {
       'webhook-signature',
     ]);
     expect(document.paths['/api/docs'].get.responses[200].content).toHaveProperty('text/html');
+    // The LTI login answers as LTI says: a redirect with Location, or an HTML page titled with its fail.
+    const ltiLogin = document.paths['/api/lti/login'].get;
+    expect(ltiLogin.responses[302].headers).toHaveProperty('Location');
+    expect(ltiLogin.responses[404].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+    expect(ltiLogin.responses[404]['x-fail-messages']).toEqual(['No LTI registration for the issuer {issuer} with client id {client_id}.']);
+    expect(ltiLogin.responses[503].headers).toHaveProperty('Retry-After');
+    expect(ltiLogin.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      'iss',
+      'login_hint',
+      'target_link_uri',
+      'lti_message_hint',
+      'client_id',
+      'lti_deployment_id',
+    ]);
   });
 
   describe('linted by Redocly, offline', () => {
@@ -243,6 +258,9 @@ describe('the OpenAPI document', () => {
         'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1users~1{user_id}',
         'warn no-ambiguous-paths #/paths/~1api~1{semester}~1{course}~1webhooks~1{webhook_id}',
         'warn no-server-example.com #/servers/0/url',
+        // The LTI login succeeds with a redirect to the platform, never a 2xx.
+        'warn operation-2xx-response #/paths/~1api~1lti~1login/get/responses',
+        'warn operation-2xx-response #/paths/~1api~1lti~1login/post/responses',
         'warn operation-4xx-response #/paths/~1api~1auth/get/responses',
         'warn operation-4xx-response #/paths/~1api~1docs/get/responses',
         'warn operation-4xx-response #/paths/~1api~1lti~1config/get/responses',

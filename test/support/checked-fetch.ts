@@ -17,7 +17,12 @@ export async function checkedFetch(input: string | URL | Request, init?: Request
   const response = await fetch(request);
   const mismatch = checkAnswer(
     { method: request.method, path: new URL(request.url).pathname },
-    { httpStatus: response.status, contentType: response.headers.get('content-type'), body: await response.clone().text() },
+    {
+      httpStatus: response.status,
+      contentType: response.headers.get('content-type'),
+      body: await response.clone().text(),
+      location: response.headers.get('location'),
+    },
   );
   if (mismatch) throw new AnswerMismatchError(describeMismatch(mismatch));
   return response;

@@ -44,7 +44,8 @@ export async function startTestApi(
     corsOrigins: options.corsOrigins,
   });
   const call: TestApi['call'] = async (method, path, init = {}) => {
-    const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body });
+    // A platform-facing route's redirect is an answer of its own, not followed.
+    const response = await checkedFetch(`${server.url}${path}`, { method, headers: init.headers, body: init.body, redirect: 'manual' });
     const text = await response.text();
     const isJson = /^application\/json/.test(response.headers.get('content-type') ?? 'application/json');
     return { httpStatus: response.status, headers: response.headers, json: isJson && text !== '' ? JSON.parse(text) : {}, text };

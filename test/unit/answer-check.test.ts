@@ -76,4 +76,33 @@ describe('checkAnswer', () => {
       checkAnswer({ method: 'GET', path: '/api/docs' }, { httpStatus: 200, contentType: 'text/html', body: '<html>' }),
     ).toBeUndefined();
   });
+
+  it('holds a platform-facing route to its redirects and to HTML pages titled with a fail it declares, at its status', () => {
+    const login = { method: 'GET', path: '/api/lti/login' };
+    const page = (httpStatus: number, title: string) => ({
+      httpStatus,
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><title>${title}</title>`,
+    });
+    expect(checkAnswer(login, { httpStatus: 302, body: '', location: 'https://lms.example.edu/auth' })).toBeUndefined();
+    expect(checkAnswer(login, { httpStatus: 302, body: '', location: null })?.problems).toEqual([
+      'a redirect (HTTP 302) without a Location',
+    ]);
+    expect(checkAnswer(login, { httpStatus: 303, body: '', location: 'https://x' })?.problems).toEqual([
+      'the answer is undefined, not an HTML page (HTTP 303)',
+    ]);
+    expect(checkAnswer(login, page(400, 'An LTI login needs iss, login_hint and target_link_uri.'))).toBeUndefined();
+    expect(checkAnswer(login, page(404, 'No LTI registration for the issuer https://a with client id b.'))).toBeUndefined();
+    expect(checkAnswer(login, page(503, 'The service could not finish this request for a moment; try again.'))).toBeUndefined();
+    expect(checkAnswer(login, page(404, 'An LTI login needs iss, login_hint and target_link_uri.'))?.problems).toEqual([
+      'HTTP 404 for "An LTI login needs iss, login_hint and target_link_uri.", declared with 400',
+    ]);
+    expect(checkAnswer(login, page(400, 'Something else'))?.problems).toEqual([
+      'the page\'s title is not a fail the route declares: "Something else"',
+    ]);
+    expect(checkAnswer(login, page(200, 'Launched'))?.problems).toEqual(['an HTML page with HTTP 200 from a route that answers none']);
+    expect(checkAnswer(login, answer({ status: 'fail', message: 'Endpoint not found.' }, 404))?.problems).toEqual([
+      'the answer is application/json, not an HTML page (HTTP 404)',
+    ]);
+  });
 });
