@@ -177,5 +177,6 @@ describe('the authorization matrix', () => {
     }
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThan(routeKeys.length * personas.length);
-  }, 120_000);
+    // Every route as every persona, one after another: minutes on a loaded machine.
+  }, 600_000);
 });
