@@ -1,7 +1,7 @@
 import { fingerprint, type Fingerprints } from '#shared/similarity/fingerprints.ts';
 import { similarityIndex, type SubmissionFingerprints } from '#shared/similarity/pairs.ts';
 import { readdirSync, readFileSync } from 'node:fs';
-import { KEPT_PAIRS } from '#shared/similarity/runs.ts';
+import { KEPT_PAIRS } from '#shared/similarity/limits.ts';
 import { languageOf, tokenize } from '#shared/similarity/tokens.ts';
 import { kb, median, ms, progress, type Row, type SectionResult } from './common.ts';
 

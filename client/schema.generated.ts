@@ -1580,26 +1580,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "similarity.completed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.
-         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
-         */
-        post: operations["webhook-similarity.completed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "inquiry.opened": {
         parameters: {
             query?: never;
@@ -1634,6 +1614,26 @@ export interface webhooks {
          * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
          */
         post: operations["webhook-inquiry.resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "similarity.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.
+         * @description Sent to every webhook of the course registered for this event, signed by the Standard Webhooks scheme with the webhook's secret. Answer with any 2xx within 10 seconds; anything else is retried with back-off (by default after 5 s, 5 min, 30 min and 2 h), then the delivery is kept as failed for replay. The same message may arrive more than once: `webhook-id` tells repeats apart.
+         */
+        post: operations["webhook-similarity.completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14337,48 +14337,6 @@ export interface operations {
             };
         };
     };
-    "webhook-similarity.completed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id (`msg_…`), the same on every attempt. */
-                "webhook-id": string;
-                /** @description When this attempt was sent, in seconds since 1970. */
-                "webhook-timestamp": string;
-                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"] & {
-                    /** @constant */
-                    type?: "similarity.completed";
-                    data?: {
-                        term: string;
-                        course: string;
-                        gradeable_id: string;
-                        run_id: string;
-                        /** @description Active versions compared. */
-                        submissions: number;
-                        /** @description Pairs kept, the most similar. */
-                        pairs_kept: number;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received (any 2xx). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook-inquiry.opened": {
         parameters: {
             query?: never;
@@ -14455,6 +14413,48 @@ export interface operations {
                         component_id: number | null;
                         /** @description Who made the change: the student or grader, by user id. */
                         by: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-similarity.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`), the same on every attempt. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in seconds since 1970. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed by the secret (the base64 after `whsec_`). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"] & {
+                    /** @constant */
+                    type?: "similarity.completed";
+                    data?: {
+                        term: string;
+                        course: string;
+                        gradeable_id: string;
+                        run_id: string;
+                        /** @description Active versions compared. */
+                        submissions: number;
+                        /** @description Pairs kept, the most similar. */
+                        pairs_kept: number;
                     };
                 };
             };

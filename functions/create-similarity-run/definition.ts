@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '#shared/http/routes.ts';
 import { gradeableList, text, textFiles, wholeNumber } from '#shared/http/fields.ts';
-import { KEPT_PAIRS, MAX_COMPARE_WITH, MAX_STARTER_CHARACTERS, MAX_STARTER_FILES } from '#shared/similarity/runs.ts';
+import { KEPT_PAIRS, MAX_COMPARE_WITH, MAX_STARTER_CHARACTERS, MAX_STARTER_FILES } from '#shared/similarity/limits.ts';
 
 export const definition = route({
   name: 'create-similarity-run',

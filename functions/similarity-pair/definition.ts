@@ -1,5 +1,5 @@
 import { route } from '#shared/http/routes.ts';
-import { MAX_SHOWN_LINES } from '#shared/similarity/review.ts';
+import { MAX_SHOWN_LINES } from '#shared/similarity/limits.ts';
 
 export const definition = route({
   name: 'similarity-pair',

@@ -1,6 +1,6 @@
 import { route } from '#shared/http/routes.ts';
 import { paging } from '#shared/http/parameters.ts';
-import { PAIRS_PAGE } from '#shared/similarity/runs.ts';
+import { PAIRS_PAGE } from '#shared/similarity/limits.ts';
 
 export const definition = route({
   name: 'similarity-run',

@@ -626,21 +626,6 @@ function webhookEvents(): Record<WebhookEventType, { summary: string; data: Json
         },
       },
     },
-    'similarity.completed': {
-      summary: 'A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.',
-      data: {
-        type: 'object',
-        required: ['term', 'course', 'gradeable_id', 'run_id', 'submissions', 'pairs_kept'],
-        properties: {
-          term: { type: 'string' },
-          course: { type: 'string' },
-          gradeable_id: { type: 'string' },
-          run_id: { type: 'string' },
-          submissions: { type: 'integer', description: 'Active versions compared.' },
-          pairs_kept: { type: 'integer', description: 'Pairs kept, the most similar.' },
-        },
-      },
-    },
     'inquiry.opened': {
       summary: 'A student opened a grade inquiry, or someone reopened one (`reopened`).',
       data: {
@@ -658,6 +643,21 @@ function webhookEvents(): Record<WebhookEventType, { summary: string; data: Json
         type: 'object',
         required: ['term', 'course', 'inquiry_id', 'gradeable_id', 'owner_id', 'component_id', 'by'],
         properties: inquiryProperties,
+      },
+    },
+    'similarity.completed': {
+      summary: 'A similarity run of a gradeable is done: its pairs are ready to review (GET …/similarity/{run_id}). It names no student.',
+      data: {
+        type: 'object',
+        required: ['term', 'course', 'gradeable_id', 'run_id', 'submissions', 'pairs_kept'],
+        properties: {
+          term: { type: 'string' },
+          course: { type: 'string' },
+          gradeable_id: { type: 'string' },
+          run_id: { type: 'string' },
+          submissions: { type: 'integer', description: 'Active versions compared.' },
+          pairs_kept: { type: 'integer', description: 'Pairs kept, the most similar.' },
+        },
       },
     },
   };

@@ -25,11 +25,9 @@ import type { SimilarityRunMessage } from '#shared/summaries/queue.ts';
 import { eventOutbox, similarityCompletedEvent } from '#shared/webhooks/publish.ts';
 import { fingerprint, type Fingerprints } from './fingerprints.ts';
 import { similarityIndex, type SubmissionFingerprints } from './pairs.ts';
-import { KEPT_PAIRS, SIMILARITY_LEASE_SECONDS } from './runs.ts';
+import { KEPT_PAIRS, MAX_COMPARED_FILE_BYTES, textOf } from './limits.ts';
+import { SIMILARITY_LEASE_SECONDS } from './runs.ts';
 import { languageOf, tokenize } from './tokens.ts';
-
-/** A file larger than this is not compared (generated data, not code a student wrote). */
-export const MAX_COMPARED_FILE_BYTES = 1024 * 1024;
 
 /** Progress is recorded after every this many submissions fingerprinted. */
 const PROGRESS_EVERY = 25;
@@ -49,16 +47,6 @@ export function comparedVersions(submissions: readonly Submission[]): ComparedVe
     if (active?.files !== undefined) versions.push({ owner: submission.ownerId, version: active.version, filesId: active.files });
   }
   return versions.sort((one, other) => (one.owner < other.owner ? -1 : one.owner > other.owner ? 1 : 0));
-}
-
-/** The text of a stored file, or undefined when it is not text (a NUL byte, or not UTF-8). Pure. */
-export function textOf(bytes: Buffer): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The fingerprints of one file's text. */

@@ -18,11 +18,8 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { versionFilesKey } from '#shared/storage/keys.ts';
 import { getObjectBytes } from '#shared/storage/objects.ts';
 import { decisionUnknown, similarityPairChanged, similarityPairNotFound, similarityPairRace } from './failures.ts';
-import { MAX_COMPARED_FILE_BYTES, textOf } from './job.ts';
+import { MAX_COMPARED_FILE_BYTES, MAX_SHOWN_LINES, textOf } from './limits.ts';
 import { pairView } from './runs.ts';
-
-/** The lines a side of a fragment shows at most: a reviewer reads the passage, not a whole file. */
-export const MAX_SHOWN_LINES = 400;
 
 export const DECISIONS = ['dismissed', 'confirmed'] as const;
 export type Decision = (typeof DECISIONS)[number];

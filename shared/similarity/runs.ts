@@ -33,30 +33,13 @@ import {
   similarityLanguageUnknown,
   similarityRunNotFound,
 } from './failures.ts';
-import { CODE_LANGUAGES } from './tokens.ts';
+import { PAIRS_PAGE, SIMILARITY_LANGUAGES } from './limits.ts';
 
 /** A new run id: `sr_` and 128 random bits (see SIMILARITY_RUN_ID in shared/ids.ts). */
 export const newSimilarityRunId = (): string => `sr_${randomBytes(16).toString('base64url')}`;
 
 /** A delivery holds its run this long: the worker's time limit in AWS (Lambda's maximum). */
 export const SIMILARITY_LEASE_SECONDS = 15 * 60;
-
-/**
- * The pairs a run keeps, most similar first. A reviewer reads from the top and stops where the
- * pairs are plainly unrelated; the copies of a class are a handful, so a hundred leaves a wide
- * margin while each kept pair (with its fragments, a few kilobytes) stays one small item.
- */
-export const KEPT_PAIRS = 100;
-
-/** The starter code a run takes: files, and characters in all (a DynamoDB item holds 400 KB). */
-export const MAX_STARTER_FILES = 20;
-export const MAX_STARTER_CHARACTERS = 200_000;
-
-/** A page of pairs, unless the request names its size. */
-export const PAIRS_PAGE = 50;
-
-/** The languages a run may name, besides `text`. */
-export const SIMILARITY_LANGUAGES = [...CODE_LANGUAGES, 'text'] as const;
 
 const finished = (state: SimilarityRunRecord['state']) => state === 'done' || state === 'failed';
 
@@ -130,9 +113,6 @@ export function runLanguage(language: string | undefined): string | undefined {
   if (!(SIMILARITY_LANGUAGES as readonly string[]).includes(named)) throw similarityLanguageUnknown({ language });
   return named;
 }
-
-/** The gradeables a run may compare with at most. */
-export const MAX_COMPARE_WITH = 5;
 
 type NamedGradeable = { readonly semester: string; readonly course: string; readonly gradeable_id: string };
 
