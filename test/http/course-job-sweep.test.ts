@@ -42,7 +42,7 @@ beforeAll(async () => {
   // The sweep runs on its own, as in npm start, only more often.
   api = await startTestApi({ workers: 0, courseJobSweepMs: 200 });
   world = await createCourseWorld(api);
-});
+}, 120_000);
 afterAll(() => api.close());
 
 /** A summaries job as a request that died after writing it leaves it: its message never sent. */
