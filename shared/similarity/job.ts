@@ -78,7 +78,9 @@ async function versionFingerprints(
 ): Promise<SubmissionFingerprints> {
   const folder = { term: compared.term, course: compared.course, gradeable: compared.gradeableId, submitter: compared.owner };
   const key = fingerprintsKey(folder, compared.filesId, run.language ?? 'auto');
-  const stored = await getObjectBytes(key);
+  // Listed first: S3 answers a missing key 403, not 404, to a role whose ListBucket is limited to a prefix.
+  const listed = (await listObjects(key)).some((object) => object.key === key);
+  const stored = listed ? await getObjectBytes(key) : undefined;
   if (stored !== undefined) {
     counts.reused++;
     return { id: sideId(run, compared), files: (JSON.parse(stored.toString('utf8')) as StoredFingerprints).files };
