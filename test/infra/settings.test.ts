@@ -115,6 +115,8 @@ describe('deployment settings', () => {
       gradingFleet: 0,
       // Submitted files are kept until a term's retention is set.
       submissionRetentionDays: {},
+      // A files version's similarity fingerprints, compared with later terms', for two years.
+      similarityFingerprintDays: 730,
     });
   });
 
