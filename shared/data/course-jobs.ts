@@ -83,6 +83,40 @@ async function whileAsRead(write: UpdateCommand): Promise<boolean> {
   }
 }
 
+/** What ends a course job: its state and time, and the outcome's own attributes (`set`: their `name = :value` list). */
+export interface CourseJobEnd {
+  readonly state: string;
+  readonly at: string;
+  readonly set: string;
+  readonly names?: Record<string, string>;
+  readonly values: Record<string, unknown>;
+}
+
+/**
+ * The write that ends a course job, taking it out of the `byUnfinished` index: with `lease`, only
+ * while that claim still holds it (a delivery whose lease was taken over records nothing); without,
+ * only while it is still queued (it could not be sent to the queue).
+ */
+export function endCourseJobUpdate(key: Record<string, string>, end: CourseJobEnd, lease: number | undefined) {
+  return {
+    TableName: tableName(table),
+    Key: key,
+    UpdateExpression: `SET #state = :state, finishedAt = :at, ${end.set} REMOVE leaseUntil, ${UNFINISHED}`,
+    ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
+    ExpressionAttributeNames: { '#state': 'state', ...end.names },
+    ExpressionAttributeValues: {
+      ':state': end.state,
+      ':at': end.at,
+      ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
+      ...end.values,
+    },
+  };
+}
+
+/** Ends a course job (endCourseJobUpdate); false: the claim or the queued state held no longer, and nothing was written. */
+export const endCourseJob = (key: Record<string, string>, end: CourseJobEnd, lease: number | undefined): Promise<boolean> =>
+  whileAsRead(new UpdateCommand(endCourseJobUpdate(key, end, lease)));
+
 /** Counts a resend of the job's message, before it is sent, while the job is as read. False: it moved on (nothing to send). */
 export async function recordResend(job: UnfinishedCourseJob, at: Date): Promise<boolean> {
   const condition = asRead(job);

@@ -4,12 +4,11 @@
  * export. Each is written once when asked for, then moved on by the worker's deliveries, every
  * move conditioned on the state it moves from, so a late or repeated delivery never undoes one.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
-import { claimUnderLease, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
+import { claimUnderLease, endCourseJob, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
@@ -117,32 +116,11 @@ export async function finishGradebookExport(
   outcome: GradebookExportOutcome,
   lease: number | undefined,
 ): Promise<boolean> {
-  const values: Record<string, unknown> =
-    outcome.state === 'done' ? { ':students': outcome.students, ':bytes': outcome.bytes } : { ':message': outcome.message };
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: exportKey(term, course, exportId),
-        UpdateExpression:
-          'SET #state = :state, finishedAt = :at, ' +
-          (outcome.state === 'done' ? 'students = :students, bytes = :bytes' : 'message = :message') +
-          ` REMOVE leaseUntil, ${UNFINISHED}`,
-        ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':state': outcome.state,
-          ':at': outcome.at,
-          ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
-          ...values,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  const end =
+    outcome.state === 'done'
+      ? { set: 'students = :students, bytes = :bytes', values: { ':students': outcome.students, ':bytes': outcome.bytes } }
+      : { set: 'message = :message', values: { ':message': outcome.message } };
+  return endCourseJob(exportKey(term, course, exportId), { state: outcome.state, at: outcome.at, ...end }, lease);
 }
 
 /** A gradebook export not finished, as the `byUnfinished` index holds it, with its id. */

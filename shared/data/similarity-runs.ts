@@ -12,7 +12,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
-import { claimUnderLease, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
+import { claimUnderLease, endCourseJobUpdate, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 import { tableName, tables } from './tables.ts';
 import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
@@ -281,30 +281,14 @@ export function finishSimilarityRunItem(
   outcome: SimilarityRunOutcome,
   lease: number | undefined,
 ): TransactItem {
-  const values: Record<string, unknown> =
+  const end =
     outcome.state === 'done'
-      ? { ':pairs': outcome.pairs, ':submissions': outcome.submissions, ':reused': outcome.reused }
-      : { ':message': outcome.message };
-  return {
-    Update: {
-      TableName: tableName(table),
-      Key: runKey(term, course, runId),
-      UpdateExpression:
-        'SET #state = :state, finishedAt = :at, ' +
-        (outcome.state === 'done'
-          ? 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused'
-          : 'message = :message') +
-        ` REMOVE leaseUntil, ${UNFINISHED}`,
-      ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: {
-        ':state': outcome.state,
-        ':at': outcome.at,
-        ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
-        ...values,
-      },
-    },
-  };
+      ? {
+          set: 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused',
+          values: { ':pairs': outcome.pairs, ':submissions': outcome.submissions, ':reused': outcome.reused },
+        }
+      : { set: 'message = :message', values: { ':message': outcome.message } };
+  return { Update: endCourseJobUpdate(runKey(term, course, runId), { state: outcome.state, at: outcome.at, ...end }, lease) };
 }
 
 /**

@@ -7,7 +7,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { failedConditions, transactWrite } from './transactions.ts';
 import { tableName, tables } from './tables.ts';
-import { claimUnderLease, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
+import { claimUnderLease, endCourseJob, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 
 const table = tables.summaries;
 const entry = (generation: string, userId: string) => `${generation}#${userId}`;
@@ -303,36 +303,15 @@ export async function finishSummariesJob(
     | { readonly state: 'failed'; readonly at: string; readonly message: string },
   lease: number | undefined,
 ): Promise<boolean> {
-  const values: Record<string, unknown> =
+  const end =
     outcome.state === 'done'
-      ? { ':summaries': outcome.summaries, ':generatedAt': outcome.generatedAt, ':generation': outcome.generation }
-      : { ':message': outcome.message };
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(table),
-        Key: jobKey(term, course, jobId),
-        UpdateExpression:
-          `SET #state = :state, finishedAt = :at, ` +
-          (outcome.state === 'done'
-            ? 'done = #total, summaries = :summaries, generatedAt = :generatedAt, generation = :generation'
-            : 'message = :message') +
-          ` REMOVE leaseUntil, ${UNFINISHED}`,
-        ConditionExpression: lease === undefined ? '#state = :queued' : '#state = :running AND attempts = :lease',
-        ExpressionAttributeNames: { '#state': 'state', ...(outcome.state === 'done' ? { '#total': 'total' } : {}) },
-        ExpressionAttributeValues: {
-          ':state': outcome.state,
-          ':at': outcome.at,
-          ...(lease === undefined ? { ':queued': 'queued' } : { ':running': 'running', ':lease': lease }),
-          ...values,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+      ? {
+          set: 'done = #total, summaries = :summaries, generatedAt = :generatedAt, generation = :generation',
+          names: { '#total': 'total' },
+          values: { ':summaries': outcome.summaries, ':generatedAt': outcome.generatedAt, ':generation': outcome.generation },
+        }
+      : { set: 'message = :message', values: { ':message': outcome.message } };
+  return endCourseJob(jobKey(term, course, jobId), { state: outcome.state, at: outcome.at, ...end }, lease);
 }
 
 /** Frees the course's slot, if this job still holds it. */
