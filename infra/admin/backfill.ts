@@ -2,7 +2,8 @@
  * Brings items written before the denormalized copies up to date (`npm run admin -- backfill`):
  * a student's own submissions get their `byStudent` keys, team member entries the copies of their
  * team submission, enrollment items their member and listing copies and students their place in
- * the gradebook's order (`sectionOrder`, the `bySection` index key). Safe while the service runs:
+ * the gradebook's order (`sectionOrder`, the `bySection` index key), and course jobs still queued or
+ * running their place in the `byUnfinished` index (so the sweep finds them). Safe while the service runs:
  * every write is conditioned on the source it was made from being unchanged, and a write whose
  * source changed meanwhile is skipped (whoever changed it wrote the copies itself). Running it
  * again writes nothing.
@@ -34,6 +35,9 @@ import { tableName, tables, type TableDefinition } from '#shared/data/tables.ts'
 import { teamSubmissionCopies } from '#shared/data/teams.ts';
 import { decodeTerm } from '#shared/data/terms.ts';
 import { decodeUser } from '#shared/data/users.ts';
+import { UNFINISHED } from '#shared/data/course-jobs.ts';
+import { GRADEBOOK_EXPORT_KIND, GRADEBOOK_EXPORT_PREFIX, GRADEBOOK_EXPORTS_PARTITION_SUFFIX } from '#shared/data/gradebook-exports.ts';
+import { SUMMARIES_JOB_KIND, SUMMARIES_JOB_PREFIX, SUMMARIES_JOBS_PARTITION_SUFFIX } from '#shared/data/summaries.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 
 export interface BackfillCounts {
@@ -104,7 +108,69 @@ export async function backfill(): Promise<BackfillCounts> {
   await backfillTeamEntries(counts);
   await backfillEnrollments(counts);
   await backfillSectionOrder(counts);
+  await backfillCourseJobs(counts);
   return counts;
+}
+
+/**
+ * The course jobs written before the `byUnfinished` index, by where they are kept. Similarity runs
+ * are not among them: they were always written with it.
+ */
+const COURSE_JOB_KINDS = [
+  { partitionSuffix: SUMMARIES_JOBS_PARTITION_SUFFIX, entryPrefix: SUMMARIES_JOB_PREFIX, kind: SUMMARIES_JOB_KIND },
+  { partitionSuffix: GRADEBOOK_EXPORTS_PARTITION_SUFFIX, entryPrefix: GRADEBOOK_EXPORT_PREFIX, kind: GRADEBOOK_EXPORT_KIND },
+] as const;
+
+/**
+ * What a summaries-table item's `unfinished` attribute should be: for a course job (COURSE_JOB_KINDS),
+ * its kind while it is queued or running and none once it ended; `false` for any other item.
+ */
+export function unfinishedMarkerOf(item: Item): string | undefined | false {
+  const partition = String(item.courseId ?? '');
+  const entry = String(item.entry ?? '');
+  const job = COURSE_JOB_KINDS.find(
+    ({ partitionSuffix, entryPrefix }) => partition.endsWith(partitionSuffix) && entry.startsWith(entryPrefix),
+  );
+  if (!job) return false;
+  return item.state === 'queued' || item.state === 'running' ? job.kind : undefined;
+}
+
+/**
+ * Course jobs get the `byUnfinished` key their state calls for, provided their state is still the
+ * one read: a job that moved on meanwhile was written whole by whatever moved it.
+ */
+async function backfillCourseJobs(counts: BackfillCounts): Promise<void> {
+  const TableName = tableName(tables.summaries);
+  const items = await scanAll({
+    TableName,
+    ProjectionExpression: 'courseId, entry, #state, #unfinished',
+    ExpressionAttributeNames: { '#state': 'state', '#unfinished': UNFINISHED },
+  });
+  for (const item of items) {
+    const expected = unfinishedMarkerOf(item);
+    if (expected === false) continue;
+    counts.scanned++;
+    if (item[UNFINISHED] === expected) {
+      counts.current++;
+      continue;
+    }
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName,
+          Key: { courseId: item.courseId as string, entry: item.entry as string },
+          UpdateExpression: expected === undefined ? 'REMOVE #unfinished' : 'SET #unfinished = :kind',
+          ConditionExpression: '#state = :state',
+          ExpressionAttributeNames: { '#state': 'state', '#unfinished': UNFINISHED },
+          ExpressionAttributeValues: { ':state': item.state, ...(expected === undefined ? {} : { ':kind': expected }) },
+        }),
+      );
+      counts.updated++;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      counts.skipped++;
+    }
+  }
 }
 
 /**

@@ -12,11 +12,13 @@ import { claimUnderLease, endCourseJob, UNFINISHED, unfinishedCourseJobs, type U
 import { tableName, tables } from './tables.ts';
 
 const table = tables.summaries;
-const EXPORT_PREFIX = 'export#';
-const exportsPartition = (term: string, course: string) => `${courseId(term, course)}#exports`;
+export const GRADEBOOK_EXPORT_PREFIX = 'export#';
+/** What ends the partition of a course's gradebook exports. */
+export const GRADEBOOK_EXPORTS_PARTITION_SUFFIX = '#exports';
+const exportsPartition = (term: string, course: string) => `${courseId(term, course)}${GRADEBOOK_EXPORTS_PARTITION_SUFFIX}`;
 const exportKey = (term: string, course: string, exportId: string) => ({
   courseId: exportsPartition(term, course),
-  entry: EXPORT_PREFIX + exportId,
+  entry: GRADEBOOK_EXPORT_PREFIX + exportId,
 });
 
 export type GradebookExportState = 'queued' | 'running' | 'done' | 'failed';
@@ -48,7 +50,7 @@ export interface GradebookExportRecord {
 }
 
 const decodeExport = (item: Item): GradebookExportRecord => ({
-  exportId: (item.entry as string).slice(EXPORT_PREFIX.length),
+  exportId: (item.entry as string).slice(GRADEBOOK_EXPORT_PREFIX.length),
   term: item.term as string,
   course: item.course as string,
   format: 'csv',
@@ -128,4 +130,7 @@ export type UnfinishedGradebookExport = UnfinishedCourseJob & { readonly exportI
 
 /** Every gradebook export not finished, of every course (course-jobs.ts: the index, not a Scan). */
 export const unfinishedGradebookExports = async (): Promise<UnfinishedGradebookExport[]> =>
-  (await unfinishedCourseJobs(GRADEBOOK_EXPORT_KIND)).map((job) => ({ ...job, exportId: job.key.entry.slice(EXPORT_PREFIX.length) }));
+  (await unfinishedCourseJobs(GRADEBOOK_EXPORT_KIND)).map((job) => ({
+    ...job,
+    exportId: job.key.entry.slice(GRADEBOOK_EXPORT_PREFIX.length),
+  }));

@@ -149,9 +149,11 @@ export async function deleteGeneration(term: string, course: string, generation:
  * meets them): `job#<jobId>` per job, and `slot`, naming the job under way, so that a second
  * request while one runs finds it instead of starting another.
  */
-const JOB_PREFIX = 'job#';
+export const SUMMARIES_JOB_PREFIX = 'job#';
 const SLOT = 'slot';
-const jobsPartition = (term: string, course: string) => `${courseId(term, course)}#jobs`;
+/** What ends the partition of a course's summaries jobs. */
+export const SUMMARIES_JOBS_PARTITION_SUFFIX = '#jobs';
+const jobsPartition = (term: string, course: string) => `${courseId(term, course)}${SUMMARIES_JOBS_PARTITION_SUFFIX}`;
 
 export type SummariesJobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -182,7 +184,7 @@ export interface SummariesJobRecord {
 }
 
 const decodeJob = (item: Item): SummariesJobRecord => ({
-  jobId: (item.entry as string).slice(JOB_PREFIX.length),
+  jobId: (item.entry as string).slice(SUMMARIES_JOB_PREFIX.length),
   term: item.term as string,
   course: item.course as string,
   state: item.state as SummariesJobState,
@@ -200,7 +202,10 @@ const decodeJob = (item: Item): SummariesJobRecord => ({
   ...(item.message !== undefined ? { message: item.message as string } : {}),
 });
 
-const jobKey = (term: string, course: string, jobId: string) => ({ courseId: jobsPartition(term, course), entry: JOB_PREFIX + jobId });
+const jobKey = (term: string, course: string, jobId: string) => ({
+  courseId: jobsPartition(term, course),
+  entry: SUMMARIES_JOB_PREFIX + jobId,
+});
 const slotKey = (term: string, course: string) => ({ courseId: jobsPartition(term, course), entry: SLOT });
 
 export const summariesJobRef = (term: string, course: string, jobId: string): ItemRef<SummariesJobRecord> => ({
@@ -380,4 +385,4 @@ export type UnfinishedSummariesJob = UnfinishedCourseJob & { readonly jobId: str
 
 /** Every summaries job not finished, of every course (course-jobs.ts: the index, not a Scan). */
 export const unfinishedSummariesJobs = async (): Promise<UnfinishedSummariesJob[]> =>
-  (await unfinishedCourseJobs(SUMMARIES_JOB_KIND)).map((job) => ({ ...job, jobId: job.key.entry.slice(JOB_PREFIX.length) }));
+  (await unfinishedCourseJobs(SUMMARIES_JOB_KIND)).map((job) => ({ ...job, jobId: job.key.entry.slice(SUMMARIES_JOB_PREFIX.length) }));

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { courseId } from '#shared/courses/course.ts';
 import { dynamo } from '#shared/data/client.ts';
+import { unfinishedGradebookExports } from '#shared/data/gradebook-exports.ts';
 import { gradeableKey, setStudentLateness } from '#shared/data/submissions.ts';
+import { unfinishedSummariesJobs } from '#shared/data/summaries.ts';
 import { tableName, tables } from '#shared/data/tables.ts';
 import { createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { daysFromNow } from '../support/dates.ts';
@@ -173,5 +175,24 @@ describe('admin backfill', () => {
     expect(await lateDays('student2')).toMatchObject({ solo: ['Unsubmitted', null] });
     expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 1, skipped: 0 });
     expect(await lateDays('student2')).toMatchObject({ solo: ['Late', 4] });
+  });
+
+  it('puts course jobs an older version left queued or running where the sweep finds them, and leaves ended ones out', async () => {
+    const { term, course } = world.course;
+    const id = courseId(term, course);
+    const job = (state: string) => ({ term, course, state, createdAt: daysFromNow(-1), attempts: state === 'queued' ? 0 : 1 });
+    // As written before the index: no `unfinished` attribute.
+    await put('summaries', { courseId: `${id}#exports`, entry: 'export#old-queued', ...job('queued') });
+    await put('summaries', { courseId: `${id}#exports`, entry: 'export#old-done', ...job('done') });
+    await put('summaries', { courseId: `${id}#jobs`, entry: 'job#old-running', ...job('running'), leaseUntil: 1 });
+    const listed = async () => ({
+      exports: (await unfinishedGradebookExports()).map(({ exportId }) => exportId),
+      jobs: (await unfinishedSummariesJobs()).map(({ jobId }) => jobId),
+    });
+    expect(await listed()).toEqual({ exports: [], jobs: [] });
+
+    expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 2, skipped: 0 });
+    expect(await listed()).toEqual({ exports: ['old-queued'], jobs: ['old-running'] });
+    expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 0, skipped: 0 });
   });
 });

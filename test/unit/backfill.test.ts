@@ -5,6 +5,7 @@ import {
   parseGradeableKey,
   studentSubmissionNeedsBackfill,
   summaryLine,
+  unfinishedMarkerOf,
 } from '#infra/admin/backfill.ts';
 
 const versions = [{ daysLate: 0 }, { daysLate: 3 }];
@@ -59,5 +60,16 @@ describe('backfill decisions', () => {
     expect(summaryLine({ scanned: 9, updated: 4, current: 3, skipped: 1, orphaned: 1 })).toBe(
       'Backfill: 9 items scanned, 4 updated, 3 already current, 1 skipped by a concurrent change, 1 without a source to copy.',
     );
+  });
+
+  it('marks a course job with its kind while it is queued or running, and nothing else of the summaries table', () => {
+    const exportItem = { courseId: 'f26/csci1100#exports', entry: 'export#e1' };
+    expect(unfinishedMarkerOf({ ...exportItem, state: 'queued' })).toBe('gradebook-export');
+    expect(unfinishedMarkerOf({ ...exportItem, state: 'running' })).toBe('gradebook-export');
+    expect(unfinishedMarkerOf({ ...exportItem, state: 'done' })).toBeUndefined();
+    expect(unfinishedMarkerOf({ courseId: 'f26/csci1100#jobs', entry: 'job#j1', state: 'running' })).toBe('summaries-job');
+    expect(unfinishedMarkerOf({ courseId: 'f26/csci1100#jobs', entry: 'slot', state: 'running' })).toBe(false);
+    // A student's summary in the course's own partition, whatever its entry is called.
+    expect(unfinishedMarkerOf({ courseId: 'f26/csci1100', entry: 'job#ada', state: 'queued' })).toBe(false);
   });
 });
