@@ -89,7 +89,9 @@ function call(url: string, token: string, method: 'GET' | 'POST', body?: string)
  * after a round of their own, the rush on connections opened beforehand, after 100 other students
  * submitted at once, and after an unreported rush of the first size. The server counts its
  * DynamoDB requests by command and the items its BatchGetItems ask for. Each case then checks the
- * queue: one version and one job per student, every ticket unique and queued on its counter.
+ * queue: one version and one job per student, every ticket unique and queued on its counter; and
+ * measures a ticket's reservation alone on copies of the counters as the rush left them and on empty
+ * ones (reservationCost).
  * `inMemory`: whether DynamoDB Local holds its data in memory (said in each row: on disk it spends
  * more CPU a write).
  */
@@ -159,6 +161,7 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
             : undefined;
         const cpuRatio = rushCost.dynamoDb !== undefined && ownCost.dynamoDb ? rushCost.dynamoDb / ownCost.dynamoDb : undefined;
         const queue = await checkQueue(world, tokens);
+        const reservation = await reservationCost(students, dynamoDbPid);
         const met =
           errors.length === 0 &&
           queue.problems.length === 0 &&
@@ -176,7 +179,7 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
           measured:
             `${rate.toFixed(0)} submissions/s (${ratio(rate / ownRate)} the physical-limit ideal; ${ratio(relative)} the small items' one, ${ratio(rate / withTicket)} this design's), ${seconds.toFixed(2)} s, load average ${load}; ${errors.length} error answers; ` +
             `${itemsRead.toFixed(2)} items read and ${writes.toFixed(2)} write requests per accepted submission (requests: ${describeCounts(counts, accepted)}); ` +
-            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, ownCost, physicalCost, ticketCost, cpuRatio, syntheticRatio)}`,
+            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, ownCost, physicalCost, ticketCost, cpuRatio, syntheticRatio)}${reservationNote(reservation)}`,
           met,
         });
         progress(`rush: ${students} at once: ${rows.at(-1)?.measured} (baseline: ${rows.at(-1)?.baseline})`);
@@ -288,6 +291,12 @@ function costNote(rush: CpuCost, ideal: CpuCost): string {
   return ` In CPU time (measured per process, see the row), one submission cost as much as ${(total(rush) / total(ideal)).toFixed(2)} ideal ones, and its DynamoDB Local time alone as much as ${(rush.dynamoDb / ideal.dynamoDb).toFixed(2)}; at ${TARGET}× the ideal's rate on the same cores it could cost at most about ${(1 / TARGET).toFixed(2)}.`;
 }
 
+/** What one ticket's reservation cost DynamoDB Local, by how full its counter was. */
+function reservationNote({ perCounter, full, empty }: ReservationCost): string {
+  if (full === undefined || empty === undefined) return '';
+  return `; a ticket's reservation alone (its UpdateItem, as many at once) cost DynamoDB Local ${ms(full)} on counters holding ${perCounter.toFixed(0)} tickets each, as the rush left them, and ${ms(empty)} on empty ones`;
+}
+
 /** `count` students enrolled by a class-list import (no passwords: sessions are written directly). */
 async function enrollStudents(world: World, count: number): Promise<{ userId: string; token: string }[]> {
   const csv = [
@@ -349,6 +358,68 @@ async function idealSubmissions(count: number, keys: number, options: { ticket?:
     }),
   );
   return count / ((performance.now() - started) / 1000);
+}
+
+/** What a ticket's reservation cost DynamoDB Local, on counters as full as the rush left its own and on empty ones. */
+interface ReservationCost {
+  /** Tickets per counter in the full counters (the rush's, copied). */
+  readonly perCounter: number;
+  /** DynamoDB Local's CPU per reservation, in ms (the lower of two rounds each). */
+  readonly full: number | undefined;
+  readonly empty: number | undefined;
+}
+
+/**
+ * This design's reservation alone, `count` at once straight from this process: each an UpdateItem
+ * adding a new ticket to one of the queue's counters unread (with its course's count of the
+ * minute), round robin, on copies of the counters as the rush left them, and on as many empty
+ * ones: whether the counters' growing sets, or the request itself, is what a ticket costs.
+ */
+async function reservationCost(count: number, dynamoDbPid: number | undefined): Promise<ReservationCost> {
+  const TableName = tableName(tables.jobs);
+  const { queue } = await getItems({ queue: queueRef() });
+  const run = `${Date.now()}`;
+  const reserve = async (kind: 'full' | 'empty', round: number) => {
+    const prefix = `ideal#${kind}#${run}#${round}`;
+    await Promise.all(
+      queue.map((counter) =>
+        dynamo().send(
+          new PutCommand({
+            TableName,
+            Item: {
+              job: `${prefix}#${counter.shard}`,
+              ...(kind === 'full' && counter.queued.length > 0 ? { queued: new Set(counter.queued) } : {}),
+            },
+          }),
+        ),
+      ),
+    );
+    const meter = cpuMeter({ dynamoDb: dynamoDbPid });
+    await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        dynamo().send(
+          new UpdateCommand({
+            TableName,
+            Key: { job: `${prefix}#${index % queue.length}` },
+            UpdateExpression: 'ADD queued :ticketSet, #burst :one',
+            ConditionExpression: 'NOT contains(queued, :ticket)',
+            ExpressionAttributeNames: { '#burst': `burst#ideal#${Math.floor(Date.now() / 60_000)}` },
+            ExpressionAttributeValues: { ':ticketSet': new Set([1e15 + index]), ':ticket': 1e15 + index, ':one': 1 },
+          }),
+        ),
+      ),
+    );
+    return meter.perItem(count).dynamoDb;
+  };
+  const lower = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : Math.min(a, b));
+  const [empty1, full1, empty2, full2] = [
+    await reserve('empty', 0),
+    await reserve('full', 0),
+    await reserve('empty', 1),
+    await reserve('full', 1),
+  ];
+  const tickets = queue.reduce((sum, counter) => sum + counter.queued.length, 0);
+  return { perCounter: tickets / Math.max(1, queue.length), full: lower(full1, full2), empty: lower(empty1, empty2) };
 }
 
 /** One version and one job per student, every ticket unique, and every one queued on its counter. */
