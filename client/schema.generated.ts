@@ -2300,10 +2300,24 @@ export interface components {
                 course: string;
                 gradeable_id: string;
             }[];
+            /** @description The instructor who asked for the run. */
+            requested_by: string;
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
             fingerprints_reused: number | null;
+            skipped: number | null;
+            /** @description The skipped versions with why (the first 100); the run compared the others. */
+            skipped_versions: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+                /** @description Why it was not compared: its commit not recorded yet, its repository unreadable, … */
+                reason: string;
+            }[];
             /** @description Where the run is, in words; when failed, why. */
             message: string;
         };
@@ -2330,10 +2344,24 @@ export interface components {
                 course: string;
                 gradeable_id: string;
             }[];
+            /** @description The instructor who asked for the run. */
+            requested_by: string;
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
             fingerprints_reused: number | null;
+            skipped: number | null;
+            /** @description The skipped versions with why (the first 100); the run compared the others. */
+            skipped_versions: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+                /** @description Why it was not compared: its commit not recorded yet, its repository unreadable, … */
+                reason: string;
+            }[];
             /** @description Where the run is, in words; when failed, why. */
             message: string;
             /** @description This page of the pairs, most similar first (done only). */

@@ -66,7 +66,20 @@ export interface SimilarityRunRecord {
   readonly pairs?: number;
   /** Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only). */
   readonly reused?: number;
+  /** Versions that could not be compared (done only), and the first of them with why. */
+  readonly skipped?: number;
+  readonly skippedVersions?: readonly SkippedVersion[];
   readonly message?: string;
+}
+
+/** A version a run could not compare, and why (its commit not recorded, its repository unreadable). */
+export interface SkippedVersion {
+  readonly owner: string;
+  readonly version: number;
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly reason: string;
 }
 
 const optional = <Key extends string>(item: Item, key: Key) => (item[key] !== undefined ? { [key]: item[key] } : {});
@@ -86,6 +99,8 @@ const decodeRun = (item: Item): SimilarityRunRecord =>
     ...optional(item, 'starterCode'),
     ...optional(item, 'compareWith'),
     ...optional(item, 'reused'),
+    ...optional(item, 'skipped'),
+    ...optional(item, 'skippedVersions'),
     ...optional(item, 'startedAt'),
     ...optional(item, 'finishedAt'),
     ...optional(item, 'leaseUntil'),
@@ -158,8 +173,10 @@ export interface StoredPairSide {
   readonly term: string;
   readonly course: string;
   readonly gradeableId: string;
-  /** Where its files are (shared/storage/keys.ts): a pair's passages are read from them. */
+  /** Where its files are (shared/storage/keys.ts): a pair's passages are read from them; '' for a repository version. */
   readonly filesId: string;
+  /** A repository version's commit: its passages are read from the texts kept beside its fingerprints. */
+  readonly commit?: string;
 }
 
 export interface StoredFragmentSide {
@@ -266,7 +283,15 @@ export async function similarityPairsPage(
 }
 
 export type SimilarityRunOutcome =
-  | { readonly state: 'done'; readonly at: string; readonly pairs: number; readonly submissions: number; readonly reused: number }
+  | {
+      readonly state: 'done';
+      readonly at: string;
+      readonly pairs: number;
+      readonly submissions: number;
+      readonly reused: number;
+      readonly skipped: number;
+      readonly skippedVersions: readonly SkippedVersion[];
+    }
   | { readonly state: 'failed'; readonly at: string; readonly message: string };
 
 /**
@@ -284,8 +309,14 @@ export function finishSimilarityRunItem(
   const end =
     outcome.state === 'done'
       ? {
-          set: 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused',
-          values: { ':pairs': outcome.pairs, ':submissions': outcome.submissions, ':reused': outcome.reused },
+          set: 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused, skipped = :skipped, skippedVersions = :skippedVersions',
+          values: {
+            ':pairs': outcome.pairs,
+            ':submissions': outcome.submissions,
+            ':reused': outcome.reused,
+            ':skipped': outcome.skipped,
+            ':skippedVersions': outcome.skippedVersions,
+          },
         }
       : { set: 'message = :message', values: { ':message': outcome.message } };
   return { Update: endCourseJobUpdate(runKey(term, course, runId), { state: outcome.state, at: outcome.at, ...end }, lease) };

@@ -47,6 +47,14 @@ const finished = (state: SimilarityRunRecord['state']) => state === 'done' || st
 const isAbandoned = (record: SimilarityRunRecord, now: Date): boolean =>
   record.state === 'running' && (record.leaseUntil ?? 0) < now.getTime() && record.attempts >= SUMMARIES_JOB_MAX_DELIVERIES;
 
+const sideView = (side: Pick<StoredPairSide, 'owner' | 'version' | 'term' | 'course' | 'gradeableId'>) => ({
+  owner: side.owner,
+  version: side.version,
+  semester: side.term,
+  course: side.course,
+  gradeable_id: side.gradeableId,
+});
+
 /** The run as the routes answer it. Pure. */
 export function runView(record: SimilarityRunRecord, now: Date) {
   const state = isAbandoned(record, now) ? 'failed' : record.state;
@@ -65,28 +73,23 @@ export function runView(record: SimilarityRunRecord, now: Date) {
       course,
       gradeable_id: gradeableId,
     })),
+    requested_by: record.requestedBy,
     submissions: record.submissions ?? null,
     fingerprinted: record.fingerprinted ?? null,
     pairs_kept: record.pairs ?? null,
     fingerprints_reused: record.reused ?? null,
+    skipped: record.skipped ?? null,
+    skipped_versions: (record.skippedVersions ?? []).map((skipped) => ({ ...sideView(skipped), reason: skipped.reason })),
     message:
       state === 'failed'
         ? ((record.state === 'failed' ? record.message : undefined) ?? RUN_ABANDONED)
         : state === 'done'
-          ? `Compared ${record.submissions ?? 0} ${record.submissions === 1 ? 'submission' : 'submissions'}; kept the ${record.pairs ?? 0} most similar ${record.pairs === 1 ? 'pair' : 'pairs'}.`
+          ? `Compared ${record.submissions ?? 0} ${record.submissions === 1 ? 'submission' : 'submissions'}; kept the ${record.pairs ?? 0} most similar ${record.pairs === 1 ? 'pair' : 'pairs'}.${record.skipped ? ` Skipped ${record.skipped} ${record.skipped === 1 ? 'version' : 'versions'} that could not be read (see skipped_versions).` : ''}`
           : state === 'running'
             ? `Fingerprinted ${record.fingerprinted ?? 0} of ${record.submissions ?? '?'} submissions.`
             : 'Waiting on the queue.',
   };
 }
-
-const sideView = (side: StoredPairSide) => ({
-  owner: side.owner,
-  version: side.version,
-  semester: side.term,
-  course: side.course,
-  gradeable_id: side.gradeableId,
-});
 
 /** One pair as the run's page answers it. Pure. */
 export const pairView = (pair: StoredPair) => ({
