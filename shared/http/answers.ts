@@ -433,6 +433,10 @@ const SimilarityPair = object({
     .nullable(),
 });
 
+const SimilarityRunListed = SimilarityRun.omit({ skipped_versions: true }).describe(
+  "A similarity run of a gradeable as the list of its runs shows it: GET …/similarity/{run_id} answers it with its pairs and skipped versions. Only the course's instructors read it.",
+);
+
 const SimilarityReport = SimilarityRun.extend({
   pairs: z.array(SimilarityPair).describe('This page of the pairs, most similar first (done only).'),
   next_cursor: string.describe("The next page's cursor (also in the `Link` header); null: the last page.").nullable(),
@@ -584,6 +588,7 @@ export const components = {
   SummariesJob,
   GradebookExport,
   SimilarityRun,
+  SimilarityRunListed,
   SimilarityReport,
   SimilarityPair,
   SimilarityPairDetail,

@@ -23,6 +23,9 @@ export const MAX_COMPARE_WITH = 5;
 /** A page of pairs, unless the request names its size. */
 export const PAIRS_PAGE = 50;
 
+/** A page of a gradeable's runs, unless the request names its size. */
+export const RUNS_PAGE = 20;
+
 /** The lines a side of a fragment shows at most: a reviewer reads the passage, not a whole file. */
 export const MAX_SHOWN_LINES = 400;
 
