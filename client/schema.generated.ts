@@ -5465,10 +5465,17 @@ export interface operations {
                                 environment: {
                                     /** @enum {string} */
                                     sandbox: "bubblewrap" | "none" | "codebuild";
-                                    /** @description The build image asked for (in AWS), null locally. */
+                                    /** @description The build image the gradeable asked for, by its name in this deployment (in AWS), null locally. */
                                     image: string | null;
-                                    /** @description The digest of the image the build ran, when known. */
+                                    /** @description The digest of the image the build ran, when the build's own reported image pins one (`…@sha256:…`); null otherwise, as for CodeBuild's curated images, whose digest CodeBuild reports nowhere. */
                                     image_digest: string | null;
+                                    /** @description The CodeBuild build that ran the grading (in AWS), as CodeBuild reported it; null locally; absent from records signed before builds were recorded. */
+                                    build?: {
+                                        /** @description The ARN of the CodeBuild build that ran the grading. */
+                                        arn: string;
+                                        /** @description The build's image as CodeBuild reported the build's environment (e.g. aws/codebuild/standard:7.0). */
+                                        image: string | null;
+                                    } | null;
                                 };
                                 /** @description The SHA-256 of the canonical JSON of the result as stored when graded. */
                                 result_sha256: string;
