@@ -128,9 +128,9 @@ export function keptSources(files: readonly SourceFile[]): SourceFile[] {
 }
 
 /**
- * The texts of a repository version's files: those an earlier run kept (a run of another language
- * setting), else its commit checked out, and the texts kept for its pairs' passages; or why it
- * cannot be read.
+ * The texts of a repository version's files: those an earlier run kept (for a run of another
+ * language setting, which then compares the kept texts only), else its commit checked out, and the
+ * texts kept for its pairs' passages; or why it cannot be read.
  */
 async function repositoryVersionSources(
   compared: Compared & { repository: string; commit: string },
