@@ -362,6 +362,16 @@ export function scenarios(world: World): Scenario[] {
       iterations: 120,
       prepare: async () => get(`${base}/gradeable/${gradeableId}/similarity/${await similarityRun()}`, tokens.instructor)(),
     },
+    // The gradeable's runs, newest first: the gradeable read with the token check and the runs' listing entries
+    // alongside it (a Query), then the page's runs (one BatchGetItem, without their starter code).
+    'similarity-runs': {
+      kind: 'batch',
+      iterations: 120,
+      prepare: async () => {
+        await similarityRun();
+        return get(`${base}/gradeable/${gradeableId}/similarity`, tokens.instructor)();
+      },
+    },
     // One pair with its fragments (none here: no files read), read with the token check.
     'similarity-pair': {
       kind: 'read',

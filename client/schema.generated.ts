@@ -629,10 +629,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The gradeable's similarity runs, newest first, paged with page_size and cursor: each run's status and progress, who asked for it and when, when it finished, its options (language, compare_with, min_match_tokens, starter files), how many submissions it compared and skipped and how many pairs it kept. GET …/similarity/{run_id} reads one with its pairs and skipped versions.
+         * @description **Who may call it:** Course instructors.
+         */
+        get: operations["similarity-runs"];
         put?: never;
         /**
-         * Compare the active versions of a gradeable's submissions for code copied between them (a similarity report): the run is a job on the summaries queue, never work in the request, answered at once (202 with Prefer: http-status) as a run object, status queued, that GET …/similarity/{run_id} reads again, with the 100 most similar pairs once done. Versions submitted from a repository are not compared.
+         * Compare the active versions of a gradeable's submissions for code copied between them (a similarity report): the run is a job on the summaries queue, never work in the request, answered at once (202 with Prefer: http-status) as a run object, status queued, that GET …/similarity/{run_id} reads again, with the 100 most similar pairs once done. A version submitted from a repository is compared at the commit recorded on it; one that cannot be read is skipped, saying why.
          * @description **Who may call it:** Course instructors.
          */
         post: operations["create-similarity-run"];
@@ -670,7 +674,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One pair of a similarity run, with the fragments both sides share, file by file: on each side the file, its first and last line, its tokens and the lines' text (at most 400; null once the files are gone), so a reviewer reads the passages side by side; and the decision if any.
+         * One pair of a similarity run, with the fragments both sides share, file by file: on each side the file, its first and last line, its tokens and the lines' text (at most 400, from the stored files or a repository version's kept texts; null once they are gone), so a reviewer reads the passages side by side; and the decision if any.
          * @description **Who may call it:** Course instructors.
          */
         get: operations["similarity-pair"];
@@ -2300,10 +2304,57 @@ export interface components {
                 course: string;
                 gradeable_id: string;
             }[];
+            /** @description The instructor who asked for the run. */
+            requested_by: string;
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
             fingerprints_reused: number | null;
+            skipped: number | null;
+            /** @description The skipped versions with why (the first 100); the run compared the others. */
+            skipped_versions: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+                /** @description Why it was not compared: its commit not recorded yet, its repository unreadable, … */
+                reason: string;
+            }[];
+            /** @description Where the run is, in words; when failed, why. */
+            message: string;
+        };
+        /** @description A similarity run of a gradeable as the list of its runs shows it: GET …/similarity/{run_id} answers it with its pairs and skipped versions. Only the course's instructors read it. */
+        SimilarityRunListed: {
+            run_id: string;
+            gradeable_id: string;
+            /**
+             * @description queued on the summaries queue, running (see fingerprinted), then done (see the pairs) or failed (see message).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            language: string | null;
+            min_match_tokens: number | null;
+            /** @description Starter code files whose matches count for no pair. */
+            starter_files: number;
+            /** @description Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other). */
+            compare_with: {
+                semester: string;
+                course: string;
+                gradeable_id: string;
+            }[];
+            /** @description The instructor who asked for the run. */
+            requested_by: string;
+            submissions: number | null;
+            fingerprinted: number | null;
+            pairs_kept: number | null;
+            fingerprints_reused: number | null;
+            skipped: number | null;
             /** @description Where the run is, in words; when failed, why. */
             message: string;
         };
@@ -2330,10 +2381,24 @@ export interface components {
                 course: string;
                 gradeable_id: string;
             }[];
+            /** @description The instructor who asked for the run. */
+            requested_by: string;
             submissions: number | null;
             fingerprinted: number | null;
             pairs_kept: number | null;
             fingerprints_reused: number | null;
+            skipped: number | null;
+            /** @description The skipped versions with why (the first 100); the run compared the others. */
+            skipped_versions: {
+                /** @description The student (or team) whose active version it is. */
+                owner: string;
+                version: number;
+                semester: string;
+                course: string;
+                gradeable_id: string;
+                /** @description Why it was not compared: its commit not recorded yet, its repository unreadable, … */
+                reason: string;
+            }[];
             /** @description Where the run is, in words; when failed, why. */
             message: string;
             /** @description This page of the pairs, most similar first (done only). */
@@ -5400,10 +5465,17 @@ export interface operations {
                                 environment: {
                                     /** @enum {string} */
                                     sandbox: "bubblewrap" | "none" | "codebuild";
-                                    /** @description The build image asked for (in AWS), null locally. */
+                                    /** @description The build image the gradeable asked for, by its name in this deployment (in AWS), null locally. */
                                     image: string | null;
-                                    /** @description The digest of the image the build ran, when known. */
+                                    /** @description The digest of the image the build ran, when the build's own reported image pins one (`…@sha256:…`); null otherwise, as for CodeBuild's curated images, whose digest CodeBuild reports nowhere. */
                                     image_digest: string | null;
+                                    /** @description The CodeBuild build that ran the grading (in AWS), as CodeBuild reported it; null locally; absent from records signed before builds were recorded. */
+                                    build?: {
+                                        /** @description The ARN of the CodeBuild build that ran the grading. */
+                                        arn: string;
+                                        /** @description The build's image as CodeBuild reported the build's environment (e.g. aws/codebuild/standard:7.0). */
+                                        image: string | null;
+                                    } | null;
                                 };
                                 /** @description The SHA-256 of the canonical JSON of the result as stored when graded. */
                                 result_sha256: string;
@@ -7196,6 +7268,108 @@ export interface operations {
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
             415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "similarity-runs": {
+        parameters: {
+            query?: {
+                /** @description Runs per page, 1 to 500 (20 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description Newest first. */
+                        data: components["schemas"]["SimilarityRunListed"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No gradeable {gradeable_id} in this course to compare.`
+             */
+            404: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;

@@ -34,6 +34,7 @@ import { contract as gradebookExport } from './gradebook-export/contract.ts';
 import { contract as createGradebookExport } from './create-gradebook-export/contract.ts';
 import { contract as createSimilarityRun } from './create-similarity-run/contract.ts';
 import { contract as similarityRun } from './similarity-run/contract.ts';
+import { contract as similarityRuns } from './similarity-runs/contract.ts';
 import { contract as similarityPair } from './similarity-pair/contract.ts';
 import { contract as decideSimilarityPair } from './decide-similarity-pair/contract.ts';
 import { contract as courseGradebook } from './course-gradebook/contract.ts';
@@ -122,6 +123,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'create-gradebook-export': createGradebookExport,
   'create-similarity-run': createSimilarityRun,
   'similarity-run': similarityRun,
+  'similarity-runs': similarityRuns,
   'similarity-pair': similarityPair,
   'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,

@@ -47,6 +47,7 @@ import { day as gradebookExport } from './gradebook-export/day.ts';
 import { day as createGradebookExport } from './create-gradebook-export/day.ts';
 import { day as createSimilarityRun } from './create-similarity-run/day.ts';
 import { day as similarityRun } from './similarity-run/day.ts';
+import { day as similarityRuns } from './similarity-runs/day.ts';
 import { day as similarityPair } from './similarity-pair/day.ts';
 import { day as decideSimilarityPair } from './decide-similarity-pair/day.ts';
 import { day as courseGradebook } from './course-gradebook/day.ts';
@@ -122,6 +123,7 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'create-gradebook-export': createGradebookExport,
   'create-similarity-run': createSimilarityRun,
   'similarity-run': similarityRun,
+  'similarity-runs': similarityRuns,
   'similarity-pair': similarityPair,
   'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,

@@ -36,6 +36,7 @@ import { definition as gradebookExport } from './gradebook-export/definition.ts'
 import { definition as createGradebookExport } from './create-gradebook-export/definition.ts';
 import { definition as createSimilarityRun } from './create-similarity-run/definition.ts';
 import { definition as similarityRun } from './similarity-run/definition.ts';
+import { definition as similarityRuns } from './similarity-runs/definition.ts';
 import { definition as similarityPair } from './similarity-pair/definition.ts';
 import { definition as decideSimilarityPair } from './decide-similarity-pair/definition.ts';
 import { definition as courseGradebook } from './course-gradebook/definition.ts';
@@ -132,6 +133,7 @@ export const routes = {
   'create-gradebook-export': createGradebookExport,
   'create-similarity-run': createSimilarityRun,
   'similarity-run': similarityRun,
+  'similarity-runs': similarityRuns,
   'similarity-pair': similarityPair,
   'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,

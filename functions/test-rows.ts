@@ -35,6 +35,7 @@ import { rows as gradebookExport } from './gradebook-export/test-rows.ts';
 import { rows as createGradebookExport } from './create-gradebook-export/test-rows.ts';
 import { rows as createSimilarityRun } from './create-similarity-run/test-rows.ts';
 import { rows as similarityRun } from './similarity-run/test-rows.ts';
+import { rows as similarityRuns } from './similarity-runs/test-rows.ts';
 import { rows as similarityPair } from './similarity-pair/test-rows.ts';
 import { rows as decideSimilarityPair } from './decide-similarity-pair/test-rows.ts';
 import { rows as courseGradebook } from './course-gradebook/test-rows.ts';
@@ -129,6 +130,7 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'create-gradebook-export': createGradebookExport,
   'create-similarity-run': createSimilarityRun,
   'similarity-run': similarityRun,
+  'similarity-runs': similarityRuns,
   'similarity-pair': similarityPair,
   'decide-similarity-pair': decideSimilarityPair,
   'course-gradebook': courseGradebook,

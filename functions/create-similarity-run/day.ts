@@ -1,5 +1,5 @@
 /** The deployed day's steps of `create-similarity-run` (test/deployed/day.ts says how the day runs them). */
-import { call, COURSE, fail, FILES, handedOn, TERM, type RouteDay } from '../../test/deployed/day.ts';
+import { call, COURSE, fail, FILES, GRADEABLE, handedOn, TERM, type RouteDay } from '../../test/deployed/day.ts';
 
 /** A short Python program: two copies of it are a pair, whatever else the students handed in. */
 const GRADES_PY = [
@@ -34,6 +34,20 @@ export const day: RouteDay = [
       if (data && (!data.run_id || data.status !== 'queued')) fail('similarity run', posted.text.slice(0, 500));
       handedOn.similarityRun = data?.run_id;
       await call('POST', path, { as: 'ta', json: {}, expect: { fail: "You don't have access to this endpoint.", status: 403 } });
+    },
+  },
+  {
+    title: 'the instructor asks for a similarity report of the gradeable the students submitted from git: queued (202)',
+    phase: 'similarity compared',
+    run: async () => {
+      const posted = await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/similarity`, {
+        as: 'prof',
+        json: {},
+        successStatus: 202,
+      });
+      const data = posted.json?.data as { run_id?: string; status?: string } | undefined;
+      if (data && (!data.run_id || data.status !== 'queued')) fail('similarity run of git versions', posted.text.slice(0, 500));
+      handedOn.repositorySimilarityRun = data?.run_id;
     },
   },
 ];

@@ -9,7 +9,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/gradeable/{gradeable_id}/similarity',
   access: 'course:instructor',
   successStatus: 202,
-  summary: `Compare the active versions of a gradeable's submissions for code copied between them (a similarity report): the run is a job on the summaries queue, never work in the request, answered at once (202 with Prefer: http-status) as a run object, status queued, that GET …/similarity/{run_id} reads again, with the ${KEPT_PAIRS} most similar pairs once done. Versions submitted from a repository are not compared.`,
+  summary: `Compare the active versions of a gradeable's submissions for code copied between them (a similarity report): the run is a job on the summaries queue, never work in the request, answered at once (202 with Prefer: http-status) as a run object, status queued, that GET …/similarity/{run_id} reads again, with the ${KEPT_PAIRS} most similar pairs once done. A version submitted from a repository is compared at the commit recorded on it; one that cannot be read is skipped, saying why.`,
   data: {
     // The gradeable, and those compare_with names, with the caller's enrollments there and their terms.
     gradeables: ['BatchGetItem'],

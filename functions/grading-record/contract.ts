@@ -24,8 +24,23 @@ const payload = object({
   ),
   environment: object({
     sandbox: z.enum(['bubblewrap', 'none', 'codebuild']),
-    image: string.nullable().describe('The build image asked for (in AWS), null locally.'),
-    image_digest: string.nullable().describe('The digest of the image the build ran, when known.'),
+    image: string.nullable().describe('The build image the gradeable asked for, by its name in this deployment (in AWS), null locally.'),
+    image_digest: string
+      .nullable()
+      .describe(
+        "The digest of the image the build ran, when the build's own reported image pins one (`…@sha256:…`); null otherwise, as for CodeBuild's curated images, whose digest CodeBuild reports nowhere.",
+      ),
+    build: object({
+      arn: string.describe('The ARN of the CodeBuild build that ran the grading.'),
+      image: string
+        .nullable()
+        .describe("The build's image as CodeBuild reported the build's environment (e.g. aws/codebuild/standard:7.0)."),
+    })
+      .nullable()
+      .optional()
+      .describe(
+        'The CodeBuild build that ran the grading (in AWS), as CodeBuild reported it; null locally; absent from records signed before builds were recorded.',
+      ),
   }),
   result_sha256: sha256.describe('The SHA-256 of the canonical JSON of the result as stored when graded.'),
   graded_at: dateTime.describe('When the result was stored.'),

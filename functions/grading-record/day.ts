@@ -13,7 +13,8 @@ export const day: RouteDay = [
     },
   },
   {
-    title: "the student's graded version has a grading record that verifies against the published keys, naming the commit graded",
+    title:
+      "the student's graded version has a grading record that verifies against the published keys, naming the commit graded and the CodeBuild build that ran it",
     phase: 'graded read',
     builds: true,
     run: async () => {
@@ -29,13 +30,21 @@ export const day: RouteDay = [
       const payload = JSON.parse(new TextDecoder().decode(verified.payload)) as {
         graded: { commit?: string };
         result_sha256: string;
-        environment: { sandbox: string };
+        environment: { sandbox: string; image_digest: string | null; build?: { arn: string; image: string | null } | null };
       };
       const graded = await git.head(`${GRADEABLE}-student`);
       if (payload.graded.commit !== graded) fail('record as student', `should name commit ${graded}: ${answer.text.slice(0, 800)}`);
       if (payload.result_sha256 !== data.result_sha256)
         fail('record as student', `the stored result changed: ${answer.text.slice(0, 800)}`);
       if (payload.environment.sandbox !== 'codebuild') fail('record as student', `not graded in CodeBuild: ${answer.text.slice(0, 800)}`);
+      // The build as CodeBuild reported it: its ARN and its curated image's tag, which pins no digest.
+      const { build, image_digest: digest } = payload.environment;
+      if (
+        !/^arn:aws:codebuild:[^:]+:\d{12}:build\//.test(build?.arn ?? '') ||
+        !/^aws\/codebuild\//.test(build?.image ?? '') ||
+        digest !== null
+      )
+        fail('record as student', `should name the build that ran it and its image, with no digest: ${answer.text.slice(0, 800)}`);
     },
   },
 ];

@@ -10,6 +10,7 @@ export const rows: ReadRouteRows = {
     ...COURSE_CHECK,
     'dynamodb:BatchGetItem summaries',
     's3:GetObject submissionsBucket/versions/*',
+    's3:GetObject submissionsBucket/fingerprints/*',
     's3:ListBucket submissionsBucket',
   ],
   authorization: [

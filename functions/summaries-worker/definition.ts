@@ -5,7 +5,8 @@ import { worker } from '#shared/http/routes.ts';
  * and end, frees the course's slot, and generates as the generate-summaries route does; and writes
  * gradebook exports (shared/gradebook/exports.ts), reading the class as the course-gradebook route
  * does, page by page, into the submissions bucket's exports area; and compares a gradeable's
- * submissions for a similarity run (shared/similarity/job.ts), reading their stored files.
+ * submissions for a similarity run (shared/similarity/job.ts), reading their stored files or
+ * checking their repositories' recorded commits out.
  */
 export const definition = worker({
   name: 'summaries-worker',
@@ -17,7 +18,8 @@ export const definition = worker({
     courses: ['BatchGetItem', 'UpdateItem'],
     enrollments: ['Query', 'Query bySection', 'BatchGetItem'],
     users: ['BatchGetItem'],
-    gradeables: ['Query'],
+    // A similarity run reads its gradeables' repository subdirectory.
+    gradeables: ['Query', 'BatchGetItem'],
     submissions: ['Query', 'BatchGetItem'],
     teams: ['Query', 'BatchGetItem'],
     lateDays: ['Query', 'BatchGetItem'],
@@ -25,8 +27,11 @@ export const definition = worker({
     webhookOutbox: ['PutItem', 'DeleteItem'],
   },
   // A gradebook export's CSV; a similarity run reads the versions' stored files, and reads or
-  // stores their fingerprints (a missing one is listed as missing, not refused).
+  // stores their fingerprints and a repository version's compared texts (a missing one is listed
+  // as missing, not refused).
   objects: { exports: ['PutObject'], versions: ['GetObject', 'ListBucket'], fingerprints: ['GetObject', 'PutObject', 'ListBucket'] },
+  // A similarity run checks a repository version's commit out through the git host guard.
+  settings: ['ALLOWED_GIT_HOSTS'],
   // The generation is published as a webhook event.
   events: 'publish',
 });

@@ -7,6 +7,8 @@ export const rows: WorkerRows = {
     'dynamodb:BatchGetItem courses',
     'dynamodb:UpdateItem courses',
     'dynamodb:BatchGetItem users',
+    // A similarity run: its gradeables' repository subdirectory.
+    'dynamodb:BatchGetItem gradeables',
     ...['enrollments', 'gradeables', 'submissions', 'teams', 'lateDays'].map((table) => `dynamodb:Query ${table}`),
     // A gradebook export: the class page by page, as the course-gradebook route reads it, written to the bucket.
     'dynamodb:Query enrollments/index/bySection',

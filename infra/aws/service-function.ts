@@ -16,6 +16,7 @@ import { S3_SDK_COMPANION_GLOBAL } from '#shared/storage/objects.ts';
 import { SQS_SDK_COMPANION_GLOBAL } from '#shared/sqs-send.ts';
 import { GIT_HEAD_COMPANION_GLOBAL } from '#shared/submissions/commit.ts';
 import { swaggerUiBundleSettings, type SwaggerUiBundling } from '#infra/docs-assets.ts';
+import { COMMIT_FILES_COMPANION_GLOBAL } from '#shared/similarity/repository.ts';
 import { GRAMMARS_FOLDER_GLOBAL, wasmSources } from '#shared/similarity/tokens.ts';
 
 /** The repository root: esbuild's working directory, where `package.json` maps `#shared/*`. */
@@ -133,6 +134,12 @@ const SQS_SDK_FILE = 'sqs-sdk.mjs';
 /** The git client reading a repository's head (shared/grading/checkout/head.ts), loaded by the first submission from git. */
 const GIT_HEAD_SOURCE = `${PROJECT_ROOT}shared/grading/checkout/head.ts`;
 const GIT_HEAD_FILE = 'git-head.mjs';
+/**
+ * The git client reading a recorded commit's files (shared/grading/checkout/commit-files.ts), loaded
+ * by a similarity run's first repository version; it starts the checkout process, bundled beside it.
+ */
+const COMMIT_FILES_SOURCE = `${PROJECT_ROOT}shared/grading/checkout/commit-files.ts`;
+const COMMIT_FILES_FILE = 'commit-files.mjs';
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** The command bundling `source` into `outfile`, as the function itself is bundled (with `define`). */
@@ -161,8 +168,17 @@ const grammarsIfNamed = (outputDir: string) => {
   return `if grep -qF ${shellQuote(SIMILARITY_GRAMMARS_FOLDER)} ${shellQuote(`${outputDir}/index.mjs`)}; then mkdir -p ${shellQuote(target)} && ${copies.join(' && ')}; fi`;
 };
 
-const companionBundleIfNamed = (outputDir: string, source: string, file: string) =>
-  `if grep -qF ${shellQuote(file)} ${shellQuote(`${outputDir}/index.mjs`)}; then ${companionBundle(source, `${outputDir}/${file}`)}; fi`;
+const companionBundleIfNamed = (
+  outputDir: string,
+  source: string,
+  file: string,
+  define: Readonly<Record<string, string>> = {},
+  beside: readonly [source: string, file: string][] = [],
+) =>
+  `if grep -qF ${shellQuote(file)} ${shellQuote(`${outputDir}/index.mjs`)}; then ${[
+    companionBundle(source, `${outputDir}/${file}`, define),
+    ...beside.map(([besideSource, besideFile]) => companionBundle(besideSource, `${outputDir}/${besideFile}`)),
+  ].join(' && ')}; fi`;
 
 export interface BundleOptions {
   /** The grading worker: the CodeBuild engine and the checkout process go beside its bundle. */
@@ -176,8 +192,8 @@ export interface BundleOptions {
  * (minified ESM with source maps and the AWS SDK inside). `npm run bench` bundles with exactly these.
  * Code a request may never need is bundled into companion files of the asset, which the handler's
  * bundle knows by name and imports when first needed: the multipart body parser, the S3, Secrets
- * Manager and SQS clients and the git client that reads a repository's head (beside the bundles
- * that name them), and with
+ * Manager and SQS clients, the git client that reads a repository's head and the one that reads a
+ * recorded commit's files with the checkout process it starts (beside the bundles that name them), and with
  * `checkoutProcess` the CodeBuild engine (worker/engines.ts loads it for the first job) and the checkout
  * process (checkout/process.ts starts it). With `swaggerUi`, the
  * reference page's functions get Swagger UI from node_modules (infra/docs-assets.ts).
@@ -193,12 +209,29 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
         ]
       : []),
   ];
-  // Beside the bundles that name them only.
-  const namedCompanions: [source: string, file: string, global: string][] = [
+  // Beside the bundles that name them only (the commit reader with the checkout process it starts).
+  const namedCompanions: [
+    source: string,
+    file: string,
+    global: string,
+    define?: Readonly<Record<string, string>>,
+    beside?: readonly [string, string][],
+  ][] = [
     [S3_SDK_SOURCE, S3_SDK_FILE, S3_SDK_COMPANION_GLOBAL],
     [SECRETS_MANAGER_SDK_SOURCE, SECRETS_MANAGER_SDK_FILE, SECRETS_MANAGER_SDK_COMPANION_GLOBAL],
     [SQS_SDK_SOURCE, SQS_SDK_FILE, SQS_SDK_COMPANION_GLOBAL],
     [GIT_HEAD_SOURCE, GIT_HEAD_FILE, GIT_HEAD_COMPANION_GLOBAL],
+    ...(options.checkoutProcess
+      ? []
+      : [
+          [
+            COMMIT_FILES_SOURCE,
+            COMMIT_FILES_FILE,
+            COMMIT_FILES_COMPANION_GLOBAL,
+            checkoutChild,
+            [[CHECKOUT_CHILD_SOURCE, CHECKOUT_CHILD_FILE]],
+          ] as [string, string, string, Record<string, string>, [string, string][]],
+        ]),
   ];
   const swaggerUi = options.swaggerUi ? swaggerUiBundleSettings(options.swaggerUi) : undefined;
   return {
@@ -230,7 +263,7 @@ export function bundledCode(entry: string, options: BundleOptions = {}) {
         beforeInstall: () => [],
         afterBundling: (_inputDir: string, outputDir: string) => [
           ...companions.map(([source, file, define]) => companionBundle(source, `${outputDir}/${file}`, define)),
-          ...namedCompanions.map(([source, file]) => companionBundleIfNamed(outputDir, source, file)),
+          ...namedCompanions.map(([source, file, , define, beside]) => companionBundleIfNamed(outputDir, source, file, define, beside)),
           ...(swaggerUi ? swaggerUi.afterBundling(outputDir) : []),
           grammarsIfNamed(outputDir),
         ],

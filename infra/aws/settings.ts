@@ -20,7 +20,8 @@ export interface DeploymentSettings {
   readonly summariesTimeZone: string;
   /**
    * `allowedGitHosts`: hosts (`host` or `host:port`, comma list or array) the grading worker (and
-   * `submit-vcs`, which reads the repository's head) may fetch repositories from although they
+   * `submit-vcs`, which reads the repository's head, and the summaries worker, which checks a
+   * repository version out for a similarity run) may fetch repositories from although they
    * resolve to private addresses, e.g. a campus git server (their `ALLOWED_GIT_HOSTS`).
    */
   readonly allowedGitHosts: readonly string[];

@@ -2,7 +2,10 @@
  * Similarity runs live in the summaries table, beside the summaries jobs and gradebook exports, in
  * a partition of their own per course (`<term>/<course>#similarity`, which no course id can be):
  * `similarity-run#<id>` per run, and `similarity-pair#<id>#<rank>` per pair it kept, the rank written with four digits
- * so that a Query of the run's pairs reads them most similar first. A run is written once when
+ * so that a Query of the run's pairs reads them most similar first; and a small listing entry per
+ * run, `similarity-listed#<gradeable>#<created at>#<id>`, written with it, so that a Query of a
+ * gradeable's entries finds its runs by time without reading every run of the course (a run
+ * carries its starter code, up to 200,000 characters). A run is written once when
  * asked for, then moved on by the worker's deliveries, every move conditioned on the state (and
  * lease) it moves from; a pair is written once (never over one already there, which may carry a
  * reviewer's decision).
@@ -10,7 +13,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
-import type { Item, ItemRef } from './items.ts';
+import { getAttributes, type Item, type ItemRef } from './items.ts';
 import { courseId } from './keys.ts';
 import { claimUnderLease, endCourseJobUpdate, UNFINISHED, unfinishedCourseJobs, type UnfinishedCourseJob } from './course-jobs.ts';
 import { tableName, tables } from './tables.ts';
@@ -24,6 +27,8 @@ const runKey = (term: string, course: string, runId: string) => ({
   courseId: similarityPartition(term, course),
   entry: RUN_PREFIX + runId,
 });
+const LISTED_PREFIX = 'similarity-listed#';
+const listedEntry = (gradeableId: string, createdAt: string, runId: string) => `${LISTED_PREFIX}${gradeableId}#${createdAt}#${runId}`;
 const pairEntry = (runId: string, rank: number) => `${PAIR_PREFIX}${runId}#${String(rank).padStart(4, '0')}`;
 
 export type SimilarityRunState = 'queued' | 'running' | 'done' | 'failed';
@@ -49,6 +54,8 @@ export interface SimilarityRunRecord {
   /** The shortest match counted, in tokens; absent: the winnowing's own guarantee. */
   readonly minMatchTokens?: number;
   readonly starterCode?: readonly StarterFile[];
+  /** How many files starterCode has, written with the run: a listing reads it without the files. */
+  readonly starterFiles?: number;
   /** Gradeables of this or earlier terms whose submissions are compared with this one's (never with each other). */
   readonly compareWith?: readonly { readonly term: string; readonly course: string; readonly gradeableId: string }[];
   readonly createdAt: string;
@@ -66,7 +73,20 @@ export interface SimilarityRunRecord {
   readonly pairs?: number;
   /** Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only). */
   readonly reused?: number;
+  /** Versions that could not be compared (done only), and the first of them with why. */
+  readonly skipped?: number;
+  readonly skippedVersions?: readonly SkippedVersion[];
   readonly message?: string;
+}
+
+/** A version a run could not compare, and why (its commit not recorded, its repository unreadable). */
+export interface SkippedVersion {
+  readonly owner: string;
+  readonly version: number;
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly reason: string;
 }
 
 const optional = <Key extends string>(item: Item, key: Key) => (item[key] !== undefined ? { [key]: item[key] } : {});
@@ -84,8 +104,11 @@ const decodeRun = (item: Item): SimilarityRunRecord =>
     ...optional(item, 'language'),
     ...optional(item, 'minMatchTokens'),
     ...optional(item, 'starterCode'),
+    ...optional(item, 'starterFiles'),
     ...optional(item, 'compareWith'),
     ...optional(item, 'reused'),
+    ...optional(item, 'skipped'),
+    ...optional(item, 'skippedVersions'),
     ...optional(item, 'startedAt'),
     ...optional(item, 'finishedAt'),
     ...optional(item, 'leaseUntil'),
@@ -101,20 +124,99 @@ export const similarityRunRef = (term: string, course: string, runId: string): I
   decode: decodeRun,
 });
 
-/** Writes a new run, queued; never over another of the same id. */
+/** Writes a new run, queued, with its listing entry; never over another of the same id. */
 export async function createSimilarityRun(record: SimilarityRunRecord): Promise<void> {
   const { runId, ...rest } = record;
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(table),
-      Item: {
-        ...runKey(record.term, record.course, runId),
-        ...rest,
-        ...(record.state === 'queued' || record.state === 'running' ? { [UNFINISHED]: SIMILARITY_RUN_KIND } : {}),
+  const partition = similarityPartition(record.term, record.course);
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName(table),
+        Item: {
+          ...runKey(record.term, record.course, runId),
+          ...rest,
+          starterFiles: record.starterCode?.length ?? 0,
+          ...(record.state === 'queued' || record.state === 'running' ? { [UNFINISHED]: SIMILARITY_RUN_KIND } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(entry)',
       },
-      ConditionExpression: 'attribute_not_exists(entry)',
+    },
+    {
+      Put: {
+        TableName: tableName(table),
+        Item: { courseId: partition, entry: listedEntry(record.gradeableId, record.createdAt, runId), runId },
+        ConditionExpression: 'attribute_not_exists(entry)',
+      },
+    },
+  ]);
+}
+
+/**
+ * A page of a gradeable's runs' ids, newest first, after the listing position `after` (its
+ * creation time and id); `last`: whether none follows.
+ */
+export async function similarityRunIdsPage(
+  term: string,
+  course: string,
+  gradeableId: string,
+  page: { readonly size: number; readonly after: { readonly createdAt: string; readonly runId: string } | undefined },
+): Promise<{ runs: { runId: string; createdAt: string }[]; last: boolean }> {
+  const partition = similarityPartition(term, course);
+  const prefix = `${LISTED_PREFIX}${gradeableId}#`;
+  const answer = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(table),
+      KeyConditionExpression: 'courseId = :partition AND begins_with(entry, :prefix)',
+      ExpressionAttributeValues: { ':partition': partition, ':prefix': prefix },
+      ScanIndexForward: false,
+      ...(page.after !== undefined
+        ? { ExclusiveStartKey: { courseId: partition, entry: listedEntry(gradeableId, page.after.createdAt, page.after.runId) } }
+        : {}),
+      Limit: page.size,
     }),
   );
+  const runs = (answer.Items ?? []).map((item) => {
+    const [createdAt = '', runId = ''] = (item.entry as string).slice(prefix.length).split('#');
+    return { runId, createdAt };
+  });
+  return { runs, last: answer.LastEvaluatedKey === undefined };
+}
+
+/** The attributes of a run a listing answers: all but its starter code's content and the skipped versions' list. */
+const LISTED_ATTRIBUTES = [
+  'term',
+  'course',
+  'gradeableId',
+  'state',
+  'requestedBy',
+  'createdAt',
+  'attempts',
+  'language',
+  'minMatchTokens',
+  'compareWith',
+  'reused',
+  'skipped',
+  'startedAt',
+  'finishedAt',
+  'leaseUntil',
+  'submissions',
+  'fingerprinted',
+  'pairs',
+  'message',
+  'starterFiles',
+] as const;
+
+/**
+ * The runs of `runIds` as a listing shows them, in that order (one request, whatever the page),
+ * without their starter code's content (`starterFiles` counts it) and skipped versions' list.
+ */
+export async function listedSimilarityRuns(term: string, course: string, runIds: readonly string[]): Promise<SimilarityRunRecord[]> {
+  const items = await getAttributes(
+    table,
+    runIds.map((runId) => runKey(term, course, runId)),
+    LISTED_ATTRIBUTES,
+  );
+  return items.flatMap((item) => (item === undefined ? [] : [decodeRun(item)]));
 }
 
 /** Claims a run for one delivery of its message (claimUnderLease): its lease, or undefined. */
@@ -158,8 +260,10 @@ export interface StoredPairSide {
   readonly term: string;
   readonly course: string;
   readonly gradeableId: string;
-  /** Where its files are (shared/storage/keys.ts): a pair's passages are read from them. */
+  /** Where its files are (shared/storage/keys.ts): a pair's passages are read from them; '' for a repository version. */
   readonly filesId: string;
+  /** A repository version's commit: its passages are read from the texts kept beside its fingerprints. */
+  readonly commit?: string;
 }
 
 export interface StoredFragmentSide {
@@ -266,7 +370,15 @@ export async function similarityPairsPage(
 }
 
 export type SimilarityRunOutcome =
-  | { readonly state: 'done'; readonly at: string; readonly pairs: number; readonly submissions: number; readonly reused: number }
+  | {
+      readonly state: 'done';
+      readonly at: string;
+      readonly pairs: number;
+      readonly submissions: number;
+      readonly reused: number;
+      readonly skipped: number;
+      readonly skippedVersions: readonly SkippedVersion[];
+    }
   | { readonly state: 'failed'; readonly at: string; readonly message: string };
 
 /**
@@ -284,8 +396,14 @@ export function finishSimilarityRunItem(
   const end =
     outcome.state === 'done'
       ? {
-          set: 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused',
-          values: { ':pairs': outcome.pairs, ':submissions': outcome.submissions, ':reused': outcome.reused },
+          set: 'pairs = :pairs, submissions = :submissions, fingerprinted = :submissions, reused = :reused, skipped = :skipped, skippedVersions = :skippedVersions',
+          values: {
+            ':pairs': outcome.pairs,
+            ':submissions': outcome.submissions,
+            ':reused': outcome.reused,
+            ':skipped': outcome.skipped,
+            ':skippedVersions': outcome.skippedVersions,
+          },
         }
       : { set: 'message = :message', values: { ':message': outcome.message } };
   return { Update: endCourseJobUpdate(runKey(term, course, runId), { state: outcome.state, at: outcome.at, ...end }, lease) };

@@ -15,8 +15,21 @@ export interface RecordEnvironment {
   readonly sandbox: RecordSandbox;
   /** The build image the gradeable asked for (AWS only; `default` when it names none), null locally. */
   readonly image: string | null;
-  /** The digest of the image the build ran, when the build reports one; null otherwise. */
+  /**
+   * The digest of the image the build ran, as the build itself reports its image (`…@sha256:…`);
+   * null when it reports a tag, as it does for CodeBuild's curated images (the only ones offered),
+   * whose digest CodeBuild reports nowhere.
+   */
   readonly image_digest: string | null;
+  /** The CodeBuild build that ran it: its ARN and its image as CodeBuild reported the build's environment. Null locally. */
+  readonly build: RecordBuild | null;
+}
+
+/** A CodeBuild build as the worker learnt it from CodeBuild (StartBuild's answer), never from configuration. */
+export interface RecordBuild {
+  readonly arn: string;
+  /** `environment.image` of the build as CodeBuild reported it (e.g. `aws/codebuild/standard:7.0`); null if it reported none. */
+  readonly image: string | null;
 }
 
 /** What was graded: a commit, or each stored file by name with its SHA-256 (hex); neither for a version without history. */
@@ -83,8 +96,22 @@ export function recordEnvironment({
   sandbox: 'bwrap' | 'unsafe-none';
   image?: string;
 }): RecordEnvironment {
-  if (codeBuild) return { sandbox: 'codebuild', image: image ?? 'default', image_digest: null };
-  return { sandbox: sandbox === 'bwrap' ? 'bubblewrap' : 'none', image: null, image_digest: null };
+  if (codeBuild) return { sandbox: 'codebuild', image: image ?? 'default', image_digest: null, build: null };
+  return { sandbox: sandbox === 'bwrap' ? 'bubblewrap' : 'none', image: null, image_digest: null, build: null };
+}
+
+/** The digest an image reference pins (`<repository>@sha256:<64 hex>`), or null for a tag. Pure. */
+export function imageDigest(image: string | null): string | null {
+  return /@(sha256:[0-9a-f]{64})$/.exec(image ?? '')?.[1] ?? null;
+}
+
+/**
+ * The environment a version was graded in, with the build that ran it (none locally): its ARN,
+ * and the digest only where the build's own reported image pins one. Pure.
+ */
+export function environmentWithBuild(environment: RecordEnvironment, build: RecordBuild | undefined): RecordEnvironment {
+  if (build === undefined) return environment;
+  return { ...environment, build: { arn: build.arn, image: build.image }, image_digest: imageDigest(build.image) };
 }
 
 /** What a record says, given what the worker knows. */

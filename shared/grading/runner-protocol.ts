@@ -1,4 +1,5 @@
 import type { HarnessTestCase, TestCaseOutcome } from './harness/protocol.ts';
+import type { RecordBuild } from './grading-record.ts';
 
 export type { Autocheck, CaseLimits, HarnessTestCase, TestCaseOutcome } from './harness/protocol.ts';
 
@@ -72,8 +73,11 @@ export const defaultRunLimits: RunLimits = {
 };
 
 export type RunResult =
-  /** `commit`: the commit graded (none for a local folder without history). */
-  | { readonly status: 'graded'; readonly testCases: readonly TestCaseOutcome[]; readonly commit?: string }
+  /**
+   * `commit`: the commit graded (none for a local folder without history); `build`: the CodeBuild
+   * build that ran it, as CodeBuild reported it (AWS only).
+   */
+  | { readonly status: 'graded'; readonly testCases: readonly TestCaseOutcome[]; readonly commit?: string; readonly build?: RecordBuild }
   /** The submission could not be checked out (not a repository, refused address, too large, …). */
   | { readonly status: 'checkout-failed'; readonly message: string }
   /** The commit of `RunRequest.commit` is no longer reachable in the repository: nothing was run. */

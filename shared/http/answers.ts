@@ -369,6 +369,14 @@ const GradebookExport = object({
   "A gradebook export: the course's gradebook as CSV (RFC 4180; a text cell beginning with =, +, -, @, a tab or a carriage return starts with ' instead), written on the summaries queue. Only its requester reads it.",
 );
 
+const SimilaritySide = object({
+  owner: string.describe('The student (or team) whose active version it is.'),
+  version: integer,
+  semester: string,
+  course: string,
+  gradeable_id: string,
+});
+
 const SimilarityRun = object({
   run_id: string,
   gradeable_id: string,
@@ -384,22 +392,27 @@ const SimilarityRun = object({
   compare_with: z
     .array(object({ semester: string, course: string, gradeable_id: string }))
     .describe("Gradeables of this or earlier terms whose submissions are compared with this gradeable's (never with each other)."),
-  submissions: integer.describe('Active versions with stored files to compare (known once running).').nullable(),
+  requested_by: string.describe('The instructor who asked for the run.'),
+  submissions: integer
+    .describe("This gradeable's active versions to compare (known once running); once done, those compared (the skipped left out).")
+    .nullable(),
   fingerprinted: integer.describe('Of those, how many are fingerprinted so far.').nullable(),
   pairs_kept: integer.describe('Pairs kept, the most similar (done only).').nullable(),
   fingerprints_reused: integer
     .describe('Versions whose fingerprints an earlier run had stored, read instead of parsing their files again (done only).')
     .nullable(),
+  skipped: integer
+    .describe("Versions that could not be compared, this gradeable's and the earlier ones' (done only): see skipped_versions.")
+    .nullable(),
+  skipped_versions: z
+    .array(
+      SimilaritySide.extend({
+        reason: string.describe('Why it was not compared: its commit not recorded yet, its repository unreadable, …'),
+      }),
+    )
+    .describe('The skipped versions with why (the first 100); the run compared the others.'),
   message: string.describe('Where the run is, in words; when failed, why.'),
 }).describe("A similarity run of a gradeable's submissions, compared on the summaries queue. Only the course's instructors read it.");
-
-const SimilaritySide = object({
-  owner: string.describe('The student (or team) whose active version it is.'),
-  version: integer,
-  semester: string,
-  course: string,
-  gradeable_id: string,
-});
 
 const SimilarityPair = object({
   pair_id: string.describe('The pair in its run (its rank).'),
@@ -419,6 +432,10 @@ const SimilarityPair = object({
     .describe("A reviewer's decision; nothing is penalised automatically.")
     .nullable(),
 });
+
+const SimilarityRunListed = SimilarityRun.omit({ skipped_versions: true }).describe(
+  "A similarity run of a gradeable as the list of its runs shows it: GET …/similarity/{run_id} answers it with its pairs and skipped versions. Only the course's instructors read it.",
+);
 
 const SimilarityReport = SimilarityRun.extend({
   pairs: z.array(SimilarityPair).describe('This page of the pairs, most similar first (done only).'),
@@ -571,6 +588,7 @@ export const components = {
   SummariesJob,
   GradebookExport,
   SimilarityRun,
+  SimilarityRunListed,
   SimilarityReport,
   SimilarityPair,
   SimilarityPairDetail,

@@ -23,11 +23,24 @@ export const MAX_COMPARE_WITH = 5;
 /** A page of pairs, unless the request names its size. */
 export const PAIRS_PAGE = 50;
 
+/** A page of a gradeable's runs, unless the request names its size. */
+export const RUNS_PAGE = 20;
+
 /** The lines a side of a fragment shows at most: a reviewer reads the passage, not a whole file. */
 export const MAX_SHOWN_LINES = 400;
 
 /** A file larger than this is not compared (generated data, not code a student wrote). */
 export const MAX_COMPARED_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text of a repository version's compared files kept beside its fingerprints, at most: a
+ * pair's passages are read from it (such a version has no stored files). A student's code is far
+ * less; files past it are compared, and their passages answer no lines.
+ */
+export const MAX_KEPT_SOURCE_CHARACTERS = 8 * 1024 * 1024;
+
+/** The versions a run lists as skipped, with why, at most (it counts them all). */
+export const MAX_LISTED_SKIPPED = 100;
 
 /** The text of a stored file, or undefined when it is not text (a NUL byte, or not UTF-8). Pure. */
 export function textOf(bytes: Buffer): string | undefined {

@@ -15,8 +15,8 @@ import {
   type StoredPairSide,
 } from '#shared/data/similarity-runs.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
-import { versionFilesKey } from '#shared/storage/keys.ts';
-import { getObjectBytes } from '#shared/storage/objects.ts';
+import { fingerprintSourcesKey, versionFilesKey } from '#shared/storage/keys.ts';
+import { getObjectBytes, listObjects } from '#shared/storage/objects.ts';
 import { decisionUnknown, similarityPairChanged, similarityPairNotFound, similarityPairRace } from './failures.ts';
 import { MAX_COMPARED_FILE_BYTES, MAX_SHOWN_LINES, textOf } from './limits.ts';
 import { pairView } from './runs.ts';
@@ -41,12 +41,31 @@ export function linesOf(text: string, first: number, last: number): string[] {
   return text.split(/\r\n|\r|\n/).slice(Math.max(0, first - 1), Math.min(last, first - 1 + MAX_SHOWN_LINES));
 }
 
-/** The text of one side's file, or undefined when it is gone (the term's versions expired) or not text. */
-async function fileText(side: StoredPairSide, path: string): Promise<string | undefined> {
-  if (side.filesId === '') return undefined;
+/**
+ * The texts of one side's files by path, as a reader of one file at a time: an uploaded version's
+ * stored files, or the texts a run kept of a repository version's commit (read once for the
+ * pair). A file answers undefined once it is gone (the term's versions or fingerprints expired)
+ * or is not text.
+ */
+function sideTexts(side: StoredPairSide): (path: string) => Promise<string | undefined> {
   const folder = { term: side.term, course: side.course, gradeable: side.gradeableId, submitter: side.owner };
-  const bytes = await getObjectBytes(versionFilesKey(folder, side.filesId, path), MAX_COMPARED_FILE_BYTES);
-  return bytes === undefined ? undefined : textOf(bytes);
+  if (side.commit !== undefined) {
+    const key = fingerprintSourcesKey(folder, side.commit);
+    let kept: Promise<Map<string, string>> | undefined;
+    const read = async () => {
+      // Listed first: S3 answers a missing key 403, not 404, to a role whose ListBucket is limited to a prefix.
+      const listed = (await listObjects(key)).some((object) => object.key === key);
+      const bytes = listed ? await getObjectBytes(key) : undefined;
+      const files = bytes === undefined ? [] : (JSON.parse(bytes.toString('utf8')) as { files: { path: string; text: string }[] }).files;
+      return new Map(files.map(({ path, text }) => [path, text]));
+    };
+    return async (path) => (await (kept ??= read())).get(path);
+  }
+  return async (path) => {
+    if (side.filesId === '') return undefined;
+    const bytes = await getObjectBytes(versionFilesKey(folder, side.filesId, path), MAX_COMPARED_FILE_BYTES);
+    return bytes === undefined ? undefined : textOf(bytes);
+  };
 }
 
 /** `GET …/pairs/{pair_id}`: the pair, and its fragments with each side's lines. */
@@ -56,10 +75,11 @@ export async function similarityPairDetail(
 ) {
   const pair = pairOfPath(params, stored);
   const texts = new Map<string, Promise<string | undefined>>();
+  const readers = { left: sideTexts(pair.left), right: sideTexts(pair.right) };
   const text = (which: 'left' | 'right', path: string) => {
     const key = `${which}/${path}`;
     let read = texts.get(key);
-    if (read === undefined) texts.set(key, (read = fileText(pair[which], path)));
+    if (read === undefined) texts.set(key, (read = readers[which](path)));
     return read;
   };
   const shown = async (which: 'left' | 'right', side: StoredFragmentSide) => {

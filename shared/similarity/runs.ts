@@ -2,7 +2,7 @@
  * Similarity reports as a job: `POST …/gradeable/{gradeable_id}/similarity` records a run and
  * queues it on the summaries queue (the summaries worker compares the submissions, never the
  * request); `GET …/similarity/{run_id}` answers where it is and, once done, its pairs most similar
- * first, a page at a time. Only the course's instructors reach these routes (their access).
+ * first, a page at a time; `GET …/similarity` lists the gradeable's runs, newest first. Only the course's instructors reach these routes (their access).
  */
 import { randomBytes } from 'node:crypto';
 import { courseGroups, type Course, type Enrollment } from '#shared/courses/course.ts';
@@ -12,6 +12,8 @@ import { termRef, type Term } from '#shared/data/terms.ts';
 import {
   createSimilarityRun,
   finishSimilarityRun,
+  listedSimilarityRuns,
+  similarityRunIdsPage,
   similarityPairsPage,
   similarityRunRef,
   type SimilarityRunRecord,
@@ -21,6 +23,7 @@ import {
 } from '#shared/data/similarity-runs.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { isSimilarityRunId } from '#shared/ids.ts';
 import { encodeCursor, readPageRequest } from '#shared/paging.ts';
 import { sendSummariesJob, SUMMARIES_JOB_MAX_DELIVERIES, type SimilarityRunMessage } from '#shared/summaries/queue.ts';
 import { RUN_ABANDONED } from './sweep.ts';
@@ -33,7 +36,7 @@ import {
   similarityLanguageUnknown,
   similarityRunNotFound,
 } from './failures.ts';
-import { PAIRS_PAGE, SIMILARITY_LANGUAGES } from './limits.ts';
+import { PAIRS_PAGE, RUNS_PAGE, SIMILARITY_LANGUAGES } from './limits.ts';
 
 /** A new run id: `sr_` and 128 random bits (see SIMILARITY_RUN_ID in shared/ids.ts). */
 export const newSimilarityRunId = (): string => `sr_${randomBytes(16).toString('base64url')}`;
@@ -47,6 +50,14 @@ const finished = (state: SimilarityRunRecord['state']) => state === 'done' || st
 const isAbandoned = (record: SimilarityRunRecord, now: Date): boolean =>
   record.state === 'running' && (record.leaseUntil ?? 0) < now.getTime() && record.attempts >= SUMMARIES_JOB_MAX_DELIVERIES;
 
+const sideView = (side: Pick<StoredPairSide, 'owner' | 'version' | 'term' | 'course' | 'gradeableId'>) => ({
+  owner: side.owner,
+  version: side.version,
+  semester: side.term,
+  course: side.course,
+  gradeable_id: side.gradeableId,
+});
+
 /** The run as the routes answer it. Pure. */
 export function runView(record: SimilarityRunRecord, now: Date) {
   const state = isAbandoned(record, now) ? 'failed' : record.state;
@@ -59,34 +70,29 @@ export function runView(record: SimilarityRunRecord, now: Date) {
     finished_at: record.finishedAt ?? null,
     language: record.language ?? null,
     min_match_tokens: record.minMatchTokens ?? null,
-    starter_files: record.starterCode?.length ?? 0,
+    starter_files: record.starterFiles ?? record.starterCode?.length ?? 0,
     compare_with: (record.compareWith ?? []).map(({ term, course, gradeableId }) => ({
       semester: term,
       course,
       gradeable_id: gradeableId,
     })),
+    requested_by: record.requestedBy,
     submissions: record.submissions ?? null,
     fingerprinted: record.fingerprinted ?? null,
     pairs_kept: record.pairs ?? null,
     fingerprints_reused: record.reused ?? null,
+    skipped: record.skipped ?? null,
+    skipped_versions: (record.skippedVersions ?? []).map((skipped) => ({ ...sideView(skipped), reason: skipped.reason })),
     message:
       state === 'failed'
         ? ((record.state === 'failed' ? record.message : undefined) ?? RUN_ABANDONED)
         : state === 'done'
-          ? `Compared ${record.submissions ?? 0} ${record.submissions === 1 ? 'submission' : 'submissions'}; kept the ${record.pairs ?? 0} most similar ${record.pairs === 1 ? 'pair' : 'pairs'}.`
+          ? `Compared ${record.submissions ?? 0} ${record.submissions === 1 ? 'submission' : 'submissions'}; kept the ${record.pairs ?? 0} most similar ${record.pairs === 1 ? 'pair' : 'pairs'}.${record.skipped ? ` Skipped ${record.skipped} ${record.skipped === 1 ? 'version' : 'versions'} that could not be read (see skipped_versions).` : ''}`
           : state === 'running'
             ? `Fingerprinted ${record.fingerprinted ?? 0} of ${record.submissions ?? '?'} submissions.`
             : 'Waiting on the queue.',
   };
 }
-
-const sideView = (side: StoredPairSide) => ({
-  owner: side.owner,
-  version: side.version,
-  semester: side.term,
-  course: side.course,
-  gradeable_id: side.gradeableId,
-});
 
 /** One pair as the run's page answers it. Pure. */
 export const pairView = (pair: StoredPair) => ({
@@ -235,4 +241,76 @@ export async function similarityRunReport(
   const lastPair = pairs.at(-1);
   const next = !last && lastPair ? encodeCursor([String(lastPair.rank)]) : null;
   return { data: { ...view, pairs: pairs.map(pairView), next_cursor: next }, next };
+}
+
+/** What `GET …/similarity` reads with the token check: the gradeable, whose runs they are. */
+export const similarityRunsReads = similarityRunRequestReads;
+
+/** A cursor's position: the last run's creation time and id. */
+const CREATED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const runsPageRequest = (query: { page_size?: string | undefined; cursor?: string | undefined }) =>
+  readPageRequest(query, {
+    list: 'list of runs',
+    defaultSize: RUNS_PAGE,
+    keys: 2,
+    accepts: ([createdAt = '', runId = '']) => CREATED_AT.test(createdAt) && isSimilarityRunId(runId),
+  });
+
+/** A page of a gradeable's run ids, newest first, as the request asks for it. */
+type RunIdsPage = Awaited<ReturnType<typeof similarityRunIdsPage>>;
+
+/** Read alongside the token check: the page's run ids (none for a page request refused later). */
+export async function similarityRunIdsAsked(
+  params: { semester: string; course: string; gradeable_id: string },
+  query: { page_size?: string | undefined; cursor?: string | undefined },
+): Promise<RunIdsPage | undefined> {
+  let page: ReturnType<typeof runsPageRequest>;
+  try {
+    page = runsPageRequest(query);
+  } catch {
+    return undefined;
+  }
+  return runIdsPage(params, page);
+}
+
+function runIdsPage(params: { semester: string; course: string; gradeable_id: string }, page: ReturnType<typeof runsPageRequest>) {
+  const [createdAt, runId] = page.after ?? [];
+  const after = createdAt !== undefined && runId !== undefined ? { createdAt, runId } : undefined;
+  return similarityRunIdsPage(params.semester, params.course, params.gradeable_id, { size: page.size, after });
+}
+
+/** A run as a listing answers it: as its own route does, but for the skipped versions' list. Pure. */
+function listedRunView(record: SimilarityRunRecord, now: Date) {
+  const { skipped_versions: skippedVersions, ...view } = runView(record, now);
+  void skippedVersions;
+  return view;
+}
+
+/**
+ * `GET …/similarity`: a page of the gradeable's runs, newest first, each as its own route answers
+ * it but for the skipped versions' list; `next`: the next page's cursor.
+ */
+export async function listSimilarityRuns(
+  params: { semester: string; course: string; gradeable_id: string },
+  gradeable: GradeableDocument | undefined,
+  query: { page_size?: string | undefined; cursor?: string | undefined },
+  asked: RunIdsPage | undefined,
+  now = new Date(),
+) {
+  if (!gradeable) throw similarityGradeableNotFound({ gradeable_id: params.gradeable_id });
+  // Refuses a malformed page request, which the early read left unread.
+  const page = runsPageRequest(query);
+  const ids = asked ?? (await runIdsPage(params, page));
+  const runs = await listedSimilarityRuns(
+    params.semester,
+    params.course,
+    ids.runs.map(({ runId }) => runId),
+  );
+  const last = ids.runs.at(-1);
+  const next = !ids.last && last ? encodeCursor([last.createdAt, last.runId]) : null;
+  return {
+    items: runs.map((run) => listedRunView(run, now)),
+    next,
+  };
 }

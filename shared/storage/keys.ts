@@ -16,7 +16,9 @@
  * - `fingerprints/<term>/<course>/<gradeable>/<submitter>/<files id>.<language>.json`: a files
  *   version's similarity fingerprints (shared/similarity/job.ts), written by the first run that
  *   compares it and read by every later one, this term's and later terms'; they expire as the
- *   deployment's `similarityFingerprintDays` says.
+ *   deployment's `similarityFingerprintDays` says. A version submitted from a repository has them
+ *   under its commit instead of a files id (`<commit>.<language>.json`), beside the text of the
+ *   files compared (`<commit>.sources.json`), which it has nowhere else.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -110,3 +112,10 @@ export const gradebookExportKey = (term: string, course: string, exportId: strin
 /** The key of a files version's fingerprints, for one language setting (`auto`: each file's extension's). */
 export const fingerprintsKey = (folder: SubmitterFolder, filesId: string, language: string): string =>
   `${FINGERPRINTS_PREFIX}${folderOf(folder)}/${segment('files id', filesId)}.${segment('language', language)}.json`;
+
+/**
+ * The key of the compared files' text of a version submitted from a repository (it has no stored
+ * files), beside its fingerprints under its commit: a similarity pair's passages are read from it.
+ */
+export const fingerprintSourcesKey = (folder: SubmitterFolder, commit: string): string =>
+  `${FINGERPRINTS_PREFIX}${folderOf(folder)}/${segment('commit', commit)}.sources.json`;

@@ -127,6 +127,8 @@ export const handedOn: {
   /** The similarity run the instructor asked for, and its most similar pair. */
   similarityRun?: string | undefined;
   similarityPair?: string | undefined;
+  /** The similarity run of the gradeable submitted from git. */
+  repositorySimilarityRun?: string | undefined;
   /** The summaries' generation time before the nightly schedule. */
   firstGeneration?: string | undefined;
   /** The LTI platform the admin registered. */

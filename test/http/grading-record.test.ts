@@ -111,7 +111,7 @@ describe('a graded version’s record', () => {
       owner: { user_id: world.users.student.userId },
       version: 1,
       graded: { files: { 'hello.sh': createHash('sha256').update(HELLO).digest('hex') } },
-      environment: { sandbox: 'bubblewrap', image: null, image_digest: null },
+      environment: { sandbox: 'bubblewrap', image: null, image_digest: null, build: null },
     });
     const { gradeable } = await getItems({ gradeable: gradeableRef(world.course.term, world.course.course, gradeableId) });
     expect(payload.test_cases_sha256).toBe(canonicalSha256(gradeable?.autograding));

@@ -406,6 +406,8 @@ describe('who asks for and reads a report', () => {
     expect(read.json).toEqual({ status: 'fail', message: "You don't have access to this endpoint." });
     const pair = await api.get(path(gradeable, `/${newSimilarityRunId()}/pairs/1`), world.tokens[persona]);
     expect(pair.json).toEqual({ status: 'fail', message: "You don't have access to this endpoint." });
+    const listed = await api.get(path(gradeable), world.tokens[persona]);
+    expect(listed.json).toEqual({ status: 'fail', message: "You don't have access to this endpoint." });
     const decided = await api.call('PATCH', path(gradeable, `/${newSimilarityRunId()}/pairs/1`), {
       headers: { ...world.tokens[persona], 'Content-Type': 'application/json' },
       body: JSON.stringify({ decision: 'confirmed', revision: 0 }),
@@ -420,6 +422,74 @@ describe('who asks for and reads a report', () => {
     const answer = await api.get(path(other, `/${runId}`), { ...world.tokens.instructor, Prefer: 'http-status' });
     expect(answer.httpStatus).toBe(404);
     expect(answer.json.message).toBe(`No similarity run ${runId} of this gradeable.`);
+  });
+});
+
+describe("listing a gradeable's runs", () => {
+  it("lists them newest first with their options, progress, requester and counts, paged, the pages together the whole list, and no other gradeable's", async () => {
+    const id = await filesGradeable();
+    for (const student of ['original', 'copy-renamed']) {
+      const { name, content } = FIXTURES.find((fixture) => fixture.student === student)!;
+      await submit(id, students.get(student)!.token, [{ name, content }]);
+    }
+    const asked = [
+      { language: 'python' },
+      { min_match_tokens: 50, starter_code: [{ path: 'given.py', content: 'print(1)\n' }] },
+      { compare_with: [{ semester: world.course.term, course: world.course.course, gradeable_id: gradeable }] },
+    ];
+    const runIds: string[] = [];
+    for (const body of asked) runIds.push((await runToEnd(id, body)).runId);
+    // Another gradeable's run, asked for meanwhile, is not among them.
+    await runToEnd(gradeable, { min_match_tokens: 100000 });
+
+    const whole = await api.get(path(id), world.tokens.instructor);
+    expect(whole.json.status, whole.text).toBe('success');
+    const runs = whole.json.data as Record<string, unknown>[];
+    expect(runs.map(({ run_id }) => run_id)).toEqual([...runIds].reverse());
+    const createdAt = runs.map(({ created_at }) => created_at as string);
+    expect(createdAt).toEqual([...createdAt].sort().reverse());
+    expect(runs[0]).toMatchObject({
+      status: 'done',
+      requested_by: world.users.instructor.userId,
+      gradeable_id: id,
+      language: null,
+      min_match_tokens: null,
+      starter_files: 0,
+      compare_with: [{ semester: world.course.term, course: world.course.course, gradeable_id: gradeable }],
+      submissions: 2,
+      fingerprinted: 2,
+      pairs_kept: expect.any(Number),
+      skipped: 0,
+      finished_at: expect.any(String),
+    });
+    expect(runs[1]).toMatchObject({ language: null, min_match_tokens: 50, starter_files: 1, compare_with: [] });
+    expect(runs[2]).toMatchObject({ language: 'python', min_match_tokens: null, starter_files: 0, pairs_kept: 1 });
+    for (const run of runs) expect(run).not.toHaveProperty('skipped_versions');
+
+    const seen: unknown[] = [];
+    let query = '?page_size=2';
+    for (let page = 0; page < 5; page++) {
+      const answer = await api.get(path(id, query), world.tokens.instructor);
+      expect(answer.json.status, answer.text).toBe('success');
+      seen.push(...(answer.json.data as unknown[]));
+      const link = answer.headers.get('link');
+      if (link === null) break;
+      query = `?${new URL(/<([^>]+)>/.exec(link)![1]!, 'http://x').searchParams}`;
+    }
+    expect(seen).toEqual(runs);
+  });
+
+  it('answers no runs for a gradeable never compared, and refuses a gradeable that does not exist and a cursor it never gave out', async () => {
+    const id = await filesGradeable();
+    expect((await api.get(path(id), world.tokens.instructor)).json).toEqual({ status: 'success', data: [] });
+    expect((await api.get(path('no_such_gradeable'), world.tokens.instructor)).json).toEqual({
+      status: 'fail',
+      message: 'No gradeable no_such_gradeable in this course to compare.',
+    });
+    expect((await api.get(path(id, '?cursor=WyJ4Il0'), world.tokens.instructor)).json).toEqual({
+      status: 'fail',
+      message: 'The cursor is not one this list of runs gave out.',
+    });
   });
 });
 

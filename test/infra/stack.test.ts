@@ -200,12 +200,13 @@ describe('functions', () => {
     expect(JSON.parse(output.toString())).toEqual(['function', 'function']);
   });
 
-  it('carries the S3, Secrets Manager and SQS clients and the git client beside the bundles that load them, not in them', () => {
+  it('carries the S3, Secrets Manager and SQS clients and the git clients beside the bundles that load them, not in them', () => {
     const companions = {
       's3-sdk.mjs': ['AmazonS3', 'S3Client'],
       'secrets-manager-sdk.mjs': ['secretsmanager', 'SecretsManagerClient'],
       'sqs-sdk.mjs': ['AmazonSQS', 'SQSClient'],
       'git-head.mjs': ['git-upload-pack', 'resolveHead'],
+      'commit-files.mjs': ['git-upload-pack', 'commitFiles'],
     };
     const carriers = new Map<string, [name: FunctionName, folder: string][]>();
     for (const name of functionNames) {
@@ -228,6 +229,9 @@ describe('functions', () => {
     expect(carriers.get('sqs-sdk.mjs')?.map(([name]) => name)).toEqual(senders);
     // Only a submission from git reads a repository's head.
     expect(carriers.get('git-head.mjs')?.map(([name]) => name)).toEqual(['submit-vcs']);
+    // Only a similarity run reads a repository version's commit, with the checkout process it starts beside it.
+    expect(carriers.get('commit-files.mjs')?.map(([name]) => name)).toEqual(['summaries-worker']);
+    expect(readdirSync(carriers.get('commit-files.mjs')![0]![1])).toContain('checkout-child.mjs');
     // Each companion file loads on its own and exports the client.
     const script = `
       const loaded = [];
@@ -239,7 +243,7 @@ describe('functions', () => {
       cwd: synth.app.outdir,
       env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
     });
-    expect(JSON.parse(output.toString())).toEqual(['function', 'function', 'function', 'function']);
+    expect(JSON.parse(output.toString())).toEqual(['function', 'function', 'function', 'function', 'function']);
   });
 
   it('alarms on each function’s errors and throttles', () => {

@@ -8,6 +8,8 @@ import {
   canonicalJson,
   canonicalSha256,
   gradingRecordPayload,
+  environmentWithBuild,
+  imageDigest,
   recordEnvironment,
   storedResultSha256,
   testCasesSha256,
@@ -40,14 +42,54 @@ describe('canonical JSON', () => {
 
 describe('the grading environment', () => {
   it('names bubblewrap or no sandbox locally and the image asked for in CodeBuild', () => {
-    expect(recordEnvironment({ codeBuild: false, sandbox: 'bwrap' })).toEqual({ sandbox: 'bubblewrap', image: null, image_digest: null });
-    expect(recordEnvironment({ codeBuild: false, sandbox: 'unsafe-none' })).toEqual({ sandbox: 'none', image: null, image_digest: null });
+    expect(recordEnvironment({ codeBuild: false, sandbox: 'bwrap' })).toEqual({
+      sandbox: 'bubblewrap',
+      image: null,
+      image_digest: null,
+      build: null,
+    });
+    expect(recordEnvironment({ codeBuild: false, sandbox: 'unsafe-none' })).toEqual({
+      sandbox: 'none',
+      image: null,
+      image_digest: null,
+      build: null,
+    });
     expect(recordEnvironment({ codeBuild: true, sandbox: 'bwrap' })).toEqual({
       sandbox: 'codebuild',
       image: 'default',
       image_digest: null,
+      build: null,
     });
     expect(recordEnvironment({ codeBuild: true, sandbox: 'bwrap', image: 'python' }).image).toBe('python');
+  });
+
+  const ARN = 'arn:aws:codebuild:eu-west-1:123456789012:build/grading:0b1c';
+  const DIGEST = `sha256:${'ab'.repeat(32)}`;
+
+  it("names the build that ran the grading and its image as CodeBuild reported it, with no digest for a curated image's tag", () => {
+    const asked = recordEnvironment({ codeBuild: true, sandbox: 'bwrap' });
+    expect(environmentWithBuild(asked, { arn: ARN, image: 'aws/codebuild/standard:7.0' })).toEqual({
+      sandbox: 'codebuild',
+      image: 'default',
+      image_digest: null,
+      build: { arn: ARN, image: 'aws/codebuild/standard:7.0' },
+    });
+    expect(environmentWithBuild(asked, { arn: ARN, image: null })).toMatchObject({ image_digest: null, build: { arn: ARN, image: null } });
+  });
+
+  it('records a digest only where the image the build reports pins one, never from what was asked for', () => {
+    const asked = recordEnvironment({ codeBuild: true, sandbox: 'bwrap', image: `registry.example.edu/grader@${DIGEST}` });
+    expect(asked.image_digest).toBeNull();
+    const ran = environmentWithBuild(asked, { arn: ARN, image: `123456789012.dkr.ecr.eu-west-1.amazonaws.com/grader@${DIGEST}` });
+    expect(ran.image_digest).toBe(DIGEST);
+    expect(imageDigest(`grader@sha256:${'ab'.repeat(31)}`)).toBeNull();
+    expect(imageDigest('grader:sha256')).toBeNull();
+    expect(imageDigest(null)).toBeNull();
+  });
+
+  it('leaves a local grading without a build as it was', () => {
+    const local = recordEnvironment({ codeBuild: false, sandbox: 'bwrap' });
+    expect(environmentWithBuild(local, undefined)).toBe(local);
   });
 });
 
@@ -76,7 +118,7 @@ describe('a record payload', () => {
       version: 3,
       graded: { commit: 'abc' },
       test_cases_sha256: canonicalSha256({}),
-      environment: { sandbox: 'bubblewrap', image: null, image_digest: null },
+      environment: { sandbox: 'bubblewrap', image: null, image_digest: null, build: null },
       result_sha256: storedResultSha256(parts.result),
       graded_at: '2026-11-29T06:00:00.500Z',
     });

@@ -90,6 +90,8 @@ interface LiveBuild {
   readonly id: string;
   readonly arn: string;
   readonly image: string;
+  /** Its image as CodeBuild reported the build's environment when it started it; null if it reported none. */
+  readonly reportedImage: string | null;
   readonly timeoutMinutes: number;
   /** When it was asked for (Date.now()): CodeBuild bills it from then. */
   readonly askedAt: number;
@@ -244,6 +246,7 @@ async function settle(ran: {
       status: 'graded',
       testCases: outcome.result.testCases,
       ...(current.commit ? { commit: current.commit } : {}),
+      build: { arn: running.arn, image: running.reportedImage },
     });
   }
 }
@@ -385,7 +388,9 @@ async function startBuild(clients: Clients, sandbox: SandboxLocation, image: str
       const id = started.build?.id;
       const arn = started.build?.arn;
       if (!id || !arn) throw new Error('CodeBuild started no build');
-      return { id, arn, image, timeoutMinutes, askedAt, nextSlot: 1, ending: false, over: false, leftovers: [] };
+      // The image as CodeBuild reports the build's environment, not as asked: what a grading record says ran.
+      const reportedImage = started.build?.environment?.image ?? null;
+      return { id, arn, image, reportedImage, timeoutMinutes, askedAt, nextSlot: 1, ending: false, over: false, leftovers: [] };
     } catch (error) {
       // A build of this worker's that just ended may still count towards the project's limit.
       if ((error as { name?: string }).name !== 'AccountLimitExceededException' || Date.now() > giveUp) throw error;

@@ -8,7 +8,7 @@ import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { logger } from '#shared/logger.ts';
 import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
-import { gradingRecordPayload, type RecordEnvironment } from '../grading-record.ts';
+import { environmentWithBuild, gradingRecordPayload, type RecordEnvironment } from '../grading-record.ts';
 import type { RunResult } from '../runner-protocol.ts';
 import { signRecord } from '../sign-record.ts';
 import type { ClaimedJob } from '#shared/queue/claim.ts';
@@ -98,7 +98,7 @@ export async function recordGrade({ job, holds, run, testCases, recorded, basis 
       team: basis.team,
       graded: basis.files ? { files: basis.files } : commit ? { commit } : {},
       testCasesSha256: basis.testCasesSha256,
-      environment: basis.environment,
+      environment: environmentWithBuild(basis.environment, run.status === 'graded' ? run.build : undefined),
       result: stored,
       gradedAt,
     }),
