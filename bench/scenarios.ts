@@ -729,6 +729,28 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () => request('POST', '/api/lti/login', { form: await loginPlatform(), headers: { host: 'bench.example.edu' } }),
       ok: isRedirect,
     },
+    // A launch whose state no login issued: the state's one read, refused with a page (a full launch needs a platform's keys).
+    'lti-launch': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () => request('POST', '/api/lti/launch', { form: { id_token: 'not.a.token', state: `bench-${unique()}` } }),
+      ok: (answer) => answer.status === 'HTTP 400',
+    },
+    // LTI links of the course: listed, and asked for with an API token (a link comes only from a launch session) or to unlink one not linked.
+    'lti-links': { kind: 'read', iterations: 60, prepare: get(`${base}/lti/link`, tokens.instructor) },
+    'link-lti-context': {
+      kind: 'read',
+      iterations: 60,
+      prepare: async () => request('POST', `${base}/lti/link`, { token: tokens.instructor, json: { section: '1' } }),
+      ok: (answer) => answer.status === 'fail',
+    },
+    'unlink-lti-context': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () =>
+        request('DELETE', `${base}/lti/link`, { token: tokens.instructor, query: { registration_id: 'lti_none', context_id: 'none' } }),
+      ok: (answer) => answer.status === 'fail',
+    },
     // Accounts: superusers list, create, read, change and set passwords; a user changes their own.
     'list-users': { kind: 'read', iterations: 60, prepare: get('/api/users', tokens.superuser) },
     'create-user': {

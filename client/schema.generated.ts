@@ -10,13 +10,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who the presented token belongs to, when it was issued and when it expires, and how it was obtained (password or oidc).
+         * Who the presented token belongs to, when it was issued and when it expires, and how it was obtained (password, oidc, or lti: a launch session, with what its launch opened).
          * @description **Who may call it:** Any valid token.
          */
         get: operations["token-info"];
         put?: never;
         /**
-         * Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one.
+         * Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one. With lti_code (what an LTI launch answered): a launch session instead, apart from the API token, held to the launched course, for at most eight hours.
          * @description **Who may call it:** Anyone, no token needed.
          */
         post: operations["issue-token"];
@@ -1522,6 +1522,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LTI 1.3 launch (the platform's form post of id_token and state): checks the ID token against the platform's keys and the login's state and nonce, binds the LMS user to a user here, and redirects to LTI_FRONTEND_URL with a one-time #lti_code= (or shows the code on a page), which POST /api/token trades for a launch session.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        post: operations["lti-launch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/lti/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LMS courses linked to this course. Each keeps the platform's roster and grade service endpoints its launch named.
+         * @description **Who may call it:** Course instructors.
+         */
+        get: operations["lti-links"];
+        put?: never;
+        /**
+         * Link the LMS course of the caller's launch (an instructor's launch session from an LMS course not linked yet) to this course: launches from it then go to this course, enrolling newcomers with the role the LMS gives. Keeps the platform's roster and grade service endpoints; audited. An LMS course is linked to one course only.
+         * @description **Who may call it:** Course instructors.
+         */
+        post: operations["link-lti-context"];
+        /**
+         * Unlink an LMS course (registration_id and context_id, as GET …/lti/link names them) from this course; audited. Its launches are then told it is not linked; members stay.
+         * @description **Who may call it:** Course instructors.
+         */
+        delete: operations["unlink-lti-context"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "submission.graded": {
@@ -2643,6 +2691,28 @@ export interface components {
              */
             config_url: string;
         };
+        LtiLink: {
+            /** @description The registration (the platform) the LMS course is of. */
+            registration_id: string;
+            /** @description The LMS course's context id. */
+            context_id: string;
+            deployment_id: string;
+            semester: string;
+            course: string;
+            /** @description The registration section students the link enrols are given. */
+            section: string | null;
+            /** @description The platform's roster service (NRPS) for the LMS course, as its launch named it. */
+            memberships_url: string | null;
+            /** @description The platform's grade service (AGS) endpoints, as the launch named them. */
+            grades: {
+                lineitems: string | null;
+                lineitem: string | null;
+                scope: string[];
+            } | null;
+            linked_by: string;
+            /** Format: date-time */
+            linked_at: string;
+        };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         FailEnvelope: {
             /** @constant */
@@ -2737,10 +2807,24 @@ export interface operations {
                             issued_at: string;
                             expires_at: string | null;
                             /**
-                             * @description How the token was obtained: a password login, or an ID token of the identity provider.
+                             * @description How the token was obtained: a password login, an ID token of the identity provider, or an LTI launch (a launch session).
                              * @enum {string}
                              */
-                            method: "password" | "oidc";
+                            method: "password" | "oidc" | "lti";
+                            /** @description A launch session only: what its launch opened; the session reaches only that course (or, without one, linking it). */
+                            launch?: {
+                                /** @description The LTI registration of the platform launched from. */
+                                registration_id: string;
+                                /** @description The course launched into; null for an instructor launching from an LMS course not linked yet. */
+                                semester: string | null;
+                                course: string | null;
+                                /** @description The gradeable the launch opened, if it named one of the course. */
+                                gradeable_id: string | null;
+                                /** @description The course role names the launch gives (in an unlinked LMS course, the one the LMS roles map to). */
+                                roles: string[];
+                                /** @enum {string} */
+                                message_type: "LtiResourceLinkRequest" | "LtiDeepLinkingRequest";
+                            };
                         };
                     } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
                 };
@@ -2754,6 +2838,20 @@ export interface operations {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +2886,8 @@ export interface operations {
                     id_token?: string;
                     /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
                     nonce?: string;
+                    /** @description Instead of the others: the one-time code an LTI launch answered (`#lti_code=` in the frontend URL), within 60 seconds; answers a launch session. */
+                    lti_code?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The user id. */
@@ -2801,6 +2901,8 @@ export interface operations {
                     id_token?: string;
                     /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
                     nonce?: string;
+                    /** @description Instead of the others: the one-time code an LTI launch answered (`#lti_code=` in the frontend URL), within 60 seconds; answers a launch session. */
+                    lti_code?: string;
                 };
                 "multipart/form-data": {
                     /** @description The user id. */
@@ -2814,6 +2916,8 @@ export interface operations {
                     id_token?: string;
                     /** @description With id_token: the nonce the client sent the identity provider; the ID token must carry it. */
                     nonce?: string;
+                    /** @description Instead of the others: the one-time code an LTI launch answered (`#lti_code=` in the frontend URL), within 60 seconds; answers a launch session. */
+                    lti_code?: string;
                 };
             };
         };
@@ -2850,9 +2954,12 @@ export interface operations {
              *     - `The field id_token must be at most 16384 characters long.`
              *     - `The field nonce must be a string.`
              *     - `The field nonce must be at most 256 characters long.`
+             *     - `The field lti_code must be a string.`
+             *     - `The field lti_code must be at most 256 characters long.`
              *     - `Cannot leave user id or password blank.`
              *     - `Send either id_token, or user_id and password, not both.`
              *     - `This deployment does not sign in through an identity provider: log in with user_id and password.`
+             *     - `Send lti_code alone: not with user_id, password or id_token.`
              */
             400: {
                 headers: {
@@ -2874,8 +2981,23 @@ export interface operations {
              *     - `This account is disabled. Ask an administrator to enable it again.`
              *     - `Superusers log in with their password here, not through the identity provider.`
              *     - `The account {user_id} is linked to another identity at the identity provider, so this one cannot sign in to it. If the account is yours (your user name there was changed, or given to someone before you), ask an administrator to link it to your identity {subject}.`
+             *     - `The lti_code is unknown, used already or older than 60 seconds: open the tool again from the LMS.`
              */
             401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The account {user_id} is disabled.`
+             */
+            403: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
@@ -3028,6 +3150,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
              * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
              *     - `POST request exceeds maximum size of 1M`
@@ -3162,6 +3298,20 @@ export interface operations {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3888,6 +4038,20 @@ export interface operations {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13285,6 +13449,7 @@ export interface operations {
             /**
              * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
+             *     - `You don't have access to this endpoint.`
              *     - `The current password is not right.`
              */
             403: {
@@ -14380,6 +14545,522 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    "lti-launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A form, as the platform has the browser post it. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The platform's ID token (a JWT carrying the LTI claims). */
+                    id_token?: string;
+                    /** @description The state the login sent the platform. */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where LTI_FRONTEND_URL is unset: a page saying what the launch opened, with the launch code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To LTI_FRONTEND_URL with #lti_code=<code>: a one-time code (256 random bits, kept hashed, 60 seconds) that POST /api/token trades for a launch session. */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The field id_token must be a string.`
+             *     - `The field id_token must be at most 16384 characters long.`
+             *     - `The field state must be a string.`
+             *     - `The field state must be at most 256 characters long.`
+             *     - `An LTI launch needs id_token and state.`
+             *     - `This launch's state is unknown, used already or older than ten minutes: open the tool again from the LMS.`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The launch's ID token is refused: {reason}.`
+             *     - `Could not sign in with that ID token: {reason}.`
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The deployment {deployment_id} is not one this LTI registration allows.`
+             *     - `The launch does not say who the user is here: it has no {claim}.`
+             *     - `No account here for the LMS user {user_id}; an administrator must create it (or let this platform create accounts).`
+             *     - `The account {user_id} is disabled.`
+             *     - `Your roles in the LMS give you no role in the course {semester}/{course}: ask its instructor to enrol you.`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `This LMS course is not linked to a course here yet: its instructor links it by opening the tool from the LMS.`
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The body is too large. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/x-www-form-urlencoded.`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service failed (an `error` envelope). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service failed; nothing was done.`
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service could not finish the request for a moment (a platform-facing route only; with `Retry-After`). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service could not finish this request for a moment; try again.`
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    "lti-links": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["LtiLink"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "link-lti-context": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+            };
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The registration section students the link enrols are given (none: no section). */
+                    section?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The registration section students the link enrols are given (none: no section). */
+                    section?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The registration section students the link enrols are given (none: no section). */
+                    section?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["LtiLink"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field section must be a string.`
+             *     - `The field section must be at most 64 characters long.`
+             *     - `The {field} "{section}" must be 1 to 32 letters, digits, _ or -.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `An LMS course is linked from its instructor’s launch while it is not linked yet: open the tool from that LMS course, then link it.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This LMS course is linked already, to {semester}/{course}.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "unlink-lti-context": {
+        parameters: {
+            query: {
+                /** @description The registration the LMS course is of. */
+                registration_id: string;
+                /** @description The LMS course's context id. */
+                context_id: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: null;
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `Name the LMS course to unlink: registration_id and context_id.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `The LMS course {context_id} is not linked to this course.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
         };
     };
     "webhook-submission.graded": {

@@ -90,6 +90,10 @@ import { contract as ltiJwks } from './lti-jwks/contract.ts';
 import { contract as ltiConfig } from './lti-config/contract.ts';
 import { contract as ltiLogin } from './lti-login/contract.ts';
 import { contract as ltiLoginForm } from './lti-login-form/contract.ts';
+import { contract as ltiLaunch } from './lti-launch/contract.ts';
+import { contract as linkLtiContext } from './link-lti-context/contract.ts';
+import { contract as ltiLinks } from './lti-links/contract.ts';
+import { contract as unlinkLtiContext } from './unlink-lti-context/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
 
 /** By route name; type-checking fails while a route has none. */
@@ -179,5 +183,9 @@ export const contracts: Record<RouteName, RouteContract> = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'lti-launch': ltiLaunch,
+  'link-lti-context': linkLtiContext,
+  'lti-links': ltiLinks,
+  'unlink-lti-context': unlinkLtiContext,
   'user-summary': userSummary,
 };

@@ -24,6 +24,10 @@ import { day as ltiJwks } from './lti-jwks/day.ts';
 import { day as ltiConfig } from './lti-config/day.ts';
 import { day as ltiLogin } from './lti-login/day.ts';
 import { day as ltiLoginForm } from './lti-login-form/day.ts';
+import { day as ltiLaunch } from './lti-launch/day.ts';
+import { day as linkLtiContext } from './link-lti-context/day.ts';
+import { day as ltiLinks } from './lti-links/day.ts';
+import { day as unlinkLtiContext } from './unlink-lti-context/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
 import { day as courseGraders } from './course-graders/day.ts';
 import { day as courseUsers } from './course-users/day.ts';
@@ -176,6 +180,10 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'lti-launch': ltiLaunch,
+  'link-lti-context': linkLtiContext,
+  'lti-links': ltiLinks,
+  'unlink-lti-context': unlinkLtiContext,
   'change-inquiry-status': changeInquiryStatus,
   'post-to-inquiry': postToInquiry,
   'list-inquiries': listInquiries,

@@ -89,6 +89,10 @@ import { definition as ltiJwks } from './lti-jwks/definition.ts';
 import { definition as ltiConfig } from './lti-config/definition.ts';
 import { definition as ltiLogin } from './lti-login/definition.ts';
 import { definition as ltiLoginForm } from './lti-login-form/definition.ts';
+import { definition as ltiLaunch } from './lti-launch/definition.ts';
+import { definition as linkLtiContext } from './link-lti-context/definition.ts';
+import { definition as ltiLinks } from './lti-links/definition.ts';
+import { definition as unlinkLtiContext } from './unlink-lti-context/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -186,6 +190,10 @@ export const routes = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'lti-launch': ltiLaunch,
+  'link-lti-context': linkLtiContext,
+  'lti-links': ltiLinks,
+  'unlink-lti-context': unlinkLtiContext,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

@@ -94,6 +94,10 @@ import { rows as ltiJwks } from './lti-jwks/test-rows.ts';
 import { rows as ltiConfig } from './lti-config/test-rows.ts';
 import { rows as ltiLogin } from './lti-login/test-rows.ts';
 import { rows as ltiLoginForm } from './lti-login-form/test-rows.ts';
+import { rows as ltiLaunch } from './lti-launch/test-rows.ts';
+import { rows as linkLtiContext } from './link-lti-context/test-rows.ts';
+import { rows as ltiLinks } from './lti-links/test-rows.ts';
+import { rows as unlinkLtiContext } from './unlink-lti-context/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
@@ -186,6 +190,10 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'lti-launch': ltiLaunch,
+  'link-lti-context': linkLtiContext,
+  'lti-links': ltiLinks,
+  'unlink-lti-context': unlinkLtiContext,
   'user-summary': userSummary,
 };
 

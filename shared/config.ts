@@ -365,6 +365,28 @@ const settings = declare({
    * network, or a test platform).
    */
   LTI_ALLOWED_HOSTS: hostList(),
+  /**
+   * `LTI_FRONTEND_URL` (none: a page shows the code): where a launch sends the LMS's browser, with
+   * `#lti_code=<code>` appended for the frontend to trade with `POST /api/token`. An https URL (http
+   * on a loopback address), without query or fragment.
+   */
+  LTI_FRONTEND_URL: (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return new Refused(`${name} must be the frontend's URL, not ${JSON.stringify(raw)}`);
+      }
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+        return new Refused(`${name} must be an https URL (http only on a loopback address), not ${JSON.stringify(raw)}`);
+      }
+      if (url.search || url.hash || url.username || url.password || raw.includes('?') || raw.includes('#')) {
+        return new Refused(`${name} must be a plain URL, without query, fragment or credentials, not ${JSON.stringify(raw)}`);
+      }
+      return raw;
+    }),
   /** `WEBHOOK_RETRY_SCHEDULE` (`5,300,1800,7200`): seconds before each retry of a delivery. Reported. */
   WEBHOOK_RETRY_SCHEDULE: () =>
     variable((raw): Reported<readonly number[]> => {
@@ -438,6 +460,7 @@ export const functionSettings = [
   'WEBHOOK_ALLOWED_HOSTS',
   'WEBHOOK_RETRY_SCHEDULE',
   'LTI_ALLOWED_HOSTS',
+  'LTI_FRONTEND_URL',
   'GRADING_LEASE_SECONDS',
 ] as const satisfies readonly ConfigName[];
 export type FunctionSetting = (typeof functionSettings)[number];

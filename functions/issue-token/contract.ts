@@ -7,7 +7,9 @@ import {
   noAccountForIdToken,
   superuserByPasswordOnly,
   linkedToAnotherIdentity,
+  launchCodeWithOthers,
 } from '#shared/auth/failures.ts';
+import { launchAccountDisabled, launchCodeRefused } from '#shared/lti/failures.ts';
 import { object, string } from '#shared/http/answers.ts';
 import { credentialFails, fail, passwordLoginFails, type RouteContract } from '#shared/http/contract.ts';
 
@@ -28,5 +30,8 @@ export const contract: RouteContract = {
     fail(accountDisabled),
     fail(superuserByPasswordOnly),
     fail(linkedToAnotherIdentity),
+    fail(launchCodeWithOthers),
+    fail(launchCodeRefused),
+    fail(launchAccountDisabled),
   ],
 };

@@ -9,11 +9,13 @@ export const definition = route({
   path: '/api/token',
   access: 'public',
   summary:
-    "Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one.",
+    "Log in with user_id and password, or with id_token (an ID token of the deployment's identity provider, see GET /api/auth); returns a token and invalidates the previous one. With lti_code (what an LTI launch answered): a launch session instead, apart from the API token, held to the launched course, for at most eight hours.",
   // Checks ID tokens and passwords by the sign-in settings.
   settings: SIGN_IN_SETTINGS,
   data: {
     sessions: ['PutItem'],
+    // An LTI launch code: read, then consumed in the launch session's transaction.
+    lti: ['BatchGetItem', 'DeleteItem'],
     credentials: ['Query', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'],
     // Signing in with an ID token: the user must exist (or is created, with an audit entry, when the deployment says so),
     // and is linked to the token's identity at their first sign-in.
@@ -32,6 +34,12 @@ export const definition = route({
       ),
       nonce: z.optional(
         text(256, { description: 'With id_token: the nonce the client sent the identity provider; the ID token must carry it.' }),
+      ),
+      lti_code: z.optional(
+        text(256, {
+          description:
+            'Instead of the others: the one-time code an LTI launch answered (`#lti_code=` in the frontend URL), within 60 seconds; answers a launch session.',
+        }),
       ),
     },
   }),

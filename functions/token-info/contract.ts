@@ -9,7 +9,19 @@ export const contract: RouteContract = {
     user_id: string,
     issued_at: dateTime,
     expires_at: dateTime.nullable(),
-    method: z.enum(['password', 'oidc']).describe('How the token was obtained: a password login, or an ID token of the identity provider.'),
+    method: z
+      .enum(['password', 'oidc', 'lti'])
+      .describe('How the token was obtained: a password login, an ID token of the identity provider, or an LTI launch (a launch session).'),
+    launch: object({
+      registration_id: string.describe('The LTI registration of the platform launched from.'),
+      semester: string.nullable().describe('The course launched into; null for an instructor launching from an LMS course not linked yet.'),
+      course: string.nullable(),
+      gradeable_id: string.nullable().describe('The gradeable the launch opened, if it named one of the course.'),
+      roles: z.array(string).describe('The course role names the launch gives (in an unlinked LMS course, the one the LMS roles map to).'),
+      message_type: z.enum(['LtiResourceLinkRequest', 'LtiDeepLinkingRequest']),
+    })
+      .optional()
+      .describe('A launch session only: what its launch opened; the session reaches only that course (or, without one, linking it).'),
   }),
   fails: [],
 };

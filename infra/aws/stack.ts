@@ -70,6 +70,7 @@ const SETTING_CONTEXTS = {
   OIDC_SUPERUSERS: 'oidcSuperusers',
   PASSWORD_LOGIN: 'passwordLogin',
   LTI_ALLOWED_HOSTS: 'ltiAllowedHosts',
+  LTI_FRONTEND_URL: 'ltiFrontendUrl',
 } as const satisfies Partial<Record<FunctionSetting, string>>;
 
 /** A context value as a setting's raw text (unset, null or empty: unset). */

@@ -18,6 +18,7 @@ export const tokenEndedMeanwhile = /* @__PURE__ */ failure(
 
 // Signing in through the identity provider (OpenID Connect), and who may use a password.
 export const idTokenRefused = /* @__PURE__ */ failure('unauthenticated', 'Could not sign in with that ID token: {reason}.');
+export const launchCodeWithOthers = /* @__PURE__ */ failure('invalid', 'Send lti_code alone: not with user_id, password or id_token.');
 export const idTokenWithPassword = /* @__PURE__ */ failure('invalid', 'Send either id_token, or user_id and password, not both.');
 export const idTokensNotTaken = /* @__PURE__ */ failure(
   'invalid',

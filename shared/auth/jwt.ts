@@ -24,12 +24,41 @@ export interface TokenClaims {
   readonly expiresAt: Date | null;
   /** How the token was obtained; a token that does not say was obtained with a password. */
   readonly method?: LoginMethod;
+  /** A launch session's launch (method `lti`): what it may reach (shared/auth/launch-scope.ts). */
+  readonly launch?: LaunchScope;
 }
 
-export type LoginMethod = 'password' | 'oidc';
+export type LoginMethod = 'password' | 'oidc' | 'lti';
+
+/** What an LTI launch opened: the launch session is held to it. */
+export interface LaunchScope {
+  readonly registrationId: string;
+  /** The course launched into; null for an instructor's launch from an LMS course not linked yet. */
+  readonly semester: string | null;
+  readonly course: string | null;
+  readonly gradeableId: string | null;
+  /** The course role names the launch gives. */
+  readonly roles: readonly string[];
+  readonly messageType: string;
+}
+
+const launchScopeOf = (value: unknown): LaunchScope | undefined => {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const launch = value as Record<string, unknown>;
+  const nullableText = (field: unknown) => (typeof field === 'string' ? field : null);
+  if (typeof launch.registrationId !== 'string' || typeof launch.messageType !== 'string') return undefined;
+  return {
+    registrationId: launch.registrationId,
+    semester: nullableText(launch.semester),
+    course: nullableText(launch.course),
+    gradeableId: nullableText(launch.gradeableId),
+    roles: Array.isArray(launch.roles) ? launch.roles.filter((role): role is string => typeof role === 'string') : [],
+    messageType: launch.messageType,
+  };
+};
 
 export async function signToken(claims: TokenClaims): Promise<string> {
-  const jwt = new SignJWT({ login: claims.method ?? 'password' })
+  const jwt = new SignJWT({ login: claims.method ?? 'password', ...(claims.launch ? { launch: claims.launch } : {}) })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.userId)
     .setJti(claims.tokenId)
@@ -115,13 +144,18 @@ async function verifyWith(token: string, key: Uint8Array, now: Date): Promise<To
     });
     // jose has checked that iat is there and a number (requiredClaims); this tells TypeScript so.
     if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.iat !== 'number') return undefined;
-    return {
+    const common = {
       userId: payload.sub,
       tokenId: payload.jti,
       issuedAt: new Date(payload.iat * 1000),
       expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null,
-      method: payload.login === 'oidc' ? 'oidc' : 'password',
     };
+    if (payload.login === 'lti') {
+      // A launch session that does not say what it launched is no token at all (it would reach everything).
+      const launch = launchScopeOf(payload.launch);
+      return launch ? { ...common, method: 'lti', launch } : undefined;
+    }
+    return { ...common, method: payload.login === 'oidc' ? 'oidc' : 'password' };
   } catch (error) {
     return error instanceof errors.JWSSignatureVerificationFailed ? 'wrong-key' : undefined;
   }

@@ -1,4 +1,4 @@
-import { idTokenWithPassword, passwordLoginOff } from './failures.ts';
+import { idTokenWithPassword, launchCodeWithOthers, passwordLoginOff } from './failures.ts';
 import { blankCredentials } from './tokens.ts';
 
 export interface LoginForm {
@@ -25,16 +25,24 @@ export const hasLoginFields = (fields: LoginFields): boolean => fields.user_id !
 export interface SignInFields extends LoginFields {
   readonly id_token?: string | undefined;
   readonly nonce?: string | undefined;
+  readonly lti_code?: string | undefined;
 }
 
 export type SignInForm =
-  ({ readonly kind: 'password' } & LoginForm) | { readonly kind: 'oidc'; readonly idToken: string; readonly nonce?: string | undefined };
+  | ({ readonly kind: 'password' } & LoginForm)
+  | { readonly kind: 'oidc'; readonly idToken: string; readonly nonce?: string | undefined }
+  | { readonly kind: 'lti'; readonly code: string };
 
 /**
- * Which way in a `POST /api/token` asks for: an ID token, or a user id and password (refused as a
+ * Which way in a `POST /api/token` asks for: an LTI launch code, an ID token, or a user id and password (refused as a
  * whole, before its fields are looked at, where passwords are off).
  */
 export function signInForm(fields: SignInFields, passwordLogin: 'on' | 'superusers' | 'off', issuer: string | undefined): SignInForm {
+  // A launch code is the LMS's sign-in: it does not depend on the deployment's password or identity provider settings.
+  if (fields.lti_code !== undefined && fields.lti_code !== '') {
+    if (hasLoginFields(fields) || fields.id_token) throw launchCodeWithOthers();
+    return { kind: 'lti', code: fields.lti_code };
+  }
   if (fields.id_token !== undefined && fields.id_token !== '') {
     if (hasLoginFields(fields)) throw idTokenWithPassword();
     return { kind: 'oidc', idToken: fields.id_token, nonce: fields.nonce };

@@ -11,7 +11,7 @@ import {
   reserveLoginAttempt,
   type LoginCounter,
 } from '#shared/data/credentials.ts';
-import { deleteSession, endSession, putSession } from '#shared/data/sessions.ts';
+import { deleteSession, endLaunchSession, endSession, putSession } from '#shared/data/sessions.ts';
 import { getUser, userNotDisabled, userStillEnabled } from '#shared/data/users.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { tooManyRequests } from '#shared/errors.ts';
@@ -135,8 +135,8 @@ export async function invalidateWithCredentials(userId: string, password: string
 }
 
 /** POST /api/token/invalidate with a token (logout). */
-export const invalidateToken = (claims: Pick<TokenClaims, 'userId' | 'tokenId'>): Promise<void> =>
-  endSession(claims.userId, claims.tokenId);
+export const invalidateToken = (claims: Pick<TokenClaims, 'userId' | 'tokenId' | 'method'>): Promise<void> =>
+  claims.method === 'lti' ? endLaunchSession(claims.userId, claims.tokenId) : endSession(claims.userId, claims.tokenId);
 
 /** Sets a password and ends the user's session in one transaction (with `alongside`, e.g. an audit entry). */
 export async function setPassword(userId: string, password: string, alongside: readonly TransactItem[] = []): Promise<void> {

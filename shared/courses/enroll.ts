@@ -368,3 +368,24 @@ export async function importClassListText(course: Course, text: string, options:
   const { profilesUpdated: _, ...report } = await importClassList(course, readClassList(text), options);
   return report;
 }
+
+/**
+ * The transaction items that enrol a user with an account as a new member (an LTI launch into a
+ * linked course): written only while the user is not a member (a membership written meanwhile
+ * wins, whatever its role), with its copies, staff marker and audit entry. `settle` brings the
+ * copies up to date once the transaction is written.
+ */
+export function newMemberItems(
+  course: Course,
+  term: Parameters<typeof enrollmentCopies>[1],
+  user: User,
+  enrollment: Enrollment,
+  actor: Actor,
+  at = new Date(),
+): { items: TransactItem[]; settle: () => Promise<unknown> } {
+  const copies = enrollmentCopies(course, term, user);
+  return {
+    items: memberChangeItems(course, { before: undefined, after: enrollment, copies }, actor, {}, at),
+    settle: () => settleCopies([{ enrollment, copies }]),
+  };
+}

@@ -4,11 +4,12 @@
  * of the same issuer and client id (the same id) is refused by its write's condition.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
 
 const table = tables.lti;
 const REGISTRATIONS = 'registrations';
@@ -137,4 +138,244 @@ export async function putLtiState(state: LtiState): Promise<void> {
 export async function getLtiRegistration(registrationId: string): Promise<LtiRegistration | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(table), Key: { key: REGISTRATIONS, entry: registrationId } }));
   return Item ? decodeRegistration(Item) : undefined;
+}
+
+const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+
+const decodeState = (item: Item): LtiState => ({
+  stateHash: (item.key as string).slice(STATES.length + 1),
+  registrationId: item.registrationId as string,
+  nonce: item.nonce as string,
+  loginHint: item.loginHint as string,
+  messageHint: (item.messageHint as string | null | undefined) ?? null,
+  deploymentId: (item.deploymentId as string | null | undefined) ?? null,
+  createdAt: item.createdAt as string,
+  expiresAt: new Date((item.expiresAt as number) * 1000),
+});
+
+/** A login's state by its hash (a launch reads it before it consumes it). */
+export const ltiStateRef = (stateHash: string): ItemRef<LtiState> => ({
+  table,
+  key: { key: `${STATES}#${stateHash}`, entry: STATES },
+  decode: decodeState,
+});
+
+/** Consumes a login's state in a launch's transaction: it fails once another launch consumed it (single use). */
+export const consumeLtiState = (stateHash: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(table),
+    Key: { key: `${STATES}#${stateHash}`, entry: STATES },
+    ConditionExpression: 'attribute_exists(entry)',
+  },
+});
+
+const NONCES = 'nonce';
+
+/** Records a launch's nonce (its hash) until its ID token expires: it fails for a nonce seen before. */
+export const recordLtiNonce = (nonceHash: string, until: Date): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: { key: `${NONCES}#${nonceHash}`, entry: NONCES, expiresAt: epochSeconds(until) },
+    ConditionExpression: 'attribute_not_exists(entry)',
+  },
+});
+
+/** Who a platform's user (their `sub` at an issuer) is here: bound at their first launch, and from then on it wins. */
+export interface LtiPerson {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly userId: string;
+}
+
+const PEOPLE = 'person';
+
+export const ltiPersonRef = (issuer: string, subject: string): ItemRef<LtiPerson> => ({
+  table,
+  key: { key: `${PEOPLE}#${issuer}`, entry: subject },
+  decode: (item) => ({ issuer, subject, userId: item.userId as string }),
+});
+
+/** Binds a platform's user to a user here: only while not bound yet, or bound to this same user. */
+export const bindLtiPerson = (person: LtiPerson, at: Date): TransactItem => ({
+  Put: {
+    TableName: tableName(table),
+    Item: { key: `${PEOPLE}#${person.issuer}`, entry: person.subject, userId: person.userId, boundAt: at.toISOString() },
+    ConditionExpression: 'attribute_not_exists(entry) OR userId = :userId',
+    ExpressionAttributeValues: { ':userId': person.userId },
+  },
+});
+
+const DEPLOYMENTS = 'deployment';
+
+/** Records a deployment of a registration that takes any at its first launch (later launches keep the first time). */
+export const recordLtiDeployment = (registrationId: string, deploymentId: string, at: Date): TransactItem => ({
+  Update: {
+    TableName: tableName(table),
+    Key: { key: `${DEPLOYMENTS}#${registrationId}`, entry: deploymentId },
+    UpdateExpression: 'SET firstLaunchAt = if_not_exists(firstLaunchAt, :at)',
+    ExpressionAttributeValues: { ':at': at.toISOString() },
+  },
+});
+
+/** The LMS's grade service (AGS) endpoints of a launch. */
+export interface LtiGradeService {
+  readonly lineitems: string | null;
+  readonly lineitem: string | null;
+  readonly scope: readonly string[];
+}
+
+/** A launch, from its ID token to the launch session a client trades its code for (once, within 60 s). */
+export interface LtiLaunchCode {
+  readonly codeHash: string;
+  readonly userId: string;
+  readonly registrationId: string;
+  readonly deploymentId: string;
+  readonly contextId: string | null;
+  readonly semester: string | null;
+  readonly course: string | null;
+  readonly gradeableId: string | null;
+  /** The course role names the launch gives (in the launched course, or by the LMS roles in an unlinked one). */
+  readonly roles: readonly string[];
+  readonly messageType: string;
+  /** Whether the launch may link its (unlinked) context: an instructor in the LMS. */
+  readonly mayLink: boolean;
+  readonly membershipsUrl: string | null;
+  readonly grades: LtiGradeService | null;
+  readonly expiresAt: Date;
+}
+
+const CODES = 'code';
+
+const decodeCode = (item: Item): LtiLaunchCode => ({
+  codeHash: (item.key as string).slice(CODES.length + 1),
+  userId: item.userId as string,
+  registrationId: item.registrationId as string,
+  deploymentId: item.deploymentId as string,
+  contextId: (item.contextId as string | null | undefined) ?? null,
+  semester: (item.semester as string | null | undefined) ?? null,
+  course: (item.course as string | null | undefined) ?? null,
+  gradeableId: (item.gradeableId as string | null | undefined) ?? null,
+  roles: (item.roles as string[] | undefined) ?? [],
+  messageType: item.messageType as string,
+  mayLink: item.mayLink === true,
+  membershipsUrl: (item.membershipsUrl as string | null | undefined) ?? null,
+  grades: (item.grades as LtiGradeService | null | undefined) ?? null,
+  expiresAt: new Date((item.expiresAt as number) * 1000),
+});
+
+export const putLtiLaunchCode = (code: LtiLaunchCode): TransactItem => {
+  const { codeHash, expiresAt, ...fields } = code;
+  return {
+    Put: {
+      TableName: tableName(table),
+      Item: { key: `${CODES}#${codeHash}`, entry: CODES, ...fields, expiresAt: epochSeconds(expiresAt) },
+      ConditionExpression: 'attribute_not_exists(entry)',
+    },
+  };
+};
+
+/** A launch code by its hash (a client trades it once for a launch session). */
+export const ltiLaunchCodeRef = (codeHash: string): ItemRef<LtiLaunchCode> => ({
+  table,
+  key: { key: `${CODES}#${codeHash}`, entry: CODES },
+  decode: decodeCode,
+});
+
+/** Consumes a launch code in the transaction that starts its launch session: it fails once another consumed it (single use). */
+export const consumeLtiLaunchCode = (codeHash: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(table),
+    Key: { key: `${CODES}#${codeHash}`, entry: CODES },
+    ConditionExpression: 'attribute_exists(entry)',
+  },
+});
+
+/** An LMS context (a course there) linked to a course here: launches from it go to that course. */
+export interface LtiContextLink {
+  readonly registrationId: string;
+  readonly contextId: string;
+  readonly deploymentId: string;
+  readonly semester: string;
+  readonly course: string;
+  /** The registration section students the link enrols are given. */
+  readonly section: string | null;
+  readonly membershipsUrl: string | null;
+  readonly grades: LtiGradeService | null;
+  readonly linkedBy: string;
+  readonly linkedAt: string;
+}
+
+const CONTEXTS = 'context';
+const COURSE_LINKS = 'links';
+const contextKey = (registrationId: string, contextId: string) => ({ key: `${CONTEXTS}#${registrationId}#${contextId}`, entry: CONTEXTS });
+const courseLinkKey = (semester: string, course: string, registrationId: string, contextId: string) => ({
+  key: `${COURSE_LINKS}#${semester}#${course}`,
+  entry: `${registrationId}#${contextId}`,
+});
+
+const decodeLink = (item: Item): LtiContextLink => ({
+  registrationId: item.registrationId as string,
+  contextId: item.contextId as string,
+  deploymentId: item.deploymentId as string,
+  semester: item.semester as string,
+  course: item.course as string,
+  section: (item.section as string | null | undefined) ?? null,
+  membershipsUrl: (item.membershipsUrl as string | null | undefined) ?? null,
+  grades: (item.grades as LtiGradeService | null | undefined) ?? null,
+  linkedBy: item.linkedBy as string,
+  linkedAt: item.linkedAt as string,
+});
+
+/** The course an LMS context is linked to, if any. */
+export const ltiContextLinkRef = (registrationId: string, contextId: string): ItemRef<LtiContextLink> => ({
+  table,
+  key: contextKey(registrationId, contextId),
+  decode: decodeLink,
+});
+
+/**
+ * Links a context to a course: the context's item (refused, its condition failing, when the
+ * context is linked already, to this course or another) and the course's entry listing it.
+ */
+export const linkLtiContext = (link: LtiContextLink): TransactItem[] => [
+  {
+    Put: {
+      TableName: tableName(table),
+      Item: { ...contextKey(link.registrationId, link.contextId), ...link },
+      ConditionExpression: 'attribute_not_exists(entry)',
+    },
+  },
+  {
+    Put: {
+      TableName: tableName(table),
+      Item: { ...courseLinkKey(link.semester, link.course, link.registrationId, link.contextId), ...link },
+    },
+  },
+];
+
+/** Removes a link: only while the context is still linked to this course. */
+export const unlinkLtiContext = (link: Pick<LtiContextLink, 'registrationId' | 'contextId' | 'semester' | 'course'>): TransactItem[] => [
+  {
+    Delete: {
+      TableName: tableName(table),
+      Key: contextKey(link.registrationId, link.contextId),
+      ConditionExpression: 'semester = :semester AND course = :course',
+      ExpressionAttributeValues: { ':semester': link.semester, ':course': link.course },
+    },
+  },
+  { Delete: { TableName: tableName(table), Key: courseLinkKey(link.semester, link.course, link.registrationId, link.contextId) } },
+];
+
+/** The LMS contexts linked to a course. */
+export async function ltiLinksOfCourse(semester: string, course: string): Promise<LtiContextLink[]> {
+  const { Items = [] } = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(table),
+      KeyConditionExpression: '#key = :key',
+      ExpressionAttributeNames: { '#key': 'key' },
+      ExpressionAttributeValues: { ':key': `${COURSE_LINKS}#${semester}#${course}` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map(decodeLink);
 }

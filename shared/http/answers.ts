@@ -565,6 +565,26 @@ const LtiRegistration = object({
 });
 
 /** The shared answer pieces, listed by name under `components.schemas` of the OpenAPI document. */
+/** An LMS course (an LTI context) linked to a course here. */
+export const LtiLink = object({
+  registration_id: string.describe('The registration (the platform) the LMS course is of.'),
+  context_id: string.describe("The LMS course's context id."),
+  deployment_id: string,
+  semester: string,
+  course: string,
+  section: string.nullable().describe('The registration section students the link enrols are given.'),
+  memberships_url: string.nullable().describe("The platform's roster service (NRPS) for the LMS course, as its launch named it."),
+  grades: object({
+    lineitems: string.nullable(),
+    lineitem: string.nullable(),
+    scope: z.array(string),
+  })
+    .nullable()
+    .describe("The platform's grade service (AGS) endpoints, as the launch named them."),
+  linked_by: string,
+  linked_at: dateTime,
+});
+
 export const components = {
   Course,
   CourseUser,
@@ -599,4 +619,5 @@ export const components = {
   Inquiry,
   LtiRegistration,
   LtiToolUrls,
+  LtiLink,
 } as const satisfies Record<string, z.ZodType>;

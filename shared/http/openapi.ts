@@ -62,9 +62,8 @@ export function failsOf(route: RouteDefinition, own: RouteContract): FailCase[] 
   const fails: FailCase[] = [];
   if (route.access !== 'public') fails.push({ status: 401, message: unauthenticated().message, headers: ['WWW-Authenticate'] });
   if (route.access.startsWith('course:')) fails.push(fail(courseNotFound));
-  if (route.access === 'faculty' || route.access === 'superuser' || route.access.startsWith('course:')) {
-    fails.push(fail(accessDenied));
-  }
+  // Every token route refuses a launch session beyond what its launch opened (shared/auth/launch-scope.ts).
+  if (route.access !== 'public') fails.push(fail(accessDenied));
   if (route.method !== 'GET') {
     fails.push(
       { status: 413, message: bodyTooLarge(maxBodyBytes()).message },

@@ -46,3 +46,40 @@ export const deploymentNotAllowed = /* @__PURE__ */ failure(
   { deployment_id: ECHOED_LENGTH },
 );
 export const foreignTargetLink = /* @__PURE__ */ failure('invalid', 'The target_link_uri must lead to this tool ({launch_url}).');
+export const launchFieldsMissing = /* @__PURE__ */ failure('invalid', 'An LTI launch needs id_token and state.');
+export const launchStateUnknown = /* @__PURE__ */ failure(
+  'invalid',
+  "This launch's state is unknown, used already or older than ten minutes: open the tool again from the LMS.",
+);
+export const launchTokenRefused = /* @__PURE__ */ failure('unauthenticated', "The launch's ID token is refused: {reason}.");
+export const launchUserUnknown = /* @__PURE__ */ failure(
+  'forbidden',
+  'No account here for the LMS user {user_id}; an administrator must create it (or let this platform create accounts).',
+  { user_id: ECHOED_LENGTH },
+);
+// The claim is the registration's own user_id_claim (at most 300 characters), with what it must be.
+export const launchUserUnnamed = /* @__PURE__ */ failure('forbidden', 'The launch does not say who the user is here: it has no {claim}.', {
+  claim: 400,
+});
+export const launchAccountDisabled = /* @__PURE__ */ failure('forbidden', 'The account {user_id} is disabled.', { user_id: ECHOED_LENGTH });
+export const contextNotLinked = /* @__PURE__ */ failure(
+  'not-found',
+  'This LMS course is not linked to a course here yet: its instructor links it by opening the tool from the LMS.',
+);
+export const launchCodeRefused = /* @__PURE__ */ failure(
+  'unauthenticated',
+  'The lti_code is unknown, used already or older than 60 seconds: open the tool again from the LMS.',
+);
+export const launchRoleNone = /* @__PURE__ */ failure(
+  'forbidden',
+  'Your roles in the LMS give you no role in the course {semester}/{course}: ask its instructor to enrol you.',
+);
+export const linkNeedsLaunch = /* @__PURE__ */ failure(
+  'forbidden',
+  'An LMS course is linked from its instructor’s launch while it is not linked yet: open the tool from that LMS course, then link it.',
+);
+export const contextLinkedAlready = /* @__PURE__ */ failure('conflict', 'This LMS course is linked already, to {semester}/{course}.');
+export const linkNotFound = /* @__PURE__ */ failure('not-found', 'The LMS course {context_id} is not linked to this course.', {
+  context_id: ECHOED_LENGTH,
+});
+export const unlinkFieldsMissing = /* @__PURE__ */ failure('invalid', 'Name the LMS course to unlink: registration_id and context_id.');

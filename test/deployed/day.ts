@@ -15,6 +15,7 @@ import { rubricComponent } from '../support/rubric.ts';
 import { makeZip } from '../support/zip.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
 import type { OidcTestProvider } from '../support/oidc-provider.ts';
+import { pageTitle } from '#shared/http/platform-answers.ts';
 
 /**
  * The day's phases, in order: what exists once each is over. A step runs in its phase, after every
@@ -282,8 +283,11 @@ export interface CallOptions {
   /** Files of a multipart body (the field `files`), by name. */
   readonly files?: Record<string, string>;
   readonly headers?: Record<string, string>;
-  /** The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope; `redirect` for a 302 or 303 with a Location (not followed). */
-  readonly expect?: 'success' | { fail: string; status: number } | 'raw' | 'redirect';
+  /**
+   * The envelope expected: `success` unless told; `fail` with this message; `raw` for a body that is no envelope; `redirect` for a
+   * 302 or 303 with a Location (not followed); `page` for a platform-facing route's HTML page with this status and title.
+   */
+  readonly expect?: 'success' | { fail: string; status: number } | { page: string; status: number } | 'raw' | 'redirect';
   /** A success's HTTP status, when the route declares another than 200 (202: queued). */
   readonly successStatus?: number;
 }
@@ -333,9 +337,13 @@ export async function call(method: string, path: string, options: CallOptions = 
           ? response.status !== 200
             ? `expected HTTP 200, got ${response.status}: ${text.slice(0, 1500)}`
             : undefined
-          : response.status !== expected.status || parsed?.status !== 'fail' || parsed?.message !== expected.fail
-            ? `expected fail "${expected.fail}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
-            : undefined;
+          : 'page' in expected
+            ? response.status !== expected.status || pageTitle(text) !== expected.page
+              ? `expected the page "${expected.page}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
+              : undefined
+            : response.status !== expected.status || parsed?.status !== 'fail' || parsed?.message !== expected.fail
+              ? `expected fail "${expected.fail}" (HTTP ${expected.status}), got HTTP ${response.status}: ${text.slice(0, 1500)}`
+              : undefined;
   const problems = newProblems();
   if (problem) {
     // Unless a recorded problem (a denial, a crash) explains it: the log of the function that answered.

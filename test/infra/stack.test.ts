@@ -892,6 +892,7 @@ describe('settings given to the functions that read them', () => {
     allowedWebhookHosts: 'hooks.example.edu',
     webhookRetrySchedule: '5,60',
     ltiAllowedHosts: 'lms.example.edu:8443',
+    ltiFrontendUrl: 'https://courses.example.edu/lti',
   };
 
   /**

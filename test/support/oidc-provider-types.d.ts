@@ -1,4 +1,4 @@
-/** The part of oidc-provider (which ships no types) that test/support/oidc-provider.ts uses. */
+/** The part of oidc-provider (which ships no types) that test/support/oidc-provider.ts and lti-platform.ts use. */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -34,6 +34,8 @@ declare module 'oidc-provider' {
     ): Promise<void>;
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** The client model; its schema's `invalidate` refuses client metadata (lti-platform.ts lets an http loopback redirect URI pass). */
+    Client: { Schema: { prototype: { invalidate(message: string, code?: string): void } } };
   }
   export default Provider;
 }

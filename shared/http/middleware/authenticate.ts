@@ -7,7 +7,8 @@ import type { Course, Enrollment } from '#shared/courses/course.ts';
 import { courseRef } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems, type ItemRefs } from '#shared/data/items.ts';
-import { sessionRef, type Session } from '#shared/data/sessions.ts';
+import { launchSessionRef, sessionRef, type Session } from '#shared/data/sessions.ts';
+import { launchMayCall } from '#shared/auth/launch-scope.ts';
 import { userRef } from '#shared/data/users.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
 import { unauthenticated } from '../failures.ts';
@@ -103,6 +104,8 @@ export const authenticate = (
       readAlongside && !(refusedLately && refusals.recently(refusedLately)) ? settle(Promise.resolve().then(readAlongside)) : undefined;
     try {
       await check(request, access, claims, named, scope ? reads?.(scope) : undefined);
+      // A launch session reaches only what its launch opened (shared/auth/launch-scope.ts).
+      if (claims.launch && !launchMayCall(claims.launch, event.routeKey, named)) throw forbidden();
       if (!refused.ok) throw refused.error;
     } catch (error) {
       if (refusedLately && error instanceof Refusal && error.kind === 'forbidden') refusals.remember(refusedLately);
@@ -129,7 +132,7 @@ async function check(
 ): Promise<void> {
   const refs: ItemRefs = {
     ...declared,
-    [SESSION]: sessionRef(claims.userId),
+    [SESSION]: claims.method === 'lti' ? launchSessionRef(claims.userId) : sessionRef(claims.userId),
     [CALLER]: userRef(claims.userId),
   };
   if (named) {
