@@ -89,6 +89,8 @@ import { contract as ltiJwks } from './lti-jwks/contract.ts';
 import { contract as ltiConfig } from './lti-config/contract.ts';
 import { contract as ltiLogin } from './lti-login/contract.ts';
 import { contract as ltiLoginForm } from './lti-login-form/contract.ts';
+import { contract as createLtiInvitation } from './create-lti-invitation/contract.ts';
+import { contract as ltiRegister } from './lti-register/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
 
 /** By route name; type-checking fails while a route has none. */
@@ -177,5 +179,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
   'user-summary': userSummary,
 };

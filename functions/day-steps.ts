@@ -24,6 +24,8 @@ import { day as ltiJwks } from './lti-jwks/day.ts';
 import { day as ltiConfig } from './lti-config/day.ts';
 import { day as ltiLogin } from './lti-login/day.ts';
 import { day as ltiLoginForm } from './lti-login-form/day.ts';
+import { day as createLtiInvitation } from './create-lti-invitation/day.ts';
+import { day as ltiRegister } from './lti-register/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
 import { day as courseGraders } from './course-graders/day.ts';
 import { day as courseUsers } from './course-users/day.ts';
@@ -174,6 +176,8 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
   'change-inquiry-status': changeInquiryStatus,
   'post-to-inquiry': postToInquiry,
   'list-inquiries': listInquiries,

@@ -88,6 +88,8 @@ import { definition as ltiJwks } from './lti-jwks/definition.ts';
 import { definition as ltiConfig } from './lti-config/definition.ts';
 import { definition as ltiLogin } from './lti-login/definition.ts';
 import { definition as ltiLoginForm } from './lti-login-form/definition.ts';
+import { definition as createLtiInvitation } from './create-lti-invitation/definition.ts';
+import { definition as ltiRegister } from './lti-register/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -184,6 +186,8 @@ export const routes = {
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

@@ -93,6 +93,8 @@ import { rows as ltiJwks } from './lti-jwks/test-rows.ts';
 import { rows as ltiConfig } from './lti-config/test-rows.ts';
 import { rows as ltiLogin } from './lti-login/test-rows.ts';
 import { rows as ltiLoginForm } from './lti-login-form/test-rows.ts';
+import { rows as createLtiInvitation } from './create-lti-invitation/test-rows.ts';
+import { rows as ltiRegister } from './lti-register/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
@@ -184,6 +186,8 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'lti-config': ltiConfig,
   'lti-login': ltiLogin,
   'lti-login-form': ltiLoginForm,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
   'user-summary': userSummary,
 };
 

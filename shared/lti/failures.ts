@@ -46,3 +46,33 @@ export const deploymentNotAllowed = /* @__PURE__ */ failure(
   { deployment_id: ECHOED_LENGTH },
 );
 export const foreignTargetLink = /* @__PURE__ */ failure('invalid', 'The target_link_uri must lead to this tool ({launch_url}).');
+export const registerFieldsMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'A dynamic registration needs invitation and openid_configuration: open the invitation URL from the LMS.',
+);
+export const invitationUnknown = /* @__PURE__ */ failure(
+  'not-found',
+  'This registration invitation is unknown or was used already; ask a superuser for a new one.',
+);
+export const invitationExpired = /* @__PURE__ */ failure(
+  'forbidden',
+  'This registration invitation expired at {expires_at}; ask a superuser for a new one.',
+);
+export const invitationInUse = /* @__PURE__ */ failure(
+  'conflict',
+  'This registration invitation is being used by another registration at this moment.',
+);
+export const platformConfigurationUnreadable = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The platform's configuration could not be read: {problem}.",
+);
+export const platformConfigurationInvalid = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The platform's configuration is not one this tool can register with: {problem}.",
+);
+export const issuerOriginMismatch = /* @__PURE__ */ failure(
+  'invalid',
+  "The platform's issuer {issuer} is not on the origin of its configuration's URL ({origin}).",
+  { issuer: ECHOED_LENGTH, origin: ECHOED_LENGTH },
+);
+export const platformRefusedRegistration = /* @__PURE__ */ failure('unprocessable', 'The platform did not register the tool: {problem}.');

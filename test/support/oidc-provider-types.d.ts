@@ -34,6 +34,11 @@ declare module 'oidc-provider' {
     ): Promise<void>;
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** Clients, and their metadata's schema (test/support/lti-registration-platform.ts). */
+    Client: {
+      Schema: { prototype: object };
+      find(id: string): Promise<{ metadata(): Record<string, unknown> } | undefined>;
+    };
   }
   export default Provider;
 }
