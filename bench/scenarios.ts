@@ -221,6 +221,14 @@ export function scenarios(world: World): Scenario[] {
       target_link_uri: 'https://bench.example.edu/api/lti/launch',
     };
   });
+  // An invitation the bench's registers are refused with (so it stays usable).
+  const ltiInvitation = once(async () => {
+    const answer = succeeded(
+      'an LTI invitation',
+      await invoke('create-lti-invitation', request('POST', '/api/lti/registrations/invitations', { token: tokens.superuser, json: {} })),
+    );
+    return new URL((answer.data as { url: string }).url).searchParams.get('invitation') ?? '';
+  });
   // Grade inquiries: a gradeable whose grades are released and whose inquiry window is open,
   // taking inquiries per component: the student opens them about component 0, posts about
   // component 2, and graders resolve and reopen the one about component 1.
@@ -750,6 +758,23 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () =>
         request('DELETE', `${base}/lti/link`, { token: tokens.instructor, query: { registration_id: 'lti_none', context_id: 'none' } }),
       ok: (answer) => answer.status === 'fail',
+    },
+    // LTI Dynamic Registration: a superuser invites an LMS; an LMS opens an invitation with a
+    // configuration on this machine's own address, refused before any request (no platform here).
+    'create-lti-invitation': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => request('POST', '/api/lti/registrations/invitations', { token: tokens.superuser, json: { label: 'Bench LMS' } }),
+    },
+    'lti-register': {
+      kind: 'read',
+      iterations: 120,
+      prepare: async () =>
+        request('GET', '/api/lti/register', {
+          query: { invitation: await ltiInvitation(), openid_configuration: 'https://127.0.0.1/.well-known/openid-configuration' },
+          headers: { host: 'bench.example.edu' },
+        }),
+      ok: (answer) => answer.status === 'HTTP 400',
     },
     // Accounts: superusers list, create, read, change and set passwords; a user changes their own.
     'list-users': { kind: 'read', iterations: 60, prepare: get('/api/users', tokens.superuser) },

@@ -1570,6 +1570,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/registrations/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite an LMS to register itself (LTI Dynamic Registration): data holds the URL to paste in the LMS, usable once within an hour, and what the registration it produces will say (label, user-id rule, whether first launches create accounts).
+         * @description **Who may call it:** Superusers.
+         */
+        post: operations["create-lti-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lti/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LTI Dynamic Registration: the LMS opens a superuser's invitation URL with its OpenID configuration and a registration token; the tool reads the configuration, registers itself at the platform and stores the registration, consuming the invitation, then answers a page that tells the LMS it is done.
+         * @description **Who may call it:** Anyone, no token needed.
+         */
+        get: operations["lti-register"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "submission.graded": {
@@ -15061,6 +15101,309 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error"];
+        };
+    };
+    "create-lti-invitation": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The host the API was reached at: the tool URLs in the answer are built on it. */
+                Host?: string;
+                /** @description The scheme the API was reached with, as a proxy in front of it says. */
+                "X-Forwarded-Proto"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the platform is, for people; also the tool name it is registered under. */
+                    label?: string;
+                    /** @description Where the user id is read from at a first launch, as for a registration entered by hand (`email`, the default; `sub`; `<claim URI>#<member>`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /** @description Whether a first launch of someone without an account here creates it (default false). */
+                    create_users?: boolean | ("true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "") | (0 | 1);
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the platform is, for people; also the tool name it is registered under. */
+                    label?: string;
+                    /** @description Where the user id is read from at a first launch, as for a registration entered by hand (`email`, the default; `sub`; `<claim URI>#<member>`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /**
+                     * @description Whether a first launch of someone without an account here creates it (default false).
+                     * @enum {string}
+                     */
+                    create_users?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                };
+                "multipart/form-data": {
+                    /** @description What the platform is, for people; also the tool name it is registered under. */
+                    label?: string;
+                    /** @description Where the user id is read from at a first launch, as for a registration entered by hand (`email`, the default; `sub`; `<claim URI>#<member>`). */
+                    user_id_claim?: string;
+                    /** @description A suffix the claim must end with, removed from the user id (`@example.edu`). */
+                    user_id_suffix?: string;
+                    /**
+                     * @description Whether a first launch of someone without an account here creates it (default false).
+                     * @enum {string}
+                     */
+                    create_users?: "true" | "True" | "TRUE" | "1" | "false" | "False" | "FALSE" | "0" | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            /**
+                             * Format: uri
+                             * @description The invitation: the tool's registration URL to paste in the LMS (Canvas: LTI Registration; Moodle: Tool URL).
+                             */
+                            url: string;
+                            /**
+                             * Format: date-time
+                             * @description Until when it may be used (an hour).
+                             */
+                            expires_at: string;
+                            label: string | null;
+                            user_id_claim: string;
+                            user_id_suffix: string | null;
+                            create_users: boolean;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field label must be a string.`
+             *     - `The field label must be at most 200 characters long.`
+             *     - `The field user_id_claim must be a string.`
+             *     - `The field user_id_claim must be at most 300 characters long.`
+             *     - `The field user_id_suffix must be a string.`
+             *     - `The field user_id_suffix must be at most 255 characters long.`
+             *     - `The field create_users must be true or false.`
+             *     - `The user_id_claim must name a claim of the launch, such as email or sub, or a member of one, as claim-URI#member.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "lti-register": {
+        parameters: {
+            query?: {
+                /** @description The invitation, from the URL a superuser was given. */
+                invitation?: string;
+                /** @description Where the platform's OpenID configuration is read (added by the LMS). */
+                openid_configuration?: string;
+                /** @description The bearer token the registration is sent to the platform with (added by the LMS). */
+                registration_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tool is registered: a page whose script posts {subject: "org.imsglobal.lti.close"} to the window that opened it (window.parent, window.opener), so the LMS closes it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The field invitation must be a string.`
+             *     - `The field invitation must be at most 64 characters long.`
+             *     - `The field openid_configuration must be a string.`
+             *     - `The field openid_configuration must be at most 2000 characters long.`
+             *     - `The field registration_token must be a string.`
+             *     - `The field registration_token must be at most 4096 characters long.`
+             *     - `A dynamic registration needs invitation and openid_configuration: open the invitation URL from the LMS.`
+             *     - `The {field} must be an absolute https:// URL without a user name, password or fragment.`
+             *     - `The {field}'s host {host} could not be found.`
+             *     - `The {field}'s host has the address {address}, which is {kind}; platforms are reached only on public addresses (or hosts LTI_ALLOWED_HOSTS names).`
+             *     - `The platform's issuer {issuer} is not on the origin of its configuration's URL ({origin}).`
+             *     - `The user_id_claim must name a claim of the launch, such as email or sub, or a member of one, as claim-URI#member.`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `This registration invitation expired at {expires_at}; ask a superuser for a new one.`
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `This registration invitation is unknown or was used already; ask a superuser for a new one.`
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Conflict: it exists already. An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `This registration invitation is being used by another registration at this moment.`
+             *     - `The platform {issuer} with client id {client_id} is registered already, as {registration_id}.`
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Well-formed but refused (validation problems, a reused Idempotency-Key). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The platform's configuration could not be read: {problem}.`
+             *     - `The platform's configuration is not one this tool can register with: {problem}.`
+             *     - `The platform did not register the tool: {problem}.`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service failed (an `error` envelope). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service failed; nothing was done.`
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description The service could not finish the request for a moment (a platform-facing route only; with `Retry-After`). An HTML page whose title (and heading) is the message (`{…}` is filled in):
+             *
+             *     - `The service could not finish this request for a moment; try again.`
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     "webhook-submission.graded": {

@@ -93,6 +93,8 @@ import { definition as ltiLaunch } from './lti-launch/definition.ts';
 import { definition as linkLtiContext } from './link-lti-context/definition.ts';
 import { definition as ltiLinks } from './lti-links/definition.ts';
 import { definition as unlinkLtiContext } from './unlink-lti-context/definition.ts';
+import { definition as createLtiInvitation } from './create-lti-invitation/definition.ts';
+import { definition as ltiRegister } from './lti-register/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
 import { definition as gradingWorker } from './grading-worker/definition.ts';
 import { definition as webhookDelivery } from './webhook-delivery/definition.ts';
@@ -194,6 +196,8 @@ export const routes = {
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;
 
 /** The functions that serve no route. */

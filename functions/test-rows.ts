@@ -98,6 +98,8 @@ import { rows as ltiLaunch } from './lti-launch/test-rows.ts';
 import { rows as linkLtiContext } from './link-lti-context/test-rows.ts';
 import { rows as ltiLinks } from './lti-links/test-rows.ts';
 import { rows as unlinkLtiContext } from './unlink-lti-context/test-rows.ts';
+import { rows as createLtiInvitation } from './create-lti-invitation/test-rows.ts';
+import { rows as ltiRegister } from './lti-register/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
@@ -194,6 +196,8 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'create-lti-invitation': createLtiInvitation,
+  'lti-register': ltiRegister,
   'user-summary': userSummary,
 };
 

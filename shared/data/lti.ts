@@ -4,12 +4,12 @@
  * of the same issuer and client id (the same id) is refused by its write's condition.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
-import type { TransactItem } from './transactions.ts';
+import { failedConditions, namedTransaction, transactWrite, type TransactItem } from './transactions.ts';
 
 const table = tables.lti;
 const REGISTRATIONS = 'registrations';
@@ -378,4 +378,131 @@ export async function ltiLinksOfCourse(semester: string, course: string): Promis
     }),
   );
   return Items.map(decodeLink);
+}
+
+/**
+ * A superuser's invitation to register a platform by LTI Dynamic Registration: stored under the
+ * hash of the secret its URL carries, with what the registration it produces will say. A register
+ * claims it (for as long as it asks the platform) and consumes it in the registration's own
+ * transaction; a failure of the platform's releases the claim.
+ */
+export interface LtiInvitation {
+  readonly invitationHash: string;
+  readonly label: string | null;
+  readonly userIdClaim: string;
+  readonly userIdSuffix: string | null;
+  readonly createUsers: boolean;
+  readonly createdAt: string;
+  readonly createdBy: string;
+  readonly expiresAt: Date;
+}
+
+const INVITATIONS = 'invitation';
+const invitationKey = (invitationHash: string) => ({ key: `${INVITATIONS}#${invitationHash}`, entry: INVITATIONS });
+const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
+
+/** Stores an invitation (its hash is random, so it never meets another). */
+export async function putLtiInvitation(invitation: LtiInvitation): Promise<void> {
+  const { invitationHash, expiresAt, ...fields } = invitation;
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(table),
+      Item: { ...invitationKey(invitationHash), ...fields, expiresAt: seconds(expiresAt) },
+      ConditionExpression: 'attribute_not_exists(entry)',
+    }),
+  );
+}
+
+/** The invitation stored under this hash, expired or not (the table's TTL removes expired items late). */
+export async function getLtiInvitation(invitationHash: string): Promise<LtiInvitation | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(table), Key: invitationKey(invitationHash) }));
+  if (!Item) return undefined;
+  return {
+    invitationHash,
+    label: (Item.label as string | undefined) ?? null,
+    userIdClaim: Item.userIdClaim as string,
+    userIdSuffix: (Item.userIdSuffix as string | undefined) ?? null,
+    createUsers: Item.createUsers === true,
+    createdAt: Item.createdAt as string,
+    createdBy: Item.createdBy as string,
+    expiresAt: new Date((Item.expiresAt as number) * 1000),
+  };
+}
+
+/**
+ * Claims an invitation for one register until `until`: false when it is gone, expired, or claimed
+ * by another whose claim still runs, so only one register at a time asks a platform with it.
+ */
+export async function claimLtiInvitation(invitationHash: string, claim: string, now: Date, until: Date): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: invitationKey(invitationHash),
+        UpdateExpression: 'SET claim = :claim, claimedUntil = :until',
+        ConditionExpression: 'attribute_exists(entry) AND expiresAt > :now AND (attribute_not_exists(claim) OR claimedUntil <= :now)',
+        ExpressionAttributeValues: { ':claim': claim, ':until': seconds(until), ':now': seconds(now) },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Gives an invitation back as it was, while this claim still holds it (another's claim is left alone). */
+export async function releaseLtiInvitation(invitationHash: string, claim: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(table),
+        Key: invitationKey(invitationHash),
+        UpdateExpression: 'REMOVE claim, claimedUntil',
+        ConditionExpression: 'claim = :claim',
+        ExpressionAttributeValues: { ':claim': claim },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Stores a registration and consumes the invitation that produced it, in one transaction: only
+ * while this claim holds the invitation, and only when the issuer and client id are not registered
+ * yet. Answers what refused it, if anything.
+ */
+export async function putLtiRegistrationByInvitation(
+  registration: LtiRegistration,
+  invitationHash: string,
+  claim: string,
+): Promise<'stored' | 'invitation-lost' | 'registration-exists'> {
+  const { registrationId, ...fields } = registration;
+  const { items, reasons } = namedTransaction(['invitation', 'registration'], {
+    invitation: {
+      Delete: {
+        TableName: tableName(table),
+        Key: invitationKey(invitationHash),
+        ConditionExpression: 'claim = :claim',
+        ExpressionAttributeValues: { ':claim': claim },
+      },
+    },
+    registration: {
+      Put: {
+        TableName: tableName(table),
+        Item: { key: REGISTRATIONS, entry: registrationId, ...fields },
+        ConditionExpression: 'attribute_not_exists(entry)',
+      },
+    },
+  });
+  try {
+    await transactWrite(items);
+    return 'stored';
+  } catch (error) {
+    const failed = reasons(failedConditions(error)).map((reason) => reason.name);
+    if (failed.includes('invitation')) return 'invitation-lost';
+    if (failed.includes('registration')) return 'registration-exists';
+    throw error;
+  }
 }

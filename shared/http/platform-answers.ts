@@ -5,6 +5,7 @@
  * the service a page too, 503 with Retry-After when trying again may succeed. The request's query
  * and url-encoded form are read with the route's `input`, as other routes read theirs.
  */
+import { createHash } from 'node:crypto';
 import { maxBodyBytes } from '#shared/config.ts';
 import { recordRequestWrites } from '#shared/data/request-writes.ts';
 import { Refusal } from '#shared/errors.ts';
@@ -17,7 +18,13 @@ import type { ApiEvent, ApiResult } from './types.ts';
 
 export type PlatformAnswer =
   | { readonly kind: 'redirect'; readonly status: 302 | 303; readonly location: string }
-  | { readonly kind: 'page'; readonly title: string; readonly lines: readonly string[] };
+  | {
+      readonly kind: 'page';
+      readonly title: string;
+      readonly lines: readonly string[];
+      /** A static script the page runs (allowed by its hash alone, so nothing else injected would run). */
+      readonly script?: string;
+    };
 
 /** A failure of something the service needs (a platform's keys unreachable): nothing was done, and trying again may succeed. */
 export class ServiceUnavailable extends Error {
@@ -52,7 +59,7 @@ export function platformEndpoint<const Definition extends RouteDefinition>(
       });
       if (answer.kind === 'redirect')
         return { statusCode: answer.status, headers: { Location: answer.location, 'Cache-Control': 'no-store' }, body: '' };
-      return page(200, answer.title, answer.lines);
+      return page(200, answer.title, answer.lines, {}, answer.script);
     } catch (error) {
       if (error instanceof Refusal) return page(refusalStatus[error.kind], error.message);
       if (error instanceof BodyRefused) return page(error.status, error.message);
@@ -90,21 +97,29 @@ function formOf(event: ApiEvent): Record<string, string> {
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
-/** A small page naming what happened: its title is the message, each line a paragraph. */
-export function page(status: number, title: string, lines: readonly string[] = [], headers: Record<string, string> = {}): ApiResult {
+/** A small page naming what happened: its title is the message, each line a paragraph, then its script if it has one. */
+export function page(
+  status: number,
+  title: string,
+  lines: readonly string[] = [],
+  headers: Record<string, string> = {},
+  script?: string,
+): ApiResult {
+  const scriptHash = script === undefined ? undefined : createHash('sha256').update(script).digest('base64');
   const body = [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
     `<title>${escapeHtml(title)}</title></head>`,
     `<body><h1>${escapeHtml(title)}</h1>`,
     ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+    ...(script === undefined ? [] : [`<script>${script}</script>`]),
     '</body></html>',
   ].join('\n');
   return {
     statusCode: status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'",
+      'Content-Security-Policy': scriptHash === undefined ? "default-src 'none'" : `default-src 'none'; script-src 'sha256-${scriptHash}'`,
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',

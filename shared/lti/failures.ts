@@ -83,3 +83,33 @@ export const linkNotFound = /* @__PURE__ */ failure('not-found', 'The LMS course
   context_id: ECHOED_LENGTH,
 });
 export const unlinkFieldsMissing = /* @__PURE__ */ failure('invalid', 'Name the LMS course to unlink: registration_id and context_id.');
+export const registerFieldsMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'A dynamic registration needs invitation and openid_configuration: open the invitation URL from the LMS.',
+);
+export const invitationUnknown = /* @__PURE__ */ failure(
+  'not-found',
+  'This registration invitation is unknown or was used already; ask a superuser for a new one.',
+);
+export const invitationExpired = /* @__PURE__ */ failure(
+  'forbidden',
+  'This registration invitation expired at {expires_at}; ask a superuser for a new one.',
+);
+export const invitationInUse = /* @__PURE__ */ failure(
+  'conflict',
+  'This registration invitation is being used by another registration at this moment.',
+);
+export const platformConfigurationUnreadable = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The platform's configuration could not be read: {problem}.",
+);
+export const platformConfigurationInvalid = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The platform's configuration is not one this tool can register with: {problem}.",
+);
+export const issuerOriginMismatch = /* @__PURE__ */ failure(
+  'invalid',
+  "The platform's issuer {issuer} is not on the origin of its configuration's URL ({origin}).",
+  { issuer: ECHOED_LENGTH, origin: ECHOED_LENGTH },
+);
+export const platformRefusedRegistration = /* @__PURE__ */ failure('unprocessable', 'The platform did not register the tool: {problem}.');

@@ -134,6 +134,7 @@ export const handedOn: {
   firstGeneration?: string | undefined;
   /** The LTI platform the admin registered. */
   ltiRegistration?: string;
+  ltiInvitation?: string;
   /** The grade inquiry the student opened. */
   inquiryId?: string;
   /** The webhook's deliveries, as listed. */

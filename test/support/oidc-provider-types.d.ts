@@ -34,8 +34,11 @@ declare module 'oidc-provider' {
     ): Promise<void>;
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;
-    /** The client model; its schema's `invalidate` refuses client metadata (lti-platform.ts lets an http loopback redirect URI pass). */
-    Client: { Schema: { prototype: { invalidate(message: string, code?: string): void } } };
+    /** Clients and their metadata's schema, whose `invalidate` refuses client metadata (lti-platform.ts lets an http loopback redirect URI pass; lti-registration-platform.ts reads what a registration stored). */
+    Client: {
+      Schema: { prototype: { invalidate(message: string, code?: string): void } };
+      find(id: string): Promise<{ metadata(): Record<string, unknown> } | undefined>;
+    };
   }
   export default Provider;
 }

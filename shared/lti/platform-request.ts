@@ -1,0 +1,127 @@
+/**
+ * The one way the service asks a platform for something during a registration: only to a URL a
+ * registration may name (https, or a host LTI_ALLOWED_HOSTS names), connecting only to the address
+ * the check approved (a second DNS answer cannot swap it), without following redirects, within a
+ * time-out, and reading at most a small answer.
+ */
+import { lookup } from 'node:dns/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isAllowedHost } from '#shared/network/addresses.ts';
+import { checkPlatformAddress, type Resolve } from './platform-address.ts';
+
+/** Each of a register's two requests to the platform fits twice in the function's 25 s. */
+export const PLATFORM_TIMEOUT_MS = 8_000;
+/** The most bytes of a platform's answer read: a configuration or a client registration is a few KiB. */
+export const PLATFORM_ANSWER_LIMIT = 256 * 1024;
+
+/** Why a platform could not be asked, or answered nothing usable: said to the administrator on the page. */
+export class PlatformUnreachable extends Error {
+  override name = 'PlatformUnreachable';
+}
+
+export interface PlatformRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly json?: unknown;
+}
+
+export interface PlatformResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+}
+
+const LOOKUP_TIMEOUT_MS = 5_000;
+
+/** Asks the platform at `url` (already checked with platformUrl); `field` names the URL in refusals. */
+export async function askPlatform(
+  field: string,
+  url: URL,
+  request: PlatformRequest,
+  allowedHosts: readonly string[],
+): Promise<PlatformResponse> {
+  let pinned: { address: string; family: number } | undefined;
+  if (!isAllowedHost(url, allowedHosts)) {
+    // The addresses the check approved are the ones connected to: looked up once.
+    let resolved: readonly { address: string; family: number }[] = [];
+    const remember: Resolve = async (hostname) => {
+      resolved = await Promise.race([
+        lookup(hostname, { all: true, verbatim: true }),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS).unref()),
+      ]);
+      return resolved;
+    };
+    await checkPlatformAddress(field, url, allowedHosts, remember);
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    pinned = isIP(hostname) ? { address: hostname, family: isIP(hostname) } : resolved[0];
+  }
+  const lookupPinned: LookupFunction | undefined = pinned
+    ? (_hostname, options, callback) => {
+        if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+        else callback(null, pinned.address, pinned.family);
+      }
+    : undefined;
+  const payload = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
+  try {
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = (url.protocol === 'https:' ? https : http).request(url, {
+        method: request.method,
+        headers: {
+          accept: 'application/json',
+          'user-agent': 'course-submission-api-lti',
+          ...request.headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+        },
+        ...(lookupPinned ? { lookup: lookupPinned } : {}),
+        agent: false,
+        signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
+      });
+      outgoing.on('response', resolve);
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+    return {
+      status: response.statusCode ?? 0,
+      contentType: response.headers['content-type'] ?? '',
+      text: await readLimited(response),
+    };
+  } catch (error) {
+    if (error instanceof PlatformUnreachable) throw error;
+    const name = (error as Error).name;
+    throw new PlatformUnreachable(
+      name === 'AbortError' || name === 'TimeoutError'
+        ? `no answer within ${PLATFORM_TIMEOUT_MS / 1000} s`
+        : describe(error as NodeJS.ErrnoException),
+    );
+  }
+}
+
+async function readLimited(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > PLATFORM_ANSWER_LIMIT) {
+      response.destroy();
+      throw new PlatformUnreachable(`its answer is larger than ${PLATFORM_ANSWER_LIMIT / 1024} KiB`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function describe(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'the connection was refused';
+    case 'ECONNRESET':
+      return 'the connection was reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the host could not be reached';
+    default:
+      return (error.message || String(error)).slice(0, 200);
+  }
+}
