@@ -3,13 +3,14 @@
  * a student's own submissions get their `byStudent` keys, team member entries the copies of their
  * team submission, enrollment items their member and listing copies and students their place in
  * the gradebook's order (`sectionOrder`, the `bySection` index key), and course jobs still queued or
- * running their place in the `byUnfinished` index (so the sweep finds them). Safe while the service runs:
+ * running their place in the `byUnfinished` index (so the sweep finds them), and similarity runs their
+ * listing entry (so their gradeable's list shows them). Safe while the service runs:
  * every write is conditioned on the source it was made from being unchanged, and a write whose
  * source changed meanwhile is skipped (whoever changed it wrote the copies itself). Running it
  * again writes nothing.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CourseGradeable } from '#shared/ids.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
@@ -37,6 +38,7 @@ import { decodeTerm } from '#shared/data/terms.ts';
 import { decodeUser } from '#shared/data/users.ts';
 import { UNFINISHED } from '#shared/data/course-jobs.ts';
 import { GRADEBOOK_EXPORT_KIND, GRADEBOOK_EXPORT_PREFIX, GRADEBOOK_EXPORTS_PARTITION_SUFFIX } from '#shared/data/gradebook-exports.ts';
+import { runListing } from '#shared/data/similarity-runs.ts';
 import { SUMMARIES_JOB_KIND, SUMMARIES_JOB_PREFIX, SUMMARIES_JOBS_PARTITION_SUFFIX } from '#shared/data/summaries.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 
@@ -108,8 +110,49 @@ export async function backfill(): Promise<BackfillCounts> {
   await backfillTeamEntries(counts);
   await backfillEnrollments(counts);
   await backfillSectionOrder(counts);
-  await backfillCourseJobs(counts);
+  await backfillSummariesTable(counts);
   return counts;
+}
+
+/** The summaries table is read once (it holds every student's summaries) for its course jobs and similarity runs. */
+async function backfillSummariesTable(counts: BackfillCounts): Promise<void> {
+  const items = await scanAll({
+    TableName: tableName(tables.summaries),
+    ProjectionExpression: 'courseId, entry, #state, #unfinished, gradeableId, createdAt',
+    ExpressionAttributeNames: { '#state': 'state', '#unfinished': UNFINISHED },
+  });
+  await backfillCourseJobs(items, counts);
+  await backfillRunListings(items, counts);
+}
+
+/**
+ * Similarity runs written before runs were listed get their listing entry. A run and its entry
+ * never change once written, so the entry is put only where none is: a concurrent put of the same
+ * entry leaves it as it is, counted as skipped.
+ */
+async function backfillRunListings(items: readonly Item[], counts: BackfillCounts): Promise<void> {
+  const TableName = tableName(tables.summaries);
+  const listed = new Set<string>();
+  const runs: Item[] = [];
+  for (const item of items) {
+    const { run, listed: entry } = runListing(item);
+    if (entry !== undefined) listed.add(`${String(item.courseId)}|${entry}`);
+    if (run !== undefined) runs.push(run);
+  }
+  for (const listing of runs) {
+    counts.scanned++;
+    if (listed.has(`${String(listing.courseId)}|${String(listing.entry)}`)) {
+      counts.current++;
+      continue;
+    }
+    try {
+      await dynamo().send(new PutCommand({ TableName, Item: listing, ConditionExpression: 'attribute_not_exists(entry)' }));
+      counts.updated++;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      counts.skipped++;
+    }
+  }
 }
 
 /**
@@ -139,13 +182,8 @@ export function unfinishedMarkerOf(item: Item): string | undefined | false {
  * Course jobs get the `byUnfinished` key their state calls for, provided their state is still the
  * one read: a job that moved on meanwhile was written whole by whatever moved it.
  */
-async function backfillCourseJobs(counts: BackfillCounts): Promise<void> {
+async function backfillCourseJobs(items: readonly Item[], counts: BackfillCounts): Promise<void> {
   const TableName = tableName(tables.summaries);
-  const items = await scanAll({
-    TableName,
-    ProjectionExpression: 'courseId, entry, #state, #unfinished',
-    ExpressionAttributeNames: { '#state': 'state', '#unfinished': UNFINISHED },
-  });
   for (const item of items) {
     const expected = unfinishedMarkerOf(item);
     if (expected === false) continue;

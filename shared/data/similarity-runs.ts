@@ -152,6 +152,20 @@ export async function createSimilarityRun(record: SimilarityRunRecord): Promise<
 }
 
 /**
+ * What a run item's listing entry is, for a run written before runs were listed (the backfill puts
+ * the ones missing); undefined for an item that is not a run. `listed`: the entry a listing item is.
+ */
+export function runListing(item: Item): { readonly run?: Item; readonly listed?: string } {
+  const partition = String(item.courseId ?? '');
+  const entry = String(item.entry ?? '');
+  if (!partition.endsWith('#similarity')) return {};
+  if (entry.startsWith(LISTED_PREFIX)) return { listed: entry };
+  if (!entry.startsWith(RUN_PREFIX) || typeof item.gradeableId !== 'string' || typeof item.createdAt !== 'string') return {};
+  const runId = entry.slice(RUN_PREFIX.length);
+  return { run: { courseId: partition, entry: listedEntry(item.gradeableId, item.createdAt, runId), runId } };
+}
+
+/**
  * A page of a gradeable's runs' ids, newest first, after the listing position `after` (its
  * creation time and id); `last`: whether none follows.
  */

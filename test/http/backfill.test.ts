@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '#infra/admin/commands.ts';
 import { courseId } from '#shared/courses/course.ts';
@@ -193,6 +193,36 @@ describe('admin backfill', () => {
 
     expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 2, skipped: 0 });
     expect(await listed()).toEqual({ exports: ['old-queued'], jobs: ['old-running'] });
+    expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 0, skipped: 0 });
+  });
+
+  it("lists similarity runs written before runs were listed in their gradeable's list", async () => {
+    const path = `${base()}/gradeable/solo/similarity`;
+    const posted = await api.postJson(path, {}, world.tokens.instructor);
+    expect(posted.json.status, posted.text).toBe('success');
+    const runId = posted.json.data.run_id as string;
+    // As an older version wrote it: the run without its listing entry.
+    const partition = `${courseId(world.course.term, world.course.course)}#similarity`;
+    const { Items = [] } = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(tables.summaries),
+        KeyConditionExpression: 'courseId = :partition AND begins_with(entry, :listed)',
+        ExpressionAttributeValues: { ':partition': partition, ':listed': 'similarity-listed#' },
+      }),
+    );
+    expect(Items).toHaveLength(1);
+    await dynamo().send(
+      new DeleteCommand({ TableName: tableName(tables.summaries), Key: { courseId: partition, entry: Items[0]?.entry } }),
+    );
+    const listed = async () => {
+      const answer = await api.get(path, world.tokens.instructor);
+      expect(answer.json.status, answer.text).toBe('success');
+      return (answer.json.data as { run_id: string }[]).map(({ run_id }) => run_id);
+    };
+    expect(await listed()).toEqual([]);
+
+    expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 1, skipped: 0 });
+    expect(await listed()).toEqual([runId]);
     expect(counts((await admin('backfill'))[0])).toMatchObject({ updated: 0, skipped: 0 });
   });
 });

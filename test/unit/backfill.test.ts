@@ -7,6 +7,7 @@ import {
   summaryLine,
   unfinishedMarkerOf,
 } from '#infra/admin/backfill.ts';
+import { runListing } from '#shared/data/similarity-runs.ts';
 
 const versions = [{ daysLate: 0 }, { daysLate: 3 }];
 
@@ -71,5 +72,20 @@ describe('backfill decisions', () => {
     expect(unfinishedMarkerOf({ courseId: 'f26/csci1100#jobs', entry: 'slot', state: 'running' })).toBe(false);
     // A student's summary in the course's own partition, whatever its entry is called.
     expect(unfinishedMarkerOf({ courseId: 'f26/csci1100', entry: 'job#ada', state: 'queued' })).toBe(false);
+  });
+
+  it('names the listing entry of a similarity run, and of nothing else', () => {
+    const run = {
+      courseId: 'f26/csci1100#similarity',
+      entry: 'similarity-run#r1',
+      gradeableId: 'hw_1',
+      createdAt: '2026-11-29T10:00:00.000Z',
+    };
+    expect(runListing(run)).toEqual({
+      run: { courseId: 'f26/csci1100#similarity', entry: 'similarity-listed#hw_1#2026-11-29T10:00:00.000Z#r1', runId: 'r1' },
+    });
+    expect(runListing({ courseId: run.courseId, entry: 'similarity-listed#hw_1#x#r1' })).toEqual({ listed: 'similarity-listed#hw_1#x#r1' });
+    expect(runListing({ courseId: run.courseId, entry: 'similarity-pair#r1#0001' })).toEqual({});
+    expect(runListing({ ...run, courseId: 'f26/csci1100' })).toEqual({});
   });
 });
