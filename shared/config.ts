@@ -131,27 +131,28 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * `OIDC_ISSUER`: unset or empty (no OpenID Connect sign-in), or the issuer's URL exactly as its ID
- * tokens name it: https, or http on a loopback address (a local provider). No query, no fragment,
- * no user name or password in it.
+ * A URL setting, unset or empty for none: https, or http on a loopback address (a local
+ * server), with no query, no fragment, no user name or password in it. `what` names it in a refusal.
  */
-const issuerUrl = (): Declaration<string | undefined> => (name) =>
-  variable((raw) => {
-    if (raw === undefined || raw === '') return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return new Refused(`${name} must be the identity provider's issuer URL, not ${JSON.stringify(raw)}`);
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-      return new Refused(`${name} must be an https URL (http only on a loopback address), not ${JSON.stringify(raw)}`);
-    }
-    if (url.search || url.hash || url.username || url.password || raw.includes('?') || raw.includes('#')) {
-      return new Refused(`${name} must be a plain URL, without query, fragment or credentials, not ${JSON.stringify(raw)}`);
-    }
-    return raw;
-  });
+const plainUrl =
+  (what: string): Declaration<string | undefined> =>
+  (name) =>
+    variable((raw) => {
+      if (raw === undefined || raw === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return new Refused(`${name} must be ${what}, not ${JSON.stringify(raw)}`);
+      }
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+        return new Refused(`${name} must be an https URL (http only on a loopback address), not ${JSON.stringify(raw)}`);
+      }
+      if (url.search || url.hash || url.username || url.password || raw.includes('?') || raw.includes('#')) {
+        return new Refused(`${name} must be a plain URL, without query, fragment or credentials, not ${JSON.stringify(raw)}`);
+      }
+      return raw;
+    });
 
 /** `PASSWORD_LOGIN`: who may log in with a password. */
 export const passwordLoginModes = ['on', 'superusers', 'off'] as const;
@@ -246,8 +247,11 @@ const settings = declare({
   SIGNING_SECRET_GRACE_SECONDS: wholeNumber(0, DEFAULT_SIGNING_SECRET_GRACE_SECONDS),
 
   // --- Signing in through an identity provider (OpenID Connect) -----------------------------------
-  /** `OIDC_ISSUER` (none: off): the OpenID Connect issuer whose ID tokens `POST /api/token` takes. */
-  OIDC_ISSUER: issuerUrl(),
+  /**
+   * `OIDC_ISSUER` (none: off): the OpenID Connect issuer whose ID tokens `POST /api/token` takes,
+   * its URL exactly as they name it.
+   */
+  OIDC_ISSUER: plainUrl("the identity provider's issuer URL"),
   /** `OIDC_CLIENT_ID` (none): this deployment's client id at the issuer; ID tokens must be for it. Required with `OIDC_ISSUER`. */
   OIDC_CLIENT_ID: (name) =>
     variable((raw) => {
@@ -370,23 +374,7 @@ const settings = declare({
    * `#lti_code=<code>` appended for the frontend to trade with `POST /api/token`. An https URL (http
    * on a loopback address), without query or fragment.
    */
-  LTI_FRONTEND_URL: (name) =>
-    variable((raw) => {
-      if (raw === undefined || raw === '') return undefined;
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return new Refused(`${name} must be the frontend's URL, not ${JSON.stringify(raw)}`);
-      }
-      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-        return new Refused(`${name} must be an https URL (http only on a loopback address), not ${JSON.stringify(raw)}`);
-      }
-      if (url.search || url.hash || url.username || url.password || raw.includes('?') || raw.includes('#')) {
-        return new Refused(`${name} must be a plain URL, without query, fragment or credentials, not ${JSON.stringify(raw)}`);
-      }
-      return raw;
-    }),
+  LTI_FRONTEND_URL: plainUrl("the frontend's URL"),
   /** `WEBHOOK_RETRY_SCHEDULE` (`5,300,1800,7200`): seconds before each retry of a delivery. Reported. */
   WEBHOOK_RETRY_SCHEDULE: () =>
     variable((raw): Reported<readonly number[]> => {
