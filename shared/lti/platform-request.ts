@@ -9,6 +9,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isAllowedHost } from '#shared/network/addresses.ts';
+import { describeConnectionError } from '#shared/network/connection-errors.ts';
 import { checkPlatformAddress, type Resolve } from './platform-address.ts';
 
 /** Each of a register's two requests to the platform fits twice in the function's 25 s. */
@@ -93,7 +94,7 @@ export async function askPlatform(
     throw new PlatformUnreachable(
       name === 'AbortError' || name === 'TimeoutError'
         ? `no answer within ${PLATFORM_TIMEOUT_MS / 1000} s`
-        : describe(error as NodeJS.ErrnoException),
+        : describeConnectionError(error as NodeJS.ErrnoException),
     );
   }
 }
@@ -110,18 +111,4 @@ async function readLimited(response: IncomingMessage): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function describe(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'the connection was refused';
-    case 'ECONNRESET':
-      return 'the connection was reset';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'the host could not be reached';
-    default:
-      return (error.message || String(error)).slice(0, 200);
-  }
 }

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { DeliveryAttempt } from './delivery.ts';
 import { checkWebhookAddress, type Resolve } from './address.ts';
+import { describeConnectionError } from '#shared/network/connection-errors.ts';
 
 const RESPONSE_SHOWN = 200;
 const RESPONSE_READ_LIMIT = 4_096;
@@ -60,7 +61,7 @@ export async function postWebhook(
     const message =
       name === 'AbortError' || name === 'TimeoutError'
         ? `no answer within ${options.timeoutMs / 1000} s`
-        : describe(error as NodeJS.ErrnoException);
+        : describeConnectionError(error as NodeJS.ErrnoException);
     return { at, status: null, durationMs: elapsed(), error: message };
   }
 }
@@ -78,19 +79,4 @@ async function readStart(response: IncomingMessage): Promise<string> {
     }
   }
   return Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_SHOWN);
-}
-
-function describe(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'the connection was refused';
-    case 'ECONNRESET':
-      return 'the connection was reset';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'the host could not be reached';
-    default:
-      // TLS and socket errors name no secret: the request's headers are ours, the body the payload.
-      return (error.message || String(error)).slice(0, 200);
-  }
 }
