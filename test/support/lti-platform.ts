@@ -13,8 +13,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { Provider } from 'oidc-provider';
+import { newKey, type SigningKey } from './oidc-provider.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -83,17 +84,6 @@ export interface LtiTestPlatform {
   close(): Promise<void>;
 }
 
-interface SigningKey {
-  readonly kid: string;
-  readonly privateJwk: JWK;
-}
-
-async function newKey(): Promise<SigningKey> {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const kid = `lms-${randomUUID().slice(0, 8)}`;
-  return { kid, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } };
-}
-
 /** The LTI claims a launch's ID token carries (the provider releases them with the `openid` scope). */
 const LTI_CLAIMS = [
   'message_type',
@@ -125,8 +115,8 @@ export async function startLtiPlatform(
   const launchUrl = `${toolUrl}/lti/launch`;
   const users = new Map<string, PlatformUser>();
   const messages = new Map<string, LaunchMessage>();
-  const keys: SigningKey[] = [await newKey()];
-  const stranger = await newKey();
+  const keys: SigningKey[] = [await newKey('lms')];
+  const stranger = await newKey('lms');
   let unreachable = false;
   let keyFetches = 0;
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -287,7 +277,7 @@ export async function startLtiPlatform(
         .sign(await importJWK(key.privateJwk, 'RS256'));
     },
     rotateKeys: async () => {
-      keys.unshift(await newKey());
+      keys.unshift(await newKey('lms'));
       build();
       return keys[0]!.kid;
     },

@@ -52,14 +52,16 @@ export interface OidcTestProvider {
   close(): Promise<void>;
 }
 
-interface SigningKey {
+/** A provider's signing key: its id and its private JWK, published without its private parts. */
+export interface SigningKey {
   readonly kid: string;
   readonly privateJwk: JWK;
 }
 
-async function newKey(): Promise<SigningKey> {
+/** A new RS256 signing key, its id starting with `prefix`. */
+export async function newKey(prefix = 'key'): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const kid = `key-${randomUUID().slice(0, 8)}`;
+  const kid = `${prefix}-${randomUUID().slice(0, 8)}`;
   return { kid, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } };
 }
 
