@@ -6,7 +6,6 @@
  * subdirectory, keeps the compared text for the pairs' passages, and skips, saying why, a version
  * whose commit the repository no longer has. The local API over HTTP, the worker in process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { editStoredGradeable, perStudentRepositories, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
@@ -14,18 +13,12 @@ import type { GitServer } from '../support/git-server.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
 import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
+import { COPIES, COPY_PAIRS, FIXTURES } from '../support/similarity-class.ts';
 
 let api: TestApi;
 let world: CourseWorld;
 let git: GitServer;
 
-/** The labelled Python task: an original, three disguised copies of it, four independent solutions. */
-const TASK = new URL('../fixtures/similarity/python-grades/', import.meta.url);
-const FIXTURES = readdirSync(TASK)
-  .sort()
-  .map((name) => ({ name, student: name.replace(/\.py$/, ''), content: readFileSync(new URL(name, TASK), 'utf8') }));
-const COPIES = ['original', 'copy-renamed', 'copy-reordered', 'copy-deadcode'];
-const COPY_PAIRS = (COPIES.length * (COPIES.length - 1)) / 2;
 /** Submitted from their repositories once the gradeable takes them; the others uploaded files before. */
 const FROM_GIT = new Set(['original', 'copy-reordered', FIXTURES.find(({ student }) => !COPIES.includes(student))!.student]);
 /** Submitted from git, then replaced its history: its version's commit is gone from the repository. */

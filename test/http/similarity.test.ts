@@ -5,7 +5,6 @@
  * matches left out; who may ask and read; bad input refused writing nothing; and a run a stopped
  * server left resumed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeQueues } from '#infra/local/recovery.ts';
@@ -32,17 +31,10 @@ import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser } from '../support/users.ts';
 import { closeAll, startAllowedWebhookReceiver } from '../support/allowed-servers.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { COPIES, COPY_PAIRS, FIXTURES } from '../support/similarity-class.ts';
 
 let api: TestApi;
 let world: CourseWorld;
-
-/** The labelled Python task: an original, three disguised copies of it, four independent solutions. */
-const TASK = new URL('../fixtures/similarity/python-grades/', import.meta.url);
-const FIXTURES = readdirSync(TASK)
-  .sort()
-  .map((name) => ({ name, student: name.replace(/\.py$/, ''), content: readFileSync(new URL(name, TASK), 'utf8') }));
-const COPIES = ['original', 'copy-renamed', 'copy-reordered', 'copy-deadcode'];
-const COPY_PAIRS = (COPIES.length * (COPIES.length - 1)) / 2;
 
 /** The class: a user per fixture, enrolled, with a token. */
 const students = new Map<string, { userId: string; token: Record<string, string> }>();

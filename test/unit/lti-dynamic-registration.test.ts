@@ -7,16 +7,7 @@ import {
   TOOL_CONFIGURATION,
   TOOL_SCOPES,
 } from '#shared/lti/dynamic-registration.ts';
-
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof Refusal) return error.message;
-    throw error;
-  }
-  throw new Error('not refused');
-};
+import { refusalMessage } from '../support/refusals.ts';
 
 const at = new URL('https://canvas.instructure.com/api/lti/security/openid-configuration?registration_token=x');
 /** Canvas's configuration, trimmed to what the tool reads. */
@@ -41,7 +32,7 @@ describe("a platform's OpenID configuration", () => {
   });
 
   it("is refused when its issuer is not on its URL's origin, so a platform cannot register as another", () => {
-    expect(refusal(() => readPlatformConfiguration(new URL('https://evil.example.edu/openid-configuration'), canvas, []))).toBe(
+    expect(refusalMessage(() => readPlatformConfiguration(new URL('https://evil.example.edu/openid-configuration'), canvas, []))).toBe(
       "The platform's issuer https://canvas.instructure.com is not on the origin of its configuration's URL (https://evil.example.edu).",
     );
     // The port is part of the origin.
@@ -49,7 +40,7 @@ describe("a platform's OpenID configuration", () => {
   });
 
   it('is refused, naming what is wrong, when it is not a configuration the tool can use', () => {
-    const problem = (document: unknown) => refusal(() => readPlatformConfiguration(at, document, []));
+    const problem = (document: unknown) => refusalMessage(() => readPlatformConfiguration(at, document, []));
     expect(problem([])).toBe("The platform's configuration is not one this tool can register with: it is not a JSON object.");
     expect(problem({ ...canvas, issuer: undefined })).toBe(
       "The platform's configuration is not one this tool can register with: it names no issuer.",
@@ -111,7 +102,7 @@ describe("the tool's client registration", () => {
     expect(registeredClient({ client_id: 'c', [TOOL_CONFIGURATION]: { deployment_id: 'd'.repeat(256) } }).deploymentId).toBeUndefined();
     expect(registeredClient({ client_id: 'c' })).toEqual({ clientId: 'c', deploymentId: undefined });
     for (const answer of [undefined, {}, { client_id: 42 }, { client_id: '' }, { client_id: 'c'.repeat(256) }]) {
-      expect(refusal(() => registeredClient(answer))).toBe('The platform did not register the tool: its answer names no client_id.');
+      expect(refusalMessage(() => registeredClient(answer))).toBe('The platform did not register the tool: its answer names no client_id.');
     }
   });
 });

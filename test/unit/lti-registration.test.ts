@@ -3,16 +3,7 @@ import { Refusal } from '#shared/errors.ts';
 import { apiBaseUrl, claimAt, claimPath, issuerOf, platformUrl, registrationIdOf } from '#shared/lti/registration.ts';
 import { checkPlatformAddress } from '#shared/lti/platform-address.ts';
 import { newToolKey, parseToolKeys, publicKeySet, rotatedToolKeys } from '#shared/lti/tool-keys.ts';
-
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof Refusal) return error.message;
-    throw error;
-  }
-  throw new Error('not refused');
-};
+import { refusalMessage } from '../support/refusals.ts';
 
 describe('a registration id', () => {
   it('is one per issuer and client id, whatever else differs, and never the same for another pair', () => {
@@ -35,7 +26,7 @@ describe("a platform's URLs", () => {
       'lms.example.edu',
       'ftp://x.edu/',
     ]) {
-      expect(refusal(() => platformUrl('jwks_url', bad, []))).toBe(
+      expect(refusalMessage(() => platformUrl('jwks_url', bad, []))).toBe(
         'The jwks_url must be an absolute https:// URL without a user name, password or fragment.',
       );
     }
@@ -88,7 +79,7 @@ describe('the user id claim', () => {
   it('refuses what names no claim', () => {
     for (const bad of ['', 'email#x', 'a b', 'https://x.edu/claim#', 'https://x.edu/claim#a#b', 'https://x.edu/c#mem ber']) {
       expect(
-        refusal(() => claimPath(bad)),
+        refusalMessage(() => claimPath(bad)),
         bad,
       ).toMatch(/^The user_id_claim must name a claim/);
     }
