@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { BundlingOutput, DockerImage, Duration, Stack, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
+import { BundlingOutput, DockerImage, Duration, Stack, Token, Validations, type CfnElement, type RemovalPolicy } from 'aws-cdk-lib';
 import {
   BuildSpec,
   ComputeType,
@@ -11,7 +11,9 @@ import {
   FleetOverflowBehavior,
   LinuxBuildImage,
   Project,
+  type IBuildImage,
 } from 'aws-cdk-lib/aws-codebuild';
+import { Repository } from 'aws-cdk-lib/aws-ecr';
 import {
   FlowLogTrafficType,
   GatewayVpcEndpoint,
@@ -29,6 +31,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { Construct } from 'constructs';
+import { ecrImage, type EcrImage } from '#shared/grading/builds/images.ts';
 
 /** The harness (shared/grading/harness/main.ts), bundled into one file at synth by the local esbuild. */
 const HARNESS_ENTRY = fileURLToPath(new URL('../../shared/grading/harness/main.ts', import.meta.url));
@@ -232,6 +235,8 @@ export class GradingSandbox extends Construct {
     );
     const defaultImage = props.images.default;
     if (!defaultImage) throw new Error('GradingSandbox needs a `default` entry in props.images (the build image of the project).');
+    const ecrImages = Object.values(props.images).flatMap((image) => ecrImage(image) ?? []);
+    if (ecrImages.length > 0) this.allowImagePulls(ecrImages, builds);
     // Warm machines, so a build starts in seconds; each job still gets fresh sandboxes inside it.
     const fleet =
       props.fleet && props.fleet > 0
@@ -249,7 +254,7 @@ export class GradingSandbox extends Construct {
       role: this.buildRole.withoutPolicyUpdates(),
       description: "Runs one grading job: students' code, in a fresh container with no way out but its job's objects",
       environment: {
-        buildImage: LinuxBuildImage.fromCodeBuildImageId(defaultImage),
+        buildImage: buildImage(this, defaultImage),
         computeType: ComputeType.SMALL,
         privileged: true,
         ...(fleet ? { fleet } : {}),
@@ -320,6 +325,59 @@ export class GradingSandbox extends Construct {
     };
   }
 
+  /**
+   * The way to pull images of private ECR repositories pinned by digest, opened only when the
+   * deployment offers such an image: CodeBuild pulls them with the build's role, from inside the
+   * grading VPC. The role and the two ECR endpoints admit pulls of the offered repositories only;
+   * the layers come from ECR's own bucket of the region, which the S3 endpoint lets builds read.
+   * Students' commands still have no network: the way is the build's, before any job runs.
+   */
+  private allowImagePulls(images: readonly EcrImage[], builds: SecurityGroup): void {
+    const stack = Stack.of(this);
+    for (const image of images) {
+      if (!Token.isUnresolved(stack.region) && image.region !== stack.region) {
+        throw new Error(
+          `The grading image ${image.repository}@${image.digest} is in ${image.region}: the grading VPC reaches ECR in its own region (${stack.region}) only`,
+        );
+      }
+    }
+    const repositories = [
+      ...new Set(
+        images.map(({ region, account, repository }) => `arn:${stack.partition}:ecr:${region}:${account}:repository/${repository}`),
+      ),
+    ];
+    const pull = ['ecr:BatchCheckLayerAvailability', 'ecr:BatchGetImage', 'ecr:GetDownloadUrlForLayer'];
+    this.buildRole.addToPolicy(new PolicyStatement({ actions: ['ecr:GetAuthorizationToken'], resources: ['*'] }));
+    this.buildRole.addToPolicy(new PolicyStatement({ actions: pull, resources: repositories }));
+    const byBuilds = { ArnEquals: { 'aws:PrincipalArn': this.buildRole.roleArn } };
+    for (const [id, service] of [
+      ['EcrApi', InterfaceVpcEndpointAwsService.ECR],
+      ['EcrDocker', InterfaceVpcEndpointAwsService.ECR_DOCKER],
+    ] as const) {
+      const endpoint = this.vpc.addInterfaceEndpoint(id, { service, subnets: { subnetType: SubnetType.PRIVATE_ISOLATED }, open: false });
+      endpoint.connections.allowFrom(builds, Port.tcp(443), 'Grading builds pull their image');
+      endpoint.addToPolicy(
+        new PolicyStatement({
+          principals: [new AnyPrincipal()],
+          actions: ['ecr:GetAuthorizationToken'],
+          resources: ['*'],
+          conditions: byBuilds,
+        }),
+      );
+      endpoint.addToPolicy(
+        new PolicyStatement({ principals: [new AnyPrincipal()], actions: pull, resources: repositories, conditions: byBuilds }),
+      );
+    }
+    // ECR hands out layers as presigned URLs of its own bucket: read-only, and nobody's data but the images'.
+    this.s3Endpoint.addToPolicy(
+      new PolicyStatement({
+        principals: [new AnyPrincipal()],
+        actions: ['s3:GetObject'],
+        resources: [`arn:${stack.partition}:s3:::prod-${stack.region}-starport-layer-bucket/*`],
+      }),
+    );
+  }
+
   private acknowledgeFindings(): void {
     const stack = Stack.of(this);
     Validations.of(this.jobsBucket).acknowledge({
@@ -347,7 +405,8 @@ export class GradingSandbox extends Construct {
     });
     Validations.of(this.buildRole).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'CodeBuild needs ec2:Describe*, CreateNetworkInterface and DeleteNetworkInterface on * to attach a build to the VPC.',
+      reason:
+        'CodeBuild needs ec2:Describe*, CreateNetworkInterface and DeleteNetworkInterface on * to attach a build to the VPC; ecr:GetAuthorizationToken (where ECR images are offered) has no resource but *.',
     });
     Validations.of(this.buildRole).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:network-interface/*]',
@@ -355,6 +414,19 @@ export class GradingSandbox extends Construct {
         'CodeBuild names the interfaces it creates; the permission is limited to CodeBuild and the grading subnets by its conditions.',
     });
   }
+}
+
+/** The project's image: a curated one by its id, an ECR one (pinned by digest) pulled with the build's role. */
+function buildImage(scope: Construct, image: string): IBuildImage {
+  const ecr = ecrImage(image);
+  if (!ecr) return LinuxBuildImage.fromCodeBuildImageId(image);
+  return LinuxBuildImage.fromEcrRepository(
+    Repository.fromRepositoryAttributes(scope, 'DefaultImageRepository', {
+      repositoryArn: `arn:${Stack.of(scope).partition}:ecr:${ecr.region}:${ecr.account}:repository/${ecr.repository}`,
+      repositoryName: ecr.repository,
+    }),
+    ecr.digest,
+  );
 }
 
 /** The build's fetching step (shared/grading/builds/input.ts), its types stripped, run by the image's Node. */

@@ -1,5 +1,6 @@
 import type { Node } from 'constructs';
 import { isCorsOrigin } from '#shared/config.ts';
+import { CURATED_IMAGE, ecrImage } from '#shared/grading/builds/images.ts';
 
 /** What varies between deployments, from CDK context (`cdk.json` or `-c key=value`). */
 export interface DeploymentSettings {
@@ -28,8 +29,10 @@ export interface DeploymentSettings {
   /**
    * `gradingImages`: the build images gradeables may name in `autograding.image`, as
    * `name=image` pairs (comma list, or an object in cdk.json); `default` is used when a gradeable
-   * names none. Only CodeBuild's curated images (`aws/codebuild/…`) are accepted: they need no
-   * registry access from the sandbox.
+   * names none. CodeBuild's curated images (`aws/codebuild/…`, by tag), or images of this
+   * account's ECR pinned by digest (`<account>.dkr.ecr.<region>.amazonaws.com/<repository>@sha256:…`):
+   * a digest names the very bytes a build runs, which a grading record can then state. Nothing
+   * else: a tag of a registry can be moved, and another registry would need a way out of the sandbox.
    */
   readonly gradingImages: Readonly<Record<string, string>>;
   /** `gradingConcurrency`: grading jobs that run at once; more wait in the queue. */
@@ -171,9 +174,9 @@ function gradingImages(value: unknown): Record<string, string> {
       ? Object.entries(value as Record<string, unknown>).map(([name, image]) => [name, String(image)])
       : (Array.isArray(value) ? value.map(String) : String(value).split(',')).map((pair) => pair.split('=').map((part) => part.trim()));
   for (const [name, image] of pairs) {
-    if (!name || !/^[a-z][a-z0-9-]{0,31}$/.test(name) || !image || !/^aws\/codebuild\/[a-z0-9._/-]+:[A-Za-z0-9._-]+$/.test(image)) {
+    if (!name || !/^[a-z][a-z0-9-]{0,31}$/.test(name) || !image || !(CURATED_IMAGE.test(image) || ecrImage(image) !== undefined)) {
       throw new Error(
-        `Context "gradingImages" takes name=image pairs of CodeBuild curated images, like cpp=aws/codebuild/standard:7.0, not "${name}=${image ?? ''}"`,
+        `Context "gradingImages" takes name=image pairs of CodeBuild curated images, like cpp=aws/codebuild/standard:7.0, or ECR images pinned by digest, like cpp=123456789012.dkr.ecr.us-east-1.amazonaws.com/grading/cpp@sha256:<64 hex>, not "${name}=${image ?? ''}"`,
       );
     }
     images[name] = image;

@@ -221,6 +221,8 @@ export interface ResolveOptions {
    * an emulated queue must have a URL on the emulated endpoint (as LocalStack's have).
    */
   readonly queueUrlBase?: string;
+  /** Read a template synthesized without bundling: functions get no code folder (for policy checks only). */
+  readonly withoutCode?: boolean;
 }
 
 /** What a stack of the deployment is given and can reach beyond its own template. */
@@ -824,7 +826,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
     const assetPath =
       typeof resource.Metadata?.['aws:asset:path'] === 'string' ? join(outdir, resource.Metadata['aws:asset:path'] as string) : undefined;
     const codeDirectory = assetPath ?? (typeof code.S3Key === 'string' ? folders.get(code.S3Key) : undefined);
-    if (!codeDirectory || !existsSync(codeDirectory))
+    if (!options.withoutCode && (!codeDirectory || !existsSync(codeDirectory)))
       throw new Error(`Function ${logicalId}: its code asset (${JSON.stringify(raw.Code)}) is not in ${outdir}`);
     const environment: Record<string, string> = {};
     for (const [key, value] of Object.entries(p.Environment?.Variables ?? {})) environment[key] = String(value);
@@ -852,7 +854,7 @@ export function loadDeployment(outdir: string, stackName: string, options: Resol
       memorySize,
       environment,
       role: roleByArn(String(p.Role), `Function ${logicalId}`),
-      codeDirectory,
+      codeDirectory: codeDirectory ?? '',
       logGroupName: String(p.LoggingConfig?.LogGroup ?? `/aws/lambda/${name}`),
       description: String(p.Description ?? ''),
     };

@@ -266,6 +266,7 @@ export class CodeBuildService {
       'computeTypeOverride',
       'timeoutInMinutesOverride',
       'environmentVariablesOverride',
+      'imagePullCredentialsTypeOverride',
       'idempotencyToken',
     ]);
     const unknown = Object.keys(input).filter((key) => !emulated.has(key) && input[key] !== undefined);
@@ -273,6 +274,13 @@ export class CodeBuildService {
     const image = String(input.imageOverride ?? project.image);
     if (!this.offeredImages.has(image)) {
       return refuse(`the image ${image} is not one the template approves (${[...this.offeredImages].join(', ')})`);
+    }
+    // CodeBuild pulls a curated image with its own credentials only, any other with the project's role only.
+    const pullCredentials = input.imagePullCredentialsTypeOverride;
+    if (pullCredentials !== undefined) {
+      const curated = image.startsWith('aws/codebuild/');
+      if (pullCredentials !== (curated ? 'CODEBUILD' : 'SERVICE_ROLE'))
+        return refuse(`The image ${image} cannot be pulled with ${String(pullCredentials)} credentials`);
     }
     const environmentType = String(input.environmentTypeOverride ?? project.environmentType);
     if (!['LINUX_CONTAINER', 'ARM_CONTAINER', 'LINUX_GPU_CONTAINER'].includes(environmentType))

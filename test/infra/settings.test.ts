@@ -24,7 +24,7 @@ beforeAll(() => {
     },
     { bundle: false },
   );
-}, 60_000);
+}, 300_000);
 
 const environmentOf = (synthesized: Synthesized, name: 'submit-vcs' | 'submit-files' | 'generate-summaries' | 'me') =>
   synthesized.resources[logicalId(synthesized.stack.functions.get(name)!.function)]!.Properties.Environment.Variables as Record<
@@ -135,6 +135,14 @@ describe('deployment settings', () => {
       default: 'aws/codebuild/standard:8.0',
     });
     expect(() => settings({ gradingImages: 'evil=docker.io/attacker/image:latest' })).toThrow(/gradingImages/);
+    // An image of the deployment's ECR only when pinned by digest: a tag can be moved under a record that names it.
+    const pinned = `123456789012.dkr.ecr.us-east-1.amazonaws.com/grading/cpp@sha256:${'0a'.repeat(32)}`;
+    expect(settings({ gradingImages: `cpp=${pinned}` }).gradingImages).toMatchObject({ cpp: pinned });
+    expect(() => settings({ gradingImages: 'cpp=123456789012.dkr.ecr.us-east-1.amazonaws.com/grading/cpp:latest' })).toThrow(
+      /pinned by digest/,
+    );
+    expect(() => settings({ gradingImages: `evil=docker.io/attacker/image@sha256:${'0a'.repeat(32)}` })).toThrow(/gradingImages/);
+    expect(() => settings({ gradingImages: `cpp=${pinned.replace('sha256:', 'sha512:')}` })).toThrow(/gradingImages/);
     expect(() => settings({ gradingImages: 'Bad Name=aws/codebuild/standard:7.0' })).toThrow(/gradingImages/);
     expect(() => settings({ gradingConcurrency: 0 })).toThrow(/gradingConcurrency/);
   });

@@ -667,12 +667,19 @@ describe('grading sandbox', () => {
     expect(JSON.stringify(spec).match(/\$\{?[A-Z][A-Z0-9_]*/g)).toBeNull();
   });
 
-  it('starts a build with no URL, signature, key or credential: only the project, the image and the time limit', () => {
+  it('starts a build with no URL, signature, key or credential: only the project, the image, how it is pulled and the time limit', () => {
     const { GRADING_PROJECT: project, GRADING_IMAGES: images } = functionResource('grading-worker').Properties.Environment.Variables;
     const image = JSON.parse(images).default as string;
     const request = startBuildInput(JSON.stringify(project), image, 30);
-    expect(Object.keys(request).sort()).toEqual(['environmentTypeOverride', 'imageOverride', 'projectName', 'timeoutInMinutesOverride']);
-    expect(JSON.stringify(request)).not.toMatch(/https?:|X-Amz-|Signature|Credential|Security-Token|ASIA|AKIA|resultKey/i);
+    expect(Object.keys(request).sort()).toEqual([
+      'environmentTypeOverride',
+      'imageOverride',
+      'imagePullCredentialsTypeOverride',
+      'projectName',
+      'timeoutInMinutesOverride',
+    ]);
+    // The values: a key may name how CodeBuild pulls the image (imagePullCredentialsTypeOverride).
+    expect(JSON.stringify(Object.values(request))).not.toMatch(/https?:|X-Amz-|Signature|Credential|Security-Token|ASIA|AKIA|resultKey/i);
   });
 
   it('has no way to the internet: isolated subnets only, no internet or NAT gateway, endpoints for S3 and logs only', () => {

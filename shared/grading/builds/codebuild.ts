@@ -9,6 +9,7 @@ import { removeFolder } from '../checkout/files.ts';
 import type { HarnessJob, HarnessResult } from '../harness/protocol.ts';
 import { acceptHarnessResult, MAX_RESULT_BYTES, newResultKey, ResultRefused } from '../harness/result.ts';
 import type { RunHooks, RunRequest, RunResult } from '../runner-protocol.ts';
+import { ecrImage } from './images.ts';
 
 export type { SandboxLocation };
 
@@ -338,6 +339,8 @@ export function startBuildInput(project: string, image: string, timeoutMinutes: 
   return {
     projectName: project,
     imageOverride: image,
+    // An ECR image is pulled with the build's role (which may read the deployment's grading repositories only).
+    imagePullCredentialsTypeOverride: ecrImage(image) ? 'SERVICE_ROLE' : 'CODEBUILD',
     environmentTypeOverride: /aarch64|arm/.test(image) ? 'ARM_CONTAINER' : 'LINUX_CONTAINER',
     timeoutInMinutesOverride: timeoutMinutes,
   };
