@@ -480,6 +480,7 @@ const daySelf: readonly DayStep[] = [
       expect(insider.overrides, 'what StartBuild was given').toEqual([
         'environmentTypeOverride',
         'imageOverride',
+        'imagePullCredentialsTypeOverride',
         'projectName',
         'timeoutInMinutesOverride',
       ]);
