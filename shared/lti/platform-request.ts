@@ -36,6 +36,8 @@ export interface PlatformRequest {
   readonly json?: unknown;
   /** An `application/x-www-form-urlencoded` body (an OAuth 2 token request). */
   readonly form?: Readonly<Record<string, string>>;
+  /** The most bytes of the answer read (PLATFORM_ANSWER_LIMIT when not given): a roster's page may be larger. */
+  readonly answerLimit?: number;
 }
 
 export interface PlatformResponse {
@@ -104,7 +106,7 @@ export async function askPlatform(
       status: response.statusCode ?? 0,
       contentType: response.headers['content-type'] ?? '',
       headers: headersOf(response),
-      text: await readLimited(response),
+      text: await readLimited(response, request.answerLimit ?? PLATFORM_ANSWER_LIMIT),
     };
   } catch (error) {
     if (error instanceof PlatformUnreachable) throw error;
@@ -125,14 +127,14 @@ function headersOf(response: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-async function readLimited(response: IncomingMessage): Promise<string> {
+async function readLimited(response: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > PLATFORM_ANSWER_LIMIT) {
+    if (size > limit) {
       response.destroy();
-      throw new PlatformUnreachable(`its answer is larger than ${PLATFORM_ANSWER_LIMIT / 1024} KiB`, { retryable: false });
+      throw new PlatformUnreachable(`its answer is larger than ${Math.floor(limit / 1024)} KiB`, { retryable: false });
     }
     chunks.push(chunk);
   }

@@ -69,3 +69,80 @@ export async function requestToken(
   const answer = await fetch(`${issuer}/token`, { method: 'POST', body: new URLSearchParams(form) });
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
 }
+
+/** A member of an LMS course, as the platform's roster lists them (NRPS 2.0 §2.2). */
+export interface PlatformMember {
+  readonly user_id: string;
+  readonly roles: readonly string[];
+  readonly status?: 'Active' | 'Inactive' | 'Deleted';
+  readonly name?: string;
+  readonly given_name?: string;
+  readonly family_name?: string;
+  readonly email?: string;
+  readonly email_verified?: boolean;
+  readonly lis_person_sourcedid?: string;
+}
+
+export const MEMBERSHIP_CONTAINER_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
+
+/**
+ * The platform's Names and Role Provisioning Service: each LMS course's members (the test sets
+ * them) at `/courses/{context}/memberships`, the bearer token checked for the NRPS scope, paged
+ * by `limit` (else `pageSize`) with `Link: <…>; rel="next"`. A test may point the next links to
+ * another origin, or make the service answer an error.
+ */
+export class RosterService {
+  private readonly members = new Map<string, PlatformMember[]>();
+  /** Members a page holds when the request names no `limit`. */
+  pageSize = 100;
+  /** Where the next links point instead of the platform (another origin). */
+  nextOrigin: string | undefined;
+  /** Every page request answers this instead (a status, and its headers). */
+  failure: { status: number; headers?: Record<string, string> } | undefined;
+  /** Page requests answered with members. */
+  pagesServed = 0;
+
+  setMembers(contextId: string, members: readonly PlatformMember[]): void {
+    this.members.set(contextId, [...members]);
+  }
+
+  /** Answers a request of `/courses/{context}/memberships`; false for any other path. */
+  serve(provider: Provider, issuer: string, req: IncomingMessage, res: ServerResponse): boolean {
+    const url = new URL(req.url ?? '/', issuer);
+    const contextId = /^\/courses\/([^/]+)\/memberships$/.exec(url.pathname)?.[1];
+    if (contextId === undefined || req.method !== 'GET') return false;
+    void this.answer(provider, issuer, decodeURIComponent(contextId), url, req, res).catch((error: unknown) =>
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+    );
+    return true;
+  }
+
+  private async answer(provider: Provider, issuer: string, contextId: string, url: URL, req: IncomingMessage, res: ServerResponse) {
+    if (!(await checkBearer(provider, req, res, NRPS_SCOPE))) return;
+    if (this.failure) {
+      res.writeHead(this.failure.status, { 'content-type': 'application/json', ...this.failure.headers });
+      res.end(JSON.stringify({ error: 'unavailable' }));
+      return;
+    }
+    const all = this.members.get(contextId) ?? [];
+    const limit = Number(url.searchParams.get('limit') ?? this.pageSize);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const page = all.slice(offset, offset + limit);
+    const headers: Record<string, string> = { 'content-type': MEMBERSHIP_CONTAINER_TYPE };
+    if (offset + limit < all.length) {
+      const next = new URL(`/courses/${encodeURIComponent(contextId)}/memberships`, this.nextOrigin ?? issuer);
+      next.searchParams.set('limit', String(limit));
+      next.searchParams.set('offset', String(offset + limit));
+      headers.link = `<${next.href}>; rel="next"`;
+    }
+    this.pagesServed++;
+    res.writeHead(200, headers);
+    res.end(
+      JSON.stringify({
+        id: url.href,
+        context: { id: contextId, label: 'CS 101', title: 'Intro' },
+        members: page.map((member) => ({ status: 'Active', ...member })),
+      }),
+    );
+  }
+}

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { Provider } from 'oidc-provider';
 import { newKey, type SigningKey } from './oidc-provider.ts';
-import { serviceTokenSettings } from './lti-platform-services.ts';
+import { RosterService, serviceTokenSettings } from './lti-platform-services.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -86,6 +86,8 @@ export interface LtiTestPlatform {
   readonly tokenRequests: number;
   /** The platform's OpenID provider, for its services' bearer checks (lti-platform-services.ts). */
   readonly provider: Provider;
+  /** The platform's roster service (NRPS): the members of its LMS courses, set by the test. */
+  readonly roster: RosterService;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,7 @@ export async function startLtiPlatform(
   let keyFetches = 0;
   let tokenRequests = 0;
   const services = serviceTokenSettings(toolUrl);
+  const roster = new RosterService();
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let provider: Provider | undefined;
 
@@ -143,6 +146,7 @@ export async function startLtiPlatform(
       signIn(provider, req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
       return;
     }
+    if (provider && roster.serve(provider, issuer, req, res)) return;
     handle?.(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -301,6 +305,7 @@ export async function startLtiPlatform(
     get provider() {
       return provider!;
     },
+    roster,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
