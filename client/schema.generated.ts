@@ -1580,7 +1580,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync the course's roster from the LMS courses linked to it (their Names and Role Provisioning Service): newcomers enrolled with the role the LMS gives (students in the link's section), students the LMS no longer lists as active dropped, staff never; sections set here kept. Answers as the class-list import does; dry_run writes nothing. The nightly schedule syncs every linked course.
+         * Sync the roster from the LMS (the Names and Role Provisioning Service of each linked LMS course): newcomers enrolled with the role the LMS gives (students in the link's section), students the LMS no longer lists as active dropped, staff never; sections set here kept. Answers as the class-list import does; dry_run writes nothing. The nightly schedule syncs every linked course.
          * @description **Who may call it:** Course instructors.
          */
         post: operations["lti-roster-sync"];

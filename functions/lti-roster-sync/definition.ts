@@ -8,7 +8,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/lti/roster-sync',
   access: 'course:instructor',
   summary:
-    "Sync the course's roster from the LMS courses linked to it (their Names and Role Provisioning Service): newcomers enrolled with the role the LMS gives (students in the link's section), students the LMS no longer lists as active dropped, staff never; sections set here kept. Answers as the class-list import does; dry_run writes nothing. The nightly schedule syncs every linked course.",
+    "Sync the roster from the LMS (the Names and Role Provisioning Service of each linked LMS course): newcomers enrolled with the role the LMS gives (students in the link's section), students the LMS no longer lists as active dropped, staff never; sections set here kept. Answers as the class-list import does; dry_run writes nothing. The nightly schedule syncs every linked course.",
   // The course's links and their registrations, the LMS people's bindings; then the class-list import: the accounts and the
   // roster read in bulk, each member's change written with its audit entry. The nightly run lists the linked courses (Scan)
   // and reads each course.
