@@ -759,6 +759,13 @@ export function scenarios(world: World): Scenario[] {
         request('DELETE', `${base}/lti/link`, { token: tokens.instructor, query: { registration_id: 'lti_none', context_id: 'none' } }),
       ok: (answer) => answer.status === 'fail',
     },
+    // The bench's course is linked to no LMS course: the sync is refused before any platform is asked.
+    'lti-roster-sync': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => request('POST', `${base}/lti/roster-sync`, { token: tokens.instructor, json: { dry_run: true } }),
+      ok: (answer) => answer.status === 'fail',
+    },
     // LTI Dynamic Registration: a superuser invites an LMS; an LMS opens an invitation with a
     // configuration on this machine's own address, refused before any request (no platform here).
     'create-lti-invitation': {

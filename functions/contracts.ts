@@ -94,6 +94,7 @@ import { contract as ltiLaunch } from './lti-launch/contract.ts';
 import { contract as linkLtiContext } from './link-lti-context/contract.ts';
 import { contract as ltiLinks } from './lti-links/contract.ts';
 import { contract as unlinkLtiContext } from './unlink-lti-context/contract.ts';
+import { contract as ltiRosterSync } from './lti-roster-sync/contract.ts';
 import { contract as createLtiInvitation } from './create-lti-invitation/contract.ts';
 import { contract as ltiRegister } from './lti-register/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
@@ -189,6 +190,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'lti-roster-sync': ltiRosterSync,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'user-summary': userSummary,

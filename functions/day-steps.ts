@@ -28,6 +28,7 @@ import { day as ltiLaunch } from './lti-launch/day.ts';
 import { day as linkLtiContext } from './link-lti-context/day.ts';
 import { day as ltiLinks } from './lti-links/day.ts';
 import { day as unlinkLtiContext } from './unlink-lti-context/day.ts';
+import { day as ltiRosterSync } from './lti-roster-sync/day.ts';
 import { day as createLtiInvitation } from './create-lti-invitation/day.ts';
 import { day as ltiRegister } from './lti-register/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
@@ -186,6 +187,7 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'lti-roster-sync': ltiRosterSync,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'change-inquiry-status': changeInquiryStatus,

@@ -93,6 +93,7 @@ import { definition as ltiLaunch } from './lti-launch/definition.ts';
 import { definition as linkLtiContext } from './link-lti-context/definition.ts';
 import { definition as ltiLinks } from './lti-links/definition.ts';
 import { definition as unlinkLtiContext } from './unlink-lti-context/definition.ts';
+import { definition as ltiRosterSync } from './lti-roster-sync/definition.ts';
 import { definition as createLtiInvitation } from './create-lti-invitation/definition.ts';
 import { definition as ltiRegister } from './lti-register/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
@@ -196,6 +197,7 @@ export const routes = {
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'lti-roster-sync': ltiRosterSync,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;

@@ -98,6 +98,7 @@ import { rows as ltiLaunch } from './lti-launch/test-rows.ts';
 import { rows as linkLtiContext } from './link-lti-context/test-rows.ts';
 import { rows as ltiLinks } from './lti-links/test-rows.ts';
 import { rows as unlinkLtiContext } from './unlink-lti-context/test-rows.ts';
+import { rows as ltiRosterSync } from './lti-roster-sync/test-rows.ts';
 import { rows as createLtiInvitation } from './create-lti-invitation/test-rows.ts';
 import { rows as ltiRegister } from './lti-register/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
@@ -196,6 +197,7 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'link-lti-context': linkLtiContext,
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
+  'lti-roster-sync': ltiRosterSync,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'user-summary': userSummary,

@@ -13,6 +13,8 @@ export type RefusalKind =
   | 'unprocessable'
   | 'too-large'
   | 'too-many-requests'
+  /** An outside service the request needs (an LMS) cannot answer for now: nothing was done, and a later attempt may succeed. */
+  | 'unavailable'
   /** A conditional request (If-Match) whose condition no longer holds. */
   | 'precondition-failed';
 

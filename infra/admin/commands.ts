@@ -15,6 +15,7 @@ import { gradeableRef } from '#shared/gradeables/stored.ts';
 import { summariesOf } from '#shared/data/summaries.ts';
 import { putTerm, termRef } from '#shared/data/terms.ts';
 import { generateSummaries } from '#shared/summaries/generate.ts';
+import { nightlyRosterSync } from '#shared/lti/roster-sync.ts';
 import { nightlySummaries } from '#shared/summaries/job.ts';
 import { gradebookCsv, loadGradebook } from '#shared/gradebook/gradebook.ts';
 import { isTimeZone } from '#shared/gradeables/time-zone.ts';
@@ -69,6 +70,9 @@ Commands:
       autograding and TA scores, late days, status and grader, by section then user.
   nightly-summaries
       Runs the nightly job now: summaries of every unarchived course.
+  nightly-roster-sync
+      Runs the nightly roster sync now: every unarchived course linked to an LMS course, its roster
+      read from the LMS and imported as POST /api/{semester}/{course}/lti/roster-sync does.
   enroll <term> <course> <class-list.csv> [--dry-run] [--drop-missing]
       Imports a class list (columns user_id, first_name, last_name, email, registration_section,
       group; a header row), as POST /api/{semester}/{course}/users/import does. Creates missing users
@@ -317,6 +321,12 @@ export async function runAdminCommand(
       const report = await nightlySummaries();
       return print(
         `Nightly summaries: ${report.succeeded} of ${report.courses} courses, ${report.summaries} summaries, ${report.failed} failed, ${report.skipped} left to a job under way.`,
+      );
+    }
+    case 'nightly-roster-sync': {
+      const report = await nightlyRosterSync();
+      return print(
+        `Nightly roster sync: ${report.synced} of ${report.courses} linked courses, ${report.failed} failed, ${report.skipped} archived or gone.`,
       );
     }
     case 'backfill':

@@ -49,6 +49,8 @@ export interface CourseSubmissionStackProps extends StackProps {
 
 /** The route whose function the nightly schedule also invokes, for every unarchived course. */
 const NIGHTLY_SUMMARIES_HANDLER = 'generate-summaries' satisfies RouteName;
+/** The route whose function the nightly schedule also invokes, for every course linked to an LMS course. */
+const NIGHTLY_ROSTER_HANDLER = 'lti-roster-sync' satisfies RouteName;
 
 /**
  * The context value that sets each setting given only to the functions that read it (shared/config.ts,
@@ -107,6 +109,7 @@ const COURSE_JOB_SWEEPER_TIMEOUT = Duration.minutes(1);
  */
 const ROUTE_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [NIGHTLY_SUMMARIES_HANDLER]: Duration.minutes(15),
+  [NIGHTLY_ROSTER_HANDLER]: Duration.minutes(15),
 };
 
 /** The functions that serve no route, each fed by its queue (the outbox relay and the sweeper by their schedules), with its time limit. */
@@ -145,6 +148,8 @@ export class CourseSubmissionStack extends Stack {
   readonly summariesQueue: Queue;
   readonly summariesDeadLetterQueue: Queue;
   readonly nightlySummaries: Schedule;
+  /** Syncs every linked course's roster from its LMS, on the nightly summaries' schedule. */
+  readonly nightlyRosterSync: Schedule;
   /** Wakes a grading worker every GRADING_WAKE_UP_RATE, so that a job whose worker died is taken over. */
   readonly gradingWakeUp: Schedule;
   /** Runs the course job sweeper every COURSE_JOB_SWEEP_RATE, so that no summaries job or gradebook export is stranded. */
@@ -328,30 +333,19 @@ export class CourseSubmissionStack extends Stack {
     this.functions = functions;
     const notFound = made(handlers, NOT_FOUND_FUNCTION);
 
-    const summaries = made(handlers, NIGHTLY_SUMMARIES_HANDLER).function;
-    // Beside the function it may invoke, so that its policy names the function within one stack.
-    const summariesStack = Stack.of(summaries);
-    const schedulerRole = new Role(summariesStack, 'NightlySummariesRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': summariesStack.account } },
-      }),
-      description: `Lets the nightly schedule invoke functions/${NIGHTLY_SUMMARIES_HANDLER}/handler.ts`,
-    });
-    Validations.of(schedulerRole).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${summariesStack.resolve(summariesStack.getLogicalId(summaries.node.defaultChild as CfnElement))}.Arn>:*]`,
-      reason: 'The schedule may invoke the summaries function only; CDK grants its versions and aliases (:*) along with it.',
-    });
-    this.nightlySummaries = new Schedule(this, 'NightlySummaries', {
+    this.nightlySummaries = this.nightly(made(handlers, NIGHTLY_SUMMARIES_HANDLER).function, {
+      id: 'NightlySummaries',
+      handler: NIGHTLY_SUMMARIES_HANDLER,
       description: 'Regenerates the grade summaries of every unarchived course',
-      schedule: ScheduleExpression.expression(settings.summariesSchedule, TimeZone.of(settings.summariesTimeZone)),
-      target: new LambdaInvoke(summaries, {
-        role: schedulerRole,
-        // Any event without an HTTP request context starts the run over every course.
-        input: ScheduleTargetInput.fromObject({ source: 'nightly-summaries' }),
-        // Delivery retries only (Lambda retries a failed run itself); a late run is skipped.
-        maxEventAge: Duration.hours(2),
-        retryAttempts: 3,
-      }),
+      source: 'nightly-summaries',
+      settings,
+    });
+    this.nightlyRosterSync = this.nightly(made(handlers, NIGHTLY_ROSTER_HANDLER).function, {
+      id: 'NightlyRosterSync',
+      handler: NIGHTLY_ROSTER_HANDLER,
+      description: "Syncs every LMS-linked course's roster from the LMS",
+      source: 'nightly-roster-sync',
+      settings,
     });
 
     const cors = apiCorsRules(settings.corsOrigins);
@@ -461,6 +455,40 @@ export class CourseSubmissionStack extends Stack {
    * unset, so each function has its default), each checked as a function checks it when it starts,
    * so that a bad value fails the synth instead.
    */
+  /**
+   * A nightly run on the summaries' schedule: the route `handler`'s function invoked with an event
+   * without an HTTP request context, by a role beside the function that may invoke it only.
+   */
+  private nightly(
+    target: ApiFunction['function'],
+    options: { id: string; handler: RouteName; description: string; source: string; settings: DeploymentSettings },
+  ): Schedule {
+    // Beside the function it may invoke, so that its policy names the function within one stack.
+    const targetStack = Stack.of(target);
+    const role = new Role(targetStack, `${options.id}Role`, {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': targetStack.account } },
+      }),
+      description: `Lets the nightly schedule invoke functions/${options.handler}/handler.ts`,
+    });
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${targetStack.resolve(targetStack.getLogicalId(target.node.defaultChild as CfnElement))}.Arn>:*]`,
+      reason: `The schedule may invoke the ${options.handler} function only; CDK grants its versions and aliases (:*) along with it.`,
+    });
+    return new Schedule(this, options.id, {
+      description: options.description,
+      schedule: ScheduleExpression.expression(options.settings.summariesSchedule, TimeZone.of(options.settings.summariesTimeZone)),
+      target: new LambdaInvoke(target, {
+        role,
+        // Any event without an HTTP request context starts the run over every course.
+        input: ScheduleTargetInput.fromObject({ source: options.source }),
+        // Delivery retries only (Lambda retries a failed run itself); a late run is skipped.
+        maxEventAge: Duration.hours(2),
+        retryAttempts: 3,
+      }),
+    });
+  }
+
   /**
    * The course job sweeper's schedule: its own role may invoke the sweeper only; the sweeper's own
    * policy (its definition) queries the unfinished jobs' index and sends to the summaries queue.

@@ -166,14 +166,15 @@ export interface ClassListPlan {
  * What importing the rows into a course changes: new users (access level user), changed names or
  * e-mails, new or changed enrollments; with `dropMissing`, students with a section who are not in
  * the list are dropped (staff are left alone). Rotating and grading sections of existing
- * enrollments are kept. Importing the same list twice changes nothing the second time.
+ * enrollments are kept, and with `keepSections` registration sections too (the row's applies to a
+ * member without one). Importing the same list twice changes nothing the second time.
  */
 export function planClassList(
   course: { term: string; course: string },
   list: Pick<ClassList, 'rows'> & Partial<Pick<ClassList, 'named'>>,
   existingUsers: ReadonlyMap<string, User>,
   existingEnrollments: ReadonlyMap<string, Enrollment>,
-  options: { dropMissing?: boolean } = {},
+  options: { dropMissing?: boolean; keepSections?: boolean } = {},
 ): ClassListPlan {
   const usersToCreate: User[] = [];
   const usersToUpdate: User[] = [];
@@ -194,7 +195,8 @@ export function planClassList(
       course: course.course,
       userId: row.userId,
       group: row.group,
-      registrationSection: row.registrationSection,
+      // A roster from the LMS brings members in; their section here is the instructor's to set.
+      registrationSection: (options.keepSections ? before?.registrationSection : null) ?? row.registrationSection,
       rotatingSection: before?.rotatingSection ?? null,
       gradingSections: grader ? (before?.gradingSections ?? []) : [],
     };

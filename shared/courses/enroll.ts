@@ -224,6 +224,8 @@ export interface ImportOptions {
   readonly actor: Actor;
   readonly dryRun?: boolean;
   readonly dropMissing?: boolean;
+  /** Members keep the registration section they have (an LMS roster sync): a row's applies to those without one. */
+  readonly keepSections?: boolean;
   /** The operator's command line also changes existing accounts' names and e-mails to the list's. */
   readonly updateProfiles?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
@@ -248,7 +250,10 @@ export async function importClassList(
   ]);
   const existingUsers = new Map(Object.values(users).flatMap((user) => (user ? [[user.userId, user] as const] : [])));
   const existingEnrollments = new Map(enrollments.map((enrollment) => [enrollment.userId, enrollment] as const));
-  const plan = planClassList(course, list, existingUsers, existingEnrollments, { dropMissing: options.dropMissing ?? false });
+  const plan = planClassList(course, list, existingUsers, existingEnrollments, {
+    dropMissing: options.dropMissing ?? false,
+    keepSections: options.keepSections ?? false,
+  });
   const rejected = [...list.rejected, ...plan.refused];
   // The counts are picked, not spread: a dry run passes the whole plan, whose other fields are no part of the answer.
   const report = (

@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
-import { queryAll } from './paging.ts';
+import { queryAll, scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import { failedConditions, namedTransaction, transactWrite, type TransactItem } from './transactions.ts';
 
@@ -378,6 +378,19 @@ export async function ltiLinksOfCourse(semester: string, course: string): Promis
     }),
   );
   return Items.map(decodeLink);
+}
+
+/** Every course linked to an LMS course, once each (the nightly roster sync): a Scan of the course entries of the links. */
+export async function ltiLinkedCourses(): Promise<{ semester: string; course: string }[]> {
+  const items = await scanAll({
+    TableName: tableName(table),
+    FilterExpression: 'begins_with(#key, :links)',
+    ExpressionAttributeNames: { '#key': 'key', '#semester': 'semester', '#course': 'course' },
+    ExpressionAttributeValues: { ':links': `${COURSE_LINKS}#` },
+    ProjectionExpression: '#semester, #course',
+  });
+  const courses = new Map(items.map((item) => [`${item.semester as string}\n${item.course as string}`, item]));
+  return [...courses.values()].map((item) => ({ semester: item.semester as string, course: item.course as string }));
 }
 
 /**

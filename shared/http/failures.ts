@@ -73,6 +73,7 @@ export const refusalStatus: Readonly<Record<RefusalKind, number>> = {
   'too-large': 413,
   unprocessable: 422,
   'too-many-requests': 429,
+  unavailable: 503,
   'precondition-failed': 412,
 };
 

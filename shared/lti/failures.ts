@@ -113,3 +113,19 @@ export const issuerOriginMismatch = /* @__PURE__ */ failure(
   { issuer: ECHOED_LENGTH, origin: ECHOED_LENGTH },
 );
 export const platformRefusedRegistration = /* @__PURE__ */ failure('unprocessable', 'The platform did not register the tool: {problem}.');
+export const rosterNotLinked = /* @__PURE__ */ failure(
+  'conflict',
+  "This course is linked to no LMS course with a roster service: an instructor's launch from the LMS course links it (POST …/lti/link).",
+);
+export const rosterUnavailable = /* @__PURE__ */ failure(
+  'unavailable',
+  "The LMS's roster could not be read for now ({problem}); nothing was changed. Try again later.",
+);
+export const rosterRefused = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The LMS's roster could not be read ({problem}); nothing was changed. The platform's LTI registration or its tool settings need checking.",
+);
+export const rosterTooLarge = /* @__PURE__ */ failure(
+  'unprocessable',
+  "The LMS's roster is larger than {limit} {what}; nothing was changed.",
+);

@@ -1,8 +1,8 @@
 /**
- * The one way the service asks a platform for something during a registration: only to a URL a
- * registration may name (https, or a host LTI_ALLOWED_HOSTS names), connecting only to the address
- * the check approved (a second DNS answer cannot swap it), without following redirects, within a
- * time-out, and reading at most a small answer.
+ * The one way the service asks a platform for something (a registration, a service token, a
+ * roster, grades): only to a URL a registration may name (https, or a host LTI_ALLOWED_HOSTS
+ * names), connecting only to the address the check approved (a second DNS answer cannot swap it),
+ * without following redirects, within a time-out, and reading at most a small answer.
  */
 import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
@@ -20,17 +20,31 @@ export const PLATFORM_ANSWER_LIMIT = 256 * 1024;
 /** Why a platform could not be asked, or answered nothing usable: said to the administrator on the page. */
 export class PlatformUnreachable extends Error {
   override name = 'PlatformUnreachable';
+  /** False for an answer that was there but too large: asking again gets the same. */
+  readonly retryable: boolean;
+
+  constructor(message: string, options: { retryable?: boolean } = {}) {
+    super(message);
+    this.retryable = options.retryable ?? true;
+  }
 }
 
 export interface PlatformRequest {
   readonly method: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON body. */
   readonly json?: unknown;
+  /** An `application/x-www-form-urlencoded` body (an OAuth 2 token request). */
+  readonly form?: Readonly<Record<string, string>>;
+  /** The most bytes of the answer read (PLATFORM_ANSWER_LIMIT when not given): a roster's page may be larger. */
+  readonly answerLimit?: number;
 }
 
 export interface PlatformResponse {
   readonly status: number;
   readonly contentType: string;
+  /** The answer's headers, names in lower case (several of one name joined with `, `): `retry-after`, `link`. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
 }
 
@@ -64,7 +78,12 @@ export async function askPlatform(
         else callback(null, pinned.address, pinned.family);
       }
     : undefined;
-  const payload = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json));
+  const [payload, payloadType] =
+    request.form !== undefined
+      ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
+      : request.json !== undefined
+        ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
+        : [undefined, undefined];
   try {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = (url.protocol === 'https:' ? https : http).request(url, {
@@ -73,7 +92,7 @@ export async function askPlatform(
           accept: 'application/json',
           'user-agent': 'course-submission-api-lti',
           ...request.headers,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+          ...(payload ? { 'content-type': payloadType, 'content-length': String(payload.length) } : {}),
         },
         ...(lookupPinned ? { lookup: lookupPinned } : {}),
         agent: false,
@@ -86,7 +105,8 @@ export async function askPlatform(
     return {
       status: response.statusCode ?? 0,
       contentType: response.headers['content-type'] ?? '',
-      text: await readLimited(response),
+      headers: headersOf(response),
+      text: await readLimited(response, request.answerLimit ?? PLATFORM_ANSWER_LIMIT),
     };
   } catch (error) {
     if (error instanceof PlatformUnreachable) throw error;
@@ -99,14 +119,22 @@ export async function askPlatform(
   }
 }
 
-async function readLimited(response: IncomingMessage): Promise<string> {
+function headersOf(response: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+async function readLimited(response: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > PLATFORM_ANSWER_LIMIT) {
+    if (size > limit) {
       response.destroy();
-      throw new PlatformUnreachable(`its answer is larger than ${PLATFORM_ANSWER_LIMIT / 1024} KiB`);
+      throw new PlatformUnreachable(`its answer is larger than ${Math.floor(limit / 1024)} KiB`, { retryable: false });
     }
     chunks.push(chunk);
   }

@@ -94,6 +94,7 @@ const EXPECTED_POLICIES: Record<FunctionName, readonly string[]> = Object.fromEn
 /** Time limits and memory that differ from an API handler's 25 s and 1024 MB. */
 const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'generate-summaries': { Timeout: 900, MemorySize: 1024 },
+  'lti-roster-sync': { Timeout: 900, MemorySize: 1024 },
   'grading-worker': { Timeout: 900, MemorySize: 1024 },
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
   'webhook-relay': { Timeout: 50, MemorySize: 1024 },
@@ -542,8 +543,8 @@ describe('summaries queue', () => {
 
 describe('nightly summaries', () => {
   it('invokes generate-summaries at 03:00 UTC with a non-HTTP event, the run over every course', () => {
-    // The nightly run, the webhook outbox relay's, the grading wake-up and the course job sweep.
-    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(4);
+    // The nightly runs (summaries, roster sync), the webhook outbox relay's, the grading wake-up and the course job sweep.
+    expect(ofType('AWS::Scheduler::Schedule')).toHaveLength(5);
     const { Properties } = synth.resources[logicalId(synth.stack.nightlySummaries)]!;
     expect(Properties).toMatchObject({
       ScheduleExpression: 'cron(0 3 * * ? *)',
@@ -566,6 +567,22 @@ describe('nightly summaries', () => {
         Effect: 'Allow',
         Resource: [summaries, { 'Fn::Join': ['', [summaries, ':*']] }],
       },
+    ]);
+  });
+
+  it('invokes lti-roster-sync on the same schedule with a non-HTTP event, the sync of every linked course, as a role that may invoke it only', () => {
+    const { Properties } = synth.resources[logicalId(synth.stack.nightlyRosterSync)]!;
+    const rosterSync = getAtt(functionId('lti-roster-sync'));
+    expect(Properties).toMatchObject({
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      ScheduleExpressionTimezone: 'UTC',
+      State: 'ENABLED',
+      Target: { Arn: rosterSync },
+    });
+    expect(JSON.parse(Properties.Target.Input)).toEqual({ source: 'nightly-roster-sync' });
+    const roleId = Properties.Target.RoleArn['Fn::GetAtt'][0] as string;
+    expect(roleStatements(roleId)).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: [rosterSync, { 'Fn::Join': ['', [rosterSync, ':*']] }] },
     ]);
   });
 });

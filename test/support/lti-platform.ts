@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { Provider } from 'oidc-provider';
 import { newKey, type SigningKey } from './oidc-provider.ts';
+import { RosterService, serviceTokenSettings } from './lti-platform-services.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -81,6 +82,12 @@ export interface LtiTestPlatform {
   keysUnreachable(unreachable: boolean): void;
   /** How often the JWKS was asked for. */
   readonly keyFetches: number;
+  /** How often the tool asked the token endpoint for a service token (granted or not). */
+  readonly tokenRequests: number;
+  /** The platform's OpenID provider, for its services' bearer checks (lti-platform-services.ts). */
+  readonly provider: Provider;
+  /** The platform's roster service (NRPS): the members of its LMS courses, set by the test. */
+  readonly roster: RosterService;
   close(): Promise<void>;
 }
 
@@ -119,6 +126,9 @@ export async function startLtiPlatform(
   const stranger = await newKey('lms');
   let unreachable = false;
   let keyFetches = 0;
+  let tokenRequests = 0;
+  const services = serviceTokenSettings(toolUrl);
+  const roster = new RosterService();
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let provider: Provider | undefined;
 
@@ -131,10 +141,12 @@ export async function startLtiPlatform(
         return;
       }
     }
+    if (pathname === '/token' && req.method === 'POST') tokenRequests++;
     if (/^\/interaction\/[^/]+$/.test(pathname) && provider) {
       signIn(provider, req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
       return;
     }
+    if (provider && roster.serve(provider, issuer, req, res)) return;
     handle?.(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -176,17 +188,17 @@ export async function startLtiPlatform(
         {
           client_id: clientId,
           application_type: 'web',
-          token_endpoint_auth_method: 'none',
           redirect_uris: [launchUrl],
-          grant_types: ['implicit'],
           response_types: ['id_token'],
+          ...services.client,
         },
       ],
+      ...services.provider,
       jwks: { keys: keys.map((key) => key.privateJwk) },
       cookies: { keys: [randomBytes(32).toString('base64url')] },
       responseTypes: ['id_token'],
       extraParams: ['lti_message_hint'],
-      features: { devInteractions: { enabled: false } },
+      features: { devInteractions: { enabled: false }, clientCredentials: services.clientCredentials },
       // A launch asks for `openid` only, and carries the person's profile as LMSs send it (Canvas with privacy "Public").
       claims: {
         openid: ['sub', 'name', 'given_name', 'family_name', 'email', 'email_verified', ...LTI_CLAIMS, ...SERVICE_CLAIMS],
@@ -287,6 +299,13 @@ export async function startLtiPlatform(
     get keyFetches() {
       return keyFetches;
     },
+    get tokenRequests() {
+      return tokenRequests;
+    },
+    get provider() {
+      return provider!;
+    },
+    roster,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,4 +1,4 @@
-/** The part of oidc-provider (which ships no types) that test/support/oidc-provider.ts and lti-platform.ts use. */
+/** The part of oidc-provider (which ships no types) that test/support/oidc-provider.ts, lti-platform.ts and lti-platform-services.ts use. */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -22,6 +22,13 @@ declare module 'oidc-provider' {
     save(): Promise<string>;
   }
 
+  /** A token of the client credentials grant (lti-platform-services.ts checks a service's bearer token with it). */
+  export interface ClientCredentialsToken {
+    clientId?: string;
+    scope?: string;
+    readonly isExpired: boolean;
+  }
+
   export class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
@@ -33,6 +40,7 @@ declare module 'oidc-provider' {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+    ClientCredentials: { find(value: string): Promise<ClientCredentialsToken | undefined> };
     on(event: string, listener: (...args: unknown[]) => void): this;
     /** Clients and their metadata's schema, whose `invalidate` refuses client metadata (lti-platform.ts lets an http loopback redirect URI pass; lti-registration-platform.ts reads what a registration stored). */
     Client: {

@@ -157,6 +157,19 @@ describe('planClassList', () => {
     expect(planClassList(course, withBad, users, enrolled).changes).toEqual([]);
   });
 
+  it("keeps the registration section a member has with keepSections (an LMS roster sync), giving the row's to members without one", () => {
+    const enrolled = new Map([
+      ['bob', { ...enrollment('bob', 4, '5'), gradingSections: [] }],
+      ['amy', { ...enrollment('amy', 4, null), gradingSections: [] }],
+    ]);
+    const plan = planClassList(course, list, new Map(), enrolled, { keepSections: true });
+    expect(plan.changes.map(({ after }) => [after?.userId, after?.registrationSection])).toEqual([
+      ['amy', '1'],
+      ['cat', null],
+    ]);
+    expect(plan.unchanged).toBe(1);
+  });
+
   it('refuses the rows that would leave the course without an instructor', () => {
     const demoting = readClassList(`${header}\nins,In,S,ins@x.edu,1,4\nbob,Bob,Bo,bob@x.edu,,1`);
     const plan = planClassList(course, demoting, new Map(), new Map([['ins', enrollment('ins', 1, null)]]));
