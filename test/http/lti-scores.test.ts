@@ -191,11 +191,7 @@ describe('grades sent back to the linked LMS course', () => {
     // Each retry waited the platform's Retry-After (1 s), longer than the schedule's 0.2 s.
     expect(delivery).toMatchObject({
       state: 'sent',
-      attempts: [
-        { status: 429, retryInSeconds: 1 },
-        { status: 429, retryInSeconds: 1 },
-        { status: 204, retryInSeconds: undefined },
-      ],
+      attempts: [{ status: 429, retryInSeconds: 1 }, { status: 429, retryInSeconds: 1 }, { status: 204 }],
     });
     expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toMatchObject({ scoreGiven: 1 });
 
