@@ -102,6 +102,7 @@ import { definition as webhookDelivery } from './webhook-delivery/definition.ts'
 import { definition as summariesWorker } from './summaries-worker/definition.ts';
 import { definition as webhookRelay } from './webhook-relay/definition.ts';
 import { definition as courseJobSweeper } from './course-job-sweeper/definition.ts';
+import { definition as ltiScore } from './lti-score/definition.ts';
 import { gatewayRouteKeysOf, routeKeysOf, routeMatcher, type FunctionDefinition, type RouteDefinition } from '#shared/http/routes.ts';
 import { parseInput as parseWith, type Input } from '#shared/http/request.ts';
 
@@ -210,6 +211,7 @@ export const workers = {
   'summaries-worker': summariesWorker,
   'webhook-relay': webhookRelay,
   'course-job-sweeper': courseJobSweeper,
+  'lti-score': ltiScore,
 } as const;
 
 export type Routes = typeof routes;

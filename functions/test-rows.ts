@@ -105,6 +105,7 @@ import { rows as userSummary } from './user-summary/test-rows.ts';
 import { rows as webhookDelivery } from './webhook-delivery/test-rows.ts';
 import { rows as webhookRelay } from './webhook-relay/test-rows.ts';
 import { rows as courseJobSweeper } from './course-job-sweeper/test-rows.ts';
+import { rows as ltiScore } from './lti-score/test-rows.ts';
 
 /** By route name; type-checking fails while a route has none, or a route that writes has no valid body. */
 export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['method']> } = {
@@ -211,4 +212,5 @@ export const workerRows: { readonly [Name in Exclude<FunctionName, RouteName>]: 
   'webhook-delivery': webhookDelivery,
   'webhook-relay': webhookRelay,
   'course-job-sweeper': courseJobSweeper,
+  'lti-score': ltiScore,
 };

@@ -24,6 +24,7 @@ export const WEBHOOK_DELIVERY_FUNCTION = workers['webhook-delivery'].name;
 export const SUMMARIES_WORKER_FUNCTION = workers['summaries-worker'].name;
 export const WEBHOOK_RELAY_FUNCTION = workers['webhook-relay'].name;
 export const COURSE_JOB_SWEEPER_FUNCTION = workers['course-job-sweeper'].name;
+export const LTI_SCORE_FUNCTION = workers['lti-score'].name;
 
 /** Every function, routes first. */
 export const functionNames = Object.keys(definitions) as readonly FunctionName[];
@@ -48,6 +49,8 @@ export interface FunctionAccess {
   readonly publishesEvents?: boolean;
   /** Sends summaries jobs to the summaries queue (SQS SendMessage). */
   readonly sendsToSummariesQueue?: boolean;
+  /** Sends grades for linked LMS courses to the LTI score queue (SQS SendMessage). */
+  readonly sendsToLtiScoreQueue?: boolean;
   /** The route key it serves first, for messages (`GET /api/me`). */
   readonly route?: string;
   /** The deployment settings given only to the functions that read them which its code reads (its definition's `settings`). */
@@ -105,6 +108,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
       runsGradingSandbox: definition.gradingSandbox === true,
       ...(definition.events === 'publish' ? { publishesEvents: true } : {}),
       ...(definition.summariesQueue === 'send' ? { sendsToSummariesQueue: true } : {}),
+      ...(definition.ltiScores === 'send' ? { sendsToLtiScoreQueue: true } : {}),
       settings: definition.settings ?? [],
     };
   }
@@ -121,6 +125,7 @@ export function functionAccess(name: FunctionName): FunctionAccess {
     sendsToGradingQueue: route.queue === 'send',
     publishesEvents: route.events === 'publish',
     sendsToSummariesQueue: route.summariesQueue === 'send',
+    sendsToLtiScoreQueue: route.ltiScores === 'send',
     runsGradingSandbox: false,
     route: routeKey,
     settings: route.settings ?? [],
@@ -161,6 +166,7 @@ export interface ResourceBindings {
   readonly gradingQueueUrl: string;
   readonly webhookQueueUrl: string;
   readonly summariesQueueUrl: string;
+  readonly ltiScoreQueueUrl: string;
   /** The submissions bucket's name, for functions that declare `objects`. */
   readonly submissionsBucket: string;
   /** The grading sandbox's variables (in AWS: the CodeBuild project, jobs bucket, harness, images); none locally, where it is bubblewrap. */
@@ -179,6 +185,7 @@ export const RESOURCE_VARIABLES: ReadonlySet<string> = new Set([
   'GRADING_QUEUE_URL',
   'WEBHOOK_QUEUE_URL',
   'SUMMARIES_QUEUE_URL',
+  'LTI_SCORE_QUEUE_URL',
   'GRADING_PROJECT',
   'GRADING_BUCKET',
   'GRADING_HARNESS',
@@ -200,6 +207,7 @@ export function functionEnvironment(name: FunctionName, bindings: ResourceBindin
   if (access.sendsToGradingQueue) environment.GRADING_QUEUE_URL = bindings.gradingQueueUrl;
   if (access.publishesEvents) environment.WEBHOOK_QUEUE_URL = bindings.webhookQueueUrl;
   if (access.sendsToSummariesQueue) environment.SUMMARIES_QUEUE_URL = bindings.summariesQueueUrl;
+  if (access.sendsToLtiScoreQueue) environment.LTI_SCORE_QUEUE_URL = bindings.ltiScoreQueueUrl;
   if (access.objects.length > 0) environment[SUBMISSIONS_BUCKET_VARIABLE] = bindings.submissionsBucket;
   if (access.runsGradingSandbox) Object.assign(environment, bindings.gradingSandbox ?? {});
   return environment;

@@ -12,7 +12,9 @@ export const definition = worker({
     submissions: ['BatchGetItem', 'UpdateItem'],
     results: ['PutItem'],
     gradeables: ['BatchGetItem'],
-    // Each outcome's webhook event, written with it and removed once queued.
+    // Whether the course's linked LMS courses take scores, read with the gradeable.
+    courses: ['BatchGetItem'],
+    // Each outcome's webhook event (and a grade for linked LMS courses), written with it and removed once queued.
     webhookOutbox: ['PutItem', 'DeleteItem'],
   },
   // A files version's stored files: listed, and read by the sandbox through presigned GETs.

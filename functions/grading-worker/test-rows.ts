@@ -4,6 +4,8 @@ import type { WorkerRows } from '../../test/hardening/test-rows.ts';
 export const rows: WorkerRows = {
   policy: [
     'dynamodb:BatchGetItem gradeables',
+    // Whether the course's linked LMS courses take scores.
+    'dynamodb:BatchGetItem courses',
     'dynamodb:BatchGetItem jobs',
     'dynamodb:UpdateItem jobs',
     'dynamodb:Query jobs/index/byLease',
@@ -12,7 +14,7 @@ export const rows: WorkerRows = {
     'secretsmanager:GetSecretValue recordKeys',
     'dynamodb:BatchGetItem submissions',
     'dynamodb:UpdateItem submissions',
-    // The webhook event written with what causes it, and removed once queued.
+    // The webhook event (and a grade for linked LMS courses) written with what causes it, and removed once queued.
     'dynamodb:PutItem webhookOutbox',
     'dynamodb:DeleteItem webhookOutbox',
     'sqs:SendMessage webhookQueue',

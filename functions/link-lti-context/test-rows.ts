@@ -6,7 +6,7 @@ import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 export const rows: WriteRouteRows = {
   // The caller's launch session read with the token check; the link, the course's entry and the audit entry in one transaction
   // (a context linked already is read to name its course).
-  policy: [...COURSE_CHECK, 'dynamodb:BatchGetItem lti', 'dynamodb:PutItem lti', 'dynamodb:PutItem audit'],
+  policy: [...COURSE_CHECK, 'dynamodb:BatchGetItem lti', 'dynamodb:PutItem lti', 'dynamodb:UpdateItem courses', 'dynamodb:PutItem audit'],
   authorization: [
     {
       variation: 'an API token, not a launch session',

@@ -17,6 +17,8 @@ export const definition = route({
     teams: ['BatchGetItem'],
     submissions: ['BatchGetItem', 'UpdateItem'],
     gradeAudit: ['PutItem'],
+    // The grade for linked LMS courses that take scores, written with it (the outbox relay queues it).
+    webhookOutbox: ['PutItem'],
   },
   input: () => ({
     body: {

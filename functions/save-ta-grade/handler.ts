@@ -10,6 +10,6 @@ export const handler = endpoint(definition, {
   malformed: { gradeable_id: () => gradeableNotFound(), user_id: (userId) => noStudent({ user_id: userId }) },
   handle: async ({ caller, course, enrollment, items, params, body }) => {
     const target = await gradingTarget(course, enrollment, params.user_id, items);
-    return gradeView(await gradeComponent(target, caller.userId, body, course.timeZone), params.user_id);
+    return gradeView(await gradeComponent(target, caller.userId, body, course), params.user_id);
   },
 });

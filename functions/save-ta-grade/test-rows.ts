@@ -11,6 +11,8 @@ export const rows: WriteRouteRows = {
     'dynamodb:ConditionCheckItem gradeables',
     'dynamodb:UpdateItem submissions',
     'dynamodb:PutItem gradeAudit',
+    // The grade for linked LMS courses, written with it.
+    'dynamodb:PutItem webhookOutbox',
   ],
   authorization: gradingCases({ component_id: 0, custom_points: 1 }),
   validBody: () => ({ component_id: 0, mark_ids: [0], custom_points: 1, custom_message: 'Fuzz' }),

@@ -10,7 +10,7 @@ export const definition = route({
   summary:
     'Unlink an LMS course (registration_id and context_id, as GET …/lti/link names them) from this course; audited. Its launches are then told it is not linked; members stay.',
   // The course's links are listed; the link and the course's entry are removed (only while linked to this course) with the audit entry.
-  data: { lti: ['Query', 'DeleteItem'], audit: ['PutItem'] },
+  data: { lti: ['Query', 'DeleteItem'], courses: ['UpdateItem'], audit: ['PutItem'] },
   input: () => ({
     query: {
       registration_id: required(text(64, { description: 'The registration the LMS course is of.' }), unlinkFieldsMissing),

@@ -5,7 +5,7 @@ import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WriteRouteRows = {
   // The course's links listed; the link and the course's entry removed with the audit entry in one transaction.
-  policy: [...COURSE_CHECK, 'dynamodb:Query lti', 'dynamodb:DeleteItem lti', 'dynamodb:PutItem audit'],
+  policy: [...COURSE_CHECK, 'dynamodb:Query lti', 'dynamodb:DeleteItem lti', 'dynamodb:UpdateItem courses', 'dynamodb:PutItem audit'],
   authorization: [
     {
       variation: 'an LMS course not linked',

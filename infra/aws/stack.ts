@@ -22,6 +22,7 @@ import {
   functionEnvironment,
   functionNames,
   COURSE_JOB_SWEEPER_FUNCTION,
+  LTI_SCORE_FUNCTION,
   GRADING_WORKER_FUNCTION,
   NOT_FOUND_FUNCTION,
   SUMMARIES_WORKER_FUNCTION,
@@ -41,6 +42,7 @@ import { GradingSandbox } from './grading-sandbox.ts';
 import { ServiceFunction } from './service-function.ts';
 import { SubmissionsBucket } from './submissions-bucket.ts';
 import type { DeploymentSettings } from './settings.ts';
+import { LTI_SCORE_TIMEOUT, LtiScoreQueues } from './lti-scores.ts';
 import { WEBHOOK_DELIVERY_TIMEOUT, WEBHOOK_RELAY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
@@ -119,6 +121,7 @@ const QUEUE_FUNCTION_TIMEOUTS: Partial<Record<FunctionName, Duration>> = {
   [SUMMARIES_WORKER_FUNCTION]: SUMMARIES_WORKER_TIMEOUT,
   [WEBHOOK_RELAY_FUNCTION]: WEBHOOK_RELAY_TIMEOUT,
   [COURSE_JOB_SWEEPER_FUNCTION]: COURSE_JOB_SWEEPER_TIMEOUT,
+  [LTI_SCORE_FUNCTION]: LTI_SCORE_TIMEOUT,
 };
 
 /** What each function is, for its description. */
@@ -156,6 +159,8 @@ export class CourseSubmissionStack extends Stack {
   readonly courseJobSweep: Schedule;
   /** The webhook queue, its dead-letter queue and the delivery function's feed. */
   readonly webhooks: WebhookDelivery;
+  /** The LTI score queue, its dead-letter queue and the lti-score function's feed. */
+  readonly ltiScores: LtiScoreQueues;
   readonly api: HttpApi;
   /** Where students' code runs: a CodeBuild project in a VPC without a way out. */
   readonly gradingSandbox: GradingSandbox;
@@ -254,6 +259,7 @@ export class CourseSubmissionStack extends Stack {
     });
 
     this.webhooks = new WebhookDelivery(this, 'WebhookQueues');
+    this.ltiScores = new LtiScoreQueues(this, 'LtiScoreQueues');
     const functions = new Map<FunctionName, ServiceFunction>();
     const handlers = new Map<FunctionName, ApiFunction>();
     // Route functions live in nested stacks, each with its routes; the queue workers, a fixed few
@@ -330,6 +336,7 @@ export class CourseSubmissionStack extends Stack {
       delivery: made(functions, WEBHOOK_DELIVERY_FUNCTION),
       relay: made(functions, WEBHOOK_RELAY_FUNCTION),
     });
+    this.ltiScores.connect(made(functions, LTI_SCORE_FUNCTION));
     this.functions = functions;
     const notFound = made(handlers, NOT_FOUND_FUNCTION);
 
@@ -549,6 +556,7 @@ export class CourseSubmissionStack extends Stack {
       gradingQueueUrl: this.gradingQueue.queueUrl,
       webhookQueueUrl: this.webhooks.queue.queueUrl,
       summariesQueueUrl: this.summariesQueue.queueUrl,
+      ltiScoreQueueUrl: this.ltiScores.queue.queueUrl,
       submissionsBucket: this.submissions.bucket.bucketName,
       gradingSandbox: this.gradingSandbox.workerEnvironment(),
     });
@@ -586,6 +594,7 @@ export class CourseSubmissionStack extends Stack {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.gradingQueue.queueArn] }));
     }
     if (access.publishesEvents) this.webhooks.grantPublish(role);
+    if (access.sendsToLtiScoreQueue) this.ltiScores.grantSend(role);
     if (access.sendsToSummariesQueue) {
       role.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.summariesQueue.queueArn] }));
     }

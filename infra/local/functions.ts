@@ -8,6 +8,7 @@ import { localTableName } from './tables.ts';
 export const LOCAL_GRADING_QUEUE_URL = 'local:grading-queue';
 export const LOCAL_WEBHOOK_QUEUE_URL = 'local:webhook-queue';
 export const LOCAL_SUMMARIES_QUEUE_URL = 'local:summaries-queue';
+export const LOCAL_LTI_SCORE_QUEUE_URL = 'local:lti-score-queue';
 
 /** The local submissions bucket: `SUBMISSIONS_BUCKET` of the process (the local endpoint's), or `submissions`. */
 export const localSubmissionsBucket = (): string => process.env.SUBMISSIONS_BUCKET || LOCAL_SUBMISSIONS_BUCKET;
@@ -38,6 +39,7 @@ function computeScope(name: FunctionName): FunctionScope {
     gradingQueueUrl: LOCAL_GRADING_QUEUE_URL,
     webhookQueueUrl: LOCAL_WEBHOOK_QUEUE_URL,
     summariesQueueUrl: LOCAL_SUMMARIES_QUEUE_URL,
+    ltiScoreQueueUrl: LOCAL_LTI_SCORE_QUEUE_URL,
     submissionsBucket: localSubmissionsBucket(),
   });
   const access = functionAccess(name);

@@ -16,6 +16,7 @@ import { startLocalGradingQueue, type LocalGradingQueue } from './grading-queue.
 import { startLocalWebhookQueue, type LocalWebhookQueue } from './webhook-queue.ts';
 import { startLocalSummariesQueue, type LocalSummariesQueue } from './summaries-queue.ts';
 import { startLocalOutboxRelay, type LocalOutboxRelay } from './webhook-outbox.ts';
+import { startLocalLtiScoreQueue, type LocalLtiScoreQueue } from './lti-score-queue.ts';
 import { startLocalCourseJobSweep } from './course-job-sweep.ts';
 import type { LocalSchedule } from './schedule.ts';
 
@@ -33,7 +34,9 @@ export interface LocalApi {
   readonly webhookQueue: LocalWebhookQueue;
   /** The in-process summaries queue feeding the summaries worker. */
   readonly summariesQueue: LocalSummariesQueue;
-  /** The webhook outbox relay, run every second (every minute in AWS). */
+  /** The in-process LTI score queue feeding the lti-score function. */
+  readonly ltiScoreQueue: LocalLtiScoreQueue;
+  /** The outbox relay (webhook messages, grades for linked LMS courses), run every second (every minute in AWS). */
   readonly webhookOutbox: LocalOutboxRelay;
   /** The course job sweeper, run every 30 seconds (every few minutes in AWS). */
   readonly courseJobSweep: LocalSchedule;
@@ -72,6 +75,7 @@ export async function startLocalApi(options: {
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
   const webhookQueue = startLocalWebhookQueue();
   const summariesQueue = startLocalSummariesQueue();
+  const ltiScoreQueue = startLocalLtiScoreQueue();
   const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
   const courseJobSweep = startLocalCourseJobSweep(options.courseJobSweepMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);
@@ -100,6 +104,7 @@ export async function startLocalApi(options: {
     gradingQueue,
     webhookQueue,
     summariesQueue,
+    ltiScoreQueue,
     webhookOutbox,
     courseJobSweep,
     close: async () => {
@@ -109,6 +114,7 @@ export async function startLocalApi(options: {
       await gradingQueue.stop();
       await summariesQueue.stop();
       await webhookQueue.stop();
+      await ltiScoreQueue.stop();
     },
   };
 }

@@ -23,6 +23,8 @@ export interface Course {
   readonly archivedAcceptsSubmissions?: boolean;
   /** The grade summaries readers see: the last complete generation. */
   readonly summaries?: SummaryGeneration;
+  /** How many linked LMS courses take scores (AGS `score` scope): a grade is sent back only while some do; 0 when unset. */
+  readonly ltiScoreLinks?: number;
 }
 
 export interface SummaryGeneration {
@@ -42,6 +44,7 @@ export const decodeCourse = (item: Item): Course => ({
   defaultStudentLateDays: (item.defaultStudentLateDays as number | undefined) ?? 0,
   archivedAcceptsSubmissions: item.archivedAcceptsSubmissions === true,
   ...(item.summaries ? { summaries: item.summaries as Course['summaries'] } : {}),
+  ...(typeof item.ltiScoreLinks === 'number' && item.ltiScoreLinks > 0 ? { ltiScoreLinks: item.ltiScoreLinks } : {}),
 });
 
 export const courseRef = (term: string, course: string): ItemRef<Course> => ({ table, key: { term, course }, decode: decodeCourse });
@@ -52,6 +55,17 @@ export const createCourseItem = (course: Course): TransactItem => ({
     TableName: tableName(table),
     Item: { ...course, createdAt: new Date().toISOString() },
     ConditionExpression: 'attribute_not_exists(term)',
+  },
+});
+
+/** Counts a link of an LMS course that takes scores (`by` 1) or its removal (-1), in the link's own transaction. */
+export const countLtiScoreLinks = (term: string, course: string, by: 1 | -1): TransactItem => ({
+  Update: {
+    TableName: tableName(table),
+    Key: { term, course },
+    UpdateExpression: 'ADD ltiScoreLinks :by',
+    ConditionExpression: 'attribute_exists(term)',
+    ExpressionAttributeValues: { ':by': by },
   },
 });
 

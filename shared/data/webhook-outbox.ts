@@ -5,11 +5,15 @@ import type { TransactItem } from './transactions.ts';
 
 const outbox = tables.webhookOutbox;
 
-/** One webhook queue message waiting in the outbox: its id, its body as queued, and when it was recorded. */
+/**
+ * One queue message waiting in the outbox: its id, its body as queued, when it was recorded, and
+ * its queue: the webhook queue unless `queue` names another (`lti-scores`, shared/lti/score-queue.ts).
+ */
 export interface OutboxEntry {
   readonly messageId: string;
   readonly body: string;
   readonly recordedAt: string;
+  readonly queue?: string;
 }
 
 /**
@@ -29,7 +33,12 @@ export async function outboxEntries(limit: number): Promise<{ entries: OutboxEnt
       new ScanCommand({ TableName: tableName(outbox), ConsistentRead: true, Limit: limit - entries.length, ExclusiveStartKey: startKey }),
     );
     for (const item of page.Items ?? [])
-      entries.push({ messageId: item.messageId as string, body: item.body as string, recordedAt: item.recordedAt as string });
+      entries.push({
+        messageId: item.messageId as string,
+        body: item.body as string,
+        recordedAt: item.recordedAt as string,
+        ...(typeof item.queue === 'string' ? { queue: item.queue } : {}),
+      });
     startKey = page.LastEvaluatedKey;
   } while (startKey && entries.length < limit);
   return { entries, more: startKey !== undefined };

@@ -139,10 +139,33 @@ export async function courseGradebookPage(
   /** The gradeables whose cells the rows hold (an export's choice); by default those shownGradeables gives. */
   chosen?: readonly GradeableDocument[],
 ): Promise<{ gradeables: GradeableDocument[]; rows: CourseGradebookRow[]; next_cursor: string | null }> {
-  const { term, course: code } = course;
   const shown = chosen ? [...chosen] : shownGradeables(documents, now);
-  const read = gradeablesRead(documents, shown);
   const { students, more: moreStudents } = await studentsOfPage(course, grader, page);
+  const rows = await gradebookRowsOf(course, documents, shown, students, now);
+  const items = takeWithin(rows);
+  const last = items.at(-1);
+  const more = moreStudents || items.length < rows.length;
+  return {
+    gradeables: shown,
+    rows: items,
+    next_cursor: more && last ? encodeCursor([last.registration_section, last.user_id]) : null,
+  };
+}
+
+/**
+ * The rows of `students` (from the enrollments' `bySection` index, or read one by one): in one
+ * round of BatchGetItem requests their profiles, enrollments, late days and team memberships,
+ * then their submissions of every gradeable read.
+ */
+export async function gradebookRowsOf(
+  course: Course,
+  documents: readonly GradeableDocument[],
+  shown: readonly GradeableDocument[],
+  students: readonly { readonly userId: string; readonly registrationSection: string }[],
+  now: Date,
+): Promise<CourseGradebookRow[]> {
+  const { term, course: code } = course;
+  const read = gradeablesRead(documents, shown);
   const teamGradeables = read.filter((document) => document.team_gradeable);
   const first = await getItems({
     ...Object.fromEntries(students.map(({ userId }) => [`user ${userId}`, userRef(userId)])),
@@ -176,7 +199,7 @@ export async function courseGradebookPage(
     teamOf,
     lateDaysOf: (userId) => loaded[`late ${userId}`] as StudentLateDays | undefined,
   };
-  const rows = students.map((student) => {
+  return students.map((student) => {
     const profile = loaded[`user ${student.userId}`] as { givenName: string; familyName: string } | undefined;
     const person: GradebookPerson = {
       userId: student.userId,
@@ -187,14 +210,6 @@ export async function courseGradebookPage(
     };
     return courseGradebookRow(course, documents, shown, person, sources, now);
   });
-  const items = takeWithin(rows);
-  const last = items.at(-1);
-  const more = moreStudents || items.length < rows.length;
-  return {
-    gradeables: shown,
-    rows: items,
-    next_cursor: more && last ? encodeCursor([last.registration_section, last.user_id]) : null,
-  };
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

@@ -103,6 +103,8 @@ export interface FunctionUse {
   readonly events?: 'publish';
   /** `send`: the function queues summaries jobs (SQS SendMessage on the summaries queue). */
   readonly summariesQueue?: 'send';
+  /** `send`: the function queues grades for linked LMS courses (SQS SendMessage on the LTI score queue). */
+  readonly ltiScores?: 'send';
   /** `read`: the function reads the LTI tool's keys (shared/lti/tool-keys.ts: Secrets Manager GetSecretValue in AWS). */
   readonly ltiKey?: 'read';
   /**

@@ -29,6 +29,7 @@ import {
   type LtiLaunchCode,
 } from '#shared/data/lti.ts';
 import { termRef } from '#shared/data/terms.ts';
+import { recordLtiSubject } from '#shared/data/lti-scores.ts';
 import { failedConditions, transactWrite, type TransactItem } from '#shared/data/transactions.ts';
 import { newUserItem, userRef, userStillEnabled, type User } from '#shared/data/users.ts';
 import { newUserFrom } from '#shared/users/profile.ts';
@@ -154,7 +155,9 @@ async function planLaunch({ registration, claims, message, sub }: Checked, now: 
   if (!user && !registration.createUsers) throw launchUserUnknown({ user_id: userId });
   if (user?.disabled) throw launchAccountDisabled({ user_id: userId });
   const account = user ?? newUserFrom(newUserFromClaims(userId, claims, { emailsVerified: false }));
-  const items: TransactItem[] = [bindLtiPerson({ issuer: registration.issuer, subject: sub, userId }, now)];
+  const binding = { issuer: registration.issuer, subject: sub, userId };
+  // The reverse of the binding too: a grade sent back to the LMS names the student by their `sub`.
+  const items: TransactItem[] = [bindLtiPerson(binding, now), recordLtiSubject(binding)];
   if (user) items.push(userStillEnabled(userId));
   else items.push(...newAccountItems(account, registration));
   if (registration.deploymentIds.length === 0) items.push(recordLtiDeployment(registration.registrationId, message.deploymentId, now));

@@ -10,11 +10,13 @@ import type { Caller } from '#shared/auth/caller.ts';
 import { courseId, isValidSection, type Course } from '#shared/courses/course.ts';
 import { badSection } from '#shared/courses/failures.ts';
 import { auditEntry } from '#shared/data/audit.ts';
+import { countLtiScoreLinks } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { linkLtiContext, ltiContextLinkRef, ltiLinksOfCourse, unlinkLtiContext, type LtiContextLink } from '#shared/data/lti.ts';
 import { launchDetailsRef, type LaunchDetails } from '#shared/data/sessions.ts';
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import { contextLinkedAlready, linkNeedsLaunch, linkNotFound } from './failures.ts';
+import { takesScores } from './scores.ts';
 
 /** What linking reads with the token check: the caller's launch session's details. */
 export const linkReads = (userId: string) => ({ launch: launchDetailsRef(userId) });
@@ -75,6 +77,7 @@ export async function linkContext(
   try {
     await transactWrite([
       ...linkLtiContext(link),
+      ...(takesScores(link) ? [countLtiScoreLinks(course.term, course.course, 1)] : []),
       auditEntry(
         { courseId: courseId(course.term, course.course) },
         { actor: caller.userId, action: 'lti.linked', target: `${registrationId}#${contextId}`, after },
@@ -102,6 +105,7 @@ export async function unlinkContext(course: Pick<Course, 'term' | 'course'>, act
   try {
     await transactWrite([
       ...unlinkLtiContext(link),
+      ...(takesScores(link) ? [countLtiScoreLinks(course.term, course.course, -1)] : []),
       auditEntry(
         { courseId: courseId(course.term, course.course) },
         { actor, action: 'lti.unlinked', target: `${registrationId}#${contextId}`, before },

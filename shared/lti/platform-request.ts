@@ -34,6 +34,8 @@ export interface PlatformRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** A JSON body. */
   readonly json?: unknown;
+  /** The JSON body's media type, when a JSON-based one (an AGS score is `application/vnd.ims.lis.v1.score+json`). */
+  readonly jsonType?: string;
   /** An `application/x-www-form-urlencoded` body (an OAuth 2 token request). */
   readonly form?: Readonly<Record<string, string>>;
   /** The most bytes of the answer read (PLATFORM_ANSWER_LIMIT when not given): a roster's page may be larger. */
@@ -82,7 +84,7 @@ export async function askPlatform(
     request.form !== undefined
       ? [Buffer.from(new URLSearchParams(request.form).toString()), 'application/x-www-form-urlencoded']
       : request.json !== undefined
-        ? [Buffer.from(JSON.stringify(request.json)), 'application/json']
+        ? [Buffer.from(JSON.stringify(request.json)), request.jsonType ?? 'application/json']
         : [undefined, undefined];
   try {
     const response = await new Promise<IncomingMessage>((resolve, reject) => {

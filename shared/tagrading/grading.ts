@@ -3,6 +3,7 @@ import { courseGroups, type Course, type Enrollment } from '#shared/courses/cour
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { auditTrail, saveTaGrade, type AuditEntry, type GradeOwner } from '#shared/data/grades.ts';
 import { gradeableRef } from '#shared/gradeables/stored.ts';
+import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef, type Submission } from '#shared/data/submissions.ts';
 import { teamMembershipRef } from '#shared/data/teams.ts';
@@ -124,9 +125,10 @@ export async function gradeComponent(
   target: GradingTarget,
   graderId: string,
   fields: ComponentGradeInput & { readonly revision?: unknown },
-  timeZone: string,
+  course: Pick<Course, 'term' | 'course' | 'timeZone' | 'ltiScoreLinks'>,
   now = new Date(),
 ) {
+  const { timeZone } = course;
   const { gradeable } = target;
   if (!gradingOpen(gradeable, now)) {
     const start = gradeable.dates.grade_start_date;
@@ -158,9 +160,11 @@ export async function gradeComponent(
   const startedAt = Date.now();
   for (;;) {
     const writes = saveTaGrade(target.owner, currentRevision, grade, entry);
+    // The grade for the linked LMS courses is written with it (the outbox), timestamped with its time.
+    const passback = ltiScoreOutbox(course, { gradeableId: gradeable.id, ownerId: target.owner.ownerId, gradedAt: now });
     const gate = target.submission === undefined ? firstOfOwner(target.owner, gradeable, target.owner.ownerId) : undefined;
     try {
-      await transactWrite([...writes, ...(gate ? [gate] : [])]);
+      await transactWrite([...writes, ...(gate ? [gate] : []), ...passback]);
       break;
     } catch (error) {
       const failed = failedConditions(error);

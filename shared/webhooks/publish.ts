@@ -39,23 +39,30 @@ export function webhookOutbox(messages: readonly WebhookMessage[], now = new Dat
     items: entries.map(({ entry }) => outboxPut(entry)),
     send: async () => {
       for (const { message, entry } of entries) {
-        if (!(await sendEntry(entry, message))) return;
+        if (!(await sendEntry(entry, () => sendWebhookMessage(message)))) return;
       }
     },
   };
 }
 
+/** Sends an outbox entry's message to its queue (throws when the queue refuses it). */
+export type EntrySender = (entry: OutboxEntry) => Promise<void>;
+
+/** The webhook queue's sender: an entry whose `queue` names no other queue holds a webhook message. */
+const toWebhookQueue: EntrySender = (entry) => sendWebhookMessage(JSON.parse(entry.body) as WebhookMessage);
+
 /**
  * Queues an entry's message and removes the entry; false when the queue refused it (logged: the
  * relay sends it later), so the caller leaves the rest to the relay too.
  */
-export async function sendEntry(entry: OutboxEntry, message: WebhookMessage = JSON.parse(entry.body) as WebhookMessage): Promise<boolean> {
+export async function sendEntry(entry: OutboxEntry, send: EntrySender = toWebhookQueue): Promise<boolean> {
   try {
-    await sendWebhookMessage(message);
+    await send(entry);
   } catch (error) {
     logger.warn({
-      message: 'The webhook queue refused a message; it waits in the outbox',
+      message: 'The queue refused a message; it waits in the outbox',
       messageId: entry.messageId,
+      ...(entry.queue ? { queue: entry.queue } : {}),
       error: error as Error,
     });
     return false;
@@ -63,8 +70,8 @@ export async function sendEntry(entry: OutboxEntry, message: WebhookMessage = JS
   try {
     await removeOutboxEntry(entry.messageId);
   } catch (error) {
-    // Queued: the relay queues it once more, and the delivery function drops the copy.
-    logger.warn({ message: 'A queued webhook message stays in the outbox', messageId: entry.messageId, error: error as Error });
+    // Queued: the relay queues it once more, and the receiving function drops the copy.
+    logger.warn({ message: 'A queued message stays in the outbox', messageId: entry.messageId, error: error as Error });
   }
   return true;
 }

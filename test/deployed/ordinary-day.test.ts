@@ -15,6 +15,8 @@ import { checkedFetch } from '../support/checked-fetch.ts';
 import { createGradebookExport } from '#shared/data/gradebook-exports.ts';
 import { newGradebookExportId } from '#shared/gradebook/exports.ts';
 import { SWEEP_GRACE_MS } from '#shared/summaries/sweep.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { CLIENT_ID as OIDC_CLIENT_ID, startOidcProvider } from '../support/oidc-provider.ts';
 import {
   CAN_BUILD,
@@ -435,6 +437,37 @@ const daySelf: readonly DayStep[] = [
       }
       if (data?.status !== 'done') fail('course job sweep', `the stranded export did not end done: ${JSON.stringify(data).slice(0, 500)}`);
       collectProblems('course job sweep');
+      expectNoFailures();
+    },
+  },
+  {
+    title:
+      'a grade for linked LMS courses written to the outbox is queued by the relay, as its schedule invokes it, on the LTI score queue, and the lti-score function takes it',
+    phase: 'summaries read',
+    timeoutMs: 120_000,
+    run: async () => {
+      const relay = stack!.deployment.schedules.find((schedule) => schedule.logicalId.startsWith('WebhookQueuesOutboxRelaySchedule'));
+      const outbox = stack!.deployment.tables.find((table) => table.logicalId.startsWith('WebhookOutbox'));
+      const worker = stack!.deployment.functions.find((fn) => fn.logicalId.startsWith('LtiScore'));
+      if (!relay || !outbox || !worker)
+        return fail('LTI scores', 'no outbox relay schedule, WebhookOutbox table or LtiScore function in the template');
+      // What a grade of a course with a linked LMS course writes; this course has none, so the function finds nothing to send.
+      const own = process.env.WEBHOOK_OUTBOX_TABLE;
+      process.env.WEBHOOK_OUTBOX_TABLE = outbox.name;
+      try {
+        await transactWrite(
+          ltiScoreOutbox({ term: TERM, course: COURSE, ltiScoreLinks: 1 }, { gradeableId: 'hw1', ownerId: 'ada', gradedAt: new Date() }),
+        );
+      } finally {
+        process.env.WEBHOOK_OUTBOX_TABLE = own;
+      }
+      const result = await stack!.fireSchedule(relay);
+      if (result.functionError) return fail('LTI scores', `the relay failed: ${result.payload}`);
+      const deadline = Date.now() + 90_000;
+      while (!stack!.lambda.invoked.has(worker.logicalId) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!stack!.lambda.invoked.has(worker.logicalId)) fail('LTI scores', 'the lti-score function never ran');
+      collectProblems('LTI scores');
       expectNoFailures();
     },
   },

@@ -55,6 +55,7 @@ function resourceName(resource: ResourceReference): string {
     if (id === logicalId(synth.stack.gradingQueue)) return 'gradingQueue';
     if (id === logicalId(synth.stack.webhooks.queue)) return 'webhookQueue';
     if (id === logicalId(synth.stack.summariesQueue)) return 'summariesQueue';
+    if (id === logicalId(synth.stack.ltiScores.queue)) return 'ltiScoreQueue';
     if (id === logicalId(synth.stack.gradingSandbox.jobsBucket)) return 'jobsBucket';
     if (id === logicalId(synth.stack.submissions.bucket)) return 'submissionsBucket';
     if (id === logicalId(synth.stack.gradingSandbox.project)) return 'gradingProject';
@@ -402,6 +403,8 @@ describe('least privilege', () => {
       if (used.has('submissionsBucket')) expected.SUBMISSIONS_BUCKET = { Ref: logicalId(synth.stack.submissions.bucket) };
       if (EXPECTED_POLICIES[name].includes('sqs:SendMessage summariesQueue'))
         expected.SUMMARIES_QUEUE_URL = { Ref: logicalId(synth.stack.summariesQueue) };
+      if (EXPECTED_POLICIES[name].includes('sqs:SendMessage ltiScoreQueue'))
+        expected.LTI_SCORE_QUEUE_URL = { Ref: logicalId(synth.stack.ltiScores.queue) };
       if (used.has('gradingProject')) {
         const sandbox = synth.stack.gradingSandbox;
         expected.GRADING_PROJECT = { Ref: logicalId(sandbox.project) };
@@ -451,6 +454,8 @@ describe('grading queue', () => {
       synth.stack.webhooks.deadLetterQueue,
       synth.stack.summariesQueue,
       synth.stack.summariesDeadLetterQueue,
+      synth.stack.ltiScores.queue,
+      synth.stack.ltiScores.deadLetterQueue,
     ].map(logicalId);
     expect(
       ofType('AWS::SQS::Queue')

@@ -17,6 +17,7 @@ import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { Provider } from 'oidc-provider';
 import { newKey, type SigningKey } from './oidc-provider.ts';
 import { RosterService, serviceTokenSettings } from './lti-platform-services.ts';
+import { gradeService, type PlatformGrades } from './lti-platform-grades.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -88,6 +89,8 @@ export interface LtiTestPlatform {
   readonly provider: Provider;
   /** The platform's roster service (NRPS): the members of its LMS courses, set by the test. */
   readonly roster: RosterService;
+  /** Its grade service (AGS): line items, the scores held, and fault switches (lti-platform-grades.ts). */
+  readonly grades: PlatformGrades;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,7 @@ export async function startLtiPlatform(
       }
     }
     if (pathname === '/token' && req.method === 'POST') tokenRequests++;
+    if (grades.handle(req, res, pathname)) return;
     if (/^\/interaction\/[^/]+$/.test(pathname) && provider) {
       signIn(provider, req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
       return;
@@ -152,6 +156,7 @@ export async function startLtiPlatform(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `http://${host}`;
+  const grades: PlatformGrades = gradeService(issuer, () => provider!);
 
   const claimsOf = (sub: string, message: LaunchMessage = {}): Record<string, unknown> => {
     const user = users.get(sub) ?? { sub };
@@ -306,6 +311,7 @@ export async function startLtiPlatform(
       return provider!;
     },
     roster,
+    grades,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

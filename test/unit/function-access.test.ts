@@ -13,6 +13,7 @@ const bindings: ResourceBindings = {
   gradingQueueUrl: 'https://sqs/queue',
   webhookQueueUrl: 'https://sqs/webhooks',
   summariesQueueUrl: 'https://sqs/summaries',
+  ltiScoreQueueUrl: 'https://sqs/lti-scores',
   submissionsBucket: 'submissions-bucket',
   gradingSandbox: { GRADING_PROJECT: 'grading-project', GRADING_BUCKET: 'jobs' },
 };

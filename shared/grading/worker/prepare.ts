@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { config } from '#shared/config.ts';
 import { setting } from '#shared/environment.ts';
+import { courseRef } from '#shared/data/courses.ts';
 import { getItems } from '#shared/data/items.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { fileLimits, operatorFileBounds } from '#shared/files/rules.ts';
@@ -38,7 +39,11 @@ export async function prepareJob({ job, holds }: Held): Promise<Prepared | { out
     const message = `Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`;
     return { outcome: await recordFailure({ job, holds, message }) };
   }
-  const { gradeable } = await getItems({ gradeable: gradeableRef(job.term, job.course, job.gradeableId) });
+  // The course with it: whether a grade is sent back to linked LMS courses (no read more).
+  const { gradeable, course } = await getItems({
+    gradeable: gradeableRef(job.term, job.course, job.gradeableId),
+    course: courseRef(job.term, job.course),
+  });
   // A gradeable without version control grades its versions' stored files, exactly as a checkout.
   const files = gradeable?.type === 'Electronic File' && !gradeable.vcs ? await versionObjects(job) : undefined;
   if (files?.length === 0) return { outcome: await recordFailure({ job, holds, message: "This version's files are no longer stored." }) };
@@ -53,6 +58,7 @@ export async function prepareJob({ job, holds }: Held): Promise<Prepared | { out
     team: Boolean(gradeable.team_gradeable),
     ...(files ? { files: Object.fromEntries(files.map((file) => [file.name, file.sha256])) } : {}),
     testCasesSha256: testCasesSha256(gradeable.autograding),
+    ltiScoreLinks: course?.ltiScoreLinks ?? 0,
     environment: recordEnvironment({ codeBuild: Boolean(setting('GRADING_PROJECT')), sandbox: request.sandbox, image: request.image }),
   };
   return { request, testCases: gradeable.autograding?.test_cases ?? [], recorded: job.commit, basis };

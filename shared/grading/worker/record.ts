@@ -7,6 +7,7 @@ import { recordVersionCommit, setVersionState, type GradingResults, type Submiss
 import { failedConditions, transactWrite } from '#shared/data/transactions.ts';
 import type { TestCase } from '#shared/gradeables/gradeable.ts';
 import { logger } from '#shared/logger.ts';
+import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { eventOutbox, gradingOutcomeEvent } from '#shared/webhooks/publish.ts';
 import { environmentWithBuild, gradingRecordPayload, type RecordEnvironment } from '../grading-record.ts';
 import type { RunResult } from '../runner-protocol.ts';
@@ -46,6 +47,8 @@ export interface RecordBasis {
   readonly files?: Readonly<Record<string, string>>;
   readonly testCasesSha256: string;
   readonly environment: RecordEnvironment;
+  /** The course's linked LMS courses that take scores (the course's count): the grade is then sent back, through the outbox. */
+  readonly ltiScoreLinks?: number;
 }
 
 /** What the job's run gave and what it was to grade. */
@@ -104,6 +107,15 @@ export async function recordGrade({ job, holds, run, testCases, recorded, basis 
     }),
   );
   const full = putResultsItem(job.gradeableKey, job.ownerId, stored, { gradedAt, record });
+  // The grade for the linked LMS courses is written with it (the outbox), timestamped with the grade's time.
+  const passback = ltiScoreOutbox(
+    { term: job.term, course: job.course, ltiScoreLinks: basis.ltiScoreLinks ?? 0 },
+    {
+      gradeableId: job.gradeableId,
+      ownerId: job.ownerId,
+      gradedAt,
+    },
+  );
   const ended = await recordEnd({
     job,
     holds,
@@ -111,7 +123,7 @@ export async function recordGrade({ job, holds, run, testCases, recorded, basis 
     results,
     points: results.visiblePoints,
     hiddenPoints: results.hiddenPoints,
-    also: [full],
+    also: [full, ...passback],
     commit,
   });
   return ended ? 'graded' : 'lost';

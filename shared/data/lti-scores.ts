@@ -1,0 +1,199 @@
+/**
+ * Grade passback items of the `lti` table (shared/lti/scores.ts has the rules): each student's
+ * `sub` at an issuer (the reverse of the people binding, written with it at every launch), each
+ * delivery of a grade to one LMS line item for one student, and the line item found or created
+ * for a gradeable in a linked LMS course.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from './client.ts';
+import type { Item, ItemRef } from './items.ts';
+import { tableName, tables } from './tables.ts';
+import type { TransactItem } from './transactions.ts';
+
+const table = tables.lti;
+
+const SUBJECTS = 'subject';
+
+/** The `sub` a user launched with from an issuer (the latest launch's, when several bound them). */
+export const ltiSubjectRef = (issuer: string, userId: string): ItemRef<{ subject: string }> => ({
+  table,
+  key: { key: `${SUBJECTS}#${issuer}`, entry: userId },
+  decode: (item) => ({ subject: item.subject as string }),
+});
+
+/** Records the user's `sub` at the issuer, in the launch's transaction that binds them. */
+export const recordLtiSubject = (person: { issuer: string; subject: string; userId: string }): TransactItem => ({
+  Put: { TableName: tableName(table), Item: { key: `${SUBJECTS}#${person.issuer}`, entry: person.userId, subject: person.subject } },
+});
+
+export type ScoreDeliveryState = 'pending' | 'sent' | 'failed' | 'skipped';
+
+/** One try of a score delivery: the platform's HTTP status (null: no answer) and what it said. */
+export interface ScoreAttempt {
+  readonly at: string;
+  readonly status: number | null;
+  readonly error?: string;
+  /** The wait before the next try, when one follows: the schedule's, or the platform's Retry-After when longer. */
+  readonly retryInSeconds?: number;
+}
+
+/** The score body as last sent (application/vnd.ims.lis.v1.score+json). */
+export interface SentScore {
+  readonly userId: string;
+  readonly scoreGiven: number;
+  readonly scoreMaximum: number;
+  readonly activityProgress: string;
+  readonly gradingProgress: string;
+  readonly timestamp: string;
+}
+
+/** A student's grade of a gradeable on its way to one linked LMS course. */
+export interface ScoreDelivery {
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly userId: string;
+  /** Whose submission the grade is of: the student, or their team. */
+  readonly ownerId: string;
+  readonly registrationId: string;
+  readonly contextId: string;
+  /** `ls_` and the entry, base64url: stable for the delivery's whole life. */
+  readonly deliveryId: string;
+  readonly state: ScoreDeliveryState;
+  /** The time of the grade this delivery carries: the score's `timestamp`. */
+  readonly gradedAt: string;
+  /** Why it was skipped or failed. */
+  readonly reason: string | null;
+  readonly attempts: readonly ScoreAttempt[];
+  /** Attempts made before the current round (a new grade or a replay starts a new round). */
+  readonly roundStart: number;
+  readonly lastSent: SentScore | null;
+  readonly nextAttemptAt: string | null;
+  readonly updatedAt: string;
+}
+
+const SCORES = 'scores';
+const scoresKey = (term: string, course: string) => `${SCORES}#${term}#${course}`;
+const deliveryEntry = (delivery: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'>) =>
+  JSON.stringify([delivery.gradeableId, delivery.userId, delivery.registrationId, delivery.contextId]);
+
+/** A delivery's id: its entry, so that an id names exactly one (link, gradeable, student). */
+export const scoreDeliveryId = (delivery: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'>): string =>
+  `ls_${Buffer.from(deliveryEntry(delivery)).toString('base64url')}`;
+
+/** The delivery an id names, when it is one this API gave out. */
+export function parseScoreDeliveryId(
+  deliveryId: string,
+): Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'> | undefined {
+  if (!deliveryId.startsWith('ls_')) return undefined;
+  try {
+    const parts = JSON.parse(Buffer.from(deliveryId.slice(3), 'base64url').toString('utf8')) as unknown;
+    if (!Array.isArray(parts) || parts.length !== 4 || parts.some((part) => typeof part !== 'string')) return undefined;
+    const [gradeableId = '', userId = '', registrationId = '', contextId = ''] = parts as string[];
+    return { gradeableId, userId, registrationId, contextId };
+  } catch {
+    return undefined;
+  }
+}
+
+const decodeDelivery = (item: Item): ScoreDelivery => ({
+  term: item.term as string,
+  course: item.course as string,
+  gradeableId: item.gradeableId as string,
+  userId: item.userId as string,
+  ownerId: (item.ownerId as string | undefined) ?? (item.userId as string),
+  registrationId: item.registrationId as string,
+  contextId: item.contextId as string,
+  deliveryId: item.deliveryId as string,
+  state: item.state as ScoreDeliveryState,
+  gradedAt: item.gradedAt as string,
+  reason: (item.reason as string | null | undefined) ?? null,
+  attempts: (item.attempts as ScoreAttempt[] | undefined) ?? [],
+  roundStart: (item.roundStart as number | undefined) ?? 0,
+  lastSent: (item.lastSent as SentScore | null | undefined) ?? null,
+  nextAttemptAt: (item.nextAttemptAt as string | null | undefined) ?? null,
+  updatedAt: item.updatedAt as string,
+});
+
+export const scoreDeliveryRef = (
+  term: string,
+  course: string,
+  delivery: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'>,
+): ItemRef<ScoreDelivery> => ({
+  table,
+  key: { key: scoresKey(term, course), entry: deliveryEntry(delivery) },
+  decode: decodeDelivery,
+});
+
+/**
+ * Writes the delivery as `next`, only while the stored one is as `seen` was read (its attempts and
+ * grade time: its revision), or, `seen` being undefined, while none is stored. False when another
+ * writer changed it first: that one acts on it.
+ */
+export async function putScoreDelivery(next: ScoreDelivery, seen: ScoreDelivery | undefined): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { key: scoresKey(next.term, next.course), entry: deliveryEntry(next), ...next },
+        ...(seen
+          ? {
+              ConditionExpression: 'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':attempts': seen.attempts.length, ':gradedAt': seen.gradedAt, ':state': seen.state },
+            }
+          : { ConditionExpression: 'attribute_not_exists(entry)' }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The course's deliveries, in the order of their entries (gradeable, then student), every page. */
+export async function scoreDeliveriesOf(term: string, course: string): Promise<ScoreDelivery[]> {
+  const deliveries: ScoreDelivery[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(table),
+        KeyConditionExpression: '#key = :key',
+        ExpressionAttributeNames: { '#key': 'key' },
+        ExpressionAttributeValues: { ':key': scoresKey(term, course) },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    deliveries.push(...(page.Items ?? []).map(decodeDelivery));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return deliveries;
+}
+
+const LINE_ITEMS = 'lineitem';
+
+/** The line item a gradeable has in a linked LMS course, once found or created. */
+export const lineItemRef = (registrationId: string, contextId: string, gradeableId: string): ItemRef<{ url: string }> => ({
+  table,
+  key: { key: `${LINE_ITEMS}#${registrationId}#${contextId}`, entry: gradeableId },
+  decode: (item) => ({ url: item.url as string }),
+});
+
+/** Remembers a gradeable's line item (the first one found or created stays). */
+export async function rememberLineItem(registrationId: string, contextId: string, gradeableId: string, url: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { key: `${LINE_ITEMS}#${registrationId}#${contextId}`, entry: gradeableId, url },
+        ConditionExpression: 'attribute_not_exists(entry)',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

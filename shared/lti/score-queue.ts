@@ -1,0 +1,85 @@
+/**
+ * The LTI score queue's messages and how they are written and sent. A `grade` message says a
+ * student's (or team's) grade of a gradeable changed at `gradedAt`: it is written, as an outbox
+ * entry, in the transaction of that change, and the outbox relay puts it on the queue; the
+ * lti-score function then sends the grade the gradebook shows to every linked LMS course that
+ * takes scores. An `attempt` message is one more try of one delivery, made once the delivery has
+ * `after` attempts recorded (a copy of a message already acted on is recognised by that count).
+ */
+import type { Course } from '#shared/data/courses.ts';
+import { outboxPut, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
+import type { TransactItem } from '#shared/data/transactions.ts';
+import { describeRunningFunction, setting } from '#shared/environment.ts';
+import { sendSqsMessage } from '#shared/sqs-send.ts';
+
+export type LtiScoreMessage =
+  | {
+      readonly kind: 'grade';
+      readonly term: string;
+      readonly course: string;
+      readonly gradeableId: string;
+      /** The student, or the team whose members' grades changed. */
+      readonly ownerId: string;
+      readonly gradedAt: string;
+    }
+  | {
+      readonly kind: 'attempt';
+      readonly term: string;
+      readonly course: string;
+      readonly deliveryId: string;
+      readonly after: number;
+      /** Not before this time: a wait longer than the queue can delay a message goes round again. */
+      readonly notBefore?: string;
+    };
+
+/** The outbox entries' queue name for LTI score messages (the others are the webhook queue's). */
+export const LTI_SCORE_QUEUE = 'lti-scores';
+
+/** The longest delay SQS can hold a message back; longer waits hop through the queue. */
+const MAX_QUEUE_DELAY_SECONDS = 900;
+
+type Sender = (message: LtiScoreMessage, delaySeconds: number) => Promise<void>;
+
+let localSender: Sender | undefined;
+
+export function useLocalLtiScoreQueue(sender: Sender | undefined): void {
+  localSender = sender;
+}
+
+/** Queues a message, visible after `delaySeconds`, at most 15 minutes (SQS rounds up to whole seconds). */
+export async function sendLtiScoreMessage(message: LtiScoreMessage, delaySeconds = 0): Promise<void> {
+  const delay = Math.min(MAX_QUEUE_DELAY_SECONDS, delaySeconds);
+  const queueUrl = setting('LTI_SCORE_QUEUE_URL');
+  if (!queueUrl)
+    throw new Error(`The LTI score queue is not in the environment of ${describeRunningFunction()}: LTI_SCORE_QUEUE_URL is not set.`);
+  if (queueUrl.startsWith('local:')) {
+    await localSender?.(message, delay);
+    return;
+  }
+  await sendSqsMessage(queueUrl, JSON.stringify(message), Math.ceil(delay));
+}
+
+/** Sends an outbox entry's message (the relay removes the entry once this returns). */
+export const sendLtiScoreEntry = (entry: OutboxEntry): Promise<void> => sendLtiScoreMessage(JSON.parse(entry.body) as LtiScoreMessage);
+
+/**
+ * The outbox entry telling the LMS courses linked to `course` that the grade of `ownerId` (a
+ * student or a team) changed at `gradedAt`, for the transaction of that change; none while no
+ * linked LMS course takes scores (the course item counts them, so the writer needs no other read).
+ */
+export function ltiScoreOutbox(
+  course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'> | undefined,
+  grade: { readonly gradeableId: string; readonly ownerId: string; readonly gradedAt: Date },
+): TransactItem[] {
+  if (!course || (course.ltiScoreLinks ?? 0) <= 0) return [];
+  const message: LtiScoreMessage = {
+    kind: 'grade',
+    term: course.term,
+    course: course.course,
+    gradeableId: grade.gradeableId,
+    ownerId: grade.ownerId,
+    gradedAt: grade.gradedAt.toISOString(),
+  };
+  const messageId = `lti#${JSON.stringify([message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt])}`;
+  return [outboxPut({ messageId, body: JSON.stringify(message), recordedAt: message.gradedAt, queue: LTI_SCORE_QUEUE })];
+}

@@ -1,0 +1,87 @@
+/**
+ * Grade passback (LTI Assignment and Grade Services 2.0): the rules of what is sent to a linked LMS
+ * course for one student and gradeable, and what becomes of each answer. Pure functions; the
+ * delivery itself is shared/passback/.
+ */
+import type { LtiContextLink } from '#shared/data/lti.ts';
+import type { SentScore } from '#shared/data/lti-scores.ts';
+
+export const SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';
+export const LINE_ITEM_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem';
+export const SCORE_MEDIA_TYPE = 'application/vnd.ims.lis.v1.score+json';
+export const LINE_ITEM_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitem+json';
+export const LINE_ITEMS_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitemcontainer+json';
+
+/** Whether a linked LMS course takes scores: its grade service grants the `score` scope and names its line items. */
+export const takesScores = (link: Pick<LtiContextLink, 'grades'>): boolean =>
+  link.grades !== null && link.grades.lineitems !== null && link.grades.scope.includes(SCORE_SCOPE);
+
+/** A student's grade of a gradeable, as the gradebook shows it. */
+export interface GradeShown {
+  /** The total the gradebook shows. */
+  readonly total: number;
+  /** The gradeable's points (the gradebook's maximum). */
+  readonly maximum: number;
+  /** Whether a version is still queued or being graded. */
+  readonly queued: boolean;
+  /** Whether the rubric still has components to grade. */
+  readonly taPending: boolean;
+}
+
+/**
+ * The score sent for a grade: the total out of the gradeable's points, `timestamp` the grade's own
+ * time (a platform keeps the newer of two, so a late retry never overwrites a newer grade).
+ */
+export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): SentScore {
+  return {
+    userId,
+    scoreGiven: grade.total,
+    scoreMaximum: grade.maximum,
+    activityProgress: grade.queued ? 'Submitted' : 'Completed',
+    gradingProgress: grade.taPending ? 'PendingManual' : grade.queued ? 'Pending' : 'FullyGraded',
+    timestamp: gradedAt,
+  };
+}
+
+/** `<lineitem>/scores`, the segment added to the path and any query kept (a Moodle line item URL has one). */
+export function scoresUrl(lineItem: string): URL {
+  const url = new URL(lineItem);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/scores`;
+  return url;
+}
+
+/** What a platform's answer (or its absence: `status` null) means for a delivery. */
+export type AnswerMeaning =
+  { readonly kind: 'sent' } | { readonly kind: 'retry'; readonly afterSeconds?: number } | { readonly kind: 'failed' };
+
+/**
+ * 2xx: sent. 429, 5xx, Canvas's 403 "Rate Limit Exceeded" and no answer at all: tried again,
+ * after the platform's Retry-After (in seconds) when it gives one. Any other answer (a 4xx for this student:
+ * not a student there, the course unpublished): failed, not retried.
+ */
+export function answerMeaning(status: number | null, body: string, retryAfterSeconds: number | undefined): AnswerMeaning {
+  if (status !== null && status >= 200 && status < 300) return { kind: 'sent' };
+  const rateLimited = status === 403 && /rate limit exceeded/i.test(body);
+  if (status === null || status === 429 || status >= 500 || rateLimited) {
+    return retryAfterSeconds === undefined ? { kind: 'retry' } : { kind: 'retry', afterSeconds: retryAfterSeconds };
+  }
+  return { kind: 'failed' };
+}
+
+/**
+ * After a try to retry, the wait before the next, or undefined when the round's retries are spent:
+ * the schedule's delay for this try, or the platform's Retry-After when longer.
+ */
+export function retryDelaySeconds(
+  attemptInRound: number,
+  schedule: readonly number[],
+  afterSeconds: number | undefined,
+): number | undefined {
+  const delay = schedule[attemptInRound - 1];
+  if (delay === undefined) return undefined;
+  return Math.max(delay, afterSeconds ?? 0);
+}
+
+/** The platform's message in a refusal, cut to what a delivery keeps. */
+export const platformMessage = (status: number | null, body: string): string =>
+  `${status === null ? 'no answer' : `HTTP ${status}`}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`;

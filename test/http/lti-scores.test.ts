@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getItems } from '#shared/data/items.ts';
+import { scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { outboxEntries } from '#shared/data/webhook-outbox.ts';
+import { gradeableKey } from '#shared/data/submissions.ts';
+import { recordedResultsRef } from '#shared/data/results.ts';
+import { transactWrite } from '#shared/data/transactions.ts';
+import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
+import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { rubricComponent } from '../support/rubric.ts';
+import { putGradedSubmission } from '../support/submissions.ts';
+import { daysFromNow } from '../support/dates.ts';
+import type { GitServer } from '../support/git-server.ts';
+import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
+
+/**
+ * Grades sent back to a linked LMS course (LTI Assignment and Grade Services) end to end over
+ * HTTP: an instructor links the LMS course from their launch, students launch once (binding
+ * their LMS `sub`), and each grade recorded (autograded, or a TA's) reaches the test platform's
+ * grade service as a score, through the outbox, the relay, the LTI score queue and the lti-score
+ * function; the platform's faults are retried on the schedule, a refusal for one student is kept
+ * as failed, and a student who never launched is skipped.
+ */
+const CONTEXT = 'lms-scores';
+let api: TestApi;
+let platform: LtiTestPlatform;
+let world: CourseWorld;
+let git: GitServer;
+let base: string;
+let student3: TestUser;
+
+beforeAll(async () => {
+  vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', '0.2,0.2,0.2');
+  git = await startAllowedGitServer({
+    'hello-student': { 'hello.sh': 'echo "Hello, World!"\n' },
+  });
+  // The outbox relay runs when the test asks, so that the entries a grade writes can be counted.
+  api = await startTestApi({ workers: 1, outboxRelayMs: 0 });
+  platform = await startLtiPlatform(api.url);
+  vi.stubEnv('LTI_FRONTEND_URL', 'http://127.0.0.1:5173/lti');
+  vi.stubEnv('LTI_ALLOWED_HOSTS', [platform.host, git.url.replace(/^http:\/\//, '')].join(','));
+  world = await createCourseWorld(api);
+  base = `/${world.course.term}/${world.course.course}`;
+  student3 = await createUser('user', 'student3');
+  await addMember(world.course, student3, 4, '1');
+  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
+  const registered = await api.postJson(
+    '/lti/registrations',
+    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
+    su,
+  );
+  expect(registered.json.status, registered.text).toBe('success');
+  for (const user of [...Object.values(world.users), student3]) {
+    platform.addUser({ sub: `lms-${user.userId}`, email: user.email, email_verified: true, name: user.givenName });
+  }
+  // The instructor links the LMS course from their launch; the students but student3 launch once.
+  const session = await launchSession(world.users.instructor, [ROLES.instructor]);
+  const linked = await api.postJson(`${base}/lti/link`, { section: '1' }, session);
+  expect(linked.json.status, linked.text).toBe('success');
+  for (const user of [world.users.student, world.users.student2]) await launchSession(user, [ROLES.learner]);
+  await uploadGradeable(
+    api,
+    world,
+    selfHostedGradeableJson('hello', `${git.url}/{$gradeable_id}-student.git`, {
+      title: 'Hello',
+      autograding: { test_cases: [greets(5)] },
+    }),
+  );
+  await uploadGradeable(api, world, {
+    id: 'essay',
+    title: 'Essay',
+    type: 'Electronic File',
+    vcs: { repository_type: 'public-github', vcs_path: 'https://github.com/example/{$gradeable_id}-{$user_id}', vcs_subdirectory: '' },
+    ta_grading: true,
+    rubric: [rubricComponent('Argument'), rubricComponent('Style')],
+    dates: {
+      ta_view_start_date: daysFromNow(-20),
+      submission_open_date: daysFromNow(-19),
+      submission_due_date: daysFromNow(-10),
+      team_lock_date: daysFromNow(-10),
+      grade_start_date: daysFromNow(-9),
+      grade_due_date: daysFromNow(-8),
+      grade_released_date: daysFromNow(5),
+      grade_inquiry_start_date: daysFromNow(5),
+      grade_inquiry_due_date: daysFromNow(6),
+    },
+  });
+  for (const user of [world.users.student, world.users.student2, student3]) {
+    await putGradedSubmission({ ...world.course, gradeableId: 'essay', userId: user.userId, points: 0 });
+  }
+}, 120_000);
+afterAll(() => closeAll(platform, api, git));
+
+async function launchSession(user: TestUser, roles: string[]): Promise<Record<string, string>> {
+  const answer = await platform.launch(`lms-${user.userId}`, { roles, contextId: CONTEXT });
+  const location = answer.headers.get('location') ?? '';
+  expect(answer.status, await answer.text()).toBe(303);
+  const code = new URLSearchParams(new URL(location).hash.slice(1)).get('lti_code') ?? '';
+  const traded = await api.postJson('/token', { lti_code: code }, { Prefer: 'http-status' });
+  expect(traded.json.status, traded.text).toBe('success');
+  return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
+}
+
+const sub = (user: TestUser) => `lms-${user.userId}`;
+
+/** The course's deliveries once none is pending (the queue idle), polled. */
+async function settledDeliveries(done: (deliveries: ScoreDelivery[]) => boolean = () => true): Promise<ScoreDelivery[]> {
+  for (let poll = 0; poll < 200; poll++) {
+    await api.server.webhookOutbox.run();
+    await api.server.ltiScoreQueue.idle();
+    const deliveries = await scoreDeliveriesOf(world.course.term, world.course.course);
+    if (deliveries.every((delivery) => delivery.state !== 'pending') && done(deliveries)) return deliveries;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the deliveries did not settle');
+}
+
+const deliveryOf = (deliveries: ScoreDelivery[], gradeableId: string, user: TestUser) =>
+  deliveries.find((delivery) => delivery.gradeableId === gradeableId && delivery.userId === user.userId);
+
+const grade = (user: TestUser, componentId: number, points: number, revision?: number) =>
+  api.postJson(
+    `${base}/gradeable/essay/grading/${user.userId}`,
+    { component_id: componentId, custom_points: points, ...(revision === undefined ? {} : { revision }) },
+    { ...world.tokens.ta, Prefer: 'http-status' },
+  );
+
+describe('grades sent back to the linked LMS course', () => {
+  it('sends an autograded submission as the score the gradebook shows, for the student’s LMS id, timestamped with the grade', async () => {
+    const submitted = await api.postForm(
+      `${base}/gradeable/hello/upload`,
+      { vcs_checkout: 'true', git_repo_id: 'x' },
+      world.tokens.student,
+    );
+    expect(submitted.json.status, submitted.text).toBe('success');
+    const deliveries = await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.state === 'sent');
+    const { results } = await getItems({
+      results: recordedResultsRef(gradeableKey(world.course.term, world.course.course, 'hello'), world.users.student.userId, 1),
+    });
+    const score = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student));
+    expect(score).toEqual({
+      userId: sub(world.users.student),
+      scoreGiven: 5,
+      scoreMaximum: 5,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+      timestamp: results?.gradedAt,
+    });
+    expect(platform.grades.lineItems(CONTEXT)).toEqual([expect.objectContaining({ resourceId: 'hello', label: 'Hello', scoreMaximum: 5 })]);
+    expect(deliveryOf(deliveries, 'hello', world.users.student)).toMatchObject({ state: 'sent', attempts: [{ status: 204 }] });
+  });
+
+  it('sends each TA grade saved, pending manual grading until the rubric is done; a student who never launched is skipped', async () => {
+    const first = await grade(world.users.student, 0, 3);
+    expect(first.json.status, first.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'essay', world.users.student)?.state === 'sent');
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student))).toMatchObject({
+      scoreGiven: 3,
+      scoreMaximum: 10,
+      activityProgress: 'Completed',
+      gradingProgress: 'PendingManual',
+    });
+    const second = await grade(world.users.student, 1, 4);
+    expect(second.json.status, second.text).toBe('success');
+    let deliveries = await settledDeliveries((all) => deliveryOf(all, 'essay', world.users.student)?.lastSent?.scoreGiven === 7);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student))).toMatchObject({
+      scoreGiven: 7,
+      gradingProgress: 'FullyGraded',
+      timestamp: deliveryOf(deliveries, 'essay', world.users.student)!.gradedAt,
+    });
+
+    expect((await grade(student3, 0, 2)).json.status).toBe('success');
+    deliveries = await settledDeliveries((all) => deliveryOf(all, 'essay', student3) !== undefined);
+    expect(deliveryOf(deliveries, 'essay', student3)).toMatchObject({
+      state: 'skipped',
+      reason: expect.stringContaining('has not opened the tool from the LMS yet'),
+      attempts: [],
+    });
+  });
+
+  it('retries 429 (after its Retry-After) and 500 answers until the platform takes the score', async () => {
+    platform.grades.failNext(2, 429, '1');
+    expect((await grade(world.users.student2, 0, 1)).json.status).toBe('success');
+    let deliveries = await settledDeliveries((all) => deliveryOf(all, 'essay', world.users.student2) !== undefined);
+    let delivery = deliveryOf(deliveries, 'essay', world.users.student2)!;
+    // The line item was found first: the two 429s fell on the score.
+    // Each retry waited the platform's Retry-After (1 s), longer than the schedule's 0.2 s.
+    expect(delivery).toMatchObject({
+      state: 'sent',
+      attempts: [{ status: 429, retryInSeconds: 1 }, { status: 429, retryInSeconds: 1 }, { status: 204 }],
+    });
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toMatchObject({ scoreGiven: 1 });
+
+    platform.grades.failNext(1, 500);
+    expect((await grade(world.users.student2, 1, 2)).json.status).toBe('success');
+    deliveries = await settledDeliveries((all) => deliveryOf(all, 'essay', world.users.student2)?.lastSent?.scoreGiven === 3);
+    delivery = deliveryOf(deliveries, 'essay', world.users.student2)!;
+    expect(delivery.attempts.slice(delivery.roundStart)).toMatchObject([{ status: 500, retryInSeconds: 0.2 }, { status: 204 }]);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toMatchObject({ scoreGiven: 3 });
+  });
+
+  it('keeps a refusal for one student as failed, with the platform’s words, and sends the others', async () => {
+    platform.grades.refuseUser(sub(world.users.student));
+    try {
+      expect((await grade(world.users.student, 0, 5, 2)).json.status).toBe('success');
+      expect((await grade(world.users.student2, 0, 5, 2)).json.status).toBe('success');
+      const deliveries = await settledDeliveries(
+        (all) =>
+          deliveryOf(all, 'essay', world.users.student2)?.lastSent?.scoreGiven === 7 &&
+          deliveryOf(all, 'essay', world.users.student)?.state !== 'sent',
+      );
+      expect(deliveryOf(deliveries, 'essay', world.users.student)).toMatchObject({
+        state: 'failed',
+        reason: expect.stringContaining('HTTP 422'),
+      });
+      expect(deliveryOf(deliveries, 'essay', world.users.student)!.reason).toContain('not a student');
+      expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toMatchObject({ scoreGiven: 7 });
+    } finally {
+      platform.grades.refuseUser(undefined);
+    }
+  });
+
+  it('never overwrites a newer grade with an older one, and sends a grade reaching the queue twice once', async () => {
+    const held = platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))!;
+    const posts = platform.grades.scorePosts;
+    const older = new Date(Date.parse(held.timestamp) - 60_000);
+    // An older grade's entry, as a delayed copy would arrive, then the newest one's again.
+    await transactWrite(
+      ltiScoreOutbox(
+        { ...world.course, ltiScoreLinks: 1 },
+        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: older },
+      ),
+    );
+    await transactWrite(
+      ltiScoreOutbox(
+        { ...world.course, ltiScoreLinks: 1 },
+        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: new Date(held.timestamp) },
+      ),
+    );
+    await settledDeliveries();
+    await api.server.ltiScoreQueue.idle();
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toEqual(held);
+    expect(platform.grades.scorePosts).toBe(posts);
+  });
+
+  it('writes the entry for the LMS exactly when the grade is written: of two saves racing, the one cancelled writes none (20 rounds)', async () => {
+    const entriesFor = async (user: TestUser) =>
+      (await outboxEntries(500)).entries.filter(
+        (entry) => entry.queue === 'lti-scores' && entry.body.includes(`"ownerId":"${user.userId}"`),
+      ).length;
+    for (let round = 0; round < 20; round++) {
+      const before = await entriesFor(student3);
+      const answers = await Promise.all([grade(student3, 1, round % 5), grade(student3, 1, (round + 1) % 5)]);
+      const saved = answers.filter((answer) => answer.json.status === 'success').length;
+      expect(saved, answers.map((answer) => answer.text).join('\n')).toBeGreaterThanOrEqual(1);
+      // Each save written wrote its entry with it; a save cancelled by the other wrote none.
+      expect(await entriesFor(student3), `round ${round}`).toBe(before + saved);
+    }
+    await settledDeliveries();
+  });
+});
