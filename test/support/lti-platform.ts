@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { Provider } from 'oidc-provider';
 import { newKey, type SigningKey } from './oidc-provider.ts';
+import { deepLinkingPlatform, RETURN_PATH, type CreatedLink, type DeepLinkingOffer, type ReturnOutcome } from './lti-deep-linking.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -51,6 +52,10 @@ export interface LaunchMessage {
   readonly messageType?: string;
   readonly deploymentId?: string;
   readonly custom?: Record<string, string>;
+  /** A deep-linking launch (message type LtiDeepLinkingRequest) with these settings. */
+  readonly deepLinking?: DeepLinkingOffer;
+  /** A launch of a resource link the platform made from a deep-linking response (its custom parameters and line item). */
+  readonly link?: string;
   /** Any claim replaced or added (undefined removes it). */
   readonly claims?: Record<string, unknown>;
 }
@@ -81,6 +86,8 @@ export interface LtiTestPlatform {
   keysUnreachable(unreachable: boolean): void;
   /** How often the JWKS was asked for. */
   readonly keyFetches: number;
+  /** The resource links made from the tool's deep-linking responses, and what the return endpoint made of each response. */
+  readonly deepLinks: { readonly links: readonly CreatedLink[]; readonly outcomes: readonly ReturnOutcome[] };
   close(): Promise<void>;
 }
 
@@ -97,7 +104,10 @@ const LTI_CLAIMS = [
   'tool_platform',
   'lis',
 ].map((name) => `${LTI}${name}`);
+const DL_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 const SERVICE_CLAIMS = [
+  DL_SETTINGS,
+  'https://purl.imsglobal.org/spec/lti-ags/claim/lineitem',
   'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
   'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice',
 ];
@@ -131,6 +141,10 @@ export async function startLtiPlatform(
         return;
       }
     }
+    if (pathname === RETURN_PATH && req.method === 'POST') {
+      deepLinking.handleReturn(req, res);
+      return;
+    }
     if (/^\/interaction\/[^/]+$/.test(pathname) && provider) {
       signIn(provider, req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
       return;
@@ -140,6 +154,7 @@ export async function startLtiPlatform(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `http://${host}`;
+  const deepLinking = deepLinkingPlatform({ issuer, clientId, deploymentId, toolUrl });
 
   const claimsOf = (sub: string, message: LaunchMessage = {}): Record<string, unknown> => {
     const user = users.get(sub) ?? { sub };
@@ -148,11 +163,11 @@ export async function startLtiPlatform(
     const claims: Record<string, unknown> = {
       ...profile,
       ...userClaims,
-      [`${LTI}message_type`]: message.messageType ?? 'LtiResourceLinkRequest',
+      [`${LTI}message_type`]: message.messageType ?? (message.deepLinking ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest'),
       [`${LTI}version`]: '1.3.0',
       [`${LTI}deployment_id`]: message.deploymentId ?? deploymentId,
       [`${LTI}target_link_uri`]: launchUrl,
-      [`${LTI}resource_link`]: { id: 'resource-link-1', title: 'Homework' },
+      ...(message.deepLinking ? {} : { [`${LTI}resource_link`]: { id: 'resource-link-1', title: 'Homework' } }),
       [`${LTI}roles`]: [...(message.roles ?? [ROLES.learner])],
       ...(contextId === null ? {} : { [`${LTI}context`]: { id: contextId, label: 'CS 101', title: 'Intro', type: ['CourseOffering'] } }),
       ...(message.custom ? { [`${LTI}custom`]: message.custom } : {}),
@@ -165,6 +180,7 @@ export async function startLtiPlatform(
         context_memberships_url: `${issuer}/courses/${contextId ?? 'none'}/memberships`,
         service_versions: ['2.0'],
       },
+      ...(message.link ? deepLinking.linkClaims(message.link) : {}),
     };
     // A claim given as undefined is left out.
     return Object.fromEntries(Object.entries({ ...claims, ...(message.claims ?? {}) }).filter(([, value]) => value !== undefined));
@@ -215,7 +231,10 @@ export async function startLtiPlatform(
 
   const messageHint = (message: LaunchMessage): string => {
     const hint = randomUUID();
-    messages.set(hint, message);
+    // A deep-linking launch's settings are made once, with the hint: their `data` is what the return endpoint expects back.
+    const contextId = message.contextId === undefined ? 'lms-course-1' : (message.contextId ?? 'none');
+    const settings = message.deepLinking ? { [DL_SETTINGS]: deepLinking.settingsClaim(contextId, message.deepLinking) } : {};
+    messages.set(hint, { ...message, claims: { ...settings, ...message.claims } });
     return hint;
   };
 
@@ -287,6 +306,7 @@ export async function startLtiPlatform(
     get keyFetches() {
       return keyFetches;
     },
+    deepLinks: { links: deepLinking.links, outcomes: deepLinking.outcomes },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
