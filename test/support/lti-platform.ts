@@ -73,7 +73,7 @@ export interface LtiTestPlatform {
   /** The whole launch through the platform, as the LMS's browser does it: the tool's answer to the form post. */
   launch(user: string, message?: LaunchMessage): Promise<Response>;
   /** The launch up to the platform's auto-submitted form (not posted): where it goes and its fields (id_token, state). */
-  launchForm(user: string, message?: LaunchMessage): Promise<{ action: string; fields: Record<string, string> }>;
+  launchForm(user: string, message?: LaunchMessage): Promise<{ action: string; fields: Record<string, string>; toolCookie: string }>;
   /** The tool's login only: the state and nonce the platform would be sent. */
   login(user: string, message?: LaunchMessage): Promise<{ state: string; nonce: string }>;
   /** The claims the platform would put in a launch's ID token (for tokens the tests sign themselves). */
@@ -253,15 +253,20 @@ export async function startLtiPlatform(
     });
     const location = answer.headers.get('location');
     if (answer.status !== 302 || !location) throw new Error(`the tool's login answered ${answer.status}: ${await answer.text()}`);
-    return new URL(location);
+    // The browser keeps what the tool's login set (a tool that binds its state to a cookie, as ltijs does) for the launch's post.
+    const toolCookie = answer.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+    return { authorization: new URL(location), toolCookie };
   };
 
   const launchForm = async (sub: string, message: LaunchMessage = {}) => {
     const browser = new Browser();
-    const authorization = await toolLogin(sub, messageHint(message));
+    const { authorization, toolCookie } = await toolLogin(sub, messageHint(message));
     // The LMS user is signed in at the platform (as they are when they click the link), then the tool's request is answered.
     await browser.signIn(authorization, sub);
-    return browser.formPost(authorization);
+    return { ...(await browser.formPost(authorization)), toolCookie };
   };
 
   return {
@@ -283,10 +288,11 @@ export async function startLtiPlatform(
     launchForm,
     launch: async (sub, message = {}) => {
       const form = await launchForm(sub, message);
-      return platformFetch(form.action, { method: 'POST', body: new URLSearchParams(form.fields), redirect: 'manual' });
+      const headers: Record<string, string> = form.toolCookie ? { cookie: form.toolCookie } : {};
+      return platformFetch(form.action, { method: 'POST', headers, body: new URLSearchParams(form.fields), redirect: 'manual' });
     },
     login: async (sub, message = {}) => {
-      const authorization = await toolLogin(sub, messageHint(message));
+      const { authorization } = await toolLogin(sub, messageHint(message));
       return { state: authorization.searchParams.get('state') ?? '', nonce: authorization.searchParams.get('nonce') ?? '' };
     },
     sign: async (payload, signing = {}) => {
