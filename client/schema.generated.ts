@@ -1444,7 +1444,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add gradeables of the launched course to the LMS (deep linking), from an instructor's deep-linking launch session: one resource link each, with its gradebook line item. Answers the platform's return URL, the LtiDeepLinkingResponse signed with the tool's key, and a page that posts it there. Writes nothing.
+         * Add gradeables to the LMS (deep linking): from an instructor's deep-linking launch session, gradeables of the launched course, one resource link each, with its gradebook line item. Answers the platform's return URL, the LtiDeepLinkingResponse signed with the tool's key, and a page that posts it there. Writes nothing.
          * @description **Who may call it:** Any valid token.
          */
         post: operations["create-lti-deep-link"];

@@ -10,7 +10,7 @@ export const definition = route({
   path: '/api/lti/deep-links',
   access: 'user',
   summary:
-    "Add gradeables of the launched course to the LMS (deep linking), from an instructor's deep-linking launch session: one resource link each, with its gradebook line item. Answers the platform's return URL, the LtiDeepLinkingResponse signed with the tool's key, and a page that posts it there. Writes nothing.",
+    "Add gradeables to the LMS (deep linking): from an instructor's deep-linking launch session, gradeables of the launched course, one resource link each, with its gradebook line item. Answers the platform's return URL, the LtiDeepLinkingResponse signed with the tool's key, and a page that posts it there. Writes nothing.",
   // The caller's launch session with the token check; their enrollment and the gradeables in one batch, the registration beside it.
   data: { sessions: ['BatchGetItem'], enrollments: ['BatchGetItem'], gradeables: ['BatchGetItem'], lti: ['GetItem'] },
   ltiKey: 'read',
