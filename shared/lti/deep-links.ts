@@ -10,10 +10,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import type { Caller } from '#shared/auth/caller.ts';
-import { courseGroups } from '#shared/courses/course.ts';
+import { courseGroups, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems, type ItemRef } from '#shared/data/items.ts';
-import type { LtiDeepLinking } from '#shared/data/lti.ts';
+import { getLtiRegistration, type LtiDeepLinking } from '#shared/data/lti.ts';
 import { launchDetailsRef, type LaunchDetails } from '#shared/data/sessions.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableMaxPoints } from '#shared/gradeables/points.ts';
@@ -31,7 +31,6 @@ import {
   toolKeyMissing,
 } from './failures.ts';
 import { LTI_CLAIM } from './launch-rules.ts';
-import { getLtiRegistration } from '#shared/data/lti.ts';
 import { LTI_KEY_ALGORITHM, toolKeys } from './tool-keys.ts';
 import { toolUrls } from './registration.ts';
 
@@ -148,7 +147,7 @@ export async function deepLink(
   const refs: Record<string, ItemRef<unknown>> = { enrollment: enrollmentRef(semester, course, caller.userId) };
   picked.forEach((id, index) => (refs[`gradeable${index}`] = gradeableRef(semester, course, id)));
   const [loadedItems, registration, key] = await Promise.all([getItems(refs), getLtiRegistration(details.registrationId), signingKey()]);
-  const enrollment = loadedItems.enrollment as { group: number } | undefined;
+  const enrollment = loadedItems.enrollment as Enrollment | undefined;
   if (enrollment?.group !== courseGroups.instructor) throw deepLinkNotInstructor({ semester, course });
   const gradeables = picked.map((id, index) => {
     const gradeable = loadedItems[`gradeable${index}`] as GradeableDocument | undefined;
