@@ -752,6 +752,13 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () => request('POST', `${base}/lti/link`, { token: tokens.instructor, json: { section: '1' } }),
       ok: (answer) => answer.status === 'fail',
     },
+    // Deep linking needs an instructor's deep-linking launch session; an API token is refused before anything is read beyond the token check.
+    'create-lti-deep-link': {
+      kind: 'read',
+      iterations: 60,
+      prepare: async () => request('POST', '/api/lti/deep-links', { token: tokens.instructor, json: { gradeable_ids: ['hw1'] } }),
+      ok: (answer) => answer.status === 'fail',
+    },
     'unlink-lti-context': {
       kind: 'write',
       iterations: 60,

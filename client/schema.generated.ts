@@ -1434,6 +1434,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/deep-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add gradeables to the LMS (deep linking): from an instructor's deep-linking launch session, gradeables of the launched course, one resource link each, with its gradebook line item. Answers the platform's return URL, the LtiDeepLinkingResponse signed with the tool's key, and a page that posts it there. Writes nothing.
+         * @description **Who may call it:** Any valid token.
+         */
+        post: operations["create-lti-deep-link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lti/registrations/{registration_id}": {
         parameters: {
             query?: never;
@@ -14066,6 +14086,186 @@ export interface operations {
              *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
              */
             415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "create-lti-deep-link": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The host the API was reached at: the tool URLs in the answer are built on it. */
+                Host?: string;
+                /** @description The scheme the API was reached with, as a proxy in front of it says. */
+                "X-Forwarded-Proto"?: string;
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The same fields in any of the three encodings. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The gradeables of the launch's course to add, 1 to 50, each once (several only where the LMS takes several). */
+                    gradeable_ids: string[] | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The gradeables of the launch's course to add, 1 to 50, each once (several only where the LMS takes several). Comma-separated, or the field repeated. */
+                    gradeable_ids: string;
+                };
+                "multipart/form-data": {
+                    /** @description The gradeables of the launch's course to add, 1 to 50, each once (several only where the LMS takes several). Comma-separated, or the field repeated. */
+                    gradeable_ids: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            /** @description The platform's deep_link_return_url, where the response is posted (form field JWT). */
+                            url: string;
+                            /** @description The LtiDeepLinkingResponse, signed RS256 with the tool's current key (kid set): iss the client id, aud the platform's issuer, the launch's deployment_id and data echoed, one ltiResourceLink content item per gradeable with custom.gradeable_id and its lineItem. */
+                            jwt: string;
+                            /** @description A small page that posts JWT to url at once (its own Content-Security-Policy allows only that), for a frontend to open. */
+                            html: string;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             *     - `The field gradeable_ids must be a list of gradeable ids.`
+             *     - `Name the gradeables to add to the LMS: gradeable_ids, a list of 1 to {max} gradeable ids.`
+             *     - `The LMS takes one item from this launch: name one gradeable.`
+             *     - `Each gradeable is named once: {gradeable_id} is named twice.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             *     - `Gradeables are added to the LMS from a deep-linking launch: open the tool from where the LMS adds content (an assignment’s or activity’s external tool), then pick them.`
+             *     - `Only an instructor of {semester}/{course} adds its gradeables to the LMS.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `No gradeable {gradeable_id} in {semester}/{course}.`
+             *     - `No LTI registration {registration_id}.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This LMS course is not linked to a course here yet: its instructor links it from this launch first, then opens the tool again from the LMS to add gradeables.`
+             *     - `The tool has no LTI signing key yet: an administrator makes one with npm run admin -- rotate-lti-key.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Well-formed but refused (validation problems, a reused Idempotency-Key). With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The LMS takes no LTI resource links from this launch (its accept_types lack ltiResourceLink), so no gradeable can be added here.`
+             */
+            422: {
                 headers: {
                     "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;

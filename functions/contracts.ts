@@ -83,6 +83,7 @@ import { contract as updateUser } from './update-user/contract.ts';
 import { contract as uploadGradeable } from './upload-gradeable/contract.ts';
 import { contract as userAudit } from './user-audit/contract.ts';
 import { contract as createLtiRegistration } from './create-lti-registration/contract.ts';
+import { contract as createLtiDeepLink } from './create-lti-deep-link/contract.ts';
 import { contract as listLtiRegistrations } from './list-lti-registrations/contract.ts';
 import { contract as getLtiRegistration } from './get-lti-registration/contract.ts';
 import { contract as deleteLtiRegistration } from './delete-lti-registration/contract.ts';
@@ -179,6 +180,7 @@ export const contracts: Record<RouteName, RouteContract> = {
   'upload-gradeable': uploadGradeable,
   'user-audit': userAudit,
   'create-lti-registration': createLtiRegistration,
+  'create-lti-deep-link': createLtiDeepLink,
   'list-lti-registrations': listLtiRegistrations,
   'get-lti-registration': getLtiRegistration,
   'delete-lti-registration': deleteLtiRegistration,

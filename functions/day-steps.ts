@@ -17,6 +17,7 @@ import { day as authMethods } from './auth-methods/day.ts';
 import { day as changePassword } from './change-password/day.ts';
 import { day as courseAudit } from './course-audit/day.ts';
 import { day as createLtiRegistration } from './create-lti-registration/day.ts';
+import { day as createLtiDeepLink } from './create-lti-deep-link/day.ts';
 import { day as listLtiRegistrations } from './list-lti-registrations/day.ts';
 import { day as getLtiRegistration } from './get-lti-registration/day.ts';
 import { day as deleteLtiRegistration } from './delete-lti-registration/day.ts';
@@ -176,6 +177,7 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'user-audit': userAudit,
   'course-audit': courseAudit,
   'create-lti-registration': createLtiRegistration,
+  'create-lti-deep-link': createLtiDeepLink,
   'list-lti-registrations': listLtiRegistrations,
   'get-lti-registration': getLtiRegistration,
   'delete-lti-registration': deleteLtiRegistration,

@@ -82,6 +82,7 @@ import { definition as listTerms } from './list-terms/definition.ts';
 import { definition as userAudit } from './user-audit/definition.ts';
 import { definition as courseAudit } from './course-audit/definition.ts';
 import { definition as createLtiRegistration } from './create-lti-registration/definition.ts';
+import { definition as createLtiDeepLink } from './create-lti-deep-link/definition.ts';
 import { definition as listLtiRegistrations } from './list-lti-registrations/definition.ts';
 import { definition as getLtiRegistration } from './get-lti-registration/definition.ts';
 import { definition as deleteLtiRegistration } from './delete-lti-registration/definition.ts';
@@ -187,6 +188,7 @@ export const routes = {
   'user-audit': userAudit,
   'course-audit': courseAudit,
   'create-lti-registration': createLtiRegistration,
+  'create-lti-deep-link': createLtiDeepLink,
   'list-lti-registrations': listLtiRegistrations,
   'get-lti-registration': getLtiRegistration,
   'delete-lti-registration': deleteLtiRegistration,

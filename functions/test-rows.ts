@@ -87,6 +87,7 @@ import { rows as updateUser } from './update-user/test-rows.ts';
 import { rows as uploadGradeable } from './upload-gradeable/test-rows.ts';
 import { rows as userAudit } from './user-audit/test-rows.ts';
 import { rows as createLtiRegistration } from './create-lti-registration/test-rows.ts';
+import { rows as createLtiDeepLink } from './create-lti-deep-link/test-rows.ts';
 import { rows as listLtiRegistrations } from './list-lti-registrations/test-rows.ts';
 import { rows as getLtiRegistration } from './get-lti-registration/test-rows.ts';
 import { rows as deleteLtiRegistration } from './delete-lti-registration/test-rows.ts';
@@ -187,6 +188,7 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'upload-gradeable': uploadGradeable,
   'user-audit': userAudit,
   'create-lti-registration': createLtiRegistration,
+  'create-lti-deep-link': createLtiDeepLink,
   'list-lti-registrations': listLtiRegistrations,
   'get-lti-registration': getLtiRegistration,
   'delete-lti-registration': deleteLtiRegistration,

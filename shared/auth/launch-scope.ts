@@ -7,8 +7,8 @@
  */
 import type { LaunchScope } from './jwt.ts';
 
-/** What any launch session may call: what it is, and its logout. */
-const SESSION_ROUTES: ReadonlySet<string> = new Set(['GET /api/token', 'POST /api/token/invalidate']);
+/** What any launch session may call: what it is, its logout, and deep linking (which only a deep-linking launch's instructor passes). */
+const SESSION_ROUTES: ReadonlySet<string> = new Set(['GET /api/token', 'POST /api/token/invalidate', 'POST /api/lti/deep-links']);
 /** What a launch into a course may call besides its course's routes: the caller's own profile. */
 const CALLER_ROUTES: ReadonlySet<string> = new Set(['GET /api/me']);
 /** What a launch without a course may call besides: linking its LMS course (the caller an instructor there). */

@@ -224,6 +224,15 @@ export interface LtiGradeService {
   readonly scope: readonly string[];
 }
 
+/** A deep-linking launch's settings (Deep Linking 2.0 §4.4.1): where the tool's answer goes, and what the platform takes. */
+export interface LtiDeepLinking {
+  readonly returnUrl: string;
+  readonly acceptTypes: readonly string[];
+  readonly acceptMultiple: boolean;
+  /** The platform's opaque value, echoed in the answer exactly (null: it sent none). */
+  readonly data: string | null;
+}
+
 /** A launch, from its ID token to the launch session a client trades its code for (once, within 60 s). */
 export interface LtiLaunchCode {
   readonly codeHash: string;
@@ -241,6 +250,8 @@ export interface LtiLaunchCode {
   readonly mayLink: boolean;
   readonly membershipsUrl: string | null;
   readonly grades: LtiGradeService | null;
+  /** A deep-linking launch's settings (null: a resource-link launch). */
+  readonly deepLinking: LtiDeepLinking | null;
   readonly expiresAt: Date;
 }
 
@@ -260,6 +271,7 @@ const decodeCode = (item: Item): LtiLaunchCode => ({
   mayLink: item.mayLink === true,
   membershipsUrl: (item.membershipsUrl as string | null | undefined) ?? null,
   grades: (item.grades as LtiGradeService | null | undefined) ?? null,
+  deepLinking: (item.deepLinking as LtiDeepLinking | null | undefined) ?? null,
   expiresAt: new Date((item.expiresAt as number) * 1000),
 });
 

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
+import type { LtiDeepLinking } from './lti.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
@@ -48,6 +49,8 @@ export interface LaunchDetails {
   readonly mayLink: boolean;
   readonly membershipsUrl: string | null;
   readonly grades: { readonly lineitems: string | null; readonly lineitem: string | null; readonly scope: readonly string[] } | null;
+  /** A deep-linking launch's settings (null: a resource-link launch). */
+  readonly deepLinking: LtiDeepLinking | null;
 }
 
 /** The launch session's details (absent: no launch session, or one written before they were kept). */
@@ -64,6 +67,7 @@ export const launchDetailsRef = (userId: string): ItemRef<LaunchDetails | undefi
           mayLink: item.mayLink === true,
           membershipsUrl: (item.membershipsUrl as string | null | undefined) ?? null,
           grades: (item.grades as LaunchDetails['grades'] | undefined) ?? null,
+          deepLinking: (item.deepLinking as LtiDeepLinking | null | undefined) ?? null,
         }
       : undefined,
 });

@@ -14,11 +14,12 @@ import { teamMembershipRef } from '#shared/data/teams.ts';
 import { userRef } from '#shared/data/users.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { isVisible } from '#shared/gradeables/listing.ts';
+import { gradeableMaxPoints } from '#shared/gradeables/points.ts';
 import { encodeCursor, readPageRequest, takeWithin, type PageRequest } from '#shared/paging.ts';
 import { activeDaysLate, chargeStudentBy, type StudentLateDays } from '#shared/submissions/late-days.ts';
 import type { Submission } from '#shared/submissions/submission.ts';
 import { byDueDate } from '#shared/summaries/summary.ts';
-import { taComplete, taMaximum } from '#shared/tagrading/grade.ts';
+import { taComplete } from '#shared/tagrading/grade.ts';
 import { gradebookRow, studentsOfPage } from './gradebook.ts';
 import { COURSE_GRADEBOOK_PAGE, type CellStatus } from './page.ts';
 
@@ -55,15 +56,8 @@ export interface GradebookPerson {
 export const shownGradeables = (documents: readonly GradeableDocument[], now: Date): GradeableDocument[] =>
   documents.filter((document) => isVisible(document, { group: courseGroups.fullAccessGrader }, now)).sort(byDueDate);
 
-/**
- * The most points a gradeable gives, as staff see it: every test case's points but extra credit's,
- * hidden ones included (staff see hidden test cases' scores), plus the rubric's. Pure.
- */
-export const maxPoints = (document: GradeableDocument): number =>
-  round(
-    (document.autograding?.test_cases ?? []).filter((test) => !test.is_extra_credit).reduce((sum, test) => sum + test.points_available, 0) +
-      taMaximum(document),
-  );
+/** The most points a gradeable gives, as staff see it (shared/gradeables/points.ts). Pure. */
+export const maxPoints = gradeableMaxPoints;
 
 /** What the rows of some students need, however it was read. */
 export interface CourseRowSources {
@@ -211,8 +205,6 @@ export async function gradebookRowsOf(
     return courseGradebookRow(course, documents, shown, person, sources, now);
   });
 }
-
-const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /** `GET …/gradebook`: the page asked for, with the gradeables its cells are of. */
 export async function courseGradebook(

@@ -129,3 +129,34 @@ export const rosterTooLarge = /* @__PURE__ */ failure(
   'unprocessable',
   "The LMS's roster is larger than {limit} {what}; nothing was changed.",
 );
+export const deepLinkFieldsMissing = /* @__PURE__ */ failure(
+  'invalid',
+  'Name the gradeables to add to the LMS: gradeable_ids, a list of 1 to {max} gradeable ids.',
+);
+export const deepLinkNeedsLaunch = /* @__PURE__ */ failure(
+  'forbidden',
+  'Gradeables are added to the LMS from a deep-linking launch: open the tool from where the LMS adds content (an assignment’s or activity’s external tool), then pick them.',
+);
+export const deepLinkCourseNotLinked = /* @__PURE__ */ failure(
+  'conflict',
+  'This LMS course is not linked to a course here yet: its instructor links it from this launch first, then opens the tool again from the LMS to add gradeables.',
+);
+export const deepLinkNotInstructor = /* @__PURE__ */ failure(
+  'forbidden',
+  'Only an instructor of {semester}/{course} adds its gradeables to the LMS.',
+);
+export const deepLinkTypeRefused = /* @__PURE__ */ failure(
+  'unprocessable',
+  'The LMS takes no LTI resource links from this launch (its accept_types lack ltiResourceLink), so no gradeable can be added here.',
+);
+export const deepLinkOneOnly = /* @__PURE__ */ failure('invalid', 'The LMS takes one item from this launch: name one gradeable.');
+export const gradeableNamedTwice = /* @__PURE__ */ failure('invalid', 'Each gradeable is named once: {gradeable_id} is named twice.', {
+  gradeable_id: ECHOED_LENGTH,
+});
+export const deepLinkGradeableUnknown = /* @__PURE__ */ failure('not-found', 'No gradeable {gradeable_id} in {semester}/{course}.', {
+  gradeable_id: ECHOED_LENGTH,
+});
+export const toolKeyMissing = /* @__PURE__ */ failure(
+  'conflict',
+  'The tool has no LTI signing key yet: an administrator makes one with npm run admin -- rotate-lti-key.',
+);

@@ -8,11 +8,15 @@ import { courseGroups } from '#shared/courses/course.ts';
 import type { CourseGroup } from '#shared/data/enrollments.ts';
 import { deploymentNotAllowed, launchTokenRefused, launchUserUnnamed } from './failures.ts';
 import { deploymentAllowed } from './login.ts';
-import { claimAt, claimPath, type LtiRegistration } from './registration.ts';
+import type { LtiDeepLinking } from '#shared/data/lti.ts';
+import { claimAt, claimPath, MAX_LTI_URL_LENGTH, platformUrl, type LtiRegistration } from './registration.ts';
 
 export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const AGS_ENDPOINT_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
 export const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
+export const DEEP_LINKING_SETTINGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
+/** The longest `data` of a deep-linking launch kept (and echoed): platforms send an id or a short signed value. */
+export const MAX_DEEP_LINKING_DATA_LENGTH = 4096;
 export const MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
@@ -33,13 +37,19 @@ export interface LaunchMessage {
   readonly membershipsUrl: string | null;
   /** The grade service (AGS) endpoints of the launch, when the platform offers them. */
   readonly grades: { readonly lineitems: string | null; readonly lineitem: string | null; readonly scope: readonly string[] } | null;
+  /** A deep-linking launch's settings (null: a resource-link launch). */
+  readonly deepLinking: LtiDeepLinking | null;
 }
 
 /**
  * The LTI claims of a verified ID token: version 1.3.0, a message type this tool takes, a
  * deployment the registration allows (any, when it names none), the context and roles.
  */
-export function launchMessage(claims: Claims, registration: Pick<LtiRegistration, 'deploymentIds'>): LaunchMessage {
+export function launchMessage(
+  claims: Claims,
+  registration: Pick<LtiRegistration, 'deploymentIds'>,
+  allowedHosts: readonly string[] = [],
+): LaunchMessage {
   if (claims[`${LTI_CLAIM}version`] !== '1.3.0') throw launchTokenRefused({ reason: 'its LTI version is not 1.3.0' });
   const messageType = claims[`${LTI_CLAIM}message_type`];
   if (!MESSAGE_TYPES.includes(messageType as MessageType)) {
@@ -66,6 +76,34 @@ export function launchMessage(claims: Claims, registration: Pick<LtiRegistration
           scope: Array.isArray(ags.scope) ? ags.scope.filter((scope): scope is string => typeof scope === 'string') : [],
         }
       : null,
+    deepLinking: messageType === 'LtiDeepLinkingRequest' ? deepLinkingSettings(claims, allowedHosts) : null,
+  };
+}
+
+/**
+ * A deep-linking launch's settings (Deep Linking 2.0 §4.4.1): its `deep_link_return_url` a URL of
+ * the platform as any other (https, or http on an allowed host; no credentials or fragment), the
+ * content types it accepts, whether it accepts several items, and its `data`, kept to be echoed.
+ */
+export function deepLinkingSettings(claims: Claims, allowedHosts: readonly string[]): LtiDeepLinking {
+  const settings = record(claims[DEEP_LINKING_SETTINGS_CLAIM]);
+  if (!settings) throw launchTokenRefused({ reason: 'its deep-linking request has no deep_linking_settings' });
+  const returnUrl = text(settings.deep_link_return_url, MAX_LTI_URL_LENGTH);
+  if (!returnUrl) throw launchTokenRefused({ reason: 'its deep_linking_settings name no deep_link_return_url' });
+  platformUrl('deep_link_return_url', returnUrl, allowedHosts);
+  const acceptTypes = settings.accept_types;
+  if (!Array.isArray(acceptTypes)) throw launchTokenRefused({ reason: 'its deep_linking_settings name no accept_types' });
+  const data = settings.data;
+  if (data !== undefined && data !== null && text(data, MAX_DEEP_LINKING_DATA_LENGTH) === undefined) {
+    throw launchTokenRefused({
+      reason: `its deep_linking_settings data is not a string of at most ${MAX_DEEP_LINKING_DATA_LENGTH} characters`,
+    });
+  }
+  return {
+    returnUrl: returnUrl.trim(),
+    acceptTypes: acceptTypes.filter((type): type is string => typeof type === 'string' && type.length <= 100).slice(0, 20),
+    acceptMultiple: settings.accept_multiple === true || settings.accept_multiple === 'true',
+    data: typeof data === 'string' ? data : null,
   };
 }
 

@@ -61,6 +61,7 @@ export async function issueLaunchSession(launchCode: string, now = new Date()): 
         mayLink: code.mayLink,
         membershipsUrl: code.membershipsUrl,
         grades: code.grades,
+        deepLinking: code.deepLinking,
       }),
     ]);
   } catch (error) {

@@ -44,7 +44,7 @@ import {
 } from './failures.ts';
 import { courseGroupOf, gradeableCandidates, launchMessage, launchUserId, type LaunchMessage } from './launch-rules.ts';
 import { hashOf, randomToken } from './login.ts';
-import { allowedPlatformHosts } from './platform-address.ts';
+import { allowedPlatformHosts, checkPlatformAddress } from './platform-address.ts';
 import { verifyLaunchToken } from './platform-keys.ts';
 import type { LtiRegistration } from './registration.ts';
 
@@ -74,7 +74,9 @@ async function checkedLaunch(form: LaunchForm, now: Date) {
   const registration = await getLtiRegistration(state.registrationId);
   if (!registration) throw launchStateUnknown();
   const claims: Record<string, unknown> = await verifyLaunchToken(form.id_token, registration, state.nonce, allowedPlatformHosts(), now);
-  const message = launchMessage(claims, registration);
+  const message = launchMessage(claims, registration, allowedPlatformHosts());
+  if (message.deepLinking)
+    await checkPlatformAddress('deep_link_return_url', new URL(message.deepLinking.returnUrl), allowedPlatformHosts());
   if (state.deploymentId !== null && state.deploymentId !== message.deploymentId) {
     throw launchTokenRefused({ reason: 'its deployment is not the one its login named' });
   }
@@ -170,6 +172,7 @@ async function planLaunch({ registration, claims, message, sub }: Checked, now: 
     messageType: message.messageType,
     membershipsUrl: message.membershipsUrl,
     grades: message.grades,
+    deepLinking: message.deepLinking,
   };
   if (!link || !course) {
     // An instructor in the LMS from a context not linked yet: a launch session without a course, which may link it.

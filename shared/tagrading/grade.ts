@@ -8,6 +8,7 @@
  */
 import type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
 import type { GradeableDocument, RubricComponent } from '#shared/gradeables/gradeable.ts';
+import { rubricMaximum } from '#shared/gradeables/points.ts';
 import { customPointsBeyondSpan, markTwice, noComponent, noMark } from './failures.ts';
 
 export type { ComponentGrade, TaGrade } from '#shared/data/submissions.ts';
@@ -73,8 +74,7 @@ export function taComplete(gradeable: Pick<GradeableDocument, 'rubric'>, grade: 
 }
 
 /** The most points TA grading gives: the sum of the components' max_value. */
-export const taMaximum = (gradeable: Pick<GradeableDocument, 'rubric'>): number =>
-  round(gradeable.rubric.reduce((sum, component) => sum + component.max_value, 0));
+export const taMaximum = rubricMaximum;
 
 /** Autograding plus TA points, never below 0. */
 export const totalScore = (autograding: number, ta: number | undefined): number => round(Math.max(0, autograding + (ta ?? 0)));

@@ -18,6 +18,7 @@ import { Provider } from 'oidc-provider';
 import { newKey, type SigningKey } from './oidc-provider.ts';
 import { RosterService, serviceTokenSettings } from './lti-platform-services.ts';
 import { gradeService, type PlatformGrades } from './lti-platform-grades.ts';
+import { deepLinkingPlatform, RETURN_PATH, type CreatedLink, type DeepLinkingOffer, type ReturnOutcome } from './lti-deep-linking.ts';
 
 /** Requests to the platform, not to the API (no API contract to check them against). */
 // eslint-disable-next-line no-restricted-globals -- the platform is not the API
@@ -53,6 +54,10 @@ export interface LaunchMessage {
   readonly messageType?: string;
   readonly deploymentId?: string;
   readonly custom?: Record<string, string>;
+  /** A deep-linking launch (message type LtiDeepLinkingRequest) with these settings. */
+  readonly deepLinking?: DeepLinkingOffer;
+  /** A launch of a resource link the platform made from a deep-linking response (its custom parameters and line item). */
+  readonly link?: string;
   /** Any claim replaced or added (undefined removes it). */
   readonly claims?: Record<string, unknown>;
 }
@@ -70,7 +75,7 @@ export interface LtiTestPlatform {
   /** The whole launch through the platform, as the LMS's browser does it: the tool's answer to the form post. */
   launch(user: string, message?: LaunchMessage): Promise<Response>;
   /** The launch up to the platform's auto-submitted form (not posted): where it goes and its fields (id_token, state). */
-  launchForm(user: string, message?: LaunchMessage): Promise<{ action: string; fields: Record<string, string> }>;
+  launchForm(user: string, message?: LaunchMessage): Promise<{ action: string; fields: Record<string, string>; toolCookie: string }>;
   /** The tool's login only: the state and nonce the platform would be sent. */
   login(user: string, message?: LaunchMessage): Promise<{ state: string; nonce: string }>;
   /** The claims the platform would put in a launch's ID token (for tokens the tests sign themselves). */
@@ -91,6 +96,8 @@ export interface LtiTestPlatform {
   readonly roster: RosterService;
   /** Its grade service (AGS): line items, the scores held, and fault switches (lti-platform-grades.ts). */
   readonly grades: PlatformGrades;
+  /** The resource links made from the tool's deep-linking responses, and what the return endpoint made of each response. */
+  readonly deepLinks: { readonly links: readonly CreatedLink[]; readonly outcomes: readonly ReturnOutcome[] };
   close(): Promise<void>;
 }
 
@@ -107,7 +114,10 @@ const LTI_CLAIMS = [
   'tool_platform',
   'lis',
 ].map((name) => `${LTI}${name}`);
+const DL_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 const SERVICE_CLAIMS = [
+  DL_SETTINGS,
+  'https://purl.imsglobal.org/spec/lti-ags/claim/lineitem',
   'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
   'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice',
 ];
@@ -146,6 +156,10 @@ export async function startLtiPlatform(
     }
     if (pathname === '/token' && req.method === 'POST') tokenRequests++;
     if (grades.handle(req, res, pathname)) return;
+    if (pathname === RETURN_PATH && req.method === 'POST') {
+      deepLinking.handleReturn(req, res);
+      return;
+    }
     if (/^\/interaction\/[^/]+$/.test(pathname) && provider) {
       signIn(provider, req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
       return;
@@ -157,6 +171,7 @@ export async function startLtiPlatform(
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `http://${host}`;
   const grades: PlatformGrades = gradeService(issuer, () => provider!);
+  const deepLinking = deepLinkingPlatform({ issuer, clientId, deploymentId, toolUrl });
 
   const claimsOf = (sub: string, message: LaunchMessage = {}): Record<string, unknown> => {
     const user = users.get(sub) ?? { sub };
@@ -165,11 +180,11 @@ export async function startLtiPlatform(
     const claims: Record<string, unknown> = {
       ...profile,
       ...userClaims,
-      [`${LTI}message_type`]: message.messageType ?? 'LtiResourceLinkRequest',
+      [`${LTI}message_type`]: message.messageType ?? (message.deepLinking ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest'),
       [`${LTI}version`]: '1.3.0',
       [`${LTI}deployment_id`]: message.deploymentId ?? deploymentId,
       [`${LTI}target_link_uri`]: launchUrl,
-      [`${LTI}resource_link`]: { id: 'resource-link-1', title: 'Homework' },
+      ...(message.deepLinking ? {} : { [`${LTI}resource_link`]: { id: 'resource-link-1', title: 'Homework' } }),
       [`${LTI}roles`]: [...(message.roles ?? [ROLES.learner])],
       ...(contextId === null ? {} : { [`${LTI}context`]: { id: contextId, label: 'CS 101', title: 'Intro', type: ['CourseOffering'] } }),
       ...(message.custom ? { [`${LTI}custom`]: message.custom } : {}),
@@ -182,6 +197,7 @@ export async function startLtiPlatform(
         context_memberships_url: `${issuer}/courses/${contextId ?? 'none'}/memberships`,
         service_versions: ['2.0'],
       },
+      ...(message.link ? deepLinking.linkClaims(message.link) : {}),
     };
     // A claim given as undefined is left out.
     return Object.fromEntries(Object.entries({ ...claims, ...(message.claims ?? {}) }).filter(([, value]) => value !== undefined));
@@ -232,7 +248,10 @@ export async function startLtiPlatform(
 
   const messageHint = (message: LaunchMessage): string => {
     const hint = randomUUID();
-    messages.set(hint, message);
+    // A deep-linking launch's settings are made once, with the hint: their `data` is what the return endpoint expects back.
+    const contextId = message.contextId === undefined ? 'lms-course-1' : (message.contextId ?? 'none');
+    const settings = message.deepLinking ? { [DL_SETTINGS]: deepLinking.settingsClaim(contextId, message.deepLinking) } : {};
+    messages.set(hint, { ...message, claims: { ...settings, ...message.claims } });
     return hint;
   };
 
@@ -251,15 +270,20 @@ export async function startLtiPlatform(
     });
     const location = answer.headers.get('location');
     if (answer.status !== 302 || !location) throw new Error(`the tool's login answered ${answer.status}: ${await answer.text()}`);
-    return new URL(location);
+    // The browser keeps what the tool's login set (a tool that binds its state to a cookie, as ltijs does) for the launch's post.
+    const toolCookie = answer.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ');
+    return { authorization: new URL(location), toolCookie };
   };
 
   const launchForm = async (sub: string, message: LaunchMessage = {}) => {
     const browser = new Browser();
-    const authorization = await toolLogin(sub, messageHint(message));
+    const { authorization, toolCookie } = await toolLogin(sub, messageHint(message));
     // The LMS user is signed in at the platform (as they are when they click the link), then the tool's request is answered.
     await browser.signIn(authorization, sub);
-    return browser.formPost(authorization);
+    return { ...(await browser.formPost(authorization)), toolCookie };
   };
 
   return {
@@ -281,10 +305,11 @@ export async function startLtiPlatform(
     launchForm,
     launch: async (sub, message = {}) => {
       const form = await launchForm(sub, message);
-      return platformFetch(form.action, { method: 'POST', body: new URLSearchParams(form.fields), redirect: 'manual' });
+      const headers: Record<string, string> = form.toolCookie ? { cookie: form.toolCookie } : {};
+      return platformFetch(form.action, { method: 'POST', headers, body: new URLSearchParams(form.fields), redirect: 'manual' });
     },
     login: async (sub, message = {}) => {
-      const authorization = await toolLogin(sub, messageHint(message));
+      const { authorization } = await toolLogin(sub, messageHint(message));
       return { state: authorization.searchParams.get('state') ?? '', nonce: authorization.searchParams.get('nonce') ?? '' };
     },
     sign: async (payload, signing = {}) => {
@@ -312,6 +337,7 @@ export async function startLtiPlatform(
     },
     roster,
     grades,
+    deepLinks: { links: deepLinking.links, outcomes: deepLinking.outcomes },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -61,6 +61,7 @@ describe("a launch's LTI claims", () => {
       roles: [`${MEMBERSHIP}#Learner`],
       membershipsUrl: 'https://lms/m',
       grades: { lineitems: 'https://lms/li', lineitem: null, scope: ['s'] },
+      deepLinking: null,
     });
   });
   it('refuses another version, message type, a missing or unknown deployment', () => {
