@@ -1418,7 +1418,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every LTI platform registered, by registration id, with the tool URLs to enter in each.
+         * Every LTI platform registered, with the tool URLs to enter in each (by registration id).
          * @description **Who may call it:** Superusers.
          */
         get: operations["list-lti-registrations"];
@@ -1506,7 +1506,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The LTI tool's configuration for manual set-up (Canvas's JSON configuration), with the tool's URLs on the host the request reached.
+         * The LTI tool's configuration for manual set-up (Canvas's JSON configuration; the tool's URLs are on the host the request reached).
          * @description **Who may call it:** Anyone, no token needed.
          */
         get: operations["lti-config"];

@@ -6,7 +6,7 @@ export const definition = route({
   method: 'GET',
   path: '/api/lti/registrations',
   access: 'superuser',
-  summary: 'Every LTI platform registered, by registration id, with the tool URLs to enter in each.',
+  summary: 'Every LTI platform registered, with the tool URLs to enter in each (by registration id).',
   data: { lti: ['Query'] },
   input: () => ({ headers: baseUrlHeaders() }),
 });

@@ -6,5 +6,5 @@ export const definition = route({
   path: '/api/lti/config',
   access: 'public',
   summary:
-    "The LTI tool's configuration for manual set-up (Canvas's JSON configuration), with the tool's URLs on the host the request reached.",
+    "The LTI tool's configuration for manual set-up (Canvas's JSON configuration; the tool's URLs are on the host the request reached).",
 });
