@@ -167,14 +167,14 @@ export interface ClassListPlan {
  * e-mails, new or changed enrollments; with `dropMissing`, students with a section who are not in
  * the list are dropped (staff are left alone). Rotating and grading sections of existing
  * enrollments are kept, and with `keepSections` registration sections too (the row's applies to a
- * member without one). Importing the same list twice changes nothing the second time.
+ * member without one), with `keepRoles` members' roles (the row's applies to those new to the course). Importing the same list twice changes nothing the second time.
  */
 export function planClassList(
   course: { term: string; course: string },
   list: Pick<ClassList, 'rows'> & Partial<Pick<ClassList, 'named'>>,
   existingUsers: ReadonlyMap<string, User>,
   existingEnrollments: ReadonlyMap<string, Enrollment>,
-  options: { dropMissing?: boolean; keepSections?: boolean } = {},
+  options: { dropMissing?: boolean; keepSections?: boolean; keepRoles?: boolean } = {},
 ): ClassListPlan {
   const usersToCreate: User[] = [];
   const usersToUpdate: User[] = [];
@@ -189,13 +189,14 @@ export function planClassList(
       usersToUpdate.push({ userId: user.userId, accessLevel: user.accessLevel, ...profile });
     }
     const before = existingEnrollments.get(row.userId);
-    const grader = row.group === courseGroups.fullAccessGrader || row.group === courseGroups.limitedAccessGrader;
+    // A roster from the LMS brings members in; an existing member's role here is the instructor's to set.
+    const group = (options.keepRoles ? before?.group : undefined) ?? row.group;
+    const grader = group === courseGroups.fullAccessGrader || group === courseGroups.limitedAccessGrader;
     const after: Enrollment = {
       term: course.term,
       course: course.course,
       userId: row.userId,
-      group: row.group,
-      // A roster from the LMS brings members in; their section here is the instructor's to set.
+      group,
       registrationSection: (options.keepSections ? before?.registrationSection : null) ?? row.registrationSection,
       rotatingSection: before?.rotatingSection ?? null,
       gradingSections: grader ? (before?.gradingSections ?? []) : [],

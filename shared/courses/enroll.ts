@@ -226,6 +226,8 @@ export interface ImportOptions {
   readonly dropMissing?: boolean;
   /** Members keep the registration section they have (an LMS roster sync): a row's applies to those without one. */
   readonly keepSections?: boolean;
+  /** Members keep the role they have (an LMS roster sync): a row's role applies to those new to the course. */
+  readonly keepRoles?: boolean;
   /** The operator's command line also changes existing accounts' names and e-mails to the list's. */
   readonly updateProfiles?: boolean;
   readonly onProgress?: (done: number, total: number) => void;
@@ -253,6 +255,7 @@ export async function importClassList(
   const plan = planClassList(course, list, existingUsers, existingEnrollments, {
     dropMissing: options.dropMissing ?? false,
     keepSections: options.keepSections ?? false,
+    keepRoles: options.keepRoles ?? false,
   });
   const rejected = [...list.rejected, ...plan.refused];
   // The counts are picked, not spread: a dry run passes the whole plan, whose other fields are no part of the answer.

@@ -136,6 +136,7 @@ export async function syncRoster(
     dryRun: options.dryRun ?? false,
     dropMissing: true,
     keepSections: true,
+    keepRoles: true,
   });
   return report;
 }

@@ -170,6 +170,22 @@ describe('planClassList', () => {
     expect(plan.unchanged).toBe(1);
   });
 
+  it("keeps the role a member has with keepRoles (an LMS roster sync), giving the row's to members new to the course", () => {
+    const enrolled = new Map([['bob', enrollment('bob', 2, null)]]);
+    const roleOf = (options: { keepRoles?: boolean }) =>
+      planClassList(course, list, new Map(), enrolled, options).changes.map(({ after }) => [after?.userId, after?.group]);
+    expect(roleOf({ keepRoles: true })).toEqual([
+      ['amy', 4],
+      ['bob', 2],
+      ['cat', 2],
+    ]);
+    expect(roleOf({})).toEqual([
+      ['amy', 4],
+      ['bob', 4],
+      ['cat', 2],
+    ]);
+  });
+
   it('refuses the rows that would leave the course without an instructor', () => {
     const demoting = readClassList(`${header}\nins,In,S,ins@x.edu,1,4\nbob,Bob,Bo,bob@x.edu,,1`);
     const plan = planClassList(course, demoting, new Map(), new Map([['ins', enrollment('ins', 1, null)]]));
