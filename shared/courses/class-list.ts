@@ -197,7 +197,11 @@ export function planClassList(
       course: course.course,
       userId: row.userId,
       group,
-      registrationSection: (options.keepSections ? before?.registrationSection : null) ?? row.registrationSection,
+      // The row's section is for the row's role: a member who keeps another role keeps their section too.
+      registrationSection:
+        before && group !== row.group
+          ? before.registrationSection
+          : ((options.keepSections ? before?.registrationSection : null) ?? row.registrationSection),
       rotatingSection: before?.rotatingSection ?? null,
       gradingSections: grader ? (before?.gradingSections ?? []) : [],
     };

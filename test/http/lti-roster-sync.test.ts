@@ -120,6 +120,23 @@ describe('LTI roster sync', () => {
     }
   });
 
+  it("never raises or lowers the role of a member of the course: the LMS's role applies to newcomers only", async () => {
+    const { course, contextId } = await linkedCourse('7');
+    const [grader, learner] = await Promise.all(['grader', 'learner'].map((prefix) => createUser('user', prefix)));
+    await addMember(course, grader!, 2, null);
+    await addMember(course, learner!, 4, '3');
+    platform.roster.setMembers(contextId, [
+      member(world.users.instructor, ROLES.instructor),
+      member(grader!, ROLES.learner),
+      member(learner!, ROLES.instructor),
+    ]);
+    const answer = await sync(course);
+    expect(answer.json.status, answer.text).toBe('success');
+    const members = await membersOf(course);
+    expect(members[grader!.userId]).toEqual(['Full Access Grader', null]);
+    expect(members[learner!.userId]).toEqual(['Student', '3']);
+  });
+
   it('drops students the LMS marks Inactive or Deleted or no longer lists, never staff, and keeps sections set here', async () => {
     const { course, contextId } = await linkedCourse('7');
     const [kept, inactive, deleted, absent, moved, staffInactive] = await Promise.all(

@@ -172,17 +172,21 @@ describe('planClassList', () => {
 
   it("keeps the role a member has with keepRoles (an LMS roster sync), giving the row's to members new to the course", () => {
     const enrolled = new Map([['bob', enrollment('bob', 2, null)]]);
-    const roleOf = (options: { keepRoles?: boolean }) =>
-      planClassList(course, list, new Map(), enrolled, options).changes.map(({ after }) => [after?.userId, after?.group]);
-    expect(roleOf({ keepRoles: true })).toEqual([
-      ['amy', 4],
-      ['bob', 2],
-      ['cat', 2],
+    const changesOf = (options: { keepRoles?: boolean }) =>
+      planClassList(course, list, new Map(), enrolled, options).changes.map(({ after }) => [
+        after?.userId,
+        after?.group,
+        after?.registrationSection,
+      ]);
+    // Bob stays a grader, and keeps his section (none), the row's being a student's.
+    expect(changesOf({ keepRoles: true })).toEqual([
+      ['amy', 4, '1'],
+      ['cat', 2, null],
     ]);
-    expect(roleOf({})).toEqual([
-      ['amy', 4],
-      ['bob', 4],
-      ['cat', 2],
+    expect(changesOf({})).toEqual([
+      ['amy', 4, '1'],
+      ['bob', 4, '2'],
+      ['cat', 2, null],
     ]);
   });
 
