@@ -1,7 +1,7 @@
 import { route } from '#shared/http/routes.ts';
 import { list, required } from '#shared/http/fields.ts';
 import { baseUrlHeaders } from '#shared/http/parameters.ts';
-import { MAX_DEEP_LINK_ITEMS } from '#shared/lti/deep-links.ts';
+import { MAX_DEEP_LINK_ITEMS } from '#shared/lti/registration.ts';
 import { deepLinkFieldsMissing } from '#shared/lti/failures.ts';
 
 export const definition = route({

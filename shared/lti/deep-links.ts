@@ -32,10 +32,8 @@ import {
 } from './failures.ts';
 import { LTI_CLAIM } from './launch-rules.ts';
 import { LTI_KEY_ALGORITHM, toolKeys } from './tool-keys.ts';
-import { toolUrls } from './registration.ts';
+import { MAX_DEEP_LINK_ITEMS, toolUrls } from './registration.ts';
 
-/** The most gradeables one deep link adds. */
-export const MAX_DEEP_LINK_ITEMS = 50;
 /** How long the platform may take the response (its browser posts it at once). */
 const RESPONSE_TTL_SECONDS = 600;
 const DL_CLAIM = 'https://purl.imsglobal.org/spec/lti-dl/claim/';

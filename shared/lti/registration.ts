@@ -16,6 +16,8 @@ export const MAX_DEPLOYMENT_ID_LENGTH = 255;
 export const MAX_DEPLOYMENT_IDS = 50;
 export const MAX_LABEL_LENGTH = 200;
 export const MAX_CLAIM_LENGTH = 300;
+/** The most gradeables one deep link adds. */
+export const MAX_DEEP_LINK_ITEMS = 50;
 /** The claim a user id is read from when the registration names none. */
 export const DEFAULT_USER_ID_CLAIM = 'email';
 
