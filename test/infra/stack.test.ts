@@ -100,11 +100,12 @@ const LIMITS: Record<string, { Timeout: number; MemorySize: number }> = {
   'summaries-worker': { Timeout: 900, MemorySize: 1024 },
   'webhook-relay': { Timeout: 50, MemorySize: 1024 },
   'course-job-sweeper': { Timeout: 60, MemorySize: 1024 },
+  'lti-score': { Timeout: 60, MemorySize: 1024 },
 };
 
 describe('functions', () => {
-  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker, the outbox relay and the course job sweeper', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 4);
+  it('has one function per route-table entry plus the $default one, the grading worker, the webhook delivery function, the summaries worker, the outbox relay, the course job sweeper and the LTI score function', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(routeEntries.length + 1 + gradingFunctionNames.length + 5);
     expect([...synth.stack.functions.keys()].sort()).toEqual([...functionNames].sort());
   });
 
