@@ -1,9 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { deadLetteredQueue, deadLettersAlarm } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 /** Receives of one message before it goes to the dead-letter queue (the lti-score function failed each time). */
@@ -26,27 +27,17 @@ export class LtiScoreQueues extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     // Messages only: the deliveries, their attempts and scores live in the lti table.
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      visibilityTimeout: VISIBILITY_TIMEOUT,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: LTI_SCORE_MAX_RECEIVES },
-    });
-    this.deadLettersAlarm = new Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription:
-        `A grade for a linked LMS course failed ${LTI_SCORE_MAX_RECEIVES} times (the lti-score function crashed, or DynamoDB or SQS failed); ` +
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = deadLetteredQueue(
+      this,
+      { queue: 'Queue', deadLetterQueue: 'DeadLetterQueue' },
+      { visibilityTimeout: VISIBILITY_TIMEOUT, maxReceiveCount: LTI_SCORE_MAX_RECEIVES },
+    ));
+    this.deadLettersAlarm = deadLettersAlarm(
+      this,
+      this.deadLetterQueue,
+      `A grade for a linked LMS course failed ${LTI_SCORE_MAX_RECEIVES} times (the lti-score function crashed, or DynamoDB or SQS failed); ` +
         'see the lti-score logs. An LMS that refuses a score does not land here: its delivery ends as failed, for replay.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 0,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    );
   }
 
   /** SendMessage on the LTI score queue, nothing else. */

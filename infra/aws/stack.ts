@@ -13,7 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke, SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tables as tableDefinitions, type TableDefinition } from '#shared/data/tables.ts';
 import { definitions, gatewayRouteKeys, type RouteName } from '#functions/definitions.ts';
@@ -43,6 +43,7 @@ import { ServiceFunction } from './service-function.ts';
 import { SubmissionsBucket } from './submissions-bucket.ts';
 import type { DeploymentSettings } from './settings.ts';
 import { LTI_SCORE_TIMEOUT, LtiScoreQueues } from './lti-scores.ts';
+import { deadLetteredQueue } from './queues.ts';
 import { WEBHOOK_DELIVERY_TIMEOUT, WEBHOOK_RELAY_TIMEOUT, WebhookDelivery, webhookSettings } from './webhooks.ts';
 
 export interface CourseSubmissionStackProps extends StackProps {
@@ -226,30 +227,18 @@ export class CourseSubmissionStack extends Stack {
     });
 
     // Wake-ups only (the jobs live in the jobs table), so they need not outlive the stack.
-    this.gradingDeadLetterQueue = new Queue(this, 'GradingDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.gradingQueue = new Queue(this, 'GradingQueue', {
-      visibilityTimeout: GRADING_VISIBILITY_TIMEOUT,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.gradingDeadLetterQueue, maxReceiveCount: GRADING_MAX_RECEIVES },
-    });
+    ({ queue: this.gradingQueue, deadLetterQueue: this.gradingDeadLetterQueue } = deadLetteredQueue(
+      this,
+      { queue: 'GradingQueue', deadLetterQueue: 'GradingDeadLetterQueue' },
+      { visibilityTimeout: GRADING_VISIBILITY_TIMEOUT, maxReceiveCount: GRADING_MAX_RECEIVES },
+    ));
 
     // Messages name jobs kept in the summaries table.
-    this.summariesDeadLetterQueue = new Queue(this, 'SummariesDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.summariesQueue = new Queue(this, 'SummariesQueue', {
-      visibilityTimeout: SUMMARIES_WORKER_TIMEOUT.plus(Duration.minutes(1)),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.summariesDeadLetterQueue, maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES },
-    });
+    ({ queue: this.summariesQueue, deadLetterQueue: this.summariesDeadLetterQueue } = deadLetteredQueue(
+      this,
+      { queue: 'SummariesQueue', deadLetterQueue: 'SummariesDeadLetterQueue' },
+      { visibilityTimeout: SUMMARIES_WORKER_TIMEOUT.plus(Duration.minutes(1)), maxReceiveCount: SUMMARIES_JOB_MAX_DELIVERIES },
+    ));
 
     this.submissions = new SubmissionsBucket(this, 'SubmittedFiles', {
       removalPolicy: dataRemovalPolicy,

@@ -1,12 +1,13 @@
 import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
 import { parseSetting } from '#shared/config.ts';
+import { deadLetteredQueue, deadLettersAlarm } from './queues.ts';
 import type { ServiceFunction } from './service-function.ts';
 
 /** Receives of one message before it goes to the dead-letter queue (the delivery function failed each time). */
@@ -58,27 +59,17 @@ export class WebhookDelivery extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     // Messages only: deliveries, their payloads and attempts live in the deliveries table.
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      visibilityTimeout: VISIBILITY_TIMEOUT,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
-    });
-    this.deadLettersAlarm = new Alarm(this, 'DeadLettersAlarm', {
-      alarmDescription:
-        `A webhook message failed ${WEBHOOK_MAX_RECEIVES} times (the delivery function crashed, or DynamoDB or SQS failed); ` +
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = deadLetteredQueue(
+      this,
+      { queue: 'Queue', deadLetterQueue: 'DeadLetterQueue' },
+      { visibilityTimeout: VISIBILITY_TIMEOUT, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
+    ));
+    this.deadLettersAlarm = deadLettersAlarm(
+      this,
+      this.deadLetterQueue,
+      `A webhook message failed ${WEBHOOK_MAX_RECEIVES} times (the delivery function crashed, or DynamoDB or SQS failed); ` +
         'see the webhook-delivery logs. A receiver that answers errors does not land here: its deliveries end as failed, for replay.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 0,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    );
   }
 
   /** SendMessage on the webhook queue, nothing else. */
