@@ -15,6 +15,7 @@ import { rubricComponent } from '../support/rubric.ts';
 import { makeZip } from '../support/zip.ts';
 import { checkedFetch } from '../support/checked-fetch.ts';
 import type { OidcTestProvider } from '../support/oidc-provider.ts';
+import type { LtiTestPlatform } from '../support/lti-platform.ts';
 import { pageTitle } from '#shared/http/platform-answers.ts';
 
 /**
@@ -45,8 +46,11 @@ export const DAY_PHASES = [
   'audit trails read',
   'webhook registered',
   'webhook listed',
+  'lms course linked',
   'graded',
   'graded read',
+  'lms scores published',
+  'lms course unlinked',
   'quiz graded',
   'grader given a section',
   'quiz graded again',
@@ -134,6 +138,9 @@ export const handedOn: {
   firstGeneration?: string | undefined;
   /** The LTI platform the admin registered. */
   ltiRegistration?: string;
+  /** The institution's LMS (the test platform) as registered, and the LMS course linked to the day's course. */
+  lmsRegistration?: string;
+  lmsLink?: { readonly registration_id: string; readonly context_id: string };
   ltiInvitation?: string;
   /** The grade inquiry the student opened. */
   inquiryId?: string;
@@ -196,6 +203,11 @@ export let git: GitServer;
 export let receiver: WebhookReceiver;
 /** The institution's identity provider the student signs in through. */
 export let identityProvider: OidcTestProvider;
+/** The institution's LMS (the LTI test platform on loopback), started once the API is deployed. */
+export let lms: LtiTestPlatform | undefined;
+/** The LMS course the day links, and what `LTI_FRONTEND_URL` the deployment redirects launches to. */
+export const LMS_CONTEXT = 'day-lms-course';
+export const LTI_FRONTEND_URL = 'http://127.0.0.1:5173/lti';
 /** The day's webhook (on a loopback receiver): its id and signing secret. */
 export let webhook: { id: string; secret: string } | undefined;
 export const HOOK_PATH = '/hooks/day';
@@ -204,6 +216,11 @@ export let stack: DeployedStack | undefined;
 /** What the day runs against, once started (the test's setup). */
 export function startDay(parts: { git: GitServer; receiver: WebhookReceiver; identityProvider: OidcTestProvider }): void {
   ({ git, receiver, identityProvider } = parts);
+}
+
+/** The LMS, once started for the deployed API. */
+export function lmsStarted(platform: LtiTestPlatform): void {
+  lms = platform;
 }
 
 /** The deployed stack, once deployed. */
@@ -396,6 +413,23 @@ export async function webhookEvent(step: string, type: string, data: Record<stri
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A launch of `persona` from the day's LMS course, as their browser makes it (the platform's
+ * login, its ID token posted to the tool), and the launch code traded for a launch session.
+ */
+export async function lmsLaunch(persona: PersonaName, roles: readonly string[]): Promise<string | undefined> {
+  const step = `LTI launch as ${persona}`;
+  const answer = await lms!.launch(`lms-${persona}`, { roles: [...roles], contextId: LMS_CONTEXT });
+  const location = answer.headers.get('location') ?? '';
+  if (answer.status !== 303 || !location.startsWith(`${LTI_FRONTEND_URL}#`)) {
+    fail(step, `expected a 303 to ${LTI_FRONTEND_URL}, got HTTP ${answer.status} ${location}: ${(await answer.text()).slice(0, 500)}`);
+    return undefined;
+  }
+  const code = new URLSearchParams(new URL(location).hash.slice(1)).get('lti_code') ?? '';
+  const traded = await call('POST', '/api/token', { json: { lti_code: code } });
+  return typeof traded.json?.data?.token === 'string' ? (traded.json.data.token as string) : undefined;
 }
 
 export async function login(persona: PersonaName): Promise<void> {

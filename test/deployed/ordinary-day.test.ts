@@ -18,6 +18,8 @@ import { SWEEP_GRACE_MS } from '#shared/summaries/sweep.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { CLIENT_ID as OIDC_CLIENT_ID, startOidcProvider } from '../support/oidc-provider.ts';
+import { startLtiPlatform } from '../support/lti-platform.ts';
+import { freePort } from '../support/ports.ts';
 import {
   CAN_BUILD,
   COURSE,
@@ -39,7 +41,11 @@ import {
   gradedValues,
   handedOn,
   identityProvider,
+  lms,
+  LMS_CONTEXT,
+  lmsStarted,
   login,
+  LTI_FRONTEND_URL,
   passwords,
   personas,
   receiver,
@@ -472,6 +478,41 @@ const daySelf: readonly DayStep[] = [
     },
   },
   {
+    title:
+      "a student's grade reaches the linked LMS's grade book: the relay, as its schedule invokes it, queues it, and the lti-score function sends the gradebook's total over a service token",
+    phase: 'lms scores published',
+    builds: true,
+    timeoutMs: 120_000,
+    run: async () => {
+      const relay = stack!.deployment.schedules.find((schedule) => schedule.logicalId.startsWith('WebhookQueuesOutboxRelaySchedule'));
+      if (!relay || !lms) return fail('LMS scores', 'no outbox relay schedule in the template, or no LMS');
+      const deadline = Date.now() + 90_000;
+      let score = lms.grades.scoreOf(LMS_CONTEXT, GRADEABLE, 'lms-student');
+      while (!score && Date.now() < deadline) {
+        const result = await stack!.fireSchedule(relay);
+        if (result.functionError) return fail('LMS scores', `the relay failed: ${result.payload}`);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        score = lms.grades.scoreOf(LMS_CONTEXT, GRADEABLE, 'lms-student');
+      }
+      if (!score) {
+        const worker = stack!.deployment.functions.find((fn) => fn.logicalId.startsWith('LtiScore'));
+        fail('LMS scores', `no score reached the LMS within 90 s${worker ? `\n${stack!.lambda.logTail(worker, 8)}` : ''}`);
+      }
+      collectProblems('LMS scores');
+      expectNoFailures();
+      const line = lms.grades.lineItems(LMS_CONTEXT).find((item) => item.resourceId === GRADEABLE);
+      expect({ ...score, timestamp: undefined }).toEqual({
+        userId: 'lms-student',
+        scoreGiven: 10,
+        scoreMaximum: line?.scoreMaximum,
+        activityProgress: 'Completed',
+        gradingProgress: 'FullyGraded',
+        timestamp: undefined,
+      });
+      expect(Date.parse(score!.timestamp)).toBeLessThan(Date.now());
+    },
+  },
+  {
     title: 'the nightly schedule regenerates the summaries',
     phase: 'summaries regenerated',
     run: async () => {
@@ -654,9 +695,14 @@ describe('the deployed artifacts', () => {
     const issuerPort = join(outdir, 'oidc-issuer-port');
     const synthesizing = !reuse || !existsSync(join(reuse, `${STACK}.template.json`));
     const identityProvider = await startOidcProvider(synthesizing ? {} : { port: Number(await readFile(issuerPort, 'utf8')) });
+    // The LMS's host is in the template (LTI_ALLOWED_HOSTS), its port with it; the LMS itself starts
+    // once the API's address is known.
+    const lmsPortFile = join(outdir, 'lms-port');
+    const lmsPort = synthesizing ? await freePort() : Number(await readFile(lmsPortFile, 'utf8'));
     startDay({ git, receiver, identityProvider });
     if (synthesizing) {
       await writeFile(issuerPort, new URL(identityProvider.issuer).port);
+      await writeFile(lmsPortFile, String(lmsPort));
       // Loopback hosts on any port: the git server's and the webhook receiver's ports change with every run.
       // Summaries of courses of 2 members or more go through the summaries queue and its worker.
       synthesize(outdir, STACK, {
@@ -665,11 +711,14 @@ describe('the deployed artifacts', () => {
         summariesJobMinUsers: 2,
         oidcIssuer: identityProvider.issuer,
         oidcClientId: OIDC_CLIENT_ID,
+        ltiAllowedHosts: `127.0.0.1:${lmsPort}`,
+        ltiFrontendUrl: LTI_FRONTEND_URL,
       });
       timings.push(`synthesis ${((Date.now() - mark) / 1000).toFixed(1)} s`);
     }
     mark = Date.now();
     deployed(await deploy(outdir, STACK, { dynamodbEndpoint: inject('dynamodbEndpoint') }));
+    lmsStarted(await startLtiPlatform(`${stack!.gateway.url}/api`, { port: lmsPort }));
     timings.push(`deployment ${((Date.now() - mark) / 1000).toFixed(1)} s`);
     // Bundling every function takes minutes, and longer on a machine busy with other work: the
     // limit only stops a setup that hangs (the timings above say how long it took).
@@ -680,6 +729,7 @@ describe('the deployed artifacts', () => {
     await git?.close();
     await receiver?.close();
     await identityProvider?.close();
+    await lms?.close();
     if (outdir && !process.env.DEPLOYED_TEST_CDK_OUT) await rm(outdir, { recursive: true, force: true });
     console.info(`deployed-artifact test: ${((Date.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`);
   }, 60_000);

@@ -124,11 +124,12 @@ const SERVICE_CLAIMS = [
 
 /**
  * Starts the platform for the tool at `toolUrl` (the API's base, `http://127.0.0.1:port/api`):
- * its client is registered with the tool's launch URL as redirect URI.
+ * its client is registered with the tool's launch URL as redirect URI. `port`: a port chosen
+ * before the tool was deployed, where the tool's settings name the platform's host.
  */
 export async function startLtiPlatform(
   toolUrl: string,
-  options: { clientId?: string; deploymentId?: string } = {},
+  options: { clientId?: string; deploymentId?: string; port?: number } = {},
 ): Promise<LtiTestPlatform> {
   const clientId = options.clientId ?? `tool-${randomUUID().slice(0, 8)}`;
   const deploymentId = options.deploymentId ?? 'deployment-1';
@@ -167,7 +168,7 @@ export async function startLtiPlatform(
     if (provider && roster.serve(provider, issuer, req, res)) return;
     handle?.(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `http://${host}`;
   const grades: PlatformGrades = gradeService(issuer, () => provider!);
