@@ -7,7 +7,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from './client.ts';
-import type { Item, ItemRef } from './items.ts';
+import { getItems, type Item, type ItemRef } from './items.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
@@ -176,24 +176,91 @@ export async function scoreDeliveriesOf(term: string, course: string): Promise<S
 
 const LINE_ITEMS = 'lineitem';
 
-/** The line item a gradeable has in a linked LMS course, once found or created. */
-export const lineItemRef = (registrationId: string, contextId: string, gradeableId: string): ItemRef<{ url: string }> => ({
-  table,
-  key: { key: `${LINE_ITEMS}#${registrationId}#${contextId}`, entry: gradeableId },
-  decode: (item) => ({ url: item.url as string }),
+/** Where a gradeable's line item in a linked LMS course stands: its URL once found or created, else who is creating it and until when. */
+export interface LineItemRecord {
+  readonly url?: string;
+  readonly creatingUntil?: string;
+}
+
+const lineItemKey = (registrationId: string, contextId: string, gradeableId: string) => ({
+  key: `${LINE_ITEMS}#${registrationId}#${contextId}`,
+  entry: gradeableId,
 });
 
-/** Remembers a gradeable's line item (the first one found or created stays). */
-export async function rememberLineItem(registrationId: string, contextId: string, gradeableId: string, url: string): Promise<void> {
+/** The line item a gradeable has in a linked LMS course, once found or created (or being created). */
+export const lineItemRef = (registrationId: string, contextId: string, gradeableId: string): ItemRef<LineItemRecord> => ({
+  table,
+  key: lineItemKey(registrationId, contextId, gradeableId),
+  decode: (item) => ({
+    ...(typeof item.url === 'string' ? { url: item.url } : {}),
+    ...(typeof item.creatingUntil === 'string' ? { creatingUntil: item.creatingUntil } : {}),
+  }),
+});
+
+/**
+ * Claims the creation of a gradeable's line item for `holder` until `until`: only while no URL is
+ * recorded and nobody else's claim holds, so that sends for several students at once create one
+ * line item in the LMS, not one each. False: another holds it (or the URL is recorded).
+ */
+export async function claimLineItemCreation(
+  registrationId: string,
+  contextId: string,
+  gradeableId: string,
+  claim: { holder: string; until: Date; now: Date },
+): Promise<boolean> {
   try {
     await dynamo().send(
       new PutCommand({
         TableName: tableName(table),
-        Item: { key: `${LINE_ITEMS}#${registrationId}#${contextId}`, entry: gradeableId, url },
-        ConditionExpression: 'attribute_not_exists(entry)',
+        Item: {
+          ...lineItemKey(registrationId, contextId, gradeableId),
+          creatingHolder: claim.holder,
+          creatingUntil: claim.until.toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(entry) OR (attribute_not_exists(#url) AND creatingUntil < :now)',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: { ':now': claim.now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Gives up a creation claim that created nothing (the LMS refused), so the next try need not wait for it to run out. */
+export async function releaseLineItemClaim(registrationId: string, contextId: string, gradeableId: string, holder: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { ...lineItemKey(registrationId, contextId, gradeableId), creatingHolder: holder, creatingUntil: new Date(0).toISOString() },
+        ConditionExpression: 'creatingHolder = :holder AND attribute_not_exists(#url)',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: { ':holder': holder },
       }),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Records a gradeable's line item and answers the one recorded: the first found or created stays. */
+export async function rememberLineItem(registrationId: string, contextId: string, gradeableId: string, url: string): Promise<string> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { ...lineItemKey(registrationId, contextId, gradeableId), url },
+        ConditionExpression: 'attribute_not_exists(#url)',
+        ExpressionAttributeNames: { '#url': 'url' },
+      }),
+    );
+    return url;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const { recorded } = await getItems({ recorded: lineItemRef(registrationId, contextId, gradeableId) });
+    return recorded?.url ?? url;
   }
 }

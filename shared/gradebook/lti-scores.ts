@@ -5,16 +5,19 @@
  * that takes scores. One delivery per (link, gradeable, student) keeps its state, attempts and the
  * score last sent; what is sent is computed when it is sent, its `timestamp` the grade's own time.
  */
+import { randomUUID } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { courseRef, type Course } from '#shared/data/courses.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { getItems } from '#shared/data/items.ts';
 import { ltiContextLinkRef, ltiLinksOfCourse, ltiRegistrationRef, type LtiContextLink } from '#shared/data/lti.ts';
 import {
+  claimLineItemCreation,
   lineItemRef,
   ltiSubjectRef,
   parseScoreDeliveryId,
   putScoreDelivery,
+  releaseLineItemClaim,
   rememberLineItem,
   scoreDeliveryId,
   scoreDeliveryRef,
@@ -133,15 +136,35 @@ async function attemptAgain(message: AttemptMessage, platform: Platform, now: Da
   return attempt(delivery, platform, now);
 }
 
-/** What one try gave: the LMS's answer and what it means, with the score sent; or why nothing was sent. */
+/**
+ * What one try gave: the LMS's answer and what it means, with the score sent; why nothing was sent;
+ * or that another function is creating the gradeable's line item, so this one tries again shortly.
+ */
 type Tried =
   | { readonly kind: 'asked'; readonly answer: PlatformAnswer; readonly meaning: AnswerMeaning; readonly score?: SentScore }
-  | { readonly kind: 'skipped'; readonly reason: string };
+  | { readonly kind: 'skipped'; readonly reason: string }
+  | { readonly kind: 'line item being created' };
+
+/** How long one function may take to create a line item before another may try (the request's own time-out is shorter). */
+const LINE_ITEM_CLAIM_SECONDS = 60;
+/** How long a send waits for a line item another function is creating: one more message, not an attempt. */
+const LINE_ITEM_WAIT_SECONDS = 2;
 
 /** Tries the delivery once and records what became of it (retried through the queue while the schedule lasts). */
 async function attempt(delivery: ScoreDelivery, platform: Platform, now: Date): Promise<ScoreOutcome> {
   const tried = await tryDelivery(delivery, platform, now);
   const at = now.toISOString();
+  if (tried.kind === 'line item being created') {
+    const again: AttemptMessage = {
+      kind: 'attempt',
+      term: delivery.term,
+      course: delivery.course,
+      deliveryId: delivery.deliveryId,
+      after: delivery.attempts.length,
+    };
+    await sendLtiScoreMessage(again, LINE_ITEM_WAIT_SECONDS);
+    return 'waiting';
+  }
   if (tried.kind === 'skipped') {
     const skipped: ScoreDelivery = { ...delivery, state: 'skipped', reason: tried.reason, nextAttemptAt: null, updatedAt: at };
     return (await putScoreDelivery(skipped, delivery)) ? 'skipped' : 'done-before';
@@ -214,10 +237,10 @@ async function tryDelivery(delivery: ScoreDelivery, platform: Platform, now: Dat
   if ('answer' in token) return asked(token.answer);
   let lineItemUrl = lineItem?.url;
   if (!lineItemUrl) {
-    const found = await findOrCreateLineItem(lineitems, gradeable, token.token, platform);
+    const found = await findOrCreateLineItem({ registrationId, contextId, lineitems }, gradeable, token.token, platform, now);
     if ('answer' in found) return asked(found.answer);
+    if (!('url' in found)) return found;
     lineItemUrl = found.url;
-    await rememberLineItem(registrationId, contextId, gradeableId, lineItemUrl);
   }
   const score = scoreOf(
     await gradeShown(course, gradeable, delivery, member?.registrationSection ?? '', now),
@@ -240,20 +263,31 @@ const asked = (answer: PlatformAnswer): Extract<Tried, { kind: 'asked' }> => ({
   meaning: answerMeaning(answer.status, answer.body, answer.retryAfterSeconds),
 });
 
-/** The gradeable's line item in the LMS course: the one with its id as `resourceId`, else a new one. */
+/**
+ * The gradeable's line item in the LMS course, recorded: the one with its id as `resourceId`, else
+ * a new one, created by one function at a time (a claim on the record), so that several students'
+ * grades sent at once make one column in the LMS's grade book. A creator that died leaves a claim
+ * that runs out; the next try finds what it created by its `resourceId`.
+ */
 async function findOrCreateLineItem(
-  lineitems: string,
+  at: { registrationId: string; contextId: string; lineitems: string },
   gradeable: GradeableDocument,
   token: string,
   platform: Platform,
-): Promise<{ url: string } | { answer: PlatformAnswer }> {
-  const container = new URL(lineitems);
+  now: Date,
+): Promise<{ url: string } | { answer: PlatformAnswer } | Extract<Tried, { kind: 'line item being created' }>> {
+  const { registrationId, contextId } = at;
+  const container = new URL(at.lineitems);
   const query = new URL(container);
   query.searchParams.set('resource_id', gradeable.id);
   const listed = await platform.request(query, { method: 'GET', token, accept: LINE_ITEMS_MEDIA_TYPE });
   if (listed.status !== 200) return { answer: listed };
   const found = lineItems(listed.body).find((item) => item.resourceId === gradeable.id && typeof item.id === 'string');
-  if (found) return { url: found.id as string };
+  if (found) return { url: await rememberLineItem(registrationId, contextId, gradeable.id, found.id as string) };
+  const holder = randomUUID();
+  const until = new Date(now.getTime() + LINE_ITEM_CLAIM_SECONDS * 1000);
+  if (!(await claimLineItemCreation(registrationId, contextId, gradeable.id, { holder, until, now })))
+    return { kind: 'line item being created' };
   const created = await platform.request(container, {
     method: 'POST',
     token,
@@ -261,10 +295,13 @@ async function findOrCreateLineItem(
     contentType: LINE_ITEM_MEDIA_TYPE,
     json: { scoreMaximum: maxPoints(gradeable), label: gradeable.title, resourceId: gradeable.id },
   });
-  if (created.status === null || created.status < 200 || created.status >= 300) return { answer: created };
-  const item = lineItems(`[${created.body}]`)[0];
-  if (typeof item?.id !== 'string') return { answer: { status: 502, body: 'The LMS created a line item without an id.' } };
-  return { url: item.id };
+  const createdOk = created.status !== null && created.status >= 200 && created.status < 300;
+  const item = createdOk ? lineItems(`[${created.body}]`)[0] : undefined;
+  if (typeof item?.id !== 'string') {
+    await releaseLineItemClaim(registrationId, contextId, gradeable.id, holder);
+    return { answer: createdOk ? { status: 502, body: 'The LMS created a line item without an id.' } : created };
+  }
+  return { url: await rememberLineItem(registrationId, contextId, gradeable.id, item.id) };
 }
 
 function lineItems(body: string): Record<string, unknown>[] {

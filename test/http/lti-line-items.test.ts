@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { scoreDeliveriesOf } from '#shared/data/lti-scores.ts';
+import { handleLtiScoreMessage } from '#shared/gradebook/lti-scores.ts';
+import { scorePlatform } from '#shared/lti/score-platform.ts';
+import { runAsFunction } from '#shared/environment.ts';
+import { localFunctionScope } from '#infra/local/functions.ts';
+import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
+import { startTestApi, type TestApi } from '../support/http.ts';
+import { createUser, type TestUser } from '../support/users.ts';
+import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { uploadGradeable } from '../support/gradeables.ts';
+import { rubricComponent } from '../support/rubric.ts';
+import { putGradedSubmission } from '../support/submissions.ts';
+import { closeAll } from '../support/allowed-servers.ts';
+
+/**
+ * A gradeable's line item in a linked LMS course is created once, however many of its students'
+ * grades are sent at the same moment by concurrent lti-score functions: the LMS's grade book gets
+ * one column, and every score lands in it.
+ */
+const CONTEXT = 'lms-line-items';
+const ROUNDS = 6;
+let api: TestApi;
+let platform: LtiTestPlatform;
+let world: CourseWorld;
+let students: TestUser[];
+
+beforeAll(async () => {
+  api = await startTestApi({ workers: 0, outboxRelayMs: 0 });
+  platform = await startLtiPlatform(api.url);
+  vi.stubEnv('LTI_FRONTEND_URL', 'http://127.0.0.1:5173/lti');
+  vi.stubEnv('LTI_ALLOWED_HOSTS', platform.host);
+  world = await createCourseWorld(api);
+  const extra = await Promise.all([createUser('user', 'racer3'), createUser('user', 'racer4')]);
+  for (const user of extra) await addMember(world.course, user, 4, '1');
+  students = [world.users.student, world.users.student2, ...extra];
+  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
+  const registered = await api.postJson(
+    '/lti/registrations',
+    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
+    su,
+  );
+  expect(registered.json.status, registered.text).toBe('success');
+  for (const user of [world.users.instructor, ...students]) {
+    platform.addUser({ sub: `lms-${user.userId}`, email: user.email, email_verified: true, name: user.givenName });
+  }
+  const instructor = await launchSession(world.users.instructor, [ROLES.instructor]);
+  const linked = await api.postJson(`/${world.course.term}/${world.course.course}/lti/link`, { section: '1' }, instructor);
+  expect(linked.json.status, linked.text).toBe('success');
+  for (const user of students) await launchSession(user, [ROLES.learner]);
+  for (let round = 0; round < ROUNDS; round++) {
+    const id = `race${round}`;
+    await uploadGradeable(api, world, { id, title: `Race ${round}`, type: 'Numeric', rubric: [rubricComponent('Points')] });
+    for (const user of students) await putGradedSubmission({ ...world.course, gradeableId: id, userId: user.userId, points: 1 });
+  }
+}, 120_000);
+afterAll(() => closeAll(platform, api));
+
+async function launchSession(user: TestUser, roles: string[]): Promise<Record<string, string>> {
+  const answer = await platform.launch(`lms-${user.userId}`, { roles, contextId: CONTEXT });
+  expect(answer.status, await answer.text()).toBe(303);
+  const code = new URLSearchParams(new URL(answer.headers.get('location') ?? '').hash.slice(1)).get('lti_code') ?? '';
+  const traded = await api.postJson('/token', { lti_code: code }, { Prefer: 'http-status' });
+  expect(traded.json.status, traded.text).toBe('success');
+  return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
+}
+
+describe("a gradeable's line item", () => {
+  it('is created once when its students’ grades are sent at the same moment, and every score lands in it', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const gradeableId = `race${round}`;
+      const gradedAt = new Date().toISOString();
+      // One lti-score function per student, as SQS hands a burst of messages to several at once.
+      const send = (user: TestUser) =>
+        runAsFunction(localFunctionScope('lti-score'), () =>
+          handleLtiScoreMessage(
+            { kind: 'grade', term: world.course.term, course: world.course.course, gradeableId, ownerId: user.userId, gradedAt },
+            1,
+            scorePlatform,
+          ),
+        );
+      await Promise.all(students.map(send));
+      // A function that found another creating the line item tries again shortly: the queue's later messages.
+      for (let poll = 0; poll < 100; poll++) {
+        await api.server.ltiScoreQueue.idle();
+        const pending = (await scoreDeliveriesOf(world.course.term, world.course.course)).filter(
+          (delivery) => delivery.gradeableId === gradeableId && delivery.state === 'pending',
+        );
+        if (pending.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const columns = platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === gradeableId);
+      expect(columns, `round ${round}: the LMS's columns for ${gradeableId}`).toHaveLength(1);
+      for (const user of students) {
+        expect(platform.grades.scoreOf(CONTEXT, gradeableId, `lms-${user.userId}`), `round ${round}: ${user.userId}`).toMatchObject({
+          scoreMaximum: columns[0]!.scoreMaximum,
+        });
+      }
+    }
+  });
+});
