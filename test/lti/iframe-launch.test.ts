@@ -5,7 +5,8 @@
  * (`localhost`). In the iframe: the platform's login initiation posted to `/api/lti/login`, the
  * platform's authentication, its form post to `/api/lti/launch`, the 303 to `LTI_FRONTEND_URL`
  * with the code in the fragment, and the page trading the code at `POST /api/token` and submitting
- * files with the launch session. A control in the same browser shows a cookie the tool's site sets
+ * files with the launch session; once autograded, the LMS's grade book shows the score with the
+ * grade's timestamp. A control in the same browser shows a cookie the tool's site sets
  * inside that iframe is not kept (and is kept when the same page is opened on its own), so the
  * launch would fail here if it needed a cookie.
  */
@@ -18,9 +19,12 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkAnswer, describeMismatch } from '#infra/answer-check.ts';
+import { getItems } from '#shared/data/items.ts';
+import { recordedResultsRef } from '#shared/data/results.ts';
+import { gradeableKey } from '#shared/data/submissions.ts';
 import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { openDates } from '../support/dates.ts';
-import { uploadGradeable } from '../support/gradeables.ts';
+import { greets, uploadGradeable } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
 import { closeAll } from '../support/allowed-servers.ts';
@@ -84,7 +88,7 @@ const frontendPage = (apiUrl: string) => `<!doctype html>
     shown.launch = info.data.launch;
     const { semester, course, gradeable_id } = info.data.launch;
     const files = new FormData();
-    files.append('files', new Blob(['print("hello from the LMS")\\n']), 'hello.py');
+    files.append('files', new Blob(['echo "Hello from the LMS"\\n']), 'hello.sh');
     const path = api + '/' + semester + '/' + course + '/gradeable/' + gradeable_id + '/files';
     shown.submitted = await (await fetch(path, { method: 'POST', headers: session, body: files })).json();
   } catch (error) {
@@ -132,7 +136,8 @@ beforeAll(async () => {
   });
   lmsOrigin = `http://127.0.0.1:${portOf(lms)}`;
 
-  api = await startTestApi({ workers: 0, corsOrigins: [frontendOrigin] });
+  // The outbox relay runs when the test asks: the score is then sent to the LMS at once.
+  api = await startTestApi({ workers: 1, outboxRelayMs: 0, corsOrigins: [frontendOrigin] });
   expect(new URL(api.url).hostname).toBe('localhost');
   platform = await startLtiPlatform(api.url);
   expect(new URL(platform.issuer).hostname).toBe('127.0.0.1');
@@ -172,7 +177,7 @@ beforeAll(async () => {
     title: 'Homework from the LMS',
     type: 'Electronic File',
     dates: openDates(),
-    autograding: { test_cases: [{ name: 'Runs', command: 'python3 hello.py', points_available: 5, expect: { exit_code: 0 } }] },
+    autograding: { test_cases: [greets(5)] },
   });
 
   profile = await mkdtemp(join(tmpdir(), 'lti-iframe-'));
@@ -247,6 +252,18 @@ async function openCoursePage(user: TestUser, gradeable: string): Promise<Page> 
   return page;
 }
 
+/** The score the LMS's grade book holds for the user on the gradeable, once grading and the LTI score queue have sent it (polled). */
+async function platformScore(user: TestUser) {
+  for (let poll = 0; poll < 600; poll++) {
+    await api.server.webhookOutbox.run();
+    await api.server.ltiScoreQueue.idle();
+    const score = platform.grades.scoreOf(CONTEXT, gradeableId, lmsSub(user));
+    if (score?.gradingProgress === 'FullyGraded') return score;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no graded score reached the LMS');
+}
+
 /** What the tool's frontend page shows once it is done (the API's answers as it got them). */
 interface Shown {
   readonly scriptCookie?: string;
@@ -262,7 +279,7 @@ async function shownBy(frame: Frame): Promise<Shown> {
 }
 
 describe('a launch inside the LMS’s iframe, third-party cookies blocked', () => {
-  it('launches the student, trades the code and submits with the launch session, all inside the iframe, with no cookie kept', async () => {
+  it('launches the student, trades the code and submits with the launch session, all inside the iframe, with no cookie kept; the LMS gets the score', async () => {
     const page = await openCoursePage(world.users.student, gradeableId);
     const frame = await (await page.waitForSelector('iframe[name="tool"]')).contentFrame();
     await expect.poll(() => frame!.url(), { timeout: 60_000 }).toBe(`${frontendOrigin}/lti`);
@@ -296,7 +313,21 @@ describe('a launch inside the LMS’s iframe, third-party cookies blocked', () =
 
     expect((await Promise.all(apiAnswers)).filter(Boolean)).toEqual([]);
     expect(apiAnswers.length).toBeGreaterThanOrEqual(4);
-  }, 120_000);
+
+    // Once autograded, the LMS's grade book shows the score, timestamped with the grade.
+    const score = await platformScore(world.users.student);
+    const { results } = await getItems({
+      results: recordedResultsRef(gradeableKey(world.course.term, world.course.course, gradeableId), world.users.student.userId, 1),
+    });
+    expect(score).toEqual({
+      userId: lmsSub(world.users.student),
+      scoreGiven: 5,
+      scoreMaximum: 5,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+      timestamp: results?.gradedAt,
+    });
+  }, 180_000);
 
   it('keeps the same cookies when the tool’s page is opened on its own (the control above can see a kept cookie)', async () => {
     const page = await browser.newPage();
