@@ -47,7 +47,7 @@ let profile: string;
 let browser: BrowserContext;
 /** The Cookie header of each probe request the tool's site received, by the probe's name. */
 const probes = new Map<string, string | undefined>();
-/** Every answer of the API the browser got, checked against its route's contract after each test. */
+/** Every answer of the API the browser got, each checked against its route's contract by the launch's test. */
 const apiAnswers: Promise<string | undefined>[] = [];
 
 /** Serves `handler` on 127.0.0.1 at a free port. */
