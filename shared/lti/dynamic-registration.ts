@@ -38,7 +38,7 @@ import {
   toolUrls,
   type LtiRegistration,
 } from './registration.ts';
-import { USERNAME_CUSTOM_FIELD } from './tool-config.ts';
+import { TOOL_SCOPES, USERNAME_CUSTOM_FIELD } from './tool-config.ts';
 
 /** How long an invitation may be used. */
 export const INVITATION_TTL_SECONDS = 3600;
@@ -46,14 +46,6 @@ export const INVITATION_TTL_SECONDS = 3600;
 export const INVITATION_CLAIM_SECONDS = 60;
 
 export const TOOL_CONFIGURATION = 'https://purl.imsglobal.org/spec/lti-tool-configuration';
-
-/** The services the tool asks for: Assignment and Grade Services, and Names and Role Provisioning. */
-export const TOOL_SCOPES = [
-  'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
-  'https://purl.imsglobal.org/spec/lti-ags/scope/score',
-  'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
-  'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
-];
 
 export interface InvitationFields {
   readonly label?: string | undefined;

@@ -193,7 +193,7 @@ describe("the tool's keys and configuration", () => {
     }
   });
 
-  it("answers the tool's configuration for manual set-up with its URLs", async () => {
+  it("answers the tool's configuration for manual set-up with its URLs, the services' scopes and Canvas's deep-linking placements", async () => {
     const answer = await api.get('/lti/config');
     expect(answer.json).toMatchObject({
       oidc_initiation_url: `http://${host}/api/lti/login`,
@@ -201,5 +201,21 @@ describe("the tool's keys and configuration", () => {
       public_jwk_url: `http://${host}/api/lti/jwks`,
       custom_fields: { user_username: '$User.username' },
     });
+    // A Canvas developer key made from it grants what grade passback and roster sync ask the platform's token endpoint for.
+    const scopes = (answer.json as unknown as { scopes: string[] }).scopes;
+    expect([...scopes].sort()).toEqual(
+      [
+        'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+        'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
+        'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+        'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+      ].sort(),
+    );
+    const [canvas] = (answer.json as unknown as { extensions: { settings: { placements: unknown[] } }[] }).extensions;
+    expect(canvas!.settings.placements).toEqual([
+      { placement: 'course_navigation', message_type: 'LtiResourceLinkRequest', target_link_uri: `http://${host}/api/lti/launch` },
+      { placement: 'assignment_selection', message_type: 'LtiDeepLinkingRequest', target_link_uri: `http://${host}/api/lti/launch` },
+      { placement: 'link_selection', message_type: 'LtiDeepLinkingRequest', target_link_uri: `http://${host}/api/lti/launch` },
+    ]);
   });
 });

@@ -2,10 +2,13 @@
  * The test platform (test/support/lti-platform.ts), which the product's LTI tests run against,
  * checked by code nobody here wrote: ltijs 5.9.9, a certified LTI 1.3 tool library, registered with
  * it as an independent tool. ltijs validates the platform's ID tokens (signature against its key
- * set, iss, aud, nonce, the state bound to its cookie, the LTI claims) and produces a deep-linking
- * response the platform's return endpoint must accept. If the platform drifts from what a certified
- * tool expects, this test fails, not the product's.
+ * set, iss, aud, nonce, the state bound to its cookie, the LTI claims), produces a deep-linking
+ * response the platform's return endpoint must accept, and calls the platform's grade and roster
+ * services (AGS line items and scores, NRPS pages) with service tokens it gets itself (client
+ * credentials, its private_key_jwt checked against its own key set). If the platform drifts from
+ * what a certified tool expects, this test fails, not the product's.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,44 @@ const lti = ltijs.Provider;
 let server: Server;
 let toolUrl: string;
 let platform: LtiTestPlatform;
+/** ltijs's ID token object of each user's latest resource-link launch: what its services are called with. */
+type IdToken = Parameters<Parameters<typeof lti.onConnect>[0]>[0];
+const launched = new Map<string, IdToken>();
+
+/** ltijs 5's grade service (its published types name only the methods it deprecated). */
+interface LtijsLineItem {
+  readonly id: string;
+  readonly scoreMaximum: number;
+  readonly label: string;
+  readonly resourceId?: string;
+}
+interface LtijsScore {
+  readonly userId?: string;
+  readonly scoreGiven?: number;
+  readonly scoreMaximum?: number;
+  readonly activityProgress: string;
+  readonly gradingProgress: string;
+  readonly comment?: string;
+}
+interface LtijsGrade {
+  getLineItems(token: IdToken, options?: { resourceId?: string }): Promise<{ lineItems: LtijsLineItem[]; next?: string }>;
+  createLineItem(token: IdToken, item: Omit<LtijsLineItem, 'id'>): Promise<LtijsLineItem>;
+  getLineItemById(token: IdToken, id: string): Promise<LtijsLineItem>;
+  submitScore(token: IdToken, lineItemId: string, score: LtijsScore): Promise<LtijsScore & { timestamp: string }>;
+}
+interface LtijsMembers {
+  readonly context: { readonly id: string };
+  readonly members: readonly {
+    readonly user_id: string;
+    readonly roles: readonly string[];
+    readonly status?: string;
+    readonly name?: string;
+  }[];
+  readonly next?: string;
+}
+const grade = () => lti.Grade as unknown as LtijsGrade;
+const members = (token: IdToken, options: { limit?: number; pages?: number | false; role?: string }) =>
+  lti.NamesAndRoles.getMembers(token, options as never) as unknown as Promise<LtijsMembers>;
 
 /** What ltijs saw of a launch, as its handlers answer it. */
 interface Seen {
@@ -52,7 +93,10 @@ beforeAll(async () => {
       lineitem: (context.endpoint as { lineitem?: string } | undefined)?.lineitem,
     };
   };
-  lti.onConnect((token, _req, res) => res.json(seen(token)));
+  lti.onConnect((token, _req, res) => {
+    launched.set(token.user, token);
+    res.json(seen(token));
+  });
   lti.onDeepLinking((token, _req, res) => {
     deepLinkingResponse(token, res).catch((error: unknown) => res.status(500).json({ error: String(error) }));
   });
@@ -162,5 +206,117 @@ describe('the test platform, as the certified tool library ltijs sees it', () =>
     const again = await toolFetch(seen!.deepLink!.url, { method: 'POST', body: new URLSearchParams({ JWT: seen!.deepLink!.jwt }) });
     expect(again.status).toBe(400);
     await again.body?.cancel();
+  });
+
+  it("ltijs finds and creates a line item and posts scores with its own service token; the platform's grade book holds them", async () => {
+    const { status, text } = await launch('grace', { roles: [ROLES.instructor], contextId: 'lms-course-ags' });
+    expect(status, text).toBe(200);
+    const token = launched.get('grace')!;
+    const tokensBefore = platform.tokenRequests;
+
+    // Read with the read-only scope ltijs asks for: nothing yet for this resource.
+    expect((await grade().getLineItems(token, { resourceId: 'ltijs_score' })).lineItems).toEqual([]);
+    const item = await grade().createLineItem(token, { scoreMaximum: 10, label: 'ltijs score', resourceId: 'ltijs_score' });
+    expect(item).toMatchObject({ scoreMaximum: 10, label: 'ltijs score', resourceId: 'ltijs_score' });
+    expect(platform.grades.lineItems('lms-course-ags')).toEqual([item]);
+    expect((await grade().getLineItems(token, { resourceId: 'ltijs_score' })).lineItems).toEqual([item]);
+    expect(await grade().getLineItemById(token, item.id)).toEqual(item);
+
+    const sent = await grade().submitScore(token, item.id, {
+      userId: 'ada',
+      scoreGiven: 7,
+      scoreMaximum: 10,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+    });
+    expect(platform.grades.scoreOf('lms-course-ags', 'ltijs_score', 'ada')).toEqual({
+      userId: 'ada',
+      scoreGiven: 7,
+      scoreMaximum: 10,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+      timestamp: sent.timestamp,
+    });
+    // Without scoreMaximum ltijs reads it from the line item first (the line item scope beside the score scope).
+    const second = await grade().submitScore(token, item.id, {
+      userId: 'ada',
+      scoreGiven: 9,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+    });
+    expect(platform.grades.scoreOf('lms-course-ags', 'ltijs_score', 'ada')).toMatchObject({
+      scoreGiven: 9,
+      scoreMaximum: 10,
+      timestamp: second.timestamp,
+    });
+    // ltijs authenticated itself: each token it asked for was granted against its own key set.
+    expect(platform.tokenRequests).toBeGreaterThan(tokensBefore);
+  });
+
+  it('ltijs is refused a service token whose private_key_jwt its key set does not verify, and posts nothing', async () => {
+    const { status, text } = await launch('grace', { roles: [ROLES.instructor], contextId: 'lms-course-forged' });
+    expect(status, text).toBe(200);
+    const token = launched.get('grace')!;
+    const item = await grade().createLineItem(token, { scoreMaximum: 4, label: 'forged', resourceId: 'ltijs_forged' });
+    // ltijs signs its assertion with the key its database holds for this platform; replace that key with a stranger's.
+    const database = (lti as unknown as { Database: MemoryDatabase }).Database;
+    const found = async (collection: string, query: Record<string, unknown>) => {
+      const documents = await database.Get(false, collection, query);
+      if (!documents) throw new Error(`ltijs holds no ${collection}`);
+      return documents[0]!;
+    };
+    const kid = (await found('platform', { platformUrl: platform.issuer })).kid as string;
+    const original = await found('privatekey', { kid });
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    await database.Replace(false, 'privatekey', { kid }, { ...original, key: privateKey });
+    await database.Delete('accesstoken', {});
+    const posts = platform.grades.scorePosts;
+    try {
+      await expect(
+        grade().submitScore(token, item.id, {
+          userId: 'ada',
+          scoreGiven: 1,
+          scoreMaximum: 4,
+          activityProgress: 'Completed',
+          gradingProgress: 'FullyGraded',
+        }),
+      ).rejects.toThrow(/401/);
+      expect(platform.grades.scorePosts).toBe(posts);
+      expect(platform.grades.scoreOf('lms-course-forged', 'ltijs_forged', 'ada')).toBeUndefined();
+    } finally {
+      await database.Replace(false, 'privatekey', { kid }, original);
+    }
+  });
+
+  it("ltijs reads the platform's roster page by page with its own service token", async () => {
+    platform.roster.setMembers('lms-course-nrps', [
+      { user_id: 'grace', roles: [ROLES.instructor], name: 'Grace Hopper' },
+      { user_id: 'ada', roles: [ROLES.learner], name: 'Ada Lovelace', email: 'ada@example.edu' },
+      { user_id: 'alan', roles: [ROLES.learner], status: 'Inactive' },
+    ]);
+    const { status, text } = await launch('grace', { roles: [ROLES.instructor], contextId: 'lms-course-nrps' });
+    expect(status, text).toBe(200);
+    const token = launched.get('grace')!;
+    const pagesBefore = platform.roster.pagesServed;
+
+    const all = await members(token, { limit: 2, pages: false });
+    expect(all.context).toMatchObject({ id: 'lms-course-nrps' });
+    expect(all.members).toEqual([
+      expect.objectContaining({ user_id: 'grace', roles: [ROLES.instructor], status: 'Active', name: 'Grace Hopper' }),
+      expect.objectContaining({ user_id: 'ada', roles: [ROLES.learner], status: 'Active', email: 'ada@example.edu' }),
+      expect.objectContaining({ user_id: 'alan', roles: [ROLES.learner], status: 'Inactive' }),
+    ]);
+    expect(platform.roster.pagesServed - pagesBefore).toBe(2);
+
+    // One page: ltijs hands back the platform's next link, and reading it continues where the first page stopped.
+    const first = await members(token, { limit: 2, pages: 1 });
+    expect(first.members.map((member) => member.user_id)).toEqual(['grace', 'ada']);
+    expect(first.next).toBeDefined();
+    const rest = (await lti.NamesAndRoles.getMembers(token, { url: first.next } as never)) as unknown as LtijsMembers;
+    expect(rest.members.map((member) => member.user_id)).toEqual(['alan']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The test platform's Assignment and Grade Services 2.0 (test/support/lti-platform.ts wires it
  * in): each LMS course's line items container (`GET` with its `resource_id` filter, `POST`) and
- * each line item's scores (`POST …/scores`), with the spec's media types and the bearer token's
- * scopes enforced, and the spec's timestamp rule (a score older than the one held is ignored).
+ * each line item (`GET`) and its scores (`POST …/scores`), with the spec's media types and the
+ * bearer token's scopes enforced (a read allowed by `lineitem.readonly` or `lineitem`), and the
+ * spec's timestamp rule (a score older than the one held is ignored).
  * Line item URLs carry a query string, as Moodle's do, so a tool must put `/scores` in the path.
  * Switches make it answer 429 (with Retry-After) or 500 for the next requests, or 422 for a user.
  */
@@ -62,6 +63,16 @@ const PROGRESS = {
   grading: ['FullyGraded', 'Pending', 'PendingManual', 'Failed', 'NotReady'],
 };
 
+/** A read of line items is allowed by the read-only scope or the full one (AGS 2.0 §3.1). */
+const READ_SCOPES = [AGS_SCOPES.lineitemReadonly, AGS_SCOPES.lineitem];
+
+/** Whether the request takes `type`: named in its Accept, or any type allowed (no Accept header, or the range of all types). */
+const accepts = (req: IncomingMessage, type: string): boolean => {
+  const accept = req.headers.accept;
+  if (accept === undefined) return true;
+  return accept.split(',').some((range) => ['*/*', type].includes(range.split(';')[0]!.trim()));
+};
+
 /** The grade service of the platform at `issuer`, its bearer tokens checked by `provider()`. */
 export function gradeService(issuer: string, provider: () => Provider): PlatformGrades {
   const items = new Map<string, LineItem[]>();
@@ -93,8 +104,8 @@ export function gradeService(issuer: string, provider: () => Provider): Platform
       return;
     }
     if (itemNumber === undefined && req.method === 'GET') {
-      if (!(await checkBearer(provider(), req, res, AGS_SCOPES.lineitem))) return;
-      if (req.headers.accept !== LINE_ITEMS_TYPE) return json(res, 406, 'application/json', { error: `Accept ${LINE_ITEMS_TYPE}` });
+      if (!(await checkBearer(provider(), req, res, READ_SCOPES))) return;
+      if (!accepts(req, LINE_ITEMS_TYPE)) return json(res, 406, 'application/json', { error: `Accept ${LINE_ITEMS_TYPE}` });
       const resourceId = url.searchParams.get('resource_id');
       return json(
         res,
@@ -115,6 +126,13 @@ export function gradeService(issuer: string, provider: () => Provider): Platform
       const item: LineItem = { ...body, id: `${issuer}/courses/${contextId}/lineitems/${list.length + 1}?type_id=1` } as LineItem;
       list.push(item);
       return json(res, 201, LINE_ITEM_TYPE, item);
+    }
+    if (itemNumber !== undefined && tail === '' && req.method === 'GET') {
+      if (!(await checkBearer(provider(), req, res, READ_SCOPES))) return;
+      if (!accepts(req, LINE_ITEM_TYPE)) return json(res, 406, 'application/json', { error: `Accept ${LINE_ITEM_TYPE}` });
+      const item = lineItemsOf(contextId)[Number(itemNumber) - 1];
+      if (!item || url.searchParams.get('type_id') !== '1') return json(res, 404, 'application/json', { error: 'No such line item' });
+      return json(res, 200, LINE_ITEM_TYPE, item);
     }
     if (itemNumber !== undefined && tail === '/scores' && req.method === 'POST') {
       if (!(await checkBearer(provider(), req, res, AGS_SCOPES.score))) return;

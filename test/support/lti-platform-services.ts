@@ -41,10 +41,16 @@ export const serviceTokenSettings = (toolUrl: string) => ({
 
 /**
  * Checks a service request's `Authorization: Bearer …` against the tokens the provider granted:
- * true when the token is known, unexpired and holds `scope`; otherwise answers 401 (or 403 for a
+ * true when the token is known, unexpired and holds `scope` (or one of the scopes given, as a
+ * read is allowed by the read-only scope or the full one); otherwise answers 401 (or 403 for a
  * missing scope) and is false.
  */
-export async function checkBearer(provider: Provider, req: IncomingMessage, res: ServerResponse, scope: string): Promise<boolean> {
+export async function checkBearer(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  scope: string | readonly string[],
+): Promise<boolean> {
   const [kind, value] = (req.headers.authorization ?? '').split(' ');
   const token = kind?.toLowerCase() === 'bearer' && value ? await provider.ClientCredentials.find(value) : undefined;
   if (!token || token.isExpired) {
@@ -52,7 +58,8 @@ export async function checkBearer(provider: Provider, req: IncomingMessage, res:
     res.end(JSON.stringify({ error: 'invalid_token' }));
     return false;
   }
-  if (!(token.scope ?? '').split(' ').includes(scope)) {
+  const held = (token.scope ?? '').split(' ');
+  if (!(typeof scope === 'string' ? [scope] : scope).some((wanted) => held.includes(wanted))) {
     res.writeHead(403, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="insufficient_scope"' });
     res.end(JSON.stringify({ error: 'insufficient_scope' }));
     return false;

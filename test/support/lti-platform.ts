@@ -76,6 +76,10 @@ export interface LtiTestPlatform {
   launch(user: string, message?: LaunchMessage): Promise<Response>;
   /** The launch up to the platform's auto-submitted form (not posted): where it goes and its fields (id_token, state). */
   launchForm(user: string, message?: LaunchMessage): Promise<{ action: string; fields: Record<string, string>; toolCookie: string }>;
+  /** The third-party initiated login for a launch a real browser makes: the tool's login URL and the fields the platform posts to it. */
+  loginInitiation(user: string, message?: LaunchMessage): { url: string; fields: Record<string, string> };
+  /** Signs the user in at the platform as their browser would: the platform's session cookies, for a real browser to hold. */
+  sessionCookies(user: string): Promise<{ name: string; value: string }[]>;
   /** The tool's login only: the state and nonce the platform would be sent. */
   login(user: string, message?: LaunchMessage): Promise<{ state: string; nonce: string }>;
   /** The claims the platform would put in a launch's ID token (for tokens the tests sign themselves). */
@@ -256,17 +260,19 @@ export async function startLtiPlatform(
     return hint;
   };
 
+  const initiation = (sub: string, hint: string) => ({
+    iss: issuer,
+    client_id: clientId,
+    login_hint: sub,
+    lti_message_hint: hint,
+    target_link_uri: launchUrl,
+    lti_deployment_id: deploymentId,
+  });
+
   const toolLogin = async (sub: string, hint: string) => {
     const answer = await platformFetch(`${toolUrl}/lti/login`, {
       method: 'POST',
-      body: new URLSearchParams({
-        iss: issuer,
-        client_id: clientId,
-        login_hint: sub,
-        lti_message_hint: hint,
-        target_link_uri: launchUrl,
-        lti_deployment_id: deploymentId,
-      }),
+      body: new URLSearchParams(initiation(sub, hint)),
       redirect: 'manual',
     });
     const location = answer.headers.get('location');
@@ -308,6 +314,21 @@ export async function startLtiPlatform(
       const form = await launchForm(sub, message);
       const headers: Record<string, string> = form.toolCookie ? { cookie: form.toolCookie } : {};
       return platformFetch(form.action, { method: 'POST', headers, body: new URLSearchParams(form.fields), redirect: 'manual' });
+    },
+    loginInitiation: (sub, message = {}) => ({ url: `${toolUrl}/lti/login`, fields: initiation(sub, messageHint(message)) }),
+    sessionCookies: async (sub) => {
+      const browser = new Browser();
+      const authorization = new URL(`${issuer}/auth`);
+      for (const [name, value] of Object.entries({
+        client_id: clientId,
+        redirect_uri: launchUrl,
+        response_type: 'id_token',
+        response_mode: 'form_post',
+        scope: 'openid',
+      }))
+        authorization.searchParams.set(name, value);
+      await browser.signIn(authorization, sub);
+      return browser.cookieList();
     },
     login: async (sub, message = {}) => {
       const { authorization } = await toolLogin(sub, messageHint(message));
@@ -379,6 +400,11 @@ class Browser {
       else this.cookies.set(name, value);
     }
     return response;
+  }
+
+  /** The cookies the platform set and this browser holds. */
+  cookieList(): { name: string; value: string }[] {
+    return [...this.cookies].map(([name, value]) => ({ name, value }));
   }
 
   /** Follows the platform's redirects from `url` to the page it ends on. */

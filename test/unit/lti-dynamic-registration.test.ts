@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '#shared/errors.ts';
-import {
-  clientRegistration,
-  readPlatformConfiguration,
-  registeredClient,
-  TOOL_CONFIGURATION,
-  TOOL_SCOPES,
-} from '#shared/lti/dynamic-registration.ts';
+import { clientRegistration, readPlatformConfiguration, registeredClient, TOOL_CONFIGURATION } from '#shared/lti/dynamic-registration.ts';
+import { TOOL_SCOPES } from '#shared/lti/tool-config.ts';
 import { refusalMessage } from '../support/refusals.ts';
 
 const at = new URL('https://canvas.instructure.com/api/lti/security/openid-configuration?registration_token=x');
