@@ -30,7 +30,7 @@ import { teamRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef, gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
-import type { PlatformAnswer, ScorePlatform as Platform } from '#shared/lti/score-platform.ts';
+import type { PlatformAnswer, ScorePlatform as Platform, ScoreRequest } from '#shared/lti/score-platform.ts';
 import { sendLtiScoreMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
@@ -145,6 +145,9 @@ type Tried =
   | { readonly kind: 'skipped'; readonly reason: string }
   | { readonly kind: 'line item being created' };
 
+/** One request to the LMS with the delivery's service token. */
+type Ask = (url: URL, request: Omit<ScoreRequest, 'token'>) => Promise<PlatformAnswer>;
+
 /** How long one function may take to create a line item before another may try (the request's own time-out is shorter). */
 const LINE_ITEM_CLAIM_SECONDS = 60;
 /** How long a send waits for a line item another function is creating: one more message, not an attempt. */
@@ -233,11 +236,23 @@ async function tryDelivery(delivery: ScoreDelivery, platform: Platform, now: Dat
       kind: 'skipped',
       reason: `${userId} has not opened the tool from the LMS yet, so the LMS's id for them is not known; their grade is sent with the next grade after their first launch.`,
     };
-  const token = await platform.token(registration, link.grades.scope);
-  if ('answer' in token) return asked(token.answer);
+  const scopes = link.grades.scope;
+  const granted = await platform.token(registration, scopes);
+  if ('answer' in granted) return asked(granted.answer);
+  let token = granted.token;
+  // A cached token the platform stopped taking (401) is forgotten, and the request made once more with a new one.
+  const ask: Ask = async (url, request) => {
+    const answer = await platform.request(url, { ...request, token });
+    if (answer.status !== 401) return answer;
+    await platform.forget(registration, scopes, token);
+    const fresh = await platform.token(registration, scopes);
+    if ('answer' in fresh || fresh.token === token) return answer;
+    token = fresh.token;
+    return platform.request(url, { ...request, token });
+  };
   let lineItemUrl = lineItem?.url;
   if (!lineItemUrl) {
-    const found = await findOrCreateLineItem({ registrationId, contextId, lineitems }, gradeable, token.token, platform, now);
+    const found = await findOrCreateLineItem({ registrationId, contextId, lineitems }, gradeable, ask, now);
     if ('answer' in found) return asked(found.answer);
     if (!('url' in found)) return found;
     lineItemUrl = found.url;
@@ -247,9 +262,8 @@ async function tryDelivery(delivery: ScoreDelivery, platform: Platform, now: Dat
     subject.subject,
     delivery.gradedAt,
   );
-  const answer = await platform.request(scoresUrl(lineItemUrl), {
+  const answer = await ask(scoresUrl(lineItemUrl), {
     method: 'POST',
-    token: token.token,
     accept: 'application/json',
     contentType: SCORE_MEDIA_TYPE,
     json: score,
@@ -272,15 +286,14 @@ const asked = (answer: PlatformAnswer): Extract<Tried, { kind: 'asked' }> => ({
 async function findOrCreateLineItem(
   at: { registrationId: string; contextId: string; lineitems: string },
   gradeable: GradeableDocument,
-  token: string,
-  platform: Platform,
+  ask: Ask,
   now: Date,
 ): Promise<{ url: string } | { answer: PlatformAnswer } | Extract<Tried, { kind: 'line item being created' }>> {
   const { registrationId, contextId } = at;
   const container = new URL(at.lineitems);
   const query = new URL(container);
   query.searchParams.set('resource_id', gradeable.id);
-  const listed = await platform.request(query, { method: 'GET', token, accept: LINE_ITEMS_MEDIA_TYPE });
+  const listed = await ask(query, { method: 'GET', accept: LINE_ITEMS_MEDIA_TYPE });
   if (listed.status !== 200) return { answer: listed };
   const found = lineItems(listed.body).find((item) => item.resourceId === gradeable.id && typeof item.id === 'string');
   if (found) return { url: await rememberLineItem(registrationId, contextId, gradeable.id, found.id as string) };
@@ -288,9 +301,8 @@ async function findOrCreateLineItem(
   const until = new Date(now.getTime() + LINE_ITEM_CLAIM_SECONDS * 1000);
   if (!(await claimLineItemCreation(registrationId, contextId, gradeable.id, { holder, until, now })))
     return { kind: 'line item being created' };
-  const created = await platform.request(container, {
+  const created = await ask(container, {
     method: 'POST',
-    token,
     accept: LINE_ITEM_MEDIA_TYPE,
     contentType: LINE_ITEM_MEDIA_TYPE,
     json: { scoreMaximum: maxPoints(gradeable), label: gradeable.title, resourceId: gradeable.id },

@@ -29,7 +29,7 @@ import { allowedPlatformHosts } from './platform-address.ts';
 import { askPlatform } from './platform-request.ts';
 import { platformUrl, type LtiRegistration } from './registration.ts';
 import { answerFailure, malformedAnswer, PlatformServiceFailure, unreachableFailure } from './service-failure.ts';
-import { serviceToken } from './service-token.ts';
+import { withServiceToken } from './service-token.ts';
 import { Refusal } from '#shared/errors.ts';
 
 /** The most pages read of one link's roster: a platform whose next links never end is refused, not followed forever. */
@@ -43,7 +43,6 @@ const SERVICE = "The LMS's roster service";
 /** One link's roster: every page, from its memberships URL on. */
 async function readRoster(registration: LtiRegistration, membershipsUrl: string, now: Date) {
   const allowed = allowedPlatformHosts();
-  const token = await serviceToken(registration, [NRPS_SCOPE], now);
   const members = [];
   let url: URL;
   try {
@@ -52,18 +51,25 @@ async function readRoster(registration: LtiRegistration, membershipsUrl: string,
     throw unreachableFailure(SERVICE, error);
   }
   for (let page = 1; ; page++) {
-    const answer = await askPlatform(
-      'context_memberships_url',
-      url,
-      {
-        method: 'GET',
-        headers: { accept: MEMBERSHIP_CONTAINER_TYPE, authorization: `Bearer ${token}` },
-        answerLimit: MAX_ROSTER_PAGE_BYTES,
-      },
-      allowed,
-    ).catch((error: unknown) => {
-      throw unreachableFailure(SERVICE, error);
-    });
+    const pageUrl = url;
+    const answer = await withServiceToken(
+      registration,
+      [NRPS_SCOPE],
+      (token) =>
+        askPlatform(
+          'context_memberships_url',
+          pageUrl,
+          {
+            method: 'GET',
+            headers: { accept: MEMBERSHIP_CONTAINER_TYPE, authorization: `Bearer ${token}` },
+            answerLimit: MAX_ROSTER_PAGE_BYTES,
+          },
+          allowed,
+        ).catch((error: unknown) => {
+          throw unreachableFailure(SERVICE, error);
+        }),
+      now,
+    );
     if (answer.status !== 200) throw answerFailure(SERVICE, answer, now);
     const read = membersOfPage(answer.text);
     if (typeof read === 'string') throw malformedAnswer(SERVICE, read);

@@ -8,7 +8,7 @@ import { allowedPlatformHosts } from './platform-address.ts';
 import { askPlatform } from './platform-request.ts';
 import { platformUrl } from './registration.ts';
 import { PlatformServiceFailure, retryAfterSeconds, unreachableFailure } from './service-failure.ts';
-import { serviceToken } from './service-token.ts';
+import { forgetServiceToken, serviceToken } from './service-token.ts';
 
 /** An answer of the LMS: its status (null: none came), body and Retry-After in seconds. */
 export interface PlatformAnswer {
@@ -22,6 +22,8 @@ export interface ScorePlatform {
   /** A bearer token for these scopes, or why there is none (as the token endpoint's answer). */
   token(registration: LtiRegistration, scopes: readonly string[]): Promise<{ token: string } | { answer: PlatformAnswer }>;
   request(url: URL, request: ScoreRequest): Promise<PlatformAnswer>;
+  /** Forgets a token the platform answered 401 to, so the next `token` asks for a new one. */
+  forget(registration: LtiRegistration, scopes: readonly string[], token: string): Promise<void>;
 }
 
 export interface ScoreRequest {
@@ -49,6 +51,7 @@ export const scorePlatform: ScorePlatform = {
       throw error;
     }
   },
+  forget: forgetServiceToken,
   async request(url, request) {
     const allowed = allowedPlatformHosts();
     try {

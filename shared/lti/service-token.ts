@@ -77,6 +77,36 @@ export async function serviceToken(registration: LtiRegistration, scopes: readon
   return (await entry.token).accessToken;
 }
 
+/**
+ * Forgets a cached token the platform no longer takes (it answered 401: revoked, or the platform
+ * lost its tokens), so the next serviceToken asks for a new one instead of using it until it expires.
+ */
+export async function forgetServiceToken(registration: LtiRegistration, scopes: readonly string[], accessToken: string): Promise<void> {
+  const key = cacheKey(registration, scopes);
+  const cached = tokens.get(key);
+  const held = await cached?.token.catch(() => undefined);
+  if (held?.accessToken === accessToken && tokens.get(key) === cached) tokens.delete(key);
+}
+
+/**
+ * One request with the registration's token for `scopes`, asked again once with a new token when
+ * the platform answers 401 to a cached one (a platform that revoked it would otherwise refuse
+ * every request until the cached token ran out).
+ */
+export async function withServiceToken<Answer extends { readonly status: number | null }>(
+  registration: LtiRegistration,
+  scopes: readonly string[],
+  request: (token: string) => Promise<Answer>,
+  now: Date = new Date(),
+): Promise<Answer> {
+  const token = await serviceToken(registration, scopes, now);
+  const answer = await request(token);
+  if (answer.status !== 401) return answer;
+  await forgetServiceToken(registration, scopes, token);
+  const fresh = await serviceToken(registration, scopes, now);
+  return fresh === token ? answer : request(fresh);
+}
+
 async function grant(registration: LtiRegistration, scopes: readonly string[], now: Date) {
   const allowed = allowedPlatformHosts();
   const answer = await (async () => {

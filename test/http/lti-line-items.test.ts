@@ -8,6 +8,7 @@ import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../supp
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { revokeSeenTokens } from '../support/lti-platform-services.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
@@ -97,5 +98,32 @@ describe("a gradeable's line item", () => {
         });
       }
     }
+  });
+
+  it('is sent with a new service token when the LMS stops taking the one it gave (401): the 401 is no attempt of the delivery', async () => {
+    const gradeableId = 'race0';
+    const [student] = students;
+    const send = (gradedAt: string) =>
+      runAsFunction(localFunctionScope('lti-score'), () =>
+        handleLtiScoreMessage(
+          { kind: 'grade', term: world.course.term, course: world.course.course, gradeableId, ownerId: student!.userId, gradedAt },
+          1,
+          scorePlatform,
+        ),
+      );
+    expect(await send(new Date().toISOString())).toBe('handled');
+    const granted = platform.tokenRequests;
+    // The LMS lost or revoked every token it gave: the tool's cached one is now answered 401.
+    revokeSeenTokens(platform.provider);
+    const gradedAt = new Date(Date.now() + 1).toISOString();
+    expect(await send(gradedAt)).toBe('handled');
+    const delivery = (await scoreDeliveriesOf(world.course.term, world.course.course)).find(
+      (each) => each.gradeableId === gradeableId && each.userId === student!.userId,
+    );
+    expect(delivery).toMatchObject({ state: 'sent', gradedAt });
+    expect(delivery!.attempts.at(-1)).toMatchObject({ status: 204 });
+    expect(delivery!.attempts.map((attempt) => attempt.status)).not.toContain(401);
+    expect(platform.tokenRequests - granted, 'tokens asked for').toBe(1);
+    expect(platform.grades.scoreOf(CONTEXT, gradeableId, `lms-${student!.userId}`)).toMatchObject({ timestamp: gradedAt });
   });
 });

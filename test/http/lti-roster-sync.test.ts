@@ -8,7 +8,7 @@ import { addMember, createCourse, createCourseWorld, tokenOf, type CourseWorld }
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LaunchMessage, type LtiTestPlatform } from '../support/lti-platform.ts';
-import type { PlatformMember } from '../support/lti-platform-services.ts';
+import { revokeSeenTokens, type PlatformMember } from '../support/lti-platform-services.ts';
 import { differences, snapshotTables } from '../hardening/support.ts';
 import { closeAll } from '../support/allowed-servers.ts';
 
@@ -216,6 +216,19 @@ describe('LTI roster sync', () => {
       new_accounts: [{ user_id: `dry${contexts}`, password: null }],
     });
     expect(differences(before, await snapshotTables())).toEqual([]);
+  });
+
+  it('asks for a new service token when the LMS stops taking the one it gave (401), and syncs', async () => {
+    const { course, contextId } = await linkedCourse('7');
+    platform.roster.setMembers(contextId, [member(world.users.instructor, ROLES.instructor), member(world.users.student, ROLES.learner)]);
+    expect((await sync(course, { dry_run: true })).json.status).toBe('success');
+    const granted = platform.tokenRequests;
+    // The LMS lost or revoked every token it gave: the tool's cached one is now answered 401.
+    revokeSeenTokens(platform.provider);
+    const answer = await sync(course, { dry_run: true });
+    expect(answer.json.status, answer.text).toBe('success');
+    expect(answer.json.data).toMatchObject({ created: 1, unchanged: 1 });
+    expect(platform.tokenRequests - granted, 'tokens asked for').toBe(1);
   });
 
   it('refuses a next page on another origin, and a platform answering 500, writing nothing', async () => {

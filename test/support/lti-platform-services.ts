@@ -45,6 +45,20 @@ export const serviceTokenSettings = (toolUrl: string) => ({
  * read is allowed by the read-only scope or the full one); otherwise answers 401 (or 403 for a
  * missing scope) and is false.
  */
+/** The bearer tokens each provider's services were shown, and those the platform has since revoked. */
+const bearers = new WeakMap<Provider, { seen: Set<string>; revoked: Set<string> }>();
+const bearersOf = (provider: Provider) => {
+  let held = bearers.get(provider);
+  if (!held) bearers.set(provider, (held = { seen: new Set(), revoked: new Set() }));
+  return held;
+};
+
+/** Revokes every token the services were shown so far (as an LMS that lost or revoked its tokens): each is answered 401 from now on. */
+export function revokeSeenTokens(provider: Provider): void {
+  const held = bearersOf(provider);
+  for (const token of held.seen) held.revoked.add(token);
+}
+
 export async function checkBearer(
   provider: Provider,
   req: IncomingMessage,
@@ -53,13 +67,14 @@ export async function checkBearer(
 ): Promise<boolean> {
   const [kind, value] = (req.headers.authorization ?? '').split(' ');
   const token = kind?.toLowerCase() === 'bearer' && value ? await provider.ClientCredentials.find(value) : undefined;
-  if (!token || token.isExpired) {
+  if (value) bearersOf(provider).seen.add(value);
+  if (!token || token.isExpired || (value !== undefined && bearersOf(provider).revoked.has(value))) {
     res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' });
     res.end(JSON.stringify({ error: 'invalid_token' }));
     return false;
   }
-  const held = (token.scope ?? '').split(' ');
-  if (!(typeof scope === 'string' ? [scope] : scope).some((wanted) => held.includes(wanted))) {
+  const granted = (token.scope ?? '').split(' ');
+  if (!(typeof scope === 'string' ? [scope] : scope).some((wanted) => granted.includes(wanted))) {
     res.writeHead(403, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="insufficient_scope"' });
     res.end(JSON.stringify({ error: 'insufficient_scope' }));
     return false;
