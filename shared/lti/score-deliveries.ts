@@ -116,7 +116,7 @@ export async function replayScoreDelivery(course: Pick<Course, 'term' | 'course'
   const digest = createHash('sha256').update(next.deliveryId).digest('base64url');
   const entry = ltiScoreEntry(`replay#${course.term}#${course.course}#${digest}#${next.attempts.length}`, message, now);
   try {
-    await transactWrite([scoreDeliveryPut(next, delivery), outboxPut(entry)], { conflictRetries: 0 });
+    await transactWrite([scoreDeliveryPut(next, delivery), outboxPut(entry)]);
   } catch (error) {
     if (failedConditions(error).includes(0)) throw scoreDeliveryChanged();
     throw error;
