@@ -1640,7 +1640,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resend an LMS grade delivery: now (failed, skipped or sent), in a new round of tries, with the grade the gradebook shows then. Refused while it is pending, or when a try ends meanwhile.
+         * Resend an LMS grade delivery: now (failed, skipped or sent), in a new round of tries, with the grade the gradebook shows then. Refused while it is pending (unless its try is an hour overdue), or when a try ends meanwhile.
          * @description **Who may call it:** Course instructors.
          */
         post: operations["replay-lti-score"];
@@ -15840,7 +15840,7 @@ export interface operations {
             /**
              * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
              *
-             *     - `This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped.`
+             *     - `This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped, or its try is an hour overdue.`
              *     - `This score delivery changed while it was being replayed (a try of it ended meanwhile): read it again, and replay it if it still needs it.`
              */
             409: {

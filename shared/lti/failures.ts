@@ -166,7 +166,7 @@ export const scoreDeliveryNotFound = /* @__PURE__ */ failure('not-found', 'No LM
 });
 export const scoreDeliveryPending = /* @__PURE__ */ failure(
   'conflict',
-  'This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped.',
+  'This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped, or its try is an hour overdue.',
 );
 export const scoreDeliveryChanged = /* @__PURE__ */ failure(
   'conflict',

@@ -103,7 +103,7 @@ export async function replayScoreDelivery(course: Pick<Course, 'term' | 'course'
   const id = parseScoreDeliveryId(deliveryId);
   const { delivery } = id ? await getItems({ delivery: scoreDeliveryRef(course.term, course.course, id) }) : { delivery: undefined };
   if (!delivery) throw scoreDeliveryNotFound({ delivery_id: deliveryId });
-  if (replayRefusal(delivery)) throw scoreDeliveryPending();
+  if (replayRefusal(delivery, now)) throw scoreDeliveryPending();
   const next = replayedDelivery(delivery, now);
   const message: LtiScoreMessage = {
     kind: 'attempt',

@@ -94,11 +94,20 @@ export const SCORE_DELIVERY_STATES = ['sent', 'failed', 'skipped', 'pending'] as
 export const SCORE_DELIVERIES_PAGE = 100;
 
 /**
- * Why a delivery cannot be replayed now, or undefined: a pending one is being sent (its next try is
- * queued), so a replay would only race it.
+ * How long past its due time a pending delivery's try may be before the delivery counts as stuck
+ * (its message lost, in the dead-letter queue): the queue's retries of a try take minutes.
  */
-export const replayRefusal = (delivery: Pick<ScoreDelivery, 'state'>): 'pending' | undefined =>
-  delivery.state === 'pending' ? 'pending' : undefined;
+export const STUCK_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Why a delivery cannot be replayed now, or undefined: a pending one is being sent (its next try is
+ * queued), so a replay would only race it, unless its try is an hour overdue (stuck).
+ */
+export function replayRefusal(delivery: Pick<ScoreDelivery, 'state' | 'nextAttemptAt' | 'updatedAt'>, now: Date): 'pending' | undefined {
+  if (delivery.state !== 'pending') return undefined;
+  const due = Date.parse(delivery.nextAttemptAt ?? delivery.updatedAt);
+  return now.getTime() - due > STUCK_AFTER_MS ? undefined : 'pending';
+}
 
 /** A delivery replayed: pending again, in a new round of tries (its retries counted afresh), its next try queued now. */
 export const replayedDelivery = (delivery: ScoreDelivery, now: Date): ScoreDelivery => ({

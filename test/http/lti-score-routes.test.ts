@@ -292,7 +292,7 @@ describe('the score deliveries of a course linked to an LMS course', () => {
       const busy = await replay(sent.delivery_id);
       expect([busy.httpStatus, busy.json.message]).toEqual([
         409,
-        'This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped.',
+        'This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped, or its try is an hour overdue.',
       ]);
       expect(listedOf(await list(), 'poem', world.users.student)).toEqual(waiting);
       expect((await ltiEntries()).length).toBe(entries);

@@ -104,11 +104,20 @@ describe('replaying a delivery and publishing a gradeable', () => {
     updatedAt: '2026-11-29T10:00:06.000Z',
   };
 
-  it('replays a failed, skipped or sent delivery, not one whose next try is queued', () => {
-    expect(replayRefusal(failed)).toBeUndefined();
-    expect(replayRefusal({ state: 'skipped' })).toBeUndefined();
-    expect(replayRefusal({ state: 'sent' })).toBeUndefined();
-    expect(replayRefusal({ state: 'pending' })).toBe('pending');
+  it('replays a failed, skipped or sent delivery, not one whose next try is queued unless that try is an hour overdue', () => {
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    const at = (iso: string) => ({ updatedAt: iso, nextAttemptAt: null });
+    expect(replayRefusal(failed, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'skipped', ...at('2026-11-29T11:59:00.000Z') }, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'sent', ...at('2026-11-29T11:59:00.000Z') }, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T11:59:00.000Z') }, now)).toBe('pending');
+    // Claimed and never tried: stuck once an hour has passed since.
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T11:00:00.000Z') }, now)).toBe('pending');
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T10:59:59.000Z') }, now)).toBeUndefined();
+    // Waiting for a retry due later (a long Retry-After), or due an hour ago and not made.
+    const waiting = { state: 'pending' as const, updatedAt: '2026-11-29T08:00:00.000Z' };
+    expect(replayRefusal({ ...waiting, nextAttemptAt: '2026-11-29T13:00:00.000Z' }, now)).toBe('pending');
+    expect(replayRefusal({ ...waiting, nextAttemptAt: '2026-11-29T10:30:00.000Z' }, now)).toBeUndefined();
   });
 
   it('makes a replayed delivery pending in a new round, its tries kept and its retries counted afresh, its grade unchanged', () => {
