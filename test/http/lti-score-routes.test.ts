@@ -384,6 +384,29 @@ describe('the score deliveries of a course linked to an LMS course', () => {
     expect([unknown.httpStatus, unknown.json.message]).toEqual([404, "Invalid gradeable id 'nothing'"]);
   }, 60_000);
 
+  it('publishes a team gradeable’s grade to each member of the team, counting the team once', async () => {
+    const { vcs: _vcs, ...duet } = taGraded('duet', 'Duet');
+    await uploadGradeable(api, world, { ...duet, team_gradeable: { team_size_max: 2, inherit_from: '' } });
+    const teamed = await api.call('PUT', `${base}/gradeable/duet/teams/pair`, {
+      headers: { 'Content-Type': 'application/json', ...world.tokens.instructor },
+      body: JSON.stringify({ members: [world.users.student.userId, world.users.student2.userId] }),
+    });
+    expect(teamed.json.status, teamed.text).toBe('success');
+    const graded = await grade('duet', world.users.student, 0, 4);
+    expect(graded.json.status, graded.text).toBe('success');
+    const members = [world.users.student, world.users.student2];
+    await settled((all) => members.every((user) => deliveryOf(all, 'duet', user)?.state === 'sent'));
+    const posts = platform.grades.scorePosts;
+    const published = await publish('duet');
+    expect(published.json.data).toEqual({ gradeable_id: 'duet', team_gradeable: true, queued: 1, lms_courses: 1 });
+    const deliveries = await settled((all) => members.every((user) => deliveryOf(all, 'duet', user)?.publishId !== undefined));
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+    for (const user of members) {
+      expect(deliveryOf(deliveries, 'duet', user)).toMatchObject({ state: 'sent', ownerId: 'pair' });
+      expect(platform.grades.scoreOf(CONTEXT, 'duet', sub(user))).toMatchObject({ scoreGiven: 4 });
+    }
+  }, 60_000);
+
   it('lets only the course’s instructors replay and publish, the list also superusers; a launch session only in its own course', async () => {
     const [row] = await list();
     const entries = (await ltiEntries()).length;
