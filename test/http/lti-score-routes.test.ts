@@ -422,6 +422,12 @@ describe('the score deliveries of a course linked to an LMS course', () => {
     expect((await api.postJson(`/${other.term}/${other.course}/lti/link`, {}, unlinked)).json.status).toBe('success');
     const elsewhere = await launchSession(world.users.instructor, [ROLES.instructor], 'lms-other');
     expect((await api.get(`/${other.term}/${other.course}/lti/scores`, elsewhere)).json.status).toBe('success');
+    // A delivery of this course, named under the other course by their instructor: none there.
+    const crossed = await api.postJson(`/${other.term}/${other.course}/lti/scores/${row!.delivery_id}/replay`, {}, instructor);
+    expect([crossed.httpStatus, crossed.json.message]).toEqual([
+      404,
+      `No LMS score delivery ${row!.delivery_id.slice(0, 64)} of this course.`,
+    ]);
     expect((await api.get(`${base}/lti/scores`, elsewhere)).httpStatus).toBe(403);
     expect((await replay(row!.delivery_id, elsewhere)).httpStatus).toBe(403);
     expect((await publish('essay', elsewhere)).httpStatus).toBe(403);
