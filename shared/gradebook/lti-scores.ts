@@ -49,6 +49,9 @@ type GradeMessage = Extract<LtiScoreMessage, { kind: 'grade' }>;
 type AttemptMessage = Extract<LtiScoreMessage, { kind: 'attempt' }>;
 type OwnerPublishMessage = LtiPublishMessage & { readonly ownerId: string };
 
+/** How many messages a publish's expansion sends at once. */
+const PUBLISH_SENDS_AT_ONCE = 10;
+
 /** What became of a message. */
 export type ScoreOutcome = 'no-links' | 'gone' | 'handled' | 'done-before' | 'waiting' | ScoreDelivery['state'];
 
@@ -89,8 +92,11 @@ async function expandPublish(message: LtiPublishMessage): Promise<ScoreOutcome> 
   if ((await ltiLinksOfCourse(term, course)).filter(takesScores).length === 0) return 'no-links';
   const { gradeable } = await getItems({ gradeable: gradeableRef(term, course, gradeableId) });
   if (!gradeable) return 'gone';
-  for (const submission of await submissionsOfGradeable(term, course, gradeableId)) {
-    if (hasGradeToPublish(submission)) await sendLtiScoreMessage({ ...message, ownerId: submission.ownerId });
+  const owners = (await submissionsOfGradeable(term, course, gradeableId)).filter(hasGradeToPublish).map((item) => item.ownerId);
+  // Several sends at a time, so that a class of thousands is queued well within the function's minute.
+  for (let start = 0; start < owners.length; start += PUBLISH_SENDS_AT_ONCE) {
+    const batch = owners.slice(start, start + PUBLISH_SENDS_AT_ONCE);
+    await Promise.all(batch.map((ownerId) => sendLtiScoreMessage({ ...message, ownerId })));
   }
   return 'handled';
 }
