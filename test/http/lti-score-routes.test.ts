@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { putScoreDelivery, scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
 import { outboxEntries, outboxPut } from '#shared/data/webhook-outbox.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { ltiScoreEntry } from '#shared/lti/score-queue.ts';
@@ -321,6 +321,26 @@ describe('the score deliveries of a course linked to an LMS course', () => {
     await settled((all) => deliveryOf(all, 'essay', world.users.student2)?.state === 'sent');
     expect(platform.grades.scorePosts).toBe(posts + 1);
   }, 60_000);
+
+  it('replays a delivery left pending an hour after its try was due (its message lost), not sooner', async () => {
+    const sent = (await settled()).find((delivery) => delivery.state === 'sent');
+    // As a try whose message went to the dead-letter queue leaves it: pending, its try due long ago.
+    const lost = (minutesAgo: number): ScoreDelivery => ({
+      ...sent!,
+      state: 'pending',
+      nextAttemptAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      updatedAt: new Date(Date.now() - (minutesAgo + 1) * 60_000).toISOString(),
+    });
+    expect(await putScoreDelivery(lost(30), sent)).toBe(true);
+    const early = await replay(sent!.deliveryId);
+    expect(early.httpStatus, early.text).toBe(409);
+    expect(await putScoreDelivery(lost(61), lost(30))).toBe(true);
+    const posts = platform.grades.scorePosts;
+    const replayed = await replay(sent!.deliveryId);
+    expect(replayed.json.status, replayed.text).toBe('success');
+    await settled((all) => all.find((delivery) => delivery.deliveryId === sent!.deliveryId)?.state === 'sent');
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+  });
 
   it('answers 404 to a delivery id that names no delivery of this course, malformed or not, and writes nothing', async () => {
     const before = await scoreDeliveriesOf(world.course.term, world.course.course);
