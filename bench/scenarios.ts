@@ -773,6 +773,24 @@ export function scenarios(world: World): Scenario[] {
       prepare: async () => request('POST', `${base}/lti/roster-sync`, { token: tokens.instructor, json: { dry_run: true } }),
       ok: (answer) => answer.status === 'fail',
     },
+    'list-lti-scores': { kind: 'read', iterations: 60, prepare: get(`${base}/lti/scores`, tokens.instructor) },
+    // A delivery id naming no delivery: refused after one read.
+    'replay-lti-score': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () =>
+        request('POST', `${base}/lti/scores/ls_${Buffer.from('["hw","nobody","lti_x","ctx"]').toString('base64url')}/replay`, {
+          token: tokens.instructor,
+        }),
+      ok: (answer) => answer.status === 'fail',
+    },
+    // The bench's course is linked to no LMS course: the publish is refused once the links are read.
+    'publish-lti-scores': {
+      kind: 'write',
+      iterations: 60,
+      prepare: async () => request('POST', `${base}/gradeable/${gradeableId}/lti/publish`, { token: tokens.instructor }),
+      ok: (answer) => answer.status === 'fail',
+    },
     // LTI Dynamic Registration: a superuser invites an LMS; an LMS opens an invitation with a
     // configuration on this machine's own address, refused before any request (no platform here).
     'create-lti-invitation': {

@@ -490,7 +490,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The course's grade inquiries with their posts, newest first, paged with page_size and cursor: students those about their own grade (or their team's when it was opened), limited access graders those of their sections, instructors and full access graders all. Filtered by status and gradeable_id.
+         * The course's grade inquiries: with their posts, newest first, paged with page_size and cursor; students those about their own grade (or their team's when it was opened), limited access graders those of their sections, instructors and full access graders all. Filtered by status and gradeable_id.
          * @description **Who may call it:** Course members.
          */
         get: operations["list-inquiries"];
@@ -630,7 +630,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The gradeable's similarity runs, newest first, paged with page_size and cursor: each run's status and progress, who asked for it and when, when it finished, its options (language, compare_with, min_match_tokens, starter files), how many submissions it compared and skipped and how many pairs it kept. GET …/similarity/{run_id} reads one with its pairs and skipped versions.
+         * The gradeable's similarity runs: newest first, paged with page_size and cursor; each run's status and progress, who asked for it and when, when it finished, its options (language, compare_with, min_match_tokens, starter files), how many submissions it compared and skipped and how many pairs it kept. GET …/similarity/{run_id} reads one with its pairs and skipped versions.
          * @description **Who may call it:** Course instructors.
          */
         get: operations["similarity-runs"];
@@ -974,7 +974,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.
+         * A webhook's deliveries: newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.
          * @description **Who may call it:** Course instructors.
          */
         get: operations["list-webhook-deliveries"];
@@ -1378,7 +1378,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A user account's audit trail (created, changed, passwords set), newest first, paged with page_size and cursor.
+         * A user account's audit trail: created, changed, passwords set, newest first, paged with page_size and cursor.
          * @description **Who may call it:** Superusers.
          */
         get: operations["user-audit"];
@@ -1398,7 +1398,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The course's audit trail (roster, teams, gradeables, settings: who, when, what before and after), newest first, paged with page_size and cursor.
+         * The course's audit trail: roster, teams, gradeables, settings (who, when, what before and after), newest first, paged with page_size and cursor.
          * @description **Who may call it:** Course instructors.
          */
         get: operations["course-audit"];
@@ -1604,6 +1604,66 @@ export interface paths {
          * @description **Who may call it:** Course instructors.
          */
         post: operations["lti-roster-sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/lti/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LMS grade deliveries: one per linked LMS course, gradeable and student, with its state, tries, the platform's last answer and the score it took; by state and gradeable_id, paged with page_size and cursor.
+         * @description **Who may call it:** Course instructors and superusers.
+         */
+        get: operations["list-lti-scores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/lti/scores/{score_delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an LMS grade delivery: now (failed, skipped or sent), in a new round of tries, with the grade the gradebook shows then. Refused while it is pending (unless its try is an hour overdue), or when a try ends meanwhile.
+         * @description **Who may call it:** Course instructors.
+         */
+        post: operations["replay-lti-score"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{semester}/{course}/gradeable/{gradeable_id}/lti/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a gradeable's grades to the LMS: every current grade, to each linked LMS course that takes scores (queued: the students or teams with a grade). Refused when no linked LMS course takes scores.
+         * @description **Who may call it:** Course instructors.
+         */
+        post: operations["publish-lti-scores"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2792,6 +2852,53 @@ export interface components {
             linked_by: string;
             /** Format: date-time */
             linked_at: string;
+        };
+        LtiScoreDelivery: {
+            /** @description Replay it at `…/lti/scores/{delivery_id}/replay`. */
+            delivery_id: string;
+            gradeable_id: string;
+            /** @description The student. */
+            user_id: string;
+            /** @description Whose submission the grade is of: the student, or their team. */
+            owner_id: string;
+            /** @description The registration (the platform) of the LMS course. */
+            registration_id: string;
+            /** @description The LMS course's context id. */
+            context_id: string;
+            /**
+             * @description `pending`: a try is queued; `sent`: the LMS took the score; `failed`: the LMS refused it, or its retries are spent; `skipped`: not sent, for `reason`.
+             * @enum {string}
+             */
+            state: "pending" | "sent" | "failed" | "skipped";
+            /** @description Why it failed (the platform's words) or was skipped. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description The time of the grade it carries: the score's timestamp.
+             */
+            graded_at: string;
+            /** @description Tries made, over every round. */
+            attempts: number;
+            last_attempt: {
+                /** Format: date-time */
+                at: string;
+                /** @description The platform's HTTP status (null: no answer). */
+                status: number | null;
+                /** @description What went wrong: the platform's words, cut to 300 characters. */
+                message: string | null;
+            } | null;
+            next_attempt_at: string | null;
+            /** @description The score the LMS last took. */
+            sent: {
+                score_given: number;
+                score_maximum: number;
+                activity_progress: string;
+                grading_progress: string;
+                /** Format: date-time */
+                timestamp: string;
+            } | null;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description Bad input, or a precondition is not met. Keys in this order: status, data (only when it has content), message. */
         FailEnvelope: {
@@ -15529,6 +15636,398 @@ export interface operations {
                     "application/json": components["schemas"]["FailEnvelope"];
                 };
             };
+        };
+    };
+    "list-lti-scores": {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state (`failed`: the LMS refused them; `skipped`: not sent, with why). */
+                state?: "sent" | "failed" | "skipped" | "pending";
+                /** @description Only deliveries of this gradeable. */
+                gradeable_id?: string;
+                /** @description Deliveries per page, 1 to 500 (100 when left out); a page ends sooner once its JSON reaches 2.5 MiB. */
+                page_size?: string;
+                /** @description Where the next page starts: from the previous answer's `Link: <…>; rel="next"` header. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description One page of deliveries, by gradeable, then student; a `Link` header names the next. */
+                        data: components["schemas"]["LtiScoreDelivery"][];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The state must be sent, failed, skipped or pending.`
+             *     - `The {field} must be a whole number from 1 to {max}.`
+             *     - `The cursor is not one this {list} gave out.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Invalid gradeable id '{gradeable_id}'`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "replay-lti-score": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description An LMS score delivery id (`ls_…`), as the list of score deliveries answered. */
+                score_delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["LtiScoreDelivery"];
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `No LMS score delivery {delivery_id} of this course.`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped, or its try is an hour overdue.`
+             *     - `This score delivery changed while it was being replayed (a try of it ended meanwhile): read it again, and replay it if it still needs it.`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    "publish-lti-scores": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send `http-status` to get the HTTP status that fits the envelope (400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500) instead of 200; the answer then carries `Preference-Applied: http-status`. */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /** @description The term code (e.g. `f26`). */
+                semester: string;
+                /** @description The course code (e.g. `sample`). */
+                course: string;
+                /** @description The gradeable id. */
+                gradeable_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `Prefer: http-status`, every envelope: `success`, or a `fail` or `error` with the messages listed under the other statuses. With it, `success` only. */
+            200: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            gradeable_id: string;
+                            /** @description Whether `queued` counts teams (each member is sent the team’s grade). */
+                            team_gradeable: boolean;
+                            /** @description Students (or teams) with a grade, each sent again to every linked LMS course that takes scores. */
+                            queued: number;
+                            /** @description The linked LMS courses that take scores. */
+                            lms_courses: number;
+                        };
+                    } | components["schemas"]["FailEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description Bad request: a missing, malformed or invalid input. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `The request body is not valid JSON.`
+             *     - `The request body is not a valid url-encoded form.`
+             *     - `The request body is not valid multipart/form-data.`
+             *     - `The request body must be a JSON object.`
+             */
+            400: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unauthenticated: no valid token, or wrong credentials. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unauthenticated access. Please log in.`
+             */
+            401: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Forbidden: the caller may not do this. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `You don't have access to this endpoint.`
+             */
+            403: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Not found: the endpoint, course, gradeable or user does not exist. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Failed to load course. Check course title and ensure it exists.`
+             *     - `Invalid gradeable id '{gradeable_id}'`
+             */
+            404: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Conflict: it exists already. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `This course is linked to no LMS course that takes scores: an instructor's launch from an LMS course with a grade service links it (POST …/lti/link).`
+             */
+            409: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description The body is too large. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `POST request exceeds maximum size of 1M`
+             */
+            413: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            /**
+             * @description Unsupported Content-Type. With `Prefer: http-status`; otherwise the same envelope comes with 200. Messages (`{…}` is filled in):
+             *
+             *     - `Unsupported Content-Type. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`
+             */
+            415: {
+                headers: {
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailEnvelope"];
+                };
+            };
+            500: components["responses"]["Error"];
         };
     };
     "create-lti-invitation": {

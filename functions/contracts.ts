@@ -96,6 +96,9 @@ import { contract as linkLtiContext } from './link-lti-context/contract.ts';
 import { contract as ltiLinks } from './lti-links/contract.ts';
 import { contract as unlinkLtiContext } from './unlink-lti-context/contract.ts';
 import { contract as ltiRosterSync } from './lti-roster-sync/contract.ts';
+import { contract as listLtiScores } from './list-lti-scores/contract.ts';
+import { contract as replayLtiScore } from './replay-lti-score/contract.ts';
+import { contract as publishLtiScores } from './publish-lti-scores/contract.ts';
 import { contract as createLtiInvitation } from './create-lti-invitation/contract.ts';
 import { contract as ltiRegister } from './lti-register/contract.ts';
 import { contract as userSummary } from './user-summary/contract.ts';
@@ -193,6 +196,9 @@ export const contracts: Record<RouteName, RouteContract> = {
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
   'lti-roster-sync': ltiRosterSync,
+  'list-lti-scores': listLtiScores,
+  'replay-lti-score': replayLtiScore,
+  'publish-lti-scores': publishLtiScores,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'user-summary': userSummary,

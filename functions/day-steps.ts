@@ -30,6 +30,9 @@ import { day as linkLtiContext } from './link-lti-context/day.ts';
 import { day as ltiLinks } from './lti-links/day.ts';
 import { day as unlinkLtiContext } from './unlink-lti-context/day.ts';
 import { day as ltiRosterSync } from './lti-roster-sync/day.ts';
+import { day as listLtiScores } from './list-lti-scores/day.ts';
+import { day as replayLtiScore } from './replay-lti-score/day.ts';
+import { day as publishLtiScores } from './publish-lti-scores/day.ts';
 import { day as createLtiInvitation } from './create-lti-invitation/day.ts';
 import { day as ltiRegister } from './lti-register/day.ts';
 import { day as courseConfig } from './course-config/day.ts';
@@ -190,6 +193,9 @@ export const daySteps: { readonly [Name in RouteName]: RouteDay } = {
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
   'lti-roster-sync': ltiRosterSync,
+  'list-lti-scores': listLtiScores,
+  'replay-lti-score': replayLtiScore,
+  'publish-lti-scores': publishLtiScores,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'change-inquiry-status': changeInquiryStatus,

@@ -95,6 +95,9 @@ import { definition as linkLtiContext } from './link-lti-context/definition.ts';
 import { definition as ltiLinks } from './lti-links/definition.ts';
 import { definition as unlinkLtiContext } from './unlink-lti-context/definition.ts';
 import { definition as ltiRosterSync } from './lti-roster-sync/definition.ts';
+import { definition as listLtiScores } from './list-lti-scores/definition.ts';
+import { definition as replayLtiScore } from './replay-lti-score/definition.ts';
+import { definition as publishLtiScores } from './publish-lti-scores/definition.ts';
 import { definition as createLtiInvitation } from './create-lti-invitation/definition.ts';
 import { definition as ltiRegister } from './lti-register/definition.ts';
 import { definition as notFound } from './not-found/definition.ts';
@@ -201,6 +204,9 @@ export const routes = {
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
   'lti-roster-sync': ltiRosterSync,
+  'list-lti-scores': listLtiScores,
+  'replay-lti-score': replayLtiScore,
+  'publish-lti-scores': publishLtiScores,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
 } as const satisfies Readonly<Record<string, RouteDefinition>>;

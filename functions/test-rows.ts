@@ -100,6 +100,9 @@ import { rows as linkLtiContext } from './link-lti-context/test-rows.ts';
 import { rows as ltiLinks } from './lti-links/test-rows.ts';
 import { rows as unlinkLtiContext } from './unlink-lti-context/test-rows.ts';
 import { rows as ltiRosterSync } from './lti-roster-sync/test-rows.ts';
+import { rows as listLtiScores } from './list-lti-scores/test-rows.ts';
+import { rows as replayLtiScore } from './replay-lti-score/test-rows.ts';
+import { rows as publishLtiScores } from './publish-lti-scores/test-rows.ts';
 import { rows as createLtiInvitation } from './create-lti-invitation/test-rows.ts';
 import { rows as ltiRegister } from './lti-register/test-rows.ts';
 import { rows as userSummary } from './user-summary/test-rows.ts';
@@ -201,6 +204,9 @@ export const routeRows: { readonly [Name in RouteName]: RouteRows<Routes[Name]['
   'lti-links': ltiLinks,
   'unlink-lti-context': unlinkLtiContext,
   'lti-roster-sync': ltiRosterSync,
+  'list-lti-scores': listLtiScores,
+  'replay-lti-score': replayLtiScore,
+  'publish-lti-scores': publishLtiScores,
   'create-lti-invitation': createLtiInvitation,
   'lti-register': ltiRegister,
   'user-summary': userSummary,

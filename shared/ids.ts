@@ -28,6 +28,12 @@ export const LTI_REGISTRATION_ID = /^lti_[A-Za-z0-9_-]{22}$/;
 /** Delivery (message) ids: `msg_`, the time as 9 base-36 digits, then 12 random ones. */
 export const DELIVERY_ID = /^msg_[0-9a-z]{21}$/;
 
+/**
+ * LMS score delivery ids: `ls_` and base64url of what names the delivery (its gradeable, student
+ * and linked LMS course, whose context id may be 255 characters): shared/data/lti-scores.ts.
+ */
+export const LTI_SCORE_DELIVERY_ID = /^ls_[A-Za-z0-9_-]{1,2800}$/;
+
 /** Regrade ids: `rg_` and 22 base64url characters (128 random bits). */
 export const REGRADE_ID = /^rg_[A-Za-z0-9_-]{22}$/;
 

@@ -8,7 +8,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/audit',
   access: 'course:instructor',
   summary:
-    "The course's audit trail (roster, teams, gradeables, settings: who, when, what before and after), newest first, paged with page_size and cursor.",
+    "The course's audit trail: roster, teams, gradeables, settings (who, when, what before and after), newest first, paged with page_size and cursor.",
   data: { audit: ['Query'] },
   input: () => ({ query: paging('Entries', AUDIT_PAGE) }),
 });

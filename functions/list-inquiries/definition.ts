@@ -11,7 +11,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/inquiries',
   access: 'course:member',
   summary:
-    "The course's grade inquiries with their posts, newest first, paged with page_size and cursor: students those about their own grade (or their team's when it was opened), limited access graders those of their sections, instructors and full access graders all. Filtered by status and gradeable_id.",
+    "The course's grade inquiries: with their posts, newest first, paged with page_size and cursor; students those about their own grade (or their team's when it was opened), limited access graders those of their sections, instructors and full access graders all. Filtered by status and gradeable_id.",
   data: { inquiries: ['Query'] },
   input: () => ({
     query: {

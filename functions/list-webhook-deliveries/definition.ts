@@ -10,7 +10,7 @@ export const definition = route({
   path: '/api/{semester}/{course}/webhooks/{webhook_id}/deliveries',
   access: 'course:instructor',
   summary:
-    "A webhook's deliveries, newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.",
+    "A webhook's deliveries: newest first, each with its payload and every attempt (state=failed: those that gave up), paged with page_size and cursor.",
   data: { webhooks: ['BatchGetItem'], webhookDeliveries: ['Query'] },
   input: () => ({
     query: {

@@ -17,7 +17,8 @@ export const definition = worker({
     users: ['BatchGetItem'],
     lateDays: ['BatchGetItem'],
     teams: ['BatchGetItem'],
-    submissions: ['BatchGetItem'],
+    // A publish lists the gradeable's submissions, to queue each student or team with a grade.
+    submissions: ['BatchGetItem', 'Query'],
   },
   // The service token's assertion is signed with the tool's key.
   ltiKey: 'read',

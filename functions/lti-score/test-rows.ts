@@ -10,6 +10,8 @@ export const rows: WorkerRows = {
       (table) => `dynamodb:BatchGetItem ${table}`,
     ),
     'dynamodb:Query gradeables',
+    // A publish lists the gradeable's submissions.
+    'dynamodb:Query submissions',
     // The service token's assertion is signed with the tool's key.
     'secretsmanager:GetSecretValue ltiKey',
     'sqs:SendMessage ltiScoreQueue',

@@ -7,7 +7,7 @@ export const definition = route({
   method: 'GET',
   path: '/api/users/{user_id}/audit',
   access: 'superuser',
-  summary: "A user account's audit trail (created, changed, passwords set), newest first, paged with page_size and cursor.",
+  summary: "A user account's audit trail: created, changed, passwords set, newest first, paged with page_size and cursor.",
   data: { audit: ['Query'] },
   input: () => ({ query: paging('Entries', AUDIT_PAGE) }),
 });

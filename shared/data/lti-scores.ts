@@ -71,6 +71,8 @@ export interface ScoreDelivery {
   readonly lastSent: SentScore | null;
   readonly nextAttemptAt: string | null;
   readonly updatedAt: string;
+  /** The last publish of the gradeable (`POST …/lti/publish`) that claimed it: a copy of that publish's message sends nothing again. */
+  readonly publishId?: string;
 }
 
 const SCORES = 'scores';
@@ -114,6 +116,7 @@ const decodeDelivery = (item: Item): ScoreDelivery => ({
   lastSent: (item.lastSent as SentScore | null | undefined) ?? null,
   nextAttemptAt: (item.nextAttemptAt as string | null | undefined) ?? null,
   updatedAt: item.updatedAt as string,
+  ...(typeof item.publishId === 'string' ? { publishId: item.publishId } : {}),
 });
 
 export const scoreDeliveryRef = (
@@ -133,25 +136,28 @@ export const scoreDeliveryRef = (
  */
 export async function putScoreDelivery(next: ScoreDelivery, seen: ScoreDelivery | undefined): Promise<boolean> {
   try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: tableName(table),
-        Item: { key: scoresKey(next.term, next.course), entry: deliveryEntry(next), ...next },
-        ...(seen
-          ? {
-              ConditionExpression: 'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':attempts': seen.attempts.length, ':gradedAt': seen.gradedAt, ':state': seen.state },
-            }
-          : { ConditionExpression: 'attribute_not_exists(entry)' }),
-      }),
-    );
+    await dynamo().send(new PutCommand(deliveryPut(next, seen)));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 }
+
+const deliveryPut = (next: ScoreDelivery, seen: ScoreDelivery | undefined) => ({
+  TableName: tableName(table),
+  Item: { key: scoresKey(next.term, next.course), entry: deliveryEntry(next), ...next },
+  ...(seen
+    ? {
+        ConditionExpression: 'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':attempts': seen.attempts.length, ':gradedAt': seen.gradedAt, ':state': seen.state },
+      }
+    : { ConditionExpression: 'attribute_not_exists(entry)' }),
+});
+
+/** `putScoreDelivery`'s write, for a transaction (a replay writes its try's outbox entry with it). */
+export const scoreDeliveryPut = (next: ScoreDelivery, seen: ScoreDelivery | undefined): TransactItem => ({ Put: deliveryPut(next, seen) });
 
 /** The course's deliveries, in the order of their entries (gradeable, then student), every page. */
 export async function scoreDeliveriesOf(term: string, course: string): Promise<ScoreDelivery[]> {
@@ -172,6 +178,52 @@ export async function scoreDeliveriesOf(term: string, course: string): Promise<S
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return deliveries;
+}
+
+/**
+ * One page of the course's deliveries, in the order of their entries (gradeable, then student),
+ * after the delivery `after` (an id), of one gradeable and in one state when asked; `more` when
+ * another page may follow.
+ */
+export async function scoreDeliveriesPage(
+  term: string,
+  course: string,
+  options: { size: number; after?: string; gradeableId?: string; state?: ScoreDeliveryState },
+): Promise<{ deliveries: ScoreDelivery[]; more: boolean }> {
+  const key = scoresKey(term, course);
+  const after = options.after === undefined ? undefined : parseScoreDeliveryId(options.after);
+  const found: ScoreDelivery[] = [];
+  let startKey: Record<string, unknown> | undefined = after ? { key, entry: deliveryEntry(after) } : undefined;
+  const names: Record<string, string> = { '#key': 'key' };
+  const values: Record<string, unknown> = { ':key': key };
+  let condition = '#key = :key';
+  if (options.gradeableId !== undefined) {
+    // An entry is a JSON list whose first string is the gradeable id.
+    condition += ' AND begins_with(#entry, :gradeable)';
+    names['#entry'] = 'entry';
+    values[':gradeable'] = `${JSON.stringify([options.gradeableId]).slice(0, -1)},`;
+  }
+  if (options.state !== undefined) {
+    names['#state'] = 'state';
+    values[':state'] = options.state;
+  }
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(table),
+        KeyConditionExpression: condition,
+        ...(options.state !== undefined ? { FilterExpression: '#state = :state' } : {}),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        // One more than the page, to know whether another follows.
+        Limit: options.size + 1 - found.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(page.Items ?? []).map(decodeDelivery));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && found.length <= options.size);
+  return { deliveries: found.slice(0, options.size), more: found.length > options.size };
 }
 
 const LINE_ITEMS = 'lineitem';

@@ -25,13 +25,13 @@ import {
   type ScoreDelivery,
   type SentScore,
 } from '#shared/data/lti-scores.ts';
-import { submissionRef } from '#shared/data/submissions.ts';
+import { submissionRef, submissionsOfGradeable } from '#shared/data/submissions.ts';
 import { teamRef } from '#shared/data/teams.ts';
 import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef, gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
 import type { PlatformAnswer, ScorePlatform as Platform, ScoreRequest } from '#shared/lti/score-platform.ts';
-import { sendLtiScoreMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
+import { sendLtiScoreMessage, type LtiPublishMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
   LINE_ITEM_MEDIA_TYPE,
@@ -41,6 +41,7 @@ import {
   SCORE_MEDIA_TYPE,
   scoreOf,
   scoresUrl,
+  hasGradeToPublish,
   takesScores,
   type AnswerMeaning,
 } from '#shared/lti/scores.ts';
@@ -49,6 +50,10 @@ import { gradebookRowsOf, maxPoints } from './course-gradebook.ts';
 
 type GradeMessage = Extract<LtiScoreMessage, { kind: 'grade' }>;
 type AttemptMessage = Extract<LtiScoreMessage, { kind: 'attempt' }>;
+type OwnerPublishMessage = LtiPublishMessage & { readonly ownerId: string };
+
+/** How many messages a publish's expansion sends at once. */
+const PUBLISH_SENDS_AT_ONCE = 10;
 
 /** What became of a message. */
 export type ScoreOutcome = 'no-links' | 'gone' | 'handled' | 'done-before' | 'waiting' | ScoreDelivery['state'];
@@ -64,11 +69,50 @@ export async function handleLtiScoreMessage(
   platform: Platform,
   now = new Date(),
 ): Promise<ScoreOutcome> {
-  return message.kind === 'grade' ? fanOut(message, receiveCount, platform, now) : attemptAgain(message, platform, now);
+  switch (message.kind) {
+    case 'grade':
+      return fanOut(message, (link, userId) => claim(link, message, userId, receiveCount, now), platform);
+    case 'attempt':
+      return attemptAgain(message, platform, now);
+    case 'publish': {
+      const { ownerId } = message;
+      if (ownerId === undefined) return expandPublish(message);
+      return fanOut(
+        { ...message, ownerId },
+        (link, userId) => claimForPublish(link, { ...message, ownerId }, userId, receiveCount, now),
+        platform,
+      );
+    }
+  }
 }
 
-/** One delivery per linked LMS course taking scores and student (each member of a team), each claimed for this grade and tried. */
-async function fanOut(message: GradeMessage, receiveCount: number, platform: Platform, now: Date): Promise<ScoreOutcome> {
+/**
+ * A publish of a gradeable, expanded: one message per student or team holding a grade (a copy of
+ * this message queues them again, and each recognises the deliveries it claimed already).
+ */
+async function expandPublish(message: LtiPublishMessage): Promise<ScoreOutcome> {
+  const { term, course, gradeableId } = message;
+  if ((await ltiLinksOfCourse(term, course)).filter(takesScores).length === 0) return 'no-links';
+  const { gradeable } = await getItems({ gradeable: gradeableRef(term, course, gradeableId) });
+  if (!gradeable) return 'gone';
+  const owners = (await submissionsOfGradeable(term, course, gradeableId)).filter(hasGradeToPublish).map((item) => item.ownerId);
+  // Several sends at a time, so that a class of thousands is queued well within the function's minute.
+  for (let start = 0; start < owners.length; start += PUBLISH_SENDS_AT_ONCE) {
+    const batch = owners.slice(start, start + PUBLISH_SENDS_AT_ONCE);
+    await Promise.all(batch.map((ownerId) => sendLtiScoreMessage({ ...message, ownerId })));
+  }
+  return 'handled';
+}
+
+/**
+ * One delivery per linked LMS course taking scores and student (each member of a team), each
+ * claimed (for a grade, or for a publish) and tried.
+ */
+async function fanOut(
+  message: Pick<GradeMessage, 'term' | 'course' | 'gradeableId' | 'ownerId'>,
+  claimed: (link: LtiContextLink, userId: string) => Promise<ScoreDelivery | undefined>,
+  platform: Platform,
+): Promise<ScoreOutcome> {
   const { term, course, gradeableId, ownerId } = message;
   const links = (await ltiLinksOfCourse(term, course)).filter(takesScores);
   if (links.length === 0) return 'no-links';
@@ -79,8 +123,8 @@ async function fanOut(message: GradeMessage, receiveCount: number, platform: Pla
     : [ownerId];
   for (const link of links) {
     for (const userId of members) {
-      const claimed = await claim(link, message, userId, receiveCount, now);
-      if (claimed) await attempt(claimed, platform, new Date());
+      const delivery = await claimed(link, userId);
+      if (delivery) await attempt(delivery, platform, new Date());
     }
   }
   return 'handled';
@@ -119,6 +163,45 @@ async function claim(
     lastSent: seen?.lastSent ?? null,
     nextAttemptAt: null,
     updatedAt: now.toISOString(),
+    ...(seen?.publishId === undefined ? {} : { publishId: seen.publishId }),
+  };
+  return (await putScoreDelivery(next, seen)) ? next : undefined;
+}
+
+/**
+ * The delivery claimed for a publish: written `pending` in a new round, carrying the grade it last
+ * carried (a student none was sent for yet: the time of the publish), only while it is as read.
+ * Undefined when this publish claimed it already (a copy of the message) or another writer changed it.
+ */
+async function claimForPublish(
+  link: LtiContextLink,
+  message: OwnerPublishMessage,
+  userId: string,
+  receiveCount: number,
+  now: Date,
+): Promise<ScoreDelivery | undefined> {
+  const id = { gradeableId: message.gradeableId, userId, registrationId: link.registrationId, contextId: link.contextId };
+  const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
+  if (seen?.publishId === message.publishId) {
+    // This very message claimed it and failed before trying it: try it now.
+    const untried = seen.state === 'pending' && seen.attempts.length === seen.roundStart;
+    return receiveCount > 1 && untried ? seen : undefined;
+  }
+  const next: ScoreDelivery = {
+    term: message.term,
+    course: message.course,
+    ...id,
+    ownerId: message.ownerId,
+    deliveryId: scoreDeliveryId(id),
+    state: 'pending',
+    gradedAt: seen?.gradedAt ?? message.requestedAt,
+    reason: null,
+    attempts: seen?.attempts ?? [],
+    roundStart: seen?.attempts.length ?? 0,
+    lastSent: seen?.lastSent ?? null,
+    nextAttemptAt: null,
+    updatedAt: now.toISOString(),
+    publishId: message.publishId,
   };
   return (await putScoreDelivery(next, seen)) ? next : undefined;
 }

@@ -9,7 +9,17 @@
  */
 import * as z from 'zod';
 import { gradeableDocumentSchema, gradeableTypes } from '#shared/gradeables/schema.ts';
-import { CODE, DELIVERY_ID, INQUIRY_ID, LTI_REGISTRATION_ID, REGRADE_ID, SUMMARIES_JOB_ID, TEAM_ID, WEBHOOK_ID } from '#shared/ids.ts';
+import {
+  CODE,
+  DELIVERY_ID,
+  INQUIRY_ID,
+  LTI_REGISTRATION_ID,
+  LTI_SCORE_DELIVERY_ID,
+  REGRADE_ID,
+  SUMMARIES_JOB_ID,
+  TEAM_ID,
+  WEBHOOK_ID,
+} from '#shared/ids.ts';
 import { LEVEL_NAMES } from '#shared/users/limits.ts';
 import { webhookEvents } from '#shared/webhooks/webhook.ts';
 
@@ -585,6 +595,40 @@ export const LtiLink = object({
   linked_at: dateTime,
 });
 
+/** A grade on its way to a linked LMS course: one per (LMS course, gradeable, student). */
+export const LtiScoreDelivery = object({
+  delivery_id: z.string().regex(LTI_SCORE_DELIVERY_ID).describe('Replay it at `…/lti/scores/{delivery_id}/replay`.'),
+  gradeable_id: string,
+  user_id: string.describe('The student.'),
+  owner_id: string.describe('Whose submission the grade is of: the student, or their team.'),
+  registration_id: string.describe('The registration (the platform) of the LMS course.'),
+  context_id: string.describe("The LMS course's context id."),
+  state: z
+    .enum(['pending', 'sent', 'failed', 'skipped'])
+    .describe(
+      '`pending`: a try is queued; `sent`: the LMS took the score; `failed`: the LMS refused it, or its retries are spent; `skipped`: not sent, for `reason`.',
+    ),
+  reason: string.nullable().describe("Why it failed (the platform's words) or was skipped."),
+  graded_at: dateTime.describe("The time of the grade it carries: the score's timestamp."),
+  attempts: count('Tries made, over every round.'),
+  last_attempt: object({
+    at: dateTime,
+    status: integer.nullable().describe("The platform's HTTP status (null: no answer)."),
+    message: string.nullable().describe("What went wrong: the platform's words, cut to 300 characters."),
+  }).nullable(),
+  next_attempt_at: dateTime.nullable(),
+  sent: object({
+    score_given: z.number(),
+    score_maximum: z.number(),
+    activity_progress: string,
+    grading_progress: string,
+    timestamp: dateTime,
+  })
+    .nullable()
+    .describe('The score the LMS last took.'),
+  updated_at: dateTime,
+});
+
 export const components = {
   Course,
   CourseUser,
@@ -620,4 +664,5 @@ export const components = {
   LtiRegistration,
   LtiToolUrls,
   LtiLink,
+  LtiScoreDelivery,
 } as const satisfies Record<string, z.ZodType>;

@@ -10,6 +10,7 @@ import {
   GRADEABLE_ID,
   IDEMPOTENCY_KEY,
   LTI_REGISTRATION_ID,
+  LTI_SCORE_DELIVERY_ID,
   INQUIRY_ID,
   REGRADE_ID,
   SUMMARIES_JOB_ID,
@@ -79,6 +80,10 @@ export const pathParameters = builtOnFirstRead({
   registration_id: () =>
     documented(z.string().check(z.regex(LTI_REGISTRATION_ID)), {
       description: 'An LTI registration id (`lti_…`), as registering the platform answered.',
+    }),
+  score_delivery_id: () =>
+    documented(z.string().check(z.regex(LTI_SCORE_DELIVERY_ID)), {
+      description: 'An LMS score delivery id (`ls_…`), as the list of score deliveries answered.',
     }),
   team_id: () => documented(z.string().check(z.regex(TEAM_ID)), { description: 'A team id: 1 to 64 letters, digits, `_` or `-`.' }),
 }) satisfies Shape;

@@ -160,3 +160,19 @@ export const toolKeyMissing = /* @__PURE__ */ failure(
   'conflict',
   'The tool has no LTI signing key yet: an administrator makes one with npm run admin -- rotate-lti-key.',
 );
+export const badScoreDeliveryState = /* @__PURE__ */ failure('invalid', 'The state must be sent, failed, skipped or pending.');
+export const scoreDeliveryNotFound = /* @__PURE__ */ failure('not-found', 'No LMS score delivery {delivery_id} of this course.', {
+  delivery_id: ECHOED_LENGTH,
+});
+export const scoreDeliveryPending = /* @__PURE__ */ failure(
+  'conflict',
+  'This score delivery is being sent (its next try is queued); it can be replayed once it is sent, failed or skipped, or its try is an hour overdue.',
+);
+export const scoreDeliveryChanged = /* @__PURE__ */ failure(
+  'conflict',
+  'This score delivery changed while it was being replayed (a try of it ended meanwhile): read it again, and replay it if it still needs it.',
+);
+export const scoresNotLinked = /* @__PURE__ */ failure(
+  'conflict',
+  "This course is linked to no LMS course that takes scores: an instructor's launch from an LMS course with a grade service links it (POST …/lti/link).",
+);

@@ -30,7 +30,25 @@ export type LtiScoreMessage =
       readonly after: number;
       /** Not before this time: a wait longer than the queue can delay a message goes round again. */
       readonly notBefore?: string;
-    };
+    }
+  | LtiPublishMessage;
+
+/**
+ * A `publish` message sends every current grade of a gradeable again (`POST …/lti/publish`): the
+ * lti-score function expands it into one message per owner with a grade (`ownerId` set), each of
+ * which claims that owner's deliveries for this publish (`publishId`), so a copy sends nothing twice.
+ */
+export interface LtiPublishMessage {
+  readonly kind: 'publish';
+  readonly term: string;
+  readonly course: string;
+  readonly gradeableId: string;
+  readonly publishId: string;
+  /** When it was asked: the score's timestamp for a student no grade was sent for yet. */
+  readonly requestedAt: string;
+  /** One student or team: the expanded message's. */
+  readonly ownerId?: string;
+}
 
 /** The outbox entries' queue name for LTI score messages (the others are the webhook queue's). */
 export const LTI_SCORE_QUEUE = 'lti-scores';
@@ -58,6 +76,14 @@ export async function sendLtiScoreMessage(message: LtiScoreMessage, delaySeconds
   }
   await sendSqsMessage(queueUrl, JSON.stringify(message), Math.ceil(delay));
 }
+
+/** The outbox entry of a message, to write with the change that causes it, under `messageId` (writing it twice keeps one). */
+export const ltiScoreEntry = (messageId: string, message: LtiScoreMessage, now: Date): OutboxEntry => ({
+  messageId: `lti#${messageId}`,
+  body: JSON.stringify(message),
+  recordedAt: now.toISOString(),
+  queue: LTI_SCORE_QUEUE,
+});
 
 /** Sends an outbox entry's message (the relay removes the entry once this returns). */
 export const sendLtiScoreEntry = (entry: OutboxEntry): Promise<void> => sendLtiScoreMessage(JSON.parse(entry.body) as LtiScoreMessage);

@@ -4,7 +4,8 @@
  * delivery itself is shared/passback/.
  */
 import type { LtiContextLink } from '#shared/data/lti.ts';
-import type { SentScore } from '#shared/data/lti-scores.ts';
+import type { ScoreDelivery, SentScore } from '#shared/data/lti-scores.ts';
+import type { Submission } from '#shared/data/submissions.ts';
 
 export const SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';
 export const LINE_ITEM_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem';
@@ -85,3 +86,39 @@ export function retryDelaySeconds(
 /** The platform's message in a refusal, cut to what a delivery keeps. */
 export const platformMessage = (status: number | null, body: string): string =>
   `${status === null ? 'no answer' : `HTTP ${status}`}${body.trim() ? `: ${body.trim().slice(0, 300)}` : ''}`;
+
+/** The states a delivery is listed by (`GET …/lti/scores?state=`). */
+export const SCORE_DELIVERY_STATES = ['sent', 'failed', 'skipped', 'pending'] as const;
+
+/** Deliveries per page when the request names no size. */
+export const SCORE_DELIVERIES_PAGE = 100;
+
+/**
+ * How long past its due time a pending delivery's try may be before the delivery counts as stuck
+ * (its message lost, in the dead-letter queue): the queue's retries of a try take minutes.
+ */
+export const STUCK_AFTER_MS = 60 * 60 * 1000;
+
+/**
+ * Why a delivery cannot be replayed now, or undefined: a pending one is being sent (its next try is
+ * queued), so a replay would only race it, unless its try is an hour overdue (stuck).
+ */
+export function replayRefusal(delivery: Pick<ScoreDelivery, 'state' | 'nextAttemptAt' | 'updatedAt'>, now: Date): 'pending' | undefined {
+  if (delivery.state !== 'pending') return undefined;
+  const due = Date.parse(delivery.nextAttemptAt ?? delivery.updatedAt);
+  return now.getTime() - due > STUCK_AFTER_MS ? undefined : 'pending';
+}
+
+/** A delivery replayed: pending again, in a new round of tries (its retries counted afresh), its next try queued now. */
+export const replayedDelivery = (delivery: ScoreDelivery, now: Date): ScoreDelivery => ({
+  ...delivery,
+  state: 'pending',
+  reason: null,
+  roundStart: delivery.attempts.length,
+  nextAttemptAt: null,
+  updatedAt: now.toISOString(),
+});
+
+/** Whether a submission holds a grade to publish: an active version (graded or on its way) or a TA's grade of some component. */
+export const hasGradeToPublish = (submission: Pick<Submission, 'activeVersion' | 'taGrade'>): boolean =>
+  submission.activeVersion > 0 || Object.keys(submission.taGrade?.components ?? {}).length > 0;

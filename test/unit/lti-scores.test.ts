@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { answerMeaning, retryDelaySeconds, SCORE_SCOPE, scoreOf, scoresUrl, takesScores } from '#shared/lti/scores.ts';
+import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
+import {
+  answerMeaning,
+  hasGradeToPublish,
+  replayedDelivery,
+  replayRefusal,
+  retryDelaySeconds,
+  SCORE_SCOPE,
+  scoreOf,
+  scoresUrl,
+  takesScores,
+} from '#shared/lti/scores.ts';
 
 const grades = (scope: string[], lineitems: string | null = 'https://lms.example.edu/courses/1/lineitems') => ({
   grades: { lineitems, lineitem: null, scope },
@@ -67,5 +78,65 @@ describe('what an answer of the LMS means', () => {
     expect(retryDelaySeconds(1, [5, 300], 60)).toBe(60);
     expect(retryDelaySeconds(2, [5, 300], 60)).toBe(300);
     expect(retryDelaySeconds(3, [5, 300], 60)).toBeUndefined();
+  });
+});
+
+describe('replaying a delivery and publishing a gradeable', () => {
+  const failed: ScoreDelivery = {
+    term: 'f26',
+    course: 'cs1',
+    gradeableId: 'hw',
+    userId: 'ann',
+    ownerId: 'ann',
+    registrationId: 'lti_x',
+    contextId: 'ctx',
+    deliveryId: 'ls_x',
+    state: 'failed',
+    gradedAt: '2026-11-29T10:00:00.000Z',
+    reason: 'HTTP 422: not a student',
+    attempts: [
+      { at: '2026-11-29T10:00:01.000Z', status: 500, retryInSeconds: 5 },
+      { at: '2026-11-29T10:00:06.000Z', status: 422, error: 'HTTP 422: not a student' },
+    ],
+    roundStart: 0,
+    lastSent: null,
+    nextAttemptAt: null,
+    updatedAt: '2026-11-29T10:00:06.000Z',
+  };
+
+  it('replays a failed, skipped or sent delivery, not one whose next try is queued unless that try is an hour overdue', () => {
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    const at = (iso: string) => ({ updatedAt: iso, nextAttemptAt: null });
+    expect(replayRefusal(failed, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'skipped', ...at('2026-11-29T11:59:00.000Z') }, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'sent', ...at('2026-11-29T11:59:00.000Z') }, now)).toBeUndefined();
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T11:59:00.000Z') }, now)).toBe('pending');
+    // Claimed and never tried: stuck once an hour has passed since.
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T11:00:00.000Z') }, now)).toBe('pending');
+    expect(replayRefusal({ state: 'pending', ...at('2026-11-29T10:59:59.000Z') }, now)).toBeUndefined();
+    // Waiting for a retry due later (a long Retry-After), or due an hour ago and not made.
+    const waiting = { state: 'pending' as const, updatedAt: '2026-11-29T08:00:00.000Z' };
+    expect(replayRefusal({ ...waiting, nextAttemptAt: '2026-11-29T13:00:00.000Z' }, now)).toBe('pending');
+    expect(replayRefusal({ ...waiting, nextAttemptAt: '2026-11-29T10:30:00.000Z' }, now)).toBeUndefined();
+  });
+
+  it('makes a replayed delivery pending in a new round, its tries kept and its retries counted afresh, its grade unchanged', () => {
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    expect(replayedDelivery(failed, now)).toEqual({
+      ...failed,
+      state: 'pending',
+      reason: null,
+      roundStart: 2,
+      nextAttemptAt: null,
+      updatedAt: '2026-11-29T12:00:00.000Z',
+    });
+  });
+
+  it('publishes a submission with an active version or a TA grade of some component, not one cancelled or never graded', () => {
+    const component = { mark_ids: [], custom_points: 1, custom_message: '', grader_id: 'ta', graded_at: '2026-11-29T10:00:00.000Z' };
+    expect(hasGradeToPublish({ activeVersion: 1 })).toBe(true);
+    expect(hasGradeToPublish({ activeVersion: 0, taGrade: { components: { '0': component }, revision: 1 } })).toBe(true);
+    expect(hasGradeToPublish({ activeVersion: 0 })).toBe(false);
+    expect(hasGradeToPublish({ activeVersion: 0, taGrade: { components: {}, revision: 2 } })).toBe(false);
   });
 });

@@ -1,0 +1,18 @@
+/** The deployed day's steps of `publish-lti-scores` (test/deployed/day.ts says how the day runs them). */
+import { call, COURSE, GRADEABLE, TERM, type RouteDay } from '../../test/deployed/day.ts';
+
+export const day: RouteDay = [
+  {
+    title: 'an instructor cannot publish the grades of a course linked to no LMS course',
+    phase: 'courses read',
+    run: async () => {
+      await call('POST', `/api/${TERM}/${COURSE}/gradeable/${GRADEABLE}/lti/publish`, {
+        as: 'prof',
+        expect: {
+          fail: "This course is linked to no LMS course that takes scores: an instructor's launch from an LMS course with a grade service links it (POST …/lti/link).",
+          status: 409,
+        },
+      });
+    },
+  },
+];

@@ -1,0 +1,17 @@
+/** The deployed day's steps of `replay-lti-score` (test/deployed/day.ts says how the day runs them). */
+import { call, COURSE, TERM, type RouteDay } from '../../test/deployed/day.ts';
+
+const NO_DELIVERY = `ls_${Buffer.from(JSON.stringify(['hw', 'nobody', 'lti_x', 'ctx'])).toString('base64url')}`;
+
+export const day: RouteDay = [
+  {
+    title: 'an instructor cannot replay a score delivery that does not exist',
+    phase: 'courses read',
+    run: async () => {
+      await call('POST', `/api/${TERM}/${COURSE}/lti/scores/${NO_DELIVERY}/replay`, {
+        as: 'prof',
+        expect: { fail: `No LMS score delivery ${NO_DELIVERY.slice(0, 64)} of this course.`, status: 404 },
+      });
+    },
+  },
+];
