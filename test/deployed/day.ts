@@ -50,6 +50,8 @@ export const DAY_PHASES = [
   'graded',
   'graded read',
   'lms scores published',
+  'lms scores read',
+  'lms scores replayed',
   'lms course unlinked',
   'quiz graded',
   'grader given a section',
@@ -141,6 +143,8 @@ export const handedOn: {
   /** The institution's LMS (the test platform) as registered, and the LMS course linked to the day's course. */
   lmsRegistration?: string;
   lmsLink?: { readonly registration_id: string; readonly context_id: string };
+  /** The delivery of the student who never launched, as listed. */
+  skippedScore?: string | undefined;
   ltiInvitation?: string;
   /** The grade inquiry the student opened. */
   inquiryId?: string;
