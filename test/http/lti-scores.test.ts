@@ -263,3 +263,40 @@ describe('grades sent back to the linked LMS course', () => {
     await settledDeliveries();
   });
 });
+
+describe('totals that change without a new grade', () => {
+  const choose = (version: number) =>
+    api.postForm(`${base}/gradeable/hello/version`, { version: String(version) }, { ...world.tokens.student, Prefer: 'http-status' });
+
+  it('sends the total of the version made active (or of none, once cancelled), timestamped with the change', async () => {
+    await git.push('hello-student', { 'hello.sh': 'echo "Goodbye"\n' });
+    const submitted = await api.postForm(
+      `${base}/gradeable/hello/upload`,
+      { vcs_checkout: 'true', git_repo_id: 'x' },
+      world.tokens.student,
+    );
+    expect(submitted.json.status, submitted.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 0);
+    const graded = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(graded).toMatchObject({ scoreGiven: 0, scoreMaximum: 5 });
+
+    const before = new Date().toISOString();
+    const chosen = await choose(1);
+    expect(chosen.json.status, chosen.text).toBe('success');
+    const after = new Date().toISOString();
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
+    const shown = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(shown).toMatchObject({ scoreGiven: 5, gradingProgress: 'FullyGraded' });
+    expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    expect(shown.timestamp > graded.timestamp).toBe(true);
+
+    const cancelled = await choose(0);
+    expect(cancelled.json.status, cancelled.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 0);
+    const none = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(none.scoreGiven).toBe(0);
+    expect(none.timestamp > shown.timestamp).toBe(true);
+    expect((await choose(1)).json.status).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
+  });
+});
