@@ -174,6 +174,35 @@ export async function scoreDeliveriesOf(term: string, course: string): Promise<S
   return deliveries;
 }
 
+/**
+ * One page of the course's deliveries (of `userId` alone, when given), in the order of their
+ * entries from after the entry `after`; `next`, the last entry read, when more may follow.
+ */
+export async function scoreDeliveriesPage(
+  term: string,
+  course: string,
+  page: { readonly userId?: string | undefined; readonly after?: string | undefined; readonly limit: number },
+): Promise<{ deliveries: ScoreDelivery[]; next?: string }> {
+  const read = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(table),
+      KeyConditionExpression: '#key = :key',
+      ...(page.userId === undefined
+        ? { ExpressionAttributeNames: { '#key': 'key' }, ExpressionAttributeValues: { ':key': scoresKey(term, course) } }
+        : {
+            FilterExpression: 'userId = :userId',
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: { ':key': scoresKey(term, course), ':userId': page.userId },
+          }),
+      ConsistentRead: true,
+      Limit: page.limit,
+      ...(page.after === undefined ? {} : { ExclusiveStartKey: { key: scoresKey(term, course), entry: page.after } }),
+    }),
+  );
+  const last = read.LastEvaluatedKey?.entry;
+  return { deliveries: (read.Items ?? []).map(decodeDelivery), ...(typeof last === 'string' ? { next: last } : {}) };
+}
+
 const LINE_ITEMS = 'lineitem';
 
 /** The line item a gradeable has in a linked LMS course, once found or created. */

@@ -16,6 +16,7 @@ import {
   parseScoreDeliveryId,
   putScoreDelivery,
   rememberLineItem,
+  scoreDeliveriesPage,
   scoreDeliveryId,
   scoreDeliveryRef,
   type ScoreAttempt,
@@ -28,14 +29,16 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef, gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
 import type { PlatformAnswer, ScorePlatform as Platform } from '#shared/lti/score-platform.ts';
-import { sendLtiScoreMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
+import { sendLtiScoreMessage, type LateDaysMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
   LINE_ITEM_MEDIA_TYPE,
   LINE_ITEMS_MEDIA_TYPE,
+  lateDaysTouch,
   platformMessage,
   retryDelaySeconds,
   SCORE_MEDIA_TYPE,
+  scoreDiffers,
   scoreOf,
   scoresUrl,
   takesScores,
@@ -61,7 +64,14 @@ export async function handleLtiScoreMessage(
   platform: Platform,
   now = new Date(),
 ): Promise<ScoreOutcome> {
-  return message.kind === 'grade' ? fanOut(message, receiveCount, platform, now) : attemptAgain(message, platform, now);
+  switch (message.kind) {
+    case 'grade':
+      return fanOut(message, receiveCount, platform, now);
+    case 'attempt':
+      return attemptAgain(message, platform, now);
+    case 'late-days':
+      return lateDaysChanged(message, receiveCount, platform, now);
+  }
 }
 
 /** One delivery per linked LMS course taking scores and student (each member of a team), each claimed for this grade and tried. */
@@ -83,13 +93,53 @@ async function fanOut(message: GradeMessage, receiveCount: number, platform: Pla
   return 'handled';
 }
 
+/** The deliveries a late-days message looks at per message: the next page is a message of its own. */
+export const LATE_DAYS_PAGE = 25;
+
+/**
+ * A page of the deliveries a late-days change may have changed (lateDaysTouch): each whose score
+ * the gradebook shows now differs from the one last sent is claimed for the change, with its time,
+ * and tried; then the next page's message is queued. A copy of the message finds each claimed
+ * already (or its score sent) and sends nothing.
+ */
+async function lateDaysChanged(message: LateDaysMessage, receiveCount: number, platform: Platform, now: Date): Promise<ScoreOutcome> {
+  const { term, course: code, changedAt } = message;
+  const links = (await ltiLinksOfCourse(term, code)).filter(takesScores);
+  if (links.length === 0) return 'no-links';
+  const { course } = await getItems({ course: courseRef(term, code) });
+  if (!course) return 'gone';
+  const linked = new Set(links.map((link) => `${link.registrationId} ${link.contextId}`));
+  const page = await scoreDeliveriesPage(term, code, { userId: message.userId, after: message.after, limit: LATE_DAYS_PAGE });
+  const touched = page.deliveries.filter((delivery) => lateDaysTouch(message, delivery, linked));
+  const documents = touched.length > 0 ? await gradeablesOfCourse(term, code) : [];
+  for (const delivery of touched) {
+    const gradeable = documents.find((document) => document.id === delivery.gradeableId);
+    if (!gradeable || !delivery.lastSent) continue;
+    const { member } = await getItems({ member: enrollmentRef(term, code, delivery.userId) });
+    const grade = await gradeShown(course, gradeable, delivery, member?.registrationSection ?? '', now, documents);
+    if (!scoreDiffers(delivery.lastSent, scoreOf(grade, delivery.lastSent.userId, changedAt))) continue;
+    const change: GradeMessage = {
+      kind: 'grade',
+      term,
+      course: code,
+      gradeableId: delivery.gradeableId,
+      ownerId: delivery.ownerId,
+      gradedAt: changedAt,
+    };
+    const claimed = await claim(delivery, change, delivery.userId, receiveCount, now);
+    if (claimed) await attempt(claimed, platform, new Date());
+  }
+  if (page.next !== undefined) await sendLtiScoreMessage({ ...message, after: page.next });
+  return 'handled';
+}
+
 /**
  * The delivery of this grade, claimed for it: written `pending` with the grade's time, only while
  * the stored one carries an older grade (or none is stored). Undefined when it carries this grade
  * already (a copy of the message) or a newer one: that message sends the grade.
  */
 async function claim(
-  link: LtiContextLink,
+  link: Pick<LtiContextLink, 'registrationId' | 'contextId'>,
   message: GradeMessage,
   userId: string,
   receiveCount: number,
@@ -277,8 +327,15 @@ function lineItems(body: string): Record<string, unknown>[] {
 }
 
 /** The student's grade as the course gradebook shows it, now. */
-async function gradeShown(course: Course, gradeable: GradeableDocument, delivery: ScoreDelivery, section: string, now: Date) {
-  const documents = await gradeablesOfCourse(course.term, course.course);
+async function gradeShown(
+  course: Course,
+  gradeable: GradeableDocument,
+  delivery: ScoreDelivery,
+  section: string,
+  now: Date,
+  known?: readonly GradeableDocument[],
+) {
+  const documents = known ?? (await gradeablesOfCourse(course.term, course.course));
   const [row] = await gradebookRowsOf(course, documents, [gradeable], [{ userId: delivery.userId, registrationSection: section }], now);
   const cell = row?.gradeables[0];
   if (!cell) throw new Error(`The gradebook has no cell of ${gradeable.id} for ${delivery.userId}`);

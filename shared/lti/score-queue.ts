@@ -30,7 +30,24 @@ export type LtiScoreMessage =
       readonly after: number;
       /** Not before this time: a wait longer than the queue can delay a message goes round again. */
       readonly notBefore?: string;
-    };
+    }
+  | LateDaysMessage;
+
+/**
+ * Late days changed at `changedAt` (a grant to `userId`, or, without it, the course's default):
+ * the totals the gradebook shows may have changed through late penalties, so every score sent to
+ * the linked LMS courses (of the student, or of the whole course) is compared with the total shown
+ * now and sent again, timestamped with the change, where it differs. A course's deliveries are
+ * gone through a page per message, `after` the last entry of the page before.
+ */
+export interface LateDaysMessage {
+  readonly kind: 'late-days';
+  readonly term: string;
+  readonly course: string;
+  readonly userId?: string;
+  readonly changedAt: string;
+  readonly after?: string;
+}
 
 /** The outbox entries' queue name for LTI score messages (the others are the webhook queue's). */
 export const LTI_SCORE_QUEUE = 'lti-scores';
@@ -61,6 +78,31 @@ export async function sendLtiScoreMessage(message: LtiScoreMessage, delaySeconds
 
 /** Sends an outbox entry's message (the relay removes the entry once this returns). */
 export const sendLtiScoreEntry = (entry: OutboxEntry): Promise<void> => sendLtiScoreMessage(JSON.parse(entry.body) as LtiScoreMessage);
+
+/**
+ * The outbox entry telling the LMS courses linked to `course` that the late days of `userId` (or,
+ * without it, the course's default) changed at `changedAt`, for the transaction of that change;
+ * none while no linked LMS course takes scores.
+ */
+export function ltiLateDaysOutbox(
+  course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'> | undefined,
+  change: { readonly userId?: string; readonly changedAt: Date },
+): TransactItem[] {
+  if (!course || (course.ltiScoreLinks ?? 0) <= 0) return [];
+  const message: LateDaysMessage = {
+    kind: 'late-days',
+    term: course.term,
+    course: course.course,
+    ...(change.userId === undefined ? {} : { userId: change.userId }),
+    changedAt: change.changedAt.toISOString(),
+  };
+  const messageId = `lti#${JSON.stringify(['late-days', message.term, message.course, message.userId ?? null, message.changedAt])}`;
+  return [outboxPut({ messageId, body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE })];
+}
+
+/** A course setting's change (shared/courses/settings.ts): the course's late days, checked again. */
+export const ltiSettingFollowUp = (name: string, current: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'>, at: Date): TransactItem[] =>
+  name === 'default_student_late_days' ? ltiLateDaysOutbox(current, { changedAt: at }) : [];
 
 /**
  * The outbox entry telling the LMS courses linked to `course` that the grade of `ownerId` (a

@@ -4,7 +4,7 @@
  * delivery itself is shared/passback/.
  */
 import type { LtiContextLink } from '#shared/data/lti.ts';
-import type { SentScore } from '#shared/data/lti-scores.ts';
+import type { ScoreDelivery, SentScore } from '#shared/data/lti-scores.ts';
 
 export const SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';
 export const LINE_ITEM_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem';
@@ -42,6 +42,31 @@ export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): Se
     timestamp: gradedAt,
   };
 }
+
+/**
+ * Whether a late-days change (of `scope.userId`, or of every student without it) may have changed
+ * what a delivery sent: a score the LMS took (the delivery sent, or a newer grade of it on its
+ * way), of a student in scope, to a linked LMS course that still takes scores (`linked`: its links'
+ * `registrationId contextId`). A grade the LMS refused or never got waits for a replay, the
+ * student's next grade or a publish: a change of late days does not send it. Pure.
+ */
+export function lateDaysTouch(
+  scope: { readonly userId?: string | undefined },
+  delivery: Pick<ScoreDelivery, 'userId' | 'registrationId' | 'contextId' | 'lastSent' | 'state'>,
+  linked: ReadonlySet<string>,
+): boolean {
+  if (scope.userId !== undefined && delivery.userId !== scope.userId) return false;
+  if (delivery.lastSent === null || (delivery.state !== 'sent' && delivery.state !== 'pending')) return false;
+  return linked.has(`${delivery.registrationId} ${delivery.contextId}`);
+}
+
+/** Whether the score shown now differs from the one last sent, in anything but its time. Pure. */
+export const scoreDiffers = (lastSent: SentScore, now: Omit<SentScore, 'timestamp'>): boolean =>
+  lastSent.userId !== now.userId ||
+  lastSent.scoreGiven !== now.scoreGiven ||
+  lastSent.scoreMaximum !== now.scoreMaximum ||
+  lastSent.activityProgress !== now.activityProgress ||
+  lastSent.gradingProgress !== now.gradingProgress;
 
 /** `<lineitem>/scores`, the segment added to the path and any query kept (a Moodle line item URL has one). */
 export function scoresUrl(lineItem: string): URL {

@@ -10,10 +10,11 @@ import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../supp
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
-import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { greets, runs, selfHostedGradeableJson, uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
@@ -298,5 +299,76 @@ describe('totals that change without a new grade', () => {
     expect(none.timestamp > shown.timestamp).toBe(true);
     expect((await choose(1)).json.status).toBe('success');
     await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
+  });
+});
+
+describe('totals that late days change', () => {
+  // Due twelve days ago, two late days allowed: each student's submission came a day late.
+  beforeAll(async () => {
+    await uploadGradeable(api, world, {
+      ...vcsGradeableJson('late', { dueInDays: -12, lateDays: 2 }),
+      autograding: { test_cases: [runs(10)] },
+    });
+    for (const user of [world.users.student, world.users.student2]) {
+      await putGradedSubmission({
+        ...world.course,
+        gradeableId: 'late',
+        userId: user.userId,
+        points: 10,
+        daysLate: 1,
+        submittedDaysFromNow: -11,
+        withResults: true,
+      });
+      await transactWrite(
+        ltiScoreOutbox({ ...world.course, ltiScoreLinks: 1 }, { gradeableId: 'late', ownerId: user.userId, gradedAt: new Date() }),
+      );
+      // One at a time: two first deliveries of a gradeable at once would each create its line item.
+      await settledDeliveries((all) => deliveryOf(all, 'late', user)?.lastSent !== undefined);
+    }
+  }, 60_000);
+
+  const grant = (user: TestUser, days: number) =>
+    api.postJson(
+      `${base}/late-days/${user.userId}`,
+      { allowed_late_days: days, since: daysFromNow(-30).slice(0, 10) },
+      { ...world.tokens.instructor, Prefer: 'http-status' },
+    );
+
+  it('sends the total a grant of late days changes, timestamped with the grant, and nothing for a grant that changes no total', async () => {
+    // Without late days a day late is too late: the gradebook shows 0.
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toMatchObject({ scoreGiven: 0, scoreMaximum: 10 });
+    const posts = platform.grades.scorePosts;
+    const before = new Date().toISOString();
+    const granted = await grant(world.users.student, 1);
+    expect(granted.json.status, granted.text).toBe('success');
+    const after = new Date().toISOString();
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student)?.lastSent?.scoreGiven === 10);
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))!;
+    expect(shown.scoreGiven).toBe(10);
+    expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    // The student's other scores and the other student's did not change: one score posted.
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
+
+    const more = await grant(world.users.student, 2);
+    expect(more.json.status, more.text).toBe('success');
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(shown);
+  });
+
+  it("sends every student's total the course's late days change, and nothing to those whose total stays", async () => {
+    const posts = platform.grades.scorePosts;
+    const kept = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student));
+    await setLateDayBudget(api, world, 1);
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 10);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 10 });
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(kept);
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+
+    await setLateDayBudget(api, world, 0);
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 0);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
+    expect(platform.grades.scorePosts).toBe(posts + 2);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { answerMeaning, retryDelaySeconds, SCORE_SCOPE, scoreOf, scoresUrl, takesScores } from '#shared/lti/scores.ts';
+import {
+  answerMeaning,
+  lateDaysTouch,
+  retryDelaySeconds,
+  SCORE_SCOPE,
+  scoreDiffers,
+  scoreOf,
+  scoresUrl,
+  takesScores,
+} from '#shared/lti/scores.ts';
 
 const grades = (scope: string[], lineitems: string | null = 'https://lms.example.edu/courses/1/lineitems') => ({
   grades: { lineitems, lineitem: null, scope },
@@ -67,5 +76,46 @@ describe('what an answer of the LMS means', () => {
     expect(retryDelaySeconds(1, [5, 300], 60)).toBe(60);
     expect(retryDelaySeconds(2, [5, 300], 60)).toBe(300);
     expect(retryDelaySeconds(3, [5, 300], 60)).toBeUndefined();
+  });
+});
+
+describe('what a change of late days sends again', () => {
+  const sent = scoreOf({ total: 0, maximum: 10, queued: false, taPending: false }, 'lms-amy', '2026-11-29T11:00:00.000Z');
+  const delivery = (fields: Partial<Parameters<typeof lateDaysTouch>[1]> = {}) => ({
+    userId: 'amy',
+    registrationId: 'lti_1',
+    contextId: 'ctx',
+    state: 'sent' as const,
+    lastSent: sent,
+    ...fields,
+  });
+  const linked = new Set(['lti_1 ctx']);
+
+  it('looks at the scores the LMS took of the student granted late days, or of every student when the course’s change', () => {
+    expect(lateDaysTouch({ userId: 'amy' }, delivery(), linked)).toBe(true);
+    expect(lateDaysTouch({ userId: 'bob' }, delivery(), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery(), linked)).toBe(true);
+    expect(lateDaysTouch({}, delivery({ userId: 'bob' }), linked)).toBe(true);
+    // A newer grade on its way is looked at too: its send may come before the change's.
+    expect(lateDaysTouch({}, delivery({ state: 'pending' }), linked)).toBe(true);
+  });
+
+  it('leaves alone a score never taken, refused or skipped, and a course no longer linked or taking scores', () => {
+    expect(lateDaysTouch({}, delivery({ lastSent: null }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ state: 'failed' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ state: 'skipped' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ contextId: 'other' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery(), new Set())).toBe(false);
+  });
+
+  it('sends again only a score that differs in more than its time', () => {
+    const now = (grade: Partial<Parameters<typeof scoreOf>[0]>, userId = 'lms-amy') =>
+      scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, ...grade }, userId, '2026-11-30T09:00:00.000Z');
+    expect(scoreDiffers(sent, now({}))).toBe(false);
+    expect(scoreDiffers(sent, now({ total: 10 }))).toBe(true);
+    expect(scoreDiffers(sent, now({ maximum: 12 }))).toBe(true);
+    expect(scoreDiffers(sent, now({ taPending: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({ queued: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({}, 'lms-amy-2'))).toBe(true);
   });
 });
