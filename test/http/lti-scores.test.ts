@@ -300,6 +300,32 @@ describe('totals that change without a new grade', () => {
     expect((await choose(1)).json.status).toBe('success');
     await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
   });
+
+  it('sends the total a finished regrade gives, timestamped with the regrade', async () => {
+    const held = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    // The instructor adds a test case that version 1 passes: regraded, it has 8 of 8.
+    const downloaded = await api.get(`${base}/hello/download`, world.tokens.instructor);
+    const fixed = { ...downloaded.json.data, autograding: { ...downloaded.json.data.autograding, test_cases: [greets(5), runs(3)] } };
+    const replaced = await api.call('PUT', `${base}/gradeable/hello`, {
+      headers: { 'Content-Type': 'application/json', 'If-Match': downloaded.headers.get('etag') ?? '', ...world.tokens.instructor },
+      body: JSON.stringify(fixed),
+    });
+    expect(replaced.json.status, replaced.text).toBe('success');
+    const regraded = await api.postForm(
+      `${base}/gradeable/hello/regrade`,
+      { user_id: world.users.student.userId },
+      world.tokens.instructor,
+    );
+    expect(regraded.json.status, regraded.text).toBe('success');
+    const deliveries = await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 8);
+    const { results } = await getItems({
+      results: recordedResultsRef(gradeableKey(world.course.term, world.course.course, 'hello'), world.users.student.userId, 1),
+    });
+    const shown = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(shown).toMatchObject({ scoreGiven: 8, scoreMaximum: 8, gradingProgress: 'FullyGraded', timestamp: results?.gradedAt });
+    expect(shown.timestamp > held.timestamp).toBe(true);
+    expect(deliveryOf(deliveries, 'hello', world.users.student)?.gradedAt).toBe(shown.timestamp);
+  });
 });
 
 describe('totals that late days change', () => {
