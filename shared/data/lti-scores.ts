@@ -63,6 +63,8 @@ export interface ScoreDelivery {
   readonly state: ScoreDeliveryState;
   /** The time of the grade this delivery carries: the score's `timestamp`. */
   readonly gradedAt: string;
+  /** The changes at `gradedAt` it carries (shared/lti/scores.ts's gradeStanding): a copy of one is not sent again. */
+  readonly changeIds: readonly string[];
   /** Why it was skipped or failed. */
   readonly reason: string | null;
   readonly attempts: readonly ScoreAttempt[];
@@ -108,6 +110,7 @@ const decodeDelivery = (item: Item): ScoreDelivery => ({
   deliveryId: item.deliveryId as string,
   state: item.state as ScoreDeliveryState,
   gradedAt: item.gradedAt as string,
+  changeIds: (item.changeIds as string[] | undefined) ?? [],
   reason: (item.reason as string | null | undefined) ?? null,
   attempts: (item.attempts as ScoreAttempt[] | undefined) ?? [],
   roundStart: (item.roundStart as number | undefined) ?? 0,
@@ -127,8 +130,8 @@ export const scoreDeliveryRef = (
 });
 
 /**
- * Writes the delivery as `next`, only while the stored one is as `seen` was read (its attempts and
- * grade time: its revision), or, `seen` being undefined, while none is stored. False when another
+ * Writes the delivery as `next`, only while the stored one is as `seen` was read (its attempts,
+ * grade time, state and changes: its revision), or, `seen` being undefined, while none is stored. False when another
  * writer changed it first: that one acts on it.
  */
 export async function putScoreDelivery(next: ScoreDelivery, seen: ScoreDelivery | undefined): Promise<boolean> {
@@ -139,9 +142,18 @@ export async function putScoreDelivery(next: ScoreDelivery, seen: ScoreDelivery 
         Item: { key: scoresKey(next.term, next.course), entry: deliveryEntry(next), ...next },
         ...(seen
           ? {
-              ConditionExpression: 'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state',
+              ConditionExpression:
+                'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state AND ' +
+                (seen.changeIds.length === 0
+                  ? '(attribute_not_exists(changeIds) OR size(changeIds) = :changes)'
+                  : 'size(changeIds) = :changes'),
               ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':attempts': seen.attempts.length, ':gradedAt': seen.gradedAt, ':state': seen.state },
+              ExpressionAttributeValues: {
+                ':attempts': seen.attempts.length,
+                ':gradedAt': seen.gradedAt,
+                ':state': seen.state,
+                ':changes': seen.changeIds.length,
+              },
             }
           : { ConditionExpression: 'attribute_not_exists(entry)' }),
       }),

@@ -32,6 +32,8 @@ import type { PlatformAnswer, ScorePlatform as Platform } from '#shared/lti/scor
 import { sendLtiScoreMessage, type LateDaysMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
+  changeIdsWith,
+  gradeStanding,
   LINE_ITEM_MEDIA_TYPE,
   LINE_ITEMS_MEDIA_TYPE,
   lateDaysTouch,
@@ -119,6 +121,7 @@ async function lateDaysChanged(message: LateDaysMessage, receiveCount: number, p
     const grade = await gradeShown(course, gradeable, delivery, member?.registrationSection ?? '', now, documents);
     if (!scoreDiffers(delivery.lastSent, scoreOf(grade, delivery.lastSent.userId, changedAt))) continue;
     const change: GradeMessage = {
+      ...(message.changeId === undefined ? {} : { changeId: message.changeId }),
       kind: 'grade',
       term,
       course: code,
@@ -134,9 +137,11 @@ async function lateDaysChanged(message: LateDaysMessage, receiveCount: number, p
 }
 
 /**
- * The delivery of this grade, claimed for it: written `pending` with the grade's time, only while
- * the stored one carries an older grade (or none is stored). Undefined when it carries this grade
- * already (a copy of the message) or a newer one: that message sends the grade.
+ * The delivery of this grade, claimed for it: written `pending` with the grade's time and change,
+ * only while the stored one carries an older grade (or none is stored), or another change of the
+ * same millisecond. Undefined when it carries this change already (a copy of the message) or a
+ * newer grade: that message sends the grade. When another writer changed it in between, it is read
+ * again: the other may have computed its total before this change was written.
  */
 async function claim(
   link: Pick<LtiContextLink, 'registrationId' | 'contextId'>,
@@ -146,29 +151,38 @@ async function claim(
   now: Date,
 ): Promise<ScoreDelivery | undefined> {
   const id = { gradeableId: message.gradeableId, userId, registrationId: link.registrationId, contextId: link.contextId };
-  const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
-  if (seen && seen.gradedAt >= message.gradedAt) {
-    // This very message claimed it and failed before trying it: try it now.
-    const untried = seen.state === 'pending' && seen.gradedAt === message.gradedAt && seen.attempts.length === seen.roundStart;
-    return receiveCount > 1 && untried ? seen : undefined;
+  for (let round = 0; round < CLAIM_ROUNDS; round++) {
+    const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
+    const standing = gradeStanding(seen, message);
+    if (standing === 'older') return undefined;
+    if (seen && standing === 'same') {
+      // This very message claimed it and failed before trying it: try it now.
+      const untried = seen.state === 'pending' && seen.attempts.length === seen.roundStart;
+      return receiveCount > 1 && untried ? seen : undefined;
+    }
+    const next: ScoreDelivery = {
+      term: message.term,
+      course: message.course,
+      ...id,
+      ownerId: message.ownerId,
+      deliveryId: scoreDeliveryId(id),
+      state: 'pending',
+      gradedAt: message.gradedAt,
+      changeIds: changeIdsWith(seen, message),
+      reason: null,
+      attempts: seen?.attempts ?? [],
+      roundStart: seen?.attempts.length ?? 0,
+      lastSent: seen?.lastSent ?? null,
+      nextAttemptAt: null,
+      updatedAt: now.toISOString(),
+    };
+    if (await putScoreDelivery(next, seen)) return next;
   }
-  const next: ScoreDelivery = {
-    term: message.term,
-    course: message.course,
-    ...id,
-    ownerId: message.ownerId,
-    deliveryId: scoreDeliveryId(id),
-    state: 'pending',
-    gradedAt: message.gradedAt,
-    reason: null,
-    attempts: seen?.attempts ?? [],
-    roundStart: seen?.attempts.length ?? 0,
-    lastSent: seen?.lastSent ?? null,
-    nextAttemptAt: null,
-    updatedAt: now.toISOString(),
-  };
-  return (await putScoreDelivery(next, seen)) ? next : undefined;
+  throw new Error(`Could not claim the delivery of ${message.gradeableId} for ${userId}: too much contention`);
 }
+
+/** Tries of a claim whose delivery other writers keep changing (the message comes back after the last). */
+const CLAIM_ROUNDS = 5;
 
 async function attemptAgain(message: AttemptMessage, platform: Platform, now: Date): Promise<ScoreOutcome> {
   const id = parseScoreDeliveryId(message.deliveryId);

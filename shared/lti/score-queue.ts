@@ -6,6 +6,7 @@
  * takes scores. An `attempt` message is one more try of one delivery, made once the delivery has
  * `after` attempts recorded (a copy of a message already acted on is recognised by that count).
  */
+import { randomUUID } from 'node:crypto';
 import type { Course } from '#shared/data/courses.ts';
 import { outboxPut, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
@@ -21,6 +22,8 @@ export type LtiScoreMessage =
       /** The student, or the team whose members' grades changed. */
       readonly ownerId: string;
       readonly gradedAt: string;
+      /** The change's own id: two changes of one grade in the same millisecond are two messages (absent: one written before ids). */
+      readonly changeId?: string;
     }
   | {
       readonly kind: 'attempt';
@@ -46,6 +49,8 @@ export interface LateDaysMessage {
   readonly course: string;
   readonly userId?: string;
   readonly changedAt: string;
+  /** The change's own id, as a grade message's. */
+  readonly changeId?: string;
   readonly after?: string;
 }
 
@@ -95,9 +100,11 @@ export function ltiLateDaysOutbox(
     course: course.course,
     ...(change.userId === undefined ? {} : { userId: change.userId }),
     changedAt: change.changedAt.toISOString(),
+    changeId: randomUUID(),
   };
-  const messageId = `lti#${JSON.stringify(['late-days', message.term, message.course, message.userId ?? null, message.changedAt])}`;
-  return [outboxPut({ messageId, body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE })];
+  return [
+    outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE }),
+  ];
 }
 
 /** A course setting's change (shared/courses/settings.ts): the course's late days, checked again. */
@@ -121,7 +128,23 @@ export function ltiScoreOutbox(
     gradeableId: grade.gradeableId,
     ownerId: grade.ownerId,
     gradedAt: grade.gradedAt.toISOString(),
+    changeId: randomUUID(),
   };
-  const messageId = `lti#${JSON.stringify([message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt])}`;
-  return [outboxPut({ messageId, body: JSON.stringify(message), recordedAt: message.gradedAt, queue: LTI_SCORE_QUEUE })];
+  return [
+    outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.gradedAt, queue: LTI_SCORE_QUEUE }),
+  ];
+}
+
+/**
+ * An outbox entry's id, unique per change: two changes of one owner's grade in the same millisecond
+ * are two entries (built from the time alone, the second would overwrite the first, or come after
+ * it was relayed and be taken for its copy, and its total never be sent). The relay still sends an
+ * entry it failed to remove as the same message, which the lti-score function knows by its change id.
+ */
+export function ltiMessageId(message: Extract<LtiScoreMessage, { kind: 'grade' | 'late-days' }>): string {
+  const parts =
+    message.kind === 'grade'
+      ? [message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt]
+      : ['late-days', message.term, message.course, message.userId ?? null, message.changedAt];
+  return `lti#${JSON.stringify([...parts, message.changeId ?? null])}`;
 }

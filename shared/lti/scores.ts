@@ -68,6 +68,34 @@ export const scoreDiffers = (lastSent: SentScore, now: Omit<SentScore, 'timestam
   lastSent.activityProgress !== now.activityProgress ||
   lastSent.gradingProgress !== now.gradingProgress;
 
+/**
+ * How a grade message (its grade's time and change id) stands to what a delivery carries: `newer`,
+ * to send; `same`, a copy of a message already acted on (the change is among the delivery's at its
+ * time); `older`, superseded. Two changes in one millisecond are both sent: the second's total is
+ * computed after it was written. Pure.
+ */
+export function gradeStanding(
+  seen: Pick<ScoreDelivery, 'gradedAt' | 'changeIds'> | undefined,
+  message: { readonly gradedAt: string; readonly changeId?: string | undefined },
+): 'newer' | 'same' | 'older' {
+  if (!seen || seen.gradedAt < message.gradedAt) return 'newer';
+  if (seen.gradedAt > message.gradedAt) return 'older';
+  const id = message.changeId ?? '';
+  return seen.changeIds.includes(id) || (seen.changeIds.length === 0 && id === '') ? 'same' : 'newer';
+}
+
+/** The delivery's change ids once it carries a message's change: those at the same time, and this one (the latest few). Pure. */
+export function changeIdsWith(
+  seen: Pick<ScoreDelivery, 'gradedAt' | 'changeIds'> | undefined,
+  message: { readonly gradedAt: string; readonly changeId?: string | undefined },
+): string[] {
+  const kept = seen && seen.gradedAt === message.gradedAt ? seen.changeIds : [];
+  return [...kept, message.changeId ?? ''].slice(-MAX_CHANGE_IDS);
+}
+
+/** A delivery remembers this many changes of its grade's millisecond (more in one millisecond is not expected). */
+const MAX_CHANGE_IDS = 16;
+
 /** `<lineitem>/scores`, the segment added to the path and any query kept (a Moodle line item URL has one). */
 export function scoresUrl(lineItem: string): URL {
   const url = new URL(lineItem);

@@ -227,25 +227,40 @@ describe('grades sent back to the linked LMS course', () => {
 
   it('never overwrites a newer grade with an older one, and sends a grade reaching the queue twice once', async () => {
     const held = platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))!;
-    const posts = platform.grades.scorePosts;
+    let posts = platform.grades.scorePosts;
+    const linked = { ...world.course, ltiScoreLinks: 1 };
+    // An older grade's entry, as a delayed copy would arrive: nothing is sent.
     const older = new Date(Date.parse(held.timestamp) - 60_000);
-    // An older grade's entry, as a delayed copy would arrive, then the newest one's again.
-    await transactWrite(
-      ltiScoreOutbox(
-        { ...world.course, ltiScoreLinks: 1 },
-        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: older },
-      ),
-    );
-    await transactWrite(
-      ltiScoreOutbox(
-        { ...world.course, ltiScoreLinks: 1 },
-        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: new Date(held.timestamp) },
-      ),
-    );
+    await transactWrite(ltiScoreOutbox(linked, { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: older }));
     await settledDeliveries();
-    await api.server.ltiScoreQueue.idle();
     expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toEqual(held);
     expect(platform.grades.scorePosts).toBe(posts);
+    // A newer change's entry is sent; the same entry relayed again (a relay that failed to remove it) is not.
+    const entry = ltiScoreOutbox(linked, { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: new Date() });
+    await transactWrite(entry);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(++posts);
+    await transactWrite(entry);
+    await settledDeliveries();
+    await api.server.ltiScoreQueue.idle();
+    expect(platform.grades.scorePosts).toBe(posts);
+  });
+
+  it('sends both of two changes of one grade in the same millisecond', async () => {
+    const posts = platform.grades.scorePosts;
+    const linked = { ...world.course, ltiScoreLinks: 1 };
+    const at = new Date();
+    const grade = { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: at };
+    const first = ltiScoreOutbox(linked, grade);
+    const second = ltiScoreOutbox(linked, grade);
+    await transactWrite(first);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    // The second change was written after the first was sent: its total is sent too, with the same time.
+    await transactWrite(second);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))?.timestamp).toBe(at.toISOString());
   });
 
   it('writes the entry for the LMS exactly when the grade is written: of two saves racing, the one cancelled writes none (20 rounds)', async () => {
