@@ -8,6 +8,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from './client.ts';
 import type { Item, ItemRef } from './items.ts';
+import { scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
@@ -213,6 +214,18 @@ export async function scoreDeliveriesPage(
   );
   const last = read.LastEvaluatedKey?.entry;
   return { deliveries: (read.Items ?? []).map(decodeDelivery), ...(typeof last === 'string' ? { next: last } : {}) };
+}
+
+/** Every course's deliveries still `pending` (the local API's restart requeues their next attempts; one paged scan). */
+export async function pendingScoreDeliveries(): Promise<ScoreDelivery[]> {
+  const items = await scanAll({
+    TableName: tableName(table),
+    ConsistentRead: true,
+    FilterExpression: 'begins_with(#key, :scores) AND #state = :pending',
+    ExpressionAttributeNames: { '#key': 'key', '#state': 'state' },
+    ExpressionAttributeValues: { ':scores': `${SCORES}#`, ':pending': 'pending' },
+  });
+  return items.map(decodeDelivery);
 }
 
 const LINE_ITEMS = 'lineitem';

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Course } from '#shared/data/courses.ts';
+import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
 import { outboxPut, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
 import { describeRunningFunction, setting } from '#shared/environment.ts';
@@ -147,4 +148,25 @@ export function ltiMessageId(message: Extract<LtiScoreMessage, { kind: 'grade' |
       ? [message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt]
       : ['late-days', message.term, message.course, message.userId ?? null, message.changedAt];
   return `lti#${JSON.stringify([...parts, message.changeId ?? null])}`;
+}
+
+/**
+ * The message of a pending delivery's next attempt (claimed and not tried yet, or waiting for its
+ * retry), held back until its `nextAttemptAt`: how long, from `now`, as `delaySeconds`.
+ */
+export function scoreAttemptMessage(delivery: ScoreDelivery, now: Date): { message: LtiScoreMessage; delaySeconds: number } {
+  return {
+    message: {
+      kind: 'attempt',
+      term: delivery.term,
+      course: delivery.course,
+      deliveryId: delivery.deliveryId,
+      after: delivery.attempts.length,
+      ...(delivery.nextAttemptAt ? { notBefore: delivery.nextAttemptAt } : {}),
+    },
+    delaySeconds: Math.min(
+      MAX_QUEUE_DELAY_SECONDS,
+      delivery.nextAttemptAt ? Math.max(0, (Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000) : 0,
+    ),
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
-import { scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { putScoreDelivery, scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { resumeQueues } from '#infra/local/recovery.ts';
 import { outboxEntries } from '#shared/data/webhook-outbox.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
@@ -411,5 +412,50 @@ describe('totals that late days change', () => {
     await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 0);
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
     expect(platform.grades.scorePosts).toBe(posts + 2);
+  });
+});
+
+describe('after npm start stops', () => {
+  it('sends again every delivery left pending: a grade claimed and not sent yet, and one waiting for its retry', async () => {
+    const deliveries = await settledDeliveries();
+    const essay = deliveryOf(deliveries, 'essay', world.users.student2)!;
+    const hello = deliveryOf(deliveries, 'hello', world.users.student)!;
+    expect([essay.state, hello.state]).toEqual(['sent', 'sent']);
+    // As a stopped server leaves them: written, their messages gone with its in-process queue.
+    const now = new Date();
+    const claimed: ScoreDelivery = {
+      ...essay,
+      state: 'pending',
+      gradedAt: now.toISOString(),
+      changeIds: ['before-the-stop'],
+      roundStart: essay.attempts.length,
+      nextAttemptAt: null,
+      updatedAt: now.toISOString(),
+    };
+    const waiting: ScoreDelivery = {
+      ...hello,
+      state: 'pending',
+      gradedAt: now.toISOString(),
+      changeIds: ['before-the-stop'],
+      roundStart: hello.attempts.length,
+      attempts: [...hello.attempts, { at: now.toISOString(), status: 500, error: 'HTTP 500', retryInSeconds: 1 }],
+      reason: 'HTTP 500',
+      nextAttemptAt: new Date(now.getTime() + 1_000).toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    expect(await putScoreDelivery(claimed, essay)).toBe(true);
+    expect(await putScoreDelivery(waiting, hello)).toBe(true);
+
+    const resumed = await resumeQueues(api.server, 0);
+    expect(resumed.ltiScores).toBe(2);
+    const after = await settledDeliveries(
+      (all) =>
+        deliveryOf(all, 'essay', world.users.student2)?.state === 'sent' && deliveryOf(all, 'hello', world.users.student)?.state === 'sent',
+    );
+    expect(deliveryOf(after, 'essay', world.users.student2)!.attempts).toHaveLength(essay.attempts.length + 1);
+    expect(deliveryOf(after, 'hello', world.users.student)!.attempts.slice(-2)).toMatchObject([{ status: 500 }, { status: 204 }]);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))?.timestamp).toBe(claimed.gradedAt);
+    expect(platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))?.timestamp).toBe(waiting.gradedAt);
+    expect((await resumeQueues(api.server, 0)).ltiScores).toBe(0);
   });
 });
