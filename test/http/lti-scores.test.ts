@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
-import { putScoreDelivery, scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { putScoreDelivery, scoreDeliveriesOf, scoreDeliveryId, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { LATE_DAYS_PAGE } from '#shared/gradebook/lti-scores.ts';
 import { resumeQueues } from '#infra/local/recovery.ts';
 import { outboxEntries } from '#shared/data/webhook-outbox.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
@@ -399,7 +400,41 @@ describe('totals that late days change', () => {
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(shown);
   });
 
-  it("sends every student's total the course's late days change, and nothing to those whose total stays", async () => {
+  it("sends every student's total the course's late days change, and nothing to those whose total stays, a page at a time", async () => {
+    // More deliveries than a page, ahead of the late gradeable's: of gradeables since deleted, sending nothing.
+    const [anyDelivery] = await scoreDeliveriesOf(world.course.term, world.course.course);
+    for (let index = 0; index < LATE_DAYS_PAGE + 5; index++) {
+      const id = {
+        gradeableId: `gone-${index}`,
+        userId: world.users.student.userId,
+        registrationId: anyDelivery!.registrationId,
+        contextId: CONTEXT,
+      };
+      const at = new Date(Date.now() - 60_000).toISOString();
+      const filler: ScoreDelivery = {
+        ...world.course,
+        ...id,
+        ownerId: id.userId,
+        deliveryId: scoreDeliveryId(id),
+        state: 'sent',
+        gradedAt: at,
+        changeIds: [],
+        reason: null,
+        attempts: [{ at, status: 204 }],
+        roundStart: 0,
+        lastSent: {
+          userId: sub(world.users.student),
+          scoreGiven: 1,
+          scoreMaximum: 1,
+          activityProgress: 'Completed',
+          gradingProgress: 'FullyGraded',
+          timestamp: at,
+        },
+        nextAttemptAt: null,
+        updatedAt: at,
+      };
+      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+    }
     const posts = platform.grades.scorePosts;
     const kept = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student));
     await setLateDayBudget(api, world, 1);
@@ -408,7 +443,13 @@ describe('totals that late days change', () => {
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(kept);
     expect(platform.grades.scorePosts).toBe(posts + 1);
 
-    await setLateDayBudget(api, world, 0);
+    // The same setting through the course's settings route.
+    const config = await api.postJson(
+      `/courses/${world.course.term}/${world.course.course}/config`,
+      { name: 'default_student_late_days', entry: 0 },
+      { ...world.tokens.instructor, Prefer: 'http-status' },
+    );
+    expect(config.json.status, config.text).toBe('success');
     await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 0);
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
     expect(platform.grades.scorePosts).toBe(posts + 2);
