@@ -10,7 +10,12 @@ export const definition = route({
   path: '/api/{semester}/{course}/late-days/{user_id}',
   access: 'course:instructor',
   summary: 'Grant a student late days: from since on, their budget is allowed_late_days in all (days already charged included).',
-  data: { enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
+  data: {
+    enrollments: ['BatchGetItem'],
+    lateDays: ['BatchGetItem', 'UpdateItem'],
+    // The late-days check for linked LMS courses that take scores, written with the grant (the outbox relay queues it).
+    webhookOutbox: ['PutItem'],
+  },
   input: () => ({
     body: {
       allowed_late_days: required(

@@ -16,6 +16,8 @@ export const definition = route({
     teams: ['BatchGetItem', 'UpdateItem'],
     submissions: ['BatchGetItem', 'UpdateItem'],
     results: ['BatchGetItem'],
+    // The new total for linked LMS courses that take scores, written with the change (the outbox relay queues it).
+    webhookOutbox: ['PutItem'],
   },
   input: () => ({
     body: {

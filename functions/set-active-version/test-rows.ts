@@ -9,6 +9,8 @@ export const rows: WriteRouteRows = {
     ...['gradeables', 'teams', 'submissions', 'results'].map((table) => `dynamodb:BatchGetItem ${table}`),
     'dynamodb:UpdateItem submissions',
     'dynamodb:UpdateItem teams',
+    // The new total for linked LMS courses, written with the change.
+    'dynamodb:PutItem webhookOutbox',
   ],
   authorization: [
     {

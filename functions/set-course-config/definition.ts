@@ -13,6 +13,8 @@ export const definition = route({
     ...courseChangeData(),
     // access_group: the course's staff markers are copied to the new group, its membership moved.
     accessGroups: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'],
+    // default_student_late_days: the late-days check for linked LMS courses that take scores, written with the change.
+    webhookOutbox: ['PutItem'],
   },
   input: () => ({
     body: {

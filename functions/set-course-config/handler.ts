@@ -1,7 +1,9 @@
 import { setCourseConfig } from '#shared/courses/settings.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
+// The course's late days may change the totals sent to linked LMS courses: they are checked again.
+import { ltiSettingFollowUp } from '#shared/lti/score-queue.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
-  handle: ({ course, caller, body }) => setCourseConfig(course, caller, body),
+  handle: ({ course, caller, body }) => setCourseConfig(course, caller, body, ltiSettingFollowUp),
 });

@@ -9,6 +9,8 @@ export const rows: WriteRouteRows = {
     ...COURSE_CHANGE,
     // A superuser's change of the access group moves the course's items there.
     ...['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'].map((action) => `dynamodb:${action} accessGroups`),
+    // default_student_late_days: the late-days check for linked LMS courses, written with the change.
+    'dynamodb:PutItem webhookOutbox',
   ],
   authorization: [
     // Superusers too, who alone may change the course's access group.

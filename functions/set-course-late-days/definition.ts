@@ -10,7 +10,8 @@ export const definition = route({
   access: 'course:instructor',
   summary: 'Set the late-day budget every student of the course starts with (default_student_late_days).',
   // The audit entry is written with the change (a fresh read, when another change came first, is the token check's BatchGetItem).
-  data: { courses: ['UpdateItem'], audit: ['PutItem'] },
+  // The late-days check for linked LMS courses that take scores, written with the change (the outbox relay queues it).
+  data: { courses: ['UpdateItem'], audit: ['PutItem'], webhookOutbox: ['PutItem'] },
   input: () => ({
     body: {
       default_student_late_days: required(

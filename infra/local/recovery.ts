@@ -1,10 +1,12 @@
 import { unfinishedGradebookExports } from '#shared/data/gradebook-exports.ts';
 import { getItems } from '#shared/data/items.ts';
 import { leasedJobs, queueRef, releaseLease } from '#shared/data/jobs.ts';
+import { pendingScoreDeliveries } from '#shared/data/lti-scores.ts';
 import { unfinishedSimilarityRuns } from '#shared/data/similarity-runs.ts';
 import { unfinishedSummariesJobs } from '#shared/data/summaries.ts';
 import { pendingDeliveries } from '#shared/data/webhooks.ts';
 import { queuedJobs } from '#shared/grading/builds/policy.ts';
+import { scoreAttemptMessage } from '#shared/lti/score-queue.ts';
 import { attemptDelaySeconds, attemptMessage } from '#shared/webhooks/deliver.ts';
 import type { LocalApi } from './server.ts';
 
@@ -27,20 +29,27 @@ export async function releaseStrandedLeases(now = new Date()): Promise<number> {
  * Once the queues run, what they lost is queued again: a wake-up for each job waiting in the queue
  * and each lease released (a local wake-up grades one job), the next attempt of every pending
  * webhook delivery, sent at once when its time is past (a copy of an attempt already made is
- * recognised and skipped by the delivery function), and the message of every summaries job,
- * gradebook export and similarity run not finished (courseJobs).
+ * recognised and skipped by the delivery function), the same of every LTI score delivery left
+ * `pending` (a grade claimed and not sent yet, or waiting for its retry), and the message of every
+ * summaries job, gradebook export and similarity run not finished (courseJobs). Outbox entries not
+ * relayed yet need nothing: they are in the data folder, and the local relay's schedule sends them.
  */
 export async function resumeQueues(
   api: LocalApi,
   released: number,
   now = new Date(),
-): Promise<{ jobs: number; deliveries: number; courseJobs: number }> {
+): Promise<{ jobs: number; deliveries: number; ltiScores: number; courseJobs: number }> {
   const { queue } = await getItems({ queue: queueRef() });
   const jobs = queuedJobs(queue) + released;
   for (let wakeUp = 0; wakeUp < jobs; wakeUp++) await api.gradingQueue.send({ ticket: 0 });
   const deliveries = await pendingDeliveries();
   for (const delivery of deliveries) await api.webhookQueue.send(attemptMessage(delivery), attemptDelaySeconds(delivery, now));
-  return { jobs, deliveries: deliveries.length, courseJobs: await resumeCourseJobs(api, now) };
+  const scores = await pendingScoreDeliveries();
+  for (const delivery of scores) {
+    const { message, delaySeconds } = scoreAttemptMessage(delivery, now);
+    await api.ltiScoreQueue.send(message, delaySeconds);
+  }
+  return { jobs, deliveries: deliveries.length, ltiScores: scores.length, courseJobs: await resumeCourseJobs(api, now) };
 }
 
 /**

@@ -55,9 +55,9 @@ try {
       : `Data in ${environment.dataDir}${environment.seeded ? ' (new: demo dataset seeded)' : ''}`,
   );
   console.log(`Demo logins (password = user id): ${demoUsers.map((user) => `${user.userId} (${user.accessLevel})`).join(', ')}`);
-  if (resumed.jobs > 0 || resumed.deliveries > 0 || resumed.courseJobs > 0)
+  if (resumed.jobs > 0 || resumed.deliveries > 0 || resumed.ltiScores > 0 || resumed.courseJobs > 0)
     console.log(
-      `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending, ${resumed.courseJobs} summaries job(s), gradebook export(s) or similarity run(s) unfinished`,
+      `Resumed from the data folder: ${resumed.jobs} grading job(s) queued (${released} taken from a stopped server), ${resumed.deliveries} webhook delivery(ies) pending, ${resumed.ltiScores} LMS score delivery(ies) pending, ${resumed.courseJobs} summaries job(s), gradebook export(s) or similarity run(s) unfinished`,
     );
   if (corsOrigins.length > 0)
     console.log(`CORS (CORS_ORIGINS): pages on ${corsOrigins.join(', ')} may call the API and post files to the local S3 endpoint.`);

@@ -12,6 +12,7 @@ import { MAX_LATE_DAYS } from '#shared/courses/limits.ts';
 import type { Refusal } from '#shared/errors.ts';
 import { COMMAND_LINE_ACTOR } from '#shared/ids.ts';
 import { isFaculty, isSuperuser, type User } from '#shared/users/user.ts';
+import type { TransactItem } from '#shared/data/transactions.ts';
 import {
   accessGroupNeedsSuperuser,
   archiveNeedsFaculty,
@@ -133,7 +134,18 @@ const SETTING_ATTEMPTS = 5;
  * The write holds only while the course still has the value it replaces (read again when another
  * change came first), so the audit entry's `before` is always the value the change replaced.
  */
-export async function setCourseSetting(course: Course, actor: string, fields: { readonly name: string; readonly entry: unknown }) {
+/**
+ * What a higher domain writes with a setting's change, given the setting's name, the course as
+ * read before the change and the change's time (the linked LMS courses' check of late penalties).
+ */
+export type SettingFollowUp = (name: string, current: Course, at: Date) => readonly TransactItem[];
+
+export async function setCourseSetting(
+  course: Course,
+  actor: string,
+  fields: { readonly name: string; readonly entry: unknown },
+  followUp: SettingFollowUp = () => [],
+) {
   const setting = parseSetting(fields.name, fields.entry);
   if (!('value' in setting)) throw setting;
   const changed = { ...course, ...courseFieldOf(setting) };
@@ -162,7 +174,8 @@ export async function setCourseSetting(course: Course, actor: string, fields: { 
     if (!current) throw courseNotFound();
     const before = currentValue(current, setting.name);
     if (before === setting.value) return courseConfig({ ...current, ...courseFieldOf(setting) });
-    if (await setCourseField(course.term, course.course, field, { before, value: setting.value }, [audit(before)])) {
+    const also = followUp(setting.name, current, new Date());
+    if (await setCourseField(course.term, course.course, field, { before, value: setting.value }, [audit(before), ...also])) {
       return courseConfig({ ...current, ...courseFieldOf(setting) });
     }
     ({ current } = await getItems({ current: courseRef(course.term, course.course) }));
@@ -178,8 +191,9 @@ export async function setCourseConfig(
   course: Course,
   caller: Pick<User, 'accessLevel' | 'userId'>,
   fields: { readonly name: string; readonly entry: unknown },
+  followUp?: SettingFollowUp,
 ) {
-  if (fields.name !== 'access_group') return setCourseSetting(course, caller.userId, fields);
+  if (fields.name !== 'access_group') return setCourseSetting(course, caller.userId, fields, followUp);
   if (!isSuperuser(caller)) throw accessGroupNeedsSuperuser();
   if (typeof fields.entry !== 'string' || !isValidAccessGroup(fields.entry)) throw badAccessGroup();
   return courseConfig(await changeAccessGroup(course, caller.userId, fields.entry));
@@ -217,8 +231,8 @@ export async function changeAccessGroup(course: Course, actor: string, accessGro
  * `PUT …/late-days`: the late-day budget every student starts with, set as `POST …/config` sets
  * it (conditioned on the value it replaces, with its audit entry).
  */
-export async function setDefaultStudentLateDays(course: Course, actor: string, days: number) {
-  const { config } = await setCourseSetting(course, actor, { name: 'default_student_late_days', entry: days });
+export async function setDefaultStudentLateDays(course: Course, actor: string, days: number, followUp?: SettingFollowUp) {
+  const { config } = await setCourseSetting(course, actor, { name: 'default_student_late_days', entry: days }, followUp);
   return { default_student_late_days: config.default_student_late_days };
 }
 

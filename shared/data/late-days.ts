@@ -5,6 +5,7 @@ import { courseId } from './keys.ts';
 import type { Item, ItemRef } from './items.ts';
 import { queryAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
+import { failedConditions, transactWrite, type TransactItem } from './transactions.ts';
 
 const table = tables.lateDays;
 
@@ -71,10 +72,17 @@ export async function lateDaysOfCourse(term: string, course: string): Promise<St
 
 /**
  * Adds a grant (replacing one from the same instant). `known`, the student's item as read before
- * (undefined: none), picks the write that usually succeeds first: one round trip.
+ * (undefined: none), picks the write that usually succeeds first: one round trip. `alongside` is
+ * written in the grant's transaction.
  */
-export const putGrant = (term: string, course: string, userId: string, grant: LateDayGrant, known?: StudentLateDays) =>
-  setEntry(key(term, course, userId), 'grants', grant.since, grant.allowed, known !== undefined && known.grants.length > 0);
+export const putGrant = (
+  term: string,
+  course: string,
+  userId: string,
+  grant: LateDayGrant,
+  known?: StudentLateDays,
+  alongside: readonly TransactItem[] = [],
+) => setEntry(key(term, course, userId), 'grants', grant.since, grant.allowed, known !== undefined && known.grants.length > 0, alongside);
 
 /** Sets a student's extension on a gradeable, or removes it (`undefined`); `known` as for putGrant. */
 export const putExtension = (
@@ -106,6 +114,7 @@ async function setEntry(
   entry: string,
   value: unknown,
   mapLikelyExists: boolean,
+  alongside: readonly TransactItem[] = [],
 ): Promise<void> {
   const names = { '#map': attribute, '#entry': entry };
   const setEntryWrite = () =>
@@ -115,6 +124,7 @@ async function setEntry(
         : { UpdateExpression: 'SET #map.#entry = :value', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':value': value } },
       itemKey,
       'attribute_exists(#map)',
+      alongside,
     );
   const createMapWrite = () =>
     update(
@@ -125,23 +135,19 @@ async function setEntry(
       },
       itemKey,
       'attribute_not_exists(#map)',
+      alongside,
     );
   // Removing from a map that does not exist removes nothing: the entry write alone decides.
   let mapExists = mapLikelyExists || value === undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    try {
-      await (mapExists ? setEntryWrite() : createMapWrite());
-      return;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      if (value === undefined) return;
-      mapExists = !mapExists;
-    }
+    if (await (mapExists ? setEntryWrite() : createMapWrite())) return;
+    if (value === undefined) return;
+    mapExists = !mapExists;
   }
   throw new Error(`Could not change ${attribute} of ${itemKey.courseId}/${itemKey.userId}: too much contention`);
 }
 
-function update(
+async function update(
   expression: {
     UpdateExpression: string;
     ExpressionAttributeNames: Record<string, string>;
@@ -149,6 +155,15 @@ function update(
   },
   itemKey: Record<string, string>,
   condition: string,
-) {
-  return dynamo().send(new UpdateCommand({ TableName: tableName(table), Key: itemKey, ConditionExpression: condition, ...expression }));
+  alongside: readonly TransactItem[],
+): Promise<boolean> {
+  const write = { TableName: tableName(table), Key: itemKey, ConditionExpression: condition, ...expression };
+  try {
+    if (alongside.length === 0) await dynamo().send(new UpdateCommand(write));
+    else await transactWrite([{ Update: write }, ...alongside]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException || failedConditions(error).includes(0)) return false;
+    throw error;
+  }
 }

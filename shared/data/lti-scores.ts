@@ -8,6 +8,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo } from './client.ts';
 import { getItems, type Item, type ItemRef } from './items.ts';
+import { scanAll } from './paging.ts';
 import { tableName, tables } from './tables.ts';
 import type { TransactItem } from './transactions.ts';
 
@@ -63,6 +64,8 @@ export interface ScoreDelivery {
   readonly state: ScoreDeliveryState;
   /** The time of the grade this delivery carries: the score's `timestamp`. */
   readonly gradedAt: string;
+  /** The changes at `gradedAt` it carries (shared/lti/scores.ts's gradeStanding): a copy of one is not sent again. */
+  readonly changeIds: readonly string[];
   /** Why it was skipped or failed. */
   readonly reason: string | null;
   readonly attempts: readonly ScoreAttempt[];
@@ -110,6 +113,7 @@ const decodeDelivery = (item: Item): ScoreDelivery => ({
   deliveryId: item.deliveryId as string,
   state: item.state as ScoreDeliveryState,
   gradedAt: item.gradedAt as string,
+  changeIds: (item.changeIds as string[] | undefined) ?? [],
   reason: (item.reason as string | null | undefined) ?? null,
   attempts: (item.attempts as ScoreAttempt[] | undefined) ?? [],
   roundStart: (item.roundStart as number | undefined) ?? 0,
@@ -130,8 +134,8 @@ export const scoreDeliveryRef = (
 });
 
 /**
- * Writes the delivery as `next`, only while the stored one is as `seen` was read (its attempts and
- * grade time: its revision), or, `seen` being undefined, while none is stored. False when another
+ * Writes the delivery as `next`, only while the stored one is as `seen` was read (its attempts,
+ * grade time, state and changes: its revision), or, `seen` being undefined, while none is stored. False when another
  * writer changed it first: that one acts on it.
  */
 export async function putScoreDelivery(next: ScoreDelivery, seen: ScoreDelivery | undefined): Promise<boolean> {
@@ -149,9 +153,16 @@ const deliveryPut = (next: ScoreDelivery, seen: ScoreDelivery | undefined) => ({
   Item: { key: scoresKey(next.term, next.course), entry: deliveryEntry(next), ...next },
   ...(seen
     ? {
-        ConditionExpression: 'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state',
+        ConditionExpression:
+          'size(attempts) = :attempts AND gradedAt = :gradedAt AND #state = :state AND ' +
+          (seen.changeIds.length === 0 ? '(attribute_not_exists(changeIds) OR size(changeIds) = :changes)' : 'size(changeIds) = :changes'),
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':attempts': seen.attempts.length, ':gradedAt': seen.gradedAt, ':state': seen.state },
+        ExpressionAttributeValues: {
+          ':attempts': seen.attempts.length,
+          ':gradedAt': seen.gradedAt,
+          ':state': seen.state,
+          ':changes': seen.changeIds.length,
+        },
       }
     : { ConditionExpression: 'attribute_not_exists(entry)' }),
 });
@@ -224,6 +235,47 @@ export async function scoreDeliveriesPage(
     startKey = page.LastEvaluatedKey;
   } while (startKey && found.length <= options.size);
   return { deliveries: found.slice(0, options.size), more: found.length > options.size };
+}
+
+/**
+ * One page of the course's deliveries (of `userId` alone, when given), in the order of their
+ * entries from after the entry `after`; `next`, the last entry read, when more may follow.
+ */
+export async function scoreDeliveriesFrom(
+  term: string,
+  course: string,
+  page: { readonly userId?: string | undefined; readonly after?: string | undefined; readonly limit: number },
+): Promise<{ deliveries: ScoreDelivery[]; next?: string }> {
+  const read = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(table),
+      KeyConditionExpression: '#key = :key',
+      ...(page.userId === undefined
+        ? { ExpressionAttributeNames: { '#key': 'key' }, ExpressionAttributeValues: { ':key': scoresKey(term, course) } }
+        : {
+            FilterExpression: 'userId = :userId',
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: { ':key': scoresKey(term, course), ':userId': page.userId },
+          }),
+      ConsistentRead: true,
+      Limit: page.limit,
+      ...(page.after === undefined ? {} : { ExclusiveStartKey: { key: scoresKey(term, course), entry: page.after } }),
+    }),
+  );
+  const last = read.LastEvaluatedKey?.entry;
+  return { deliveries: (read.Items ?? []).map(decodeDelivery), ...(typeof last === 'string' ? { next: last } : {}) };
+}
+
+/** Every course's deliveries still `pending` (the local API's restart requeues their next attempts; one paged scan). */
+export async function pendingScoreDeliveries(): Promise<ScoreDelivery[]> {
+  const items = await scanAll({
+    TableName: tableName(table),
+    ConsistentRead: true,
+    FilterExpression: 'begins_with(#key, :scores) AND #state = :pending',
+    ExpressionAttributeNames: { '#key': 'key', '#state': 'state' },
+    ExpressionAttributeValues: { ':scores': `${SCORES}#`, ':pending': 'pending' },
+  });
+  return items.map(decodeDelivery);
 }
 
 const LINE_ITEMS = 'lineitem';

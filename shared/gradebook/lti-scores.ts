@@ -19,6 +19,7 @@ import {
   putScoreDelivery,
   releaseLineItemClaim,
   rememberLineItem,
+  scoreDeliveriesFrom,
   scoreDeliveryId,
   scoreDeliveryRef,
   type ScoreAttempt,
@@ -31,14 +32,18 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef, gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
 import type { PlatformAnswer, ScorePlatform as Platform, ScoreRequest } from '#shared/lti/score-platform.ts';
-import { sendLtiScoreMessage, type LtiPublishMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
+import { sendLtiScoreMessage, type LateDaysMessage, type LtiPublishMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
+  changeIdsWith,
+  gradeStanding,
   LINE_ITEM_MEDIA_TYPE,
   LINE_ITEMS_MEDIA_TYPE,
+  lateDaysTouch,
   platformMessage,
   retryDelaySeconds,
   SCORE_MEDIA_TYPE,
+  scoreDiffers,
   scoreOf,
   scoresUrl,
   hasGradeToPublish,
@@ -83,6 +88,8 @@ export async function handleLtiScoreMessage(
         platform,
       );
     }
+    case 'late-days':
+      return lateDaysChanged(message, receiveCount, platform, now);
   }
 }
 
@@ -130,42 +137,91 @@ async function fanOut(
   return 'handled';
 }
 
+/** The deliveries a late-days message looks at per message: the next page is a message of its own. */
+export const LATE_DAYS_PAGE = 25;
+
 /**
- * The delivery of this grade, claimed for it: written `pending` with the grade's time, only while
- * the stored one carries an older grade (or none is stored). Undefined when it carries this grade
- * already (a copy of the message) or a newer one: that message sends the grade.
+ * A page of the deliveries a late-days change may have changed (lateDaysTouch): each whose score
+ * the gradebook shows now differs from the one last sent is claimed for the change, with its time,
+ * and tried; then the next page's message is queued. A copy of the message finds each claimed
+ * already (or its score sent) and sends nothing.
+ */
+async function lateDaysChanged(message: LateDaysMessage, receiveCount: number, platform: Platform, now: Date): Promise<ScoreOutcome> {
+  const { term, course: code, changedAt } = message;
+  const links = (await ltiLinksOfCourse(term, code)).filter(takesScores);
+  if (links.length === 0) return 'no-links';
+  const { course } = await getItems({ course: courseRef(term, code) });
+  if (!course) return 'gone';
+  const linked = new Set(links.map((link) => `${link.registrationId} ${link.contextId}`));
+  const page = await scoreDeliveriesFrom(term, code, { userId: message.userId, after: message.after, limit: LATE_DAYS_PAGE });
+  const touched = page.deliveries.filter((delivery) => lateDaysTouch(message, delivery, linked));
+  const documents = touched.length > 0 ? await gradeablesOfCourse(term, code) : [];
+  for (const delivery of touched) {
+    const gradeable = documents.find((document) => document.id === delivery.gradeableId);
+    if (!gradeable || !delivery.lastSent) continue;
+    const { member } = await getItems({ member: enrollmentRef(term, code, delivery.userId) });
+    const grade = await gradeShown(course, gradeable, delivery, member?.registrationSection ?? '', now, documents);
+    if (!scoreDiffers(delivery.lastSent, scoreOf(grade, delivery.lastSent.userId, changedAt))) continue;
+    const change: GradeMessage = {
+      ...(message.changeId === undefined ? {} : { changeId: message.changeId }),
+      kind: 'grade',
+      term,
+      course: code,
+      gradeableId: delivery.gradeableId,
+      ownerId: delivery.ownerId,
+      gradedAt: changedAt,
+    };
+    const claimed = await claim(delivery, change, delivery.userId, receiveCount, now);
+    if (claimed) await attempt(claimed, platform, new Date());
+  }
+  if (page.next !== undefined) await sendLtiScoreMessage({ ...message, after: page.next });
+  return 'handled';
+}
+
+/**
+ * The delivery of this grade, claimed for it: written `pending` with the grade's time and change,
+ * only while the stored one carries an older grade (or none is stored), or another change of the
+ * same millisecond. Undefined when it carries this change already (a copy of the message) or a
+ * newer grade: that message sends the grade. When another writer changed it in between, it is read
+ * again: the other may have computed its total before this change was written.
  */
 async function claim(
-  link: LtiContextLink,
+  link: Pick<LtiContextLink, 'registrationId' | 'contextId'>,
   message: GradeMessage,
   userId: string,
   receiveCount: number,
   now: Date,
 ): Promise<ScoreDelivery | undefined> {
   const id = { gradeableId: message.gradeableId, userId, registrationId: link.registrationId, contextId: link.contextId };
-  const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
-  if (seen && seen.gradedAt >= message.gradedAt) {
-    // This very message claimed it and failed before trying it: try it now.
-    const untried = seen.state === 'pending' && seen.gradedAt === message.gradedAt && seen.attempts.length === seen.roundStart;
-    return receiveCount > 1 && untried ? seen : undefined;
+  for (let round = 0; round < CLAIM_ROUNDS; round++) {
+    const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
+    const standing = gradeStanding(seen, message);
+    if (standing === 'older') return undefined;
+    if (seen && standing === 'same') {
+      // This very message claimed it and failed before trying it: try it now.
+      const untried = seen.state === 'pending' && seen.attempts.length === seen.roundStart;
+      return receiveCount > 1 && untried ? seen : undefined;
+    }
+    const next: ScoreDelivery = {
+      term: message.term,
+      course: message.course,
+      ...id,
+      ownerId: message.ownerId,
+      deliveryId: scoreDeliveryId(id),
+      state: 'pending',
+      gradedAt: message.gradedAt,
+      changeIds: changeIdsWith(seen, message),
+      reason: null,
+      attempts: seen?.attempts ?? [],
+      roundStart: seen?.attempts.length ?? 0,
+      lastSent: seen?.lastSent ?? null,
+      nextAttemptAt: null,
+      updatedAt: now.toISOString(),
+      ...(seen?.publishId === undefined ? {} : { publishId: seen.publishId }),
+    };
+    if (await putScoreDelivery(next, seen)) return next;
   }
-  const next: ScoreDelivery = {
-    term: message.term,
-    course: message.course,
-    ...id,
-    ownerId: message.ownerId,
-    deliveryId: scoreDeliveryId(id),
-    state: 'pending',
-    gradedAt: message.gradedAt,
-    reason: null,
-    attempts: seen?.attempts ?? [],
-    roundStart: seen?.attempts.length ?? 0,
-    lastSent: seen?.lastSent ?? null,
-    nextAttemptAt: null,
-    updatedAt: now.toISOString(),
-    ...(seen?.publishId === undefined ? {} : { publishId: seen.publishId }),
-  };
-  return (await putScoreDelivery(next, seen)) ? next : undefined;
+  throw new Error(`Could not claim the delivery of ${message.gradeableId} for ${userId}: too much contention`);
 }
 
 /**
@@ -195,6 +251,7 @@ async function claimForPublish(
     deliveryId: scoreDeliveryId(id),
     state: 'pending',
     gradedAt: seen?.gradedAt ?? message.requestedAt,
+    changeIds: seen?.changeIds ?? [],
     reason: null,
     attempts: seen?.attempts ?? [],
     roundStart: seen?.attempts.length ?? 0,
@@ -205,6 +262,9 @@ async function claimForPublish(
   };
   return (await putScoreDelivery(next, seen)) ? next : undefined;
 }
+
+/** Tries of a claim whose delivery other writers keep changing (the message comes back after the last). */
+const CLAIM_ROUNDS = 5;
 
 async function attemptAgain(message: AttemptMessage, platform: Platform, now: Date): Promise<ScoreOutcome> {
   const id = parseScoreDeliveryId(message.deliveryId);
@@ -409,8 +469,15 @@ function lineItems(body: string): Record<string, unknown>[] {
 }
 
 /** The student's grade as the course gradebook shows it, now. */
-async function gradeShown(course: Course, gradeable: GradeableDocument, delivery: ScoreDelivery, section: string, now: Date) {
-  const documents = await gradeablesOfCourse(course.term, course.course);
+async function gradeShown(
+  course: Course,
+  gradeable: GradeableDocument,
+  delivery: ScoreDelivery,
+  section: string,
+  now: Date,
+  known?: readonly GradeableDocument[],
+) {
+  const documents = known ?? (await gradeablesOfCourse(course.term, course.course));
   const [row] = await gradebookRowsOf(course, documents, [gradeable], [{ userId: delivery.userId, registrationSection: section }], now);
   const cell = row?.gradeables[0];
   if (!cell) throw new Error(`The gradebook has no cell of ${gradeable.id} for ${delivery.userId}`);

@@ -6,7 +6,9 @@
  * takes scores. An `attempt` message is one more try of one delivery, made once the delivery has
  * `after` attempts recorded (a copy of a message already acted on is recognised by that count).
  */
+import { randomUUID } from 'node:crypto';
 import type { Course } from '#shared/data/courses.ts';
+import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
 import { outboxPut, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
 import { describeRunningFunction, setting } from '#shared/environment.ts';
@@ -21,6 +23,8 @@ export type LtiScoreMessage =
       /** The student, or the team whose members' grades changed. */
       readonly ownerId: string;
       readonly gradedAt: string;
+      /** The change's own id: two changes of one grade in the same millisecond are two messages (absent: one written before ids). */
+      readonly changeId?: string;
     }
   | {
       readonly kind: 'attempt';
@@ -31,7 +35,8 @@ export type LtiScoreMessage =
       /** Not before this time: a wait longer than the queue can delay a message goes round again. */
       readonly notBefore?: string;
     }
-  | LtiPublishMessage;
+  | LtiPublishMessage
+  | LateDaysMessage;
 
 /**
  * A `publish` message sends every current grade of a gradeable again (`POST …/lti/publish`): the
@@ -48,6 +53,24 @@ export interface LtiPublishMessage {
   readonly requestedAt: string;
   /** One student or team: the expanded message's. */
   readonly ownerId?: string;
+}
+
+/**
+ * Late days changed at `changedAt` (a grant to `userId`, or, without it, the course's default):
+ * the totals the gradebook shows may have changed through late penalties, so every score sent to
+ * the linked LMS courses (of the student, or of the whole course) is compared with the total shown
+ * now and sent again, timestamped with the change, where it differs. A course's deliveries are
+ * gone through a page per message, `after` the last entry of the page before.
+ */
+export interface LateDaysMessage {
+  readonly kind: 'late-days';
+  readonly term: string;
+  readonly course: string;
+  readonly userId?: string;
+  readonly changedAt: string;
+  /** The change's own id, as a grade message's. */
+  readonly changeId?: string;
+  readonly after?: string;
 }
 
 /** The outbox entries' queue name for LTI score messages (the others are the webhook queue's). */
@@ -89,6 +112,33 @@ export const ltiScoreEntry = (messageId: string, message: LtiScoreMessage, now: 
 export const sendLtiScoreEntry = (entry: OutboxEntry): Promise<void> => sendLtiScoreMessage(JSON.parse(entry.body) as LtiScoreMessage);
 
 /**
+ * The outbox entry telling the LMS courses linked to `course` that the late days of `userId` (or,
+ * without it, the course's default) changed at `changedAt`, for the transaction of that change;
+ * none while no linked LMS course takes scores.
+ */
+export function ltiLateDaysOutbox(
+  course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'> | undefined,
+  change: { readonly userId?: string; readonly changedAt: Date },
+): TransactItem[] {
+  if (!course || (course.ltiScoreLinks ?? 0) <= 0) return [];
+  const message: LateDaysMessage = {
+    kind: 'late-days',
+    term: course.term,
+    course: course.course,
+    ...(change.userId === undefined ? {} : { userId: change.userId }),
+    changedAt: change.changedAt.toISOString(),
+    changeId: randomUUID(),
+  };
+  return [
+    outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE }),
+  ];
+}
+
+/** A course setting's change (shared/courses/settings.ts): the course's late days, checked again. */
+export const ltiSettingFollowUp = (name: string, current: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'>, at: Date): TransactItem[] =>
+  name === 'default_student_late_days' ? ltiLateDaysOutbox(current, { changedAt: at }) : [];
+
+/**
  * The outbox entry telling the LMS courses linked to `course` that the grade of `ownerId` (a
  * student or a team) changed at `gradedAt`, for the transaction of that change; none while no
  * linked LMS course takes scores (the course item counts them, so the writer needs no other read).
@@ -105,7 +155,44 @@ export function ltiScoreOutbox(
     gradeableId: grade.gradeableId,
     ownerId: grade.ownerId,
     gradedAt: grade.gradedAt.toISOString(),
+    changeId: randomUUID(),
   };
-  const messageId = `lti#${JSON.stringify([message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt])}`;
-  return [outboxPut({ messageId, body: JSON.stringify(message), recordedAt: message.gradedAt, queue: LTI_SCORE_QUEUE })];
+  return [
+    outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.gradedAt, queue: LTI_SCORE_QUEUE }),
+  ];
+}
+
+/**
+ * An outbox entry's id, unique per change: two changes of one owner's grade in the same millisecond
+ * are two entries (built from the time alone, the second would overwrite the first, or come after
+ * it was relayed and be taken for its copy, and its total never be sent). The relay still sends an
+ * entry it failed to remove as the same message, which the lti-score function knows by its change id.
+ */
+export function ltiMessageId(message: Extract<LtiScoreMessage, { kind: 'grade' | 'late-days' }>): string {
+  const parts =
+    message.kind === 'grade'
+      ? [message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt]
+      : ['late-days', message.term, message.course, message.userId ?? null, message.changedAt];
+  return `lti#${JSON.stringify([...parts, message.changeId ?? null])}`;
+}
+
+/**
+ * The message of a pending delivery's next attempt (claimed and not tried yet, or waiting for its
+ * retry), held back until its `nextAttemptAt`: how long, from `now`, as `delaySeconds`.
+ */
+export function scoreAttemptMessage(delivery: ScoreDelivery, now: Date): { message: LtiScoreMessage; delaySeconds: number } {
+  return {
+    message: {
+      kind: 'attempt',
+      term: delivery.term,
+      course: delivery.course,
+      deliveryId: delivery.deliveryId,
+      after: delivery.attempts.length,
+      ...(delivery.nextAttemptAt ? { notBefore: delivery.nextAttemptAt } : {}),
+    },
+    delaySeconds: Math.min(
+      MAX_QUEUE_DELAY_SECONDS,
+      delivery.nextAttemptAt ? Math.max(0, (Date.parse(delivery.nextAttemptAt) - now.getTime()) / 1000) : 0,
+    ),
+  };
 }

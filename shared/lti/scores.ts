@@ -44,6 +44,59 @@ export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): Se
   };
 }
 
+/**
+ * Whether a late-days change (of `scope.userId`, or of every student without it) may have changed
+ * what a delivery sent: a score the LMS took (the delivery sent, or a newer grade of it on its
+ * way), of a student in scope, to a linked LMS course that still takes scores (`linked`: its links'
+ * `registrationId contextId`). A grade the LMS refused or never got waits for a replay, the
+ * student's next grade or a publish: a change of late days does not send it. Pure.
+ */
+export function lateDaysTouch(
+  scope: { readonly userId?: string | undefined },
+  delivery: Pick<ScoreDelivery, 'userId' | 'registrationId' | 'contextId' | 'lastSent' | 'state'>,
+  linked: ReadonlySet<string>,
+): boolean {
+  if (scope.userId !== undefined && delivery.userId !== scope.userId) return false;
+  if (delivery.lastSent === null || (delivery.state !== 'sent' && delivery.state !== 'pending')) return false;
+  return linked.has(`${delivery.registrationId} ${delivery.contextId}`);
+}
+
+/** Whether the score shown now differs from the one last sent, in anything but its time. Pure. */
+export const scoreDiffers = (lastSent: SentScore, now: Omit<SentScore, 'timestamp'>): boolean =>
+  lastSent.userId !== now.userId ||
+  lastSent.scoreGiven !== now.scoreGiven ||
+  lastSent.scoreMaximum !== now.scoreMaximum ||
+  lastSent.activityProgress !== now.activityProgress ||
+  lastSent.gradingProgress !== now.gradingProgress;
+
+/**
+ * How a grade message (its grade's time and change id) stands to what a delivery carries: `newer`,
+ * to send; `same`, a copy of a message already acted on (the change is among the delivery's at its
+ * time); `older`, superseded. Two changes in one millisecond are both sent: the second's total is
+ * computed after it was written. Pure.
+ */
+export function gradeStanding(
+  seen: Pick<ScoreDelivery, 'gradedAt' | 'changeIds'> | undefined,
+  message: { readonly gradedAt: string; readonly changeId?: string | undefined },
+): 'newer' | 'same' | 'older' {
+  if (!seen || seen.gradedAt < message.gradedAt) return 'newer';
+  if (seen.gradedAt > message.gradedAt) return 'older';
+  const id = message.changeId ?? '';
+  return seen.changeIds.includes(id) || (seen.changeIds.length === 0 && id === '') ? 'same' : 'newer';
+}
+
+/** The delivery's change ids once it carries a message's change: those at the same time, and this one (the latest few). Pure. */
+export function changeIdsWith(
+  seen: Pick<ScoreDelivery, 'gradedAt' | 'changeIds'> | undefined,
+  message: { readonly gradedAt: string; readonly changeId?: string | undefined },
+): string[] {
+  const kept = seen && seen.gradedAt === message.gradedAt ? seen.changeIds : [];
+  return [...kept, message.changeId ?? ''].slice(-MAX_CHANGE_IDS);
+}
+
+/** A delivery remembers this many changes of its grade's millisecond (more in one millisecond is not expected). */
+const MAX_CHANGE_IDS = 16;
+
 /** `<lineitem>/scores`, the segment added to the path and any query kept (a Moodle line item URL has one). */
 export function scoresUrl(lineItem: string): URL {
   const url = new URL(lineItem);

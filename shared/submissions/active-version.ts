@@ -13,6 +13,7 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { invalidInput } from '#shared/errors.ts';
 import { isValidUserId } from '#shared/users/user.ts';
 import type { CourseGradeable } from '#shared/ids.ts';
+import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import type { Submission } from './submission.ts';
 import { notOnTeam, teamChangedMeanwhile, userNotInCourse } from '#shared/courses/failures.ts';
 import { notSameUser, nothingSubmitted, onlyElectronicVersions } from './failures.ts';
@@ -147,6 +148,8 @@ export interface ChoiceItems {
   readonly active: TransactItem;
   /** Each team member's copy of the team's active version: fails when the team changed since its members were read. */
   readonly copies: readonly TransactItem[];
+  /** The grade for the linked LMS courses that take scores, timestamped with the change: never fails. */
+  readonly passback: readonly TransactItem[];
 }
 
 export type ChoiceItemName = keyof ChoiceItems;
@@ -160,9 +163,10 @@ export type ChoiceNextStep =
 export const AFTER_CHOICE_CANCELLED: Readonly<Record<ChoiceItemName, readonly ChoiceNextStep[]>> = {
   active: ['read again'],
   copies: ['read the team again'],
+  passback: [],
 };
 
-const choiceTransaction = (items: ChoiceItems) => namedTransaction(['active', 'copies'], items);
+const choiceTransaction = (items: ChoiceItems) => namedTransaction(['active', 'copies', 'passback'], items);
 
 /** What a cancelled choice does next, given the items whose condition failed. Pure. */
 export function afterChoiceCancelled(reasons: readonly NamedReason<ChoiceItemName>[]): ReadonlySet<ChoiceNextStep> {
@@ -197,6 +201,8 @@ async function planChoice(
     copies: owner.members
       ? teamSubmissionCopies({ ...teamOf(choice, gradeable), ownerId: owner.ownerId }, owner.members, { version, daysLate })
       : [],
+    // The total the gradebook shows follows the active version: the LMS is sent it with the change's time.
+    passback: ltiScoreOutbox(course, { gradeableId: gradeable.id, ownerId: owner.ownerId, gradedAt: new Date() }),
   };
 }
 

@@ -5,6 +5,7 @@
 import { courseGroups, NULL_SECTION, type Course, type Enrollment } from '#shared/courses/course.ts';
 import { enrollmentRef } from '#shared/data/enrollments.ts';
 import { lateDaysRef, putExtension, putGrant } from '#shared/data/late-days.ts';
+import { ltiLateDaysOutbox } from '#shared/lti/score-queue.ts';
 import { latenessOfStudent, type ActiveLateness } from '#shared/data/submissions.ts';
 import { teamLatenessOfStudent } from '#shared/data/teams.ts';
 import { accessDenied, type Refusal } from '#shared/errors.ts';
@@ -61,7 +62,9 @@ export async function grantLateDays(
   requireStudent(userId, loaded);
   const allowed = body.allowed_late_days;
   const since = grantStart(body.since, course.timeZone, now);
-  await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays);
+  // Late penalties may change the totals sent to linked LMS courses: they are checked again (shared/gradebook/lti-scores.ts).
+  const passback = ltiLateDaysOutbox(course, { userId, changedAt: now });
+  await putGrant(course.term, course.course, userId, { since, allowed }, loaded.lateDays, passback);
   const grants = [...(loaded.lateDays?.grants ?? []).filter((existing) => existing.since !== since), { since, allowed }].sort(
     (a, b) => Date.parse(a.since) - Date.parse(b.since),
   );

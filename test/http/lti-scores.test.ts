@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
-import { scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { putScoreDelivery, scoreDeliveriesOf, scoreDeliveryId, type ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { LATE_DAYS_PAGE } from '#shared/gradebook/lti-scores.ts';
+import { resumeQueues } from '#infra/local/recovery.ts';
 import { outboxEntries } from '#shared/data/webhook-outbox.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
@@ -10,10 +12,11 @@ import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../supp
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
-import { greets, selfHostedGradeableJson, uploadGradeable } from '../support/gradeables.ts';
+import { greets, runs, selfHostedGradeableJson, uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
 import { daysFromNow } from '../support/dates.ts';
+import { setLateDayBudget } from '../support/late-days.ts';
 import type { GitServer } from '../support/git-server.ts';
 import { closeAll, startAllowedGitServer } from '../support/allowed-servers.ts';
 
@@ -226,25 +229,40 @@ describe('grades sent back to the linked LMS course', () => {
 
   it('never overwrites a newer grade with an older one, and sends a grade reaching the queue twice once', async () => {
     const held = platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))!;
-    const posts = platform.grades.scorePosts;
+    let posts = platform.grades.scorePosts;
+    const linked = { ...world.course, ltiScoreLinks: 1 };
+    // An older grade's entry, as a delayed copy would arrive: nothing is sent.
     const older = new Date(Date.parse(held.timestamp) - 60_000);
-    // An older grade's entry, as a delayed copy would arrive, then the newest one's again.
-    await transactWrite(
-      ltiScoreOutbox(
-        { ...world.course, ltiScoreLinks: 1 },
-        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: older },
-      ),
-    );
-    await transactWrite(
-      ltiScoreOutbox(
-        { ...world.course, ltiScoreLinks: 1 },
-        { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: new Date(held.timestamp) },
-      ),
-    );
+    await transactWrite(ltiScoreOutbox(linked, { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: older }));
     await settledDeliveries();
-    await api.server.ltiScoreQueue.idle();
     expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))).toEqual(held);
     expect(platform.grades.scorePosts).toBe(posts);
+    // A newer change's entry is sent; the same entry relayed again (a relay that failed to remove it) is not.
+    const entry = ltiScoreOutbox(linked, { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: new Date() });
+    await transactWrite(entry);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(++posts);
+    await transactWrite(entry);
+    await settledDeliveries();
+    await api.server.ltiScoreQueue.idle();
+    expect(platform.grades.scorePosts).toBe(posts);
+  });
+
+  it('sends both of two changes of one grade in the same millisecond', async () => {
+    const posts = platform.grades.scorePosts;
+    const linked = { ...world.course, ltiScoreLinks: 1 };
+    const at = new Date();
+    const grade = { gradeableId: 'essay', ownerId: world.users.student2.userId, gradedAt: at };
+    const first = ltiScoreOutbox(linked, grade);
+    const second = ltiScoreOutbox(linked, grade);
+    await transactWrite(first);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    // The second change was written after the first was sent: its total is sent too, with the same time.
+    await transactWrite(second);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))?.timestamp).toBe(at.toISOString());
   });
 
   it('writes the entry for the LMS exactly when the grade is written: of two saves racing, the one cancelled writes none (20 rounds)', async () => {
@@ -261,5 +279,224 @@ describe('grades sent back to the linked LMS course', () => {
       expect(await entriesFor(student3), `round ${round}`).toBe(before + saved);
     }
     await settledDeliveries();
+  });
+});
+
+describe('totals that change without a new grade', () => {
+  const choose = (version: number) =>
+    api.postForm(`${base}/gradeable/hello/version`, { version: String(version) }, { ...world.tokens.student, Prefer: 'http-status' });
+
+  it('sends the total of the version made active (or of none, once cancelled), timestamped with the change', async () => {
+    await git.push('hello-student', { 'hello.sh': 'echo "Goodbye"\n' });
+    const submitted = await api.postForm(
+      `${base}/gradeable/hello/upload`,
+      { vcs_checkout: 'true', git_repo_id: 'x' },
+      world.tokens.student,
+    );
+    expect(submitted.json.status, submitted.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 0);
+    const graded = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(graded).toMatchObject({ scoreGiven: 0, scoreMaximum: 5 });
+
+    const before = new Date().toISOString();
+    const chosen = await choose(1);
+    expect(chosen.json.status, chosen.text).toBe('success');
+    const after = new Date().toISOString();
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
+    const shown = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(shown).toMatchObject({ scoreGiven: 5, gradingProgress: 'FullyGraded' });
+    expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    expect(shown.timestamp > graded.timestamp).toBe(true);
+
+    const cancelled = await choose(0);
+    expect(cancelled.json.status, cancelled.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 0);
+    const none = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(none.scoreGiven).toBe(0);
+    expect(none.timestamp > shown.timestamp).toBe(true);
+    expect((await choose(1)).json.status).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 5);
+  });
+
+  it('sends the total a finished regrade gives, timestamped with the regrade', async () => {
+    const held = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    // The instructor adds a test case that version 1 passes: regraded, it has 8 of 8.
+    const downloaded = await api.get(`${base}/hello/download`, world.tokens.instructor);
+    const fixed = { ...downloaded.json.data, autograding: { ...downloaded.json.data.autograding, test_cases: [greets(5), runs(3)] } };
+    const replaced = await api.call('PUT', `${base}/gradeable/hello`, {
+      headers: { 'Content-Type': 'application/json', 'If-Match': downloaded.headers.get('etag') ?? '', ...world.tokens.instructor },
+      body: JSON.stringify(fixed),
+    });
+    expect(replaced.json.status, replaced.text).toBe('success');
+    const regraded = await api.postForm(
+      `${base}/gradeable/hello/regrade`,
+      { user_id: world.users.student.userId },
+      world.tokens.instructor,
+    );
+    expect(regraded.json.status, regraded.text).toBe('success');
+    const deliveries = await settledDeliveries((all) => deliveryOf(all, 'hello', world.users.student)?.lastSent?.scoreGiven === 8);
+    const { results } = await getItems({
+      results: recordedResultsRef(gradeableKey(world.course.term, world.course.course, 'hello'), world.users.student.userId, 1),
+    });
+    const shown = platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))!;
+    expect(shown).toMatchObject({ scoreGiven: 8, scoreMaximum: 8, gradingProgress: 'FullyGraded', timestamp: results?.gradedAt });
+    expect(shown.timestamp > held.timestamp).toBe(true);
+    expect(deliveryOf(deliveries, 'hello', world.users.student)?.gradedAt).toBe(shown.timestamp);
+  });
+});
+
+describe('totals that late days change', () => {
+  // Due twelve days ago, two late days allowed: each student's submission came a day late.
+  beforeAll(async () => {
+    await uploadGradeable(api, world, {
+      ...vcsGradeableJson('late', { dueInDays: -12, lateDays: 2 }),
+      autograding: { test_cases: [runs(10)] },
+    });
+    for (const user of [world.users.student, world.users.student2]) {
+      await putGradedSubmission({
+        ...world.course,
+        gradeableId: 'late',
+        userId: user.userId,
+        points: 10,
+        daysLate: 1,
+        submittedDaysFromNow: -11,
+        withResults: true,
+      });
+      await transactWrite(
+        ltiScoreOutbox({ ...world.course, ltiScoreLinks: 1 }, { gradeableId: 'late', ownerId: user.userId, gradedAt: new Date() }),
+      );
+      // One at a time: two first deliveries of a gradeable at once would each create its line item.
+      await settledDeliveries((all) => deliveryOf(all, 'late', user)?.lastSent !== undefined);
+    }
+  }, 60_000);
+
+  const grant = (user: TestUser, days: number) =>
+    api.postJson(
+      `${base}/late-days/${user.userId}`,
+      { allowed_late_days: days, since: daysFromNow(-30).slice(0, 10) },
+      { ...world.tokens.instructor, Prefer: 'http-status' },
+    );
+
+  it('sends the total a grant of late days changes, timestamped with the grant, and nothing for a grant that changes no total', async () => {
+    // Without late days a day late is too late: the gradebook shows 0.
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toMatchObject({ scoreGiven: 0, scoreMaximum: 10 });
+    const posts = platform.grades.scorePosts;
+    const before = new Date().toISOString();
+    const granted = await grant(world.users.student, 1);
+    expect(granted.json.status, granted.text).toBe('success');
+    const after = new Date().toISOString();
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student)?.lastSent?.scoreGiven === 10);
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))!;
+    expect(shown.scoreGiven).toBe(10);
+    expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    // The student's other scores and the other student's did not change: one score posted.
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
+
+    const more = await grant(world.users.student, 2);
+    expect(more.json.status, more.text).toBe('success');
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(shown);
+  });
+
+  it("sends every student's total the course's late days change, and nothing to those whose total stays, a page at a time", async () => {
+    // More deliveries than a page, ahead of the late gradeable's: of gradeables since deleted, sending nothing.
+    const [anyDelivery] = await scoreDeliveriesOf(world.course.term, world.course.course);
+    for (let index = 0; index < LATE_DAYS_PAGE + 5; index++) {
+      const id = {
+        gradeableId: `gone-${index}`,
+        userId: world.users.student.userId,
+        registrationId: anyDelivery!.registrationId,
+        contextId: CONTEXT,
+      };
+      const at = new Date(Date.now() - 60_000).toISOString();
+      const filler: ScoreDelivery = {
+        ...world.course,
+        ...id,
+        ownerId: id.userId,
+        deliveryId: scoreDeliveryId(id),
+        state: 'sent',
+        gradedAt: at,
+        changeIds: [],
+        reason: null,
+        attempts: [{ at, status: 204 }],
+        roundStart: 0,
+        lastSent: {
+          userId: sub(world.users.student),
+          scoreGiven: 1,
+          scoreMaximum: 1,
+          activityProgress: 'Completed',
+          gradingProgress: 'FullyGraded',
+          timestamp: at,
+        },
+        nextAttemptAt: null,
+        updatedAt: at,
+      };
+      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+    }
+    const posts = platform.grades.scorePosts;
+    const kept = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student));
+    await setLateDayBudget(api, world, 1);
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 10);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 10 });
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))).toEqual(kept);
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+
+    // The same setting through the course's settings route.
+    const config = await api.postJson(
+      `/courses/${world.course.term}/${world.course.course}/config`,
+      { name: 'default_student_late_days', entry: 0 },
+      { ...world.tokens.instructor, Prefer: 'http-status' },
+    );
+    expect(config.json.status, config.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 0);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+  });
+});
+
+describe('after npm start stops', () => {
+  it('sends again every delivery left pending: a grade claimed and not sent yet, and one waiting for its retry', async () => {
+    const deliveries = await settledDeliveries();
+    const essay = deliveryOf(deliveries, 'essay', world.users.student2)!;
+    const hello = deliveryOf(deliveries, 'hello', world.users.student)!;
+    expect([essay.state, hello.state]).toEqual(['sent', 'sent']);
+    // As a stopped server leaves them: written, their messages gone with its in-process queue.
+    const now = new Date();
+    const claimed: ScoreDelivery = {
+      ...essay,
+      state: 'pending',
+      gradedAt: now.toISOString(),
+      changeIds: ['before-the-stop'],
+      roundStart: essay.attempts.length,
+      nextAttemptAt: null,
+      updatedAt: now.toISOString(),
+    };
+    const waiting: ScoreDelivery = {
+      ...hello,
+      state: 'pending',
+      gradedAt: now.toISOString(),
+      changeIds: ['before-the-stop'],
+      roundStart: hello.attempts.length,
+      attempts: [...hello.attempts, { at: now.toISOString(), status: 500, error: 'HTTP 500', retryInSeconds: 1 }],
+      reason: 'HTTP 500',
+      nextAttemptAt: new Date(now.getTime() + 1_000).toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    expect(await putScoreDelivery(claimed, essay)).toBe(true);
+    expect(await putScoreDelivery(waiting, hello)).toBe(true);
+
+    const resumed = await resumeQueues(api.server, 0);
+    expect(resumed.ltiScores).toBe(2);
+    const after = await settledDeliveries(
+      (all) =>
+        deliveryOf(all, 'essay', world.users.student2)?.state === 'sent' && deliveryOf(all, 'hello', world.users.student)?.state === 'sent',
+    );
+    expect(deliveryOf(after, 'essay', world.users.student2)!.attempts).toHaveLength(essay.attempts.length + 1);
+    expect(deliveryOf(after, 'hello', world.users.student)!.attempts.slice(-2)).toMatchObject([{ status: 500 }, { status: 204 }]);
+    expect(platform.grades.scoreOf(CONTEXT, 'essay', sub(world.users.student2))?.timestamp).toBe(claimed.gradedAt);
+    expect(platform.grades.scoreOf(CONTEXT, 'hello', sub(world.users.student))?.timestamp).toBe(waiting.gradedAt);
+    expect((await resumeQueues(api.server, 0)).ltiScores).toBe(0);
   });
 });

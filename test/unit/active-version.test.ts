@@ -17,7 +17,7 @@ describe('afterChoiceCancelled', () => {
   });
 
   it('has a next step for every item of the transaction', () => {
-    expect(Object.keys(AFTER_CHOICE_CANCELLED).sort()).toEqual(['active', 'copies']);
+    expect(Object.keys(AFTER_CHOICE_CANCELLED).sort()).toEqual(['active', 'copies', 'passback']);
   });
 });
 

@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
+import { ltiLateDaysOutbox, ltiMessageId, ltiScoreOutbox, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
+  changeIdsWith,
+  gradeStanding,
   hasGradeToPublish,
+  lateDaysTouch,
   replayedDelivery,
   replayRefusal,
   retryDelaySeconds,
   SCORE_SCOPE,
+  scoreDiffers,
   scoreOf,
   scoresUrl,
   takesScores,
@@ -93,6 +98,7 @@ describe('replaying a delivery and publishing a gradeable', () => {
     deliveryId: 'ls_x',
     state: 'failed',
     gradedAt: '2026-11-29T10:00:00.000Z',
+    changeIds: ['c1'],
     reason: 'HTTP 422: not a student',
     attempts: [
       { at: '2026-11-29T10:00:01.000Z', status: 500, retryInSeconds: 5 },
@@ -138,5 +144,99 @@ describe('replaying a delivery and publishing a gradeable', () => {
     expect(hasGradeToPublish({ activeVersion: 0, taGrade: { components: { '0': component }, revision: 1 } })).toBe(true);
     expect(hasGradeToPublish({ activeVersion: 0 })).toBe(false);
     expect(hasGradeToPublish({ activeVersion: 0, taGrade: { components: {}, revision: 2 } })).toBe(false);
+  });
+});
+
+describe('what a change of late days sends again', () => {
+  const sent = scoreOf({ total: 0, maximum: 10, queued: false, taPending: false }, 'lms-amy', '2026-11-29T11:00:00.000Z');
+  const delivery = (fields: Partial<Parameters<typeof lateDaysTouch>[1]> = {}) => ({
+    userId: 'amy',
+    registrationId: 'lti_1',
+    contextId: 'ctx',
+    state: 'sent' as const,
+    lastSent: sent,
+    ...fields,
+  });
+  const linked = new Set(['lti_1 ctx']);
+
+  it('looks at the scores the LMS took of the student granted late days, or of every student when the course’s change', () => {
+    expect(lateDaysTouch({ userId: 'amy' }, delivery(), linked)).toBe(true);
+    expect(lateDaysTouch({ userId: 'bob' }, delivery(), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery(), linked)).toBe(true);
+    expect(lateDaysTouch({}, delivery({ userId: 'bob' }), linked)).toBe(true);
+    // A newer grade on its way is looked at too: its send may come before the change's.
+    expect(lateDaysTouch({}, delivery({ state: 'pending' }), linked)).toBe(true);
+  });
+
+  it('leaves alone a score never taken, refused or skipped, and a course no longer linked or taking scores', () => {
+    expect(lateDaysTouch({}, delivery({ lastSent: null }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ state: 'failed' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ state: 'skipped' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery({ contextId: 'other' }), linked)).toBe(false);
+    expect(lateDaysTouch({}, delivery(), new Set())).toBe(false);
+  });
+
+  it('sends again only a score that differs in more than its time', () => {
+    const now = (grade: Partial<Parameters<typeof scoreOf>[0]>, userId = 'lms-amy') =>
+      scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, ...grade }, userId, '2026-11-30T09:00:00.000Z');
+    expect(scoreDiffers(sent, now({}))).toBe(false);
+    expect(scoreDiffers(sent, now({ total: 10 }))).toBe(true);
+    expect(scoreDiffers(sent, now({ maximum: 12 }))).toBe(true);
+    expect(scoreDiffers(sent, now({ taPending: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({ queued: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({}, 'lms-amy-2'))).toBe(true);
+  });
+});
+
+describe('one message per change', () => {
+  // Only the entries' table name is read: nothing is written.
+  beforeAll(() => vi.stubEnv('WEBHOOK_OUTBOX_TABLE', 'outbox'));
+  const course = { term: 'f26', course: 'cs1', ltiScoreLinks: 1 };
+  const entryOf = (items: ReturnType<typeof ltiScoreOutbox>) => {
+    const item = items[0]?.Put?.Item as { messageId: string; body: string };
+    return { messageId: item.messageId, message: JSON.parse(item.body) as Extract<LtiScoreMessage, { kind: 'grade' | 'late-days' }> };
+  };
+
+  it('gives two changes of one grade in the same millisecond two entries, each naming its change', () => {
+    const grade = { gradeableId: 'hw1', ownerId: 'amy', gradedAt: new Date('2026-11-29T11:00:00.123Z') };
+    const first = entryOf(ltiScoreOutbox(course, grade));
+    const second = entryOf(ltiScoreOutbox(course, grade));
+    expect(first.messageId).not.toBe(second.messageId);
+    expect(first.message.changeId).not.toBe(second.message.changeId);
+    expect(first.message).toMatchObject({ kind: 'grade', gradedAt: '2026-11-29T11:00:00.123Z', ownerId: 'amy' });
+    // The id is the message's own: the same message relayed again is the same entry.
+    expect(ltiMessageId(first.message)).toBe(first.messageId);
+    const late = entryOf(ltiLateDaysOutbox(course, { userId: 'amy', changedAt: grade.gradedAt }));
+    const again = entryOf(ltiLateDaysOutbox(course, { userId: 'amy', changedAt: grade.gradedAt }));
+    expect(late.messageId).not.toBe(again.messageId);
+    expect(ltiMessageId(late.message)).toBe(late.messageId);
+  });
+
+  it('writes none while no linked LMS course takes scores', () => {
+    const grade = { gradeableId: 'hw1', ownerId: 'amy', gradedAt: new Date() };
+    expect(ltiScoreOutbox({ ...course, ltiScoreLinks: 0 }, grade)).toEqual([]);
+    expect(ltiLateDaysOutbox(undefined, { changedAt: new Date() })).toEqual([]);
+  });
+
+  it('sends a newer grade or another change of the same millisecond, never an older grade or a copy', () => {
+    const at = '2026-11-29T11:00:00.123Z';
+    const seen = { gradedAt: at, changeIds: ['a'] };
+    expect(gradeStanding(undefined, { gradedAt: at, changeId: 'a' })).toBe('newer');
+    expect(gradeStanding(seen, { gradedAt: '2026-11-29T11:00:00.124Z', changeId: 'c' })).toBe('newer');
+    expect(gradeStanding(seen, { gradedAt: '2026-11-29T11:00:00.122Z', changeId: 'c' })).toBe('older');
+    expect(gradeStanding(seen, { gradedAt: at, changeId: 'a' })).toBe('same');
+    expect(gradeStanding(seen, { gradedAt: at, changeId: 'b' })).toBe('newer');
+    // A delivery and a message from before change ids: the same grade.
+    expect(gradeStanding({ gradedAt: at, changeIds: [] }, { gradedAt: at })).toBe('same');
+    expect(gradeStanding({ gradedAt: at, changeIds: [] }, { gradedAt: at, changeId: 'b' })).toBe('newer');
+  });
+
+  it('remembers the changes of the grade’s millisecond, the latest few', () => {
+    const at = '2026-11-29T11:00:00.123Z';
+    expect(changeIdsWith({ gradedAt: at, changeIds: ['a'] }, { gradedAt: at, changeId: 'b' })).toEqual(['a', 'b']);
+    expect(changeIdsWith({ gradedAt: at, changeIds: ['a'] }, { gradedAt: '2026-11-29T11:00:01.000Z', changeId: 'b' })).toEqual(['b']);
+    expect(changeIdsWith(undefined, { gradedAt: at })).toEqual(['']);
+    const many = Array.from({ length: 16 }, (_, index) => `c${index}`);
+    expect(changeIdsWith({ gradedAt: at, changeIds: many }, { gradedAt: at, changeId: 'z' })).toEqual([...many.slice(1), 'z']);
   });
 });
