@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { maxBodyBytes } from '#shared/config.ts';
 import { errorEnvelope, failEnvelope, prefersHttpStatus, renderEnvelope } from '#shared/http/envelope.ts';
@@ -68,14 +69,16 @@ export async function startLocalApi(options: {
   outboxRelayMs?: number;
   /** How often the course job sweeper runs (default every 30 seconds); 0: only when `courseJobSweep.run()` is called. */
   courseJobSweepMs?: number;
+  /** A folder where the queues whose messages no stored record brings back (webhooks, LTI scores) keep them across a restart. */
+  queueJournal?: string;
 }): Promise<LocalApi> {
   const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const handlers = await loadHandlers();
   const check = options.checkAnswers ? await answerCheck() : undefined;
   const gradingQueue = startLocalGradingQueue({ workers: options.workers });
-  const webhookQueue = startLocalWebhookQueue();
+  const webhookQueue = startLocalWebhookQueue(options.queueJournal && join(options.queueJournal, 'webhooks'));
   const summariesQueue = startLocalSummariesQueue();
-  const ltiScoreQueue = startLocalLtiScoreQueue();
+  const ltiScoreQueue = startLocalLtiScoreQueue(options.queueJournal && join(options.queueJournal, 'lti-scores'));
   const webhookOutbox = startLocalOutboxRelay(options.outboxRelayMs);
   const courseJobSweep = startLocalCourseJobSweep(options.courseJobSweepMs);
   const extra = options.hosts ?? localApiHosts(process.env.LOCAL_API_HOSTS);

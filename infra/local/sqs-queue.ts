@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { runAsFunction } from '#shared/environment.ts';
 import type { FunctionName } from '#infra/function-access.ts';
@@ -48,6 +50,12 @@ export interface LocalSqsQueueOptions<T> {
   readonly redeliverWhileRunning?: boolean;
   /** Called with the queue's sender when it starts and with undefined when it stops. */
   readonly connect: (send: LocalQueueSender<T> | undefined) => void;
+  /**
+   * A folder keeping each message until the function succeeds on it (or it is dead-lettered), read
+   * again when the queue starts: what a stop or crash of the process left queued is received after
+   * the restart, as SQS keeps it. None: the messages live in memory only.
+   */
+  readonly journal?: string | undefined;
 }
 
 interface Message {
@@ -75,6 +83,32 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
   let idleWaiters: (() => void)[] = [];
   let stopped = false;
   let paused = false;
+  const journal = options.journal;
+  const journalFile = (id: string) => join(journal!, `${id}.json`);
+  const keep = (message: Message) => {
+    if (!journal) return;
+    // Written aside and renamed, so a crash never leaves half a message.
+    const file = journalFile(message.id);
+    writeFileSync(`${file}.tmp`, JSON.stringify({ body: message.body, sentAt: message.sentAt, visibleAt: message.visibleAt }));
+    renameSync(`${file}.tmp`, file);
+  };
+  const forget = (message: Message) => {
+    if (journal) rmSync(journalFile(message.id), { force: true });
+  };
+  if (journal) {
+    mkdirSync(journal, { recursive: true });
+    for (const name of readdirSync(journal).filter((file) => file.endsWith('.json'))) {
+      const kept = JSON.parse(readFileSync(join(journal, name), 'utf8')) as { body: string; sentAt: number; visibleAt: number };
+      messages.push({
+        id: name.slice(0, -'.json'.length),
+        body: kept.body,
+        sentAt: kept.sentAt,
+        receiveCount: 0,
+        visibleAt: kept.visibleAt,
+        running: 0,
+      });
+    }
+  }
 
   const wakeAll = () => {
     for (const wake of sleepers) wake();
@@ -118,6 +152,7 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
     if (index === -1) return;
     if (!failed || message.receiveCount >= maxReceiveCount) {
       messages.splice(index, 1);
+      forget(message);
       if (failed) deadLetters.push(message.body);
       if (messages.length === 0) {
         for (const resolve of idleWaiters) resolve();
@@ -135,14 +170,16 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
 
   const enqueue = (message: T, delaySeconds = 0) => {
     const now = Date.now();
-    messages.push({
+    const queued: Message = {
       id: randomUUID(),
       body: JSON.stringify(message),
       sentAt: now,
       receiveCount: 0,
       visibleAt: now + delaySeconds * 1000,
       running: 0,
-    });
+    };
+    keep(queued);
+    messages.push(queued);
     wakeAll();
   };
   let refusing = false;

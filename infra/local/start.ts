@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { config } from '#shared/config.ts';
 import { JAVA_MISSING } from './dynamodb-local.ts';
 import { startLocalEnvironment, type LocalEnvironment } from './environment.ts';
@@ -45,6 +46,8 @@ try {
     log: true,
     checkAnswers: config('CHECK_ANSWERS'),
     corsOrigins,
+    // In memory, the data a queued message is about is gone at a stop, and so is the message.
+    ...(environment.inMemory ? {} : { queueJournal: join(environment.dataDir, 'queues') }),
   });
   const resumed = await resumeQueues(api, released);
   console.log(`Course submission API on ${api.url}`);

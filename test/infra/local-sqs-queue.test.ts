@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -141,5 +144,41 @@ describe('the local SQS queue', () => {
     expect(receives).toHaveLength(1);
     await q.stop();
     expect(sender()).toBeUndefined();
+  });
+
+  it('with a journal, keeps what was queued across a stop: received after the restart, with what is left of its delay; a message handled is gone', async () => {
+    const journal = await mkdtemp(join(tmpdir(), 'local-queue-journal-'));
+    try {
+      // The first process: one message handled, one still held back by its delay when it stops.
+      const first = queue(() => 'ok', { journal });
+      await first.sender()?.({ n: 'handled' });
+      await until(() => first.receives.length === 1);
+      const sentAt = Date.now();
+      await first.sender()?.({ n: 'delayed' }, 0.5);
+      await first.queue.stop();
+      expect(first.receives.map(({ record }) => record.body)).toEqual(['{"n":"handled"}']);
+      expect(await readdir(journal)).toHaveLength(1);
+
+      const restartedAt = Date.now();
+      const second = queue(() => 'ok', { journal });
+      expect(second.queue.depth()).toBe(1);
+      await second.queue.idle();
+      expect(second.receives.map(({ record }) => record.body)).toEqual(['{"n":"delayed"}']);
+      // The same message, sent by the first process, and held back for its delay from that send.
+      const [received] = second.receives;
+      expect(Number(received!.record.attributes.SentTimestamp)).toBeGreaterThanOrEqual(sentAt);
+      expect(Number(received!.record.attributes.SentTimestamp)).toBeLessThanOrEqual(restartedAt);
+      expect(received!.at).toBeGreaterThanOrEqual(sentAt + 500);
+      expect(await readdir(journal)).toEqual([]);
+
+      // A message dead-lettered is not kept either.
+      const third = queue(() => 'fail', { journal, maxReceiveCount: 1 });
+      await third.sender()?.({ n: 'poison' });
+      await third.queue.idle();
+      expect(third.queue.deadLetters()).toEqual(['{"n":"poison"}']);
+      expect(await readdir(journal)).toEqual([]);
+    } finally {
+      await rm(journal, { recursive: true, force: true });
+    }
   });
 });
