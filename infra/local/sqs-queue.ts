@@ -84,16 +84,15 @@ export function startLocalSqsQueue<T>(options: LocalSqsQueueOptions<T>): LocalSq
   let stopped = false;
   let paused = false;
   const journal = options.journal;
-  const journalFile = (id: string) => join(journal!, `${id}.json`);
   const keep = (message: Message) => {
     if (!journal) return;
     // Written aside and renamed, so a crash never leaves half a message.
-    const file = journalFile(message.id);
+    const file = join(journal, `${message.id}.json`);
     writeFileSync(`${file}.tmp`, JSON.stringify({ body: message.body, sentAt: message.sentAt, visibleAt: message.visibleAt }));
     renameSync(`${file}.tmp`, file);
   };
   const forget = (message: Message) => {
-    if (journal) rmSync(journalFile(message.id), { force: true });
+    if (journal) rmSync(join(journal, `${message.id}.json`), { force: true });
   };
   if (journal) {
     mkdirSync(journal, { recursive: true });
