@@ -11,7 +11,13 @@ export const definition = route({
   access: 'course:instructor',
   summary:
     "Set a student's extension on a gradeable: late_days days late neither charged nor bad (0 removes it), with reason_for_exception.",
-  data: { gradeables: ['BatchGetItem'], enrollments: ['BatchGetItem'], lateDays: ['BatchGetItem', 'UpdateItem'] },
+  data: {
+    gradeables: ['BatchGetItem'],
+    enrollments: ['BatchGetItem'],
+    lateDays: ['BatchGetItem', 'UpdateItem'],
+    // The late-days check for linked LMS courses that take scores, written with the extension (the outbox relay queues it).
+    webhookOutbox: ['PutItem'],
+  },
   input: () => ({
     body: {
       late_days: required(

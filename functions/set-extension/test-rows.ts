@@ -4,7 +4,13 @@ import { COURSE_CHECK } from '../../test/infra/expected-policies.ts';
 import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WriteRouteRows = {
-  policy: [...COURSE_CHECK, 'dynamodb:BatchGetItem gradeables', 'dynamodb:BatchGetItem lateDays', 'dynamodb:UpdateItem lateDays'],
+  policy: [
+    ...COURSE_CHECK,
+    'dynamodb:BatchGetItem gradeables',
+    'dynamodb:BatchGetItem lateDays',
+    'dynamodb:UpdateItem lateDays',
+    'dynamodb:PutItem webhookOutbox',
+  ],
   authorization: [
     {
       variation: 'student (section 1) on an open gradeable',

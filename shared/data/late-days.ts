@@ -84,7 +84,7 @@ export const putGrant = (
   alongside: readonly TransactItem[] = [],
 ) => setEntry(key(term, course, userId), 'grants', grant.since, grant.allowed, known !== undefined && known.grants.length > 0, alongside);
 
-/** Sets a student's extension on a gradeable, or removes it (`undefined`); `known` as for putGrant. */
+/** Sets a student's extension on a gradeable, or removes it (`undefined`); `known` and `alongside` as for putGrant. */
 export const putExtension = (
   term: string,
   course: string,
@@ -92,6 +92,7 @@ export const putExtension = (
   gradeableId: string,
   extension: LateDayExtension | undefined,
   known?: StudentLateDays,
+  alongside: readonly TransactItem[] = [],
 ) =>
   setEntry(
     key(term, course, userId),
@@ -99,6 +100,7 @@ export const putExtension = (
     gradeableId,
     extension && { days: extension.days, reason: extension.reason },
     known !== undefined && Object.keys(known.extensions).length > 0,
+    alongside,
   );
 
 const MAX_ATTEMPTS = 10;

@@ -85,6 +85,7 @@ export async function setExtension(
   userId: string,
   loaded: LoadedExtensionTarget,
   body: { readonly late_days: number; readonly reason_for_exception?: string | undefined },
+  now = new Date(),
 ) {
   const { gradeable } = loaded;
   if (!gradeable) throw gradeableNotFound();
@@ -92,7 +93,10 @@ export async function setExtension(
   if (gradeable.type !== 'Electronic File') throw onlyElectronicLateDays();
   const days = body.late_days;
   const reason = days > 0 ? (body.reason_for_exception ?? '') : '';
-  await putExtension(course.term, course.course, userId, gradeable.id, days > 0 ? { days, reason } : undefined, loaded.lateDays);
+  // An extension may lift a late penalty, as a grant may: the totals sent to linked LMS courses are checked again.
+  const passback = ltiLateDaysOutbox(course, { userId, changedAt: now });
+  const extension = days > 0 ? { days, reason } : undefined;
+  await putExtension(course.term, course.course, userId, gradeable.id, extension, loaded.lateDays, passback);
   return { user_id: userId, gradeable_id: gradeable.id, late_day_exceptions: days, reason_for_exception: reason };
 }
 

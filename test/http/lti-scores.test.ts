@@ -365,7 +365,7 @@ describe('totals that late days change', () => {
       await transactWrite(
         ltiScoreOutbox({ ...world.course, ltiScoreLinks: 1 }, { gradeableId: 'late', ownerId: user.userId, gradedAt: new Date() }),
       );
-      // One at a time: two first deliveries of a gradeable at once would each create its line item.
+      // Each student's first delivery settled before the next: the test starts from scores the LMS holds.
       await settledDeliveries((all) => deliveryOf(all, 'late', user)?.lastSent !== undefined);
     }
   }, 60_000);
@@ -453,6 +453,30 @@ describe('totals that late days change', () => {
     await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 0);
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
     expect(platform.grades.scorePosts).toBe(posts + 2);
+  });
+
+  it('sends the total an extension changes, timestamped with it, and nothing for an extension that changes no total', async () => {
+    // The course's budget is 0 again: student2's day late is too late, and the gradebook shows 0.
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toMatchObject({ scoreGiven: 0 });
+    const extend = (days: number) =>
+      api.call('PUT', `${base}/gradeable/late/extensions/${world.users.student2.userId}`, {
+        headers: { ...world.tokens.instructor, Prefer: 'http-status', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ late_days: days, reason_for_exception: 'Ill' }),
+      });
+    const posts = platform.grades.scorePosts;
+    const before = new Date().toISOString();
+    const extended = await extend(1);
+    expect(extended.json.status, extended.text).toBe('success');
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.scoreGiven === 10);
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))!;
+    expect(shown.scoreGiven).toBe(10);
+    expect(shown.timestamp >= before, `${before} ≤ ${shown.timestamp}`).toBe(true);
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+
+    // A longer extension changes no total: nothing more is sent.
+    expect((await extend(3)).json.status).toBe('success');
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
   });
 });
 
