@@ -4,10 +4,11 @@ import { handleLtiScoreMessage } from '#shared/gradebook/lti-scores.ts';
 import { scorePlatform } from '#shared/lti/score-platform.ts';
 import { runAsFunction } from '#shared/environment.ts';
 import { localFunctionScope } from '#infra/local/functions.ts';
-import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
 import { revokeSeenTokens } from '../support/lti-platform-services.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
@@ -35,16 +36,7 @@ beforeAll(async () => {
   const extra = await Promise.all([createUser('user', 'racer3'), createUser('user', 'racer4')]);
   for (const user of extra) await addMember(world.course, user, 4, '1');
   students = [world.users.student, world.users.student2, ...extra];
-  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
-  const registered = await api.postJson(
-    '/lti/registrations',
-    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
-    su,
-  );
-  expect(registered.json.status, registered.text).toBe('success');
-  for (const user of [world.users.instructor, ...students]) {
-    platform.addUser({ sub: `lms-${user.userId}`, email: user.email, email_verified: true, name: user.givenName });
-  }
+  await registerPlatform(api, world, platform, [world.users.instructor, ...students]);
   const instructor = await launchSession(world.users.instructor, [ROLES.instructor]);
   const linked = await api.postJson(`/${world.course.term}/${world.course.course}/lti/link`, { section: '1' }, instructor);
   expect(linked.json.status, linked.text).toBe('success');
@@ -57,14 +49,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => closeAll(platform, api));
 
-async function launchSession(user: TestUser, roles: string[]): Promise<Record<string, string>> {
-  const answer = await platform.launch(`lms-${user.userId}`, { roles, contextId: CONTEXT });
-  expect(answer.status, await answer.text()).toBe(303);
-  const code = new URLSearchParams(new URL(answer.headers.get('location') ?? '').hash.slice(1)).get('lti_code') ?? '';
-  const traded = await api.postJson('/token', { lti_code: code }, { Prefer: 'http-status' });
-  expect(traded.json.status, traded.text).toBe('success');
-  return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
-}
+const launchSession = (user: TestUser, roles: string[]) => launchOf(api, platform, user, { roles, contextId: CONTEXT });
 
 describe("a gradeable's line item", () => {
   it('is created once when its students’ grades are sent at the same moment, and every score lands in it', async () => {
@@ -93,7 +78,7 @@ describe("a gradeable's line item", () => {
       const columns = platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === gradeableId);
       expect(columns, `round ${round}: the LMS's columns for ${gradeableId}`).toHaveLength(1);
       for (const user of students) {
-        expect(platform.grades.scoreOf(CONTEXT, gradeableId, `lms-${user.userId}`), `round ${round}: ${user.userId}`).toMatchObject({
+        expect(platform.grades.scoreOf(CONTEXT, gradeableId, lmsSub(user)), `round ${round}: ${user.userId}`).toMatchObject({
           scoreMaximum: columns[0]!.scoreMaximum,
         });
       }
@@ -124,6 +109,6 @@ describe("a gradeable's line item", () => {
     expect(delivery!.attempts.at(-1)).toMatchObject({ status: 204 });
     expect(delivery!.attempts.map((attempt) => attempt.status)).not.toContain(401);
     expect(platform.tokenRequests - granted, 'tokens asked for').toBe(1);
-    expect(platform.grades.scoreOf(CONTEXT, gradeableId, `lms-${student!.userId}`)).toMatchObject({ timestamp: gradedAt });
+    expect(platform.grades.scoreOf(CONTEXT, gradeableId, lmsSub(student!))).toMatchObject({ timestamp: gradedAt });
   });
 });

@@ -7,6 +7,7 @@ import { createCourse, createCourseWorld, addMember, tokenOf, type CourseWorld }
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
@@ -60,16 +61,7 @@ beforeAll(async () => {
   instructor = { ...world.tokens.instructor, Prefer: 'http-status' };
   student3 = await createUser('user', 'student3');
   await addMember(world.course, student3, 4, '1');
-  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
-  const registered = await api.postJson(
-    '/lti/registrations',
-    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
-    su,
-  );
-  expect(registered.json.status, registered.text).toBe('success');
-  for (const user of [...Object.values(world.users), student3]) {
-    platform.addUser({ sub: sub(user), email: user.email, email_verified: true, name: user.givenName });
-  }
+  await registerPlatform(api, world, platform, [...Object.values(world.users), student3]);
   await uploadGradeable(api, world, taGraded('essay', 'Essay'));
   await uploadGradeable(api, world, taGraded('poem', 'Poem'));
   for (const user of [world.users.student, world.users.student2, student3]) {
@@ -79,17 +71,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => closeAll(platform, api));
 
-async function launchSession(user: TestUser, roles: string[], contextId = CONTEXT): Promise<Record<string, string>> {
-  const answer = await platform.launch(sub(user), { roles, contextId });
-  const location = answer.headers.get('location') ?? '';
-  expect(answer.status, await answer.text()).toBe(303);
-  const code = new URLSearchParams(new URL(location).hash.slice(1)).get('lti_code') ?? '';
-  const traded = await api.postJson('/token', { lti_code: code }, { Prefer: 'http-status' });
-  expect(traded.json.status, traded.text).toBe('success');
-  return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
-}
+const launchSession = (user: TestUser, roles: string[], contextId = CONTEXT) => launchOf(api, platform, user, { roles, contextId });
 
-const sub = (user: TestUser) => `lms-${user.userId}`;
+const sub = lmsSub;
 
 /** The course's deliveries once none is pending (the queue idle), polled. */
 async function settled(done: (deliveries: ScoreDelivery[]) => boolean = () => true): Promise<ScoreDelivery[]> {

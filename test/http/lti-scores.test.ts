@@ -8,10 +8,11 @@ import { gradeableKey } from '#shared/data/submissions.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
 import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
-import { addMember, createCourseWorld, tokenOf, type CourseWorld } from '../support/courses.ts';
+import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
 import { greets, runs, selfHostedGradeableJson, uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
@@ -50,16 +51,7 @@ beforeAll(async () => {
   base = `/${world.course.term}/${world.course.course}`;
   student3 = await createUser('user', 'student3');
   await addMember(world.course, student3, 4, '1');
-  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
-  const registered = await api.postJson(
-    '/lti/registrations',
-    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
-    su,
-  );
-  expect(registered.json.status, registered.text).toBe('success');
-  for (const user of [...Object.values(world.users), student3]) {
-    platform.addUser({ sub: `lms-${user.userId}`, email: user.email, email_verified: true, name: user.givenName });
-  }
+  await registerPlatform(api, world, platform, [...Object.values(world.users), student3]);
   // The instructor links the LMS course from their launch; the students but student3 launch once.
   const session = await launchSession(world.users.instructor, [ROLES.instructor]);
   const linked = await api.postJson(`${base}/lti/link`, { section: '1' }, session);
@@ -98,17 +90,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => closeAll(platform, api, git));
 
-async function launchSession(user: TestUser, roles: string[]): Promise<Record<string, string>> {
-  const answer = await platform.launch(`lms-${user.userId}`, { roles, contextId: CONTEXT });
-  const location = answer.headers.get('location') ?? '';
-  expect(answer.status, await answer.text()).toBe(303);
-  const code = new URLSearchParams(new URL(location).hash.slice(1)).get('lti_code') ?? '';
-  const traded = await api.postJson('/token', { lti_code: code }, { Prefer: 'http-status' });
-  expect(traded.json.status, traded.text).toBe('success');
-  return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
-}
+const launchSession = (user: TestUser, roles: string[]) => launchOf(api, platform, user, { roles, contextId: CONTEXT });
 
-const sub = (user: TestUser) => `lms-${user.userId}`;
+const sub = lmsSub;
 
 /** The course's deliveries once none is pending (the queue idle), polled. */
 async function settledDeliveries(done: (deliveries: ScoreDelivery[]) => boolean = () => true): Promise<ScoreDelivery[]> {

@@ -22,11 +22,12 @@ import { checkAnswer, describeMismatch } from '#infra/answer-check.ts';
 import { getItems } from '#shared/data/items.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
-import { createCourseWorld, tokenOf, uniqueCode, type CourseWorld } from '../support/courses.ts';
+import { createCourseWorld, uniqueCode, type CourseWorld } from '../support/courses.ts';
 import { openDates } from '../support/dates.ts';
 import { greets, uploadGradeable } from '../support/gradeables.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { lmsSub, registerPlatform } from '../support/lti-sessions.ts';
 import { closeAll } from '../support/allowed-servers.ts';
 import type { TestUser } from '../support/users.ts';
 
@@ -144,15 +145,7 @@ beforeAll(async () => {
   vi.stubEnv('LTI_ALLOWED_HOSTS', platform.host);
   vi.stubEnv('LTI_FRONTEND_URL', `${frontendOrigin}/lti`);
   world = await createCourseWorld(api);
-  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
-  const registered = await api.postJson(
-    '/lti/registrations',
-    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
-    su,
-  );
-  expect(registered.json.status, registered.text).toBe('success');
-  for (const user of [world.users.instructor, world.users.student])
-    platform.addUser({ sub: lmsSub(user), email: user.email, email_verified: true, name: `${user.givenName} ${user.familyName}` });
+  await registerPlatform(api, world, platform, [world.users.instructor, world.users.student]);
 
   // The instructor's launch links the LMS course to the course here.
   const instructorLaunch = await platform.launch(lmsSub(world.users.instructor), { roles: [ROLES.instructor], contextId: CONTEXT });
@@ -238,8 +231,6 @@ afterAll(async () => {
     })),
   );
 });
-
-const lmsSub = (user: TestUser) => `lms-${user.userId}`;
 
 /** The student's browser: signed in at the LMS (its session cookies, of the LMS's own site), on the course page. */
 async function openCoursePage(user: TestUser, gradeable: string): Promise<Page> {
