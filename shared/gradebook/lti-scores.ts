@@ -197,28 +197,12 @@ async function claim(
     const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
     const standing = gradeStanding(seen, message);
     if (standing === 'older') return undefined;
-    if (seen && standing === 'same') {
-      // This very message claimed it and failed before trying it: try it now.
-      const untried = seen.state === 'pending' && seen.attempts.length === seen.roundStart;
-      return receiveCount > 1 && untried ? seen : undefined;
-    }
-    const next: ScoreDelivery = {
-      term: message.term,
-      course: message.course,
-      ...id,
-      ownerId: message.ownerId,
-      deliveryId: scoreDeliveryId(id),
-      state: 'pending',
+    if (seen && standing === 'same') return untriedRetry(seen, receiveCount);
+    const next = claimedRound(seen, message, id, now, {
       gradedAt: message.gradedAt,
       changeIds: changeIdsWith(seen, message),
-      reason: null,
-      attempts: seen?.attempts ?? [],
-      roundStart: seen?.attempts.length ?? 0,
-      lastSent: seen?.lastSent ?? null,
-      nextAttemptAt: null,
-      updatedAt: now.toISOString(),
       ...(seen?.publishId === undefined ? {} : { publishId: seen.publishId }),
-    };
+    });
     if (await putScoreDelivery(next, seen)) return next;
   }
   throw new Error(`Could not claim the delivery of ${message.gradeableId} for ${userId}: too much contention`);
@@ -238,29 +222,48 @@ async function claimForPublish(
 ): Promise<ScoreDelivery | undefined> {
   const id = { gradeableId: message.gradeableId, userId, registrationId: link.registrationId, contextId: link.contextId };
   const { seen } = await getItems({ seen: scoreDeliveryRef(message.term, message.course, id) });
-  if (seen?.publishId === message.publishId) {
-    // This very message claimed it and failed before trying it: try it now.
-    const untried = seen.state === 'pending' && seen.attempts.length === seen.roundStart;
-    return receiveCount > 1 && untried ? seen : undefined;
-  }
-  const next: ScoreDelivery = {
+  if (seen?.publishId === message.publishId) return untriedRetry(seen, receiveCount);
+  const next = claimedRound(seen, message, id, now, {
+    gradedAt: seen?.gradedAt ?? message.requestedAt,
+    changeIds: seen?.changeIds ?? [],
+    publishId: message.publishId,
+  });
+  return (await putScoreDelivery(next, seen)) ? next : undefined;
+}
+
+/**
+ * A delivery this very message claimed already: tried now when an earlier receive of the message
+ * (`receiveCount` above 1) failed before trying it; otherwise nothing, as that receive acts on it.
+ */
+const untriedRetry = (seen: ScoreDelivery, receiveCount: number): ScoreDelivery | undefined =>
+  receiveCount > 1 && seen.state === 'pending' && seen.attempts.length === seen.roundStart ? seen : undefined;
+
+/**
+ * The delivery as a claim writes it: `pending` in a new round for `claim`'s grade, keeping the
+ * attempts and the score last sent of the one read (`seen`, or none).
+ */
+function claimedRound(
+  seen: ScoreDelivery | undefined,
+  message: Pick<GradeMessage, 'term' | 'course' | 'ownerId'>,
+  id: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'>,
+  now: Date,
+  claim: Pick<ScoreDelivery, 'gradedAt' | 'changeIds' | 'publishId'>,
+): ScoreDelivery {
+  return {
     term: message.term,
     course: message.course,
     ...id,
     ownerId: message.ownerId,
     deliveryId: scoreDeliveryId(id),
     state: 'pending',
-    gradedAt: seen?.gradedAt ?? message.requestedAt,
-    changeIds: seen?.changeIds ?? [],
+    ...claim,
     reason: null,
     attempts: seen?.attempts ?? [],
     roundStart: seen?.attempts.length ?? 0,
     lastSent: seen?.lastSent ?? null,
     nextAttemptAt: null,
     updatedAt: now.toISOString(),
-    publishId: message.publishId,
   };
-  return (await putScoreDelivery(next, seen)) ? next : undefined;
 }
 
 /** Tries of a claim whose delivery other writers keep changing (the message comes back after the last). */
