@@ -9,6 +9,7 @@ import { rubricComponent } from '../support/rubric.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import type { TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LaunchMessage, type LtiTestPlatform } from '../support/lti-platform.ts';
+import { registerPlatform } from '../support/lti-sessions.ts';
 import { DL, postAutoPostPage, RETURN_PATH } from '../support/lti-deep-linking.ts';
 import { differences, snapshotTables } from '../hardening/support.ts';
 import { closeAll } from '../support/allowed-servers.ts';
@@ -25,13 +26,7 @@ beforeAll(async () => {
   vi.stubEnv('LTI_ALLOWED_HOSTS', platform.host);
   vi.stubEnv('LTI_FRONTEND_URL', FRONTEND);
   world = await createCourseWorld(api);
-  const su = { Authorization: await tokenOf(api, world.users.superuser), Prefer: 'http-status' };
-  const answer = await api.postJson(
-    '/lti/registrations',
-    platform.registration({ user_id_claim: 'email', user_id_suffix: '@example.edu' }),
-    su,
-  );
-  expect(answer.json.status, answer.text).toBe('success');
+  await registerPlatform(api, world, platform, []);
   await transactWrite(
     linkLtiContext({
       registrationId: registrationIdOf(platform.issuer, platform.clientId),

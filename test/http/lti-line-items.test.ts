@@ -8,7 +8,7 @@ import { addMember, createCourseWorld, type CourseWorld } from '../support/cours
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
-import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
+import { launchSession as launchOf, lmsSub, registerPlatform, settledDeliveries } from '../support/lti-sessions.ts';
 import { revokeSeenTokens } from '../support/lti-platform-services.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
@@ -67,14 +67,7 @@ describe("a gradeable's line item", () => {
         );
       await Promise.all(students.map(send));
       // A function that found another creating the line item tries again shortly: the queue's later messages.
-      for (let poll = 0; poll < 100; poll++) {
-        await api.server.ltiScoreQueue.idle();
-        const pending = (await scoreDeliveriesOf(world.course.term, world.course.course)).filter(
-          (delivery) => delivery.gradeableId === gradeableId && delivery.state === 'pending',
-        );
-        if (pending.length === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await settledDeliveries(api, world.course);
       const columns = platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === gradeableId);
       expect(columns, `round ${round}: the LMS's columns for ${gradeableId}`).toHaveLength(1);
       for (const user of students) {

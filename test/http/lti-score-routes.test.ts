@@ -7,7 +7,7 @@ import { createCourse, createCourseWorld, addMember, tokenOf, type CourseWorld }
 import { startTestApi, type Answer, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
-import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
+import { deliveryOf, launchSession as launchOf, lmsSub, registerPlatform, settledDeliveries } from '../support/lti-sessions.ts';
 import { uploadGradeable } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
@@ -75,20 +75,7 @@ const launchSession = (user: TestUser, roles: string[], contextId = CONTEXT) => 
 
 const sub = lmsSub;
 
-/** The course's deliveries once none is pending (the queue idle), polled. */
-async function settled(done: (deliveries: ScoreDelivery[]) => boolean = () => true): Promise<ScoreDelivery[]> {
-  for (let poll = 0; poll < 200; poll++) {
-    await api.server.webhookOutbox.run();
-    await api.server.ltiScoreQueue.idle();
-    const deliveries = await scoreDeliveriesOf(world.course.term, world.course.course);
-    if (deliveries.every((delivery) => delivery.state !== 'pending') && done(deliveries)) return deliveries;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the deliveries did not settle');
-}
-
-const deliveryOf = (deliveries: readonly ScoreDelivery[], gradeableId: string, user: TestUser) =>
-  deliveries.find((delivery) => delivery.gradeableId === gradeableId && delivery.userId === user.userId);
+const settled = (done?: (deliveries: ScoreDelivery[]) => boolean) => settledDeliveries(api, world.course, done);
 
 const grade = (gradeableId: string, user: TestUser, componentId: number, points: number) =>
   api.postJson(

@@ -12,7 +12,13 @@ import { addMember, createCourseWorld, type CourseWorld } from '../support/cours
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
 import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-platform.ts';
-import { launchSession as launchOf, lmsSub, registerPlatform } from '../support/lti-sessions.ts';
+import {
+  deliveryOf,
+  launchSession as launchOf,
+  lmsSub,
+  registerPlatform,
+  settledDeliveries as settledOf,
+} from '../support/lti-sessions.ts';
 import { greets, runs, selfHostedGradeableJson, uploadGradeable, vcsGradeableJson } from '../support/gradeables.ts';
 import { rubricComponent } from '../support/rubric.ts';
 import { putGradedSubmission } from '../support/submissions.ts';
@@ -94,20 +100,7 @@ const launchSession = (user: TestUser, roles: string[]) => launchOf(api, platfor
 
 const sub = lmsSub;
 
-/** The course's deliveries once none is pending (the queue idle), polled. */
-async function settledDeliveries(done: (deliveries: ScoreDelivery[]) => boolean = () => true): Promise<ScoreDelivery[]> {
-  for (let poll = 0; poll < 200; poll++) {
-    await api.server.webhookOutbox.run();
-    await api.server.ltiScoreQueue.idle();
-    const deliveries = await scoreDeliveriesOf(world.course.term, world.course.course);
-    if (deliveries.every((delivery) => delivery.state !== 'pending') && done(deliveries)) return deliveries;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the deliveries did not settle');
-}
-
-const deliveryOf = (deliveries: ScoreDelivery[], gradeableId: string, user: TestUser) =>
-  deliveries.find((delivery) => delivery.gradeableId === gradeableId && delivery.userId === user.userId);
+const settledDeliveries = (done?: (deliveries: ScoreDelivery[]) => boolean) => settledOf(api, world.course, done);
 
 const grade = (user: TestUser, componentId: number, points: number, revision?: number) =>
   api.postJson(

@@ -1,9 +1,10 @@
 /**
  * What the LTI tests share: the test platform registered by the world's superuser with its people
  * (each known at the LMS as `lms-<user id>`, matched here by e-mail address), and launch sessions
- * from its LMS courses.
+ * from its LMS courses, and the score deliveries once the LTI score queue has settled.
  */
 import { expect } from 'vitest';
+import { scoreDeliveriesOf, type ScoreDelivery } from '#shared/data/lti-scores.ts';
 import { tokenOf, type CourseWorld } from './courses.ts';
 import type { TestApi } from './http.ts';
 import type { LtiTestPlatform } from './lti-platform.ts';
@@ -46,3 +47,23 @@ export async function launchSession(
   expect(traded.json.status, traded.text).toBe('success');
   return { Authorization: traded.json.data.token as string, Prefer: 'http-status' };
 }
+
+/** The course's deliveries once none is pending (the outbox relayed, the LTI score queue idle) and `done` holds, polled. */
+export async function settledDeliveries(
+  api: TestApi,
+  course: { readonly term: string; readonly course: string },
+  done: (deliveries: ScoreDelivery[]) => boolean = () => true,
+): Promise<ScoreDelivery[]> {
+  for (let poll = 0; poll < 200; poll++) {
+    await api.server.webhookOutbox.run();
+    await api.server.ltiScoreQueue.idle();
+    const deliveries = await scoreDeliveriesOf(course.term, course.course);
+    if (deliveries.every((delivery) => delivery.state !== 'pending') && done(deliveries)) return deliveries;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the deliveries did not settle');
+}
+
+/** The delivery of `user`'s grade of `gradeableId` among `deliveries`. */
+export const deliveryOf = (deliveries: readonly ScoreDelivery[], gradeableId: string, user: Pick<TestUser, 'userId'>) =>
+  deliveries.find((delivery) => delivery.gradeableId === gradeableId && delivery.userId === user.userId);
