@@ -292,7 +292,7 @@ type Tried =
   | { readonly kind: 'line item being created' };
 
 /** One request to the LMS with the delivery's service token. */
-type Ask = (url: URL, request: Omit<ScoreRequest, 'token'>) => Promise<PlatformAnswer>;
+type Ask = (url: URL, request: ScoreRequest) => Promise<PlatformAnswer>;
 
 /** How long one function may take to create a line item before another may try (the request's own time-out is shorter). */
 const LINE_ITEM_CLAIM_SECONDS = 60;
@@ -383,19 +383,7 @@ async function tryDelivery(delivery: ScoreDelivery, platform: Platform, now: Dat
       reason: `${userId} has not opened the tool from the LMS yet, so the LMS's id for them is not known; their grade is sent with the next grade after their first launch.`,
     };
   const scopes = link.grades.scope;
-  const granted = await platform.token(registration, scopes);
-  if ('answer' in granted) return asked(granted.answer);
-  let token = granted.token;
-  // A cached token the platform stopped taking (401) is forgotten, and the request made once more with a new one.
-  const ask: Ask = async (url, request) => {
-    const answer = await platform.request(url, { ...request, token });
-    if (answer.status !== 401) return answer;
-    await platform.forget(registration, scopes, token);
-    const fresh = await platform.token(registration, scopes);
-    if ('answer' in fresh || fresh.token === token) return answer;
-    token = fresh.token;
-    return platform.request(url, { ...request, token });
-  };
+  const ask: Ask = (url, request) => platform.request(registration, scopes, url, request);
   let lineItemUrl = lineItem?.url;
   if (!lineItemUrl) {
     const found = await findOrCreateLineItem({ registrationId, contextId, lineitems }, gradeable, ask, now);

@@ -1,14 +1,15 @@
 /**
- * How the lti-score function asks an LMS: a service token of the registration (service-token.ts),
- * and each request through the one guarded way to a platform (platform-request.ts), an answer's
- * absence or a refused token told as the answer the delivery records.
+ * How the lti-score function asks an LMS: each request with a service token of the registration
+ * (service-token.ts, renewed once when the platform answers 401 to a kept one) through the one
+ * guarded way to a platform (platform-request.ts), an answer's absence or a refused token told as
+ * the answer the delivery records.
  */
 import type { LtiRegistration } from '#shared/data/lti.ts';
 import { allowedPlatformHosts } from './platform-address.ts';
 import { askPlatform } from './platform-request.ts';
 import { platformUrl } from './registration.ts';
 import { PlatformServiceFailure, retryAfterSeconds, unreachableFailure } from './service-failure.ts';
-import { forgetServiceToken, serviceToken } from './service-token.ts';
+import { withServiceToken } from './service-token.ts';
 
 /** An answer of the LMS: its status (null: none came), body and Retry-After in seconds. */
 export interface PlatformAnswer {
@@ -17,18 +18,13 @@ export interface PlatformAnswer {
   readonly retryAfterSeconds?: number;
 }
 
-/** How the LMS is asked: a service token for a registration, and one request with it. */
+/** How the LMS is asked: one request with the registration's service token for `scopes`. */
 export interface ScorePlatform {
-  /** A bearer token for these scopes, or why there is none (as the token endpoint's answer). */
-  token(registration: LtiRegistration, scopes: readonly string[]): Promise<{ token: string } | { answer: PlatformAnswer }>;
-  request(url: URL, request: ScoreRequest): Promise<PlatformAnswer>;
-  /** Forgets a token the platform answered 401 to, so the next `token` asks for a new one. */
-  forget(registration: LtiRegistration, scopes: readonly string[], token: string): Promise<void>;
+  request(registration: LtiRegistration, scopes: readonly string[], url: URL, request: ScoreRequest): Promise<PlatformAnswer>;
 }
 
 export interface ScoreRequest {
   readonly method: 'GET' | 'POST';
-  readonly token: string;
   readonly accept: string;
   readonly contentType?: string;
   readonly json?: unknown;
@@ -42,34 +38,35 @@ function failureAnswer(failure: PlatformServiceFailure): PlatformAnswer {
   return { status, body: failure.message, ...retryAfter };
 }
 
+/** One request with `token`; no answer told as the answer the delivery records. */
+async function ask(url: URL, request: ScoreRequest, token: string): Promise<PlatformAnswer> {
+  const allowed = allowedPlatformHosts();
+  try {
+    const checked = platformUrl('lineitems', url.href, allowed);
+    const answer = await askPlatform(
+      'lineitems',
+      checked,
+      {
+        method: request.method,
+        headers: { accept: request.accept, authorization: `Bearer ${token}` },
+        ...(request.json === undefined ? {} : { json: request.json, jsonType: request.contentType }),
+      },
+      allowed,
+    );
+    const seconds = retryAfterSeconds(answer.headers['retry-after'], new Date());
+    return { status: answer.status, body: answer.text, ...(seconds === null ? {} : { retryAfterSeconds: seconds }) };
+  } catch (error) {
+    return failureAnswer(unreachableFailure('The LMS', error));
+  }
+}
+
 export const scorePlatform: ScorePlatform = {
-  async token(registration, scopes) {
+  async request(registration, scopes, url, request) {
     try {
-      return { token: await serviceToken(registration, scopes) };
+      return await withServiceToken(registration, scopes, (token) => ask(url, request, token));
     } catch (error) {
-      if (error instanceof PlatformServiceFailure) return { answer: failureAnswer(error) };
+      if (error instanceof PlatformServiceFailure) return failureAnswer(error);
       throw error;
-    }
-  },
-  forget: forgetServiceToken,
-  async request(url, request) {
-    const allowed = allowedPlatformHosts();
-    try {
-      const checked = platformUrl('lineitems', url.href, allowed);
-      const answer = await askPlatform(
-        'lineitems',
-        checked,
-        {
-          method: request.method,
-          headers: { accept: request.accept, authorization: `Bearer ${request.token}` },
-          ...(request.json === undefined ? {} : { json: request.json, jsonType: request.contentType }),
-        },
-        allowed,
-      );
-      const seconds = retryAfterSeconds(answer.headers['retry-after'], new Date());
-      return { status: answer.status, body: answer.text, ...(seconds === null ? {} : { retryAfterSeconds: seconds }) };
-    } catch (error) {
-      return failureAnswer(unreachableFailure('The LMS', error));
     }
   },
 };

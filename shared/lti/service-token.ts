@@ -81,7 +81,7 @@ export async function serviceToken(registration: LtiRegistration, scopes: readon
  * Forgets a cached token the platform no longer takes (it answered 401: revoked, or the platform
  * lost its tokens), so the next serviceToken asks for a new one instead of using it until it expires.
  */
-export async function forgetServiceToken(registration: LtiRegistration, scopes: readonly string[], accessToken: string): Promise<void> {
+async function forgetServiceToken(registration: LtiRegistration, scopes: readonly string[], accessToken: string): Promise<void> {
   const key = cacheKey(registration, scopes);
   const cached = tokens.get(key);
   const held = await cached?.token.catch(() => undefined);
