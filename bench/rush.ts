@@ -11,7 +11,7 @@ import { newTokenClaims } from '#shared/auth/tokens.ts';
 import { batchWrite } from '#shared/data/batch-write.ts';
 import { getItems } from '#shared/data/items.ts';
 import { putSession } from '#shared/data/sessions.ts';
-import { jobRef, queueRef } from '#shared/data/jobs.ts';
+import { jobRef, QUEUE_SHARDS, queueRef } from '#shared/data/jobs.ts';
 import { submissionRef } from '#shared/data/submissions.ts';
 import { shardOf } from '#shared/queue/tickets.ts';
 import { tableName, tables, type TableDefinition } from '#shared/data/tables.ts';
@@ -27,12 +27,6 @@ const WRITES_TARGET = 2.05;
 const ITEMS_TARGET = 10;
 /** DynamoDB Local's CPU per accepted submission at most, in physical-limit ideal submissions. */
 const CPU_TARGET = 1.5;
-/**
- * The items a submission cannot do without, whatever the queue: the token check's four (session,
- * account, course, enrollment), the gradeable, the student's submission item and their count of
- * jobs in flight. The physical-limit ideal reads only these.
- */
-const PHYSICAL_KEYS = 7;
 const WARM_UP_SUBMISSIONS = 10;
 /** Students of their own who submit at once before the rush: the ideal's paths are warm in DynamoDB Local's JIT when measured (its warm-up round), so are the rush's. */
 const WARM_UP_RUSH = 100;
@@ -75,23 +69,23 @@ function call(url: string, token: string, method: 'GET' | 'POST', body?: string)
 
 /**
  * Students submitting at the same moment, through the local API server (in a process of its own,
- * workers: 0) over HTTP, against the DynamoDB calls of the physical-limit ideal sent straight from
- * this process in the same run: a BatchGetItem of the items a submission must read (those a
- * submission of the warm-up rush read, but this design's queue counters), then one transaction
- * putting copies of the items its transaction wrote, in their own tables with their indexes, each
- * copy in partitions of its own. Beside it, the same calls on PHYSICAL_KEYS and three small items
- * of one table without indexes, and this design's ideal on those (a BatchGetItem of as many keys as
- * the submission reads, its ticket's UpdateItem, the transaction), which show what the items and
- * their indexes cost. 300 and 1,000 at once, each with no error answer, ≤ 10 items read and
- * ≤ 2.05 write requests per accepted submission, and DynamoDB Local's CPU per accepted submission
- * ≤ 1.5× the physical-limit ideal's; the rate is reported against each ideal; the warm-up's
- * submissions, one after another, cancel no transaction. Both sides are measured warm: the ideals
- * after a round of their own, the rush on connections opened beforehand, after 100 other students
- * submitted at once, and after an unreported rush of the first size. The server counts its
+ * workers: 0) over HTTP, against three ideals sent straight from this process in the same run, each
+ * on a sampled submission's own requests (one of the warm-up rush's): the physical-limit ideal, a
+ * BatchGetItem of the items a submission must read (those it read, but this design's queue
+ * counters), then its transaction as it sent it, conditions and the gradeable's check included, on
+ * copies of the items it writes in partitions of their own; the same with that transaction's writes
+ * as unconditional puts (a floor below any correct submission); and this design's own requests (the
+ * reads as sent, a ticket's UpdateItem, the transaction). 300 and 1,000 at once, each with no error
+ * answer, ≤ 10 items read and ≤ 2.05 write requests per accepted submission, and DynamoDB Local's CPU
+ * per accepted submission ≤ 1.5× the physical-limit ideal's; the rate is reported against each
+ * ideal; the warm-up's submissions, one after another, cancel no transaction. Both sides are
+ * measured warm: the ideals after a round of their own and in rounds before and after the rush
+ * (their medians are the baselines), the rush on connections opened beforehand, after 100 other
+ * students submitted at once, and after an unreported rush of the first size. The server counts its
  * DynamoDB requests by command and the items its BatchGetItems ask for. Each case then checks the
- * queue: one version and one job per student, every ticket unique and queued on its counter; and
- * measures a ticket's reservation alone on copies of the counters as the rush left them and on empty
- * ones (reservationCost).
+ * queue (one version and one job per student, every ticket unique and queued on its counter),
+ * measures each request shape alone (requestCosts) and a ticket's reservation on copies of the
+ * counters as the rush left them and on empty ones (reservationCost).
  * `inMemory`: whether DynamoDB Local holds its data in memory (said in each row: on disk it spends
  * more CPU a write).
  */
@@ -114,15 +108,11 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
         await commandCounts(server.child, 'reset');
         await warmUp(server.url, world);
         const sequential = await commandCounts(server.child, 'read');
-        const keys = Math.min(100, Math.round(sequential.batchGetKeys / Math.max(1, sequential.commands.BatchGetItem ?? 0)));
         await warmRush(server.url, world, warmers);
         const own = await ownItems(await submissionSample(server.child));
-        await ownItemsIdeal(students, own); // once to warm up, then measured
-        const ownRounds = [await ownIdealRound(students, own, dynamoDbPid), await ownIdealRound(students, own, dynamoDbPid)];
-        await idealSubmissions(students, PHYSICAL_KEYS); // once to warm up, then measured
-        const idealCpu = cpuMeter({ dynamoDb: dynamoDbPid });
-        const physicalBefore = await idealSubmissions(students, PHYSICAL_KEYS);
-        const idealCost = idealCpu.perItem(students);
+        // Each ideal once to warm up, then measured in rounds before and after the rush.
+        for (const shape of IDEAL_SHAPES) await idealRound(shape, students, own, dynamoDbPid);
+        const rounds = await idealRounds(students, own, dynamoDbPid);
         // The ideal runs on connections its warm-up round opened: so does the rush.
         await warmConnections(server.url, tokens);
         progress(`rush: ${students} submissions at once`);
@@ -138,51 +128,43 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
         const errors = answers.filter((answer) => answer.status !== 'success');
         const accepted = students - errors.length;
         const rate = students / seconds;
-        // The ideal's rounds before and after the rush; their median is the baseline, as the ideal's
-        // own CPU moves between rounds by as much as a third on this machine while the rush's does not.
-        ownRounds.push(await ownIdealRound(students, own, dynamoDbPid), await ownIdealRound(students, own, dynamoDbPid));
-        const ownRate = median(ownRounds.map((round) => round.rate));
-        const ownCost = medianCost(ownRounds.map((round) => round.cost));
-        // Measured again after the rush (the machine is shared): the faster of the two is the ceiling.
-        const physicalCpu = cpuMeter({ dynamoDb: dynamoDbPid });
-        const physicalAfter = await idealSubmissions(students, PHYSICAL_KEYS);
-        const physicalCost = physicalCpu.perItem(students);
-        const physical = Math.max(physicalBefore, physicalAfter);
-        const relative = rate / physical;
-        // The ceiling of this design: as many keys as the submission read, and the ticket's UpdateItem between the calls.
-        const ticketCpu = cpuMeter({ dynamoDb: dynamoDbPid });
-        const withTicket = Math.max(
-          await idealSubmissions(students, keys, { ticket: true }),
-          await idealSubmissions(students, keys, { ticket: true }),
-        );
-        const ticketCost = ticketCpu.perItem(2 * students);
+        // The ideals' rounds before and after the rush; their medians are the baselines, as an
+        // ideal's own CPU moves between rounds by as much as a third on this machine while the rush's does not.
+        mergeRounds(rounds, await idealRounds(students, own, dynamoDbPid));
+        const ideal = summarise(rounds);
         const writes = writeRequests(counts) / Math.max(1, accepted);
         const itemsRead = counts.batchGetKeys / Math.max(1, accepted);
-        const syntheticRatio =
-          rushCost.dynamoDb !== undefined && physicalCost.dynamoDb
-            ? rushCost.dynamoDb / Math.min(physicalCost.dynamoDb, idealCost.dynamoDb ?? Infinity)
-            : undefined;
-        const cpuRatio = rushCost.dynamoDb !== undefined && ownCost.dynamoDb ? rushCost.dynamoDb / ownCost.dynamoDb : undefined;
+        const cpuRatio = (shape: IdealShape) => {
+          const idealCpu = ideal[shape].cost.dynamoDb;
+          return rushCost.dynamoDb !== undefined && idealCpu ? rushCost.dynamoDb / idealCpu : undefined;
+        };
+        const targetRatio = cpuRatio('physical');
         const queue = await checkQueue(world, tokens);
+        const shapes = await requestCosts(students, own, dynamoDbPid);
         const reservation = await reservationCost(students, dynamoDbPid);
         const met =
           errors.length === 0 &&
           queue.problems.length === 0 &&
           writes <= WRITES_TARGET &&
           itemsRead <= ITEMS_TARGET &&
-          (cpuRatio === undefined || cpuRatio <= CPU_TARGET) &&
+          (targetRatio === undefined || targetRatio <= CPU_TARGET) &&
           sequential.cancelled === 0;
         if (!reported) return;
         const storage = inMemory ? 'DynamoDB Local in memory' : 'DynamoDB Local on disk';
+        const rates = IDEAL_SHAPES.map((shape) => `${ratio(rate / ideal[shape].rate)} ${IDEAL_NAMES[shape]}'s`).join(', ');
+        const cpuRatios = IDEAL_SHAPES.flatMap((shape) => {
+          const value = cpuRatio(shape);
+          return value === undefined ? [] : [`${value.toFixed(2)}× ${IDEAL_NAMES[shape]}'s`];
+        }).join(', ');
         rows.push({
           section: SECTION,
           name: `${students.toLocaleString('en')} students submit at once (HTTP, local API; ${storage})`,
           target: `the rate reported; no error answer; ≤ ${ITEMS_TARGET} items read and ≤ ${WRITES_TARGET} write requests per accepted submission; DynamoDB Local's CPU per accepted submission ≤ ${CPU_TARGET}× the physical-limit ideal's; no transaction cancelled one after another; queue exact`,
-          baseline: `the physical-limit ideal (a BatchGetItem of the ${own.reads} items a submission must read, then a TransactWriteItems putting copies of the ${own.writes} items its transaction writes, in their own tables), ${students.toLocaleString('en')} at once straight from this process, the median of ${ownRounds.length} rounds (2 before the rush, 2 after): ${ownRate.toFixed(0)}/s${ownSpread(ownRounds)}; the same on ${PHYSICAL_KEYS} and 3 small items of one table without indexes: ${physical.toFixed(0)}/s (${physicalBefore.toFixed(0)}/s before the rush, ${physicalAfter.toFixed(0)}/s after); this design's ideal on those (a BatchGetItem of the ${keys} keys a submission reads, its ticket's UpdateItem, the transaction): ${withTicket.toFixed(0)}/s (${ratio(withTicket / physical)})`,
+          baseline: `straight from this process, ${students.toLocaleString('en')} at once, each the median of its rounds before and after the rush: the physical-limit ideal (a BatchGetItem of the ${own.reads} items a submission must read, then its transaction as it sent it, its ${own.transaction.length} items with their conditions, on copies of the items it writes in partitions of their own) ${describeIdeal(ideal.physical)}; the same with the transaction's ${own.writes} writes as unconditional puts ${describeIdeal(ideal.puts)}; this design's own (the BatchGetItem as sent, with the course's queue counters: ${own.sentReads} keys; a ticket's UpdateItem; the transaction as sent) ${describeIdeal(ideal.design)}`,
           measured:
-            `${rate.toFixed(0)} submissions/s (${ratio(rate / ownRate)} the physical-limit ideal; ${ratio(relative)} the small items' one, ${ratio(rate / withTicket)} this design's), ${seconds.toFixed(2)} s, load average ${load}; ${errors.length} error answers; ` +
+            `${rate.toFixed(0)} submissions/s (${rates}), ${seconds.toFixed(2)} s, load average ${load}; ${errors.length} error answers; ` +
             `${itemsRead.toFixed(2)} items read and ${writes.toFixed(2)} write requests per accepted submission (requests: ${describeCounts(counts, accepted)}); ` +
-            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, ownCost, physicalCost, ticketCost, cpuRatio, syntheticRatio)}${reservationNote(reservation)}`,
+            `${WARM_UP_SUBMISSIONS} submissions one after another before: ${sequential.cancelled} transactions cancelled; ${queue.summary}${costs(rushCost, ideal, cpuRatios)}${shapesNote(shapes)}${reservationNote(reservation)}`,
           met,
         });
         progress(`rush: ${students} at once: ${rows.at(-1)?.measured} (baseline: ${rows.at(-1)?.baseline})`);
@@ -193,7 +175,7 @@ export async function measureRush(withTables: WithTables, dynamoDbPid: number | 
         if (queue.problems.length > 0) notes.push(`- **${students} at once**: the queue is not exact: ${queue.problems.join('; ')}.`);
         if (!met && errors.length === 0 && queue.problems.length === 0) {
           notes.push(
-            `- **${students} at once**: ${ratio(rate / ownRate)} the physical-limit ideal's rate, ${itemsRead.toFixed(2)} items read and ${writes.toFixed(2)} writes per accepted submission. A submission is the token check (one BatchGetItem, with its submission, the student's count and its course's two queue counters of the minute), a ticket reserved on one queue counter without reading it (one UpdateItem adding the ticket to the counter's set, which also counts the course's minute), and one transaction writing its version, its job and the student's count; the ideal has no ticket and no handler, no HTTP exchange, on the same two cores as DynamoDB Local.${costNote(rushCost, ownCost)}`,
+            `- **${students} at once**: ${ratio(rate / ideal.physical.rate)} the physical-limit ideal's rate, ${itemsRead.toFixed(2)} items read and ${writes.toFixed(2)} writes per accepted submission. A submission is the token check (one BatchGetItem, with its submission, the student's count and its course's two queue counters of the minute), a ticket reserved on one queue counter without reading it (one UpdateItem adding the ticket to the counter's set, which also counts the course's minute), and one transaction writing its version, its job and the student's count; the ideal has no ticket and no handler, no HTTP exchange, on the same two cores as DynamoDB Local.${costNote(rushCost, ideal.physical.cost)}`,
           );
         }
       } finally {
@@ -270,21 +252,16 @@ function cpuMeter(pids: { dynamoDb: number | undefined; server?: number | undefi
 /** The CPU time of all the processes measured. */
 const total = (cost: CpuCost) => (cost.dynamoDb ?? 0) + (cost.server ?? 0) + (cost.own ?? 0);
 
-/** Where the CPU time of a submission went, beside that of one physical-limit ideal submission and one of this design's ideal. */
-function costs(
-  rush: CpuCost,
-  ideal: CpuCost,
-  small: CpuCost,
-  withTicket: CpuCost,
-  dynamoDbRatio: number | undefined,
-  smallRatio: number | undefined,
-): string {
-  if (rush.dynamoDb === undefined || ideal.dynamoDb === undefined) return '';
+/** Where the CPU time of a submission went, beside that of one submission of each ideal. */
+function costs(rush: CpuCost, ideal: Record<IdealShape, IdealSummary>, ratios: string): string {
+  if (rush.dynamoDb === undefined) return '';
+  const each = IDEAL_SHAPES.map(
+    (shape) =>
+      `${IDEAL_NAMES[shape]} ${ms(total(ideal[shape].cost))}: DynamoDB Local ${ms(ideal[shape].cost.dynamoDb ?? 0)}, client ${ms(ideal[shape].cost.own ?? 0)}`,
+  );
   return (
-    `; CPU per submission ${ms(total(rush))}: DynamoDB Local ${ms(rush.dynamoDb)}${dynamoDbRatio === undefined ? '' : ` (${dynamoDbRatio.toFixed(2)}× the physical-limit ideal's`}${smallRatio === undefined ? '' : `, ${smallRatio.toFixed(2)}× the small items' one`}), API server ${ms(rush.server ?? 0)}, load generator ${ms(rush.own ?? 0)}` +
-    ` (per physical-limit ideal submission ${ms(total(ideal))}: DynamoDB Local ${ms(ideal.dynamoDb)}, client ${ms(ideal.own ?? 0)};` +
-    ` on the small items ${ms(total(small))}: DynamoDB Local ${ms(small.dynamoDb ?? 0)}, client ${ms(small.own ?? 0)};` +
-    ` per ideal of this design ${ms(total(withTicket))}: DynamoDB Local ${ms(withTicket.dynamoDb ?? 0)}, client ${ms(withTicket.own ?? 0)})`
+    `; CPU per submission ${ms(total(rush))}: DynamoDB Local ${ms(rush.dynamoDb)}${ratios ? ` (${ratios})` : ''}, API server ${ms(rush.server ?? 0)}, load generator ${ms(rush.own ?? 0)}` +
+    ` (per submission of ${each.join('; ')})`
   );
 }
 
@@ -326,41 +303,6 @@ function submit(url: string, world: World, token: string): Promise<Answer> {
   const { course, gradeableId } = world;
   const body = new URLSearchParams({ vcs_checkout: 'true', git_repo_id: 'none' }).toString();
   return call(`${url}/api/${course.term}/${course.course}/gradeable/${gradeableId}/upload`, token, 'POST', body);
-}
-
-/**
- * The DynamoDB calls of an ideal submission, `count` at once straight from this process: a
- * BatchGetItem of `keys` items, then a three-item transaction; with `ticket`, this design's
- * reservation between them. Submissions per second.
- */
-async function idealSubmissions(count: number, keys: number, options: { ticket?: boolean } = {}): Promise<number> {
-  const TableName = tableName(tables.jobs);
-  const run = `${Date.now()}`;
-  // This design's ticket: added to the set of one of the course's two counters of the minute, which also counts the minute (reserveTicket).
-  const ticket = (index: number) =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName,
-        Key: { job: `ideal#tickets#${run}#${index % 2}` },
-        UpdateExpression: 'ADD queued :ticketSet, #burst :one',
-        ConditionExpression: 'NOT contains(queued, :ticket)',
-        ExpressionAttributeNames: { '#burst': `burst#ideal#${Math.floor(Date.now() / 60_000)}` },
-        ExpressionAttributeValues: { ':ticketSet': new Set([index]), ':ticket': index, ':one': 1 },
-      }),
-    );
-  const read = Array.from({ length: keys }, (_, index) => ({ job: `ideal#${index}` }));
-  const put = (key: string) => ({ Put: { TableName, Item: { job: key, state: 'ideal' } } });
-  // Items that are there, as the token check's are (a missing key costs DynamoDB Local less).
-  await Promise.all(read.map((Key) => dynamo().send(new PutCommand({ TableName, Item: { ...Key, state: 'ideal', tail: 1, head: 1 } }))));
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      await dynamo().send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: read } } }));
-      if (options.ticket) await ticket(index);
-      await dynamo().send(new TransactWriteCommand({ TransactItems: [0, 1, 2].map((item) => put(`ideal#${run}#${index}#${item}`)) }));
-    }),
-  );
-  return count / ((performance.now() - started) / 1000);
 }
 
 /** What a ticket's reservation cost DynamoDB Local, on counters as full as the rush left its own and on empty ones. */
@@ -516,32 +458,46 @@ function plain(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, plain(inner)]));
 }
 
+type SampledTransaction = NonNullable<SubmissionSample['TransactWriteItems']>['TransactItems'];
+
 interface OwnItems {
   /** The keys a submission must read, by table: those it read, but the queue counters this design adds. */
   readonly read: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }>;
+  /** The BatchGetItem as the submission sent it, the course's queue counters of the minute included. */
+  readonly sent: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }>;
+  /** The submission's transaction as it sent it: its items, their conditions and the gradeable's check. */
+  readonly transaction: SampledTransaction;
   /** Each item its transaction wrote, as it stands, and the key attributes a copy changes (its table's and its indexes' partition keys). */
   readonly written: { readonly table: string; readonly item: Record<string, unknown>; readonly keys: readonly string[] }[];
   readonly reads: number;
+  readonly sentReads: number;
   readonly writes: number;
 }
 
-/** What the physical-limit ideal reads and writes: a sampled submission's own items, from their own tables. */
+const definitionOf = (name: string): TableDefinition => {
+  const definition = Object.values(tables).find((table) => tableName(table) === name);
+  if (!definition) throw new Error(`rush: no table is named ${name}`);
+  return definition;
+};
+
+/** The partition keys of a table and of its indexes: what a copy of one of its items changes. */
+const copiedKeys = (definition: TableDefinition) => [
+  definition.partitionKey,
+  ...(definition.globalIndexes ?? []).map((index) => index.partitionKey),
+];
+
+/** What the ideals read and write: a sampled submission's own requests, on their own tables. */
 async function ownItems(sample: SubmissionSample): Promise<OwnItems> {
   const batch = sample.BatchGetItem?.RequestItems;
   const transaction = sample.TransactWriteItems?.TransactItems;
   if (!batch || !transaction) throw new Error('rush: the API server sent no BatchGetItem or transaction to sample');
-  const counters = new Set(Array.from({ length: 64 }, (_, shard) => `tickets#${shard}`));
+  const counters = new Set(Array.from({ length: QUEUE_SHARDS }, (_, shard) => `tickets#${shard}`));
   const read = Object.fromEntries(
     Object.entries(batch).map(([table, request]) => [
       table,
       { ...request, Keys: request.Keys.filter((key) => !counters.has(String(key.job))) },
     ]),
   );
-  const definitionOf = (name: string): TableDefinition => {
-    const definition = Object.values(tables).find((table) => tableName(table) === name);
-    if (!definition) throw new Error(`rush: no table is named ${name}`);
-    return definition;
-  };
   const written = await Promise.all(
     transaction.flatMap((entry) =>
       Object.entries(entry)
@@ -553,37 +509,92 @@ async function ownItems(sample: SubmissionSample): Promise<OwnItems> {
             Object.fromEntries([definition.partitionKey, definition.sortKey].flatMap((name) => (name ? [[name, body.Item?.[name]]] : [])));
           const { Item } = await dynamo().send(new GetCommand({ TableName: body.TableName, Key: key, ConsistentRead: true }));
           if (!Item) throw new Error(`rush: the item a submission wrote to ${body.TableName} is not there`);
-          const keys = [definition.partitionKey, ...(definition.globalIndexes ?? []).map((index) => index.partitionKey)];
-          return { table: body.TableName, item: Item, keys: keys.filter((name) => typeof Item[name] === 'string') };
+          return { table: body.TableName, item: Item, keys: copiedKeys(definition).filter((name) => typeof Item[name] === 'string') };
         }),
     ),
   );
-  const reads = Object.values(read).reduce((sum, request) => sum + request.Keys.length, 0);
-  return { read, written, reads, writes: written.length };
+  const count = (requests: OwnItems['read']) => Object.values(requests).reduce((sum, request) => sum + request.Keys.length, 0);
+  return { read, sent: batch, transaction, written, reads: count(read), sentReads: count(batch), writes: written.length };
 }
 
 /**
- * The physical-limit ideal on a submission's own items, `count` at once straight from this
- * process: the BatchGetItem of the items it must read, then one transaction putting copies of the
- * items its transaction wrote (keyed apart, with their sizes and their tables' indexes). Returns the rate.
+ * The submission's transaction as it sent it, on items of its own (`suffix` added to the partition
+ * keys it writes, so each copy lies in partitions of its own, as each student's items do): its
+ * conditions hold as they did for the student's first version, on items not there yet; the
+ * gradeable's check reads the gradeable itself, unchanged.
  */
-async function ownItemsIdeal(count: number, own: OwnItems): Promise<number> {
-  const run = `${Date.now()}`;
-  // Each copy in partitions of its own, as each student's items are.
-  const copy = ({ table, item, keys }: OwnItems['written'][number], index: number) => ({
-    Put: {
-      TableName: table,
-      Item: { ...item, ...Object.fromEntries(keys.map((key) => [key, `${String(item[key])}#ideal#${run}#${index}`])) },
-    },
-  });
+function replayedTransaction(own: OwnItems, suffix: string): SampledTransaction {
+  return own.transaction.map((entry) =>
+    Object.fromEntries(
+      Object.entries(entry).map(([kind, body]) => {
+        if (kind === 'ConditionCheck') return [kind, body];
+        const definition = definitionOf(body.TableName);
+        if (body.Key)
+          return [
+            kind,
+            { ...body, Key: { ...body.Key, [definition.partitionKey]: `${String(body.Key[definition.partitionKey])}${suffix}` } },
+          ];
+        const item = { ...body.Item };
+        for (const key of copiedKeys(definition)) if (typeof item[key] === 'string') item[key] = `${item[key]}${suffix}`;
+        return [kind, { ...body, Item: item }];
+      }),
+    ),
+  );
+}
+
+/** The written items as unconditional puts of copies (keyed apart, with their sizes and their tables' indexes). */
+const copiedPuts = (own: OwnItems, suffix: string) =>
+  own.written.map(({ table, item, keys }) => ({
+    Put: { TableName: table, Item: { ...item, ...Object.fromEntries(keys.map((key) => [key, `${String(item[key])}${suffix}`])) } },
+  }));
+
+/**
+ * The ideals, each a submission's DynamoDB requests sent straight from this process (no HTTP, no
+ * handler): `physical`, the physical limit (what a submission must read, then its transaction);
+ * `puts`, the same with the transaction's writes as unconditional puts (a floor no correct
+ * submission reaches: nothing it read would hold when it writes); `design`, this design's own
+ * requests (the reads as sent, with the course's queue counters; a ticket's UpdateItem; the transaction).
+ */
+const IDEAL_SHAPES = ['physical', 'puts', 'design'] as const;
+type IdealShape = (typeof IDEAL_SHAPES)[number];
+const IDEAL_NAMES: Record<IdealShape, string> = {
+  physical: 'the physical-limit ideal',
+  puts: 'the unconditional puts',
+  design: "this design's own",
+};
+
+let idealRun = 0;
+
+/** `count` submissions of one ideal at once; its rate and its CPU per submission. */
+async function idealRound(shape: IdealShape, count: number, own: OwnItems, dynamoDbPid: number | undefined): Promise<IdealRound> {
+  const TableName = tableName(tables.jobs);
+  const run = `#ideal#${Date.now()}#${idealRun++}`;
+  const minute = `burst#ideal#${Math.floor(Date.now() / 60_000)}`;
+  // This design's ticket: added unread to one counter's set, which also counts the course's minute (reserveTicket).
+  const ticket = (index: number) =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName,
+        Key: { job: `tickets${run}#${index % QUEUE_SHARDS}` },
+        UpdateExpression: 'ADD queued :ticketSet, #burst :one',
+        ConditionExpression: 'NOT contains(queued, :ticket)',
+        ExpressionAttributeNames: { '#burst': minute },
+        ExpressionAttributeValues: { ':ticketSet': new Set([index]), ':ticket': index, ':one': 1 },
+      }),
+    );
+  const meter = cpuMeter({ dynamoDb: dynamoDbPid });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: count }, async (_, index) => {
-      await dynamo().send(new BatchGetCommand({ RequestItems: own.read }));
-      await dynamo().send(new TransactWriteCommand({ TransactItems: own.written.map((written) => copy(written, index)) }));
+      const suffix = `${run}#${index}`;
+      await dynamo().send(new BatchGetCommand({ RequestItems: shape === 'design' ? own.sent : own.read }));
+      if (shape === 'design') await ticket(index);
+      const items = shape === 'puts' ? copiedPuts(own, suffix) : replayedTransaction(own, suffix);
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items as never }));
     }),
   );
-  return count / ((performance.now() - started) / 1000);
+  const rate = count / ((performance.now() - started) / 1000);
+  return { rate, cost: meter.perItem(count) };
 }
 
 interface IdealRound {
@@ -591,11 +602,38 @@ interface IdealRound {
   readonly cost: CpuCost;
 }
 
-/** One measured round of the physical-limit ideal: its rate and its CPU per submission. */
-async function ownIdealRound(count: number, own: OwnItems, dynamoDbPid: number | undefined): Promise<IdealRound> {
-  const meter = cpuMeter({ dynamoDb: dynamoDbPid });
-  const rate = await ownItemsIdeal(count, own);
-  return { rate, cost: meter.perItem(count) };
+/** A round of each ideal, the physical limit's twice (its median is the target's baseline). */
+async function idealRounds(count: number, own: OwnItems, dynamoDbPid: number | undefined): Promise<Record<IdealShape, IdealRound[]>> {
+  const rounds: Record<IdealShape, IdealRound[]> = { physical: [], puts: [], design: [] };
+  for (const shape of ['physical', 'puts', 'design', 'physical'] as const)
+    rounds[shape].push(await idealRound(shape, count, own, dynamoDbPid));
+  return rounds;
+}
+
+function mergeRounds(into: Record<IdealShape, IdealRound[]>, more: Record<IdealShape, IdealRound[]>): void {
+  for (const shape of IDEAL_SHAPES) into[shape].push(...more[shape]);
+}
+
+interface IdealSummary {
+  readonly rate: number;
+  readonly cost: CpuCost;
+  readonly rounds: readonly IdealRound[];
+}
+
+function summarise(rounds: Record<IdealShape, IdealRound[]>): Record<IdealShape, IdealSummary> {
+  const of = (shape: IdealShape): IdealSummary => ({
+    rate: median(rounds[shape].map((round) => round.rate)),
+    cost: medianCost(rounds[shape].map((round) => round.cost)),
+    rounds: rounds[shape],
+  });
+  return { physical: of('physical'), puts: of('puts'), design: of('design') };
+}
+
+/** An ideal's rate and how far its rounds were apart in DynamoDB Local's CPU per submission. */
+function describeIdeal({ rate, rounds }: IdealSummary): string {
+  const cpu = rounds.map((round) => round.cost.dynamoDb).filter((value) => value !== undefined);
+  const spread = cpu.length === 0 ? '' : `, DynamoDB Local ${ms(Math.min(...cpu))} to ${ms(Math.max(...cpu))} per submission`;
+  return `${rate.toFixed(0)}/s (${rounds.length} rounds${spread})`;
 }
 
 /** Each process's median CPU per submission over rounds (where every round could read it). */
@@ -608,11 +646,43 @@ function medianCost(costs: readonly CpuCost[]): CpuCost {
   return cost;
 }
 
-/** How far the ideal's rounds were apart: its DynamoDB Local CPU per submission, lowest to highest. */
-function ownSpread(rounds: readonly IdealRound[]): string {
-  const cpu = rounds.map((round) => round.cost.dynamoDb).filter((value) => value !== undefined);
-  if (cpu.length === 0) return '';
-  return `, DynamoDB Local ${ms(Math.min(...cpu))} to ${ms(Math.max(...cpu))} per submission over the rounds`;
+/** DynamoDB Local's CPU per request of each shape a submission sends, alone, `count` at once (the lower of two rounds after one to warm up). */
+interface RequestCosts {
+  /** The submission's BatchGetItem as sent (with the course's queue counters of the minute). */
+  readonly reads: number | undefined;
+  /** The same without the queue counters: the physical limit's. */
+  readonly ownReads: number | undefined;
+  /** The transaction as sent, conditions and all, on copies. */
+  readonly transaction: number | undefined;
+  /** Its writes as unconditional puts of copies. */
+  readonly puts: number | undefined;
+}
+
+async function requestCosts(count: number, own: OwnItems, dynamoDbPid: number | undefined): Promise<RequestCosts> {
+  const run = `#alone#${Date.now()}`;
+  const measure = async (send: (suffix: string) => Promise<unknown>) => {
+    const rounds: number[] = [];
+    for (const round of [0, 1, 2]) {
+      const meter = cpuMeter({ dynamoDb: dynamoDbPid });
+      await Promise.all(Array.from({ length: count }, (_, index) => send(`${run}#${round}#${index}`)));
+      const cpu = meter.perItem(count).dynamoDb;
+      if (round > 0 && cpu !== undefined) rounds.push(cpu);
+    }
+    return rounds.length > 0 ? Math.min(...rounds) : undefined;
+  };
+  return {
+    reads: await measure(() => dynamo().send(new BatchGetCommand({ RequestItems: own.sent }))),
+    ownReads: await measure(() => dynamo().send(new BatchGetCommand({ RequestItems: own.read }))),
+    transaction: await measure((suffix) =>
+      dynamo().send(new TransactWriteCommand({ TransactItems: replayedTransaction(own, `#${suffix}`) as never })),
+    ),
+    puts: await measure((suffix) => dynamo().send(new TransactWriteCommand({ TransactItems: copiedPuts(own, `#${suffix}`) }))),
+  };
+}
+
+function shapesNote({ reads, ownReads, transaction, puts }: RequestCosts): string {
+  if (reads === undefined || ownReads === undefined || transaction === undefined || puts === undefined) return '';
+  return `; DynamoDB Local's CPU per request alone, as many at once: the submission's BatchGetItem ${ms(reads)} (${ms(ownReads)} without the queue counters), its transaction ${ms(transaction)} (${ms(puts)} as unconditional puts)`;
 }
 
 /** Submissions of the world's submitter first, so the server's modules are loaded and DynamoDB Local's JVM is warm. */
