@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { routeKeys, routes, type RouteName } from '#functions/definitions.ts';
 import type { RouteDefinition, RouteInput } from '#shared/http/routes.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
+import { chromiumLaunch, requireChromium } from '../support/chromium.ts';
 
 /**
  * The reference page in a real headless browser (Debian's chromium, installed by .ci/run): it
@@ -18,7 +18,6 @@ import { createUser, type TestUser } from '../support/users.ts';
  * body encodings and fail messages, and a "try it" login followed by an authenticated call works
  * against the same server. The screenshot is kept in test-output/docs-page.png.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let api: TestApi;
 let origin: string;
 let user: TestUser;
@@ -30,25 +29,14 @@ const requested: string[] = [];
 let loadMs = 0;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (sudo apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   api = await startTestApi({ workers: 0 });
   origin = api.url.replace(/\/api$/, '');
   user = await createUser('user', 'docs');
   profile = await mkdtemp(join(tmpdir(), 'docs-browser-'));
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
+    ...chromiumLaunch,
     viewport: { width: 1280, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('console', (message) => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Endpoint, type LocalS3Endpoint } from '#infra/local/s3-endpoint.ts';
 import { checkedFetch, startTestApi, type TestApi } from '../support/http.ts';
 import { killStartedServers, startServer, type StartedServer } from '../support/npm-start.ts';
+import { chromiumLaunch, requireChromium } from '../support/chromium.ts';
 
 /**
  * CORS_ORIGINS under `npm start`: the API and the local S3 endpoint answer a page of a listed
@@ -142,8 +142,6 @@ async function servePage(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe('npm start with CORS_ORIGINS, from a browser page on another origin', () => {
   let dataDir: string;
   let started: StartedServer;
@@ -154,23 +152,13 @@ describe('npm start with CORS_ORIGINS, from a browser page on another origin', (
   let page: Page;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (sudo apt-get install -y chromium), as .ci/run does`);
+    requireChromium();
     [listed, unlisted] = await Promise.all([servePage(), servePage()]);
     dataDir = await mkdtemp(join(tmpdir(), 'course-api-cors-'));
     started = startServer(dataDir, { CORS_ORIGINS: `https://unused.example.edu, ${listed.origin}` });
     api = await started.url;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      ...chromiumLaunch,
     });
     page = await browser.newPage();
   }, 150_000);

@@ -10,7 +10,6 @@
  * inside that iframe is not kept (and is kept when the same page is opened on its own), so the
  * launch would fail here if it needed a cookie.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,8 +29,8 @@ import { ROLES, startLtiPlatform, type LtiTestPlatform } from '../support/lti-pl
 import { lmsSub, registerPlatform } from '../support/lti-sessions.ts';
 import { closeAll } from '../support/allowed-servers.ts';
 import type { TestUser } from '../support/users.ts';
+import { chromiumLaunch, requireChromium } from '../support/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CONTEXT = 'lms-iframe-course';
 
 let api: TestApi;
@@ -114,8 +113,7 @@ ${Object.entries(login.fields)
 let nextCoursePage: string | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (sudo apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   frontend = await serve((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/probe') {
@@ -181,17 +179,7 @@ beforeAll(async () => {
     JSON.stringify({ profile: { cookie_controls_mode: 1, block_third_party_cookies: true } }),
   );
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    ...chromiumLaunch,
   });
   browser.on('response', (response) => {
     const request = response.request();
