@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { scoreDeliveriesOf } from '#shared/data/lti-scores.ts';
+import { claimLineItemCreation, lineItemRef, scoreDeliveriesOf } from '#shared/data/lti-scores.ts';
+import { getItems } from '#shared/data/items.ts';
+import { ltiLinksOfCourse } from '#shared/data/lti.ts';
 import { handleLtiScoreMessage } from '#shared/gradebook/lti-scores.ts';
 import { scorePlatform } from '#shared/lti/score-platform.ts';
 import { runAsFunction } from '#shared/environment.ts';
@@ -76,6 +78,50 @@ describe("a gradeable's line item", () => {
         });
       }
     }
+  });
+
+  it('is created by the next try once the claim of a creator that died runs out, and only then', async () => {
+    const gradeableId = 'orphaned';
+    await uploadGradeable(api, world, { id: gradeableId, title: 'Orphaned', type: 'Numeric', rubric: [rubricComponent('Points')] });
+    const [student] = students;
+    await putGradedSubmission({ ...world.course, gradeableId, userId: student!.userId, points: 1 });
+    const [link] = (await ltiLinksOfCourse(world.course.term, world.course.course)).filter((each) => each.contextId === CONTEXT);
+    // A function claimed the line item's creation and died before it asked the LMS: its claim holds for a moment more.
+    const now = new Date();
+    const until = new Date(now.getTime() + 1_500);
+    expect(await claimLineItemCreation(link!.registrationId, CONTEXT, gradeableId, { holder: 'a function that died', until, now })).toBe(
+      true,
+    );
+    const send = () =>
+      runAsFunction(localFunctionScope('lti-score'), () =>
+        handleLtiScoreMessage(
+          {
+            kind: 'grade',
+            term: world.course.term,
+            course: world.course.course,
+            gradeableId,
+            ownerId: student!.userId,
+            gradedAt: new Date().toISOString(),
+          },
+          1,
+          scorePlatform,
+        ),
+      );
+    await send();
+    const waiting = (await scoreDeliveriesOf(world.course.term, world.course.course)).find(
+      (each) => each.gradeableId === gradeableId && each.userId === student!.userId,
+    );
+    expect(waiting, 'the delivery waits while the claim holds').toMatchObject({ state: 'pending' });
+    expect(platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === gradeableId)).toHaveLength(0);
+    // Its next try, once the claim ran out, creates the line item and sends the score.
+    const settled = await settledDeliveries(api, world.course);
+    expect(Date.now(), 'the next try came after the claim ran out').toBeGreaterThan(until.getTime());
+    const columns = platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === gradeableId);
+    expect(columns).toHaveLength(1);
+    expect(settled.find((each) => each.gradeableId === gradeableId && each.userId === student!.userId)).toMatchObject({ state: 'sent' });
+    expect(platform.grades.scoreOf(CONTEXT, gradeableId, lmsSub(student!))).toMatchObject({ scoreMaximum: columns[0]!.scoreMaximum });
+    const { recorded } = await getItems({ recorded: lineItemRef(link!.registrationId, CONTEXT, gradeableId) });
+    expect(recorded?.url).toBe(columns[0]!.id);
   });
 
   it('is sent with a new service token when the LMS stops taking the one it gave (401): the 401 is no attempt of the delivery', async () => {
