@@ -37,11 +37,11 @@ export interface GradeShown {
  */
 export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): SentScore {
   if (grade.failed) {
-    // AGS 2.0: `Failed` says the grading could not complete, and a score without `scoreGiven` (nor
-    // `scoreMaximum`, which goes with it) says there is presently no score, so the platform clears
-    // the one it held: an earlier version's score, or a total of zero autograded points, would pass
-    // for this version's grade. `Completed`: the student's part is done; it is the grading that
-    // failed, and the next version graded (or a regrade) sends its score with a later timestamp.
+    // AGS 2.0: `Failed` says the grading could not complete, and a score without `scoreGiven`
+    // (nor `scoreMaximum`, which goes with it) says there is presently no score, so the platform
+    // is to clear the one it held: an earlier version's score, or a total without this version's
+    // autograded points, would pass for its grade. `Completed`: the student's part is done; it is
+    // the grading that failed, and the next version graded (or a regrade) sends its score later.
     return { userId, activityProgress: 'Completed', gradingProgress: 'Failed', timestamp: gradedAt };
   }
   return {
