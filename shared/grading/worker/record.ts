@@ -47,7 +47,7 @@ export interface RecordBasis {
   readonly files?: Readonly<Record<string, string>>;
   readonly testCasesSha256: string;
   readonly environment: RecordEnvironment;
-  /** The course's linked LMS courses that take scores (the course's count): the grade is then sent back, through the outbox. */
+  /** The course's linked LMS courses that take scores (the course's count): the grade, or the failure, is then sent back, through the outbox. */
   readonly ltiScoreLinks?: number;
 }
 
