@@ -2890,8 +2890,9 @@ export interface components {
             next_attempt_at: string | null;
             /** @description The score the LMS last took. */
             sent: {
-                score_given: number;
-                score_maximum: number;
+                /** @description Null when the grading failed (`grading_progress` `Failed`): no score, which the LMS clears. */
+                score_given: number | null;
+                score_maximum: number | null;
                 activity_progress: string;
                 grading_progress: string;
                 /** Format: date-time */

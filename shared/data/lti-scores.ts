@@ -42,8 +42,9 @@ export interface ScoreAttempt {
 /** The score body as last sent (application/vnd.ims.lis.v1.score+json). */
 export interface SentScore {
   readonly userId: string;
-  readonly scoreGiven: number;
-  readonly scoreMaximum: number;
+  /** Absent (with `scoreMaximum`) when the grading failed: no score, which the platform clears. */
+  readonly scoreGiven?: number;
+  readonly scoreMaximum?: number;
   readonly activityProgress: string;
   readonly gradingProgress: string;
   readonly timestamp: string;

@@ -49,6 +49,7 @@ import {
   hasGradeToPublish,
   takesScores,
   type AnswerMeaning,
+  type GradeShown,
 } from '#shared/lti/scores.ts';
 import { isTaGraded, taComplete } from '#shared/tagrading/grade.ts';
 import { gradebookRowsOf, maxPoints } from './course-gradebook.ts';
@@ -467,7 +468,7 @@ async function gradeShown(
   section: string,
   now: Date,
   known?: readonly GradeableDocument[],
-) {
+): Promise<GradeShown> {
   const documents = known ?? (await gradeablesOfCourse(course.term, course.course));
   const [row] = await gradebookRowsOf(course, documents, [gradeable], [{ userId: delivery.userId, registrationSection: section }], now);
   const cell = row?.gradeables[0];
@@ -478,6 +479,7 @@ async function gradeShown(
     maximum: cell.max,
     queued: cell.status === 'queued' || cell.status === 'grading',
     taPending: isTaGraded(gradeable) && !taComplete(gradeable, submission?.taGrade),
+    failed: cell.status === 'failed',
   };
 }
 

@@ -618,8 +618,11 @@ export const LtiScoreDelivery = object({
   }).nullable(),
   next_attempt_at: dateTime.nullable(),
   sent: object({
-    score_given: z.number(),
-    score_maximum: z.number(),
+    score_given: z
+      .number()
+      .nullable()
+      .describe('Null when the grading failed (`grading_progress` `Failed`): no score, which the LMS clears.'),
+    score_maximum: z.number().nullable(),
     activity_progress: string,
     grading_progress: string,
     timestamp: dateTime,

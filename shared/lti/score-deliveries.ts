@@ -48,8 +48,8 @@ export const scoreDeliveryRecord = (delivery: ScoreDelivery) => {
     next_attempt_at: delivery.nextAttemptAt,
     sent: sent
       ? {
-          score_given: sent.scoreGiven,
-          score_maximum: sent.scoreMaximum,
+          score_given: sent.scoreGiven ?? null,
+          score_maximum: sent.scoreMaximum ?? null,
           activity_progress: sent.activityProgress,
           grading_progress: sent.gradingProgress,
           timestamp: sent.timestamp,

@@ -27,6 +27,8 @@ export interface GradeShown {
   readonly queued: boolean;
   /** Whether the rubric still has components to grade. */
   readonly taPending: boolean;
+  /** Whether the active version's autograding failed (its grading state `failed`; queued again, it is `queued`). */
+  readonly failed: boolean;
 }
 
 /**
@@ -34,6 +36,14 @@ export interface GradeShown {
  * time (a platform keeps the newer of two, so a late retry never overwrites a newer grade).
  */
 export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): SentScore {
+  if (grade.failed) {
+    // AGS 2.0: `Failed` says the grading could not complete, and a score without `scoreGiven`
+    // (nor `scoreMaximum`, which goes with it) says there is presently no score, so the platform
+    // is to clear the one it held: an earlier version's score, or a total without this version's
+    // autograded points, would pass for its grade. `Completed`: the student's part is done; it is
+    // the grading that failed, and the next version graded (or a regrade) sends its score later.
+    return { userId, activityProgress: 'Completed', gradingProgress: 'Failed', timestamp: gradedAt };
+  }
   return {
     userId,
     scoreGiven: grade.total,

@@ -47,6 +47,7 @@ beforeAll(async () => {
   vi.stubEnv('WEBHOOK_RETRY_SCHEDULE', '0.2,0.2,0.2');
   git = await startAllowedGitServer({
     'hello-student': { 'hello.sh': 'echo "Hello, World!"\n' },
+    'rewritten-student': { 'hello.sh': 'echo "Hello, World!"\n' },
   });
   // The outbox relay runs when the test asks, so that the entries a grade writes can be counted.
   api = await startTestApi({ workers: 1, outboxRelayMs: 0 });
@@ -319,6 +320,98 @@ describe('totals that change without a new grade', () => {
     expect(shown).toMatchObject({ scoreGiven: 8, scoreMaximum: 8, gradingProgress: 'FullyGraded', timestamp: results?.gradedAt });
     expect(shown.timestamp > held.timestamp).toBe(true);
     expect(deliveryOf(deliveries, 'hello', world.users.student)?.gradedAt).toBe(shown.timestamp);
+  });
+});
+
+describe('an autograde that fails', () => {
+  // A force-push takes a version's commit out of the repository: that version's regrade fails.
+  const path = () => `${base}/gradeable/rewritten`;
+  beforeAll(async () => {
+    await uploadGradeable(
+      api,
+      world,
+      selfHostedGradeableJson('rewritten', `${git.url}/{$gradeable_id}-student.git`, { autograding: { test_cases: [greets(5)] } }),
+    );
+  });
+
+  const student = () => world.users.student;
+  const states = async () =>
+    (
+      (await api.get(`${base}/gradeable/rewritten/attempts?user_id=${student().userId}`, world.tokens.instructor)).json.data as {
+        version: number;
+        grading_state: string;
+      }[]
+    ).map((attempt) => `${attempt.version} ${attempt.grading_state}`);
+  async function until(expected: string) {
+    for (let poll = 0; poll < 600; poll++) {
+      if ((await states())[0] === expected) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`not ${expected} in time: ${(await states()).join(', ')}`);
+  }
+  async function submit(version: number) {
+    const answer = await api.postForm(`${path()}/upload`, { vcs_checkout: 'true', git_repo_id: 'x' }, world.tokens.student);
+    expect(answer.json.status, answer.text).toBe('success');
+    await until(`${version} graded`);
+  }
+  async function failByRegrade(version: number) {
+    await git.push(
+      'rewritten-student',
+      { 'hello.sh': `echo "Hello, World!" # rewritten after version ${version}\n` },
+      { replaceHistory: true },
+    );
+    const answer = await api.postForm(
+      `${path()}/regrade`,
+      { user_id: student().userId, version_to_regrade: String(version) },
+      world.tokens.instructor,
+    );
+    expect(answer.json.status, answer.text).toBe('success');
+    await until(`${version} failed`);
+  }
+  const gradedAt = async (version: number) =>
+    (
+      await getItems({
+        results: recordedResultsRef(gradeableKey(world.course.term, world.course.course, 'rewritten'), student().userId, version),
+      })
+    ).results?.gradedAt;
+  const held = () => platform.grades.scoreOf(CONTEXT, 'rewritten', sub(student()));
+
+  it('tells the LMS the grading failed, without a score, timestamped with the failure; the next version sends its grade', async () => {
+    await submit(1);
+    await settledDeliveries((all) => deliveryOf(all, 'rewritten', student())?.lastSent?.scoreGiven === 5);
+    expect(held()).toMatchObject({ scoreGiven: 5, gradingProgress: 'FullyGraded', timestamp: await gradedAt(1) });
+
+    const before = new Date().toISOString();
+    await failByRegrade(1);
+    const after = new Date().toISOString();
+    const deliveries = await settledDeliveries((all) => deliveryOf(all, 'rewritten', student())?.lastSent?.gradingProgress === 'Failed');
+    const failed = held()!;
+    // No scoreGiven: the LMS clears version 1's score of 5, which is no longer this version's grade.
+    expect(failed).toEqual({
+      userId: sub(student()),
+      activityProgress: 'Completed',
+      gradingProgress: 'Failed',
+      timestamp: deliveryOf(deliveries, 'rewritten', student())!.gradedAt,
+    });
+    expect(failed.timestamp >= before && failed.timestamp <= after, `${before} ≤ ${failed.timestamp} ≤ ${after}`).toBe(true);
+    const listed = await api.get(`${base}/lti/scores?gradeable_id=rewritten`, world.tokens.instructor);
+    expect(listed.json.data, listed.text).toMatchObject([
+      { user_id: student().userId, state: 'sent', sent: { score_given: null, score_maximum: null, grading_progress: 'Failed' } },
+    ]);
+
+    await submit(2);
+    await settledDeliveries((all) => deliveryOf(all, 'rewritten', student())?.lastSent?.gradingProgress === 'FullyGraded');
+    expect(held()).toMatchObject({ scoreGiven: 5, scoreMaximum: 5, gradingProgress: 'FullyGraded', timestamp: await gradedAt(2) });
+    expect(held()!.timestamp > failed.timestamp).toBe(true);
+  });
+
+  it('ends with the success at the LMS when a newer version is graded before the failure was sent', async () => {
+    await failByRegrade(2);
+    await submit(3);
+    // Neither was relayed yet: the failure's entry and the grade's go out together.
+    const graded = await gradedAt(3);
+    await settledDeliveries((all) => deliveryOf(all, 'rewritten', student())?.gradedAt === graded);
+    expect(held()).toMatchObject({ scoreGiven: 5, gradingProgress: 'FullyGraded', timestamp: graded });
   });
 });
 

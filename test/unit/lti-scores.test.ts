@@ -23,7 +23,9 @@ const grades = (scope: string[], lineitems: string | null = 'https://lms.example
 
 describe('what is sent for a grade', () => {
   it('sends the total out of the gradeable’s points, Completed and FullyGraded, timestamped with the grade’s own time', () => {
-    expect(scoreOf({ total: 7.5, maximum: 10, queued: false, taPending: false }, 'lms-sub', '2026-11-29T11:00:00.123Z')).toEqual({
+    expect(
+      scoreOf({ total: 7.5, maximum: 10, queued: false, taPending: false, failed: false }, 'lms-sub', '2026-11-29T11:00:00.123Z'),
+    ).toEqual({
       userId: 'lms-sub',
       scoreGiven: 7.5,
       scoreMaximum: 10,
@@ -34,14 +36,20 @@ describe('what is sent for a grade', () => {
   });
 
   it('is PendingManual while TA grading remains, Submitted and Pending while a version is queued', () => {
-    expect(scoreOf({ total: 3, maximum: 10, queued: false, taPending: true }, 's', 't')).toMatchObject({
+    expect(scoreOf({ total: 3, maximum: 10, queued: false, taPending: true, failed: false }, 's', 't')).toMatchObject({
       activityProgress: 'Completed',
       gradingProgress: 'PendingManual',
     });
-    expect(scoreOf({ total: 0, maximum: 10, queued: true, taPending: false }, 's', 't')).toMatchObject({
+    expect(scoreOf({ total: 0, maximum: 10, queued: true, taPending: false, failed: false }, 's', 't')).toMatchObject({
       activityProgress: 'Submitted',
       gradingProgress: 'Pending',
     });
+  });
+
+  it('is Failed, without a score, when the active version’s autograding failed, whatever the rubric still holds', () => {
+    const failed = { userId: 's', activityProgress: 'Completed', gradingProgress: 'Failed', timestamp: 't' };
+    expect(scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, failed: true }, 's', 't')).toEqual(failed);
+    expect(scoreOf({ total: 4, maximum: 10, queued: false, taPending: true, failed: true }, 's', 't')).toEqual(failed);
   });
 
   it('posts to <lineitem>/scores in the path, keeping a line item URL’s query (Moodle’s)', () => {
@@ -148,7 +156,7 @@ describe('replaying a delivery and publishing a gradeable', () => {
 });
 
 describe('what a change of late days sends again', () => {
-  const sent = scoreOf({ total: 0, maximum: 10, queued: false, taPending: false }, 'lms-amy', '2026-11-29T11:00:00.000Z');
+  const sent = scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, failed: false }, 'lms-amy', '2026-11-29T11:00:00.000Z');
   const delivery = (fields: Partial<Parameters<typeof lateDaysTouch>[1]> = {}) => ({
     userId: 'amy',
     registrationId: 'lti_1',
@@ -178,12 +186,13 @@ describe('what a change of late days sends again', () => {
 
   it('sends again only a score that differs in more than its time', () => {
     const now = (grade: Partial<Parameters<typeof scoreOf>[0]>, userId = 'lms-amy') =>
-      scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, ...grade }, userId, '2026-11-30T09:00:00.000Z');
+      scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, failed: false, ...grade }, userId, '2026-11-30T09:00:00.000Z');
     expect(scoreDiffers(sent, now({}))).toBe(false);
     expect(scoreDiffers(sent, now({ total: 10 }))).toBe(true);
     expect(scoreDiffers(sent, now({ maximum: 12 }))).toBe(true);
-    expect(scoreDiffers(sent, now({ taPending: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({ taPending: true, failed: false }))).toBe(true);
     expect(scoreDiffers(sent, now({ queued: true }))).toBe(true);
+    expect(scoreDiffers(sent, now({ failed: true }))).toBe(true);
     expect(scoreDiffers(sent, now({}, 'lms-amy-2'))).toBe(true);
   });
 });

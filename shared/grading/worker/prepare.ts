@@ -34,22 +34,21 @@ type VersionFiles = { name: string; url: string; sha256: string }[];
 
 /** What the job's grading needs, or its outcome when it is not to be run (failed too often, nothing to grade). */
 export async function prepareJob({ job, holds }: Held): Promise<Prepared | { outcome: Outcome }> {
-  if (job.attempts > MAX_ATTEMPTS) {
-    logger.error({ message: 'Grading job failed for good', ticket: job.ticket, gradeableKey: job.gradeableKey });
-    const message = `Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`;
-    return { outcome: await recordFailure({ job, holds, message }) };
-  }
-  // The course with it: whether a grade is sent back to linked LMS courses (no read more).
+  // The course with it: whether a grade, or a failure, is sent back to linked LMS courses (no read more).
   const { gradeable, course } = await getItems({
     gradeable: gradeableRef(job.term, job.course, job.gradeableId),
     course: courseRef(job.term, job.course),
   });
+  const ltiScoreLinks = course?.ltiScoreLinks ?? 0;
+  const fail = async (message: string) => ({ outcome: await recordFailure({ job, holds, message, ltiScoreLinks }) });
+  if (job.attempts > MAX_ATTEMPTS) {
+    logger.error({ message: 'Grading job failed for good', ticket: job.ticket, gradeableKey: job.gradeableKey });
+    return fail(`Grading failed ${MAX_ATTEMPTS} times; your instructor has been told. Submitting again starts over.`);
+  }
   // A gradeable without version control grades its versions' stored files, exactly as a checkout.
   const files = gradeable?.type === 'Electronic File' && !gradeable.vcs ? await versionObjects(job) : undefined;
-  if (files?.length === 0) return { outcome: await recordFailure({ job, holds, message: "This version's files are no longer stored." }) };
-  if (!gradeable || (!gradeable.vcs && !files)) {
-    return { outcome: await recordFailure({ job, holds, message: 'This gradeable no longer takes repository submissions.' }) };
-  }
+  if (files?.length === 0) return fail("This version's files are no longer stored.");
+  if (!gradeable || (!gradeable.vcs && !files)) return fail('This gradeable no longer takes repository submissions.');
   // The commit the version's first grading checked out, which its job carries (a regrade copies it
   // from the version; a retry after a lost lease finds it where the first attempt recorded it):
   // every later grading grades exactly it, never what the student pushed since.
@@ -58,7 +57,7 @@ export async function prepareJob({ job, holds }: Held): Promise<Prepared | { out
     team: Boolean(gradeable.team_gradeable),
     ...(files ? { files: Object.fromEntries(files.map((file) => [file.name, file.sha256])) } : {}),
     testCasesSha256: testCasesSha256(gradeable.autograding),
-    ltiScoreLinks: course?.ltiScoreLinks ?? 0,
+    ltiScoreLinks,
     environment: recordEnvironment({ codeBuild: Boolean(setting('GRADING_PROJECT')), sandbox: request.sandbox, image: request.image }),
   };
   return { request, testCases: gradeable.autograding?.test_cases ?? [], recorded: job.commit, basis };

@@ -47,7 +47,7 @@ export interface RecordBasis {
   readonly files?: Readonly<Record<string, string>>;
   readonly testCasesSha256: string;
   readonly environment: RecordEnvironment;
-  /** The course's linked LMS courses that take scores (the course's count): the grade is then sent back, through the outbox. */
+  /** The course's linked LMS courses that take scores (the course's count): the grade, or the failure, is then sent back, through the outbox. */
   readonly ltiScoreLinks?: number;
 }
 
@@ -74,11 +74,11 @@ export async function recordRun({ job, holds, run, testCases, recorded, basis }:
       gradeableKey: job.gradeableKey,
       commit: recorded,
     });
-    return recordFailure({ job, holds, message: run.message, commit: recorded });
+    return recordFailure({ job, holds, message: run.message, commit: recorded, ltiScoreLinks: basis.ltiScoreLinks ?? 0 });
   }
   if (run.status === 'sandbox-unavailable' || run.status === 'sandbox-failed') {
     logger.error({ message: 'Grading sandbox unavailable: job not graded', ticket: job.ticket, status: run.status, problem: run.message });
-    return recordFailure({ job, holds, message: run.message });
+    return recordFailure({ job, holds, message: run.message, ltiScoreLinks: basis.ltiScoreLinks ?? 0 });
   }
   return recordGrade({ job, holds, run, testCases, recorded, basis });
 }
@@ -129,8 +129,22 @@ export async function recordGrade({ job, holds, run, testCases, recorded, basis 
   return ended ? 'graded' : 'lost';
 }
 
-/** Records the job failed, `message` telling the student why. */
-export async function recordFailure({ job, holds, message, commit }: Held & { message: string; commit?: string }): Promise<Outcome> {
+/**
+ * Records the job failed, `message` telling the student why. `ltiScoreLinks`: the course's count
+ * of linked LMS courses that take scores, which are told the grading failed (the outbox, as a
+ * grade), timestamped with the failure.
+ */
+export async function recordFailure({
+  job,
+  holds,
+  message,
+  commit,
+  ltiScoreLinks,
+}: Held & { message: string; commit?: string; ltiScoreLinks: number }): Promise<Outcome> {
+  const passback = ltiScoreOutbox(
+    { term: job.term, course: job.course, ltiScoreLinks },
+    { gradeableId: job.gradeableId, ownerId: job.ownerId, gradedAt: new Date() },
+  );
   const ended = await recordEnd({
     job,
     holds,
@@ -139,6 +153,7 @@ export async function recordFailure({ job, holds, message, commit }: Held & { me
     points: 0,
     hiddenPoints: 0,
     message,
+    also: passback,
     commit,
   });
   return ended ? 'failed' : 'lost';
