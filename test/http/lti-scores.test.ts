@@ -515,6 +515,34 @@ describe('totals that a gradeable’s replacement changes', () => {
     expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toEqual(kept);
     expect(platform.grades.scorePosts).toBe(posts + 1);
   });
+
+  it('sends nothing for a change of the course’s time zone, which changes no total (dates are instants)', async () => {
+    await settledDeliveries();
+    const totals = async () => {
+      const answer = await api.get(`${base}/gradebook`, world.tokens.instructor);
+      expect(answer.json.status, answer.text).toBe('success');
+      const { students } = answer.json.data as { students: { user_id: string; gradeables: unknown[] }[] };
+      return students.map((row) => [row.user_id, row.gradeables]);
+    };
+    const setZone = async (zone: string) => {
+      const answer = await api.postJson(
+        `/courses/${world.course.term}/${world.course.course}/config`,
+        { name: 'timezone', entry: zone },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      );
+      expect(answer.json.status, answer.text).toBe('success');
+    };
+    const settings = await api.get(`/courses/${world.course.term}/${world.course.course}/config`, world.tokens.instructor);
+    const zone = (settings.json.data as { config: { timezone: string } }).config.timezone;
+    const shown = await totals();
+    const posts = platform.grades.scorePosts;
+    await setZone(zone === 'Pacific/Kiritimati' ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati');
+    expect(await ltiEntries()).toEqual([]);
+    expect(await totals()).toEqual(shown);
+    await setZone(zone);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts);
+  });
 });
 
 describe('after npm start stops', () => {
