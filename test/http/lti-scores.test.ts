@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
 import { putScoreDelivery, scoreDeliveriesOf, scoreDeliveryId, type ScoreDelivery } from '#shared/data/lti-scores.ts';
 import { TOTALS_PAGE } from '#shared/gradebook/lti-scores.ts';
 import { resumeQueues } from '#infra/local/recovery.ts';
-import { outboxEntries } from '#shared/data/webhook-outbox.ts';
+import { outboxEntries, outboxPut } from '#shared/data/webhook-outbox.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
+import { LTI_SCORE_QUEUE, ltiMessageId, ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -542,6 +543,27 @@ describe('totals that a gradeable’s replacement changes', () => {
     await setZone(zone);
     await settledDeliveries();
     expect(platform.grades.scorePosts).toBe(posts);
+  });
+  it('reads a message queued under the kind it had before, late-days, as a totals message', async () => {
+    const held = deliveryOf(await settledDeliveries(), 'late', world.users.student2)!;
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))!;
+    // As if the LMS held another score: the message finds the total shown differs, and sends it.
+    expect(await putScoreDelivery({ ...held, lastSent: { ...held.lastSent!, scoreGiven: 3 } }, held)).toBe(true);
+    const message = {
+      kind: 'late-days',
+      term: world.course.term,
+      course: world.course.course,
+      userId: world.users.student2.userId,
+      changedAt: new Date().toISOString(),
+      changeId: randomUUID(),
+    } as const;
+    await transactWrite([
+      outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE }),
+    ]);
+    const posts = platform.grades.scorePosts;
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.timestamp === message.changedAt);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toEqual({ ...shown, timestamp: message.changedAt });
+    expect(platform.grades.scorePosts).toBe(posts + 1);
   });
 });
 
