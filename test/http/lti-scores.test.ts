@@ -474,7 +474,30 @@ describe('totals that a gradeable’s replacement changes', () => {
   const ltiEntries = async () => (await outboxEntries(500)).entries.filter((entry) => entry.queue === 'lti-scores');
 
   it('sends each student’s score out of the new points, timestamped with the replacement; a change of its title sends nothing', async () => {
-    await settledDeliveries();
+    const [anyDelivery] = await settledDeliveries();
+    // More deliveries of the gradeable than a page, ahead of the students' (by their entries): to an
+    // LMS course no longer linked, sending nothing.
+    for (let index = 0; index < TOTALS_PAGE + 5; index++) {
+      const id = { gradeableId: 'late', userId: `0-filler-${index}`, registrationId: anyDelivery!.registrationId, contextId: 'unlinked' };
+      const at = new Date(Date.now() - 60_000).toISOString();
+      const sent = { scoreGiven: 1, scoreMaximum: 1, activityProgress: 'Completed', gradingProgress: 'FullyGraded', timestamp: at };
+      const filler: ScoreDelivery = {
+        ...world.course,
+        ...id,
+        ownerId: id.userId,
+        deliveryId: scoreDeliveryId(id),
+        state: 'sent',
+        gradedAt: at,
+        changeIds: [],
+        reason: null,
+        attempts: [{ at, status: 204 }],
+        roundStart: 0,
+        lastSent: { userId: `lms-${id.userId}`, ...sent },
+        nextAttemptAt: null,
+        updatedAt: at,
+      };
+      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+    }
     // Each student's late submission is in budget (a grant; an extension): 10 of 10.
     for (const user of [world.users.student, world.users.student2]) {
       expect(platform.grades.scoreOf(CONTEXT, 'late', sub(user))).toMatchObject({ scoreGiven: 10, scoreMaximum: 10 });
