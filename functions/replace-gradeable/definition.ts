@@ -14,6 +14,8 @@ export const definition = route({
     submissions: ['Query'],
     teams: ['Query'],
     audit: ['PutItem'],
+    // The linked LMS courses' check of the totals a replacement changes, in its transaction.
+    webhookOutbox: ['PutItem'],
   },
   input: () => ({
     document: true,

@@ -4,6 +4,7 @@ import { downloadForm } from '#shared/gradeables/listing.ts';
 import { endpoint } from '#shared/http/endpoint.ts';
 import { answerEtag, ifMatchHolds } from '#shared/http/etag.ts';
 import { WithHeaders } from '#shared/http/paging.ts';
+import { ltiGradeableFollowUp } from '#shared/lti/score-queue.ts';
 import { definition } from './definition.ts';
 
 export const handler = endpoint(definition, {
@@ -13,6 +14,7 @@ export const handler = endpoint(definition, {
     const stored = await replaceGradeable(course, params.gradeable_id, body, {
       actor: caller.userId,
       dryRun: query.dry_run === true,
+      followUp: (before, after, at) => ltiGradeableFollowUp(course, before, after, at),
       ...(ifMatch === undefined
         ? {}
         : { ifMatch: (current) => ifMatchHolds(ifMatch, answerEtag(downloadForm(current, course.timeZone))) === true }),

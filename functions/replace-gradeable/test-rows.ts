@@ -6,13 +6,15 @@ import { publicGradeableJson, publicVcs } from '../../test/support/gradeables.ts
 import type { WriteRouteRows } from '../../test/hardening/test-rows.ts';
 
 export const rows: WriteRouteRows = {
-  // The gradeable as read, its gates (closed and opened by UpdateItem), what it holds, and the audit entry.
+  // The gradeable as read, its gates (closed and opened by UpdateItem), what it holds, the audit entry,
+  // and the outbox entry of the linked LMS courses' check of its totals.
   policy: [
     ...COURSE_CHECK,
     ...['BatchGetItem', 'UpdateItem'].map((action) => `dynamodb:${action} gradeables`),
     'dynamodb:Query submissions',
     'dynamodb:Query teams',
     'dynamodb:PutItem audit',
+    'dynamodb:PutItem webhookOutbox',
   ],
   // Changing gradeables: course instructors only. A gradeable that does not exist keeps the world as it is.
   authorization: [

@@ -239,25 +239,36 @@ export async function scoreDeliveriesPage(
 }
 
 /**
- * One page of the course's deliveries (of `userId` alone, when given), in the order of their
- * entries from after the entry `after`; `next`, the last entry read, when more may follow.
+ * One page of the course's deliveries (of `userId` alone, of `gradeableId` alone, when given), in
+ * the order of their entries from after the entry `after`; `next`, the last entry read, when more may follow.
  */
 export async function scoreDeliveriesFrom(
   term: string,
   course: string,
-  page: { readonly userId?: string | undefined; readonly after?: string | undefined; readonly limit: number },
+  page: {
+    readonly userId?: string | undefined;
+    readonly gradeableId?: string | undefined;
+    readonly after?: string | undefined;
+    readonly limit: number;
+  },
 ): Promise<{ deliveries: ScoreDelivery[]; next?: string }> {
+  const names: Record<string, string> = { '#key': 'key' };
+  const values: Record<string, unknown> = { ':key': scoresKey(term, course) };
+  let condition = '#key = :key';
+  if (page.gradeableId !== undefined) {
+    // An entry is a JSON list whose first string is the gradeable id.
+    condition += ' AND begins_with(#entry, :gradeable)';
+    names['#entry'] = 'entry';
+    values[':gradeable'] = `${JSON.stringify([page.gradeableId]).slice(0, -1)},`;
+  }
+  if (page.userId !== undefined) values[':userId'] = page.userId;
   const read = await dynamo().send(
     new QueryCommand({
       TableName: tableName(table),
-      KeyConditionExpression: '#key = :key',
-      ...(page.userId === undefined
-        ? { ExpressionAttributeNames: { '#key': 'key' }, ExpressionAttributeValues: { ':key': scoresKey(term, course) } }
-        : {
-            FilterExpression: 'userId = :userId',
-            ExpressionAttributeNames: { '#key': 'key' },
-            ExpressionAttributeValues: { ':key': scoresKey(term, course), ':userId': page.userId },
-          }),
+      KeyConditionExpression: condition,
+      ...(page.userId === undefined ? {} : { FilterExpression: 'userId = :userId' }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
       ConsistentRead: true,
       Limit: page.limit,
       ...(page.after === undefined ? {} : { ExclusiveStartKey: { key: scoresKey(term, course), entry: page.after } }),

@@ -75,6 +75,12 @@ export interface ChangeOptions {
   /** The caller's If-Match: whether it names the current gradeable (absent: no precondition). */
   readonly ifMatch?: (current: GradeableDocument) => boolean;
   readonly now?: Date;
+  /**
+   * What a higher domain writes with a replacement, given the document it replaces and the new one
+   * (the linked LMS courses' check of the totals it changes): in the same transaction, so written
+   * exactly when the replacement is.
+   */
+  readonly followUp?: (before: GradeableDocument, after: GradeableDocument, at: Date) => readonly TransactItem[];
 }
 
 /** A gradeable document checked against its schema, or the refusal upload gives. */
@@ -122,6 +128,7 @@ export async function replaceGradeable(
         { actor: options.actor, action: 'gradeable.replaced', target: gradeableId, ...change },
         now,
       ),
+      ...(options.followUp?.(current.document, document, now) ?? []),
     ];
     const written = generation
       ? await gated(course, gradeableId, now, writes, generation, ({ submissions }) =>

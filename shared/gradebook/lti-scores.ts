@@ -32,14 +32,13 @@ import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { gradeableRef, gradeablesOfCourse } from '#shared/gradeables/stored.ts';
 import { logger } from '#shared/logger.ts';
 import type { PlatformAnswer, ScorePlatform as Platform, ScoreRequest } from '#shared/lti/score-platform.ts';
-import { sendLtiScoreMessage, type LateDaysMessage, type LtiPublishMessage, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
+import { sendLtiScoreMessage, type LtiPublishMessage, type LtiScoreMessage, type TotalsMessage } from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
   changeIdsWith,
   gradeStanding,
   LINE_ITEM_MEDIA_TYPE,
   LINE_ITEMS_MEDIA_TYPE,
-  lateDaysTouch,
   platformMessage,
   retryDelaySeconds,
   SCORE_MEDIA_TYPE,
@@ -48,6 +47,7 @@ import {
   scoresUrl,
   hasGradeToPublish,
   takesScores,
+  totalsTouch,
   type AnswerMeaning,
   type GradeShown,
 } from '#shared/lti/scores.ts';
@@ -89,8 +89,9 @@ export async function handleLtiScoreMessage(
         platform,
       );
     }
+    case 'totals':
     case 'late-days':
-      return lateDaysChanged(message, receiveCount, platform, now);
+      return totalsChanged(message, receiveCount, platform, now);
   }
 }
 
@@ -138,24 +139,29 @@ async function fanOut(
   return 'handled';
 }
 
-/** The deliveries a late-days message looks at per message: the next page is a message of its own. */
-export const LATE_DAYS_PAGE = 25;
+/** The deliveries a totals message looks at per message: the next page is a message of its own. */
+export const TOTALS_PAGE = 25;
 
 /**
- * A page of the deliveries a late-days change may have changed (lateDaysTouch): each whose score
+ * A page of the deliveries a change of totals may have changed (totalsTouch): each whose score
  * the gradebook shows now differs from the one last sent is claimed for the change, with its time,
  * and tried; then the next page's message is queued. A copy of the message finds each claimed
  * already (or its score sent) and sends nothing.
  */
-async function lateDaysChanged(message: LateDaysMessage, receiveCount: number, platform: Platform, now: Date): Promise<ScoreOutcome> {
+async function totalsChanged(message: TotalsMessage, receiveCount: number, platform: Platform, now: Date): Promise<ScoreOutcome> {
   const { term, course: code, changedAt } = message;
   const links = (await ltiLinksOfCourse(term, code)).filter(takesScores);
   if (links.length === 0) return 'no-links';
   const { course } = await getItems({ course: courseRef(term, code) });
   if (!course) return 'gone';
   const linked = new Set(links.map((link) => `${link.registrationId} ${link.contextId}`));
-  const page = await scoreDeliveriesFrom(term, code, { userId: message.userId, after: message.after, limit: LATE_DAYS_PAGE });
-  const touched = page.deliveries.filter((delivery) => lateDaysTouch(message, delivery, linked));
+  const page = await scoreDeliveriesFrom(term, code, {
+    userId: message.userId,
+    gradeableId: message.gradeableId,
+    after: message.after,
+    limit: TOTALS_PAGE,
+  });
+  const touched = page.deliveries.filter((delivery) => totalsTouch(message, delivery, linked));
   const documents = touched.length > 0 ? await gradeablesOfCourse(term, code) : [];
   for (const delivery of touched) {
     const gradeable = documents.find((document) => document.id === delivery.gradeableId);

@@ -9,10 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Course } from '#shared/data/courses.ts';
 import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 import { outboxPut, type OutboxEntry } from '#shared/data/webhook-outbox.ts';
 import type { TransactItem } from '#shared/data/transactions.ts';
 import { describeRunningFunction, setting } from '#shared/environment.ts';
 import { sendSqsMessage } from '#shared/sqs-send.ts';
+import { replacedTotalsReach } from './scores.ts';
 
 export type LtiScoreMessage =
   | {
@@ -36,7 +38,7 @@ export type LtiScoreMessage =
       readonly notBefore?: string;
     }
   | LtiPublishMessage
-  | LateDaysMessage;
+  | TotalsMessage;
 
 /**
  * A `publish` message sends every current grade of a gradeable again (`POST …/lti/publish`): the
@@ -56,22 +58,29 @@ export interface LtiPublishMessage {
 }
 
 /**
- * Late days changed at `changedAt` (a grant to `userId`, or, without it, the course's default):
- * the totals the gradebook shows may have changed through late penalties, so every score sent to
- * the linked LMS courses (of the student, or of the whole course) is compared with the total shown
- * now and sent again, timestamped with the change, where it differs. A course's deliveries are
- * gone through a page per message, `after` the last entry of the page before.
+ * The totals the gradebook shows may have changed at `changedAt` without a grade: through late
+ * penalties (late days granted to `userId`, or, without it, the course's default), or a
+ * gradeable's replacement (its points: `gradeableId`, that gradeable alone; its due date or late
+ * days allowed: every gradeable). Every score sent to the linked LMS courses in scope is compared
+ * with the total shown now and sent again, timestamped with the change, where it differs. A
+ * course's deliveries are gone through a page per message, `after` the last entry of the page before.
  */
-export interface LateDaysMessage {
-  readonly kind: 'late-days';
+export interface TotalsMessage {
+  /** `late-days`: the kind such a message had while late days were its only cause (one may still be queued). */
+  readonly kind: 'totals' | 'late-days';
+  /** What changed them, for the record (a `late-days` message has none: late days). */
+  readonly cause?: TotalsCause;
   readonly term: string;
   readonly course: string;
   readonly userId?: string;
+  readonly gradeableId?: string;
   readonly changedAt: string;
   /** The change's own id, as a grade message's. */
   readonly changeId?: string;
   readonly after?: string;
 }
+
+export type TotalsCause = 'late-days' | 'gradeable';
 
 /** The outbox entries' queue name for LTI score messages (the others are the webhook queue's). */
 export const LTI_SCORE_QUEUE = 'lti-scores';
@@ -112,20 +121,22 @@ export const ltiScoreEntry = (messageId: string, message: LtiScoreMessage, now: 
 export const sendLtiScoreEntry = (entry: OutboxEntry): Promise<void> => sendLtiScoreMessage(JSON.parse(entry.body) as LtiScoreMessage);
 
 /**
- * The outbox entry telling the LMS courses linked to `course` that the late days of `userId` (or,
- * without it, the course's default) changed at `changedAt`, for the transaction of that change;
- * none while no linked LMS course takes scores.
+ * The outbox entry telling the LMS courses linked to `course` that totals changed at `changedAt`
+ * (`cause`; of `userId` alone, or of `gradeableId` alone, when given), for the transaction of that
+ * change; none while no linked LMS course takes scores.
  */
-export function ltiLateDaysOutbox(
+export function ltiTotalsOutbox(
   course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'> | undefined,
-  change: { readonly userId?: string; readonly changedAt: Date },
+  change: { readonly cause: TotalsCause; readonly userId?: string; readonly gradeableId?: string; readonly changedAt: Date },
 ): TransactItem[] {
   if (!course || (course.ltiScoreLinks ?? 0) <= 0) return [];
-  const message: LateDaysMessage = {
-    kind: 'late-days',
+  const message: TotalsMessage = {
+    kind: 'totals',
+    cause: change.cause,
     term: course.term,
     course: course.course,
     ...(change.userId === undefined ? {} : { userId: change.userId }),
+    ...(change.gradeableId === undefined ? {} : { gradeableId: change.gradeableId }),
     changedAt: change.changedAt.toISOString(),
     changeId: randomUUID(),
   };
@@ -134,9 +145,34 @@ export function ltiLateDaysOutbox(
   ];
 }
 
-/** A course setting's change (shared/courses/settings.ts): the course's late days, checked again. */
+/** Late days of `userId` (or, without it, the course's default) changed: ltiTotalsOutbox's entry. */
+export const ltiLateDaysOutbox = (
+  course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'> | undefined,
+  change: { readonly userId?: string; readonly changedAt: Date },
+): TransactItem[] => ltiTotalsOutbox(course, { cause: 'late-days', ...change });
+
+/**
+ * A course setting's change (shared/courses/settings.ts): the course's late days, checked again.
+ * The time zone changes no total: every date is kept as an instant and days late are whole
+ * 24-hour days past the due instant, so only how dates are shown moves.
+ */
 export const ltiSettingFollowUp = (name: string, current: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'>, at: Date): TransactItem[] =>
   name === 'default_student_late_days' ? ltiLateDaysOutbox(current, { changedAt: at }) : [];
+
+/**
+ * A gradeable's replacement (shared/gradeables/change.ts), `before` and `after`: the totals it may
+ * change (replacedTotalsReach) checked again, of that gradeable or of every gradeable.
+ */
+export function ltiGradeableFollowUp(
+  course: Pick<Course, 'term' | 'course' | 'ltiScoreLinks'>,
+  before: GradeableDocument,
+  after: GradeableDocument,
+  at: Date,
+): TransactItem[] {
+  const reach = replacedTotalsReach(before, after);
+  if (reach === 'none') return [];
+  return ltiTotalsOutbox(course, { cause: 'gradeable', ...(reach === 'gradeable' ? { gradeableId: after.id } : {}), changedAt: at });
+}
 
 /**
  * The outbox entry telling the LMS courses linked to `course` that the grade of `ownerId` (a
@@ -168,11 +204,13 @@ export function ltiScoreOutbox(
  * it was relayed and be taken for its copy, and its total never be sent). The relay still sends an
  * entry it failed to remove as the same message, which the lti-score function knows by its change id.
  */
-export function ltiMessageId(message: Extract<LtiScoreMessage, { kind: 'grade' | 'late-days' }>): string {
+export function ltiMessageId(message: Extract<LtiScoreMessage, { kind: 'grade' | 'totals' | 'late-days' }>): string {
   const parts =
     message.kind === 'grade'
       ? [message.term, message.course, message.gradeableId, message.ownerId, message.gradedAt]
-      : ['late-days', message.term, message.course, message.userId ?? null, message.changedAt];
+      : message.kind === 'late-days'
+        ? ['late-days', message.term, message.course, message.userId ?? null, message.changedAt]
+        : ['totals', message.term, message.course, message.userId ?? null, message.gradeableId ?? null, message.changedAt];
   return `lti#${JSON.stringify([...parts, message.changeId ?? null])}`;
 }
 

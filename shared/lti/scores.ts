@@ -6,6 +6,7 @@
 import type { LtiContextLink } from '#shared/data/lti.ts';
 import type { ScoreDelivery, SentScore } from '#shared/data/lti-scores.ts';
 import type { Submission } from '#shared/data/submissions.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
 
 export const SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';
 export const LINE_ITEM_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem';
@@ -55,20 +56,44 @@ export function scoreOf(grade: GradeShown, userId: string, gradedAt: string): Se
 }
 
 /**
- * Whether a late-days change (of `scope.userId`, or of every student without it) may have changed
- * what a delivery sent: a score the LMS took (the delivery sent, or a newer grade of it on its
- * way), of a student in scope, to a linked LMS course that still takes scores (`linked`: its links'
- * `registrationId contextId`). A grade the LMS refused or never got waits for a replay, the
- * student's next grade or a publish: a change of late days does not send it. Pure.
+ * Whether a change of totals (late days of `scope.userId`, or of every student without it; a
+ * gradeable's points, of `scope.gradeableId` alone) may have changed what a delivery sent: a score
+ * the LMS took (the delivery sent, or a newer grade of it on its way), in scope, to a linked LMS
+ * course that still takes scores (`linked`: its links' `registrationId contextId`). A grade the
+ * LMS refused or never got waits for a replay, the student's next grade or a publish: a change of
+ * totals does not send it. Pure.
  */
-export function lateDaysTouch(
-  scope: { readonly userId?: string | undefined },
-  delivery: Pick<ScoreDelivery, 'userId' | 'registrationId' | 'contextId' | 'lastSent' | 'state'>,
+export function totalsTouch(
+  scope: { readonly userId?: string | undefined; readonly gradeableId?: string | undefined },
+  delivery: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId' | 'lastSent' | 'state'>,
   linked: ReadonlySet<string>,
 ): boolean {
   if (scope.userId !== undefined && delivery.userId !== scope.userId) return false;
+  if (scope.gradeableId !== undefined && delivery.gradeableId !== scope.gradeableId) return false;
   if (delivery.lastSent === null || (delivery.state !== 'sent' && delivery.state !== 'pending')) return false;
   return linked.has(`${delivery.registrationId} ${delivery.contextId}`);
+}
+
+/** The fields of a gradeable the gradebook's totals and maximum read, as replacedTotalsReach sorts them. */
+type TotalsFields = Pick<GradeableDocument, 'type' | 'ta_grading' | 'rubric' | 'autograding' | 'dates'>;
+
+/**
+ * Which totals a gradeable's replacement may change: `course`, when it moves the late days charged
+ * (its type, due date or late days allowed: a student's late days run across every gradeable, so
+ * another gradeable's late penalty may change); `gradeable`, when it changes its own points or how
+ * they are given (rubric, test cases, TA grading); `none` otherwise (its title, say). Pure.
+ */
+export function replacedTotalsReach(before: TotalsFields, after: TotalsFields): 'none' | 'gradeable' | 'course' {
+  const lateDays = (document: TotalsFields) =>
+    JSON.stringify([
+      document.type,
+      document.dates.has_due_date === false ? null : (document.dates.submission_due_date ?? null),
+      document.dates.late_days ?? 0,
+    ]);
+  if (lateDays(before) !== lateDays(after)) return 'course';
+  const points = (document: TotalsFields) =>
+    JSON.stringify([document.ta_grading === true, document.rubric, document.autograding?.test_cases ?? []]);
+  return points(before) === points(after) ? 'none' : 'gradeable';
 }
 
 /** Whether the score shown now differs from the one last sent, in anything but its time. Pure. */

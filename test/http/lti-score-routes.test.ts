@@ -118,6 +118,22 @@ describe('publishing before any LMS course is linked', () => {
     expect(await scoreDeliveriesOf(world.course.term, world.course.course)).toEqual([]);
     expect((await list()).length).toBe(0);
   });
+
+  it('writes no entry for a gradeable replaced with totals changed', async () => {
+    const downloaded = await api.get(`${base}/poem/download`, instructor);
+    const data = downloaded.json.data as { dates: { late_days?: number } };
+    const replace = async (document: unknown) => {
+      const replaced = await api.call('PUT', `${base}/gradeable/poem`, {
+        headers: { 'Content-Type': 'application/json', ...instructor },
+        body: JSON.stringify(document),
+      });
+      expect(replaced.json.status, replaced.text).toBe('success');
+    };
+    // Another late day allowed (every student's totals may change), then as it was.
+    await replace({ ...data, dates: { ...data.dates, late_days: (data.dates.late_days ?? 0) + 1 } });
+    await replace(data);
+    expect(await ltiEntries()).toEqual([]);
+  });
 });
 
 describe('the score deliveries of a course linked to an LMS course', () => {

@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getItems } from '#shared/data/items.ts';
 import { putScoreDelivery, scoreDeliveriesOf, scoreDeliveryId, type ScoreDelivery } from '#shared/data/lti-scores.ts';
-import { LATE_DAYS_PAGE } from '#shared/gradebook/lti-scores.ts';
+import { TOTALS_PAGE } from '#shared/gradebook/lti-scores.ts';
 import { resumeQueues } from '#infra/local/recovery.ts';
-import { outboxEntries } from '#shared/data/webhook-outbox.ts';
+import { outboxEntries, outboxPut } from '#shared/data/webhook-outbox.ts';
 import { gradeableKey } from '#shared/data/submissions.ts';
 import { recordedResultsRef } from '#shared/data/results.ts';
 import { transactWrite } from '#shared/data/transactions.ts';
-import { ltiScoreOutbox } from '#shared/lti/score-queue.ts';
+import { LTI_SCORE_QUEUE, ltiMessageId, ltiScoreOutbox } from '#shared/lti/score-queue.ts';
 import { addMember, createCourseWorld, type CourseWorld } from '../support/courses.ts';
 import { startTestApi, type TestApi } from '../support/http.ts';
 import { createUser, type TestUser } from '../support/users.ts';
@@ -473,7 +474,7 @@ describe('totals that late days change', () => {
   it("sends every student's total the course's late days change, and nothing to those whose total stays, a page at a time", async () => {
     // More deliveries than a page, ahead of the late gradeable's: of gradeables since deleted, sending nothing.
     const [anyDelivery] = await scoreDeliveriesOf(world.course.term, world.course.course);
-    for (let index = 0; index < LATE_DAYS_PAGE + 5; index++) {
+    for (let index = 0; index < TOTALS_PAGE + 5; index++) {
       const id = {
         gradeableId: `gone-${index}`,
         userId: world.users.student.userId,
@@ -546,6 +547,138 @@ describe('totals that late days change', () => {
     // A longer extension changes no total: nothing more is sent.
     expect((await extend(3)).json.status).toBe('success');
     await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+  });
+});
+
+describe('totals that a gradeable’s replacement changes', () => {
+  /** The gradeable replaced by the instructor with its downloaded JSON, `change`d: the answer, and the times around it. */
+  const replace = async (gradeableId: string, change: (data: Record<string, Record<string, unknown>>) => Record<string, unknown>) => {
+    const downloaded = await api.get(`${base}/${gradeableId}/download`, world.tokens.instructor);
+    expect(downloaded.json.status, downloaded.text).toBe('success');
+    const before = new Date().toISOString();
+    const replaced = await api.call('PUT', `${base}/gradeable/${gradeableId}`, {
+      headers: { 'Content-Type': 'application/json', 'If-Match': downloaded.headers.get('etag') ?? '', ...world.tokens.instructor },
+      body: JSON.stringify(change(downloaded.json.data as Record<string, Record<string, unknown>>)),
+    });
+    expect(replaced.json.status, replaced.text).toBe('success');
+    return { before, after: new Date().toISOString() };
+  };
+  const ltiEntries = async () => (await outboxEntries(500)).entries.filter((entry) => entry.queue === 'lti-scores');
+
+  it('sends each student’s score out of the new points, timestamped with the replacement; a change of its title sends nothing', async () => {
+    const [anyDelivery] = await settledDeliveries();
+    // More deliveries of the gradeable than a page, ahead of the students' (by their entries): to an
+    // LMS course no longer linked, sending nothing.
+    for (let index = 0; index < TOTALS_PAGE + 5; index++) {
+      const id = { gradeableId: 'late', userId: `0-filler-${index}`, registrationId: anyDelivery!.registrationId, contextId: 'unlinked' };
+      const at = new Date(Date.now() - 60_000).toISOString();
+      const sent = { scoreGiven: 1, scoreMaximum: 1, activityProgress: 'Completed', gradingProgress: 'FullyGraded', timestamp: at };
+      const filler: ScoreDelivery = {
+        ...world.course,
+        ...id,
+        ownerId: id.userId,
+        deliveryId: scoreDeliveryId(id),
+        state: 'sent',
+        gradedAt: at,
+        changeIds: [],
+        reason: null,
+        attempts: [{ at, status: 204 }],
+        roundStart: 0,
+        lastSent: { userId: `lms-${id.userId}`, ...sent },
+        nextAttemptAt: null,
+        updatedAt: at,
+      };
+      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+    }
+    // Each student's late submission is in budget (a grant; an extension): 10 of 10.
+    for (const user of [world.users.student, world.users.student2]) {
+      expect(platform.grades.scoreOf(CONTEXT, 'late', sub(user))).toMatchObject({ scoreGiven: 10, scoreMaximum: 10 });
+    }
+    const posts = platform.grades.scorePosts;
+    const { before, after } = await replace('late', (data) => ({ ...data, autograding: { ...data.autograding, test_cases: [runs(12)] } }));
+    // One entry, for this gradeable's deliveries alone.
+    expect((await ltiEntries()).map((entry) => JSON.parse(entry.body))).toMatchObject([
+      { kind: 'totals', cause: 'gradeable', gradeableId: 'late' },
+    ]);
+    await settledDeliveries((all) =>
+      [world.users.student, world.users.student2].every((user) => deliveryOf(all, 'late', user)?.lastSent?.scoreMaximum === 12),
+    );
+    for (const user of [world.users.student, world.users.student2]) {
+      const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(user))!;
+      expect(shown).toMatchObject({ scoreGiven: 10, scoreMaximum: 12 });
+      expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    }
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+
+    await replace('late', (data) => ({ ...data, title: 'Late homework' }));
+    expect(await ltiEntries()).toEqual([]);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts + 2);
+  });
+
+  it('sends the totals its late days allowed change, over the course, and nothing to a student whose total stays', async () => {
+    const kept = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2));
+    const posts = platform.grades.scorePosts;
+    // No late day allowed: the student's day late (in their granted budget) is too late; student2's extension still covers theirs.
+    const { before, after } = await replace('late', (data) => ({ ...data, dates: { ...data.dates, late_days: 0 } }));
+    const [entry] = (await ltiEntries()).map((written) => JSON.parse(written.body));
+    expect(entry).toMatchObject({ kind: 'totals', cause: 'gradeable' });
+    expect(entry).not.toHaveProperty('gradeableId');
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student)?.lastSent?.scoreGiven === 0);
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student))!;
+    expect(shown).toMatchObject({ scoreGiven: 0, scoreMaximum: 12 });
+    expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toEqual(kept);
+    expect(platform.grades.scorePosts).toBe(posts + 1);
+  });
+
+  it('sends nothing for a change of the course’s time zone, which changes no total (dates are instants)', async () => {
+    await settledDeliveries();
+    const totals = async () => {
+      const answer = await api.get(`${base}/gradebook`, world.tokens.instructor);
+      expect(answer.json.status, answer.text).toBe('success');
+      const { students } = answer.json.data as { students: { user_id: string; gradeables: unknown[] }[] };
+      return students.map((row) => [row.user_id, row.gradeables]);
+    };
+    const setZone = async (zone: string) => {
+      const answer = await api.postJson(
+        `/courses/${world.course.term}/${world.course.course}/config`,
+        { name: 'timezone', entry: zone },
+        { ...world.tokens.instructor, Prefer: 'http-status' },
+      );
+      expect(answer.json.status, answer.text).toBe('success');
+    };
+    const settings = await api.get(`/courses/${world.course.term}/${world.course.course}/config`, world.tokens.instructor);
+    const zone = (settings.json.data as { config: { timezone: string } }).config.timezone;
+    const shown = await totals();
+    const posts = platform.grades.scorePosts;
+    await setZone(zone === 'Pacific/Kiritimati' ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati');
+    expect(await ltiEntries()).toEqual([]);
+    expect(await totals()).toEqual(shown);
+    await setZone(zone);
+    await settledDeliveries();
+    expect(platform.grades.scorePosts).toBe(posts);
+  });
+  it('reads a message queued under the kind it had before, late-days, as a totals message', async () => {
+    const held = deliveryOf(await settledDeliveries(), 'late', world.users.student2)!;
+    const shown = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))!;
+    // As if the LMS held another score: the message finds the total shown differs, and sends it.
+    expect(await putScoreDelivery({ ...held, lastSent: { ...held.lastSent!, scoreGiven: 3 } }, held)).toBe(true);
+    const message = {
+      kind: 'late-days',
+      term: world.course.term,
+      course: world.course.course,
+      userId: world.users.student2.userId,
+      changedAt: new Date().toISOString(),
+      changeId: randomUUID(),
+    } as const;
+    await transactWrite([
+      outboxPut({ messageId: ltiMessageId(message), body: JSON.stringify(message), recordedAt: message.changedAt, queue: LTI_SCORE_QUEUE }),
+    ]);
+    const posts = platform.grades.scorePosts;
+    await settledDeliveries((all) => deliveryOf(all, 'late', world.users.student2)?.lastSent?.timestamp === message.changedAt);
+    expect(platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student2))).toEqual({ ...shown, timestamp: message.changedAt });
     expect(platform.grades.scorePosts).toBe(posts + 1);
   });
 });

@@ -1,13 +1,22 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ScoreDelivery } from '#shared/data/lti-scores.ts';
-import { ltiLateDaysOutbox, ltiMessageId, ltiScoreOutbox, type LtiScoreMessage } from '#shared/lti/score-queue.ts';
+import type { GradeableDocument } from '#shared/gradeables/gradeable.ts';
+import {
+  ltiGradeableFollowUp,
+  ltiLateDaysOutbox,
+  ltiMessageId,
+  ltiScoreOutbox,
+  ltiSettingFollowUp,
+  type LtiScoreMessage,
+} from '#shared/lti/score-queue.ts';
 import {
   answerMeaning,
   changeIdsWith,
   gradeStanding,
   hasGradeToPublish,
-  lateDaysTouch,
+  totalsTouch,
   replayedDelivery,
+  replacedTotalsReach,
   replayRefusal,
   retryDelaySeconds,
   SCORE_SCOPE,
@@ -155,9 +164,10 @@ describe('replaying a delivery and publishing a gradeable', () => {
   });
 });
 
-describe('what a change of late days sends again', () => {
+describe('what a change of totals sends again', () => {
   const sent = scoreOf({ total: 0, maximum: 10, queued: false, taPending: false, failed: false }, 'lms-amy', '2026-11-29T11:00:00.000Z');
-  const delivery = (fields: Partial<Parameters<typeof lateDaysTouch>[1]> = {}) => ({
+  const delivery = (fields: Partial<Parameters<typeof totalsTouch>[1]> = {}) => ({
+    gradeableId: 'hw1',
     userId: 'amy',
     registrationId: 'lti_1',
     contextId: 'ctx',
@@ -168,20 +178,27 @@ describe('what a change of late days sends again', () => {
   const linked = new Set(['lti_1 ctx']);
 
   it('looks at the scores the LMS took of the student granted late days, or of every student when the course’s change', () => {
-    expect(lateDaysTouch({ userId: 'amy' }, delivery(), linked)).toBe(true);
-    expect(lateDaysTouch({ userId: 'bob' }, delivery(), linked)).toBe(false);
-    expect(lateDaysTouch({}, delivery(), linked)).toBe(true);
-    expect(lateDaysTouch({}, delivery({ userId: 'bob' }), linked)).toBe(true);
+    expect(totalsTouch({ userId: 'amy' }, delivery(), linked)).toBe(true);
+    expect(totalsTouch({ userId: 'bob' }, delivery(), linked)).toBe(false);
+    expect(totalsTouch({}, delivery(), linked)).toBe(true);
+    expect(totalsTouch({}, delivery({ userId: 'bob' }), linked)).toBe(true);
     // A newer grade on its way is looked at too: its send may come before the change's.
-    expect(lateDaysTouch({}, delivery({ state: 'pending' }), linked)).toBe(true);
+    expect(totalsTouch({}, delivery({ state: 'pending' }), linked)).toBe(true);
+  });
+
+  it('looks at the scores of the gradeable whose points were replaced alone, of every student', () => {
+    expect(totalsTouch({ gradeableId: 'hw1' }, delivery(), linked)).toBe(true);
+    expect(totalsTouch({ gradeableId: 'hw1' }, delivery({ userId: 'bob' }), linked)).toBe(true);
+    expect(totalsTouch({ gradeableId: 'hw2' }, delivery(), linked)).toBe(false);
+    expect(totalsTouch({ gradeableId: 'hw1' }, delivery({ lastSent: null }), linked)).toBe(false);
   });
 
   it('leaves alone a score never taken, refused or skipped, and a course no longer linked or taking scores', () => {
-    expect(lateDaysTouch({}, delivery({ lastSent: null }), linked)).toBe(false);
-    expect(lateDaysTouch({}, delivery({ state: 'failed' }), linked)).toBe(false);
-    expect(lateDaysTouch({}, delivery({ state: 'skipped' }), linked)).toBe(false);
-    expect(lateDaysTouch({}, delivery({ contextId: 'other' }), linked)).toBe(false);
-    expect(lateDaysTouch({}, delivery(), new Set())).toBe(false);
+    expect(totalsTouch({}, delivery({ lastSent: null }), linked)).toBe(false);
+    expect(totalsTouch({}, delivery({ state: 'failed' }), linked)).toBe(false);
+    expect(totalsTouch({}, delivery({ state: 'skipped' }), linked)).toBe(false);
+    expect(totalsTouch({}, delivery({ contextId: 'other' }), linked)).toBe(false);
+    expect(totalsTouch({}, delivery(), new Set())).toBe(false);
   });
 
   it('sends again only a score that differs in more than its time', () => {
@@ -197,13 +214,52 @@ describe('what a change of late days sends again', () => {
   });
 });
 
+const doc = (fields: Record<string, unknown>) =>
+  ({
+    id: 'hw1',
+    title: 'Hw',
+    type: 'Electronic File',
+    ta_grading: true,
+    rubric: [],
+    dates: { submission_due_date: '2026-11-20T04:59:59.000Z', late_days: 0 },
+    ...fields,
+  }) as unknown as GradeableDocument;
+
+describe('which totals a gradeable’s replacement may change', () => {
+  const dates = { submission_due_date: '2026-11-20T04:59:59.000Z', late_days: 0 };
+  const before = doc({ rubric: [{ id: 1, max_value: 5 }], autograding: { test_cases: [{ points_available: 3 }] } });
+  const after = (fields: Record<string, unknown>) => doc({ rubric: before.rubric, autograding: before.autograding, ...fields });
+
+  it('its own, when its points or how they are given change', () => {
+    expect(replacedTotalsReach(before, after({}))).toBe('none');
+    expect(replacedTotalsReach(before, after({ rubric: [{ id: 1, max_value: 6 }] }))).toBe('gradeable');
+    expect(replacedTotalsReach(before, after({ autograding: { test_cases: [{ points_available: 4 }] } }))).toBe('gradeable');
+    expect(replacedTotalsReach(before, after({ ta_grading: false }))).toBe('gradeable');
+  });
+
+  it('every gradeable’s, when its type, due date or late days allowed change (a student’s late days run across them)', () => {
+    expect(replacedTotalsReach(before, after({ dates: { ...dates, late_days: 1 } }))).toBe('course');
+    expect(replacedTotalsReach(before, after({ dates: { ...dates, submission_due_date: '2026-11-21T04:59:59.000Z' } }))).toBe('course');
+    expect(replacedTotalsReach(before, after({ dates: { ...dates, has_due_date: false } }))).toBe('course');
+    expect(replacedTotalsReach(before, after({ type: 'Numeric' }))).toBe('course');
+  });
+
+  it('none, when neither changes: its title, another date', () => {
+    expect(replacedTotalsReach(before, after({ title: 'Homework' }))).toBe('none');
+    expect(replacedTotalsReach(before, after({ dates: { ...dates, grade_released_date: '2026-12-01T00:00:00.000Z' } }))).toBe('none');
+  });
+});
+
 describe('one message per change', () => {
   // Only the entries' table name is read: nothing is written.
   beforeAll(() => vi.stubEnv('WEBHOOK_OUTBOX_TABLE', 'outbox'));
   const course = { term: 'f26', course: 'cs1', ltiScoreLinks: 1 };
   const entryOf = (items: ReturnType<typeof ltiScoreOutbox>) => {
     const item = items[0]?.Put?.Item as { messageId: string; body: string };
-    return { messageId: item.messageId, message: JSON.parse(item.body) as Extract<LtiScoreMessage, { kind: 'grade' | 'late-days' }> };
+    return {
+      messageId: item.messageId,
+      message: JSON.parse(item.body) as Extract<LtiScoreMessage, { kind: 'grade' | 'totals' | 'late-days' }>,
+    };
   };
 
   it('gives two changes of one grade in the same millisecond two entries, each naming its change', () => {
@@ -219,6 +275,37 @@ describe('one message per change', () => {
     const again = entryOf(ltiLateDaysOutbox(course, { userId: 'amy', changedAt: grade.gradedAt }));
     expect(late.messageId).not.toBe(again.messageId);
     expect(ltiMessageId(late.message)).toBe(late.messageId);
+    expect(late.message).toMatchObject({ kind: 'totals', cause: 'late-days', userId: 'amy' });
+  });
+
+  it('keeps the id of a late-days message written before totals had other causes', () => {
+    const old = {
+      kind: 'late-days',
+      term: 'f26',
+      course: 'cs1',
+      userId: 'amy',
+      changedAt: '2026-11-29T11:00:00.123Z',
+      changeId: 'c',
+    } as const;
+    expect(ltiMessageId(old)).toBe('lti#["late-days","f26","cs1","amy","2026-11-29T11:00:00.123Z","c"]');
+  });
+
+  it('checks again the totals of the gradeable whose points a replacement changes, or of the course when it moves late days', () => {
+    const hw = doc({ rubric: [{ max_value: 5 }] });
+    const at = new Date('2026-11-29T11:00:00.123Z');
+    const own = entryOf(ltiGradeableFollowUp(course, hw, doc({ rubric: [{ max_value: 8 }] }), at));
+    expect(own.message).toMatchObject({ kind: 'totals', cause: 'gradeable', gradeableId: 'hw1', changedAt: at.toISOString() });
+    expect(ltiMessageId(own.message)).toBe(own.messageId);
+    const all = entryOf(ltiGradeableFollowUp(course, hw, { ...hw, dates: { ...hw.dates, late_days: 2 } }, at));
+    expect(all.message).toMatchObject({ kind: 'totals', cause: 'gradeable' });
+    expect(all.message).not.toHaveProperty('gradeableId');
+    expect(ltiGradeableFollowUp(course, hw, { ...hw, title: 'Homework 1' }, at)).toEqual([]);
+    expect(ltiGradeableFollowUp({ ...course, ltiScoreLinks: 0 }, hw, doc({ rubric: [] }), at)).toEqual([]);
+  });
+
+  it('checks again nothing for a time zone change, which moves no total', () => {
+    expect(entryOf(ltiSettingFollowUp('default_student_late_days', course, new Date())).message).toMatchObject({ kind: 'totals' });
+    expect(ltiSettingFollowUp('timezone', course, new Date())).toEqual([]);
   });
 
   it('writes none while no linked LMS course takes scores', () => {
