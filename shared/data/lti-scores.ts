@@ -295,6 +295,8 @@ const LINE_ITEMS = 'lineitem';
 /** Where a gradeable's line item in a linked LMS course stands: its URL once found or created, else who is creating it and until when. */
 export interface LineItemRecord {
   readonly url?: string;
+  /** The line item's `scoreMaximum` as last created, found or set by the tool (absent: not known). */
+  readonly scoreMaximum?: number;
   readonly creatingUntil?: string;
 }
 
@@ -309,6 +311,7 @@ export const lineItemRef = (registrationId: string, contextId: string, gradeable
   key: lineItemKey(registrationId, contextId, gradeableId),
   decode: (item) => ({
     ...(typeof item.url === 'string' ? { url: item.url } : {}),
+    ...(typeof item.scoreMaximum === 'number' ? { scoreMaximum: item.scoreMaximum } : {}),
     ...(typeof item.creatingUntil === 'string' ? { creatingUntil: item.creatingUntil } : {}),
   }),
 });
@@ -362,21 +365,55 @@ export async function releaseLineItemClaim(registrationId: string, contextId: st
   }
 }
 
-/** Records a gradeable's line item and answers the one recorded: the first found or created stays. */
-export async function rememberLineItem(registrationId: string, contextId: string, gradeableId: string, url: string): Promise<string> {
+/**
+ * Records a gradeable's line item (with its `scoreMaximum`, when known) and answers the one
+ * recorded: the first found or created stays.
+ */
+export async function rememberLineItem(
+  registrationId: string,
+  contextId: string,
+  gradeableId: string,
+  url: string,
+  scoreMaximum?: number,
+): Promise<LineItemRecord> {
   try {
     await dynamo().send(
       new PutCommand({
         TableName: tableName(table),
-        Item: { ...lineItemKey(registrationId, contextId, gradeableId), url },
+        Item: { ...lineItemKey(registrationId, contextId, gradeableId), url, ...(scoreMaximum === undefined ? {} : { scoreMaximum }) },
         ConditionExpression: 'attribute_not_exists(#url)',
         ExpressionAttributeNames: { '#url': 'url' },
       }),
     );
-    return url;
+    return { url, ...(scoreMaximum === undefined ? {} : { scoreMaximum }) };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const { recorded } = await getItems({ recorded: lineItemRef(registrationId, contextId, gradeableId) });
-    return recorded?.url ?? url;
+    return recorded?.url ? recorded : { url };
+  }
+}
+
+/**
+ * Records the `scoreMaximum` the tool set on the gradeable's recorded line item, provided the
+ * record still names that line item (`url`).
+ */
+export async function rememberLineItemMaximum(
+  registrationId: string,
+  contextId: string,
+  gradeableId: string,
+  recorded: { readonly url: string; readonly scoreMaximum: number },
+): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(table),
+        Item: { ...lineItemKey(registrationId, contextId, gradeableId), url: recorded.url, scoreMaximum: recorded.scoreMaximum },
+        ConditionExpression: '#url = :url',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: { ':url': recorded.url },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }

@@ -19,6 +19,8 @@ import {
   putScoreDelivery,
   releaseLineItemClaim,
   rememberLineItem,
+  rememberLineItemMaximum,
+  type LineItemRecord,
   scoreDeliveriesFrom,
   scoreDeliveryId,
   scoreDeliveryRef,
@@ -46,6 +48,7 @@ import {
   scoreOf,
   scoresUrl,
   hasGradeToPublish,
+  lineItemMaximumStale,
   takesScores,
   totalsTouch,
   type AnswerMeaning,
@@ -391,19 +394,24 @@ async function tryDelivery(delivery: ScoreDelivery, platform: Platform, now: Dat
     };
   const scopes = link.grades.scope;
   const ask: Ask = (url, request) => platform.request(registration, scopes, url, request);
-  let lineItemUrl = lineItem?.url;
-  if (!lineItemUrl) {
+  let recorded = lineItem?.url ? { ...lineItem, url: lineItem.url } : undefined;
+  if (!recorded) {
     const found = await findOrCreateLineItem({ registrationId, contextId, lineitems }, gradeable, ask, now);
     if ('answer' in found) return asked(found.answer);
     if (!('url' in found)) return found;
-    lineItemUrl = found.url;
+    recorded = found;
   }
   const score = scoreOf(
     await gradeShown(course, gradeable, delivery, member?.registrationSection ?? '', now),
     subject.subject,
     delivery.gradedAt,
   );
-  const answer = await ask(scoresUrl(lineItemUrl), {
+  if (score.scoreMaximum !== undefined && lineItemMaximumStale(recorded.scoreMaximum, score.scoreMaximum)) {
+    const set = await setLineItemMaximum(recorded.url, score.scoreMaximum, ask);
+    if (set) return asked(set);
+    await rememberLineItemMaximum(registrationId, contextId, gradeableId, { url: recorded.url, scoreMaximum: score.scoreMaximum });
+  }
+  const answer = await ask(scoresUrl(recorded.url), {
     method: 'POST',
     accept: 'application/json',
     contentType: SCORE_MEDIA_TYPE,
@@ -437,7 +445,10 @@ async function findOrCreateLineItem(
   const listed = await ask(query, { method: 'GET', accept: LINE_ITEMS_MEDIA_TYPE });
   if (listed.status !== 200) return { answer: listed };
   const found = lineItems(listed.body).find((item) => item.resourceId === gradeable.id && typeof item.id === 'string');
-  if (found) return { url: await rememberLineItem(registrationId, contextId, gradeable.id, found.id as string) };
+  if (found) {
+    const maximum = typeof found.scoreMaximum === 'number' ? found.scoreMaximum : undefined;
+    return withUrl(await rememberLineItem(registrationId, contextId, gradeable.id, found.id as string, maximum), found.id as string);
+  }
   const holder = randomUUID();
   const until = new Date(now.getTime() + LINE_ITEM_CLAIM_SECONDS * 1000);
   if (!(await claimLineItemCreation(registrationId, contextId, gradeable.id, { holder, until, now })))
@@ -454,7 +465,34 @@ async function findOrCreateLineItem(
     await releaseLineItemClaim(registrationId, contextId, gradeable.id, holder);
     return { answer: createdOk ? { status: 502, body: 'The LMS created a line item without an id.' } : created };
   }
-  return { url: await rememberLineItem(registrationId, contextId, gradeable.id, item.id) };
+  const maximum = typeof item.scoreMaximum === 'number' ? item.scoreMaximum : maxPoints(gradeable);
+  return withUrl(await rememberLineItem(registrationId, contextId, gradeable.id, item.id, maximum), item.id);
+}
+
+/** A line item record that names its URL (the one just found or created, if the record had none). */
+const withUrl = (record: LineItemRecord, url: string): { url: string; scoreMaximum?: number } => ({
+  ...(record.scoreMaximum === undefined ? {} : { scoreMaximum: record.scoreMaximum }),
+  url: record.url ?? url,
+});
+
+/**
+ * Sets the line item's `scoreMaximum` to the gradeable's points now (its points were replaced since
+ * the line item was made): the line item as the LMS holds it, put back with the new maximum, so that
+ * what the platform or an instructor set on it stays. Undefined once done; else the LMS's answer.
+ */
+async function setLineItemMaximum(url: string, scoreMaximum: number, ask: Ask): Promise<PlatformAnswer | undefined> {
+  const held = await ask(new URL(url), { method: 'GET', accept: LINE_ITEM_MEDIA_TYPE });
+  if (held.status !== 200) return held;
+  const [item] = lineItems(`[${held.body}]`);
+  if (!item) return { status: 502, body: 'The LMS answered its line item with something that is not one.' };
+  if (item.scoreMaximum === scoreMaximum) return undefined;
+  const put = await ask(new URL(url), {
+    method: 'PUT',
+    accept: LINE_ITEM_MEDIA_TYPE,
+    contentType: LINE_ITEM_MEDIA_TYPE,
+    json: { ...item, scoreMaximum },
+  });
+  return put.status !== null && put.status >= 200 && put.status < 300 ? undefined : put;
 }
 
 function lineItems(body: string): Record<string, unknown>[] {

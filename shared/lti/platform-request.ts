@@ -30,7 +30,7 @@ export class PlatformUnreachable extends Error {
 }
 
 export interface PlatformRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT';
   readonly headers?: Readonly<Record<string, string>>;
   /** A JSON body. */
   readonly json?: unknown;

@@ -24,7 +24,7 @@ export interface ScorePlatform {
 }
 
 export interface ScoreRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT';
   readonly accept: string;
   readonly contentType?: string;
   readonly json?: unknown;

@@ -96,6 +96,14 @@ export function replacedTotalsReach(before: TotalsFields, after: TotalsFields): 
   return points(before) === points(after) ? 'none' : 'gradeable';
 }
 
+/**
+ * Whether a line item's `scoreMaximum` (as the tool last created, found or set it; undefined: not
+ * known) must be set to the gradeable's points before a score out of them is posted: an LMS shows
+ * a score against its column's maximum, so a score of 10 out of 12 posted to a column of 10 would
+ * read as 8.3 of 10. Pure.
+ */
+export const lineItemMaximumStale = (recorded: number | undefined, scoreMaximum: number): boolean => recorded !== scoreMaximum;
+
 /** Whether the score shown now differs from the one last sent, in anything but its time. Pure. */
 export const scoreDiffers = (lastSent: SentScore, now: Omit<SentScore, 'timestamp'>): boolean =>
   lastSent.userId !== now.userId ||

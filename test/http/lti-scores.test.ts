@@ -595,6 +595,9 @@ describe('totals that a gradeable’s replacement changes', () => {
     for (const user of [world.users.student, world.users.student2]) {
       expect(platform.grades.scoreOf(CONTEXT, 'late', sub(user))).toMatchObject({ scoreGiven: 10, scoreMaximum: 10 });
     }
+    const column = () => platform.grades.lineItems(CONTEXT).filter((item) => item.resourceId === 'late');
+    const [columnBefore] = column();
+    expect(columnBefore).toMatchObject({ scoreMaximum: 10 });
     const posts = platform.grades.scorePosts;
     const { before, after } = await replace('late', (data) => ({ ...data, autograding: { ...data.autograding, test_cases: [runs(12)] } }));
     // One entry, for this gradeable's deliveries alone.
@@ -610,6 +613,9 @@ describe('totals that a gradeable’s replacement changes', () => {
       expect(shown.timestamp >= before && shown.timestamp <= after, `${before} ≤ ${shown.timestamp} ≤ ${after}`).toBe(true);
     }
     expect(platform.grades.scorePosts).toBe(posts + 2);
+    // The LMS's column is out of the new points too, its other fields as the LMS had them: a score of
+    // 10 out of 12 in a column of 10 would show as 8.3 of 10.
+    expect(column()).toEqual([{ ...columnBefore, scoreMaximum: 12 }]);
 
     await replace('late', (data) => ({ ...data, title: 'Late homework' }));
     expect(await ltiEntries()).toEqual([]);

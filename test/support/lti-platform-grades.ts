@@ -134,6 +134,22 @@ export function gradeService(issuer: string, provider: () => Provider): Platform
       if (!item || url.searchParams.get('type_id') !== '1') return json(res, 404, 'application/json', { error: 'No such line item' });
       return json(res, 200, LINE_ITEM_TYPE, item);
     }
+    if (itemNumber !== undefined && tail === '' && req.method === 'PUT') {
+      if (!(await checkBearer(provider(), req, res, AGS_SCOPES.lineitem))) return;
+      if (req.headers['content-type'] !== LINE_ITEM_TYPE)
+        return json(res, 415, 'application/json', { error: `Content-Type ${LINE_ITEM_TYPE}` });
+      const list = lineItemsOf(contextId);
+      const index = Number(itemNumber) - 1;
+      const held = list[index];
+      if (!held || url.searchParams.get('type_id') !== '1') return json(res, 404, 'application/json', { error: 'No such line item' });
+      const body = JSON.parse(await bodyOf(req)) as Partial<LineItem>;
+      if (typeof body.scoreMaximum !== 'number' || body.scoreMaximum <= 0 || typeof body.label !== 'string' || body.label === '')
+        return json(res, 400, 'application/json', { error: 'scoreMaximum and label are required' });
+      // The line item's id is the platform's: a PUT replaces the rest.
+      const item: LineItem = { ...body, id: held.id } as LineItem;
+      list[index] = item;
+      return json(res, 200, LINE_ITEM_TYPE, item);
+    }
     if (itemNumber !== undefined && tail === '/scores' && req.method === 'POST') {
       if (!(await checkBearer(provider(), req, res, AGS_SCOPES.score))) return;
       if (req.headers['content-type'] !== SCORE_TYPE) return json(res, 415, 'application/json', { error: `Content-Type ${SCORE_TYPE}` });

@@ -14,6 +14,7 @@ import {
   changeIdsWith,
   gradeStanding,
   hasGradeToPublish,
+  lineItemMaximumStale,
   totalsTouch,
   replayedDelivery,
   replacedTotalsReach,
@@ -247,6 +248,14 @@ describe('which totals a gradeable’s replacement may change', () => {
   it('none, when neither changes: its title, another date', () => {
     expect(replacedTotalsReach(before, after({ title: 'Homework' }))).toBe('none');
     expect(replacedTotalsReach(before, after({ dates: { ...dates, grade_released_date: '2026-12-01T00:00:00.000Z' } }))).toBe('none');
+  });
+});
+
+describe('a line item’s maximum', () => {
+  it('is set before a score out of other points is posted, and when the tool does not know it', () => {
+    expect(lineItemMaximumStale(10, 12)).toBe(true);
+    expect(lineItemMaximumStale(undefined, 12)).toBe(true);
+    expect(lineItemMaximumStale(12, 12)).toBe(false);
   });
 });
 
