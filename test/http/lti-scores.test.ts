@@ -111,6 +111,35 @@ const grade = (user: TestUser, componentId: number, points: number, revision?: n
     { ...world.tokens.ta, Prefer: 'http-status' },
   );
 
+/** A delivery of a score of 1 out of 1 the LMS took a minute ago: one more for a change of totals to page past. */
+function sentAMinuteAgo(
+  id: Pick<ScoreDelivery, 'gradeableId' | 'userId' | 'registrationId' | 'contextId'>,
+  lmsUser: string,
+): ScoreDelivery {
+  const at = new Date(Date.now() - 60_000).toISOString();
+  return {
+    ...world.course,
+    ...id,
+    ownerId: id.userId,
+    deliveryId: scoreDeliveryId(id),
+    state: 'sent',
+    gradedAt: at,
+    changeIds: [],
+    reason: null,
+    attempts: [{ at, status: 204 }],
+    roundStart: 0,
+    lastSent: {
+      userId: lmsUser,
+      scoreGiven: 1,
+      scoreMaximum: 1,
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+      timestamp: at,
+    },
+    nextAttemptAt: null,
+    updatedAt: at,
+  };
+}
 describe('grades sent back to the linked LMS course', () => {
   it('sends an autograded submission as the score the gradebook shows, for the student’s LMS id, timestamped with the grade', async () => {
     const submitted = await api.postForm(
@@ -481,30 +510,7 @@ describe('totals that late days change', () => {
         registrationId: anyDelivery!.registrationId,
         contextId: CONTEXT,
       };
-      const at = new Date(Date.now() - 60_000).toISOString();
-      const filler: ScoreDelivery = {
-        ...world.course,
-        ...id,
-        ownerId: id.userId,
-        deliveryId: scoreDeliveryId(id),
-        state: 'sent',
-        gradedAt: at,
-        changeIds: [],
-        reason: null,
-        attempts: [{ at, status: 204 }],
-        roundStart: 0,
-        lastSent: {
-          userId: sub(world.users.student),
-          scoreGiven: 1,
-          scoreMaximum: 1,
-          activityProgress: 'Completed',
-          gradingProgress: 'FullyGraded',
-          timestamp: at,
-        },
-        nextAttemptAt: null,
-        updatedAt: at,
-      };
-      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+      expect(await putScoreDelivery(sentAMinuteAgo(id, sub(world.users.student)), undefined)).toBe(true);
     }
     const posts = platform.grades.scorePosts;
     const kept = platform.grades.scoreOf(CONTEXT, 'late', sub(world.users.student));
@@ -572,24 +578,7 @@ describe('totals that a gradeable’s replacement changes', () => {
     // LMS course no longer linked, sending nothing.
     for (let index = 0; index < TOTALS_PAGE + 5; index++) {
       const id = { gradeableId: 'late', userId: `0-filler-${index}`, registrationId: anyDelivery!.registrationId, contextId: 'unlinked' };
-      const at = new Date(Date.now() - 60_000).toISOString();
-      const sent = { scoreGiven: 1, scoreMaximum: 1, activityProgress: 'Completed', gradingProgress: 'FullyGraded', timestamp: at };
-      const filler: ScoreDelivery = {
-        ...world.course,
-        ...id,
-        ownerId: id.userId,
-        deliveryId: scoreDeliveryId(id),
-        state: 'sent',
-        gradedAt: at,
-        changeIds: [],
-        reason: null,
-        attempts: [{ at, status: 204 }],
-        roundStart: 0,
-        lastSent: { userId: `lms-${id.userId}`, ...sent },
-        nextAttemptAt: null,
-        updatedAt: at,
-      };
-      expect(await putScoreDelivery(filler, undefined)).toBe(true);
+      expect(await putScoreDelivery(sentAMinuteAgo(id, `lms-${id.userId}`), undefined)).toBe(true);
     }
     // Each student's late submission is in budget (a grant; an extension): 10 of 10.
     for (const user of [world.users.student, world.users.student2]) {
