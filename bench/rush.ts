@@ -305,6 +305,22 @@ function submit(url: string, world: World, token: string): Promise<Answer> {
   return call(`${url}/api/${course.term}/${course.course}/gradeable/${gradeableId}/upload`, token, 'POST', body);
 }
 
+/**
+ * This design's reservation on a copy of a queue counter (the item `job` of the jobs table): the
+ * ticket added to its set unread, the same write counting a course's minute, as reserveTicket does.
+ */
+const reserveCopy = (job: string, ticket: number) =>
+  dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(tables.jobs),
+      Key: { job },
+      UpdateExpression: 'ADD queued :ticketSet, #burst :one',
+      ConditionExpression: 'NOT contains(queued, :ticket)',
+      ExpressionAttributeNames: { '#burst': `burst#ideal#${Math.floor(Date.now() / 60_000)}` },
+      ExpressionAttributeValues: { ':ticketSet': new Set([ticket]), ':ticket': ticket, ':one': 1 },
+    }),
+  );
+
 /** What a ticket's reservation cost DynamoDB Local, on counters as full as the rush left its own and on empty ones. */
 interface ReservationCost {
   /** Tickets per counter in the full counters (the rush's, copied). */
@@ -340,20 +356,7 @@ async function reservationCost(count: number, dynamoDbPid: number | undefined): 
       ),
     );
     const meter = cpuMeter({ dynamoDb: dynamoDbPid });
-    await Promise.all(
-      Array.from({ length: count }, (_, index) =>
-        dynamo().send(
-          new UpdateCommand({
-            TableName,
-            Key: { job: `${prefix}#${index % queue.length}` },
-            UpdateExpression: 'ADD queued :ticketSet, #burst :one',
-            ConditionExpression: 'NOT contains(queued, :ticket)',
-            ExpressionAttributeNames: { '#burst': `burst#ideal#${Math.floor(Date.now() / 60_000)}` },
-            ExpressionAttributeValues: { ':ticketSet': new Set([1e15 + index]), ':ticket': 1e15 + index, ':one': 1 },
-          }),
-        ),
-      ),
-    );
+    await Promise.all(Array.from({ length: count }, (_, index) => reserveCopy(`${prefix}#${index % queue.length}`, 1e15 + index)));
     return meter.perItem(count).dynamoDb;
   };
   const lower = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : Math.min(a, b));
@@ -567,21 +570,8 @@ let idealRun = 0;
 
 /** `count` submissions of one ideal at once; its rate and its CPU per submission. */
 async function idealRound(shape: IdealShape, count: number, own: OwnItems, dynamoDbPid: number | undefined): Promise<IdealRound> {
-  const TableName = tableName(tables.jobs);
   const run = `#ideal#${Date.now()}#${idealRun++}`;
-  const minute = `burst#ideal#${Math.floor(Date.now() / 60_000)}`;
-  // This design's ticket: added unread to one counter's set, which also counts the course's minute (reserveTicket).
-  const ticket = (index: number) =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName,
-        Key: { job: `tickets${run}#${index % QUEUE_SHARDS}` },
-        UpdateExpression: 'ADD queued :ticketSet, #burst :one',
-        ConditionExpression: 'NOT contains(queued, :ticket)',
-        ExpressionAttributeNames: { '#burst': minute },
-        ExpressionAttributeValues: { ':ticketSet': new Set([index]), ':ticket': index, ':one': 1 },
-      }),
-    );
+  const ticket = (index: number) => reserveCopy(`tickets${run}#${index % QUEUE_SHARDS}`, index);
   const meter = cpuMeter({ dynamoDb: dynamoDbPid });
   const started = performance.now();
   await Promise.all(

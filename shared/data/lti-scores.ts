@@ -365,6 +365,9 @@ export async function releaseLineItemClaim(registrationId: string, contextId: st
   }
 }
 
+/** A gradeable's line item as recorded: its URL, and its `scoreMaximum` when known. */
+export type RecordedLineItem = { readonly url: string } & Pick<LineItemRecord, 'scoreMaximum'>;
+
 /**
  * Records a gradeable's line item (with its `scoreMaximum`, when known) and answers the one
  * recorded: the first found or created stays.
@@ -375,7 +378,7 @@ export async function rememberLineItem(
   gradeableId: string,
   url: string,
   scoreMaximum?: number,
-): Promise<LineItemRecord> {
+): Promise<RecordedLineItem> {
   try {
     await dynamo().send(
       new PutCommand({
@@ -389,7 +392,8 @@ export async function rememberLineItem(
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const { recorded } = await getItems({ recorded: lineItemRef(registrationId, contextId, gradeableId) });
-    return recorded?.url ? recorded : { url };
+    if (!recorded?.url) return { url };
+    return { url: recorded.url, ...(recorded.scoreMaximum === undefined ? {} : { scoreMaximum: recorded.scoreMaximum }) };
   }
 }
 

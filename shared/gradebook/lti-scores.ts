@@ -20,7 +20,6 @@ import {
   releaseLineItemClaim,
   rememberLineItem,
   rememberLineItemMaximum,
-  type LineItemRecord,
   scoreDeliveriesFrom,
   scoreDeliveryId,
   scoreDeliveryRef,
@@ -49,6 +48,7 @@ import {
   scoresUrl,
   hasGradeToPublish,
   lineItemMaximumStale,
+  platformTook,
   takesScores,
   totalsTouch,
   type AnswerMeaning,
@@ -447,7 +447,7 @@ async function findOrCreateLineItem(
   const found = lineItems(listed.body).find((item) => item.resourceId === gradeable.id && typeof item.id === 'string');
   if (found) {
     const maximum = typeof found.scoreMaximum === 'number' ? found.scoreMaximum : undefined;
-    return withUrl(await rememberLineItem(registrationId, contextId, gradeable.id, found.id as string, maximum), found.id as string);
+    return rememberLineItem(registrationId, contextId, gradeable.id, found.id as string, maximum);
   }
   const holder = randomUUID();
   const until = new Date(now.getTime() + LINE_ITEM_CLAIM_SECONDS * 1000);
@@ -459,21 +459,15 @@ async function findOrCreateLineItem(
     contentType: LINE_ITEM_MEDIA_TYPE,
     json: { scoreMaximum: maxPoints(gradeable), label: gradeable.title, resourceId: gradeable.id },
   });
-  const createdOk = created.status !== null && created.status >= 200 && created.status < 300;
+  const createdOk = platformTook(created.status);
   const item = createdOk ? lineItems(`[${created.body}]`)[0] : undefined;
   if (typeof item?.id !== 'string') {
     await releaseLineItemClaim(registrationId, contextId, gradeable.id, holder);
     return { answer: createdOk ? { status: 502, body: 'The LMS created a line item without an id.' } : created };
   }
   const maximum = typeof item.scoreMaximum === 'number' ? item.scoreMaximum : maxPoints(gradeable);
-  return withUrl(await rememberLineItem(registrationId, contextId, gradeable.id, item.id, maximum), item.id);
+  return rememberLineItem(registrationId, contextId, gradeable.id, item.id, maximum);
 }
-
-/** A line item record that names its URL (the one just found or created, if the record had none). */
-const withUrl = (record: LineItemRecord, url: string): { url: string; scoreMaximum?: number } => ({
-  ...(record.scoreMaximum === undefined ? {} : { scoreMaximum: record.scoreMaximum }),
-  url: record.url ?? url,
-});
 
 /**
  * Sets the line item's `scoreMaximum` to the gradeable's points now (its points were replaced since
@@ -492,7 +486,7 @@ async function setLineItemMaximum(url: string, scoreMaximum: number, ask: Ask): 
     contentType: LINE_ITEM_MEDIA_TYPE,
     json: { ...item, scoreMaximum },
   });
-  return put.status !== null && put.status >= 200 && put.status < 300 ? undefined : put;
+  return platformTook(put.status) ? undefined : put;
 }
 
 function lineItems(body: string): Record<string, unknown>[] {

@@ -151,13 +151,16 @@ export function scoresUrl(lineItem: string): URL {
 export type AnswerMeaning =
   { readonly kind: 'sent' } | { readonly kind: 'retry'; readonly afterSeconds?: number } | { readonly kind: 'failed' };
 
+/** Whether the platform took a request: any 2xx answer (null: none came). */
+export const platformTook = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+
 /**
  * 2xx: sent. 429, 5xx, Canvas's 403 "Rate Limit Exceeded" and no answer at all: tried again,
  * after the platform's Retry-After (in seconds) when it gives one. Any other answer (a 4xx for this student:
  * not a student there, the course unpublished): failed, not retried.
  */
 export function answerMeaning(status: number | null, body: string, retryAfterSeconds: number | undefined): AnswerMeaning {
-  if (status !== null && status >= 200 && status < 300) return { kind: 'sent' };
+  if (platformTook(status)) return { kind: 'sent' };
   const rateLimited = status === 403 && /rate limit exceeded/i.test(body);
   if (status === null || status === 429 || status >= 500 || rateLimited) {
     return retryAfterSeconds === undefined ? { kind: 'retry' } : { kind: 'retry', afterSeconds: retryAfterSeconds };
